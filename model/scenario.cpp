@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/scenario.h"
+
+#include <cmath>
+
+#include "model/scenariokeys.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+class Checker {
+public:
+    explicit Checker(std::vector<ScenarioError>& errors) : m_errors(errors) {}
+
+    void fail(std::string_view key, const std::string& value, const std::string& why)
+    {
+        m_errors.push_back({std::string(key), value, std::string(key) + " = " + value + ": " + why});
+    }
+
+    /** Finite and > 0. */
+    void positive(std::string_view key, double v)
+    {
+        if (!std::isfinite(v))
+            fail(key, formatNumber(v), "must be a finite number");
+        else if (v <= 0)
+            fail(key, formatNumber(v), "must be greater than 0");
+    }
+    /** Finite and >= 0. */
+    void nonNegative(std::string_view key, double v)
+    {
+        if (!std::isfinite(v))
+            fail(key, formatNumber(v), "must be a finite number");
+        else if (v < 0)
+            fail(key, formatNumber(v), "must not be negative");
+    }
+    /** Finite and in (0, 1]. */
+    void fraction(std::string_view key, double v)
+    {
+        if (!std::isfinite(v))
+            fail(key, formatNumber(v), "must be a finite number");
+        else if (v <= 0 || v > 1)
+            fail(key, formatNumber(v), "must be greater than 0 and at most 1 (achieved / peak)");
+    }
+
+private:
+    std::vector<ScenarioError>& m_errors;
+};
+
+} // namespace
+
+std::vector<ScenarioError> validate(const Scenario& s)
+{
+    std::vector<ScenarioError> errors;
+    Checker c(errors);
+    const ModelShape& m = s.model;
+
+    c.positive("model.params", m.params);
+    if (m.activeParams) {
+        c.positive("model.active_params", *m.activeParams);
+        if (std::isfinite(*m.activeParams) && std::isfinite(m.params) && *m.activeParams > m.params)
+            c.fail("model.active_params", formatNumber(*m.activeParams),
+                   "must not exceed model.params (" + formatNumber(m.params) + ")");
+    }
+    c.positive("model.layers", m.layers);
+    c.positive("model.hidden", m.hidden);
+    c.positive("model.heads", m.heads);
+    c.positive("model.kv_heads", m.kvHeads);
+    if (m.headDim)
+        c.positive("model.head_dim", *m.headDim);
+    c.positive("model.vocab", m.vocab);
+    if (m.heads > 0 && m.kvHeads > 0) {
+        if (m.kvHeads > m.heads)
+            c.fail("model.kv_heads", std::to_string(m.kvHeads),
+                   "must not exceed model.heads (" + std::to_string(m.heads) + ")");
+        else if (m.heads % m.kvHeads != 0)
+            c.fail("model.kv_heads", std::to_string(m.kvHeads),
+                   "model.heads (" + std::to_string(m.heads) + ") must be a multiple of model.kv_heads");
+    }
+    if (!m.headDim && m.heads > 0 && m.hidden > 0 && m.hidden % m.heads != 0)
+        c.fail("model.hidden", std::to_string(m.hidden),
+               "is not a multiple of model.heads (" + std::to_string(m.heads)
+                   + "), so the head dim cannot default to hidden / heads; set model.head_dim");
+
+    c.positive("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond);
+    c.positive("hardware.peak_flops", s.hardware.peakFlopsPerSecond);
+    c.positive("hardware.memory_bytes", s.hardware.memoryBytes);
+
+    c.positive("workload.batch", s.workload.batch);
+    c.nonNegative("workload.context_tokens", s.workload.contextTokens);
+    c.nonNegative("workload.prompt_tokens", s.workload.promptTokens);
+    c.nonNegative("workload.output_tokens", s.workload.outputTokens);
+    for (double slo : s.workload.itlSloMs)
+        c.positive("workload.itl_slo_ms", slo);
+    c.positive("workload.ttft_slo_ms", s.workload.ttftSloMs);
+
+    c.fraction("efficiency.bandwidth", s.efficiency.bandwidth);
+    c.fraction("efficiency.mfu_prefill", s.efficiency.mfuPrefill);
+    c.fraction("efficiency.mfu_decode", s.efficiency.mfuDecode);
+    return errors;
+}
+
+Scenario defaultScenario()
+{
+    Scenario s;
+    // Llama 3.1 8B: meta-llama/Llama-3.1-8B config.json; 8,030,261,248 parameters.
+    s.model.name = "Llama 3.1 8B";
+    s.model.params = 8030261248.0;
+    s.model.layers = 32;
+    s.model.hidden = 4096;
+    s.model.heads = 32;
+    s.model.kvHeads = 8;
+    s.model.vocab = 128256;
+    // H100 SXM: NVIDIA H100 Tensor Core GPU datasheet; 3.35 TB/s HBM3, 989.4 TFLOP/s dense bf16, 80 GB.
+    s.hardware.name = "H100 SXM";
+    s.hardware.bandwidthBytesPerSecond = 3.35e12;
+    s.hardware.peakFlopsPerSecond = 989.4e12;
+    s.hardware.memoryBytes = 80e9;
+    s.workload = Workload{};
+    s.efficiency = Efficiency{};
+    return s;
+}
+
+} // namespace ridgeline::model

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/dtype.h"
+
+namespace ridgeline::model {
+
+/**
+ * Shape of a dense transformer (design/cost-model.md section 2, "Model").
+ * Counts are plain numbers; N is in parameters, not billions.
+ */
+struct ModelShape {
+    std::string name;                  ///< display name, informational only
+    double params = 0;                 ///< N, total parameters
+    std::optional<double> activeParams; ///< N_active; defaults to N when never given
+    int layers = 0;                    ///< L
+    int hidden = 0;                    ///< d (d_model)
+    int heads = 0;                     ///< H, query heads
+    int kvHeads = 0;                   ///< H_kv (GQA: H_kv < H; MQA: 1; MHA: H)
+    std::optional<int> headDim;        ///< h; defaults to hidden / heads when never given
+    int vocab = 0;                     ///< V
+    DType weightDtype = DType::BF16;   ///< b_w
+    DType kvDtype = DType::BF16;       ///< b_kv
+
+    /** N_active: activeParams when given, else params. */
+    double activeParamsOrTotal() const { return activeParams.value_or(params); }
+    /** h: headDim when given, else hidden / heads (integer division; validate() checks it is exact). */
+    int headDimOrDefault() const { return headDim.value_or(heads > 0 ? hidden / heads : 0); }
+    /** d_attn = H * h, the attention width (equal to d for most models, not Gemma 2 9B). */
+    double attentionWidth() const { return double(heads) * headDimOrDefault(); }
+};
+
+/** One accelerator (or the per-GPU figures of one). Decimal SI units: B/s, FLOP/s, B. */
+struct Hardware {
+    std::string name;                    ///< display name, informational only
+    double bandwidthBytesPerSecond = 0;  ///< BW, peak HBM bandwidth
+    double peakFlopsPerSecond = 0;       ///< F_peak, dense peak for the compute dtype
+    double memoryBytes = 0;              ///< HBM capacity
+};
+
+/** What is being served. Token counts are per sequence. */
+struct Workload {
+    int batch = 1;                       ///< B, sequences decoding together
+    int contextTokens = 2048;            ///< S, tokens each sequence holds in the KV cache (0 allowed: weights only)
+    int promptTokens = 2048;             ///< P, prompt length for prefill
+    int outputTokens = 256;              ///< O, output length
+    std::vector<double> itlSloMs{20, 40, 100}; ///< ITL SLO lines, milliseconds
+    double ttftSloMs = 800;              ///< TTFT SLO, milliseconds
+};
+
+/** Achieved / peak fractions, each in (0, 1]. The floor uses 1 for all. */
+struct Efficiency {
+    double bandwidth = 1.0;   ///< eta_bw
+    double mfuPrefill = 1.0;  ///< MFU during prefill (seeds' planning convention 0.40)
+    double mfuDecode = 1.0;   ///< MFU during decode
+};
+
+/** Every input of the cost model. Plain value type: copy freely. */
+struct Scenario {
+    ModelShape model;
+    Hardware hardware;
+    Workload workload;
+    Efficiency efficiency;
+};
+
+/** One problem with a scenario: the dotted key (as in `--set`), the offending value and why. */
+struct ScenarioError {
+    std::string key;      ///< e.g. "hardware.bandwidth"
+    std::string value;    ///< the value as text, e.g. "0" or "nan"
+    std::string message;  ///< full sentence naming key and value, ready to show
+};
+
+/**
+ * Checks @p scenario: every number finite, positive where it must be (bandwidth, FLOP/s, sizes,
+ * batch), efficiencies in (0, 1], context and prompt non-negative, and consistent
+ * (H a multiple of H_kv, N_active <= N, hidden a multiple of heads when head_dim is not given).
+ * Returns every problem found; empty means valid. evaluate() requires a valid scenario.
+ */
+std::vector<ScenarioError> validate(const Scenario& scenario);
+
+/** The starting point: Llama 3.1 8B bf16 on H100 SXM, batch 1, context 2,048, prompt 2,048,
+ *  ITL SLOs 20/40/100 ms, efficiencies 1.0 (the floor). */
+Scenario defaultScenario();
+
+} // namespace ridgeline::model

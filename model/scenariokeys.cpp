@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/scenariokeys.h"
+
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+
+namespace ridgeline::model {
+
+namespace {
+
+using Setter = std::function<std::string(Scenario&, std::string_view)>;
+using Getter = std::function<std::string(const Scenario&)>;
+
+struct Entry {
+    KeyInfo info;
+    Getter get;
+    Setter set;
+};
+
+std::string quoted(std::string_view v) { return "\"" + std::string(v) + "\""; }
+
+std::string trim(std::string_view v)
+{
+    size_t b = 0, e = v.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(v[b])))
+        ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(v[e - 1])))
+        --e;
+    return std::string(v.substr(b, e - b));
+}
+
+/** Parses a finite double; message naming the key on failure. */
+std::string parseNumber(std::string_view key, std::string_view text, double& out)
+{
+    const std::string t = trim(text);
+    if (t.empty())
+        return std::string(key) + " = \"\": expected a number";
+    const char* first = t.data();
+    const char* last = t.data() + t.size();
+    if (*first == '+')
+        ++first;
+    auto [ptr, ec] = std::from_chars(first, last, out);
+    if (ec != std::errc() || ptr != last)
+        return std::string(key) + " = " + quoted(t) + ": expected a number (e.g. 8.03e9)";
+    if (!std::isfinite(out))
+        return std::string(key) + " = " + t + ": must be a finite number";
+    return {};
+}
+
+std::string parseInteger(std::string_view key, std::string_view text, int& out)
+{
+    double v = 0;
+    if (std::string err = parseNumber(key, text, v); !err.empty())
+        return err;
+    if (v != std::floor(v))
+        return std::string(key) + " = " + trim(text) + ": expected a whole number";
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+        return std::string(key) + " = " + trim(text) + ": out of range";
+    out = static_cast<int>(v);
+    return {};
+}
+
+Entry number(std::string_view key, std::string_view unit, std::string_view help,
+             std::function<double&(Scenario&)> field)
+{
+    return Entry{{key, KeyKind::Number, unit, help},
+                 [field](const Scenario& s) { return formatNumber(field(const_cast<Scenario&>(s))); },
+                 [field, key](Scenario& s, std::string_view text) {
+                     double v = 0;
+                     std::string err = parseNumber(key, text, v);
+                     if (err.empty())
+                         field(s) = v;
+                     return err;
+                 }};
+}
+
+Entry integer(std::string_view key, std::string_view unit, std::string_view help,
+              std::function<int&(Scenario&)> field)
+{
+    return Entry{{key, KeyKind::Integer, unit, help},
+                 [field](const Scenario& s) { return std::to_string(field(const_cast<Scenario&>(s))); },
+                 [field, key](Scenario& s, std::string_view text) {
+                     int v = 0;
+                     std::string err = parseInteger(key, text, v);
+                     if (err.empty())
+                         field(s) = v;
+                     return err;
+                 }};
+}
+
+Entry dtype(std::string_view key, std::string_view help, std::function<DType&(Scenario&)> field)
+{
+    return Entry{{key, KeyKind::DType, "", help},
+                 [field](const Scenario& s) { return std::string(dtypeName(field(const_cast<Scenario&>(s)))); },
+                 [field, key](Scenario& s, std::string_view text) -> std::string {
+                     const std::string t = trim(text);
+                     if (auto d = parseDType(t)) {
+                         field(s) = *d;
+                         return {};
+                     }
+                     return std::string(key) + " = " + quoted(t) + ": expected one of bf16, fp16, fp8, int8, int4";
+                 }};
+}
+
+Entry text(std::string_view key, std::string_view help, std::function<std::string&(Scenario&)> field)
+{
+    return Entry{{key, KeyKind::Text, "", help},
+                 [field](const Scenario& s) { return field(const_cast<Scenario&>(s)); },
+                 [field](Scenario& s, std::string_view t) {
+                     field(s) = std::string(t);
+                     return std::string();
+                 }};
+}
+
+const std::vector<Entry>& entries()
+{
+    static const std::vector<Entry> table = [] {
+        std::vector<Entry> t;
+        t.push_back(text("model.name", "display name of the model", [](Scenario& s) -> std::string& { return s.model.name; }));
+        t.push_back(number("model.params", "parameters", "N, total parameters",
+                           [](Scenario& s) -> double& { return s.model.params; }));
+        // Optional keys: "" or "default" unsets them.
+        t.push_back(Entry{{"model.active_params", KeyKind::Number, "parameters",
+                           "N_active, parameters used per token (default: model.params)"},
+                          [](const Scenario& s) { return s.model.activeParams ? formatNumber(*s.model.activeParams) : std::string(); },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              const std::string t = trim(v);
+                              if (t.empty() || t == "default") {
+                                  s.model.activeParams.reset();
+                                  return {};
+                              }
+                              double d = 0;
+                              std::string err = parseNumber("model.active_params", t, d);
+                              if (err.empty())
+                                  s.model.activeParams = d;
+                              return err;
+                          }});
+        t.push_back(integer("model.layers", "layers", "L, transformer layers", [](Scenario& s) -> int& { return s.model.layers; }));
+        t.push_back(integer("model.hidden", "", "d, hidden size (d_model)", [](Scenario& s) -> int& { return s.model.hidden; }));
+        t.push_back(integer("model.heads", "heads", "H, query heads", [](Scenario& s) -> int& { return s.model.heads; }));
+        t.push_back(integer("model.kv_heads", "heads", "H_kv, key/value heads (GQA)", [](Scenario& s) -> int& { return s.model.kvHeads; }));
+        t.push_back(Entry{{"model.head_dim", KeyKind::Integer, "", "h, head dim (default: hidden / heads)"},
+                          [](const Scenario& s) { return s.model.headDim ? std::to_string(*s.model.headDim) : std::string(); },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              const std::string t = trim(v);
+                              if (t.empty() || t == "default") {
+                                  s.model.headDim.reset();
+                                  return {};
+                              }
+                              int h = 0;
+                              std::string err = parseInteger("model.head_dim", t, h);
+                              if (err.empty())
+                                  s.model.headDim = h;
+                              return err;
+                          }});
+        t.push_back(integer("model.vocab", "tokens", "V, vocabulary size", [](Scenario& s) -> int& { return s.model.vocab; }));
+        t.push_back(dtype("model.weight_dtype", "weight precision", [](Scenario& s) -> DType& { return s.model.weightDtype; }));
+        t.push_back(dtype("model.kv_dtype", "KV-cache precision", [](Scenario& s) -> DType& { return s.model.kvDtype; }));
+        t.push_back(text("hardware.name", "display name of the accelerator", [](Scenario& s) -> std::string& { return s.hardware.name; }));
+        t.push_back(number("hardware.bandwidth", "B/s", "BW, peak HBM bandwidth",
+                           [](Scenario& s) -> double& { return s.hardware.bandwidthBytesPerSecond; }));
+        t.push_back(number("hardware.peak_flops", "FLOP/s", "F_peak, dense peak FLOP/s for the compute dtype",
+                           [](Scenario& s) -> double& { return s.hardware.peakFlopsPerSecond; }));
+        t.push_back(number("hardware.memory_bytes", "B", "HBM capacity",
+                           [](Scenario& s) -> double& { return s.hardware.memoryBytes; }));
+        t.push_back(integer("workload.batch", "sequences", "B, sequences decoding together", [](Scenario& s) -> int& { return s.workload.batch; }));
+        t.push_back(integer("workload.context_tokens", "tokens", "S, tokens each sequence holds in the KV cache",
+                            [](Scenario& s) -> int& { return s.workload.contextTokens; }));
+        t.push_back(integer("workload.prompt_tokens", "tokens", "P, prompt length", [](Scenario& s) -> int& { return s.workload.promptTokens; }));
+        t.push_back(integer("workload.output_tokens", "tokens", "O, output length", [](Scenario& s) -> int& { return s.workload.outputTokens; }));
+        t.push_back(Entry{{"workload.itl_slo_ms", KeyKind::NumberList, "ms", "ITL SLO lines, comma list"},
+                          [](const Scenario& s) {
+                              std::string out;
+                              for (double v : s.workload.itlSloMs)
+                                  out += (out.empty() ? "" : ",") + formatNumber(v);
+                              return out;
+                          },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              std::vector<double> list;
+                              std::string rest = trim(v);
+                              if (rest.empty()) {
+                                  s.workload.itlSloMs.clear();
+                                  return {};
+                              }
+                              size_t start = 0;
+                              while (start <= rest.size()) {
+                                  size_t comma = rest.find(',', start);
+                                  std::string item = rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+                                  double d = 0;
+                                  if (std::string err = parseNumber("workload.itl_slo_ms", item, d); !err.empty())
+                                      return err;
+                                  list.push_back(d);
+                                  if (comma == std::string::npos)
+                                      break;
+                                  start = comma + 1;
+                              }
+                              s.workload.itlSloMs = std::move(list);
+                              return {};
+                          }});
+        t.push_back(number("workload.ttft_slo_ms", "ms", "TTFT SLO", [](Scenario& s) -> double& { return s.workload.ttftSloMs; }));
+        t.push_back(number("efficiency.bandwidth", "fraction", "eta_bw, achieved / peak bandwidth",
+                           [](Scenario& s) -> double& { return s.efficiency.bandwidth; }));
+        t.push_back(number("efficiency.mfu_prefill", "fraction", "MFU during prefill",
+                           [](Scenario& s) -> double& { return s.efficiency.mfuPrefill; }));
+        t.push_back(number("efficiency.mfu_decode", "fraction", "MFU during decode",
+                           [](Scenario& s) -> double& { return s.efficiency.mfuDecode; }));
+        return t;
+    }();
+    return table;
+}
+
+const Entry* find(std::string_view key)
+{
+    for (const Entry& e : entries())
+        if (e.info.key == key)
+            return &e;
+    return nullptr;
+}
+
+} // namespace
+
+const std::vector<KeyInfo>& scenarioKeys()
+{
+    static const std::vector<KeyInfo> keys = [] {
+        std::vector<KeyInfo> k;
+        for (const Entry& e : entries())
+            k.push_back(e.info);
+        return k;
+    }();
+    return keys;
+}
+
+std::string formatNumber(double value)
+{
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    char buf[64];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, value);
+    return ec == std::errc() ? std::string(buf, ptr) : std::string("?");
+}
+
+std::string setKey(Scenario& scenario, std::string_view key, std::string_view value)
+{
+    const Entry* e = find(key);
+    if (!e)
+        return "unknown key \"" + std::string(key) + "\" (see ridgeline --help for the list)";
+    return e->set(scenario, value);
+}
+
+std::string getKey(const Scenario& scenario, std::string_view key)
+{
+    const Entry* e = find(key);
+    return e ? e->get(scenario) : std::string();
+}
+
+std::string applyJson(Scenario& scenario, const QJsonObject& object)
+{
+    Scenario work = scenario;
+    for (auto group = object.begin(); group != object.end(); ++group) {
+        const std::string groupName = group.key().toStdString();
+        if (groupName == "format_version") {
+            if (!group->isDouble())
+                return "format_version: expected a number";
+            const double v = group->toDouble();
+            if (v != std::floor(v) || v < 1)
+                return "format_version = " + formatNumber(v) + ": expected a whole number >= 1";
+            if (v > kScenarioFormatVersion)
+                return "format_version = " + formatNumber(v) + ": this file is from a newer Ridgeline (this one reads up to "
+                       + std::to_string(kScenarioFormatVersion) + ")";
+            continue;
+        }
+        if (groupName == "title" || groupName == "note") { // informational text
+            if (!group->isString())
+                return "\"" + groupName + "\": expected a string";
+            continue;
+        }
+        if (!group->isObject())
+            return "\"" + groupName + "\": expected an object such as {\"" + groupName + "\": {...}}";
+        const QJsonObject fields = group->toObject();
+        for (auto it = fields.begin(); it != fields.end(); ++it) {
+            const std::string key = groupName + "." + it.key().toStdString();
+            const Entry* e = find(key);
+            if (!e)
+                return "unknown key \"" + key + "\"";
+            std::string textValue;
+            const QJsonValue v = it.value();
+            switch (e->info.kind) {
+            case KeyKind::Number:
+            case KeyKind::Integer:
+                if (v.isNull() && (key == "model.active_params" || key == "model.head_dim"))
+                    textValue = "";
+                else if (!v.isDouble())
+                    return key + ": expected a number, got " + (v.isString() ? "\"" + v.toString().toStdString() + "\"" : "a non-number");
+                else
+                    textValue = formatNumber(v.toDouble());
+                break;
+            case KeyKind::DType:
+            case KeyKind::Text:
+                if (!v.isString())
+                    return key + ": expected a string";
+                textValue = v.toString().toStdString();
+                break;
+            case KeyKind::NumberList: {
+                if (v.isDouble()) {
+                    textValue = formatNumber(v.toDouble());
+                    break;
+                }
+                if (!v.isArray())
+                    return key + ": expected a list of numbers such as [20, 40, 100]";
+                for (const QJsonValue& item : v.toArray()) {
+                    if (!item.isDouble())
+                        return key + ": expected a list of numbers such as [20, 40, 100]";
+                    textValue += (textValue.empty() ? "" : ",") + formatNumber(item.toDouble());
+                }
+                break;
+            }
+            }
+            if (std::string err = e->set(work, textValue); !err.empty())
+                return err;
+        }
+    }
+    scenario = std::move(work);
+    return {};
+}
+
+std::string applyJsonText(Scenario& scenario, const QByteArray& json)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        return "not valid JSON at byte " + std::to_string(error.offset) + ": " + error.errorString().toStdString();
+    if (!doc.isObject())
+        return "expected a JSON object at the top level";
+    return applyJson(scenario, doc.object());
+}
+
+QJsonObject toJson(const Scenario& scenario)
+{
+    QJsonObject root;
+    root.insert(QStringLiteral("format_version"), kScenarioFormatVersion);
+    for (const Entry& e : entries()) {
+        const std::string key(e.info.key);
+        const size_t dot = key.find('.');
+        const QString group = QString::fromStdString(key.substr(0, dot));
+        const QString name = QString::fromStdString(key.substr(dot + 1));
+        const std::string value = e.get(scenario);
+        QJsonObject g = root.value(group).toObject();
+        switch (e.info.kind) {
+        case KeyKind::Number:
+        case KeyKind::Integer: {
+            if (value.empty())
+                continue; // an optional key never given stays absent
+            double v = 0;
+            std::from_chars(value.data(), value.data() + value.size(), v); // locale-independent
+            g.insert(name, v);
+            break;
+        }
+        case KeyKind::DType:
+        case KeyKind::Text:
+            g.insert(name, QString::fromStdString(value));
+            break;
+        case KeyKind::NumberList: {
+            QJsonArray list;
+            for (double v : scenario.workload.itlSloMs)
+                list.append(v);
+            g.insert(name, list);
+            break;
+        }
+        }
+        root.insert(group, g);
+    }
+    return root;
+}
+
+} // namespace ridgeline::model

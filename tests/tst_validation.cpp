@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Bad input of every kind is refused with a message naming the key and the value; good input
+// round-trips through the dotted keys and scenario JSON exactly.
+
+#include <cmath>
+#include <limits>
+
+#include <QJsonDocument>
+#include <QtTest>
+
+#include "model/costmodel.h"
+#include "model/presets.h"
+#include "model/scenariokeys.h"
+
+using namespace ridgeline::model;
+
+class TestValidation final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void defaultIsValid() { QVERIFY(validate(defaultScenario()).empty()); }
+
+    void badValues_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("expectedPhrase");
+        QTest::newRow("zero bandwidth") << "hardware.bandwidth" << "0" << "greater than 0";
+        QTest::newRow("negative bandwidth") << "hardware.bandwidth" << "-3.35e12" << "greater than 0";
+        QTest::newRow("zero peak FLOP/s") << "hardware.peak_flops" << "0" << "greater than 0";
+        QTest::newRow("zero memory") << "hardware.memory_bytes" << "0" << "greater than 0";
+        QTest::newRow("negative batch") << "workload.batch" << "-3" << "greater than 0";
+        QTest::newRow("zero batch") << "workload.batch" << "0" << "greater than 0";
+        QTest::newRow("negative context") << "workload.context_tokens" << "-1" << "not be negative";
+        QTest::newRow("negative prompt") << "workload.prompt_tokens" << "-5" << "not be negative";
+        QTest::newRow("zero params") << "model.params" << "0" << "greater than 0";
+        QTest::newRow("zero layers") << "model.layers" << "0" << "greater than 0";
+        QTest::newRow("zero kv heads") << "model.kv_heads" << "0" << "greater than 0";
+        QTest::newRow("kv heads not dividing heads") << "model.kv_heads" << "7" << "multiple of model.kv_heads";
+        QTest::newRow("kv heads above heads") << "model.kv_heads" << "64" << "not exceed model.heads";
+        QTest::newRow("active above total") << "model.active_params" << "9e9" << "not exceed model.params";
+        QTest::newRow("efficiency above 1") << "efficiency.bandwidth" << "1.5" << "at most 1";
+        QTest::newRow("efficiency zero") << "efficiency.mfu_prefill" << "0" << "greater than 0";
+        QTest::newRow("negative SLO") << "workload.itl_slo_ms" << "20,-40" << "greater than 0";
+        QTest::newRow("zero TTFT SLO") << "workload.ttft_slo_ms" << "0" << "greater than 0";
+        QTest::newRow("hidden not multiple of heads without head_dim") << "model.heads" << "33" << "not a multiple of model.heads";
+    }
+
+    void badValues()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, expectedPhrase);
+        Scenario s = defaultScenario();
+        s.model.headDim.reset();
+        QCOMPARE(QString::fromStdString(setKey(s, key.toStdString(), value.toStdString())), QString());
+        const std::vector<ScenarioError> errors = validate(s);
+        QVERIFY2(!errors.empty(), "the bad value was accepted");
+        bool named = false;
+        for (const ScenarioError& e : errors) {
+            const QString message = QString::fromStdString(e.message);
+            if (message.contains(expectedPhrase))
+                named = true;
+            QVERIFY2(message.contains(QString::fromStdString(e.key)) && message.contains(QString::fromStdString(e.value)),
+                     qPrintable(message));
+        }
+        QVERIFY2(named, qPrintable(QString::fromStdString(errors.front().message)));
+    }
+
+    void nonFiniteIsRefusedAtTheKey_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::newRow("nan") << "nan";
+        QTest::newRow("inf") << "inf";
+        QTest::newRow("-inf") << "-inf";
+        QTest::newRow("text") << "fast";
+        QTest::newRow("empty") << "";
+        QTest::newRow("trailing garbage") << "3.35e12x";
+        QTest::newRow("decimal comma") << "3,35";
+    }
+
+    void nonFiniteIsRefusedAtTheKey()
+    {
+        QFETCH(QString, value);
+        Scenario s = defaultScenario();
+        const Scenario before = s;
+        const QString err = QString::fromStdString(setKey(s, "hardware.bandwidth", value.toStdString()));
+        QVERIFY(err.contains(QStringLiteral("hardware.bandwidth")));
+        QCOMPARE(s.hardware.bandwidthBytesPerSecond, before.hardware.bandwidthBytesPerSecond);
+    }
+
+    void nonFiniteInTheStructIsCaught()
+    {
+        Scenario s = defaultScenario();
+        s.hardware.peakFlopsPerSecond = std::numeric_limits<double>::quiet_NaN();
+        const auto errors = validate(s);
+        QCOMPARE(errors.size(), size_t(1));
+        QCOMPARE(QString::fromStdString(errors[0].key), QStringLiteral("hardware.peak_flops"));
+        QVERIFY(QString::fromStdString(errors[0].message).contains(QStringLiteral("finite")));
+    }
+
+    void integerKeysRefuseFractions()
+    {
+        Scenario s = defaultScenario();
+        const QString err = QString::fromStdString(setKey(s, "workload.batch", "2.5"));
+        QVERIFY(err.contains(QStringLiteral("workload.batch")));
+        QVERIFY(err.contains(QStringLiteral("whole number")));
+        QCOMPARE(s.workload.batch, 1);
+    }
+
+    void unknownKeyAndDtype()
+    {
+        Scenario s = defaultScenario();
+        QVERIFY(QString::fromStdString(setKey(s, "workload.batchh", "3")).contains(QStringLiteral("unknown key")));
+        const QString err = QString::fromStdString(setKey(s, "model.kv_dtype", "fp6"));
+        QVERIFY(err.contains(QStringLiteral("model.kv_dtype")) && err.contains(QStringLiteral("fp6")));
+        QCOMPARE(QString::fromStdString(setKey(s, "model.kv_dtype", "FP8")), QString());
+        QCOMPARE(s.model.kvDtype, DType::FP8);
+    }
+
+    void everyKeyRoundTripsThroughSetAndGet()
+    {
+        Scenario s = defaultScenario();
+        s.model.activeParams = 7e9;
+        s.model.headDim = 128;
+        const Scenario original = s;
+        for (const KeyInfo& k : scenarioKeys()) {
+            const std::string text = getKey(original, k.key);
+            Scenario copy = defaultScenario();
+            QCOMPARE(QString::fromStdString(setKey(copy, k.key, text)), QString());
+            QCOMPARE(QString::fromStdString(getKey(copy, k.key)), QString::fromStdString(text));
+        }
+    }
+
+    void jsonRoundTripIsExact()
+    {
+        Scenario s = defaultScenario();
+        s.model.params = 12345678901.5;
+        s.model.activeParams = 3.3e9;
+        s.model.kvDtype = DType::INT4;
+        s.hardware.bandwidthBytesPerSecond = 1.2345678901234e12;
+        s.workload.itlSloMs = {12.5, 33};
+        s.efficiency.mfuPrefill = 0.4;
+        const QByteArray text = QJsonDocument(toJson(s)).toJson();
+        Scenario back = defaultScenario();
+        QCOMPARE(QString::fromStdString(applyJsonText(back, text)), QString());
+        for (const KeyInfo& k : scenarioKeys())
+            QCOMPARE(QString::fromStdString(getKey(back, k.key)), QString::fromStdString(getKey(s, k.key)));
+    }
+
+    void malformedJsonLeavesTheScenarioUntouched_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expectedPhrase");
+        QTest::newRow("truncated") << QByteArray(R"({"model": {"params": 8e9)") << "not valid JSON";
+        QTest::newRow("not an object") << QByteArray("[1, 2]") << "JSON object";
+        QTest::newRow("wrong type") << QByteArray(R"({"workload": {"batch": "lots"}})") << "workload.batch";
+        QTest::newRow("unknown key") << QByteArray(R"({"workload": {"batches": 4}})") << "workload.batches";
+        QTest::newRow("unknown group") << QByteArray(R"({"software": {"x": 1}})") << "software";
+        QTest::newRow("future version") << QByteArray(R"({"format_version": 99})") << "newer";
+        QTest::newRow("bad list") << QByteArray(R"({"workload": {"itl_slo_ms": [20, "x"]}})") << "workload.itl_slo_ms";
+        QTest::newRow("bad later field") << QByteArray(R"({"workload": {"batch": 64, "context_tokens": 1.5}})") << "workload.context_tokens";
+    }
+
+    void malformedJsonLeavesTheScenarioUntouched()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expectedPhrase);
+        Scenario s = defaultScenario();
+        const QJsonObject before = toJson(s);
+        const QString err = QString::fromStdString(applyJsonText(s, json));
+        QVERIFY2(err.contains(expectedPhrase), qPrintable(err));
+        QCOMPARE(toJson(s), before);
+    }
+
+    void defaultsForOptionalKeys()
+    {
+        Scenario s = defaultScenario();
+        QCOMPARE(QString::fromStdString(setKey(s, "model.params", "13e9")), QString());
+        QCOMPARE(s.model.activeParamsOrTotal(), 13e9); // active follows params while never given
+        QCOMPARE(s.model.headDimOrDefault(), 4096 / 32);
+        QCOMPARE(QString::fromStdString(setKey(s, "model.head_dim", "256")), QString());
+        QCOMPARE(s.model.headDimOrDefault(), 256);
+        QCOMPARE(s.model.attentionWidth(), 32.0 * 256);
+    }
+
+    void shippedPresetsAreValid()
+    {
+        QVERIFY(!modelPresets().empty());
+        QVERIFY(!hardwarePresets().empty());
+        QVERIFY(scenarioPresets().size() >= 4);
+        for (const ModelPreset& p : modelPresets()) {
+            Scenario s = defaultScenario();
+            s.model = p.shape;
+            QVERIFY2(validate(s).empty(), p.id.c_str());
+            QVERIFY2(!p.source.empty(), p.id.c_str());
+        }
+        for (const HardwarePreset& p : hardwarePresets()) {
+            Scenario s = defaultScenario();
+            s.hardware = p.hardware;
+            QVERIFY2(validate(s).empty(), p.id.c_str());
+            QVERIFY2(!p.source.empty(), p.id.c_str());
+        }
+        for (const ScenarioPreset& p : scenarioPresets())
+            QVERIFY2(validate(p.scenario).empty(), p.id.c_str());
+    }
+
+    /** The shipped Llama 3.1 8B scenario is the documented default starting point. */
+    void shippedLlamaScenarioMatchesDefault()
+    {
+        const Scenario* shipped = nullptr;
+        for (const ScenarioPreset& p : scenarioPresets())
+            if (p.id == "llama-3.1-8b-h100")
+                shipped = &p.scenario;
+        QVERIFY(shipped);
+        const Evaluation a = evaluate(*shipped);
+        const Evaluation b = evaluate(defaultScenario());
+        QCOMPARE(a.decode.stepSeconds, b.decode.stepSeconds);
+        QCOMPARE(a.prefill.seconds, b.prefill.seconds);
+        QCOMPARE(a.decode.kvBytesPerToken, b.decode.kvBytesPerToken);
+    }
+
+    /** Evaluation of any valid scenario is finite, with shares in [0, 1]; sweeps too. */
+    void evaluationIsFiniteAtTheExtremes()
+    {
+        for (int batch : {1, 1024})
+            for (int context : {0, 128, 1048576})
+                for (double bw : {0.1e12, 20e12})
+                    for (double flops : {10e12, 10000e12}) {
+                        Scenario s = defaultScenario();
+                        s.workload.batch = batch;
+                        s.workload.contextTokens = context;
+                        s.workload.promptTokens = context;
+                        s.hardware.bandwidthBytesPerSecond = bw;
+                        s.hardware.peakFlopsPerSecond = flops;
+                        QVERIFY(validate(s).empty());
+                        const Evaluation e = evaluate(s);
+                        QVERIFY(std::isfinite(e.decode.stepSeconds) && e.decode.stepSeconds > 0);
+                        QVERIFY(e.decode.kvShare >= 0 && e.decode.kvShare <= 1);
+                        QVERIFY(std::isfinite(e.prefill.computeBoundTokens) && e.prefill.computeBoundTokens > 0);
+                        QVERIFY(e.sweeps.stepMs.allFinite());
+                        QVERIFY(e.sweeps.kvShare.allFinite());
+                        QVERIFY(e.sweeps.prefillMs.allFinite());
+                        QVERIFY(e.sweeps.attainableFlopsPerSecond.allFinite());
+                        QVERIFY((e.sweeps.stepMs.tail(e.sweeps.stepMs.size() - 1)
+                                 >= e.sweeps.stepMs.head(e.sweeps.stepMs.size() - 1)).all());
+                    }
+    }
+
+    /** Where the cache grows as fast as the FLOPs, there is no compute-bound batch, and it says so. */
+    void computeBoundBatchMayNotExist()
+    {
+        Scenario s = defaultScenario();
+        s.workload.contextTokens = 0;
+        const Evaluation shortCache = evaluate(s);
+        QVERIFY(shortCache.roofline.computeBoundBatch.has_value());
+        // At B*, compute time equals memory time (= the intercept, as S = 0); beyond it compute sets the pace.
+        const double b = *shortCache.roofline.computeBoundBatch;
+        const double a = shortCache.decode.interceptSeconds;
+        QVERIFY(std::abs(stepSecondsAt(s, b) - a) <= 1e-12 * a);
+        QVERIFY(std::abs(stepSecondsAt(s, 2 * b) - 2 * a) <= 1e-12 * a);
+        QVERIFY(b > 100 && b < 400); // about the ridge point at bf16 with no cache
+        s.workload.contextTokens = 2048; // 64 FLOP/byte per sequence, below the 295 ridge
+        QVERIFY(!evaluate(s).roofline.computeBoundBatch.has_value());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestValidation)
+#include "tst_validation.moc"
