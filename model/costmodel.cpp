@@ -41,140 +41,298 @@ const Eigen::ArrayXd& intensityGrid()
     return g;
 }
 
-/** Coefficients of t_step(B) = max(a + b*B, c*B), seconds. */
-struct StepLine {
-    double a; ///< W / (BW * eta_bw)
-    double b; ///< S * kv_tok / (BW * eta_bw)
-    double c; ///< (2 N_active + 4 L S d_attn) / (F_peak * MFU_decode)
-    double at(double batch) const { return std::max(a + b * batch, c * batch); }
+constexpr double kActivationBytes = 2.0; // bf16 activations in the tensor-parallel all-reduces
+
+/**
+ * Every per-scenario constant of the formulas, resolved once: per-GPU rates and sizes, so that
+ * t_step(B), t_pre(P) and their sweeps are cheap closed forms of B, S and P.
+ * Source: design/cost-model.md section 3.
+ */
+struct Terms {
+    double gpus;                 // T
+    double bandwidth;            // BW, per GPU
+    double effectiveBandwidth;   // BW * eta_bw
+    double peakFlops;            // F_peak for the matmul dtype, per GPU
+    double decodeFlops;          // F_peak * MFU_decode
+    double prefillFlops;         // F_peak * MFU_prefill
+    double residentWeightBytes;  // N * b_w, all GPUs
+    double nonExpertWeightBytes; // (N - E * P_e) * b_w, all GPUs
+    double expertWeightBytes;    // P_e * b_w, one expert over all MoE layers
+    double experts, expertsPerToken;
+    double activeParams;         // N_active
+    double globalLayers, windowLayers, window;
+    double attentionWidth;       // d_attn
+    double hidden;               // d
+    double layers;               // L
+    double kvPerLayerToken;      // all GPUs
+    double kvPerLayerTokenPerGpu;
+    double prefillAttentionFactor; // 4 (full) or 2 (causal)
+    double commLatencySeconds;   // per step, all layers
+    double commSecondsPerToken;  // per step, all layers, per token in the step
+
+    /** Layer-tokens of cache a sequence of S tokens holds: L_global * S + L_window * min(S, w). */
+    double layerTokens(double tokens) const { return globalLayers * tokens + windowLayers * std::min(tokens, window); }
+    double expertsTouched(double tokens) const
+    {
+        return experts > 0 ? experts * (1.0 - std::pow(1.0 - expertsPerToken / experts, tokens)) : 0.0;
+    }
+    /** Weights read by a step serving @p tokens tokens, per GPU. */
+    double weightReadBytes(double tokens) const
+    {
+        if (experts <= 0)
+            return residentWeightBytes / gpus;
+        return (nonExpertWeightBytes + expertsTouched(tokens) * expertWeightBytes) / gpus;
+    }
+    double commSeconds(double tokens) const { return gpus > 1 ? commLatencySeconds + commSecondsPerToken * tokens : 0.0; }
+
+    double decodeMemorySeconds(double batch, double context) const
+    {
+        return (weightReadBytes(batch) + batch * kvPerLayerTokenPerGpu * layerTokens(context)) / effectiveBandwidth;
+    }
+    double decodeFlop(double batch, double context) const
+    {
+        return (2.0 * activeParams * batch + 4.0 * attentionWidth * batch * layerTokens(context)) / gpus;
+    }
+    double decodeComputeSeconds(double batch, double context) const { return decodeFlop(batch, context) / decodeFlops; }
+    double stepSeconds(double batch, double context) const
+    {
+        return std::max(decodeMemorySeconds(batch, context), decodeComputeSeconds(batch, context)) + commSeconds(batch);
+    }
+
+    double prefillLinearFlop(double prompt) const { return 2.0 * activeParams * prompt; }
+    double prefillAttentionFlop(double prompt) const
+    {
+        return prefillAttentionFactor * attentionWidth * prompt * layerTokens(prompt);
+    }
+    double prefillComputeSeconds(double prompt) const
+    {
+        return (prefillLinearFlop(prompt) + prefillAttentionFlop(prompt)) / gpus / prefillFlops;
+    }
+    /** Weights read once plus the KV the prompt writes (sliding layers keep only the last window). */
+    double prefillBytes(double prompt) const { return weightReadBytes(prompt) + kvPerLayerTokenPerGpu * layerTokens(prompt); }
+    double prefillMemorySeconds(double prompt) const { return prefillBytes(prompt) / effectiveBandwidth; }
 };
 
-StepLine stepLine(const Scenario& s)
+Terms terms(const Scenario& s)
 {
     const ModelShape& m = s.model;
-    const double effectiveBandwidth = s.hardware.bandwidthBytesPerSecond * s.efficiency.bandwidth;
-    const double effectiveFlops = s.hardware.peakFlopsPerSecond * s.efficiency.mfuDecode;
-    const double context = s.workload.contextTokens;
-    return {weightBytes(m) / effectiveBandwidth, context * kvBytesPerToken(m) / effectiveBandwidth,
-            (2.0 * m.activeParamsOrTotal() + 4.0 * m.layers * context * m.attentionWidth()) / effectiveFlops};
+    const Hardware& hw = s.hardware;
+    Terms t{};
+    t.gpus = std::max(1, hw.gpus);
+    t.bandwidth = hw.bandwidthBytesPerSecond;
+    t.effectiveBandwidth = hw.bandwidthBytesPerSecond * s.efficiency.bandwidth;
+    const DType compute = matmulDtype(m.weightDtype);
+    t.peakFlops = hw.peakFlopsPerSecond;
+    if (compute == DType::FP8 && hw.peakFlopsFp8 > 0)
+        t.peakFlops = hw.peakFlopsFp8;
+    else if (compute == DType::INT8 && hw.peakOpsInt8 > 0)
+        t.peakFlops = hw.peakOpsInt8;
+    t.decodeFlops = t.peakFlops * s.efficiency.mfuDecode;
+    t.prefillFlops = t.peakFlops * s.efficiency.mfuPrefill;
+    const double bw = weightBytesPerParameter(m.weightDtype);
+    t.residentWeightBytes = m.params * bw;
+    t.experts = m.isMoe() ? m.experts : 0;
+    t.expertsPerToken = m.expertsPerToken;
+    t.expertWeightBytes = m.isMoe() ? m.expertParams * bw : 0.0;
+    t.nonExpertWeightBytes = t.residentWeightBytes - t.experts * t.expertWeightBytes;
+    t.activeParams = m.activeParamsOrTotal();
+    t.layers = m.layers;
+    t.globalLayers = m.globalLayers();
+    t.windowLayers = m.windowLayers();
+    t.window = m.slidingWindow;
+    t.attentionWidth = m.attentionWidth();
+    t.hidden = m.hidden;
+    const double kvElement = bytesPerElement(m.kvDtype);
+    if (m.isMla()) {
+        t.kvPerLayerToken = double(m.kvLoraRank + m.ropeHeadDim) * kvElement;
+        t.kvPerLayerTokenPerGpu = t.kvPerLayerToken; // the latent is replicated on every GPU
+    } else {
+        const double h = m.headDimOrDefault();
+        t.kvPerLayerToken = 2.0 * m.kvHeads * h * kvElement;
+        // KV splits by whole heads: each GPU holds ceil(H_kv / T), at least one (replicated when H_kv < T).
+        const double headsPerGpu = std::ceil(double(m.kvHeads) / t.gpus);
+        t.kvPerLayerTokenPerGpu = 2.0 * headsPerGpu * h * kvElement;
+    }
+    t.prefillAttentionFactor = m.attention == AttentionFlops::Causal ? 2.0 : 4.0;
+    if (t.gpus > 1) {
+        // Two all-reduces per layer of tokens x d activations, ring: 2 (T - 1) / T of the bytes over the link.
+        const double ringFactor = 2.0 * (t.gpus - 1) / t.gpus;
+        t.commSecondsPerToken = 2.0 * t.layers * ringFactor * t.hidden * kActivationBytes / hw.linkBandwidthBytesPerSecond;
+        t.commLatencySeconds = 2.0 * t.layers * hw.linkLatencySeconds;
+    }
+    return t;
 }
 
-/** Largest whole B >= 1 with line.at(B) <= limit, or nullopt when even B = 1 misses it. */
-std::optional<long long> largestBatchWithin(const StepLine& line, double limitSeconds)
+/** Largest whole B >= 1 with t_step(B) <= limit (t_step is non-decreasing in B), or nullopt. */
+std::optional<long long> largestBatchWithin(const Terms& t, double context, double limitSeconds)
 {
-    if (line.at(1.0) > limitSeconds)
+    if (t.stepSeconds(1.0, context) > limitSeconds)
         return std::nullopt;
-    constexpr double kCap = 1e15; // beyond any real batch; keeps the result a long long
-    double bound = kCap;
-    if (line.b > 0)
-        bound = std::min(bound, (limitSeconds - line.a) / line.b);
-    if (line.c > 0)
-        bound = std::min(bound, limitSeconds / line.c);
-    long long batch = std::max(1LL, static_cast<long long>(std::floor(bound)));
-    // The closed form can land one off through rounding; settle it on the exact comparison.
-    while (batch < kCap && line.at(double(batch + 1)) <= limitSeconds)
-        ++batch;
-    while (batch > 1 && line.at(double(batch)) > limitSeconds)
-        --batch;
-    return batch;
+    constexpr long long kCap = 1LL << 50; // beyond any real batch
+    long long lo = 1, hi = 2;
+    while (hi < kCap && t.stepSeconds(double(hi), context) <= limitSeconds) {
+        lo = hi;
+        hi *= 2;
+    }
+    if (hi >= kCap && t.stepSeconds(double(kCap), context) <= limitSeconds)
+        return kCap;
+    while (hi - lo > 1) { // invariant: t(lo) <= limit < t(hi)
+        const long long mid = lo + (hi - lo) / 2;
+        (t.stepSeconds(double(mid), context) <= limitSeconds ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+/** Root of an increasing-then-positive f on (lo, hi) by bisection in log space; nullopt without a sign change. */
+template <typename F>
+std::optional<double> logBisect(F f, double lo, double hi)
+{
+    if (f(lo) >= 0)
+        return lo;
+    if (f(hi) < 0)
+        return std::nullopt;
+    for (int i = 0; i < 200 && hi / lo > 1.0 + 1e-15; ++i) {
+        const double mid = std::sqrt(lo * hi);
+        (f(mid) < 0 ? lo : hi) = mid;
+    }
+    return std::sqrt(lo * hi);
 }
 
 } // namespace
 
 double kvBytesPerToken(const ModelShape& m)
 {
-    return 2.0 * m.layers * m.kvHeads * double(m.headDimOrDefault()) * bytesPerElement(m.kvDtype);
+    const double kvElement = bytesPerElement(m.kvDtype);
+    if (m.isMla())
+        return double(m.layers) * (m.kvLoraRank + m.ropeHeadDim) * kvElement;
+    return 2.0 * m.layers * m.kvHeads * double(m.headDimOrDefault()) * kvElement;
 }
 
 double weightBytes(const ModelShape& m)
 {
-    return m.params * bytesPerElement(m.weightDtype);
+    return m.params * weightBytesPerParameter(m.weightDtype);
+}
+
+double expectedExpertsTouched(const ModelShape& m, double tokens)
+{
+    if (!m.isMoe())
+        return 0.0;
+    return m.experts * (1.0 - std::pow(1.0 - double(m.expertsPerToken) / m.experts, tokens));
+}
+
+DType matmulDtype(DType weights)
+{
+    switch (weights) {
+    case DType::FP8: return DType::FP8;
+    case DType::INT8: return DType::INT8;
+    default: return DType::BF16;
+    }
 }
 
 double stepSecondsAt(const Scenario& scenario, double batch)
 {
-    return stepLine(scenario).at(batch);
+    return terms(scenario).stepSeconds(batch, scenario.workload.contextTokens);
 }
 
 void evaluate(const Scenario& s, Evaluation& out)
 {
-    const ModelShape& m = s.model;
-    const double bandwidth = s.hardware.bandwidthBytesPerSecond;
-    const double peakFlops = s.hardware.peakFlopsPerSecond;
-    const double effectiveBandwidth = bandwidth * s.efficiency.bandwidth;
-    const double decodeFlops = peakFlops * s.efficiency.mfuDecode;
-    const double prefillFlops = peakFlops * s.efficiency.mfuPrefill;
-    const double W = weightBytes(m);
-    const double kvTok = kvBytesPerToken(m);
-    const double activeParams = m.activeParamsOrTotal();
-    const double layers = m.layers;
-    const double dAttn = m.attentionWidth();
+    const Terms t = terms(s);
     const double B = s.workload.batch;
     const double S = s.workload.contextTokens;
     const double P = s.workload.promptTokens;
-    const StepLine line = stepLine(s);
 
     // Decode.
     DecodeResult& d = out.decode;
-    d.weightBytes = W;
-    d.kvBytesPerToken = kvTok;
-    d.kvBytes = B * S * kvTok;
-    d.readBytes = W + d.kvBytes;
-    d.flop = 2.0 * activeParams * B + 4.0 * layers * B * S * dAttn;
-    d.memorySeconds = d.readBytes / effectiveBandwidth;
-    d.computeSeconds = d.flop / decodeFlops;
-    d.stepSeconds = std::max(d.memorySeconds, d.computeSeconds);
+    d.weightBytes = t.weightReadBytes(B);
+    d.residentWeightBytes = t.residentWeightBytes;
+    d.kvBytesPerToken = kvBytesPerToken(s.model);
+    d.kvBytesPerTokenPerGpu = t.kvPerLayerTokenPerGpu * t.layers;
+    d.kvBytesPerSequence = t.kvPerLayerTokenPerGpu * t.layerTokens(S);
+    d.expertsTouched = t.expertsTouched(B);
+    d.kvBytes = B * d.kvBytesPerSequence;
+    d.readBytes = d.weightBytes + d.kvBytes;
+    d.flop = t.decodeFlop(B, S);
+    d.memorySeconds = d.readBytes / t.effectiveBandwidth;
+    d.computeSeconds = d.flop / t.decodeFlops;
+    d.commSeconds = t.commSeconds(B);
+    d.stepSeconds = std::max(d.memorySeconds, d.computeSeconds) + d.commSeconds;
     d.bound = d.computeSeconds > d.memorySeconds ? Bound::Compute : Bound::Memory;
-    d.floorSecondsBatch1 = W / bandwidth;
+    d.floorSecondsBatch1 = t.weightReadBytes(1.0) / t.bandwidth;
+    d.totalWeightFloorSeconds = t.residentWeightBytes / t.gpus / t.bandwidth;
     d.kvShare = d.kvBytes / d.readBytes;
     d.tokensPerSecondPerUser = 1.0 / d.stepSeconds;
     d.tokensPerSecondTotal = B / d.stepSeconds;
     d.intensityFlopPerByte = d.flop / d.readBytes;
-    d.interceptSeconds = line.a;
-    d.slopeSecondsPerSequence = line.b;
+    d.interceptSeconds = t.weightReadBytes(1.0) / t.effectiveBandwidth + (t.gpus > 1 ? t.commLatencySeconds : 0.0);
+    d.slopeSecondsPerSequence = d.kvBytesPerSequence / t.effectiveBandwidth + t.commSecondsPerToken;
     d.maxBatchForItlSlo.resize(s.workload.itlSloMs.size());
     for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i) {
         const double sloMs = s.workload.itlSloMs[i];
-        d.maxBatchForItlSlo[i] = {sloMs, largestBatchWithin(line, sloMs / 1000.0)};
+        d.maxBatchForItlSlo[i] = {sloMs, largestBatchWithin(t, S, sloMs / 1000.0)};
     }
 
     // Roofline.
     RooflineResult& r = out.roofline;
-    r.ridgeFlopPerByte = peakFlops / bandwidth;
-    r.effectiveRidgeFlopPerByte = decodeFlops / effectiveBandwidth;
-    r.computeBoundBatch = line.c > line.b ? std::optional<double>(line.a / (line.c - line.b)) : std::nullopt;
+    r.computeDtype = matmulDtype(s.model.weightDtype);
+    r.computePeakFallback = (r.computeDtype == DType::FP8 && !(s.hardware.peakFlopsFp8 > 0))
+                            || (r.computeDtype == DType::INT8 && !(s.hardware.peakOpsInt8 > 0));
+    r.peakFlopsPerSecond = t.peakFlops;
+    r.ridgeFlopPerByte = t.peakFlops / t.bandwidth;
+    r.effectiveRidgeFlopPerByte = t.decodeFlops / t.effectiveBandwidth;
+    if (t.experts <= 0) {
+        // Dense: t_comp = c B and t_mem = a + b B cross at B = a / (c - b) when c > b.
+        const double a = t.weightReadBytes(1.0) / t.effectiveBandwidth;
+        const double b = d.kvBytesPerSequence / t.effectiveBandwidth;
+        const double c = t.decodeFlop(1.0, S) / t.decodeFlops;
+        r.computeBoundBatch = c > b ? std::optional<double>(a / (c - b)) : std::nullopt;
+    } else {
+        r.computeBoundBatch = logBisect(
+            [&](double b) { return t.decodeComputeSeconds(b, S) - t.decodeMemorySeconds(b, S); }, 1e-6, 1e12);
+    }
     r.decodeIntensityFlopPerByte = d.intensityFlopPerByte;
     r.decodeAchievedFlopsPerSecond = d.flop / d.stepSeconds;
 
     // Prefill.
     PrefillResult& p = out.prefill;
-    p.linearFlop = 2.0 * activeParams * P;
-    p.attentionFlop = 4.0 * layers * P * P * dAttn;
+    p.linearFlop = t.prefillLinearFlop(P);
+    p.attentionFlop = t.prefillAttentionFlop(P);
     p.flop = p.linearFlop + p.attentionFlop;
-    p.computeSeconds = p.flop / prefillFlops;
-    p.memorySeconds = (W + P * kvTok) / effectiveBandwidth;
-    p.seconds = std::max(p.computeSeconds, p.memorySeconds);
+    p.computeSeconds = p.flop / t.gpus / t.prefillFlops;
+    p.memorySeconds = t.prefillMemorySeconds(P);
+    p.commSeconds = t.commSeconds(P);
+    p.seconds = std::max(p.computeSeconds, p.memorySeconds) + p.commSeconds;
     p.bound = p.computeSeconds >= p.memorySeconds ? Bound::Compute : Bound::Memory;
-    p.crossoverTokens = activeParams / (2.0 * layers * dAttn);
     {
-        // alpha P^2 + beta P - gamma = 0; the positive root, in the cancellation-free form.
-        const double alpha = 4.0 * layers * dAttn / prefillFlops;
-        const double beta = 2.0 * activeParams / prefillFlops - kvTok / effectiveBandwidth;
-        const double gamma = W / effectiveBandwidth;
-        p.computeBoundTokens = 2.0 * gamma / (beta + std::sqrt(beta * beta + 4.0 * alpha * gamma));
+        // Linear = attention where 2 N_active = factor * d_attn * (L_g P + L_w min(P, w)).
+        const double target = 2.0 * t.activeParams / (t.prefillAttentionFactor * t.attentionWidth);
+        const double allLayers = t.globalLayers + t.windowLayers;
+        p.crossoverExists = true;
+        if (t.windowLayers <= 0 || target <= allLayers * t.window)
+            p.crossoverTokens = target / allLayers;
+        else if (t.globalLayers > 0)
+            p.crossoverTokens = (target - t.windowLayers * t.window) / t.globalLayers;
+        else {
+            p.crossoverTokens = 0;
+            p.crossoverExists = false;
+        }
     }
-    p.attentionShare = P > 0 ? P / (P + p.crossoverTokens) : 0.0;
-    p.kvWrittenBytes = P * kvTok;
+    {
+        // Prompt length where compute time overtakes memory time.
+        auto gap = [&](double prompt) { return t.prefillComputeSeconds(prompt) - t.prefillMemorySeconds(prompt); };
+        p.computeBoundTokens = logBisect(gap, 1e-3, 1e12).value_or(0.0);
+    }
+    p.attentionShare = p.flop > 0 ? p.attentionFlop / p.flop : 0.0;
+    p.kvWrittenBytes = t.kvPerLayerToken * t.layerTokens(P);
     p.scoreMatrixElements = scoreMatrixElements(P);
-    r.prefillIntensityFlopPerByte = p.flop / (W + P * kvTok);
-    r.prefillAchievedFlopsPerSecond = p.seconds > 0 ? p.flop / p.seconds : 0.0;
+    r.prefillIntensityFlopPerByte = (p.flop / t.gpus) / t.prefillBytes(P);
+    r.prefillAchievedFlopsPerSecond = p.seconds > 0 ? p.flop / t.gpus / p.seconds : 0.0;
 
-    // Capacity on one GPU.
+    // Capacity per GPU.
     CapacityResult& c = out.capacity;
-    c.kvBudgetBytes = s.hardware.memoryBytes * c.utilization - W;
+    c.kvBudgetBytes = s.hardware.memoryBytes * c.utilization - t.residentWeightBytes / t.gpus;
     c.kvNeededBytes = d.kvBytes;
     c.fits = c.kvBudgetBytes >= 0 && c.kvNeededBytes <= c.kvBudgetBytes;
-    c.maxSequencesContiguous = S > 0 ? maxSequencesContiguous(c.kvBudgetBytes, S, kvTok) : 0;
+    c.maxSequencesContiguous = S > 0 ? maxSequencesContiguous(c.kvBudgetBytes, 1.0, d.kvBytesPerSequence) : 0;
 
     // Sweeps on fixed grids.
     Sweeps& w = out.sweeps;
@@ -184,21 +342,48 @@ void evaluate(const Scenario& s, Evaluation& out)
         w.prompt = promptGrid();
         w.intensity = intensityGrid();
     }
-    w.memoryMs = (line.a + line.b * w.batch) * 1000.0;
-    w.computeMs = (line.c * w.batch) * 1000.0;
+    if (t.experts > 0) {
+        const Eigen::ArrayXd touched = t.experts * (1.0 - Eigen::pow(1.0 - t.expertsPerToken / t.experts, w.batch));
+        w.weightFloorMs = (t.nonExpertWeightBytes + touched * t.expertWeightBytes) / t.gpus / t.bandwidth * 1000.0;
+    } else {
+        w.weightFloorMs.setConstant(w.batch.size(), t.residentWeightBytes / t.gpus / t.bandwidth * 1000.0);
+    }
+    const double etaBw = t.effectiveBandwidth / t.bandwidth;
+    w.memoryMs = w.weightFloorMs / etaBw + (d.kvBytesPerSequence / t.effectiveBandwidth * 1000.0) * w.batch;
+    w.computeMs = (t.decodeFlop(1.0, S) / t.decodeFlops * 1000.0) * w.batch;
     w.stepMs = w.memoryMs.max(w.computeMs);
+    if (t.gpus > 1)
+        w.stepMs += (t.commLatencySeconds + t.commSecondsPerToken * w.batch) * 1000.0;
     w.tokensPerSecondPerUser = 1000.0 / w.stepMs;
     w.tokensPerSecondTotal = w.batch * w.tokensPerSecondPerUser;
 
-    w.kvShare = (B * kvTok * w.context) / (W + B * kvTok * w.context);
+    {
+        const double perLayerB = B * t.kvPerLayerTokenPerGpu;
+        w.kvShare.resize(w.context.size());
+        for (Eigen::Index i = 0; i < w.context.size(); ++i) {
+            const double kv = perLayerB * t.layerTokens(w.context(i));
+            w.kvShare(i) = kv / (d.weightBytes + kv);
+        }
+    }
 
-    w.prefillLinearFlop = 2.0 * activeParams * w.prompt;
-    w.prefillAttentionFlop = (4.0 * layers * dAttn) * w.prompt.square();
+    w.prefillLinearFlop = 2.0 * t.activeParams * w.prompt;
+    if (t.windowLayers > 0) {
+        w.prefillAttentionFlop.resize(w.prompt.size());
+        for (Eigen::Index i = 0; i < w.prompt.size(); ++i)
+            w.prefillAttentionFlop(i) = t.prefillAttentionFlop(w.prompt(i));
+    } else {
+        w.prefillAttentionFlop = (t.prefillAttentionFactor * t.attentionWidth * t.layers) * w.prompt.square();
+    }
     w.prefillFlop = w.prefillLinearFlop + w.prefillAttentionFlop;
-    w.prefillMs = ((w.prefillFlop / prefillFlops).max((W + kvTok * w.prompt) / effectiveBandwidth)) * 1000.0;
+    w.prefillMs.resize(w.prompt.size());
+    for (Eigen::Index i = 0; i < w.prompt.size(); ++i) {
+        const double prompt = w.prompt(i);
+        w.prefillMs(i) = (std::max(w.prefillFlop(i) / t.gpus / t.prefillFlops, t.prefillMemorySeconds(prompt))
+                          + t.commSeconds(prompt)) * 1000.0;
+    }
 
-    w.attainableFlopsPerSecond = (w.intensity * bandwidth).min(peakFlops);
-    w.attainableDeratedFlopsPerSecond = (w.intensity * effectiveBandwidth).min(decodeFlops);
+    w.attainableFlopsPerSecond = (w.intensity * t.bandwidth).min(t.peakFlops);
+    w.attainableDeratedFlopsPerSecond = (w.intensity * t.effectiveBandwidth).min(t.decodeFlops);
 }
 
 Evaluation evaluate(const Scenario& scenario)

@@ -19,29 +19,44 @@ struct SloBatch {
     std::optional<long long> batch;  ///< largest B with t_step(B) <= SLO; nullopt when t_step(1) > SLO
 };
 
-/** Decode step of B sequences each holding S tokens. Seconds, bytes, FLOP. */
+/**
+ * Decode step of B sequences each holding S tokens. Seconds, bytes, FLOP.
+ * Bytes, FLOP and times are per GPU: with tensor parallelism over T GPUs each GPU reads its share
+ * (T = 1: the whole model).
+ */
 struct DecodeResult {
-    double weightBytes = 0;           ///< W = N * b_w
-    double kvBytesPerToken = 0;       ///< kv_tok = 2 * L * H_kv * h * b_kv
+    double weightBytes = 0;           ///< weights read per step per GPU: W / T (MoE: shared + touched experts)
+    double residentWeightBytes = 0;   ///< all weights held in HBM, all GPUs together: N * b_w
+    double kvBytesPerToken = 0;       ///< kv_tok = 2 * L * H_kv * h * b_kv (MLA: L * (r + d_r) * b_kv), every layer
+                                      ///< holding the token, all GPUs together
+    double kvBytesPerTokenPerGpu = 0; ///< the same per GPU: whole KV heads, ceil(H_kv / T) each; MLA latent replicated
+    double kvBytesPerSequence = 0;    ///< cache one sequence of S tokens holds per GPU (sliding layers hold min(S, window))
+    double expertsTouched = 0;        ///< MoE: expected distinct experts per layer for B tokens, E (1 - (1 - k/E)^B)
+    double commSeconds = 0;           ///< tensor-parallel all-reduces per step (0 at T = 1)
     double kvBytes = 0;               ///< B * S * kv_tok, the cache read per step
     double readBytes = 0;             ///< R = W + B * S * kv_tok
     double flop = 0;                  ///< F_dec = 2 * N_active * B + 4 * L * B * S * d_attn
     double memorySeconds = 0;         ///< t_mem = R / (BW * eta_bw)
     double computeSeconds = 0;        ///< t_comp = F_dec / (F_peak * MFU_decode)
-    double stepSeconds = 0;           ///< t_step = max(t_mem, t_comp)
+    double stepSeconds = 0;           ///< t_step = max(t_mem, t_comp) + t_comm
     Bound bound = Bound::Memory;      ///< which of the two is larger
-    double floorSecondsBatch1 = 0;    ///< W / BW, the batch-1 decode floor at peak bandwidth
+    double floorSecondsBatch1 = 0;    ///< W(B = 1) / T / BW, the batch-1 decode floor at peak bandwidth
+    double totalWeightFloorSeconds = 0; ///< N * b_w / T / BW: the floor once every expert is read (= floor when dense)
     double kvShare = 0;               ///< B*S*kv_tok / R, in [0, 1]
     double tokensPerSecondPerUser = 0; ///< 1 / t_step
     double tokensPerSecondTotal = 0;  ///< B / t_step
     double intensityFlopPerByte = 0;  ///< I_dec = F_dec / R
-    double interceptSeconds = 0;      ///< a = W / (BW * eta_bw), memory-bound t_step(B) = a + b*B
-    double slopeSecondsPerSequence = 0; ///< b = S * kv_tok / (BW * eta_bw)
+    double interceptSeconds = 0;      ///< a = W / (BW * eta_bw) (+ link latency), memory-bound t_step(B) = a + b*B
+                                      ///< (MoE: W at B = 1; the curve bends up as more experts are read)
+    double slopeSecondsPerSequence = 0; ///< b = S * kv_tok / (BW * eta_bw) (+ all-reduce bytes per sequence)
     std::vector<SloBatch> maxBatchForItlSlo; ///< one per workload.itlSloMs entry, same order
 };
 
 /** Roofline of the accelerator and where decode and prefill sit on it. */
 struct RooflineResult {
+    DType computeDtype = DType::BF16;       ///< dtype the matmuls run in (fp8 weights: fp8; int8: int8; else bf16)
+    bool computePeakFallback = false;       ///< the device has no peak for computeDtype: F_peak is the bf16 peak
+    double peakFlopsPerSecond = 0;          ///< F_peak for computeDtype (per GPU)
     double ridgeFlopPerByte = 0;            ///< I* = F_peak / BW (peak figures)
     double effectiveRidgeFlopPerByte = 0;   ///< (F_peak * MFU_decode) / (BW * eta_bw)
     std::optional<double> computeBoundBatch; ///< real B where t_comp(B) = t_mem(B); nullopt when the
@@ -62,17 +77,20 @@ struct PrefillResult {
     double seconds = 0;            ///< t_pre = max(compute, memory)
     Bound bound = Bound::Compute;
     double crossoverTokens = 0;    ///< P* = N_active / (2 * L * d_attn): quadratic term = linear term
+                                   ///< (causal: twice that; sliding layers stop growing past the window)
+    bool crossoverExists = true;   ///< false when every layer slides and attention never catches up (then P* = 0)
+    double commSeconds = 0;        ///< tensor-parallel all-reduces of P x d activations
     double computeBoundTokens = 0; ///< P where compute time = memory time (positive root)
-    double attentionShare = 0;     ///< P / (P + P*)
+    double attentionShare = 0;     ///< attention / (linear + attention) = P / (P + P*) for global full attention
     double kvWrittenBytes = 0;     ///< P * kv_tok
     double scoreMatrixElements = 0; ///< P^2 per head per layer
 };
 
-/** Memory capacity on one GPU at the default utilisation 0.90. */
+/** Memory capacity per GPU at the default utilisation 0.90. */
 struct CapacityResult {
     double utilization = 0.90;            ///< fraction of HBM usable
-    double kvBudgetBytes = 0;             ///< memory * utilization - W (may be negative: weights do not fit)
-    double kvNeededBytes = 0;             ///< B * S * kv_tok for the current point
+    double kvBudgetBytes = 0;             ///< memory * utilization - N * b_w / T (negative: the weights do not fit)
+    double kvNeededBytes = 0;             ///< B * (cache of one sequence at S) per GPU
     bool fits = false;                    ///< kvBudgetBytes >= kvNeededBytes and >= 0
     long long maxSequencesContiguous = 0; ///< floor(budget / (S * kv_tok)); 0 when S = 0 is not meaningful
 };
@@ -85,6 +103,7 @@ struct Sweeps {
     // Over batch B: kBatchPoints log-spaced points from 1 to kBatchMax (real-valued B).
     Eigen::ArrayXd batch;
     Eigen::ArrayXd stepMs, memoryMs, computeMs, tokensPerSecondTotal, tokensPerSecondPerUser;
+    Eigen::ArrayXd weightFloorMs; ///< weights read / T / BW: flat when dense, rising with B for MoE
     // Over context S at the current batch: log-spaced from kContextMin to kContextMax tokens.
     Eigen::ArrayXd context;
     Eigen::ArrayXd kvShare;
@@ -124,13 +143,19 @@ void evaluate(const Scenario& scenario, Evaluation& out);
 /** Convenience: evaluate into a fresh Evaluation. */
 Evaluation evaluate(const Scenario& scenario);
 
-/** t_step(B) in seconds for a real-valued batch at the scenario's context (memory/compute max). */
+/** t_step(B) in seconds for a real-valued batch at the scenario's context. */
 double stepSecondsAt(const Scenario& scenario, double batch);
 
-/** KV bytes per token, 2 * L * H_kv * h * b_kv. */
+/** KV bytes per token with every layer holding it: 2 * L * H_kv * h * b_kv, or L * (r + d_r) * b_kv for MLA. */
 double kvBytesPerToken(const ModelShape& model);
 
-/** Weight bytes, N * b_w. */
+/** Resident weight bytes, N * b_w (int4 with its group scales). */
 double weightBytes(const ModelShape& model);
+
+/** MoE: expected distinct experts per layer that @p tokens uniformly routed tokens touch, E (1 - (1 - k/E)^tokens). */
+double expectedExpertsTouched(const ModelShape& model, double tokens);
+
+/** The dtype the matmuls run in for @p weights: fp8 -> fp8, int8 -> int8 (W8A8), others bf16 (int4 is W4A16). */
+DType matmulDtype(DType weights);
 
 } // namespace ridgeline::model

@@ -18,6 +18,13 @@ double bytesPerElement(DType type)
     return 2.0;
 }
 
+double weightBytesPerParameter(DType type)
+{
+    if (type == DType::INT4)
+        return 0.5 + 2.0 / kInt4WeightGroupSize;
+    return bytesPerElement(type);
+}
+
 std::string_view dtypeName(DType type)
 {
     switch (type) {

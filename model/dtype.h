@@ -18,6 +18,15 @@ enum class DType { BF16, FP16, FP8, INT8, INT4 };
 /** Bytes per element of @p type (2, 2, 1, 1, 0.5). */
 double bytesPerElement(DType type);
 
+/**
+ * Bytes per weight in memory, with the quantisation scales: int4 carries one fp16 scale per group
+ * of 128 weights (GPTQ/AWQ-style), 0.5 + 2/128 = 0.515625 B; the other types as bytesPerElement.
+ */
+double weightBytesPerParameter(DType type);
+
+/** Group size of the int4 weight scales counted by weightBytesPerParameter. */
+inline constexpr int kInt4WeightGroupSize = 128;
+
 /** Lower-case name used in scenario files and `--set`: "bf16", "fp16", "fp8", "int8", "int4". */
 std::string_view dtypeName(DType type);
 

@@ -82,9 +82,35 @@ std::vector<ScenarioError> validate(const Scenario& s)
                "is not a multiple of model.heads (" + std::to_string(m.heads)
                    + "), so the head dim cannot default to hidden / heads; set model.head_dim");
 
+    if (m.experts != 0 || m.expertsPerToken != 0 || m.expertParams != 0) {
+        c.positive("model.experts", m.experts);
+        c.positive("model.experts_per_token", m.expertsPerToken);
+        c.positive("model.expert_params", m.expertParams);
+        if (m.experts > 0 && m.expertsPerToken > m.experts)
+            c.fail("model.experts_per_token", std::to_string(m.expertsPerToken),
+                   "must not exceed model.experts (" + std::to_string(m.experts) + ")");
+        if (m.experts > 0 && std::isfinite(m.expertParams) && std::isfinite(m.params)
+            && double(m.experts) * m.expertParams >= m.params)
+            c.fail("model.expert_params", formatNumber(m.expertParams),
+                   "times model.experts (" + std::to_string(m.experts) + ") must be less than model.params ("
+                       + formatNumber(m.params) + ")");
+    }
+    c.nonNegative("model.kv_lora_rank", m.kvLoraRank);
+    c.nonNegative("model.rope_head_dim", m.ropeHeadDim);
+    c.nonNegative("model.sliding_window", m.slidingWindow);
+    c.nonNegative("model.sliding_layers", m.slidingLayers);
+    if (m.slidingLayers > m.layers && m.layers > 0)
+        c.fail("model.sliding_layers", std::to_string(m.slidingLayers),
+               "must not exceed model.layers (" + std::to_string(m.layers) + ")");
+
     c.positive("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond);
     c.positive("hardware.peak_flops", s.hardware.peakFlopsPerSecond);
     c.positive("hardware.memory_bytes", s.hardware.memoryBytes);
+    c.nonNegative("hardware.peak_flops_fp8", s.hardware.peakFlopsFp8);
+    c.nonNegative("hardware.peak_ops_int8", s.hardware.peakOpsInt8);
+    c.positive("hardware.gpus", s.hardware.gpus);
+    c.positive("hardware.link_bandwidth", s.hardware.linkBandwidthBytesPerSecond);
+    c.nonNegative("hardware.link_latency_s", s.hardware.linkLatencySeconds);
 
     c.positive("workload.batch", s.workload.batch);
     c.nonNegative("workload.context_tokens", s.workload.contextTokens);

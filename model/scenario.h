@@ -9,8 +9,14 @@
 
 namespace ridgeline::model {
 
+/** How attention FLOP are counted (design/cost-model.md section 3, "Prefill"). */
+enum class AttentionFlops {
+    Full,   ///< the whole P x P score matrix, scored and blended: 4 L P^2 d_attn (the seeds' convention)
+    Causal  ///< only the causal half, as causal kernels compute it: 2 L P^2 d_attn
+};
+
 /**
- * Shape of a dense transformer (design/cost-model.md section 2, "Model").
+ * Shape of a transformer (design/cost-model.md section 2, "Model").
  * Counts are plain numbers; N is in parameters, not billions.
  */
 struct ModelShape {
@@ -26,8 +32,35 @@ struct ModelShape {
     DType weightDtype = DType::BF16;   ///< b_w
     DType kvDtype = DType::BF16;       ///< b_kv
 
-    /** N_active: activeParams when given, else params. */
-    double activeParamsOrTotal() const { return activeParams.value_or(params); }
+    // Mixture of experts; experts == 0 means dense.
+    int experts = 0;                   ///< E, routed experts per MoE layer
+    int expertsPerToken = 0;           ///< k, routed experts each token uses
+    double expertParams = 0;           ///< parameters of one routed expert, summed over all MoE layers
+
+    // Multi-head latent attention (DeepSeek-style); kvLoraRank == 0 means a standard K/V cache.
+    int kvLoraRank = 0;                ///< r, width of the cached latent
+    int ropeHeadDim = 0;               ///< d_r, decoupled RoPE key width cached beside the latent
+
+    // Sliding-window attention; slidingWindow == 0 means every layer is global.
+    int slidingWindow = 0;             ///< tokens a sliding layer holds and attends over
+    int slidingLayers = 0;             ///< how many of the L layers use the window (the rest are global)
+
+    AttentionFlops attention = AttentionFlops::Full; ///< prefill attention FLOP convention
+
+    bool isMoe() const { return experts > 0; }
+    bool isMla() const { return kvLoraRank > 0; }
+    /** Layers holding the whole context. */
+    int globalLayers() const { return slidingWindow > 0 ? layers - slidingLayers : layers; }
+    /** Layers holding min(S, window). */
+    int windowLayers() const { return slidingWindow > 0 ? slidingLayers : 0; }
+
+    /** N_active: activeParams when given; else for MoE N - (E - k) * expert params; else N. */
+    double activeParamsOrTotal() const
+    {
+        if (activeParams)
+            return *activeParams;
+        return isMoe() ? params - double(experts - expertsPerToken) * expertParams : params;
+    }
     /** h: headDim when given, else hidden / heads (integer division; validate() checks it is exact). */
     int headDimOrDefault() const { return headDim.value_or(heads > 0 ? hidden / heads : 0); }
     /** d_attn = H * h, the attention width (equal to d for most models, not Gemma 2 9B). */
@@ -40,6 +73,11 @@ struct Hardware {
     double bandwidthBytesPerSecond = 0;  ///< BW, peak HBM bandwidth
     double peakFlopsPerSecond = 0;       ///< F_peak, dense peak for the compute dtype
     double memoryBytes = 0;              ///< HBM capacity
+    double peakFlopsFp8 = 0;             ///< dense fp8 peak FLOP/s; 0 when the device has no fp8 (falls back to peak_flops)
+    double peakOpsInt8 = 0;              ///< dense int8 peak OP/s; 0 when not published (falls back to peak_flops)
+    int gpus = 1;                        ///< T, GPUs in tensor parallelism
+    double linkBandwidthBytesPerSecond = 450e9; ///< per-GPU one-direction link bandwidth (NVLink 4 default)
+    double linkLatencySeconds = 5e-6;    ///< per all-reduce latency
 };
 
 /** What is being served. Token counts are per sequence. */

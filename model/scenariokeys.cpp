@@ -162,6 +162,34 @@ const std::vector<Entry>& entries()
         t.push_back(integer("model.vocab", "tokens", "V, vocabulary size", [](Scenario& s) -> int& { return s.model.vocab; }));
         t.push_back(dtype("model.weight_dtype", "weight precision", [](Scenario& s) -> DType& { return s.model.weightDtype; }));
         t.push_back(dtype("model.kv_dtype", "KV-cache precision", [](Scenario& s) -> DType& { return s.model.kvDtype; }));
+        t.push_back(integer("model.experts", "experts", "MoE: routed experts per layer, E (0: dense)",
+                            [](Scenario& s) -> int& { return s.model.experts; }));
+        t.push_back(integer("model.experts_per_token", "experts", "MoE: routed experts per token, k",
+                            [](Scenario& s) -> int& { return s.model.expertsPerToken; }));
+        t.push_back(number("model.expert_params", "parameters", "MoE: parameters of one routed expert over all MoE layers",
+                           [](Scenario& s) -> double& { return s.model.expertParams; }));
+        t.push_back(integer("model.kv_lora_rank", "", "MLA: cached latent width r (0: standard K/V cache)",
+                            [](Scenario& s) -> int& { return s.model.kvLoraRank; }));
+        t.push_back(integer("model.rope_head_dim", "", "MLA: decoupled RoPE key width d_r cached beside the latent",
+                            [](Scenario& s) -> int& { return s.model.ropeHeadDim; }));
+        t.push_back(integer("model.sliding_window", "tokens", "sliding-window size (0: every layer global)",
+                            [](Scenario& s) -> int& { return s.model.slidingWindow; }));
+        t.push_back(integer("model.sliding_layers", "layers", "how many layers use the sliding window",
+                            [](Scenario& s) -> int& { return s.model.slidingLayers; }));
+        t.push_back(Entry{{"model.attention", KeyKind::Choice, "", "prefill attention FLOP: full (P x P, the seeds') or causal (half)"},
+                          [](const Scenario& s) {
+                              return std::string(s.model.attention == AttentionFlops::Causal ? "causal" : "full");
+                          },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              const std::string t = trim(v);
+                              if (t == "full")
+                                  s.model.attention = AttentionFlops::Full;
+                              else if (t == "causal")
+                                  s.model.attention = AttentionFlops::Causal;
+                              else
+                                  return "model.attention = " + quoted(t) + ": expected full or causal";
+                              return {};
+                          }});
         t.push_back(text("hardware.name", "display name of the accelerator", [](Scenario& s) -> std::string& { return s.hardware.name; }));
         t.push_back(number("hardware.bandwidth", "B/s", "BW, peak HBM bandwidth",
                            [](Scenario& s) -> double& { return s.hardware.bandwidthBytesPerSecond; }));
@@ -169,6 +197,16 @@ const std::vector<Entry>& entries()
                            [](Scenario& s) -> double& { return s.hardware.peakFlopsPerSecond; }));
         t.push_back(number("hardware.memory_bytes", "B", "HBM capacity",
                            [](Scenario& s) -> double& { return s.hardware.memoryBytes; }));
+        t.push_back(number("hardware.peak_flops_fp8", "FLOP/s", "dense fp8 peak (0: none; fp8 matmuls fall back to peak_flops)",
+                           [](Scenario& s) -> double& { return s.hardware.peakFlopsFp8; }));
+        t.push_back(number("hardware.peak_ops_int8", "OP/s", "dense int8 peak (0: none; int8 matmuls fall back to peak_flops)",
+                           [](Scenario& s) -> double& { return s.hardware.peakOpsInt8; }));
+        t.push_back(integer("hardware.gpus", "GPUs", "T, GPUs in tensor parallelism",
+                            [](Scenario& s) -> int& { return s.hardware.gpus; }));
+        t.push_back(number("hardware.link_bandwidth", "B/s", "per-GPU one-direction link bandwidth for all-reduces",
+                           [](Scenario& s) -> double& { return s.hardware.linkBandwidthBytesPerSecond; }));
+        t.push_back(number("hardware.link_latency_s", "s", "latency of one all-reduce",
+                           [](Scenario& s) -> double& { return s.hardware.linkLatencySeconds; }));
         t.push_back(integer("workload.batch", "sequences", "B, sequences decoding together", [](Scenario& s) -> int& { return s.workload.batch; }));
         t.push_back(integer("workload.context_tokens", "tokens", "S, tokens each sequence holds in the KV cache",
                             [](Scenario& s) -> int& { return s.workload.contextTokens; }));
@@ -304,6 +342,7 @@ std::string applyJson(Scenario& scenario, const QJsonObject& object)
                 break;
             case KeyKind::DType:
             case KeyKind::Text:
+            case KeyKind::Choice:
                 if (!v.isString())
                     return key + ": expected a string";
                 textValue = v.toString().toStdString();
@@ -365,6 +404,7 @@ QJsonObject toJson(const Scenario& scenario)
         }
         case KeyKind::DType:
         case KeyKind::Text:
+        case KeyKind::Choice:
             g.insert(name, QString::fromStdString(value));
             break;
         case KeyKind::NumberList: {

@@ -14,7 +14,7 @@
 namespace ridgeline::model {
 
 /** Kind of value a dotted key holds. */
-enum class KeyKind { Number, Integer, DType, NumberList, Text };
+enum class KeyKind { Number, Integer, DType, NumberList, Text, Choice };
 
 /** One scenario key as spelled in scenario files and `--set` (a contract: add, never rename). */
 struct KeyInfo {
