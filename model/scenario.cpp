@@ -142,6 +142,11 @@ Scenario defaultScenario()
     s.hardware.bandwidthBytesPerSecond = 3.35e12;
     s.hardware.peakFlopsPerSecond = 989.4e12;
     s.hardware.memoryBytes = 80e9;
+    s.hardware.peakFlopsFp8 = 1978.9e12;
+    s.hardware.peakOpsInt8 = 1978.9e12;
+    s.hardware.gpus = 1;
+    s.hardware.linkBandwidthBytesPerSecond = 450e9; // NVLink 4, one direction
+    s.hardware.linkLatencySeconds = 5e-6;
     s.workload = Workload{};
     s.efficiency = Efficiency{};
     return s;

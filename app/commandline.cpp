@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/commandline.h"
+
+#include <cstdio>
+#include <memory>
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QScreen>
+
+#include "app/mainwindow.h"
+#include "app/report.h"
+#include "model/costmodel.h"
+#include "model/hfconfig.h"
+#include "model/scenariokeys.h"
+#include "views/scenariodocument.h"
+
+namespace ridgeline::app {
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+constexpr int kExitFailure = 1;
+
+void printLine(FILE* stream, const QString& line)
+{
+    const QByteArray bytes = line.toLocal8Bit();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
+    std::fputc('\n', stream);
+    std::fflush(stream);
+}
+
+int fail(int code, const QString& message)
+{
+    printLine(stderr, QStringLiteral("ridgeline: ") + message);
+    return code;
+}
+
+bool hasAny(int argc, char** argv, std::initializer_list<const char*> names)
+{
+    for (int i = 1; i < argc; ++i)
+        for (const char* n : names)
+            if (qstrcmp(argv[i], n) == 0 || (QByteArray(argv[i]).startsWith(QByteArray(n) + '=')))
+                return true;
+    return false;
+}
+
+QString helpText()
+{
+    QString keys;
+    for (const model::KeyInfo& k : model::scenarioKeys()) {
+        const QString name = QString::fromUtf8(k.key.data(), qsizetype(k.key.size()));
+        QString unit = QString::fromUtf8(k.unit.data(), qsizetype(k.unit.size()));
+        if (!unit.isEmpty())
+            unit = QStringLiteral(" [") + unit + QLatin1Char(']');
+        keys += QStringLiteral("  %1 %2%3\n").arg(name.leftJustified(26), QString::fromUtf8(k.help.data(), qsizetype(k.help.size())), unit);
+    }
+    return QStringLiteral(
+               "Usage: ridgeline [FILE] [options]\n"
+               "Ridgeline: what-if explorer for the cost of serving large language models.\n"
+               "Opens the window on FILE (a scenario JSON) or on the default scenario\n"
+               "(Llama 3.1 8B bf16 on H100 SXM, batch 1, context 2,048, efficiencies 1.0: the floor).\n\n"
+               "Options:\n"
+               "  --report               print the evaluation without a display, then exit\n"
+               "  --format text|json     report format (default text)\n"
+               "  --scenario FILE        start from this scenario JSON file\n"
+               "  --model-config FILE    import the model from a HuggingFace config.json (after --scenario)\n"
+               "  --set KEY=VALUE        set one scenario field after the file (repeatable)\n"
+               "  --screenshot FILE.png  render the whole window offscreen to a PNG, then exit\n"
+               "  --size WxH             window size for --screenshot (default 1600x1000)\n"
+               "  -h, --help             show this help\n"
+               "  -v, --version          show the version\n\n"
+               "Scenario keys (scenario files nest the same names: {\"model\": {\"params\": 8.03e9}}):\n")
+        + keys
+        + QStringLiteral("\nExit status: 0 success, 1 failure (e.g. unwritable file), 2 bad option, key, value or file.\n");
+}
+
+/** Drops two benign notices of headless runs (the offscreen plugin, a missing XDG runtime dir) so
+ *  that stderr carries only what concerns the user; everything else goes to Qt's handler. */
+QtMessageHandler g_defaultHandler = nullptr;
+void headlessMessageHandler(QtMsgType type, const QMessageLogContext& context, const QString& message)
+{
+    if (type == QtWarningMsg
+        && (message.contains(QLatin1String("propagateSizeHints")) || message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR"))))
+        return;
+    if (g_defaultHandler)
+        g_defaultHandler(type, context, message);
+}
+
+} // namespace
+
+QString buildScenario(const QString& scenarioFile, const QStringList& assignments, model::Scenario& out)
+{
+    QStringList notes;
+    return buildScenario(scenarioFile, QString(), assignments, out, notes);
+}
+
+QString buildScenario(const QString& scenarioFile, const QString& modelConfigFile, const QStringList& assignments,
+                      model::Scenario& out, QStringList& notes)
+{
+    model::Scenario s = model::defaultScenario();
+    if (!scenarioFile.isEmpty()) {
+        QFile f(scenarioFile);
+        if (!f.open(QIODevice::ReadOnly))
+            return scenarioFile + QStringLiteral(": cannot open: ") + f.errorString();
+        const QByteArray bytes = f.readAll();
+        if (const std::string err = model::applyJsonText(s, bytes); !err.empty())
+            return scenarioFile + QStringLiteral(": ") + QString::fromStdString(err);
+    }
+    if (!modelConfigFile.isEmpty()) {
+        QFile f(modelConfigFile);
+        if (!f.open(QIODevice::ReadOnly))
+            return modelConfigFile + QStringLiteral(": cannot open: ") + f.errorString();
+        model::ImportedModel imported;
+        if (const std::string err = model::importHfConfig(f.readAll(), imported); !err.empty())
+            return modelConfigFile + QStringLiteral(": ") + QString::fromStdString(err);
+        const QFileInfo info(modelConfigFile);
+        imported.shape.name = info.dir().dirName() != QLatin1String(".") && info.fileName() == QLatin1String("config.json")
+                                  ? info.dir().dirName().toStdString()
+                                  : info.completeBaseName().toStdString();
+        s.model = imported.shape;
+        for (const std::string& n : imported.notes)
+            notes << QString::fromStdString(n);
+    }
+    for (const QString& a : assignments) {
+        const qsizetype eq = a.indexOf(QLatin1Char('='));
+        if (eq <= 0)
+            return QStringLiteral("--set ") + a + QStringLiteral(": expected KEY=VALUE, e.g. --set workload.batch=64");
+        const std::string key = a.left(eq).trimmed().toStdString();
+        const std::string value = a.mid(eq + 1).toStdString();
+        if (const std::string err = model::setKey(s, key, value); !err.empty())
+            return QStringLiteral("--set ") + a + QStringLiteral(": ") + QString::fromStdString(err);
+    }
+    const std::vector<model::ScenarioError> errors = model::validate(s);
+    if (!errors.empty()) {
+        QStringList messages;
+        for (const auto& e : errors)
+            messages << QString::fromStdString(e.message);
+        return QStringLiteral("invalid scenario: ") + messages.join(QStringLiteral("; "));
+    }
+    out = std::move(s);
+    return {};
+}
+
+int run(int argc, char** argv)
+{
+    const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot"});
+    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--help", "-h", "--version", "-v"});
+    if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (wantsScreenshot || headless)
+        g_defaultHandler = qInstallMessageHandler(headlessMessageHandler);
+    if (!headless && !wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
+        && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        return fail(kExitFailure, QStringLiteral("no display found (DISPLAY and WAYLAND_DISPLAY are unset); "
+                                                 "use --report, or --screenshot FILE.png, or run in a desktop session"));
+
+    std::unique_ptr<QCoreApplication> app;
+    if (headless)
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    else
+        app = std::make_unique<QApplication>(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("Ridgeline"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Ridgeline"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RIDGELINE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption reportOpt(QStringLiteral("report"));
+    const QCommandLineOption formatOpt(QStringLiteral("format"), QString(), QStringLiteral("text|json"), QStringLiteral("text"));
+    const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QString(), QStringLiteral("FILE"));
+    const QCommandLineOption modelConfigOpt(QStringLiteral("model-config"), QString(), QStringLiteral("FILE"));
+    const QCommandLineOption setOpt(QStringLiteral("set"), QString(), QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption screenshotOpt(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE.png"));
+    const QCommandLineOption sizeOpt(QStringLiteral("size"), QString(), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption helpOpt(QStringList{QStringLiteral("h"), QStringLiteral("help")});
+    const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
+    parser.addOptions({reportOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, helpOpt, versionOpt});
+    parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
+
+    if (!parser.parse(QCoreApplication::arguments()))
+        return fail(kExitBadInput, parser.errorText() + QStringLiteral(" (see ridgeline --help)"));
+    if (parser.isSet(helpOpt)) {
+        printLine(stdout, helpText());
+        return 0;
+    }
+    if (parser.isSet(versionOpt)) {
+        printLine(stdout, QStringLiteral("ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
+        return 0;
+    }
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1)
+        return fail(kExitBadInput, QStringLiteral("unexpected argument \"%1\" (one scenario FILE at most)").arg(positional.at(1)));
+    if (!positional.isEmpty() && parser.isSet(scenarioOpt))
+        return fail(kExitBadInput, QStringLiteral("give the scenario either as FILE or with --scenario, not both"));
+    const QString scenarioFile = parser.isSet(scenarioOpt) ? parser.value(scenarioOpt) : positional.value(0);
+
+    const QString format = parser.value(formatOpt);
+    if (format != QLatin1String("text") && format != QLatin1String("json"))
+        return fail(kExitBadInput, QStringLiteral("--format %1: expected text or json").arg(format));
+    if (parser.isSet(formatOpt) && !parser.isSet(reportOpt))
+        return fail(kExitBadInput, QStringLiteral("--format goes with --report"));
+
+    QSize size(1600, 1000);
+    {
+        static const QRegularExpression re(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
+        const QRegularExpressionMatch m = re.match(parser.value(sizeOpt));
+        const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
+        const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
+        if (w < 320 || h < 240 || w > 10000 || h > 10000)
+            return fail(kExitBadInput, QStringLiteral("--size %1: expected WxH between 320x240 and 10000x10000, e.g. 1600x1000")
+                                           .arg(parser.value(sizeOpt)));
+        size = QSize(w, h);
+        if (parser.isSet(sizeOpt) && !parser.isSet(screenshotOpt))
+            return fail(kExitBadInput, QStringLiteral("--size goes with --screenshot"));
+    }
+
+    model::Scenario scenario;
+    QStringList notes;
+    if (const QString err = buildScenario(scenarioFile, parser.value(modelConfigOpt), parser.values(setOpt), scenario, notes);
+        !err.isEmpty())
+        return fail(kExitBadInput, err);
+
+    if (parser.isSet(reportOpt)) {
+        const model::Evaluation evaluation = model::evaluate(scenario);
+        if (format == QLatin1String("json")) {
+            QJsonObject report = reportJson(scenario, evaluation);
+            if (parser.isSet(modelConfigOpt))
+                report.insert(QStringLiteral("import_notes"), QJsonArray::fromStringList(notes));
+            printLine(stdout, QString::fromUtf8(QJsonDocument(report).toJson(QJsonDocument::Indented)).trimmed());
+        } else {
+            QString text = reportText(scenario, evaluation).trimmed();
+            if (!notes.isEmpty())
+                text += QStringLiteral("\n\nImport notes\n  - ") + notes.join(QStringLiteral("\n  - "));
+            printLine(stdout, text);
+        }
+    }
+
+    if (parser.isSet(screenshotOpt)) {
+        const QString path = parser.value(screenshotOpt);
+        MainWindow window(scenario);
+        window.resize(size);
+        window.show();
+        window.document()->evaluateNow();
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        const QImage image = window.grab().toImage();
+        if (image.isNull() || !image.save(path, "PNG"))
+            return fail(kExitFailure, QStringLiteral("--screenshot %1: cannot write the PNG (check the folder exists and is writable)").arg(path));
+        return 0;
+    }
+    if (parser.isSet(reportOpt))
+        return 0;
+
+    MainWindow window(scenario);
+    window.resize(QSize(1600, 1000).boundedTo(QGuiApplication::primaryScreen()->availableSize()));
+    window.show();
+    return QApplication::exec();
+}
+
+} // namespace ridgeline::app

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include "model/scenario.h"
+
+namespace ridgeline::app {
+
+/**
+ * Builds the scenario the command line asks for: the default (Llama 3.1 8B on H100 SXM at the
+ * floor), then the scenario file if @p scenarioFile is not empty, then each "KEY=VALUE" of
+ * @p assignments in order. Returns an empty string on success, else one line naming the file,
+ * option, key and value at fault. The result is validated (model::validate).
+ */
+QString buildScenario(const QString& scenarioFile, const QStringList& assignments, model::Scenario& out);
+
+/**
+ * As above, with a HuggingFace config.json (@p modelConfigFile, may be empty) imported into
+ * scenario.model after the scenario file and before the assignments; what the import inferred is
+ * appended to @p notes.
+ */
+QString buildScenario(const QString& scenarioFile, const QString& modelConfigFile, const QStringList& assignments,
+                      model::Scenario& out, QStringList& notes);
+
+/**
+ * The program: `ridgeline [FILE] [--report [--format text|json]] [--scenario FILE] [--model-config FILE]
+ * [--set KEY=VALUE]... [--screenshot FILE.png [--size WxH]] [--help] [--version]`.
+ * Chooses a QCoreApplication for headless work and a QApplication (offscreen for screenshots)
+ * otherwise. Bad options, keys, values or files print one line on stderr and return 2.
+ */
+int run(int argc, char** argv);
+
+} // namespace ridgeline::app

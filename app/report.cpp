@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/report.h"
+
+#include <cmath>
+
+#include <QJsonArray>
+#include <QLocale>
+#include <QStringList>
+
+#include "model/scenariokeys.h"
+
+namespace ridgeline::app {
+
+namespace {
+
+using model::Bound;
+
+QString boundName(Bound b) { return b == Bound::Compute ? QStringLiteral("compute") : QStringLiteral("memory"); }
+
+/** Grouped number with @p decimals places in the C locale ("30,633"). */
+QString num(double v, int decimals = 0)
+{
+    QLocale c(QLocale::C);
+    c.setNumberOptions(QLocale::DefaultNumberOptions);
+    return c.toString(v, 'f', decimals);
+}
+
+} // namespace
+
+QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
+{
+    const auto& d = e.decode;
+    const auto& r = e.roofline;
+    const auto& p = e.prefill;
+    const auto& c = e.capacity;
+
+    QJsonArray sloBatches;
+    for (const auto& sb : d.maxBatchForItlSlo) {
+        QJsonObject o;
+        o.insert(QStringLiteral("slo_ms"), sb.sloMs);
+        o.insert(QStringLiteral("batch"), sb.batch ? QJsonValue(double(*sb.batch)) : QJsonValue(QJsonValue::Null));
+        sloBatches.append(o);
+    }
+
+    QJsonObject decode{
+        {QStringLiteral("floor_ms_batch1"), d.floorSecondsBatch1 * 1e3},
+        {QStringLiteral("floor_tokens_per_s_batch1"), 1.0 / d.floorSecondsBatch1},
+        {QStringLiteral("step_ms"), d.stepSeconds * 1e3},
+        {QStringLiteral("memory_ms"), d.memorySeconds * 1e3},
+        {QStringLiteral("compute_ms"), d.computeSeconds * 1e3},
+        {QStringLiteral("bound"), boundName(d.bound)},
+        {QStringLiteral("read_bytes"), d.readBytes},
+        {QStringLiteral("weight_read_bytes"), d.weightBytes},
+        {QStringLiteral("kv_bytes_per_sequence"), d.kvBytesPerSequence},
+        {QStringLiteral("experts_touched"), d.expertsTouched},
+        {QStringLiteral("comm_ms"), d.commSeconds * 1e3},
+        {QStringLiteral("total_weight_floor_ms"), d.totalWeightFloorSeconds * 1e3},
+        {QStringLiteral("kv_read_bytes"), d.kvBytes},
+        {QStringLiteral("flop"), d.flop},
+        {QStringLiteral("kv_share"), d.kvShare},
+        {QStringLiteral("tokens_per_s_per_user"), d.tokensPerSecondPerUser},
+        {QStringLiteral("tokens_per_s_total"), d.tokensPerSecondTotal},
+        {QStringLiteral("intensity_flop_per_byte"), d.intensityFlopPerByte},
+        {QStringLiteral("t_step_intercept_ms"), d.interceptSeconds * 1e3},
+        {QStringLiteral("t_step_slope_ms"), d.slopeSecondsPerSequence * 1e3},
+        {QStringLiteral("max_batch_for_itl_slo"), sloBatches},
+    };
+    QJsonObject roofline{
+        {QStringLiteral("ridge_flop_per_byte"), r.ridgeFlopPerByte},
+        {QStringLiteral("peak_flop_per_s"), r.peakFlopsPerSecond},
+        {QStringLiteral("compute_dtype"), QString::fromUtf8(model::dtypeName(r.computeDtype))},
+        {QStringLiteral("compute_peak_fallback"), r.computePeakFallback},
+        {QStringLiteral("effective_ridge_flop_per_byte"), r.effectiveRidgeFlopPerByte},
+        {QStringLiteral("compute_bound_batch"),
+         r.computeBoundBatch ? QJsonValue(*r.computeBoundBatch) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("decode_intensity_flop_per_byte"), r.decodeIntensityFlopPerByte},
+        {QStringLiteral("decode_flop_per_s"), r.decodeAchievedFlopsPerSecond},
+        {QStringLiteral("prefill_intensity_flop_per_byte"), r.prefillIntensityFlopPerByte},
+        {QStringLiteral("prefill_flop_per_s"), r.prefillAchievedFlopsPerSecond},
+    };
+    QJsonObject prefill{
+        {QStringLiteral("flop"), p.flop},
+        {QStringLiteral("linear_flop"), p.linearFlop},
+        {QStringLiteral("attention_flop"), p.attentionFlop},
+        {QStringLiteral("ms"), p.seconds * 1e3},
+        {QStringLiteral("compute_ms"), p.computeSeconds * 1e3},
+        {QStringLiteral("memory_ms"), p.memorySeconds * 1e3},
+        {QStringLiteral("bound"), boundName(p.bound)},
+        {QStringLiteral("crossover_tokens"), p.crossoverExists ? QJsonValue(p.crossoverTokens) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("comm_ms"), p.commSeconds * 1e3},
+        {QStringLiteral("compute_bound_tokens"), p.computeBoundTokens},
+        {QStringLiteral("attention_share"), p.attentionShare},
+        {QStringLiteral("kv_written_bytes"), p.kvWrittenBytes},
+        {QStringLiteral("score_matrix_elements"), p.scoreMatrixElements},
+    };
+    QJsonObject capacity{
+        {QStringLiteral("memory_utilization"), c.utilization},
+        {QStringLiteral("kv_budget_bytes"), c.kvBudgetBytes},
+        {QStringLiteral("kv_needed_bytes"), c.kvNeededBytes},
+        {QStringLiteral("fits"), c.fits},
+        {QStringLiteral("max_sequences_contiguous"), double(c.maxSequencesContiguous)},
+    };
+    return QJsonObject{
+        {QStringLiteral("ridgeline_version"), QStringLiteral(RIDGELINE_VERSION)},
+        {QStringLiteral("kv_bytes_per_token"), d.kvBytesPerToken},
+        {QStringLiteral("kv_bytes_per_token_per_gpu"), d.kvBytesPerTokenPerGpu},
+        {QStringLiteral("weight_bytes"), d.residentWeightBytes},
+        {QStringLiteral("total_params"), s.model.params},
+        {QStringLiteral("active_params"), s.model.activeParamsOrTotal()},
+        {QStringLiteral("gpus"), s.hardware.gpus},
+        {QStringLiteral("decode"), decode},
+        {QStringLiteral("roofline"), roofline},
+        {QStringLiteral("prefill"), prefill},
+        {QStringLiteral("capacity"), capacity},
+        {QStringLiteral("scenario"), model::toJson(s)},
+    };
+}
+
+QString reportText(const model::Scenario& s, const model::Evaluation& e)
+{
+    const auto& m = s.model;
+    const auto& d = e.decode;
+    const auto& r = e.roofline;
+    const auto& p = e.prefill;
+    const auto& c = e.capacity;
+    const double B = s.workload.batch;
+    QStringList out;
+    auto row = [&out](const QString& label, const QString& value, const QString& formula = {}) {
+        out << (QStringLiteral("  ") + label.leftJustified(30) + QLatin1Char(' ') + value.leftJustified(40)
+                + QLatin1Char(' ') + formula).trimmed().prepend(QStringLiteral("  "));
+    };
+    const QString mName = m.name.empty() ? QStringLiteral("custom model") : QString::fromStdString(m.name);
+    const QString hName = s.hardware.name.empty() ? QStringLiteral("custom hardware") : QString::fromStdString(s.hardware.name);
+    out << QStringLiteral("Ridgeline %1: %2 on %3").arg(QStringLiteral(RIDGELINE_VERSION), mName, hName);
+    out << QStringLiteral("  model     N %1 B params (active %2 B), L %3, d %4, H %5, H_kv %6, h %7, weights %8, KV %9")
+               .arg(num(m.params / 1e9, 2), num(m.activeParamsOrTotal() / 1e9, 2))
+               .arg(m.layers).arg(m.hidden).arg(m.heads).arg(m.kvHeads).arg(m.headDimOrDefault())
+               .arg(QString::fromUtf8(model::dtypeName(m.weightDtype)), QString::fromUtf8(model::dtypeName(m.kvDtype)));
+    out << QStringLiteral("  hardware  %1 TB/s HBM, %2 TFLOP/s dense %3%4, %5 GB%6")
+               .arg(num(s.hardware.bandwidthBytesPerSecond / 1e12, 3), num(r.peakFlopsPerSecond / 1e12, 1),
+                    QString::fromUtf8(model::dtypeName(r.computeDtype)),
+                    r.computePeakFallback ? QStringLiteral(" (no ") + QString::fromUtf8(model::dtypeName(r.computeDtype))
+                                                + QStringLiteral(" peak on this device: bf16 peak used)")
+                                          : QString(),
+                    num(s.hardware.memoryBytes / 1e9, 0),
+                    s.hardware.gpus > 1 ? QStringLiteral(", %1 GPUs in tensor parallelism (%2 GB/s link)")
+                                              .arg(s.hardware.gpus).arg(num(s.hardware.linkBandwidthBytesPerSecond / 1e9, 0))
+                                        : QString());
+    if (m.isMoe())
+        out << QStringLiteral("  MoE       %1 experts, %2 per token; B = %3 touches %4 per layer")
+                   .arg(m.experts).arg(m.expertsPerToken).arg(num(B)).arg(num(d.expertsTouched, 2));
+    if (m.isMla())
+        out << QStringLiteral("  MLA       latent %1 + RoPE %2 cached per layer").arg(m.kvLoraRank).arg(m.ropeHeadDim);
+    if (m.slidingWindow > 0)
+        out << QStringLiteral("  windows   %1 of %2 layers slide over %3 tokens").arg(m.slidingLayers).arg(m.layers).arg(num(m.slidingWindow));
+    if (m.attention == model::AttentionFlops::Causal)
+        out << QStringLiteral("  attention prefill FLOP count the causal half of the score matrix");
+    out << QStringLiteral("  workload  B %1, S %2 tokens, P %3 tokens; eta_bw %4, MFU prefill %5, MFU decode %6")
+               .arg(num(B), num(s.workload.contextTokens), num(s.workload.promptTokens))
+               .arg(num(s.efficiency.bandwidth, 2), num(s.efficiency.mfuPrefill, 2), num(s.efficiency.mfuDecode, 2));
+    out << QString();
+    out << QStringLiteral("Decode");
+    row(QStringLiteral("weights"), num(d.residentWeightBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("W = N * b_w"));
+    if (m.isMoe() || s.hardware.gpus > 1)
+        row(QStringLiteral("weights read per step per GPU"), num(d.weightBytes / 1e9, 2) + QStringLiteral(" GB"),
+            m.isMoe() ? QStringLiteral("(shared + E (1 - (1 - k/E)^B) experts) * b_w / T") : QStringLiteral("W / T"));
+    if (s.hardware.gpus > 1)
+        row(QStringLiteral("all-reduce time per step"), num(d.commSeconds * 1e3, 3) + QStringLiteral(" ms"),
+            QStringLiteral("2 L (2 (T-1)/T * B d * 2 B / link + latency)"));
+    row(QStringLiteral("KV cache per token"),
+        num(d.kvBytesPerToken / 1024, 1) + QStringLiteral(" KiB (") + num(d.kvBytesPerToken) + QStringLiteral(" B)"),
+        QStringLiteral("2 * L * H_kv * h * b_kv"));
+    row(QStringLiteral("batch-1 decode floor"),
+        num(d.floorSecondsBatch1 * 1e3, 2) + QStringLiteral(" ms/token, ") + num(1.0 / d.floorSecondsBatch1, 1) + QStringLiteral(" tok/s"),
+        QStringLiteral("W / BW"));
+    row(QStringLiteral("t_step"),
+        num(d.stepSeconds * 1e3, 3) + QStringLiteral(" ms, ") + boundName(d.bound) + QStringLiteral("-bound"),
+        QStringLiteral("max(t_mem, t_comp)"));
+    row(QStringLiteral("memory / compute time"),
+        num(d.memorySeconds * 1e3, 3) + QStringLiteral(" / ") + num(d.computeSeconds * 1e3, 3) + QStringLiteral(" ms"),
+        QStringLiteral("R / (BW * eta_bw), F_dec / (F_peak * MFU)"));
+    row(QStringLiteral("bytes read per step"), num(d.readBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("R = W + B * S * kv_tok"));
+    row(QStringLiteral("KV share of the read"), num(d.kvShare * 100, 1) + QStringLiteral(" %"), QStringLiteral("B * S * kv_tok / R"));
+    row(QStringLiteral("speed per user"), num(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), QStringLiteral("1 / t_step"));
+    row(QStringLiteral("throughput"), num(d.tokensPerSecondTotal, 0) + QStringLiteral(" tok/s"), QStringLiteral("B / t_step"));
+    row(QStringLiteral("arithmetic intensity"), num(d.intensityFlopPerByte, 2) + QStringLiteral(" FLOP/B"), QStringLiteral("F_dec / R"));
+    row(QStringLiteral("t_step(B) memory-bound"),
+        num(d.interceptSeconds * 1e3, 3) + QStringLiteral(" + ") + num(d.slopeSecondsPerSequence * 1e3, 4) + QStringLiteral(" * B ms"),
+        QStringLiteral("a = W / (BW * eta_bw), b = S * kv_tok / (BW * eta_bw)"));
+    for (const auto& sb : d.maxBatchForItlSlo) {
+        const QString v = sb.batch ? QStringLiteral("B <= ") + num(double(*sb.batch))
+                                   : QStringLiteral("none (t_step(1) > SLO)");
+        const QString headroom = QStringLiteral(", floor headroom ") + num(sb.sloMs / (d.floorSecondsBatch1 * 1e3), 1) + QStringLiteral("x");
+        row(QStringLiteral("ITL SLO %1 ms").arg(num(sb.sloMs, sb.sloMs == std::floor(sb.sloMs) ? 0 : 2)), v + headroom,
+            QStringLiteral("largest B with t_step(B) <= SLO"));
+    }
+    out << QString();
+    out << QStringLiteral("Roofline");
+    row(QStringLiteral("ridge point"), num(r.ridgeFlopPerByte, 1) + QStringLiteral(" FLOP/B"), QStringLiteral("I* = F_peak / BW"));
+    row(QStringLiteral("decode turns compute-bound at"),
+        r.computeBoundBatch ? QStringLiteral("B = ") + num(*r.computeBoundBatch, 1)
+                            : QStringLiteral("never at this context (cache read grows as fast as the FLOPs)"),
+        QStringLiteral("t_comp(B) = t_mem(B)"));
+    out << QString();
+    out << QStringLiteral("Prefill of %1 tokens").arg(num(s.workload.promptTokens));
+    row(QStringLiteral("FLOP"),
+        num(p.flop / 1e12, 2) + QStringLiteral(" TFLOP (linear ") + num(p.linearFlop / 1e12, 2) + QStringLiteral(", attention ")
+            + num(p.attentionFlop / 1e12, 2) + QStringLiteral(")"),
+        QStringLiteral("2 * N_active * P + 4 * L * P^2 * d_attn"));
+    row(QStringLiteral("time"), num(p.seconds * 1e3, 2) + QStringLiteral(" ms, ") + boundName(p.bound) + QStringLiteral("-bound"),
+        QStringLiteral("max(F_pre / (F_peak * MFU), (W + P * kv_tok) / (BW * eta_bw))"));
+    row(QStringLiteral("quadratic = linear at"),
+        p.crossoverExists ? QStringLiteral("P* = ") + num(p.crossoverTokens) + QStringLiteral(" tokens")
+                          : QStringLiteral("never (every layer slides)"),
+        QStringLiteral("N_active / (2 * L * d_attn)"));
+    row(QStringLiteral("turns compute-bound at"), num(p.computeBoundTokens) + QStringLiteral(" tokens"),
+        QStringLiteral("F_pre(P) / (F_peak * MFU) = (W + P * kv_tok) / (BW * eta_bw)"));
+    row(QStringLiteral("attention share"), num(p.attentionShare * 100, 1) + QStringLiteral(" %"), QStringLiteral("P / (P + P*)"));
+    row(QStringLiteral("KV written"), num(p.kvWrittenBytes / 1073741824.0, 3) + QStringLiteral(" GiB"), QStringLiteral("P * kv_tok"));
+    out << QString();
+    out << QStringLiteral("Capacity (per GPU, %1 % of HBM usable)").arg(num(c.utilization * 100));
+    row(QStringLiteral("KV budget"), num(c.kvBudgetBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("memory * utilization - W"));
+    row(QStringLiteral("KV needed at B x S"),
+        num(c.kvNeededBytes / 1e9, 2) + QStringLiteral(" GB, ") + (c.fits ? QStringLiteral("fits") : QStringLiteral("does NOT fit")),
+        QStringLiteral("B * S * kv_tok"));
+    row(QStringLiteral("sequences at context S"), num(double(c.maxSequencesContiguous)) + QStringLiteral(" (contiguous)"),
+        QStringLiteral("floor(budget / (S * kv_tok))"));
+    return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+} // namespace ridgeline::app

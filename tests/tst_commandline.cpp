@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The real binary's command line: the JSON report against the reference values, and one clear
+// line on stderr with a non-zero exit for every kind of bad input.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Result runRidgeline(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(RIDGELINE_BINARY), args);
+    if (!p.waitForFinished(60000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QJsonObject reportFor(const QStringList& extra)
+{
+    const Result r = runRidgeline(QStringList{QStringLiteral("--report"), QStringLiteral("--format"), QStringLiteral("json")} + extra);
+    if (r.exitCode != 0)
+        qWarning("ridgeline failed: %s", r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+double at(const QJsonObject& o, const QString& dotted)
+{
+    QJsonValue v = o;
+    for (const QString& part : dotted.split(QLatin1Char('.')))
+        v = v.toObject().value(part);
+    if (!v.isDouble())
+        qWarning("missing key %s", qPrintable(dotted));
+    return v.toDouble(qQNaN());
+}
+
+bool near(double actual, double expected, double relative = 0.005)
+{
+    return std::abs(actual - expected) <= relative * std::abs(expected);
+}
+
+QString source(const char* relative) { return QStringLiteral(RIDGELINE_SOURCE_DIR "/") + QString::fromUtf8(relative); }
+
+} // namespace
+
+class TestCommandLine final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void defaultReportHasTheContractKeys()
+    {
+        const QJsonObject r = reportFor({});
+        for (const char* key : {"kv_bytes_per_token", "weight_bytes", "decode.floor_ms_batch1", "decode.step_ms",
+                                "decode.memory_ms", "decode.compute_ms", "decode.read_bytes", "decode.kv_share",
+                                "decode.tokens_per_s_per_user", "decode.tokens_per_s_total",
+                                "decode.intensity_flop_per_byte", "decode.t_step_intercept_ms", "decode.t_step_slope_ms",
+                                "roofline.ridge_flop_per_byte", "prefill.flop", "prefill.ms", "prefill.crossover_tokens",
+                                "prefill.compute_bound_tokens", "prefill.attention_share", "prefill.kv_written_bytes"})
+            QVERIFY2(std::isfinite(at(r, QString::fromUtf8(key))), key);
+        QCOMPARE(r.value(QStringLiteral("decode")).toObject().value(QStringLiteral("bound")).toString(), QStringLiteral("memory"));
+        QVERIFY(r.value(QStringLiteral("roofline")).toObject().contains(QStringLiteral("compute_bound_batch")));
+        const QJsonArray slo = r.value(QStringLiteral("decode")).toObject().value(QStringLiteral("max_batch_for_itl_slo")).toArray();
+        QCOMPARE(slo.size(), 3);
+        QCOMPARE(slo.at(1).toObject().value(QStringLiteral("slo_ms")).toDouble(), 40.0);
+        // Default: Llama 3.1 8B on H100 SXM (reference values 4, 6, 11 of cost-model.md).
+        QVERIFY(near(at(r, QStringLiteral("kv_bytes_per_token")), 131072));
+        QVERIFY(near(at(r, QStringLiteral("prefill.crossover_tokens")), 30632, 0.001));
+        QVERIFY(near(at(r, QStringLiteral("roofline.ridge_flop_per_byte")), 295));
+    }
+
+    void referenceValuesThroughSet()
+    {
+        // Reference 9 and 10: B 64, S 8,192, eta_bw 0.75.
+        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("model.params=8.03e9"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.batch=64"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.context_tokens=8192"),
+                                         QStringLiteral("--set"), QStringLiteral("efficiency.bandwidth=0.75")});
+        QVERIFY(near(at(r, QStringLiteral("decode.read_bytes")), 84.8e9));
+        QVERIFY(near(at(r, QStringLiteral("decode.kv_share")), 0.811));
+        QVERIFY(near(at(r, QStringLiteral("decode.tokens_per_s_per_user")), 29.6, 0.01));
+        // Reference 12: S 2,200 at the floor: a = 4.79 ms, b = 0.086 ms, 40 ms allows B = 409.
+        const QJsonObject t = reportFor({QStringLiteral("--set"), QStringLiteral("model.params=8.03e9"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.context_tokens=2200"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.itl_slo_ms=40")});
+        QVERIFY(near(at(t, QStringLiteral("decode.t_step_intercept_ms")), 4.79));
+        QVERIFY(near(at(t, QStringLiteral("decode.t_step_slope_ms")), 0.086));
+        const QJsonArray slo = t.value(QStringLiteral("decode")).toObject().value(QStringLiteral("max_batch_for_itl_slo")).toArray();
+        QCOMPARE(slo.at(0).toObject().value(QStringLiteral("batch")).toDouble(), 409.0);
+    }
+
+    void shippedDrillScenario()
+    {
+        const QJsonObject r = reportFor({QStringLiteral("--scenario"), source("resources/scenarios/incident-drill-13b-a100.json")});
+        QVERIFY(near(at(r, QStringLiteral("decode.floor_ms_batch1")), 13.0));
+        QVERIFY(near(at(r, QStringLiteral("kv_bytes_per_token")), 160 * 1024));
+    }
+
+    void textReportIsReadable()
+    {
+        const Result r = runRidgeline({QStringLiteral("--report")});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY(text.contains(QStringLiteral("batch-1 decode floor")));
+        QVERIFY(text.contains(QStringLiteral("4.79 ms/token")));
+        QVERIFY(text.contains(QStringLiteral("P* = 30,633 tokens")));
+        QVERIFY(!text.contains(QStringLiteral("nan"), Qt::CaseInsensitive));
+    }
+
+    void helpAndVersion()
+    {
+        const Result help = runRidgeline({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("--report"));
+        QVERIFY(help.out.contains("workload.itl_slo_ms"));
+        const Result version = runRidgeline({QStringLiteral("--version")});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY(version.out.startsWith("ridgeline "));
+    }
+
+    void badInputExitsWithOneLine_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expectedPhrase");
+        const QString report = QStringLiteral("--report");
+        QTest::newRow("unknown option") << QStringList{report, QStringLiteral("--bogus")} << "bogus";
+        QTest::newRow("bad format") << QStringList{report, QStringLiteral("--format"), QStringLiteral("xml")} << "xml";
+        QTest::newRow("unknown key") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batchh=3")} << "workload.batchh";
+        QTest::newRow("set without value") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch")} << "KEY=VALUE";
+        QTest::newRow("zero bandwidth") << QStringList{report, QStringLiteral("--set"), QStringLiteral("hardware.bandwidth=0")} << "hardware.bandwidth";
+        QTest::newRow("nan FLOP/s") << QStringList{report, QStringLiteral("--set"), QStringLiteral("hardware.peak_flops=nan")} << "hardware.peak_flops";
+        QTest::newRow("negative batch") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch=-3")} << "workload.batch";
+        QTest::newRow("text batch") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch=many")} << "many";
+        QTest::newRow("kv heads not dividing") << QStringList{report, QStringLiteral("--set"), QStringLiteral("model.kv_heads=5")} << "model.kv_heads";
+        QTest::newRow("missing file") << QStringList{report, QStringLiteral("--scenario"), QStringLiteral("/nonexistent/x.json")} << "/nonexistent/x.json";
+        QTest::newRow("bad size") << QStringList{QStringLiteral("--screenshot"), QStringLiteral("/tmp/x.png"), QStringLiteral("--size"), QStringLiteral("big")} << "--size";
+    }
+
+    void badInputExitsWithOneLine()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expectedPhrase);
+        const Result r = runRidgeline(args);
+        QVERIFY2(r.exitCode != 0 && r.exitCode != -1, qPrintable(QString::number(r.exitCode)));
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(err.contains(expectedPhrase), qPrintable(err));
+        QCOMPARE(err.count(QLatin1Char('\n')), 0);
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void malformedScenarioFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"workload": {"batch": 64, "context_tokens": )");
+        f.close();
+        const Result r = runRidgeline({QStringLiteral("--report"), QStringLiteral("--scenario"), path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("bad.json"));
+        QVERIFY(r.err.contains("not valid JSON"));
+    }
+
+    void screenshotWritesAPng()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("window.png"));
+        const Result r = runRidgeline({QStringLiteral("--screenshot"), path, QStringLiteral("--size"), QStringLiteral("1280x800")});
+        QCOMPARE(r.exitCode, 0);
+        QImage image(path);
+        QCOMPARE(image.size(), QSize(1280, 800));
+        const Result bad = runRidgeline({QStringLiteral("--screenshot"), QStringLiteral("/nonexistent-dir/window.png")});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY(bad.err.contains("/nonexistent-dir/window.png"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCommandLine)
+#include "tst_commandline.moc"

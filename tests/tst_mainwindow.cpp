@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Widget test of the main window: real key events on real widgets, assertions on document
+// signals, plot data and label text (compared with model::evaluate, not hard-coded answers).
+
+#include <cmath>
+
+#include <QBarSet>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTest>
+#include <QToolButton>
+
+#include <qcustomplot.h>
+
+#include "app/mainwindow.h"
+#include "model/costmodel.h"
+#include "model/scenario.h"
+#include "views/controlspanel.h"
+#include "views/decodeplot.h"
+#include "views/format.h"
+#include "views/kvshareplot.h"
+#include "views/numberspanel.h"
+#include "views/plotpanel.h"
+#include "views/scenariodocument.h"
+#include "views/sloplot.h"
+
+using ridgeline::app::MainWindow;
+using ridgeline::views::ScenarioDocument;
+namespace model = ridgeline::model;
+namespace format = ridgeline::views::format;
+
+namespace {
+
+/** Every (key, value) of every graph of every plot, for before/after comparisons. */
+QList<QList<QPair<double, double>>> plotData(const MainWindow& window)
+{
+    QList<QList<QPair<double, double>>> out;
+    for (QCustomPlot* plot : window.plots()) {
+        for (int g = 0; g < plot->graphCount(); ++g) {
+            QList<QPair<double, double>> points;
+            const QSharedPointer<QCPGraphDataContainer> data = plot->graph(g)->data();
+            for (auto it = data->constBegin(); it != data->constEnd(); ++it)
+                points.append({it->key, it->value});
+            out.append(points);
+        }
+    }
+    return out;
+}
+
+/** True when no graph holds a non-finite key, and values are finite or deliberate gaps (none expected here). */
+bool allFinite(const QList<QList<QPair<double, double>>>& data)
+{
+    for (const auto& graph : data) {
+        for (const auto& point : graph) {
+            if (!std::isfinite(point.first) || !std::isfinite(point.second))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool near(double a, double b)
+{
+    return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
+}
+
+} // namespace
+
+class TestMainWindow final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void batchKeysMoveEveryView();
+    void invalidArchitectureShowsBanner();
+    void burstOfEditsEvaluatesOnce();
+    void presetsAndCustomMarker();
+    void renderWindowPng();
+};
+
+void TestMainWindow::batchKeysMoveEveryView()
+{
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    ScenarioDocument* document = window.document();
+    QCOMPARE(document->scenario().workload.batch, 1);
+
+    auto* slider = window.findChild<QSlider*>(QStringLiteral("batchSlider"));
+    QVERIFY(slider);
+    auto* stepTitle = window.findChild<QLabel*>(QStringLiteral("sloTitle"));
+    auto* decodeTitle = window.findChild<QLabel*>(QStringLiteral("decodeTitle"));
+    auto* stepNumber = window.numbersPanel()->valueLabel(QStringLiteral("step"));
+    QVERIFY(stepTitle && decodeTitle && stepNumber);
+    const QString sloTitleBefore = stepTitle->text();
+    const QString decodeTitleBefore = decodeTitle->text();
+    const QString stepNumberBefore = stepNumber->text();
+
+    QSignalSpy evaluated(document, &ScenarioDocument::evaluated);
+    QSignalSpy changed(document, &ScenarioDocument::scenarioChanged);
+
+    // Page Up: one decade on the log slider, 1 -> 10.
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_PageUp);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(evaluated.count(), 0); // coalesced: evaluated on the next event-loop pass
+    QTRY_COMPARE(evaluated.count(), 1);
+    QCOMPARE(document->scenario().workload.batch, 10);
+
+    const model::Evaluation expected = model::evaluate(document->scenario());
+    const double expectedStepMs = expected.decode.stepSeconds * 1e3;
+    QCPGraph* marker = window.sloPanel()->currentMarker();
+    QCOMPARE(marker->data()->size(), 1);
+    QCOMPARE(marker->data()->constBegin()->key, 10.0);
+    QVERIFY(near(marker->data()->constBegin()->value, expectedStepMs));
+    QCPGraph* decodeMarker = window.decodePanel()->currentMarker();
+    QCOMPARE(decodeMarker->data()->constBegin()->key, 10.0);
+
+    const QString stepText = format::milliseconds(expectedStepMs);
+    QVERIFY(stepTitle->text() != sloTitleBefore);
+    QVERIFY2(stepTitle->text().contains(QStringLiteral("B = 10")), qPrintable(stepTitle->text()));
+    QVERIFY2(stepTitle->text().contains(stepText), qPrintable(stepTitle->text() + QStringLiteral(" / ") + stepText));
+    QVERIFY(decodeTitle->text() != decodeTitleBefore);
+    QVERIFY2(decodeTitle->text().contains(stepText), qPrintable(decodeTitle->text()));
+    QVERIFY(stepNumber->text() != stepNumberBefore);
+    QVERIFY2(stepNumber->text().contains(stepText), qPrintable(stepNumber->text()));
+    QVERIFY(window.numbersPanel()->valueLabel(QStringLiteral("total"))->text()
+                .contains(format::tokensPerSecond(expected.decode.tokensPerSecondTotal)));
+
+    // Qt Charts bar of the read, updated in place (still one value per set).
+    QBarSet* kvSet = window.kvSharePanel()->kvBarSet();
+    QCOMPARE(kvSet->count(), 1);
+    QVERIFY(near(kvSet->at(0), expected.decode.kvBytes / 1e9));
+    QVERIFY(near(window.kvSharePanel()->weightsBarSet()->at(0), expected.decode.weightBytes / 1e9));
+
+    // Arrow right: a nudge of at least one whole sequence, 10 -> 11.
+    QTest::keyClick(slider, Qt::Key_Right);
+    QTRY_COMPARE(evaluated.count(), 2);
+    QCOMPARE(document->scenario().workload.batch, 11);
+    QCOMPARE(window.sloPanel()->currentMarker()->data()->constBegin()->key, 11.0);
+    const model::Evaluation expected11 = model::evaluate(document->scenario());
+    QVERIFY(stepNumber->text().contains(format::milliseconds(expected11.decode.stepSeconds * 1e3)));
+
+    // The spin box beside the slider follows.
+    auto* spin = window.findChild<QDoubleSpinBox*>(QStringLiteral("batchSpinBox"));
+    QVERIFY(spin);
+    QCOMPARE(spin->value(), 11.0);
+
+    // Page Down from 11 goes back one decade to about 1.
+    QTest::keyClick(slider, Qt::Key_PageDown);
+    QTRY_COMPARE(evaluated.count(), 3);
+    QCOMPARE(document->scenario().workload.batch, 1);
+
+    // The spin box's up arrow also moves by at least one whole sequence: 1 -> 2.
+    spin->setFocus();
+    QTest::keyClick(spin, Qt::Key_Up);
+    QTRY_COMPARE(evaluated.count(), 4);
+    QCOMPARE(document->scenario().workload.batch, 2);
+    QCOMPARE(slider->value(), 15); // round(50 * log10(2)) on the 50-positions-per-decade scale
+}
+
+void TestMainWindow::invalidArchitectureShowsBanner()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QLabel* banner = window.errorBanner();
+    QVERIFY(banner);
+    QVERIFY(!banner->isVisible());
+
+    auto* toggle = window.findChild<QToolButton*>(QStringLiteral("architectureToggle"));
+    QVERIFY(toggle);
+    toggle->click();
+    auto* heads = window.findChild<QSpinBox*>(QStringLiteral("headsSpinBox"));
+    QVERIFY(heads);
+    QVERIFY(heads->isVisible());
+    QCOMPARE(heads->value(), 32);
+
+    const auto before = plotData(window);
+    QVERIFY(allFinite(before));
+    const int evaluationsBefore = document->evaluationCount();
+    const QString titleBefore = window.sloPanel()->titleLabel()->text();
+    QSignalSpy invalid(document, &ScenarioDocument::invalidChanged);
+    QSignalSpy evaluated(document, &ScenarioDocument::evaluated);
+
+    // H = 33 with H_kv = 8: 8 does not divide 33. Typed, then committed with Enter.
+    heads->setFocus();
+    QTest::keyClick(heads, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(heads, QStringLiteral("33"));
+    QTest::keyClick(heads, Qt::Key_Return);
+    QCOMPARE(document->scenario().model.heads, 33);
+    QTRY_COMPARE(invalid.count(), 1);
+    QVERIFY(!invalid.first().first().toString().isEmpty());
+    QCOMPARE(evaluated.count(), 0);
+    QCOMPARE(document->evaluationCount(), evaluationsBefore);
+    QVERIFY(!document->errorText().isEmpty());
+    QVERIFY(banner->isVisible());
+    QVERIFY2(banner->text().contains(QStringLiteral("33")), qPrintable(banner->text()));
+
+    // The plots keep the last valid evaluation: data unchanged and finite.
+    const auto after = plotData(window);
+    QVERIFY(after == before);
+    QVERIFY(allFinite(after));
+    QCOMPARE(window.sloPanel()->titleLabel()->text(), titleBefore);
+    QCOMPARE(document->evaluatedScenario().model.heads, 32);
+
+    // Back to 32: valid again, banner gone, evaluated once more.
+    QTest::keyClick(heads, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(heads, QStringLiteral("32"));
+    QTest::keyClick(heads, Qt::Key_Return);
+    QTRY_COMPARE(evaluated.count(), 1);
+    QCOMPARE(invalid.count(), 2);
+    QVERIFY(invalid.last().first().toString().isEmpty());
+    QVERIFY(!banner->isVisible());
+    QVERIFY(document->errorText().isEmpty());
+
+    // A zero efficiency is rejected by validate: banner again, data unchanged.
+    auto* eta = window.findChild<QDoubleSpinBox*>(QStringLiteral("bandwidthEfficiencySpinBox"));
+    QVERIFY(eta);
+    const auto beforeEta = plotData(window);
+    eta->setFocus();
+    QTest::keyClick(eta, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(eta, QStringLiteral("0"));
+    QTest::keyClick(eta, Qt::Key_Return);
+    QCOMPARE(document->scenario().efficiency.bandwidth, 0.0);
+    QTRY_VERIFY(banner->isVisible());
+    QVERIFY(plotData(window) == beforeEta);
+    QVERIFY(allFinite(plotData(window)));
+}
+
+void TestMainWindow::burstOfEditsEvaluatesOnce()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    auto* slider = window.findChild<QSlider*>(QStringLiteral("batchSlider"));
+    QVERIFY(slider);
+    QTRY_VERIFY(!document->isEvaluationPending());
+    const int before = document->evaluationCount();
+    QSignalSpy evaluated(document, &ScenarioDocument::evaluated);
+    QSignalSpy changed(document, &ScenarioDocument::scenarioChanged);
+
+    // 100 slider moves inside one event-loop pass.
+    int lastPosition = 0;
+    for (int i = 1; i <= 100; ++i) {
+        lastPosition = 1 + (i * 7) % slider->maximum();
+        slider->setValue(lastPosition);
+    }
+    QVERIFY(changed.count() >= 90); // consecutive positions can map to the same whole batch
+    QCOMPARE(document->evaluationCount(), before);
+    QTRY_COMPARE(evaluated.count(), 1);
+    QTest::qWait(50);
+    QCOMPARE(evaluated.count(), 1);
+    QCOMPARE(document->evaluationCount(), before + 1);
+
+    // The one evaluation is of the final scenario.
+    const int batch = document->scenario().workload.batch;
+    QCOMPARE(document->evaluatedScenario().workload.batch, batch);
+    QCOMPARE(window.sloPanel()->currentMarker()->data()->constBegin()->key, double(batch));
+}
+
+void TestMainWindow::presetsAndCustomMarker()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QComboBox* modelCombo = window.controlsPanel()->modelPresetCombo();
+    QVERIFY(modelCombo->currentText().contains(QStringLiteral("8B")));
+
+    // Moving N away from the preset shows the custom entry and applies the family rule.
+    auto* sizeSlider = window.findChild<QSlider*>(QStringLiteral("modelSizeSlider"));
+    QVERIFY(sizeSlider);
+    QTest::keyClick(sizeSlider, Qt::Key_PageUp);
+    QCOMPARE(modelCombo->currentIndex(), modelCombo->count() - 1);
+    QVERIFY(document->scenario().model.params > 50e9);
+    QCOMPARE(document->scenario().model.heads % document->scenario().model.kvHeads, 0);
+    QTRY_VERIFY(!document->isEvaluationPending());
+    QVERIFY(document->errorText().isEmpty());
+
+    // GQA slider steps through divisors of H only.
+    auto* kvSlider = window.findChild<QSlider*>(QStringLiteral("kvHeadsSlider"));
+    QVERIFY(kvSlider);
+    for (int i = 0; i < 3; ++i) {
+        QTest::keyClick(kvSlider, Qt::Key_Right);
+        const model::ModelShape& shape = document->scenario().model;
+        QCOMPARE(shape.heads % shape.kvHeads, 0);
+    }
+}
+
+void TestMainWindow::renderWindowPng()
+{
+    for (const QSize size : {QSize(1600, 1000), QSize(1280, 800)}) {
+        MainWindow window(model::defaultScenario());
+        window.resize(size);
+        window.show();
+        window.flushForScreenshot();
+        const QImage image = window.grab().toImage();
+        QVERIFY(!image.isNull());
+        const QString path = size.width() == 1600 ? QStringLiteral("/tmp/ridgeline-window.png")
+                                                  : QStringLiteral("/tmp/ridgeline-window-1280.png");
+        QVERIFY(image.save(path, "PNG"));
+        for (QCustomPlot* plot : window.plots()) {
+            for (QCPAxis* axis : plot->axisRect()->axes()) {
+                QVERIFY(std::isfinite(axis->range().lower));
+                QVERIFY(std::isfinite(axis->range().upper));
+                QVERIFY(axis->range().upper > axis->range().lower);
+            }
+        }
+    }
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

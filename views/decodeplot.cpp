@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/decodeplot.h"
+
+#include <algorithm>
+
+#include <qcustomplot.h>
+
+#include "views/format.h"
+#include "views/palette.h"
+#include "views/plotkit.h"
+
+namespace ridgeline::views {
+
+using namespace plotkit;
+
+DecodePlot::DecodePlot(QWidget* parent)
+    : PlotPanel(tr("Decode floor"), QStringLiteral("decode"),
+                tr("Decode step of B sequences each holding S tokens:\n"
+                   "t_mem = (W + B\u00b7S\u00b7kv_tok) / (BW\u00b7\u03b7_bw)\n"
+                   "t_comp = (2\u00b7N_active\u00b7B + 4\u00b7L\u00b7B\u00b7S\u00b7d_attn) / (F_peak\u00b7MFU_decode)\n"
+                   "t_step = max(t_mem, t_comp); aggregate throughput = B / t_step\n"
+                   "Batch-1 floor = W / BW at peak bandwidth."),
+                parent)
+{
+    QCustomPlot* p = plot();
+    QCPAxis* x = p->xAxis;
+    QCPAxis* y = p->yAxis;
+    QCPAxis* y2 = p->yAxis2;
+    setupAxis(x, tr("batch B (sequences)"), true);
+    setupAxis(y, tr("time per decode step (ms)"), true);
+    setupAxis(y2, tr("aggregate tokens/s"), true);
+    y2->setVisible(true);
+    y2->grid()->setVisible(false);
+    y2->setTickLabelColor(palette::throughput());
+    y2->setLabelColor(palette::throughput());
+    x->setRange(1, model::Sweeps::kBatchMax);
+
+    m_throughput = addCurve(p, x, y2, pen(palette::throughput(), 1.6, Qt::DashDotLine), tr("tok/s (right axis)"));
+    m_memory = addCurve(p, x, y, pen(palette::memory(), 1.6, Qt::DashLine), tr("t_mem"));
+    m_compute = addCurve(p, x, y, pen(palette::compute(), 1.6, Qt::DashLine), tr("t_comp"));
+    m_step = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("t_step"));
+
+    m_currentLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
+    m_computeBoundLine = addStraightLine(p, x, y, pen(palette::compute(), 1.2, Qt::DashLine));
+    m_computeBoundLabel = addLabel(p, x, y, palette::compute());
+    m_currentLabel = addLabel(p, x, y, palette::ruling());
+
+    m_currentThroughput = addMarker(p, x, y2, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::throughput(),
+                                                              palette::card(), 7));
+    m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::ruling(),
+                                                   palette::ruling(), 8));
+    m_current->setName(QStringLiteral("current"));
+
+    placeLegendBelow(p, 4);
+}
+
+void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
+{
+    const model::Sweeps& sweeps = evaluation.sweeps;
+    const model::DecodeResult& decode = evaluation.decode;
+    QCustomPlot* p = plot();
+
+    assignCurve(m_memory, sweeps.batch, sweeps.memoryMs);
+    assignCurve(m_compute, sweeps.batch, sweeps.computeMs);
+    assignCurve(m_step, sweeps.batch, sweeps.stepMs);
+    assignCurve(m_throughput, sweeps.batch, sweeps.tokensPerSecondTotal);
+
+    const double batch = scenario.workload.batch;
+    const double stepMs = decode.stepSeconds * 1e3;
+    assignPoint(m_current, batch, stepMs);
+    assignPoint(m_currentThroughput, batch, decode.tokensPerSecondTotal);
+    placeVertical(m_currentLine, batch);
+
+    // Ranges: t_step and t_mem set the scale; t_comp may start decades lower, cut at 1/300 of it.
+    Extent time;
+    time.include(sweeps.stepMs);
+    time.include(sweeps.memoryMs);
+    const double floorMs = time.valid() ? time.low / 300.0 : 0.0;
+    Extent compute;
+    compute.include(sweeps.computeMs);
+    if (compute.valid())
+        time.include(std::max(compute.low, floorMs));
+    applyRange(p->yAxis, time, 1.4, QCPRange(0.1, 100));
+    Extent rate;
+    rate.include(sweeps.tokensPerSecondTotal);
+    applyRange(p->yAxis2, rate, 1.4, QCPRange(1, 1e5));
+
+    const std::optional<double>& boundBatch = evaluation.roofline.computeBoundBatch;
+    const bool showBound = boundBatch && inRange(p->xAxis, *boundBatch);
+    placeVertical(m_computeBoundLine, showBound ? *boundBatch : qQNaN());
+    m_computeBoundLabel->setVisible(showBound);
+    if (showBound) {
+        m_computeBoundLabel->setText(tr("B \u2265 %1: compute-bound").arg(format::approximate(*boundBatch)));
+        // Reads upwards along the line, hanging from the top, just left of it.
+        m_computeBoundLabel->setRotation(-90);
+        placeLabelAtKey(m_computeBoundLabel, *boundBatch, 0.02);
+        setPlacement(m_computeBoundLabel, Qt::AlignRight | Qt::AlignBottom, QMargins(2, 0, 4, 2));
+    }
+    m_currentLabel->setText(tr("B = %1").arg(format::integer(batch)));
+    placeLabelAtKey(m_currentLabel, batch, 0.98);
+    setPlacement(m_currentLabel, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 2));
+
+    // Takeaway.
+    QString bound;
+    if (!boundBatch)
+        bound = tr("never compute-bound at S = %1")
+                    .arg(format::integer(scenario.workload.contextTokens));
+    else if (*boundBatch <= 1.0)
+        bound = tr("compute-bound at every batch");
+    else
+        bound = tr("memory-bound until B \u2248 %1").arg(format::approximate(*boundBatch));
+    const QString boundNow = decode.bound == model::Bound::Memory ? tr("memory-bound") : tr("compute-bound");
+    setTakeaway(tr("Floor W/BW = %1/token at B = 1 (%2); %3. At B = %4: t_step %5 (%6), %7 total.")
+                    .arg(format::milliseconds(decode.floorSecondsBatch1 * 1e3),
+                         format::tokensPerSecond(1.0 / decode.floorSecondsBatch1), bound,
+                         format::integer(batch), format::milliseconds(stepMs), boundNow,
+                         format::tokensPerSecond(decode.tokensPerSecondTotal)));
+    p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace ridgeline::views

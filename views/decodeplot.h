@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "views/plotpanel.h"
+
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+
+namespace ridgeline::views {
+
+/**
+ * Plot 1, "Decode floor": t_mem(B), t_comp(B) and t_step(B) in ms per step against batch
+ * (log-log), aggregate tokens/s on the right axis, the current batch and the compute-bound batch
+ * marked. The takeaway names the batch-1 floor W/BW and where decode turns compute-bound.
+ */
+class DecodePlot final : public PlotPanel {
+    Q_OBJECT
+
+public:
+    explicit DecodePlot(QWidget* parent = nullptr);
+
+    void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) override;
+
+    QCPGraph* memoryGraph() const { return m_memory; }
+    QCPGraph* computeGraph() const { return m_compute; }
+    QCPGraph* stepGraph() const { return m_step; }
+    QCPGraph* throughputGraph() const { return m_throughput; }
+    /** One point: (current B, t_step ms). */
+    QCPGraph* currentMarker() const { return m_current; }
+
+private:
+    QCPGraph* m_memory = nullptr;
+    QCPGraph* m_compute = nullptr;
+    QCPGraph* m_step = nullptr;
+    QCPGraph* m_throughput = nullptr;
+    QCPGraph* m_current = nullptr;
+    QCPGraph* m_currentThroughput = nullptr;
+    QCPItemStraightLine* m_currentLine = nullptr;
+    QCPItemStraightLine* m_computeBoundLine = nullptr;
+    QCPItemText* m_computeBoundLabel = nullptr;
+    QCPItemText* m_currentLabel = nullptr;
+};
+
+} // namespace ridgeline::views

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/kvshareplot.h"
+
+#include <cmath>
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include "views/format.h"
+#include "views/palette.h"
+#include "views/plotkit.h"
+
+namespace ridgeline::views {
+
+using namespace plotkit;
+
+namespace {
+
+/** Context where the share crosses one half (cache bytes = weight bytes), interpolated in log S
+ *  on the sweep; NaN when it stays on one side. */
+double halfShareContext(const model::Sweeps& sweeps)
+{
+    const Eigen::Index n = std::min(sweeps.context.size(), sweeps.kvShare.size());
+    for (Eigen::Index i = 1; i < n; ++i) {
+        const double a = sweeps.kvShare[i - 1];
+        const double b = sweeps.kvShare[i];
+        if (std::isfinite(a) && std::isfinite(b) && a < 0.5 && b >= 0.5) {
+            const double t = (0.5 - a) / (b - a);
+            const double logS = std::log(sweeps.context[i - 1]) + t * (std::log(sweeps.context[i]) - std::log(sweeps.context[i - 1]));
+            return std::exp(logS);
+        }
+    }
+    return qQNaN();
+}
+
+QFont chartFont(double points)
+{
+    QFont font;
+    font.setPointSizeF(points);
+    return font;
+}
+
+} // namespace
+
+KvSharePlot::KvSharePlot(QWidget* parent)
+    : PlotPanel(tr("KV share of the decode read"), QStringLiteral("kvShare"),
+                tr("Bytes one decode step reads: R = W + B\u00b7S\u00b7kv_tok, with W = N\u00b7b_w and\n"
+                   "kv_tok = 2\u00b7L\u00b7H_kv\u00b7h\u00b7b_kv.\n"
+                   "KV share = B\u00b7S\u00b7kv_tok / R, drawn across context S at the current batch B.\n"
+                   "At 50 % the cache reads as many bytes as the weights."),
+                parent)
+{
+    // Qt Charts: one horizontal stacked bar, weights then KV cache, in GB.
+    m_weightsSet = new QBarSet(tr("Weights"));
+    m_weightsSet->setColor(palette::memory());
+    m_weightsSet->setBorderColor(palette::memory());
+    m_weightsSet->append(0.0);
+    m_kvSet = new QBarSet(tr("KV cache"));
+    m_kvSet->setColor(palette::kv());
+    m_kvSet->setBorderColor(palette::kv());
+    m_kvSet->append(0.0);
+    auto* series = new QHorizontalStackedBarSeries;
+    series->setBarWidth(0.7);
+    series->append(m_weightsSet);
+    series->append(m_kvSet);
+
+    m_chart = new QChart;
+    m_chart->addSeries(series);
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setBackgroundRoundness(0);
+    m_chart->setBackgroundBrush(QBrush(palette::card()));
+    m_chart->setMargins(QMargins(0, 0, 0, 0));
+    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
+    m_chart->legend()->setAlignment(Qt::AlignTop);
+    m_chart->legend()->setFont(chartFont(8.0));
+    m_chart->legend()->setLabelColor(palette::axis());
+    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
+
+    auto* category = new QBarCategoryAxis;
+    category->append(tr("read"));
+    category->setLabelsFont(chartFont(8.0));
+    category->setLabelsColor(palette::axis());
+    category->setGridLineVisible(false);
+    category->setVisible(false);
+    m_chart->addAxis(category, Qt::AlignLeft);
+    series->attachAxis(category);
+    m_bytesAxis = new QValueAxis;
+    m_bytesAxis->setLabelsFont(chartFont(7.5));
+    m_bytesAxis->setLabelsColor(palette::axis());
+    m_bytesAxis->setGridLineColor(palette::grid());
+    m_bytesAxis->setLabelFormat(QStringLiteral("%.3g GB"));
+    m_bytesAxis->setTickCount(3);
+    m_chart->addAxis(m_bytesAxis, Qt::AlignBottom);
+    series->attachAxis(m_bytesAxis);
+
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setObjectName(QStringLiteral("kvShareChart"));
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setFrameShape(QFrame::NoFrame);
+    m_chartView->setStyleSheet(QStringLiteral("background: transparent; border: none;"));
+    m_chartView->setFixedHeight(84);
+    m_chartView->setToolTip(plot()->toolTip());
+    m_chartView->setAccessibleName(tr("Weights and KV cache bytes per decode step"));
+    cardLayout()->insertWidget(1, m_chartView);
+
+    // QCustomPlot: share across context.
+    QCustomPlot* p = plot();
+    QCPAxis* x = p->xAxis;
+    QCPAxis* y = p->yAxis;
+    setupAxis(x, tr("context S (tokens per sequence)"), true);
+    setupAxis(y, tr("KV share of the read (%)"), false);
+    x->setRange(model::Sweeps::kContextMin, model::Sweeps::kContextMax);
+    y->setRange(0, 104); // 100 % inside the rect, so its tick label is not cut
+    y->ticker()->setTickCount(5);
+
+    m_halfLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
+    placeHorizontal(m_halfLine, 50.0);
+    m_halfLabel = addLabel(p, x, y, palette::reference());
+    m_halfLabel->setText(tr("cache = weights"));
+    placeLabelAt(m_halfLabel, model::Sweeps::kContextMin, 50.0);
+    setPlacement(m_halfLabel, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 2));
+    m_currentLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
+    m_share = addCurve(p, x, y, pen(palette::kv(), 2.4), tr("KV share at the current B"));
+    m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::kv(), palette::kv(), 8));
+    m_current->setName(tr("current S"));
+    m_current->addToLegend();
+    placeLegendBelow(p, 2);
+}
+
+void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
+{
+    const model::DecodeResult& decode = evaluation.decode;
+    const model::Sweeps& sweeps = evaluation.sweeps;
+
+    // Qt Charts, in place.
+    const double weightsGb = decode.weightBytes / 1e9;
+    const double kvGb = decode.kvBytes / 1e9;
+    m_weightsSet->replace(0, weightsGb);
+    m_kvSet->replace(0, kvGb);
+    m_weightsSet->setLabel(tr("Weights %1").arg(format::gigabytes(decode.weightBytes)));
+    m_kvSet->setLabel(tr("KV %1").arg(format::gigabytes(decode.kvBytes)));
+    const double total = weightsGb + kvGb;
+    m_bytesAxis->setRange(0.0, std::isfinite(total) && total > 0 ? total * 1.02 : 1.0);
+    const QString labelFormat = total >= 100 ? QStringLiteral("%.0f GB") : total >= 1 ? QStringLiteral("%.1f GB")
+                                                                                    : QStringLiteral("%.2f GB");
+    if (m_bytesAxis->labelFormat() != labelFormat)
+        m_bytesAxis->setLabelFormat(labelFormat);
+
+    // Share across context.
+    assignCurve(m_share, sweeps.context, sweeps.kvShare, 100.0, false);
+    const double context = scenario.workload.contextTokens;
+    assignPoint(m_current, context, decode.kvShare * 100.0);
+    m_current->setVisible(context >= model::Sweeps::kContextMin);
+    placeVertical(m_currentLine, context);
+
+    const double half = halfShareContext(sweeps);
+    QString crossing;
+    if (std::isfinite(half))
+        crossing = tr("the cache outweighs the weights from S \u2248 %1").arg(format::approximate(half));
+    else if (sweeps.kvShare.size() > 0 && sweeps.kvShare[0] >= 0.5)
+        crossing = tr("the cache outweighs the weights at every context shown");
+    else
+        crossing = tr("the weights dominate up to S = %1").arg(format::integer(model::Sweeps::kContextMax));
+    setTakeaway(tr("KV cache is %1 of the decode read at B = %2, S = %3 (%4 of %5); %6.")
+                    .arg(format::percent(decode.kvShare), format::integer(scenario.workload.batch),
+                         format::integer(context), format::gigabytes(decode.kvBytes),
+                         format::gigabytes(decode.readBytes), crossing));
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace ridgeline::views

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/numberspanel.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QStringList>
+#include <QVBoxLayout>
+
+#include "views/format.h"
+#include "views/palette.h"
+
+namespace ridgeline::views {
+
+NumbersPanel::NumbersPanel(QWidget* parent)
+    : QFrame(parent)
+{
+    setObjectName(QStringLiteral("numbersPanel"));
+    setStyleSheet(QStringLiteral("QFrame#numbersPanel { background: %1; border: 1px solid %2; border-radius: 6px; }")
+                      .arg(palette::css(palette::card()), palette::css(palette::cardBorder())));
+
+    auto* heading = new QLabel(QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">%1</span>"
+                                              "<br><span style=\"font-size:9pt;\">%2</span>")
+                                   .arg(tr("Numbers"), tr("Hover a figure for its formula.")),
+                               this);
+    heading->setObjectName(QStringLiteral("numbersTitle"));
+    heading->setStyleSheet(QStringLiteral("QLabel { color: %1; background: transparent; border: none; }")
+                               .arg(palette::css(palette::text())));
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("numbersScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setStyleSheet(QStringLiteral("QScrollArea { background: transparent; border: none; }"));
+    auto* content = new QWidget;
+    content->setObjectName(QStringLiteral("numbersContent"));
+    content->setStyleSheet(QStringLiteral("QWidget#numbersContent { background: %1; }").arg(palette::css(palette::card())));
+    m_grid = new QGridLayout(content);
+    m_grid->setContentsMargins(0, 0, 4, 0);
+    m_grid->setHorizontalSpacing(10);
+    m_grid->setVerticalSpacing(3);
+    m_grid->setColumnStretch(0, 0);
+    m_grid->setColumnStretch(1, 1);
+    scroll->setWidget(content);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 8, 6, 6);
+    layout->setSpacing(4);
+    layout->addWidget(heading);
+    layout->addWidget(scroll, 1);
+
+    addSection(tr("Model"));
+    addRow(QStringLiteral("weights"), tr("Weights W"), tr("W = N \u00b7 b_w (decimal GB)"));
+    addRow(QStringLiteral("kvPerToken"), tr("KV per token"), tr("kv_tok = 2 \u00b7 L \u00b7 H_kv \u00b7 h \u00b7 b_kv (KiB = 1024 B)"));
+    addSection(tr("Decode at (B, S)"));
+    addRow(QStringLiteral("floor"), tr("Batch-1 floor"), tr("W / BW at peak bandwidth; speed 1 / floor"));
+    addRow(QStringLiteral("step"), tr("t_step"), tr("t_step = max(t_mem, t_comp)\nt_mem = R / (BW \u00b7 \u03b7_bw)\nt_comp = F_dec / (F_peak \u00b7 MFU_decode)"));
+    addRow(QStringLiteral("read"), tr("Read per step R"), tr("R = W + B \u00b7 S \u00b7 kv_tok"));
+    addRow(QStringLiteral("kvShare"), tr("KV share of read"), tr("B \u00b7 S \u00b7 kv_tok / R"));
+    addRow(QStringLiteral("perUser"), tr("Per-user speed"), tr("1 / t_step"));
+    addRow(QStringLiteral("total"), tr("Throughput (total)"), tr("B / t_step"));
+    addRow(QStringLiteral("affine"), tr("t_step = a + b\u00b7B"), tr("Memory-bound form: a = W / (BW \u00b7 \u03b7_bw), b = S \u00b7 kv_tok / (BW \u00b7 \u03b7_bw)"));
+    addSection(tr("Roofline"));
+    addRow(QStringLiteral("ridge"), tr("Ridge point I*"), tr("I* = F_peak / BW"));
+    addRow(QStringLiteral("decodeIntensity"), tr("Decode intensity"), tr("I_dec = F_dec / R, F_dec = 2 \u00b7 N_active \u00b7 B + 4 \u00b7 L \u00b7 B \u00b7 S \u00b7 d_attn"));
+    addRow(QStringLiteral("computeBoundBatch"), tr("Compute-bound from"), tr("The batch where t_comp(B) = t_mem(B) at the current S; it may not exist when the cache read grows as fast as the FLOPs"));
+    addSection(tr("ITL SLO"));
+    addRow(QStringLiteral("sloBatches"), tr("Largest batch"), tr("For each ITL SLO s: the largest B with t_step(B) \u2264 s; none when t_step(1) > s"));
+    addSection(tr("Prefill of P tokens"));
+    addRow(QStringLiteral("prefillFlop"), tr("Prefill work"), tr("F_pre = 2 \u00b7 N_active \u00b7 P + 4 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn"));
+    addRow(QStringLiteral("prefillTime"), tr("Prefill time"), tr("t_pre = max(F_pre / (F_peak \u00b7 MFU_prefill), (W + P \u00b7 kv_tok) / (BW \u00b7 \u03b7_bw)), compared with the TTFT SLO"));
+    addRow(QStringLiteral("crossover"), tr("Crossover P*"), tr("P* = N_active / (2 \u00b7 L \u00b7 d_attn): the quadratic term equals the linear one"));
+    addRow(QStringLiteral("computeBoundPrompt"), tr("Compute-bound from"), tr("The P where F_pre / (F_peak \u00b7 MFU) = (W + P \u00b7 kv_tok) / (BW \u00b7 \u03b7_bw)"));
+    addRow(QStringLiteral("attentionShare"), tr("Attention share"), tr("P / (P + P*)"));
+    addRow(QStringLiteral("kvWritten"), tr("KV written"), tr("P \u00b7 kv_tok (GiB = 1024\u00b3 B)"));
+    addSection(tr("Capacity (one GPU)"));
+    addRow(QStringLiteral("kvBudget"), tr("KV budget"), tr("HBM capacity \u00b7 utilisation (0.90) \u2212 W"));
+    addRow(QStringLiteral("fits"), tr("Cache at (B, S)"), tr("B \u00b7 S \u00b7 kv_tok against the KV budget"));
+    addRow(QStringLiteral("maxSequences"), tr("Max sequences"), tr("Contiguous reservation: floor(budget / (S \u00b7 kv_tok))"));
+    m_grid->setRowStretch(m_row, 1);
+}
+
+void NumbersPanel::addSection(const QString& title)
+{
+    auto* label = new QLabel(title);
+    QFont font = label->font();
+    font.setBold(true);
+    font.setPointSizeF(font.pointSizeF() * 0.95);
+    label->setFont(font);
+    label->setStyleSheet(QStringLiteral("QLabel { color: %1; padding-top: %2px; }")
+                             .arg(palette::css(palette::axis()), m_row == 0 ? QStringLiteral("0") : QStringLiteral("6")));
+    m_grid->addWidget(label, m_row++, 0, 1, 2);
+}
+
+void NumbersPanel::addRow(const QString& key, const QString& label, const QString& formula)
+{
+    auto* name = new QLabel(label);
+    name->setToolTip(formula);
+    name->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
+    auto* value = new QLabel;
+    value->setObjectName(key + QStringLiteral("Number"));
+    value->setToolTip(formula);
+    value->setWordWrap(true);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::text())));
+    value->setAccessibleName(label);
+    value->setAccessibleDescription(formula);
+    QFont font = value->font();
+    font.setWeight(QFont::DemiBold);
+    value->setFont(font);
+    m_grid->addWidget(name, m_row, 0, Qt::AlignTop);
+    m_grid->addWidget(value, m_row, 1, Qt::AlignTop);
+    ++m_row;
+    m_values.insert(key, value);
+}
+
+void NumbersPanel::setValue(const QString& key, const QString& text)
+{
+    if (QLabel* label = m_values.value(key, nullptr); label && label->text() != text)
+        label->setText(text);
+}
+
+void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
+{
+    using namespace format;
+    const model::DecodeResult& decode = evaluation.decode;
+    const model::RooflineResult& roof = evaluation.roofline;
+    const model::PrefillResult& prefill = evaluation.prefill;
+    const model::CapacityResult& capacity = evaluation.capacity;
+    auto boundName = [this](model::Bound bound) {
+        return bound == model::Bound::Memory ? tr("memory-bound") : tr("compute-bound");
+    };
+
+    setValue(QStringLiteral("weights"), gigabytes(decode.weightBytes));
+    setValue(QStringLiteral("kvPerToken"), kibibytesPerToken(decode.kvBytesPerToken));
+    setValue(QStringLiteral("floor"), tr("%1 \u00b7 %2").arg(milliseconds(decode.floorSecondsBatch1 * 1e3),
+                                                          tokensPerSecond(1.0 / decode.floorSecondsBatch1)));
+    setValue(QStringLiteral("step"), tr("%1 (%2)").arg(milliseconds(decode.stepSeconds * 1e3), boundName(decode.bound)));
+    setValue(QStringLiteral("read"), gigabytes(decode.readBytes));
+    setValue(QStringLiteral("kvShare"), percent(decode.kvShare));
+    setValue(QStringLiteral("perUser"), tokensPerSecond(decode.tokensPerSecondPerUser));
+    setValue(QStringLiteral("total"), tokensPerSecond(decode.tokensPerSecondTotal));
+    setValue(QStringLiteral("affine"), tr("a = %1, b = %2/seq").arg(milliseconds(decode.interceptSeconds * 1e3),
+                                                                   milliseconds(decode.slopeSecondsPerSequence * 1e3)));
+    setValue(QStringLiteral("ridge"), flopPerByte(roof.ridgeFlopPerByte));
+    setValue(QStringLiteral("decodeIntensity"), flopPerByte(roof.decodeIntensityFlopPerByte));
+    if (!roof.computeBoundBatch)
+        setValue(QStringLiteral("computeBoundBatch"), tr("never at this S"));
+    else if (*roof.computeBoundBatch <= 1.0)
+        setValue(QStringLiteral("computeBoundBatch"), tr("every batch"));
+    else
+        setValue(QStringLiteral("computeBoundBatch"), tr("B \u2248 %1").arg(approximate(*roof.computeBoundBatch)));
+
+    QStringList slos;
+    for (const model::SloBatch& slo : decode.maxBatchForItlSlo)
+        slos.append(slo.batch ? tr("%1: B \u2264 %2").arg(plain(slo.sloMs) + QStringLiteral(" ms"), integer(double(*slo.batch)))
+                              : tr("%1: none").arg(plain(slo.sloMs) + QStringLiteral(" ms")));
+    setValue(QStringLiteral("sloBatches"), slos.isEmpty() ? tr("no SLO lines") : slos.join(QLatin1Char('\n')));
+
+    setValue(QStringLiteral("prefillFlop"), teraflop(prefill.flop));
+    const double ttftMs = scenario.workload.ttftSloMs;
+    const QString ttft = prefill.seconds * 1e3 <= ttftMs ? tr("meets TTFT %1").arg(milliseconds(ttftMs))
+                                                         : tr("misses TTFT %1").arg(milliseconds(ttftMs));
+    setValue(QStringLiteral("prefillTime"), tr("%1 (%2)\n%3").arg(duration(prefill.seconds), boundName(prefill.bound), ttft));
+    setValue(QStringLiteral("crossover"), tokens(prefill.crossoverTokens));
+    setValue(QStringLiteral("computeBoundPrompt"), tr("P \u2248 %1 tokens").arg(approximate(prefill.computeBoundTokens)));
+    setValue(QStringLiteral("attentionShare"), percent(prefill.attentionShare));
+    setValue(QStringLiteral("kvWritten"), gibibytes(prefill.kvWrittenBytes));
+
+    setValue(QStringLiteral("kvBudget"), capacity.kvBudgetBytes >= 0 ? gigabytes(capacity.kvBudgetBytes)
+                                                                      : tr("weights do not fit"));
+    setValue(QStringLiteral("fits"), tr("%1 (%2)").arg(gigabytes(capacity.kvNeededBytes),
+                                                       capacity.fits ? tr("fits") : tr("does not fit")));
+    setValue(QStringLiteral("maxSequences"), integer(double(capacity.maxSequencesContiguous)));
+}
+
+} // namespace ridgeline::views

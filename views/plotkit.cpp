@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/plotkit.h"
+
+#include <cmath>
+#include <vector>
+
+#include <QVector>
+
+#include "views/palette.h"
+
+namespace ridgeline::views::plotkit {
+
+namespace {
+
+QFont tickFont()
+{
+    QFont font;
+    font.setPointSizeF(8.0);
+    return font;
+}
+
+QFont axisLabelFont()
+{
+    QFont font;
+    font.setPointSizeF(8.5);
+    return font;
+}
+
+bool drawable(double value, bool log)
+{
+    return std::isfinite(value) && (!log || value > 0);
+}
+
+} // namespace
+
+CompactLogTicker::CompactLogTicker()
+{
+    setLogBase(10.0);
+    setSubTickCount(8);
+    setTickCount(6);
+}
+
+QString CompactLogTicker::getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision)
+{
+    if (!(tick > 0) || !std::isfinite(tick))
+        return QCPAxisTickerLog::getTickLabel(tick, locale, formatChar, precision);
+    static const char* const kSuffixes[] = {"", "k", "M", "G", "T", "P", "E"};
+    const int exponent = int(std::floor(std::log10(tick) + 1e-9));
+    if (exponent >= 0) {
+        const int group = std::min(exponent / 3, 6);
+        return QString::number(tick / std::pow(10.0, 3 * group), 'g', 3) + QLatin1String(kSuffixes[group]);
+    }
+    if (exponent >= -4)
+        return QString::number(tick, 'g', 3);
+    return QString::number(tick, 'e', 0);
+}
+
+QVector<double> CompactLogTicker::createTickVector(double tickStep, const QCPRange& range)
+{
+    m_dense = false;
+    if (!(range.lower > 0) || !(range.upper > range.lower))
+        return QCPAxisTickerLog::createTickVector(tickStep, range);
+    const double decades = std::log10(range.upper / range.lower);
+    if (decades >= 2.2)
+        return QCPAxisTickerLog::createTickVector(tickStep, range);
+    m_dense = true;
+    QVector<double> ticks;
+    const int first = int(std::floor(std::log10(range.lower))) - 1;
+    const int last = int(std::ceil(std::log10(range.upper))) + 1;
+    const double multiples[] = {1.0, 2.0, 5.0};
+    for (int exponent = first; exponent <= last; ++exponent) {
+        for (double multiple : multiples)
+            ticks.append(multiple * std::pow(10.0, exponent));
+    }
+    return ticks;
+}
+
+int CompactLogTicker::getSubTickCount(double tickStep)
+{
+    return m_dense ? 0 : QCPAxisTickerLog::getSubTickCount(tickStep);
+}
+
+QPen pen(const QColor& color, double width, Qt::PenStyle style)
+{
+    QPen result(color, width, style);
+    result.setCapStyle(Qt::FlatCap);
+    result.setJoinStyle(Qt::RoundJoin);
+    return result;
+}
+
+void setupPlot(QCustomPlot* plot)
+{
+    plot->setAntialiasedElements(QCP::aeAll);
+    plot->setNotAntialiasedElements(QCP::aeNone);
+    plot->setBackground(QBrush(palette::card()));
+    plot->setInteractions({});
+    plot->legend->setVisible(false);
+    plot->axisRect()->setMinimumMargins(QMargins(4, 4, 4, 4));
+    plot->setMinimumSize(200, 150);
+    plot->setFocusPolicy(Qt::NoFocus);
+}
+
+void setupAxis(QCPAxis* axis, const QString& label, bool log)
+{
+    axis->setLabel(label);
+    axis->setLabelFont(axisLabelFont());
+    axis->setLabelColor(palette::axis());
+    axis->setTickLabelFont(tickFont());
+    axis->setTickLabelColor(palette::axis());
+    axis->setBasePen(pen(palette::axis(), 1));
+    axis->setTickPen(pen(palette::axis(), 1));
+    axis->setSubTickPen(pen(palette::axis(), 1));
+    axis->setTickLengthIn(0);
+    axis->setTickLengthOut(4);
+    axis->setSubTickLengthIn(0);
+    axis->setSubTickLengthOut(2);
+    axis->setLabelPadding(3);
+    axis->setTickLabelPadding(3);
+    axis->grid()->setPen(pen(palette::grid(), 1));
+    axis->grid()->setSubGridPen(pen(palette::subGrid(), 1));
+    axis->grid()->setZeroLinePen(Qt::NoPen);
+    if (log) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<CompactLogTicker>::create());
+        axis->grid()->setSubGridVisible(true);
+    } else {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->grid()->setSubGridVisible(false);
+    }
+}
+
+void placeLegendBelow(QCustomPlot* plot, int columns)
+{
+    QCPLegend* legend = plot->legend;
+    plot->axisRect()->insetLayout()->take(legend);
+    plot->plotLayout()->addElement(1, 0, legend);
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot->plotLayout()->setRowSpacing(0);
+    legend->setVisible(true);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    legend->setWrap(columns);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    QFont font;
+    font.setPointSizeF(8.0);
+    legend->setFont(font);
+    legend->setTextColor(palette::axis());
+    legend->setIconSize(18, 8);
+    legend->setIconTextPadding(4);
+    legend->setRowSpacing(2);
+    legend->setColumnSpacing(10);
+    legend->setMargins(QMargins(6, 2, 6, 4));
+    legend->setMinimumMargins(QMargins(0, 0, 0, 0));
+    legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+}
+
+QCPGraph* addCurve(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen, const QString& name)
+{
+    QCPGraph* graph = plot->addGraph(keyAxis, valueAxis);
+    graph->setPen(pen);
+    graph->setLineStyle(QCPGraph::lsLine);
+    graph->setAdaptiveSampling(false);
+    graph->setName(name);
+    if (name.isEmpty())
+        graph->removeFromLegend();
+    return graph;
+}
+
+QCPGraph* addMarker(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QCPScatterStyle& style)
+{
+    QCPGraph* graph = plot->addGraph(keyAxis, valueAxis);
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setScatterStyle(style);
+    graph->removeFromLegend();
+    return graph;
+}
+
+void assignCurve(QCPGraph* graph, const Eigen::ArrayXd& keys, const Eigen::ArrayXd& values, double scale,
+                 bool logValues)
+{
+    const int count = int(std::min(keys.size(), values.size()));
+    auto clean = [&](Eigen::Index i) {
+        const double value = values[i] * scale;
+        return drawable(value, logValues) ? value : qQNaN();
+    };
+    QSharedPointer<QCPGraphDataContainer> data = graph->data();
+    if (data->size() != count) {
+        QVector<QCPGraphData> points(count);
+        for (int i = 0; i < count; ++i)
+            points[i] = QCPGraphData(keys[i], clean(i));
+        data->set(points, true);
+        return;
+    }
+    // Fixed grid: overwrite in place, no allocation.
+    auto it = data->begin();
+    for (int i = 0; i < count; ++i, ++it) {
+        it->key = keys[i];
+        it->value = clean(i);
+    }
+}
+
+void assignPoint(QCPGraph* graph, double key, double value)
+{
+    QSharedPointer<QCPGraphDataContainer> data = graph->data();
+    const bool ok = std::isfinite(key) && std::isfinite(value);
+    if (data->size() != 1) {
+        data->clear();
+        data->add(QCPGraphData(key, value));
+    } else {
+        data->begin()->key = key;
+        data->begin()->value = value;
+    }
+    graph->setVisible(ok);
+}
+
+void Extent::include(double value)
+{
+    if (!drawable(value, log))
+        return;
+    low = std::min(low, value);
+    high = std::max(high, value);
+}
+
+void Extent::include(const Eigen::ArrayXd& values, double scale)
+{
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+        include(values[i] * scale);
+}
+
+void applyRange(QCPAxis* axis, const Extent& extent, double pad, const QCPRange& fallback)
+{
+    if (!extent.valid()) {
+        axis->setRange(fallback);
+        return;
+    }
+    double low = extent.low;
+    double high = extent.high;
+    if (extent.log) {
+        if (high <= low * 1.0001) {
+            low /= 10.0;
+            high *= 10.0;
+        }
+        axis->setRange(low / pad, high * pad);
+    } else {
+        if (high - low <= 1e-12 * std::max(1.0, std::abs(high))) {
+            low -= 1.0;
+            high += 1.0;
+        }
+        const double span = high - low;
+        axis->setRange(low - span * pad, high + span * pad);
+    }
+}
+
+QCPItemStraightLine* addStraightLine(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen)
+{
+    auto* line = new QCPItemStraightLine(plot);
+    line->setClipAxisRect(keyAxis->axisRect());
+    line->point1->setAxes(keyAxis, valueAxis);
+    line->point2->setAxes(keyAxis, valueAxis);
+    line->setPen(pen);
+    line->setSelectable(false);
+    return line;
+}
+
+void placeVertical(QCPItemStraightLine* line, double x)
+{
+    const bool logKey = line->point1->keyAxis()->scaleType() == QCPAxis::stLogarithmic;
+    const bool ok = drawable(x, logKey);
+    line->setVisible(ok);
+    if (!ok)
+        return;
+    line->point1->setCoords(x, 1.0);
+    line->point2->setCoords(x, 2.0);
+}
+
+void placeHorizontal(QCPItemStraightLine* line, double y)
+{
+    const bool logValue = line->point1->valueAxis()->scaleType() == QCPAxis::stLogarithmic;
+    const bool ok = drawable(y, logValue);
+    line->setVisible(ok);
+    if (!ok)
+        return;
+    line->point1->setCoords(1.0, y);
+    line->point2->setCoords(2.0, y);
+}
+
+QCPItemText* addLabel(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QColor& color)
+{
+    auto* label = new QCPItemText(plot);
+    label->setClipAxisRect(keyAxis->axisRect());
+    label->setClipToAxisRect(true);
+    label->position->setAxes(keyAxis, valueAxis);
+    label->position->setAxisRect(keyAxis->axisRect());
+    QFont font;
+    font.setPointSizeF(8.0);
+    label->setFont(font);
+    label->setColor(color);
+    QColor halo = palette::card();
+    halo.setAlpha(215);
+    label->setBrush(QBrush(halo));
+    label->setPen(Qt::NoPen);
+    label->setPadding(QMargins(2, 0, 2, 0));
+    label->setSelectable(false);
+    return label;
+}
+
+void placeLabelAtKey(QCPItemText* label, double x, double yRatio)
+{
+    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(x, yRatio);
+}
+
+void placeLabelAt(QCPItemText* label, double x, double y)
+{
+    label->position->setType(QCPItemPosition::ptPlotCoords);
+    label->position->setCoords(x, y);
+}
+
+namespace {
+
+const char* const kPreferredAlignment = "ridgelinePreferredAlignment";
+const char* const kPreferredPadding = "ridgelinePreferredPadding";
+
+bool isRotated(const QCPItemText* label)
+{
+    return std::abs(label->rotation() + 90.0) < 1.0;
+}
+
+/** Screen rectangle @p label occupies with @p alignment and @p padding around @p anchor. */
+QRectF labelBox(const QCPItemText* label, QPointF anchor, Qt::Alignment alignment, const QMargins& padding)
+{
+    const QFontMetricsF metrics(label->font());
+    const QRectF text = metrics.boundingRect(QRectF(0, 0, 0, 0), Qt::TextDontClip | label->textAlignment(), label->text());
+    const double w = text.width() + padding.left() + padding.right();
+    const double h = text.height() + padding.top() + padding.bottom();
+    const double x = (alignment & Qt::AlignLeft) ? 0.0 : (alignment & Qt::AlignRight) ? -w : -w / 2;
+    const double y = (alignment & Qt::AlignTop) ? 0.0 : (alignment & Qt::AlignBottom) ? -h : -h / 2;
+    if (!isRotated(label))
+        return QRectF(anchor.x() + x, anchor.y() + y, w, h);
+    // Rotated -90 degrees: text-frame (x, y) lands on screen at (y, -x).
+    return QRectF(anchor.x() + y, anchor.y() - (x + w), h, w);
+}
+
+Qt::Alignment withHorizontal(Qt::Alignment alignment, Qt::Alignment horizontal)
+{
+    return (alignment & ~Qt::AlignHorizontal_Mask) | horizontal;
+}
+
+Qt::Alignment withVertical(Qt::Alignment alignment, Qt::Alignment vertical)
+{
+    return (alignment & ~Qt::AlignVertical_Mask) | vertical;
+}
+
+} // namespace
+
+void setPlacement(QCPItemText* label, Qt::Alignment alignment, const QMargins& padding)
+{
+    label->setProperty(kPreferredAlignment, int(alignment));
+    label->setProperty(kPreferredPadding, QVariant::fromValue(padding));
+    label->setPositionAlignment(alignment);
+    label->setPadding(padding);
+}
+
+void fitLabels(QCustomPlot* plot)
+{
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* label = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!label || !label->visible() || !label->clipAxisRect())
+            continue;
+        const QVariant preferred = label->property(kPreferredAlignment);
+        if (!preferred.isValid())
+            continue;
+        Qt::Alignment alignment = Qt::Alignment(preferred.toInt());
+        QMargins padding = label->property(kPreferredPadding).value<QMargins>();
+        const QRectF area = label->clipAxisRect()->rect();
+        const QPointF anchor = label->position->pixelPosition();
+        const bool rotated = isRotated(label);
+        // How far a placement sticks out of the axis rect, along the text's reading direction
+        // (text-frame x) and across it (text-frame y).
+        auto overflowAlong = [&](const QRectF& box) {
+            return rotated ? std::max(0.0, area.top() - box.top()) + std::max(0.0, box.bottom() - area.bottom())
+                           : std::max(0.0, area.left() - box.left()) + std::max(0.0, box.right() - area.right());
+        };
+        auto overflowAcross = [&](const QRectF& box) {
+            return rotated ? std::max(0.0, area.left() - box.left()) + std::max(0.0, box.right() - area.right())
+                           : std::max(0.0, area.top() - box.top()) + std::max(0.0, box.bottom() - area.bottom());
+        };
+        auto mirroredHorizontal = [](Qt::Alignment a) {
+            if (a & Qt::AlignLeft)
+                return withHorizontal(a, Qt::AlignRight);
+            if (a & Qt::AlignRight)
+                return withHorizontal(a, Qt::AlignLeft);
+            return a;
+        };
+        auto mirroredVertical = [](Qt::Alignment a) {
+            if (a & Qt::AlignTop)
+                return withVertical(a, Qt::AlignBottom);
+            if (a & Qt::AlignBottom)
+                return withVertical(a, Qt::AlignTop);
+            return a;
+        };
+        const QMargins swappedLeftRight(padding.right(), padding.top(), padding.left(), padding.bottom());
+        // Mirror only when that sticks out less than the preferred side.
+        if (const double stay = overflowAlong(labelBox(label, anchor, alignment, padding)); stay > 0) {
+            const Qt::Alignment other = mirroredHorizontal(alignment);
+            if (overflowAlong(labelBox(label, anchor, other, swappedLeftRight)) < stay) {
+                alignment = other;
+                padding = swappedLeftRight;
+            }
+        }
+        const QMargins swappedTopBottom(padding.left(), padding.bottom(), padding.right(), padding.top());
+        if (const double stay = overflowAcross(labelBox(label, anchor, alignment, padding)); stay > 0) {
+            const Qt::Alignment other = mirroredVertical(alignment);
+            if (overflowAcross(labelBox(label, anchor, other, swappedTopBottom)) < stay) {
+                alignment = other;
+                padding = swappedTopBottom;
+            }
+        }
+        if (label->positionAlignment() != alignment)
+            label->setPositionAlignment(alignment);
+        if (label->padding() != padding)
+            label->setPadding(padding);
+    }
+}
+
+void fitLegend(QCustomPlot* plot)
+{
+    QCPLegend* legend = plot->legend;
+    if (!legend->visible() || legend->layout() == plot->axisRect()->insetLayout())
+        return;
+    // itemCount() counts the grid's cells, empty ones included: collect the real entries. Each
+    // entry gets a little room below, or its clip rect cuts the underscores of "t_mem".
+    const QMargins itemMargins(0, 0, 0, 3);
+    std::vector<int> widths;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem* item = legend->item(i)) {
+            if (item->margins() != itemMargins)
+                item->setMargins(itemMargins);
+            widths.push_back(item->minimumOuterSizeHint().width());
+        }
+    }
+    const int count = int(widths.size());
+    if (count == 0)
+        return;
+    const int available = plot->width() - legend->margins().left() - legend->margins().right() - 8;
+    int columns = 1;
+    for (int c = count; c >= 1; --c) {
+        int width = (c - 1) * legend->columnSpacing();
+        for (int column = 0; column < c; ++column) {
+            int widest = 0;
+            for (int i = column; i < count; i += c)
+                widest = std::max(widest, widths[size_t(i)]);
+            width += widest;
+        }
+        if (width <= available) {
+            columns = c;
+            break;
+        }
+    }
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+}
+
+bool inRange(const QCPAxis* axis, double x)
+{
+    return std::isfinite(x) && x >= axis->range().lower && x <= axis->range().upper;
+}
+
+} // namespace ridgeline::views::plotkit

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <limits>
+
+#include <Eigen/Core>
+
+#include <QColor>
+#include <QString>
+
+#include <qcustomplot.h>
+
+/**
+ * Shared QCustomPlot plumbing for the plot panels: one look (fonts, grids, log tickers with
+ * compact labels), in-place data updates on the fixed sweep grids, and guarded axis ranges
+ * (non-finite and, on log axes, non-positive values are skipped, never drawn or ranged on).
+ */
+namespace ridgeline::views::plotkit {
+
+/**
+ * Log ticker printing compact decimal labels: 0.01, 0.1, 1, 10, 100, 1k, 10k, 1M, 1G. When the
+ * range spans less than about two decades it ticks at 1, 2 and 5 times each power of ten instead,
+ * so a narrow log axis still carries several labels.
+ */
+class CompactLogTicker final : public QCPAxisTickerLog {
+public:
+    CompactLogTicker();
+
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
+    int getSubTickCount(double tickStep) override;
+
+private:
+    bool m_dense = false; ///< the last tick vector used the 1-2-5 sequence
+};
+
+/** Applies the common look to @p plot: antialiasing, white background, legend hidden. */
+void setupPlot(QCustomPlot* plot);
+
+/** Styles @p axis (fonts, pens, grid) and sets its label; log scale with CompactLogTicker when @p log. */
+void setupAxis(QCPAxis* axis, const QString& label, bool log);
+
+/** Moves the legend out of the axis rect into a row below it, @p columns entries per row. */
+void placeLegendBelow(QCustomPlot* plot, int columns);
+
+/** Adds a line graph on (@p keyAxis, @p valueAxis) with @p pen, named @p name in the legend
+ *  (an empty name keeps it out of the legend). */
+QCPGraph* addCurve(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen, const QString& name);
+
+/** Adds a scatter-only graph (no line) for point markers, kept out of the legend. */
+QCPGraph* addMarker(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QCPScatterStyle& style);
+
+/**
+ * Writes values[i] * scale at keys[i] into @p graph. When the graph already holds keys.size()
+ * points the values are overwritten in place (no allocation); otherwise the container is built
+ * once. Non-finite values, and non-positive ones when @p logValues, become NaN (a gap).
+ */
+void assignCurve(QCPGraph* graph, const Eigen::ArrayXd& keys, const Eigen::ArrayXd& values, double scale = 1.0,
+                 bool logValues = true);
+
+/** Sets @p graph to the single point (key, value), in place; hides it when not finite. */
+void assignPoint(QCPGraph* graph, double key, double value);
+
+/** Running minimum and maximum of the values that can be drawn on a (log or linear) axis. */
+struct Extent {
+    double low = std::numeric_limits<double>::infinity();
+    double high = -std::numeric_limits<double>::infinity();
+    bool log = true;
+
+    /** Includes @p value when finite (and positive on a log axis). */
+    void include(double value);
+    /** Includes every drawable value of @p values * scale. */
+    void include(const Eigen::ArrayXd& values, double scale = 1.0);
+    /** True once something was included. */
+    bool valid() const { return low <= high; }
+};
+
+/**
+ * Sets @p axis to @p extent padded (log: by factor @p pad on both ends; linear: by fraction @p pad
+ * of the span), or to @p fallback when the extent is empty. A zero-width extent is widened.
+ */
+void applyRange(QCPAxis* axis, const Extent& extent, double pad, const QCPRange& fallback);
+
+/** A straight line item on (@p keyAxis, @p valueAxis) with @p pen. */
+QCPItemStraightLine* addStraightLine(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen);
+
+/** Places @p line vertically at key @p x (hidden when not drawable on a log key axis). */
+void placeVertical(QCPItemStraightLine* line, double x);
+
+/** Places @p line horizontally at value @p y. */
+void placeHorizontal(QCPItemStraightLine* line, double y);
+
+/** A text label in @p color on (@p keyAxis, @p valueAxis), small font, white halo background. */
+QCPItemText* addLabel(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QColor& color);
+
+/** Positions @p label at key @p x (plot coordinates) and @p yRatio of the axis rect height from
+ *  the top (0 = top edge, 1 = bottom edge). */
+void placeLabelAtKey(QCPItemText* label, double x, double yRatio);
+
+/** Positions @p label at plot coordinates (@p x, @p y). */
+void placeLabelAt(QCPItemText* label, double x, double y);
+
+/**
+ * Sets the alignment (QCPItemText::positionAlignment) and padding @p label prefers around its
+ * anchor. fitLabels() starts from this placement on every replot and mirrors it, per direction,
+ * when the label would cross the edge of its axis rect. Works for rotation 0 and -90 degrees.
+ */
+void setPlacement(QCPItemText* label, Qt::Alignment alignment, const QMargins& padding = QMargins(2, 0, 2, 0));
+
+/** Mirrors labels placed with setPlacement() that would leave their axis rect. Connected to
+ *  QCustomPlot::afterLayout by PlotPanel, so it sees the final pixel geometry. */
+void fitLabels(QCustomPlot* plot);
+
+/** Chooses how many legend entries share a row so the legend below the plot fits its width.
+ *  Connected to QCustomPlot::beforeReplot by PlotPanel. */
+void fitLegend(QCustomPlot* plot);
+
+/** True when @p x lies inside the axis's current range. */
+bool inRange(const QCPAxis* axis, double x);
+
+/** A pen of @p color, @p width pixels, @p style. */
+QPen pen(const QColor& color, double width, Qt::PenStyle style = Qt::SolidLine);
+
+} // namespace ridgeline::views::plotkit

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/prefillplot.h"
+
+#include <cmath>
+
+#include <qcustomplot.h>
+
+#include "views/format.h"
+#include "views/palette.h"
+#include "views/plotkit.h"
+#include "views/references.h"
+
+namespace ridgeline::views {
+
+using namespace plotkit;
+
+namespace {
+
+constexpr double kTera = 1e12;
+
+/** A label reading upwards along a vertical line at @p x, hanging from @p yRatio of the axis rect. */
+void placeRotated(QCPItemText* label, double x, double yRatio)
+{
+    label->setRotation(-90);
+    placeLabelAtKey(label, x, yRatio);
+    // In the text's own frame: left of and above the anchor; rotated -90 degrees it reads upwards,
+    // ends at the anchor and sits just left of the line.
+    setPlacement(label, Qt::AlignRight | Qt::AlignBottom, QMargins(2, 0, 4, 2));
+}
+
+/** A label reading upwards along a vertical line at @p x, rising from the bottom of the axis rect. */
+void placeRotatedFromBottom(QCPItemText* label, double x)
+{
+    label->setRotation(-90);
+    placeLabelAtKey(label, x, 0.98);
+    setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 2));
+}
+
+} // namespace
+
+PrefillPlot::PrefillPlot(QWidget* parent)
+    : PlotPanel(tr("Prefill crossover"), QStringLiteral("prefill"),
+                tr("Prefill FLOP of a P-token prompt: F_pre = 2\u00b7N_active\u00b7P + 4\u00b7L\u00b7P\u00b2\u00b7d_attn\n"
+                   "(the full P \u00d7 P score matrix, the seeds' convention; the causal setting halves the\n"
+                   "attention term to 2\u00b7L\u00b7P\u00b2\u00b7d_attn).\n"
+                   "Crossover P* = N_active / (2\u00b7L\u00b7d_attn): the quadratic term equals the linear one.\n"
+                   "Attention share = P / (P + P*).\n"
+                   "Compute-bound from the P where F_pre / (F_peak\u00b7MFU) = (W + P\u00b7kv_tok) / (BW\u00b7\u03b7_bw).\n"
+                   "Grey lines: P* of Llama 3.1 8B, 70B and 405B."),
+                parent)
+{
+    QCustomPlot* p = plot();
+    QCPAxis* x = p->xAxis;
+    QCPAxis* y = p->yAxis;
+    setupAxis(x, tr("prompt length P (tokens)"), true);
+    setupAxis(y, tr("prefill work (TFLOP)"), true);
+    x->setRange(model::Sweeps::kPromptMin, model::Sweeps::kPromptMax);
+
+    for (const ReferenceCrossover& reference : referenceCrossovers()) {
+        QCPItemStraightLine* line = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
+        placeVertical(line, reference.crossoverTokens);
+        QCPItemText* label = addLabel(p, x, y, palette::reference());
+        label->setText(tr("%1 P*").arg(reference.label));
+        label->setBrush(Qt::NoBrush);
+        placeRotated(label, reference.crossoverTokens, 0.02);
+        m_referenceLines.push_back(line);
+        m_referenceLabels.push_back(label);
+    }
+    m_crossoverLine = addStraightLine(p, x, y, pen(palette::kv(), 1.4));
+    m_crossoverLabel = addLabel(p, x, y, palette::kv());
+    m_computeBoundLine = addStraightLine(p, x, y, pen(palette::compute(), 1.2, Qt::DashLine));
+    m_computeBoundLabel = addLabel(p, x, y, palette::compute());
+    m_currentLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
+
+    m_linear = addCurve(p, x, y, pen(palette::memory(), 1.6, Qt::DashLine), tr("linear 2NP"));
+    m_attention = addCurve(p, x, y, pen(palette::kv(), 1.6, Qt::DashLine), tr("attention 4LP\u00b2d"));
+    m_total = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("total"));
+    m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::ruling(), palette::ruling(), 8));
+    m_current->setName(tr("current P"));
+    m_current->addToLegend();
+    placeLegendBelow(p, 4);
+}
+
+void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
+{
+    const model::Sweeps& sweeps = evaluation.sweeps;
+    const model::PrefillResult& prefill = evaluation.prefill;
+    QCustomPlot* p = plot();
+
+    const QString attentionName = scenario.model.attention == model::AttentionFlops::Causal
+        ? tr("attention 2LP\u00b2d") : tr("attention 4LP\u00b2d");
+    if (m_attention->name() != attentionName)
+        m_attention->setName(attentionName);
+    assignCurve(m_linear, sweeps.prompt, sweeps.prefillLinearFlop, 1.0 / kTera);
+    assignCurve(m_attention, sweeps.prompt, sweeps.prefillAttentionFlop, 1.0 / kTera);
+    assignCurve(m_total, sweeps.prompt, sweeps.prefillFlop, 1.0 / kTera);
+    const double prompt = scenario.workload.promptTokens;
+    assignPoint(m_current, prompt, prefill.flop / kTera);
+    m_current->setVisible(prompt >= model::Sweeps::kPromptMin);
+    placeVertical(m_currentLine, prompt);
+
+    Extent work;
+    work.include(sweeps.prefillFlop, 1.0 / kTera);
+    // The quadratic term starts many decades down: show at most two decades below the total.
+    if (work.valid()) {
+        const double low = work.low / 100.0;
+        Extent attention;
+        attention.include(sweeps.prefillAttentionFlop, 1.0 / kTera);
+        if (attention.valid())
+            work.include(std::max(attention.low, low));
+    }
+    applyRange(p->yAxis, work, 1.5, QCPRange(1e-3, 1e6));
+
+    const double crossover = prefill.crossoverTokens;
+    placeVertical(m_crossoverLine, crossover);
+    m_crossoverLabel->setVisible(inRange(p->xAxis, crossover));
+    m_crossoverLabel->setText(tr("P* = %1").arg(format::integer(crossover)));
+    placeRotatedFromBottom(m_crossoverLabel, crossover);
+
+    // Hide a reference that coincides with the current model (the current line carries it).
+    for (size_t i = 0; i < m_referenceLines.size(); ++i) {
+        const double reference = referenceCrossovers()[i].crossoverTokens;
+        const bool same = std::abs(reference / crossover - 1.0) < 0.01;
+        m_referenceLines[i]->setVisible(!same);
+        m_referenceLabels[i]->setVisible(!same);
+    }
+
+    const double bound = prefill.computeBoundTokens;
+    const bool showBound = inRange(p->xAxis, bound);
+    placeVertical(m_computeBoundLine, showBound ? bound : qQNaN());
+    m_computeBoundLabel->setVisible(showBound);
+    m_computeBoundLabel->setText(tr("P \u2265 %1: compute-bound").arg(format::approximate(bound)));
+    placeRotatedFromBottom(m_computeBoundLabel, bound);
+
+    QString reference;
+    for (const ReferenceCrossover& ref : referenceCrossovers()) {
+        if (std::abs(ref.crossoverTokens / crossover - 1.0) < 0.01)
+            reference = tr(" (as %1)").arg(ref.name);
+    }
+    setTakeaway(tr("P* = %1%2. At P = %3: %4, attention %5 of it, %6 %7; compute-bound from P \u2248 %8.")
+                    .arg(format::tokens(crossover), reference, format::integer(prompt), format::teraflop(prefill.flop),
+                         format::percent(prefill.attentionShare), format::duration(prefill.seconds),
+                         prefill.bound == model::Bound::Compute ? tr("compute-bound") : tr("memory-bound"),
+                         format::approximate(bound)));
+    p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace ridgeline::views

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <functional>
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include "model/costmodel.h"
+#include "model/scenario.h"
+
+namespace ridgeline::views {
+
+/**
+ * The one document of the window: the current model::Scenario and the last valid
+ * model::Evaluation. Controls edit it; plots and panels read evaluation() when evaluated() fires.
+ *
+ * Edits are coalesced: any number of edit() / setScenario() calls within one pass of the event
+ * loop cause exactly one model::validate and one model::evaluate (into storage reused across
+ * evaluations), from a single-shot zero-interval timer, followed by one evaluated() signal.
+ * evaluateNow() flushes synchronously. An invalid scenario keeps the last valid evaluation, is
+ * reported through invalidChanged() and errorText(), and emits no evaluated().
+ */
+class ScenarioDocument final : public QObject {
+    Q_OBJECT
+
+public:
+    /** Starts from @p initial and evaluates it at once, so evaluation() is ready on return.
+     *  If @p initial is invalid, errorText() says why and evaluation() is that of
+     *  model::defaultScenario() until the scenario becomes valid. */
+    explicit ScenarioDocument(const model::Scenario& initial, QObject* parent = nullptr);
+
+    /** The scenario as currently edited (possibly invalid: see errorText()). */
+    const model::Scenario& scenario() const { return m_scenario; }
+
+    /** The last valid evaluation: always finite and consistent with evaluatedScenario(). */
+    const model::Evaluation& evaluation() const { return m_evaluation; }
+
+    /** The scenario evaluation() was computed from (differs from scenario() while an evaluation
+     *  is pending or the current scenario is invalid). Views draw markers from this one. */
+    const model::Scenario& evaluatedScenario() const { return m_evaluatedScenario; }
+
+    /** Replaces the whole scenario; emits scenarioChanged() and schedules an evaluation. */
+    void setScenario(const model::Scenario& scenario);
+
+    /** Applies @p change to the scenario; emits scenarioChanged() and schedules an evaluation. */
+    void edit(const std::function<void(model::Scenario&)>& change);
+
+    /** The messages of model::validate for the current scenario, one per line; empty when valid
+     *  (as of the last evaluation pass). */
+    QString errorText() const { return m_errorText; }
+
+    /** Number of model::evaluate calls made so far (the constructor's counts as one). */
+    int evaluationCount() const { return m_evaluationCount; }
+
+    /** True while an edit waits for the coalescing timer. */
+    bool isEvaluationPending() const { return m_timer.isActive(); }
+
+public slots:
+    /** Validates and evaluates the current scenario now (cancelling any pending pass), then
+     *  emits evaluated() if valid or invalidChanged() if the error text changed. */
+    void evaluateNow();
+
+signals:
+    /** Emitted at once on every edit; controls re-sync from scenario(). */
+    void scenarioChanged();
+    /** Emitted once per evaluation pass with a valid scenario; read evaluation(). */
+    void evaluated();
+    /** Emitted when the error text changes: the joined model::validate messages, or an empty
+     *  string when the scenario became valid again. */
+    void invalidChanged(const QString& message);
+
+private:
+    void scheduleEvaluation();
+
+    model::Scenario m_scenario;
+    model::Scenario m_evaluatedScenario;
+    model::Evaluation m_evaluation;
+    QString m_errorText;
+    QTimer m_timer;
+    int m_evaluationCount = 0;
+};
+
+} // namespace ridgeline::views

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <vector>
+
+#include "views/plotpanel.h"
+
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+
+namespace ridgeline::views {
+
+/**
+ * Plot 5, "t_step(B) against ITL SLO lines": t_step against batch (log-log), one dashed line per
+ * ITL SLO with the largest batch that meets it marked, aggregate tokens/s on the right axis, and
+ * the memory-bound affine form t_step(B) = a + b·B in the takeaway.
+ */
+class SloPlot final : public PlotPanel {
+    Q_OBJECT
+
+public:
+    explicit SloPlot(QWidget* parent = nullptr);
+
+    void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) override;
+
+    QCPGraph* stepGraph() const { return m_step; }
+    QCPGraph* throughputGraph() const { return m_throughput; }
+    /** One point: (current B, t_step ms). */
+    QCPGraph* currentMarker() const { return m_current; }
+    /** One point per SLO that some batch meets: (largest batch, SLO ms). */
+    QCPGraph* sloBatchMarkers() const { return m_sloBatches; }
+
+private:
+    void ensureSloItems(size_t count);
+
+    QCPGraph* m_step = nullptr;
+    QCPGraph* m_throughput = nullptr;
+    QCPGraph* m_current = nullptr;
+    QCPGraph* m_sloBatches = nullptr;
+    QCPItemStraightLine* m_currentLine = nullptr;
+    std::vector<QCPItemStraightLine*> m_sloLines;
+    std::vector<QCPItemText*> m_sloLabels;
+};
+
+} // namespace ridgeline::views
