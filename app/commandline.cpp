@@ -18,6 +18,7 @@
 #include "app/report.h"
 #include "model/costmodel.h"
 #include "model/hfconfig.h"
+#include "model/triage.h"
 #include "model/scenariokeys.h"
 #include "views/scenariodocument.h"
 
@@ -68,7 +69,9 @@ QString helpText()
                "(Llama 3.1 8B bf16 on H100 SXM, batch 1, context 2,048, efficiencies 1.0: the floor).\n\n"
                "Options:\n"
                "  --report               print the evaluation without a display, then exit\n"
-               "  --format text|json     report format (default text)\n"
+               "  --triage FILE          classify an incident ticket (JSON) against the scenario's floors\n"
+               "                         and print the reasoning and the six-line standup\n"
+               "  --format text|json     report or triage format (default text)\n"
                "  --scenario FILE        start from this scenario JSON file\n"
                "  --model-config FILE    import the model from a HuggingFace config.json (after --scenario)\n"
                "  --set KEY=VALUE        set one scenario field after the file (repeatable)\n"
@@ -104,6 +107,12 @@ QString buildScenario(const QString& scenarioFile, const QStringList& assignment
 QString buildScenario(const QString& scenarioFile, const QString& modelConfigFile, const QStringList& assignments,
                       model::Scenario& out, QStringList& notes)
 {
+    return buildScenario(scenarioFile, modelConfigFile, QByteArray(), assignments, out, notes);
+}
+
+QString buildScenario(const QString& scenarioFile, const QString& modelConfigFile, const QByteArray& overlay,
+                      const QStringList& assignments, model::Scenario& out, QStringList& notes)
+{
     model::Scenario s = model::defaultScenario();
     if (!scenarioFile.isEmpty()) {
         QFile f(scenarioFile);
@@ -128,6 +137,9 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
         for (const std::string& n : imported.notes)
             notes << QString::fromStdString(n);
     }
+    if (!overlay.isEmpty())
+        if (const std::string err = model::applyJsonText(s, overlay); !err.empty())
+            return QStringLiteral("the ticket's \"scenario\": ") + QString::fromStdString(err);
     for (const QString& a : assignments) {
         const qsizetype eq = a.indexOf(QLatin1Char('='));
         if (eq <= 0)
@@ -148,10 +160,60 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
     return {};
 }
 
+QString triageText(const model::Scenario& scenario, const QByteArray& ticketJson, bool json, QString* error)
+{
+    model::TriageInput input;
+    if (const std::string err = model::parseTriageInput(ticketJson, input); !err.empty()) {
+        *error = QString::fromStdString(err);
+        return {};
+    }
+    const model::TriageResult r = model::triage(scenario, input);
+    auto list = [](const std::vector<std::string>& items) {
+        QStringList out;
+        for (const std::string& i : items)
+            out << QString::fromStdString(i);
+        return out;
+    };
+    if (json) {
+        const model::Standup& st = r.standup;
+        QJsonObject o{
+            {QStringLiteral("class"), QString::fromStdString(model::ticketClassId(r.ticketClass))},
+            {QStringLiteral("class_name"), QString::fromStdString(model::ticketClassName(r.ticketClass))},
+            {QStringLiteral("reasoning"), QJsonArray::fromStringList(list(r.reasoning))},
+            {QStringLiteral("metric_to_plot"), QString::fromStdString(r.metricToPlot)},
+            {QStringLiteral("plausible_cause"), QString::fromStdString(r.plausibleCause)},
+            {QStringLiteral("fixes_that_can_work"), QJsonArray::fromStringList(list(r.fixesThatCanWork))},
+            {QStringLiteral("fixes_that_cannot"), QJsonArray::fromStringList(list(r.fixesThatCannot))},
+            {QStringLiteral("floors"), QJsonObject{{QStringLiteral("decode_floor_ms"), r.decodeFloorMs},
+                                                   {QStringLiteral("expected_itl_ms"), r.expectedItlMs},
+                                                   {QStringLiteral("prefill_floor_ms"), r.prefillFloorMs},
+                                                   {QStringLiteral("kv_budget_bytes"), r.kvBudgetBytes}}},
+            {QStringLiteral("standup"),
+             QJsonObject{{QStringLiteral("symptom"), QString::fromStdString(st.symptom)},
+                         {QStringLiteral("phase"), QString::fromStdString(st.phase)},
+                         {QStringLiteral("floor"), QString::fromStdString(st.floor)},
+                         {QStringLiteral("happening"), QString::fromStdString(st.happening)},
+                         {QStringLiteral("change"), QString::fromStdString(st.change)},
+                         {QStringLiteral("verify"), QString::fromStdString(st.verify)},
+                         {QStringLiteral("text"), QString::fromStdString(st.text())}}},
+        };
+        return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)).trimmed();
+    }
+    QString text = QStringLiteral("Phase: ") + QString::fromStdString(model::ticketClassName(r.ticketClass)) + QStringLiteral("\n\nReasoning\n");
+    for (const QString& line : list(r.reasoning))
+        text += QStringLiteral("  - ") + line + QLatin1Char('\n');
+    text += QStringLiteral("\nMetric to plot: ") + QString::fromStdString(r.metricToPlot);
+    text += QStringLiteral("\nPlausible cause: ") + QString::fromStdString(r.plausibleCause);
+    text += QStringLiteral("\nFixes that can work:\n  - ") + list(r.fixesThatCanWork).join(QStringLiteral("\n  - "));
+    text += QStringLiteral("\nFixes that cannot:\n  - ") + list(r.fixesThatCannot).join(QStringLiteral("\n  - "));
+    text += QStringLiteral("\n\nStandup\n") + QString::fromStdString(r.standup.text());
+    return text.trimmed();
+}
+
 int run(int argc, char** argv)
 {
     const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot"});
-    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--help", "-h", "--version", "-v"});
+    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--help", "-h", "--version", "-v"});
     if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (wantsScreenshot || headless)
@@ -175,13 +237,14 @@ int run(int argc, char** argv)
     const QCommandLineOption reportOpt(QStringLiteral("report"));
     const QCommandLineOption formatOpt(QStringLiteral("format"), QString(), QStringLiteral("text|json"), QStringLiteral("text"));
     const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QString(), QStringLiteral("FILE"));
+    const QCommandLineOption triageOpt(QStringLiteral("triage"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption modelConfigOpt(QStringLiteral("model-config"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption setOpt(QStringLiteral("set"), QString(), QStringLiteral("KEY=VALUE"));
     const QCommandLineOption screenshotOpt(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE.png"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QString(), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     const QCommandLineOption helpOpt(QStringList{QStringLiteral("h"), QStringLiteral("help")});
     const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
-    parser.addOptions({reportOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, helpOpt, versionOpt});
+    parser.addOptions({reportOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, helpOpt, versionOpt});
     parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
 
     if (!parser.parse(QCoreApplication::arguments()))
@@ -205,8 +268,19 @@ int run(int argc, char** argv)
     const QString format = parser.value(formatOpt);
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return fail(kExitBadInput, QStringLiteral("--format %1: expected text or json").arg(format));
-    if (parser.isSet(formatOpt) && !parser.isSet(reportOpt))
-        return fail(kExitBadInput, QStringLiteral("--format goes with --report"));
+    if (parser.isSet(formatOpt) && !parser.isSet(reportOpt) && !parser.isSet(triageOpt))
+        return fail(kExitBadInput, QStringLiteral("--format goes with --report or --triage"));
+    QByteArray ticket, ticketScenario;
+    if (parser.isSet(triageOpt)) {
+        const QString path = parser.value(triageOpt);
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return fail(kExitBadInput, path + QStringLiteral(": cannot open: ") + f.errorString());
+        ticket = f.readAll();
+        model::TriageInput probe;
+        if (const std::string err = model::parseTriageInput(ticket, probe, &ticketScenario); !err.empty())
+            return fail(kExitBadInput, path + QStringLiteral(": ") + QString::fromStdString(err));
+    }
 
     QSize size(1600, 1000);
     {
@@ -224,9 +298,19 @@ int run(int argc, char** argv)
 
     model::Scenario scenario;
     QStringList notes;
-    if (const QString err = buildScenario(scenarioFile, parser.value(modelConfigOpt), parser.values(setOpt), scenario, notes);
+    if (const QString err = buildScenario(scenarioFile, parser.value(modelConfigOpt), ticketScenario, parser.values(setOpt), scenario, notes);
         !err.isEmpty())
         return fail(kExitBadInput, err);
+
+    if (parser.isSet(triageOpt)) {
+        QString error;
+        const QString text = triageText(scenario, ticket, format == QLatin1String("json"), &error);
+        if (!error.isEmpty())
+            return fail(kExitBadInput, parser.value(triageOpt) + QStringLiteral(": ") + error);
+        printLine(stdout, text);
+        if (!parser.isSet(reportOpt) && !parser.isSet(screenshotOpt))
+            return 0;
+    }
 
     if (parser.isSet(reportOpt)) {
         const model::Evaluation evaluation = model::evaluate(scenario);

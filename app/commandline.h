@@ -24,6 +24,13 @@ QString buildScenario(const QString& scenarioFile, const QStringList& assignment
 QString buildScenario(const QString& scenarioFile, const QString& modelConfigFile, const QStringList& assignments,
                       model::Scenario& out, QStringList& notes);
 
+/** As above, with scenario JSON @p overlay (e.g. a triage ticket's "scenario") applied after the model config. */
+QString buildScenario(const QString& scenarioFile, const QString& modelConfigFile, const QByteArray& overlay,
+                      const QStringList& assignments, model::Scenario& out, QStringList& notes);
+
+/** The triage report as text (class, reasoning, fixes, the six-line standup) or JSON. */
+QString triageText(const model::Scenario& scenario, const QByteArray& ticketJson, bool json, QString* error);
+
 /**
  * The program: `ridgeline [FILE] [--report [--format text|json]] [--scenario FILE] [--model-config FILE]
  * [--set KEY=VALUE]... [--screenshot FILE.png [--size WxH]] [--help] [--version]`.

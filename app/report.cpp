@@ -93,7 +93,53 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("kv_written_bytes"), p.kvWrittenBytes},
         {QStringLiteral("score_matrix_elements"), p.scoreMatrixElements},
     };
+    QJsonArray itlHeadroom;
+    for (size_t i = 0; i < e.slo.itlHeadroom.size(); ++i)
+        itlHeadroom.append(QJsonObject{{QStringLiteral("slo_ms"), s.workload.itlSloMs[i]},
+                                       {QStringLiteral("floor_ms"), d.floorSecondsBatch1 * 1e3},
+                                       {QStringLiteral("headroom"), e.slo.itlHeadroom[i]}});
+    QJsonObject slo{
+        {QStringLiteral("itl"), itlHeadroom},
+        {QStringLiteral("ttft_ms"), e.slo.ttftMs},
+        {QStringLiteral("ttft_slo_ms"), s.workload.ttftSloMs},
+        {QStringLiteral("ttft_headroom"), e.slo.ttftHeadroom},
+        {QStringLiteral("ttft_met"), e.slo.ttftMet},
+        {QStringLiteral("queue_wait_ms"), s.workload.queueWaitMs},
+    };
+    QJsonObject workload{
+        {QStringLiteral("prefill_ms_per_request"), e.workload.prefillSecondsPerRequest * 1e3},
+        {QStringLiteral("decode_ms_per_request"), e.workload.decodeSecondsPerRequest * 1e3},
+        {QStringLiteral("prefill_share"), e.workload.prefillShare},
+        {QStringLiteral("decode_share"), 1.0 - e.workload.prefillShare},
+        {QStringLiteral("owner"), e.workload.prefillShare >= 0.5 ? QStringLiteral("prefill") : QStringLiteral("decode")},
+        {QStringLiteral("decode_context_tokens"), e.workload.decodeContextTokens},
+        {QStringLiteral("gpu_ms_per_output_token"), e.workload.gpuSecondsPerOutputToken * 1e3},
+    };
+    QJsonObject prefixCache{
+        {QStringLiteral("shared_tokens"), e.prefixCache.sharedTokens},
+        {QStringLiteral("hit_rate"), s.serving.prefixHitRate},
+        {QStringLiteral("prefill_us_per_token"), e.prefixCache.prefillSecondsPerToken * 1e6},
+        {QStringLiteral("saved_ms_per_request"), e.prefixCache.savedSecondsPerRequest * 1e3},
+        {QStringLiteral("saved_flop_per_request"), e.prefixCache.savedFlopPerRequest},
+        {QStringLiteral("ttft_saved_ms"), e.prefixCache.savedSecondsPerRequest * 1e3},
+        {QStringLiteral("cost_per_output_token_change"), e.prefixCache.costPerOutputTokenChange},
+    };
+    QJsonObject speculative{
+        {QStringLiteral("acceptance"), s.speculative.acceptance},
+        {QStringLiteral("draft_tokens"), s.speculative.draftTokens},
+        {QStringLiteral("expected_tokens_per_step"), e.speculative.expectedTokensPerStep},
+        {QStringLiteral("speedup"), e.speculative.speedup},
+        {QStringLiteral("discarded_fraction"), e.speculative.discardedFraction},
+        {QStringLiteral("break_even_verify_cost"), e.speculative.breakEvenVerifyCost},
+        {QStringLiteral("model_verify_cost"), e.speculative.modelVerifyCost},
+    };
     QJsonObject capacity{
+        {QStringLiteral("max_sequences_contiguous_at_max_context"), double(c.maxSequencesContiguousAtMaxContext)},
+        {QStringLiteral("max_sequences_paged"), double(c.maxSequencesPaged)},
+        {QStringLiteral("max_context_tokens"), s.serving.maxContextTokens},
+        {QStringLiteral("max_context_at_batch"),
+         c.maxContextAtBatch ? QJsonValue(double(*c.maxContextAtBatch)) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("request_kv_bytes"), c.requestKvBytes},
         {QStringLiteral("memory_utilization"), c.utilization},
         {QStringLiteral("kv_budget_bytes"), c.kvBudgetBytes},
         {QStringLiteral("kv_needed_bytes"), c.kvNeededBytes},
@@ -112,6 +158,10 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("roofline"), roofline},
         {QStringLiteral("prefill"), prefill},
         {QStringLiteral("capacity"), capacity},
+        {QStringLiteral("slo"), slo},
+        {QStringLiteral("workload"), workload},
+        {QStringLiteral("prefix_cache"), prefixCache},
+        {QStringLiteral("speculative"), speculative},
         {QStringLiteral("scenario"), model::toJson(s)},
     };
 }
@@ -223,8 +273,56 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     row(QStringLiteral("KV needed at B x S"),
         num(c.kvNeededBytes / 1e9, 2) + QStringLiteral(" GB, ") + (c.fits ? QStringLiteral("fits") : QStringLiteral("does NOT fit")),
         QStringLiteral("B * S * kv_tok"));
-    row(QStringLiteral("sequences at context S"), num(double(c.maxSequencesContiguous)) + QStringLiteral(" (contiguous)"),
+    row(QStringLiteral("sequences holding S tokens"), num(double(c.maxSequencesContiguous)),
         QStringLiteral("floor(budget / (S * kv_tok))"));
+    row(QStringLiteral("contiguous at max context"),
+        num(double(c.maxSequencesContiguousAtMaxContext)) + QStringLiteral(" at ") + num(s.serving.maxContextTokens) + QStringLiteral(" tokens"),
+        QStringLiteral("floor(budget / (S_max * kv_tok))"));
+    row(QStringLiteral("paged, by tokens held"),
+        num(double(c.maxSequencesPaged)) + QStringLiteral(" (") + num(s.serving.blockTokens) + QStringLiteral("-token blocks)"),
+        QStringLiteral("floor(budget / (ceil(S / block) * block * kv_tok))"));
+    row(QStringLiteral("longest context at batch B"),
+        c.maxContextAtBatch ? num(double(*c.maxContextAtBatch)) + QStringLiteral(" tokens") : QStringLiteral("unbounded (every layer slides)"),
+        QStringLiteral("largest S with B * kv(S) <= budget"));
+    row(QStringLiteral("KV of one P-token request"), num(c.requestKvBytes / 1073741824.0, 2) + QStringLiteral(" GiB"),
+        QStringLiteral("P * kv_tok"));
+    out << QString();
+    out << QStringLiteral("SLO headroom");
+    for (size_t i = 0; i < e.slo.itlHeadroom.size(); ++i)
+        row(QStringLiteral("ITL SLO %1 ms").arg(num(s.workload.itlSloMs[i], 0)),
+            num(e.slo.itlHeadroom[i], 1) + QStringLiteral("x the ") + num(d.floorSecondsBatch1 * 1e3, 1) + QStringLiteral(" ms floor"),
+            QStringLiteral("SLO / (W / BW)"));
+    row(QStringLiteral("TTFT"),
+        num(e.slo.ttftMs, 1) + QStringLiteral(" ms vs SLO ") + num(s.workload.ttftSloMs, 0) + QStringLiteral(" ms (")
+            + num(e.slo.ttftHeadroom, 2) + QStringLiteral("x)"),
+        QStringLiteral("queue wait + t_pre(P)"));
+    out << QString();
+    out << QStringLiteral("Workload shape (%1 in / %2 out at B = %3)").arg(num(s.workload.promptTokens), num(s.workload.outputTokens), num(B));
+    row(QStringLiteral("GPU time per request"),
+        num(e.workload.prefillSecondsPerRequest * 1e3, 1) + QStringLiteral(" ms prefill + ") + num(e.workload.decodeSecondsPerRequest * 1e3, 1)
+            + QStringLiteral(" ms decode"),
+        QStringLiteral("t_pre(P); O * t_step(B, P + O/2) / B"));
+    row(QStringLiteral("phase that owns it"),
+        (e.workload.prefillShare >= 0.5 ? QStringLiteral("prefill, ") + num(e.workload.prefillShare * 100, 0)
+                                        : QStringLiteral("decode, ") + num((1 - e.workload.prefillShare) * 100, 0))
+            + QStringLiteral(" %"));
+    if (s.serving.prefixTokens > 0) {
+        out << QString();
+        out << QStringLiteral("Prefix caching (%1 shared tokens, hit rate %2)").arg(num(e.prefixCache.sharedTokens), num(s.serving.prefixHitRate, 2));
+        row(QStringLiteral("prefill time saved per request"), num(e.prefixCache.savedSecondsPerRequest * 1e3, 1) + QStringLiteral(" ms"),
+            QStringLiteral("hit rate * (t_pre(P) - t_pre(suffix))"));
+        row(QStringLiteral("cost per output token"), num(e.prefixCache.costPerOutputTokenChange * 100, 1) + QStringLiteral(" %"));
+    }
+    out << QString();
+    out << QStringLiteral("Speculative decoding (alpha %1, k %2, c_d %3, c_v %4)")
+               .arg(num(s.speculative.acceptance, 2), num(s.speculative.draftTokens), num(s.speculative.draftCost, 2),
+                    num(s.speculative.verifyCost, 2));
+    row(QStringLiteral("expected tokens per step"), num(e.speculative.expectedTokensPerStep, 2), QStringLiteral("(1 - alpha^(k+1)) / (1 - alpha)"));
+    row(QStringLiteral("speedup"), num(e.speculative.speedup, 2) + QStringLiteral("x"), QStringLiteral("E / (1 + k c_d + k c_v)"));
+    row(QStringLiteral("drafted tokens discarded"), num(e.speculative.discardedFraction * 100, 1) + QStringLiteral(" %"),
+        QStringLiteral("1 - sum(alpha^i) / k"));
+    row(QStringLiteral("slowdown once c_v exceeds"), num(e.speculative.breakEvenVerifyCost, 2),
+        QStringLiteral("(E - 1 - k c_d) / k; the cost model implies c_v = ") + num(e.speculative.modelVerifyCost, 3) + QStringLiteral(" here"));
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 

@@ -108,6 +108,13 @@ struct Terms {
     {
         return (prefillLinearFlop(prompt) + prefillAttentionFlop(prompt)) / gpus / prefillFlops;
     }
+    /** Layer-tokens of paged cache: each layer's tokens rounded up to whole blocks. */
+    double pagedLayerTokens(double tokens, double block) const
+    {
+        auto blocks = [block](double t) { return std::ceil(t / block) * block; };
+        return globalLayers * blocks(tokens) + windowLayers * blocks(std::min(tokens, window));
+    }
+
     /** Weights read once plus the KV the prompt writes (sliding layers keep only the last window). */
     double prefillBytes(double prompt) const { return weightReadBytes(prompt) + kvPerLayerTokenPerGpu * layerTokens(prompt); }
     double prefillMemorySeconds(double prompt) const { return prefillBytes(prompt) / effectiveBandwidth; }
@@ -329,10 +336,79 @@ void evaluate(const Scenario& s, Evaluation& out)
 
     // Capacity per GPU.
     CapacityResult& c = out.capacity;
-    c.kvBudgetBytes = s.hardware.memoryBytes * c.utilization - t.residentWeightBytes / t.gpus;
+    const Serving& sv = s.serving;
+    const double kvLayerToken = t.kvPerLayerTokenPerGpu;
+    c.utilization = sv.memoryUtilization;
+    c.kvBudgetBytes = s.hardware.memoryBytes * sv.memoryUtilization - t.residentWeightBytes / t.gpus - sv.activationReserveBytes;
     c.kvNeededBytes = d.kvBytes;
     c.fits = c.kvBudgetBytes >= 0 && c.kvNeededBytes <= c.kvBudgetBytes;
     c.maxSequencesContiguous = S > 0 ? maxSequencesContiguous(c.kvBudgetBytes, 1.0, d.kvBytesPerSequence) : 0;
+    c.maxSequencesContiguousAtMaxContext
+        = maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.layerTokens(sv.maxContextTokens));
+    const double held = std::min<double>(S, sv.maxContextTokens);
+    c.maxSequencesPaged = held > 0 ? maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.pagedLayerTokens(held, sv.blockTokens)) : 0;
+    {
+        // Largest S with B * kv(S) <= budget, kv(S) piecewise linear: L * S up to the window, then L_g * S + L_w * w.
+        const double perSequence = c.kvBudgetBytes / (B * kvLayerToken); // layer-tokens one sequence may hold
+        const double allLayers = t.globalLayers + t.windowLayers;
+        if (c.kvBudgetBytes < 0)
+            c.maxContextAtBatch = 0;
+        else if (t.windowLayers > 0 && perSequence > allLayers * t.window) {
+            if (t.globalLayers > 0)
+                c.maxContextAtBatch = static_cast<long long>(std::floor((perSequence - t.windowLayers * t.window) / t.globalLayers));
+            else
+                c.maxContextAtBatch = std::nullopt; // every layer slides: the cache stops growing at the window
+        } else {
+            c.maxContextAtBatch = static_cast<long long>(std::floor(perSequence / allLayers));
+        }
+    }
+
+    c.requestKvBytes = p.kvWrittenBytes;
+
+    // SLO headroom.
+    SloResult& slo = out.slo;
+    slo.itlHeadroom.resize(s.workload.itlSloMs.size());
+    for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i)
+        slo.itlHeadroom[i] = s.workload.itlSloMs[i] / (d.floorSecondsBatch1 * 1e3);
+    slo.ttftMs = s.workload.queueWaitMs + p.seconds * 1e3;
+    slo.ttftHeadroom = s.workload.ttftSloMs / slo.ttftMs;
+    slo.ttftMet = slo.ttftMs <= s.workload.ttftSloMs;
+
+    // Workload shape: one request's GPU time in each phase at the current batch.
+    WorkloadResult& wl = out.workload;
+    const double O = s.workload.outputTokens;
+    wl.decodeContextTokens = P + O / 2.0;
+    wl.prefillSecondsPerRequest = p.seconds;
+    wl.decodeSecondsPerRequest = O * t.stepSeconds(B, wl.decodeContextTokens) / B;
+    const double requestSeconds = wl.prefillSecondsPerRequest + wl.decodeSecondsPerRequest;
+    wl.prefillShare = requestSeconds > 0 ? wl.prefillSecondsPerRequest / requestSeconds : 0.0;
+    wl.gpuSecondsPerOutputToken = O > 0 ? requestSeconds / O : 0.0;
+
+    // Prefix caching: the cached prefix is neither computed nor written again; the suffix still attends to all P.
+    PrefixCacheResult& pc = out.prefixCache;
+    pc.sharedTokens = std::min<double>(sv.prefixTokens, P);
+    const double suffix = P - pc.sharedTokens;
+    const double suffixFlop = t.prefillLinearFlop(suffix) + t.prefillAttentionFactor * t.attentionWidth * suffix * t.layerTokens(P);
+    const double suffixBytes = t.weightReadBytes(suffix) + kvLayerToken * (t.layerTokens(P) - t.layerTokens(pc.sharedTokens));
+    const double suffixSeconds = std::max(suffixFlop / t.gpus / t.prefillFlops, suffixBytes / t.effectiveBandwidth) + t.commSeconds(suffix);
+    pc.prefillSecondsPerToken = P > 0 ? p.seconds / P : 0.0;
+    pc.savedSecondsPerRequest = sv.prefixHitRate * std::max(0.0, p.seconds - suffixSeconds);
+    pc.savedFlopPerRequest = sv.prefixHitRate * (p.flop - suffixFlop);
+    pc.costPerOutputTokenChange = requestSeconds > 0 ? -pc.savedSecondsPerRequest / requestSeconds : 0.0;
+
+    // Speculative decoding.
+    SpeculativeEvaluation& sp = out.speculative;
+    const Speculative& spec = s.speculative;
+    const SpeculativeResult sr = speculativeDecoding(spec.acceptance, spec.draftTokens, spec.draftCost, spec.verifyCost);
+    sp.expectedTokensPerStep = sr.expectedTokensPerStep;
+    sp.speedup = sr.speedup;
+    sp.discardedFraction = sr.discardedFraction;
+    const double k = spec.draftTokens;
+    sp.breakEvenVerifyCost = (sr.expectedTokensPerStep - 1.0 - k * spec.draftCost) / k;
+    {
+        const double verifySeconds = std::max(d.memorySeconds, (k + 1.0) * d.computeSeconds) + t.commSeconds(B * (k + 1.0));
+        sp.modelVerifyCost = (verifySeconds - d.stepSeconds) / (k * d.stepSeconds);
+    }
 
     // Sweeps on fixed grids.
     Sweeps& w = out.sweeps;
@@ -341,7 +417,23 @@ void evaluate(const Scenario& s, Evaluation& out)
         w.context = contextGrid();
         w.prompt = promptGrid();
         w.intensity = intensityGrid();
+        w.maxContext = logGrid(Sweeps::kCapacityPoints, Sweeps::kCapacityMin, Sweeps::kContextMax);
+        w.verifyCost = Eigen::ArrayXd::LinSpaced(Sweeps::kVerifyPoints, 0.0, 1.0);
     }
+    w.sequencesContiguous.resize(w.maxContext.size());
+    w.sequencesPaged.resize(w.maxContext.size());
+    for (Eigen::Index i = 0; i < w.maxContext.size(); ++i) {
+        const double maxContext = w.maxContext(i);
+        w.sequencesContiguous(i) = double(maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.layerTokens(maxContext)));
+        const double heldTokens = std::min(S, maxContext);
+        w.sequencesPaged(i) = heldTokens > 0
+            ? double(maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.pagedLayerTokens(heldTokens, sv.blockTokens)))
+            : 0.0;
+    }
+    w.maxBatchFitting.resize(w.context.size());
+    for (Eigen::Index i = 0; i < w.context.size(); ++i)
+        w.maxBatchFitting(i) = double(maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.layerTokens(w.context(i))));
+    w.speculativeSpeedup = sr.expectedTokensPerStep / (1.0 + k * spec.draftCost + k * w.verifyCost);
     if (t.experts > 0) {
         const Eigen::ArrayXd touched = t.experts * (1.0 - Eigen::pow(1.0 - t.expertsPerToken / t.experts, w.batch));
         w.weightFloorMs = (t.nonExpertWeightBytes + touched * t.expertWeightBytes) / t.gpus / t.bandwidth * 1000.0;

@@ -86,13 +86,56 @@ struct PrefillResult {
     double scoreMatrixElements = 0; ///< P^2 per head per layer
 };
 
-/** Memory capacity per GPU at the default utilisation 0.90. */
+/** Memory capacity per GPU (design/cost-model.md section 3, "Capacity"). */
 struct CapacityResult {
-    double utilization = 0.90;            ///< fraction of HBM usable
-    double kvBudgetBytes = 0;             ///< memory * utilization - N * b_w / T (negative: the weights do not fit)
+    double utilization = 0.90;            ///< serving.memory_utilization, fraction of HBM usable
+    double kvBudgetBytes = 0;             ///< memory * utilization - N * b_w / T - activation reserve
+                                          ///< (negative: the weights do not fit)
     double kvNeededBytes = 0;             ///< B * (cache of one sequence at S) per GPU
     bool fits = false;                    ///< kvBudgetBytes >= kvNeededBytes and >= 0
-    long long maxSequencesContiguous = 0; ///< floor(budget / (S * kv_tok)); 0 when S = 0 is not meaningful
+    long long maxSequencesContiguous = 0; ///< floor(budget / (S * kv_tok)): sequences that fit holding S tokens
+                                          ///< (the largest batch whose cache fits at the current S)
+    long long maxSequencesContiguousAtMaxContext = 0; ///< floor(budget / (S_max * kv_tok)): reserving the advertised max
+    long long maxSequencesPaged = 0;      ///< floor(budget / (ceil(S / block) * block * kv_tok)): paged, by tokens held
+    std::optional<long long> maxContextAtBatch; ///< largest S whose cache fits at the current B; nullopt: unbounded
+                                                ///< (every layer slides) ; 0 when not even S = 0 fits
+    double requestKvBytes = 0;            ///< KV one request of P prompt tokens writes (all GPUs), = prefill.kvWrittenBytes
+};
+
+/** SLO headroom (issue 4): each ITL SLO against the batch-1 floor, and TTFT = queue wait + prefill. */
+struct SloResult {
+    std::vector<double> itlHeadroom; ///< SLO / batch-1 decode floor, same order as workload.itlSloMs
+    double ttftMs = 0;               ///< queue wait + t_pre(P), milliseconds
+    double ttftHeadroom = 0;         ///< TTFT SLO / ttftMs (> 1: room to spare)
+    bool ttftMet = false;
+};
+
+/** GPU time one request costs in each phase at the current batch (issue 4, "Workload shape"). */
+struct WorkloadResult {
+    double prefillSecondsPerRequest = 0; ///< t_pre(P): prefill holds the whole GPU
+    double decodeSecondsPerRequest = 0;  ///< O * t_step(B, S = P + O/2) / B: the request's share of each step
+    double prefillShare = 0;             ///< prefill / (prefill + decode)
+    double decodeContextTokens = 0;      ///< P + O/2, the mean context while decoding
+    double gpuSecondsPerOutputToken = 0; ///< (prefill + decode) / O
+};
+
+/** Prefix caching (seed 001, section 3.5). */
+struct PrefixCacheResult {
+    double sharedTokens = 0;             ///< min(prefix tokens, P)
+    double prefillSecondsPerToken = 0;   ///< t_pre(P) / P at the current prompt
+    double savedSecondsPerRequest = 0;   ///< hit rate * (t_pre(P) - t_pre of the uncached suffix)
+    double savedFlopPerRequest = 0;      ///< hit rate * (F_pre(P) - F of the suffix attending to all P)
+    double costPerOutputTokenChange = 0; ///< relative change of GPU seconds per output token (negative: cheaper)
+};
+
+/** Speculative decoding at the scenario's inputs, plus the verification cost the cost model implies. */
+struct SpeculativeEvaluation {
+    double expectedTokensPerStep = 0;
+    double speedup = 0;
+    double discardedFraction = 0;
+    double breakEvenVerifyCost = 0;      ///< c_v where the speedup falls to 1 (negative: never a win)
+    double modelVerifyCost = 0;          ///< c_v the cost model implies at (B, S): verifying k more positions per
+                                         ///< sequence multiplies the FLOP by k + 1 and reads nothing new
 };
 
 /**
@@ -110,6 +153,13 @@ struct Sweeps {
     // Over prompt length P: log-spaced from kPromptMin to kPromptMax tokens.
     Eigen::ArrayXd prompt;
     Eigen::ArrayXd prefillLinearFlop, prefillAttentionFlop, prefillFlop, prefillMs;
+    // Capacity over advertised max context (log-spaced kCapacityMin..kContextMax): sequences that fit.
+    Eigen::ArrayXd maxContext;
+    Eigen::ArrayXd sequencesContiguous, sequencesPaged;
+    // Over the context grid: the largest batch whose cache fits (0 where none).
+    Eigen::ArrayXd maxBatchFitting;
+    // Speculative speedup over verification cost c_v in [0, 1] (linear grid).
+    Eigen::ArrayXd verifyCost, speculativeSpeedup;
     // Roofline: log-spaced arithmetic intensity (FLOP/byte) and attainable FLOP/s = min(F_peak, I * BW).
     Eigen::ArrayXd intensity;
     Eigen::ArrayXd attainableFlopsPerSecond, attainableDeratedFlopsPerSecond;
@@ -120,6 +170,9 @@ struct Sweeps {
     static constexpr double kContextMin = 128, kContextMax = 1048576;
     static constexpr int kPromptPoints = 201;
     static constexpr double kPromptMin = 16, kPromptMax = 1048576;
+    static constexpr int kCapacityPoints = 161;
+    static constexpr double kCapacityMin = 2048;
+    static constexpr int kVerifyPoints = 101;
     static constexpr int kIntensityPoints = 161;
     static constexpr double kIntensityMin = 0.1, kIntensityMax = 1e5;
 };
@@ -130,6 +183,10 @@ struct Evaluation {
     RooflineResult roofline;
     PrefillResult prefill;
     CapacityResult capacity;
+    SloResult slo;
+    WorkloadResult workload;
+    PrefixCacheResult prefixCache;
+    SpeculativeEvaluation speculative;
     Sweeps sweeps;
 };
 

@@ -120,6 +120,22 @@ std::vector<ScenarioError> validate(const Scenario& s)
         c.positive("workload.itl_slo_ms", slo);
     c.positive("workload.ttft_slo_ms", s.workload.ttftSloMs);
 
+    c.nonNegative("workload.queue_wait_ms", s.workload.queueWaitMs);
+
+    c.fraction("serving.memory_utilization", s.serving.memoryUtilization);
+    c.nonNegative("serving.activation_reserve_bytes", s.serving.activationReserveBytes);
+    c.positive("serving.max_context_tokens", s.serving.maxContextTokens);
+    c.positive("serving.block_tokens", s.serving.blockTokens);
+    c.nonNegative("serving.prefix_tokens", s.serving.prefixTokens);
+    if (!std::isfinite(s.serving.prefixHitRate) || s.serving.prefixHitRate < 0 || s.serving.prefixHitRate > 1)
+        c.fail("serving.prefix_hit_rate", formatNumber(s.serving.prefixHitRate), "must be between 0 and 1");
+
+    if (!std::isfinite(s.speculative.acceptance) || s.speculative.acceptance < 0 || s.speculative.acceptance >= 1)
+        c.fail("speculative.acceptance", formatNumber(s.speculative.acceptance), "must be at least 0 and below 1");
+    c.positive("speculative.draft_tokens", s.speculative.draftTokens);
+    c.nonNegative("speculative.draft_cost", s.speculative.draftCost);
+    c.nonNegative("speculative.verify_cost", s.speculative.verifyCost);
+
     c.fraction("efficiency.bandwidth", s.efficiency.bandwidth);
     c.fraction("efficiency.mfu_prefill", s.efficiency.mfuPrefill);
     c.fraction("efficiency.mfu_decode", s.efficiency.mfuDecode);

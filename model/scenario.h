@@ -88,6 +88,25 @@ struct Workload {
     int outputTokens = 256;              ///< O, output length
     std::vector<double> itlSloMs{20, 40, 100}; ///< ITL SLO lines, milliseconds
     double ttftSloMs = 800;              ///< TTFT SLO, milliseconds
+    double queueWaitMs = 0;              ///< queue wait before prefill, milliseconds (added to TTFT)
+};
+
+/** How the server holds memory and reuses work (design/cost-model.md section 3, "Capacity", "Prefix caching"). */
+struct Serving {
+    double memoryUtilization = 0.90;     ///< fraction of HBM the server may use
+    double activationReserveBytes = 0;   ///< HBM kept back for activations and workspace, per GPU
+    int maxContextTokens = 131072;       ///< advertised max context: what contiguous reservation sets aside per sequence
+    int blockTokens = 16;                ///< paged-KV block size, tokens
+    int prefixTokens = 0;                ///< shared prompt prefix (system prompt) tokens
+    double prefixHitRate = 1.0;          ///< fraction of requests whose prefix is found in the cache
+};
+
+/** Speculative decoding (design/cost-model.md section 3; seed 001). */
+struct Speculative {
+    double acceptance = 0.7;   ///< alpha, probability each drafted token is accepted, in [0, 1)
+    int draftTokens = 4;       ///< k, tokens drafted per step
+    double draftCost = 0.05;   ///< c_d, draft cost per drafted token, fraction of one target step
+    double verifyCost = 0.0;   ///< c_v, marginal verification cost per drafted position, fraction of one target step
 };
 
 /** Achieved / peak fractions, each in (0, 1]. The floor uses 1 for all. */
@@ -103,6 +122,8 @@ struct Scenario {
     Hardware hardware;
     Workload workload;
     Efficiency efficiency;
+    Serving serving;
+    Speculative speculative;
 };
 
 /** One problem with a scenario: the dotted key (as in `--set`), the offending value and why. */

@@ -242,6 +242,28 @@ const std::vector<Entry>& entries()
                               return {};
                           }});
         t.push_back(number("workload.ttft_slo_ms", "ms", "TTFT SLO", [](Scenario& s) -> double& { return s.workload.ttftSloMs; }));
+        t.push_back(number("workload.queue_wait_ms", "ms", "queue wait before prefill (part of TTFT)",
+                           [](Scenario& s) -> double& { return s.workload.queueWaitMs; }));
+        t.push_back(number("serving.memory_utilization", "fraction", "fraction of HBM the server may use (default 0.90)",
+                           [](Scenario& s) -> double& { return s.serving.memoryUtilization; }));
+        t.push_back(number("serving.activation_reserve_bytes", "B", "HBM kept back for activations, per GPU",
+                           [](Scenario& s) -> double& { return s.serving.activationReserveBytes; }));
+        t.push_back(integer("serving.max_context_tokens", "tokens", "advertised max context (contiguous reservation size)",
+                            [](Scenario& s) -> int& { return s.serving.maxContextTokens; }));
+        t.push_back(integer("serving.block_tokens", "tokens", "paged-KV block size",
+                            [](Scenario& s) -> int& { return s.serving.blockTokens; }));
+        t.push_back(integer("serving.prefix_tokens", "tokens", "shared prompt prefix held by the prefix cache",
+                            [](Scenario& s) -> int& { return s.serving.prefixTokens; }));
+        t.push_back(number("serving.prefix_hit_rate", "fraction", "fraction of requests that find the prefix cached",
+                           [](Scenario& s) -> double& { return s.serving.prefixHitRate; }));
+        t.push_back(number("speculative.acceptance", "fraction", "alpha, acceptance rate of drafted tokens",
+                           [](Scenario& s) -> double& { return s.speculative.acceptance; }));
+        t.push_back(integer("speculative.draft_tokens", "tokens", "k, tokens drafted per step",
+                            [](Scenario& s) -> int& { return s.speculative.draftTokens; }));
+        t.push_back(number("speculative.draft_cost", "fraction", "c_d, draft cost per token, fraction of a target step",
+                           [](Scenario& s) -> double& { return s.speculative.draftCost; }));
+        t.push_back(number("speculative.verify_cost", "fraction", "c_v, marginal verification cost per drafted position",
+                           [](Scenario& s) -> double& { return s.speculative.verifyCost; }));
         t.push_back(number("efficiency.bandwidth", "fraction", "eta_bw, achieved / peak bandwidth",
                            [](Scenario& s) -> double& { return s.efficiency.bandwidth; }));
         t.push_back(number("efficiency.mfu_prefill", "fraction", "MFU during prefill",

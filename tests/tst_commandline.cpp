@@ -144,6 +144,9 @@ private slots:
         QTest::newRow("negative batch") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch=-3")} << "workload.batch";
         QTest::newRow("text batch") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch=many")} << "many";
         QTest::newRow("kv heads not dividing") << QStringList{report, QStringLiteral("--set"), QStringLiteral("model.kv_heads=5")} << "model.kv_heads";
+        QTest::newRow("unknown serving key") << QStringList{report, QStringLiteral("--set"), QStringLiteral("serving.prefix=3")} << "serving.prefix";
+        QTest::newRow("hit rate over 1") << QStringList{report, QStringLiteral("--set"), QStringLiteral("serving.prefix_hit_rate=2")} << "serving.prefix_hit_rate";
+        QTest::newRow("missing config") << QStringList{report, QStringLiteral("--model-config"), QStringLiteral("/nonexistent/config.json")} << "/nonexistent/config.json";
         QTest::newRow("missing file") << QStringList{report, QStringLiteral("--scenario"), QStringLiteral("/nonexistent/x.json")} << "/nonexistent/x.json";
         QTest::newRow("bad size") << QStringList{QStringLiteral("--screenshot"), QStringLiteral("/tmp/x.png"), QStringLiteral("--size"), QStringLiteral("big")} << "--size";
     }
@@ -172,6 +175,55 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("bad.json"));
         QVERIFY(r.err.contains("not valid JSON"));
+    }
+
+    void triageClassifiesTheDrillTickets_data()
+    {
+        QTest::addColumn<QString>("ticket");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("B1") << "b1-ttft.json" << "prefill";
+        QTest::newRow("B2") << "b2-itl.json" << "decode";
+        QTest::newRow("B3") << "b3-concurrency.json" << "admission";
+        QTest::newRow("B4") << "b4-batch-job.json" << "noisy_neighbour_prefill";
+        QTest::newRow("B5") << "b5-oom.json" << "kv_capacity";
+    }
+    void triageClassifiesTheDrillTickets()
+    {
+        QFETCH(QString, ticket);
+        QFETCH(QString, expected);
+        const QString drill = source("resources/scenarios/incident-drill-13b-a100.json");
+        const Result json = runRidgeline({QStringLiteral("--triage"), source("resources/tickets/") + ticket, QStringLiteral("--scenario"),
+                                          drill, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(o.value(QStringLiteral("class")).toString(), expected);
+        QVERIFY(o.value(QStringLiteral("standup")).toObject().value(QStringLiteral("text")).toString().contains(QStringLiteral("Symptom: ")));
+        const Result text = runRidgeline({QStringLiteral("--triage"), source("resources/tickets/") + ticket, QStringLiteral("--scenario"), drill});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("How we will know in 30 minutes: "));
+    }
+
+    void triageBadTicket()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("ticket.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"p95_itl_ms": "slow"})");
+        f.close();
+        const Result r = runRidgeline({QStringLiteral("--triage"), path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("p95_itl_ms"));
+    }
+
+    void servingWhatIfKeysInTheReport()
+    {
+        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("serving.prefix_tokens=1800")});
+        for (const char* key : {"capacity.kv_budget_bytes", "capacity.max_sequences_paged", "capacity.max_sequences_contiguous_at_max_context",
+                                "slo.ttft_ms", "workload.prefill_share", "prefix_cache.saved_ms_per_request",
+                                "speculative.speedup", "speculative.discarded_fraction"})
+            QVERIFY2(std::isfinite(at(r, QString::fromUtf8(key))), key);
+        QVERIFY(near(at(r, QStringLiteral("speculative.speedup")), 2.31));
     }
 
     void screenshotWritesAPng()
