@@ -135,6 +135,11 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     if (d == 0 || L == 0 || H == 0 || V == 0)
         return "config fields hidden_size, num_hidden_layers, num_attention_heads and vocab_size must be greater than 0";
     int Hkv = f.countOr("num_key_value_heads", -1);
+    if (Hkv == 0)
+        return "config field \"num_key_value_heads\" = 0: expected at least 1";
+    if (Hkv > H)
+        return "config field \"num_key_value_heads\" = " + std::to_string(Hkv) + ": more than num_attention_heads ("
+               + std::to_string(H) + ")";
     if (Hkv < 0) {
         Hkv = H;
         m.notes.push_back("No \"num_key_value_heads\": assumed " + std::to_string(H) + " (multi-head attention, H_kv = H).");

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Builds the libFuzzer targets with clang and runs each for a bounded time on the repo's corpus,
+# then replays every saved regression input. Usage: scripts/ci-fuzz.sh [seconds per target]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-30}"
+missing=()
+for p in clang libclang-rt-14-dev; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -DRIDGELINE_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-fuzz --target fuzzers --parallel "$(nproc)"
+for target in scenario_json hfconfig triage set_key; do
+  work="build-fuzz/corpus-$target"
+  mkdir -p "$work"
+  echo "fuzz_$target: ${seconds}s"
+  if [ -d "fuzz/regressions/$target" ]; then
+    build-fuzz/fuzz/fuzz_$target -runs=0 fuzz/regressions/$target/* 2>&1 | tail -n 1
+  fi
+  build-fuzz/fuzz/fuzz_$target "$work" "fuzz/corpus/$target" -max_total_time="$seconds" \
+    -artifact_prefix="build-fuzz/crash-$target-" -print_final_stats=1 2>&1 | grep -E 'stat::number_of_executed_units|Done' || true
+  if ls build-fuzz/crash-"$target"-* >/dev/null 2>&1; then
+    echo "fuzz_$target found a crash: $(ls build-fuzz/crash-"$target"-*)" >&2
+    exit 1
+  fi
+done
