@@ -17,6 +17,7 @@
 #include "app/mainwindow.h"
 #include "app/report.h"
 #include "model/costmodel.h"
+#include "model/calibration.h"
 #include "model/hfconfig.h"
 #include "model/triage.h"
 #include "model/scenariokeys.h"
@@ -71,6 +72,8 @@ QString helpText()
                "  --report               print the evaluation without a display, then exit\n"
                "  --triage FILE          classify an incident ticket (JSON) against the scenario's floors\n"
                "                         and print the reasoning and the six-line standup\n"
+               "  --calibrate DATA       fit eta_bw, MFU and overheads to measurements (CSV with units in\n"
+               "                         the header, or vLLM serving-benchmark JSON); prints JSON\n"
                "  --format text|json     report or triage format (default text)\n"
                "  --scenario FILE        start from this scenario JSON file\n"
                "  --model-config FILE    import the model from a HuggingFace config.json (after --scenario)\n"
@@ -210,10 +213,54 @@ QString triageText(const model::Scenario& scenario, const QByteArray& ticketJson
     return text.trimmed();
 }
 
+QString calibrationJson(const model::Scenario& scenario, const QByteArray& data, const QString& path, QString* error)
+{
+    std::vector<model::Measurement> rows;
+    const QByteArray head = data.trimmed().left(1);
+    const bool json = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || path.endsWith(QLatin1String(".jsonl"), Qt::CaseInsensitive)
+                      || head == "{" || head == "[";
+    std::string err = json ? model::parseVllmBenchmarkJson(data, rows) : model::parseMeasurementsCsv(data, rows);
+    model::CalibrationResult result;
+    if (err.empty())
+        err = model::calibrate(scenario, rows, result);
+    if (!err.empty()) {
+        *error = QString::fromStdString(err);
+        return {};
+    }
+    auto coefficient = [](const model::Coefficient& c) {
+        return QJsonObject{{QStringLiteral("value"), c.value},
+                           {QStringLiteral("standard_error"), c.standardError ? QJsonValue(*c.standardError) : QJsonValue(QJsonValue::Null)},
+                           {QStringLiteral("fitted"), c.fitted}};
+    };
+    auto fitError = [](const model::FitError& e) {
+        return QJsonObject{{QStringLiteral("points"), e.points},
+                           {QStringLiteral("mape_before"), e.mapeBefore},
+                           {QStringLiteral("mape_after"), e.mapeAfter},
+                           {QStringLiteral("max_error_before"), e.maxErrorBefore},
+                           {QStringLiteral("max_error_after"), e.maxErrorAfter}};
+    };
+    QStringList notes;
+    for (const std::string& n : result.notes)
+        notes << QString::fromStdString(n);
+    const QJsonObject o{
+        {QStringLiteral("points"), int(rows.size())},
+        {QStringLiteral("coefficients"),
+         QJsonObject{{QStringLiteral("bandwidth_efficiency"), coefficient(result.bandwidthEfficiency)},
+                     {QStringLiteral("step_overhead_ms"), coefficient(result.stepOverheadMs)},
+                     {QStringLiteral("mfu_prefill"), coefficient(result.mfuPrefill)},
+                     {QStringLiteral("prefill_overhead_ms"), coefficient(result.prefillOverheadMs)}}},
+        {QStringLiteral("itl"), fitError(result.itl)},
+        {QStringLiteral("ttft"), fitError(result.ttft)},
+        {QStringLiteral("notes"), QJsonArray::fromStringList(notes)},
+        {QStringLiteral("scenario"), model::toJson(result.calibrated)},
+    };
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)).trimmed();
+}
+
 int run(int argc, char** argv)
 {
     const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot"});
-    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--help", "-h", "--version", "-v"});
+    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--help", "-h", "--version", "-v"});
     if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (wantsScreenshot || headless)
@@ -237,6 +284,7 @@ int run(int argc, char** argv)
     const QCommandLineOption reportOpt(QStringLiteral("report"));
     const QCommandLineOption formatOpt(QStringLiteral("format"), QString(), QStringLiteral("text|json"), QStringLiteral("text"));
     const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QString(), QStringLiteral("FILE"));
+    const QCommandLineOption calibrateOpt(QStringLiteral("calibrate"), QString(), QStringLiteral("DATA"));
     const QCommandLineOption triageOpt(QStringLiteral("triage"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption modelConfigOpt(QStringLiteral("model-config"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption setOpt(QStringLiteral("set"), QString(), QStringLiteral("KEY=VALUE"));
@@ -244,7 +292,7 @@ int run(int argc, char** argv)
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QString(), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     const QCommandLineOption helpOpt(QStringList{QStringLiteral("h"), QStringLiteral("help")});
     const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
-    parser.addOptions({reportOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, helpOpt, versionOpt});
+    parser.addOptions({reportOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, helpOpt, versionOpt});
     parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
 
     if (!parser.parse(QCoreApplication::arguments()))
@@ -301,6 +349,19 @@ int run(int argc, char** argv)
     if (const QString err = buildScenario(scenarioFile, parser.value(modelConfigOpt), ticketScenario, parser.values(setOpt), scenario, notes);
         !err.isEmpty())
         return fail(kExitBadInput, err);
+
+    if (parser.isSet(calibrateOpt)) {
+        const QString path = parser.value(calibrateOpt);
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return fail(kExitBadInput, path + QStringLiteral(": cannot open: ") + f.errorString());
+        QString error;
+        const QString text = calibrationJson(scenario, f.readAll(), path, &error);
+        if (!error.isEmpty())
+            return fail(kExitBadInput, path + QStringLiteral(": ") + error);
+        printLine(stdout, text);
+        return 0;
+    }
 
     if (parser.isSet(triageOpt)) {
         QString error;

@@ -28,6 +28,10 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
 QString buildScenario(const QString& scenarioFile, const QString& modelConfigFile, const QByteArray& overlay,
                       const QStringList& assignments, model::Scenario& out, QStringList& notes);
 
+/** Calibration of @p scenario to the measurements in @p data (CSV or vLLM JSON, told by @p path's
+ *  ending or the first byte) as indented JSON; on failure "" and @p error set. */
+QString calibrationJson(const model::Scenario& scenario, const QByteArray& data, const QString& path, QString* error);
+
 /** The triage report as text (class, reasoning, fixes, the six-line standup) or JSON. */
 QString triageText(const model::Scenario& scenario, const QByteArray& ticketJson, bool json, QString* error);
 

@@ -67,6 +67,8 @@ struct Terms {
     double kvPerLayerToken;      // all GPUs
     double kvPerLayerTokenPerGpu;
     double prefillAttentionFactor; // 4 (full) or 2 (causal)
+    double stepOverheadSeconds;  // fixed per decode step
+    double prefillOverheadSeconds; // fixed per prefill
     double commLatencySeconds;   // per step, all layers
     double commSecondsPerToken;  // per step, all layers, per token in the step
 
@@ -96,7 +98,8 @@ struct Terms {
     double decodeComputeSeconds(double batch, double context) const { return decodeFlop(batch, context) / decodeFlops; }
     double stepSeconds(double batch, double context) const
     {
-        return std::max(decodeMemorySeconds(batch, context), decodeComputeSeconds(batch, context)) + commSeconds(batch);
+        return std::max(decodeMemorySeconds(batch, context), decodeComputeSeconds(batch, context)) + commSeconds(batch)
+               + stepOverheadSeconds;
     }
 
     double prefillLinearFlop(double prompt) const { return 2.0 * activeParams * prompt; }
@@ -161,6 +164,8 @@ Terms terms(const Scenario& s)
         t.kvPerLayerTokenPerGpu = 2.0 * headsPerGpu * h * kvElement;
     }
     t.prefillAttentionFactor = m.attention == AttentionFlops::Causal ? 2.0 : 4.0;
+    t.stepOverheadSeconds = s.efficiency.stepOverheadSeconds;
+    t.prefillOverheadSeconds = s.efficiency.prefillOverheadSeconds;
     if (t.gpus > 1) {
         // Two all-reduces per layer of tokens x d activations, ring: 2 (T - 1) / T of the bytes over the link.
         const double ringFactor = 2.0 * (t.gpus - 1) / t.gpus;
@@ -262,7 +267,7 @@ void evaluate(const Scenario& s, Evaluation& out)
     d.memorySeconds = d.readBytes / t.effectiveBandwidth;
     d.computeSeconds = d.flop / t.decodeFlops;
     d.commSeconds = t.commSeconds(B);
-    d.stepSeconds = std::max(d.memorySeconds, d.computeSeconds) + d.commSeconds;
+    d.stepSeconds = std::max(d.memorySeconds, d.computeSeconds) + d.commSeconds + t.stepOverheadSeconds;
     d.bound = d.computeSeconds > d.memorySeconds ? Bound::Compute : Bound::Memory;
     d.floorSecondsBatch1 = t.weightReadBytes(1.0) / t.bandwidth;
     d.totalWeightFloorSeconds = t.residentWeightBytes / t.gpus / t.bandwidth;
@@ -270,7 +275,8 @@ void evaluate(const Scenario& s, Evaluation& out)
     d.tokensPerSecondPerUser = 1.0 / d.stepSeconds;
     d.tokensPerSecondTotal = B / d.stepSeconds;
     d.intensityFlopPerByte = d.flop / d.readBytes;
-    d.interceptSeconds = t.weightReadBytes(1.0) / t.effectiveBandwidth + (t.gpus > 1 ? t.commLatencySeconds : 0.0);
+    d.interceptSeconds = t.weightReadBytes(1.0) / t.effectiveBandwidth + (t.gpus > 1 ? t.commLatencySeconds : 0.0)
+                         + t.stepOverheadSeconds;
     d.slopeSecondsPerSequence = d.kvBytesPerSequence / t.effectiveBandwidth + t.commSecondsPerToken;
     d.maxBatchForItlSlo.resize(s.workload.itlSloMs.size());
     for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i) {
@@ -307,7 +313,7 @@ void evaluate(const Scenario& s, Evaluation& out)
     p.computeSeconds = p.flop / t.gpus / t.prefillFlops;
     p.memorySeconds = t.prefillMemorySeconds(P);
     p.commSeconds = t.commSeconds(P);
-    p.seconds = std::max(p.computeSeconds, p.memorySeconds) + p.commSeconds;
+    p.seconds = std::max(p.computeSeconds, p.memorySeconds) + p.commSeconds + t.prefillOverheadSeconds;
     p.bound = p.computeSeconds >= p.memorySeconds ? Bound::Compute : Bound::Memory;
     {
         // Linear = attention where 2 N_active = factor * d_attn * (L_g P + L_w min(P, w)).
@@ -390,7 +396,8 @@ void evaluate(const Scenario& s, Evaluation& out)
     const double suffix = P - pc.sharedTokens;
     const double suffixFlop = t.prefillLinearFlop(suffix) + t.prefillAttentionFactor * t.attentionWidth * suffix * t.layerTokens(P);
     const double suffixBytes = t.weightReadBytes(suffix) + kvLayerToken * (t.layerTokens(P) - t.layerTokens(pc.sharedTokens));
-    const double suffixSeconds = std::max(suffixFlop / t.gpus / t.prefillFlops, suffixBytes / t.effectiveBandwidth) + t.commSeconds(suffix);
+    const double suffixSeconds = std::max(suffixFlop / t.gpus / t.prefillFlops, suffixBytes / t.effectiveBandwidth) + t.commSeconds(suffix)
+                                 + t.prefillOverheadSeconds;
     pc.prefillSecondsPerToken = P > 0 ? p.seconds / P : 0.0;
     pc.savedSecondsPerRequest = sv.prefixHitRate * std::max(0.0, p.seconds - suffixSeconds);
     pc.savedFlopPerRequest = sv.prefixHitRate * (p.flop - suffixFlop);
@@ -406,7 +413,8 @@ void evaluate(const Scenario& s, Evaluation& out)
     const double k = spec.draftTokens;
     sp.breakEvenVerifyCost = (sr.expectedTokensPerStep - 1.0 - k * spec.draftCost) / k;
     {
-        const double verifySeconds = std::max(d.memorySeconds, (k + 1.0) * d.computeSeconds) + t.commSeconds(B * (k + 1.0));
+        const double verifySeconds = std::max(d.memorySeconds, (k + 1.0) * d.computeSeconds) + t.commSeconds(B * (k + 1.0))
+                                     + t.stepOverheadSeconds;
         sp.modelVerifyCost = (verifySeconds - d.stepSeconds) / (k * d.stepSeconds);
     }
 
@@ -446,6 +454,7 @@ void evaluate(const Scenario& s, Evaluation& out)
     w.stepMs = w.memoryMs.max(w.computeMs);
     if (t.gpus > 1)
         w.stepMs += (t.commLatencySeconds + t.commSecondsPerToken * w.batch) * 1000.0;
+    w.stepMs += t.stepOverheadSeconds * 1000.0;
     w.tokensPerSecondPerUser = 1000.0 / w.stepMs;
     w.tokensPerSecondTotal = w.batch * w.tokensPerSecondPerUser;
 
@@ -471,7 +480,7 @@ void evaluate(const Scenario& s, Evaluation& out)
     for (Eigen::Index i = 0; i < w.prompt.size(); ++i) {
         const double prompt = w.prompt(i);
         w.prefillMs(i) = (std::max(w.prefillFlop(i) / t.gpus / t.prefillFlops, t.prefillMemorySeconds(prompt))
-                          + t.commSeconds(prompt)) * 1000.0;
+                          + t.commSeconds(prompt) + t.prefillOverheadSeconds) * 1000.0;
     }
 
     w.attainableFlopsPerSecond = (w.intensity * t.bandwidth).min(t.peakFlops);

@@ -139,6 +139,8 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.fraction("efficiency.bandwidth", s.efficiency.bandwidth);
     c.fraction("efficiency.mfu_prefill", s.efficiency.mfuPrefill);
     c.fraction("efficiency.mfu_decode", s.efficiency.mfuDecode);
+    c.nonNegative("efficiency.step_overhead_ms", s.efficiency.stepOverheadSeconds * 1e3);
+    c.nonNegative("efficiency.prefill_overhead_ms", s.efficiency.prefillOverheadSeconds * 1e3);
     return errors;
 }
 

@@ -114,6 +114,8 @@ struct Efficiency {
     double bandwidth = 1.0;   ///< eta_bw
     double mfuPrefill = 1.0;  ///< MFU during prefill (seeds' planning convention 0.40)
     double mfuDecode = 1.0;   ///< MFU during decode
+    double stepOverheadSeconds = 0;    ///< fixed time added to every decode step (launches, scheduling); 0 at the floor
+    double prefillOverheadSeconds = 0; ///< fixed time added to every prefill; 0 at the floor
 };
 
 /** Every input of the cost model. Plain value type: copy freely. */

@@ -270,6 +270,21 @@ const std::vector<Entry>& entries()
                            [](Scenario& s) -> double& { return s.efficiency.mfuPrefill; }));
         t.push_back(number("efficiency.mfu_decode", "fraction", "MFU during decode",
                            [](Scenario& s) -> double& { return s.efficiency.mfuDecode; }));
+        auto milliseconds = [](std::string_view key, std::string_view help, double Efficiency::*field) {
+            return Entry{{key, KeyKind::Number, "ms", help},
+                         [field](const Scenario& s) { return formatNumber(s.efficiency.*field * 1e3); },
+                         [field, key](Scenario& s, std::string_view text) {
+                             double v = 0;
+                             std::string err = parseNumber(key, text, v);
+                             if (err.empty())
+                                 s.efficiency.*field = v / 1e3;
+                             return err;
+                         }};
+        };
+        t.push_back(milliseconds("efficiency.step_overhead_ms", "fixed time added to every decode step (calibration)",
+                                 &Efficiency::stepOverheadSeconds));
+        t.push_back(milliseconds("efficiency.prefill_overhead_ms", "fixed time added to every prefill (calibration)",
+                                 &Efficiency::prefillOverheadSeconds));
         return t;
     }();
     return table;

@@ -226,6 +226,28 @@ private slots:
         QVERIFY(near(at(r, QStringLiteral("speculative.speedup")), 2.31));
     }
 
+    void calibrateFromCsv()
+    {
+        const Result r = runRidgeline({QStringLiteral("--calibrate"), source("resources/calibration/example-h100-llama-8b.csv")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject eta = o.value(QStringLiteral("coefficients")).toObject().value(QStringLiteral("bandwidth_efficiency")).toObject();
+        // The example was made from eta_bw 0.72 with 1 % noise.
+        QVERIFY(std::abs(eta.value(QStringLiteral("value")).toDouble() - 0.72)
+                <= 3 * eta.value(QStringLiteral("standard_error")).toDouble());
+        QVERIFY(o.value(QStringLiteral("itl")).toObject().value(QStringLiteral("mape_after")).toDouble()
+                < o.value(QStringLiteral("itl")).toObject().value(QStringLiteral("mape_before")).toDouble());
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("batch,itl (us)\n1,5\n");
+        f.close();
+        const Result refused = runRidgeline({QStringLiteral("--calibrate"), bad});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY(refused.err.contains("itl_us"));
+    }
+
     void screenshotWritesAPng()
     {
         QTemporaryDir dir;

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/calibration.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include <Eigen/Dense>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QList>
+
+#include "model/costmodel.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+std::string trimmed(std::string s)
+{
+    const auto notSpace = [](unsigned char c) { return !std::isspace(c); };
+    s.erase(s.begin(), std::find_if(s.begin(), s.end(), notSpace));
+    s.erase(std::find_if(s.rbegin(), s.rend(), notSpace).base(), s.end());
+    return s;
+}
+
+std::vector<std::string> splitCsv(const std::string& line)
+{
+    std::vector<std::string> cells;
+    std::string cell;
+    bool quoted = false;
+    for (char c : line) {
+        if (c == '"')
+            quoted = !quoted;
+        else if (c == ',' && !quoted) {
+            cells.push_back(trimmed(cell));
+            cell.clear();
+        } else
+            cell += c;
+    }
+    cells.push_back(trimmed(cell));
+    return cells;
+}
+
+/** "ITL (ms)" / "itl [ms]" / "itl_ms" -> "itl_ms". */
+std::string normaliseHeader(std::string h)
+{
+    std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    for (const char* open : {"(", "["}) {
+        const size_t at = h.find(open);
+        if (at != std::string::npos) {
+            const size_t close = h.find_first_of(")]", at);
+            const std::string unit = trimmed(h.substr(at + 1, close == std::string::npos ? std::string::npos : close - at - 1));
+            h = trimmed(h.substr(0, at)) + "_" + unit;
+        }
+    }
+    std::replace(h.begin(), h.end(), ' ', '_');
+    return h;
+}
+
+/** Weighted least squares of y on the columns of X with weights w; returns coefficients and standard errors. */
+struct Fit {
+    Eigen::VectorXd beta;
+    std::optional<Eigen::VectorXd> standardErrors;
+};
+Fit weightedLeastSquares(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, const Eigen::VectorXd& w)
+{
+    const Eigen::MatrixXd Xw = w.asDiagonal() * X;
+    const Eigen::VectorXd yw = w.asDiagonal() * y;
+    Fit f;
+    f.beta = Xw.colPivHouseholderQr().solve(yw);
+    const Eigen::Index n = X.rows(), p = X.cols();
+    if (n > p) {
+        const double rss = (yw - Xw * f.beta).squaredNorm();
+        const Eigen::MatrixXd covariance = (rss / double(n - p)) * (Xw.transpose() * Xw).inverse();
+        f.standardErrors = covariance.diagonal().cwiseSqrt();
+    }
+    return f;
+}
+
+std::string fmt(const char* pattern, double a, double b = 0)
+{
+    char buffer[256];
+    std::snprintf(buffer, sizeof buffer, pattern, a, b);
+    return buffer;
+}
+
+/** Fits y = intercept + slope * x (relative weights), or slope only when the x values do not vary. */
+void fitLine(const std::vector<double>& x, const std::vector<double>& y, Coefficient& slope, Coefficient& intercept,
+             std::vector<std::string>& notes, const char* what)
+{
+    const Eigen::Index n = Eigen::Index(x.size());
+    Eigen::VectorXd X1(n), Y(n), W(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        X1(i) = x[size_t(i)];
+        Y(i) = y[size_t(i)];
+        W(i) = 1.0 / y[size_t(i)];
+    }
+    const double spread = (X1.maxCoeff() - X1.minCoeff()) / X1.maxCoeff();
+    auto slopeOnly = [&]() {
+        const Fit f = weightedLeastSquares(X1, Y, W);
+        slope.value = f.beta(0);
+        slope.standardError = f.standardErrors ? std::optional<double>((*f.standardErrors)(0)) : std::nullopt;
+        slope.fitted = true;
+        intercept = Coefficient{0, std::nullopt, false};
+    };
+    if (n >= 2 && spread > 1e-6) {
+        Eigen::MatrixXd X(n, 2);
+        X.col(0).setOnes();
+        X.col(1) = X1;
+        const Fit f = weightedLeastSquares(X, Y, W);
+        if (f.beta(0) >= 0) {
+            intercept = {f.beta(0), f.standardErrors ? std::optional<double>((*f.standardErrors)(0)) : std::nullopt, true};
+            slope = {f.beta(1), f.standardErrors ? std::optional<double>((*f.standardErrors)(1)) : std::nullopt, true};
+            if (n == 2)
+                notes.push_back(std::string(what) + ": two points fit the line exactly; no uncertainty can be given.");
+            return;
+        }
+        notes.push_back(std::string(what) + ": the fitted fixed overhead came out negative (" + fmt("%.3g ms", f.beta(0))
+                        + "); refitted with the overhead at 0.");
+        slopeOnly();
+        return;
+    }
+    notes.push_back(std::string(what) + (n == 1 ? ": one point" : ": every point has the same operating point")
+                    + " cannot tell a fixed overhead from the efficiency; fitted the efficiency only, overhead at 0.");
+    slopeOnly();
+}
+
+FitError errors(const std::vector<double>& measured, const std::vector<double>& before, const std::vector<double>& after)
+{
+    FitError e;
+    e.points = int(measured.size());
+    for (size_t i = 0; i < measured.size(); ++i) {
+        const double b = std::abs(before[i] - measured[i]) / measured[i];
+        const double a = std::abs(after[i] - measured[i]) / measured[i];
+        e.mapeBefore += b / double(measured.size());
+        e.mapeAfter += a / double(measured.size());
+        e.maxErrorBefore = std::max(e.maxErrorBefore, b);
+        e.maxErrorAfter = std::max(e.maxErrorAfter, a);
+    }
+    return e;
+}
+
+} // namespace
+
+std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>& out)
+{
+    const QList<QByteArray> lines = csv.split('\n');
+    std::vector<std::string> header;
+    std::vector<Measurement> rows;
+    int lineNumber = 0;
+    for (const QByteArray& raw : lines) {
+        ++lineNumber;
+        const std::string line = trimmed(raw.toStdString());
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::vector<std::string> cells = splitCsv(line);
+        if (header.empty()) {
+            static const std::map<std::string, double> known = {
+                {"batch", 1},        {"concurrency", 1},    {"context_tokens", 1}, {"input_tokens", 1}, {"prompt_tokens", 1},
+                {"output_tokens", 1}, {"itl_ms", 1},        {"itl_s", 1000},       {"tpot_ms", 1},      {"tpot_s", 1000},
+                {"ttft_ms", 1},      {"ttft_s", 1000}};
+            for (std::string& c : cells) {
+                c = normaliseHeader(c);
+                if (!known.count(c))
+                    return "unknown column \"" + c + "\" (expected batch or concurrency, context_tokens or input_tokens and "
+                           "output_tokens, itl_ms or tpot_ms, ttft_ms; units after an underscore or in brackets)";
+            }
+            header = cells;
+            const auto has = [&](const char* n) { return std::find(header.begin(), header.end(), n) != header.end(); };
+            if (!has("batch") && !has("concurrency"))
+                return "the header needs a batch or concurrency column";
+            if (!has("itl_ms") && !has("itl_s") && !has("tpot_ms") && !has("tpot_s") && !has("ttft_ms") && !has("ttft_s"))
+                return "the header needs a latency column (itl_ms, tpot_ms or ttft_ms)";
+            continue;
+        }
+        if (cells.size() != header.size())
+            return "line " + std::to_string(lineNumber) + ": " + std::to_string(cells.size()) + " cells for "
+                   + std::to_string(header.size()) + " columns";
+        Measurement m;
+        double input = -1, output = -1;
+        bool haveContext = false;
+        for (size_t i = 0; i < cells.size(); ++i) {
+            if (cells[i].empty())
+                continue;
+            double v = 0;
+            const char* first = cells[i].data();
+            const auto [ptr, ec] = std::from_chars(first, first + cells[i].size(), v);
+            if (ec != std::errc() || ptr != first + cells[i].size() || !std::isfinite(v) || v < 0)
+                return "line " + std::to_string(lineNumber) + ", column " + header[i] + ": \"" + cells[i] + "\" is not a number >= 0";
+            const std::string& h = header[i];
+            if (h == "batch" || h == "concurrency")
+                m.batch = v;
+            else if (h == "context_tokens") {
+                m.contextTokens = v;
+                haveContext = true;
+            } else if (h == "input_tokens" || h == "prompt_tokens")
+                input = v;
+            else if (h == "output_tokens")
+                output = v;
+            else if (h == "itl_ms" || h == "tpot_ms")
+                m.itlMs = v;
+            else if (h == "itl_s" || h == "tpot_s")
+                m.itlMs = v * 1000;
+            else if (h == "ttft_ms")
+                m.ttftMs = v;
+            else if (h == "ttft_s")
+                m.ttftMs = v * 1000;
+        }
+        if (m.batch < 1)
+            return "line " + std::to_string(lineNumber) + ": batch must be at least 1";
+        if (input >= 0)
+            m.promptTokens = input;
+        if (!haveContext && input >= 0)
+            m.contextTokens = input + std::max(0.0, output) / 2.0;
+        if ((m.itlMs && *m.itlMs <= 0) || (m.ttftMs && *m.ttftMs <= 0))
+            return "line " + std::to_string(lineNumber) + ": latencies must be greater than 0";
+        rows.push_back(m);
+    }
+    if (header.empty())
+        return "no header line";
+    if (rows.empty())
+        return "no data rows";
+    out = std::move(rows);
+    return {};
+}
+
+std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measurement>& out)
+{
+    QList<QJsonObject> objects;
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error == QJsonParseError::NoError) {
+        if (doc.isObject())
+            objects << doc.object();
+        else
+            for (const QJsonValue v : doc.array())
+                objects << v.toObject();
+    } else {
+        for (const QByteArray& line : json.split('\n')) { // JSON lines
+            if (line.trimmed().isEmpty())
+                continue;
+            const QJsonDocument d = QJsonDocument::fromJson(line, &error);
+            if (error.error != QJsonParseError::NoError || !d.isObject())
+                return "not valid JSON (nor JSON lines): " + error.errorString().toStdString();
+            objects << d.object();
+        }
+    }
+    std::vector<Measurement> rows;
+    int index = 0;
+    for (const QJsonObject& o : objects) {
+        ++index;
+        const std::string where = "result " + std::to_string(index) + ": ";
+        auto number = [&](const char* key) -> std::optional<double> {
+            const QJsonValue v = o.value(QLatin1String(key));
+            if (v.isDouble() && std::isfinite(v.toDouble()) && v.toDouble() >= 0)
+                return v.toDouble();
+            return std::nullopt;
+        };
+        const auto completed = number("completed");
+        const auto input = number("total_input_tokens");
+        const auto output = number("total_output_tokens");
+        const auto concurrency = number("max_concurrency");
+        if (!completed || *completed <= 0)
+            return where + "\"completed\" is missing or 0";
+        if (!input || !output)
+            return where + "\"total_input_tokens\" and \"total_output_tokens\" are needed";
+        if (!concurrency)
+            return where + "\"max_concurrency\" is missing or null (run the benchmark with --max-concurrency to know the batch)";
+        Measurement m;
+        m.batch = std::max(1.0, *concurrency);
+        m.promptTokens = *input / *completed;
+        m.contextTokens = m.promptTokens + *output / *completed / 2.0;
+        if (const auto tpot = number("mean_tpot_ms"))
+            m.itlMs = *tpot;
+        if (const auto ttft = number("median_ttft_ms"))
+            m.ttftMs = *ttft;
+        if (!m.itlMs && !m.ttftMs)
+            return where + "neither mean_tpot_ms nor median_ttft_ms is present";
+        rows.push_back(m);
+    }
+    if (rows.empty())
+        return "no benchmark results";
+    out = std::move(rows);
+    return {};
+}
+
+std::string calibrate(const Scenario& scenario, const std::vector<Measurement>& data, CalibrationResult& out)
+{
+    CalibrationResult r;
+    Scenario floor = scenario;
+    floor.efficiency = Efficiency{}; // peak rates: the x of each fitted line
+    std::vector<double> itlX, itlY, itlBefore, ttftX, ttftY, ttftBefore;
+    std::vector<const Measurement*> itlRows, ttftRows;
+    int computeBound = 0;
+    for (const Measurement& m : data) {
+        Scenario at = floor;
+        at.workload.batch = int(std::max(1.0, std::round(m.batch)));
+        at.workload.contextTokens = int(std::round(m.contextTokens));
+        at.workload.promptTokens = int(std::round(m.promptTokens));
+        const Evaluation e = evaluate(at);
+        Scenario current = scenario;
+        current.workload = at.workload;
+        const Evaluation before = evaluate(current);
+        if (m.itlMs) {
+            if (e.decode.bound == Bound::Compute) {
+                ++computeBound;
+            } else {
+                itlX.push_back(e.decode.memorySeconds * 1e3);
+                itlY.push_back(*m.itlMs);
+                itlBefore.push_back(before.decode.stepSeconds * 1e3);
+                itlRows.push_back(&m);
+            }
+        }
+        if (m.ttftMs && m.promptTokens > 0) {
+            ttftX.push_back(e.prefill.computeSeconds * 1e3);
+            ttftY.push_back(*m.ttftMs);
+            ttftBefore.push_back(before.prefill.seconds * 1e3);
+            ttftRows.push_back(&m);
+        }
+    }
+    if (computeBound > 0)
+        r.notes.push_back(std::to_string(computeBound) + " ITL point(s) are compute-bound at the floor and were left out of the bandwidth fit.");
+    if (itlX.empty() && ttftX.empty())
+        return "no usable points: give ITL with batch and context, or TTFT with prompt tokens";
+
+    r.calibrated = scenario;
+    r.bandwidthEfficiency = {scenario.efficiency.bandwidth, std::nullopt, false};
+    r.stepOverheadMs = {scenario.efficiency.stepOverheadSeconds * 1e3, std::nullopt, false};
+    r.mfuPrefill = {scenario.efficiency.mfuPrefill, std::nullopt, false};
+    r.prefillOverheadMs = {scenario.efficiency.prefillOverheadSeconds * 1e3, std::nullopt, false};
+
+    if (!itlX.empty()) {
+        Coefficient slope, intercept;
+        fitLine(itlX, itlY, slope, intercept, r.notes, "ITL");
+        if (slope.value <= 0) {
+            r.notes.push_back("ITL does not grow with the bytes read; the bandwidth efficiency cannot be fitted.");
+        } else {
+            r.bandwidthEfficiency = {1.0 / slope.value,
+                                     slope.standardError ? std::optional<double>(*slope.standardError / (slope.value * slope.value))
+                                                         : std::nullopt,
+                                     true};
+            r.stepOverheadMs = intercept.fitted ? intercept : Coefficient{0, std::nullopt, false};
+            if (r.bandwidthEfficiency.value > 1)
+                r.notes.push_back(fmt("The measurements are faster than the bandwidth floor (eta_bw %.3f > 1): check the "
+                                      "hardware figures; the calibrated scenario caps eta_bw at 1.", r.bandwidthEfficiency.value));
+            r.calibrated.efficiency.bandwidth = std::min(1.0, r.bandwidthEfficiency.value);
+            r.calibrated.efficiency.stepOverheadSeconds = r.stepOverheadMs.value / 1e3;
+        }
+        r.notes.push_back("A per-layer overhead needs models of different depth to tell apart; it is folded into the fixed overhead.");
+    }
+    if (!ttftX.empty()) {
+        Coefficient slope, intercept;
+        fitLine(ttftX, ttftY, slope, intercept, r.notes, "TTFT");
+        if (slope.value <= 0) {
+            r.notes.push_back("TTFT does not grow with the prefill FLOP; MFU cannot be fitted.");
+        } else {
+            r.mfuPrefill = {1.0 / slope.value,
+                            slope.standardError ? std::optional<double>(*slope.standardError / (slope.value * slope.value)) : std::nullopt,
+                            true};
+            r.prefillOverheadMs = intercept.fitted ? intercept : Coefficient{0, std::nullopt, false};
+            if (r.mfuPrefill.value > 1)
+                r.notes.push_back(fmt("TTFT is faster than the compute floor (MFU %.3f > 1); capped at 1.", r.mfuPrefill.value));
+            r.calibrated.efficiency.mfuPrefill = std::min(1.0, r.mfuPrefill.value);
+            r.calibrated.efficiency.prefillOverheadSeconds = r.prefillOverheadMs.value / 1e3;
+        }
+        r.notes.push_back("TTFT includes queue wait: calibrate on low-load runs, or the overhead absorbs the queue.");
+    }
+
+    // Errors before and after, on the same points, through the same cost model.
+    std::vector<double> itlAfter, ttftAfter;
+    for (const Measurement* m : itlRows) {
+        Scenario at = r.calibrated;
+        at.workload.batch = int(std::max(1.0, std::round(m->batch)));
+        at.workload.contextTokens = int(std::round(m->contextTokens));
+        itlAfter.push_back(evaluate(at).decode.stepSeconds * 1e3);
+    }
+    for (const Measurement* m : ttftRows) {
+        Scenario at = r.calibrated;
+        at.workload.promptTokens = int(std::round(m->promptTokens));
+        ttftAfter.push_back(evaluate(at).prefill.seconds * 1e3);
+    }
+    r.itl = errors(itlY, itlBefore, itlAfter);
+    r.ttft = errors(ttftY, ttftBefore, ttftAfter);
+    out = std::move(r);
+    return {};
+}
+
+} // namespace ridgeline::model

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Calibration (issue 10): synthetic measurements made from known coefficients plus noise are
+// recovered within the stated uncertainty; degenerate data fits only what it can and says so.
+
+#include <cmath>
+#include <random>
+
+#include <QtTest>
+
+#include "model/calibration.h"
+#include "model/costmodel.h"
+
+using namespace ridgeline::model;
+
+namespace {
+
+/** Measurements from the cost model at known efficiencies, with relative Gaussian noise. */
+std::vector<Measurement> synthetic(const Scenario& truth, double noise, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> gauss(0.0, noise);
+    std::vector<Measurement> out;
+    for (int batch : {1, 2, 4, 8, 16, 32, 64, 128})
+        for (int context : {512, 2048, 8192}) {
+            Scenario at = truth;
+            at.workload.batch = batch;
+            at.workload.contextTokens = context;
+            at.workload.promptTokens = context;
+            const Evaluation e = evaluate(at);
+            Measurement m;
+            m.batch = batch;
+            m.contextTokens = context;
+            m.promptTokens = context;
+            m.itlMs = e.decode.stepSeconds * 1e3 * (1 + gauss(rng));
+            m.ttftMs = e.prefill.seconds * 1e3 * (1 + gauss(rng));
+            out.push_back(m);
+        }
+    return out;
+}
+
+bool notesMention(const CalibrationResult& r, const char* phrase)
+{
+    for (const std::string& n : r.notes)
+        if (n.find(phrase) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestCalibration final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void recoversKnownCoefficients()
+    {
+        Scenario truth = defaultScenario();
+        truth.efficiency.bandwidth = 0.72;
+        truth.efficiency.stepOverheadSeconds = 1.5e-3;
+        truth.efficiency.mfuPrefill = 0.45;
+        truth.efficiency.prefillOverheadSeconds = 8e-3;
+        const std::vector<Measurement> data = synthetic(truth, 0.01, 7);
+        CalibrationResult r;
+        QCOMPARE(QString::fromStdString(calibrate(defaultScenario(), data, r)), QString());
+        auto within = [](const Coefficient& c, double expected) {
+            return c.fitted && c.standardError && *c.standardError > 0 && std::abs(c.value - expected) <= 3 * *c.standardError;
+        };
+        QVERIFY2(within(r.bandwidthEfficiency, 0.72), qPrintable(QString::number(r.bandwidthEfficiency.value)));
+        QVERIFY2(within(r.stepOverheadMs, 1.5), qPrintable(QString::number(r.stepOverheadMs.value)));
+        QVERIFY2(within(r.mfuPrefill, 0.45), qPrintable(QString::number(r.mfuPrefill.value)));
+        QVERIFY2(within(r.prefillOverheadMs, 8.0), qPrintable(QString::number(r.prefillOverheadMs.value)));
+        QVERIFY(*r.bandwidthEfficiency.standardError < 0.02);
+        QVERIFY(r.itl.mapeAfter < r.itl.mapeBefore);
+        QVERIFY(r.itl.mapeAfter < 0.02);
+        QVERIFY(r.ttft.mapeAfter < 0.02);
+        QVERIFY(validate(r.calibrated).empty());
+        QCOMPARE(r.calibrated.efficiency.bandwidth, r.bandwidthEfficiency.value);
+    }
+
+    void onePointFitsTheEfficiencyOnly()
+    {
+        Scenario truth = defaultScenario();
+        truth.efficiency.bandwidth = 0.8;
+        std::vector<Measurement> data = synthetic(truth, 0.0, 1);
+        data.resize(1);
+        CalibrationResult r;
+        QCOMPARE(QString::fromStdString(calibrate(defaultScenario(), data, r)), QString());
+        QVERIFY(r.bandwidthEfficiency.fitted);
+        QVERIFY(!r.bandwidthEfficiency.standardError);
+        QVERIFY(!r.stepOverheadMs.fitted);
+        QVERIFY(std::abs(r.bandwidthEfficiency.value - 0.8) < 1e-9);
+        QVERIFY(notesMention(r, "one point"));
+    }
+
+    void sameOperatingPointCannotSeparateOverhead()
+    {
+        std::vector<Measurement> data(5);
+        for (size_t i = 0; i < data.size(); ++i) {
+            data[i].batch = 8;
+            data[i].contextTokens = 2048;
+            data[i].itlMs = 7.0 + 0.1 * double(i);
+        }
+        CalibrationResult r;
+        QCOMPARE(QString::fromStdString(calibrate(defaultScenario(), data, r)), QString());
+        QVERIFY(!r.stepOverheadMs.fitted);
+        QVERIFY(notesMention(r, "same operating point"));
+    }
+
+    void nothingUsableIsRefused()
+    {
+        CalibrationResult r;
+        QVERIFY(!calibrate(defaultScenario(), {}, r).empty());
+        Measurement ttftWithoutPrompt;
+        ttftWithoutPrompt.ttftMs = 100;
+        QVERIFY(!calibrate(defaultScenario(), {ttftWithoutPrompt}, r).empty());
+    }
+
+    void csvWithUnits()
+    {
+        std::vector<Measurement> rows;
+        QCOMPARE(QString::fromStdString(parseMeasurementsCsv("concurrency, input_tokens, output_tokens, TPOT (ms), TTFT [s]\n"
+                                                             "1, 2000, 300, 6.1, 0.05\n4,2000,300,6.4,0.06\n",
+                                                             rows)),
+                 QString());
+        QCOMPARE(rows.size(), size_t(2));
+        QCOMPARE(rows[1].batch, 4.0);
+        QCOMPARE(rows[1].contextTokens, 2150.0);
+        QCOMPARE(*rows[0].ttftMs, 50.0);
+    }
+
+    void csvRefusals_data()
+    {
+        QTest::addColumn<QByteArray>("csv");
+        QTest::addColumn<QString>("phrase");
+        QTest::newRow("unknown unit") << QByteArray("batch,itl (us)\n1,5\n") << "itl_us";
+        QTest::newRow("unknown column") << QByteArray("batch,gpu_temp\n1,5\n") << "gpu_temp";
+        QTest::newRow("no latency") << QByteArray("batch,context_tokens\n1,5\n") << "latency";
+        QTest::newRow("bad number") << QByteArray("batch,itl_ms\n1,fast\n") << "fast";
+        QTest::newRow("ragged") << QByteArray("batch,itl_ms\n1\n") << "cells";
+        QTest::newRow("no rows") << QByteArray("batch,itl_ms\n") << "no data";
+    }
+    void csvRefusals()
+    {
+        QFETCH(QByteArray, csv);
+        QFETCH(QString, phrase);
+        std::vector<Measurement> rows;
+        const QString err = QString::fromStdString(parseMeasurementsCsv(csv, rows));
+        QVERIFY2(err.contains(phrase), qPrintable(err));
+    }
+
+    void vllmBenchmarkJson()
+    {
+        const QByteArray json = R"([{"completed": 100, "total_input_tokens": 200000, "total_output_tokens": 30000,
+            "max_concurrency": 16, "mean_tpot_ms": 9.5, "median_ttft_ms": 120.0},
+            {"completed": 100, "total_input_tokens": 200000, "total_output_tokens": 30000,
+            "max_concurrency": 64, "mean_tpot_ms": 14.0, "median_ttft_ms": 300.0}])";
+        std::vector<Measurement> rows;
+        QCOMPARE(QString::fromStdString(parseVllmBenchmarkJson(json, rows)), QString());
+        QCOMPARE(rows.size(), size_t(2));
+        QCOMPARE(rows[0].batch, 16.0);
+        QCOMPARE(rows[0].promptTokens, 2000.0);
+        QCOMPARE(rows[0].contextTokens, 2150.0);
+        QCOMPARE(*rows[1].itlMs, 14.0);
+        const QString err = QString::fromStdString(parseVllmBenchmarkJson(R"({"completed": 10})", rows));
+        QVERIFY(err.contains(QStringLiteral("total_input_tokens")));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCalibration)
+#include "tst_calibration.moc"
