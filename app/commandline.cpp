@@ -16,6 +16,7 @@
 
 #include "app/mainwindow.h"
 #include "app/report.h"
+#include "app/simulatecommand.h"
 #include "model/costmodel.h"
 #include "model/calibration.h"
 #include "model/hfconfig.h"
@@ -72,10 +73,14 @@ QString helpText()
                "  --report               print the evaluation without a display, then exit\n"
                "  --triage FILE          classify an incident ticket (JSON) against the scenario's floors\n"
                "                         and print the reasoning and the six-line standup\n"
+               "  --simulate FILE        run the serving simulator on a simulation file (JSON) and print\n"
+               "                         the aggregates (and the max-sequences sweep when asked)\n"
                "  --calibrate DATA       fit eta_bw, MFU and overheads to measurements (CSV with units in\n"
                "                         the header, or vLLM serving-benchmark JSON); prints JSON\n"
                "  --format text|json     report or triage format (default text)\n"
                "  --scenario FILE        start from this scenario JSON file\n"
+               "  --compare FILE         with --report: print the scenario (A) and FILE (B) side by side\n"
+               "                         with B / A for every figure (--set applies to both)\n"
                "  --model-config FILE    import the model from a HuggingFace config.json (after --scenario)\n"
                "  --set KEY=VALUE        set one scenario field after the file (repeatable)\n"
                "  --screenshot FILE.png  render the whole window offscreen to a PNG, then exit\n"
@@ -260,7 +265,7 @@ QString calibrationJson(const model::Scenario& scenario, const QByteArray& data,
 int run(int argc, char** argv)
 {
     const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot"});
-    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--help", "-h", "--version", "-v"});
+    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--help", "-h", "--version", "-v"});
     if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (wantsScreenshot || headless)
@@ -284,6 +289,8 @@ int run(int argc, char** argv)
     const QCommandLineOption reportOpt(QStringLiteral("report"));
     const QCommandLineOption formatOpt(QStringLiteral("format"), QString(), QStringLiteral("text|json"), QStringLiteral("text"));
     const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QString(), QStringLiteral("FILE"));
+    const QCommandLineOption simulateOpt(QStringLiteral("simulate"), QString(), QStringLiteral("FILE"));
+    const QCommandLineOption compareOpt(QStringLiteral("compare"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption calibrateOpt(QStringLiteral("calibrate"), QString(), QStringLiteral("DATA"));
     const QCommandLineOption triageOpt(QStringLiteral("triage"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption modelConfigOpt(QStringLiteral("model-config"), QString(), QStringLiteral("FILE"));
@@ -292,7 +299,7 @@ int run(int argc, char** argv)
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QString(), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     const QCommandLineOption helpOpt(QStringList{QStringLiteral("h"), QStringLiteral("help")});
     const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
-    parser.addOptions({reportOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, helpOpt, versionOpt});
+    parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, helpOpt, versionOpt});
     parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
 
     if (!parser.parse(QCoreApplication::arguments()))
@@ -316,8 +323,8 @@ int run(int argc, char** argv)
     const QString format = parser.value(formatOpt);
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return fail(kExitBadInput, QStringLiteral("--format %1: expected text or json").arg(format));
-    if (parser.isSet(formatOpt) && !parser.isSet(reportOpt) && !parser.isSet(triageOpt))
-        return fail(kExitBadInput, QStringLiteral("--format goes with --report or --triage"));
+    if (parser.isSet(formatOpt) && !parser.isSet(reportOpt) && !parser.isSet(triageOpt) && !parser.isSet(simulateOpt))
+        return fail(kExitBadInput, QStringLiteral("--format goes with --report, --triage or --simulate"));
     QByteArray ticket, ticketScenario;
     if (parser.isSet(triageOpt)) {
         const QString path = parser.value(triageOpt);
@@ -342,6 +349,12 @@ int run(int argc, char** argv)
         size = QSize(w, h);
         if (parser.isSet(sizeOpt) && !parser.isSet(screenshotOpt))
             return fail(kExitBadInput, QStringLiteral("--size goes with --screenshot"));
+    }
+
+    if (parser.isSet(simulateOpt)) {
+        if (parser.isSet(scenarioOpt) || parser.isSet(setOpt) || parser.isSet(modelConfigOpt))
+            return fail(kExitBadInput, QStringLiteral("--simulate takes its scenario from the simulation file's \"scenario\" object"));
+        return runSimulate(parser.value(simulateOpt), format == QLatin1String("json"));
     }
 
     model::Scenario scenario;
@@ -371,6 +384,23 @@ int run(int argc, char** argv)
         printLine(stdout, text);
         if (!parser.isSet(reportOpt) && !parser.isSet(screenshotOpt))
             return 0;
+    }
+
+    if (parser.isSet(compareOpt)) {
+        if (!parser.isSet(reportOpt))
+            return fail(kExitBadInput, QStringLiteral("--compare goes with --report"));
+        model::Scenario other;
+        QStringList otherNotes;
+        if (const QString err = buildScenario(parser.value(compareOpt), parser.value(modelConfigOpt), ticketScenario,
+                                              parser.values(setOpt), other, otherNotes);
+            !err.isEmpty())
+            return fail(kExitBadInput, QStringLiteral("--compare ") + err);
+        const model::Evaluation ea = model::evaluate(scenario), eb = model::evaluate(other);
+        if (format == QLatin1String("json"))
+            printLine(stdout, QString::fromUtf8(QJsonDocument(compareJson(scenario, ea, other, eb)).toJson(QJsonDocument::Indented)).trimmed());
+        else
+            printLine(stdout, compareText(scenario, ea, other, eb).trimmed());
+        return 0;
     }
 
     if (parser.isSet(reportOpt)) {

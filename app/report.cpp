@@ -326,4 +326,106 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
+namespace {
+
+/** Numeric leaves of a report, as dotted keys in document order ("decode.step_ms"), skipping the scenario. */
+void flatten(const QJsonObject& o, const QString& prefix, QList<QPair<QString, QJsonValue>>& out)
+{
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString key = prefix.isEmpty() ? it.key() : prefix + QLatin1Char('.') + it.key();
+        if (key == QLatin1String("scenario"))
+            continue;
+        if (it->isObject())
+            flatten(it->toObject(), key, out);
+        else if (it->isArray()) {
+            const QJsonArray array = it->toArray();
+            for (qsizetype i = 0; i < array.size(); ++i)
+                if (array.at(i).isObject())
+                    flatten(array.at(i).toObject(), key + QLatin1Char('[') + QString::number(i) + QLatin1Char(']'), out);
+        } else
+            out.append({key, *it});
+    }
+}
+
+QJsonValue ratio(const QJsonValue& a, const QJsonValue& b)
+{
+    if (!a.isDouble() || !b.isDouble() || a.toDouble() == 0)
+        return QJsonValue(QJsonValue::Null);
+    return b.toDouble() / a.toDouble();
+}
+
+/** Inserts @p value at dotted @p key (array parts "[i]" become "_i" keys) under @p root. */
+void insertDotted(QJsonObject& root, const QString& key, const QJsonValue& value)
+{
+    const qsizetype dot = key.indexOf(QLatin1Char('.'));
+    QString head = dot < 0 ? key : key.left(dot);
+    head.replace(QLatin1Char('['), QLatin1Char('_')).remove(QLatin1Char(']'));
+    if (dot < 0) {
+        root.insert(head, value);
+        return;
+    }
+    QJsonObject child = root.value(head).toObject();
+    insertDotted(child, key.mid(dot + 1), value);
+    root.insert(head, child);
+}
+
+} // namespace
+
+QJsonObject compareJson(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
+                        const model::Evaluation& eb)
+{
+    const QJsonObject ra = reportJson(a, ea);
+    const QJsonObject rb = reportJson(b, eb);
+    QList<QPair<QString, QJsonValue>> la, lb;
+    flatten(ra, QString(), la);
+    flatten(rb, QString(), lb);
+    QJsonObject ratios;
+    for (const auto& [key, va] : la)
+        for (const auto& [keyB, vb] : lb)
+            if (keyB == key) {
+                if (va.isDouble())
+                    insertDotted(ratios, key, ratio(va, vb));
+                break;
+            }
+    return QJsonObject{{QStringLiteral("a"), ra}, {QStringLiteral("b"), rb}, {QStringLiteral("ratio"), ratios}};
+}
+
+QString compareText(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
+                    const model::Evaluation& eb)
+{
+    QList<QPair<QString, QJsonValue>> la, lb;
+    flatten(reportJson(a, ea), QString(), la);
+    flatten(reportJson(b, eb), QString(), lb);
+    auto name = [](const model::Scenario& s) {
+        return QString::fromStdString(s.model.name) + QStringLiteral(" on ") + QString::fromStdString(s.hardware.name);
+    };
+    auto cell = [](const QJsonValue& v) {
+        if (v.isDouble()) {
+            const double d = v.toDouble();
+            return std::abs(d) >= 1e6 || (d != 0 && std::abs(d) < 1e-3) ? QString::number(d, 'g', 4) : QString::number(d, 'f', 3);
+        }
+        if (v.isBool())
+            return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+        if (v.isNull())
+            return QStringLiteral("none");
+        return v.toString();
+    };
+    QStringList out;
+    out << QStringLiteral("A: ") + name(a) << QStringLiteral("B: ") + name(b) << QString();
+    out << QStringLiteral("figure").leftJustified(48) + QStringLiteral("A").rightJustified(16) + QStringLiteral("B").rightJustified(16)
+               + QStringLiteral("B / A").rightJustified(10);
+    for (const auto& [key, va] : la) {
+        QJsonValue vb;
+        for (const auto& [keyB, v] : lb)
+            if (keyB == key)
+                vb = v;
+        if (key == QLatin1String("ridgeline_version"))
+            continue;
+        const QJsonValue r = ratio(va, vb);
+        out << key.leftJustified(48) + cell(va).rightJustified(16) + cell(vb).rightJustified(16)
+                   + (r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-")).rightJustified(10);
+    }
+    return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
 } // namespace ridgeline::app

@@ -18,4 +18,15 @@ QJsonObject reportJson(const model::Scenario& scenario, const model::Evaluation&
 /** The same figures as a plain-text report for people, with units and the formulas used. */
 QString reportText(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
+/**
+ * A/B comparison: {"a": report A, "b": report B, "ratio": every numeric figure as B / A (null where
+ * A is 0 or the figure is not a number in both)}. Scenarios are kept under a.scenario, b.scenario.
+ */
+QJsonObject compareJson(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
+                        const model::Evaluation& eb);
+
+/** The same as a side-by-side text table: figure, A, B, B / A. */
+QString compareText(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
+                    const model::Evaluation& eb);
+
 } // namespace ridgeline::app

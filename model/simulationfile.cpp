@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/simulationfile.h"
+
+#include <charconv>
+#include <cmath>
+#include <initializer_list>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QJsonValue>
+#include <QList>
+
+#include "model/scenariokeys.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+/** A JSON value as it would be written, for messages: 3, "fast", [1,2], {...}, null, true. */
+std::string shown(const QJsonValue& v)
+{
+    switch (v.type()) {
+    case QJsonValue::Double: return formatNumber(v.toDouble());
+    case QJsonValue::String: return "\"" + v.toString().toStdString() + "\"";
+    case QJsonValue::Bool: return v.toBool() ? "true" : "false";
+    case QJsonValue::Null: return "null";
+    case QJsonValue::Array: return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString();
+    case QJsonValue::Object: return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString();
+    case QJsonValue::Undefined: break;
+    }
+    return "undefined";
+}
+
+std::string key(const std::string& prefix, const QString& name)
+{
+    return prefix + "." + name.toStdString();
+}
+
+/** Every key of @p object must be one of @p allowed. */
+std::string onlyKeys(const QJsonObject& object, const std::string& prefix, std::initializer_list<const char*> allowed)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        bool known = false;
+        for (const char* a : allowed)
+            known = known || it.key() == QLatin1String(a);
+        if (!known) {
+            std::string list;
+            for (const char* a : allowed)
+                list += (list.empty() ? "" : ", ") + std::string(a);
+            return "unknown key \"" + key(prefix, it.key()) + "\" (expected one of: " + list + ")";
+        }
+    }
+    return {};
+}
+
+std::string number(const QJsonValue& v, const std::string& field, double& out)
+{
+    if (!v.isDouble())
+        return field + " = " + shown(v) + ": expected a number";
+    out = v.toDouble();
+    if (!std::isfinite(out))
+        return field + " = " + shown(v) + ": must be finite";
+    return {};
+}
+
+std::string wholeNumber(const QJsonValue& v, const std::string& field, long long& out, long long min, long long max)
+{
+    double d = 0;
+    if (!v.isDouble() || (d = v.toDouble(), d != std::floor(d)) || !std::isfinite(d))
+        return field + " = " + shown(v) + ": expected a whole number";
+    if (d < double(min) || d > double(max))
+        return field + " = " + shown(v) + ": must be between " + std::to_string(min) + " and " + std::to_string(max);
+    out = static_cast<long long>(d);
+    return {};
+}
+
+std::string integer(const QJsonValue& v, const std::string& field, int& out, int min = 1)
+{
+    long long x = 0;
+    if (std::string e = wholeNumber(v, field, x, min, 1LL << 30); !e.empty())
+        return e;
+    out = int(x);
+    return {};
+}
+
+/** A string out of @p choices; writes its index to @p out. */
+std::string choice(const QJsonValue& v, const std::string& field, std::initializer_list<const char*> choices, int& out)
+{
+    std::string list;
+    int i = 0, n = int(choices.size());
+    for (const char* c : choices) {
+        if (v.isString() && v.toString() == QLatin1String(c)) {
+            out = i;
+            return {};
+        }
+        list += (i == 0 ? "" : (i == n - 1 ? (n > 2 ? ", or " : " or ") : ", ")) + std::string(c);
+        ++i;
+    }
+    return field + " = " + shown(v) + ": expected " + list;
+}
+
+std::string parseDistribution(const QJsonValue& v, const std::string& field, LengthDistribution& d)
+{
+    if (!v.isObject())
+        return field + " = " + shown(v) + ": expected an object such as {\"dist\": \"lognormal\", \"median\": 2000, \"p99\": 8000}";
+    const QJsonObject o = v.toObject();
+    if (!o.contains(QLatin1String("dist")))
+        return field + ".dist: missing (fixed, uniform or lognormal)";
+    int kind = 0;
+    if (std::string e = choice(o.value(QLatin1String("dist")), field + ".dist", {"fixed", "uniform", "lognormal"}, kind); !e.empty())
+        return e;
+    d = LengthDistribution{};
+    d.kind = static_cast<LengthDistribution::Kind>(kind);
+    auto read = [&](const char* name, double& out, bool required) -> std::string {
+        const QJsonValue x = o.value(QLatin1String(name));
+        if (x.isUndefined())
+            return required ? field + "." + name + ": missing" : std::string();
+        return number(x, field + "." + name, out);
+    };
+    switch (d.kind) {
+    case LengthDistribution::Kind::Fixed:
+        if (std::string e = onlyKeys(o, field, {"dist", "value"}); !e.empty())
+            return e;
+        return read("value", d.value, true);
+    case LengthDistribution::Kind::Uniform:
+        if (std::string e = onlyKeys(o, field, {"dist", "min", "max"}); !e.empty())
+            return e;
+        if (std::string e = read("min", d.min, true); !e.empty())
+            return e;
+        return read("max", d.max, true);
+    case LengthDistribution::Kind::LogNormal:
+        if (std::string e = onlyKeys(o, field, {"dist", "median", "p99", "min", "max"}); !e.empty())
+            return e;
+        if (std::string e = read("median", d.median, true); !e.empty())
+            return e;
+        if (std::string e = read("p99", d.p99, true); !e.empty())
+            return e;
+        if (std::string e = read("min", d.min, false); !e.empty())
+            return e;
+        return read("max", d.max, false);
+    }
+    return {};
+}
+
+std::string parseClass(const QJsonValue& v, const std::string& field, RequestClass& k)
+{
+    if (!v.isObject())
+        return field + " = " + shown(v) + ": expected an object such as {\"name\": \"chat\", \"rate_per_s\": 10, ...}";
+    const QJsonObject o = v.toObject();
+    if (std::string e = onlyKeys(o, field, {"name", "priority", "rate_per_s", "count", "prompt", "output", "start_s", "end_s"});
+        !e.empty())
+        return e;
+    const QJsonValue name = o.value(QLatin1String("name"));
+    if (!name.isString())
+        return field + ".name = " + shown(name) + ": expected a string";
+    k.name = name.toString().toStdString();
+    if (o.contains(QLatin1String("priority"))) {
+        int p = 0;
+        if (std::string e = choice(o.value(QLatin1String("priority")), field + ".priority", {"interactive", "batch"}, p); !e.empty())
+            return e;
+        k.priority = p == 0 ? Priority::Interactive : Priority::Batch;
+    }
+    if (o.contains(QLatin1String("rate_per_s")))
+        if (std::string e = number(o.value(QLatin1String("rate_per_s")), field + ".rate_per_s", k.ratePerSecond); !e.empty())
+            return e;
+    if (o.contains(QLatin1String("count")))
+        if (std::string e = wholeNumber(o.value(QLatin1String("count")), field + ".count", k.count, 0, 1LL << 40); !e.empty())
+            return e;
+    if (o.contains(QLatin1String("start_s")))
+        if (std::string e = number(o.value(QLatin1String("start_s")), field + ".start_s", k.startSeconds); !e.empty())
+            return e;
+    if (o.contains(QLatin1String("end_s")) && !o.value(QLatin1String("end_s")).isNull()) {
+        double end = 0;
+        if (std::string e = number(o.value(QLatin1String("end_s")), field + ".end_s", end); !e.empty())
+            return e;
+        k.endSeconds = end;
+    }
+    const bool generates = k.ratePerSecond > 0 || k.count > 0;
+    for (const char* which : {"prompt", "output"}) {
+        const QJsonValue d = o.value(QLatin1String(which));
+        LengthDistribution& dist = std::string(which) == "prompt" ? k.prompt : k.output;
+        if (d.isUndefined()) {
+            if (generates)
+                return field + "." + which + ": missing (a distribution such as {\"dist\": \"fixed\", \"value\": 200})";
+            continue;
+        }
+        if (std::string e = parseDistribution(d, field + "." + which, dist); !e.empty())
+            return e;
+    }
+    return {};
+}
+
+bool parseDouble(const QByteArray& t, double& out)
+{
+    const char* first = t.constData();
+    const char* last = first + t.size();
+    auto [ptr, ec] = std::from_chars(first, last, out);
+    return ec == std::errc() && ptr == last && std::isfinite(out);
+}
+
+} // namespace
+
+std::string parseTraceCsv(const QByteArray& text, const std::string& field, std::vector<RequestClass>& classes,
+                          std::vector<Request>& out)
+{
+    const QList<QByteArray> lines = text.split('\n');
+    bool first = true;
+    int line = 0;
+    int traceClass = -1;
+    for (const QByteArray& raw : lines) {
+        ++line;
+        const QByteArray l = raw.trimmed();
+        if (l.isEmpty() || l.startsWith('#'))
+            continue;
+        const QList<QByteArray> cells = l.split(',');
+        const std::string where = field + " line " + std::to_string(line);
+        double arrival = 0;
+        if (!parseDouble(cells[0].trimmed(), arrival)) {
+            if (first) { // a header
+                first = false;
+                continue;
+            }
+            return where + ": arrival \"" + cells[0].trimmed().toStdString() + "\": expected seconds";
+        }
+        first = false;
+        if (cells.size() < 3 || cells.size() > 4)
+            return where + ": expected arrival_s,prompt_tokens,output_tokens[,class], got " + std::to_string(cells.size())
+                   + " fields";
+        if (arrival < 0)
+            return where + ": arrival " + formatNumber(arrival) + ": must be >= 0";
+        Request r;
+        r.arrivalSeconds = arrival;
+        const char* names[2] = {"prompt_tokens", "output_tokens"};
+        int* fields[2] = {&r.promptTokens, &r.outputTokens};
+        for (int i = 0; i < 2; ++i) {
+            double v = 0;
+            const QByteArray cell = cells[i + 1].trimmed();
+            if (!parseDouble(cell, v) || v != std::floor(v) || v < 1 || v > double(1 << 30))
+                return where + ": " + names[i] + " \"" + cell.toStdString() + "\": expected a whole number >= 1";
+            *fields[i] = int(v);
+        }
+        if (cells.size() == 4) {
+            const std::string name = cells[3].trimmed().toStdString();
+            r.classIndex = -1;
+            for (size_t c = 0; c < classes.size(); ++c)
+                if (classes[c].name == name)
+                    r.classIndex = int(c);
+            if (r.classIndex < 0)
+                return where + ": class \"" + name + "\" is not in simulation.classes";
+        } else {
+            if (traceClass < 0) {
+                for (size_t c = 0; c < classes.size(); ++c)
+                    if (classes[c].name == "trace")
+                        traceClass = int(c);
+                if (traceClass < 0) {
+                    RequestClass k;
+                    k.name = "trace";
+                    classes.push_back(k);
+                    traceClass = int(classes.size()) - 1;
+                }
+            }
+            r.classIndex = traceClass;
+        }
+        out.push_back(r);
+    }
+    return {};
+}
+
+std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, SimulationFile& out)
+{
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError)
+        return "not valid JSON at byte " + std::to_string(error.offset) + ": " + error.errorString().toStdString();
+    if (!doc.isObject())
+        return "expected a JSON object at the top level";
+    const QJsonObject root = doc.object();
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        const QString k = it.key();
+        if (k != QLatin1String("title") && k != QLatin1String("format_version") && k != QLatin1String("scenario")
+            && k != QLatin1String("simulation"))
+            return "unknown key \"" + k.toStdString() + "\" (expected title, format_version, scenario, simulation)";
+    }
+    out = SimulationFile{};
+    out.scenario = defaultScenario();
+    if (root.contains(QLatin1String("title"))) {
+        const QJsonValue t = root.value(QLatin1String("title"));
+        if (!t.isString())
+            return "title = " + shown(t) + ": expected a string";
+        out.title = t.toString().toStdString();
+    }
+    if (root.contains(QLatin1String("format_version"))) {
+        long long v = 0;
+        if (std::string e = wholeNumber(root.value(QLatin1String("format_version")), "format_version", v, 1, 1); !e.empty())
+            return e;
+    }
+    if (root.contains(QLatin1String("scenario"))) {
+        const QJsonValue s = root.value(QLatin1String("scenario"));
+        if (!s.isObject())
+            return "scenario = " + shown(s) + ": expected an object of scenario keys";
+        if (std::string e = applyJson(out.scenario, s.toObject()); !e.empty())
+            return "scenario: " + e;
+    }
+    for (const ScenarioError& e : validate(out.scenario))
+        return "scenario: " + e.message;
+
+    const QJsonValue simValue = root.value(QLatin1String("simulation"));
+    if (simValue.isUndefined())
+        return "simulation: missing (an object with the policy and the workload)";
+    if (!simValue.isObject())
+        return "simulation = " + shown(simValue) + ": expected an object";
+    const QJsonObject sim = simValue.toObject();
+    const std::string p = "simulation";
+    if (std::string e = onlyKeys(sim, p,
+                                 {"policy", "max_sequences", "token_budget", "kv_admission", "block_tokens", "kv_watermark",
+                                  "duration_s", "requests", "seed", "itl_slo_ms", "ttft_slo_ms", "itl_slo_statistic",
+                                  "classes", "trace_csv", "admission_rule", "batch_prefill_token_cap",
+                                  "reserved_kv_fraction", "sweep_max_sequences", "kv_series_points"});
+        !e.empty())
+        return e;
+
+    SimulationConfig& c = out.config;
+    c.blockTokens = out.scenario.serving.blockTokens;
+    c.ttftSloMs = out.scenario.workload.ttftSloMs;
+    if (!out.scenario.workload.itlSloMs.empty())
+        c.itlSloMs = out.scenario.workload.itlSloMs.front();
+
+    auto has = [&](const char* name) { return sim.contains(QLatin1String(name)); };
+    auto val = [&](const char* name) { return sim.value(QLatin1String(name)); };
+    auto f = [&](const char* name) { return p + "." + name; };
+    int index = 0;
+    if (has("policy")) {
+        if (std::string e = choice(val("policy"), f("policy"), {"static", "continuous", "chunked"}, index); !e.empty())
+            return e;
+        c.policy = static_cast<BatchingPolicy>(index);
+    }
+    if (has("kv_admission")) {
+        if (std::string e = choice(val("kv_admission"), f("kv_admission"), {"paged", "contiguous"}, index); !e.empty())
+            return e;
+        c.kvAdmission = static_cast<KvAdmission>(index);
+    }
+    if (has("admission_rule")) {
+        if (std::string e = choice(val("admission_rule"), f("admission_rule"),
+                                   {"none", "separate_queues", "prefill_token_cap", "reserved_kv"}, index);
+            !e.empty())
+            return e;
+        c.admissionRule = static_cast<AdmissionRule>(index);
+    }
+    if (has("itl_slo_statistic")) {
+        if (std::string e = choice(val("itl_slo_statistic"), f("itl_slo_statistic"), {"mean", "max"}, index); !e.empty())
+            return e;
+        c.itlSloStatistic = static_cast<ItlSloStatistic>(index);
+    }
+    struct IntField { const char* name; int* out; };
+    for (const IntField& i : {IntField{"max_sequences", &c.maxSequences}, IntField{"token_budget", &c.tokenBudget},
+                              IntField{"block_tokens", &c.blockTokens}, IntField{"batch_prefill_token_cap", &c.batchPrefillTokenCap},
+                              IntField{"kv_series_points", &c.kvSeriesPoints}})
+        if (has(i.name))
+            if (std::string e = integer(val(i.name), f(i.name), *i.out); !e.empty())
+                return e;
+    struct NumberField { const char* name; double* out; };
+    for (const NumberField& n : {NumberField{"kv_watermark", &c.kvWatermark}, NumberField{"itl_slo_ms", &c.itlSloMs},
+                                 NumberField{"ttft_slo_ms", &c.ttftSloMs}, NumberField{"reserved_kv_fraction", &c.reservedKvFraction}})
+        if (has(n.name))
+            if (std::string e = number(val(n.name), f(n.name), *n.out); !e.empty())
+                return e;
+    if (has("duration_s")) {
+        double d = 0;
+        if (std::string e = number(val("duration_s"), f("duration_s"), d); !e.empty())
+            return e;
+        c.durationSeconds = d;
+    }
+    if (has("requests")) {
+        long long n = 0;
+        if (std::string e = wholeNumber(val("requests"), f("requests"), n, 1, 1LL << 40); !e.empty())
+            return e;
+        c.requests = n;
+    }
+    if (has("seed")) {
+        long long s = 0;
+        if (std::string e = wholeNumber(val("seed"), f("seed"), s, 0, 1LL << 53); !e.empty())
+            return e;
+        c.seed = static_cast<std::uint64_t>(s);
+    }
+    if (has("sweep_max_sequences")) {
+        const QJsonValue v = val("sweep_max_sequences");
+        if (!v.isArray())
+            return f("sweep_max_sequences") + " = " + shown(v) + ": expected a list of whole numbers such as [8, 16, 32]";
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            int cap = 0;
+            if (std::string e = integer(a.at(i), f("sweep_max_sequences") + "[" + std::to_string(i) + "]", cap); !e.empty())
+                return e;
+            c.sweepMaxSequences.push_back(cap);
+        }
+    }
+    if (has("classes")) {
+        const QJsonValue v = val("classes");
+        if (!v.isArray())
+            return f("classes") + " = " + shown(v) + ": expected a list of classes";
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            RequestClass k;
+            if (std::string e = parseClass(a.at(i), f("classes") + "[" + std::to_string(i) + "]", k); !e.empty())
+                return e;
+            c.classes.push_back(k);
+        }
+    }
+    if (has("trace_csv")) {
+        const QJsonValue v = val("trace_csv");
+        if (!v.isString() || v.toString().isEmpty())
+            return f("trace_csv") + " = " + shown(v) + ": expected a file name";
+        const QString path = QDir(baseDir).filePath(v.toString());
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return f("trace_csv") + " = " + shown(v) + ": cannot open " + path.toStdString() + ": " + file.errorString().toStdString();
+        if (std::string e = parseTraceCsv(file.readAll(), f("trace_csv"), c.classes, c.trace); !e.empty())
+            return e;
+    }
+    return checkSimulationConfig(c);
+}
+
+std::string loadSimulationFile(const QString& path, SimulationFile& out)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return "cannot open: " + file.errorString().toStdString();
+    return parseSimulationJson(file.readAll(), QFileInfo(path).absolutePath(), out);
+}
+
+} // namespace ridgeline::model

@@ -1,0 +1,934 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <numeric>
+
+#include "model/scenariokeys.h"
+#include "model/steptime.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kZ99 = 2.3263478740408408; // standard normal quantile at 0.99
+constexpr double kTwoPi = 6.283185307179586;
+constexpr int kMaxTokens = 1 << 30;
+
+/** [0, 1) from the top 53 bits of one draw. */
+double uniform01(std::mt19937_64& g)
+{
+    return double(g() >> 11) * 0x1.0p-53;
+}
+/** (0, 1): never 0, so its logarithm is finite. */
+double uniformOpen(std::mt19937_64& g)
+{
+    return (double(g() >> 11) + 0.5) * 0x1.0p-53;
+}
+/** Inverse-CDF exponential with rate @p rate. */
+double exponential(std::mt19937_64& g, double rate)
+{
+    return -std::log(uniformOpen(g)) / rate;
+}
+/** Box-Muller, one normal per two uniforms (the second of the pair is dropped, keeping streams simple). */
+double standardNormal(std::mt19937_64& g)
+{
+    const double u1 = uniformOpen(g);
+    const double u2 = uniform01(g);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
+}
+
+std::uint64_t splitMix64(std::uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+int toTokens(double x)
+{
+    if (!(x >= 1.0))
+        return 1;
+    if (x >= kMaxTokens)
+        return kMaxTokens;
+    return static_cast<int>(std::llround(x));
+}
+
+std::string num(double v)
+{
+    return formatNumber(v);
+}
+
+std::string checkDistribution(const std::string& field, const LengthDistribution& d)
+{
+    auto positive = [&](const char* name, double v) -> std::string {
+        if (!std::isfinite(v) || v < 1)
+            return field + "." + name + " = " + num(v) + ": must be a finite number of tokens >= 1";
+        return {};
+    };
+    switch (d.kind) {
+    case LengthDistribution::Kind::Fixed:
+        return positive("value", d.value);
+    case LengthDistribution::Kind::Uniform:
+        if (auto e = positive("min", d.min); !e.empty())
+            return e;
+        if (auto e = positive("max", d.max); !e.empty())
+            return e;
+        if (d.max < d.min)
+            return field + ".max = " + num(d.max) + ": must be >= min (" + num(d.min) + ")";
+        return {};
+    case LengthDistribution::Kind::LogNormal:
+        if (auto e = positive("median", d.median); !e.empty())
+            return e;
+        if (!std::isfinite(d.p99) || d.p99 <= d.median)
+            return field + ".p99 = " + num(d.p99) + ": must exceed the median (" + num(d.median) + ")";
+        if (d.min != 0 && (!std::isfinite(d.min) || d.min < 1))
+            return field + ".min = " + num(d.min) + ": must be a finite number of tokens >= 1";
+        if (d.max != 0 && (!std::isfinite(d.max) || d.max < 1 || (d.min != 0 && d.max < d.min)))
+            return field + ".max = " + num(d.max) + ": must be a finite number of tokens >= 1 and >= min";
+        return {};
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Order statistics.
+
+double nearestRank(const std::vector<double>& sorted, double p)
+{
+    if (sorted.empty())
+        return 0;
+    const double rank = std::ceil(p * double(sorted.size()));
+    const size_t i = size_t(std::clamp(rank, 1.0, double(sorted.size()))) - 1;
+    return sorted[i];
+}
+
+Percentiles percentiles(std::vector<double>& values)
+{
+    Percentiles p;
+    p.count = static_cast<long long>(values.size());
+    if (values.empty())
+        return p;
+    std::sort(values.begin(), values.end());
+    p.mean = std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+    p.p50 = nearestRank(values, 0.50);
+    p.p95 = nearestRank(values, 0.95);
+    p.p99 = nearestRank(values, 0.99);
+    p.max = values.back();
+    return p;
+}
+
+/** A run of equal inter-token intervals: @p count tokens of class @p classIndex, each @p seconds after the previous one. */
+struct ItlRun {
+    double seconds;
+    long long count;
+    int classIndex;
+};
+
+/** Weighted nearest-rank percentiles of the runs whose class passes @p keep; @p runs must be sorted by seconds. */
+template <typename Keep>
+Percentiles weightedPercentiles(const std::vector<ItlRun>& runs, Keep keep)
+{
+    Percentiles p;
+    long long total = 0;
+    double sum = 0;
+    for (const ItlRun& r : runs)
+        if (keep(r.classIndex)) {
+            total += r.count;
+            sum += r.seconds * double(r.count);
+            p.max = r.seconds;
+        }
+    p.count = total;
+    if (total == 0)
+        return p;
+    p.mean = sum / double(total);
+    const double quantiles[3] = {0.50, 0.95, 0.99};
+    double* outs[3] = {&p.p50, &p.p95, &p.p99};
+    long long rankOf[3];
+    for (int i = 0; i < 3; ++i)
+        rankOf[i] = std::clamp<long long>(static_cast<long long>(std::ceil(quantiles[i] * double(total))), 1, total);
+    long long seen = 0;
+    int next = 0;
+    for (const ItlRun& r : runs) {
+        if (!keep(r.classIndex))
+            continue;
+        seen += r.count;
+        while (next < 3 && seen >= rankOf[next])
+            *outs[next++] = r.seconds;
+        if (next == 3)
+            break;
+    }
+    return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine.
+
+/** A sequence holding a slot. */
+struct Sequence {
+    int request = 0;
+    int target = 0;        // tokens to prefill: the prompt, plus the tokens generated before a preemption
+    int prefilled = 0;     // of target, computed so far
+    int cache = 0;         // tokens held in the KV cache once prefilled
+    int output = 0;        // tokens to generate in all
+    int chunk = 0;         // tokens of target prefilled in the current step
+    long long blocks = 0;  // per-layer blocks held
+    bool batch = false;    // batch priority class
+    bool decoding = false; // decodes in the current step
+    bool finished = false; // static batching: done, still holding its slot until the batch ends
+    bool preempted = false;
+};
+
+/** Per-request progress that survives a preemption. */
+struct Progress {
+    int generated = 0;
+    double lastToken = 0;
+    double itlSum = 0;
+    long long itlCount = 0;
+};
+
+class Engine {
+public:
+    Engine(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests)
+        : m_config(config), m_requests(requests), m_cost(scenario),
+          m_maxContext(scenario.serving.maxContextTokens)
+    {
+        const size_t n = requests.size();
+        m_order.resize(n);
+        std::iota(m_order.begin(), m_order.end(), 0);
+        std::stable_sort(m_order.begin(), m_order.end(),
+                         [&](int a, int b) { return requests[size_t(a)].arrivalSeconds < requests[size_t(b)].arrivalSeconds; });
+        m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
+        m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
+            ? static_cast<long long>(std::ceil(config.kvWatermark * double(m_totalBlocks))) : 0;
+        m_batchShareBlocks = config.admissionRule == AdmissionRule::ReservedKv
+            ? static_cast<long long>(std::floor((1.0 - config.reservedKvFraction) * double(m_totalBlocks)))
+            : m_totalBlocks;
+        m_contiguousBlocks = m_cost.layerBlocks(m_maxContext, config.blockTokens);
+        m_preferBatchVictims = config.admissionRule != AdmissionRule::None;
+        m_out.requests.resize(n);
+        m_progress.resize(n);
+        m_running.reserve(size_t(std::max(1, config.maxSequences)));
+        m_classBulk.assign(std::max<size_t>(1, config.classes.size()), 0);
+        m_itl.reserve(1024);
+        m_seriesLimit = std::max(2, 2 * config.kvSeriesPoints);
+        m_out.kvSeries.reserve(size_t(m_seriesLimit) + 1);
+        if (config.recordTokenTimes) {
+            m_out.tokenOffsets.resize(n + 1);
+            m_out.tokenOffsets[0] = 0;
+            for (size_t i = 0; i < n; ++i)
+                m_out.tokenOffsets[i + 1] = m_out.tokenOffsets[i] + std::max(0, requests[i].outputTokens);
+            m_out.tokenTimes.assign(size_t(m_out.tokenOffsets[n]), kNaN);
+        }
+        for (size_t i = 0; i < n; ++i) {
+            RequestResult& r = m_out.requests[i];
+            r.arrivalSeconds = requests[i].arrivalSeconds;
+            r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
+            r.tpotSeconds = kNaN;
+            r.promptTokens = requests[i].promptTokens;
+            r.outputTokens = requests[i].outputTokens;
+            r.classIndex = requests[i].classIndex;
+        }
+    }
+
+    SimulationResult run()
+    {
+        const size_t n = m_requests.size();
+        size_t nextArrival = 0;
+        double now = n > 0 ? std::min(0.0, m_requests[size_t(m_order[0])].arrivalSeconds) : 0.0;
+        while (m_done < n) {
+            while (nextArrival < n && m_requests[size_t(m_order[nextArrival])].arrivalSeconds <= now)
+                enqueue(m_order[nextArrival++]);
+            if (m_done >= n)
+                break;
+            const double start = now;
+            StepTotals totals;
+            const bool any = schedule(start, totals);
+            if (!any) {
+                if (m_running.empty() && queued() > 0 && nextArrival >= n) {
+                    // Nothing can ever be admitted (cannot happen for requests enqueue() accepted): give up on the head.
+                    rejectHead();
+                    continue;
+                }
+                if (nextArrival < n) {
+                    now = std::max(now, m_requests[size_t(m_order[nextArrival])].arrivalSeconds);
+                    continue;
+                }
+                break; // defensive: nothing running, nothing to come
+            }
+            const double dt = m_cost.seconds(totals);
+            now = start + dt;
+            account(start, dt);
+            apply(start, now);
+        }
+        finish();
+        return std::move(m_out);
+    }
+
+private:
+    // -- queues ------------------------------------------------------------------------------
+    static constexpr int kInteractive = 0, kBatch = 1;
+
+    bool isBatch(int request) const
+    {
+        const int c = m_requests[size_t(request)].classIndex;
+        return c >= 0 && size_t(c) < m_config.classes.size() && m_config.classes[size_t(c)].priority == Priority::Batch;
+    }
+    size_t queued() const { return m_queue[0].size() + m_queue[1].size(); }
+
+    /** Per-layer blocks @p tokens tokens need at admission. */
+    long long admissionBlocks(long long tokens) const
+    {
+        return m_config.kvAdmission == KvAdmission::Contiguous ? m_contiguousBlocks : m_cost.layerBlocks(tokens, m_config.blockTokens);
+    }
+
+    void enqueue(int request)
+    {
+        const Request& q = m_requests[size_t(request)];
+        const long long full = static_cast<long long>(q.promptTokens) + q.outputTokens;
+        const bool batch = isBatch(request);
+        long long need = m_config.kvAdmission == KvAdmission::Contiguous ? m_contiguousBlocks
+                                                                         : m_cost.layerBlocks(full, m_config.blockTokens);
+        const long long limit = batch ? std::min(m_batchShareBlocks, m_totalBlocks - m_watermarkBlocks)
+                                      : m_totalBlocks - m_watermarkBlocks;
+        if (full > m_maxContext || need > limit || q.promptTokens < 1 || q.outputTokens < 1) {
+            reject(request);
+            return;
+        }
+        m_queue[batch ? kBatch : kInteractive].push_back(request);
+    }
+
+    void reject(int request)
+    {
+        m_out.requests[size_t(request)].rejected = true;
+        ++m_done;
+    }
+    void rejectHead()
+    {
+        const int q = !m_queue[kInteractive].empty() ? kInteractive : kBatch;
+        reject(m_queue[q].front());
+        m_queue[q].pop_front();
+    }
+
+    /** Which queue's head comes next (-1: none), given queues closed for the rest of this step. */
+    int nextQueue(const bool closed[2]) const
+    {
+        const bool hasI = !closed[kInteractive] && !m_queue[kInteractive].empty();
+        const bool hasB = !closed[kBatch] && !m_queue[kBatch].empty();
+        if (!hasI && !hasB)
+            return -1;
+        if (hasI != hasB)
+            return hasI ? kInteractive : kBatch;
+        if (m_config.admissionRule == AdmissionRule::SeparateQueues)
+            return kInteractive;
+        const double ai = m_requests[size_t(m_queue[kInteractive].front())].arrivalSeconds;
+        const double ab = m_requests[size_t(m_queue[kBatch].front())].arrivalSeconds;
+        return ab < ai ? kBatch : kInteractive;
+    }
+
+    // -- KV ----------------------------------------------------------------------------------
+    long long freeBlocks() const { return m_totalBlocks - m_usedBlocks; }
+
+    void releaseBlocks(Sequence& s)
+    {
+        m_usedBlocks -= s.blocks;
+        if (s.batch)
+            m_batchBlocks -= s.blocks;
+        s.blocks = 0;
+    }
+
+    /** Latest-admitted sequence to preempt (batch class first when priorities count), or -1. */
+    int pickVictim(bool batchOnly) const
+    {
+        if (m_preferBatchVictims || batchOnly)
+            for (size_t i = m_running.size(); i-- > 0;) {
+                const Sequence& s = m_running[i];
+                if (!s.preempted && !s.finished && s.batch)
+                    return int(i);
+            }
+        if (batchOnly)
+            return -1;
+        for (size_t i = m_running.size(); i-- > 0;) {
+            const Sequence& s = m_running[i];
+            if (!s.preempted && !s.finished)
+                return int(i);
+        }
+        return -1;
+    }
+
+    void preempt(Sequence& s)
+    {
+        releaseBlocks(s);
+        s.preempted = true;
+        s.decoding = false;
+        s.chunk = 0;
+        m_anyPreempted = true;
+        ++m_out.preemptions;
+        ++m_out.requests[size_t(s.request)].preemptions;
+        m_queue[s.batch ? kBatch : kInteractive].push_front(s.request);
+    }
+
+    /** Paged growth: every decoding sequence gets the block its next token needs, preempting when none is free. */
+    void growDecodes()
+    {
+        const int block = m_config.blockTokens;
+        for (size_t i = 0; i < m_running.size(); ++i) {
+            Sequence& s = m_running[i];
+            if (s.preempted || !s.decoding)
+                continue;
+            if (m_config.kvAdmission == KvAdmission::Contiguous || s.cache % block != 0)
+                continue; // still room in the last block (or a whole reservation)
+            const long long need = m_cost.layerBlocks(static_cast<long long>(s.cache) + 1, block) - s.blocks;
+            if (need <= 0)
+                continue;
+            for (;;) {
+                const bool shareOk = !s.batch || m_batchBlocks + need <= m_batchShareBlocks;
+                if (need <= freeBlocks() && shareOk)
+                    break;
+                const int v = pickVictim(!shareOk);
+                if (v < 0)
+                    break; // cannot happen: s itself is a candidate
+                preempt(m_running[size_t(v)]);
+                if (size_t(v) == i)
+                    break;
+            }
+            if (s.preempted)
+                continue;
+            s.blocks += need;
+            m_usedBlocks += need;
+            if (s.batch)
+                m_batchBlocks += need;
+        }
+        if (m_anyPreempted) {
+            m_running.erase(std::remove_if(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.preempted; }),
+                            m_running.end());
+            m_anyPreempted = false;
+        }
+    }
+
+    // -- scheduling --------------------------------------------------------------------------
+
+    /** Chooses the step's work and adds it to @p totals; false when the step would be empty. */
+    bool schedule(double start, StepTotals& totals)
+    {
+        for (Sequence& s : m_running) {
+            s.chunk = 0;
+            s.decoding = !s.finished && s.prefilled == s.target;
+        }
+        growDecodes();
+        if (m_config.policy == BatchingPolicy::Static)
+            endStaticBatchIfDone(); // its last live sequence may just have been preempted
+
+        long long decodes = 0;
+        for (const Sequence& s : m_running)
+            decodes += s.decoding ? 1 : 0;
+        m_budget = m_config.policy == BatchingPolicy::Chunked ? std::max<long long>(0, m_config.tokenBudget - decodes)
+                                                              : std::numeric_limits<long long>::max();
+        m_batchCap = m_config.admissionRule == AdmissionRule::PrefillTokenCap ? m_config.batchPrefillTokenCap
+                                                                              : std::numeric_limits<long long>::max();
+        const bool mayAdmit = m_config.policy != BatchingPolicy::Static || m_running.empty();
+        if (m_config.admissionRule == AdmissionRule::SeparateQueues) {
+            // Interactive work first: its prompts under way, its queue, then the batch class's.
+            continuePrefills(kInteractive);
+            if (mayAdmit)
+                admit(kInteractive, start);
+            continuePrefills(kBatch);
+            if (mayAdmit)
+                admit(kBatch, start);
+        } else {
+            continuePrefills(-1); // prompts under way (chunked, or capped) in admission order
+            if (mayAdmit)
+                admit(-1, start);
+        }
+
+        for (const Sequence& s : m_running) {
+            if (s.decoding || s.finished)
+                m_cost.addDecode(totals, double(s.cache) + 1.0); // static padding slots compute too
+            if (s.chunk > 0) {
+                m_cost.addPrefill(totals, s.prefilled, s.chunk);
+                m_out.prefillTokensComputed += s.chunk;
+            }
+        }
+        return totals.decodeTokens + totals.prefillTokens > 0;
+    }
+
+    /** Gives @p s its prefill chunk: what remains of its prompt, within the step's budget and the batch cap. */
+    void takeChunk(Sequence& s)
+    {
+        long long c = std::min<long long>(s.target - s.prefilled, m_budget);
+        if (s.batch)
+            c = std::min(c, m_batchCap);
+        s.chunk = static_cast<int>(std::max<long long>(0, c));
+        m_budget -= s.chunk;
+        if (s.batch)
+            m_batchCap -= s.chunk;
+    }
+
+    /** Continues prompts under way; @p queue selects a class (kInteractive, kBatch) or -1 for all. */
+    void continuePrefills(int queue)
+    {
+        for (Sequence& s : m_running) {
+            if (s.finished || s.prefilled >= s.target)
+                continue;
+            if (queue >= 0 && s.batch != (queue == kBatch))
+                continue;
+            takeChunk(s);
+        }
+    }
+
+    /** Admits from @p queue (or both, merged by arrival, with -1) while a slot, KV and budget allow. */
+    void admit(int queue, double start)
+    {
+        const bool priorityPreemption = m_config.admissionRule == AdmissionRule::SeparateQueues;
+        const long long reserve = m_config.kvAdmission == KvAdmission::Paged ? m_watermarkBlocks : 0;
+        bool closed[2] = {queue == kBatch, queue == kInteractive};
+        for (;;) {
+            const int q = nextQueue(closed);
+            if (q < 0 || m_budget <= 0)
+                return;
+            const bool batch = q == kBatch;
+            if (batch && m_batchCap <= 0) {
+                closed[kBatch] = true; // the batch class has had its prefill tokens for this step
+                continue;
+            }
+            const int r = m_queue[q].front();
+            const Request& rq = m_requests[size_t(r)];
+            const int target = rq.promptTokens + m_progress[size_t(r)].generated;
+            const long long need = admissionBlocks(target);
+            const bool slot = int(m_running.size()) < m_config.maxSequences;
+            const bool fits = need + reserve <= freeBlocks();
+            const bool shareOk = !batch || m_batchBlocks + need <= m_batchShareBlocks;
+            if (!slot || !fits || !shareOk) {
+                if (!batch && priorityPreemption) {
+                    // Priority scheduling: an interactive request displaces the latest batch sequence.
+                    const int v = pickVictim(true);
+                    if (v >= 0) {
+                        Sequence& victim = m_running[size_t(v)];
+                        if (victim.decoding && m_config.policy == BatchingPolicy::Chunked)
+                            m_budget += 1;
+                        m_budget += victim.chunk;
+                        m_batchCap += victim.chunk;
+                        preempt(victim);
+                        m_running.erase(m_running.begin() + v);
+                        m_anyPreempted = false;
+                        continue;
+                    }
+                }
+                if (batch && slot && fits && !shareOk) {
+                    closed[kBatch] = true; // the reservation keeps the rest for interactive requests
+                    continue;
+                }
+                return; // FIFO: the head waits for a slot or memory, and so does everyone behind it
+            }
+            m_queue[q].pop_front();
+            Sequence s;
+            s.request = r;
+            s.target = target;
+            s.output = rq.outputTokens;
+            s.batch = batch;
+            s.blocks = need;
+            m_usedBlocks += need;
+            if (batch)
+                m_batchBlocks += need;
+            RequestResult& res = m_out.requests[size_t(r)];
+            if (std::isnan(res.admittedSeconds))
+                res.admittedSeconds = start;
+            if (m_progress[size_t(r)].generated > 0)
+                m_out.recomputedTokens += target;
+            takeChunk(s);
+            m_running.push_back(s);
+        }
+    }
+
+    void account(double start, double dt)
+    {
+        ++m_out.steps;
+        m_out.busySeconds += dt;
+        long long padding = 0;
+        for (const Sequence& s : m_running)
+            padding += s.finished ? 1 : 0;
+        const double holding = double(m_running.size());
+        m_slotSeconds += holding * dt;
+        m_finishedSlotSeconds += double(padding) * dt;
+        m_out.peakSequences = std::max(m_out.peakSequences, int(m_running.size()));
+        m_peakBlocks = std::max(m_peakBlocks, m_usedBlocks);
+        // KV series: one sample per m_stride steps, the peak of its steps; halve when full.
+        if (m_strideCount == 0) {
+            m_pending = KvSample{start, 0.0, 0};
+        }
+        m_pending.blocks = std::max(m_pending.blocks, double(m_usedBlocks));
+        m_pending.sequences = std::max(m_pending.sequences, int(m_running.size()));
+        if (++m_strideCount >= m_stride) {
+            pushSample();
+        }
+    }
+
+    void pushSample()
+    {
+        m_out.kvSeries.push_back(m_pending);
+        m_strideCount = 0;
+        if (int(m_out.kvSeries.size()) >= m_seriesLimit) {
+            std::vector<KvSample>& v = m_out.kvSeries;
+            size_t w = 0;
+            for (size_t i = 0; i + 1 < v.size(); i += 2) {
+                KvSample merged = v[i];
+                merged.blocks = std::max(v[i].blocks, v[i + 1].blocks);
+                merged.sequences = std::max(v[i].sequences, v[i + 1].sequences);
+                v[w++] = merged;
+            }
+            if (v.size() % 2 == 1)
+                v[w++] = v.back();
+            v.resize(w);
+            m_stride *= 2;
+        }
+    }
+
+    void emitToken(Sequence& s, double start, double now)
+    {
+        Progress& p = m_progress[size_t(s.request)];
+        RequestResult& r = m_out.requests[size_t(s.request)];
+        const int cls = r.classIndex;
+        ++p.generated;
+        if (p.generated == 1) {
+            r.firstTokenSeconds = now;
+        } else {
+            const double itl = now - p.lastToken;
+            p.itlSum += itl;
+            ++p.itlCount;
+            r.maxItlSeconds = std::max(r.maxItlSeconds, itl);
+            if (p.lastToken == start)
+                ++m_classBulk[size_t(cls) < m_classBulk.size() ? size_t(cls) : 0];
+            else
+                m_itl.push_back({itl, 1, cls});
+        }
+        p.lastToken = now;
+        if (m_config.recordTokenTimes)
+            m_out.tokenTimes[size_t(m_out.tokenOffsets[size_t(s.request)] + p.generated - 1)] = now;
+        if (p.generated >= s.output) {
+            s.finished = true;
+            r.finishedSeconds = now;
+            if (p.itlCount > 0)
+                r.tpotSeconds = (now - r.firstTokenSeconds) / double(s.output - 1);
+            ++m_done;
+        }
+    }
+
+    void apply(double start, double now)
+    {
+        bool anyFinished = false;
+        for (Sequence& s : m_running) {
+            if (s.finished)
+                continue;
+            if (s.chunk > 0) {
+                s.prefilled += s.chunk;
+                if (s.prefilled >= s.target) {
+                    s.cache = s.target;
+                    emitToken(s, start, now);
+                }
+            } else if (s.decoding) {
+                s.cache += 1;
+                emitToken(s, start, now);
+            }
+            anyFinished = anyFinished || s.finished;
+        }
+        for (size_t c = 0; c < m_classBulk.size(); ++c)
+            if (m_classBulk[c] > 0) {
+                m_itl.push_back({now - start, m_classBulk[c], int(c)});
+                m_classBulk[c] = 0;
+            }
+        if (!anyFinished)
+            return;
+        if (m_config.policy == BatchingPolicy::Static) {
+            endStaticBatchIfDone();
+            return;
+        }
+        for (Sequence& s : m_running)
+            if (s.finished)
+                releaseBlocks(s);
+        m_running.erase(std::remove_if(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.finished; }),
+                        m_running.end());
+    }
+
+    /** Static batching: the batch ends when its last sequence does; until then finished ones keep their slot and cache. */
+    void endStaticBatchIfDone()
+    {
+        if (!std::all_of(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.finished; }))
+            return;
+        for (Sequence& s : m_running)
+            releaseBlocks(s);
+        m_running.clear();
+    }
+
+    // -- results -----------------------------------------------------------------------------
+
+    TrafficSummary summarise(int classIndex) const
+    {
+        TrafficSummary t;
+        std::vector<double> queue, prefill, ttft, tpot, e2e;
+        const double span = m_out.spanSeconds;
+        long long good = 0;
+        for (const RequestResult& r : m_out.requests) {
+            if (classIndex >= 0 && r.classIndex != classIndex)
+                continue;
+            ++t.requests;
+            if (r.rejected) {
+                ++t.rejected;
+                continue;
+            }
+            if (std::isnan(r.finishedSeconds))
+                continue;
+            ++t.completed;
+            t.outputTokens += r.outputTokens;
+            queue.push_back(r.queueWaitSeconds());
+            prefill.push_back(r.prefillSeconds());
+            ttft.push_back(r.ttftSeconds());
+            e2e.push_back(r.endToEndSeconds());
+            if (!std::isnan(r.tpotSeconds))
+                tpot.push_back(r.tpotSeconds);
+            good += r.metSlo ? 1 : 0;
+        }
+        t.latency.queueWait = percentiles(queue);
+        t.latency.prefill = percentiles(prefill);
+        t.latency.ttft = percentiles(ttft);
+        t.latency.tpot = percentiles(tpot);
+        t.latency.endToEnd = percentiles(e2e);
+        t.latency.itl = weightedPercentiles(m_itl, [classIndex](int c) { return classIndex < 0 || c == classIndex; });
+        if (span > 0) {
+            t.throughputTokensPerSecond = t.outputTokens / span;
+            t.goodputRequestsPerSecond = double(good) / span;
+        }
+        t.goodputFraction = t.requests > 0 ? double(good) / double(t.requests) : 0.0;
+        return t;
+    }
+
+    void finish()
+    {
+        if (m_strideCount > 0)
+            m_out.kvSeries.push_back(m_pending);
+        const double itlSlo = m_config.itlSloMs / 1000.0;
+        const double ttftSlo = m_config.ttftSloMs / 1000.0;
+        for (RequestResult& r : m_out.requests) {
+            if (r.rejected || std::isnan(r.finishedSeconds))
+                continue;
+            const double itl = m_config.itlSloStatistic == ItlSloStatistic::Mean
+                ? (std::isnan(r.tpotSeconds) ? 0.0 : r.tpotSeconds) : r.maxItlSeconds;
+            r.metSlo = r.ttftSeconds() <= ttftSlo && itl <= itlSlo;
+        }
+        std::sort(m_itl.begin(), m_itl.end(), [](const ItlRun& a, const ItlRun& b) { return a.seconds < b.seconds; });
+        double first = kInf, last = -kInf;
+        for (const RequestResult& r : m_out.requests) {
+            first = std::min(first, r.arrivalSeconds);
+            if (!std::isnan(r.finishedSeconds))
+                last = std::max(last, r.finishedSeconds);
+        }
+        m_out.spanSeconds = last > first ? last - first : 0.0;
+        m_out.all = summarise(-1);
+        m_out.classes.clear();
+        for (size_t c = 0; c < m_config.classes.size(); ++c)
+            m_out.classes.push_back(summarise(int(c)));
+        m_out.finishedSlotFraction = m_slotSeconds > 0 ? m_finishedSlotSeconds / m_slotSeconds : 0.0;
+        m_out.meanSequences = m_out.busySeconds > 0 ? m_slotSeconds / m_out.busySeconds : 0.0;
+        const double layers = std::max(1.0, m_cost.layers());
+        m_out.kvBlocksTotal = double(m_totalBlocks) / layers;
+        m_out.kvBlocksPeak = double(m_peakBlocks) / layers;
+        for (KvSample& k : m_out.kvSeries)
+            k.blocks /= layers;
+    }
+
+    const SimulationConfig& m_config;
+    const std::vector<Request>& m_requests;
+    StepCost m_cost;
+    long long m_maxContext = 0;
+    std::vector<int> m_order;
+    std::deque<int> m_queue[2];
+    std::vector<Sequence> m_running;
+    std::vector<Progress> m_progress;
+    std::vector<ItlRun> m_itl;
+    std::vector<long long> m_classBulk;
+    SimulationResult m_out;
+    size_t m_done = 0;
+    long long m_totalBlocks = 0, m_usedBlocks = 0, m_batchBlocks = 0, m_peakBlocks = 0;
+    long long m_watermarkBlocks = 0, m_batchShareBlocks = 0, m_contiguousBlocks = 0;
+    bool m_preferBatchVictims = false;
+    long long m_budget = 0;    // prefill tokens left in the current step
+    long long m_batchCap = 0;  // batch-class prefill tokens left in the current step
+    bool m_anyPreempted = false;
+    double m_slotSeconds = 0, m_finishedSlotSeconds = 0;
+    KvSample m_pending;
+    long long m_stride = 1, m_strideCount = 0;
+    int m_seriesLimit = 400;
+};
+
+} // namespace
+
+int sampleLength(const LengthDistribution& d, std::mt19937_64& g)
+{
+    switch (d.kind) {
+    case LengthDistribution::Kind::Fixed:
+        return toTokens(d.value);
+    case LengthDistribution::Kind::Uniform: {
+        const double lo = std::round(d.min), hi = std::round(d.max);
+        return toTokens(lo + std::floor(uniform01(g) * (hi - lo + 1.0)));
+    }
+    case LengthDistribution::Kind::LogNormal: {
+        const double sigma = std::log(d.p99 / d.median) / kZ99;
+        double x = d.median * std::exp(sigma * standardNormal(g));
+        if (d.min > 0)
+            x = std::max(x, d.min);
+        if (d.max > 0)
+            x = std::min(x, d.max);
+        return toTokens(x);
+    }
+    }
+    return 1;
+}
+
+std::string checkSimulationConfig(const SimulationConfig& c)
+{
+    const std::string s = "simulation.";
+    if (c.maxSequences < 1)
+        return s + "max_sequences = " + num(c.maxSequences) + ": must be >= 1";
+    if (c.tokenBudget < 1)
+        return s + "token_budget = " + num(c.tokenBudget) + ": must be >= 1";
+    if (c.blockTokens < 1)
+        return s + "block_tokens = " + num(c.blockTokens) + ": must be >= 1";
+    if (!(c.kvWatermark >= 0 && c.kvWatermark < 1))
+        return s + "kv_watermark = " + num(c.kvWatermark) + ": must be in [0, 1)";
+    if (c.durationSeconds && !(std::isfinite(*c.durationSeconds) && *c.durationSeconds > 0))
+        return s + "duration_s = " + num(*c.durationSeconds) + ": must be a finite number of seconds > 0";
+    if (c.requests && *c.requests < 1)
+        return s + "requests = " + num(double(*c.requests)) + ": must be >= 1";
+    if (!(std::isfinite(c.itlSloMs) && c.itlSloMs > 0))
+        return s + "itl_slo_ms = " + num(c.itlSloMs) + ": must be a finite number of milliseconds > 0";
+    if (!(std::isfinite(c.ttftSloMs) && c.ttftSloMs > 0))
+        return s + "ttft_slo_ms = " + num(c.ttftSloMs) + ": must be a finite number of milliseconds > 0";
+    if (c.batchPrefillTokenCap < 1)
+        return s + "batch_prefill_token_cap = " + num(c.batchPrefillTokenCap) + ": must be >= 1";
+    if (!(c.reservedKvFraction > 0 && c.reservedKvFraction < 1))
+        return s + "reserved_kv_fraction = " + num(c.reservedKvFraction) + ": must be in (0, 1)";
+    if (c.kvSeriesPoints < 1)
+        return s + "kv_series_points = " + num(c.kvSeriesPoints) + ": must be >= 1";
+    for (size_t i = 0; i < c.sweepMaxSequences.size(); ++i)
+        if (c.sweepMaxSequences[i] < 1)
+            return s + "sweep_max_sequences[" + std::to_string(i) + "] = " + num(c.sweepMaxSequences[i]) + ": must be >= 1";
+    if (c.classes.empty() && c.trace.empty())
+        return s + "classes: at least one class (or a trace_csv) is needed";
+    bool unbounded = false;
+    for (size_t i = 0; i < c.classes.size(); ++i) {
+        const RequestClass& k = c.classes[i];
+        const std::string f = s + "classes[" + std::to_string(i) + "]";
+        if (k.name.empty())
+            return f + ".name = \"\": must not be empty";
+        for (size_t j = 0; j < i; ++j)
+            if (c.classes[j].name == k.name)
+                return f + ".name = \"" + k.name + "\": another class has this name";
+        if (!(std::isfinite(k.ratePerSecond) && k.ratePerSecond >= 0))
+            return f + ".rate_per_s = " + num(k.ratePerSecond) + ": must be a finite rate >= 0";
+        if (k.count < 0)
+            return f + ".count = " + num(double(k.count)) + ": must be >= 0";
+        if (!std::isfinite(k.startSeconds) || k.startSeconds < 0)
+            return f + ".start_s = " + num(k.startSeconds) + ": must be a finite number of seconds >= 0";
+        if (k.endSeconds && !(std::isfinite(*k.endSeconds) && *k.endSeconds > k.startSeconds))
+            return f + ".end_s = " + num(*k.endSeconds) + ": must be later than start_s (" + num(k.startSeconds) + ")";
+        if (k.ratePerSecond > 0 || k.count > 0) {
+            if (auto e = checkDistribution(f + ".prompt", k.prompt); !e.empty())
+                return e;
+            if (auto e = checkDistribution(f + ".output", k.output); !e.empty())
+                return e;
+        }
+        if (k.ratePerSecond > 0 && !k.endSeconds)
+            unbounded = true;
+    }
+    if (unbounded && !c.durationSeconds && !c.requests)
+        return s + "duration_s: a class arrives at a rate without end_s, so duration_s or requests is needed";
+    for (size_t i = 0; i < c.trace.size(); ++i) {
+        const Request& r = c.trace[i];
+        const std::string f = s + "trace_csv row " + std::to_string(i + 1);
+        if (!std::isfinite(r.arrivalSeconds) || r.arrivalSeconds < 0)
+            return f + ": arrival " + num(r.arrivalSeconds) + " must be a finite number of seconds >= 0";
+        if (r.promptTokens < 1 || r.outputTokens < 1)
+            return f + ": prompt and output must be >= 1 token";
+        if (r.classIndex < 0 || size_t(r.classIndex) >= c.classes.size())
+            return f + ": class index " + std::to_string(r.classIndex) + " is not a class";
+    }
+    return {};
+}
+
+std::vector<Request> generateRequests(const SimulationConfig& c)
+{
+    std::vector<Request> out;
+    const double duration = c.durationSeconds.value_or(kInf);
+    const long long perClassLimit = c.requests.value_or(std::numeric_limits<long long>::max());
+    for (size_t i = 0; i < c.classes.size(); ++i) {
+        const RequestClass& k = c.classes[i];
+        std::mt19937_64 g(splitMix64(c.seed ^ splitMix64(0x5157u + i)));
+        auto draw = [&](double at) {
+            Request r;
+            r.arrivalSeconds = at;
+            r.promptTokens = sampleLength(k.prompt, g);
+            r.outputTokens = sampleLength(k.output, g);
+            r.classIndex = int(i);
+            out.push_back(r);
+        };
+        if (k.count > 0 && k.startSeconds < duration)
+            for (long long j = 0; j < std::min(k.count, perClassLimit); ++j)
+                draw(k.startSeconds);
+        if (k.ratePerSecond > 0) {
+            const double end = std::min(duration, k.endSeconds.value_or(kInf));
+            double t = k.startSeconds;
+            for (long long j = 0; j < perClassLimit; ++j) {
+                t += exponential(g, k.ratePerSecond);
+                if (!(t < end))
+                    break;
+                draw(t);
+            }
+        }
+    }
+    for (const Request& r : c.trace)
+        if (r.arrivalSeconds < duration)
+            out.push_back(r);
+    std::stable_sort(out.begin(), out.end(), [](const Request& a, const Request& b) {
+        return a.arrivalSeconds < b.arrivalSeconds || (a.arrivalSeconds == b.arrivalSeconds && a.classIndex < b.classIndex);
+    });
+    if (c.requests && out.size() > size_t(*c.requests))
+        out.resize(size_t(*c.requests));
+    return out;
+}
+
+SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests)
+{
+    Engine engine(scenario, config, requests);
+    return engine.run();
+}
+
+std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
+                                          const std::vector<Request>& requests)
+{
+    std::vector<SweepPoint> points;
+    SimulationConfig c = config;
+    c.recordTokenTimes = false;
+    for (int cap : config.sweepMaxSequences) {
+        c.maxSequences = cap;
+        const SimulationResult r = simulate(scenario, c, requests);
+        SweepPoint p;
+        p.maxSequences = cap;
+        p.throughputTokensPerSecond = r.all.throughputTokensPerSecond;
+        p.goodputRequestsPerSecond = r.all.goodputRequestsPerSecond;
+        p.goodputFraction = r.all.goodputFraction;
+        p.p95TtftSeconds = r.all.latency.ttft.p95;
+        p.p95TpotSeconds = r.all.latency.tpot.p95;
+        p.p99ItlSeconds = r.all.latency.itl.p99;
+        p.meanSequences = r.meanSequences;
+        p.preemptions = r.preemptions;
+        points.push_back(p);
+    }
+    return points;
+}
+
+} // namespace ridgeline::model

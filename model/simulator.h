@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/scenario.h"
+
+namespace ridgeline::model {
+
+/**
+ * Discrete-event, iteration-level simulation of one serving replica (one GPU, or T with tensor
+ * parallelism): requests arrive, wait in a queue, are admitted by the scheduler, prefill, decode one
+ * token per step and leave. Each step's time is the cost model's time for that step's mixed batch
+ * (StepCost, model/steptime.h). Times are seconds, lengths tokens.
+ *
+ * Each step, in order:
+ * 1. arrivals up to the step's start join their class's queue; requests that could never fit (prompt +
+ *    output over serving.max_context_tokens, or over the KV budget) are rejected;
+ * 2. every decoding sequence gets the paged block its next token needs; when none is free the
+ *    latest-admitted sequence is preempted by recompute (its cache is dropped; it rejoins the front of its
+ *    queue and later prefills prompt + generated tokens again), batch class first unless the rule is None;
+ * 3. prompts under way take their next chunk, then new sequences are admitted while a slot, KV blocks
+ *    (beyond the watermark) and, under Chunked, token budget remain; under SeparateQueues an interactive
+ *    request that finds no slot or memory preempts the latest batch sequence;
+ * 4. the step lasts StepCost::seconds of its work; its tokens appear at its end.
+ * A decoding sequence holding P + g tokens (g generated so far) costs a decode at context S = P + g; the
+ * step that completes a prefill yields the first token. An inter-token interval is the time between two
+ * of a request's tokens, a preemption's wait included.
+ *
+ * The shapes it reproduces (tests/tst_simulator.cpp) are those of seed 001, section 3: continuous
+ * against static batching (3.2a), chunked prefill against whole-prompt prefill (3.4), the goodput-
+ * against the throughput-optimal admission cap (3.1), paged against contiguous KV admission (3.3),
+ * and a batch job sharing the replica with chat (seed 000, ticket B4).
+ */
+
+/** How the scheduler forms each step's batch. */
+enum class BatchingPolicy {
+    Static,     ///< request-level: a batch is formed when the previous one has wholly finished; finished
+                ///< sequences keep their slot (computing padding) until the longest one ends
+    Continuous, ///< iteration-level (Orca): admit whenever a slot and KV are free; whole prompts prefill in one step
+    Chunked     ///< continuous with chunked prefill (Sarathi-Serve): decodes first, prompts fill the rest of a
+                ///< per-step token budget
+};
+
+/** How admission sizes a sequence's KV cache. */
+enum class KvAdmission {
+    Paged,     ///< blocks of block_tokens allocated as the sequence grows; preemption by recompute when they run out
+    Contiguous ///< a whole max-context reservation (serving.max_context_tokens) per sequence at admission
+};
+
+/** Priority class of a request. */
+enum class Priority { Interactive, Batch };
+
+/** How interactive and batch requests share admission. */
+enum class AdmissionRule {
+    None,            ///< one FIFO queue in arrival order; a head that cannot be admitted blocks the rest
+    SeparateQueues,  ///< interactive requests (and their prefill chunks) always go before batch ones
+    PrefillTokenCap, ///< FIFO, but batch requests prefill at most batchPrefillTokenCap tokens per step
+                     ///< (their prompts are chunked to it under every policy); a capped batch head is skipped
+    ReservedKv       ///< FIFO, but batch requests may hold at most (1 - reservedKvFraction) of the KV blocks;
+                     ///< a batch head blocked by its share is skipped
+};
+
+/** Which per-request statistic of its inter-token intervals the ITL SLO is checked against. */
+enum class ItlSloStatistic {
+    Mean, ///< TPOT, the request's mean inter-token interval (seed 001, 3.1)
+    Max   ///< the request's worst inter-token interval (seed 001, 3.4)
+};
+
+/** A distribution of token counts; samples are rounded to whole tokens and at least 1. */
+struct LengthDistribution {
+    enum class Kind {
+        Fixed,    ///< always value
+        Uniform,  ///< whole numbers in [min, max], equally likely
+        LogNormal ///< exp(N(mu, sigma)) with mu = ln(median), sigma = ln(p99 / median) / 2.3263; clamped to [min, max]
+                  ///< when those are > 0
+    };
+    Kind kind = Kind::Fixed;
+    double value = 1;   ///< Fixed: tokens
+    double min = 0;     ///< Uniform: lower bound; LogNormal: optional clamp (0: none)
+    double max = 0;     ///< Uniform: upper bound; LogNormal: optional clamp (0: none)
+    double median = 0;  ///< LogNormal: median tokens
+    double p99 = 0;     ///< LogNormal: 99th percentile tokens (> median)
+};
+
+/** One class of traffic: Poisson arrivals at a rate, or a burst of requests landing together. */
+struct RequestClass {
+    std::string name;                    ///< unique, e.g. "chat"
+    Priority priority = Priority::Interactive;
+    double ratePerSecond = 0;            ///< Poisson rate, requests/s (0: no Poisson arrivals)
+    long long count = 0;                 ///< burst: this many requests all arriving at startSeconds (0: none)
+    LengthDistribution prompt;           ///< prompt tokens
+    LengthDistribution output;           ///< output tokens
+    double startSeconds = 0;             ///< first possible arrival
+    std::optional<double> endSeconds;    ///< Poisson arrivals stop here (none: at the duration or request count)
+};
+
+/** One request: when it arrives and how long it is. */
+struct Request {
+    double arrivalSeconds = 0;
+    int promptTokens = 1;
+    int outputTokens = 1;   ///< including the first token, which the prefill produces
+    int classIndex = 0;     ///< into SimulationConfig::classes
+};
+
+/** Everything the simulation does besides the scenario. Field names follow the simulation file's keys. */
+struct SimulationConfig {
+    BatchingPolicy policy = BatchingPolicy::Continuous;
+    int maxSequences = 256;              ///< max_sequences: cap on sequences holding a slot
+    int tokenBudget = 512;               ///< token_budget: tokens per step under Chunked (decodes count 1 each)
+    KvAdmission kvAdmission = KvAdmission::Paged;
+    int blockTokens = 16;                ///< block_tokens: paged-KV block size
+    double kvWatermark = 0.01;           ///< kv_watermark: fraction of blocks admission keeps free for growth
+    std::optional<double> durationSeconds; ///< duration_s: generate arrivals in [0, duration)
+    std::optional<long long> requests;   ///< requests: generate (or keep) the first N arrivals
+    std::uint64_t seed = 1;              ///< seed of the workload's random streams
+    double itlSloMs = 20;                ///< itl_slo_ms
+    double ttftSloMs = 800;              ///< ttft_slo_ms
+    ItlSloStatistic itlSloStatistic = ItlSloStatistic::Mean; ///< itl_slo_statistic
+    std::vector<RequestClass> classes;   ///< classes
+    std::vector<Request> trace;          ///< rows of trace_csv (classIndex into classes)
+    AdmissionRule admissionRule = AdmissionRule::None;
+    int batchPrefillTokenCap = 256;      ///< batch_prefill_token_cap (AdmissionRule::PrefillTokenCap)
+    double reservedKvFraction = 0.3;     ///< reserved_kv_fraction (AdmissionRule::ReservedKv), in (0, 1)
+    std::vector<int> sweepMaxSequences;  ///< sweep_max_sequences: caps to sweep (empty: no sweep)
+    int kvSeriesPoints = 200;            ///< kv_series_points: most points of the KV-in-use series (at least this many / 2)
+    bool recordTokenTimes = false;       ///< keep every token's time (SimulationResult::tokenTimes); memory ~ 8 B per token
+};
+
+/**
+ * Checks @p config; returns "" or one sentence naming the field as spelled in simulation files and its
+ * value, e.g. "simulation.classes[0].prompt.p99 = 100: must exceed the median (2000)".
+ */
+std::string checkSimulationConfig(const SimulationConfig& config);
+
+/**
+ * The workload: each class's Poisson arrivals (its own std::mt19937_64 stream, seeded from seed and the
+ * class index, with inverse-CDF exponentials and Box-Muller normals, so the result is the same on every
+ * standard library) and bursts, plus the trace rows, sorted by arrival (ties: class order), limited to
+ * durationSeconds and to the first `requests`. Precondition: checkSimulationConfig(config) is "".
+ */
+std::vector<Request> generateRequests(const SimulationConfig& config);
+
+/**
+ * Draws one length from @p dist with @p engine (advanced): uniforms from the top 53 bits of one draw,
+ * normals by Box-Muller from two. Exposed for tests.
+ */
+int sampleLength(const LengthDistribution& dist, std::mt19937_64& engine);
+
+/** What happened to one request. Times are seconds since the start; NaN where it never happened. */
+struct RequestResult {
+    double arrivalSeconds = 0;
+    double admittedSeconds = 0;   ///< start of the first step it was scheduled in
+    double firstTokenSeconds = 0; ///< end of the step that completed its prefill
+    double finishedSeconds = 0;   ///< end of the step that produced its last token
+    double maxItlSeconds = 0;     ///< worst inter-token interval (0 with one output token)
+    double tpotSeconds = 0;       ///< (finished - first token) / (output - 1): mean inter-token interval (NaN with one token)
+    int promptTokens = 0;
+    int outputTokens = 0;
+    int classIndex = 0;
+    int preemptions = 0;          ///< times its KV was dropped and later recomputed
+    bool rejected = false;        ///< could never fit (prompt + output over max context, or over the KV budget)
+    bool metSlo = false;          ///< TTFT <= ttft SLO and (TPOT or max ITL) <= ITL SLO
+
+    double queueWaitSeconds() const { return admittedSeconds - arrivalSeconds; }
+    double prefillSeconds() const { return firstTokenSeconds - admittedSeconds; }
+    double ttftSeconds() const { return firstTokenSeconds - arrivalSeconds; }
+    double endToEndSeconds() const { return finishedSeconds - arrivalSeconds; }
+};
+
+/** Order statistics of one latency, seconds (nearest rank). All zero when count is 0. */
+struct Percentiles {
+    long long count = 0;
+    double mean = 0, p50 = 0, p95 = 0, p99 = 0, max = 0;
+};
+
+/** The latencies of a set of requests. itl is over every inter-token interval, the others per request. */
+struct LatencySummary {
+    Percentiles queueWait, prefill, ttft, itl, tpot, endToEnd;
+};
+
+/** Aggregates of one set of requests (all, or one class). Rates are over the run's span. */
+struct TrafficSummary {
+    long long requests = 0, completed = 0, rejected = 0;
+    double outputTokens = 0;
+    double throughputTokensPerSecond = 0;   ///< output tokens / span
+    double goodputRequestsPerSecond = 0;    ///< requests meeting both SLOs / span
+    double goodputFraction = 0;             ///< requests meeting both SLOs / requests (rejected count as missing)
+    LatencySummary latency;
+};
+
+/** One point of the KV-in-use series (downsampled: the peak over the interval it stands for). */
+struct KvSample {
+    double seconds = 0;       ///< start of the interval
+    double blocks = 0;        ///< whole-model blocks in use (per-layer blocks / L)
+    int sequences = 0;        ///< sequences holding a slot
+};
+
+/** Everything a run measures. */
+struct SimulationResult {
+    std::vector<RequestResult> requests;     ///< same order as the input requests
+    TrafficSummary all;
+    std::vector<TrafficSummary> classes;     ///< one per SimulationConfig::classes entry
+    double spanSeconds = 0;                  ///< first arrival to last completion
+    double busySeconds = 0;                  ///< time spent in steps
+    long long steps = 0;
+    long long preemptions = 0;
+    double prefillTokensComputed = 0;        ///< including recomputation after preemption
+    double recomputedTokens = 0;             ///< prefill tokens spent rebuilding preempted caches
+    double finishedSlotFraction = 0;         ///< slot-seconds on finished sequences / all slot-seconds (static only > 0)
+    int peakSequences = 0;                   ///< most sequences holding a slot at once
+    double meanSequences = 0;                ///< time-weighted mean of the same over busy time
+    double kvBlocksTotal = 0;                ///< whole-model blocks the KV budget holds
+    double kvBlocksPeak = 0;                 ///< most whole-model blocks in use at once
+    std::vector<KvSample> kvSeries;          ///< KV blocks in use over time
+    std::vector<double> tokenTimes;          ///< recordTokenTimes: emission time of every token, request by request
+    std::vector<long long> tokenOffsets;     ///< recordTokenTimes: request i's tokens start at tokenOffsets[i] (size n + 1)
+};
+
+/**
+ * Simulates @p requests (any order) on @p scenario under @p config's policy. Deterministic.
+ * Preconditions: validate(scenario) and checkSimulationConfig(config) are empty, every classIndex is
+ * a valid index into config.classes. Cost: O(steps * sequences holding a slot); no allocation per step
+ * beyond amortised growth of the ITL record.
+ */
+SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests);
+
+/** One point of the max-sequences sweep. */
+struct SweepPoint {
+    int maxSequences = 0;
+    double throughputTokensPerSecond = 0;
+    double goodputRequestsPerSecond = 0;
+    double goodputFraction = 0;
+    double p95TtftSeconds = 0;
+    double p95TpotSeconds = 0;
+    double p99ItlSeconds = 0;
+    double meanSequences = 0;
+    long long preemptions = 0;
+};
+
+/** Simulates @p requests once per cap in config.sweepMaxSequences (seed 001, 3.1: goodput vs throughput). */
+std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
+                                          const std::vector<Request>& requests);
+
+} // namespace ridgeline::model
