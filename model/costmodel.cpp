@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "model/costterms.h"
 #include "model/formulas.h"
 
 namespace ridgeline::model {
@@ -41,142 +42,8 @@ const Eigen::ArrayXd& intensityGrid()
     return g;
 }
 
-constexpr double kActivationBytes = 2.0; // bf16 activations in the tensor-parallel all-reduces
-
-/**
- * Every per-scenario constant of the formulas, resolved once: per-GPU rates and sizes, so that
- * t_step(B), t_pre(P) and their sweeps are cheap closed forms of B, S and P.
- * Source: design/cost-model.md section 3.
- */
-struct Terms {
-    double gpus;                 // T
-    double bandwidth;            // BW, per GPU
-    double effectiveBandwidth;   // BW * eta_bw
-    double peakFlops;            // F_peak for the matmul dtype, per GPU
-    double decodeFlops;          // F_peak * MFU_decode
-    double prefillFlops;         // F_peak * MFU_prefill
-    double residentWeightBytes;  // N * b_w, all GPUs
-    double nonExpertWeightBytes; // (N - E * P_e) * b_w, all GPUs
-    double expertWeightBytes;    // P_e * b_w, one expert over all MoE layers
-    double experts, expertsPerToken;
-    double activeParams;         // N_active
-    double globalLayers, windowLayers, window;
-    double attentionWidth;       // d_attn
-    double hidden;               // d
-    double layers;               // L
-    double kvPerLayerToken;      // all GPUs
-    double kvPerLayerTokenPerGpu;
-    double prefillAttentionFactor; // 4 (full) or 2 (causal)
-    double stepOverheadSeconds;  // fixed per decode step
-    double prefillOverheadSeconds; // fixed per prefill
-    double commLatencySeconds;   // per step, all layers
-    double commSecondsPerToken;  // per step, all layers, per token in the step
-
-    /** Layer-tokens of cache a sequence of S tokens holds: L_global * S + L_window * min(S, w). */
-    double layerTokens(double tokens) const { return globalLayers * tokens + windowLayers * std::min(tokens, window); }
-    double expertsTouched(double tokens) const
-    {
-        return experts > 0 ? experts * (1.0 - std::pow(1.0 - expertsPerToken / experts, tokens)) : 0.0;
-    }
-    /** Weights read by a step serving @p tokens tokens, per GPU. */
-    double weightReadBytes(double tokens) const
-    {
-        if (experts <= 0)
-            return residentWeightBytes / gpus;
-        return (nonExpertWeightBytes + expertsTouched(tokens) * expertWeightBytes) / gpus;
-    }
-    double commSeconds(double tokens) const { return gpus > 1 ? commLatencySeconds + commSecondsPerToken * tokens : 0.0; }
-
-    double decodeMemorySeconds(double batch, double context) const
-    {
-        return (weightReadBytes(batch) + batch * kvPerLayerTokenPerGpu * layerTokens(context)) / effectiveBandwidth;
-    }
-    double decodeFlop(double batch, double context) const
-    {
-        return (2.0 * activeParams * batch + 4.0 * attentionWidth * batch * layerTokens(context)) / gpus;
-    }
-    double decodeComputeSeconds(double batch, double context) const { return decodeFlop(batch, context) / decodeFlops; }
-    double stepSeconds(double batch, double context) const
-    {
-        return std::max(decodeMemorySeconds(batch, context), decodeComputeSeconds(batch, context)) + commSeconds(batch)
-               + stepOverheadSeconds;
-    }
-
-    double prefillLinearFlop(double prompt) const { return 2.0 * activeParams * prompt; }
-    double prefillAttentionFlop(double prompt) const
-    {
-        return prefillAttentionFactor * attentionWidth * prompt * layerTokens(prompt);
-    }
-    double prefillComputeSeconds(double prompt) const
-    {
-        return (prefillLinearFlop(prompt) + prefillAttentionFlop(prompt)) / gpus / prefillFlops;
-    }
-    /** Layer-tokens of paged cache: each layer's tokens rounded up to whole blocks. */
-    double pagedLayerTokens(double tokens, double block) const
-    {
-        auto blocks = [block](double t) { return std::ceil(t / block) * block; };
-        return globalLayers * blocks(tokens) + windowLayers * blocks(std::min(tokens, window));
-    }
-
-    /** Weights read once plus the KV the prompt writes (sliding layers keep only the last window). */
-    double prefillBytes(double prompt) const { return weightReadBytes(prompt) + kvPerLayerTokenPerGpu * layerTokens(prompt); }
-    double prefillMemorySeconds(double prompt) const { return prefillBytes(prompt) / effectiveBandwidth; }
-};
-
-Terms terms(const Scenario& s)
-{
-    const ModelShape& m = s.model;
-    const Hardware& hw = s.hardware;
-    Terms t{};
-    t.gpus = std::max(1, hw.gpus);
-    t.bandwidth = hw.bandwidthBytesPerSecond;
-    t.effectiveBandwidth = hw.bandwidthBytesPerSecond * s.efficiency.bandwidth;
-    const DType compute = matmulDtype(m.weightDtype);
-    t.peakFlops = hw.peakFlopsPerSecond;
-    if (compute == DType::FP8 && hw.peakFlopsFp8 > 0)
-        t.peakFlops = hw.peakFlopsFp8;
-    else if (compute == DType::INT8 && hw.peakOpsInt8 > 0)
-        t.peakFlops = hw.peakOpsInt8;
-    t.decodeFlops = t.peakFlops * s.efficiency.mfuDecode;
-    t.prefillFlops = t.peakFlops * s.efficiency.mfuPrefill;
-    const double bw = weightBytesPerParameter(m.weightDtype);
-    t.residentWeightBytes = m.params * bw;
-    t.experts = m.isMoe() ? m.experts : 0;
-    t.expertsPerToken = m.expertsPerToken;
-    t.expertWeightBytes = m.isMoe() ? m.expertParams * bw : 0.0;
-    t.nonExpertWeightBytes = t.residentWeightBytes - t.experts * t.expertWeightBytes;
-    t.activeParams = m.activeParamsOrTotal();
-    t.layers = m.layers;
-    t.globalLayers = m.globalLayers();
-    t.windowLayers = m.windowLayers();
-    t.window = m.slidingWindow;
-    t.attentionWidth = m.attentionWidth();
-    t.hidden = m.hidden;
-    const double kvElement = bytesPerElement(m.kvDtype);
-    if (m.isMla()) {
-        t.kvPerLayerToken = double(m.kvLoraRank + m.ropeHeadDim) * kvElement;
-        t.kvPerLayerTokenPerGpu = t.kvPerLayerToken; // the latent is replicated on every GPU
-    } else {
-        const double h = m.headDimOrDefault();
-        t.kvPerLayerToken = 2.0 * m.kvHeads * h * kvElement;
-        // KV splits by whole heads: each GPU holds ceil(H_kv / T), at least one (replicated when H_kv < T).
-        const double headsPerGpu = std::ceil(double(m.kvHeads) / t.gpus);
-        t.kvPerLayerTokenPerGpu = 2.0 * headsPerGpu * h * kvElement;
-    }
-    t.prefillAttentionFactor = m.attention == AttentionFlops::Causal ? 2.0 : 4.0;
-    t.stepOverheadSeconds = s.efficiency.stepOverheadSeconds;
-    t.prefillOverheadSeconds = s.efficiency.prefillOverheadSeconds;
-    if (t.gpus > 1) {
-        // Two all-reduces per layer of tokens x d activations, ring: 2 (T - 1) / T of the bytes over the link.
-        const double ringFactor = 2.0 * (t.gpus - 1) / t.gpus;
-        t.commSecondsPerToken = 2.0 * t.layers * ringFactor * t.hidden * kActivationBytes / hw.linkBandwidthBytesPerSecond;
-        t.commLatencySeconds = 2.0 * t.layers * hw.linkLatencySeconds;
-    }
-    return t;
-}
-
 /** Largest whole B >= 1 with t_step(B) <= limit (t_step is non-decreasing in B), or nullopt. */
-std::optional<long long> largestBatchWithin(const Terms& t, double context, double limitSeconds)
+std::optional<long long> largestBatchWithin(const CostTerms& t, double context, double limitSeconds)
 {
     if (t.stepSeconds(1.0, context) > limitSeconds)
         return std::nullopt;
@@ -243,12 +110,12 @@ DType matmulDtype(DType weights)
 
 double stepSecondsAt(const Scenario& scenario, double batch)
 {
-    return terms(scenario).stepSeconds(batch, scenario.workload.contextTokens);
+    return costTerms(scenario).stepSeconds(batch, scenario.workload.contextTokens);
 }
 
 void evaluate(const Scenario& s, Evaluation& out)
 {
-    const Terms t = terms(s);
+    const CostTerms t = costTerms(s);
     const double B = s.workload.batch;
     const double S = s.workload.contextTokens;
     const double P = s.workload.promptTokens;
@@ -345,7 +212,7 @@ void evaluate(const Scenario& s, Evaluation& out)
     const Serving& sv = s.serving;
     const double kvLayerToken = t.kvPerLayerTokenPerGpu;
     c.utilization = sv.memoryUtilization;
-    c.kvBudgetBytes = s.hardware.memoryBytes * sv.memoryUtilization - t.residentWeightBytes / t.gpus - sv.activationReserveBytes;
+    c.kvBudgetBytes = t.kvBudgetBytes;
     c.kvNeededBytes = d.kvBytes;
     c.fits = c.kvBudgetBytes >= 0 && c.kvNeededBytes <= c.kvBudgetBytes;
     c.maxSequencesContiguous = S > 0 ? maxSequencesContiguous(c.kvBudgetBytes, 1.0, d.kvBytesPerSequence) : 0;

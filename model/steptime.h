@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "model/costterms.h"
 #include "model/scenario.h"
 
 namespace ridgeline::model {
@@ -90,33 +91,23 @@ public:
     /** K(S) = L_global * S + L_window * min(S, w): layer-tokens of cache a sequence of S tokens holds. */
     double layerTokens(double tokens) const
     {
-        return m_globalLayers * tokens + m_windowLayers * (tokens < m_window ? tokens : m_window);
+        return m_t.layerTokens(tokens);
     }
     /** Paged cache of a sequence of @p tokens tokens, in per-layer blocks of @p blockTokens tokens:
      *  L_global * ceil(S / block) + L_window * ceil(min(S, w) / block). */
     long long layerBlocks(long long tokens, int blockTokens) const;
     /** KV budget per GPU, bytes: HBM * utilization - N * b_w / T - activation reserve (negative: weights do not fit). */
-    double kvBudgetBytes() const { return m_kvBudgetBytes; }
+    double kvBudgetBytes() const { return m_t.kvBudgetBytes; }
     /** KV bytes of one token in one layer, per GPU. */
-    double kvBytesPerLayerToken() const { return m_kvPerLayerTokenPerGpu; }
+    double kvBytesPerLayerToken() const { return m_t.kvPerLayerTokenPerGpu; }
     /** Per-layer blocks of @p blockTokens tokens that fit the KV budget (0 when the weights do not fit). */
     long long totalLayerBlocks(int blockTokens) const;
     /** L, layers (per-layer blocks / L = whole-model blocks for a model without sliding layers). */
-    double layers() const { return m_layers; }
+    double layers() const { return m_t.layers; }
 
 private:
-    double m_gpus = 1;
-    double m_effectiveBandwidth = 0;
-    double m_decodeFlops = 0, m_prefillFlops = 0;
-    double m_residentWeightBytes = 0, m_nonExpertWeightBytes = 0, m_expertWeightBytes = 0;
-    double m_experts = 0, m_expertsPerToken = 0;
-    double m_activeParams = 0, m_attentionWidth = 0;
-    double m_layers = 0, m_globalLayers = 0, m_windowLayers = 0, m_window = 0;
-    double m_kvPerLayerTokenPerGpu = 0;
+    CostTerms m_t; ///< the cost model's per-scenario constants (model/costterms.h)
     bool m_causal = false;
-    double m_commLatencySeconds = 0, m_commSecondsPerToken = 0;
-    double m_stepOverheadSeconds = 0, m_prefillOverheadSeconds = 0;
-    double m_kvBudgetBytes = 0;
 };
 
 /**

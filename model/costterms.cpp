@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/costterms.h"
+
+#include "model/costmodel.h"
+#include "model/dtype.h"
+
+namespace ridgeline::model {
+
+CostTerms costTerms(const Scenario& s)
+{
+    const ModelShape& m = s.model;
+    const Hardware& hw = s.hardware;
+    CostTerms t{};
+    t.gpus = std::max(1, hw.gpus);
+    t.bandwidth = hw.bandwidthBytesPerSecond;
+    t.effectiveBandwidth = hw.bandwidthBytesPerSecond * s.efficiency.bandwidth;
+    const DType compute = matmulDtype(m.weightDtype);
+    t.peakFlops = hw.peakFlopsPerSecond;
+    if (compute == DType::FP8 && hw.peakFlopsFp8 > 0)
+        t.peakFlops = hw.peakFlopsFp8;
+    else if (compute == DType::INT8 && hw.peakOpsInt8 > 0)
+        t.peakFlops = hw.peakOpsInt8;
+    t.decodeFlops = t.peakFlops * s.efficiency.mfuDecode;
+    t.prefillFlops = t.peakFlops * s.efficiency.mfuPrefill;
+    const double bw = weightBytesPerParameter(m.weightDtype);
+    t.residentWeightBytes = m.params * bw;
+    t.experts = m.isMoe() ? m.experts : 0;
+    t.expertsPerToken = m.expertsPerToken;
+    t.expertWeightBytes = m.isMoe() ? m.expertParams * bw : 0.0;
+    t.nonExpertWeightBytes = t.residentWeightBytes - t.experts * t.expertWeightBytes;
+    t.activeParams = m.activeParamsOrTotal();
+    t.layers = m.layers;
+    t.globalLayers = m.globalLayers();
+    t.windowLayers = m.windowLayers();
+    t.window = m.slidingWindow;
+    t.attentionWidth = m.attentionWidth();
+    t.hidden = m.hidden;
+    const double kvElement = bytesPerElement(m.kvDtype);
+    if (m.isMla()) {
+        t.kvPerLayerToken = double(m.kvLoraRank + m.ropeHeadDim) * kvElement;
+        t.kvPerLayerTokenPerGpu = t.kvPerLayerToken; // the latent is replicated on every GPU
+    } else {
+        const double h = m.headDimOrDefault();
+        t.kvPerLayerToken = 2.0 * m.kvHeads * h * kvElement;
+        // KV splits by whole heads: each GPU holds ceil(H_kv / T), at least one (replicated when H_kv < T).
+        const double headsPerGpu = std::ceil(double(m.kvHeads) / t.gpus);
+        t.kvPerLayerTokenPerGpu = 2.0 * headsPerGpu * h * kvElement;
+    }
+    t.prefillAttentionFactor = m.attention == AttentionFlops::Causal ? 2.0 : 4.0;
+    t.stepOverheadSeconds = s.efficiency.stepOverheadSeconds;
+    t.prefillOverheadSeconds = s.efficiency.prefillOverheadSeconds;
+    if (t.gpus > 1) {
+        // Two all-reduces per layer of tokens x d activations, ring: 2 (T - 1) / T of the bytes over the link.
+        const double ringFactor = 2.0 * (t.gpus - 1) / t.gpus;
+        t.commSecondsPerToken = 2.0 * t.layers * ringFactor * t.hidden * kActivationBytes / hw.linkBandwidthBytesPerSecond;
+        t.commLatencySeconds = 2.0 * t.layers * hw.linkLatencySeconds;
+    }
+    t.kvBudgetBytes = hw.memoryBytes * s.serving.memoryUtilization - t.residentWeightBytes / t.gpus - s.serving.activationReserveBytes;
+    return t;
+}
+
+} // namespace ridgeline::model

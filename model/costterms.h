@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/scenario.h"
+
+namespace ridgeline::model {
+
+/** Bytes per activation element in the tensor-parallel all-reduces (bf16). */
+inline constexpr double kActivationBytes = 2.0;
+
+/**
+ * Every per-scenario constant of the formulas, resolved once: per-GPU rates and sizes, so that
+ * t_step(B), t_pre(P) and their sweeps are cheap closed forms of B, S and P.
+ * Source: design/cost-model.md section 3.
+ */
+struct CostTerms {
+    double gpus;                 // T
+    double bandwidth;            // BW, per GPU
+    double effectiveBandwidth;   // BW * eta_bw
+    double peakFlops;            // F_peak for the matmul dtype, per GPU
+    double decodeFlops;          // F_peak * MFU_decode
+    double prefillFlops;         // F_peak * MFU_prefill
+    double residentWeightBytes;  // N * b_w, all GPUs
+    double nonExpertWeightBytes; // (N - E * P_e) * b_w, all GPUs
+    double expertWeightBytes;    // P_e * b_w, one expert over all MoE layers
+    double experts, expertsPerToken;
+    double activeParams;         // N_active
+    double globalLayers, windowLayers, window;
+    double attentionWidth;       // d_attn
+    double hidden;               // d
+    double layers;               // L
+    double kvPerLayerToken;      // all GPUs
+    double kvPerLayerTokenPerGpu;
+    double prefillAttentionFactor; // 4 (full) or 2 (causal)
+    double stepOverheadSeconds;  // fixed per decode step
+    double prefillOverheadSeconds; // fixed per prefill
+    double commLatencySeconds;   // per step, all layers
+    double commSecondsPerToken;  // per step, all layers, per token in the step
+
+    /** Layer-tokens of cache a sequence of S tokens holds: L_global * S + L_window * min(S, w). */
+    double layerTokens(double tokens) const { return globalLayers * tokens + windowLayers * std::min(tokens, window); }
+    double expertsTouched(double tokens) const
+    {
+        return experts > 0 ? experts * (1.0 - std::pow(1.0 - expertsPerToken / experts, tokens)) : 0.0;
+    }
+    /** Weights read by a step serving @p tokens tokens, per GPU. */
+    double weightReadBytes(double tokens) const
+    {
+        if (experts <= 0)
+            return residentWeightBytes / gpus;
+        return (nonExpertWeightBytes + expertsTouched(tokens) * expertWeightBytes) / gpus;
+    }
+    /** KV budget per GPU: HBM * utilization - N * b_w / T - activation reserve (negative: weights do not fit). */
+    double kvBudgetBytes;
+
+    double commSeconds(double tokens) const { return gpus > 1 ? commLatencySeconds + commSecondsPerToken * tokens : 0.0; }
+
+    double decodeMemorySeconds(double batch, double context) const
+    {
+        return (weightReadBytes(batch) + batch * kvPerLayerTokenPerGpu * layerTokens(context)) / effectiveBandwidth;
+    }
+    double decodeFlop(double batch, double context) const
+    {
+        return (2.0 * activeParams * batch + 4.0 * attentionWidth * batch * layerTokens(context)) / gpus;
+    }
+    double decodeComputeSeconds(double batch, double context) const { return decodeFlop(batch, context) / decodeFlops; }
+    double stepSeconds(double batch, double context) const
+    {
+        return std::max(decodeMemorySeconds(batch, context), decodeComputeSeconds(batch, context)) + commSeconds(batch)
+               + stepOverheadSeconds;
+    }
+
+    double prefillLinearFlop(double prompt) const { return 2.0 * activeParams * prompt; }
+    double prefillAttentionFlop(double prompt) const
+    {
+        return prefillAttentionFactor * attentionWidth * prompt * layerTokens(prompt);
+    }
+    double prefillComputeSeconds(double prompt) const
+    {
+        return (prefillLinearFlop(prompt) + prefillAttentionFlop(prompt)) / gpus / prefillFlops;
+    }
+    /** Layer-tokens of paged cache: each layer's tokens rounded up to whole blocks. */
+    double pagedLayerTokens(double tokens, double block) const
+    {
+        auto blocks = [block](double t) { return std::ceil(t / block) * block; };
+        return globalLayers * blocks(tokens) + windowLayers * blocks(std::min(tokens, window));
+    }
+
+    /** Weights read once plus the KV the prompt writes (sliding layers keep only the last window). */
+    double prefillBytes(double prompt) const { return weightReadBytes(prompt) + kvPerLayerTokenPerGpu * layerTokens(prompt); }
+    double prefillMemorySeconds(double prompt) const { return prefillBytes(prompt) / effectiveBandwidth; }
+};
+
+/** Resolves every per-scenario constant of the formulas. Precondition: validate(s) is empty. */
+CostTerms costTerms(const Scenario& s);
+
+} // namespace ridgeline::model
