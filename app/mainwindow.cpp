@@ -6,20 +6,36 @@
 #include <QAction>
 #include <QApplication>
 #include <QChartView>
+#include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
+#include "model/hfconfig.h"
+#include "model/scenariokeys.h"
 #include "views/controlspanel.h"
+#include "views/devicedialog.h"
 #include "views/decodeplot.h"
 #include "views/format.h"
 #include "views/kvshareplot.h"
@@ -29,6 +45,8 @@
 #include "views/rooflineplot.h"
 #include "views/scenariodocument.h"
 #include "views/sloplot.h"
+#include "views/usercatalogue.h"
+#include "views/whatifstabs.h"
 
 namespace ridgeline::app {
 
@@ -59,6 +77,31 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     m_banner->setAccessibleName(tr("Scenario error"));
     m_banner->setVisible(false);
 
+    // Notice bar: import results and catalogue problems, until closed or replaced.
+    m_notice = new QFrame(central);
+    m_notice->setObjectName(QStringLiteral("noticeBar"));
+    m_noticeText = new QLabel(m_notice);
+    m_noticeText->setObjectName(QStringLiteral("noticeLabel"));
+    m_noticeText->setWordWrap(true);
+    m_noticeText->setTextFormat(Qt::PlainText);
+    m_noticeText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_noticeText->setAccessibleName(tr("Notice"));
+    QFont noticeFont = m_noticeText->font();
+    noticeFont.setPointSizeF(noticeFont.pointSizeF() * 0.92);
+    m_noticeText->setFont(noticeFont);
+    auto* noticeClose = new QToolButton(m_notice);
+    noticeClose->setObjectName(QStringLiteral("noticeClose"));
+    noticeClose->setText(QStringLiteral("\u2715"));
+    noticeClose->setAutoRaise(true);
+    noticeClose->setToolTip(tr("Dismiss"));
+    noticeClose->setAccessibleName(tr("Dismiss the notice"));
+    auto* noticeLayout = new QHBoxLayout(m_notice);
+    noticeLayout->setContentsMargins(10, 4, 4, 4);
+    noticeLayout->addWidget(m_noticeText, 1);
+    noticeLayout->addWidget(noticeClose, 0, Qt::AlignTop);
+    connect(noticeClose, &QToolButton::clicked, m_notice, &QWidget::hide);
+    m_notice->setVisible(false);
+
     m_decode = new DecodePlot(central);
     m_roofline = new RooflinePlot(central);
     m_kvShare = new KvSharePlot(central);
@@ -83,11 +126,17 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     centralLayout->setContentsMargins(8, 8, 8, 8);
     centralLayout->setSpacing(8);
     centralLayout->addWidget(m_banner);
-    centralLayout->addLayout(grid, 1);
+    centralLayout->addWidget(m_notice);
+    auto* floors = new QWidget;
+    floors->setLayout(grid);
+    m_whatIfs = new WhatIfTabs(m_document, floors, central); // tab 1 = the grid above; issue 4's what-ifs after it
+    centralLayout->addWidget(m_whatIfs, 1);
     setCentralWidget(central);
 
     // Left dock: controls in a scroll area.
     m_controls = new ControlsPanel(m_document);
+    m_catalogue = new UserCatalogue(this);
+    m_controls->setUserCatalogue(m_catalogue);
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("controlsScroll"));
     scroll->setWidget(m_controls);
@@ -112,6 +161,9 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     connect(m_document, &ScenarioDocument::invalidChanged, this, &MainWindow::showValidity);
     refreshViews();
     showValidity(m_document->errorText());
+    if (const QStringList problems = m_catalogue->loadProblems(); !problems.isEmpty())
+        showNotice(problems.join(QLatin1Char('\n')), true);
+    setAcceptDrops(true);
     resize(1600, 1000);
 }
 
@@ -159,6 +211,14 @@ void MainWindow::showValidity(const QString& message)
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* import = file->addAction(tr("&Import model config\u2026"), this, &MainWindow::importModelConfigFromDialog);
+    import->setObjectName(QStringLiteral("importModelConfigAction"));
+    import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    import->setStatusTip(tr("Read a HuggingFace config.json into the model (or drop a .json file on the window)"));
+    QAction* saveModel = file->addAction(tr("&Save model to my catalogue\u2026"), this, &MainWindow::saveModelToCatalogue);
+    saveModel->setObjectName(QStringLiteral("saveModelAction"));
+    saveModel->setStatusTip(tr("Keep the current model in your catalogue; it then appears in the model combo"));
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setObjectName(QStringLiteral("quitAction"));
@@ -173,6 +233,23 @@ void MainWindow::createMenus()
     toggleNumbers->setChecked(true);
     toggleNumbers->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     connect(toggleNumbers, &QAction::toggled, m_numbers, &QWidget::setVisible);
+    m_whatIfs->addViewActions(view);
+
+    QMenu* hardware = menuBar()->addMenu(tr("&Hardware"));
+    QAction* addDevice = hardware->addAction(tr("&Add device\u2026"), this, &MainWindow::addDeviceFromDialog);
+    addDevice->setObjectName(QStringLiteral("addDeviceAction"));
+    addDevice->setStatusTip(tr("Add an accelerator to your catalogue, starting from the current figures"));
+    QAction* editDevice = hardware->addAction(tr("&Edit device\u2026"), this, &MainWindow::editDeviceFromDialog);
+    editDevice->setObjectName(QStringLiteral("editDeviceAction"));
+    editDevice->setStatusTip(tr("Edit the device of yours selected in the hardware combo"));
+    QAction* removeDevice = hardware->addAction(tr("&Remove device"), this, &MainWindow::removeSelectedDevice);
+    removeDevice->setObjectName(QStringLiteral("removeDeviceAction"));
+    removeDevice->setStatusTip(tr("Remove the device of yours selected in the hardware combo from your catalogue"));
+    connect(hardware, &QMenu::aboutToShow, this, [this, editDevice, removeDevice] {
+        const bool yours = m_controls->selectedUserDevice() >= 0;
+        editDevice->setEnabled(yours);
+        removeDevice->setEnabled(yours);
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Ridgeline"), this, &MainWindow::showAbout);
@@ -198,6 +275,227 @@ void MainWindow::flushForScreenshot()
     for (QCustomPlot* plot : plots())
         plot->replot(QCustomPlot::rpImmediateRefresh);
     m_kvShare->chartView()->viewport()->update();
+    m_whatIfs->flush();
+}
+
+namespace {
+
+/** A scenario file rather than a model config: "format_version", or a "model" / "hardware" /
+ *  "workload" object at the top. */
+bool isScenarioJson(const QByteArray& bytes)
+{
+    const QJsonDocument document = QJsonDocument::fromJson(bytes);
+    if (!document.isObject())
+        return false;
+    const QJsonObject o = document.object();
+    return o.contains(QStringLiteral("format_version")) || o.value(QStringLiteral("model")).isObject()
+        || o.value(QStringLiteral("hardware")).isObject() || o.value(QStringLiteral("workload")).isObject();
+}
+
+/** @p text ending in a full stop. */
+QString sentence(QString text)
+{
+    text = text.trimmed();
+    if (!text.isEmpty() && !text.endsWith(QLatin1Char('.')))
+        text += QLatin1Char('.');
+    return text;
+}
+
+} // namespace
+
+void MainWindow::showNotice(const QString& text, bool problem, const QString& status)
+{
+    const QColor colour = problem ? palette::error() : palette::memory();
+    const QColor background = problem ? palette::errorBackground() : QColor(0xe8, 0xf1, 0xfb);
+    m_notice->setStyleSheet(QStringLiteral("QFrame#noticeBar { background: %1; border: 1px solid %2; border-radius: 4px; }"
+                                           " QLabel#noticeLabel { color: %3; background: transparent; border: none; }")
+                                .arg(palette::css(background), palette::css(colour), palette::css(palette::text())));
+    m_noticeText->setText(text);
+    m_notice->setVisible(!text.isEmpty());
+    statusBar()->showMessage(status.isEmpty() ? text.section(QLatin1Char('\n'), 0, 0) : status, 15000);
+}
+
+bool MainWindow::importModelConfig(const QString& path, QString* message)
+{
+    const QString shown = QDir::toNativeSeparators(QDir::cleanPath(QFileInfo(path).absoluteFilePath()));
+    const QString current = QString::fromStdString(m_document->scenario().model.name);
+    auto fail = [&](const QString& why) {
+        const QString text = tr("Could not import %1: %2 The model stays %3.").arg(shown, sentence(why), current);
+        showNotice(text, true, tr("Import failed: see the message above the plots."));
+        if (message)
+            *message = text;
+        return false;
+    };
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(file.errorString());
+    const QByteArray bytes = file.readAll();
+    if (isScenarioJson(bytes))
+        return fail(tr("it is a Ridgeline scenario file, not a HuggingFace config.json (drop it on the window to open it)"));
+    model::ImportedModel imported;
+    if (const std::string error = model::importHfConfig(bytes, imported); !error.empty())
+        return fail(QString::fromStdString(error));
+
+    const QFileInfo info(path);
+    const QString folder = info.absoluteDir().dirName();
+    const QString name = info.fileName() == QLatin1String("config.json") && !folder.isEmpty() ? folder
+                                                                                                : info.completeBaseName();
+    imported.shape.name = name.toStdString();
+    const model::ModelShape shape = imported.shape;
+    m_document->edit([shape](model::Scenario& s) { s.model = shape; });
+
+    // Compact: the counts on one line, the notes on the next (the bar sits above the plots).
+    const QString fileShown = info.fileName() == QLatin1String("config.json") ? folder + QLatin1Char('/') + info.fileName()
+                                                                          : info.fileName();
+    QString text = tr("Imported \u201c%1\u201d from %2: %3 parameters in all (%4), %5 active per token (%6).")
+                       .arg(name, fileShown, format::integer(imported.totalParams), format::billionParams(imported.totalParams),
+                            format::integer(imported.activeParams), format::billionParams(imported.activeParams));
+    QStringList notes;
+    for (const std::string& note : imported.notes)
+        notes.append(QString::fromStdString(note));
+    if (!notes.isEmpty())
+        text += QLatin1Char('\n') + tr("Notes: %1").arg(notes.join(QStringLiteral(" \u2022 ")));
+    showNotice(text, false,
+               tr("Imported %1: %2 parameters, %3 active per token.")
+                   .arg(name, format::billionParams(imported.totalParams), format::billionParams(imported.activeParams)));
+    if (message)
+        *message = text;
+    return true;
+}
+
+bool MainWindow::openJsonFile(const QString& path, QString* message)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return importModelConfig(path, message); // reports the unreadable file
+    const QByteArray bytes = file.readAll();
+    if (!isScenarioJson(bytes))
+        return importModelConfig(path, message);
+    const QString shown = QDir::toNativeSeparators(QDir::cleanPath(QFileInfo(path).absoluteFilePath()));
+    model::Scenario scenario = m_document->scenario();
+    QString text;
+    bool ok = false;
+    if (const std::string error = model::applyJsonText(scenario, bytes); !error.empty()) {
+        text = tr("Could not open the scenario %1: %2 Nothing was changed.").arg(shown, sentence(QString::fromStdString(error)));
+    } else {
+        m_document->setScenario(scenario);
+        text = tr("Opened the scenario %1 over the current one (inputs it does not set keep their values).").arg(shown);
+        ok = true;
+    }
+    showNotice(text, !ok);
+    if (message)
+        *message = text;
+    return ok;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile()
+        && urls.first().toLocalFile().endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    openJsonFile(urls.first().toLocalFile());
+}
+
+void MainWindow::importModelConfigFromDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import model config"), QString(),
+                                                      tr("HuggingFace config (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        importModelConfig(path);
+}
+
+bool MainWindow::addUserDevice(const model::HardwarePreset& device, QString* message)
+{
+    const QString error = m_catalogue->saveDevice(device);
+    const QString text = error.isEmpty()
+        ? tr("Added \u201c%1\u201d to your devices (%2).")
+              .arg(QString::fromStdString(device.hardware.name), QDir::toNativeSeparators(UserCatalogue::hardwarePath()))
+        : tr("The device was not added: %1").arg(error);
+    showNotice(text, !error.isEmpty());
+    if (message)
+        *message = text;
+    return error.isEmpty();
+}
+
+void MainWindow::addDeviceFromDialog()
+{
+    DeviceDialog dialog(this);
+    dialog.setWindowTitle(tr("Add device"));
+    model::HardwarePreset start;
+    start.hardware = m_document->scenario().hardware;
+    start.hardware.name.clear();
+    dialog.setDevice(start);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (addUserDevice(dialog.device()))
+        m_controls->selectUserDevice(int(m_catalogue->devices().size()) - 1);
+}
+
+void MainWindow::editDeviceFromDialog()
+{
+    const int index = m_controls->selectedUserDevice();
+    if (index < 0) {
+        showNotice(tr("Choose one of your devices (marked \u201c(yours)\u201d) in the hardware combo first."), true);
+        return;
+    }
+    DeviceDialog dialog(this);
+    dialog.setWindowTitle(tr("Edit device"));
+    dialog.setDevice(m_catalogue->devices()[size_t(index)]);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (const QString error = m_catalogue->saveDevice(dialog.device(), index); !error.isEmpty()) {
+        showNotice(tr("The device was not changed: %1").arg(error), true);
+        return;
+    }
+    m_controls->selectUserDevice(index);
+    showNotice(tr("Saved \u201c%1\u201d.").arg(QString::fromStdString(dialog.device().hardware.name)), false);
+}
+
+void MainWindow::removeSelectedDevice()
+{
+    const int index = m_controls->selectedUserDevice();
+    if (index < 0)
+        return;
+    const QString name = QString::fromStdString(m_catalogue->devices()[size_t(index)].hardware.name);
+    if (QMessageBox::question(this, tr("Remove device"), tr("Remove \u201c%1\u201d from your devices?").arg(name))
+        != QMessageBox::Yes)
+        return;
+    const QString error = m_catalogue->removeDevice(index);
+    showNotice(error.isEmpty() ? tr("Removed \u201c%1\u201d; the scenario keeps its figures.").arg(name)
+                               : tr("The device was not removed: %1").arg(error),
+               !error.isEmpty());
+}
+
+void MainWindow::saveModelToCatalogue()
+{
+    QString name = QString::fromStdString(m_document->scenario().model.name);
+    name.remove(QStringLiteral(" (edited)"));
+    bool ok = false;
+    name = QInputDialog::getText(this, tr("Save model to my catalogue"), tr("Name in the model combo:"),
+                                 QLineEdit::Normal, name, &ok).trimmed();
+    if (!ok || name.isEmpty())
+        return;
+    model::ModelPreset preset;
+    preset.shape = m_document->scenario().model;
+    preset.shape.name = name.toStdString();
+    preset.source = tr("Saved from Ridgeline on %1").arg(QDate::currentDate().toString(Qt::ISODate)).toStdString();
+    if (const QString error = m_catalogue->saveModel(preset); !error.isEmpty()) {
+        showNotice(tr("The model was not saved: %1").arg(error), true);
+        return;
+    }
+    const std::string stored = preset.shape.name;
+    m_document->edit([stored](model::Scenario& s) { s.model.name = stored; });
+    showNotice(tr("Saved \u201c%1\u201d to your models (%2).").arg(name, QDir::toNativeSeparators(UserCatalogue::modelsPath())),
+               false);
 }
 
 } // namespace ridgeline::app

@@ -4,10 +4,12 @@
 #include <QList>
 #include <QMainWindow>
 
+#include "model/presets.h"
 #include "model/scenario.h"
 
 class QCustomPlot;
 class QDockWidget;
+class QFrame;
 class QLabel;
 
 namespace ridgeline::views {
@@ -20,6 +22,8 @@ class PrefillPlot;
 class RooflinePlot;
 class ScenarioDocument;
 class SloPlot;
+class UserCatalogue;
+class WhatIfTabs;
 } // namespace ridgeline::views
 
 namespace ridgeline::app {
@@ -33,6 +37,12 @@ namespace ridgeline::app {
  * banner (the plots keep the last valid evaluation).
  *
  * For a headless screenshot: resize(), show(), then flushForScreenshot(), then grab().
+ *
+ * Real models and devices: File > Import model config (or a .json dropped on the window) reads a
+ * HuggingFace config.json into the scenario's model (importModelConfig()); a dropped scenario file
+ * is applied over the current scenario (openJsonFile()). Hardware > Add / Edit / Remove device and
+ * File > Save model to my catalogue keep the user's own entries in a views::UserCatalogue; a
+ * catalogue file that cannot be read is reported once in the notice bar and ignored.
  */
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -64,12 +74,60 @@ public:
     QList<QCustomPlot*> plots() const;
     /** The red banner above the plots ("errorBanner"); hidden while the scenario is valid. */
     QLabel* errorBanner() const { return m_banner; }
+    /** The centre's tabs: "Floors" (the grid) and the what-if tabs (capacity, workload, triage). */
+    views::WhatIfTabs* whatIfTabs() const { return m_whatIfs; }
+
+    /**
+     * Imports the HuggingFace config.json at @p path: on success the scenario's model is replaced
+     * by the imported shape (weights and KV bf16, as the import notes say), named after the folder
+     * when the file is called config.json, else after the file's base name; the notice bar and the
+     * status bar then list the total and active parameter counts and the import notes. On failure
+     * (unreadable file, a scenario file, a field the import rejects) the model stays as it was and
+     * the message names the file and the field. No dialog is shown either way.
+     * @param message receives the text shown (may be nullptr)
+     * @return true when the model was replaced
+     */
+    bool importModelConfig(const QString& path, QString* message = nullptr);
+
+    /**
+     * Opens a JSON file as dropped on the window: a scenario file (it has "format_version" or a
+     * "model" / "hardware" / "workload" object) is applied over the current scenario with
+     * model::applyJsonText (keys it lacks keep their values); anything else goes to
+     * importModelConfig(). Reports like importModelConfig().
+     */
+    bool openJsonFile(const QString& path, QString* message = nullptr);
+
+    /**
+     * Adds @p device to the user's hardware catalogue (hardware.json in AppDataLocation) without
+     * selecting it. Values UserCatalogue::checkDevice() rejects are refused with the field named.
+     */
+    bool addUserDevice(const model::HardwarePreset& device, QString* message = nullptr);
+
+    /** The user's devices and models (owned by the window). */
+    views::UserCatalogue* userCatalogue() const { return m_catalogue; }
+
+    /** The text of the notice bar above the plots ("noticeLabel"): import results and catalogue
+     *  problems; the bar ("noticeBar") is hidden when there is nothing to say or after its close button. */
+    QLabel* noticeLabel() const { return m_noticeText; }
+
+    /** Shows @p text in the notice bar (red when @p problem) and @p status in the status bar for
+     *  15 s (empty: the first line of @p text). */
+    void showNotice(const QString& text, bool problem, const QString& status = QString());
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void refreshViews();
     void showValidity(const QString& message);
     void createMenus();
     void showAbout();
+    void importModelConfigFromDialog();
+    void addDeviceFromDialog();
+    void editDeviceFromDialog();
+    void removeSelectedDevice();
+    void saveModelToCatalogue();
 
     views::ScenarioDocument* m_document = nullptr;
     views::ControlsPanel* m_controls = nullptr;
@@ -82,6 +140,10 @@ private:
     views::NumbersPanel* m_numbers = nullptr;
     QLabel* m_banner = nullptr;
     QLabel* m_summary = nullptr;
+    QFrame* m_notice = nullptr;
+    QLabel* m_noticeText = nullptr;
+    views::UserCatalogue* m_catalogue = nullptr;
+    views::WhatIfTabs* m_whatIfs = nullptr;
 };
 
 } // namespace ridgeline::app

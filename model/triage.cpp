@@ -116,8 +116,9 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
         r.reasoning.push_back(fmt("Queue wait %s is %.0f %% of TTFT: queue wait is not model time.", ms(*in.queueWaitMs).c_str(),
                                   queueShare * 100));
     if (in.kvMemoryBytes)
-        r.reasoning.push_back(fmt("KV in use %s against a KV budget of %s per GPU (HBM x %.2f - weights).",
-                                  gb(*in.kvMemoryBytes).c_str(), gb(r.kvBudgetBytes).c_str(), scenario.serving.memoryUtilization));
+        r.reasoning.push_back(fmt("KV in use %s against a KV budget of %s per GPU (HBM x %.2f - weights%s).",
+                                  gb(*in.kvMemoryBytes).c_str(), gb(r.kvBudgetBytes).c_str(), scenario.serving.memoryUtilization,
+                                  scenario.serving.activationReserveBytes > 0 ? " - activation reserve" : ""));
 
     std::string happening;
     std::string verify;

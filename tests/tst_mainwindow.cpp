@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
 
@@ -74,12 +75,19 @@ class TestMainWindow final : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void batchKeysMoveEveryView();
     void invalidArchitectureShowsBanner();
     void burstOfEditsEvaluatesOnce();
     void presetsAndCustomMarker();
     void renderWindowPng();
 };
+
+void TestMainWindow::initTestCase()
+{
+    // The window reads the user's catalogue from AppDataLocation: use the test location.
+    QStandardPaths::setTestModeEnabled(true);
+}
 
 void TestMainWindow::batchKeysMoveEveryView()
 {

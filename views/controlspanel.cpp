@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/controlspanel.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QComboBox>
@@ -10,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalBlocker>
@@ -24,6 +26,7 @@
 #include "views/format.h"
 #include "views/palette.h"
 #include "views/scenariodocument.h"
+#include "views/usercatalogue.h"
 #include "views/valueslider.h"
 
 namespace ridgeline::views {
@@ -52,7 +55,72 @@ bool sameHardware(const model::Hardware& a, const model::Hardware& b)
 {
     return close(a.bandwidthBytesPerSecond, b.bandwidthBytesPerSecond)
         && close(a.peakFlopsPerSecond, b.peakFlopsPerSecond) && close(a.memoryBytes, b.memoryBytes)
-        && close(a.peakFlopsFp8, b.peakFlopsFp8) && close(a.peakOpsInt8, b.peakOpsInt8);
+        && close(a.peakFlopsFp8, b.peakFlopsFp8) && close(a.peakOpsInt8, b.peakOpsInt8)
+        && close(a.linkBandwidthBytesPerSecond, b.linkBandwidthBytesPerSecond);
+}
+
+/** Index of the first of @p choices @p same accepts, preferring one named @p name; -1 when none. */
+template <typename Choice, typename Same, typename NameOf>
+int matchChoice(const std::vector<Choice>& choices, Same same, NameOf nameOf, const std::string& name)
+{
+    int firstSame = -1;
+    for (int i = 0; i < int(choices.size()); ++i) {
+        if (!same(choices[size_t(i)]))
+            continue;
+        if (nameOf(choices[size_t(i)]) == name)
+            return i;
+        if (firstSame < 0)
+            firstSame = i;
+    }
+    return firstSame;
+}
+
+/**
+ * Sets E, k and the size of one routed expert holding the shared (non-expert) parameters fixed:
+ * N = shared + E * expert params, N_active = shared active + k * expert params. E = 0 makes the
+ * model dense (k and the expert size go to 0 with it).
+ */
+void setMoe(model::ModelShape& m, int experts, int perToken, double expertParams)
+{
+    const double sharedTotal = m.params - double(m.experts) * m.expertParams;
+    const double sharedActive = m.activeParamsOrTotal() - double(m.expertsPerToken) * m.expertParams;
+    if (experts <= 0) {
+        experts = 0;
+        perToken = 0;
+        expertParams = 0;
+    } else if (m.experts <= 0 && perToken <= 0) {
+        perToken = std::min(2, experts); // a starting k; the expert size still has to be entered
+    }
+    m.experts = experts;
+    m.expertsPerToken = perToken;
+    m.expertParams = expertParams;
+    m.params = sharedTotal + double(experts) * expertParams;
+    if (m.activeParams)
+        m.activeParams = sharedActive + double(perToken) * expertParams;
+}
+
+QDoubleSpinBox* figureSpin(const QString& objectName, const QString& suffix, int decimals, double maximum,
+                           const QString& toolTip)
+{
+    auto* spin = new QDoubleSpinBox;
+    spin->setObjectName(objectName);
+    spin->setRange(0.0, maximum);
+    spin->setDecimals(decimals);
+    spin->setSuffix(suffix);
+    spin->setKeyboardTracking(false);
+    spin->setGroupSeparatorShown(true);
+    spin->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    spin->setToolTip(toolTip);
+    spin->setAccessibleDescription(toolTip);
+    return spin;
+}
+
+/** One decimal, grouped: "1,978.9". */
+QString oneDecimal(double value)
+{
+    static const QLocale english(QLocale::English, QLocale::UnitedStates);
+    return english.toString(value, 'f', 1);
 }
 
 /** Appends " (edited)" to a preset-derived name once. */
@@ -201,14 +269,105 @@ ControlsPanel::ControlsPanel(ScenarioDocument* document, QWidget* parent)
     layout->setSpacing(8);
     layout->addWidget(buildModelGroup());
     layout->addWidget(buildArchitectureGroup());
+    layout->addWidget(buildMoeGroup());
     layout->addWidget(buildWorkloadGroup());
     layout->addWidget(buildHardwareGroup());
     layout->addWidget(buildEfficiencyGroup());
     layout->addWidget(buildSloGroup());
     layout->addStretch(1);
 
+    rebuildPresetCombos();
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &ControlsPanel::syncFromScenario);
+    connect(m_document, &ScenarioDocument::evaluated, this, &ControlsPanel::syncFromEvaluation);
     syncFromScenario();
+    syncFromEvaluation();
+}
+
+void ControlsPanel::setUserCatalogue(UserCatalogue* catalogue)
+{
+    if (m_catalogue == catalogue)
+        return;
+    if (m_catalogue)
+        disconnect(m_catalogue, nullptr, this, nullptr);
+    m_catalogue = catalogue;
+    if (m_catalogue)
+        connect(m_catalogue, &UserCatalogue::changed, this, &ControlsPanel::rebuildPresetCombos);
+    rebuildPresetCombos();
+}
+
+void ControlsPanel::rebuildPresetCombos()
+{
+    m_modelChoices = model::modelPresets();
+    m_builtinModels = m_modelChoices.size();
+    m_hardwareChoices = model::hardwarePresets();
+    m_builtinHardware = m_hardwareChoices.size();
+    if (m_catalogue) {
+        m_modelChoices.insert(m_modelChoices.end(), m_catalogue->models().begin(), m_catalogue->models().end());
+        m_hardwareChoices.insert(m_hardwareChoices.end(), m_catalogue->devices().begin(), m_catalogue->devices().end());
+    }
+
+    auto fill = [](QComboBox* combo, const auto& choices, size_t builtin, auto name, const QString& customToolTip) {
+        const QSignalBlocker blocker(combo);
+        combo->clear();
+        for (int i = 0; i < int(choices.size()); ++i) {
+            const auto& choice = choices[size_t(i)];
+            const QString text = size_t(i) < builtin ? QString::fromStdString(name(choice))
+                                                     : tr("%1 (yours)").arg(QString::fromStdString(name(choice)));
+            combo->addItem(text, i);
+            QString source = QString::fromStdString(choice.source);
+            if (size_t(i) >= builtin)
+                source = source.isEmpty() ? tr("From your catalogue.") : tr("From your catalogue: %1").arg(source);
+            combo->setItemData(i, source, Qt::ToolTipRole);
+        }
+        addCustomEntry(combo, tr("Custom (edited)"), customToolTip);
+    };
+    fill(m_modelPreset, m_modelChoices, m_builtinModels, [](const model::ModelPreset& p) { return p.shape.name; },
+         tr("The model no longer matches a preset: a slider or an architecture field was moved, or it was imported."));
+    fill(m_hardwarePreset, m_hardwareChoices, m_builtinHardware,
+         [](const model::HardwarePreset& p) { return p.hardware.name; },
+         tr("The hardware no longer matches a preset: a slider or figure was moved."));
+    // Adding an item may have made the combo current: re-select from the scenario.
+    m_modelPreset->setCurrentIndex(-1);
+    m_hardwarePreset->setCurrentIndex(-1);
+    syncFromScenario();
+}
+
+void ControlsPanel::applyHardwareChoice(int choice)
+{
+    if (choice < 0 || choice >= int(m_hardwareChoices.size()))
+        return;
+    const model::Hardware hardware = m_hardwareChoices[size_t(choice)].hardware;
+    m_document->edit([hardware](model::Scenario& s) {
+        // Tensor parallelism and the all-reduce latency are deployment choices, not the device's.
+        const int gpus = s.hardware.gpus;
+        const double latency = s.hardware.linkLatencySeconds;
+        s.hardware = hardware;
+        s.hardware.gpus = gpus;
+        s.hardware.linkLatencySeconds = latency;
+    });
+}
+
+void ControlsPanel::selectUserDevice(int index)
+{
+    if (!m_catalogue || index < 0 || index >= int(m_catalogue->devices().size()))
+        return;
+    applyHardwareChoice(int(m_builtinHardware) + index);
+}
+
+int ControlsPanel::selectedUserDevice() const
+{
+    const int index = m_hardwarePreset->currentData().toInt();
+    if (!m_catalogue || index < int(m_builtinHardware) || index >= int(m_hardwareChoices.size()))
+        return -1;
+    return index - int(m_builtinHardware);
+}
+
+int ControlsPanel::selectedUserModel() const
+{
+    const int index = m_modelPreset->currentData().toInt();
+    if (!m_catalogue || index < int(m_builtinModels) || index >= int(m_modelChoices.size()))
+        return -1;
+    return index - int(m_builtinModels);
 }
 
 QWidget* ControlsPanel::buildModelGroup()
@@ -221,24 +380,17 @@ QWidget* ControlsPanel::buildModelGroup()
     m_modelPreset->setObjectName(QStringLiteral("modelPresetCombo"));
     m_modelPreset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_modelPreset->setMinimumContentsLength(14);
-    const auto& presets = model::modelPresets();
-    for (int i = 0; i < int(presets.size()); ++i) {
-        const model::ModelPreset& preset = presets[size_t(i)];
-        m_modelPreset->addItem(QString::fromStdString(preset.shape.name), i);
-        m_modelPreset->setItemData(i, QString::fromStdString(preset.source), Qt::ToolTipRole);
-    }
-    addCustomEntry(m_modelPreset, tr("Custom (edited)"),
-                   tr("The model no longer matches a preset: a slider or an architecture field was moved."));
-    m_modelPreset->setToolTip(tr("Model preset: replaces the model's shape (N, L, d, H, H_kv, h, vocabulary).\n"
-                                 "The weight and KV precisions and the attention FLOP convention keep their settings.\n"
-                                 "Shows \u201cCustom (edited)\u201d once a control moves away from the preset."));
+    m_modelPreset->setToolTip(tr("Model preset: replaces the model's shape (N, L, d, H, H_kv, h, vocabulary, MoE,\n"
+                                 "MLA and sliding-window fields). The weight and KV precisions and the attention\n"
+                                 "FLOP convention keep their settings. Your saved models follow the built-in ones,\n"
+                                 "marked \u201c(yours)\u201d. Shows \u201cCustom (edited)\u201d once a control moves away\n"
+                                 "from the preset, or after File > Import model config."));
     m_modelPreset->setAccessibleName(tr("Model preset"));
     connect(m_modelPreset, &QComboBox::activated, this, [this](int index) {
         const int presetIndex = m_modelPreset->itemData(index).toInt();
-        const auto& presets = model::modelPresets();
-        if (presetIndex < 0 || presetIndex >= int(presets.size()))
+        if (presetIndex < 0 || presetIndex >= int(m_modelChoices.size()))
             return;
-        const model::ModelShape shape = presets[size_t(presetIndex)].shape;
+        const model::ModelShape shape = m_modelChoices[size_t(presetIndex)].shape;
         m_document->edit([shape](model::Scenario& s) {
             const model::DType weights = s.model.weightDtype;
             const model::DType kv = s.model.kvDtype;
@@ -256,12 +408,21 @@ QWidget* ControlsPanel::buildModelGroup()
                                       "L and d follow N by log-log interpolation through Llama 3.2 1B and 3B and\n"
                                       "Llama 3.1 8B, 70B and 405B (extrapolated outside), d rounded to a multiple of\n"
                                       "the 128 head dim, H = d / 128, head dim 128; H_kv is kept when it divides H.\n"
-                                      "L, d, H and H_kv stay editable afterwards (Architecture, GQA slider)."),
+                                      "L, d, H and H_kv stay editable afterwards (Architecture, GQA slider).\n"
+                                      "The result is a dense model: MoE, MLA and sliding-window fields are cleared."),
                                    ValueSlider::Scale::Log, 0.5, 2000, 0, 0, 2, false},
                                   box);
     connect(m_modelSize, &ValueSlider::valueChanged, this, [this](double billions) {
         m_document->edit([billions](model::Scenario& s) {
             s.model = model::applyDenseFamily(s.model, billions * kBillion);
+            // A member of a dense family: no experts, no latent cache, no sliding window.
+            s.model.experts = 0;
+            s.model.expertsPerToken = 0;
+            s.model.expertParams = 0;
+            s.model.kvLoraRank = 0;
+            s.model.ropeHeadDim = 0;
+            s.model.slidingWindow = 0;
+            s.model.slidingLayers = 0;
             s.model.name = tr("Dense %1 (Llama 3 family rule)").arg(format::billionParams(billions * kBillion)).toStdString();
         });
     });
@@ -381,6 +542,116 @@ QWidget* ControlsPanel::buildArchitectureGroup()
     return container;
 }
 
+QWidget* ControlsPanel::buildMoeGroup()
+{
+    auto* container = new QWidget;
+    auto* outer = new QVBoxLayout(container);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+
+    m_moeToggle = new QToolButton;
+    m_moeToggle->setObjectName(QStringLiteral("moeToggle"));
+    m_moeToggle->setText(tr("MoE, MLA, sliding window"));
+    m_moeToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_moeToggle->setArrowType(Qt::RightArrow);
+    m_moeToggle->setCheckable(true);
+    m_moeToggle->setChecked(false);
+    m_moeToggle->setAutoRaise(true);
+    m_moeToggle->setToolTip(tr("Show or hide the mixture-of-experts, latent-attention (MLA) and sliding-window fields.\n"
+                               "0 in a field switches that feature off."));
+    outer->addWidget(m_moeToggle);
+
+    m_moe = new QGroupBox;
+    m_moe->setObjectName(QStringLiteral("moeGroup"));
+    auto* form = new QFormLayout(m_moe);
+    m_experts = integerSpin(QStringLiteral("expertsSpinBox"), 0, 4096,
+                            tr("E, routed experts per MoE layer (0: dense). Changing E adds or removes whole\n"
+                               "experts: N changes by \u0394E \u00b7 expert size, the shared weights stay.\n"
+                               "Decode reads the shared weights plus the experts B tokens touch,\n"
+                               "E (1 \u2212 (1 \u2212 k/E)^B) per layer for uniform routing: at B = 1 only k, at\n"
+                               "large B all E. Every expert stays resident in HBM."));
+    m_expertsPerToken = integerSpin(QStringLiteral("expertsPerTokenSpinBox"), 0, 4096,
+                                    tr("k, routed experts each token uses (top-k). N_active = shared + k \u00b7 expert size:\n"
+                                       "the FLOP per token and the batch-1 weight read."));
+    m_expertParams = new QDoubleSpinBox;
+    m_expertParams->setObjectName(QStringLiteral("expertParamsSpinBox"));
+    m_expertParams->setRange(0.0, 1e5);
+    m_expertParams->setDecimals(3);
+    m_expertParams->setSuffix(tr(" B params"));
+    m_expertParams->setKeyboardTracking(false);
+    m_expertParams->setGroupSeparatorShown(true);
+    m_expertParams->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_expertParams->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    m_expertParams->setToolTip(tr("Parameters of one routed expert summed over all MoE layers, in billions\n"
+                                  "(Mixtral 8x7B: 3 \u00b7 4,096 \u00b7 14,336 \u00b7 32 layers = 5.64 B). Changing it changes N by\n"
+                                  "E \u00b7 \u0394 and N_active by k \u00b7 \u0394."));
+    m_expertParams->setAccessibleDescription(m_expertParams->toolTip());
+    m_activeParams = new QLabel;
+    m_activeParams->setObjectName(QStringLiteral("activeParamsLabel"));
+    m_activeParams->setToolTip(tr("N_active = N \u2212 (E \u2212 k) \u00b7 expert size: the parameters one token uses."));
+    m_kvLoraRank = integerSpin(QStringLiteral("kvLoraRankSpinBox"), 0, 1 << 16,
+                               tr("MLA (DeepSeek-style latent attention): r, width of the cached KV latent (0: a standard\n"
+                                  "K/V cache). kv_tok = L \u00b7 (r + d_r) \u00b7 b_kv, independent of H_kv. Under tensor\n"
+                                  "parallelism the latent is replicated on every GPU (it is not split by head)."));
+    m_ropeHeadDim = integerSpin(QStringLiteral("ropeHeadDimSpinBox"), 0, 4096,
+                                tr("MLA: d_r, the decoupled RoPE key width cached beside the latent (DeepSeek-V3: 64)."));
+    m_slidingWindow = integerSpin(QStringLiteral("slidingWindowSpinBox"), 0, 1 << 24,
+                                  tr("Sliding-window attention: tokens a sliding layer holds and attends over (0: every layer\n"
+                                     "global). A sliding layer holds min(S, window) tokens of cache; the other layers hold S.\n"
+                                     "Prefill attention of a sliding layer grows linearly past the window."));
+    m_slidingWindow->setSuffix(tr(" tokens"));
+    m_slidingWindow->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    m_slidingLayers = integerSpin(QStringLiteral("slidingLayersSpinBox"), 0, 1000,
+                                  tr("How many of the L layers use the window (Gemma 2: every other layer, L / 2).\n"
+                                     "All L: attention never overtakes the linear term and there is no P*."));
+    form->addRow(tr("Experts E"), m_experts);
+    form->addRow(tr("Per token k"), m_expertsPerToken);
+    form->addRow(tr("Expert size"), m_expertParams);
+    form->addRow(tr("N_active"), m_activeParams);
+    form->addRow(tr("KV latent r"), m_kvLoraRank);
+    form->addRow(tr("RoPE dim d_r"), m_ropeHeadDim);
+    form->addRow(tr("Window"), m_slidingWindow);
+    form->addRow(tr("Sliding layers"), m_slidingLayers);
+    m_moe->setVisible(false);
+    outer->addWidget(m_moe);
+
+    connect(m_moeToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_moeToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_moe->setVisible(open);
+    });
+    connect(m_experts, &QSpinBox::valueChanged, this, [this](int value) {
+        m_document->edit([value](model::Scenario& s) {
+            setMoe(s.model, value, s.model.expertsPerToken, s.model.expertParams);
+            s.model.name = editedName(s.model.name);
+        });
+    });
+    connect(m_expertsPerToken, &QSpinBox::valueChanged, this, [this](int value) {
+        m_document->edit([value](model::Scenario& s) {
+            setMoe(s.model, s.model.experts, value, s.model.expertParams);
+            s.model.name = editedName(s.model.name);
+        });
+    });
+    connect(m_expertParams, &QDoubleSpinBox::valueChanged, this, [this](double billions) {
+        m_document->edit([billions](model::Scenario& s) {
+            setMoe(s.model, s.model.experts, s.model.expertsPerToken, billions * kBillion);
+            s.model.name = editedName(s.model.name);
+        });
+    });
+    auto editInt = [this](QSpinBox* spin, int model::ModelShape::*field) {
+        connect(spin, &QSpinBox::valueChanged, this, [this, field](int value) {
+            m_document->edit([field, value](model::Scenario& s) {
+                s.model.*field = value;
+                s.model.name = editedName(s.model.name);
+            });
+        });
+    };
+    editInt(m_kvLoraRank, &model::ModelShape::kvLoraRank);
+    editInt(m_ropeHeadDim, &model::ModelShape::ropeHeadDim);
+    editInt(m_slidingWindow, &model::ModelShape::slidingWindow);
+    editInt(m_slidingLayers, &model::ModelShape::slidingLayers);
+    return container;
+}
+
 QWidget* ControlsPanel::buildWorkloadGroup()
 {
     QGroupBox* box = group(tr("Workload"));
@@ -428,28 +699,13 @@ QWidget* ControlsPanel::buildHardwareGroup()
     m_hardwarePreset->setObjectName(QStringLiteral("hardwarePresetCombo"));
     m_hardwarePreset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_hardwarePreset->setMinimumContentsLength(14);
-    const auto& presets = model::hardwarePresets();
-    for (int i = 0; i < int(presets.size()); ++i) {
-        const model::HardwarePreset& preset = presets[size_t(i)];
-        m_hardwarePreset->addItem(QString::fromStdString(preset.hardware.name), i);
-        m_hardwarePreset->setItemData(i, QString::fromStdString(preset.source), Qt::ToolTipRole);
-    }
-    addCustomEntry(m_hardwarePreset, tr("Custom (edited)"),
-                   tr("The hardware no longer matches a preset: a slider was moved."));
     m_hardwarePreset->setToolTip(tr("Accelerator preset: dense (not sparse) peak figures from datasheets.\n"
-                                    "Replaces bandwidth, peak FLOP/s and memory capacity."));
+                                    "Replaces HBM bandwidth, bf16 / fp8 / int8 peaks, memory capacity and link\n"
+                                    "bandwidth; keeps the GPU count T and the link latency (deployment choices).\n"
+                                    "Your devices (Hardware > Add device) follow the built-in ones, marked \u201c(yours)\u201d."));
     m_hardwarePreset->setAccessibleName(tr("Hardware preset"));
     connect(m_hardwarePreset, &QComboBox::activated, this, [this](int index) {
-        const int presetIndex = m_hardwarePreset->itemData(index).toInt();
-        const auto& presets = model::hardwarePresets();
-        if (presetIndex < 0 || presetIndex >= int(presets.size()))
-            return;
-        const model::Hardware hardware = presets[size_t(presetIndex)].hardware;
-        m_document->edit([hardware](model::Scenario& s) {
-            const int gpus = s.hardware.gpus; // tensor parallelism is a deployment choice, not the device's
-            s.hardware = hardware;
-            s.hardware.gpus = gpus;
-        });
+        applyHardwareChoice(m_hardwarePreset->itemData(index).toInt());
     });
     layout->addWidget(m_hardwarePreset);
 
@@ -466,9 +722,11 @@ QWidget* ControlsPanel::buildHardwareGroup()
     });
     layout->addWidget(m_bandwidth);
 
-    m_peakFlops = new ValueSlider({QStringLiteral("peakFlops"), tr("Peak FLOP/s"), tr("TFLOP/s"),
-                                   tr("Dense peak F_peak for the compute dtype (1 TFLOP/s = 10\u00b9\u00b2 FLOP/s).\n"
-                                      "Ridge point I* = F_peak / BW."),
+    m_peakFlops = new ValueSlider({QStringLiteral("peakFlops"), tr("Peak bf16"), tr("TFLOP/s"),
+                                   tr("Dense bf16 peak (1 TFLOP/s = 10\u00b9\u00b2 FLOP/s). The matmuls run in the weight\n"
+                                      "dtype: fp8 weights use the fp8 peak, int8 weights the int8 peak, every other dtype\n"
+                                      "(bf16, fp16, int4 as W4A16) this one; a device without an fp8 / int8 peak falls\n"
+                                      "back to this one. Ridge point I* = F_peak / BW."),
                                    ValueSlider::Scale::Log, 10, 10000, 0, 0, 1, false},
                                   box);
     connect(m_peakFlops, &ValueSlider::valueChanged, this, [this](double value) {
@@ -480,14 +738,61 @@ QWidget* ControlsPanel::buildHardwareGroup()
     layout->addWidget(m_peakFlops);
 
     auto* form = new QFormLayout;
+    m_peakFp8 = figureSpin(QStringLiteral("peakFp8SpinBox"), tr(" TFLOP/s"), 1, 1e5,
+                           tr("Dense fp8 peak per GPU, used when the weights are fp8.\n"
+                              "0: none published; fp8 matmuls then run at the bf16 peak."));
+    m_peakInt8 = figureSpin(QStringLiteral("peakInt8SpinBox"), tr(" TOP/s"), 1, 1e5,
+                            tr("Dense int8 peak per GPU, used when the weights are int8 (W8A8).\n"
+                               "0: none published; int8 matmuls then run at the bf16 peak."));
     m_gpus = integerSpin(QStringLiteral("gpusSpinBox"), 0, 1024,
-                         tr("T, GPUs in tensor parallelism. Weights and FLOP split T ways; the KV cache splits\n"
-                            "by KV head (with H_kv < T each GPU still holds a whole head); two all-reduces per\n"
-                            "layer cross the link. Times, bytes and capacity are then per GPU."));
+                         tr("T, GPUs in tensor parallelism. Weights and FLOP split T ways. The KV cache splits\n"
+                            "by whole KV heads: each GPU holds ceil(H_kv / T) heads, so with H_kv < T every GPU\n"
+                            "still holds one (the cache is replicated); an MLA latent is replicated on every GPU.\n"
+                            "Two all-reduces of B \u00b7 d activations per layer cross the link, each moving\n"
+                            "2 (T \u2212 1) / T of their bytes, plus the link latency. Bytes, times and capacity\n"
+                            "are then per GPU."));
+    m_linkBandwidth = figureSpin(QStringLiteral("linkBandwidthSpinBox"), tr(" GB/s"), 0, 1e5,
+                                 tr("GPU-to-GPU link bandwidth per GPU, one direction (1 GB/s = 10\u2079 B/s;\n"
+                                    "NVLink 4: 450 GB/s). Tensor-parallel all-reduces cross it; unused at T = 1."));
+    m_linkLatency = figureSpin(QStringLiteral("linkLatencySpinBox"), tr(" \u00b5s"), 1, 1e5,
+                               tr("Latency of one all-reduce, microseconds (1 \u00b5s = 10\u207b\u2076 s).\n"
+                                  "Added per step at T > 1; a deployment choice, kept when the device changes."));
+    m_computeDtype = new QLabel;
+    m_computeDtype->setObjectName(QStringLiteral("computeDtypeLabel"));
+    m_computeDtype->setWordWrap(true);
+    m_computeDtype->setToolTip(tr("The dtype the matmuls run in follows the weights: fp8 \u2192 fp8 peak, int8 \u2192 int8\n"
+                                  "peak, anything else \u2192 bf16 peak. A device without that peak falls back to bf16."));
+    m_computeDtype->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
+    form->addRow(tr("fp8 peak"), m_peakFp8);
+    form->addRow(tr("int8 peak"), m_peakInt8);
     form->addRow(tr("GPUs (tensor parallel)"), m_gpus);
+    form->addRow(tr("Link bandwidth"), m_linkBandwidth);
+    form->addRow(tr("Link latency"), m_linkLatency);
+    form->addRow(m_computeDtype);
     layout->addLayout(form);
     connect(m_gpus, &QSpinBox::valueChanged, this, [this](int value) {
         m_document->edit([value](model::Scenario& s) { s.hardware.gpus = value; });
+    });
+    connect(m_peakFp8, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) {
+            s.hardware.peakFlopsFp8 = value * kTera;
+            s.hardware.name = editedName(s.hardware.name);
+        });
+    });
+    connect(m_peakInt8, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) {
+            s.hardware.peakOpsInt8 = value * kTera;
+            s.hardware.name = editedName(s.hardware.name);
+        });
+    });
+    connect(m_linkBandwidth, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) {
+            s.hardware.linkBandwidthBytesPerSecond = value * 1e9;
+            s.hardware.name = editedName(s.hardware.name);
+        });
+    });
+    connect(m_linkLatency, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.hardware.linkLatencySeconds = value * 1e-6; });
     });
     return box;
 }
@@ -600,19 +905,30 @@ void ControlsPanel::applySloText()
     m_document->edit([values](model::Scenario& s) { s.workload.itlSloMs = values; });
 }
 
+void ControlsPanel::syncFromEvaluation()
+{
+    const model::RooflineResult& roof = m_document->evaluation().roofline;
+    const std::string_view dtype = model::dtypeName(roof.computeDtype);
+    const QString name = QString::fromUtf8(dtype.data(), qsizetype(dtype.size()));
+    const QString unit = roof.computeDtype == model::DType::INT8 ? tr("TOP/s") : tr("TFLOP/s");
+    const QString peak = oneDecimal(roof.peakFlopsPerSecond / kTera);
+    QString text;
+    if (roof.computePeakFallback)
+        text = tr("no %1 peak on this device: bf16 %2 TFLOP/s used").arg(name, peak);
+    else
+        text = tr("matmuls in %1: %2 %3").arg(name, peak, unit);
+    if (m_computeDtype->text() != text)
+        m_computeDtype->setText(text);
+}
+
 void ControlsPanel::syncFromScenario()
 {
     const model::Scenario& s = m_document->scenario();
 
-    int modelIndex = m_modelPreset->count() - 1;
-    const auto& models = model::modelPresets();
-    for (int i = 0; i < int(models.size()); ++i) {
-        if (sameShape(models[size_t(i)].shape, s.model)) {
-            modelIndex = i;
-            break;
-        }
-    }
-    setIndexQuietly(m_modelPreset, modelIndex);
+    const int modelMatch = matchChoice(
+        m_modelChoices, [&s](const model::ModelPreset& p) { return sameShape(p.shape, s.model); },
+        [](const model::ModelPreset& p) { return p.shape.name; }, s.model.name);
+    setIndexQuietly(m_modelPreset, modelMatch >= 0 ? modelMatch : m_modelPreset->count() - 1);
     setQuietly(m_modelSize, s.model.params / kBillion);
 
     std::vector<double> allowed;
@@ -641,22 +957,37 @@ void ControlsPanel::syncFromScenario()
     setQuietly(m_headDim, s.model.headDimOrDefault());
     m_attentionWidth->setText(format::integer(s.model.attentionWidth()));
 
+    setQuietly(m_experts, s.model.experts);
+    setQuietly(m_expertsPerToken, s.model.expertsPerToken);
+    setQuietly(m_expertParams, s.model.expertParams / kBillion);
+    m_expertsPerToken->setEnabled(s.model.experts > 0);
+    m_expertParams->setEnabled(s.model.experts > 0);
+    m_activeParams->setText(s.model.isMoe() ? tr("%1 of %2 params")
+                                                  .arg(format::billionParams(s.model.activeParamsOrTotal()),
+                                                       format::billionParams(s.model.params))
+                                            : tr("%1 params (dense)").arg(format::billionParams(s.model.params)));
+    setQuietly(m_kvLoraRank, s.model.kvLoraRank);
+    setQuietly(m_ropeHeadDim, s.model.ropeHeadDim);
+    m_ropeHeadDim->setEnabled(s.model.kvLoraRank > 0);
+    setQuietly(m_slidingWindow, s.model.slidingWindow);
+    setQuietly(m_slidingLayers, s.model.slidingLayers);
+    m_slidingLayers->setEnabled(s.model.slidingWindow > 0);
+
     setQuietly(m_batch, s.workload.batch);
     setQuietly(m_context, s.workload.contextTokens);
     setQuietly(m_prompt, s.workload.promptTokens);
 
-    int hardwareIndex = m_hardwarePreset->count() - 1;
-    const auto& hardware = model::hardwarePresets();
-    for (int i = 0; i < int(hardware.size()); ++i) {
-        if (sameHardware(hardware[size_t(i)].hardware, s.hardware)) {
-            hardwareIndex = i;
-            break;
-        }
-    }
-    setIndexQuietly(m_hardwarePreset, hardwareIndex);
+    const int hardwareMatch = matchChoice(
+        m_hardwareChoices, [&s](const model::HardwarePreset& p) { return sameHardware(p.hardware, s.hardware); },
+        [](const model::HardwarePreset& p) { return p.hardware.name; }, s.hardware.name);
+    setIndexQuietly(m_hardwarePreset, hardwareMatch >= 0 ? hardwareMatch : m_hardwarePreset->count() - 1);
     setQuietly(m_bandwidth, s.hardware.bandwidthBytesPerSecond / kTera);
     setQuietly(m_peakFlops, s.hardware.peakFlopsPerSecond / kTera);
+    setQuietly(m_peakFp8, s.hardware.peakFlopsFp8 / kTera);
+    setQuietly(m_peakInt8, s.hardware.peakOpsInt8 / kTera);
     setQuietly(m_gpus, s.hardware.gpus);
+    setQuietly(m_linkBandwidth, s.hardware.linkBandwidthBytesPerSecond / 1e9);
+    setQuietly(m_linkLatency, s.hardware.linkLatencySeconds * 1e6);
 
     setQuietly(m_bandwidthEfficiency, s.efficiency.bandwidth);
     setQuietly(m_mfuPrefill, s.efficiency.mfuPrefill);

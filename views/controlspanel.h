@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include "model/presets.h"
+
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -16,12 +18,22 @@ class QToolButton;
 namespace ridgeline::views {
 
 class ScenarioDocument;
+class UserCatalogue;
 class ValueSlider;
 
 /**
  * The controls dock's contents: model and hardware presets, the six sliders (model size N,
  * GQA KV heads, batch B, context S, HBM bandwidth, peak FLOP/s), prompt length, precisions,
- * efficiencies, SLOs and a collapsible architecture group (L, d, H, h).
+ * efficiencies, SLOs, a collapsible architecture group (L, d, H, h) and a collapsible "MoE / MLA /
+ * sliding window" group (E, k, expert size, KV latent rank r, RoPE dim d_r, window, sliding layers);
+ * in the hardware group the fp8 / int8 peaks, GPUs T, link bandwidth and latency, and a read-only
+ * line naming the matmul dtype and the peak the model uses.
+ *
+ * The preset combos list the built-in presets, then the user's catalogue (setUserCatalogue(),
+ * entries marked "(yours)"), then a disabled "Custom (edited)" entry shown when nothing matches.
+ * Choosing a device takes all its figures (peaks, memory, link bandwidth) but keeps T and the link
+ * latency (deployment choices); choosing a model keeps the weight / KV precisions and the attention
+ * FLOP convention.
  *
  * Every control edits the ScenarioDocument; on scenarioChanged() every control re-reads the
  * scenario with its signals blocked, so there is no feedback loop. Values the model rejects are
@@ -32,7 +44,9 @@ class ValueSlider;
  * context, bandwidth, peakFlops; gpusSpinBox, promptSpinBox, bandwidthEfficiencySpinBox, mfuPrefillSpinBox,
  * mfuDecodeSpinBox, floorButton, planningButton, itlSloEdit, itlSloError, ttftSpinBox,
  * architectureToggle, architectureGroup, layersSpinBox, hiddenSpinBox, headsSpinBox,
- * headDimSpinBox.
+ * headDimSpinBox; moeToggle, moeGroup, expertsSpinBox, expertsPerTokenSpinBox, expertParamsSpinBox,
+ * activeParamsLabel, kvLoraRankSpinBox, ropeHeadDimSpinBox, slidingWindowSpinBox, slidingLayersSpinBox;
+ * peakFp8SpinBox, peakInt8SpinBox, linkBandwidthSpinBox, linkLatencySpinBox, computeDtypeLabel.
  */
 class ControlsPanel final : public QWidget {
     Q_OBJECT
@@ -50,14 +64,37 @@ public:
     QComboBox* hardwarePresetCombo() const { return m_hardwarePreset; }
     QSpinBox* headsSpinBox() const { return m_heads; }
     QToolButton* architectureToggle() const { return m_architectureToggle; }
+    QToolButton* moeToggle() const { return m_moeToggle; }
+    /** "matmuls in fp8: 1,978.9 TFLOP/s", or the bf16 fallback; from the last evaluation. */
+    QLabel* computeDtypeLabel() const { return m_computeDtype; }
+
+    /**
+     * Lists @p catalogue's devices and models in the preset combos after the built-in ones, marked
+     * "(yours)", and follows its changed() signal. nullptr: built-in presets only. Not owned.
+     */
+    void setUserCatalogue(UserCatalogue* catalogue);
+
+    /** Index into the catalogue's devices() of the device the scenario's hardware matches, else -1. */
+    int selectedUserDevice() const;
+    /** Index into the catalogue's models() of the model the scenario's model matches, else -1. */
+    int selectedUserModel() const;
+
+    /** Applies the catalogue's device @p index to the scenario as choosing it in the combo does
+     *  (T and the link latency kept). Out of range: nothing happens. */
+    void selectUserDevice(int index);
 
 public slots:
     /** Re-reads every control from the document's scenario, signals blocked. */
     void syncFromScenario();
+    /** Rewrites the compute-dtype line from the document's last evaluation. */
+    void syncFromEvaluation();
 
 private:
     QWidget* buildModelGroup();
     QWidget* buildArchitectureGroup();
+    QWidget* buildMoeGroup();
+    void rebuildPresetCombos();
+    void applyHardwareChoice(int choice);
     QWidget* buildWorkloadGroup();
     QWidget* buildHardwareGroup();
     QWidget* buildEfficiencyGroup();
@@ -81,6 +118,17 @@ private:
     QSpinBox* m_headDim = nullptr;
     QLabel* m_attentionWidth = nullptr;
 
+    QToolButton* m_moeToggle = nullptr;
+    QWidget* m_moe = nullptr;
+    QSpinBox* m_experts = nullptr;
+    QSpinBox* m_expertsPerToken = nullptr;
+    QDoubleSpinBox* m_expertParams = nullptr;
+    QLabel* m_activeParams = nullptr;
+    QSpinBox* m_kvLoraRank = nullptr;
+    QSpinBox* m_ropeHeadDim = nullptr;
+    QSpinBox* m_slidingWindow = nullptr;
+    QSpinBox* m_slidingLayers = nullptr;
+
     ValueSlider* m_batch = nullptr;
     ValueSlider* m_context = nullptr;
     QSpinBox* m_prompt = nullptr;
@@ -89,6 +137,17 @@ private:
     ValueSlider* m_bandwidth = nullptr;
     ValueSlider* m_peakFlops = nullptr;
     QSpinBox* m_gpus = nullptr;
+    QDoubleSpinBox* m_peakFp8 = nullptr;
+    QDoubleSpinBox* m_peakInt8 = nullptr;
+    QDoubleSpinBox* m_linkBandwidth = nullptr;
+    QDoubleSpinBox* m_linkLatency = nullptr;
+    QLabel* m_computeDtype = nullptr;
+
+    UserCatalogue* m_catalogue = nullptr;
+    std::vector<model::ModelPreset> m_modelChoices;      ///< built-in presets, then the user's
+    std::vector<model::HardwarePreset> m_hardwareChoices; ///< built-in presets, then the user's
+    size_t m_builtinModels = 0;
+    size_t m_builtinHardware = 0;
 
     QDoubleSpinBox* m_bandwidthEfficiency = nullptr;
     QDoubleSpinBox* m_mfuPrefill = nullptr;

@@ -18,8 +18,12 @@ DecodePlot::DecodePlot(QWidget* parent)
                 tr("Decode step of B sequences each holding S tokens:\n"
                    "t_mem = (W + B\u00b7S\u00b7kv_tok) / (BW\u00b7\u03b7_bw)\n"
                    "t_comp = (2\u00b7N_active\u00b7B + 4\u00b7L\u00b7B\u00b7S\u00b7d_attn) / (F_peak\u00b7MFU_decode)\n"
-                   "t_step = max(t_mem, t_comp); aggregate throughput = B / t_step\n"
-                   "Batch-1 floor = W / BW at peak bandwidth."),
+                   "t_step = max(t_mem, t_comp) (+ all-reduce time with tensor parallelism over T GPUs)\n"
+                   "aggregate throughput = B / t_step\n"
+                   "Weights-only floor = weights read per step per GPU / BW: W / (T\u00b7BW) for a dense model;\n"
+                   "for MoE the shared weights plus E(1 \u2212 (1 \u2212 k/E)^B) experts per layer, rising from the\n"
+                   "active-weight floor at B = 1 toward the all-experts floor N\u00b7b_w / (T\u00b7BW).\n"
+                   "Batch-1 floor = W(B = 1) / (T\u00b7BW) at peak bandwidth."),
                 parent)
 {
     QCustomPlot* p = plot();
@@ -36,6 +40,8 @@ DecodePlot::DecodePlot(QWidget* parent)
     x->setRange(1, model::Sweeps::kBatchMax);
 
     m_throughput = addCurve(p, x, y2, pen(palette::throughput(), 1.6, Qt::DashDotLine), tr("tok/s (right axis)"));
+    m_totalFloorLine = addStraightLine(p, x, y, pen(palette::memory(), 1, Qt::DotLine));
+    m_weightFloor = addCurve(p, x, y, pen(palette::memory(), 2.0, Qt::DotLine), tr("weights-only floor"));
     m_memory = addCurve(p, x, y, pen(palette::memory(), 1.6, Qt::DashLine), tr("t_mem"));
     m_compute = addCurve(p, x, y, pen(palette::compute(), 1.6, Qt::DashLine), tr("t_comp"));
     m_step = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("t_step"));
@@ -44,6 +50,8 @@ DecodePlot::DecodePlot(QWidget* parent)
     m_computeBoundLine = addStraightLine(p, x, y, pen(palette::compute(), 1.2, Qt::DashLine));
     m_computeBoundLabel = addLabel(p, x, y, palette::compute());
     m_currentLabel = addLabel(p, x, y, palette::ruling());
+    m_totalFloorLabel = addLabel(p, x, y, palette::memory());
+    m_activeFloorLabel = addLabel(p, x, y, palette::memory());
 
     m_currentThroughput = addMarker(p, x, y2, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::throughput(),
                                                               palette::card(), 7));
@@ -64,6 +72,7 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
     assignCurve(m_compute, sweeps.batch, sweeps.computeMs);
     assignCurve(m_step, sweeps.batch, sweeps.stepMs);
     assignCurve(m_throughput, sweeps.batch, sweeps.tokensPerSecondTotal);
+    assignCurve(m_weightFloor, sweeps.batch, sweeps.weightFloorMs);
 
     const double batch = scenario.workload.batch;
     const double stepMs = decode.stepSeconds * 1e3;
@@ -75,11 +84,12 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
     Extent time;
     time.include(sweeps.stepMs);
     time.include(sweeps.memoryMs);
-    const double floorMs = time.valid() ? time.low / 300.0 : 0.0;
+    time.include(sweeps.weightFloorMs);
+    const double lowestMs = time.valid() ? time.low / 300.0 : 0.0;
     Extent compute;
     compute.include(sweeps.computeMs);
     if (compute.valid())
-        time.include(std::max(compute.low, floorMs));
+        time.include(std::max(compute.low, lowestMs));
     applyRange(p->yAxis, time, 1.4, QCPRange(0.1, 100));
     Extent rate;
     rate.include(sweeps.tokensPerSecondTotal);
@@ -96,6 +106,27 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
         placeLabelAtKey(m_computeBoundLabel, *boundBatch, 0.02);
         setPlacement(m_computeBoundLabel, Qt::AlignRight | Qt::AlignBottom, QMargins(2, 0, 4, 2));
     }
+    // MoE: the weights-only floor climbs from the active weights toward every expert read.
+    const bool moe = scenario.model.isMoe();
+    const int gpus = std::max(1, scenario.hardware.gpus);
+    const double floorMs = decode.floorSecondsBatch1 * 1e3;
+    const double totalFloorMs = decode.totalWeightFloorSeconds * 1e3;
+    m_totalFloorLine->setVisible(moe);
+    m_totalFloorLabel->setVisible(moe);
+    m_activeFloorLabel->setVisible(moe);
+    if (moe) {
+        placeHorizontal(m_totalFloorLine, totalFloorMs);
+        m_totalFloorLabel->setText(tr("all %1 experts: %2").arg(format::integer(scenario.model.experts),
+                                                                format::milliseconds(totalFloorMs)));
+        // Above the line at the left: t_step is still below the all-experts floor at small B.
+        placeLabelAt(m_totalFloorLabel, 1.0, totalFloorMs);
+        setPlacement(m_totalFloorLabel, Qt::AlignLeft | Qt::AlignBottom, QMargins(6, 0, 2, 2));
+        m_activeFloorLabel->setText(tr("active, k = %1: %2").arg(format::integer(scenario.model.expertsPerToken),
+                                                                 format::milliseconds(floorMs)));
+        placeLabelAt(m_activeFloorLabel, 1.0, floorMs);
+        setPlacement(m_activeFloorLabel, Qt::AlignLeft | Qt::AlignTop, QMargins(6, 4, 2, 0));
+    }
+
     m_currentLabel->setText(tr("B = %1").arg(format::integer(batch)));
     placeLabelAtKey(m_currentLabel, batch, 0.98);
     setPlacement(m_currentLabel, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 2));
@@ -109,11 +140,26 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
         bound = tr("compute-bound at every batch");
     else
         bound = tr("memory-bound until B \u2248 %1").arg(format::approximate(*boundBatch));
-    const QString boundNow = decode.bound == model::Bound::Memory ? tr("memory-bound") : tr("compute-bound");
-    setTakeaway(tr("Floor W/BW = %1/token at B = 1 (%2); %3. At B = %4: t_step %5 (%6), %7 total.")
-                    .arg(format::milliseconds(decode.floorSecondsBatch1 * 1e3),
-                         format::tokensPerSecond(1.0 / decode.floorSecondsBatch1), bound,
-                         format::integer(batch), format::milliseconds(stepMs), boundNow,
+    QString boundNow = decode.bound == model::Bound::Memory ? tr("memory-bound") : tr("compute-bound");
+    if (gpus > 1)
+        boundNow += tr(", incl. %1 all-reduce").arg(format::milliseconds(decode.commSeconds * 1e3));
+    QString floor;
+    const QString floorRate = format::tokensPerSecond(1.0 / decode.floorSecondsBatch1);
+    if (moe && gpus > 1)
+        floor = tr("Floor %1/token at B = 1 (active weights, T = %2, %3), %4 with all %5 experts")
+                    .arg(format::milliseconds(floorMs), format::integer(gpus), floorRate,
+                         format::milliseconds(totalFloorMs), format::integer(scenario.model.experts));
+    else if (moe)
+        floor = tr("Floor %1/token at B = 1 (active weights, %2), %3 with all %4 experts")
+                    .arg(format::milliseconds(floorMs), floorRate, format::milliseconds(totalFloorMs),
+                         format::integer(scenario.model.experts));
+    else if (gpus > 1)
+        floor = tr("Floor W/(T\u00b7BW) = %1/token at B = 1 (%2; weights split over T = %3 GPUs)")
+                    .arg(format::milliseconds(floorMs), floorRate, format::integer(gpus));
+    else
+        floor = tr("Floor W/BW = %1/token at B = 1 (%2)").arg(format::milliseconds(floorMs), floorRate);
+    setTakeaway(tr("%1; %2. At B = %3: t_step %4 (%5), %6 total.")
+                    .arg(floor, bound, format::integer(batch), format::milliseconds(stepMs), boundNow,
                          format::tokensPerSecond(decode.tokensPerSecondTotal)));
     p->replot(QCustomPlot::rpQueuedReplot);
 }

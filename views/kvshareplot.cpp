@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kvshareplot.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QBarCategoryAxis>
@@ -55,6 +56,9 @@ KvSharePlot::KvSharePlot(QWidget* parent)
                 tr("Bytes one decode step reads: R = W + B\u00b7S\u00b7kv_tok, with W = N\u00b7b_w and\n"
                    "kv_tok = 2\u00b7L\u00b7H_kv\u00b7h\u00b7b_kv.\n"
                    "KV share = B\u00b7S\u00b7kv_tok / R, drawn across context S at the current batch B.\n"
+                   "With tensor parallelism over T GPUs both are per GPU: W / T (MoE: the experts the batch\n"
+                   "touches) and the KV heads each GPU holds, ceil(H_kv / T); an MLA latent is replicated.\n"
+                   "Sliding-window layers hold min(S, window) tokens.\n"
                    "At 50 % the cache reads as many bytes as the weights."),
                 parent)
 {
@@ -116,7 +120,7 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
     setupAxis(x, tr("context S (tokens per sequence)"), true);
-    setupAxis(y, tr("KV share of the read (%)"), false);
+    setupAxis(y, tr("KV share (%)"), false);
     x->setRange(model::Sweeps::kContextMin, model::Sweeps::kContextMax);
     y->setRange(0, 104); // 100 % inside the rect, so its tick label is not cut
     y->ticker()->setTickCount(5);
@@ -169,10 +173,12 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
         crossing = tr("the cache outweighs the weights at every context shown");
     else
         crossing = tr("the weights dominate up to S = %1").arg(format::integer(model::Sweeps::kContextMax));
-    setTakeaway(tr("KV cache is %1 of the decode read at B = %2, S = %3 (%4 of %5); %6.")
+    const int gpus = std::max(1, scenario.hardware.gpus);
+    setTakeaway(tr("KV cache is %1 of the decode read at B = %2, S = %3 (%4 of %5%6); %7.")
                     .arg(format::percent(decode.kvShare), format::integer(scenario.workload.batch),
                          format::integer(context), format::gigabytes(decode.kvBytes),
-                         format::gigabytes(decode.readBytes), crossing));
+                         format::gigabytes(decode.readBytes),
+                         gpus > 1 ? tr(" per GPU of %1").arg(format::integer(gpus)) : QString(), crossing));
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/numberspanel.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QGridLayout>
+#include <QLocale>
 #include <QLabel>
 #include <QScrollArea>
 #include <QStringList>
 #include <QVBoxLayout>
 
+#include "model/dtype.h"
 #include "views/format.h"
 #include "views/palette.h"
 
@@ -51,11 +56,29 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     layout->addWidget(scroll, 1);
 
     addSection(tr("Model"));
-    addRow(QStringLiteral("weights"), tr("Weights W"), tr("W = N \u00b7 b_w (decimal GB)"));
-    addRow(QStringLiteral("kvPerToken"), tr("KV per token"), tr("kv_tok = 2 \u00b7 L \u00b7 H_kv \u00b7 h \u00b7 b_kv (KiB = 1024 B)"));
+    addRow(QStringLiteral("params"), tr("Parameters"),
+           tr("N, every weight; N_active, the weights one token uses (MoE: shared + k routed experts per layer)"));
+    addRow(QStringLiteral("residentWeights"), tr("Resident weights"),
+           tr("N \u00b7 b_w held in HBM, all GPUs together (every expert of an MoE model); per GPU N \u00b7 b_w / T"));
+    addRow(QStringLiteral("weights"), tr("Weights read/step"),
+           tr("Weights one decode step reads, per GPU: W / T; for MoE the shared weights plus\n"
+              "E (1 \u2212 (1 \u2212 k/E)^B) experts per layer at the current B (decimal GB)"));
+    addRow(QStringLiteral("kvPerToken"), tr("KV per token"),
+           tr("kv_tok = 2 \u00b7 L \u00b7 H_kv \u00b7 h \u00b7 b_kv, or L \u00b7 (r + d_r) \u00b7 b_kv with MLA; all GPUs together (KiB = 1024 B)"));
+    addRow(QStringLiteral("kvPerTokenPerGpu"), tr("KV/token per GPU"),
+           tr("Tensor parallelism splits the cache by whole KV heads: ceil(H_kv / T) heads per GPU, so with\n"
+              "H_kv < T every GPU still holds one (replicated). An MLA latent is replicated on every GPU."));
+    addRow(QStringLiteral("experts"), tr("Experts read at B"),
+           tr("Expected distinct experts per layer that B uniformly routed tokens touch: E (1 \u2212 (1 \u2212 k/E)^B)"));
     addSection(tr("Decode at (B, S)"));
-    addRow(QStringLiteral("floor"), tr("Batch-1 floor"), tr("W / BW at peak bandwidth; speed 1 / floor"));
-    addRow(QStringLiteral("step"), tr("t_step"), tr("t_step = max(t_mem, t_comp)\nt_mem = R / (BW \u00b7 \u03b7_bw)\nt_comp = F_dec / (F_peak \u00b7 MFU_decode)"));
+    addRow(QStringLiteral("floor"), tr("Batch-1 floor"),
+           tr("W(B = 1) / (T \u00b7 BW) at peak bandwidth; speed 1 / floor (MoE: shared + k experts)"));
+    addRow(QStringLiteral("allExpertsFloor"), tr("All-experts floor"),
+           tr("N \u00b7 b_w / (T \u00b7 BW): the weights-only floor once a batch touches every expert"));
+    addRow(QStringLiteral("step"), tr("t_step"), tr("t_step = max(t_mem, t_comp) (+ all-reduce at T > 1)\nt_mem = R / (BW \u00b7 \u03b7_bw)\nt_comp = F_dec / (F_peak \u00b7 MFU_decode)"));
+    addRow(QStringLiteral("comm"), tr("All-reduce/step"),
+           tr("Two all-reduces of B \u00b7 d activations per layer, 2 (T \u2212 1) / T of their bytes over the link,\n"
+              "plus the link latency; added to t_step"));
     addRow(QStringLiteral("read"), tr("Read per step R"), tr("R = W + B \u00b7 S \u00b7 kv_tok"));
     addRow(QStringLiteral("kvShare"), tr("KV share of read"), tr("B \u00b7 S \u00b7 kv_tok / R"));
     addRow(QStringLiteral("perUser"), tr("Per-user speed"), tr("1 / t_step"));
@@ -63,6 +86,9 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     addRow(QStringLiteral("affine"), tr("t_step = a + b\u00b7B"), tr("Memory-bound form: a = W / (BW \u00b7 \u03b7_bw), b = S \u00b7 kv_tok / (BW \u00b7 \u03b7_bw)"));
     addSection(tr("Roofline"));
     addRow(QStringLiteral("ridge"), tr("Ridge point I*"), tr("I* = F_peak / BW"));
+    addRow(QStringLiteral("computePeak"), tr("Matmul peak"),
+           tr("The matmuls run in the weight dtype: fp8 \u2192 the fp8 peak, int8 \u2192 the int8 peak, others \u2192 bf16;\n"
+              "a device without that peak falls back to bf16. Per GPU."));
     addRow(QStringLiteral("decodeIntensity"), tr("Decode intensity"), tr("I_dec = F_dec / R, F_dec = 2 \u00b7 N_active \u00b7 B + 4 \u00b7 L \u00b7 B \u00b7 S \u00b7 d_attn"));
     addRow(QStringLiteral("computeBoundBatch"), tr("Compute-bound from"), tr("The batch where t_comp(B) = t_mem(B) at the current S; it may not exist when the cache read grows as fast as the FLOPs"));
     addSection(tr("ITL SLO"));
@@ -74,9 +100,10 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     addRow(QStringLiteral("computeBoundPrompt"), tr("Compute-bound from"), tr("The P where F_pre / (F_peak \u00b7 MFU) = (W + P \u00b7 kv_tok) / (BW \u00b7 \u03b7_bw)"));
     addRow(QStringLiteral("attentionShare"), tr("Attention share"), tr("P / (P + P*)"));
     addRow(QStringLiteral("kvWritten"), tr("KV written"), tr("P \u00b7 kv_tok (GiB = 1024\u00b3 B)"));
-    addSection(tr("Capacity (one GPU)"));
-    addRow(QStringLiteral("kvBudget"), tr("KV budget"), tr("HBM capacity \u00b7 utilisation (0.90) \u2212 W"));
-    addRow(QStringLiteral("fits"), tr("Cache at (B, S)"), tr("B \u00b7 S \u00b7 kv_tok against the KV budget"));
+    addSection(tr("Capacity (per GPU)"));
+    addRow(QStringLiteral("kvBudget"), tr("KV budget/GPU"),
+           tr("HBM capacity \u00b7 utilisation \u2212 N \u00b7 b_w / T (\u2212 activation reserve), per GPU"));
+    addRow(QStringLiteral("fits"), tr("Cache at (B, S)"), tr("B \u00b7 S \u00b7 kv_tok per GPU against the KV budget"));
     addRow(QStringLiteral("maxSequences"), tr("Max sequences"), tr("Contiguous reservation: floor(budget / (S \u00b7 kv_tok))"));
     m_grid->setRowStretch(m_row, 1);
 }
@@ -113,6 +140,21 @@ void NumbersPanel::addRow(const QString& key, const QString& label, const QStrin
     m_grid->addWidget(value, m_row, 1, Qt::AlignTop);
     ++m_row;
     m_values.insert(key, value);
+    m_names.insert(key, name);
+}
+
+void NumbersPanel::setRowVisible(const QString& key, bool visible)
+{
+    if (visible == !m_hidden.contains(key))
+        return;
+    if (visible)
+        m_hidden.remove(key);
+    else
+        m_hidden.insert(key);
+    if (QLabel* label = m_values.value(key, nullptr))
+        label->setVisible(visible);
+    if (QLabel* label = m_names.value(key, nullptr))
+        label->setVisible(visible);
 }
 
 void NumbersPanel::setValue(const QString& key, const QString& text)
@@ -132,18 +174,72 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
         return bound == model::Bound::Memory ? tr("memory-bound") : tr("compute-bound");
     };
 
-    setValue(QStringLiteral("weights"), gigabytes(decode.weightBytes));
-    setValue(QStringLiteral("kvPerToken"), kibibytesPerToken(decode.kvBytesPerToken));
+    const model::ModelShape& shape = scenario.model;
+    const int gpus = std::max(1, scenario.hardware.gpus);
+    const bool split = gpus > 1;
+    const QString perGpu = split ? tr(" per GPU") : QString();
+    const bool moe = shape.isMoe();
+
+    setValue(QStringLiteral("params"), moe ? tr("%1 total, %2 active").arg(billionParams(shape.params),
+                                                                          billionParams(shape.activeParamsOrTotal()))
+                                           : tr("%1 (dense)").arg(billionParams(shape.params)));
+    setValue(QStringLiteral("residentWeights"),
+             split ? tr("%1 (%2 per GPU)").arg(gigabytes(decode.residentWeightBytes),
+                                              gigabytes(decode.residentWeightBytes / gpus))
+                   : gigabytes(decode.residentWeightBytes));
+    setValue(QStringLiteral("weights"), gigabytes(decode.weightBytes) + perGpu);
+    setValue(QStringLiteral("kvPerToken"),
+             shape.windowLayers() > 0
+                 ? tr("%1; %2 of %3 layers keep \u2264 %4 tokens").arg(kibibytesPerToken(decode.kvBytesPerToken),
+                                                                     integer(shape.windowLayers()), integer(shape.layers),
+                                                                     integer(shape.slidingWindow))
+                 : kibibytesPerToken(decode.kvBytesPerToken));
+    setRowVisible(QStringLiteral("kvPerTokenPerGpu"), split);
+    if (split) {
+        QString how;
+        if (shape.isMla())
+            how = tr("latent replicated");
+        else if (shape.kvHeads > 0 && shape.kvHeads < gpus)
+            how = tr("1 KV head each, replicated");
+        else if (shape.kvHeads > 0)
+            how = tr("%1 of %2 KV heads each").arg(integer(std::ceil(double(shape.kvHeads) / gpus)), integer(shape.kvHeads));
+        setValue(QStringLiteral("kvPerTokenPerGpu"),
+                 how.isEmpty() ? kibibytesPerToken(decode.kvBytesPerTokenPerGpu)
+                               : tr("%1 (%2)").arg(kibibytesPerToken(decode.kvBytesPerTokenPerGpu), how));
+    }
+    setRowVisible(QStringLiteral("experts"), moe);
+    setRowVisible(QStringLiteral("allExpertsFloor"), moe);
+    if (moe) {
+        setValue(QStringLiteral("experts"), tr("%1 of %2 per layer (k = %3)")
+                                                .arg(number(decode.expertsTouched), integer(shape.experts),
+                                                     integer(shape.expertsPerToken)));
+        setValue(QStringLiteral("allExpertsFloor"), milliseconds(decode.totalWeightFloorSeconds * 1e3));
+    }
     setValue(QStringLiteral("floor"), tr("%1 \u00b7 %2").arg(milliseconds(decode.floorSecondsBatch1 * 1e3),
                                                           tokensPerSecond(1.0 / decode.floorSecondsBatch1)));
     setValue(QStringLiteral("step"), tr("%1 (%2)").arg(milliseconds(decode.stepSeconds * 1e3), boundName(decode.bound)));
-    setValue(QStringLiteral("read"), gigabytes(decode.readBytes));
+    setRowVisible(QStringLiteral("comm"), split);
+    if (split)
+        setValue(QStringLiteral("comm"), tr("%1 (%2 GB/s link)")
+                                             .arg(milliseconds(decode.commSeconds * 1e3),
+                                                  number(scenario.hardware.linkBandwidthBytesPerSecond / 1e9)));
+    setValue(QStringLiteral("read"), gigabytes(decode.readBytes) + perGpu);
     setValue(QStringLiteral("kvShare"), percent(decode.kvShare));
     setValue(QStringLiteral("perUser"), tokensPerSecond(decode.tokensPerSecondPerUser));
     setValue(QStringLiteral("total"), tokensPerSecond(decode.tokensPerSecondTotal));
     setValue(QStringLiteral("affine"), tr("a = %1, b = %2/seq").arg(milliseconds(decode.interceptSeconds * 1e3),
                                                                    milliseconds(decode.slopeSecondsPerSequence * 1e3)));
     setValue(QStringLiteral("ridge"), flopPerByte(roof.ridgeFlopPerByte));
+    {
+        const std::string_view dtype = model::dtypeName(roof.computeDtype);
+        const QString name = QString::fromUtf8(dtype.data(), qsizetype(dtype.size()));
+        const QString peak = QLocale(QLocale::English, QLocale::UnitedStates).toString(roof.peakFlopsPerSecond / 1e12, 'f', 1);
+        setValue(QStringLiteral("computePeak"),
+                 roof.computePeakFallback ? tr("bf16 %1 TFLOP/s (no %2 peak)").arg(peak, name)
+                                          : tr("%1: %2 %3").arg(name, peak,
+                                                                roof.computeDtype == model::DType::INT8 ? tr("TOP/s")
+                                                                                                        : tr("TFLOP/s")));
+    }
     setValue(QStringLiteral("decodeIntensity"), flopPerByte(roof.decodeIntensityFlopPerByte));
     if (!roof.computeBoundBatch)
         setValue(QStringLiteral("computeBoundBatch"), tr("never at this S"));
@@ -170,7 +266,7 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
 
     setValue(QStringLiteral("kvBudget"), capacity.kvBudgetBytes >= 0 ? gigabytes(capacity.kvBudgetBytes)
                                                                       : tr("weights do not fit"));
-    setValue(QStringLiteral("fits"), tr("%1 (%2)").arg(gigabytes(capacity.kvNeededBytes),
+    setValue(QStringLiteral("fits"), tr("%1%2 (%3)").arg(gigabytes(capacity.kvNeededBytes), perGpu,
                                                        capacity.fits ? tr("fits") : tr("does not fit")));
     setValue(QStringLiteral("maxSequences"), integer(double(capacity.maxSequencesContiguous)));
 }

@@ -3,6 +3,7 @@
 
 #include <QFrame>
 #include <QHash>
+#include <QSet>
 #include <QString>
 
 #include "model/costmodel.h"
@@ -16,9 +17,13 @@ namespace ridgeline::views {
 /**
  * The numbers panel: every headline figure of the evaluation with its unit, its formula on
  * hover. Each value is a QLabel named "<key>Number" (e.g. "stepNumber"); keys:
- * weights, kvPerToken, floor, step, read, kvShare, perUser, total, affine, ridge, decodeIntensity,
- * computeBoundBatch, sloBatches, prefillFlop, prefillTime, crossover, computeBoundPrompt,
- * attentionShare, kvWritten, kvBudget, fits, maxSequences.
+ * params, residentWeights, weights (read per step per GPU), kvPerToken, kvPerTokenPerGpu, experts,
+ * floor, allExpertsFloor, step, comm, read, kvShare, perUser, total, affine, ridge, computePeak,
+ * decodeIntensity, computeBoundBatch, sloBatches, prefillFlop, prefillTime, crossover,
+ * computeBoundPrompt, attentionShare, kvWritten, kvBudget, fits, maxSequences.
+ *
+ * Rows that do not apply are hidden (rowVisible()): kvPerTokenPerGpu and comm at T = 1, experts and
+ * allExpertsFloor for a dense model. With T > 1 bytes read and capacity are labelled per GPU.
  */
 class NumbersPanel final : public QFrame {
     Q_OBJECT
@@ -32,14 +37,20 @@ public:
     /** The value label for @p key, or nullptr. */
     QLabel* valueLabel(const QString& key) const { return m_values.value(key, nullptr); }
 
+    /** False when the row for @p key is hidden because it does not apply to the scenario. */
+    bool rowVisible(const QString& key) const { return !m_hidden.contains(key); }
+
 private:
     void addSection(const QString& title);
     void addRow(const QString& key, const QString& label, const QString& formula);
     void setValue(const QString& key, const QString& text);
+    void setRowVisible(const QString& key, bool visible);
 
     QGridLayout* m_grid = nullptr;
     int m_row = 0;
     QHash<QString, QLabel*> m_values;
+    QHash<QString, QLabel*> m_names;
+    QSet<QString> m_hidden;
 };
 
 } // namespace ridgeline::views

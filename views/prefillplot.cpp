@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/prefillplot.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <qcustomplot.h>
@@ -46,6 +47,8 @@ PrefillPlot::PrefillPlot(QWidget* parent)
                    "Crossover P* = N_active / (2\u00b7L\u00b7d_attn): the quadratic term equals the linear one.\n"
                    "Attention share = P / (P + P*).\n"
                    "Compute-bound from the P where F_pre / (F_peak\u00b7MFU) = (W + P\u00b7kv_tok) / (BW\u00b7\u03b7_bw).\n"
+                   "Sliding-window layers attend over min(P, window) tokens each: their term grows linearly\n"
+                   "past the window, so P* moves out, and when every layer slides there is no P*.\n"
                    "Grey lines: P* of Llama 3.1 8B, 70B and 405B."),
                 parent)
 {
@@ -87,8 +90,11 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const model::PrefillResult& prefill = evaluation.prefill;
     QCustomPlot* p = plot();
 
-    const QString attentionName = scenario.model.attention == model::AttentionFlops::Causal
+    QString attentionName = scenario.model.attention == model::AttentionFlops::Causal
         ? tr("attention 2LP\u00b2d") : tr("attention 4LP\u00b2d");
+    if (scenario.model.windowLayers() > 0)
+        attentionName = tr("attention (%1/%2 windowed)")
+                            .arg(format::integer(scenario.model.windowLayers()), format::integer(scenario.model.layers));
     if (m_attention->name() != attentionName)
         m_attention->setName(attentionName);
     assignCurve(m_linear, sweeps.prompt, sweeps.prefillLinearFlop, 1.0 / kTera);
@@ -111,16 +117,22 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     }
     applyRange(p->yAxis, work, 1.5, QCPRange(1e-3, 1e6));
 
-    const double crossover = prefill.crossoverTokens;
+    // Every layer sliding: attention grows linearly past the window and never catches up (no P*).
+    const bool hasCrossover = prefill.crossoverExists && std::isfinite(prefill.crossoverTokens)
+        && prefill.crossoverTokens > 0;
+    const double crossover = hasCrossover ? prefill.crossoverTokens : qQNaN();
     placeVertical(m_crossoverLine, crossover);
-    m_crossoverLabel->setVisible(inRange(p->xAxis, crossover));
-    m_crossoverLabel->setText(tr("P* = %1").arg(format::integer(crossover)));
-    placeRotatedFromBottom(m_crossoverLabel, crossover);
+    m_crossoverLine->setVisible(hasCrossover);
+    m_crossoverLabel->setVisible(hasCrossover && inRange(p->xAxis, crossover));
+    if (hasCrossover) {
+        m_crossoverLabel->setText(tr("P* = %1").arg(format::integer(crossover)));
+        placeRotatedFromBottom(m_crossoverLabel, crossover);
+    }
 
     // Hide a reference that coincides with the current model (the current line carries it).
     for (size_t i = 0; i < m_referenceLines.size(); ++i) {
         const double reference = referenceCrossovers()[i].crossoverTokens;
-        const bool same = std::abs(reference / crossover - 1.0) < 0.01;
+        const bool same = hasCrossover && std::abs(reference / crossover - 1.0) < 0.01;
         m_referenceLines[i]->setVisible(!same);
         m_referenceLabels[i]->setVisible(!same);
     }
@@ -134,11 +146,17 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
 
     QString reference;
     for (const ReferenceCrossover& ref : referenceCrossovers()) {
-        if (std::abs(ref.crossoverTokens / crossover - 1.0) < 0.01)
+        if (hasCrossover && std::abs(ref.crossoverTokens / crossover - 1.0) < 0.01)
             reference = tr(" (as %1)").arg(ref.name);
     }
-    setTakeaway(tr("P* = %1%2. At P = %3: %4, attention %5 of it, %6 %7; compute-bound from P \u2248 %8.")
-                    .arg(format::tokens(crossover), reference, format::integer(prompt), format::teraflop(prefill.flop),
+    const QString crossing = hasCrossover
+        ? tr("P* = %1%2").arg(format::tokens(crossover), reference)
+        : tr("No P*: attention never overtakes the linear term (every layer slides)");
+    const int gpus = std::max(1, scenario.hardware.gpus);
+    const QString workText = gpus > 1 ? tr("%1 over %2 GPUs").arg(format::teraflop(prefill.flop), format::integer(gpus))
+                                  : format::teraflop(prefill.flop);
+    setTakeaway(tr("%1. At P = %2: %3, attention %4 of it, %5 %6; compute-bound from P \u2248 %7.")
+                    .arg(crossing, format::integer(prompt), workText,
                          format::percent(prefill.attentionShare), format::duration(prefill.seconds),
                          prefill.bound == model::Bound::Compute ? tr("compute-bound") : tr("memory-bound"),
                          format::approximate(bound)));

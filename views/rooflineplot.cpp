@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/rooflineplot.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <qcustomplot.h>
@@ -105,12 +106,23 @@ void RooflinePlot::refresh(const model::Scenario& scenario, const model::Evaluat
     m_prefillLabel->setText(tr("prefill"));
     placeBeside(m_prefillLabel, roof.prefillIntensityFlopPerByte, prefillTera, Qt::AlignLeft, false);
 
+    // The roof is the peak of the dtype the matmuls run in, per GPU under tensor parallelism.
+    const int gpus = std::max(1, scenario.hardware.gpus);
+    const auto dtype = model::dtypeName(roof.computeDtype);
+    const QString dtypeName = roof.computePeakFallback ? QStringLiteral("bf16")
+                                                       : QString::fromUtf8(dtype.data(), qsizetype(dtype.size()));
+    const QString rate = roof.computeDtype == model::DType::INT8 && !roof.computePeakFallback ? tr("TOP/s") : tr("TFLOP/s");
+    const QString yLabel = gpus > 1 ? tr("%2 per GPU (%1)").arg(dtypeName, rate)
+                                    : tr("attainable %2 (%1)").arg(dtypeName, rate);
+    if (p->yAxis->label() != yLabel)
+        p->yAxis->setLabel(yLabel);
+
     const double peak = roof.peakFlopsPerSecond;
     const QString decodeBound = evaluation.decode.bound == model::Bound::Memory ? tr("memory-bound")
                                                                                 : tr("compute-bound");
     const QString prefillBound = evaluation.prefill.bound == model::Bound::Memory ? tr("memory-bound")
                                                                                   : tr("compute-bound");
-    setTakeaway(tr("Ridge I* = %1. Decode (B = %8, S = %9) at %2 reaches %3 (%4 of peak), %5; "
+    setTakeaway(tr("Ridge I* = %1. Decode (B = %8, S = %9) at %2 reaches %3%11 (%4 of peak), %5; "
                    "prefill (P = %10) at %6 FLOP/byte is %7.")
                     .arg(format::flopPerByte(roof.ridgeFlopPerByte),
                          format::flopPerByte(roof.decodeIntensityFlopPerByte),
@@ -118,7 +130,7 @@ void RooflinePlot::refresh(const model::Scenario& scenario, const model::Evaluat
                          format::percent(peak > 0 ? roof.decodeAchievedFlopsPerSecond / peak : qQNaN()), decodeBound,
                          format::number(roof.prefillIntensityFlopPerByte), prefillBound,
                          format::integer(scenario.workload.batch), format::integer(scenario.workload.contextTokens),
-                         format::integer(scenario.workload.promptTokens)));
+                         format::integer(scenario.workload.promptTokens), gpus > 1 ? tr(" per GPU") : QString()));
     if (roof.computePeakFallback) {
         const auto name = model::dtypeName(roof.computeDtype);
         setTakeaway(takeaway() + tr(" No %1 peak is published for this device: the bf16 peak is used.")

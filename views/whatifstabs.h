@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QList>
+#include <QTabWidget>
+
+class QCustomPlot;
+class QMenu;
+
+namespace ridgeline::views {
+
+class CapacityControls;
+class CapacityPlot;
+class KvFitPlot;
+class PrefixCachePanel;
+class ScenarioDocument;
+class SloHeadroomPanel;
+class SpeculativePlot;
+class TriagePanel;
+class WorkloadPanel;
+
+/**
+ * The centre of the window as tabs: "Floors" (the five plots and the numbers, passed in), "Capacity
+ * & SLOs" (capacity inputs and figures, SLO headroom, concurrent sequences against max context,
+ * the batch x context region where the cache fits), "Workload, prefix cache, speculative", and
+ * "Incident triage".
+ *
+ * Subscribes to the document itself: on evaluated() the panels of the visible what-if tab redraw
+ * from evaluatedScenario() / evaluation() (data in place, queued replots) and the hidden tabs are
+ * marked stale, redrawn when shown (no replots of plots nobody sees during a slider drag); on
+ * scenarioChanged() every input re-syncs. Object name "whatIfTabs"; pages floorsTab, capacityTab,
+ * workloadTab, triageTab.
+ */
+class WhatIfTabs final : public QTabWidget {
+    Q_OBJECT
+
+public:
+    /** Tab indices. */
+    enum Tab { FloorsTab, CapacityTab, WorkloadTab, TriageTab };
+
+    /** Takes ownership of @p floors as the first tab. */
+    WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* parent = nullptr);
+
+    CapacityControls* capacityControls() const { return m_capacityControls; }
+    SloHeadroomPanel* sloHeadroomPanel() const { return m_sloHeadroom; }
+    CapacityPlot* capacityPlot() const { return m_capacityPlot; }
+    KvFitPlot* kvFitPlot() const { return m_kvFitPlot; }
+    WorkloadPanel* workloadPanel() const { return m_workload; }
+    PrefixCachePanel* prefixCachePanel() const { return m_prefixCache; }
+    SpeculativePlot* speculativePlot() const { return m_speculative; }
+    TriagePanel* triagePanel() const { return m_triage; }
+
+    /** The QCustomPlots of the what-if tabs (not the floors tab's). */
+    QList<QCustomPlot*> plots() const;
+
+    /** Adds "Floors", "Capacity & SLOs", ... actions (Alt+1..Alt+4) that switch tabs to @p menu. */
+    void addViewActions(QMenu* menu);
+
+public slots:
+    /** Redraws the visible what-if tab from the document's evaluated pair; marks the others stale. */
+    void refresh();
+    /** Redraws every what-if tab now, visible or not. */
+    void refreshAll();
+    /** For screenshots: refreshAll(), then replot every what-if plot immediately and repaint the charts. */
+    void flush();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    QWidget* page(const QString& objectName);
+    void refreshTab(int tab);
+
+    ScenarioDocument* m_document = nullptr;
+    CapacityControls* m_capacityControls = nullptr;
+    SloHeadroomPanel* m_sloHeadroom = nullptr;
+    CapacityPlot* m_capacityPlot = nullptr;
+    KvFitPlot* m_kvFitPlot = nullptr;
+    WorkloadPanel* m_workload = nullptr;
+    PrefixCachePanel* m_prefixCache = nullptr;
+    SpeculativePlot* m_speculative = nullptr;
+    TriagePanel* m_triage = nullptr;
+    bool m_stale[TriageTab + 1] = {}; ///< per tab: an evaluation arrived while it was hidden
+};
+
+} // namespace ridgeline::views
