@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
+#include <QIcon>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -283,6 +284,11 @@ int run(int argc, char** argv)
     QCoreApplication::setApplicationName(QStringLiteral("Ridgeline"));
     QCoreApplication::setOrganizationName(QStringLiteral("Ridgeline"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RIDGELINE_VERSION));
+    if (!headless) {
+        // Lets Wayland and the menu match the window to io.github.ridgeline.Ridgeline.desktop.
+        QGuiApplication::setDesktopFileName(QStringLiteral("io.github.ridgeline.Ridgeline"));
+        QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.github.ridgeline.Ridgeline.svg")));
+    }
 
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);

@@ -23,6 +23,8 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Without Qt's Wayland plugin the window opens through XWayland.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
+# The window icon is SVG: Qt loads its SVG icon engine as a plugin, which dpkg-shlibdeps cannot see.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6")
 # The synopsis line is CPACK_PACKAGE_DESCRIPTION_SUMMARY (the project's DESCRIPTION); this is
 # the extended description: CPack indents it and turns empty lines into " .".
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
