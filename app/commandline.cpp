@@ -15,12 +15,14 @@
 #include <QRegularExpression>
 #include <QScreen>
 
+#include "app/export.h"
 #include "app/mainwindow.h"
 #include "app/report.h"
 #include "app/simulatecommand.h"
 #include "model/costmodel.h"
 #include "model/calibration.h"
 #include "model/hfconfig.h"
+#include "model/inputfile.h"
 #include "model/triage.h"
 #include "model/scenariokeys.h"
 #include "views/scenariodocument.h"
@@ -48,10 +50,14 @@ int fail(int code, const QString& message)
 
 bool hasAny(int argc, char** argv, std::initializer_list<const char*> names)
 {
-    for (int i = 1; i < argc; ++i)
+    for (int i = 1; i < argc; ++i) {
+        QByteArray arg(argv[i]);
+        if (arg.size() > 2 && arg[0] == '-' && arg[1] != '-')
+            arg.prepend('-'); // "-report" is read as "--report" (single-dash long options)
         for (const char* n : names)
-            if (qstrcmp(argv[i], n) == 0 || (QByteArray(argv[i]).startsWith(QByteArray(n) + '=')))
+            if (arg == n || arg.startsWith(QByteArray(n) + '=') || (qstrlen(n) == 2 && qstrcmp(argv[i], n) == 0))
                 return true;
+    }
     return false;
 }
 
@@ -85,7 +91,12 @@ QString helpText()
                "  --model-config FILE    import the model from a HuggingFace config.json (after --scenario)\n"
                "  --set KEY=VALUE        set one scenario field after the file (repeatable)\n"
                "  --screenshot FILE.png  render the whole window offscreen to a PNG, then exit\n"
-               "  --size WxH             window size for --screenshot (default 1600x1000)\n"
+               "  --size WxH             window size for --screenshot (default 1600x1000); with --export\n"
+               "                         the size of each plot (default 720x480, the dashboard is 3 x 2)\n"
+               "  --export DIR           write every plot and the dashboard (PNG, PDF, SVG), each plot's\n"
+               "                         curves (CSV) and summary.md into DIR without a display, then exit;\n"
+               "                         --format png,pdf,svg,csv,md picks some (default all); overwrites\n"
+               "  --dpi N                PNG resolution for --export (default 96: one pixel per pixel)\n"
                "  -h, --help             show this help\n"
                "  -v, --version          show the version\n\n"
                "Scenario keys (scenario files nest the same names: {\"model\": {\"params\": 8.03e9}}):\n")
@@ -124,19 +135,18 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
 {
     model::Scenario s = model::defaultScenario();
     if (!scenarioFile.isEmpty()) {
-        QFile f(scenarioFile);
-        if (!f.open(QIODevice::ReadOnly))
-            return scenarioFile + QStringLiteral(": cannot open: ") + f.errorString();
-        const QByteArray bytes = f.readAll();
+        QByteArray bytes;
+        if (const std::string err = model::readInputFile(scenarioFile, bytes); !err.empty())
+            return scenarioFile + QStringLiteral(": ") + QString::fromStdString(err);
         if (const std::string err = model::applyJsonText(s, bytes); !err.empty())
             return scenarioFile + QStringLiteral(": ") + QString::fromStdString(err);
     }
     if (!modelConfigFile.isEmpty()) {
-        QFile f(modelConfigFile);
-        if (!f.open(QIODevice::ReadOnly))
-            return modelConfigFile + QStringLiteral(": cannot open: ") + f.errorString();
+        QByteArray bytes;
+        if (const std::string err = model::readInputFile(modelConfigFile, bytes); !err.empty())
+            return modelConfigFile + QStringLiteral(": ") + QString::fromStdString(err);
         model::ImportedModel imported;
-        if (const std::string err = model::importHfConfig(f.readAll(), imported); !err.empty())
+        if (const std::string err = model::importHfConfig(bytes, imported); !err.empty())
             return modelConfigFile + QStringLiteral(": ") + QString::fromStdString(err);
         const QFileInfo info(modelConfigFile);
         imported.shape.name = info.dir().dirName() != QLatin1String(".") && info.fileName() == QLatin1String("config.json")
@@ -172,7 +182,8 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
 QString triageText(const model::Scenario& scenario, const QByteArray& ticketJson, bool json, QString* error)
 {
     model::TriageInput input;
-    if (const std::string err = model::parseTriageInput(ticketJson, input); !err.empty()) {
+    QByteArray ignoredScenario; // applied by the caller through buildScenario
+    if (const std::string err = model::parseTriageInput(ticketJson, input, &ignoredScenario); !err.empty()) {
         *error = QString::fromStdString(err);
         return {};
     }
@@ -265,26 +276,24 @@ QString calibrationJson(const model::Scenario& scenario, const QByteArray& data,
 
 int run(int argc, char** argv)
 {
-    const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot"});
+    const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot", "--export"}); // both render offscreen
     const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--help", "-h", "--version", "-v"});
     if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    if (wantsScreenshot || headless)
-        g_defaultHandler = qInstallMessageHandler(headlessMessageHandler);
-    if (!headless && !wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
-        && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
-        return fail(kExitFailure, QStringLiteral("no display found (DISPLAY and WAYLAND_DISPLAY are unset); "
-                                                 "use --report, or --screenshot FILE.png, or run in a desktop session"));
+    g_defaultHandler = qInstallMessageHandler(headlessMessageHandler);
+    // Without a display the window cannot open: parse anyway (bad options still exit 2), then say so.
+    const bool noDisplay = !headless && !wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
+                           && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 
     std::unique_ptr<QCoreApplication> app;
-    if (headless)
+    if (headless || noDisplay)
         app = std::make_unique<QCoreApplication>(argc, argv);
     else
         app = std::make_unique<QApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("Ridgeline"));
     QCoreApplication::setOrganizationName(QStringLiteral("Ridgeline"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RIDGELINE_VERSION));
-    if (!headless) {
+    if (!headless && !noDisplay) {
         // Lets Wayland and the menu match the window to io.github.ridgeline.Ridgeline.desktop.
         QGuiApplication::setDesktopFileName(QStringLiteral("io.github.ridgeline.Ridgeline"));
         QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.github.ridgeline.Ridgeline.svg")));
@@ -303,9 +312,11 @@ int run(int argc, char** argv)
     const QCommandLineOption setOpt(QStringLiteral("set"), QString(), QStringLiteral("KEY=VALUE"));
     const QCommandLineOption screenshotOpt(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE.png"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QString(), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption exportOpt(QStringLiteral("export"), QString(), QStringLiteral("DIR"));
+    const QCommandLineOption dpiOpt(QStringLiteral("dpi"), QString(), QStringLiteral("N"), QStringLiteral("96"));
     const QCommandLineOption helpOpt(QStringList{QStringLiteral("h"), QStringLiteral("help")});
     const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
-    parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, helpOpt, versionOpt});
+    parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, exportOpt, dpiOpt, helpOpt, versionOpt});
     parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
 
     if (!parser.parse(QCoreApplication::arguments()))
@@ -319,6 +330,31 @@ int run(int argc, char** argv)
         return 0;
     }
 
+    // Options that take one value: given twice, or with an empty value, is a mistake, not a choice.
+    for (const QCommandLineOption* o : {&formatOpt, &scenarioOpt, &simulateOpt, &compareOpt, &calibrateOpt, &triageOpt,
+                                        &modelConfigOpt, &screenshotOpt, &sizeOpt, &exportOpt, &dpiOpt}) {
+        const QStringList values = parser.values(*o);
+        const QString name = QStringLiteral("--") + o->names().constFirst();
+        if (values.size() > 1)
+            return fail(kExitBadInput, name + QStringLiteral(" is given %1 times; give it once").arg(values.size()));
+        if (values.size() == 1 && values.constFirst().trimmed().isEmpty())
+            return fail(kExitBadInput, name + QStringLiteral(": empty value"));
+    }
+    {
+        QStringList modes;
+        for (const QCommandLineOption* o : {&reportOpt, &triageOpt, &simulateOpt, &calibrateOpt}) // --export checks its own
+            if (parser.isSet(*o))
+                modes << QStringLiteral("--") + o->names().constFirst();
+        if (modes.size() > 1)
+            return fail(kExitBadInput, modes.join(QStringLiteral(" and ")) + QStringLiteral(": give one of --report, --triage, "
+                                                                                          "--simulate, --calibrate"));
+        if (parser.isSet(compareOpt) && !parser.isSet(reportOpt))
+            return fail(kExitBadInput, QStringLiteral("--compare goes with --report"));
+    }
+    if (noDisplay)
+        return fail(kExitFailure, QStringLiteral("no display found (DISPLAY and WAYLAND_DISPLAY are unset); "
+                                                 "use --report, or --screenshot FILE.png, or run in a desktop session"));
+
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1)
         return fail(kExitBadInput, QStringLiteral("unexpected argument \"%1\" (one scenario FILE at most)").arg(positional.at(1)));
@@ -326,18 +362,33 @@ int run(int argc, char** argv)
         return fail(kExitBadInput, QStringLiteral("give the scenario either as FILE or with --scenario, not both"));
     const QString scenarioFile = parser.isSet(scenarioOpt) ? parser.value(scenarioOpt) : positional.value(0);
 
-    const QString format = parser.value(formatOpt);
+    ExportOptions exportOptions;
+    if (parser.isSet(exportOpt)) {
+        if (parser.isSet(reportOpt) || parser.isSet(triageOpt) || parser.isSet(simulateOpt) || parser.isSet(calibrateOpt)
+            || parser.isSet(compareOpt) || parser.isSet(screenshotOpt))
+            return fail(kExitBadInput, QStringLiteral("--export goes alone (with --scenario, --set, --model-config, --format, --size, --dpi)"));
+        exportOptions.folder = parser.value(exportOpt);
+        if (parser.isSet(formatOpt))
+            if (const QString err = parseExportFormats(parser.value(formatOpt), exportOptions.formats); !err.isEmpty())
+                return fail(kExitBadInput, QStringLiteral("--format: ") + err);
+        bool ok = false;
+        exportOptions.dpi = parser.value(dpiOpt).toInt(&ok);
+        if (!ok || exportOptions.dpi < 48 || exportOptions.dpi > 600)
+            return fail(kExitBadInput, QStringLiteral("--dpi %1: expected a whole number from 48 to 600").arg(parser.value(dpiOpt)));
+    } else if (parser.isSet(dpiOpt)) {
+        return fail(kExitBadInput, QStringLiteral("--dpi goes with --export"));
+    }
+    const QString format = parser.isSet(exportOpt) ? QStringLiteral("text") : parser.value(formatOpt);
     if (format != QLatin1String("text") && format != QLatin1String("json"))
         return fail(kExitBadInput, QStringLiteral("--format %1: expected text or json").arg(format));
-    if (parser.isSet(formatOpt) && !parser.isSet(reportOpt) && !parser.isSet(triageOpt) && !parser.isSet(simulateOpt))
-        return fail(kExitBadInput, QStringLiteral("--format goes with --report, --triage or --simulate"));
+    if (parser.isSet(formatOpt) && !parser.isSet(reportOpt) && !parser.isSet(triageOpt) && !parser.isSet(simulateOpt)
+        && !parser.isSet(exportOpt))
+        return fail(kExitBadInput, QStringLiteral("--format goes with --report, --triage, --simulate or --export"));
     QByteArray ticket, ticketScenario;
     if (parser.isSet(triageOpt)) {
         const QString path = parser.value(triageOpt);
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(kExitBadInput, path + QStringLiteral(": cannot open: ") + f.errorString());
-        ticket = f.readAll();
+        if (const std::string err = model::readInputFile(path, ticket); !err.empty())
+            return fail(kExitBadInput, path + QStringLiteral(": ") + QString::fromStdString(err));
         model::TriageInput probe;
         if (const std::string err = model::parseTriageInput(ticket, probe, &ticketScenario); !err.empty())
             return fail(kExitBadInput, path + QStringLiteral(": ") + QString::fromStdString(err));
@@ -353,8 +404,10 @@ int run(int argc, char** argv)
             return fail(kExitBadInput, QStringLiteral("--size %1: expected WxH between 320x240 and 10000x10000, e.g. 1600x1000")
                                            .arg(parser.value(sizeOpt)));
         size = QSize(w, h);
-        if (parser.isSet(sizeOpt) && !parser.isSet(screenshotOpt))
-            return fail(kExitBadInput, QStringLiteral("--size goes with --screenshot"));
+        if (parser.isSet(sizeOpt) && !parser.isSet(screenshotOpt) && !parser.isSet(exportOpt))
+            return fail(kExitBadInput, QStringLiteral("--size goes with --screenshot or --export"));
+        if (parser.isSet(sizeOpt))
+            exportOptions.size = size;
     }
 
     if (parser.isSet(simulateOpt)) {
@@ -369,13 +422,16 @@ int run(int argc, char** argv)
         !err.isEmpty())
         return fail(kExitBadInput, err);
 
+    if (parser.isSet(exportOpt))
+        return runExport(scenario, exportOptions);
+
     if (parser.isSet(calibrateOpt)) {
         const QString path = parser.value(calibrateOpt);
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(kExitBadInput, path + QStringLiteral(": cannot open: ") + f.errorString());
+        QByteArray data;
+        if (const std::string err = model::readInputFile(path, data); !err.empty())
+            return fail(kExitBadInput, path + QStringLiteral(": ") + QString::fromStdString(err));
         QString error;
-        const QString text = calibrationJson(scenario, f.readAll(), path, &error);
+        const QString text = calibrationJson(scenario, data, path, &error);
         if (!error.isEmpty())
             return fail(kExitBadInput, path + QStringLiteral(": ") + error);
         printLine(stdout, text);
@@ -442,6 +498,9 @@ int run(int argc, char** argv)
 
     MainWindow window(scenario);
     window.resize(QSize(1600, 1000).boundedTo(QGuiApplication::primaryScreen()->availableSize()));
+    // The user's session (last scenario, geometry, recent files): only here, never for scripts or tests.
+    // A scenario given on the command line wins over the restored one.
+    window.startInteractiveSession(scenarioFile, scenarioFile.isEmpty() && !parser.isSet(setOpt) && !parser.isSet(modelConfigOpt));
     window.show();
     return QApplication::exec();
 }

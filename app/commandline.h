@@ -37,7 +37,8 @@ QString triageText(const model::Scenario& scenario, const QByteArray& ticketJson
 
 /**
  * The program: `ridgeline [FILE] [--report [--format text|json]] [--scenario FILE] [--model-config FILE]
- * [--set KEY=VALUE]... [--screenshot FILE.png [--size WxH]] [--help] [--version]`.
+ * [--set KEY=VALUE]... [--screenshot FILE.png [--size WxH]] [--export DIR [--format png,pdf,svg,csv,md]
+ * [--size WxH] [--dpi N]] [--help] [--version]`.
  * Chooses a QCoreApplication for headless work and a QApplication (offscreen for screenshots)
  * otherwise. Bad options, keys, values or files print one line on stderr and return 2.
  */

@@ -34,6 +34,7 @@
 
 #include "model/hfconfig.h"
 #include "model/scenariokeys.h"
+#include "views/comparisontable.h"
 #include "views/controlspanel.h"
 #include "views/devicedialog.h"
 #include "views/decodeplot.h"
@@ -45,6 +46,7 @@
 #include "views/rooflineplot.h"
 #include "views/scenariodocument.h"
 #include "views/sloplot.h"
+#include "views/theme.h"
 #include "views/usercatalogue.h"
 #include "views/whatifstabs.h"
 
@@ -57,6 +59,7 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Ridgeline \u2014 LLM serving cost explorer"));
+    setCurrentTheme(Theme::system()); // light or dark as the system; before any panel reads the palette
     m_document = new ScenarioDocument(initial, this);
 
     // Centre: banner above a 3 x 2 grid of cards.
@@ -116,7 +119,16 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     grid->addWidget(m_kvShare, 0, 2);
     grid->addWidget(m_prefill, 1, 0);
     grid->addWidget(m_slo, 1, 1);
-    grid->addWidget(m_numbers, 1, 2);
+    // The numbers, or A / B / B ÷ A while a baseline is pinned.
+    m_numbersCell = new QWidget(central);
+    m_numbersCell->setObjectName(QStringLiteral("numbersCell"));
+    auto* numbersLayout = new QVBoxLayout(m_numbersCell);
+    numbersLayout->setContentsMargins(0, 0, 0, 0);
+    numbersLayout->addWidget(m_numbers);
+    m_comparison = new ComparisonTable(m_numbersCell);
+    m_comparison->setVisible(false);
+    numbersLayout->addWidget(m_comparison);
+    grid->addWidget(m_numbersCell, 1, 2);
     for (int column = 0; column < 3; ++column)
         grid->setColumnStretch(column, 1);
     grid->setRowStretch(0, 1);
@@ -155,6 +167,7 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("statusSummary"));
     statusBar()->addPermanentWidget(m_summary);
+    setupFeatures();
     createMenus();
 
     connect(m_document, &ScenarioDocument::evaluated, this, &MainWindow::refreshViews);
@@ -164,6 +177,7 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     if (const QStringList problems = m_catalogue->loadProblems(); !problems.isEmpty())
         showNotice(problems.join(QLatin1Char('\n')), true);
     setAcceptDrops(true);
+    finishFeatures();
     resize(1600, 1000);
 }
 
@@ -187,10 +201,16 @@ void MainWindow::refreshViews()
     for (PlotPanel* panel : plotPanels())
         panel->refresh(scenario, evaluation);
     m_numbers->refresh(scenario, evaluation);
+    refreshFeatures();
     m_summary->setText(tr("%1 on %2 \u00b7 B = %3 \u00b7 S = %4 \u00b7 P = %5")
                            .arg(QString::fromStdString(scenario.model.name), QString::fromStdString(scenario.hardware.name),
                                 format::integer(scenario.workload.batch), format::integer(scenario.workload.contextTokens),
                                 format::integer(scenario.workload.promptTokens)));
+    // One paint pass per step (docs/performance.md): lay out what the new texts changed and draw
+    // the queued replots now, before the Qt Charts view can dispatch the window's paint early.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    for (PlotPanel* panel : plotPanels())
+        panel->replotNow();
 }
 
 void MainWindow::showValidity(const QString& message)
@@ -211,6 +231,7 @@ void MainWindow::showValidity(const QString& message)
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    addFileActions(file);
     QAction* import = file->addAction(tr("&Import model config\u2026"), this, &MainWindow::importModelConfigFromDialog);
     import->setObjectName(QStringLiteral("importModelConfigAction"));
     import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
@@ -219,9 +240,12 @@ void MainWindow::createMenus()
     saveModel->setObjectName(QStringLiteral("saveModelAction"));
     saveModel->setStatusTip(tr("Keep the current model in your catalogue; it then appears in the model combo"));
     file->addSeparator();
+    addExportActions(file);
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setObjectName(QStringLiteral("quitAction"));
+    addEditMenu();
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* toggleControls = m_controlsDock->toggleViewAction();
@@ -232,8 +256,9 @@ void MainWindow::createMenus()
     toggleNumbers->setCheckable(true);
     toggleNumbers->setChecked(true);
     toggleNumbers->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
-    connect(toggleNumbers, &QAction::toggled, m_numbers, &QWidget::setVisible);
+    connect(toggleNumbers, &QAction::toggled, m_numbersCell, &QWidget::setVisible);
     m_whatIfs->addViewActions(view);
+    addFeatureViewActions(view);
 
     QMenu* hardware = menuBar()->addMenu(tr("&Hardware"));
     QAction* addDevice = hardware->addAction(tr("&Add device\u2026"), this, &MainWindow::addDeviceFromDialog);
@@ -306,7 +331,7 @@ QString sentence(QString text)
 void MainWindow::showNotice(const QString& text, bool problem, const QString& status)
 {
     const QColor colour = problem ? palette::error() : palette::memory();
-    const QColor background = problem ? palette::errorBackground() : QColor(0xe8, 0xf1, 0xfb);
+    const QColor background = problem ? palette::errorBackground() : palette::noticeBackground();
     m_notice->setStyleSheet(QStringLiteral("QFrame#noticeBar { background: %1; border: 1px solid %2; border-radius: 4px; }"
                                            " QLabel#noticeLabel { color: %3; background: transparent; border: none; }")
                                 .arg(palette::css(background), palette::css(colour), palette::css(palette::text())));

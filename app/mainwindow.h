@@ -4,29 +4,39 @@
 #include <QList>
 #include <QMainWindow>
 
+#include "app/export.h"
 #include "model/presets.h"
 #include "model/scenario.h"
 
+class QAction;
 class QCustomPlot;
 class QDockWidget;
+class QMenu;
 class QFrame;
 class QLabel;
 
 namespace ridgeline::views {
+class BaselineOverlay;
+class ComparisonTable;
 class ControlsPanel;
 class DecodePlot;
+class ExplainPanel;
 class KvSharePlot;
 class NumbersPanel;
 class PlotPanel;
 class PrefillPlot;
 class RooflinePlot;
 class ScenarioDocument;
+class ScenarioHistory;
 class SloPlot;
 class UserCatalogue;
 class WhatIfTabs;
 } // namespace ridgeline::views
 
 namespace ridgeline::app {
+
+class Presentation;
+class ScenarioFiles;
 
 /**
  * The main window: the controls dock on the left, an error banner above a 3 x 2 grid of the five
@@ -43,6 +53,12 @@ namespace ridgeline::app {
  * is applied over the current scenario (openJsonFile()). Hardware > Add / Edit / Remove device and
  * File > Save model to my catalogue keep the user's own entries in a views::UserCatalogue; a
  * catalogue file that cannot be read is reported once in the notice bar and ignored.
+ *
+ * Issue 5 (app/windowfeatures.cpp): File > New / Open / Open Recent / Save / Save As (ScenarioFiles,
+ * the title's unsaved mark, the session once startInteractiveSession() enabled it), Edit > Undo / Redo
+ * (views::ScenarioHistory), Copy summary, Pin as baseline A / Clear baseline (views::BaselineOverlay,
+ * the numbers as A / B in views::ComparisonTable), File > Export, View > Presentation (F11) and
+ * Explain the plots (F1).
  */
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -114,9 +130,39 @@ public:
      *  15 s (empty: the first line of @p text). */
     void showNotice(const QString& text, bool problem, const QString& status = QString());
 
+    /** Undo history of every input change (Edit > Undo / Redo). */
+    views::ScenarioHistory* history() const { return m_history; }
+    /** File > New / Open / Save, the title, the session. */
+    ScenarioFiles* files() const { return m_files; }
+    /** Baseline A drawn dashed in every plot (Edit > Pin as baseline A). */
+    views::BaselineOverlay* baseline() const { return m_baseline; }
+    /** The numbers as A / B / B ÷ A, in place of the numbers panel while a baseline is pinned. */
+    views::ComparisonTable* comparisonTable() const { return m_comparison; }
+    /** "What the plots show" (View > Explain the plots) and its dock. */
+    views::ExplainPanel* explainPanel() const { return m_explain; }
+    QDockWidget* explainDock() const { return m_explainDock; }
+    /** View > Presentation (F11). */
+    Presentation* presentation() const { return m_presentation; }
+
+    /** Makes the current (last valid) scenario baseline A: evaluated once, drawn dashed in every plot. */
+    void pinBaseline();
+    /** Removes baseline A. */
+    void clearBaseline();
+    /** The Markdown summary of the scenario (and of A / B when pinned), also put on the clipboard. */
+    QString copySummary();
+    /** Exports into options.folder, overwriting; reports in the notice bar. */
+    bool exportTo(const ExportOptions& options, QString* message = nullptr);
+    /** The interactive GUI only: reads and writes the user's settings (ScenarioFiles::enableSession);
+     *  @p scenarioFile given on the command line becomes the current file and wins over the restored one. */
+    void startInteractiveSession(const QString& scenarioFile, bool restoreScenario);
+    /** Redraws every panel, the what-if tabs and the explanations from the document (after a theme change). */
+    void refreshAll();
+
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    /** Asks Save / Discard / Cancel when there are unsaved changes; saves the session when enabled. */
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void refreshViews();
@@ -128,6 +174,16 @@ private:
     void editDeviceFromDialog();
     void removeSelectedDevice();
     void saveModelToCatalogue();
+    // windowfeatures.cpp
+    void setupFeatures();
+    void finishFeatures();
+    void addFileActions(QMenu* file);
+    void addExportActions(QMenu* file);
+    void addEditMenu();
+    void addFeatureViewActions(QMenu* view);
+    void updateNumbersCell();
+    void refreshFeatures();
+    void exportFromDialog();
 
     views::ScenarioDocument* m_document = nullptr;
     views::ControlsPanel* m_controls = nullptr;
@@ -144,6 +200,18 @@ private:
     QLabel* m_noticeText = nullptr;
     views::UserCatalogue* m_catalogue = nullptr;
     views::WhatIfTabs* m_whatIfs = nullptr;
+    QWidget* m_numbersCell = nullptr;
+    views::ComparisonTable* m_comparison = nullptr;
+    views::ScenarioHistory* m_history = nullptr;
+    ScenarioFiles* m_files = nullptr;
+    views::BaselineOverlay* m_baseline = nullptr;
+    views::ExplainPanel* m_explain = nullptr;
+    QDockWidget* m_explainDock = nullptr;
+    Presentation* m_presentation = nullptr;
+    QAction* m_pinAction = nullptr;
+    QAction* m_clearAction = nullptr;
+    QAction* m_compareAction = nullptr;
+    ExportOptions m_exportOptions;
 };
 
 } // namespace ridgeline::app

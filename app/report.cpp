@@ -88,7 +88,7 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("bound"), boundName(p.bound)},
         {QStringLiteral("crossover_tokens"), p.crossoverExists ? QJsonValue(p.crossoverTokens) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("comm_ms"), p.commSeconds * 1e3},
-        {QStringLiteral("compute_bound_tokens"), p.computeBoundTokens},
+        {QStringLiteral("compute_bound_tokens"), p.computeBoundExists ? QJsonValue(p.computeBoundTokens) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("attention_share"), p.attentionShare},
         {QStringLiteral("kv_written_bytes"), p.kvWrittenBytes},
         {QStringLiteral("score_matrix_elements"), p.scoreMatrixElements},
@@ -219,7 +219,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
             QStringLiteral("2 L (2 (T-1)/T * B d * 2 B / link + latency)"));
     row(QStringLiteral("KV cache per token"),
         num(d.kvBytesPerToken / 1024, 1) + QStringLiteral(" KiB (") + num(d.kvBytesPerToken) + QStringLiteral(" B)"),
-        QStringLiteral("2 * L * H_kv * h * b_kv"));
+        m.isMla() ? QStringLiteral("MLA: L * (r + d_r) * b_kv") : QStringLiteral("2 * L * H_kv * h * b_kv"));
     row(QStringLiteral("batch-1 decode floor"),
         num(d.floorSecondsBatch1 * 1e3, 2) + QStringLiteral(" ms/token, ") + num(1.0 / d.floorSecondsBatch1, 1) + QStringLiteral(" tok/s"),
         QStringLiteral("W / BW"));
@@ -263,7 +263,8 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         p.crossoverExists ? QStringLiteral("P* = ") + num(p.crossoverTokens) + QStringLiteral(" tokens")
                           : QStringLiteral("never (every layer slides)"),
         QStringLiteral("N_active / (2 * L * d_attn)"));
-    row(QStringLiteral("turns compute-bound at"), num(p.computeBoundTokens) + QStringLiteral(" tokens"),
+    row(QStringLiteral("turns compute-bound at"),
+        p.computeBoundExists ? num(p.computeBoundTokens) + QStringLiteral(" tokens") : QStringLiteral("never (below 1e12 tokens)"),
         QStringLiteral("F_pre(P) / (F_peak * MFU) = (W + P * kv_tok) / (BW * eta_bw)"));
     row(QStringLiteral("attention share"), num(p.attentionShare * 100, 1) + QStringLiteral(" %"), QStringLiteral("P / (P + P*)"));
     row(QStringLiteral("KV written"), num(p.kvWrittenBytes / 1073741824.0, 3) + QStringLiteral(" GiB"), QStringLiteral("P * kv_tok"));

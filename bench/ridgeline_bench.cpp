@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Slider-to-painted latency of the real main window (issue 6). Built with the project, not run by
 // CTest (timings on shared machines are noisy). Usage:
-//   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 500] [--json FILE]
+//   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 300] [--spacing 17] [--json FILE]
 // Prints per-slider and overall p50 / p95 / p99 / max in ms, model evaluation time per scenario,
-// start-up time to the first painted window, peak resident memory, and the burst (backlog) check.
+// start-up time to the first painted window, peak resident memory, the same-pass burst (1,000
+// changes before the event loop runs) and two timed bursts (1,000 changes from a 1 ms and a 2 ms
+// timer, as a fast drag on a 1 kHz mouse delivers them). docs/performance.md explains the method.
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -20,7 +23,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSlider>
+#include <QThread>
+#include <QTimer>
 #include <QWidget>
+
+#include <qcustomplot.h>
 
 #include "app/mainwindow.h"
 #include "model/costmodel.h"
@@ -34,7 +41,8 @@ using namespace ridgeline;
 
 namespace {
 
-/** Counts Paint events on the watched widgets and remembers when the last one ended. */
+/** Counts Paint events on the watched widgets and remembers when the last one was seen. A frame is
+ *  one Paint event of the frame widget (the decode plot: every step repaints it once). */
 class PaintWatch final : public QObject {
 public:
     explicit PaintWatch(QElapsedTimer& clock) : m_clock(clock) {}
@@ -44,19 +52,25 @@ public:
         for (QWidget* child : w->findChildren<QWidget*>())
             child->installEventFilter(this);
     }
+    void setFrameWidget(QObject* widget) { m_frameWidget = widget; }
     bool eventFilter(QObject* object, QEvent* event) override
     {
         if (event->type() == QEvent::Paint) {
             ++paints;
-            lastPaintNs = m_clock.nsecsElapsed(); // start of the paint; the end is taken after processEvents
+            if (qEnvironmentVariableIsSet("RL_DEBUG_PAINTS")) std::fprintf(stderr, "paint %s %s\n", object->metaObject()->className(), qPrintable(object->objectName()));
+            if (object == m_frameWidget)
+                ++frames;
+            lastPaintNs = m_clock.nsecsElapsed(); // start of the paint; settle() takes the end
         }
         return QObject::eventFilter(object, event);
     }
     long long paints = 0;
+    long long frames = 0;
     qint64 lastPaintNs = 0;
 
 private:
     QElapsedTimer& m_clock;
+    QObject* m_frameWidget = nullptr;
 };
 
 double percentile(std::vector<double> v, double p)
@@ -70,13 +84,24 @@ double percentile(std::vector<double> v, double p)
     return v[lo] + (v[hi] - v[lo]) * (rank - double(lo));
 }
 
+double maximum(const std::vector<double>& v)
+{
+    return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+}
+
 QJsonObject stats(const std::vector<double>& ms)
 {
     return QJsonObject{{QStringLiteral("p50_ms"), percentile(ms, 0.50)},
                        {QStringLiteral("p95_ms"), percentile(ms, 0.95)},
                        {QStringLiteral("p99_ms"), percentile(ms, 0.99)},
-                       {QStringLiteral("max_ms"), ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end())},
+                       {QStringLiteral("max_ms"), maximum(ms)},
                        {QStringLiteral("steps"), int(ms.size())}};
+}
+
+void printStats(const char* name, const std::vector<double>& ms)
+{
+    std::printf("%-11s p50 %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f ms  (%zu steps)\n", name, percentile(ms, 0.5),
+                percentile(ms, 0.95), percentile(ms, 0.99), maximum(ms), ms.size());
 }
 
 /** Seconds since this process started, from /proc (Linux). */
@@ -94,20 +119,113 @@ double processAgeSeconds()
     return uptime - double(start) / double(sysconf(_SC_CLK_TCK));
 }
 
-/** Processes events until the window has repainted after a change and gone idle; returns ms from @p startNs. */
-double settle(views::ScenarioDocument* document, PaintWatch& watch, QElapsedTimer& clock, qint64 startNs)
+/**
+ * Runs the event loop until the window has repainted after a change and gone idle: no evaluation
+ * pending and no Paint event for 2 ms. Returns the ms from @p startNs to the end of the last event
+ * loop pass that painted, or nothing when nothing painted within 500 ms. While the document holds
+ * an edit back (its throttle), the loop sleeps until the timer fires instead of spinning.
+ */
+std::optional<double> settle(views::ScenarioDocument* document, PaintWatch& watch, QElapsedTimer& clock, qint64 startNs)
 {
     const long long before = watch.paints;
-    int quiet = 0;
-    for (int i = 0; i < 1000 && quiet < 2; ++i) {
+    const qint64 quietNs = 2'000'000;
+    qint64 quietSince = -1;
+    for (;;) {
         const long long paints = watch.paints;
-        QCoreApplication::processEvents(QEventLoop::AllEvents);
-        const bool painted = watch.paints != paints;
-        quiet = (!painted && !document->isEvaluationPending() && watch.paints != before) ? quiet + 1 : 0;
-        if (painted)
-            watch.lastPaintNs = clock.nsecsElapsed(); // end of this pass, which includes the paint
+        QCoreApplication::processEvents(document->isEvaluationPending() ? QEventLoop::WaitForMoreEvents
+                                                                        : QEventLoop::AllEvents);
+        const qint64 now = clock.nsecsElapsed();
+        if (watch.paints != paints) {
+            watch.lastPaintNs = now; // end of this pass, which includes the paint
+            quietSince = -1;
+            continue;
+        }
+        if (document->isEvaluationPending()) {
+            quietSince = -1;
+            continue;
+        }
+        if (quietSince < 0)
+            quietSince = now;
+        if (watch.paints != before && now - quietSince >= quietNs)
+            return double(watch.lastPaintNs - startNs) / 1e6;
+        if (watch.paints == before && now - startNs > 500'000'000)
+            return std::nullopt;
     }
-    return double(watch.lastPaintNs - startNs) / 1e6;
+}
+
+/** Runs the event loop until @p ns of the clock have passed since @p sinceNs. */
+void idleUntil(QElapsedTimer& clock, qint64 sinceNs, qint64 ns)
+{
+    while (clock.nsecsElapsed() - sinceNs < ns) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents);
+        QThread::usleep(200);
+    }
+}
+
+/** What a timed burst did. */
+struct TimedBurst {
+    int intervalMs = 0;
+    int changes = 0;
+    double durationMs = 0;        ///< first change to last change
+    int evaluations = 0;
+    long long frames = 0;         ///< repaints of the decode plot, from the first change until settled
+    long long paintEvents = 0;    ///< Paint events of every watched widget
+    double lastToPaintedMs = 0;   ///< last change to the end of the pass that painted it
+    bool showsLast = false;
+};
+
+/**
+ * Delivers @p changes slider positions from a @p intervalMs timer (a drag sweeping the slider end to
+ * end and back), then settles. Each timeout moves the slider one position, however late it fires.
+ */
+TimedBurst timedBurst(app::MainWindow& window, QSlider* slider, int intervalMs, int changes, PaintWatch& watch,
+                      QElapsedTimer& clock)
+{
+    views::ScenarioDocument* document = window.document();
+    TimedBurst result;
+    result.intervalMs = intervalMs;
+    result.changes = changes;
+    const int lo = slider->minimum(), hi = slider->maximum();
+    auto position = [&](int i) {
+        const int span = hi - lo;
+        const int phase = (i * 3) % (2 * span); // 3 positions per change, to the end and back
+        return lo + (phase <= span ? phase : 2 * span - phase);
+    };
+    if (slider->value() == position(0))
+        slider->setSliderPosition(position(1));
+    settle(document, watch, clock, clock.nsecsElapsed());
+    idleUntil(clock, clock.nsecsElapsed(), 20'000'000);
+
+    const int evaluationsBefore = document->evaluationCount();
+    const long long framesBefore = watch.frames;
+    const long long paintsBefore = watch.paints;
+    int sent = 0;
+    qint64 firstNs = 0, lastNs = 0;
+    QTimer source;
+    source.setTimerType(Qt::PreciseTimer);
+    source.setInterval(intervalMs);
+    QObject::connect(&source, &QTimer::timeout, &source, [&] {
+        slider->setSliderPosition(position(sent));
+        const qint64 now = clock.nsecsElapsed();
+        if (sent == 0)
+            firstNs = now;
+        lastNs = now;
+        if (++sent == changes)
+            source.stop();
+    });
+    source.start();
+    while (sent < changes)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    const std::optional<double> painted = settle(document, watch, clock, lastNs);
+    result.durationMs = double(lastNs - firstNs) / 1e6;
+    result.evaluations = document->evaluationCount() - evaluationsBefore;
+    result.frames = watch.frames - framesBefore;
+    result.paintEvents = watch.paints - paintsBefore;
+    result.lastToPaintedMs = painted.value_or(-1.0);
+    result.showsLast = !document->isEvaluationPending()
+        && document->evaluatedScenario().workload.contextTokens == document->scenario().workload.contextTokens
+        && painted.has_value();
+    return result;
 }
 
 } // namespace
@@ -120,16 +238,19 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    int steps = 500;
+    int steps = 300;
+    int spacingMs = views::ScenarioDocument::kDefaultMinimumIntervalMs + 1;
     QString jsonPath;
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
             steps = std::max(2, args[++i].toInt());
+        else if (args[i] == QLatin1String("--spacing") && i + 1 < args.size())
+            spacingMs = std::max(0, args[++i].toInt());
         else if (args[i] == QLatin1String("--json") && i + 1 < args.size())
             jsonPath = args[++i];
         else {
-            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--json FILE]\n");
+            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--json FILE]\n");
             return 2;
         }
     }
@@ -141,6 +262,7 @@ int main(int argc, char** argv)
     for (views::PlotPanel* panel : window.plotPanels())
         watch.watch(panel);
     watch.watch(window.numbersPanel());
+    watch.setFrameWidget(window.plotPanels().first()->plot());
     window.show();
     settle(window.document(), watch, clock, 0);
     const double startupMs = ageAtMain * 1e3 + double(watch.lastPaintNs) / 1e6;
@@ -157,7 +279,9 @@ int main(int argc, char** argv)
     }
     const double evaluateUs = double(evalClock.nsecsElapsed()) / 1e3 / evaluations;
 
-    // Each slider across its whole range, as a drag delivers positions.
+    // Each slider across its whole range, one position per frame as a drag delivers them: a step
+    // starts at least --spacing ms after the previous one (by default one frame and a bit, so the
+    // document's frame throttle never holds a step back), and is timed to the end of its paint.
     views::ControlsPanel* controls = window.controlsPanel();
     const QList<QPair<QString, views::ValueSlider*>> sliders = {
         {QStringLiteral("model_size"), controls->modelSizeSlider()}, {QStringLiteral("kv_heads"), controls->kvHeadsSlider()},
@@ -165,6 +289,7 @@ int main(int argc, char** argv)
         {QStringLiteral("bandwidth"), controls->bandwidthSlider()},  {QStringLiteral("peak_flops"), controls->peakFlopsSlider()}};
     QJsonObject perSlider;
     std::vector<double> all;
+    qint64 previousStepNs = clock.nsecsElapsed();
     for (const auto& [name, control] : sliders) {
         QSlider* slider = control->slider();
         std::vector<double> ms;
@@ -175,44 +300,88 @@ int main(int argc, char** argv)
             const int position = lo + int(std::lround((hi - lo) * (t <= 0.5 ? 2 * t : 2 - 2 * t)));
             if (position == slider->value())
                 continue;
+            idleUntil(clock, previousStepNs, qint64(spacingMs) * 1'000'000);
             const qint64 start = clock.nsecsElapsed();
+            previousStepNs = start;
             slider->setSliderPosition(position); // tracking: emits valueChanged as a drag does
-            ms.push_back(settle(window.document(), watch, clock, start));
+            if (const std::optional<double> painted = settle(window.document(), watch, clock, start))
+                ms.push_back(*painted);
         }
         perSlider.insert(name, stats(ms));
         all.insert(all.end(), ms.begin(), ms.end());
-        std::printf("%-11s p50 %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f ms  (%zu steps)\n", qPrintable(name), percentile(ms, 0.5),
-                    percentile(ms, 0.95), percentile(ms, 0.99), ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end()), ms.size());
+        printStats(qPrintable(name), ms);
     }
 
-    // Burst: 1,000 value changes faster than the screen refreshes (all before the event loop runs).
+    if (qEnvironmentVariableIsSet("RL_DEBUG_EVENTS")) {
+        struct Tracer : QObject {
+            bool eventFilter(QObject* o, QEvent* e) override {
+                const auto t = e->type();
+                if (t == QEvent::Paint || t == QEvent::UpdateRequest || t == QEvent::LayoutRequest || t == QEvent::MetaCall || t == QEvent::Timer || t == QEvent::Resize)
+                    std::fprintf(stderr, "  ev %d %s %s\n", int(t), o->metaObject()->className(), qPrintable(o->objectName()));
+                return false;
+            }
+        } tracer;
+        qApp->installEventFilter(&tracer);
+        QSlider* s = controls->contextSlider()->slider();
+        idleUntil(clock, clock.nsecsElapsed(), 50'000'000);
+        std::fprintf(stderr, "=== step\n");
+        s->setSliderPosition(s->value() + 3);
+        for (int i = 0; i < 10; ++i) { std::fprintf(stderr, "-- pass %d\n", i); QCoreApplication::processEvents(); }
+        qApp->removeEventFilter(&tracer);
+    }
+    // Same-pass burst: 1,000 value changes before the event loop runs.
     QSlider* batch = controls->batchSlider()->slider();
+    idleUntil(clock, previousStepNs, qint64(spacingMs) * 1'000'000);
     const int evaluationsBefore = window.document()->evaluationCount();
     const long long paintsBefore = watch.paints;
     const qint64 burstStart = clock.nsecsElapsed();
     for (int i = 0; i < 1000; ++i)
         batch->setSliderPosition(batch->minimum() + (i * 7) % (batch->maximum() - batch->minimum() + 1));
-    const double burstMs = settle(window.document(), watch, clock, burstStart);
+    const double burstMs = settle(window.document(), watch, clock, burstStart).value_or(-1.0);
     const int burstEvaluations = window.document()->evaluationCount() - evaluationsBefore;
     const long long burstPaints = watch.paints - paintsBefore;
     const bool showsLast = window.document()->evaluatedScenario().workload.batch
                            == int(std::lround(controls->batchSlider()->value()));
 
+    // Timed bursts: 1,000 changes of the context slider from a 1 ms and a 2 ms timer.
+    QSlider* context = controls->contextSlider()->slider();
+    std::vector<TimedBurst> timed;
+    for (int intervalMs : {1, 2})
+        timed.push_back(timedBurst(window, context, intervalMs, 1000, watch, clock));
+
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     const double peakRssMb = double(usage.ru_maxrss) / 1024.0;
 
-    std::printf("%-11s p50 %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f ms  (%zu steps)\n", "overall", percentile(all, 0.5),
-                percentile(all, 0.95), percentile(all, 0.99), all.empty() ? 0.0 : *std::max_element(all.begin(), all.end()), all.size());
+    printStats("overall", all);
+    std::printf("steps spaced %d ms apart; document throttle %d ms\n", spacingMs, window.document()->minimumInterval());
     std::printf("model evaluation (all quantities and sweeps): %.2f us per scenario\n", evaluateUs);
     std::printf("start-up to first painted window: %.0f ms (%.0f ms before main)\n", startupMs, ageAtMain * 1e3);
     std::printf("peak resident memory: %.1f MB\n", peakRssMb);
-    std::printf("burst of 1,000 changes: %d evaluation(s), %lld paint event(s), settled in %.2f ms, shows the last value: %s\n",
+    std::printf("burst of 1,000 changes in one pass: %d evaluation(s), %lld paint event(s), settled in %.2f ms, "
+                "shows the last value: %s\n",
                 burstEvaluations, burstPaints, burstMs, showsLast ? "yes" : "NO");
+    QJsonArray timedJson;
+    for (const TimedBurst& b : timed) {
+        std::printf("timed burst, 1,000 changes every %d ms: delivered in %.0f ms, %d evaluation(s), %lld frame(s), "
+                    "%lld paint event(s); last change painted after %.2f ms, shows the last value: %s\n",
+                    b.intervalMs, b.durationMs, b.evaluations, b.frames, b.paintEvents, b.lastToPaintedMs,
+                    b.showsLast ? "yes" : "NO");
+        timedJson.append(QJsonObject{{QStringLiteral("interval_ms"), b.intervalMs},
+                                     {QStringLiteral("changes"), b.changes},
+                                     {QStringLiteral("duration_ms"), b.durationMs},
+                                     {QStringLiteral("evaluations"), b.evaluations},
+                                     {QStringLiteral("frames"), double(b.frames)},
+                                     {QStringLiteral("paint_events"), double(b.paintEvents)},
+                                     {QStringLiteral("last_change_to_painted_ms"), b.lastToPaintedMs},
+                                     {QStringLiteral("shows_last_value"), b.showsLast}});
+    }
 
     if (!jsonPath.isEmpty()) {
         const QJsonObject o{{QStringLiteral("per_slider"), perSlider},
                             {QStringLiteral("overall"), stats(all)},
+                            {QStringLiteral("spacing_ms"), spacingMs},
+                            {QStringLiteral("throttle_ms"), window.document()->minimumInterval()},
                             {QStringLiteral("model_evaluation_us"), evaluateUs},
                             {QStringLiteral("startup_ms"), startupMs},
                             {QStringLiteral("peak_rss_mb"), peakRssMb},
@@ -220,7 +389,8 @@ int main(int argc, char** argv)
                                                                   {QStringLiteral("evaluations"), burstEvaluations},
                                                                   {QStringLiteral("paint_events"), double(burstPaints)},
                                                                   {QStringLiteral("settle_ms"), burstMs},
-                                                                  {QStringLiteral("shows_last_value"), showsLast}}}};
+                                                                  {QStringLiteral("shows_last_value"), showsLast}}},
+                            {QStringLiteral("timed_bursts"), timedJson}};
         QFile f(jsonPath);
         if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(o).toJson()) < 0) {
             std::fprintf(stderr, "ridgeline_bench: cannot write %s\n", qPrintable(jsonPath));

@@ -154,7 +154,9 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
     int lineNumber = 0;
     for (const QByteArray& raw : lines) {
         ++lineNumber;
-        const std::string line = trimmed(raw.toStdString());
+        std::string line = trimmed(raw.toStdString());
+        if (lineNumber == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0)
+            line.erase(0, 3); // a UTF-8 byte-order mark
         if (line.empty() || line[0] == '#')
             continue;
         std::vector<std::string> cells = splitCsv(line);
@@ -210,8 +212,12 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
             else if (h == "ttft_s")
                 m.ttftMs = v * 1000;
         }
-        if (m.batch < 1)
-            return "line " + std::to_string(lineNumber) + ": batch must be at least 1";
+        if (m.batch < 1 || m.batch > 1e7)
+            return "line " + std::to_string(lineNumber) + ": batch must be from 1 to 10,000,000";
+        if (m.contextTokens > 1e9 || input > 1e9)
+            return "line " + std::to_string(lineNumber) + ": token counts must be at most 1e9";
+        if ((m.itlMs && (*m.itlMs > 1e9 || *m.itlMs < 1e-6)) || (m.ttftMs && (*m.ttftMs > 1e9 || *m.ttftMs < 1e-6)))
+            return "line " + std::to_string(lineNumber) + ": latencies must be from 1e-6 to 1e9 ms";
         if (input >= 0)
             m.promptTokens = input;
         if (!haveContext && input >= 0)
@@ -264,8 +270,8 @@ std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measureme
         const auto input = number("total_input_tokens");
         const auto output = number("total_output_tokens");
         const auto concurrency = number("max_concurrency");
-        if (!completed || *completed <= 0)
-            return where + "\"completed\" is missing or 0";
+        if (!completed || *completed < 1)
+            return where + "\"completed\" is missing or below 1";
         if (!input || !output)
             return where + "\"total_input_tokens\" and \"total_output_tokens\" are needed";
         if (!concurrency)
@@ -280,6 +286,10 @@ std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measureme
             m.ttftMs = *ttft;
         if (!m.itlMs && !m.ttftMs)
             return where + "neither mean_tpot_ms nor median_ttft_ms is present";
+        if (m.batch > 1e7 || m.contextTokens > 1e9)
+            return where + "max_concurrency must be at most 1e7 and token counts at most 1e9";
+        if ((m.itlMs && (*m.itlMs > 1e9 || *m.itlMs < 1e-6)) || (m.ttftMs && (*m.ttftMs > 1e9 || *m.ttftMs < 1e-6)))
+            return where + "latencies must be from 1e-6 to 1e9 ms";
         rows.push_back(m);
     }
     if (rows.empty())

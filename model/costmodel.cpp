@@ -199,7 +199,9 @@ void evaluate(const Scenario& s, Evaluation& out)
     {
         // Prompt length where compute time overtakes memory time.
         auto gap = [&](double prompt) { return t.prefillComputeSeconds(prompt) - t.prefillMemorySeconds(prompt); };
-        p.computeBoundTokens = logBisect(gap, 1e-3, 1e12).value_or(0.0);
+        const std::optional<double> root = logBisect(gap, 1e-3, 1e12);
+        p.computeBoundExists = root.has_value();
+        p.computeBoundTokens = root.value_or(0.0);
     }
     p.attentionShare = p.flop > 0 ? p.attentionFlop / p.flop : 0.0;
     p.kvWrittenBytes = t.kvPerLayerToken * t.layerTokens(P);

@@ -81,6 +81,7 @@ struct PrefillResult {
     bool crossoverExists = true;   ///< false when every layer slides and attention never catches up (then P* = 0)
     double commSeconds = 0;        ///< tensor-parallel all-reduces of P x d activations
     double computeBoundTokens = 0; ///< P where compute time = memory time (positive root)
+    bool computeBoundExists = true; ///< false when prefill stays memory-bound up to 1e12 tokens (then computeBoundTokens = 0)
     double attentionShare = 0;     ///< attention / (linear + attention) = P / (P + P*) for global full attention
     double kvWrittenBytes = 0;     ///< P * kv_tok
     double scoreMatrixElements = 0; ///< P^2 per head per layer

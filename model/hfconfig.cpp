@@ -134,6 +134,10 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         return f.error();
     if (d == 0 || L == 0 || H == 0 || V == 0)
         return "config fields hidden_size, num_hidden_layers, num_attention_heads and vocab_size must be greater than 0";
+    if (L > 100000 || d > 10000000 || H > 1000000 || V > 1000000000)
+        return "config fields out of range: num_hidden_layers " + std::to_string(L) + " (at most 100,000), hidden_size "
+               + std::to_string(d) + " (at most 10,000,000), num_attention_heads " + std::to_string(H)
+               + " (at most 1,000,000), vocab_size " + std::to_string(V) + " (at most 1e9)";
     int Hkv = f.countOr("num_key_value_heads", -1);
     if (Hkv == 0)
         return "config field \"num_key_value_heads\" = 0: expected at least 1";

@@ -34,6 +34,18 @@ public:
         else if (v < 0)
             fail(key, formatNumber(v), "must not be negative");
     }
+    /** At most @p max (when finite): keeps every input inside what physics and a double can carry. */
+    void atMost(std::string_view key, double v, double max, const char* shown)
+    {
+        if (std::isfinite(v) && v > max)
+            fail(key, formatNumber(v), std::string("must be at most ") + shown);
+    }
+    /** At least @p min (when positive and finite). */
+    void atLeast(std::string_view key, double v, double min, const char* shown)
+    {
+        if (std::isfinite(v) && v > 0 && v < min)
+            fail(key, formatNumber(v), std::string("must be at least ") + shown);
+    }
     /** Finite and in (0, 1]. */
     void fraction(std::string_view key, double v)
     {
@@ -41,6 +53,8 @@ public:
             fail(key, formatNumber(v), "must be a finite number");
         else if (v <= 0 || v > 1)
             fail(key, formatNumber(v), "must be greater than 0 and at most 1 (achieved / peak)");
+        else if (v < 1e-6)
+            fail(key, formatNumber(v), "must be at least 1e-6");
     }
 
 private:
@@ -102,6 +116,54 @@ std::vector<ScenarioError> validate(const Scenario& s)
     if (m.slidingLayers > m.layers && m.layers > 0)
         c.fail("model.sliding_layers", std::to_string(m.slidingLayers),
                "must not exceed model.layers (" + std::to_string(m.layers) + ")");
+
+    // Ranges: far beyond any real system, yet small enough that every output stays finite.
+    c.atMost("model.params", m.params, 1e16, "1e16");
+    if (m.activeParams)
+        c.atMost("model.active_params", *m.activeParams, 1e16, "1e16");
+    c.atMost("model.layers", m.layers, 100000, "100,000");
+    c.atMost("model.hidden", m.hidden, 1e7, "10,000,000");
+    c.atMost("model.heads", m.heads, 1e6, "1,000,000");
+    if (m.headDim)
+        c.atMost("model.head_dim", *m.headDim, 65536, "65,536");
+    c.atMost("model.vocab", m.vocab, 1e9, "1e9");
+    c.atMost("model.experts", m.experts, 1e6, "1,000,000");
+    c.atMost("model.kv_lora_rank", m.kvLoraRank, 1e6, "1,000,000");
+    c.atMost("model.rope_head_dim", m.ropeHeadDim, 65536, "65,536");
+    if (m.ropeHeadDim > 0 && m.kvLoraRank == 0)
+        c.fail("model.rope_head_dim", std::to_string(m.ropeHeadDim), "needs model.kv_lora_rank > 0 (it is part of an MLA latent cache)");
+    if (m.slidingLayers > 0 && m.slidingWindow == 0)
+        c.fail("model.sliding_layers", std::to_string(m.slidingLayers), "needs model.sliding_window > 0");
+    c.atLeast("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond, 1e6, "1e6 B/s");
+    c.atMost("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond, 1e16, "1e16 B/s");
+    c.atLeast("hardware.peak_flops", s.hardware.peakFlopsPerSecond, 1e6, "1e6 FLOP/s");
+    c.atMost("hardware.peak_flops", s.hardware.peakFlopsPerSecond, 1e21, "1e21 FLOP/s");
+    c.atLeast("hardware.peak_flops_fp8", s.hardware.peakFlopsFp8, 1e6, "1e6 FLOP/s (or 0: none)");
+    c.atMost("hardware.peak_flops_fp8", s.hardware.peakFlopsFp8, 1e21, "1e21 FLOP/s");
+    c.atLeast("hardware.peak_ops_int8", s.hardware.peakOpsInt8, 1e6, "1e6 OP/s (or 0: none)");
+    c.atMost("hardware.peak_ops_int8", s.hardware.peakOpsInt8, 1e21, "1e21 OP/s");
+    c.atLeast("hardware.memory_bytes", s.hardware.memoryBytes, 1e6, "1e6 B");
+    c.atMost("hardware.memory_bytes", s.hardware.memoryBytes, 1e16, "1e16 B");
+    c.atMost("hardware.gpus", s.hardware.gpus, 65536, "65,536");
+    if (s.hardware.gpus > 1 && m.heads > 0 && s.hardware.gpus > m.heads)
+        c.fail("hardware.gpus", std::to_string(s.hardware.gpus),
+               "tensor parallelism splits the " + std::to_string(m.heads) + " query heads: use at most model.heads GPUs");
+    c.atLeast("hardware.link_bandwidth", s.hardware.linkBandwidthBytesPerSecond, 1e3, "1e3 B/s");
+    c.atMost("hardware.link_bandwidth", s.hardware.linkBandwidthBytesPerSecond, 1e16, "1e16 B/s");
+    c.atMost("hardware.link_latency_s", s.hardware.linkLatencySeconds, 1.0, "1 s");
+    c.atMost("workload.context_tokens", s.workload.contextTokens, 1e9, "1e9 tokens");
+    c.atMost("workload.prompt_tokens", s.workload.promptTokens, 1e9, "1e9 tokens");
+    for (double slo : s.workload.itlSloMs)
+        c.atMost("workload.itl_slo_ms", slo, 1e9, "1e9 ms");
+    c.atMost("workload.ttft_slo_ms", s.workload.ttftSloMs, 1e9, "1e9 ms");
+    c.atMost("workload.queue_wait_ms", s.workload.queueWaitMs, 1e9, "1e9 ms");
+    c.atMost("serving.activation_reserve_bytes", s.serving.activationReserveBytes, 1e16, "1e16 B");
+    c.atMost("serving.block_tokens", s.serving.blockTokens, 1e6, "1,000,000");
+    c.atMost("speculative.draft_tokens", s.speculative.draftTokens, 64, "64");
+    c.atMost("speculative.draft_cost", s.speculative.draftCost, 10, "10");
+    c.atMost("speculative.verify_cost", s.speculative.verifyCost, 10, "10");
+    c.atMost("efficiency.step_overhead_ms", s.efficiency.stepOverheadSeconds * 1e3, 1e6, "1e6 ms");
+    c.atMost("efficiency.prefill_overhead_ms", s.efficiency.prefillOverheadSeconds * 1e3, 1e6, "1e6 ms");
 
     c.positive("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond);
     c.positive("hardware.peak_flops", s.hardware.peakFlopsPerSecond);

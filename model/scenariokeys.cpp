@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/scenariokeys.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <functional>
@@ -181,7 +182,8 @@ const std::vector<Entry>& entries()
                               return std::string(s.model.attention == AttentionFlops::Causal ? "causal" : "full");
                           },
                           [](Scenario& s, std::string_view v) -> std::string {
-                              const std::string t = trim(v);
+                              std::string t = trim(v);
+                              std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
                               if (t == "full")
                                   s.model.attention = AttentionFlops::Full;
                               else if (t == "causal")

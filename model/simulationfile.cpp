@@ -7,6 +7,8 @@
 
 #include <QDir>
 #include <QFile>
+
+#include "model/inputfile.h"
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -416,10 +418,10 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         if (!v.isString() || v.toString().isEmpty())
             return f("trace_csv") + " = " + shown(v) + ": expected a file name";
         const QString path = QDir(baseDir).filePath(v.toString());
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            return f("trace_csv") + " = " + shown(v) + ": cannot open " + path.toStdString() + ": " + file.errorString().toStdString();
-        if (std::string e = parseTraceCsv(file.readAll(), f("trace_csv"), c.classes, c.trace); !e.empty())
+        QByteArray bytes;
+        if (std::string e = readInputFile(path, bytes); !e.empty())
+            return f("trace_csv") + " = " + shown(v) + ": " + e + " (" + path.toStdString() + ")";
+        if (std::string e = parseTraceCsv(bytes, f("trace_csv"), c.classes, c.trace); !e.empty())
             return e;
     }
     return checkSimulationConfig(c);
@@ -427,10 +429,10 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
 
 std::string loadSimulationFile(const QString& path, SimulationFile& out)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return "cannot open: " + file.errorString().toStdString();
-    return parseSimulationJson(file.readAll(), QFileInfo(path).absolutePath(), out);
+    QByteArray bytes;
+    if (std::string e = readInputFile(path, bytes); !e.empty())
+        return e;
+    return parseSimulationJson(bytes, QFileInfo(path).absolutePath(), out);
 }
 
 } // namespace ridgeline::model

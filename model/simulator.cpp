@@ -792,6 +792,45 @@ int sampleLength(const LengthDistribution& d, std::mt19937_64& g)
 std::string checkSimulationConfig(const SimulationConfig& c)
 {
     const std::string s = "simulation.";
+    // Bounds that keep a run to seconds and memory to what a desktop has (about 10 M requests).
+    constexpr int kMaxSequences = 1000000;
+    constexpr double kMaxSeconds = 1e7;        // about 116 days of simulated time
+    constexpr double kMaxRequests = 1e7;
+    if (c.maxSequences < 1 || c.maxSequences > kMaxSequences)
+        return s + "max_sequences = " + num(c.maxSequences) + ": must be from 1 to 1,000,000";
+    if (c.durationSeconds && *c.durationSeconds > kMaxSeconds)
+        return s + "duration_s = " + num(*c.durationSeconds) + ": must be at most 1e7 s";
+    if (c.requests && double(*c.requests) > kMaxRequests)
+        return s + "requests = " + num(double(*c.requests)) + ": must be at most 10,000,000";
+    for (size_t i = 0; i < c.sweepMaxSequences.size(); ++i)
+        if (c.sweepMaxSequences[i] > kMaxSequences)
+            return s + "sweep_max_sequences[" + std::to_string(i) + "] = " + num(c.sweepMaxSequences[i]) + ": must be at most 1,000,000";
+    {
+        double expected = 0; // requests the classes will generate
+        for (size_t i = 0; i < c.classes.size(); ++i) {
+            const RequestClass& k = c.classes[i];
+            const std::string f = s + "classes[" + std::to_string(i) + "]";
+            if (k.startSeconds > kMaxSeconds)
+                return f + ".start_s = " + num(k.startSeconds) + ": must be at most 1e7 s";
+            if (k.endSeconds && *k.endSeconds > kMaxSeconds)
+                return f + ".end_s = " + num(*k.endSeconds) + ": must be at most 1e7 s";
+            double perClass = double(k.count);
+            if (k.ratePerSecond > 0) {
+                const double end = std::min(k.endSeconds.value_or(kInf), c.durationSeconds.value_or(kInf));
+                const double fromRate = std::isfinite(end) ? k.ratePerSecond * std::max(0.0, end - k.startSeconds) : kInf;
+                perClass += fromRate;
+            }
+            if (c.requests)
+                perClass = std::min(perClass, double(*c.requests));
+            if (std::isfinite(perClass)) // an unbounded class is refused below with its own message
+                expected += perClass;
+        }
+        if (expected > kMaxRequests)
+            return s + "the classes would generate about " + num(expected)
+                   + " requests: at most 10,000,000 (lower rate_per_s, count, duration_s or requests)";
+    }
+    if (c.trace.size() > size_t(kMaxRequests))
+        return s + "trace_csv: " + num(double(c.trace.size())) + " rows, at most 10,000,000";
     if (c.maxSequences < 1)
         return s + "max_sequences = " + num(c.maxSequences) + ": must be >= 1";
     if (c.tokenBudget < 1)
@@ -850,8 +889,8 @@ std::string checkSimulationConfig(const SimulationConfig& c)
     for (size_t i = 0; i < c.trace.size(); ++i) {
         const Request& r = c.trace[i];
         const std::string f = s + "trace_csv row " + std::to_string(i + 1);
-        if (!std::isfinite(r.arrivalSeconds) || r.arrivalSeconds < 0)
-            return f + ": arrival " + num(r.arrivalSeconds) + " must be a finite number of seconds >= 0";
+        if (!std::isfinite(r.arrivalSeconds) || r.arrivalSeconds < 0 || r.arrivalSeconds > kMaxSeconds)
+            return f + ": arrival " + num(r.arrivalSeconds) + " must be from 0 to 1e7 seconds";
         if (r.promptTokens < 1 || r.outputTokens < 1)
             return f + ": prompt and output must be >= 1 token";
         if (r.classIndex < 0 || size_t(r.classIndex) >= c.classes.size())

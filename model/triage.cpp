@@ -251,6 +251,8 @@ std::string parseTriageInput(const QByteArray& json, TriageInput& out, QByteArra
         auto number = [&](std::optional<double>& field, bool fraction = false) -> std::string {
             if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() < 0)
                 return key + ": expected a number >= 0";
+            if (v.toDouble() > 1e12)
+                return key + ": expected at most 1e12";
             if (fraction && v.toDouble() > 1)
                 return key + " = " + std::to_string(v.toDouble()) + ": expected a fraction from 0 to 1";
             field = v.toDouble();
@@ -267,8 +269,11 @@ std::string parseTriageInput(const QByteArray& json, TriageInput& out, QByteArra
             err = number(in.p95ItlMs);
         else if (key == "queue_wait_ms")
             err = number(in.queueWaitMs);
-        else if (key == "concurrency")
+        else if (key == "concurrency") {
             err = number(in.concurrency);
+            if (err.empty() && (*in.concurrency < 1 || *in.concurrency > 1e7 || *in.concurrency != std::floor(*in.concurrency)))
+                return "concurrency: expected a whole number from 1 to 10,000,000";
+        }
         else if (key == "prompt_tokens")
             err = number(in.promptTokens);
         else if (key == "kv_memory_bytes")

@@ -23,10 +23,13 @@ for target in scenario_json hfconfig triage set_key; do
   if [ -d "fuzz/regressions/$target" ]; then
     build-fuzz/fuzz/fuzz_$target -runs=0 fuzz/regressions/$target/* 2>&1 | tail -n 1
   fi
-  build-fuzz/fuzz/fuzz_$target "$work" "fuzz/corpus/$target" -max_total_time="$seconds" \
-    -artifact_prefix="build-fuzz/crash-$target-" -print_final_stats=1 2>&1 | grep -E 'stat::number_of_executed_units|Done' || true
-  if ls build-fuzz/crash-"$target"-* >/dev/null 2>&1; then
-    echo "fuzz_$target found a crash: $(ls build-fuzz/crash-"$target"-*)" >&2
+  artifacts="build-fuzz/artifacts-$target"
+  rm -rf "$artifacts" && mkdir -p "$artifacts"
+  build-fuzz/fuzz/fuzz_$target "$work" "fuzz/corpus/$target" -max_total_time="$seconds" -timeout=10 \
+    -artifact_prefix="$artifacts/" -print_final_stats=1 2>&1 | grep -E 'stat::number_of_executed_units|Done' || true
+  # slow-unit-* files are warnings on a loaded machine; crashes, leaks, timeouts and OOMs fail.
+  if ls "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* "$artifacts"/oom-* >/dev/null 2>&1; then
+    echo "fuzz_$target failed: $(ls "$artifacts")" >&2
     exit 1
   fi
 done

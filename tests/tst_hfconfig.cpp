@@ -224,6 +224,8 @@ private slots:
         QTest::newRow("heads vs kv") << QByteArray(R"({"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":3,"intermediate_size":8,"vocab_size":10})") << "num_key_value_heads";
         // Found by fuzz_hfconfig (division by zero): zero KV heads.
         QTest::newRow("zero kv heads (fuzz regression)") << QByteArray(R"({"hidden_size":3584,"num_hidden_layers":42,"num_attention_heads":16,"num_key_value_heads":0,"intermediate_size":8,"vocab_size":10})") << "num_key_value_heads";
+        // Found by fuzz_hfconfig (a slow unit): 61 million layers took seconds and hundreds of MB.
+        QTest::newRow("absurd layer count (fuzz regression)") << QByteArray(R"({"hidden_size":64,"num_hidden_layers":61000000,"num_attention_heads":4,"intermediate_size":8,"vocab_size":10})") << "num_hidden_layers";
         QTest::newRow("kv heads above heads") << QByteArray(R"({"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":8,"intermediate_size":8,"vocab_size":10})") << "num_key_value_heads";
         QTest::newRow("experts per token") << QByteArray(R"({"model_type":"mixtral","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_local_experts":4,"num_experts_per_tok":9,"intermediate_size":8,"vocab_size":10})") << "num_experts_per_tok";
         QTest::newRow("missing intermediate") << QByteArray(R"({"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":10})") << "intermediate_size";

@@ -66,7 +66,7 @@ public:
         h.peakFlopsFp8 = chance(0.5) ? 2 * h.peakFlopsPerSecond : 0.0;
         h.peakOpsInt8 = chance(0.5) ? 2 * h.peakFlopsPerSecond : 0.0;
         h.memoryBytes = logUniform(4e9, 1e12);
-        h.gpus = chance(0.6) ? 1 : integer(2, 64);
+        h.gpus = chance(0.6) || m.heads < 2 ? 1 : integer(2, std::min(64, m.heads));
         h.linkBandwidthBytesPerSecond = logUniform(1e9, 2e12);
         h.linkLatencySeconds = chance(0.2) ? 0.0 : logUniform(1e-7, 1e-4);
 

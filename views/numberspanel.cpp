@@ -14,6 +14,7 @@
 #include "model/dtype.h"
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotpanel.h"
 
 namespace ridgeline::views {
 
@@ -137,7 +138,8 @@ void NumbersPanel::addRow(const QString& key, const QString& label, const QStrin
     font.setWeight(QFont::DemiBold);
     value->setFont(font);
     m_grid->addWidget(name, m_row, 0, Qt::AlignTop);
-    m_grid->addWidget(value, m_row, 1, Qt::AlignTop);
+    // In a box: a new value of the same height repaints the label without re-laying out the grid.
+    m_grid->addWidget(new LabelBox(value, false), m_row, 1, Qt::AlignTop);
     ++m_row;
     m_values.insert(key, value);
     m_names.insert(key, name);
@@ -152,7 +154,7 @@ void NumbersPanel::setRowVisible(const QString& key, bool visible)
     else
         m_hidden.insert(key);
     if (QLabel* label = m_values.value(key, nullptr))
-        label->setVisible(visible);
+        label->parentWidget()->setVisible(visible); // its LabelBox
     if (QLabel* label = m_names.value(key, nullptr))
         label->setVisible(visible);
 }

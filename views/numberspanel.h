@@ -24,6 +24,9 @@ namespace ridgeline::views {
  *
  * Rows that do not apply are hidden (rowVisible()): kvPerTokenPerGpu and comm at T = 1, experts and
  * allExpertsFloor for a dense model. With T > 1 bytes read and capacity are labelled per GPU.
+ *
+ * Each value label sits in a LabelBox in the grid, so a slider step that changes a value but not its
+ * height repaints that label without re-laying out the panel; refresh() sets only texts that changed.
  */
 class NumbersPanel final : public QFrame {
     Q_OBJECT

@@ -4,6 +4,8 @@
 #include <QColor>
 #include <QString>
 
+#include "views/theme.h"
+
 /**
  * The one palette every plot and panel uses, so a colour means the same thing everywhere:
  * blue is memory (bandwidth, weights read), orange is compute, purple is the KV cache and
@@ -12,22 +14,26 @@
  */
 namespace ridgeline::views::palette {
 
-inline QColor memory() { return QColor(0x1f, 0x6f, 0xb4); }      ///< t_mem, weights, bandwidth
-inline QColor compute() { return QColor(0xe0, 0x7a, 0x10); }     ///< t_comp, FLOP/s, compute-bound
-inline QColor kv() { return QColor(0x7b, 0x3f, 0xb0); }          ///< KV cache, attention term
-inline QColor throughput() { return QColor(0x2a, 0x9d, 0x55); }  ///< tokens/s
-inline QColor ruling() { return QColor(0x26, 0x2b, 0x36); }      ///< t_step, total
-inline QColor slo() { return QColor(0xc6, 0x28, 0x28); }         ///< SLO lines
-inline QColor reference() { return QColor(0x8a, 0x90, 0x99); }   ///< reference models, guides
-inline QColor grid() { return QColor(0xe3, 0xe6, 0xeb); }        ///< major grid lines
-inline QColor subGrid() { return QColor(0xf1, 0xf3, 0xf6); }     ///< minor grid lines
-inline QColor axis() { return QColor(0x5a, 0x60, 0x6b); }        ///< axes, tick labels
-inline QColor text() { return QColor(0x1d, 0x22, 0x2b); }        ///< titles
-inline QColor card() { return QColor(0xff, 0xff, 0xff); }        ///< panel background
-inline QColor cardBorder() { return QColor(0xd5, 0xda, 0xe1); }  ///< panel border
-inline QColor window() { return QColor(0xee, 0xf1, 0xf5); }      ///< behind the panels
-inline QColor error() { return QColor(0xb7, 0x1c, 0x1c); }       ///< banner text and border
-inline QColor errorBackground() { return QColor(0xfd, 0xec, 0xea); } ///< banner background
+// Each colour comes from the current views::Theme (light unless the system is dark or presentation
+// mode is on); the light theme's values are the ones noted.
+inline QColor memory() { return currentTheme().color(Theme::Memory); }         ///< t_mem, weights, bandwidth (#1f6fb4)
+inline QColor compute() { return currentTheme().color(Theme::Compute); }       ///< t_comp, FLOP/s, compute-bound (#e07a10)
+inline QColor kv() { return currentTheme().color(Theme::Kv); }                 ///< KV cache, attention term (#7b3fb0)
+inline QColor throughput() { return currentTheme().color(Theme::Throughput); } ///< tokens/s (#2a9d55)
+inline QColor ruling() { return currentTheme().color(Theme::Ruling); }         ///< t_step, total (#262b36)
+inline QColor slo() { return currentTheme().color(Theme::Slo); }               ///< SLO lines (#c62828)
+inline QColor reference() { return currentTheme().color(Theme::Reference); }   ///< reference models, guides (#8a9099)
+inline QColor baseline() { return currentTheme().color(Theme::Baseline); }     ///< pinned baseline A (#5f6b7a)
+inline QColor grid() { return currentTheme().color(Theme::Grid); }             ///< major grid lines (#e3e6eb)
+inline QColor subGrid() { return currentTheme().color(Theme::SubGrid); }       ///< minor grid lines (#f1f3f6)
+inline QColor axis() { return currentTheme().color(Theme::Axis); }             ///< axes, tick labels (#5a606b)
+inline QColor text() { return currentTheme().color(Theme::Text); }             ///< titles (#1d222b)
+inline QColor card() { return currentTheme().color(Theme::Card); }             ///< panel background (#ffffff)
+inline QColor cardBorder() { return currentTheme().color(Theme::CardBorder); } ///< panel border (#d5dae1)
+inline QColor window() { return currentTheme().color(Theme::Window); }         ///< behind the panels (#eef1f5)
+inline QColor error() { return currentTheme().color(Theme::Error); }           ///< banner text and border (#b71c1c)
+inline QColor errorBackground() { return currentTheme().color(Theme::ErrorBackground); } ///< banner background (#fdecea)
+inline QColor noticeBackground() { return currentTheme().color(Theme::NoticeBackground); } ///< notice bar (#e8f1fb)
 
 /** @p color as "#rrggbb" for style sheets and rich text. */
 inline QString css(const QColor& color) { return color.name(QColor::HexRgb); }

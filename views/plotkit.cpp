@@ -94,6 +94,10 @@ void setupPlot(QCustomPlot* plot)
     plot->setNotAntialiasedElements(QCP::aeNone);
     plot->setBackground(QBrush(palette::card()));
     plot->setInteractions({});
+    // QCustomPlot repaints synchronously at the end of every replot by default (phImmediateRefresh):
+    // with five plots that is five separate paint-and-flush passes per slider step. Off, a replot
+    // only marks the widget dirty and every plot and label of the step is painted in one pass.
+    plot->setPlottingHint(QCP::phImmediateRefresh, false);
     plot->legend->setVisible(false);
     plot->axisRect()->setMinimumMargins(QMargins(4, 4, 4, 4));
     plot->setMinimumSize(200, 150);

@@ -35,7 +35,8 @@ private:
     bool m_dense = false; ///< the last tick vector used the 1-2-5 sequence
 };
 
-/** Applies the common look to @p plot: antialiasing, white background, legend hidden. */
+/** Applies the common look to @p plot: antialiasing, white background, legend hidden; replots
+ *  repaint with the window's next paint pass rather than at once (no QCP::phImmediateRefresh). */
 void setupPlot(QCustomPlot* plot);
 
 /** Styles @p axis (fonts, pens, grid) and sets its label; log scale with CompactLogTicker when @p log. */

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/plotpanel.h"
 
+#include <algorithm>
+
+#include <QCoreApplication>
+#include <QEvent>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -10,6 +14,70 @@
 #include "views/plotkit.h"
 
 namespace ridgeline::views {
+
+LabelBox::LabelBox(QLabel* label, bool growOnly, QWidget* parent)
+    : QWidget(parent)
+    , m_label(label)
+    , m_growOnly(growOnly)
+{
+    label->setParent(this);
+    setSizePolicy(label->sizePolicy());
+}
+
+QSize LabelBox::sizeHint() const
+{
+    return m_label->isHidden() ? QSize(0, 0) : m_label->sizeHint();
+}
+
+QSize LabelBox::minimumSizeHint() const
+{
+    return m_label->isHidden() ? QSize(0, 0) : m_label->minimumSizeHint();
+}
+
+bool LabelBox::hasHeightForWidth() const
+{
+    return m_label->hasHeightForWidth();
+}
+
+int LabelBox::heightForWidth(int width) const
+{
+    const int needed = m_label->isHidden() ? 0 : m_label->heightForWidth(width);
+    return m_growOnly && width == m_fittedWidth ? std::max(needed, m_fittedHeight) : needed;
+}
+
+bool LabelBox::event(QEvent* event)
+{
+    // Posted by the label's updateGeometry(): the box has no layout of its own.
+    if (event->type() == QEvent::LayoutRequest) {
+        fit();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void LabelBox::resizeEvent(QResizeEvent* event)
+{
+    m_label->setGeometry(rect());
+    fit();
+    QWidget::resizeEvent(event);
+}
+
+void LabelBox::showEvent(QShowEvent* event)
+{
+    fit(); // no LayoutRequest reaches a hidden box
+    QWidget::showEvent(event);
+}
+
+void LabelBox::fit()
+{
+    const int width = this->width();
+    const int needed = m_label->isHidden() ? 0 : m_label->heightForWidth(width);
+    const bool grow = m_growOnly && width == m_fittedWidth;
+    m_fittedHeight = grow ? std::max(m_fittedHeight, needed) : needed;
+    m_fittedWidth = width;
+    if (m_fittedHeight != height())
+        updateGeometry();
+}
 
 PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString& formulaToolTip, QWidget* parent)
     : QFrame(parent)
@@ -30,6 +98,8 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
     m_title->setStyleSheet(QStringLiteral("QLabel { color: %1; background: transparent; border: none; }")
                                .arg(palette::css(palette::text())));
     m_title->setAccessibleName(heading);
+    m_titleBox = new LabelBox(m_title, true, this);
+    m_titleBox->setObjectName(stem + QStringLiteral("TitleBox"));
 
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(stem + QStringLiteral("Plot"));
@@ -43,17 +113,25 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
     m_layout = new QVBoxLayout(this);
     m_layout->setContentsMargins(10, 8, 10, 6);
     m_layout->setSpacing(4);
-    m_layout->addWidget(m_title);
+    m_layout->addWidget(m_titleBox);
     m_layout->addWidget(m_plot, 1);
 
     setTakeaway(QString());
 }
 
+void PlotPanel::replotNow()
+{
+    QCoreApplication::sendPostedEvents(m_plot, QEvent::MetaCall);
+}
+
 void PlotPanel::setTakeaway(const QString& text)
 {
     m_takeaway = text;
-    const QString html = QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">%1</span>"
-                                        "<br><span style=\"font-size:9pt;\">%2</span>")
+    const double scale = currentTheme().fontScale; // presentation mode: larger titles
+    const QString html = QStringLiteral("<span style=\"font-size:%1pt; font-weight:600;\">%3</span>"
+                                        "<br><span style=\"font-size:%2pt;\">%4</span>")
+                             .arg(10.5 * scale, 0, 'f', 1)
+                             .arg(9.0 * scale, 0, 'f', 1)
                              .arg(m_heading.toHtmlEscaped(), text.toHtmlEscaped());
     if (m_title->text() != html)
         m_title->setText(html);

@@ -14,6 +14,49 @@ class QVBoxLayout;
 namespace ridgeline::views {
 
 /**
+ * Holds a word-wrapped QLabel outside any layout and stands in for it in its parent's layout, so
+ * that a new text of the same size costs a repaint of the label and nothing more.
+ *
+ * QLabel::setText() calls updateGeometry(), which invalidates every layout from the label up to the
+ * window; the next pass then re-measures every word-wrapped label on the way (for rich text, several
+ * QTextDocument layouts each: the largest cost of a slider step before this box existed). Here the
+ * label's request stops at the box, which compares the height the new text needs at the current
+ * width with the height it has and asks its own layout for a new height only when that differs.
+ * The box reports the label's size hints and height-for-width, so layouts treat it as the label.
+ *
+ * With @p growOnly the box keeps the tallest height the label needed at the current width (reset
+ * when the width changes): a takeaway alternating between two and three lines during a drag then
+ * does not make the plot below it jump, resize and re-allocate its paint buffers on every step.
+ */
+class LabelBox final : public QWidget {
+public:
+    /** Reparents @p label into the new box, which takes the label's size policy. */
+    LabelBox(QLabel* label, bool growOnly, QWidget* parent = nullptr);
+
+    /** The label held. */
+    QLabel* label() const { return m_label; }
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override;
+    int heightForWidth(int width) const override;
+
+protected:
+    bool event(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    /** Asks the parent layout for a new height when the label needs one (see the class comment). */
+    void fit();
+
+    QLabel* m_label;
+    bool m_growOnly;
+    int m_fittedWidth = -1; ///< width (px) m_fittedHeight applies to
+    int m_fittedHeight = 0; ///< height (px) the label needs (growOnly: needed so far) at m_fittedWidth
+};
+
+/**
  * A card holding one plot: a heading with the plot's live takeaway in words and numbers above a
  * QCustomPlot. Subclasses create their graphs once and overwrite their data in refresh().
  *
@@ -31,7 +74,9 @@ public:
      */
     PlotPanel(const QString& heading, const QString& stem, const QString& formulaToolTip, QWidget* parent = nullptr);
 
-    /** The title label (heading and takeaway, rich text). */
+    /** The title label (heading and takeaway, rich text). It sits in a LabelBox (grow-only), not
+     *  in cardLayout() directly: a new takeaway repaints the label without re-laying out the
+     *  window, and the box asks for more height only when the text needs more lines than it has. */
     QLabel* titleLabel() const { return m_title; }
     /** The plot. */
     QCustomPlot* plot() const { return m_plot; }
@@ -44,16 +89,26 @@ public:
      */
     virtual void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) = 0;
 
+    /**
+     * Runs the replot refresh() queued, now, if one is queued: the plot is drawn into its paint
+     * buffers before the window's next paint pass. Called right after refresh() by the window, so
+     * the five plots of one step are painted together in one pass. Without it the Qt Charts view of
+     * the KV share card, which dispatches the window's pending paint as soon as its scene changes,
+     * splits a step into two or three paint passes (and repaints the cards' titles in each).
+     */
+    void replotNow();
+
 protected:
     /** Sets the takeaway text (plain text: escaped here). */
     void setTakeaway(const QString& text);
-    /** The card's layout: title at index 0, plot last; subclasses may insert between. */
+    /** The card's layout: the title's box at index 0, plot last; subclasses may insert between. */
     QVBoxLayout* cardLayout() const { return m_layout; }
 
 private:
     QString m_heading;
     QString m_takeaway;
     QLabel* m_title = nullptr;
+    LabelBox* m_titleBox = nullptr; ///< holds m_title outside the layout (see titleLabel())
     QCustomPlot* m_plot = nullptr;
     QVBoxLayout* m_layout = nullptr;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/scenariodocument.h"
 
+#include <algorithm>
+
 #include <QStringList>
 
 namespace ridgeline::views {
@@ -23,6 +25,7 @@ ScenarioDocument::ScenarioDocument(const model::Scenario& initial, QObject* pare
     , m_scenario(initial)
 {
     m_timer.setSingleShot(true);
+    m_timer.setTimerType(Qt::PreciseTimer); // the trailing edge of the throttle paces frames
     m_timer.setInterval(0);
     connect(&m_timer, &QTimer::timeout, this, &ScenarioDocument::evaluateNow);
 
@@ -47,15 +50,27 @@ void ScenarioDocument::edit(const std::function<void(model::Scenario&)>& change)
     scheduleEvaluation();
 }
 
+void ScenarioDocument::setMinimumInterval(int ms)
+{
+    m_minimumIntervalMs = std::max(0, ms);
+}
+
 void ScenarioDocument::scheduleEvaluation()
 {
-    if (!m_timer.isActive())
-        m_timer.start();
+    if (m_timer.isActive())
+        return; // the pending pass evaluates the latest scenario
+    // Leading edge: the first edit after a quiet interval is evaluated on the next pass. Trailing
+    // edge: within the interval, wait for its end (edits meanwhile only update m_scenario).
+    qint64 wait = 0;
+    if (m_sinceLastPass.isValid())
+        wait = std::max<qint64>(0, m_minimumIntervalMs - m_sinceLastPass.elapsed());
+    m_timer.start(int(wait));
 }
 
 void ScenarioDocument::evaluateNow()
 {
     m_timer.stop();
+    m_sinceLastPass.start();
     const std::vector<model::ScenarioError> errors = model::validate(m_scenario);
     const QString errorText = joinedErrors(errors);
     const bool errorChanged = errorText != m_errorText;

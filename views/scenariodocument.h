@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -18,7 +19,15 @@ namespace ridgeline::views {
  *
  * Edits are coalesced: any number of edit() / setScenario() calls within one pass of the event
  * loop cause exactly one model::validate and one model::evaluate (into storage reused across
- * evaluations), from a single-shot zero-interval timer, followed by one evaluated() signal.
+ * evaluations), from a single-shot timer, followed by one evaluated() signal.
+ *
+ * Edits are also throttled to the frame rate (leading and trailing edge): an edit arriving when the
+ * last evaluation pass began at least minimumInterval() ago (16 ms by default) is evaluated on the
+ * next pass of the event loop; one arriving sooner is held until that interval has passed and is
+ * then evaluated with the latest scenario. A drag delivering a change every millisecond therefore
+ * costs about one evaluation and one redraw per 16 ms frame, never a backlog, and the last value is
+ * evaluated at most one interval after it arrived.
+ *
  * evaluateNow() flushes synchronously. An invalid scenario keeps the last valid evaluation, is
  * reported through invalidChanged() and errorText(), and emits no evaluated().
  */
@@ -57,6 +66,16 @@ public:
     /** True while an edit waits for the coalescing timer. */
     bool isEvaluationPending() const { return m_timer.isActive(); }
 
+    /** The default of minimumInterval(): one frame at 60 Hz, rounded down (ms). */
+    static constexpr int kDefaultMinimumIntervalMs = 16;
+
+    /** Least time between the starts of two evaluation passes caused by edits (ms). */
+    int minimumInterval() const { return m_minimumIntervalMs; }
+
+    /** Sets minimumInterval() to @p ms (clamped to >= 0); 0 evaluates every edit on the next pass
+     *  of the event loop, as before throttling. Takes effect from the next edit. */
+    void setMinimumInterval(int ms);
+
 public slots:
     /** Validates and evaluates the current scenario now (cancelling any pending pass), then
      *  emits evaluated() if valid or invalidChanged() if the error text changed. */
@@ -79,6 +98,8 @@ private:
     model::Evaluation m_evaluation;
     QString m_errorText;
     QTimer m_timer;
+    QElapsedTimer m_sinceLastPass; ///< started at each evaluation pass; invalid before the first edit's
+    int m_minimumIntervalMs = kDefaultMinimumIntervalMs;
     int m_evaluationCount = 0;
 };
 

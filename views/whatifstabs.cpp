@@ -12,12 +12,14 @@
 
 #include <qcustomplot.h>
 
+#include "views/calibrationtab.h"
 #include "views/capacityplot.h"
 #include "views/kvfitplot.h"
 #include "views/palette.h"
 #include "views/prefixcachepanel.h"
 #include "views/scenariodocument.h"
 #include "views/servingcontrols.h"
+#include "views/simulationtab.h"
 #include "views/sloheadroom.h"
 #include "views/speculativeplot.h"
 #include "views/triagepanel.h"
@@ -107,6 +109,18 @@ WhatIfTabs::WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* par
     addTab(triage, tr("Incident triage"));
     setTabToolTip(TriageTab, tr("Classify a serving ticket against the floors: prefill, decode, admission, noisy neighbour, KV capacity."));
 
+    // Simulation (issue 9) and Calibration (issue 10): self-contained pages.
+    m_simulation = new views::SimulationTab(document);
+    m_simulation->setAutoFillBackground(true);
+    m_simulation->setPalette(triage->palette());
+    addTab(m_simulation, tr("Simulation"));
+    setTabToolTip(SimulationTab, tr("Simulate a replica serving a request stream: ITL tail, TTFT, goodput against the cap, KV in use."));
+    m_calibration = new views::CalibrationTab(document);
+    m_calibration->setAutoFillBackground(true);
+    m_calibration->setPalette(triage->palette());
+    addTab(m_calibration, tr("Calibration"));
+    setTabToolTip(CalibrationTab, tr("Fit the efficiencies and overheads to measured ITL and TTFT, and apply them to the scenario."));
+
     connect(m_document, &ScenarioDocument::evaluated, this, &WhatIfTabs::refresh);
     connect(this, &QTabWidget::currentChanged, this, [this](int tab) {
         if (tab >= 0 && tab <= TriageTab && m_stale[tab])
@@ -128,7 +142,8 @@ QWidget* WhatIfTabs::page(const QString& objectName)
 
 QList<QCustomPlot*> WhatIfTabs::plots() const
 {
-    return {m_capacityPlot->plot(), m_kvFitPlot->plot(), m_speculative->plot()};
+    return QList<QCustomPlot*>{m_capacityPlot->plot(), m_kvFitPlot->plot(), m_speculative->plot()} + m_simulation->plots()
+           + m_calibration->plots();
 }
 
 void WhatIfTabs::refreshTab(int tab)
@@ -194,8 +209,8 @@ void WhatIfTabs::addViewActions(QMenu* menu)
     QMenu* tabs = menu->addMenu(tr("&What-ifs"));
     tabs->setObjectName(QStringLiteral("whatIfsMenu"));
     const QStringList names{tr("&Floors"), tr("&Capacity && SLOs"), tr("&Workload, prefix cache, speculative"),
-                            tr("&Incident triage")};
-    const Qt::Key keys[] = {Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4};
+                            tr("&Incident triage"), tr("&Simulation"), tr("Ca&libration")};
+    const Qt::Key keys[] = {Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4, Qt::Key_5, Qt::Key_6};
     for (int i = 0; i < names.size(); ++i) {
         QAction* action = tabs->addAction(names[i]);
         action->setObjectName(QStringLiteral("whatIfTabAction%1").arg(i));

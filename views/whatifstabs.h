@@ -9,11 +9,13 @@ class QMenu;
 
 namespace ridgeline::views {
 
+class CalibrationTab;
 class CapacityControls;
 class CapacityPlot;
 class KvFitPlot;
 class PrefixCachePanel;
 class ScenarioDocument;
+class SimulationTab;
 class SloHeadroomPanel;
 class SpeculativePlot;
 class TriagePanel;
@@ -22,21 +24,23 @@ class WorkloadPanel;
 /**
  * The centre of the window as tabs: "Floors" (the five plots and the numbers, passed in), "Capacity
  * & SLOs" (capacity inputs and figures, SLO headroom, concurrent sequences against max context,
- * the batch x context region where the cache fits), "Workload, prefix cache, speculative", and
- * "Incident triage".
+ * the batch x context region where the cache fits), "Workload, prefix cache, speculative",
+ * "Incident triage", "Simulation" (views::SimulationTab, issue 9) and "Calibration"
+ * (views::CalibrationTab, issue 10). The last two manage their own updates: a simulation runs on
+ * demand, the calibration plots follow the document themselves.
  *
  * Subscribes to the document itself: on evaluated() the panels of the visible what-if tab redraw
  * from evaluatedScenario() / evaluation() (data in place, queued replots) and the hidden tabs are
  * marked stale, redrawn when shown (no replots of plots nobody sees during a slider drag); on
  * scenarioChanged() every input re-syncs. Object name "whatIfTabs"; pages floorsTab, capacityTab,
- * workloadTab, triageTab.
+ * workloadTab, triageTab, simulationTab, calibrationTab.
  */
 class WhatIfTabs final : public QTabWidget {
     Q_OBJECT
 
 public:
     /** Tab indices. */
-    enum Tab { FloorsTab, CapacityTab, WorkloadTab, TriageTab };
+    enum Tab { FloorsTab, CapacityTab, WorkloadTab, TriageTab, SimulationTab, CalibrationTab };
 
     /** Takes ownership of @p floors as the first tab. */
     WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* parent = nullptr);
@@ -49,11 +53,13 @@ public:
     PrefixCachePanel* prefixCachePanel() const { return m_prefixCache; }
     SpeculativePlot* speculativePlot() const { return m_speculative; }
     TriagePanel* triagePanel() const { return m_triage; }
+    views::SimulationTab* simulationTab() const { return m_simulation; }
+    views::CalibrationTab* calibrationTab() const { return m_calibration; }
 
     /** The QCustomPlots of the what-if tabs (not the floors tab's). */
     QList<QCustomPlot*> plots() const;
 
-    /** Adds "Floors", "Capacity & SLOs", ... actions (Alt+1..Alt+4) that switch tabs to @p menu. */
+    /** Adds "Floors", "Capacity & SLOs", ... actions (Alt+1..Alt+6) that switch tabs to @p menu. */
     void addViewActions(QMenu* menu);
 
 public slots:
@@ -80,6 +86,8 @@ private:
     PrefixCachePanel* m_prefixCache = nullptr;
     SpeculativePlot* m_speculative = nullptr;
     TriagePanel* m_triage = nullptr;
+    views::SimulationTab* m_simulation = nullptr;
+    views::CalibrationTab* m_calibration = nullptr;
     bool m_stale[TriageTab + 1] = {}; ///< per tab: an evaluation arrived while it was hidden
 };
 

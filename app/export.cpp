@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/export.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include <QAbstractTextDocumentLayout>
+#include <QChart>
+#include <QChartView>
+#include <QCoreApplication>
+#include <QDate>
+#include <QDir>
+#include <QFileInfo>
+#include <QGraphicsScene>
+#include <QLabel>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTextDocument>
+
+#include <qcustomplot.h>
+
+#include "app/mainwindow.h"
+#include "model/dtype.h"
+#include "model/scenariokeys.h"
+#include "views/baseline.h"
+#include "views/format.h"
+#include "views/headlinefigures.h"
+#include "views/kvshareplot.h"
+#include "views/palette.h"
+#include "views/plotpanel.h"
+#include "views/scenariodocument.h"
+
+namespace ridgeline::app {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ridgeline::app::Export", text);
+}
+
+constexpr int kGap = 12;       ///< between dashboard cells, logical pixels
+constexpr int kHeader = 34;    ///< dashboard header line
+constexpr int kMargin = 10;    ///< inside a panel
+
+struct Column {
+    const char* header;
+    const Eigen::ArrayXd* values;
+};
+
+QByteArray csv(const std::vector<Column>& columns)
+{
+    QByteArray out;
+    for (size_t c = 0; c < columns.size(); ++c)
+        out += (c ? "," : "") + QByteArray(columns[c].header);
+    out += '\n';
+    Eigen::Index rows = columns.empty() ? 0 : columns.front().values->size();
+    for (const Column& c : columns)
+        rows = std::min(rows, c.values->size());
+    for (Eigen::Index r = 0; r < rows; ++r) {
+        for (size_t c = 0; c < columns.size(); ++c) {
+            const double v = (*columns[c].values)[r];
+            if (c)
+                out += ',';
+            if (std::isfinite(v))
+                out += QByteArray::fromStdString(model::formatNumber(v));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+QString dtypeText(model::DType type)
+{
+    const std::string_view name = model::dtypeName(type);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+}
+
+QString cellText(QString text)
+{
+    return text.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
+}
+
+QList<QPair<QString, QString>> takeawaysOf(const MainWindow& window)
+{
+    QList<QPair<QString, QString>> out;
+    for (views::PlotPanel* panel : window.plotPanels())
+        out.append({panel->titleLabel()->accessibleName(), panel->takeaway()});
+    return out;
+}
+
+/** Writes @p bytes through QSaveFile; "" or the reason. */
+QString writeBytes(const QString& path, const QByteArray& bytes)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return file.errorString();
+    if (file.write(bytes) != bytes.size())
+        return file.errorString();
+    if (!file.commit())
+        return file.errorString();
+    return {};
+}
+
+using Draw = std::function<void(QCPPainter&, const QRect&)>;
+
+/** Renders @p draw at @p size (logical pixels) into @p path as PNG (at @p dpi), PDF or SVG. */
+QString writeImage(const QString& path, ExportFormat format, const QSize& size, int dpi, const QString& title,
+                   const Draw& draw)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return file.errorString();
+    const QRect rect(QPoint(0, 0), size);
+    switch (format) {
+    case ExportFormat::Png: {
+        const double scale = dpi / 96.0;
+        QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)), QImage::Format_ARGB32_Premultiplied);
+        image.fill(views::palette::window());
+        {
+            QCPPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.setRenderHint(QPainter::TextAntialiasing);
+            painter.setMode(QCPPainter::pmNoCaching);
+            if (scale != 1.0) {
+                painter.scale(scale, scale);
+                painter.setMode(QCPPainter::pmNonCosmetic);
+            }
+            draw(painter, rect);
+        }
+        const int dotsPerMeter = qRound(dpi / 0.0254);
+        image.setDotsPerMeterX(dotsPerMeter); // metadata only: fonts were laid out at 96 dpi
+        image.setDotsPerMeterY(dotsPerMeter);
+        if (!image.save(&file, "PNG"))
+            return tr("cannot encode the PNG");
+        break;
+    }
+    case ExportFormat::Pdf: {
+        QPdfWriter writer(&file);
+        writer.setResolution(96); // one device unit = one logical pixel
+        writer.setPageSize(QPageSize(QSizeF(size) * 0.75, QPageSize::Point, QString(), QPageSize::ExactMatch));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setCreator(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
+        writer.setTitle(title);
+        QCPPainter painter;
+        if (!painter.begin(&writer))
+            return tr("cannot start the PDF");
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        painter.fillRect(rect, views::palette::window());
+        draw(painter, rect);
+        painter.end();
+        break;
+    }
+    case ExportFormat::Svg: {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&file);
+        generator.setSize(size);
+        generator.setViewBox(rect);
+        generator.setResolution(96);
+        generator.setTitle(title);
+        generator.setDescription(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
+        QCPPainter painter;
+        if (!painter.begin(&generator))
+            return tr("cannot start the SVG");
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        painter.fillRect(rect, views::palette::window());
+        draw(painter, rect);
+        painter.end();
+        break;
+    }
+    default:
+        return tr("not an image format");
+    }
+    if (!file.commit())
+        return file.errorString();
+    return {};
+}
+
+/** The headline figures as a table in @p rect (A / B / ratio columns with a baseline). */
+void drawFigures(QPainter& painter, const QRect& rect, const MainWindow& window)
+{
+    const views::BaselineOverlay* baseline = window.baseline();
+    const bool ab = baseline && baseline->isPinned();
+    const std::vector<views::HeadlineFigure> b = views::headlineFigures(window.document()->evaluatedScenario(),
+                                                                         window.document()->evaluation());
+    std::vector<views::HeadlineFigure> a;
+    if (ab)
+        a = views::headlineFigures(baseline->scenario(), baseline->evaluation());
+
+    painter.save();
+    painter.setPen(QPen(views::palette::cardBorder(), 1));
+    painter.setBrush(views::palette::card());
+    painter.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+    const QRect inner = rect.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    QFont heading;
+    heading.setPointSizeF(10.5);
+    heading.setWeight(QFont::DemiBold);
+    painter.setFont(heading);
+    painter.setPen(views::palette::text());
+    const int headingHeight = QFontMetrics(heading).height() + 4;
+    painter.drawText(QRect(inner.topLeft(), QSize(inner.width(), headingHeight)), Qt::AlignLeft | Qt::AlignVCenter,
+                     ab ? tr("Headline figures: A / B") : tr("Headline figures"));
+
+    const int rows = int(b.size()) + (ab ? 1 : 0);
+    const int available = inner.height() - headingHeight;
+    QFont body;
+    body.setPointSizeF(std::clamp(available / double(std::max(rows, 1)) * 0.55, 6.0, 9.5));
+    painter.setFont(body);
+    const int lineHeight = std::max(QFontMetrics(body).height(), available / std::max(rows, 1));
+    const int labelWidth = inner.width() * (ab ? 40 : 55) / 100;
+    const int valueWidth = ab ? (inner.width() - labelWidth) / 3 : inner.width() - labelWidth;
+    int y = inner.top() + headingHeight;
+    auto cell = [&](int column, const QString& text, const QColor& colour, bool bold) {
+        QFont f = body;
+        f.setWeight(bold ? QFont::DemiBold : QFont::Normal);
+        painter.setFont(f);
+        painter.setPen(colour);
+        const QRect r = column == 0 ? QRect(inner.left(), y, labelWidth, lineHeight)
+                                    : QRect(inner.left() + labelWidth + (column - 1) * valueWidth, y, valueWidth, lineHeight);
+        painter.drawText(r, (column == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter,
+                         QFontMetrics(f).elidedText(text, Qt::ElideRight, r.width() - 2));
+    };
+    if (ab) {
+        cell(1, tr("A"), views::palette::axis(), true);
+        cell(2, tr("B"), views::palette::axis(), true);
+        cell(3, tr("B \u00f7 A"), views::palette::axis(), true);
+        y += lineHeight;
+    }
+    for (const views::HeadlineFigure& f : b) {
+        cell(0, f.label, views::palette::axis(), false);
+        if (ab) {
+            const views::HeadlineFigure* fa = nullptr;
+            for (const views::HeadlineFigure& x : a)
+                if (x.key == f.key)
+                    fa = &x;
+            cell(1, fa ? fa->text : QStringLiteral("\u2013"), views::palette::text(), false);
+            cell(2, f.text, views::palette::text(), true);
+            cell(3, views::ratioText(fa ? fa->value : std::nan(""), f.value), views::palette::text(), true);
+        } else {
+            cell(1, f.text, views::palette::text(), true);
+        }
+        y += lineHeight;
+    }
+    painter.restore();
+}
+
+void drawDashboard(QCPPainter& painter, const QRect& rect, MainWindow& window, const QSize& plotSize)
+{
+    const model::Scenario& s = window.document()->evaluatedScenario();
+    QFont header;
+    header.setPointSizeF(12);
+    header.setWeight(QFont::DemiBold);
+    painter.setFont(header);
+    painter.setPen(views::palette::text());
+    QString line = tr("Ridgeline \u2014 %1 \u00b7 B = %2 \u00b7 S = %3 \u00b7 P = %4")
+                       .arg(views::scenarioName(s), views::format::integer(s.workload.batch),
+                            views::format::integer(s.workload.contextTokens), views::format::integer(s.workload.promptTokens));
+    if (window.baseline() && window.baseline()->isPinned())
+        line += tr(" \u00b7 dashed: %1").arg(window.baseline()->label());
+    painter.drawText(QRect(rect.left() + kGap, rect.top(), rect.width() - 2 * kGap, kHeader), Qt::AlignLeft | Qt::AlignVCenter,
+                     QFontMetrics(header).elidedText(line, Qt::ElideRight, rect.width() - 2 * kGap));
+    const QList<views::PlotPanel*> panels = window.plotPanels();
+    for (int i = 0; i < 6; ++i) {
+        const int column = i % 3, row = i / 3;
+        const QRect cell(rect.left() + kGap + column * (plotSize.width() + kGap),
+                         rect.top() + kHeader + row * (plotSize.height() + kGap), plotSize.width(), plotSize.height());
+        if (i < panels.size())
+            renderPanel(painter, panels[i], cell);
+        else
+            drawFigures(painter, cell, window);
+    }
+}
+
+} // namespace
+
+QString parseExportFormats(const QString& text, ExportFormats& out)
+{
+    ExportFormats formats;
+    for (QString item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        item = item.trimmed().toLower();
+        if (item == QLatin1String("png"))
+            formats |= ExportFormat::Png;
+        else if (item == QLatin1String("pdf"))
+            formats |= ExportFormat::Pdf;
+        else if (item == QLatin1String("svg"))
+            formats |= ExportFormat::Svg;
+        else if (item == QLatin1String("csv"))
+            formats |= ExportFormat::Csv;
+        else if (item == QLatin1String("md") || item == QLatin1String("markdown"))
+            formats |= ExportFormat::Markdown;
+        else if (item == QLatin1String("all"))
+            formats |= kAllExportFormats;
+        else
+            return tr("\"%1\" is not an export format (expected png, pdf, svg, csv, md)").arg(item);
+    }
+    if (!formats)
+        return tr("no export format given (expected a list such as png,pdf,svg,csv,md)");
+    out = formats;
+    return {};
+}
+
+QStringList plotStems()
+{
+    return {QStringLiteral("decode_floor"), QStringLiteral("roofline"), QStringLiteral("kv_share"),
+            QStringLiteral("prefill_crossover"), QStringLiteral("slo")};
+}
+
+QByteArray plotCsv(const QString& stem, const model::Evaluation& evaluation)
+{
+    const model::Sweeps& s = evaluation.sweeps;
+    if (stem == QLatin1String("decode_floor"))
+        return csv({{"batch", &s.batch}, {"t_step_ms", &s.stepMs}, {"t_mem_ms", &s.memoryMs}, {"t_comp_ms", &s.computeMs},
+                    {"tokens_per_s_total", &s.tokensPerSecondTotal}, {"weight_floor_ms", &s.weightFloorMs}});
+    if (stem == QLatin1String("roofline"))
+        return csv({{"intensity_flop_per_byte", &s.intensity}, {"attainable_flop_per_s", &s.attainableFlopsPerSecond},
+                    {"attainable_derated_flop_per_s", &s.attainableDeratedFlopsPerSecond}});
+    if (stem == QLatin1String("kv_share"))
+        return csv({{"context_tokens", &s.context}, {"kv_share_fraction", &s.kvShare}});
+    if (stem == QLatin1String("prefill_crossover"))
+        return csv({{"prompt_tokens", &s.prompt}, {"linear_flop", &s.prefillLinearFlop}, {"attention_flop", &s.prefillAttentionFlop},
+                    {"total_flop", &s.prefillFlop}, {"prefill_ms", &s.prefillMs}});
+    if (stem == QLatin1String("slo"))
+        return csv({{"batch", &s.batch}, {"t_step_ms", &s.stepMs}, {"tokens_per_s_total", &s.tokensPerSecondTotal},
+                    {"tokens_per_s_per_user", &s.tokensPerSecondPerUser}});
+    return {};
+}
+
+QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation& evaluation,
+                        const QList<QPair<QString, QString>>& takeaways, const model::Scenario* baseline,
+                        const model::Evaluation* baselineEvaluation)
+{
+    using namespace views::format;
+    const bool ab = baseline && baselineEvaluation;
+    auto inputs = [](const model::Scenario& s) {
+        const model::ModelShape& m = s.model;
+        const model::Hardware& h = s.hardware;
+        const model::Workload& w = s.workload;
+        QStringList slos;
+        for (double v : w.itlSloMs)
+            slos << plain(v);
+        QString shape = tr("%1 parameters, L = %2, H = %3, H_kv = %4, weights %5, KV %6")
+                            .arg(billionParams(m.params), integer(m.layers), integer(m.heads), integer(m.kvHeads),
+                                 dtypeText(m.weightDtype), dtypeText(m.kvDtype));
+        if (m.isMoe())
+            shape += tr(", MoE %1 experts (k = %2), %3 active").arg(integer(m.experts), integer(m.expertsPerToken),
+                                                                    billionParams(m.activeParamsOrTotal()));
+        QList<QPair<QString, QString>> rows{
+            {tr("Model"), QString::fromStdString(m.name) + QStringLiteral(": ") + shape},
+            {tr("Hardware"), tr("%1 \u00d7 %2: %3, %4, %5 HBM")
+                                 .arg(QString::fromStdString(h.name), integer(h.gpus), terabytesPerSecond(h.bandwidthBytesPerSecond),
+                                      teraflopsPerSecond(h.peakFlopsPerSecond), gigabytes(h.memoryBytes))},
+            {tr("Workload"), tr("B = %1, S = %2, P = %3, O = %4").arg(integer(w.batch), integer(w.contextTokens),
+                                                                     integer(w.promptTokens), integer(w.outputTokens))},
+            {tr("Efficiencies"), tr("\u03b7_bw %1, MFU prefill %2, MFU decode %3")
+                                     .arg(plain(s.efficiency.bandwidth), plain(s.efficiency.mfuPrefill), plain(s.efficiency.mfuDecode))},
+            {tr("SLOs"), tr("ITL %1 ms; TTFT %2 ms").arg(slos.join(QStringLiteral(", ")), plain(w.ttftSloMs))},
+        };
+        return rows;
+    };
+
+    QStringList md;
+    md << tr("# Ridgeline summary: %1").arg(views::scenarioName(scenario)) << QString();
+    md << tr("Ridgeline %1, %2. Analytical floors from the cost model; efficiencies as set below.")
+              .arg(QStringLiteral(RIDGELINE_VERSION), QDate::currentDate().toString(Qt::ISODate))
+       << QString();
+    if (ab)
+        md << tr("A (baseline): %1  ").arg(views::scenarioName(*baseline))
+           << tr("B (current): %1").arg(views::scenarioName(scenario)) << QString();
+
+    md << tr("## Scenario") << QString();
+    const auto rowsB = inputs(scenario);
+    if (ab) {
+        const auto rowsA = inputs(*baseline);
+        md << tr("| Input | A | B |") << QStringLiteral("|---|---|---|");
+        for (qsizetype i = 0; i < rowsB.size(); ++i)
+            md << QStringLiteral("| %1 | %2 | %3 |").arg(cellText(rowsB[i].first), cellText(rowsA[i].second), cellText(rowsB[i].second));
+    } else {
+        md << tr("| Input | Value |") << QStringLiteral("|---|---|");
+        for (const auto& [name, value] : rowsB)
+            md << QStringLiteral("| %1 | %2 |").arg(cellText(name), cellText(value));
+    }
+    md << QString();
+
+    if (!takeaways.isEmpty()) {
+        md << tr("## Takeaways") << QString();
+        for (const auto& [heading, text] : takeaways)
+            md << QStringLiteral("- **%1**: %2").arg(heading, text);
+        md << QString();
+    }
+
+    md << tr("## Headline figures") << QString();
+    const std::vector<views::HeadlineFigure> b = views::headlineFigures(scenario, evaluation);
+    if (ab) {
+        const std::vector<views::HeadlineFigure> a = views::headlineFigures(*baseline, *baselineEvaluation);
+        md << tr("| Figure | A | B | B \u00f7 A |") << QStringLiteral("|---|---:|---:|---:|");
+        for (const views::HeadlineFigure& f : b) {
+            const views::HeadlineFigure* fa = nullptr;
+            for (const views::HeadlineFigure& x : a)
+                if (x.key == f.key)
+                    fa = &x;
+            md << QStringLiteral("| %1 | %2 | %3 | %4 |")
+                      .arg(cellText(f.label), cellText(fa ? fa->text : QStringLiteral("\u2013")), cellText(f.text),
+                           views::ratioText(fa ? fa->value : std::nan(""), f.value));
+        }
+    } else {
+        md << tr("| Figure | Value |") << QStringLiteral("|---|---:|");
+        for (const views::HeadlineFigure& f : b)
+            md << QStringLiteral("| %1 | %2 |").arg(cellText(f.label), cellText(f.text));
+    }
+    md << QString();
+    return md.join(QLatin1Char('\n'));
+}
+
+QString summaryMarkdown(const MainWindow& window)
+{
+    const views::BaselineOverlay* baseline = window.baseline();
+    const bool ab = baseline && baseline->isPinned();
+    return summaryMarkdown(window.document()->evaluatedScenario(), window.document()->evaluation(), takeawaysOf(window),
+                           ab ? &baseline->scenario() : nullptr, ab ? &baseline->evaluation() : nullptr);
+}
+
+void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect)
+{
+    painter.save();
+    painter.setPen(QPen(views::palette::cardBorder(), 1));
+    painter.setBrush(views::palette::card());
+    painter.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+    painter.restore();
+    const QRect inner = rect.adjusted(kMargin, kMargin - 2, -kMargin, -kMargin + 4);
+    int y = inner.top();
+
+    // Title: the heading and the live takeaway, as on screen.
+    QTextDocument title;
+    title.setDocumentMargin(0);
+    title.setDefaultFont(panel->titleLabel()->font());
+    title.setHtml(panel->titleLabel()->text());
+    title.setTextWidth(inner.width());
+    {
+        painter.save();
+        painter.translate(inner.left(), y);
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.palette.setColor(QPalette::Text, views::palette::text());
+        title.documentLayout()->draw(&painter, context);
+        painter.restore();
+    }
+    y += qCeil(title.size().height()) + 4;
+
+    // The KV panel's bar chart, laid out at the export width.
+    if (auto* kv = qobject_cast<views::KvSharePlot*>(panel)) {
+        QChart* chart = kv->chartView()->chart();
+        const int height = kv->chartView()->height();
+        const QSizeF old = chart->size();
+        chart->resize(inner.width(), height);
+        QCoreApplication::sendPostedEvents(chart->scene());
+        painter.save();
+        painter.setMode(QCPPainter::pmNoCaching);
+        chart->scene()->render(&painter, QRectF(inner.left(), y, inner.width(), height),
+                               QRectF(chart->pos(), QSizeF(inner.width(), height)), Qt::IgnoreAspectRatio);
+        painter.restore();
+        chart->resize(old);
+        y += height + 4;
+    }
+
+    // The plot itself: toPainter lays it out at the export size and draws it as vectors.
+    QCustomPlot* plot = panel->plot();
+    const int plotHeight = std::max(40, inner.bottom() - y);
+    painter.save();
+    painter.translate(inner.left(), y);
+    plot->toPainter(&painter, inner.width(), plotHeight);
+    painter.restore();
+    plot->replot(QCustomPlot::rpQueuedReplot); // lay out for the screen again
+}
+
+QSize dashboardSize(const QSize& plotSize)
+{
+    return QSize(3 * plotSize.width() + 4 * kGap, kHeader + 2 * plotSize.height() + 2 * kGap);
+}
+
+QStringList exportTargets(const MainWindow& window, const ExportOptions& options)
+{
+    const QDir dir(options.folder);
+    QStringList out;
+    const QList<QPair<ExportFormat, QString>> images{
+        {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};
+    for (const auto& [format, suffix] : images) {
+        if (!(options.formats & format))
+            continue;
+        for (const QString& stem : plotStems())
+            out << dir.absoluteFilePath(stem + QLatin1Char('.') + suffix);
+        out << dir.absoluteFilePath(QStringLiteral("dashboard.") + suffix);
+    }
+    if (options.formats & ExportFormat::Csv) {
+        const bool ab = window.baseline() && window.baseline()->isPinned();
+        for (const QString& stem : plotStems()) {
+            out << dir.absoluteFilePath(stem + QStringLiteral(".csv"));
+            if (ab)
+                out << dir.absoluteFilePath(stem + QStringLiteral("_a.csv"));
+        }
+    }
+    if (options.formats & ExportFormat::Markdown)
+        out << dir.absoluteFilePath(QStringLiteral("summary.md"));
+    return out;
+}
+
+QString exportAll(MainWindow& window, const ExportOptions& options, QStringList* written)
+{
+    const QString folder = QDir::toNativeSeparators(options.folder);
+    if (!QDir().mkpath(options.folder))
+        return tr("cannot create the folder %1").arg(folder);
+    window.flushForScreenshot();
+    const QDir dir(options.folder);
+    auto record = [&](const QString& path, const QString& error) {
+        if (error.isEmpty() && written)
+            written->append(path);
+        return error.isEmpty() ? QString() : tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), error);
+    };
+    const QList<views::PlotPanel*> panels = window.plotPanels();
+    const QStringList stems = plotStems();
+    const QList<QPair<ExportFormat, QString>> images{
+        {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};
+    for (const auto& [format, suffix] : images) {
+        if (!(options.formats & format))
+            continue;
+        for (qsizetype i = 0; i < panels.size(); ++i) {
+            views::PlotPanel* panel = panels[i];
+            const QString path = dir.absoluteFilePath(stems[i] + QLatin1Char('.') + suffix);
+            const QString error = writeImage(path, format, options.size, options.dpi, panel->titleLabel()->accessibleName(),
+                                             [panel](QCPPainter& painter, const QRect& rect) { renderPanel(painter, panel, rect); });
+            if (QString message = record(path, error); !message.isEmpty())
+                return message;
+        }
+        const QString path = dir.absoluteFilePath(QStringLiteral("dashboard.") + suffix);
+        const QSize plotSize = options.size;
+        const QString error = writeImage(path, format, dashboardSize(plotSize), options.dpi, tr("Ridgeline dashboard"),
+                                         [&window, plotSize](QCPPainter& painter, const QRect& rect) {
+                                             drawDashboard(painter, rect, window, plotSize);
+                                         });
+        if (QString message = record(path, error); !message.isEmpty())
+            return message;
+    }
+    if (options.formats & ExportFormat::Csv) {
+        const views::BaselineOverlay* baseline = window.baseline();
+        const bool ab = baseline && baseline->isPinned();
+        for (const QString& stem : stems) {
+            const QString path = dir.absoluteFilePath(stem + QStringLiteral(".csv"));
+            if (QString message = record(path, writeBytes(path, plotCsv(stem, window.document()->evaluation()))); !message.isEmpty())
+                return message;
+            if (ab) {
+                const QString pathA = dir.absoluteFilePath(stem + QStringLiteral("_a.csv"));
+                if (QString message = record(pathA, writeBytes(pathA, plotCsv(stem, baseline->evaluation()))); !message.isEmpty())
+                    return message;
+            }
+        }
+    }
+    if (options.formats & ExportFormat::Markdown) {
+        const QString path = dir.absoluteFilePath(QStringLiteral("summary.md"));
+        if (QString message = record(path, writeBytes(path, summaryMarkdown(window).toUtf8())); !message.isEmpty())
+            return message;
+    }
+    return {};
+}
+
+int runExport(const model::Scenario& scenario, const ExportOptions& options)
+{
+    auto print = [](FILE* stream, const QString& line) {
+        const QByteArray bytes = line.toLocal8Bit();
+        std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
+        std::fputc('\n', stream);
+        std::fflush(stream);
+    };
+    MainWindow window(scenario);
+    window.resize(1600, 1000);
+    window.show();
+    window.flushForScreenshot();
+    QStringList written;
+    const QString error = exportAll(window, options, &written);
+    for (const QString& path : written)
+        print(stdout, QDir::toNativeSeparators(path));
+    if (!error.isEmpty()) {
+        print(stderr, QStringLiteral("ridgeline: --export %1: %2").arg(QDir::toNativeSeparators(options.folder), error));
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace ridgeline::app

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QFlags>
+#include <QList>
+#include <QPair>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include "model/costmodel.h"
+#include "model/scenario.h"
+
+class QCPPainter;
+class QRect;
+
+namespace ridgeline::views {
+class PlotPanel;
+}
+
+namespace ridgeline::app {
+
+class MainWindow;
+
+/** What File > Export… and `ridgeline --export` write. */
+enum class ExportFormat {
+    Png = 0x1,       ///< each plot and the dashboard, raster at the chosen DPI
+    Pdf = 0x2,       ///< vector
+    Svg = 0x4,       ///< vector
+    Csv = 0x8,       ///< every curve's data, one file per plot, units in the header
+    Markdown = 0x10, ///< summary.md: the scenario, the takeaways and the headline figures
+};
+Q_DECLARE_FLAGS(ExportFormats, ExportFormat)
+Q_DECLARE_OPERATORS_FOR_FLAGS(ExportFormats)
+
+/** Every format. */
+inline constexpr ExportFormats kAllExportFormats = ExportFormats(0x1f);
+
+/** Options of one export. */
+struct ExportOptions {
+    QString folder;                        ///< written into; created when missing
+    ExportFormats formats = kAllExportFormats;
+    QSize size{720, 480};                  ///< each plot in logical pixels (1/96 in); the dashboard is 3 x 2 of them
+    int dpi = 96;                          ///< PNG pixel density: a plot is size * dpi / 96 pixels; PDF and SVG are vector
+};
+
+/**
+ * Parses "png,pdf,svg,csv,md" (any subset, any order; "markdown" = "md", "all" = every one).
+ * @return "" on success, else one sentence naming the bad entry.
+ */
+QString parseExportFormats(const QString& text, ExportFormats& out);
+
+/** The file stems of the five plots, in plot order: decode_floor, roofline, kv_share, prefill_crossover, slo. */
+QStringList plotStems();
+
+/**
+ * The CSV of one plot's curves from @p evaluation's sweeps, "\n" line ends, values in the shortest
+ * form that reads back to the same double (model::formatNumber). Columns (units in the names):
+ * - decode_floor: batch,t_step_ms,t_mem_ms,t_comp_ms,tokens_per_s_total,weight_floor_ms
+ * - roofline: intensity_flop_per_byte,attainable_flop_per_s,attainable_derated_flop_per_s
+ * - kv_share: context_tokens,kv_share_fraction
+ * - prefill_crossover: prompt_tokens,linear_flop,attention_flop,total_flop,prefill_ms
+ * - slo: batch,t_step_ms,tokens_per_s_total,tokens_per_s_per_user
+ * Unknown stem: empty.
+ */
+QByteArray plotCsv(const QString& stem, const model::Evaluation& evaluation);
+
+/**
+ * A Markdown summary: the scenario's inputs, each plot's takeaway (@p takeaways: heading and text,
+ * may be empty) and a table of the headline figures; with a baseline (@p baseline not null) the
+ * table has A, B and B ÷ A columns.
+ */
+QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation& evaluation,
+                        const QList<QPair<QString, QString>>& takeaways, const model::Scenario* baseline = nullptr,
+                        const model::Evaluation* baselineEvaluation = nullptr);
+
+/** The summary of @p window's live scenario (and pinned baseline, if any). */
+QString summaryMarkdown(const MainWindow& window);
+
+/**
+ * Draws @p panel (its title with the takeaway, the bar chart of the KV panel, the plot) into
+ * @p rect of @p painter at that size, the plot as vectors where the device allows.
+ */
+void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect);
+
+/** The size of the dashboard for plots of @p plotSize. */
+QSize dashboardSize(const QSize& plotSize);
+
+/** Every file export() would write (absolute paths), for the question before overwriting. */
+QStringList exportTargets(const MainWindow& window, const ExportOptions& options);
+
+/**
+ * Writes the plots, the dashboard, the CSVs and the summary of @p window into options.folder,
+ * overwriting (each file through QSaveFile: never half-written). With a pinned baseline the CSVs of A
+ * are written as well, as "<stem>_a.csv".
+ * @param written receives every path written (may be nullptr)
+ * @return "" on success, else one line naming the file and the reason (files before it were written)
+ */
+QString exportAll(MainWindow& window, const ExportOptions& options, QStringList* written = nullptr);
+
+/**
+ * `ridgeline --export DIR`: builds the window offscreen on @p scenario, exports, prints each file
+ * written on stdout. Returns 0, or 1 with "ridgeline: --export DIR: …" on stderr when a file cannot
+ * be written.
+ */
+int runExport(const model::Scenario& scenario, const ExportOptions& options);
+
+} // namespace ridgeline::app

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow: scenario files and the session, undo / redo, baseline A, export, the Markdown summary,
+// presentation mode and the explanations (issue 5). The rest of the window is in mainwindow.cpp.
+#include "app/mainwindow.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QUndoStack>
+
+#include "app/exportdialog.h"
+#include "app/presentation.h"
+#include "app/scenariofiles.h"
+#include "views/accessibility.h"
+#include "views/baseline.h"
+#include "views/comparisontable.h"
+#include "views/explainpanel.h"
+#include "views/headlinefigures.h"
+#include "views/kvshareplot.h"
+#include "views/numberspanel.h"
+#include "views/scenariodocument.h"
+#include "views/scenariohistory.h"
+#include "views/whatifstabs.h"
+
+namespace ridgeline::app {
+
+using namespace ridgeline::views;
+
+void MainWindow::setupFeatures()
+{
+    m_history = new ScenarioHistory(m_document, this);
+    m_files = new ScenarioFiles(this, m_history);
+    m_baseline = new BaselineOverlay(m_decode, m_roofline, m_kvShare, m_prefill, m_slo, this);
+    m_presentation = new Presentation(this);
+
+    m_explain = new ExplainPanel(m_document, plotPanels());
+    m_explainDock = new QDockWidget(tr("What the plots show"), this);
+    m_explainDock->setObjectName(QStringLiteral("explainDock"));
+    m_explainDock->setWidget(m_explain);
+    m_explainDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable
+                               | QDockWidget::DockWidgetFloatable);
+    // Starts as a tab beside the controls, where it never widens the window (1280 px has no width to
+    // spare); View > Explain the plots moves it beside the plots when the window is wide.
+    addDockWidget(Qt::LeftDockWidgetArea, m_explainDock);
+    tabifyDockWidget(m_controlsDock, m_explainDock);
+    m_explainDock->hide();
+
+    m_exportOptions.folder = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                 .absoluteFilePath(QStringLiteral("Ridgeline exports"));
+    m_exportOptions.dpi = 192;
+}
+
+void MainWindow::finishFeatures()
+{
+    m_history->trackSliders(this);
+    fillAccessibleNames(this);
+    installSliderFocusFrame(this);
+}
+
+void MainWindow::addFileActions(QMenu* file)
+{
+    m_files->addActions(file);
+    file->addSeparator();
+}
+
+void MainWindow::addExportActions(QMenu* file)
+{
+    QAction* exportAction = file->addAction(tr("&Export plots, data and summary\u2026"), this, &MainWindow::exportFromDialog);
+    exportAction->setObjectName(QStringLiteral("exportAction"));
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportAction->setStatusTip(tr("Every plot and the dashboard to PNG, PDF and SVG, the curves to CSV, a Markdown summary"));
+}
+
+void MainWindow::addEditMenu()
+{
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_history->stack()->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("undoAction"));
+    undo->setShortcut(QKeySequence::Undo);
+    edit->addAction(undo);
+    QAction* redo = m_history->stack()->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("redoAction"));
+    QList<QKeySequence> redoKeys{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)};
+    for (const QKeySequence& key : QKeySequence::keyBindings(QKeySequence::Redo))
+        if (!redoKeys.contains(key))
+            redoKeys.append(key);
+    redo->setShortcuts(redoKeys);
+    edit->addAction(redo);
+    edit->addSeparator();
+
+    QAction* copy = edit->addAction(tr("Copy &summary (Markdown)"), this, [this] { copySummary(); });
+    copy->setObjectName(QStringLiteral("copySummaryAction"));
+    copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    copy->setStatusTip(tr("Copy the scenario, the takeaways and the headline figures as Markdown, to paste into a document"));
+    edit->addSeparator();
+
+    m_pinAction = edit->addAction(tr("&Pin as baseline A"), this, &MainWindow::pinBaseline);
+    m_pinAction->setObjectName(QStringLiteral("pinBaselineAction"));
+    m_pinAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    m_pinAction->setStatusTip(tr("Keep the current scenario as A, dashed in every plot, and compare the live scenario B with it"));
+    m_clearAction = edit->addAction(tr("C&lear baseline"), this, &MainWindow::clearBaseline);
+    m_clearAction->setObjectName(QStringLiteral("clearBaselineAction"));
+    m_clearAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    m_clearAction->setEnabled(false);
+}
+
+void MainWindow::addFeatureViewActions(QMenu* view)
+{
+    view->addSeparator();
+    view->addAction(m_presentation->action());
+    QAction* explain = m_explainDock->toggleViewAction();
+    explain->setText(tr("&Explain the plots"));
+    explain->setObjectName(QStringLiteral("explainAction"));
+    explain->setShortcut(QKeySequence(Qt::Key_F1));
+    explain->setStatusTip(tr("What each plot shows, its formulas with the live values (also on hover over a plot's title)"));
+    view->addAction(explain);
+    // Beside the plots in a wide window; in a narrow one (1280 px has no width to spare) a tab beside
+    // the controls. A floating dock stays where the user put it.
+    connect(explain, &QAction::triggered, this, [this](bool checked) {
+        if (!checked || m_explainDock->isFloating())
+            return;
+        if (width() >= 1600) {
+            if (dockWidgetArea(m_explainDock) != Qt::RightDockWidgetArea || !tabifiedDockWidgets(m_explainDock).isEmpty())
+                addDockWidget(Qt::RightDockWidgetArea, m_explainDock);
+        } else if (!tabifiedDockWidgets(m_controlsDock).contains(m_explainDock)) {
+            tabifyDockWidget(m_controlsDock, m_explainDock);
+        }
+        m_explainDock->show();
+        m_explainDock->raise();
+    });
+    m_compareAction = view->addAction(tr("Numbers as &A / B"));
+    m_compareAction->setObjectName(QStringLiteral("compareNumbersAction"));
+    m_compareAction->setCheckable(true);
+    m_compareAction->setEnabled(false);
+    m_compareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_3));
+    m_compareAction->setStatusTip(tr("While a baseline is pinned: the numbers panel shows A, B and B \u00f7 A"));
+    connect(m_compareAction, &QAction::toggled, this, &MainWindow::updateNumbersCell);
+}
+
+void MainWindow::updateNumbersCell()
+{
+    const bool compare = m_baseline && m_baseline->isPinned() && m_compareAction && m_compareAction->isChecked();
+    m_numbers->setVisible(!compare);
+    m_comparison->setVisible(compare);
+    if (compare)
+        m_comparison->refresh(m_document->evaluatedScenario(), m_document->evaluation());
+}
+
+void MainWindow::refreshFeatures()
+{
+    if (!m_baseline)
+        return;
+    m_baseline->afterRefresh();
+    if (m_comparison->isVisible())
+        m_comparison->refresh(m_document->evaluatedScenario(), m_document->evaluation());
+}
+
+void MainWindow::refreshAll()
+{
+    refreshViews();
+    m_whatIfs->refresh();
+    m_explain->refresh();
+}
+
+void MainWindow::pinBaseline()
+{
+    m_document->evaluateNow();
+    const bool invalid = !m_document->errorText().isEmpty();
+    m_baseline->pin(m_document->evaluatedScenario());
+    m_comparison->setBaseline(m_baseline->scenario(), m_baseline->evaluation());
+    m_clearAction->setEnabled(true);
+    m_compareAction->setEnabled(true);
+    m_pinAction->setText(tr("Re&pin as baseline A"));
+    if (m_compareAction->isChecked())
+        updateNumbersCell();
+    else
+        m_compareAction->setChecked(true);
+    showNotice(tr("Pinned %1 as baseline A%2: dashed in every plot, with A, B and B \u00f7 A in the numbers. Change the "
+                  "hardware, precision or model to see B against it; Edit > Clear baseline removes it.")
+                   .arg(scenarioName(m_baseline->scenario()),
+                        invalid ? tr(" (the last valid scenario: the current one is invalid)") : QString()),
+               false, tr("Baseline A: %1").arg(scenarioName(m_baseline->scenario())));
+}
+
+void MainWindow::clearBaseline()
+{
+    m_baseline->clear();
+    m_clearAction->setEnabled(false);
+    m_compareAction->setEnabled(false);
+    m_pinAction->setText(tr("&Pin as baseline A"));
+    updateNumbersCell();
+    statusBar()->showMessage(tr("Baseline cleared."), 5000);
+}
+
+QString MainWindow::copySummary()
+{
+    m_document->evaluateNow();
+    const QString markdown = summaryMarkdown(*this);
+    auto* mime = new QMimeData;
+    mime->setText(markdown);
+    mime->setData(QStringLiteral("text/markdown"), markdown.toUtf8());
+    QGuiApplication::clipboard()->setMimeData(mime);
+    statusBar()->showMessage(tr("Summary copied as Markdown: paste it into a document."), 8000);
+    return markdown;
+}
+
+bool MainWindow::exportTo(const ExportOptions& options, QString* message)
+{
+    QStringList written;
+    const QString error = exportAll(*this, options, &written);
+    const QString folder = QDir::toNativeSeparators(QDir(options.folder).absolutePath());
+    const QString text = error.isEmpty() ? tr("Exported %n file(s) to %1.", nullptr, int(written.size())).arg(folder)
+                                         : tr("Export stopped: %1 (%2 file(s) written before it).").arg(error).arg(written.size());
+    showNotice(text, !error.isEmpty());
+    if (message)
+        *message = text;
+    return error.isEmpty();
+}
+
+void MainWindow::exportFromDialog()
+{
+    ExportDialog dialog(m_exportOptions, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ExportOptions options = dialog.options();
+    m_exportOptions = options;
+    QStringList existing;
+    for (const QString& path : exportTargets(*this, options))
+        if (QFileInfo::exists(path))
+            existing << QFileInfo(path).fileName();
+    if (!existing.isEmpty()) {
+        QStringList shown = existing.mid(0, 8);
+        if (existing.size() > 8)
+            shown << tr("and %1 more").arg(existing.size() - 8);
+        const auto answer = QMessageBox::question(
+            this, tr("Replace files?"),
+            tr("%n file(s) already exist in %1:\n%2\n\nReplace them?", nullptr, int(existing.size()))
+                .arg(QDir::toNativeSeparators(options.folder), shown.join(QStringLiteral(", "))),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        if (answer != QMessageBox::Yes)
+            return;
+    }
+    exportTo(options);
+}
+
+void MainWindow::startInteractiveSession(const QString& scenarioFile, bool restoreScenario)
+{
+    m_files->enableSession(restoreScenario);
+    if (!scenarioFile.isEmpty()) {
+        m_history->reset();
+        m_files->setCurrentPath(scenarioFile);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!m_files->maybeSave()) {
+        event->ignore();
+        return;
+    }
+    if (m_presentation->isActive())
+        m_presentation->setActive(false);
+    m_files->saveSession();
+    event->accept();
+}
+
+} // namespace ridgeline::app

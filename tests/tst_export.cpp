@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Export: the real binary writes every format headless (PNG, PDF, SVG, CSV, Markdown), non-empty,
+// the CSV values equal to the model's; bad paths and formats fail with one line; the window's
+// export writes the same files.
+
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "app/commandline.h"
+#include "app/export.h"
+#include "app/exportdialog.h"
+#include "app/mainwindow.h"
+#include "model/costmodel.h"
+#include "views/scenariodocument.h"
+
+namespace model = ridgeline::model;
+namespace app = ridgeline::app;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Result runRidgeline(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/ridgeline-export-test-config"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(RIDGELINE_BINARY), args);
+    if (!p.waitForFinished(120000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/** Parses a CSV written by plotCsv: header and rows of doubles (empty cells are NaN). */
+QList<QList<double>> rows(const QByteArray& csv, QByteArray* header)
+{
+    QList<QByteArray> lines = csv.split('\n');
+    *header = lines.takeFirst();
+    QList<QList<double>> out;
+    for (const QByteArray& line : lines) {
+        if (line.isEmpty())
+            continue;
+        QList<double> row;
+        for (const QByteArray& cell : line.split(','))
+            row << (cell.isEmpty() ? qQNaN() : cell.toDouble());
+        out << row;
+    }
+    return out;
+}
+
+} // namespace
+
+class TestExport final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void headlessExportWritesEveryFormat();
+    void csvValuesAreTheModels();
+    void unwritableFolderFails();
+    void badOptionsAreRefused();
+    void windowExportListsAndWrites();
+    void dialogKeepsTheOptions();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestExport::headlessExportWritesEveryFormat()
+{
+    const QString out = m_dir.filePath(QStringLiteral("all"));
+    const Result r = runRidgeline({QStringLiteral("--export"), out, QStringLiteral("--set"), QStringLiteral("workload.batch=8"),
+                                   QStringLiteral("--size"), QStringLiteral("640x400"), QStringLiteral("--dpi"), QStringLiteral("192")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.err.isEmpty(), r.err.constData());
+    const QDir dir(out);
+    QStringList expectedFiles;
+    const QStringList imageStems = app::plotStems() << QStringLiteral("dashboard");
+    for (const QString& stem : imageStems)
+        for (const char* suffix : {".png", ".pdf", ".svg"})
+            expectedFiles << stem + QString::fromLatin1(suffix);
+    for (const QString& stem : app::plotStems())
+        expectedFiles << stem + QStringLiteral(".csv");
+    expectedFiles << QStringLiteral("summary.md");
+    for (const QString& name : expectedFiles) {
+        const QString path = dir.filePath(name);
+        QVERIFY2(QFileInfo(path).size() > 200, qPrintable(name));
+        QVERIFY2(r.out.contains(QDir::toNativeSeparators(path).toLocal8Bit()), qPrintable(name)); // listed on stdout
+    }
+    QCOMPARE(dir.entryList(QDir::Files).size(), expectedFiles.size());
+    // PNG at the size and DPI asked for; the dashboard is 3 x 2 plots.
+    const QImage plot(dir.filePath(QStringLiteral("decode_floor.png")));
+    QCOMPARE(plot.size(), QSize(1280, 800));
+    QCOMPARE(qRound(plot.dotsPerMeterX() * 0.0254), 192);
+    const QImage dashboard(dir.filePath(QStringLiteral("dashboard.png")));
+    QCOMPARE(dashboard.size(), app::dashboardSize(QSize(640, 400)) * 2);
+    QVERIFY(readFile(dir.filePath(QStringLiteral("slo.pdf"))).startsWith("%PDF"));
+    const QByteArray svg = readFile(dir.filePath(QStringLiteral("roofline.svg")));
+    QVERIFY(svg.contains("<svg") && svg.contains("viewBox=\"0 0 640 400\"") && svg.contains("Roofline"));
+    const QString md = QString::fromUtf8(readFile(dir.filePath(QStringLiteral("summary.md"))));
+    QVERIFY(md.startsWith(QStringLiteral("# Ridgeline summary: Llama 3.1 8B on H100 SXM")));
+    QVERIFY(md.contains(QStringLiteral("B = 8")));
+
+    // A subset, overwriting what is there (scripts).
+    const Result again = runRidgeline({QStringLiteral("--export"), out, QStringLiteral("--format"), QStringLiteral("csv,md")});
+    QVERIFY2(again.exitCode == 0, again.err.constData());
+    QCOMPARE(again.out.count('\n'), 6);
+}
+
+void TestExport::csvValuesAreTheModels()
+{
+    const QString out = m_dir.filePath(QStringLiteral("csv"));
+    const Result r = runRidgeline({QStringLiteral("--export"), out, QStringLiteral("--format"), QStringLiteral("csv"),
+                                   QStringLiteral("--set"), QStringLiteral("workload.context_tokens=8192"),
+                                   QStringLiteral("--set"), QStringLiteral("model.kv_dtype=fp8")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    model::Scenario s;
+    QVERIFY(app::buildScenario(QString(), {QStringLiteral("workload.context_tokens=8192"), QStringLiteral("model.kv_dtype=fp8")}, s).isEmpty());
+    const model::Evaluation e = model::evaluate(s);
+
+    QByteArray header;
+    const QList<QList<double>> decode = rows(readFile(QDir(out).filePath(QStringLiteral("decode_floor.csv"))), &header);
+    QCOMPARE(header, QByteArray("batch,t_step_ms,t_mem_ms,t_comp_ms,tokens_per_s_total,weight_floor_ms"));
+    QCOMPARE(decode.size(), model::Sweeps::kBatchPoints);
+    for (int i = 0; i < decode.size(); ++i) {
+        QCOMPARE(decode[i][0], e.sweeps.batch[i]);
+        QCOMPARE(decode[i][1], e.sweeps.stepMs[i]); // exact: shortest round-trip text
+        QCOMPARE(decode[i][2], e.sweeps.memoryMs[i]);
+        QCOMPARE(decode[i][3], e.sweeps.computeMs[i]);
+        QCOMPARE(decode[i][4], e.sweeps.tokensPerSecondTotal[i]);
+    }
+    const QList<QList<double>> kv = rows(readFile(QDir(out).filePath(QStringLiteral("kv_share.csv"))), &header);
+    QCOMPARE(header, QByteArray("context_tokens,kv_share_fraction"));
+    for (int i = 0; i < kv.size(); ++i)
+        QCOMPARE(kv[i][1], e.sweeps.kvShare[i]);
+    const QList<QList<double>> prefill = rows(readFile(QDir(out).filePath(QStringLiteral("prefill_crossover.csv"))), &header);
+    QCOMPARE(header, QByteArray("prompt_tokens,linear_flop,attention_flop,total_flop,prefill_ms"));
+    QCOMPARE(prefill.last()[3], e.sweeps.prefillFlop[e.sweeps.prefillFlop.size() - 1]);
+    const QList<QList<double>> roof = rows(readFile(QDir(out).filePath(QStringLiteral("roofline.csv"))), &header);
+    QCOMPARE(header, QByteArray("intensity_flop_per_byte,attainable_flop_per_s,attainable_derated_flop_per_s"));
+    QCOMPARE(roof.size(), model::Sweeps::kIntensityPoints);
+    const QList<QList<double>> slo = rows(readFile(QDir(out).filePath(QStringLiteral("slo.csv"))), &header);
+    QCOMPARE(header, QByteArray("batch,t_step_ms,tokens_per_s_total,tokens_per_s_per_user"));
+    QCOMPARE(slo[10][3], e.sweeps.tokensPerSecondPerUser[10]);
+    // The same text as the in-process writer.
+    QCOMPARE(readFile(QDir(out).filePath(QStringLiteral("slo.csv"))), app::plotCsv(QStringLiteral("slo"), e));
+}
+
+void TestExport::unwritableFolderFails()
+{
+    // A regular file where the folder should be: nobody (not even root) can create the folder.
+    const QString blocker = m_dir.filePath(QStringLiteral("blocker"));
+    QFile f(blocker);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    const QString out = blocker + QStringLiteral("/plots");
+    const Result r = runRidgeline({QStringLiteral("--export"), out});
+    QCOMPARE(r.exitCode, 1);
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY2(r.err.startsWith("ridgeline: --export "), r.err.constData());
+    QVERIFY2(r.err.contains("cannot create the folder"), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestExport::badOptionsAreRefused()
+{
+    const QString out = m_dir.filePath(QStringLiteral("bad"));
+    const QList<QPair<QStringList, QByteArray>> cases{
+        {{QStringLiteral("--export"), out, QStringLiteral("--format"), QStringLiteral("png,gif")}, "gif"},
+        {{QStringLiteral("--export"), out, QStringLiteral("--dpi"), QStringLiteral("9000")}, "--dpi"},
+        {{QStringLiteral("--export"), out, QStringLiteral("--report")}, "--export"},
+        {{QStringLiteral("--dpi"), QStringLiteral("96"), QStringLiteral("--report")}, "--dpi goes with --export"},
+        {{QStringLiteral("--export"), out, QStringLiteral("--size"), QStringLiteral("10x10")}, "--size"},
+    };
+    for (const auto& [args, mention] : cases) {
+        const Result r = runRidgeline(args);
+        QVERIFY2(r.exitCode == 2, qPrintable(args.join(QLatin1Char(' '))));
+        QVERIFY2(r.err.contains(mention), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+    }
+    QVERIFY(!QFileInfo::exists(out));
+}
+
+void TestExport::windowExportListsAndWrites()
+{
+    app::MainWindow window(model::defaultScenario());
+    window.resize(1280, 800);
+    window.show();
+    window.pinBaseline();
+    window.document()->edit([](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond = 4.8e12; });
+    app::ExportOptions options;
+    options.folder = m_dir.filePath(QStringLiteral("window"));
+    options.formats = app::ExportFormat::Png | app::ExportFormat::Csv | app::ExportFormat::Markdown;
+    const QStringList targets = app::exportTargets(window, options);
+    QCOMPARE(targets.size(), 6 + 10 + 1); // PNGs, CSVs of B and of A, the summary
+    QString message;
+    QVERIFY2(window.exportTo(options, &message), qPrintable(message));
+    for (const QString& path : targets)
+        QVERIFY2(QFileInfo(path).size() > 0, qPrintable(path));
+    // A's CSV is A's model, B's is B's.
+    model::Scenario b = model::defaultScenario();
+    b.hardware.bandwidthBytesPerSecond = 4.8e12;
+    QCOMPARE(readFile(QDir(options.folder).filePath(QStringLiteral("decode_floor_a.csv"))),
+             app::plotCsv(QStringLiteral("decode_floor"), model::evaluate(model::defaultScenario())));
+    QCOMPARE(readFile(QDir(options.folder).filePath(QStringLiteral("decode_floor.csv"))),
+             app::plotCsv(QStringLiteral("decode_floor"), model::evaluate(b)));
+    QVERIFY(readFile(QDir(options.folder).filePath(QStringLiteral("summary.md"))).contains("| Figure | A | B |"));
+    QVERIFY(message.contains(QStringLiteral("17")));
+    // For a person to look at: the dashboard with baseline A.
+    QFile::remove(QStringLiteral("/tmp/ridgeline-export-ab.png"));
+    QVERIFY(QFile::copy(QDir(options.folder).filePath(QStringLiteral("dashboard.png")), QStringLiteral("/tmp/ridgeline-export-ab.png")));
+}
+
+void TestExport::dialogKeepsTheOptions()
+{
+    app::ExportOptions options;
+    options.folder = m_dir.filePath(QStringLiteral("dialog"));
+    options.formats = app::ExportFormat::Pdf | app::ExportFormat::Markdown;
+    options.size = QSize(800, 500);
+    options.dpi = 144;
+    app::ExportDialog dialog(options);
+    const app::ExportOptions back = dialog.options();
+    QCOMPARE(back.folder, options.folder);
+    QCOMPARE(back.formats, options.formats);
+    QCOMPARE(back.size, options.size);
+    QCOMPARE(back.dpi, options.dpi);
+    auto* png = dialog.findChild<QCheckBox*>(QStringLiteral("exportPngCheck"));
+    QVERIFY(png && !png->isChecked());
+    png->setChecked(true);
+    QVERIFY(dialog.options().formats & app::ExportFormat::Png);
+    // Every control of the dialog has an accessible name.
+    for (QWidget* w : dialog.findChildren<QWidget*>())
+        if ((w->focusPolicy() & Qt::TabFocus) && !w->parentWidget()->inherits("QAbstractSpinBox"))
+            QVERIFY2(!w->accessibleName().isEmpty() || !qobject_cast<QAbstractButton*>(w) || !static_cast<QAbstractButton*>(w)->text().isEmpty(),
+                     qPrintable(w->objectName()));
+}
+
+QTEST_MAIN(TestExport)
+#include "tst_export.moc"

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/baseline.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QValueAxis>
+
+#include <qcustomplot.h>
+
+#include "views/decodeplot.h"
+#include "views/headlinefigures.h"
+#include "views/kvshareplot.h"
+#include "views/palette.h"
+#include "views/plotkit.h"
+#include "views/prefillplot.h"
+#include "views/rooflineplot.h"
+#include "views/sloplot.h"
+
+namespace ridgeline::views {
+
+using namespace plotkit;
+
+namespace {
+
+constexpr double kTera = 1e12;
+
+QPen baselinePen()
+{
+    QPen p = pen(palette::baseline(), 2.2 * currentTheme().lineScale, Qt::CustomDashLine);
+    p.setDashPattern({4.0, 2.5});
+    return p;
+}
+
+QBarCategoryAxis* categoryAxis(QChart* chart)
+{
+    for (QAbstractAxis* axis : chart->axes(Qt::Vertical))
+        if (auto* category = qobject_cast<QBarCategoryAxis*>(axis))
+            return category;
+    return nullptr;
+}
+
+QValueAxis* valueAxis(QChart* chart)
+{
+    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
+        if (auto* value = qobject_cast<QValueAxis*>(axis))
+            return value;
+    return nullptr;
+}
+
+} // namespace
+
+BaselineOverlay::BaselineOverlay(DecodePlot* decode, RooflinePlot* roofline, KvSharePlot* kvShare, PrefillPlot* prefill,
+                                 SloPlot* slo, QObject* parent)
+    : QObject(parent)
+    , m_decode(decode)
+    , m_roofline(roofline)
+    , m_kvShare(kvShare)
+    , m_prefill(prefill)
+    , m_slo(slo)
+{
+}
+
+QString BaselineOverlay::label() const
+{
+    return tr("A: %1").arg(scenarioName(m_scenario));
+}
+
+BaselineOverlay::Layer& BaselineOverlay::layer(PlotPanel* panel)
+{
+    m_layers.append(Layer{});
+    m_layers.last().panel = panel;
+    return m_layers.last();
+}
+
+QCPGraph* BaselineOverlay::addGraph(Layer& layer, bool curve, const QString& name)
+{
+    QCustomPlot* p = layer.panel->plot();
+    QCPGraph* graph = curve ? addCurve(p, p->xAxis, p->yAxis, baselinePen(), name)
+                            : addMarker(p, p->xAxis, p->yAxis,
+                                        QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(palette::baseline(), 2.0 * currentTheme().lineScale),
+                                                        QBrush(palette::card()), 9 * currentTheme().lineScale));
+    graph->setObjectName(QStringLiteral("baselineGraph"));
+    if (curve) { // named, but labelled inside the plot: a legend row would cost the plot its height
+        graph->removeFromLegend();
+        QCPItemText* text = addLabel(p, p->xAxis, p->yAxis, palette::baseline());
+        text->setText(QStringLiteral("\u2013 \u2013 ") + name);
+        QFont font = text->font();
+        font.setPointSizeF(font.pointSizeF() * currentTheme().fontScale);
+        text->setFont(font);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(0.0, 0.0);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setPadding(QMargins(4, 2, 4, 2));
+        text->setLayer(QStringLiteral("legend"));
+        layer.items.append(text);
+    }
+    graph->setLayer(QStringLiteral("grid")); // under B's curves, above the grid
+    layer.graphs.append(graph);
+    return graph;
+}
+
+void BaselineOverlay::pin(const model::Scenario& scenario)
+{
+    removeLayers();
+    m_scenario = scenario;
+    model::evaluate(m_scenario, m_evaluation);
+    m_pinned = true;
+    const model::Sweeps& sweeps = m_evaluation.sweeps;
+    const model::DecodeResult& decode = m_evaluation.decode;
+    const double batch = m_scenario.workload.batch;
+    const double stepMs = decode.stepSeconds * 1e3;
+
+    { // Decode floor: A's t_step and operating point.
+        Layer& l = layer(m_decode);
+        assignCurve(addGraph(l, true, label()), sweeps.batch, sweeps.stepMs);
+        assignPoint(addGraph(l, false, QString()), batch, stepMs);
+        Extent e;
+        e.include(sweeps.stepMs);
+        e.include(stepMs);
+        l.low = e.low;
+        l.high = e.high;
+    }
+    { // Roofline: A's roof and its decode and prefill points.
+        Layer& l = layer(m_roofline);
+        const model::RooflineResult& roof = m_evaluation.roofline;
+        assignCurve(addGraph(l, true, label()), sweeps.intensity, sweeps.attainableFlopsPerSecond, 1.0 / kTera);
+        const double decodeTera = roof.decodeAchievedFlopsPerSecond / kTera;
+        const double prefillTera = roof.prefillAchievedFlopsPerSecond / kTera;
+        assignPoint(addGraph(l, false, QString()), roof.decodeIntensityFlopPerByte, decodeTera);
+        assignPoint(addGraph(l, false, QString()), roof.prefillIntensityFlopPerByte, prefillTera);
+        l.low = std::min(decodeTera, prefillTera);
+        l.high = roof.peakFlopsPerSecond / kTera;
+        l.lowPad = 10.0;  // as the panel: one decade under the lowest operating point
+        l.highPad = 4.0;  // and headroom for the labels
+    }
+    { // KV share over context, A's point; A's bytes as a second bar.
+        Layer& l = layer(m_kvShare);
+        assignCurve(addGraph(l, true, label()), sweeps.context, sweeps.kvShare, 100.0, false);
+        assignPoint(addGraph(l, false, QString()), m_scenario.workload.contextTokens, decode.kvShare * 100.0);
+        m_kvShare->weightsBarSet()->append(decode.weightBytes / 1e9);
+        m_kvShare->kvBarSet()->append(decode.kvBytes / 1e9);
+        m_barTotalGb = (decode.weightBytes + decode.kvBytes) / 1e9;
+        if (QBarCategoryAxis* axis = categoryAxis(m_kvShare->chartView()->chart())) {
+            axis->setCategories({tr("B"), tr("A")});
+            axis->setVisible(true);
+        }
+        // Room for two labelled bars (Qt Charts drops category labels taller than their bar).
+        QChartView* view = m_kvShare->chartView();
+        m_barViewHeight = view->minimumHeight();
+        view->setFixedHeight(m_barViewHeight + m_barViewHeight / 3);
+    }
+    { // Prefill: A's total work and A's P*.
+        Layer& l = layer(m_prefill);
+        assignCurve(addGraph(l, true, label()), sweeps.prompt, sweeps.prefillFlop, 1.0 / kTera);
+        const model::PrefillResult& prefill = m_evaluation.prefill;
+        if (prefill.crossoverExists && prefill.crossoverTokens > 0) {
+            QCustomPlot* p = m_prefill->plot();
+            QCPItemStraightLine* line = addStraightLine(p, p->xAxis, p->yAxis, baselinePen());
+            line->setLayer(QStringLiteral("grid"));
+            placeVertical(line, prefill.crossoverTokens);
+            l.items.append(line);
+        }
+        Extent e;
+        e.include(sweeps.prefillFlop, 1.0 / kTera);
+        l.low = e.low;
+        l.high = e.high;
+        l.lowPad = l.highPad = 1.5;
+    }
+    { // t_step(B) against the SLO lines: A's curve and point.
+        Layer& l = layer(m_slo);
+        assignCurve(addGraph(l, true, label()), sweeps.batch, sweeps.stepMs);
+        assignPoint(addGraph(l, false, QString()), batch, stepMs);
+        Extent e;
+        e.include(sweeps.stepMs);
+        l.low = e.low;
+        l.high = e.high;
+        l.lowPad = l.highPad = 1.5;
+    }
+    afterRefresh();
+    for (const Layer& l : m_layers)
+        l.panel->plot()->replot(QCustomPlot::rpQueuedReplot);
+    emit pinnedChanged(true);
+}
+
+void BaselineOverlay::removeLayers()
+{
+    for (const Layer& l : m_layers) {
+        QCustomPlot* p = l.panel->plot();
+        for (QCPGraph* graph : l.graphs)
+            p->removeGraph(graph);
+        for (QCPAbstractItem* item : l.items)
+            p->removeItem(item);
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
+    m_layers.clear();
+    if (m_pinned) {
+        for (QBarSet* set : {m_kvShare->weightsBarSet(), m_kvShare->kvBarSet()})
+            if (set->count() > 1)
+                set->remove(1, set->count() - 1);
+        if (QBarCategoryAxis* axis = categoryAxis(m_kvShare->chartView()->chart())) {
+            axis->setCategories({tr("read")});
+            axis->setVisible(false);
+        }
+        if (m_barViewHeight > 0)
+            m_kvShare->chartView()->setFixedHeight(m_barViewHeight);
+        m_barViewHeight = 0;
+    }
+}
+
+void BaselineOverlay::clear()
+{
+    if (!m_pinned)
+        return;
+    removeLayers();
+    m_pinned = false;
+    emit pinnedChanged(false);
+}
+
+QList<QCPGraph*> BaselineOverlay::graphs(const PlotPanel* panel) const
+{
+    for (const Layer& l : m_layers)
+        if (l.panel == panel)
+            return l.graphs;
+    return {};
+}
+
+void BaselineOverlay::afterRefresh()
+{
+    if (!m_pinned)
+        return;
+    for (const Layer& l : m_layers) {
+        if (!(l.low > 0) || !(l.high > 0) || !std::isfinite(l.low) || !std::isfinite(l.high))
+            continue;
+        QCPAxis* axis = l.panel->plot()->yAxis;
+        const QCPRange range = axis->range();
+        const double lower = std::min(range.lower, l.low / l.lowPad);
+        const double upper = std::max(range.upper, l.high * l.highPad);
+        if (lower != range.lower || upper != range.upper)
+            axis->setRange(lower, upper);
+    }
+    if (QValueAxis* axis = valueAxis(m_kvShare->chartView()->chart()); axis && m_barTotalGb * 1.02 > axis->max())
+        axis->setRange(0.0, m_barTotalGb * 1.02);
+}
+
+} // namespace ridgeline::views
