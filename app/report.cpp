@@ -177,7 +177,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     QStringList out;
     auto row = [&out](const QString& label, const QString& value, const QString& formula = {}) {
         out << (QStringLiteral("  ") + label.leftJustified(30) + QLatin1Char(' ') + value.leftJustified(40)
-                + QLatin1Char(' ') + formula).trimmed().prepend(QStringLiteral("  "));
+                + QStringLiteral("  ") + formula).trimmed().prepend(QStringLiteral("  "));
     };
     const QString mName = m.name.empty() ? QStringLiteral("custom model") : QString::fromStdString(m.name);
     const QString hName = s.hardware.name.empty() ? QStringLiteral("custom hardware") : QString::fromStdString(s.hardware.name);
@@ -403,6 +403,8 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
     auto cell = [](const QJsonValue& v) {
         if (v.isDouble()) {
             const double d = v.toDouble();
+            if (d == std::floor(d) && std::abs(d) < 1e15)
+                return num(d); // whole counts with thousands separators
             return std::abs(d) >= 1e6 || (d != 0 && std::abs(d) < 1e-3) ? QString::number(d, 'g', 4) : QString::number(d, 'f', 3);
         }
         if (v.isBool())
