@@ -122,7 +122,7 @@ double processAgeSeconds()
 /**
  * Runs the event loop until the window has repainted after a change and gone idle: no evaluation
  * pending and no Paint event for 2 ms. Returns the ms from @p startNs to the end of the last event
- * loop pass that painted, or nothing when nothing painted within 500 ms. While the document holds
+ * loop pass that painted, or nothing when nothing painted within 2 s. While the document holds
  * an edit back (its throttle), the loop sleeps until the timer fires instead of spinning.
  */
 std::optional<double> settle(views::ScenarioDocument* document, PaintWatch& watch, QElapsedTimer& clock, qint64 startNs)
@@ -148,7 +148,7 @@ std::optional<double> settle(views::ScenarioDocument* document, PaintWatch& watc
             quietSince = now;
         if (watch.paints != before && now - quietSince >= quietNs)
             return double(watch.lastPaintNs - startNs) / 1e6;
-        if (watch.paints == before && now - startNs > 500'000'000)
+        if (watch.paints == before && now - startNs > 2'000'000'000)
             return std::nullopt;
     }
 }
@@ -241,6 +241,7 @@ int main(int argc, char** argv)
     int steps = 300;
     int spacingMs = views::ScenarioDocument::kDefaultMinimumIntervalMs + 1;
     QString jsonPath;
+    bool sweepOnly = false; // skip the bursts (for profilers: --sweep-only under callgrind)
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
@@ -249,8 +250,10 @@ int main(int argc, char** argv)
             spacingMs = std::max(0, args[++i].toInt());
         else if (args[i] == QLatin1String("--json") && i + 1 < args.size())
             jsonPath = args[++i];
+        else if (args[i] == QLatin1String("--sweep-only"))
+            sweepOnly = true;
         else {
-            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--json FILE]\n");
+            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--sweep-only] [--json FILE]\n");
             return 2;
         }
     }
@@ -306,6 +309,8 @@ int main(int argc, char** argv)
             slider->setSliderPosition(position); // tracking: emits valueChanged as a drag does
             if (const std::optional<double> painted = settle(window.document(), watch, clock, start))
                 ms.push_back(*painted);
+            else
+                std::fprintf(stderr, "%s: position %d changed nothing on screen\n", qPrintable(name), position);
         }
         perSlider.insert(name, stats(ms));
         all.insert(all.end(), ms.begin(), ms.end());
@@ -330,6 +335,10 @@ int main(int argc, char** argv)
         qApp->removeEventFilter(&tracer);
     }
     // Same-pass burst: 1,000 value changes before the event loop runs.
+    if (sweepOnly) {
+        printStats("overall", all);
+        return 0;
+    }
     QSlider* batch = controls->batchSlider()->slider();
     idleUntil(clock, previousStepNs, qint64(spacingMs) * 1'000'000);
     const int evaluationsBefore = window.document()->evaluationCount();
