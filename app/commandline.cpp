@@ -149,9 +149,10 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
         if (const std::string err = model::importHfConfig(bytes, imported); !err.empty())
             return modelConfigFile + QStringLiteral(": ") + QString::fromStdString(err);
         const QFileInfo info(modelConfigFile);
-        imported.shape.name = info.dir().dirName() != QLatin1String(".") && info.fileName() == QLatin1String("config.json")
-                                  ? info.dir().dirName().toStdString()
-                                  : info.completeBaseName().toStdString();
+        imported.shape.name = model::oneLineText(
+            info.dir().dirName() != QLatin1String(".") && info.fileName() == QLatin1String("config.json")
+                ? info.dir().dirName().toStdString()
+                : info.completeBaseName().toStdString());
         s.model = imported.shape;
         for (const std::string& n : imported.notes)
             notes << QString::fromStdString(n);

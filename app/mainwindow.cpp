@@ -28,6 +28,7 @@
 #include <QScrollBar>
 #include <QStatusBar>
 #include <QToolButton>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -45,6 +46,7 @@
 #include "views/prefillplot.h"
 #include "views/rooflineplot.h"
 #include "views/scenariodocument.h"
+#include "views/scenariohistory.h"
 #include "views/sloplot.h"
 #include "views/theme.h"
 #include "views/usercatalogue.h"
@@ -53,6 +55,16 @@
 namespace ridgeline::app {
 
 using namespace ridgeline::views;
+
+MainWindow::~MainWindow()
+{
+    // Children are destroyed after this body, in creation order; nothing they emit on the way
+    // out (QUndoStack::cleanChanged, the document's signals) may reach the window's own slots.
+    if (m_history)
+        m_history->stack()->disconnect();
+    if (m_document)
+        m_document->disconnect();
+}
 
 MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     : QMainWindow(parent)
@@ -365,7 +377,7 @@ bool MainWindow::importModelConfig(const QString& path, QString* message)
     const QString folder = info.absoluteDir().dirName();
     const QString name = info.fileName() == QLatin1String("config.json") && !folder.isEmpty() ? folder
                                                                                                 : info.completeBaseName();
-    imported.shape.name = name.toStdString();
+    imported.shape.name = model::oneLineText(name.toStdString());
     const model::ModelShape shape = imported.shape;
     m_document->edit([shape](model::Scenario& s) { s.model = shape; });
 

@@ -66,6 +66,12 @@ class MainWindow final : public QMainWindow {
 public:
     explicit MainWindow(const model::Scenario& initial, QWidget* parent = nullptr);
 
+    /**
+     * Disconnects the undo stack before the children go: QUndoStack emits cleanChanged from its
+     * own destructor, and the title update it would trigger must not reach a half-destroyed window.
+     */
+    ~MainWindow() override;
+
     /** The document every control edits and every view reads. */
     views::ScenarioDocument* document() const { return m_document; }
 

@@ -117,6 +117,7 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
     };
     QJsonObject prefixCache{
         {QStringLiteral("shared_tokens"), e.prefixCache.sharedTokens},
+        {QStringLiteral("prefix_longer_than_prompt"), s.serving.prefixTokens > e.prefixCache.sharedTokens},
         {QStringLiteral("hit_rate"), s.serving.prefixHitRate},
         {QStringLiteral("prefill_us_per_token"), e.prefixCache.prefillSecondsPerToken * 1e6},
         {QStringLiteral("saved_ms_per_request"), e.prefixCache.savedSecondsPerRequest * 1e3},
@@ -310,6 +311,9 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     if (s.serving.prefixTokens > 0) {
         out << QString();
         out << QStringLiteral("Prefix caching (%1 shared tokens, hit rate %2)").arg(num(e.prefixCache.sharedTokens), num(s.serving.prefixHitRate, 2));
+        if (s.serving.prefixTokens > e.prefixCache.sharedTokens)
+            out << QStringLiteral("  (serving.prefix_tokens = %1 is longer than the %2-token prompt: the whole prompt is the prefix)")
+                       .arg(num(s.serving.prefixTokens), num(s.workload.promptTokens));
         row(QStringLiteral("prefill time saved per request"), num(e.prefixCache.savedSecondsPerRequest * 1e3, 1) + QStringLiteral(" ms"),
             QStringLiteral("hit rate * (t_pre(P) - t_pre(suffix))"));
         row(QStringLiteral("cost per output token"), num(e.prefixCache.costPerOutputTokenChange * 100, 1) + QStringLiteral(" %"));

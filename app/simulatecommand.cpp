@@ -134,6 +134,8 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
                          {QStringLiteral("itl_slo_statistic"),
                           c.itlSloStatistic == model::ItlSloStatistic::Mean ? QStringLiteral("mean") : QStringLiteral("max")}});
     addTraffic(o, r.all);
+    o.insert(QStringLiteral("rejected_over_max_context"), double(r.rejectedOverMaxContext));
+    o.insert(QStringLiteral("rejected_over_kv_budget"), double(r.rejectedOverKvBudget));
     o.insert(QStringLiteral("span_s"), r.spanSeconds);
     o.insert(QStringLiteral("busy_s"), r.busySeconds);
     o.insert(QStringLiteral("steps"), double(r.steps));
@@ -244,7 +246,31 @@ int runSimulate(const QString& file, bool json)
         return kExitBadInput;
     }
     const std::vector<model::Request> requests = model::generateRequests(sim.config);
+    if (requests.empty()) {
+        printLine(stderr, QStringLiteral("ridgeline: ") + file
+                              + QStringLiteral(": the workload generates no requests (every class has rate 0 and count 0, "
+                                               "duration_s or requests is 0, or the trace has no rows): nothing to simulate"));
+        return kExitBadInput;
+    }
     const model::SimulationResult result = model::simulate(sim.scenario, sim.config, requests);
+    if (result.all.rejected > 0) {
+        // Said on stderr so that the JSON on stdout stays machine-readable; the tables still print.
+        QStringList why;
+        if (result.rejectedOverMaxContext > 0)
+            why << QStringLiteral("%1 with prompt + output over serving.max_context_tokens = %2")
+                       .arg(result.rejectedOverMaxContext)
+                       .arg(sim.scenario.serving.maxContextTokens);
+        if (result.rejectedOverKvBudget > 0)
+            why << QStringLiteral("%1 needing more KV than the budget can ever grant (%2 blocks of %3 tokens)")
+                       .arg(result.rejectedOverKvBudget)
+                       .arg(QString::number(result.kvBlocksTotal, 'f', 0))
+                       .arg(sim.config.blockTokens);
+        printLine(stderr, QStringLiteral("ridgeline: %1: %2 of %3 requests were rejected%4%5")
+                              .arg(file)
+                              .arg(result.all.rejected)
+                              .arg(result.all.requests)
+                              .arg(why.isEmpty() ? QString() : QStringLiteral(": "), why.join(QStringLiteral("; "))));
+    }
     const std::vector<model::SweepPoint> sweep = sim.config.sweepMaxSequences.empty()
         ? std::vector<model::SweepPoint>{}
         : model::sweepMaxSequences(sim.scenario, sim.config, requests);

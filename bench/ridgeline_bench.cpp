@@ -56,6 +56,8 @@ public:
     bool eventFilter(QObject* object, QEvent* event) override
     {
         if (event->type() == QEvent::Paint) {
+            if (firstPaintNs < 0)
+                firstPaintNs = m_clock.nsecsElapsed();
             ++paints;
             if (qEnvironmentVariableIsSet("RL_DEBUG_PAINTS")) std::fprintf(stderr, "paint %s %s\n", object->metaObject()->className(), qPrintable(object->objectName()));
             if (object == m_frameWidget)
@@ -67,6 +69,7 @@ public:
     long long paints = 0;
     long long frames = 0;
     qint64 lastPaintNs = 0;
+    qint64 firstPaintNs = -1; ///< debug: first Paint since reset
 
 private:
     QElapsedTimer& m_clock;
@@ -98,10 +101,13 @@ QJsonObject stats(const std::vector<double>& ms)
                        {QStringLiteral("steps"), int(ms.size())}};
 }
 
-void printStats(const char* name, const std::vector<double>& ms)
+void printStats(const char* name, const std::vector<double>& ms, int unchanged = 0)
 {
-    std::printf("%-11s p50 %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f ms  (%zu steps)\n", name, percentile(ms, 0.5),
+    std::printf("%-11s p50 %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f ms  (%zu steps", name, percentile(ms, 0.5),
                 percentile(ms, 0.95), percentile(ms, 0.99), maximum(ms), ms.size());
+    if (unchanged > 0)
+        std::printf("; %d more positions showed the same value", unchanged);
+    std::printf(")\n");
 }
 
 /** Seconds since this process started, from /proc (Linux). */
@@ -150,6 +156,8 @@ std::optional<double> settle(views::ScenarioDocument* document, PaintWatch& watc
             return double(watch.lastPaintNs - startNs) / 1e6;
         if (watch.paints == before && now - startNs > 2'000'000'000)
             return std::nullopt;
+        if (watch.paints != before)
+            QThread::usleep(100); // painted and quiet so far: wait without spinning
     }
 }
 
@@ -242,6 +250,7 @@ int main(int argc, char** argv)
     int spacingMs = views::ScenarioDocument::kDefaultMinimumIntervalMs + 1;
     QString jsonPath;
     bool sweepOnly = false; // skip the bursts (for profilers: --sweep-only under callgrind)
+    QStringList only;       // --slider NAME: sweep only these sliders
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
@@ -252,8 +261,10 @@ int main(int argc, char** argv)
             jsonPath = args[++i];
         else if (args[i] == QLatin1String("--sweep-only"))
             sweepOnly = true;
+        else if (args[i] == QLatin1String("--slider") && i + 1 < args.size())
+            only.append(args[++i]);
         else {
-            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--sweep-only] [--json FILE]\n");
+            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--slider NAME]... [--sweep-only] [--json FILE]\n");
             return 2;
         }
     }
@@ -292,10 +303,15 @@ int main(int argc, char** argv)
         {QStringLiteral("bandwidth"), controls->bandwidthSlider()},  {QStringLiteral("peak_flops"), controls->peakFlopsSlider()}};
     QJsonObject perSlider;
     std::vector<double> all;
+    qint64 refreshedNs = -1; // debug: when the window's refresh after an evaluation returned
+    QObject::connect(window.document(), &views::ScenarioDocument::evaluated, &app, [&] { refreshedNs = clock.nsecsElapsed(); });
     qint64 previousStepNs = clock.nsecsElapsed();
     for (const auto& [name, control] : sliders) {
+        if (!only.isEmpty() && !only.contains(name))
+            continue;
         QSlider* slider = control->slider();
         std::vector<double> ms;
+        int unchanged = 0; // positions that map to the value already shown: nothing to paint
         const int lo = slider->minimum(), hi = slider->maximum();
         for (int step = 0; step < steps; ++step) {
             // Sweep up then back down, so every step changes the position.
@@ -307,14 +323,23 @@ int main(int argc, char** argv)
             const qint64 start = clock.nsecsElapsed();
             previousStepNs = start;
             slider->setSliderPosition(position); // tracking: emits valueChanged as a drag does
-            if (const std::optional<double> painted = settle(window.document(), watch, clock, start))
+            const long long paintsBefore = watch.paints;
+            watch.firstPaintNs = -1;
+            refreshedNs = -1;
+            if (const std::optional<double> painted = settle(window.document(), watch, clock, start)) {
                 ms.push_back(*painted);
-            else
-                std::fprintf(stderr, "%s: position %d changed nothing on screen\n", qPrintable(name), position);
+                if (qEnvironmentVariableIsSet("RL_DEBUG_STEPS"))
+                    std::fprintf(stderr, "%s %d %.2f ms %lld paints refreshed %.2f first paint %.2f\n", qPrintable(name), position,
+                                 *painted, watch.paints - paintsBefore, (refreshedNs - start) / 1e6, (watch.firstPaintNs - start) / 1e6);
+            } else {
+                ++unchanged;
+            }
         }
-        perSlider.insert(name, stats(ms));
+        QJsonObject sliderStats = stats(ms);
+        sliderStats.insert(QStringLiteral("unchanged_positions"), unchanged);
+        perSlider.insert(name, sliderStats);
         all.insert(all.end(), ms.begin(), ms.end());
-        printStats(qPrintable(name), ms);
+        printStats(qPrintable(name), ms, unchanged);
     }
 
     if (qEnvironmentVariableIsSet("RL_DEBUG_EVENTS")) {

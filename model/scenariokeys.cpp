@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 
@@ -113,7 +114,16 @@ Entry text(std::string_view key, std::string_view help, std::function<std::strin
 {
     return Entry{{key, KeyKind::Text, "", help},
                  [field](const Scenario& s) { return field(const_cast<Scenario&>(s)); },
-                 [field](Scenario& s, std::string_view t) {
+                 [field, key](Scenario& s, std::string_view t) {
+                     // One line of printable text: a name shows in titles, reports and CSV headers.
+                     for (const char c : t) {
+                         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+                             char code[8];
+                             std::snprintf(code, sizeof code, "0x%02X", unsigned(static_cast<unsigned char>(c)));
+                             return std::string(key) + ": contains a control character (" + code
+                                    + "); expected one line of text";
+                         }
+                     }
                      field(s) = std::string(t);
                      return std::string();
                  }};
@@ -332,11 +342,39 @@ std::string setKey(Scenario& scenario, std::string_view key, std::string_view va
     return e->set(scenario, value);
 }
 
+std::string oneLineText(std::string_view text)
+{
+    std::string out(text);
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            c = ' ';
+    return out;
+}
+
 std::string getKey(const Scenario& scenario, std::string_view key)
 {
     const Entry* e = find(key);
     return e ? e->get(scenario) : std::string();
 }
+
+namespace {
+
+/** The scenario key groups ("model, hardware, ...") in file order, for messages. */
+std::string groupList()
+{
+    std::vector<std::string_view> groups;
+    for (const KeyInfo& info : scenarioKeys()) {
+        const std::string_view group = info.key.substr(0, info.key.find('.'));
+        if (std::find(groups.begin(), groups.end(), group) == groups.end())
+            groups.push_back(group);
+    }
+    std::string out;
+    for (const std::string_view group : groups)
+        out += (out.empty() ? "" : ", ") + std::string(group);
+    return out;
+}
+
+} // namespace
 
 std::string applyJson(Scenario& scenario, const QJsonObject& object)
 {
@@ -362,6 +400,14 @@ std::string applyJson(Scenario& scenario, const QJsonObject& object)
         if (!group->isObject())
             return "\"" + groupName + "\": expected an object such as {\"" + groupName + "\": {...}}";
         const QJsonObject fields = group->toObject();
+        // A misspelt group is refused even when empty ({"hardwre": {}}): its keys would otherwise
+        // be the user's intent silently dropped.
+        const bool knownGroup = std::any_of(scenarioKeys().begin(), scenarioKeys().end(), [&](const KeyInfo& info) {
+            return info.key.size() > groupName.size() && info.key.substr(0, groupName.size()) == groupName
+                && info.key[groupName.size()] == '.';
+        });
+        if (!knownGroup)
+            return "unknown group \"" + groupName + "\" (groups: " + groupList() + ")";
         for (auto it = fields.begin(); it != fields.end(); ++it) {
             const std::string key = groupName + "." + it.key().toStdString();
             const Entry* e = find(key);

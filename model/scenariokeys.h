@@ -31,6 +31,13 @@ const std::vector<KeyInfo>& scenarioKeys();
 inline constexpr int kScenarioFormatVersion = 1;
 
 /**
+ * @p text with every control character (below 0x20, and 0x7F) replaced by a space: what a name
+ * taken from outside (a file or folder name) must become before it is stored in a text key, whose
+ * setter refuses control characters (they would break titles, reports and CSV headers).
+ */
+std::string oneLineText(std::string_view text);
+
+/**
  * Sets exactly the field named by @p key from text @p value (no other field is re-derived).
  * Numbers accept C-locale decimal and exponent forms ("8.03e9"); lists are comma-separated.
  * Returns an empty string on success, else one sentence naming the key and the value.

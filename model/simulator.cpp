@@ -298,6 +298,10 @@ private:
         const long long limit = batch ? std::min(m_batchShareBlocks, m_totalBlocks - m_watermarkBlocks)
                                       : m_totalBlocks - m_watermarkBlocks;
         if (full > m_maxContext || need > limit || q.promptTokens < 1 || q.outputTokens < 1) {
+            if (full > m_maxContext)
+                ++m_out.rejectedOverMaxContext;
+            else if (need > limit)
+                ++m_out.rejectedOverKvBudget;
             reject(request);
             return;
         }

@@ -216,6 +216,8 @@ struct SimulationResult {
     double meanSequences = 0;                ///< time-weighted mean of the same over busy time
     double kvBlocksTotal = 0;                ///< whole-model blocks the KV budget holds
     double kvBlocksPeak = 0;                 ///< most whole-model blocks in use at once
+    long long rejectedOverMaxContext = 0;    ///< rejected: prompt + output over serving.max_context_tokens
+    long long rejectedOverKvBudget = 0;      ///< rejected: needs more KV blocks than admission may ever grant
     std::vector<KvSample> kvSeries;          ///< KV blocks in use over time
     std::vector<double> tokenTimes;          ///< recordTokenTimes: emission time of every token, request by request
     std::vector<long long> tokenOffsets;     ///< recordTokenTimes: request i's tokens start at tokenOffsets[i] (size n + 1)

@@ -216,6 +216,36 @@ private slots:
         QVERIFY(r.err.contains("p95_itl_ms"));
     }
 
+    void simulationSaysWhyRequestsWereRejected()
+    {
+        // The shipped chat simulation with a 100-token max context: every request is rejected, and
+        // stderr says how many and why while stdout still carries the (machine-readable) JSON.
+        QFile shipped(source("resources/simulations/chat-llama-3.1-8b-h100.json"));
+        QVERIFY(shipped.open(QIODevice::ReadOnly));
+        QJsonObject file = QJsonDocument::fromJson(shipped.readAll()).object();
+        QJsonObject scenario = file.value(QStringLiteral("scenario")).toObject();
+        scenario.insert(QStringLiteral("serving"), QJsonObject{{QStringLiteral("max_context_tokens"), 100}});
+        file.insert(QStringLiteral("scenario"), scenario);
+        QJsonObject simulation = file.value(QStringLiteral("simulation")).toObject();
+        simulation.insert(QStringLiteral("duration_s"), 5);
+        file.insert(QStringLiteral("simulation"), simulation);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny-context.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(file).toJson());
+        f.close();
+        const Result r = runRidgeline({QStringLiteral("--simulate"), path, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject all = QJsonDocument::fromJson(r.out).object();
+        const int requests = all.value(QStringLiteral("requests")).toInt();
+        QVERIFY(requests > 0);
+        QCOMPARE(all.value(QStringLiteral("rejected")).toInt(), requests);
+        QCOMPARE(all.value(QStringLiteral("rejected_over_max_context")).toInt(), requests);
+        QVERIFY2(r.err.contains(QStringLiteral("%1 of %1 requests were rejected").arg(requests).toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains("serving.max_context_tokens = 100"), r.err.constData());
+    }
+
     void servingWhatIfKeysInTheReport()
     {
         const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("serving.prefix_tokens=1800")});

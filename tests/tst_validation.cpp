@@ -157,6 +157,8 @@ private slots:
         QTest::newRow("wrong type") << QByteArray(R"({"workload": {"batch": "lots"}})") << "workload.batch";
         QTest::newRow("unknown key") << QByteArray(R"({"workload": {"batches": 4}})") << "workload.batches";
         QTest::newRow("unknown group") << QByteArray(R"({"software": {"x": 1}})") << "software";
+        QTest::newRow("unknown empty group") << QByteArray(R"({"hardwre": {}})") << "unknown group \"hardwre\"";
+        QTest::newRow("newline in a name") << QByteArray(R"({"model": {"name": "Llama\nInjected"}})") << "model.name: contains a control character (0x0A)";
         QTest::newRow("future version") << QByteArray(R"({"format_version": 99})") << "newer";
         QTest::newRow("bad list") << QByteArray(R"({"workload": {"itl_slo_ms": [20, "x"]}})") << "workload.itl_slo_ms";
         QTest::newRow("bad later field") << QByteArray(R"({"workload": {"batch": 64, "context_tokens": 1.5}})") << "workload.context_tokens";
@@ -171,6 +173,18 @@ private slots:
         const QString err = QString::fromStdString(applyJsonText(s, json));
         QVERIFY2(err.contains(expectedPhrase), qPrintable(err));
         QCOMPARE(toJson(s), before);
+    }
+
+    void outsideNamesBecomeOneLine()
+    {
+        // What the importers store from a folder or file name must load again from a saved file.
+        Scenario s = defaultScenario();
+        s.model.name = oneLineText("my\nmodel\t2");
+        QCOMPARE(s.model.name, std::string("my model 2"));
+        Scenario reloaded = defaultScenario();
+        const std::string err = applyJsonText(reloaded, QJsonDocument(toJson(s)).toJson());
+        QVERIFY2(err.empty(), err.c_str());
+        QCOMPARE(reloaded.model.name, s.model.name);
     }
 
     void defaultsForOptionalKeys()

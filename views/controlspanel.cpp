@@ -28,6 +28,7 @@
 #include "views/scenariodocument.h"
 #include "views/usercatalogue.h"
 #include "views/valueslider.h"
+#include "views/whatifkit.h"
 
 namespace ridgeline::views {
 
@@ -150,21 +151,7 @@ void setIndexQuietly(QComboBox* combo, int index)
     combo->setCurrentIndex(index);
 }
 
-void setQuietly(QSpinBox* spin, int value)
-{
-    if (spin->value() == value)
-        return;
-    const QSignalBlocker blocker(spin);
-    spin->setValue(value);
-}
-
-void setQuietly(QDoubleSpinBox* spin, double value)
-{
-    if (spin->value() == value)
-        return;
-    const QSignalBlocker blocker(spin);
-    spin->setValue(value);
-}
+using whatifkit::setQuietly; // spin boxes: widens the range rather than show a clamped value
 
 void setQuietly(ValueSlider* slider, double value)
 {

@@ -126,7 +126,7 @@ void NumbersPanel::addRow(const QString& key, const QString& label, const QStrin
     auto* name = new QLabel(label);
     name->setToolTip(formula);
     name->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
-    auto* value = new QLabel;
+    auto* value = new DocumentLabel;
     value->setObjectName(key + QStringLiteral("Number"));
     value->setToolTip(formula);
     value->setWordWrap(true);
@@ -139,7 +139,9 @@ void NumbersPanel::addRow(const QString& key, const QString& label, const QStrin
     value->setFont(font);
     m_grid->addWidget(name, m_row, 0, Qt::AlignTop);
     // In a box: a new value of the same height repaints the label without re-laying out the grid.
-    m_grid->addWidget(new LabelBox(value, false), m_row, 1, Qt::AlignTop);
+    auto* box = new LabelBox(value, false);
+    box->setCardFill(true);
+    m_grid->addWidget(box, m_row, 1, Qt::AlignTop);
     ++m_row;
     m_values.insert(key, value);
     m_names.insert(key, name);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/plotkit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include <QFontMetrics>
 #include <QVector>
+#include <QtMath>
 
 #include "views/palette.h"
 
@@ -30,6 +33,155 @@ bool drawable(double value, bool log)
 {
     return std::isfinite(value) && (!log || value > 0);
 }
+
+/** Largest distance (px) a dropped vertex may lie from the simplified line: far below what
+ *  antialiasing resolves (a coverage change of at most 2 % of one pixel). */
+constexpr double kSimplifyTolerancePx = 0.02;
+
+/** True when every vertex strictly between @p from and @p to lies within kSimplifyTolerancePx of
+ *  the segment from @p from to @p to. */
+bool coversWithin(const QVector<QPointF>& points, int from, int to)
+{
+    const QPointF a = points[from];
+    const QPointF d = points[to] - a;
+    const double lengthSquared = QPointF::dotProduct(d, d);
+    for (int k = from + 1; k < to; ++k) {
+        const QPointF v = points[k] - a;
+        const double t = lengthSquared > 0 ? std::clamp(QPointF::dotProduct(v, d) / lengthSquared, 0.0, 1.0) : 0.0;
+        const QPointF off = v - t * d;
+        if (QPointF::dotProduct(off, off) > kSimplifyTolerancePx * kSimplifyTolerancePx)
+            return false;
+    }
+    return true;
+}
+
+/**
+ * The polyline @p points (pixels; NaN or infinite points are gaps, kept) without the vertices
+ * that lie within kSimplifyTolerancePx of the line through their kept neighbours. On a log-log
+ * plot many sweeps are straight or nearly so over long stretches; each dropped vertex is one join
+ * and two edges less to stroke and rasterise, for a picture that is the same to the pixel but for
+ * an occasional one-level difference in antialiasing.
+ */
+QVector<QPointF> simplified(const QVector<QPointF>& points)
+{
+    auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
+    const int n = int(points.size());
+    QVector<QPointF> out;
+    out.reserve(n);
+    int i = 0;
+    while (i < n) {
+        if (!finite(points[i])) {
+            out.append(points[i++]);
+            continue;
+        }
+        int end = i; // one past the run of finite points starting at i
+        while (end < n && finite(points[end]))
+            ++end;
+        out.append(points[i]);
+        int anchor = i;
+        while (anchor < end - 1) {
+            int next = anchor + 1;
+            // Extend the segment while the skipped vertices stay within tolerance (at most 64 at a
+            // time, which bounds the work per vertex).
+            while (next + 1 < end && next + 1 - anchor <= 64 && coversWithin(points, anchor, next + 1))
+                ++next;
+            out.append(points[next]);
+            anchor = next;
+        }
+        i = end;
+    }
+    return out;
+}
+
+/**
+ * A legend entry that measures its name once per name, font and icon height, not once per call:
+ * QCustomPlot asks every entry for its size several times per replot (the plot's layout,
+ * fitLegend()), each time laying the text out. Draws as QCPPlottableLegendItem (its own code).
+ */
+class CachedLegendItem final : public QCPPlottableLegendItem {
+public:
+    using QCPPlottableLegendItem::QCPPlottableLegendItem;
+
+protected:
+    QSize minimumOuterSizeHint() const override
+    {
+        if (!mPlottable)
+            return QSize();
+        // As QCPPlottableLegendItem::minimumOuterSizeHint(), with the text's size from the cache.
+        const QSize iconSize = mParentLegend->iconSize();
+        const QRect textRect = textBounds();
+        QSize result(iconSize.width() + mParentLegend->iconTextPadding() + textRect.width(),
+                     std::max(textRect.height(), iconSize.height()));
+        result.rwidth() += mMargins.left() + mMargins.right();
+        result.rheight() += mMargins.top() + mMargins.bottom();
+        return result;
+    }
+
+private:
+    /** The bounding rect QCPPlottableLegendItem computes for the name, recomputed on a change. */
+    QRect textBounds() const
+    {
+        const QFont font = getFont();
+        const int iconHeight = mParentLegend->iconSize().height();
+        if (m_name != mPlottable->name() || m_font != font || m_iconHeight != iconHeight) {
+            m_name = mPlottable->name();
+            m_font = font;
+            m_iconHeight = iconHeight;
+            m_textRect = QFontMetrics(font).boundingRect(0, 0, 0, iconHeight, Qt::TextDontClip, m_name);
+        }
+        return m_textRect;
+    }
+
+    mutable QString m_name;
+    mutable QFont m_font;
+    mutable int m_iconHeight = -1;
+    mutable QRect m_textRect;
+};
+
+/** Replaces the legend's plain QCPPlottableLegendItems (QCustomPlot adds one per named plottable)
+ *  by CachedLegendItems in the same order; a no-op once all are cached. */
+void cacheLegendItems(QCPLegend* legend)
+{
+    QList<QCPAbstractLegendItem*> items;
+    bool plain = false;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem* item = legend->item(i)) {
+            items.append(item);
+            plain = plain || (qobject_cast<QCPPlottableLegendItem*>(item) && !dynamic_cast<CachedLegendItem*>(item));
+        }
+    }
+    if (!plain)
+        return;
+    for (QCPAbstractLegendItem* item : items)
+        legend->take(item);
+    legend->simplify();
+    for (QCPAbstractLegendItem* item : items) {
+        auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
+        if (entry && !dynamic_cast<CachedLegendItem*>(item)) {
+            auto* cached = new CachedLegendItem(legend, entry->plottable());
+            cached->setMargins(entry->margins());
+            cached->setVisible(entry->visible());
+            delete entry;
+            item = cached;
+        }
+        legend->addItem(item);
+    }
+}
+
+/** A line graph that strokes its polyline simplified (see simplified()); exact in vector exports. */
+class CurveGraph final : public QCPGraph {
+public:
+    using QCPGraph::QCPGraph;
+
+protected:
+    void drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const override
+    {
+        if (painter->modes().testFlag(QCPPainter::pmVectorized) || lineStyle() != lsLine)
+            QCPGraph::drawLinePlot(painter, lines);
+        else
+            QCPGraph::drawLinePlot(painter, simplified(lines));
+    }
+};
 
 } // namespace
 
@@ -84,20 +236,32 @@ QPen pen(const QColor& color, double width, Qt::PenStyle style)
 {
     QPen result(color, width, style);
     result.setCapStyle(Qt::FlatCap);
-    result.setJoinStyle(Qt::RoundJoin);
+    // Miter, not round: the curves have hundreds of joints each, and a round join builds an arc at
+    // every one of them when the pen is stroked (the same picture: 26 pixels of 1.6 million differ).
+    result.setJoinStyle(Qt::MiterJoin);
     return result;
 }
 
 void setupPlot(QCustomPlot* plot)
 {
     plot->setAntialiasedElements(QCP::aeAll);
-    plot->setNotAntialiasedElements(QCP::aeNone);
+    // Grid lines, axes and ticks are horizontal or vertical: antialiased they cost a polygon fill
+    // each (a log axis has dozens of sub-grid lines) and only come out blurred across two pixels.
+    // Off, as QCustomPlot's own default, they are crisp one-pixel lines.
+    plot->setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid | QCP::aeAxes);
     plot->setBackground(QBrush(palette::card()));
     plot->setInteractions({});
     // QCustomPlot repaints synchronously at the end of every replot by default (phImmediateRefresh):
     // with five plots that is five separate paint-and-flush passes per slider step. Off, a replot
     // only marks the widget dirty and every plot and label of the step is painted in one pass.
     plot->setPlottingHint(QCP::phImmediateRefresh, false);
+    // The "overlay" layer (QCustomPlot's selection rectangle; no interactions here) needs no paint
+    // buffer of its own: one buffer less to clear on every replot and to blend on every paint.
+    if (QCPLayer* overlay = plot->layer(QStringLiteral("overlay")))
+        overlay->setMode(QCPLayer::lmLogical);
+    // QCustomPlot fills its whole rect with its (opaque) background brush: the card behind it needs
+    // no painting.
+    plot->setAttribute(Qt::WA_OpaquePaintEvent);
     plot->legend->setVisible(false);
     plot->axisRect()->setMinimumMargins(QMargins(4, 4, 4, 4));
     plot->setMinimumSize(200, 150);
@@ -160,7 +324,10 @@ void placeLegendBelow(QCustomPlot* plot, int columns)
 
 QCPGraph* addCurve(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen, const QString& name)
 {
-    QCPGraph* graph = plot->addGraph(keyAxis, valueAxis);
+    // A CurveGraph registers itself with the axes' plot, as QCustomPlot::addGraph() does.
+    QCPGraph* graph = keyAxis->parentPlot() == plot && valueAxis->parentPlot() == plot
+        ? new CurveGraph(keyAxis, valueAxis)
+        : plot->addGraph(keyAxis, valueAxis);
     graph->setPen(pen);
     graph->setLineStyle(QCPGraph::lsLine);
     graph->setAdaptiveSampling(false);
@@ -433,6 +600,7 @@ void fitLegend(QCustomPlot* plot)
     QCPLegend* legend = plot->legend;
     if (!legend->visible() || legend->layout() == plot->axisRect()->insetLayout())
         return;
+    cacheLegendItems(legend); // entries added since the last replot
     // itemCount() counts the grid's cells, empty ones included: collect the real entries. Each
     // entry gets a little room below, or its clip rect cuts the underscores of "t_mem".
     const QMargins itemMargins(0, 0, 0, 3);

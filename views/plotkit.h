@@ -35,8 +35,10 @@ private:
     bool m_dense = false; ///< the last tick vector used the 1-2-5 sequence
 };
 
-/** Applies the common look to @p plot: antialiasing, white background, legend hidden; replots
- *  repaint with the window's next paint pass rather than at once (no QCP::phImmediateRefresh). */
+/** Applies the common look to @p plot: antialiased curves, markers and text, crisp (not
+ *  antialiased) grid and axes, white background, legend hidden; replots repaint with the window's
+ *  next paint pass rather than at once (no QCP::phImmediateRefresh); one paint buffer (the empty
+ *  "overlay" layer shares it) and an opaque widget (Qt::WA_OpaquePaintEvent). */
 void setupPlot(QCustomPlot* plot);
 
 /** Styles @p axis (fonts, pens, grid) and sets its label; log scale with CompactLogTicker when @p log. */
@@ -46,7 +48,9 @@ void setupAxis(QCPAxis* axis, const QString& label, bool log);
 void placeLegendBelow(QCustomPlot* plot, int columns);
 
 /** Adds a line graph on (@p keyAxis, @p valueAxis) with @p pen, named @p name in the legend
- *  (an empty name keeps it out of the legend). */
+ *  (an empty name keeps it out of the legend). On screen the graph strokes its line without the
+ *  vertices that lie within 0.02 px of the line through their neighbours (the same picture, far
+ *  fewer joins to stroke on straight stretches of log-log sweeps); data() is untouched. */
 QCPGraph* addCurve(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen, const QString& name);
 
 /** Adds a scatter-only graph (no line) for point markers, kept out of the legend. */
@@ -114,13 +118,14 @@ void setPlacement(QCPItemText* label, Qt::Alignment alignment, const QMargins& p
 void fitLabels(QCustomPlot* plot);
 
 /** Chooses how many legend entries share a row so the legend below the plot fits its width.
- *  Connected to QCustomPlot::beforeReplot by PlotPanel. */
+ *  Connected to QCustomPlot::beforeReplot by PlotPanel. Also swaps QCustomPlot's legend entries
+ *  for ones that measure their text once per name instead of several times per replot. */
 void fitLegend(QCustomPlot* plot);
 
 /** True when @p x lies inside the axis's current range. */
 bool inRange(const QCPAxis* axis, double x);
 
-/** A pen of @p color, @p width pixels, @p style. */
+/** A pen of @p color, @p width pixels, @p style; flat caps, miter joins. */
 QPen pen(const QColor& color, double width, Qt::PenStyle style = Qt::SolidLine);
 
 } // namespace ridgeline::views::plotkit

@@ -3,10 +3,16 @@
 
 #include <algorithm>
 
+#include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>
 #include <QEvent>
 #include <QLabel>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QStyleOption>
+#include <QTextDocument>
 #include <QVBoxLayout>
+#include <QtMath>
 
 #include <qcustomplot.h>
 
@@ -45,6 +51,21 @@ int LabelBox::heightForWidth(int width) const
     return m_growOnly && width == m_fittedWidth ? std::max(needed, m_fittedHeight) : needed;
 }
 
+void LabelBox::setCardFill(bool on)
+{
+    m_cardFill = on;
+    setAttribute(Qt::WA_OpaquePaintEvent, on);
+    update();
+}
+
+void LabelBox::paintEvent(QPaintEvent* event)
+{
+    if (m_cardFill) {
+        QPainter painter(this);
+        painter.fillRect(event->rect(), palette::card());
+    }
+}
+
 bool LabelBox::event(QEvent* event)
 {
     // Posted by the label's updateGeometry(): the box has no layout of its own.
@@ -79,6 +100,89 @@ void LabelBox::fit()
         updateGeometry();
 }
 
+DocumentLabel::DocumentLabel(QWidget* parent)
+    : QLabel(parent)
+{
+    m_document.setUndoRedoEnabled(false);
+    m_document.setDocumentMargin(0); // QLabel sets its root frame's margin to 0
+}
+
+int DocumentLabel::heightForWidth(int width) const
+{
+    if (!ownsLayout())
+        return QLabel::heightForWidth(width);
+    // As QLabel::sizeForWidth() without margin, indent or frame: the document's size, rounded up.
+    const QMargins margins = contentsMargins();
+    const QTextDocument& doc = document(std::max(width - margins.left() - margins.right(), 0));
+    const QSize size(qCeil(doc.size().width()), qCeil(doc.size().height()));
+    return size.grownBy(margins).expandedTo(minimumSize()).height();
+}
+
+void DocumentLabel::paintEvent(QPaintEvent* event)
+{
+    if (!ownsLayout() || hasSelectedText() || hasFocus()) {
+        QLabel::paintEvent(event);
+        return;
+    }
+    // As QLabel::paintEvent() for a text label: the document at the contents rect, moved down by
+    // the vertical alignment, clipped to it, text in the label's foreground colour.
+    const QRect contents = contentsRect();
+    const QTextDocument& doc = document(contents.width());
+    const qreal height = doc.documentLayout()->documentSize().height();
+    qreal offset = 0;
+    if (alignment() & Qt::AlignVCenter)
+        offset = std::max((contents.height() - height) / 2, qreal(0));
+    else if (alignment() & Qt::AlignBottom)
+        offset = std::max(contents.height() - height, qreal(0));
+    const QRect area = QRectF(contents.x(), contents.y() + offset, contents.width(), contents.height()).toAlignedRect();
+    QAbstractTextDocumentLayout::PaintContext context;
+    QStyleOption option;
+    option.initFrom(this);
+    context.palette = option.palette;
+    if (foregroundRole() != QPalette::Text && isEnabled())
+        context.palette.setColor(QPalette::Text, context.palette.color(foregroundRole()));
+    QPainter painter(this);
+    painter.translate(area.topLeft());
+    painter.setClipRect(QRect(QPoint(0, 0), area.size()));
+    doc.documentLayout()->draw(&painter, context);
+}
+
+bool DocumentLabel::isRich() const
+{
+    return textFormat() == Qt::RichText || (textFormat() == Qt::AutoText && Qt::mightBeRichText(text()));
+}
+
+bool DocumentLabel::ownsLayout() const
+{
+    // QLabel keeps a document (the one this class mirrors) for rich text and for selectable text.
+    const bool document = isRich() || (textInteractionFlags() & (Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard));
+    return document && textFormat() != Qt::MarkdownText && wordWrap() && margin() == 0 && indent() < 0
+        && frameWidth() == 0 && pixmap().isNull();
+}
+
+const QTextDocument& DocumentLabel::document(int width) const
+{
+    if (m_text != text() || m_font != font() || m_alignment != alignment()) {
+        m_text = text();
+        m_font = font();
+        m_alignment = alignment();
+        m_document.clear(); // the settings below then re-lay out an empty document, not the old text
+        QTextOption option = m_document.defaultTextOption();
+        option.setAlignment(m_alignment);
+        option.setWrapMode(QTextOption::WordWrap);
+        m_document.setDefaultTextOption(option);
+        m_document.setDefaultFont(m_font);
+        m_document.setTextWidth(width);
+        if (isRich())
+            m_document.setHtml(m_text); // one layout, at the final width
+        else
+            m_document.setPlainText(m_text);
+    } else if (m_document.textWidth() != width) {
+        m_document.setTextWidth(width);
+    }
+    return m_document;
+}
+
 PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString& formulaToolTip, QWidget* parent)
     : QFrame(parent)
     , m_heading(heading)
@@ -88,7 +192,7 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
     setStyleSheet(QStringLiteral("QFrame#%1 { background: %2; border: 1px solid %3; border-radius: 6px; }")
                       .arg(objectName(), palette::css(palette::card()), palette::css(palette::cardBorder())));
 
-    m_title = new QLabel(this);
+    m_title = new DocumentLabel(this);
     m_title->setObjectName(stem + QStringLiteral("Title"));
     m_title->setTextFormat(Qt::RichText);
     m_title->setWordWrap(true);
@@ -99,6 +203,7 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
                                .arg(palette::css(palette::text())));
     m_title->setAccessibleName(heading);
     m_titleBox = new LabelBox(m_title, true, this);
+    m_titleBox->setCardFill(true);
     m_titleBox->setObjectName(stem + QStringLiteral("TitleBox"));
 
     m_plot = new QCustomPlot(this);

@@ -1,17 +1,54 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QFont>
 #include <QFrame>
+#include <QLabel>
 #include <QString>
+#include <QTextDocument>
 
 #include "model/costmodel.h"
 #include "model/scenario.h"
 
 class QCustomPlot;
-class QLabel;
 class QVBoxLayout;
 
 namespace ridgeline::views {
+
+/**
+ * A QLabel in every respect (text(), font(), tool tips, selection by mouse) that measures and
+ * paints its word-wrapped text from one QTextDocument of its own, laid out once per new text,
+ * font or width.
+ *
+ * QLabel keeps a document for rich text and for selectable text and lays it out four to six times
+ * per setText() (the text, the text option, the frame format, the width, then twice more per
+ * heightForWidth()); with new figures on every slider step that was, after the window's layouts,
+ * the largest cost of a step. Here heightForWidth() at the current width costs nothing more and
+ * paintEvent() draws the same document. Pixel for pixel as QLabel for what this class reproduces:
+ * word wrap, no margin, indent, frame or pixmap, plain (selectable) or rich text; anything else,
+ * and painting while text is selected or the label has focus, is left to QLabel.
+ */
+class DocumentLabel final : public QLabel {
+public:
+    explicit DocumentLabel(QWidget* parent = nullptr);
+
+    int heightForWidth(int width) const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    bool isRich() const;
+    /** True for the settings this class reproduces (see the class comment). */
+    bool ownsLayout() const;
+    /** m_document holding text() in font(), laid out @p width px wide; rebuilt only on a change. */
+    const QTextDocument& document(int width) const;
+
+    mutable QTextDocument m_document;
+    mutable QString m_text;           ///< text() m_document holds
+    mutable QFont m_font;             ///< font() m_document was built with
+    mutable Qt::Alignment m_alignment;
+};
 
 /**
  * Holds a word-wrapped QLabel outside any layout and stands in for it in its parent's layout, so
@@ -36,6 +73,11 @@ public:
     /** The label held. */
     QLabel* label() const { return m_label; }
 
+    /** With @p on the box paints its rect in palette::card(), the colour of the cards it sits on,
+     *  and is opaque (Qt::WA_OpaquePaintEvent): a new text then repaints the box and the label but
+     *  not the card's style-sheet background (a rounded rectangle) behind them. Off by default. */
+    void setCardFill(bool on);
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
     bool hasHeightForWidth() const override;
@@ -43,6 +85,7 @@ public:
 
 protected:
     bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
@@ -52,6 +95,7 @@ private:
 
     QLabel* m_label;
     bool m_growOnly;
+    bool m_cardFill = false;
     int m_fittedWidth = -1; ///< width (px) m_fittedHeight applies to
     int m_fittedHeight = 0; ///< height (px) the label needs (growOnly: needed so far) at m_fittedWidth
 };

@@ -109,7 +109,12 @@ void PrefixCachePanel::refresh(const model::Scenario& scenario, const model::Eva
 {
     const model::PrefixCacheResult& pc = evaluation.prefixCache;
     const double prompt = scenario.workload.promptTokens;
-    setText(m_shared, tr("%1 of the %2-token prompt").arg(format::tokens(pc.sharedTokens), format::integer(prompt)));
+    if (scenario.serving.prefixTokens > pc.sharedTokens)
+        setText(m_shared, tr("%1: the whole %2-token prompt (the prefix entered, %3, is longer)")
+                              .arg(format::tokens(pc.sharedTokens), format::integer(prompt),
+                                   format::integer(scenario.serving.prefixTokens)));
+    else
+        setText(m_shared, tr("%1 of the %2-token prompt").arg(format::tokens(pc.sharedTokens), format::integer(prompt)));
     setText(m_perToken, tr("%1 \u00b5s/token").arg(format::number(pc.prefillSecondsPerToken * 1e6)));
     setText(m_work, tr("%1 (%2 of the prefill)")
                         .arg(format::teraflop(pc.savedFlopPerRequest),

@@ -803,6 +803,17 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
                                                      .arg(format::integer(double(all.completed)), format::integer(double(all.requests)),
                                                           all.rejected > 0 ? tr(", %1 rejected").arg(format::integer(double(all.rejected)))
                                                                            : QString()));
+    if (all.rejected > 0) {
+        QStringList why;
+        if (r.rejectedOverMaxContext > 0)
+            why << tr("%1 over the max context of %2 tokens")
+                       .arg(format::integer(double(r.rejectedOverMaxContext)), format::integer(double(o.scenario.serving.maxContextTokens)));
+        if (r.rejectedOverKvBudget > 0)
+            why << tr("%1 needing more KV than the budget can ever hold").arg(format::integer(double(r.rejectedOverKvBudget)));
+        m_totalsTable->item(RequestsRow, 0)->setToolTip(tr("Rejected: %1").arg(why.join(QStringLiteral("; "))));
+    } else {
+        m_totalsTable->item(RequestsRow, 0)->setToolTip(QString());
+    }
     m_totalsTable->item(ThroughputRow, 0)->setText(format::tokensPerSecond(all.throughputTokensPerSecond));
     m_totalsTable->item(GoodputRow, 0)->setText(tr("%1 \u00b7 %2 req/s").arg(format::percent(all.goodputFraction),
                                                                              format::number(all.goodputRequestsPerSecond)));

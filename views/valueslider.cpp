@@ -166,6 +166,13 @@ void ValueSlider::setValue(double value)
     const QSignalBlocker sliderBlocker(m_slider);
     const QSignalBlocker spinBlocker(m_spinBox);
     m_slider->setValue(positionForValue(value));
+    // A value from a file or --set may lie outside the box's range while still valid (or be
+    // invalid and reported by the banner): widen the range rather than show a clamped number
+    // that is not the one the model uses.
+    if (std::isfinite(value) && value > m_spinBox->maximum())
+        m_spinBox->setMaximum(value);
+    if (std::isfinite(value) && value < m_spinBox->minimum())
+        m_spinBox->setMinimum(value);
     if (m_spinBox->value() != value)
         m_spinBox->setValue(value);
 }

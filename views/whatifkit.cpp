@@ -111,6 +111,10 @@ void setQuietly(QDoubleSpinBox* spin, double value)
     if (spin->value() == value)
         return;
     const QSignalBlocker blocker(spin);
+    if (std::isfinite(value) && value > spin->maximum())
+        spin->setMaximum(value);
+    if (std::isfinite(value) && value < spin->minimum())
+        spin->setMinimum(value);
     spin->setValue(value);
 }
 
@@ -119,6 +123,10 @@ void setQuietly(QSpinBox* spin, int value)
     if (spin->value() == value)
         return;
     const QSignalBlocker blocker(spin);
+    if (value > spin->maximum())
+        spin->setMaximum(value);
+    if (value < spin->minimum())
+        spin->setMinimum(value);
     spin->setValue(value);
 }
 
