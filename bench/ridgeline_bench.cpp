@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Slider-to-painted latency of the real main window (issue 6). Built with the project, not run by
 // CTest (timings on shared machines are noisy). Usage:
-//   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 300] [--spacing 17] [--json FILE]
+//   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 500] [--spacing 17] [--json FILE]
 // Prints per-slider and overall p50 / p95 / p99 / max in ms, model evaluation time per scenario,
 // start-up time to the first painted window, peak resident memory, the same-pass burst (1,000
 // changes before the event loop runs) and two timed bursts (1,000 changes from a 1 ms and a 2 ms
@@ -246,7 +246,7 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    int steps = 300;
+    int steps = 500;
     int spacingMs = views::ScenarioDocument::kDefaultMinimumIntervalMs + 1;
     QString jsonPath;
     bool sweepOnly = false; // skip the bursts (for profilers: --sweep-only under callgrind)

@@ -38,23 +38,6 @@ bool drawable(double value, bool log)
  *  antialiasing resolves (a coverage change of at most 2 % of one pixel). */
 constexpr double kSimplifyTolerancePx = 0.02;
 
-/** True when every vertex strictly between @p from and @p to lies within kSimplifyTolerancePx of
- *  the segment from @p from to @p to. */
-bool coversWithin(const QVector<QPointF>& points, int from, int to)
-{
-    const QPointF a = points[from];
-    const QPointF d = points[to] - a;
-    const double lengthSquared = QPointF::dotProduct(d, d);
-    for (int k = from + 1; k < to; ++k) {
-        const QPointF v = points[k] - a;
-        const double t = lengthSquared > 0 ? std::clamp(QPointF::dotProduct(v, d) / lengthSquared, 0.0, 1.0) : 0.0;
-        const QPointF off = v - t * d;
-        if (QPointF::dotProduct(off, off) > kSimplifyTolerancePx * kSimplifyTolerancePx)
-            return false;
-    }
-    return true;
-}
-
 /**
  * The polyline @p points (pixels; NaN or infinite points are gaps, kept) without the vertices
  * that lie within kSimplifyTolerancePx of the line through their kept neighbours. On a log-log
@@ -78,15 +61,43 @@ QVector<QPointF> simplified(const QVector<QPointF>& points)
         while (end < n && finite(points[end]))
             ++end;
         out.append(points[i]);
+        // Sleeve fitting (Zhao and Saalfeld 1997), O(1) per vertex: from the anchor, keep the range
+        // of directions [low, high] (radians, relative to the first far vertex) whose ray passes
+        // within the tolerance of every vertex since the anchor. Vertex k can end the segment when
+        // its own direction is in that range and no skipped vertex lies farther out than it.
         int anchor = i;
-        while (anchor < end - 1) {
-            int next = anchor + 1;
-            // Extend the segment while the skipped vertices stay within tolerance (at most 64 at a
-            // time, which bounds the work per vertex).
-            while (next + 1 < end && next + 1 - anchor <= 64 && coversWithin(points, anchor, next + 1))
-                ++next;
-            out.append(points[next]);
-            anchor = next;
+        int k = i + 1;
+        while (k < end) {
+            const QPointF a = points[anchor];
+            double reference = 0, low = -M_PI, high = M_PI, farthest = 0;
+            bool haveReference = false;
+            int last = anchor; // the last vertex that may end the segment
+            for (; k < end; ++k) {
+                const QPointF v = points[k] - a;
+                const double r = std::hypot(v.x(), v.y());
+                if (r <= kSimplifyTolerancePx) {
+                    last = k;
+                    continue;
+                }
+                if (!haveReference) {
+                    reference = std::atan2(v.y(), v.x());
+                    haveReference = true;
+                }
+                double angle = std::atan2(v.y(), v.x()) - reference;
+                angle = std::remainder(angle, 2 * M_PI);
+                if (angle < low || angle > high || r < farthest - kSimplifyTolerancePx)
+                    break;
+                last = k;
+                farthest = std::max(farthest, r);
+                const double spread = std::asin(std::min(1.0, kSimplifyTolerancePx / r));
+                low = std::max(low, angle - spread);
+                high = std::min(high, angle + spread);
+            }
+            if (last == anchor) // cannot happen (the vertex after the anchor always fits); be safe
+                last = anchor + 1;
+            out.append(points[last]);
+            anchor = last;
+            k = last + 1;
         }
         i = end;
     }
