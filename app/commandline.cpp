@@ -34,13 +34,6 @@ namespace {
 constexpr int kExitBadInput = 2;
 constexpr int kExitFailure = 1;
 
-void printLine(FILE* stream, const QString& line)
-{
-    const QByteArray bytes = line.toLocal8Bit();
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
-    std::fputc('\n', stream);
-    std::fflush(stream);
-}
 
 int fail(int code, const QString& message)
 {
@@ -174,7 +167,15 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
         QStringList messages;
         for (const auto& e : errors)
             messages << QString::fromStdString(e.message);
-        return QStringLiteral("invalid scenario: ") + messages.join(QStringLiteral("; "));
+        QStringList sources;
+        if (!scenarioFile.isEmpty())
+            sources << scenarioFile;
+        if (!modelConfigFile.isEmpty())
+            sources << modelConfigFile;
+        if (!assignments.isEmpty())
+            sources << QStringLiteral("--set");
+        return (sources.isEmpty() ? QString() : sources.join(QStringLiteral(" + ")) + QStringLiteral(": "))
+               + QStringLiteral("invalid scenario: ") + messages.join(QStringLiteral("; "));
     }
     out = std::move(s);
     return {};
@@ -273,6 +274,24 @@ QString calibrationJson(const model::Scenario& scenario, const QByteArray& data,
         {QStringLiteral("scenario"), model::toJson(result.calibrated)},
     };
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)).trimmed();
+}
+
+void printLine(FILE* stream, const QString& line)
+{
+    QString shown = line;
+    if (stream == stderr) {
+        shown.clear();
+        for (const QChar c : line) {
+            if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+                shown += QStringLiteral("\\x") + QString::number(c.unicode(), 16).rightJustified(2, QLatin1Char('0')).toUpper();
+            else
+                shown += c;
+        }
+    }
+    const QByteArray bytes = shown.toLocal8Bit();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
+    std::fputc('\n', stream);
+    std::fflush(stream);
 }
 
 int run(int argc, char** argv)
@@ -457,7 +476,7 @@ int run(int argc, char** argv)
         if (const QString err = buildScenario(parser.value(compareOpt), parser.value(modelConfigOpt), ticketScenario,
                                               parser.values(setOpt), other, otherNotes);
             !err.isEmpty())
-            return fail(kExitBadInput, QStringLiteral("--compare ") + err);
+            return fail(kExitBadInput, QStringLiteral("--compare: ") + err);
         const model::Evaluation ea = model::evaluate(scenario), eb = model::evaluate(other);
         if (format == QLatin1String("json"))
             printLine(stdout, QString::fromUtf8(QJsonDocument(compareJson(scenario, ea, other, eb)).toJson(QJsonDocument::Indented)).trimmed());
@@ -490,8 +509,10 @@ int run(int argc, char** argv)
         QCoreApplication::processEvents();
         QCoreApplication::processEvents();
         const QImage image = window.grab().toImage();
-        if (image.isNull() || !image.save(path, "PNG"))
-            return fail(kExitFailure, QStringLiteral("--screenshot %1: cannot write the PNG (check the folder exists and is writable)").arg(path));
+        if (image.isNull())
+            return fail(kExitFailure, QStringLiteral("--screenshot %1: the window could not be rendered").arg(path));
+        if (const QString why = savePng(image, path); !why.isEmpty())
+            return fail(kExitFailure, QStringLiteral("--screenshot %1: cannot write the PNG: %2").arg(path, why));
         return 0;
     }
     if (parser.isSet(reportOpt))

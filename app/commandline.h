@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstdio>
+
 #include <QString>
 #include <QStringList>
 
@@ -34,6 +36,13 @@ QString calibrationJson(const model::Scenario& scenario, const QByteArray& data,
 
 /** The triage report as text (class, reasoning, fixes, the six-line standup) or JSON. */
 QString triageText(const model::Scenario& scenario, const QByteArray& ticketJson, bool json, QString* error);
+
+/**
+ * Writes @p line and a newline to @p stream (stdout, stderr) in the locale's encoding and flushes.
+ * On stderr, control characters (from file names, --set values or file contents echoed in a
+ * message) are written as \xNN, so an error stays one line and cannot drive the terminal.
+ */
+void printLine(FILE* stream, const QString& line);
 
 /**
  * The program: `ridgeline [FILE] [--report [--format text|json]] [--scenario FILE] [--model-config FILE]

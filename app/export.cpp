@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/export.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 
 #include <QAbstractTextDocumentLayout>
@@ -91,17 +93,49 @@ QList<QPair<QString, QString>> takeawaysOf(const MainWindow& window)
     return out;
 }
 
+/** Why writing @p file failed: its error string, or the system's when Qt has none to give. */
+QString failure(const QSaveFile& file)
+{
+    const int code = errno;
+    const QString qt = file.errorString();
+    if (file.error() != QFileDevice::NoError && !qt.isEmpty() && qt != QLatin1String("Unknown error"))
+        return qt;
+    return code != 0 ? QString::fromLocal8Bit(std::strerror(code)) : tr("the write failed");
+}
+
+/**
+ * Flushes and commits @p file; "" or the reason. The explicit flush matters: QSaveFile (Qt 6.4)
+ * notices a failed write inside write(), but not one in the final flush of its buffer that
+ * commit() does, and would then rename a truncated file over the target (a full disk).
+ */
+QString finish(QSaveFile& file)
+{
+    errno = 0;
+    if (!file.flush()) {
+        const QString why = failure(file);
+        file.cancelWriting();
+        file.commit(); // discards the temporary file
+        return why;
+    }
+    if (!file.commit())
+        return failure(file);
+    return {};
+}
+
 /** Writes @p bytes through QSaveFile; "" or the reason. */
 QString writeBytes(const QString& path, const QByteArray& bytes)
 {
     QSaveFile file(path);
+    errno = 0;
     if (!file.open(QIODevice::WriteOnly))
-        return file.errorString();
-    if (file.write(bytes) != bytes.size())
-        return file.errorString();
-    if (!file.commit())
-        return file.errorString();
-    return {};
+        return failure(file);
+    if (file.write(bytes) != bytes.size()) {
+        const QString why = failure(file);
+        file.cancelWriting();
+        file.commit();
+        return why;
+    }
+    return finish(file);
 }
 
 using Draw = std::function<void(QCPPainter&, const QRect&)>;
@@ -111,8 +145,9 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
                    const Draw& draw)
 {
     QSaveFile file(path);
+    errno = 0;
     if (!file.open(QIODevice::WriteOnly))
-        return file.errorString();
+        return failure(file);
     const QRect rect(QPoint(0, 0), size);
     switch (format) {
     case ExportFormat::Png: {
@@ -133,8 +168,13 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
         const int dotsPerMeter = qRound(dpi / 0.0254);
         image.setDotsPerMeterX(dotsPerMeter); // metadata only: fonts were laid out at 96 dpi
         image.setDotsPerMeterY(dotsPerMeter);
-        if (!image.save(&file, "PNG"))
-            return tr("cannot encode the PNG");
+        errno = 0;
+        if (!image.save(&file, "PNG")) {
+            const QString why = file.error() != QFileDevice::NoError || errno != 0 ? failure(file) : tr("cannot encode the PNG");
+            file.cancelWriting();
+            file.commit();
+            return why;
+        }
         break;
     }
     case ExportFormat::Pdf: {
@@ -177,9 +217,7 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
     default:
         return tr("not an image format");
     }
-    if (!file.commit())
-        return file.errorString();
-    return {};
+    return finish(file);
 }
 
 /** The headline figures as a table in @p rect (A / B / ratio columns with a baseline). */
@@ -278,6 +316,21 @@ void drawDashboard(QCPPainter& painter, const QRect& rect, MainWindow& window, c
 }
 
 } // namespace
+
+QString savePng(const QImage& image, const QString& path)
+{
+    QSaveFile file(path);
+    errno = 0;
+    if (!file.open(QIODevice::WriteOnly))
+        return failure(file);
+    if (!image.save(&file, "PNG")) {
+        const QString why = file.error() != QFileDevice::NoError || errno != 0 ? failure(file) : tr("cannot encode the PNG");
+        file.cancelWriting();
+        file.commit();
+        return why;
+    }
+    return finish(file);
+}
 
 QString parseExportFormats(const QString& text, ExportFormats& out)
 {

@@ -13,6 +13,7 @@
 #include "model/scenario.h"
 
 class QCPPainter;
+class QImage;
 class QRect;
 
 namespace ridgeline::views {
@@ -44,6 +45,13 @@ struct ExportOptions {
     QSize size{720, 480};                  ///< each plot in logical pixels (1/96 in); the dashboard is 3 x 2 of them
     int dpi = 96;                          ///< PNG pixel density: a plot is size * dpi / 96 pixels; PDF and SVG are vector
 };
+
+/**
+ * Writes @p image to @p path as PNG through QSaveFile, so that a failed write (a full disk, a
+ * read-only folder) leaves any previous file intact and no partial one. Returns "" or the reason
+ * (the system's, e.g. "No space left on device").
+ */
+QString savePng(const QImage& image, const QString& path);
 
 /**
  * Parses "png,pdf,svg,csv,md" (any subset, any order; "markdown" = "md", "all" = every one).

@@ -137,6 +137,7 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
     QJsonObject capacity{
         {QStringLiteral("max_sequences_contiguous_at_max_context"), double(c.maxSequencesContiguousAtMaxContext)},
         {QStringLiteral("max_sequences_paged"), double(c.maxSequencesPaged)},
+        {QStringLiteral("context_exceeds_max_context"), s.workload.contextTokens > s.serving.maxContextTokens},
         {QStringLiteral("max_context_tokens"), s.serving.maxContextTokens},
         {QStringLiteral("max_context_at_batch"),
          c.maxContextAtBatch ? QJsonValue(double(*c.maxContextAtBatch)) : QJsonValue(QJsonValue::Null)},
@@ -282,7 +283,11 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         QStringLiteral("floor(budget / (S_max * kv_tok))"));
     row(QStringLiteral("paged, by tokens held"),
         num(double(c.maxSequencesPaged)) + QStringLiteral(" (") + num(s.serving.blockTokens) + QStringLiteral("-token blocks)"),
-        QStringLiteral("floor(budget / (ceil(S / block) * block * kv_tok))"));
+        QStringLiteral("floor(budget / (ceil(min(S, S_max) / block) * block * kv_tok))"));
+    if (s.workload.contextTokens > s.serving.maxContextTokens)
+        out << QStringLiteral("  (context S = %1 is longer than serving.max_context_tokens = %2: the server would refuse such "
+                              "a request; the paged count holds S_max tokens per sequence)")
+                   .arg(num(s.workload.contextTokens), num(s.serving.maxContextTokens));
     row(QStringLiteral("longest context at batch B"),
         c.maxContextAtBatch ? num(double(*c.maxContextAtBatch)) + QStringLiteral(" tokens") : QStringLiteral("unbounded (every layer slides)"),
         QStringLiteral("largest S with B * kv(S) <= budget"));
@@ -417,10 +422,12 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
             return QStringLiteral("none");
         return v.toString();
     };
-    QStringList out;
-    out << QStringLiteral("A: ") + name(a) << QStringLiteral("B: ") + name(b) << QString();
-    out << QStringLiteral("figure").leftJustified(48) + QStringLiteral("A").rightJustified(16) + QStringLiteral("B").rightJustified(16)
-               + QStringLiteral("B / A").rightJustified(10);
+    // Cells first, then columns as wide as their widest cell plus a two-space gap, so that no two
+    // figures ever run together (989,400,000,000,000 FLOP/s is 19 characters).
+    struct Row {
+        QString key, a, b, ratio;
+    };
+    QList<Row> rows{{QStringLiteral("figure"), QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("B / A")}};
     for (const auto& [key, va] : la) {
         QJsonValue vb;
         for (const auto& [keyB, v] : lb)
@@ -429,9 +436,21 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
         if (key == QLatin1String("ridgeline_version"))
             continue;
         const QJsonValue r = ratio(va, vb);
-        out << key.leftJustified(48) + cell(va).rightJustified(16) + cell(vb).rightJustified(16)
-                   + (r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-")).rightJustified(10);
+        rows.append({key, cell(va), cell(vb),
+                     r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-")});
     }
+    qsizetype wKey = 0, wA = 0, wB = 0, wRatio = 0;
+    for (const Row& row : rows) {
+        wKey = std::max(wKey, row.key.size());
+        wA = std::max(wA, row.a.size());
+        wB = std::max(wB, row.b.size());
+        wRatio = std::max(wRatio, row.ratio.size());
+    }
+    QStringList out;
+    out << QStringLiteral("A: ") + name(a) << QStringLiteral("B: ") + name(b) << QString();
+    for (const Row& row : rows)
+        out << row.key.leftJustified(wKey) + row.a.rightJustified(wA + 2) + row.b.rightJustified(wB + 2)
+                   + row.ratio.rightJustified(wRatio + 2);
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 

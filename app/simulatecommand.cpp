@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/simulatecommand.h"
 
+#include "app/commandline.h"
+
 #include <cstdio>
 
 #include <QJsonArray>
@@ -12,14 +14,6 @@ namespace ridgeline::app {
 namespace {
 
 constexpr int kExitBadInput = 2;
-
-void printLine(FILE* stream, const QString& line)
-{
-    const QByteArray bytes = line.toLocal8Bit();
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
-    std::fputc('\n', stream);
-    std::fflush(stream);
-}
 
 QString str(const std::string& s)
 {

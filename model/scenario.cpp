@@ -47,12 +47,12 @@ public:
             fail(key, formatNumber(v), std::string("must be at least ") + shown);
     }
     /** Finite and in (0, 1]. */
-    void fraction(std::string_view key, double v)
+    void fraction(std::string_view key, double v, std::string_view meaning = "achieved / peak")
     {
         if (!std::isfinite(v))
             fail(key, formatNumber(v), "must be a finite number");
         else if (v <= 0 || v > 1)
-            fail(key, formatNumber(v), "must be greater than 0 and at most 1 (achieved / peak)");
+            fail(key, formatNumber(v), "must be greater than 0 and at most 1 (" + std::string(meaning) + ")");
         else if (v < 1e-6)
             fail(key, formatNumber(v), "must be at least 1e-6");
     }
@@ -184,7 +184,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
 
     c.nonNegative("workload.queue_wait_ms", s.workload.queueWaitMs);
 
-    c.fraction("serving.memory_utilization", s.serving.memoryUtilization);
+    c.fraction("serving.memory_utilization", s.serving.memoryUtilization, "the share of HBM the server may use");
     c.nonNegative("serving.activation_reserve_bytes", s.serving.activationReserveBytes);
     c.positive("serving.max_context_tokens", s.serving.maxContextTokens);
     c.positive("serving.block_tokens", s.serving.blockTokens);

@@ -124,6 +124,9 @@ Entry text(std::string_view key, std::string_view help, std::function<std::strin
                                     + "); expected one line of text";
                          }
                      }
+                     if (t.size() > kMaxTextBytes)
+                         return std::string(key) + ": " + std::to_string(t.size()) + " bytes long; expected at most "
+                                + std::to_string(kMaxTextBytes);
                      field(s) = std::string(t);
                      return std::string();
                  }};
@@ -344,7 +347,10 @@ std::string setKey(Scenario& scenario, std::string_view key, std::string_view va
 
 std::string oneLineText(std::string_view text)
 {
-    std::string out(text);
+    std::string out(text.substr(0, kMaxTextBytes));
+    if (out.size() < text.size()) // cut at a UTF-8 character boundary
+        while (!out.empty() && (static_cast<unsigned char>(text[out.size()]) & 0xC0) == 0x80)
+            out.pop_back();
     for (char& c : out)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
             c = ' ';
@@ -358,6 +364,25 @@ std::string getKey(const Scenario& scenario, std::string_view key)
 }
 
 namespace {
+
+/** @p v as it would appear in JSON (strings quoted), cut to 40 characters, control characters as spaces. */
+std::string shownJson(const QJsonValue& v)
+{
+    std::string text;
+    if (v.isString())
+        text = "\"" + v.toString().toStdString() + "\"";
+    else if (v.isNull())
+        text = "null";
+    else if (v.isBool())
+        text = v.toBool() ? "true" : "false";
+    else if (v.isArray())
+        text = QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString();
+    else if (v.isObject())
+        text = QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString();
+    if (text.size() > 40)
+        text = text.substr(0, 37) + "...";
+    return oneLineText(text);
+}
 
 /** The scenario key groups ("model, hardware, ...") in file order, for messages. */
 std::string groupList()
@@ -421,7 +446,7 @@ std::string applyJson(Scenario& scenario, const QJsonObject& object)
                 if (v.isNull() && (key == "model.active_params" || key == "model.head_dim"))
                     textValue = "";
                 else if (!v.isDouble())
-                    return key + ": expected a number, got " + (v.isString() ? "\"" + v.toString().toStdString() + "\"" : "a non-number");
+                    return key + ": expected a number, got " + shownJson(v);
                 else
                     textValue = formatNumber(v.toDouble());
                 break;

@@ -30,8 +30,11 @@ const std::vector<KeyInfo>& scenarioKeys();
 /** Current scenario file format version, written as "format_version". */
 inline constexpr int kScenarioFormatVersion = 1;
 
+/** Longest text key value (model.name, hardware.name), in UTF-8 bytes. */
+inline constexpr std::size_t kMaxTextBytes = 256;
+
 /**
- * @p text with every control character (below 0x20, and 0x7F) replaced by a space: what a name
+ * @p text, cut to kMaxTextBytes (at a character boundary), with every control character (below 0x20, and 0x7F) replaced by a space: what a name
  * taken from outside (a file or folder name) must become before it is stored in a text key, whose
  * setter refuses control characters (they would break titles, reports and CSV headers).
  */

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -148,6 +149,12 @@ private slots:
         QTest::newRow("hit rate over 1") << QStringList{report, QStringLiteral("--set"), QStringLiteral("serving.prefix_hit_rate=2")} << "serving.prefix_hit_rate";
         QTest::newRow("missing config") << QStringList{report, QStringLiteral("--model-config"), QStringLiteral("/nonexistent/config.json")} << "/nonexistent/config.json";
         QTest::newRow("missing file") << QStringList{report, QStringLiteral("--scenario"), QStringLiteral("/nonexistent/x.json")} << "/nonexistent/x.json";
+        // Control characters in a value are refused and echoed escaped: one line, no terminal codes.
+        QTest::newRow("escape code in a name") << QStringList{report, QStringLiteral("--set"), QStringLiteral("model.name=a\x1b[31mb\nc")}
+                                               << "model.name=a\\x1B[31mb\\x0Ac: model.name: contains a control character (0x1B)";
+        QTest::newRow("name too long") << QStringList{report, QStringLiteral("--set"), QStringLiteral("model.name=") + QString(300, QLatin1Char('n'))}
+                                       << "model.name: 300 bytes long; expected at most 256";
+        QTest::newRow("number as a list in a file") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch=[64]")} << "workload.batch";
         QTest::newRow("bad size") << QStringList{QStringLiteral("--screenshot"), QStringLiteral("/tmp/x.png"), QStringLiteral("--size"), QStringLiteral("big")} << "--size";
     }
 
@@ -160,6 +167,7 @@ private slots:
         const QString err = QString::fromUtf8(r.err).trimmed();
         QVERIFY2(err.contains(expectedPhrase), qPrintable(err));
         QCOMPARE(err.count(QLatin1Char('\n')), 0);
+        QVERIFY2(!r.err.contains('\x1b'), r.err.constData());
         QVERIFY(r.out.isEmpty());
     }
 
@@ -244,6 +252,36 @@ private slots:
         QCOMPARE(all.value(QStringLiteral("rejected_over_max_context")).toInt(), requests);
         QVERIFY2(r.err.contains(QStringLiteral("%1 of %1 requests were rejected").arg(requests).toUtf8()), r.err.constData());
         QVERIFY2(r.err.contains("serving.max_context_tokens = 100"), r.err.constData());
+    }
+
+    void compareSideBySide()
+    {
+        // 8B on H100 against the 13B drill on A100: the JSON's ratio is B / A of the two reports,
+        // and every row of the text table keeps its four columns apart (19-digit FLOP/s included).
+        const QString a = source("resources/scenarios/llama-3.1-8b-h100.json");
+        const QString b = source("resources/scenarios/incident-drill-13b-a100.json");
+        const Result json = runRidgeline({QStringLiteral("--report"), QStringLiteral("--format"), QStringLiteral("json"),
+                                          QStringLiteral("--scenario"), a, QStringLiteral("--compare"), b});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        const double floorA = at(o, QStringLiteral("a.decode.floor_ms_batch1"));
+        const double floorB = at(o, QStringLiteral("b.decode.floor_ms_batch1"));
+        QVERIFY(near(floorB, 13.0));
+        QVERIFY(near(at(o, QStringLiteral("ratio.decode.floor_ms_batch1")), floorB / floorA, 1e-9));
+
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--scenario"), a, QStringLiteral("--compare"), b});
+        QCOMPARE(text.exitCode, 0);
+        const QStringList lines = QString::fromUtf8(text.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        int rows = 0;
+        bool sawPeak = false;
+        for (const QString& line : lines.mid(2)) { // after the "A: ..." and "B: ..." lines
+            const QStringList cells = line.split(QRegularExpression(QStringLiteral("\\s{2,}")), Qt::SkipEmptyParts);
+            QVERIFY2(cells.size() == 4, qPrintable(line));
+            sawPeak = sawPeak || cells[0] == QLatin1String("roofline.peak_flop_per_s");
+            ++rows;
+        }
+        QVERIFY(rows > 50);
+        QVERIFY(sawPeak);
     }
 
     void servingWhatIfKeysInTheReport()

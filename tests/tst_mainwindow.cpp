@@ -7,6 +7,7 @@
 #include <QBarSet>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
@@ -79,6 +80,7 @@ private slots:
     void batchKeysMoveEveryView();
     void invalidArchitectureShowsBanner();
     void burstOfEditsEvaluatesOnce();
+    void timedBurstIsThrottledToFrames();
     void presetsAndCustomMarker();
     void renderWindowPng();
 };
@@ -268,6 +270,41 @@ void TestMainWindow::burstOfEditsEvaluatesOnce()
     const int batch = document->scenario().workload.batch;
     QCOMPARE(document->evaluatedScenario().workload.batch, batch);
     QCOMPARE(window.sloPanel()->currentMarker()->data()->constBegin()->key, double(batch));
+}
+
+void TestMainWindow::timedBurstIsThrottledToFrames()
+{
+    // Edits arriving faster than the screen refreshes (a 1 kHz mouse) are evaluated at most once
+    // per ScenarioDocument::minimumInterval(): leading edge at once, then the latest value on the
+    // trailing edge, so the window ends on the last value without a backlog. Structural: the bound
+    // is the elapsed time divided by the interval, whatever the machine's speed.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ScenarioDocument* document = window.document();
+    QCOMPARE(document->minimumInterval(), ScenarioDocument::kDefaultMinimumIntervalMs);
+    auto* slider = window.findChild<QSlider*>(QStringLiteral("batchSlider"));
+    QVERIFY(slider);
+    QTRY_VERIFY(!document->isEvaluationPending());
+    QElapsedTimer clock;
+    clock.start();
+    const int before = document->evaluationCount();
+    const int edits = 200;
+    for (int i = 0; i < edits; ++i) {
+        slider->setSliderPosition(slider->minimum() + (i * 7) % (slider->maximum() - slider->minimum() + 1));
+        QTest::qWait(1);
+    }
+    const int lastPosition = slider->value();
+    QTRY_VERIFY(!document->isEvaluationPending());
+    const qint64 elapsedMs = clock.elapsed();
+    const int evaluations = document->evaluationCount() - before;
+    QVERIFY2(evaluations >= 2, qPrintable(QString::number(evaluations)));
+    QVERIFY2(evaluations <= elapsedMs / ScenarioDocument::kDefaultMinimumIntervalMs + 2,
+             qPrintable(QStringLiteral("%1 evaluations in %2 ms").arg(evaluations).arg(elapsedMs)));
+    QCOMPARE(slider->value(), lastPosition);
+    QCOMPARE(document->evaluatedScenario().workload.batch, document->scenario().workload.batch);
+    QCOMPARE(window.sloPanel()->currentMarker()->data()->constBegin()->key, double(document->scenario().workload.batch));
 }
 
 void TestMainWindow::presetsAndCustomMarker()
