@@ -12,8 +12,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
+#include <QString>
 
 #include "model/costmodel.h"
+#include "model/scenariokeys.h"
 
 namespace ridgeline::model {
 
@@ -86,6 +88,76 @@ std::string fmt(const char* pattern, double a, double b = 0)
     char buffer[256];
     std::snprintf(buffer, sizeof buffer, pattern, a, b);
     return buffer;
+}
+
+/** A number as written in the data: whole numbers below 1e9 in digits, else the
+ * shortest round-trip text with a bare exponent (1e12). */
+std::string numberText(double v)
+{
+    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
+        return std::to_string(static_cast<long long>(v)); // 10000000, not 1e+07
+    std::string t = formatNumber(v);
+    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
+        std::string exponent = t.substr(e + 1);
+        const bool negative = exponent[0] == '-';
+        if (exponent[0] == '+' || exponent[0] == '-')
+            exponent.erase(0, 1);
+        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
+    }
+    return t;
+}
+
+/**
+ * Outside text (a cell, a column name) for a one-line message: control characters (below 0x20, 0x7F,
+ * U+0080-U+009F) as \xNN, bytes that are not UTF-8 as U+FFFD, cut after 60 characters with "...".
+ */
+std::string printable(const std::string& text)
+{
+    std::string out;
+    int shown = 0;
+    for (const char32_t u : QString::fromStdString(text).toUcs4()) {
+        if (shown++ == 60) {
+            out += "...";
+            break;
+        }
+        if (u < 0x20 || (u >= 0x7f && u <= 0x9f)) {
+            char buffer[8];
+            std::snprintf(buffer, sizeof buffer, u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
+            out += buffer;
+        } else {
+            out += QString::fromUcs4(&u, 1).toStdString();
+        }
+    }
+    return out;
+}
+
+/** A JSON value for a message: 3, "100" (escaped), true, null, [...]. */
+std::string shown(const QJsonValue& v)
+{
+    if (v.isDouble())
+        return numberText(v.toDouble());
+    if (v.isString())
+        return "\"" + printable(v.toString().toStdString()) + "\"";
+    if (v.isBool())
+        return v.toBool() ? "true" : "false";
+    if (v.isNull())
+        return "null";
+    return printable(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString());
+}
+
+/** What a column gives: columns that give the same thing may not both be there. */
+const char* columnMeaning(const std::string& column)
+{
+    if (column == "batch" || column == "concurrency")
+        return "the batch";
+    if (column == "input_tokens" || column == "prompt_tokens")
+        return "the prompt length";
+    if (column == "itl_ms" || column == "itl_s" || column == "tpot_ms" || column == "tpot_s")
+        return "the ITL";
+    if (column == "ttft_ms" || column == "ttft_s")
+        return "the TTFT";
+    return nullptr;
 }
 
 /** Fits y = intercept + slope * x (relative weights), or slope only when the x values do not vary. */
@@ -165,11 +237,20 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
                 {"batch", 1},        {"concurrency", 1},    {"context_tokens", 1}, {"input_tokens", 1}, {"prompt_tokens", 1},
                 {"output_tokens", 1}, {"itl_ms", 1},        {"itl_s", 1000},       {"tpot_ms", 1},      {"tpot_s", 1000},
                 {"ttft_ms", 1},      {"ttft_s", 1000}};
-            for (std::string& c : cells) {
+            for (size_t i = 0; i < cells.size(); ++i) {
+                std::string& c = cells[i];
                 c = normaliseHeader(c);
                 if (!known.count(c))
-                    return "unknown column \"" + c + "\" (expected batch or concurrency, context_tokens or input_tokens and "
+                    return "unknown column \"" + printable(c) + "\" (expected batch or concurrency, context_tokens or input_tokens and "
                            "output_tokens, itl_ms or tpot_ms, ttft_ms; units after an underscore or in brackets)";
+                for (size_t j = 0; j < i; ++j) {
+                    if (cells[j] == c)
+                        return "column \"" + c + "\" appears twice (columns " + std::to_string(j + 1) + " and " + std::to_string(i + 1)
+                               + "): keep one";
+                    const char* meaning = columnMeaning(c);
+                    if (meaning && meaning == columnMeaning(cells[j]))
+                        return "columns \"" + cells[j] + "\" and \"" + c + "\" both give " + meaning + ": keep one";
+                }
             }
             header = cells;
             const auto has = [&](const char* n) { return std::find(header.begin(), header.end(), n) != header.end(); };
@@ -186,14 +267,29 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
         double input = -1, output = -1;
         bool haveContext = false;
         for (size_t i = 0; i < cells.size(); ++i) {
-            if (cells[i].empty())
-                continue;
+            const std::string& h = header[i];
+            const std::string where = "line " + std::to_string(lineNumber) + ", column " + h;
+            if (cells[i].empty()) {
+                if (h == "batch" || h == "concurrency")
+                    return where + ": empty (every row needs its batch)";
+                continue; // not measured
+            }
             double v = 0;
             const char* first = cells[i].data();
             const auto [ptr, ec] = std::from_chars(first, first + cells[i].size(), v);
-            if (ec != std::errc() || ptr != first + cells[i].size() || !std::isfinite(v) || v < 0)
-                return "line " + std::to_string(lineNumber) + ", column " + header[i] + ": \"" + cells[i] + "\" is not a number >= 0";
-            const std::string& h = header[i];
+            if (ec != std::errc() || ptr != first + cells[i].size() || !std::isfinite(v))
+                return where + ": \"" + printable(cells[i]) + "\" is not a number";
+            const std::string shownCell = where + " = " + printable(cells[i]) + ": ";
+            const bool seconds = h.size() > 2 && h.compare(h.size() - 2, 2, "_s") == 0;
+            if ((h == "batch" || h == "concurrency") && !(v >= 1 && v <= 1e7 && v == std::floor(v)))
+                return shownCell + "expected a whole number of sequences from 1 to 10,000,000";
+            if ((h == "context_tokens" || h == "input_tokens" || h == "prompt_tokens" || h == "output_tokens") && !(v >= 0 && v <= 1e9))
+                return shownCell + "expected a number of tokens from 0 to 1e9";
+            if (h.rfind("itl", 0) == 0 || h.rfind("tpot", 0) == 0 || h.rfind("ttft", 0) == 0) {
+                const double ms = seconds ? v * 1000 : v;
+                if (!(ms >= 1e-6 && ms <= 1e9))
+                    return shownCell + (seconds ? "expected a latency from 1e-9 to 1e6 s" : "expected a latency from 1e-6 to 1e9 ms");
+            }
             if (h == "batch" || h == "concurrency")
                 m.batch = v;
             else if (h == "context_tokens") {
@@ -212,18 +308,13 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
             else if (h == "ttft_s")
                 m.ttftMs = v * 1000;
         }
-        if (m.batch < 1 || m.batch > 1e7)
-            return "line " + std::to_string(lineNumber) + ": batch must be from 1 to 10,000,000";
-        if (m.contextTokens > 1e9 || input > 1e9)
-            return "line " + std::to_string(lineNumber) + ": token counts must be at most 1e9";
-        if ((m.itlMs && (*m.itlMs > 1e9 || *m.itlMs < 1e-6)) || (m.ttftMs && (*m.ttftMs > 1e9 || *m.ttftMs < 1e-6)))
-            return "line " + std::to_string(lineNumber) + ": latencies must be from 1e-6 to 1e9 ms";
         if (input >= 0)
             m.promptTokens = input;
         if (!haveContext && input >= 0)
             m.contextTokens = input + std::max(0.0, output) / 2.0;
-        if ((m.itlMs && *m.itlMs <= 0) || (m.ttftMs && *m.ttftMs <= 0))
-            return "line " + std::to_string(lineNumber) + ": latencies must be greater than 0";
+        if (m.contextTokens > 1e9)
+            return "line " + std::to_string(lineNumber) + ": context input + output / 2 = " + numberText(m.contextTokens)
+                   + " tokens; at most 1e9";
         rows.push_back(m);
     }
     if (header.empty())
@@ -236,15 +327,15 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
 
 std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measurement>& out)
 {
-    QList<QJsonObject> objects;
+    QList<QJsonValue> objects;
     QJsonParseError error{};
     const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
     if (error.error == QJsonParseError::NoError) {
         if (doc.isObject())
-            objects << doc.object();
+            objects << QJsonValue(doc.object());
         else
             for (const QJsonValue v : doc.array())
-                objects << v.toObject();
+                objects << v;
     } else {
         for (const QByteArray& line : json.split('\n')) { // JSON lines
             if (line.trimmed().isEmpty())
@@ -252,44 +343,70 @@ std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measureme
             const QJsonDocument d = QJsonDocument::fromJson(line, &error);
             if (error.error != QJsonParseError::NoError || !d.isObject())
                 return "not valid JSON (nor JSON lines): " + error.errorString().toStdString();
-            objects << d.object();
+            objects << QJsonValue(d.object());
         }
     }
     std::vector<Measurement> rows;
     int index = 0;
-    for (const QJsonObject& o : objects) {
+    for (const QJsonValue& value : objects) {
         ++index;
         const std::string where = "result " + std::to_string(index) + ": ";
+        if (!value.isObject())
+            return where + shown(value) + ": expected an object (one benchmark result)";
+        const QJsonObject o = value.toObject();
+        // A number, or nullopt when absent or null; a value of another type is an error, naming it.
+        std::string problem;
         auto number = [&](const char* key) -> std::optional<double> {
             const QJsonValue v = o.value(QLatin1String(key));
-            if (v.isDouble() && std::isfinite(v.toDouble()) && v.toDouble() >= 0)
-                return v.toDouble();
-            return std::nullopt;
+            if (v.isUndefined() || v.isNull())
+                return std::nullopt;
+            if (!v.isDouble()) {
+                if (problem.empty())
+                    problem = where + key + " = " + shown(v) + ": expected a number, not " + (v.isString() ? "text" : "this");
+                return std::nullopt;
+            }
+            return v.toDouble();
+        };
+        auto whole = [&](const char* key, double v, double min, const char* what) -> std::string {
+            if (!(v >= min && v <= 1e12 && v == std::floor(v)))
+                return where + key + " = " + numberText(v) + ": expected a whole number of " + what + " from " + numberText(min)
+                       + " to 1e12";
+            return {};
         };
         const auto completed = number("completed");
         const auto input = number("total_input_tokens");
         const auto output = number("total_output_tokens");
         const auto concurrency = number("max_concurrency");
-        if (!completed || *completed < 1)
-            return where + "\"completed\" is missing or below 1";
+        const auto tpot = number("mean_tpot_ms");
+        const auto ttft = number("median_ttft_ms");
+        if (!problem.empty())
+            return problem;
+        if (!completed)
+            return where + "\"completed\" is missing (the number of requests that completed)";
         if (!input || !output)
             return where + "\"total_input_tokens\" and \"total_output_tokens\" are needed";
         if (!concurrency)
             return where + "\"max_concurrency\" is missing or null (run the benchmark with --max-concurrency to know the batch)";
+        for (const std::string& e : {whole("completed", *completed, 1, "requests"), whole("total_input_tokens", *input, 1, "tokens"),
+                                     whole("total_output_tokens", *output, 0, "tokens")})
+            if (!e.empty())
+                return e;
+        if (!(*concurrency >= 1 && *concurrency <= 1e7 && *concurrency == std::floor(*concurrency)))
+            return where + "max_concurrency = " + numberText(*concurrency) + ": expected a whole number from 1 to 10,000,000";
+        for (const auto& [key, latency] : {std::pair{"mean_tpot_ms", tpot}, std::pair{"median_ttft_ms", ttft}})
+            if (latency && !(*latency >= 1e-6 && *latency <= 1e9))
+                return where + key + " = " + numberText(*latency) + ": expected a latency from 1e-6 to 1e9 ms";
         Measurement m;
-        m.batch = std::max(1.0, *concurrency);
+        m.batch = *concurrency;
         m.promptTokens = *input / *completed;
         m.contextTokens = m.promptTokens + *output / *completed / 2.0;
-        if (const auto tpot = number("mean_tpot_ms"))
-            m.itlMs = *tpot;
-        if (const auto ttft = number("median_ttft_ms"))
-            m.ttftMs = *ttft;
+        m.itlMs = tpot;
+        m.ttftMs = ttft;
         if (!m.itlMs && !m.ttftMs)
             return where + "neither mean_tpot_ms nor median_ttft_ms is present";
-        if (m.batch > 1e7 || m.contextTokens > 1e9)
-            return where + "max_concurrency must be at most 1e7 and token counts at most 1e9";
-        if ((m.itlMs && (*m.itlMs > 1e9 || *m.itlMs < 1e-6)) || (m.ttftMs && (*m.ttftMs > 1e9 || *m.ttftMs < 1e-6)))
-            return where + "latencies must be from 1e-6 to 1e9 ms";
+        if (m.contextTokens > 1e9)
+            return where + "context (total_input_tokens + total_output_tokens / 2) / completed = " + numberText(m.contextTokens)
+                   + " tokens per request; at most 1e9";
         rows.push_back(m);
     }
     if (rows.empty())

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/hfconfig.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <set>
 
@@ -9,6 +11,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
+#include <QString>
+
+#include "model/scenariokeys.h"
 
 namespace ridgeline::model {
 
@@ -21,28 +26,69 @@ public:
 
     bool has(const char* key) const { return m_o.contains(QLatin1String(key)) && !m_o.value(QLatin1String(key)).isNull(); }
 
-    /** A required positive whole number. */
+    /** A required whole number >= 1 (and at most maximum(key)). */
     int count(const char* key)
     {
         if (!has(key)) {
-            fail(std::string("config field \"") + key + "\" is missing");
+            fail(std::string("config field ") + key + " is missing");
             return 0;
         }
-        return countOr(key, 0);
+        return countOr(key, 0, 1);
     }
 
-    /** An optional whole number >= 0, @p fallback when absent or null. */
-    int countOr(const char* key, int fallback)
+    /** An optional whole number >= @p min (and at most maximum(key)), @p fallback when absent or null. */
+    int countOr(const char* key, int fallback, int min = 0)
     {
         if (!has(key))
             return fallback;
         const QJsonValue v = m_o.value(QLatin1String(key));
         const double d = v.toDouble(-1);
-        if (!v.isDouble() || d < 0 || d != std::floor(d) || d > 2e9) {
-            fail(std::string("config field \"") + key + "\" = " + text(v) + ": expected a whole number >= 0");
+        const std::string head = std::string("config field ") + key + " = " + text(v) + ": ";
+        if (!v.isDouble() || d != std::floor(d)) {
+            fail(head + "expected a whole number");
+            return fallback;
+        }
+        if (d < min) {
+            fail(head + "expected at least " + std::to_string(min));
+            return fallback;
+        }
+        if (d > maximum(key)) {
+            fail(head + "out of range (at most " + grouped(maximum(key)) + ")");
             return fallback;
         }
         return int(d);
+    }
+
+    /**
+     * The largest value a count may take: far above any published model, low enough that the counts
+     * and the cost model stay in range (10 million hidden, 100,000 layers, a billion-token vocabulary).
+     */
+    static long long maximum(const char* key)
+    {
+        const std::string k = key;
+        if (k == "hidden_size")
+            return 10000000;
+        if (k == "num_hidden_layers")
+            return 100000;
+        if (k == "num_attention_heads" || k == "num_key_value_heads")
+            return 1000000;
+        if (k == "vocab_size")
+            return 1000000000;
+        if (k == "intermediate_size" || k == "moe_intermediate_size" || k == "shared_expert_intermediate_size")
+            return 100000000;
+        return 2000000000; // what an int holds
+    }
+
+    static std::string grouped(long long v)
+    {
+        const std::string digits = std::to_string(v);
+        std::string out;
+        for (size_t i = 0; i < digits.size(); ++i) {
+            if (i > 0 && (digits.size() - i) % 3 == 0)
+                out += ',';
+            out += digits[i];
+        }
+        return out;
     }
 
     bool flag(const char* key, bool fallback)
@@ -51,7 +97,7 @@ public:
             return fallback;
         const QJsonValue v = m_o.value(QLatin1String(key));
         if (!v.isBool()) {
-            fail(std::string("config field \"") + key + "\" = " + text(v) + ": expected true or false");
+            fail(std::string("config field ") + key + " = " + text(v) + ": expected true or false");
             return fallback;
         }
         return v.toBool();
@@ -67,15 +113,77 @@ public:
     }
     const std::string& error() const { return m_error; }
 
+    /** @p v as written in JSON, for a one-line message: 1e12, "text" with control characters as \xNN. */
     static std::string text(const QJsonValue& v)
     {
         if (v.isString())
-            return "\"" + v.toString().toStdString() + "\"";
-        if (v.isDouble())
-            return QByteArray::number(v.toDouble(), 'g', 12).toStdString();
+            return "\"" + printable(v.toString().toStdString()) + "\"";
+        if (v.isDouble()) { // whole numbers below 1e9 in digits, else the shortest text with a bare exponent (1e12)
+            const double d = v.toDouble();
+            if (d == std::floor(d) && std::abs(d) < 1e9)
+                return std::to_string(static_cast<long long>(d));
+            std::string t = formatNumber(d);
+            if (const size_t e = t.find('e'); e != std::string::npos) {
+                std::string exponent = t.substr(e + 1);
+                const bool negative = exponent[0] == '-';
+                if (exponent[0] == '+' || exponent[0] == '-')
+                    exponent.erase(0, 1);
+                exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+                t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
+            }
+            return t;
+        }
         if (v.isBool())
             return v.toBool() ? "true" : "false";
-        return QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString();
+        return printable(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString());
+    }
+
+    /**
+     * Outside text for a one-line message or note: control characters (below 0x20, 0x7F, U+0080-U+009F)
+     * as \xNN, bytes that are not UTF-8 as U+FFFD, cut after 60 characters with "...".
+     */
+    static std::string printable(const std::string& s)
+    {
+        std::string out;
+        int shown = 0;
+        for (const char32_t u : QString::fromStdString(s).toUcs4()) {
+            if (shown++ == 60) {
+                out += "...";
+                break;
+            }
+            if (u < 0x20 || (u >= 0x7f && u <= 0x9f)) {
+                char buffer[8];
+                std::snprintf(buffer, sizeof buffer, u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
+                out += buffer;
+            } else {
+                out += QString::fromUcs4(&u, 1).toStdString();
+            }
+        }
+        return out;
+    }
+
+    /** A name the import keeps (model_type): a string of at most kMaxTextBytes without control characters. */
+    std::string name(const char* key)
+    {
+        const QJsonValue v = m_o.value(QLatin1String(key));
+        if (v.isUndefined() || v.isNull())
+            return {};
+        if (!v.isString()) {
+            fail(std::string("config field ") + key + " = " + text(v) + ": expected a string");
+            return {};
+        }
+        const std::string s = v.toString().toStdString();
+        for (size_t i = 0; i < s.size(); ++i)
+            if (static_cast<unsigned char>(s[i]) < 0x20 || s[i] == 0x7f) {
+                fail(std::string("config field ") + key + " = " + text(v) + ": must not contain control characters (byte "
+                     + std::to_string(i + 1) + " is " + printable(s.substr(i, 1)) + ")");
+                return {};
+            }
+        if (s.size() > kMaxTextBytes) {
+            fail(std::string("config field ") + key + ": " + std::to_string(s.size()) + " bytes; at most " + std::to_string(kMaxTextBytes));
+            return {};
+        }
+        return s;
     }
 
 private:
@@ -103,14 +211,19 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     QJsonObject root = doc.object();
     // Multimodal wrappers (Gemma 3, Llama 4, ...) keep the language model under "text_config".
     if (!root.contains(QStringLiteral("hidden_size")) && root.value(QStringLiteral("text_config")).isObject()) {
-        const std::string outerType = root.value(QStringLiteral("model_type")).toString().toStdString();
+        Fields outer(root);
+        const std::string outerType = outer.name("model_type");
+        if (!outer.error().empty())
+            return outer.error();
         root = root.value(QStringLiteral("text_config")).toObject();
         m.notes.push_back("Read the language model from \"text_config\" (the vision tower of " + outerType + " is not counted).");
         if (!root.contains(QStringLiteral("model_type")))
             root.insert(QStringLiteral("model_type"), QString::fromStdString(outerType));
     }
     Fields f(root);
-    const std::string type = f.string("model_type");
+    const std::string type = f.name("model_type");
+    if (!f.error().empty())
+        return f.error();
     m.modelType = type;
     auto is = [&](std::initializer_list<const char*> names) {
         for (const char* n : names)
@@ -131,18 +244,12 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     const int H = f.count("num_attention_heads");
     const int V = f.count("vocab_size");
     if (!f.error().empty())
+        return f.error(); // each of them named with its value: missing, not a whole number, 0, or out of range
+    int Hkv = f.countOr("num_key_value_heads", -1, 1);
+    if (!f.error().empty())
         return f.error();
-    if (d == 0 || L == 0 || H == 0 || V == 0)
-        return "config fields hidden_size, num_hidden_layers, num_attention_heads and vocab_size must be greater than 0";
-    if (L > 100000 || d > 10000000 || H > 1000000 || V > 1000000000)
-        return "config fields out of range: num_hidden_layers " + std::to_string(L) + " (at most 100,000), hidden_size "
-               + std::to_string(d) + " (at most 10,000,000), num_attention_heads " + std::to_string(H)
-               + " (at most 1,000,000), vocab_size " + std::to_string(V) + " (at most 1e9)";
-    int Hkv = f.countOr("num_key_value_heads", -1);
-    if (Hkv == 0)
-        return "config field \"num_key_value_heads\" = 0: expected at least 1";
     if (Hkv > H)
-        return "config field \"num_key_value_heads\" = " + std::to_string(Hkv) + ": more than num_attention_heads ("
+        return "config field num_key_value_heads = " + std::to_string(Hkv) + ": more than num_attention_heads ("
                + std::to_string(H) + ")";
     if (Hkv < 0) {
         Hkv = H;
@@ -152,7 +259,7 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     int headDim = f.countOr("head_dim", 0);
     if (headDim == 0 && !mla) {
         if (d % H != 0)
-            return "config field \"head_dim\" is missing and hidden_size " + std::to_string(d)
+            return "config field head_dim is missing and hidden_size " + std::to_string(d)
                    + " is not a multiple of num_attention_heads " + std::to_string(H);
         headDim = d / H;
         m.notes.push_back("No \"head_dim\": assumed hidden_size / num_attention_heads = " + std::to_string(headDim) + ".");
@@ -248,12 +355,12 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     if (!f.error().empty())
         return f.error();
     if (experts > 0 && (perToken <= 0 || perToken > experts))
-        return "config field \"num_experts_per_tok\" = " + std::to_string(perToken) + ": expected 1 to " + std::to_string(experts)
+        return "config field num_experts_per_tok = " + std::to_string(perToken) + ": expected 1 to " + std::to_string(experts)
                + " (the number of experts)";
     if (experts > 0 && expertWidth <= 0)
         return "config has " + std::to_string(experts) + " experts but no expert width (moe_intermediate_size or intermediate_size)";
     if (intermediate <= 0 && std::count(moeLayer.begin(), moeLayer.end(), false) > 0)
-        return "config field \"intermediate_size\" is missing";
+        return "config field intermediate_size is missing";
 
     double oneExpert = 3.0 * dd * expertWidth; // gate, up, down
     double router = double(experts) * dd;
@@ -298,7 +405,7 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
                               + std::to_string(L) + " layers; the sliding count is taken as listed.");
         window = windowLayers > 0 ? configWindow : 0;
         if (windowLayers > 0 && window == 0)
-            return "config field \"sliding_window\" is missing but \"layer_types\" has sliding layers";
+            return "config field sliding_window is missing but layer_types has sliding layers";
     } else if (configWindow > 0) {
         window = configWindow;
         if (is({"gemma2"})) {
@@ -358,7 +465,7 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     if (f.countOr("num_nextn_predict_layers", 0) > 0)
         m.notes.push_back("Multi-token-prediction layers (num_nextn_predict_layers) are not counted.");
     if (f.has("torch_dtype") && f.string("torch_dtype") != "bfloat16")
-        m.notes.push_back("The config's torch_dtype is " + f.string("torch_dtype") + "; Ridgeline starts the import at bf16 weights and KV.");
+        m.notes.push_back("The config's torch_dtype is " + Fields::printable(f.string("torch_dtype")) + "; Ridgeline starts the import at bf16 weights and KV.");
     out = std::move(m);
     return {};
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/simulationfile.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
@@ -23,16 +24,50 @@ namespace ridgeline::model {
 
 namespace {
 
-/** A JSON value as it would be written, for messages: 3, "fast", [1,2], {...}, null, true. */
+/** A number as written in JSON: whole numbers below 1e9 in digits, else the
+ * shortest round-trip text with a bare exponent (1e12). */
+std::string numberText(double v)
+{
+    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
+        return std::to_string(static_cast<long long>(v)); // 10000000, not 1e+07
+    std::string t = formatNumber(v);
+    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
+        std::string exponent = t.substr(e + 1);
+        const bool negative = exponent[0] == '-';
+        if (exponent[0] == '+' || exponent[0] == '-')
+            exponent.erase(0, 1);
+        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
+    }
+    return t;
+}
+
+/** 1234567 -> "1,234,567". */
+std::string grouped(long long v)
+{
+    const std::string digits = std::to_string(v); // v >= 0
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+/**
+ * A JSON value as it would be written, for messages: 3, "fast", [1,2], {...}, null, true; on one line
+ * (control characters as \xNN) and cut when long.
+ */
 std::string shown(const QJsonValue& v)
 {
     switch (v.type()) {
-    case QJsonValue::Double: return formatNumber(v.toDouble());
-    case QJsonValue::String: return "\"" + v.toString().toStdString() + "\"";
+    case QJsonValue::Double: return numberText(v.toDouble());
+    case QJsonValue::String: return "\"" + printableText(v.toString().toStdString()) + "\"";
     case QJsonValue::Bool: return v.toBool() ? "true" : "false";
     case QJsonValue::Null: return "null";
-    case QJsonValue::Array: return QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString();
-    case QJsonValue::Object: return QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString();
+    case QJsonValue::Array: return printableText(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString());
+    case QJsonValue::Object: return printableText(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString());
     case QJsonValue::Undefined: break;
     }
     return "undefined";
@@ -40,7 +75,16 @@ std::string shown(const QJsonValue& v)
 
 std::string key(const std::string& prefix, const QString& name)
 {
-    return prefix + "." + name.toStdString();
+    return prefix + "." + printableText(name.toStdString());
+}
+
+/** A text value taken from the file: no control characters (they would break reports and CSV). */
+std::string checkText(const std::string& text, const std::string& field)
+{
+    if (const size_t at = findControlCharacter(text); at != std::string::npos)
+        return field + " = \"" + printableText(text) + "\": must not contain control characters (byte " + std::to_string(at + 1)
+               + " is " + printableText(text.substr(at, 1)) + ")";
+    return {};
 }
 
 /** Every key of @p object must be one of @p allowed. */
@@ -76,15 +120,15 @@ std::string wholeNumber(const QJsonValue& v, const std::string& field, long long
     if (!v.isDouble() || (d = v.toDouble(), d != std::floor(d)) || !std::isfinite(d))
         return field + " = " + shown(v) + ": expected a whole number";
     if (d < double(min) || d > double(max))
-        return field + " = " + shown(v) + ": must be between " + std::to_string(min) + " and " + std::to_string(max);
+        return simulationRangeMessage(field, d, min, max); // the same words as checkSimulationConfig()
     out = static_cast<long long>(d);
     return {};
 }
 
-std::string integer(const QJsonValue& v, const std::string& field, int& out, int min = 1)
+std::string integer(const QJsonValue& v, const std::string& field, int& out, int max)
 {
     long long x = 0;
-    if (std::string e = wholeNumber(v, field, x, min, 1LL << 30); !e.empty())
+    if (std::string e = wholeNumber(v, field, x, 1, max); !e.empty())
         return e;
     out = int(x);
     return {};
@@ -161,6 +205,8 @@ std::string parseClass(const QJsonValue& v, const std::string& field, RequestCla
     if (!name.isString())
         return field + ".name = " + shown(name) + ": expected a string";
     k.name = name.toString().toStdString();
+    if (std::string e = checkText(k.name, field + ".name"); !e.empty())
+        return e;
     if (o.contains(QLatin1String("priority"))) {
         int p = 0;
         if (std::string e = choice(o.value(QLatin1String("priority")), field + ".priority", {"interactive", "batch"}, p); !e.empty())
@@ -171,7 +217,7 @@ std::string parseClass(const QJsonValue& v, const std::string& field, RequestCla
         if (std::string e = number(o.value(QLatin1String("rate_per_s")), field + ".rate_per_s", k.ratePerSecond); !e.empty())
             return e;
     if (o.contains(QLatin1String("count")))
-        if (std::string e = wholeNumber(o.value(QLatin1String("count")), field + ".count", k.count, 0, 1LL << 40); !e.empty())
+        if (std::string e = wholeNumber(o.value(QLatin1String("count")), field + ".count", k.count, 0, kMaxSimulationRequests); !e.empty())
             return e;
     if (o.contains(QLatin1String("start_s")))
         if (std::string e = number(o.value(QLatin1String("start_s")), field + ".start_s", k.startSeconds); !e.empty())
@@ -227,9 +273,12 @@ std::string parseTraceCsv(const QByteArray& text, const std::string& field, std:
                 first = false;
                 continue;
             }
-            return where + ": arrival \"" + cells[0].trimmed().toStdString() + "\": expected seconds";
+            return where + ": arrival \"" + printableText(cells[0].trimmed().toStdString()) + "\": expected seconds";
         }
         first = false;
+        if (out.size() >= size_t(kMaxSimulationRequests))
+            return where + ": more than " + grouped(kMaxSimulationRequests) + " rows; at most " + grouped(kMaxSimulationRequests)
+                   + " requests in all";
         if (cells.size() < 3 || cells.size() > 4)
             return where + ": expected arrival_s,prompt_tokens,output_tokens[,class], got " + std::to_string(cells.size())
                    + " fields";
@@ -242,8 +291,9 @@ std::string parseTraceCsv(const QByteArray& text, const std::string& field, std:
         for (int i = 0; i < 2; ++i) {
             double v = 0;
             const QByteArray cell = cells[i + 1].trimmed();
-            if (!parseDouble(cell, v) || v != std::floor(v) || v < 1 || v > double(1 << 30))
-                return where + ": " + names[i] + " \"" + cell.toStdString() + "\": expected a whole number >= 1";
+            if (!parseDouble(cell, v) || v != std::floor(v) || v < 1 || v > double(kMaxSimulationTokens))
+                return where + ": " + names[i] + " \"" + printableText(cell.toStdString()) + "\": expected a whole number from 1 to "
+                       + grouped(kMaxSimulationTokens);
             *fields[i] = int(v);
         }
         if (cells.size() == 4) {
@@ -253,7 +303,7 @@ std::string parseTraceCsv(const QByteArray& text, const std::string& field, std:
                 if (classes[c].name == name)
                     r.classIndex = int(c);
             if (r.classIndex < 0)
-                return where + ": class \"" + name + "\" is not in simulation.classes";
+                return where + ": class \"" + printableText(name) + "\" is not in simulation.classes";
         } else {
             if (traceClass < 0) {
                 for (size_t c = 0; c < classes.size(); ++c)
@@ -295,6 +345,8 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         if (!t.isString())
             return "title = " + shown(t) + ": expected a string";
         out.title = t.toString().toStdString();
+        if (std::string e = checkText(out.title, "title"); !e.empty())
+            return e;
     }
     if (root.contains(QLatin1String("format_version"))) {
         long long v = 0;
@@ -358,12 +410,14 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
             return e;
         c.itlSloStatistic = static_cast<ItlSloStatistic>(index);
     }
-    struct IntField { const char* name; int* out; };
-    for (const IntField& i : {IntField{"max_sequences", &c.maxSequences}, IntField{"token_budget", &c.tokenBudget},
-                              IntField{"block_tokens", &c.blockTokens}, IntField{"batch_prefill_token_cap", &c.batchPrefillTokenCap},
-                              IntField{"kv_series_points", &c.kvSeriesPoints}})
+    struct IntField { const char* name; int* out; int max; };
+    for (const IntField& i : {IntField{"max_sequences", &c.maxSequences, kMaxSimulationSequences},
+                              IntField{"token_budget", &c.tokenBudget, kMaxSimulationTokens},
+                              IntField{"block_tokens", &c.blockTokens, kMaxSimulationBlockTokens},
+                              IntField{"batch_prefill_token_cap", &c.batchPrefillTokenCap, kMaxSimulationTokens},
+                              IntField{"kv_series_points", &c.kvSeriesPoints, kMaxSimulationSeriesPoints}})
         if (has(i.name))
-            if (std::string e = integer(val(i.name), f(i.name), *i.out); !e.empty())
+            if (std::string e = integer(val(i.name), f(i.name), *i.out, i.max); !e.empty())
                 return e;
     struct NumberField { const char* name; double* out; };
     for (const NumberField& n : {NumberField{"kv_watermark", &c.kvWatermark}, NumberField{"itl_slo_ms", &c.itlSloMs},
@@ -379,7 +433,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
     }
     if (has("requests")) {
         long long n = 0;
-        if (std::string e = wholeNumber(val("requests"), f("requests"), n, 1, 1LL << 40); !e.empty())
+        if (std::string e = wholeNumber(val("requests"), f("requests"), n, 1, kMaxSimulationRequests); !e.empty())
             return e;
         c.requests = n;
     }
@@ -394,9 +448,13 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         if (!v.isArray())
             return f("sweep_max_sequences") + " = " + shown(v) + ": expected a list of whole numbers such as [8, 16, 32]";
         const QJsonArray a = v.toArray();
+        if (a.size() > kMaxSimulationSweepCaps)
+            return f("sweep_max_sequences") + ": " + std::to_string(a.size()) + " caps; at most " + std::to_string(kMaxSimulationSweepCaps)
+                   + " (each is one more simulation)";
         for (qsizetype i = 0; i < a.size(); ++i) {
             int cap = 0;
-            if (std::string e = integer(a.at(i), f("sweep_max_sequences") + "[" + std::to_string(i) + "]", cap); !e.empty())
+            if (std::string e = integer(a.at(i), f("sweep_max_sequences") + "[" + std::to_string(i) + "]", cap, kMaxSimulationSequences);
+                !e.empty())
                 return e;
             c.sweepMaxSequences.push_back(cap);
         }
@@ -406,6 +464,8 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         if (!v.isArray())
             return f("classes") + " = " + shown(v) + ": expected a list of classes";
         const QJsonArray a = v.toArray();
+        if (a.size() > kMaxSimulationClasses)
+            return f("classes") + ": " + std::to_string(a.size()) + " classes; at most " + std::to_string(kMaxSimulationClasses);
         for (qsizetype i = 0; i < a.size(); ++i) {
             RequestClass k;
             if (std::string e = parseClass(a.at(i), f("classes") + "[" + std::to_string(i) + "]", k); !e.empty())

@@ -42,7 +42,11 @@ namespace ridgeline::model {
  * DIST: {"dist": "fixed", "value": 200} | {"dist": "uniform", "min": 100, "max": 300}
  *     | {"dist": "lognormal", "median": 2000, "p99": 8000, "min": (optional clamp), "max": (optional clamp)}
  * ```
- * Unknown keys, wrong types and bad values are errors naming the key and the value.
+ * Unknown keys, wrong types and bad values are errors naming the key and the value. Names and the title
+ * may not hold control characters. Bounds (simulator.h): at most 64 classes, max_sequences and sweep
+ * caps up to 1,000,000, at most 16 sweep caps, and at most 2,000,000 requests in all (classes, trace
+ * rows and each sweep run), so that any accepted file runs in seconds. A lognormal's min and max may
+ * not contradict its median (min <= median <= max).
  */
 struct SimulationFile {
     std::string title;        ///< "title", or "" when absent

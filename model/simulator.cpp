@@ -2,10 +2,14 @@
 #include "model/simulator.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <limits>
 #include <numeric>
+
+#include <QString>
 
 #include "model/scenariokeys.h"
 #include "model/steptime.h"
@@ -60,38 +64,82 @@ int toTokens(double x)
     return static_cast<int>(std::llround(x));
 }
 
+/** A number as written in a simulation file: whole numbers below 1e9 in digits, else the
+ * shortest round-trip text with a bare exponent (1e12). */
 std::string num(double v)
 {
-    return formatNumber(v);
+    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
+        return std::to_string(static_cast<long long>(v)); // 10000000, not 1e+07
+    std::string t = formatNumber(v);
+    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
+        std::string exponent = t.substr(e + 1);
+        const bool negative = exponent[0] == '-';
+        if (exponent[0] == '+' || exponent[0] == '-')
+            exponent.erase(0, 1);
+        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
+    }
+    return t;
+}
+
+/** 1234567 -> "1,234,567". */
+std::string grouped(long long v)
+{
+    std::string digits = std::to_string(v < 0 ? -v : v), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return (v < 0 ? "-" : "") + out;
+}
+
+/** A request count for messages: grouped digits, or the exponent form when astronomically large. */
+std::string countText(double n)
+{
+    return n < 1e15 ? grouped(std::llround(n)) : num(n);
 }
 
 std::string checkDistribution(const std::string& field, const LengthDistribution& d)
 {
-    auto positive = [&](const char* name, double v) -> std::string {
-        if (!std::isfinite(v) || v < 1)
-            return field + "." + name + " = " + num(v) + ": must be a finite number of tokens >= 1";
+    auto tokens = [&](const char* name, double v) -> std::string {
+        if (!std::isfinite(v) || v < 1 || v > kMaxSimulationTokens)
+            return simulationRangeMessage(field + "." + name, v, 1, kMaxSimulationTokens);
         return {};
     };
     switch (d.kind) {
     case LengthDistribution::Kind::Fixed:
-        return positive("value", d.value);
+        return tokens("value", d.value);
     case LengthDistribution::Kind::Uniform:
-        if (auto e = positive("min", d.min); !e.empty())
+        if (auto e = tokens("min", d.min); !e.empty())
             return e;
-        if (auto e = positive("max", d.max); !e.empty())
+        if (auto e = tokens("max", d.max); !e.empty())
             return e;
         if (d.max < d.min)
             return field + ".max = " + num(d.max) + ": must be >= min (" + num(d.min) + ")";
         return {};
     case LengthDistribution::Kind::LogNormal:
-        if (auto e = positive("median", d.median); !e.empty())
+        if (auto e = tokens("median", d.median); !e.empty())
             return e;
         if (!std::isfinite(d.p99) || d.p99 <= d.median)
             return field + ".p99 = " + num(d.p99) + ": must exceed the median (" + num(d.median) + ")";
-        if (d.min != 0 && (!std::isfinite(d.min) || d.min < 1))
-            return field + ".min = " + num(d.min) + ": must be a finite number of tokens >= 1";
-        if (d.max != 0 && (!std::isfinite(d.max) || d.max < 1 || (d.min != 0 && d.max < d.min)))
-            return field + ".max = " + num(d.max) + ": must be a finite number of tokens >= 1 and >= min";
+        if (auto e = tokens("p99", d.p99); !e.empty())
+            return e;
+        // min and max clamp the samples (0: no clamp); past the median they would replace the distribution.
+        if (d.min != 0) {
+            if (auto e = tokens("min", d.min); !e.empty())
+                return e;
+            if (d.min > d.median)
+                return field + ".min = " + num(d.min) + ": must be at most the median (" + num(d.median)
+                       + "), or every sample below it would become min";
+        }
+        if (d.max != 0) {
+            if (auto e = tokens("max", d.max); !e.empty())
+                return e;
+            if (d.max < d.median)
+                return field + ".max = " + num(d.max) + ": must be at least the median (" + num(d.median)
+                       + "), or every sample above it would become max";
+        }
         return {};
     }
     return {};
@@ -131,39 +179,48 @@ struct ItlRun {
     int classIndex;
 };
 
-/** Weighted nearest-rank percentiles of the runs whose class passes @p keep; @p runs must be sorted by seconds. */
-template <typename Keep>
-Percentiles weightedPercentiles(const std::vector<ItlRun>& runs, Keep keep)
+/**
+ * Weighted nearest-rank percentiles of @p runs (sorted by seconds) for each class 0..classes-1, and of
+ * all runs at index @p classes, in two passes over the runs whatever the number of classes. Runs of a
+ * class outside 0..classes-1 count in the whole only.
+ */
+std::vector<Percentiles> weightedPercentilesByClass(const std::vector<ItlRun>& runs, size_t classes)
 {
-    Percentiles p;
-    long long total = 0;
-    double sum = 0;
+    std::vector<Percentiles> p(classes + 1);
+    std::vector<double> sum(classes + 1, 0.0);
+    auto slot = [classes](int c) { return c >= 0 && size_t(c) < classes ? size_t(c) : classes; };
     for (const ItlRun& r : runs)
-        if (keep(r.classIndex)) {
-            total += r.count;
-            sum += r.seconds * double(r.count);
-            p.max = r.seconds;
+        for (const size_t k : {slot(r.classIndex), classes}) {
+            p[k].count += r.count;
+            sum[k] += r.seconds * double(r.count);
+            p[k].max = r.seconds;
+            if (k == classes)
+                break;
         }
-    p.count = total;
-    if (total == 0)
-        return p;
-    p.mean = sum / double(total);
     const double quantiles[3] = {0.50, 0.95, 0.99};
-    double* outs[3] = {&p.p50, &p.p95, &p.p99};
-    long long rankOf[3];
-    for (int i = 0; i < 3; ++i)
-        rankOf[i] = std::clamp<long long>(static_cast<long long>(std::ceil(quantiles[i] * double(total))), 1, total);
-    long long seen = 0;
-    int next = 0;
-    for (const ItlRun& r : runs) {
-        if (!keep(r.classIndex))
+    std::vector<std::array<long long, 3>> rankOf(classes + 1);
+    std::vector<long long> seen(classes + 1, 0);
+    std::vector<int> next(classes + 1, 0);
+    for (size_t k = 0; k <= classes; ++k) {
+        if (p[k].count == 0) {
+            next[k] = 3; // nothing to find
             continue;
-        seen += r.count;
-        while (next < 3 && seen >= rankOf[next])
-            *outs[next++] = r.seconds;
-        if (next == 3)
-            break;
+        }
+        p[k].mean = sum[k] / double(p[k].count);
+        for (int i = 0; i < 3; ++i)
+            rankOf[k][size_t(i)] = std::clamp<long long>(static_cast<long long>(std::ceil(quantiles[i] * double(p[k].count))), 1,
+                                                         p[k].count);
     }
+    for (const ItlRun& r : runs)
+        for (const size_t k : {slot(r.classIndex), classes}) {
+            Percentiles& q = p[k];
+            double* outs[3] = {&q.p50, &q.p95, &q.p99};
+            seen[k] += r.count;
+            while (next[k] < 3 && seen[k] >= rankOf[k][size_t(next[k])])
+                *outs[next[k]++] = r.seconds;
+            if (k == classes)
+                break;
+        }
     return p;
 }
 
@@ -216,6 +273,7 @@ public:
         m_progress.resize(n);
         m_running.reserve(size_t(std::max(1, config.maxSequences)));
         m_classBulk.assign(std::max<size_t>(1, config.classes.size()), 0);
+        m_bulkClasses.reserve(m_classBulk.size());
         m_itl.reserve(1024);
         m_seriesLimit = std::max(2, 2 * config.kvSeriesPoints);
         m_out.kvSeries.reserve(size_t(m_seriesLimit) + 1);
@@ -606,9 +664,11 @@ private:
             p.itlSum += itl;
             ++p.itlCount;
             r.maxItlSeconds = std::max(r.maxItlSeconds, itl);
-            if (p.lastToken == start)
-                ++m_classBulk[size_t(cls) < m_classBulk.size() ? size_t(cls) : 0];
-            else
+            if (p.lastToken == start) {
+                const size_t c = size_t(cls) < m_classBulk.size() ? size_t(cls) : 0;
+                if (m_classBulk[c]++ == 0)
+                    m_bulkClasses.push_back(int(c));
+            } else
                 m_itl.push_back({itl, 1, cls});
         }
         p.lastToken = now;
@@ -641,11 +701,12 @@ private:
             }
             anyFinished = anyFinished || s.finished;
         }
-        for (size_t c = 0; c < m_classBulk.size(); ++c)
-            if (m_classBulk[c] > 0) {
-                m_itl.push_back({now - start, m_classBulk[c], int(c)});
-                m_classBulk[c] = 0;
-            }
+        // Only the classes that decoded this step: a loop over every class here made a run cost steps x classes.
+        for (const int c : m_bulkClasses) {
+            m_itl.push_back({now - start, m_classBulk[size_t(c)], c});
+            m_classBulk[size_t(c)] = 0;
+        }
+        m_bulkClasses.clear();
         if (!anyFinished)
             return;
         if (m_config.policy == BatchingPolicy::Static) {
@@ -671,15 +732,16 @@ private:
 
     // -- results -----------------------------------------------------------------------------
 
-    TrafficSummary summarise(int classIndex) const
+    /** The requests at @p indices (all with nullptr), with @p itl their inter-token latencies. */
+    TrafficSummary summarise(const std::vector<size_t>* indices, const Percentiles& itl) const
     {
         TrafficSummary t;
         std::vector<double> queue, prefill, ttft, tpot, e2e;
         const double span = m_out.spanSeconds;
         long long good = 0;
-        for (const RequestResult& r : m_out.requests) {
-            if (classIndex >= 0 && r.classIndex != classIndex)
-                continue;
+        const size_t n = indices ? indices->size() : m_out.requests.size();
+        for (size_t i = 0; i < n; ++i) {
+            const RequestResult& r = m_out.requests[indices ? (*indices)[i] : i];
             ++t.requests;
             if (r.rejected) {
                 ++t.rejected;
@@ -702,7 +764,7 @@ private:
         t.latency.ttft = percentiles(ttft);
         t.latency.tpot = percentiles(tpot);
         t.latency.endToEnd = percentiles(e2e);
-        t.latency.itl = weightedPercentiles(m_itl, [classIndex](int c) { return classIndex < 0 || c == classIndex; });
+        t.latency.itl = itl;
         if (span > 0) {
             t.throughputTokensPerSecond = t.outputTokens / span;
             t.goodputRequestsPerSecond = double(good) / span;
@@ -732,10 +794,20 @@ private:
                 last = std::max(last, r.finishedSeconds);
         }
         m_out.spanSeconds = last > first ? last - first : 0.0;
-        m_out.all = summarise(-1);
+        // One pass over the requests and one over the ITL record for every class together: summarising
+        // class by class over all requests made a run cost classes x requests.
+        const size_t nClasses = m_config.classes.size();
+        std::vector<std::vector<size_t>> byClass(nClasses);
+        for (size_t i = 0; i < m_out.requests.size(); ++i) {
+            const int c = m_out.requests[i].classIndex;
+            if (c >= 0 && size_t(c) < nClasses)
+                byClass[size_t(c)].push_back(i);
+        }
+        const std::vector<Percentiles> itl = weightedPercentilesByClass(m_itl, nClasses);
+        m_out.all = summarise(nullptr, itl[nClasses]);
         m_out.classes.clear();
-        for (size_t c = 0; c < m_config.classes.size(); ++c)
-            m_out.classes.push_back(summarise(int(c)));
+        for (size_t c = 0; c < nClasses; ++c)
+            m_out.classes.push_back(summarise(&byClass[c], itl[c]));
         m_out.finishedSlotFraction = m_slotSeconds > 0 ? m_finishedSlotSeconds / m_slotSeconds : 0.0;
         m_out.meanSequences = m_out.busySeconds > 0 ? m_slotSeconds / m_out.busySeconds : 0.0;
         const double layers = std::max(1.0, m_cost.layers());
@@ -755,6 +827,7 @@ private:
     std::vector<Progress> m_progress;
     std::vector<ItlRun> m_itl;
     std::vector<long long> m_classBulk;
+    std::vector<int> m_bulkClasses; // classes with m_classBulk > 0 this step, in first-touch order
     SimulationResult m_out;
     size_t m_done = 0;
     long long m_totalBlocks = 0, m_usedBlocks = 0, m_batchBlocks = 0, m_peakBlocks = 0;
@@ -793,92 +866,109 @@ int sampleLength(const LengthDistribution& d, std::mt19937_64& g)
     return 1;
 }
 
+std::string simulationRangeMessage(const std::string& field, double value, long long min, long long max)
+{
+    return field + " = " + num(value) + ": must be " + (min == max ? grouped(min) : "from " + grouped(min) + " to " + grouped(max));
+}
+
+std::size_t findControlCharacter(std::string_view text)
+{
+    for (size_t i = 0; i < text.size(); ++i)
+        if (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7f)
+            return i;
+    return std::string::npos;
+}
+
+std::string printableText(std::string_view text, std::size_t limit)
+{
+    const QString decoded = QString::fromUtf8(text.data(), qsizetype(text.size()));
+    std::string out;
+    std::size_t shown = 0;
+    for (const char32_t u : decoded.toUcs4()) {
+        if (shown++ == limit) {
+            out += "...";
+            break;
+        }
+        if (u < 0x20 || (u >= 0x7f && u <= 0x9f)) {
+            char buffer[8];
+            std::snprintf(buffer, sizeof buffer, u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
+            out += buffer;
+        } else {
+            out += QString::fromUcs4(&u, 1).toStdString();
+        }
+    }
+    return out;
+}
+
 std::string checkSimulationConfig(const SimulationConfig& c)
 {
     const std::string s = "simulation.";
-    // Bounds that keep a run to seconds and memory to what a desktop has (about 10 M requests).
-    constexpr int kMaxSequences = 1000000;
-    constexpr double kMaxSeconds = 1e7;        // about 116 days of simulated time
-    constexpr double kMaxRequests = 1e7;
-    if (c.maxSequences < 1 || c.maxSequences > kMaxSequences)
-        return s + "max_sequences = " + num(c.maxSequences) + ": must be from 1 to 1,000,000";
-    if (c.durationSeconds && *c.durationSeconds > kMaxSeconds)
-        return s + "duration_s = " + num(*c.durationSeconds) + ": must be at most 1e7 s";
-    if (c.requests && double(*c.requests) > kMaxRequests)
-        return s + "requests = " + num(double(*c.requests)) + ": must be at most 10,000,000";
+    constexpr double kMaxRequests = double(kMaxSimulationRequests);
+    const std::string inAll = "at most " + grouped(kMaxSimulationRequests) + " requests in all";
+    auto range = [&](const char* name, double v, long long min, long long max) -> std::string {
+        if (!(v >= double(min) && v <= double(max)))
+            return simulationRangeMessage(s + name, v, min, max);
+        return {};
+    };
+    for (const std::string& e : {range("max_sequences", c.maxSequences, 1, kMaxSimulationSequences),
+                                 range("token_budget", c.tokenBudget, 1, kMaxSimulationTokens),
+                                 range("block_tokens", c.blockTokens, 1, kMaxSimulationBlockTokens),
+                                 range("batch_prefill_token_cap", c.batchPrefillTokenCap, 1, kMaxSimulationTokens),
+                                 range("kv_series_points", c.kvSeriesPoints, 1, kMaxSimulationSeriesPoints)})
+        if (!e.empty())
+            return e;
+    if (c.durationSeconds && !(std::isfinite(*c.durationSeconds) && *c.durationSeconds > 0 && *c.durationSeconds <= kMaxSimulationSeconds))
+        return s + "duration_s = " + num(*c.durationSeconds) + ": must be a number of seconds > 0 and at most 1e7";
+    if (c.requests)
+        if (std::string e = range("requests", double(*c.requests), 1, kMaxSimulationRequests); !e.empty())
+            return e;
+    if (c.sweepMaxSequences.size() > size_t(kMaxSimulationSweepCaps))
+        return s + "sweep_max_sequences: " + std::to_string(c.sweepMaxSequences.size()) + " caps; at most "
+               + std::to_string(kMaxSimulationSweepCaps) + " (each is one more simulation)";
     for (size_t i = 0; i < c.sweepMaxSequences.size(); ++i)
-        if (c.sweepMaxSequences[i] > kMaxSequences)
-            return s + "sweep_max_sequences[" + std::to_string(i) + "] = " + num(c.sweepMaxSequences[i]) + ": must be at most 1,000,000";
-    {
-        double expected = 0; // requests the classes will generate
-        for (size_t i = 0; i < c.classes.size(); ++i) {
-            const RequestClass& k = c.classes[i];
-            const std::string f = s + "classes[" + std::to_string(i) + "]";
-            if (k.startSeconds > kMaxSeconds)
-                return f + ".start_s = " + num(k.startSeconds) + ": must be at most 1e7 s";
-            if (k.endSeconds && *k.endSeconds > kMaxSeconds)
-                return f + ".end_s = " + num(*k.endSeconds) + ": must be at most 1e7 s";
-            double perClass = double(k.count);
-            if (k.ratePerSecond > 0) {
-                const double end = std::min(k.endSeconds.value_or(kInf), c.durationSeconds.value_or(kInf));
-                const double fromRate = std::isfinite(end) ? k.ratePerSecond * std::max(0.0, end - k.startSeconds) : kInf;
-                perClass += fromRate;
-            }
-            if (c.requests)
-                perClass = std::min(perClass, double(*c.requests));
-            if (std::isfinite(perClass)) // an unbounded class is refused below with its own message
-                expected += perClass;
-        }
-        if (expected > kMaxRequests)
-            return s + "the classes would generate about " + num(expected)
-                   + " requests: at most 10,000,000 (lower rate_per_s, count, duration_s or requests)";
-    }
-    if (c.trace.size() > size_t(kMaxRequests))
-        return s + "trace_csv: " + num(double(c.trace.size())) + " rows, at most 10,000,000";
-    if (c.maxSequences < 1)
-        return s + "max_sequences = " + num(c.maxSequences) + ": must be >= 1";
-    if (c.tokenBudget < 1)
-        return s + "token_budget = " + num(c.tokenBudget) + ": must be >= 1";
-    if (c.blockTokens < 1)
-        return s + "block_tokens = " + num(c.blockTokens) + ": must be >= 1";
+        if (std::string e = range(("sweep_max_sequences[" + std::to_string(i) + "]").c_str(), c.sweepMaxSequences[i], 1,
+                                  kMaxSimulationSequences);
+            !e.empty())
+            return e;
     if (!(c.kvWatermark >= 0 && c.kvWatermark < 1))
         return s + "kv_watermark = " + num(c.kvWatermark) + ": must be in [0, 1)";
-    if (c.durationSeconds && !(std::isfinite(*c.durationSeconds) && *c.durationSeconds > 0))
-        return s + "duration_s = " + num(*c.durationSeconds) + ": must be a finite number of seconds > 0";
-    if (c.requests && *c.requests < 1)
-        return s + "requests = " + num(double(*c.requests)) + ": must be >= 1";
     if (!(std::isfinite(c.itlSloMs) && c.itlSloMs > 0))
         return s + "itl_slo_ms = " + num(c.itlSloMs) + ": must be a finite number of milliseconds > 0";
     if (!(std::isfinite(c.ttftSloMs) && c.ttftSloMs > 0))
         return s + "ttft_slo_ms = " + num(c.ttftSloMs) + ": must be a finite number of milliseconds > 0";
-    if (c.batchPrefillTokenCap < 1)
-        return s + "batch_prefill_token_cap = " + num(c.batchPrefillTokenCap) + ": must be >= 1";
     if (!(c.reservedKvFraction > 0 && c.reservedKvFraction < 1))
         return s + "reserved_kv_fraction = " + num(c.reservedKvFraction) + ": must be in (0, 1)";
-    if (c.kvSeriesPoints < 1)
-        return s + "kv_series_points = " + num(c.kvSeriesPoints) + ": must be >= 1";
-    for (size_t i = 0; i < c.sweepMaxSequences.size(); ++i)
-        if (c.sweepMaxSequences[i] < 1)
-            return s + "sweep_max_sequences[" + std::to_string(i) + "] = " + num(c.sweepMaxSequences[i]) + ": must be >= 1";
     if (c.classes.empty() && c.trace.empty())
         return s + "classes: at least one class (or a trace_csv) is needed";
+    if (c.classes.size() > size_t(kMaxSimulationClasses))
+        return s + "classes: " + std::to_string(c.classes.size()) + " classes"
+               + (c.trace.empty() ? "" : " (a trace_csv's rows without a class add one, \"trace\")") + "; at most "
+               + std::to_string(kMaxSimulationClasses);
     bool unbounded = false;
     for (size_t i = 0; i < c.classes.size(); ++i) {
         const RequestClass& k = c.classes[i];
         const std::string f = s + "classes[" + std::to_string(i) + "]";
         if (k.name.empty())
             return f + ".name = \"\": must not be empty";
+        if (const size_t at = findControlCharacter(k.name); at != std::string::npos)
+            return f + ".name = \"" + printableText(k.name) + "\": must not contain control characters (byte "
+                   + std::to_string(at + 1) + " is " + printableText(k.name.substr(at, 1)) + ")";
+        if (k.name.size() > kMaxTextBytes)
+            return f + ".name: " + std::to_string(k.name.size()) + " bytes; at most " + std::to_string(kMaxTextBytes);
         for (size_t j = 0; j < i; ++j)
             if (c.classes[j].name == k.name)
                 return f + ".name = \"" + k.name + "\": another class has this name";
         if (!(std::isfinite(k.ratePerSecond) && k.ratePerSecond >= 0))
             return f + ".rate_per_s = " + num(k.ratePerSecond) + ": must be a finite rate >= 0";
-        if (k.count < 0)
-            return f + ".count = " + num(double(k.count)) + ": must be >= 0";
-        if (!std::isfinite(k.startSeconds) || k.startSeconds < 0)
-            return f + ".start_s = " + num(k.startSeconds) + ": must be a finite number of seconds >= 0";
+        if (std::string e = range(("classes[" + std::to_string(i) + "].count").c_str(), double(k.count), 0, kMaxSimulationRequests);
+            !e.empty())
+            return e;
+        if (!(std::isfinite(k.startSeconds) && k.startSeconds >= 0 && k.startSeconds <= kMaxSimulationSeconds))
+            return f + ".start_s = " + num(k.startSeconds) + ": must be a number of seconds from 0 to 1e7";
         if (k.endSeconds && !(std::isfinite(*k.endSeconds) && *k.endSeconds > k.startSeconds))
             return f + ".end_s = " + num(*k.endSeconds) + ": must be later than start_s (" + num(k.startSeconds) + ")";
+        if (k.endSeconds && *k.endSeconds > kMaxSimulationSeconds)
+            return f + ".end_s = " + num(*k.endSeconds) + ": must be at most 1e7 seconds";
         if (k.ratePerSecond > 0 || k.count > 0) {
             if (auto e = checkDistribution(f + ".prompt", k.prompt); !e.empty())
                 return e;
@@ -890,16 +980,47 @@ std::string checkSimulationConfig(const SimulationConfig& c)
     }
     if (unbounded && !c.durationSeconds && !c.requests)
         return s + "duration_s: a class arrives at a rate without end_s, so duration_s or requests is needed";
+    if (double(c.trace.size()) > kMaxRequests)
+        return s + "trace_csv: " + countText(double(c.trace.size())) + " rows; " + inAll;
     for (size_t i = 0; i < c.trace.size(); ++i) {
         const Request& r = c.trace[i];
         const std::string f = s + "trace_csv row " + std::to_string(i + 1);
-        if (!std::isfinite(r.arrivalSeconds) || r.arrivalSeconds < 0 || r.arrivalSeconds > kMaxSeconds)
+        if (!std::isfinite(r.arrivalSeconds) || r.arrivalSeconds < 0 || r.arrivalSeconds > kMaxSimulationSeconds)
             return f + ": arrival " + num(r.arrivalSeconds) + " must be from 0 to 1e7 seconds";
         if (r.promptTokens < 1 || r.outputTokens < 1)
             return f + ": prompt and output must be >= 1 token";
         if (r.classIndex < 0 || size_t(r.classIndex) >= c.classes.size())
             return f + ": class index " + std::to_string(r.classIndex) + " is not a class";
     }
+
+    // Requests generateRequests() makes: each class up to `requests` (the first `requests` of all are kept
+    // after sorting), plus the trace's rows. Every sweep cap simulates the kept requests once more.
+    const double perClassLimit = c.requests ? double(*c.requests) : kInf;
+    double generated = double(c.trace.size());
+    for (size_t i = 0; i < c.classes.size(); ++i) {
+        const RequestClass& k = c.classes[i];
+        double fromRate = 0, span = 0;
+        if (k.ratePerSecond > 0) {
+            const double end = std::min(k.endSeconds.value_or(kInf), c.durationSeconds.value_or(kInf));
+            span = std::max(0.0, end - k.startSeconds);
+            fromRate = std::isfinite(end) ? k.ratePerSecond * span : kInf;
+        }
+        const double perClass = std::min(double(k.count) + fromRate, perClassLimit);
+        if (perClass > kMaxRequests)
+            return s + "classes[" + std::to_string(i) + "].rate_per_s = " + num(k.ratePerSecond) + ": about "
+                   + countText(perClass) + " requests over " + num(span) + " s" + (k.count > 0 ? " with count" : "") + "; " + inAll
+                   + " (lower rate_per_s, end_s, duration_s or requests)";
+        generated += perClass;
+    }
+    if (generated > kMaxRequests)
+        return s + "classes: " + (c.trace.empty() ? "the classes would generate about " : "the classes and trace_csv would generate about ")
+               + countText(generated) + " requests; " + inAll + " (lower rate_per_s, count, duration_s or requests)";
+    const double simulated = std::min(generated, perClassLimit);
+    const double runs = 1.0 + double(c.sweepMaxSequences.size());
+    if (simulated * runs > kMaxRequests)
+        return s + "sweep_max_sequences: " + std::to_string(c.sweepMaxSequences.size()) + " caps simulate the "
+               + countText(simulated) + " requests " + std::to_string(c.sweepMaxSequences.size()) + " more times, "
+               + countText(simulated * runs) + " in all; " + inAll + " (fewer caps, or fewer requests)";
     return {};
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/scenario.h"
@@ -77,7 +78,7 @@ struct LengthDistribution {
         Fixed,    ///< always value
         Uniform,  ///< whole numbers in [min, max], equally likely
         LogNormal ///< exp(N(mu, sigma)) with mu = ln(median), sigma = ln(p99 / median) / 2.3263; clamped to [min, max]
-                  ///< when those are > 0
+                  ///< when those are > 0 (min <= median <= max, else refused)
     };
     Kind kind = Kind::Fixed;
     double value = 1;   ///< Fixed: tokens
@@ -132,8 +133,39 @@ struct SimulationConfig {
 };
 
 /**
+ * Bounds of a simulation, shared by checkSimulationConfig() and the simulation file parser. They keep
+ * any accepted run to seconds on a 2-core machine (about 3 s and 300 MB per million requests).
+ */
+inline constexpr long long kMaxSimulationRequests = 2000000; ///< requests generated in all: classes and trace,
+                                                             ///< and again for each sweep run
+inline constexpr int kMaxSimulationClasses = 64;             ///< classes, a trace's "trace" class included
+inline constexpr int kMaxSimulationSequences = 1000000;      ///< max_sequences and each sweep cap
+inline constexpr int kMaxSimulationSweepCaps = 16;           ///< entries of sweep_max_sequences
+inline constexpr int kMaxSimulationTokens = 1000000000;      ///< token_budget, batch_prefill_token_cap, lengths
+inline constexpr int kMaxSimulationBlockTokens = 1000000;    ///< block_tokens
+inline constexpr int kMaxSimulationSeriesPoints = 100000;    ///< kv_series_points
+inline constexpr double kMaxSimulationSeconds = 1e7;         ///< duration_s, start_s, end_s, trace arrivals
+
+/**
+ * The one range message of simulation files: "FIELD = VALUE: must be from MIN to MAX", the bounds with
+ * thousands separators ("simulation.max_sequences = 0: must be from 1 to 1,000,000").
+ */
+std::string simulationRangeMessage(const std::string& field, double value, long long min, long long max);
+
+/**
+ * @p text for a one-line message: control characters (below 0x20, 0x7F, U+0080-U+009F) written as \xNN,
+ * bytes that are not UTF-8 as U+FFFD, cut after @p limit characters with "...".
+ */
+std::string printableText(std::string_view text, std::size_t limit = 80);
+
+/** Where @p text first holds a control character (below 0x20, or 0x7F), or std::string::npos. */
+std::size_t findControlCharacter(std::string_view text);
+
+/**
  * Checks @p config; returns "" or one sentence naming the field as spelled in simulation files and its
- * value, e.g. "simulation.classes[0].prompt.p99 = 100: must exceed the median (2000)".
+ * value, e.g. "simulation.classes[0].prompt.p99 = 100: must exceed the median (2000)". Refuses class
+ * names with control characters, more than kMaxSimulationClasses classes, and workloads over the
+ * bounds above (requests generated, sweep runs included).
  */
 std::string checkSimulationConfig(const SimulationConfig& config);
 
@@ -226,8 +258,9 @@ struct SimulationResult {
 /**
  * Simulates @p requests (any order) on @p scenario under @p config's policy. Deterministic.
  * Preconditions: validate(scenario) and checkSimulationConfig(config) are empty, every classIndex is
- * a valid index into config.classes. Cost: O(steps * sequences holding a slot); no allocation per step
- * beyond amortised growth of the ITL record.
+ * a valid index into config.classes. Cost: O(steps * sequences holding a slot), plus the summaries'
+ * O(requests + ITL record) whatever the number of classes; no allocation per step beyond amortised
+ * growth of the ITL record.
  */
 SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests);
 

@@ -5,11 +5,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
+#include <QString>
 
 #include "model/costmodel.h"
+#include "model/scenariokeys.h"
 
 namespace ridgeline::model {
 
@@ -35,6 +38,59 @@ std::string ms(double milliseconds)
 
 std::string gb(double bytes) { return fmt("%.1f GB", bytes / 1e9); }
 
+/** A number as written in a ticket: whole numbers below 1e9 in digits, else the
+ * shortest round-trip text with a bare exponent (1e12, 2.5). */
+std::string numberText(double v)
+{
+    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
+        return std::to_string(static_cast<long long>(v)); // 10000000, not 1e+07
+    std::string t = formatNumber(v);
+    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
+        std::string exponent = t.substr(e + 1);
+        const bool negative = exponent[0] == '-';
+        if (exponent[0] == '+' || exponent[0] == '-')
+            exponent.erase(0, 1);
+        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
+    }
+    return t;
+}
+
+/**
+ * Outside text for a one-line message or report: control characters (below 0x20, 0x7F, U+0080-U+009F)
+ * as \xNN, bytes that are not UTF-8 as U+FFFD, cut after @p limit characters with "..." (0: no cut).
+ */
+std::string printable(const std::string& text, size_t limit = 80)
+{
+    std::string out;
+    size_t shown = 0;
+    for (const char32_t u : QString::fromStdString(text).toUcs4()) {
+        if (limit > 0 && shown++ == limit) {
+            out += "...";
+            break;
+        }
+        if (u < 0x20 || (u >= 0x7f && u <= 0x9f))
+            out += fmt(u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
+        else
+            out += QString::fromUcs4(&u, 1).toStdString();
+    }
+    return out;
+}
+
+/** A JSON value for a message: 3, "lots" (escaped, cut), true, null, [...]. */
+std::string shown(const QJsonValue& v)
+{
+    if (v.isDouble())
+        return numberText(v.toDouble());
+    if (v.isString())
+        return "\"" + printable(v.toString().toStdString()) + "\"";
+    if (v.isBool())
+        return v.toBool() ? "true" : "false";
+    if (v.isNull())
+        return "null";
+    return printable(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString());
+}
+
 } // namespace
 
 std::string ticketClassId(TicketClass c)
@@ -46,6 +102,7 @@ std::string ticketClassId(TicketClass c)
     case TicketClass::NoisyNeighbourPrefill: return "noisy_neighbour_prefill";
     case TicketClass::KvCapacity: return "kv_capacity";
     case TicketClass::WithinSlo: return "within_slo";
+    case TicketClass::Inconsistent: return "inconsistent";
     }
     return "within_slo";
 }
@@ -59,6 +116,7 @@ std::string ticketClassName(TicketClass c)
     case TicketClass::NoisyNeighbourPrefill: return "noisy-neighbour prefill";
     case TicketClass::KvCapacity: return "KV capacity";
     case TicketClass::WithinSlo: return "within SLO";
+    case TicketClass::Inconsistent: return "inconsistent figures";
     }
     return "within SLO";
 }
@@ -68,6 +126,63 @@ std::string Standup::text() const
     return "Symptom: " + symptom + "\nPhase: " + phase + "\nFloor we compared against: " + floor
            + "\nWhat is actually happening: " + happening + "\nChange we will try: " + change
            + "\nHow we will know in 30 minutes: " + verify + "\n";
+}
+
+namespace {
+
+/** checkTriageInput() without the symptom: the figures alone and against each other. */
+std::string checkFigures(const TriageInput& in)
+{
+    // Each figure alone: name = value: what it must be.
+    struct Figure {
+        const char* name;
+        const std::optional<double>& value;
+        double min;
+        bool minExcluded;
+        double max;
+        const char* expected; // when below min (or not a number)
+    };
+    const Figure figures[] = {
+        {"p95_ttft_ms", in.p95TtftMs, 0, true, 1e12, "expected a measured latency > 0"},
+        {"p95_itl_ms", in.p95ItlMs, 0, true, 1e12, "expected a measured latency > 0"},
+        {"queue_wait_ms", in.queueWaitMs, 0, false, 1e12, "expected a number >= 0"},
+        {"prompt_tokens", in.promptTokens, 1, false, 1e9, "expected a number of tokens >= 1"},
+        {"kv_memory_bytes", in.kvMemoryBytes, 0, false, 1e12, "expected a number >= 0"},
+    };
+    for (const Figure& f : figures) {
+        if (!f.value)
+            continue;
+        const double v = *f.value;
+        const std::string head = std::string(f.name) + " = " + numberText(v) + ": ";
+        if (std::isnan(v) || v < f.min || (f.minExcluded && v <= f.min))
+            return head + f.expected;
+        if (v > f.max)
+            return head + "expected at most " + numberText(f.max);
+    }
+    if (in.concurrency) {
+        const double c = *in.concurrency;
+        if (!(c >= 1 && c <= 1e7 && c == std::floor(c)))
+            return "concurrency = " + numberText(c) + ": expected a whole number from 1 to 10,000,000";
+    }
+    if (in.gpuUtilization && !(*in.gpuUtilization >= 0 && *in.gpuUtilization <= 1))
+        return "gpu_utilization = " + numberText(*in.gpuUtilization) + ": expected a fraction from 0 to 1";
+    // The figures against each other.
+    if (in.queueWaitMs && in.p95TtftMs && *in.queueWaitMs > *in.p95TtftMs)
+        return "queue_wait_ms = " + numberText(*in.queueWaitMs) + " is longer than p95_ttft_ms = " + numberText(*in.p95TtftMs)
+               + ": the queue wait is part of the time to first token, so one of them is wrong";
+    return {};
+}
+
+} // namespace
+
+std::string checkTriageInput(const TriageInput& in)
+{
+    if (const auto at = std::find_if(in.symptom.begin(), in.symptom.end(),
+                                     [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+        at != in.symptom.end())
+        return "symptom = \"" + printable(in.symptom) + "\": must be one line without control characters (byte "
+               + std::to_string(at - in.symptom.begin() + 1) + " is " + printable(std::string(1, *at)) + ")";
+    return checkFigures(in);
 }
 
 TriageResult triage(const Scenario& scenario, const TriageInput& in)
@@ -95,6 +210,10 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
     const bool ttftMissed = in.p95TtftMs && *in.p95TtftMs > ttftSlo;
     const bool itlMissed = in.p95ItlMs && itlSlo > 0 && *in.p95ItlMs > itlSlo;
     const double queueShare = (in.queueWaitMs && in.p95TtftMs && *in.p95TtftMs > 0) ? *in.queueWaitMs / *in.p95TtftMs : 0.0;
+    // Figures that contradict each other, or the physics: no phase can be blamed on them. (A symptom with
+    // control characters is not a figure: the standup shows it escaped.)
+    const std::string inconsistent = checkFigures(in);
+    const bool belowFloor = inconsistent.empty() && in.p95ItlMs && *in.p95ItlMs < r.decodeFloorMs;
 
     // Reasoning, in numbers, before the verdict.
     r.reasoning.push_back(fmt("Batch-1 decode floor: %.1f ms/token (W / BW = %s / %.2f TB/s).", r.decodeFloorMs,
@@ -112,7 +231,7 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
         r.reasoning.push_back(fmt("P95 TTFT %s is %.1fx the prefill floor%s.", ms(*in.p95TtftMs).c_str(),
                                   *in.p95TtftMs / std::max(r.prefillFloorMs, 1e-9),
                                   ttftMissed ? ", over its SLO" : ", within its SLO"));
-    if (in.queueWaitMs && in.p95TtftMs)
+    if (in.queueWaitMs && in.p95TtftMs && *in.p95TtftMs > 0 && queueShare <= 1)
         r.reasoning.push_back(fmt("Queue wait %s is %.0f %% of TTFT: queue wait is not model time.", ms(*in.queueWaitMs).c_str(),
                                   queueShare * 100));
     if (in.kvMemoryBytes)
@@ -122,7 +241,27 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
 
     std::string happening;
     std::string verify;
-    if (in.outOfMemory) {
+    if (!inconsistent.empty() || belowFloor) {
+        r.ticketClass = TicketClass::Inconsistent;
+        if (belowFloor)
+            r.reasoning.push_back(fmt("P95 ITL %s is below the %.1f ms batch-1 decode floor (the weights read once per token at peak "
+                                      "bandwidth): physically impossible on this scenario, so the measurement or the scenario is wrong.",
+                                      ms(*in.p95ItlMs).c_str(), r.decodeFloorMs));
+        else
+            r.reasoning.push_back("The ticket's figures are inconsistent (" + inconsistent + "): no phase can be blamed on them.");
+        r.metricToPlot = "Per-token timestamps of single requests, next to the scenario's model, weight dtype, GPUs and bandwidth";
+        r.plausibleCause = belowFloor
+            ? "A measurement that is not per token (wrong unit, several tokens per event, speculative tokens timed one by one), "
+              "or a scenario that is not the deployment (a smaller or more quantised model, more GPUs, faster memory)."
+            : "One of the figures is wrong: a different percentile, window or unit than the others.";
+        r.fixesThatCanWork = {"Re-measure from per-token timestamps over the same window",
+                              "Check the scenario's model, weight dtype, GPU count and bandwidth against the deployment"};
+        r.fixesThatCannot = {"Any optimisation chosen from these figures (they do not describe one real system)"};
+        happening = belowFloor ? fmt("The measured P95 ITL, %s, is faster than this scenario can decode (%.1f ms floor).",
+                                     ms(*in.p95ItlMs).c_str(), r.decodeFloorMs)
+                               : "The figures contradict each other: " + inconsistent + ".";
+        verify = "Re-measured figures that agree with each other and sit at or above the floors.";
+    } else if (in.outOfMemory) {
         r.ticketClass = TicketClass::KvCapacity;
         r.reasoning.push_back("Out-of-memory errors: OOM at long context is a KV problem until proven otherwise.");
         r.metricToPlot = "KV blocks (or bytes) in use against the budget over time, with the prompt length of each admission";
@@ -216,7 +355,7 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
 
     Standup& st = r.standup;
     if (!in.symptom.empty())
-        st.symptom = in.symptom;
+        st.symptom = printable(in.symptom, 0); // one line whatever the caller put in it
     else {
         std::string s;
         if (in.p95TtftMs)
@@ -248,20 +387,17 @@ std::string parseTriageInput(const QByteArray& json, TriageInput& out, QByteArra
     for (auto it = o.begin(); it != o.end(); ++it) {
         const std::string key = it.key().toStdString();
         const QJsonValue v = it.value();
-        auto number = [&](std::optional<double>& field, bool fraction = false) -> std::string {
-            if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() < 0)
-                return key + ": expected a number >= 0";
-            if (v.toDouble() > 1e12)
-                return key + ": expected at most 1e12";
-            if (fraction && v.toDouble() > 1)
-                return key + " = " + std::to_string(v.toDouble()) + ": expected a fraction from 0 to 1";
+        // Types here; values, alone and against each other, in checkTriageInput() below.
+        auto number = [&](std::optional<double>& field) -> std::string {
+            if (!v.isDouble())
+                return printable(key) + " = " + shown(v) + ": expected a number";
             field = v.toDouble();
             return {};
         };
         std::string err;
         if (key == "symptom") {
             if (!v.isString())
-                return "symptom: expected a string";
+                return "symptom = " + shown(v) + ": expected a string";
             in.symptom = v.toString().toStdString();
         } else if (key == "p95_ttft_ms")
             err = number(in.p95TtftMs);
@@ -269,39 +405,38 @@ std::string parseTriageInput(const QByteArray& json, TriageInput& out, QByteArra
             err = number(in.p95ItlMs);
         else if (key == "queue_wait_ms")
             err = number(in.queueWaitMs);
-        else if (key == "concurrency") {
+        else if (key == "concurrency")
             err = number(in.concurrency);
-            if (err.empty() && (*in.concurrency < 1 || *in.concurrency > 1e7 || *in.concurrency != std::floor(*in.concurrency)))
-                return "concurrency: expected a whole number from 1 to 10,000,000";
-        }
         else if (key == "prompt_tokens")
             err = number(in.promptTokens);
         else if (key == "kv_memory_bytes")
             err = number(in.kvMemoryBytes);
         else if (key == "gpu_utilization")
-            err = number(in.gpuUtilization, true);
+            err = number(in.gpuUtilization);
         else if (key == "error") {
             const std::string e = v.toString().toStdString();
             if (!v.isString() || (e != "oom" && e != "none"))
-                return "error: expected \"oom\" or \"none\"";
+                return "error = " + shown(v) + ": expected \"oom\" or \"none\"";
             in.outOfMemory = e == "oom";
         } else if (key == "batch_job_running") {
             if (!v.isBool())
-                return "batch_job_running: expected true or false";
+                return "batch_job_running = " + shown(v) + ": expected true or false";
             in.batchJobRunning = v.toBool();
         } else if (key == "scenario" && scenarioJson) {
             if (!v.isObject())
-                return "scenario: expected an object of scenario keys";
+                return "scenario = " + shown(v) + ": expected an object of scenario keys";
             *scenarioJson = QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
         } else if (key == "title" || key == "note") {
             continue;
         } else {
-            return "unknown field \"" + key + "\" (expected symptom, p95_ttft_ms, p95_itl_ms, queue_wait_ms, concurrency, "
+            return "unknown field \"" + printable(key) + "\" (expected symptom, p95_ttft_ms, p95_itl_ms, queue_wait_ms, concurrency, "
                    "prompt_tokens, kv_memory_bytes, gpu_utilization, error, batch_job_running, scenario)";
         }
         if (!err.empty())
             return err;
     }
+    if (std::string err = checkTriageInput(in); !err.empty())
+        return err;
     out = std::move(in);
     return {};
 }

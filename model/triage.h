@@ -25,10 +25,17 @@ struct TriageInput {
     bool batchJobRunning = false;        ///< a batch (offline) job shares the GPU
 };
 
-/** The phase a ticket belongs to (seed 000, "Acceptance" 3). */
-enum class TicketClass { Prefill, Decode, Admission, NoisyNeighbourPrefill, KvCapacity, WithinSlo };
+/**
+ * The phase a ticket belongs to (seed 000, "Acceptance" 3). Inconsistent: the figures contradict each
+ * other or the scenario's physics (an ITL below the batch-1 decode floor, a queue wait longer than the
+ * TTFT it is part of), so no phase can be blamed until the measurement or the scenario is fixed.
+ */
+enum class TicketClass { Prefill, Decode, Admission, NoisyNeighbourPrefill, KvCapacity, WithinSlo, Inconsistent };
 
-/** Stable id used in JSON ("prefill", "decode", "admission", "noisy_neighbour_prefill", "kv_capacity", "within_slo"). */
+/**
+ * Stable id used in JSON ("prefill", "decode", "admission", "noisy_neighbour_prefill", "kv_capacity", "within_slo",
+ * "inconsistent").
+ */
 std::string ticketClassId(TicketClass c);
 /** Name for people ("prefill / TTFT", "decode", "admission / concurrency", ...). */
 std::string ticketClassName(TicketClass c);
@@ -57,8 +64,19 @@ struct TriageResult {
 };
 
 /**
+ * Checks the figures of a ticket, alone and against each other; returns "" or one line naming the field
+ * and its value, e.g. "concurrency = 2.5: expected a whole number from 1 to 10,000,000" or
+ * "queue_wait_ms = 5000 is longer than p95_ttft_ms = 1800: ...". Latencies and sizes are >= 0 and at most
+ * 1e12, p95_ttft_ms and p95_itl_ms > 0, prompt_tokens from 1 to 1e9, gpu_utilization a fraction, the
+ * queue wait at most the P95 TTFT, and the symptom one line (no control characters).
+ */
+std::string checkTriageInput(const TriageInput& input);
+
+/**
  * Classifies a ticket against the floors of @p scenario (which must be valid), in this order:
- * out-of-memory -> KV capacity ("OOM at long context is a KV problem until proven otherwise");
+ * figures that checkTriageInput() refuses (the symptom aside: it is shown escaped), or a P95 ITL
+ * below the batch-1 decode floor (physically impossible) -> inconsistent; out-of-memory -> KV capacity
+ * ("OOM at long context is a KV problem until proven otherwise");
  * a batch job running while TTFT misses its SLO -> noisy-neighbour prefill; queue wait at least
  * half of TTFT -> admission ("queue wait is not model time"); ITL over its SLO -> decode when
  * batching explains little of it (t_step at the concurrency < 1.25 x t_step(1)), else admission /
@@ -70,8 +88,8 @@ TriageResult triage(const Scenario& scenario, const TriageInput& input);
 /**
  * Reads a ticket from JSON: {"symptom", "p95_ttft_ms", "p95_itl_ms", "queue_wait_ms", "concurrency",
  * "prompt_tokens", "kv_memory_bytes", "gpu_utilization", "error": "oom"|"none", "batch_job_running"}.
- * Every field is optional; unknown fields and wrong types are errors naming the field.
- * Returns "" on success.
+ * Every field is optional; unknown fields, wrong types and values checkTriageInput() refuses are errors
+ * naming the field and the value. Returns "" on success.
  */
 std::string parseTriageInput(const QByteArray& json, TriageInput& out, QByteArray* scenarioJson = nullptr);
 

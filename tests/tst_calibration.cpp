@@ -5,6 +5,8 @@
 #include <cmath>
 #include <random>
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include "model/calibration.h"
@@ -163,6 +165,81 @@ private slots:
         QCOMPARE(*rows[1].itlMs, 14.0);
         const QString err = QString::fromStdString(parseVllmBenchmarkJson(R"({"completed": 10})", rows));
         QVERIFY(err.contains(QStringLiteral("total_input_tokens")));
+    }
+
+    /** Found by a tester: a negative TPOT was dropped silently, batch 0 or 2.5 accepted, "100" called missing. */
+    void vllmRefusals_data()
+    {
+        QTest::addColumn<QByteArray>("fields");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("negative TPOT") << QByteArray(R"("mean_tpot_ms": -9)")
+                                       << "result 1: mean_tpot_ms = -9: expected a latency from 1e-6 to 1e9 ms";
+        QTest::newRow("zero TTFT") << QByteArray(R"("median_ttft_ms": 0)")
+                                   << "result 1: median_ttft_ms = 0: expected a latency from 1e-6 to 1e9 ms";
+        QTest::newRow("concurrency 0") << QByteArray(R"("max_concurrency": 0)")
+                                       << "result 1: max_concurrency = 0: expected a whole number from 1 to 10,000,000";
+        QTest::newRow("concurrency 2.5") << QByteArray(R"("max_concurrency": 2.5)")
+                                         << "result 1: max_concurrency = 2.5: expected a whole number from 1 to 10,000,000";
+        QTest::newRow("no input tokens") << QByteArray(R"("total_input_tokens": 0)")
+                                         << "result 1: total_input_tokens = 0: expected a whole number of tokens from 1 to 1e12";
+        QTest::newRow("completed as text") << QByteArray(R"("completed": "100")")
+                                           << "result 1: completed = \"100\": expected a number, not text";
+        QTest::newRow("fractional completed") << QByteArray(R"("completed": 99.5)")
+                                              << "result 1: completed = 99.5: expected a whole number of requests from 1 to 1e12";
+    }
+    void vllmRefusals()
+    {
+        QFETCH(QByteArray, fields);
+        QFETCH(QString, expected);
+        // A good result, then the same with the field(s) of @p fields replaced.
+        const QByteArray good = R"({"completed": 100, "total_input_tokens": 200000, "total_output_tokens": 30000,
+            "max_concurrency": 16, "mean_tpot_ms": 9.5, "median_ttft_ms": 120.0)";
+        std::vector<Measurement> rows;
+        QCOMPARE(QString::fromStdString(parseVllmBenchmarkJson(good + "}", rows)), QString());
+        QJsonObject o = QJsonDocument::fromJson(good + "}").object();
+        const QJsonObject change = QJsonDocument::fromJson("{" + fields + "}").object();
+        for (auto it = change.begin(); it != change.end(); ++it)
+            o.insert(it.key(), it.value());
+        const QString err = QString::fromStdString(parseVllmBenchmarkJson(QJsonDocument(o).toJson(), rows));
+        QCOMPARE(err, expected);
+        QCOMPARE(rows.size(), size_t(1)); // untouched
+        QCOMPARE(QString::fromStdString(parseVllmBenchmarkJson("[" + good + "}, 3]", rows)),
+                 QStringLiteral("result 2: 3: expected an object (one benchmark result)"));
+    }
+
+    /** The CSV refuses what the vLLM reader refuses, and says which line, column and value. */
+    void csvValueRefusals_data()
+    {
+        QTest::addColumn<QByteArray>("csv");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("batch 1.5") << QByteArray("batch,itl_ms\n1,5\n1.5,6\n")
+                                   << "line 3, column batch = 1.5: expected a whole number of sequences from 1 to 10,000,000";
+        QTest::newRow("batch 0") << QByteArray("concurrency,itl_ms\n0,5\n")
+                                 << "line 2, column concurrency = 0: expected a whole number of sequences from 1 to 10,000,000";
+        QTest::newRow("empty batch") << QByteArray("batch,itl_ms\n,5\n") << "line 2, column batch: empty (every row needs its batch)";
+        QTest::newRow("negative ITL") << QByteArray("batch,itl_ms\n1,-9\n") << "line 2, column itl_ms = -9: expected a latency from 1e-6 to 1e9 ms";
+        QTest::newRow("zero TTFT in s") << QByteArray("batch,ttft_s\n1,0\n") << "line 2, column ttft_s = 0: expected a latency from 1e-9 to 1e6 s";
+        QTest::newRow("negative tokens") << QByteArray("batch,input_tokens,itl_ms\n1,-5,3\n")
+                                         << "line 2, column input_tokens = -5: expected a number of tokens from 0 to 1e9";
+        QTest::newRow("two batch columns") << QByteArray("batch,itl_ms,batch\n1,5,2\n")
+                                           << "column \"batch\" appears twice (columns 1 and 3): keep one";
+        QTest::newRow("batch and concurrency") << QByteArray("batch,concurrency,itl_ms\n1,2,5\n")
+                                               << "columns \"batch\" and \"concurrency\" both give the batch: keep one";
+        QTest::newRow("ITL and TPOT") << QByteArray("batch,ITL (ms),tpot_ms\n1,5,6\n")
+                                      << "columns \"itl_ms\" and \"tpot_ms\" both give the ITL: keep one";
+        QTest::newRow("binary garbage") << QByteArray("batch,itl_ms,\x01\x7f\x1b!x\n1,2,3\n")
+                                        << "unknown column \"\\x01\\x7F\\x1B!x\" (expected batch or concurrency";
+    }
+    void csvValueRefusals()
+    {
+        QFETCH(QByteArray, csv);
+        QFETCH(QString, expected);
+        std::vector<Measurement> rows;
+        const QString err = QString::fromStdString(parseMeasurementsCsv(csv, rows));
+        QVERIFY2(err.startsWith(expected), qPrintable(err));
+        for (const QChar c : err)
+            QVERIFY2(c.unicode() >= 0x20 && c.unicode() != 0x7f, qPrintable(err)); // one printable line
+        QVERIFY(rows.empty());
     }
 };
 

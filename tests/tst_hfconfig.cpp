@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include "model/costmodel.h"
@@ -239,6 +241,47 @@ private slots:
         const QString err = QString::fromStdString(importHfConfig(json, m));
         QVERIFY2(err.contains(phrase), qPrintable(err));
         QCOMPARE(m.shape.name, std::string("untouched"));
+    }
+
+    /** Found by a tester: a whole number out of range was called "not a whole number", and 0 heads named four fields. */
+    void refusalsNameOneFieldAndItsValue_data()
+    {
+        QTest::addColumn<QByteArray>("change");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("hidden 1e12") << QByteArray(R"("hidden_size": 1e12)")
+                                     << "config field hidden_size = 1e12: out of range (at most 10,000,000)";
+        QTest::newRow("intermediate 1e15") << QByteArray(R"("intermediate_size": 1e15)")
+                                           << "config field intermediate_size = 1e15: out of range (at most 100,000,000)";
+        QTest::newRow("vocab 1e18") << QByteArray(R"("vocab_size": 1e18)")
+                                    << "config field vocab_size = 1e18: out of range (at most 1,000,000,000)";
+        QTest::newRow("layers 61e6") << QByteArray(R"("num_hidden_layers": 61000000)")
+                                     << "config field num_hidden_layers = 61000000: out of range (at most 100,000)";
+        QTest::newRow("head_dim 3e9") << QByteArray(R"("head_dim": 3e9)")
+                                      << "config field head_dim = 3e9: out of range (at most 2,000,000,000)";
+        QTest::newRow("no heads") << QByteArray(R"("num_attention_heads": 0)") << "config field num_attention_heads = 0: expected at least 1";
+        QTest::newRow("no vocabulary") << QByteArray(R"("vocab_size": 0)") << "config field vocab_size = 0: expected at least 1";
+        QTest::newRow("half a layer") << QByteArray(R"("num_hidden_layers": 2.5)") << "config field num_hidden_layers = 2.5: expected a whole number";
+        QTest::newRow("negative width") << QByteArray(R"("intermediate_size": -8)") << "config field intermediate_size = -8: expected at least 0";
+        QTest::newRow("no kv heads") << QByteArray(R"("num_key_value_heads": 0)") << "config field num_key_value_heads = 0: expected at least 1";
+        QTest::newRow("model type with an escape")
+            << QByteArray("\"model_type\": \"llama\\u001b[31m\"")
+            << "config field model_type = \"llama\\x1B[31m\": must not contain control characters (byte 6 is \\x1B)";
+        QTest::newRow("model type a number") << QByteArray(R"("model_type": 3)") << "config field model_type = 3: expected a string";
+    }
+    void refusalsNameOneFieldAndItsValue()
+    {
+        QFETCH(QByteArray, change);
+        QFETCH(QString, expected);
+        const QByteArray good = R"({"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 8,
+            "vocab_size": 10)";
+        ImportedModel m;
+        QCOMPARE(QString::fromStdString(importHfConfig(good + "}", m)), QString());
+        QJsonObject o = QJsonDocument::fromJson(good + "}").object();
+        const QJsonObject c = QJsonDocument::fromJson("{" + change + "}").object();
+        QVERIFY(!c.isEmpty());
+        for (auto it = c.begin(); it != c.end(); ++it)
+            o.insert(it.key(), it.value());
+        QCOMPARE(QString::fromStdString(importHfConfig(QJsonDocument(o).toJson(), m)), expected);
     }
 
     void inferredFieldsAreSaid()

@@ -3,10 +3,12 @@
 // generator, the shapes of seed 001 section 3 (and seed 000 ticket B4) on traces built for each, and
 // the simulation file's parser. Every run is deterministic; figures are printed with qInfo.
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QtTest>
 
 #include "model/costmodel.h"
@@ -563,7 +565,19 @@ private slots:
                                                 << QStringLiteral("unknown key \"simulation.polcy\"");
         QTest::newRow("unknown top key") << simulationJson("", R"("simulations": 1,)") << QStringLiteral("unknown key \"simulations\"");
         QTest::newRow("cap zero") << simulationJson(R"("max_sequences": 0,)")
-                                  << QStringLiteral("simulation.max_sequences = 0: must be between 1 and");
+                                  << QStringLiteral("simulation.max_sequences = 0: must be from 1 to 1,000,000");
+        // One range message, whether the parser or checkSimulationConfig() refuses the value.
+        QTest::newRow("cap huge") << simulationJson(R"("max_sequences": 1e9,)")
+                                  << QStringLiteral("simulation.max_sequences = 1e9: must be from 1 to 1,000,000");
+        QTest::newRow("series points huge") << simulationJson(R"("kv_series_points": 1073741824,)")
+                                            << QStringLiteral("simulation.kv_series_points = 1073741824: must be from 1 to 100,000");
+        QTest::newRow("too many sweep caps")
+            << simulationJson(R"("sweep_max_sequences": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17],)")
+            << QStringLiteral("simulation.sweep_max_sequences: 17 caps; at most 16 (each is one more simulation)");
+        QTest::newRow("title with a newline") << simulationJson("", "\"title\": \"a\\nb\",")
+                                              << QStringLiteral("title = \"a\\x0Ab\": must not contain control characters (byte 2 is \\x0A)");
+        QTest::newRow("unknown key with an escape") << simulationJson("\"x\\u001b[31m\": 1,")
+                                                    << QStringLiteral("unknown key \"simulation.x\\x1B[31m\"");
         QTest::newRow("cap fraction") << simulationJson(R"("max_sequences": 1.5,)")
                                       << QStringLiteral("simulation.max_sequences = 1.5: expected a whole number");
         QTest::newRow("budget text") << simulationJson(R"("token_budget": "512",)")
@@ -609,6 +623,46 @@ private slots:
         for (const auto& row : classes)
             QTest::newRow(row[1]) << (QByteArray(R"({"simulation": {"duration_s": 10, "classes": [)") + row[0] + "]}}")
                                   << QString::fromUtf8(row[1]);
+        // Found by a tester: every sample silently clamped to 10, 1e7 requests ran for minutes, control
+        // characters went raw into reports, and a huge rate gave "simulation.the classes would ...".
+        const char* refused[][2] = {
+            {R"({"name": "chat", "count": 1, "prompt": {"dist": "lognormal", "median": 1500, "p99": 6000, "max": 10},
+                 "output": {"dist": "fixed", "value": 1}})",
+             "simulation.classes[0].prompt.max = 10: must be at least the median (1500), or every sample above it would become max"},
+            {R"({"name": "chat", "count": 1, "output": {"dist": "lognormal", "median": 200, "p99": 900, "min": 300},
+                 "prompt": {"dist": "fixed", "value": 1}})",
+             "simulation.classes[0].output.min = 300: must be at most the median (200), or every sample below it would become min"},
+            {R"({"name": "chat", "count": 1, "prompt": {"dist": "fixed", "value": 1e12}, "output": {"dist": "fixed", "value": 1}})",
+             "simulation.classes[0].prompt.value = 1e12: must be from 1 to 1,000,000,000"},
+            {R"({"name": "chat", "count": 10000000, "prompt": {"dist": "fixed", "value": 1}, "output": {"dist": "fixed", "value": 1}})",
+             "simulation.classes[0].count = 10000000: must be from 0 to 2,000,000"},
+            {R"({"name": "chat", "rate_per_s": 1e9, "prompt": {"dist": "fixed", "value": 1}, "output": {"dist": "fixed", "value": 1}})",
+             "simulation.classes[0].rate_per_s = 1e9: about 10,000,000,000 requests over 10 s; at most 2,000,000 requests in all "
+             "(lower rate_per_s, end_s, duration_s or requests)"},
+            {R"({"name": "a", "count": 1500000, "prompt": {"dist": "fixed", "value": 1}, "output": {"dist": "fixed", "value": 1}},
+                {"name": "b", "count": 1500000, "prompt": {"dist": "fixed", "value": 1}, "output": {"dist": "fixed", "value": 1}})",
+             "simulation.classes: the classes would generate about 3,000,000 requests; at most 2,000,000 requests in all "
+             "(lower rate_per_s, count, duration_s or requests)"},
+            {R"({"name": "a\nb"})", "simulation.classes[0].name = \"a\\x0Ab\": must not contain control characters (byte 2 is \\x0A)"},
+            {"{\"name\": \"x\\u001b[31mRED\"}",
+             "simulation.classes[0].name = \"x\\x1B[31mRED\": must not contain control characters (byte 2 is \\x1B)"},
+        };
+        for (const auto& row : refused)
+            QTest::newRow(row[1]) << (QByteArray(R"({"simulation": {"duration_s": 10, "classes": [)") + row[0] + "]}}")
+                                  << QString::fromUtf8(row[1]);
+        QTest::newRow("requests over the bound")
+            << QByteArray(R"({"simulation": {"requests": 3000000, "classes": [{"name": "c", "rate_per_s": 1,
+                           "prompt": {"dist": "fixed", "value": 1}, "output": {"dist": "fixed", "value": 1}}]}})")
+            << QStringLiteral("simulation.requests = 3000000: must be from 1 to 2,000,000");
+        QTest::newRow("sweep runs over the bound")
+            << QByteArray(R"({"simulation": {"requests": 1000000, "sweep_max_sequences": [8, 16], "classes": [{"name": "c",
+                           "rate_per_s": 1, "prompt": {"dist": "fixed", "value": 1}, "output": {"dist": "fixed", "value": 1}}]}})")
+            << QStringLiteral("simulation.sweep_max_sequences: 2 caps simulate the 1,000,000 requests 2 more times, 3,000,000 in all; "
+                              "at most 2,000,000 requests in all (fewer caps, or fewer requests)");
+        QByteArray many = R"({"simulation": {"duration_s": 10, "classes": [)";
+        for (int i = 0; i < 65; ++i)
+            many += (i ? ",{\"name\": \"c" : "{\"name\": \"c") + QByteArray::number(i) + "\"}";
+        QTest::newRow("65 classes") << many + "]}}" << QStringLiteral("simulation.classes: 65 classes; at most 64");
         QTest::newRow("rate without end")
             << QByteArray(R"({"simulation": {"classes": [{"name": "c", "rate_per_s": 1, "prompt": {"dist": "fixed", "value": 1},
                            "output": {"dist": "fixed", "value": 1}}]}})")
@@ -624,6 +678,112 @@ private slots:
         SimulationFile sim;
         const QString err = QString::fromStdString(parseSimulationJson(json, QDir::tempPath(), sim));
         QVERIFY2(err.startsWith(expected), qPrintable(err));
+        QVERIFY2(!err.contains(QLatin1Char('\n')) && !err.contains(QChar(0x1b)), qPrintable(err));
+    }
+
+    /** checkSimulationConfig() (the GUI's path) says what the file parser says, in the same words. */
+    void configChecksMatchTheFile()
+    {
+        SimulationConfig c;
+        c.requests = 10;
+        c.classes.push_back(poisson("chat", 1, fixedTokens(100), fixedTokens(10)));
+        QCOMPARE(checkSimulationConfig(c), std::string());
+        SimulationConfig zero = c;
+        zero.maxSequences = 0;
+        SimulationFile sim;
+        QCOMPARE(checkSimulationConfig(zero), parseSimulationJson(simulationJson(R"("max_sequences": 0,)"), QString(), sim));
+        QCOMPARE(checkSimulationConfig(zero), std::string("simulation.max_sequences = 0: must be from 1 to 1,000,000"));
+
+        SimulationConfig named = c;
+        named.classes[0].name = "x\x1b[31mRED";
+        QCOMPARE(checkSimulationConfig(named),
+                 std::string("simulation.classes[0].name = \"x\\x1B[31mRED\": must not contain control characters (byte 2 is \\x1B)"));
+
+        SimulationConfig clamp = c;
+        clamp.classes[0].prompt = logNormal(1500, 6000);
+        clamp.classes[0].prompt.max = 10;
+        QVERIFY(QString::fromStdString(checkSimulationConfig(clamp))
+                    .startsWith(QStringLiteral("simulation.classes[0].prompt.max = 10: must be at least the median (1500)")));
+
+        SimulationConfig many = c;
+        for (int i = 1; i < 65; ++i)
+            many.classes.push_back(poisson(("c" + std::to_string(i)).c_str(), 1, fixedTokens(1), fixedTokens(1)));
+        QCOMPARE(checkSimulationConfig(many), std::string("simulation.classes: 65 classes; at most 64"));
+        many.classes.pop_back();
+        QCOMPARE(checkSimulationConfig(many), std::string());
+
+        SimulationConfig trace = c; // a trace's rows count in the same bound
+        trace.trace.assign(size_t(kMaxSimulationRequests) + 1, Request{});
+        QCOMPARE(checkSimulationConfig(trace), std::string("simulation.trace_csv: 2,000,001 rows; at most 2,000,000 requests in all"));
+    }
+
+    /**
+     * The summaries cost one pass over the requests and the ITL record, whatever the number of classes:
+     * 5,000 classes of 3 requests took 20 s when each class was summarised over every request and every
+     * step looped over every class; now a fraction of a second. (simulate() does not bound the classes;
+     * checkSimulationConfig() does, at 64.)
+     */
+    void manyClassesCostLinearTime()
+    {
+        SimulationConfig c;
+        c.durationSeconds = 60;
+        for (int i = 0; i < 5000; ++i) {
+            RequestClass k = poisson(("c" + std::to_string(i)).c_str(), 3.0 / 60, fixedTokens(500), fixedTokens(200));
+            c.classes.push_back(k);
+        }
+        const std::vector<Request> requests = generateRequests(c);
+        QElapsedTimer timer;
+        timer.start();
+        const SimulationResult r = simulate(planning(), c, requests);
+        const qint64 elapsed = timer.elapsed();
+        qInfo("5,000 classes, %zu requests: %lld ms", requests.size(), static_cast<long long>(elapsed));
+        QVERIFY2(elapsed < 5000, qPrintable(QString::number(elapsed)));
+        QCOMPARE(r.classes.size(), size_t(5000));
+        long long total = 0, itl = 0;
+        for (const TrafficSummary& t : r.classes) {
+            total += t.requests;
+            itl += t.latency.itl.count;
+        }
+        QCOMPARE(total, r.all.requests);
+        QCOMPARE(itl, r.all.latency.itl.count);
+        QCOMPARE(r.all.completed, static_cast<long long>(requests.size()));
+    }
+
+    /** Each class's ITL percentiles are the nearest-rank ones of its own intervals, counted from the token times. */
+    void perClassItlMatchesTokenTimes()
+    {
+        SimulationConfig c;
+        c.policy = BatchingPolicy::Chunked;
+        c.maxSequences = 16;
+        c.durationSeconds = 30;
+        c.recordTokenTimes = true;
+        c.classes.push_back(poisson("chat", 2, logNormal(800, 3000), logNormal(100, 400)));
+        c.classes.push_back(poisson("code", 1, logNormal(2000, 6000), logNormal(300, 900)));
+        RequestClass job = poisson("job", 0, fixedTokens(6000), fixedTokens(50));
+        job.priority = Priority::Batch;
+        job.count = 5;
+        job.startSeconds = 3;
+        c.classes.push_back(job);
+        const std::vector<Request> requests = generateRequests(c);
+        const SimulationResult r = simulate(planning(), c, requests);
+        for (int k = -1; k < int(c.classes.size()); ++k) {
+            std::vector<double> intervals;
+            for (size_t i = 0; i < requests.size(); ++i) {
+                if (k >= 0 && requests[i].classIndex != k)
+                    continue;
+                for (long long t = r.tokenOffsets[i] + 1; t < r.tokenOffsets[i + 1]; ++t)
+                    intervals.push_back(r.tokenTimes[size_t(t)] - r.tokenTimes[size_t(t - 1)]);
+            }
+            std::sort(intervals.begin(), intervals.end());
+            const Percentiles& p = k < 0 ? r.all.latency.itl : r.classes[size_t(k)].latency.itl;
+            QCOMPARE(p.count, static_cast<long long>(intervals.size()));
+            QVERIFY(!intervals.empty());
+            auto rank = [&](double q) { return intervals[size_t(std::clamp(std::ceil(q * double(intervals.size())), 1.0, double(intervals.size()))) - 1]; };
+            QVERIFY(std::abs(p.p50 - rank(0.50)) <= 1e-12);
+            QVERIFY(std::abs(p.p95 - rank(0.95)) <= 1e-12);
+            QVERIFY(std::abs(p.p99 - rank(0.99)) <= 1e-12);
+            QVERIFY(std::abs(p.max - intervals.back()) <= 1e-12);
+        }
     }
 
     void traceCsv()
@@ -646,7 +806,7 @@ private slots:
 
         std::vector<Request> more;
         QCOMPARE(parseTraceCsv("0,100,x\n", "simulation.trace_csv", classes, more),
-                 std::string("simulation.trace_csv line 1: output_tokens \"x\": expected a whole number >= 1"));
+                 std::string("simulation.trace_csv line 1: output_tokens \"x\": expected a whole number from 1 to 1,000,000,000"));
         QCOMPARE(parseTraceCsv("0,100,10\n1,2\n", "simulation.trace_csv", classes, more),
                  std::string("simulation.trace_csv line 2: expected arrival_s,prompt_tokens,output_tokens[,class], got 2 fields"));
         QCOMPARE(parseTraceCsv("0,100,10,nobody\n", "simulation.trace_csv", classes, more),

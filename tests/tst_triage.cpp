@@ -150,6 +150,91 @@ private slots:
         QVERIFY2(err.contains(phrase), qPrintable(err));
         QCOMPARE(in.symptom, std::string("kept"));
     }
+
+    /** Found by a tester: nonsense figures were triaged ("Queue wait 5.00 s is 278 % of TTFT", "0 % of TTFT"). */
+    void refusedFigures_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("queue wait longer than TTFT")
+            << QByteArray(R"({"p95_ttft_ms": 1800, "queue_wait_ms": 5000})")
+            << "queue_wait_ms = 5000 is longer than p95_ttft_ms = 1800: the queue wait is part of the time to first token, "
+               "so one of them is wrong";
+        QTest::newRow("zero TTFT") << QByteArray(R"({"p95_ttft_ms": 0})") << "p95_ttft_ms = 0: expected a measured latency > 0";
+        QTest::newRow("zero ITL") << QByteArray(R"({"p95_itl_ms": 0})") << "p95_itl_ms = 0: expected a measured latency > 0";
+        QTest::newRow("negative ITL") << QByteArray(R"({"p95_itl_ms": -3})") << "p95_itl_ms = -3: expected a measured latency > 0";
+        QTest::newRow("zero prompt") << QByteArray(R"({"prompt_tokens": 0})") << "prompt_tokens = 0: expected a number of tokens >= 1";
+        QTest::newRow("huge prompt") << QByteArray(R"({"prompt_tokens": 5e9})") << "prompt_tokens = 5e9: expected at most 1e9";
+        QTest::newRow("fractional concurrency")
+            << QByteArray(R"({"concurrency": 2.5})") << "concurrency = 2.5: expected a whole number from 1 to 10,000,000";
+        QTest::newRow("huge ITL") << QByteArray(R"({"p95_itl_ms": 1e13})") << "p95_itl_ms = 1e13: expected at most 1e12";
+        QTest::newRow("utilization in percent")
+            << QByteArray(R"({"gpu_utilization": 90})") << "gpu_utilization = 90: expected a fraction from 0 to 1";
+        QTest::newRow("text number") << QByteArray(R"({"concurrency": "lots"})") << "concurrency = \"lots\": expected a number";
+        QTest::newRow("error kind") << QByteArray(R"({"error": "segfault"})") << "error = \"segfault\": expected \"oom\" or \"none\"";
+        QTest::newRow("symptom on two lines")
+            << QByteArray("{\"symptom\": \"slow\\n\\u001b[31m\"}")
+            << "symptom = \"slow\\x0A\\x1B[31m\": must be one line without control characters (byte 5 is \\x0A)";
+        QTest::newRow("field name with a bell")
+            << QByteArray("{\"p99\\u0007\": 3}") << "unknown field \"p99\\x07\" (expected symptom, p95_ttft_ms,";
+    }
+    void refusedFigures()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        TriageInput in;
+        const QString err = QString::fromStdString(parseTriageInput(json, in));
+        QVERIFY2(err.startsWith(expected), qPrintable(err));
+        QVERIFY2(!err.contains(QLatin1Char('\n')) && !err.contains(QChar(0x1b)) && !err.contains(QChar(0x07)), qPrintable(err));
+        // The figures accepted at their limits.
+        QVERIFY(parseTriageInput(R"({"p95_ttft_ms": 1800, "queue_wait_ms": 1800, "prompt_tokens": 1, "gpu_utilization": 1})", in).empty());
+    }
+
+    /** An ITL below the batch-1 decode floor cannot be measured on this scenario: flagged, not triaged. */
+    void itlBelowTheFloorIsImpossible()
+    {
+        TriageInput in;
+        in.p95ItlMs = 0.5;
+        in.p95TtftMs = 200;
+        in.concurrency = 1;
+        const TriageResult r = triage(defaultScenario(), in); // Llama 3.1 8B bf16 on an H100: about 4.8 ms
+        QVERIFY2(r.decodeFloorMs > 4.7 && r.decodeFloorMs < 4.9, qPrintable(QString::number(r.decodeFloorMs)));
+        QCOMPARE(ticketClassId(r.ticketClass), std::string("inconsistent"));
+        QString all;
+        for (const std::string& line : r.reasoning)
+            all += QString::fromStdString(line) + QLatin1Char('\n');
+        QVERIFY2(all.contains(QStringLiteral("P95 ITL 0.5 ms is below the 4.8 ms batch-1 decode floor")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("physically impossible")), qPrintable(all));
+        QCOMPARE(r.standup.phase, std::string("inconsistent figures"));
+        // At the floor it is possible again, and classified as before.
+        in.p95ItlMs = r.decodeFloorMs * 1.01;
+        QCOMPARE(ticketClassId(triage(defaultScenario(), in).ticketClass), std::string("within_slo"));
+        // The drill's B2 is 7x above its floor: still decode.
+        QCOMPARE(ticketClassId(triage(drill(), ticket(QStringLiteral("b2-itl.json"))).ticketClass), std::string("decode"));
+    }
+
+    /** Figures set directly (the triage panel) that the parser would refuse are flagged, with no percentage over 100. */
+    void inconsistentFiguresAreFlagged()
+    {
+        TriageInput in;
+        in.p95TtftMs = 1800;
+        in.queueWaitMs = 5000;
+        in.p95ItlMs = 95;
+        in.symptom = "slow\n\x1b[31mRED";
+        QCOMPARE(checkTriageInput(in), std::string("symptom = \"slow\\x0A\\x1B[31mRED\": must be one line without control "
+                                                   "characters (byte 5 is \\x0A)"));
+        const TriageResult r = triage(drill(), in);
+        QCOMPARE(ticketClassId(r.ticketClass), std::string("inconsistent"));
+        const QString standup = QString::fromStdString(r.standup.text());
+        QCOMPARE(standup.count(QLatin1Char('\n')), 6);
+        QVERIFY(!standup.contains(QChar(0x1b)));
+        in.symptom.clear();
+        QVERIFY(QString::fromStdString(checkTriageInput(in)).startsWith(QStringLiteral("queue_wait_ms = 5000 is longer than p95_ttft_ms = 1800")));
+        const TriageResult q = triage(drill(), in);
+        QCOMPARE(ticketClassId(q.ticketClass), std::string("inconsistent"));
+        for (const std::string& line : q.reasoning)
+            QVERIFY2(!QString::fromStdString(line).contains(QStringLiteral("% of TTFT")), line.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTriage)

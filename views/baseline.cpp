@@ -243,8 +243,8 @@ void BaselineOverlay::afterRefresh()
         if (lower != range.lower || upper != range.upper)
             axis->setRange(lower, upper);
     }
-    if (QValueAxis* axis = valueAxis(m_kvShare->chartView()->chart()); axis && m_barTotalGb * 1.02 > axis->max())
-        axis->setRange(0.0, m_barTotalGb * 1.02);
+    if (QValueAxis* axis = valueAxis(m_kvShare->chartView()->chart()); axis && m_barTotalGb > axis->max())
+        axis->setRange(0.0, plotkit::niceCeiling(m_barTotalGb));
 }
 
 } // namespace ridgeline::views

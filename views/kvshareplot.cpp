@@ -149,12 +149,15 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const double kvGb = decode.kvBytes / 1e9;
     m_weightsSet->replace(0, weightsGb);
     m_kvSet->replace(0, kvGb);
-    m_weightsSet->setLabel(tr("Weights %1").arg(format::gigabytes(decode.weightBytes)));
-    m_kvSet->setLabel(tr("KV %1").arg(format::gigabytes(decode.kvBytes)));
+    // The legend names the parts and the axis ends on a round number that stays put while the
+    // total moves within ~20 %: neither relabels (and re-lays out the chart) on every slider step.
+    // The figures themselves are in the title and the numbers panel.
     const double total = weightsGb + kvGb;
-    m_bytesAxis->setRange(0.0, std::isfinite(total) && total > 0 ? total * 1.02 : 1.0);
-    const QString labelFormat = total >= 100 ? QStringLiteral("%.0f GB") : total >= 1 ? QStringLiteral("%.1f GB")
-                                                                                    : QStringLiteral("%.2f GB");
+    const double axisMax = niceCeiling(total);
+    if (m_bytesAxis->max() != axisMax || m_bytesAxis->min() != 0.0)
+        m_bytesAxis->setRange(0.0, axisMax);
+    const QString labelFormat = axisMax >= 10 ? QStringLiteral("%.0f GB") : axisMax >= 1 ? QStringLiteral("%.1f GB")
+                                                                                        : QStringLiteral("%.2f GB");
     if (m_bytesAxis->labelFormat() != labelFormat)
         m_bytesAxis->setLabelFormat(labelFormat);
 

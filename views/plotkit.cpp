@@ -409,6 +409,17 @@ void Extent::include(const Eigen::ArrayXd& values, double scale)
         include(values[i] * scale);
 }
 
+double niceCeiling(double value)
+{
+    if (!std::isfinite(value) || value <= 0)
+        return 1.0;
+    const double decade = std::pow(10.0, std::floor(std::log10(value)));
+    for (const double step : {1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
+        if (step * decade >= value * (1 - 1e-12))
+            return step * decade;
+    return 10.0 * decade;
+}
+
 void applyRange(QCPAxis* axis, const Extent& extent, double pad, const QCPRange& fallback)
 {
     if (!extent.valid()) {

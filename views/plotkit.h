@@ -82,6 +82,14 @@ struct Extent {
 };
 
 /**
+ * The smallest value of the 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (x 10^k) sequence that is at least
+ * @p value: an axis end that stays put while the value moves within ~20 %, so its tick labels (and
+ * the layout around them) do not change on every slider step. 1 for a non-finite or non-positive
+ * @p value.
+ */
+double niceCeiling(double value);
+
+/**
  * Sets @p axis to @p extent padded (log: by factor @p pad on both ends; linear: by fraction @p pad
  * of the span), or to @p fallback when the extent is empty. A zero-width extent is widened.
  */

@@ -57,6 +57,7 @@ QColor classColor(model::TicketClass c)
     case model::TicketClass::NoisyNeighbourPrefill: return palette::compute();
     case model::TicketClass::KvCapacity: return palette::kv();
     case model::TicketClass::WithinSlo: return palette::throughput();
+    case model::TicketClass::Inconsistent: return palette::error();
     }
     return palette::text();
 }
