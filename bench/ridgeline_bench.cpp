@@ -309,6 +309,12 @@ int main(int argc, char** argv)
     for (const auto& [name, control] : sliders) {
         if (!only.isEmpty() && !only.contains(name))
             continue;
+        // Each slider sweeps from the starting scenario (the model-size sweep ends on a small model
+        // whose head count leaves the KV-heads slider only two positions).
+        window.document()->setScenario(model::defaultScenario());
+        window.document()->evaluateNow();
+        idleUntil(clock, clock.nsecsElapsed(), 100'000'000);
+        previousStepNs = clock.nsecsElapsed();
         QSlider* slider = control->slider();
         std::vector<double> ms;
         int unchanged = 0; // positions that map to the value already shown: nothing to paint
