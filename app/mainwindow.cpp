@@ -56,6 +56,31 @@ namespace ridgeline::app {
 
 using namespace ridgeline::views;
 
+namespace {
+
+/** Holds one single-line QLabel at a fixed width, outside any layout (see the status summary). */
+class FixedLabelHolder final : public QWidget {
+public:
+    FixedLabelHolder(QLabel* label, int width)
+        : m_label(label)
+    {
+        label->setParent(this);
+        setFixedSize(width, label->sizeHint().height());
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QWidget::resizeEvent(event);
+        m_label->setGeometry(rect());
+    }
+
+private:
+    QLabel* m_label;
+};
+
+} // namespace
+
 MainWindow::~MainWindow()
 {
     // Children are destroyed after this body, in creation order; nothing they emit on the way
@@ -178,7 +203,13 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
 
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("statusSummary"));
-    statusBar()->addPermanentWidget(m_summary);
+    m_summary->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    // In a holder without a layout, of a width no text changes: a new summary on every slider step
+    // repaints the label, and its geometry request stops at the holder instead of re-laying out the
+    // status bar and, through it, the whole window in a second paint pass.
+    statusBar()->addPermanentWidget(new FixedLabelHolder(
+        m_summary, m_summary->fontMetrics().horizontalAdvance(QStringLiteral(
+                       "Dense 88.8 B (Llama 3 family rule) on NVIDIA H100 SXM \u00b7 B = 8,888 \u00b7 S = 888,888 \u00b7 P = 888,888"))));
     setupFeatures();
     createMenus();
 
@@ -218,6 +249,7 @@ void MainWindow::refreshViews()
                            .arg(QString::fromStdString(scenario.model.name), QString::fromStdString(scenario.hardware.name),
                                 format::integer(scenario.workload.batch), format::integer(scenario.workload.contextTokens),
                                 format::integer(scenario.workload.promptTokens)));
+    m_summary->setToolTip(m_summary->text()); // in full, should a long name not fit
     // One paint pass per step (docs/performance.md): lay out what the new texts changed and draw
     // the queued replots now, before the Qt Charts view can dispatch the window's paint early.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
