@@ -224,9 +224,9 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
     r.reasoning.push_back(fmt("Prefill floor for a %.0f-token prompt: %s (TTFT SLO %s).", prompt, ms(r.prefillFloorMs).c_str(),
                               ms(ttftSlo).c_str()));
     if (in.p95ItlMs)
-        r.reasoning.push_back(fmt("P95 ITL %s is %.1fx the floor; the model expects %s at concurrency %.0f (%.2fx batch 1).",
-                                  ms(*in.p95ItlMs).c_str(), *in.p95ItlMs / r.decodeFloorMs, ms(r.expectedItlMs).c_str(),
-                                  concurrency, batchingFactor));
+        r.reasoning.push_back(fmt("P95 ITL %s is %.*fx the floor; the model expects %s at concurrency %.0f (%.2fx batch 1).",
+                                  ms(*in.p95ItlMs).c_str(), *in.p95ItlMs / r.decodeFloorMs < 1 ? 2 : 1,
+                                  *in.p95ItlMs / r.decodeFloorMs, ms(r.expectedItlMs).c_str(), concurrency, batchingFactor));
     if (in.p95TtftMs)
         r.reasoning.push_back(fmt("P95 TTFT %s is %.1fx the prefill floor%s.", ms(*in.p95TtftMs).c_str(),
                                   *in.p95TtftMs / std::max(r.prefillFloorMs, 1e-9),
