@@ -15,6 +15,7 @@
 #include <QString>
 
 #include "model/costmodel.h"
+#include "model/messagetext.h"
 #include "model/scenariokeys.h"
 
 namespace ridgeline::model {
@@ -88,62 +89,6 @@ std::string fmt(const char* pattern, double a, double b = 0)
     char buffer[256];
     std::snprintf(buffer, sizeof buffer, pattern, a, b);
     return buffer;
-}
-
-/** A number as written in the data: whole numbers below 1e9 in digits, else the
- * shortest round-trip text with a bare exponent (1e12). */
-std::string numberText(double v)
-{
-    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
-        return std::to_string(static_cast<long long>(v)); // 10000000, not 1e+07
-    std::string t = formatNumber(v);
-    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
-        std::string exponent = t.substr(e + 1);
-        const bool negative = exponent[0] == '-';
-        if (exponent[0] == '+' || exponent[0] == '-')
-            exponent.erase(0, 1);
-        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
-        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
-    }
-    return t;
-}
-
-/**
- * Outside text (a cell, a column name) for a one-line message: control characters (below 0x20, 0x7F,
- * U+0080-U+009F) as \xNN, bytes that are not UTF-8 as U+FFFD, cut after 60 characters with "...".
- */
-std::string printable(const std::string& text)
-{
-    std::string out;
-    int shown = 0;
-    for (const char32_t u : QString::fromStdString(text).toUcs4()) {
-        if (shown++ == 60) {
-            out += "...";
-            break;
-        }
-        if (u < 0x20 || (u >= 0x7f && u <= 0x9f)) {
-            char buffer[8];
-            std::snprintf(buffer, sizeof buffer, u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
-            out += buffer;
-        } else {
-            out += QString::fromUcs4(&u, 1).toStdString();
-        }
-    }
-    return out;
-}
-
-/** A JSON value for a message: 3, "100" (escaped), true, null, [...]. */
-std::string shown(const QJsonValue& v)
-{
-    if (v.isDouble())
-        return numberText(v.toDouble());
-    if (v.isString())
-        return "\"" + printable(v.toString().toStdString()) + "\"";
-    if (v.isBool())
-        return v.toBool() ? "true" : "false";
-    if (v.isNull())
-        return "null";
-    return printable(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString());
 }
 
 /** What a column gives: columns that give the same thing may not both be there. */
@@ -241,7 +186,7 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
                 std::string& c = cells[i];
                 c = normaliseHeader(c);
                 if (!known.count(c))
-                    return "unknown column \"" + printable(c) + "\" (expected batch or concurrency, context_tokens or input_tokens and "
+                    return "unknown column \"" + printableText(c) + "\" (expected batch or concurrency, context_tokens or input_tokens and "
                            "output_tokens, itl_ms or tpot_ms, ttft_ms; units after an underscore or in brackets)";
                 for (size_t j = 0; j < i; ++j) {
                     if (cells[j] == c)
@@ -278,8 +223,8 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
             const char* first = cells[i].data();
             const auto [ptr, ec] = std::from_chars(first, first + cells[i].size(), v);
             if (ec != std::errc() || ptr != first + cells[i].size() || !std::isfinite(v))
-                return where + ": \"" + printable(cells[i]) + "\" is not a number";
-            const std::string shownCell = where + " = " + printable(cells[i]) + ": ";
+                return where + ": \"" + printableText(cells[i]) + "\" is not a number";
+            const std::string shownCell = where + " = " + printableText(cells[i]) + ": ";
             const bool seconds = h.size() > 2 && h.compare(h.size() - 2, 2, "_s") == 0;
             if ((h == "batch" || h == "concurrency") && !(v >= 1 && v <= 1e7 && v == std::floor(v)))
                 return shownCell + "expected a whole number of sequences from 1 to 10,000,000";
@@ -313,7 +258,7 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
         if (!haveContext && input >= 0)
             m.contextTokens = input + std::max(0.0, output) / 2.0;
         if (m.contextTokens > 1e9)
-            return "line " + std::to_string(lineNumber) + ": context input + output / 2 = " + numberText(m.contextTokens)
+            return "line " + std::to_string(lineNumber) + ": context input + output / 2 = " + messageNumber(m.contextTokens)
                    + " tokens; at most 1e9";
         rows.push_back(m);
     }
@@ -352,7 +297,7 @@ std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measureme
         ++index;
         const std::string where = "result " + std::to_string(index) + ": ";
         if (!value.isObject())
-            return where + shown(value) + ": expected an object (one benchmark result)";
+            return where + jsonValueText(value) + ": expected an object (one benchmark result)";
         const QJsonObject o = value.toObject();
         // A number, or nullopt when absent or null; a value of another type is an error, naming it.
         std::string problem;
@@ -362,14 +307,14 @@ std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measureme
                 return std::nullopt;
             if (!v.isDouble()) {
                 if (problem.empty())
-                    problem = where + key + " = " + shown(v) + ": expected a number, not " + (v.isString() ? "text" : "this");
+                    problem = where + key + " = " + jsonValueText(v) + ": expected a number, not " + (v.isString() ? "text" : "this");
                 return std::nullopt;
             }
             return v.toDouble();
         };
         auto whole = [&](const char* key, double v, double min, const char* what) -> std::string {
             if (!(v >= min && v <= 1e12 && v == std::floor(v)))
-                return where + key + " = " + numberText(v) + ": expected a whole number of " + what + " from " + numberText(min)
+                return where + key + " = " + messageNumber(v) + ": expected a whole number of " + what + " from " + messageNumber(min)
                        + " to 1e12";
             return {};
         };
@@ -392,10 +337,10 @@ std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measureme
             if (!e.empty())
                 return e;
         if (!(*concurrency >= 1 && *concurrency <= 1e7 && *concurrency == std::floor(*concurrency)))
-            return where + "max_concurrency = " + numberText(*concurrency) + ": expected a whole number from 1 to 10,000,000";
+            return where + "max_concurrency = " + messageNumber(*concurrency) + ": expected a whole number from 1 to 10,000,000";
         for (const auto& [key, latency] : {std::pair{"mean_tpot_ms", tpot}, std::pair{"median_ttft_ms", ttft}})
             if (latency && !(*latency >= 1e-6 && *latency <= 1e9))
-                return where + key + " = " + numberText(*latency) + ": expected a latency from 1e-6 to 1e9 ms";
+                return where + key + " = " + messageNumber(*latency) + ": expected a latency from 1e-6 to 1e9 ms";
         Measurement m;
         m.batch = *concurrency;
         m.promptTokens = *input / *completed;
@@ -405,7 +350,7 @@ std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measureme
         if (!m.itlMs && !m.ttftMs)
             return where + "neither mean_tpot_ms nor median_ttft_ms is present";
         if (m.contextTokens > 1e9)
-            return where + "context (total_input_tokens + total_output_tokens / 2) / completed = " + numberText(m.contextTokens)
+            return where + "context (total_input_tokens + total_output_tokens / 2) / completed = " + messageNumber(m.contextTokens)
                    + " tokens per request; at most 1e9";
         rows.push_back(m);
     }

@@ -12,6 +12,8 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include "model/messagetext.h"
+
 namespace ridgeline::model {
 
 namespace {
@@ -365,25 +367,6 @@ std::string getKey(const Scenario& scenario, std::string_view key)
 
 namespace {
 
-/** @p v as it would appear in JSON (strings quoted), cut to 40 characters, control characters as spaces. */
-std::string shownJson(const QJsonValue& v)
-{
-    std::string text;
-    if (v.isString())
-        text = "\"" + v.toString().toStdString() + "\"";
-    else if (v.isNull())
-        text = "null";
-    else if (v.isBool())
-        text = v.toBool() ? "true" : "false";
-    else if (v.isArray())
-        text = QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString();
-    else if (v.isObject())
-        text = QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString();
-    if (text.size() > 40)
-        text = text.substr(0, 37) + "...";
-    return oneLineText(text);
-}
-
 /** The scenario key groups ("model, hardware, ...") in file order, for messages. */
 std::string groupList()
 {
@@ -446,7 +429,7 @@ std::string applyJson(Scenario& scenario, const QJsonObject& object)
                 if (v.isNull() && (key == "model.active_params" || key == "model.head_dim"))
                     textValue = "";
                 else if (!v.isDouble())
-                    return key + ": expected a number, got " + shownJson(v);
+                    return key + ": expected a number, got " + jsonValueText(v);
                 else
                     textValue = formatNumber(v.toDouble());
                 break;

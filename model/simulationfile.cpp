@@ -8,8 +8,6 @@
 
 #include <QDir>
 #include <QFile>
-
-#include "model/inputfile.h"
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,29 +16,13 @@
 #include <QJsonValue>
 #include <QList>
 
+#include "model/inputfile.h"
+#include "model/messagetext.h"
 #include "model/scenariokeys.h"
 
 namespace ridgeline::model {
 
 namespace {
-
-/** A number as written in JSON: whole numbers below 1e9 in digits, else the
- * shortest round-trip text with a bare exponent (1e12). */
-std::string numberText(double v)
-{
-    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
-        return std::to_string(static_cast<long long>(v)); // 10000000, not 1e+07
-    std::string t = formatNumber(v);
-    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
-        std::string exponent = t.substr(e + 1);
-        const bool negative = exponent[0] == '-';
-        if (exponent[0] == '+' || exponent[0] == '-')
-            exponent.erase(0, 1);
-        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
-        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
-    }
-    return t;
-}
 
 /** 1234567 -> "1,234,567". */
 std::string grouped(long long v)
@@ -53,24 +35,6 @@ std::string grouped(long long v)
         out += digits[i];
     }
     return out;
-}
-
-/**
- * A JSON value as it would be written, for messages: 3, "fast", [1,2], {...}, null, true; on one line
- * (control characters as \xNN) and cut when long.
- */
-std::string shown(const QJsonValue& v)
-{
-    switch (v.type()) {
-    case QJsonValue::Double: return numberText(v.toDouble());
-    case QJsonValue::String: return "\"" + printableText(v.toString().toStdString()) + "\"";
-    case QJsonValue::Bool: return v.toBool() ? "true" : "false";
-    case QJsonValue::Null: return "null";
-    case QJsonValue::Array: return printableText(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString());
-    case QJsonValue::Object: return printableText(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString());
-    case QJsonValue::Undefined: break;
-    }
-    return "undefined";
 }
 
 std::string key(const std::string& prefix, const QString& name)
@@ -107,10 +71,10 @@ std::string onlyKeys(const QJsonObject& object, const std::string& prefix, std::
 std::string number(const QJsonValue& v, const std::string& field, double& out)
 {
     if (!v.isDouble())
-        return field + " = " + shown(v) + ": expected a number";
+        return field + " = " + jsonValueText(v) + ": expected a number";
     out = v.toDouble();
     if (!std::isfinite(out))
-        return field + " = " + shown(v) + ": must be finite";
+        return field + " = " + jsonValueText(v) + ": must be finite";
     return {};
 }
 
@@ -118,7 +82,7 @@ std::string wholeNumber(const QJsonValue& v, const std::string& field, long long
 {
     double d = 0;
     if (!v.isDouble() || (d = v.toDouble(), d != std::floor(d)) || !std::isfinite(d))
-        return field + " = " + shown(v) + ": expected a whole number";
+        return field + " = " + jsonValueText(v) + ": expected a whole number";
     if (d < double(min) || d > double(max))
         return simulationRangeMessage(field, d, min, max); // the same words as checkSimulationConfig()
     out = static_cast<long long>(d);
@@ -147,13 +111,13 @@ std::string choice(const QJsonValue& v, const std::string& field, std::initializ
         list += (i == 0 ? "" : (i == n - 1 ? (n > 2 ? ", or " : " or ") : ", ")) + std::string(c);
         ++i;
     }
-    return field + " = " + shown(v) + ": expected " + list;
+    return field + " = " + jsonValueText(v) + ": expected " + list;
 }
 
 std::string parseDistribution(const QJsonValue& v, const std::string& field, LengthDistribution& d)
 {
     if (!v.isObject())
-        return field + " = " + shown(v) + ": expected an object such as {\"dist\": \"lognormal\", \"median\": 2000, \"p99\": 8000}";
+        return field + " = " + jsonValueText(v) + ": expected an object such as {\"dist\": \"lognormal\", \"median\": 2000, \"p99\": 8000}";
     const QJsonObject o = v.toObject();
     if (!o.contains(QLatin1String("dist")))
         return field + ".dist: missing (fixed, uniform or lognormal)";
@@ -196,14 +160,14 @@ std::string parseDistribution(const QJsonValue& v, const std::string& field, Len
 std::string parseClass(const QJsonValue& v, const std::string& field, RequestClass& k)
 {
     if (!v.isObject())
-        return field + " = " + shown(v) + ": expected an object such as {\"name\": \"chat\", \"rate_per_s\": 10, ...}";
+        return field + " = " + jsonValueText(v) + ": expected an object such as {\"name\": \"chat\", \"rate_per_s\": 10, ...}";
     const QJsonObject o = v.toObject();
     if (std::string e = onlyKeys(o, field, {"name", "priority", "rate_per_s", "count", "prompt", "output", "start_s", "end_s"});
         !e.empty())
         return e;
     const QJsonValue name = o.value(QLatin1String("name"));
     if (!name.isString())
-        return field + ".name = " + shown(name) + ": expected a string";
+        return field + ".name = " + jsonValueText(name) + ": expected a string";
     k.name = name.toString().toStdString();
     if (std::string e = checkText(k.name, field + ".name"); !e.empty())
         return e;
@@ -343,7 +307,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
     if (root.contains(QLatin1String("title"))) {
         const QJsonValue t = root.value(QLatin1String("title"));
         if (!t.isString())
-            return "title = " + shown(t) + ": expected a string";
+            return "title = " + jsonValueText(t) + ": expected a string";
         out.title = t.toString().toStdString();
         if (std::string e = checkText(out.title, "title"); !e.empty())
             return e;
@@ -356,7 +320,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
     if (root.contains(QLatin1String("scenario"))) {
         const QJsonValue s = root.value(QLatin1String("scenario"));
         if (!s.isObject())
-            return "scenario = " + shown(s) + ": expected an object of scenario keys";
+            return "scenario = " + jsonValueText(s) + ": expected an object of scenario keys";
         if (std::string e = applyJson(out.scenario, s.toObject()); !e.empty())
             return "scenario: " + e;
     }
@@ -367,7 +331,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
     if (simValue.isUndefined())
         return "simulation: missing (an object with the policy and the workload)";
     if (!simValue.isObject())
-        return "simulation = " + shown(simValue) + ": expected an object";
+        return "simulation = " + jsonValueText(simValue) + ": expected an object";
     const QJsonObject sim = simValue.toObject();
     const std::string p = "simulation";
     if (std::string e = onlyKeys(sim, p,
@@ -446,7 +410,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
     if (has("sweep_max_sequences")) {
         const QJsonValue v = val("sweep_max_sequences");
         if (!v.isArray())
-            return f("sweep_max_sequences") + " = " + shown(v) + ": expected a list of whole numbers such as [8, 16, 32]";
+            return f("sweep_max_sequences") + " = " + jsonValueText(v) + ": expected a list of whole numbers such as [8, 16, 32]";
         const QJsonArray a = v.toArray();
         if (a.size() > kMaxSimulationSweepCaps)
             return f("sweep_max_sequences") + ": " + std::to_string(a.size()) + " caps; at most " + std::to_string(kMaxSimulationSweepCaps)
@@ -462,7 +426,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
     if (has("classes")) {
         const QJsonValue v = val("classes");
         if (!v.isArray())
-            return f("classes") + " = " + shown(v) + ": expected a list of classes";
+            return f("classes") + " = " + jsonValueText(v) + ": expected a list of classes";
         const QJsonArray a = v.toArray();
         if (a.size() > kMaxSimulationClasses)
             return f("classes") + ": " + std::to_string(a.size()) + " classes; at most " + std::to_string(kMaxSimulationClasses);
@@ -476,11 +440,11 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
     if (has("trace_csv")) {
         const QJsonValue v = val("trace_csv");
         if (!v.isString() || v.toString().isEmpty())
-            return f("trace_csv") + " = " + shown(v) + ": expected a file name";
+            return f("trace_csv") + " = " + jsonValueText(v) + ": expected a file name";
         const QString path = QDir(baseDir).filePath(v.toString());
         QByteArray bytes;
         if (std::string e = readInputFile(path, bytes); !e.empty())
-            return f("trace_csv") + " = " + shown(v) + ": " + e + " (" + path.toStdString() + ")";
+            return f("trace_csv") + " = " + jsonValueText(v) + ": " + e + " (" + path.toStdString() + ")";
         if (std::string e = parseTraceCsv(bytes, f("trace_csv"), c.classes, c.trace); !e.empty())
             return e;
     }

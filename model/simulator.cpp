@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/simulator.h"
 
+#include "model/messagetext.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -64,24 +66,6 @@ int toTokens(double x)
     return static_cast<int>(std::llround(x));
 }
 
-/** A number as written in a simulation file: whole numbers below 1e9 in digits, else the
- * shortest round-trip text with a bare exponent (1e12). */
-std::string num(double v)
-{
-    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
-        return std::to_string(static_cast<long long>(v)); // 10000000, not 1e+07
-    std::string t = formatNumber(v);
-    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
-        std::string exponent = t.substr(e + 1);
-        const bool negative = exponent[0] == '-';
-        if (exponent[0] == '+' || exponent[0] == '-')
-            exponent.erase(0, 1);
-        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
-        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
-    }
-    return t;
-}
-
 /** 1234567 -> "1,234,567". */
 std::string grouped(long long v)
 {
@@ -97,7 +81,7 @@ std::string grouped(long long v)
 /** A request count for messages: grouped digits, or the exponent form when astronomically large. */
 std::string countText(double n)
 {
-    return n < 1e15 ? grouped(std::llround(n)) : num(n);
+    return n < 1e15 ? grouped(std::llround(n)) : messageNumber(n);
 }
 
 std::string checkDistribution(const std::string& field, const LengthDistribution& d)
@@ -116,13 +100,13 @@ std::string checkDistribution(const std::string& field, const LengthDistribution
         if (auto e = tokens("max", d.max); !e.empty())
             return e;
         if (d.max < d.min)
-            return field + ".max = " + num(d.max) + ": must be >= min (" + num(d.min) + ")";
+            return field + ".max = " + messageNumber(d.max) + ": must be >= min (" + messageNumber(d.min) + ")";
         return {};
     case LengthDistribution::Kind::LogNormal:
         if (auto e = tokens("median", d.median); !e.empty())
             return e;
         if (!std::isfinite(d.p99) || d.p99 <= d.median)
-            return field + ".p99 = " + num(d.p99) + ": must exceed the median (" + num(d.median) + ")";
+            return field + ".p99 = " + messageNumber(d.p99) + ": must exceed the median (" + messageNumber(d.median) + ")";
         if (auto e = tokens("p99", d.p99); !e.empty())
             return e;
         // min and max clamp the samples (0: no clamp); past the median they would replace the distribution.
@@ -130,14 +114,14 @@ std::string checkDistribution(const std::string& field, const LengthDistribution
             if (auto e = tokens("min", d.min); !e.empty())
                 return e;
             if (d.min > d.median)
-                return field + ".min = " + num(d.min) + ": must be at most the median (" + num(d.median)
+                return field + ".min = " + messageNumber(d.min) + ": must be at most the median (" + messageNumber(d.median)
                        + "), or every sample below it would become min";
         }
         if (d.max != 0) {
             if (auto e = tokens("max", d.max); !e.empty())
                 return e;
             if (d.max < d.median)
-                return field + ".max = " + num(d.max) + ": must be at least the median (" + num(d.median)
+                return field + ".max = " + messageNumber(d.max) + ": must be at least the median (" + messageNumber(d.median)
                        + "), or every sample above it would become max";
         }
         return {};
@@ -868,36 +852,7 @@ int sampleLength(const LengthDistribution& d, std::mt19937_64& g)
 
 std::string simulationRangeMessage(const std::string& field, double value, long long min, long long max)
 {
-    return field + " = " + num(value) + ": must be " + (min == max ? grouped(min) : "from " + grouped(min) + " to " + grouped(max));
-}
-
-std::size_t findControlCharacter(std::string_view text)
-{
-    for (size_t i = 0; i < text.size(); ++i)
-        if (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7f)
-            return i;
-    return std::string::npos;
-}
-
-std::string printableText(std::string_view text, std::size_t limit)
-{
-    const QString decoded = QString::fromUtf8(text.data(), qsizetype(text.size()));
-    std::string out;
-    std::size_t shown = 0;
-    for (const char32_t u : decoded.toUcs4()) {
-        if (shown++ == limit) {
-            out += "...";
-            break;
-        }
-        if (u < 0x20 || (u >= 0x7f && u <= 0x9f)) {
-            char buffer[8];
-            std::snprintf(buffer, sizeof buffer, u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
-            out += buffer;
-        } else {
-            out += QString::fromUcs4(&u, 1).toStdString();
-        }
-    }
-    return out;
+    return field + " = " + messageNumber(value) + ": must be " + (min == max ? grouped(min) : "from " + grouped(min) + " to " + grouped(max));
 }
 
 std::string checkSimulationConfig(const SimulationConfig& c)
@@ -918,7 +873,7 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         if (!e.empty())
             return e;
     if (c.durationSeconds && !(std::isfinite(*c.durationSeconds) && *c.durationSeconds > 0 && *c.durationSeconds <= kMaxSimulationSeconds))
-        return s + "duration_s = " + num(*c.durationSeconds) + ": must be a number of seconds > 0 and at most 1e7";
+        return s + "duration_s = " + messageNumber(*c.durationSeconds) + ": must be a number of seconds > 0 and at most 1e7";
     if (c.requests)
         if (std::string e = range("requests", double(*c.requests), 1, kMaxSimulationRequests); !e.empty())
             return e;
@@ -931,13 +886,13 @@ std::string checkSimulationConfig(const SimulationConfig& c)
             !e.empty())
             return e;
     if (!(c.kvWatermark >= 0 && c.kvWatermark < 1))
-        return s + "kv_watermark = " + num(c.kvWatermark) + ": must be in [0, 1)";
+        return s + "kv_watermark = " + messageNumber(c.kvWatermark) + ": must be in [0, 1)";
     if (!(std::isfinite(c.itlSloMs) && c.itlSloMs > 0))
-        return s + "itl_slo_ms = " + num(c.itlSloMs) + ": must be a finite number of milliseconds > 0";
+        return s + "itl_slo_ms = " + messageNumber(c.itlSloMs) + ": must be a finite number of milliseconds > 0";
     if (!(std::isfinite(c.ttftSloMs) && c.ttftSloMs > 0))
-        return s + "ttft_slo_ms = " + num(c.ttftSloMs) + ": must be a finite number of milliseconds > 0";
+        return s + "ttft_slo_ms = " + messageNumber(c.ttftSloMs) + ": must be a finite number of milliseconds > 0";
     if (!(c.reservedKvFraction > 0 && c.reservedKvFraction < 1))
-        return s + "reserved_kv_fraction = " + num(c.reservedKvFraction) + ": must be in (0, 1)";
+        return s + "reserved_kv_fraction = " + messageNumber(c.reservedKvFraction) + ": must be in (0, 1)";
     if (c.classes.empty() && c.trace.empty())
         return s + "classes: at least one class (or a trace_csv) is needed";
     if (c.classes.size() > size_t(kMaxSimulationClasses))
@@ -959,16 +914,16 @@ std::string checkSimulationConfig(const SimulationConfig& c)
             if (c.classes[j].name == k.name)
                 return f + ".name = \"" + k.name + "\": another class has this name";
         if (!(std::isfinite(k.ratePerSecond) && k.ratePerSecond >= 0))
-            return f + ".rate_per_s = " + num(k.ratePerSecond) + ": must be a finite rate >= 0";
+            return f + ".rate_per_s = " + messageNumber(k.ratePerSecond) + ": must be a finite rate >= 0";
         if (std::string e = range(("classes[" + std::to_string(i) + "].count").c_str(), double(k.count), 0, kMaxSimulationRequests);
             !e.empty())
             return e;
         if (!(std::isfinite(k.startSeconds) && k.startSeconds >= 0 && k.startSeconds <= kMaxSimulationSeconds))
-            return f + ".start_s = " + num(k.startSeconds) + ": must be a number of seconds from 0 to 1e7";
+            return f + ".start_s = " + messageNumber(k.startSeconds) + ": must be a number of seconds from 0 to 1e7";
         if (k.endSeconds && !(std::isfinite(*k.endSeconds) && *k.endSeconds > k.startSeconds))
-            return f + ".end_s = " + num(*k.endSeconds) + ": must be later than start_s (" + num(k.startSeconds) + ")";
+            return f + ".end_s = " + messageNumber(*k.endSeconds) + ": must be later than start_s (" + messageNumber(k.startSeconds) + ")";
         if (k.endSeconds && *k.endSeconds > kMaxSimulationSeconds)
-            return f + ".end_s = " + num(*k.endSeconds) + ": must be at most 1e7 seconds";
+            return f + ".end_s = " + messageNumber(*k.endSeconds) + ": must be at most 1e7 seconds";
         if (k.ratePerSecond > 0 || k.count > 0) {
             if (auto e = checkDistribution(f + ".prompt", k.prompt); !e.empty())
                 return e;
@@ -986,7 +941,7 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         const Request& r = c.trace[i];
         const std::string f = s + "trace_csv row " + std::to_string(i + 1);
         if (!std::isfinite(r.arrivalSeconds) || r.arrivalSeconds < 0 || r.arrivalSeconds > kMaxSimulationSeconds)
-            return f + ": arrival " + num(r.arrivalSeconds) + " must be from 0 to 1e7 seconds";
+            return f + ": arrival " + messageNumber(r.arrivalSeconds) + " must be from 0 to 1e7 seconds";
         if (r.promptTokens < 1 || r.outputTokens < 1)
             return f + ": prompt and output must be >= 1 token";
         if (r.classIndex < 0 || size_t(r.classIndex) >= c.classes.size())
@@ -1007,8 +962,8 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         }
         const double perClass = std::min(double(k.count) + fromRate, perClassLimit);
         if (perClass > kMaxRequests)
-            return s + "classes[" + std::to_string(i) + "].rate_per_s = " + num(k.ratePerSecond) + ": about "
-                   + countText(perClass) + " requests over " + num(span) + " s" + (k.count > 0 ? " with count" : "") + "; " + inAll
+            return s + "classes[" + std::to_string(i) + "].rate_per_s = " + messageNumber(k.ratePerSecond) + ": about "
+                   + countText(perClass) + " requests over " + messageNumber(span) + " s" + (k.count > 0 ? " with count" : "") + "; " + inAll
                    + " (lower rate_per_s, end_s, duration_s or requests)";
         generated += perClass;
     }

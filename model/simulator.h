@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/messagetext.h"
 #include "model/scenario.h"
 
 namespace ridgeline::model {
@@ -152,14 +153,6 @@ inline constexpr double kMaxSimulationSeconds = 1e7;         ///< duration_s, st
  */
 std::string simulationRangeMessage(const std::string& field, double value, long long min, long long max);
 
-/**
- * @p text for a one-line message: control characters (below 0x20, 0x7F, U+0080-U+009F) written as \xNN,
- * bytes that are not UTF-8 as U+FFFD, cut after @p limit characters with "...".
- */
-std::string printableText(std::string_view text, std::size_t limit = 80);
-
-/** Where @p text first holds a control character (below 0x20, or 0x7F), or std::string::npos. */
-std::size_t findControlCharacter(std::string_view text);
 
 /**
  * Checks @p config; returns "" or one sentence naming the field as spelled in simulation files and its

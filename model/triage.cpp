@@ -12,6 +12,7 @@
 #include <QString>
 
 #include "model/costmodel.h"
+#include "model/messagetext.h"
 #include "model/scenariokeys.h"
 
 namespace ridgeline::model {
@@ -37,59 +38,6 @@ std::string ms(double milliseconds)
 }
 
 std::string gb(double bytes) { return fmt("%.1f GB", bytes / 1e9); }
-
-/** A number as written in a ticket: whole numbers below 1e9 in digits, else the
- * shortest round-trip text with a bare exponent (1e12, 2.5). */
-std::string numberText(double v)
-{
-    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
-        return std::to_string(static_cast<long long>(v)); // 10000000, not 1e+07
-    std::string t = formatNumber(v);
-    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
-        std::string exponent = t.substr(e + 1);
-        const bool negative = exponent[0] == '-';
-        if (exponent[0] == '+' || exponent[0] == '-')
-            exponent.erase(0, 1);
-        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
-        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
-    }
-    return t;
-}
-
-/**
- * Outside text for a one-line message or report: control characters (below 0x20, 0x7F, U+0080-U+009F)
- * as \xNN, bytes that are not UTF-8 as U+FFFD, cut after @p limit characters with "..." (0: no cut).
- */
-std::string printable(const std::string& text, size_t limit = 80)
-{
-    std::string out;
-    size_t shown = 0;
-    for (const char32_t u : QString::fromStdString(text).toUcs4()) {
-        if (limit > 0 && shown++ == limit) {
-            out += "...";
-            break;
-        }
-        if (u < 0x20 || (u >= 0x7f && u <= 0x9f))
-            out += fmt(u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
-        else
-            out += QString::fromUcs4(&u, 1).toStdString();
-    }
-    return out;
-}
-
-/** A JSON value for a message: 3, "lots" (escaped, cut), true, null, [...]. */
-std::string shown(const QJsonValue& v)
-{
-    if (v.isDouble())
-        return numberText(v.toDouble());
-    if (v.isString())
-        return "\"" + printable(v.toString().toStdString()) + "\"";
-    if (v.isBool())
-        return v.toBool() ? "true" : "false";
-    if (v.isNull())
-        return "null";
-    return printable(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString());
-}
 
 } // namespace
 
@@ -153,22 +101,22 @@ std::string checkFigures(const TriageInput& in)
         if (!f.value)
             continue;
         const double v = *f.value;
-        const std::string head = std::string(f.name) + " = " + numberText(v) + ": ";
+        const std::string head = std::string(f.name) + " = " + messageNumber(v) + ": ";
         if (std::isnan(v) || v < f.min || (f.minExcluded && v <= f.min))
             return head + f.expected;
         if (v > f.max)
-            return head + "expected at most " + numberText(f.max);
+            return head + "expected at most " + messageNumber(f.max);
     }
     if (in.concurrency) {
         const double c = *in.concurrency;
         if (!(c >= 1 && c <= 1e7 && c == std::floor(c)))
-            return "concurrency = " + numberText(c) + ": expected a whole number from 1 to 10,000,000";
+            return "concurrency = " + messageNumber(c) + ": expected a whole number from 1 to 10,000,000";
     }
     if (in.gpuUtilization && !(*in.gpuUtilization >= 0 && *in.gpuUtilization <= 1))
-        return "gpu_utilization = " + numberText(*in.gpuUtilization) + ": expected a fraction from 0 to 1";
+        return "gpu_utilization = " + messageNumber(*in.gpuUtilization) + ": expected a fraction from 0 to 1";
     // The figures against each other.
     if (in.queueWaitMs && in.p95TtftMs && *in.queueWaitMs > *in.p95TtftMs)
-        return "queue_wait_ms = " + numberText(*in.queueWaitMs) + " is longer than p95_ttft_ms = " + numberText(*in.p95TtftMs)
+        return "queue_wait_ms = " + messageNumber(*in.queueWaitMs) + " is longer than p95_ttft_ms = " + messageNumber(*in.p95TtftMs)
                + ": the queue wait is part of the time to first token, so one of them is wrong";
     return {};
 }
@@ -180,8 +128,8 @@ std::string checkTriageInput(const TriageInput& in)
     if (const auto at = std::find_if(in.symptom.begin(), in.symptom.end(),
                                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
         at != in.symptom.end())
-        return "symptom = \"" + printable(in.symptom) + "\": must be one line without control characters (byte "
-               + std::to_string(at - in.symptom.begin() + 1) + " is " + printable(std::string(1, *at)) + ")";
+        return "symptom = \"" + printableText(in.symptom) + "\": must be one line without control characters (byte "
+               + std::to_string(at - in.symptom.begin() + 1) + " is " + printableText(std::string(1, *at)) + ")";
     return checkFigures(in);
 }
 
@@ -355,7 +303,7 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
 
     Standup& st = r.standup;
     if (!in.symptom.empty())
-        st.symptom = printable(in.symptom, 0); // one line whatever the caller put in it
+        st.symptom = printableText(in.symptom, 0); // one line whatever the caller put in it
     else {
         std::string s;
         if (in.p95TtftMs)
@@ -390,14 +338,14 @@ std::string parseTriageInput(const QByteArray& json, TriageInput& out, QByteArra
         // Types here; values, alone and against each other, in checkTriageInput() below.
         auto number = [&](std::optional<double>& field) -> std::string {
             if (!v.isDouble())
-                return printable(key) + " = " + shown(v) + ": expected a number";
+                return printableText(key) + " = " + jsonValueText(v) + ": expected a number";
             field = v.toDouble();
             return {};
         };
         std::string err;
         if (key == "symptom") {
             if (!v.isString())
-                return "symptom = " + shown(v) + ": expected a string";
+                return "symptom = " + jsonValueText(v) + ": expected a string";
             in.symptom = v.toString().toStdString();
         } else if (key == "p95_ttft_ms")
             err = number(in.p95TtftMs);
@@ -416,20 +364,20 @@ std::string parseTriageInput(const QByteArray& json, TriageInput& out, QByteArra
         else if (key == "error") {
             const std::string e = v.toString().toStdString();
             if (!v.isString() || (e != "oom" && e != "none"))
-                return "error = " + shown(v) + ": expected \"oom\" or \"none\"";
+                return "error = " + jsonValueText(v) + ": expected \"oom\" or \"none\"";
             in.outOfMemory = e == "oom";
         } else if (key == "batch_job_running") {
             if (!v.isBool())
-                return "batch_job_running = " + shown(v) + ": expected true or false";
+                return "batch_job_running = " + jsonValueText(v) + ": expected true or false";
             in.batchJobRunning = v.toBool();
         } else if (key == "scenario" && scenarioJson) {
             if (!v.isObject())
-                return "scenario = " + shown(v) + ": expected an object of scenario keys";
+                return "scenario = " + jsonValueText(v) + ": expected an object of scenario keys";
             *scenarioJson = QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact);
         } else if (key == "title" || key == "note") {
             continue;
         } else {
-            return "unknown field \"" + printable(key) + "\" (expected symptom, p95_ttft_ms, p95_itl_ms, queue_wait_ms, concurrency, "
+            return "unknown field \"" + printableText(key) + "\" (expected symptom, p95_ttft_ms, p95_itl_ms, queue_wait_ms, concurrency, "
                    "prompt_tokens, kv_memory_bytes, gpu_utilization, error, batch_job_running, scenario)";
         }
         if (!err.empty())

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+class QJsonValue;
+
+namespace ridgeline::model {
+
+/**
+ * Text for the one-line error messages of every parser of outside input (scenario files, simulation
+ * files, triage tickets, calibration data), so that they show values the same way.
+ */
+
+/** A number as a file would hold it: whole numbers below 1e9 in digits ("10000000", not "1e+07"),
+ *  else the shortest round-trip text with a bare exponent ("1e12", "1e-6"). */
+std::string messageNumber(double value);
+
+/**
+ * @p text for a one-line message: control characters (below 0x20, 0x7F, U+0080-U+009F) written as \xNN
+ * or \uNNNN, bytes that are not UTF-8 as U+FFFD, cut after @p limit characters with "..." (0: never cut).
+ */
+std::string printableText(std::string_view text, std::size_t limit = 80);
+
+/** Where @p text first holds a control character (below 0x20, or 0x7F), or std::string::npos. */
+std::size_t findControlCharacter(std::string_view text);
+
+/** A JSON value as it would be written, for messages: 3, "fast", [1,2], {...}, null, true; through
+ *  printableText (one line, cut when long). */
+std::string jsonValueText(const QJsonValue& value);
+
+} // namespace ridgeline::model
