@@ -58,17 +58,29 @@ using namespace ridgeline::views;
 
 namespace {
 
-/** Holds one single-line QLabel at a fixed width, outside any layout (see the status summary). */
+/**
+ * Holds one single-line QLabel outside any layout, sized to @p sample in the label's font (again on
+ * every font change, e.g. presentation mode), so that no text the label shows changes the holder's
+ * size (see the status summary).
+ */
 class FixedLabelHolder final : public QWidget {
 public:
-    FixedLabelHolder(QLabel* label, int width)
+    FixedLabelHolder(QLabel* label, const QString& sample)
         : m_label(label)
+        , m_sample(sample)
     {
         label->setParent(this);
-        setFixedSize(width, label->sizeHint().height());
+        fit();
     }
 
 protected:
+    void changeEvent(QEvent* event) override
+    {
+        QWidget::changeEvent(event);
+        if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+            fit();
+    }
+
     void resizeEvent(QResizeEvent* event) override
     {
         QWidget::resizeEvent(event);
@@ -76,7 +88,14 @@ protected:
     }
 
 private:
+    void fit()
+    {
+        const QFontMetrics metrics(m_label->font());
+        setFixedSize(metrics.horizontalAdvance(m_sample) + 8, std::max(metrics.height() + 4, m_label->sizeHint().height()));
+    }
+
     QLabel* m_label;
+    QString m_sample;
 };
 
 } // namespace
@@ -208,8 +227,7 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     // repaints the label, and its geometry request stops at the holder instead of re-laying out the
     // status bar and, through it, the whole window in a second paint pass.
     statusBar()->addPermanentWidget(new FixedLabelHolder(
-        m_summary, m_summary->fontMetrics().horizontalAdvance(QStringLiteral(
-                       "Dense 88.8 B (Llama 3 family rule) on NVIDIA H100 SXM \u00b7 B = 8,888 \u00b7 S = 888,888 \u00b7 P = 888,888"))));
+        m_summary, QStringLiteral("Dense 88.8 B (Llama 3 family rule) on NVIDIA H100 SXM \u00b7 B = 8,888 \u00b7 S = 888,888 \u00b7 P = 888,888")));
     setupFeatures();
     createMenus();
 
