@@ -144,13 +144,8 @@ using Draw = std::function<void(QCPPainter&, const QRect&)>;
 QString writeImage(const QString& path, ExportFormat format, const QSize& size, int dpi, const QString& title,
                    const Draw& draw)
 {
-    QSaveFile file(path);
-    errno = 0;
-    if (!file.open(QIODevice::WriteOnly))
-        return failure(file);
     const QRect rect(QPoint(0, 0), size);
-    switch (format) {
-    case ExportFormat::Png: {
+    if (format == ExportFormat::Png) {
         const double scale = dpi / 96.0;
         QImage image(QSize(qRound(size.width() * scale), qRound(size.height() * scale)), QImage::Format_ARGB32_Premultiplied);
         image.fill(views::palette::window());
@@ -168,34 +163,37 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
         const int dotsPerMeter = qRound(dpi / 0.0254);
         image.setDotsPerMeterX(dotsPerMeter); // metadata only: fonts were laid out at 96 dpi
         image.setDotsPerMeterY(dotsPerMeter);
-        errno = 0;
-        if (!image.save(&file, "PNG")) {
-            const QString why = file.error() != QFileDevice::NoError || errno != 0 ? failure(file) : tr("cannot encode the PNG");
-            file.cancelWriting();
-            file.commit();
-            return why;
-        }
-        break;
+        return savePng(image, path);
     }
-    case ExportFormat::Pdf: {
-        QPdfWriter writer(&file);
-        writer.setResolution(96); // one device unit = one logical pixel
-        writer.setPageSize(QPageSize(QSizeF(size) * 0.75, QPageSize::Point, QString(), QPageSize::ExactMatch));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        writer.setCreator(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
-        writer.setTitle(title);
+    if (format != ExportFormat::Pdf && format != ExportFormat::Svg)
+        return tr("not an image format");
+    QSaveFile file(path);
+    errno = 0;
+    if (!file.open(QIODevice::WriteOnly))
+        return failure(file);
+    // Vector formats: every vertex, no pixmap caches, widths in the page's units.
+    auto paintVector = [&](QPaintDevice* device, const QString& what) -> QString {
         QCPPainter painter;
-        if (!painter.begin(&writer))
-            return tr("cannot start the PDF");
+        if (!painter.begin(device))
+            return tr("cannot start the %1").arg(what);
         painter.setMode(QCPPainter::pmVectorized);
         painter.setMode(QCPPainter::pmNoCaching);
         painter.setMode(QCPPainter::pmNonCosmetic);
         painter.fillRect(rect, views::palette::window());
         draw(painter, rect);
         painter.end();
-        break;
-    }
-    case ExportFormat::Svg: {
+        return {};
+    };
+    if (format == ExportFormat::Pdf) {
+        QPdfWriter writer(&file);
+        writer.setResolution(96); // one device unit = one logical pixel
+        writer.setPageSize(QPageSize(QSizeF(size) * 0.75, QPageSize::Point, QString(), QPageSize::ExactMatch));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        writer.setCreator(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
+        writer.setTitle(title);
+        if (const QString why = paintVector(&writer, QStringLiteral("PDF")); !why.isEmpty())
+            return why;
+    } else {
         QSvgGenerator generator;
         generator.setOutputDevice(&file);
         generator.setSize(size);
@@ -203,19 +201,8 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
         generator.setResolution(96);
         generator.setTitle(title);
         generator.setDescription(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
-        QCPPainter painter;
-        if (!painter.begin(&generator))
-            return tr("cannot start the SVG");
-        painter.setMode(QCPPainter::pmVectorized);
-        painter.setMode(QCPPainter::pmNoCaching);
-        painter.setMode(QCPPainter::pmNonCosmetic);
-        painter.fillRect(rect, views::palette::window());
-        draw(painter, rect);
-        painter.end();
-        break;
-    }
-    default:
-        return tr("not an image format");
+        if (const QString why = paintVector(&generator, QStringLiteral("SVG")); !why.isEmpty())
+            return why;
     }
     return finish(file);
 }

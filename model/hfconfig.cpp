@@ -13,6 +13,7 @@
 #include <QJsonParseError>
 #include <QString>
 
+#include "model/messagetext.h"
 #include "model/scenariokeys.h"
 
 namespace ridgeline::model {
@@ -113,54 +114,11 @@ public:
     }
     const std::string& error() const { return m_error; }
 
-    /** @p v as written in JSON, for a one-line message: 1e12, "text" with control characters as \xNN. */
-    static std::string text(const QJsonValue& v)
-    {
-        if (v.isString())
-            return "\"" + printable(v.toString().toStdString()) + "\"";
-        if (v.isDouble()) { // whole numbers below 1e9 in digits, else the shortest text with a bare exponent (1e12)
-            const double d = v.toDouble();
-            if (d == std::floor(d) && std::abs(d) < 1e9)
-                return std::to_string(static_cast<long long>(d));
-            std::string t = formatNumber(d);
-            if (const size_t e = t.find('e'); e != std::string::npos) {
-                std::string exponent = t.substr(e + 1);
-                const bool negative = exponent[0] == '-';
-                if (exponent[0] == '+' || exponent[0] == '-')
-                    exponent.erase(0, 1);
-                exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
-                t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
-            }
-            return t;
-        }
-        if (v.isBool())
-            return v.toBool() ? "true" : "false";
-        return printable(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).mid(1).chopped(1).toStdString());
-    }
+    /** @p v as written in JSON, for a one-line message (model::jsonValueText). */
+    static std::string text(const QJsonValue& v) { return jsonValueText(v); }
 
-    /**
-     * Outside text for a one-line message or note: control characters (below 0x20, 0x7F, U+0080-U+009F)
-     * as \xNN, bytes that are not UTF-8 as U+FFFD, cut after 60 characters with "...".
-     */
-    static std::string printable(const std::string& s)
-    {
-        std::string out;
-        int shown = 0;
-        for (const char32_t u : QString::fromStdString(s).toUcs4()) {
-            if (shown++ == 60) {
-                out += "...";
-                break;
-            }
-            if (u < 0x20 || (u >= 0x7f && u <= 0x9f)) {
-                char buffer[8];
-                std::snprintf(buffer, sizeof buffer, u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
-                out += buffer;
-            } else {
-                out += QString::fromUcs4(&u, 1).toStdString();
-            }
-        }
-        return out;
-    }
+    /** Outside text for a one-line message or note: control characters escaped, cut after 60 characters. */
+    static std::string printable(const std::string& s) { return printableText(s, 60); }
 
     /** A name the import keeps (model_type): a string of at most kMaxTextBytes without control characters. */
     std::string name(const char* key)
