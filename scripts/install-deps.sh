@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what building Ridgeline needs on Debian 12, and nothing when it is all there already.
 set -euo pipefail
-packages=(cmake g++ make pkg-config qt6-base-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev)
+packages=(cmake g++ make pkg-config qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
