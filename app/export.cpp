@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/export.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 
 #include <QAbstractTextDocumentLayout>
@@ -17,7 +15,6 @@
 #include <QGraphicsScene>
 #include <QLabel>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTextDocument>
 
@@ -25,6 +22,7 @@
 
 #include "app/mainwindow.h"
 #include "model/dtype.h"
+#include "model/outputfile.h"
 #include "model/scenariokeys.h"
 #include "views/baseline.h"
 #include "views/format.h"
@@ -93,49 +91,10 @@ QList<QPair<QString, QString>> takeawaysOf(const MainWindow& window)
     return out;
 }
 
-/** Why writing @p file failed: its error string, or the system's when Qt has none to give. */
-QString failure(const QSaveFile& file)
-{
-    const int code = errno;
-    const QString qt = file.errorString();
-    if (file.error() != QFileDevice::NoError && !qt.isEmpty() && qt != QLatin1String("Unknown error"))
-        return qt;
-    return code != 0 ? QString::fromLocal8Bit(std::strerror(code)) : tr("the write failed");
-}
-
-/**
- * Flushes and commits @p file; "" or the reason. The explicit flush matters: QSaveFile (Qt 6.4)
- * notices a failed write inside write(), but not one in the final flush of its buffer that
- * commit() does, and would then rename a truncated file over the target (a full disk).
- */
-QString finish(QSaveFile& file)
-{
-    errno = 0;
-    if (!file.flush()) {
-        const QString why = failure(file);
-        file.cancelWriting();
-        file.commit(); // discards the temporary file
-        return why;
-    }
-    if (!file.commit())
-        return failure(file);
-    return {};
-}
-
-/** Writes @p bytes through QSaveFile; "" or the reason. */
+/** Writes @p bytes whole or not at all; "" or the reason (model::writeFileAtomically). */
 QString writeBytes(const QString& path, const QByteArray& bytes)
 {
-    QSaveFile file(path);
-    errno = 0;
-    if (!file.open(QIODevice::WriteOnly))
-        return failure(file);
-    if (file.write(bytes) != bytes.size()) {
-        const QString why = failure(file);
-        file.cancelWriting();
-        file.commit();
-        return why;
-    }
-    return finish(file);
+    return model::writeFileAtomically(path, bytes);
 }
 
 using Draw = std::function<void(QCPPainter&, const QRect&)>;
@@ -167,10 +126,6 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
     }
     if (format != ExportFormat::Pdf && format != ExportFormat::Svg)
         return tr("not an image format");
-    QSaveFile file(path);
-    errno = 0;
-    if (!file.open(QIODevice::WriteOnly))
-        return failure(file);
     // Vector formats: every vertex, no pixmap caches, widths in the page's units.
     auto paintVector = [&](QPaintDevice* device, const QString& what) -> QString {
         QCPPainter painter;
@@ -184,16 +139,16 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
         painter.end();
         return {};
     };
-    if (format == ExportFormat::Pdf) {
-        QPdfWriter writer(&file);
-        writer.setResolution(96); // one device unit = one logical pixel
-        writer.setPageSize(QPageSize(QSizeF(size) * 0.75, QPageSize::Point, QString(), QPageSize::ExactMatch));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        writer.setCreator(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
-        writer.setTitle(title);
-        if (const QString why = paintVector(&writer, QStringLiteral("PDF")); !why.isEmpty())
-            return why;
-    } else {
+    return model::writeFileAtomically(path, [&](QIODevice& file) -> QString {
+        if (format == ExportFormat::Pdf) {
+            QPdfWriter writer(&file);
+            writer.setResolution(96); // one device unit = one logical pixel
+            writer.setPageSize(QPageSize(QSizeF(size) * 0.75, QPageSize::Point, QString(), QPageSize::ExactMatch));
+            writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+            writer.setCreator(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
+            writer.setTitle(title);
+            return paintVector(&writer, QStringLiteral("PDF"));
+        }
         QSvgGenerator generator;
         generator.setOutputDevice(&file);
         generator.setSize(size);
@@ -201,10 +156,8 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
         generator.setResolution(96);
         generator.setTitle(title);
         generator.setDescription(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
-        if (const QString why = paintVector(&generator, QStringLiteral("SVG")); !why.isEmpty())
-            return why;
-    }
-    return finish(file);
+        return paintVector(&generator, QStringLiteral("SVG"));
+    });
 }
 
 /** The headline figures as a table in @p rect (A / B / ratio columns with a baseline). */
@@ -306,17 +259,9 @@ void drawDashboard(QCPPainter& painter, const QRect& rect, MainWindow& window, c
 
 QString savePng(const QImage& image, const QString& path)
 {
-    QSaveFile file(path);
-    errno = 0;
-    if (!file.open(QIODevice::WriteOnly))
-        return failure(file);
-    if (!image.save(&file, "PNG")) {
-        const QString why = file.error() != QFileDevice::NoError || errno != 0 ? failure(file) : tr("cannot encode the PNG");
-        file.cancelWriting();
-        file.commit();
-        return why;
-    }
-    return finish(file);
+    return model::writeFileAtomically(path, [&image](QIODevice& file) -> QString {
+        return image.save(&file, "PNG") ? QString() : tr("cannot encode the PNG");
+    });
 }
 
 QString parseExportFormats(const QString& text, ExportFormats& out)

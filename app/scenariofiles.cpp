@@ -9,13 +9,18 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QMenu>
-#include <QSaveFile>
+#include <QCryptographicHash>
+#include <QFileSystemWatcher>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QUndoStack>
 
 #include "app/mainwindow.h"
+#include "model/inputfile.h"
+#include "model/outputfile.h"
 #include "model/scenariokeys.h"
 #include "model/scenariomigration.h"
 #include "views/scenariodocument.h"
@@ -43,6 +48,18 @@ QString sentence(QString text)
     if (!text.isEmpty() && !text.endsWith(QLatin1Char('.')))
         text += QLatin1Char('.');
     return text;
+}
+
+/**
+ * What @p path holds now, as a SHA-256 of its bytes; empty when it cannot be read (missing,
+ * not a regular file, too large). Compared before Save to notice another program's changes.
+ */
+QByteArray diskFingerprint(const QString& path)
+{
+    QByteArray bytes;
+    if (path.isEmpty() || path.startsWith(QLatin1Char(':')) || !model::readInputFile(path, bytes).empty())
+        return {};
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
 }
 
 QString joinKeys(const std::vector<std::string>& keys, int max = 8)
@@ -92,22 +109,16 @@ QString readScenarioFile(const QString& path, model::Scenario& out, QString* not
 
 QString writeScenarioFile(const QString& path, const model::Scenario& scenario)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return file.errorString();
-    const QByteArray bytes = QJsonDocument(model::toJson(scenario)).toJson(QJsonDocument::Indented);
-    if (file.write(bytes) != bytes.size())
-        return file.errorString();
-    if (!file.commit())
-        return file.errorString();
-    return {};
+    return model::writeFileAtomically(path, QJsonDocument(model::toJson(scenario)).toJson(QJsonDocument::Indented));
 }
 
 ScenarioFiles::ScenarioFiles(MainWindow* window, views::ScenarioHistory* history)
     : QObject(window)
     , m_window(window)
     , m_history(history)
+    , m_watcher(new QFileSystemWatcher(this))
 {
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &ScenarioFiles::onFileChanged);
     connect(m_history->stack(), &QUndoStack::cleanChanged, this, &ScenarioFiles::updateTitle);
     updateTitle();
 }
@@ -158,7 +169,42 @@ void ScenarioFiles::setCurrentPath(const QString& path)
     m_path = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
     if (!m_path.isEmpty() && !m_path.startsWith(QLatin1Char(':')))
         addRecent(m_path);
+    rememberDiskState();
     updateTitle();
+}
+
+void ScenarioFiles::rememberDiskState()
+{
+    m_diskFingerprint = diskFingerprint(m_path);
+    m_changedOnDiskNoticed = false;
+    if (!m_watcher->files().isEmpty())
+        m_watcher->removePaths(m_watcher->files());
+    if (!m_diskFingerprint.isEmpty())
+        m_watcher->addPath(m_path);
+}
+
+bool ScenarioFiles::changedOnDisk() const
+{
+    // A file that is gone, or was never read, is not "changed": saving recreates it.
+    if (m_diskFingerprint.isEmpty() || !QFileInfo::exists(m_path))
+        return false;
+    return diskFingerprint(m_path) != m_diskFingerprint;
+}
+
+void ScenarioFiles::onFileChanged(const QString& path)
+{
+    if (path != m_path)
+        return;
+    // Editors that save by renaming replace the file: watch the new one.
+    if (QFileInfo::exists(m_path) && !m_watcher->files().contains(m_path))
+        m_watcher->addPath(m_path);
+    if (m_changedOnDiskNoticed || !changedOnDisk())
+        return;
+    m_changedOnDiskNoticed = true;
+    m_window->showNotice(tr("%1 was changed on disk by another program. The scenario in this window is as it was; "
+                            "File > Save will ask before overwriting the file, File > Open reads the new version.")
+                             .arg(shown(m_path)),
+                         true, tr("%1 changed on disk").arg(QFileInfo(m_path).fileName()));
 }
 
 void ScenarioFiles::updateTitle()
@@ -252,6 +298,31 @@ bool ScenarioFiles::save()
 {
     if (m_path.isEmpty() || m_path.startsWith(QLatin1Char(':')))
         return saveAsFromDialog();
+    if (changedOnDisk()) {
+        const QString text = tr("%1 has been changed on disk by another program since it was opened or saved here.\n\n"
+                                "Overwrite it with the scenario in this window? Its other version is then lost.")
+                                 .arg(shown(m_path));
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        if (m_overwriteQuestion) {
+            answer = m_overwriteQuestion(text);
+        } else {
+            QMessageBox box(QMessageBox::Warning, tr("File changed on disk"), text, QMessageBox::NoButton, m_window);
+            box.addButton(tr("&Overwrite"), QMessageBox::AcceptRole)->setObjectName(QStringLiteral("overwriteButton"));
+            QPushButton* saveAsButton = box.addButton(tr("Save &As\u2026"), QMessageBox::ActionRole);
+            box.setDefaultButton(box.addButton(QMessageBox::Cancel));
+            box.exec();
+            if (box.clickedButton() == saveAsButton)
+                answer = QMessageBox::SaveAll; // "Save As"
+            else if (box.buttonRole(box.clickedButton()) == QMessageBox::AcceptRole)
+                answer = QMessageBox::Save;
+        }
+        if (answer == QMessageBox::SaveAll)
+            return saveAsFromDialog();
+        if (answer != QMessageBox::Save) {
+            m_window->statusBar()->showMessage(tr("Not saved: %1 was changed on disk").arg(QFileInfo(m_path).fileName()), 8000);
+            return false;
+        }
+    }
     return saveAs(m_path);
 }
 

@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include <QFileSystemWatcher>
 #include <QMessageBox>
 #include <QObject>
 #include <QString>
@@ -30,8 +31,9 @@ class MainWindow;
  */
 QString readScenarioFile(const QString& path, model::Scenario& out, QString* notes = nullptr);
 
-/** Writes @p scenario (model::toJson, indented) to @p path through QSaveFile: a failed write leaves
- *  the previous file as it was. @return "" on success, else the reason. */
+/** Writes @p scenario (model::toJson, indented) to @p path whole or not at all
+ *  (model::writeFileAtomically): a failed write, a full disk included, leaves the previous file as it
+ *  was. @return "" on success, else the reason. */
 QString writeScenarioFile(const QString& path, const model::Scenario& scenario);
 
 /**
@@ -76,6 +78,17 @@ public:
 
     /** Replaces the question maybeSave() asks (tests); the default shows a QMessageBox. */
     void setSaveQuestion(std::function<QMessageBox::StandardButton()> question) { m_question = std::move(question); }
+    /**
+     * Replaces the question that Save asks when the current file was changed on disk by another
+     * program since it was opened or saved here (for tests). It gets the question's text and answers
+     * Save (overwrite), SaveAll (Save As instead) or Cancel (nothing is written).
+     */
+    void setChangedOnDiskQuestion(std::function<QMessageBox::StandardButton(const QString&)> question)
+    {
+        m_overwriteQuestion = std::move(question);
+    }
+    /** True when the current file's bytes differ from those last read or written here. */
+    bool changedOnDisk() const;
 
     /** Reads and from now on writes the user's settings (QSettings). @p restoreScenario: also put
      *  back the last scenario and file (false when the command line gave one). */
@@ -86,6 +99,8 @@ public:
 
 private:
     void updateTitle();
+    void rememberDiskState();
+    void onFileChanged(const QString& path);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void openFromDialog();
@@ -99,6 +114,10 @@ private:
     QMenu* m_recentMenu = nullptr;
     bool m_session = false;
     std::function<QMessageBox::StandardButton()> m_question;
+    std::function<QMessageBox::StandardButton(const QString&)> m_overwriteQuestion;
+    QFileSystemWatcher* m_watcher;
+    QByteArray m_diskFingerprint; ///< SHA-256 of the current file as last read or written here
+    bool m_changedOnDiskNoticed = false;
 };
 
 } // namespace ridgeline::app

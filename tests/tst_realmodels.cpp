@@ -41,6 +41,7 @@
 #include "views/rooflineplot.h"
 #include "views/scenariodocument.h"
 #include "views/usercatalogue.h"
+#include "fulldisk.h"
 
 using ridgeline::app::MainWindow;
 using ridgeline::views::ScenarioDocument;
@@ -148,6 +149,7 @@ private slots:
     void deviceDialogRefusesBadValues();
     void corruptUserCatalogueIsIgnored();
     void userModelSavedAndListed();
+    void userCatalogueFullDiskKeepsFile();
     void renderExpandedControlsPng();
 };
 
@@ -599,6 +601,33 @@ void TestRealModels::userModelSavedAndListed()
     UserCatalogue fresh;
     QCOMPARE(fresh.models().size(), size_t(1));
     QCOMPARE(fresh.models().front().shape.params, preset.shape.params);
+}
+
+void TestRealModels::userCatalogueFullDiskKeepsFile()
+{
+    UserCatalogue catalogue;
+    model::ModelPreset first;
+    first.shape = model::defaultScenario().model;
+    first.shape.name = "First";
+    QCOMPARE(catalogue.saveModel(first), QString());
+    QFile file(UserCatalogue::modelsPath());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray before = file.readAll();
+    file.close();
+
+    model::ModelPreset second = first;
+    second.shape.name = "Second";
+    QString error;
+    {
+        SimulatedFullDisk full(before.size() + 16); // the second entry does not fit
+        QVERIFY(full.active());
+        error = catalogue.saveModel(second);
+    }
+    QVERIFY2(error.startsWith(QStringLiteral("Cannot write")), qPrintable(error));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), before);
+    QCOMPARE(catalogue.models().size(), size_t(1)); // nothing changed in memory either
+    QCOMPARE(UserCatalogue().models().size(), size_t(1));
 }
 
 void TestRealModels::renderExpandedControlsPng()

@@ -9,16 +9,19 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QStyle>
 #include <QStyleOptionSlider>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 
+#include "fulldisk.h"
 #include "app/mainwindow.h"
 #include "app/scenariofiles.h"
 #include "model/scenariokeys.h"
@@ -109,6 +112,8 @@ private slots:
     void futureVersionLoadsKnownKeys();
     void olderFileIsMigrated();
     void failedSaveKeepsThePreviousFile();
+    void fullDiskSaveKeepsThePreviousFile();
+    void saveAsksWhenTheFileChangedOnDisk();
     void titleAndUnsavedMark();
     void closeAsksWhenUnsaved();
     void sliderDragIsOneUndoStep();
@@ -275,6 +280,98 @@ void TestScenarioFiles::failedSaveKeepsThePreviousFile()
     QVERIFY(window.noticeLabel()->text().startsWith(QStringLiteral("Could not save")));
     // No temporary file is left behind.
     QCOMPARE(QDir(folder).entryList(QDir::Files).filter(QStringLiteral(".json.")).size(), 0);
+}
+
+void TestScenarioFiles::fullDiskSaveKeepsThePreviousFile()
+{
+    // File > Save on a full disk: the scenario (a few KiB) stays in QSaveFile's buffer until the
+    // final flush, which fails; the previous file must stay as it was and the window must not say
+    // "Saved".
+    const QString path = m_dir.filePath(QStringLiteral("full-disk.json"));
+    MainWindow window(model::defaultScenario());
+    QString message;
+    QVERIFY2(window.files()->saveAs(path, &message), qPrintable(message));
+    const QByteArray previous = readFile(path);
+    QVERIFY(previous.size() > 1000);
+
+    window.document()->edit([](model::Scenario& s) { s.workload.batch = 77; });
+    QVERIFY(window.isWindowModified());
+    bool saved = true;
+    {
+        SimulatedFullDisk full(512);
+        QVERIFY(full.active());
+        saved = window.files()->saveAs(path, &message);
+    }
+    QVERIFY2(!saved, qPrintable(message));
+    QVERIFY2(message.startsWith(QStringLiteral("Could not save ")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("File too large")) || message.contains(QStringLiteral("space")),
+             qPrintable(message));
+    QCOMPARE(readFile(path), previous);
+    QCOMPARE(QDir(m_dir.path()).entryList({QStringLiteral("full-disk.json*")}, QDir::Files | QDir::Hidden).size(), 1);
+    QVERIFY(window.isWindowModified()); // still unsaved: nothing was lost
+    QCOMPARE(window.document()->scenario().workload.batch, 77);
+    QVERIFY(!window.statusBar()->currentMessage().startsWith(QStringLiteral("Saved")));
+
+    // Space again: the same Save now works.
+    QVERIFY2(window.files()->saveAs(path, &message), qPrintable(message));
+    QVERIFY(!window.isWindowModified());
+    model::Scenario reread;
+    QCOMPARE(ridgeline::app::readScenarioFile(path, reread), QString());
+    QCOMPARE(reread.workload.batch, 77);
+}
+
+void TestScenarioFiles::saveAsksWhenTheFileChangedOnDisk()
+{
+    const QString path = m_dir.filePath(QStringLiteral("shared.json"));
+    MainWindow window(model::defaultScenario());
+    QString message;
+    QVERIFY2(window.files()->saveAs(path, &message), qPrintable(message));
+    QVERIFY(!window.files()->changedOnDisk());
+
+    // Another program writes the file while it is open here.
+    model::Scenario theirs = model::defaultScenario();
+    theirs.workload.batch = 5;
+    const QByteArray theirBytes = QJsonDocument(model::toJson(theirs)).toJson();
+    QVERIFY(writeFile(path, theirBytes));
+    QVERIFY(window.files()->changedOnDisk());
+    // The watcher tells the user at once.
+    QTRY_VERIFY(window.noticeLabel()->text().contains(QStringLiteral("changed on disk")));
+
+    window.document()->edit([](model::Scenario& s) { s.workload.batch = 64; });
+    QStringList asked;
+    window.files()->setChangedOnDiskQuestion([&asked](const QString& text) {
+        asked << text;
+        return QMessageBox::Cancel;
+    });
+    // Ctrl+S, as a person presses it.
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTest::keySequence(&window, QKeySequence::Save);
+    QCOMPARE(asked.size(), 1);
+    QVERIFY2(asked.first().contains(QStringLiteral("changed on disk")), qPrintable(asked.first()));
+    QCOMPARE(readFile(path), theirBytes); // Cancel: their version stays
+    QVERIFY(window.isWindowModified());
+
+    // Overwrite: ours replaces theirs, and the next Save asks nothing.
+    window.files()->setChangedOnDiskQuestion([&asked](const QString& text) {
+        asked << text;
+        return QMessageBox::Save;
+    });
+    QVERIFY(window.files()->save());
+    QCOMPARE(asked.size(), 2);
+    model::Scenario reread;
+    QCOMPARE(ridgeline::app::readScenarioFile(path, reread), QString());
+    QCOMPARE(reread.workload.batch, 64);
+    window.document()->edit([](model::Scenario& s) { s.workload.batch = 65; });
+    QVERIFY(window.files()->save());
+    QCOMPARE(asked.size(), 2);
+
+    // A file that was deleted is simply written again.
+    QVERIFY(QFile::remove(path));
+    window.document()->edit([](model::Scenario& s) { s.workload.batch = 66; });
+    QVERIFY(window.files()->save());
+    QCOMPARE(asked.size(), 2);
+    QVERIFY(QFile::exists(path));
 }
 
 void TestScenarioFiles::titleAndUnsavedMark()

@@ -11,9 +11,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 
+#include "model/outputfile.h"
 #include "model/scenariokeys.h"
 #include "views/format.h"
 
@@ -67,12 +67,9 @@ QString writeObject(const QString& path, const QJsonObject& object)
 {
     if (!QDir().mkpath(QFileInfo(path).absolutePath()))
         return QObject::tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(QFileInfo(path).absolutePath()));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QObject::tr("Cannot write %1: %2.").arg(QDir::toNativeSeparators(path), file.errorString());
-    file.write(QJsonDocument(object).toJson(QJsonDocument::Indented));
-    if (!file.commit())
-        return QObject::tr("Cannot write %1: %2.").arg(QDir::toNativeSeparators(path), file.errorString());
+    if (const QString why = model::writeFileAtomically(path, QJsonDocument(object).toJson(QJsonDocument::Indented));
+        !why.isEmpty())
+        return QObject::tr("Cannot write %1: %2.").arg(QDir::toNativeSeparators(path), why);
     return QString();
 }
 
