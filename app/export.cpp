@@ -23,6 +23,7 @@
 
 #include <qcustomplot.h>
 
+#include "app/clippedvector.h"
 #include "app/mainwindow.h"
 #include "model/dtype.h"
 #include "model/scenariokeys.h"
@@ -201,7 +202,10 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
         generator.setResolution(96);
         generator.setTitle(title);
         generator.setDescription(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
-        if (const QString why = paintVector(&generator, QStringLiteral("SVG")); !why.isEmpty())
+        // Through ClippedVectorDevice: the SVG generator drops clip rectangles, and curves would run
+        // through the axes into the titles and legends.
+        ClippedVectorDevice clipped(&generator);
+        if (const QString why = paintVector(&clipped, QStringLiteral("SVG")); !why.isEmpty())
             return why;
     }
     return finish(file);

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QChartView>
 #include <QDateTime>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -40,6 +41,7 @@
 #include "views/devicedialog.h"
 #include "views/decodeplot.h"
 #include "views/format.h"
+#include "views/glossary.h"
 #include "views/kvshareplot.h"
 #include "views/numberspanel.h"
 #include "views/palette.h"
@@ -339,6 +341,13 @@ void MainWindow::createMenus()
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* glossaryAction = help->addAction(tr("&Glossary: TTFT, TPOT, ITL, E2E, goodput"), this, [this] {
+        QDialog* dialog = createGlossaryDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    glossaryAction->setObjectName(QStringLiteral("glossaryAction"));
+    glossaryAction->setStatusTip(tr("The latency and throughput terms as vLLM's serving benchmark defines them"));
     help->addAction(tr("&About Ridgeline"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -399,6 +408,7 @@ void MainWindow::showNotice(const QString& text, bool problem, const QString& st
                                 .arg(palette::css(background), palette::css(colour), palette::css(palette::text())));
     m_noticeText->setText(text);
     m_notice->setVisible(!text.isEmpty());
+    m_notice->setProperty("baselineNotice", false); // pinBaseline() marks its own
     statusBar()->showMessage(status.isEmpty() ? text.section(QLatin1Char('\n'), 0, 0) : status, 15000);
 }
 
