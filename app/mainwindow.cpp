@@ -199,8 +199,17 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     centralLayout->addWidget(m_notice);
     auto* floors = new QWidget;
     floors->setLayout(grid);
-    m_whatIfs = new WhatIfTabs(m_document, floors, central); // tab 1 = the grid above; issue 4's what-ifs after it
-    centralLayout->addWidget(m_whatIfs, 1);
+    m_whatIfs = new WhatIfTabs(m_document, floors); // tab 1 = the grid above; issue 4's what-ifs after it
+    // In a scroll area: a window narrower or shorter than the tabs' minimum (1024 x 700 beside the
+    // controls) scrolls them instead of growing past the screen (issue 17).
+    auto* tabsScroll = new QScrollArea(central);
+    tabsScroll->setObjectName(QStringLiteral("centralScroll"));
+    tabsScroll->setWidget(m_whatIfs);
+    tabsScroll->setWidgetResizable(true);
+    tabsScroll->setFrameShape(QFrame::NoFrame);
+    tabsScroll->setPalette(centralPalette);
+    tabsScroll->viewport()->setAutoFillBackground(false);
+    centralLayout->addWidget(tabsScroll, 1);
     setCentralWidget(central);
 
     // Left dock: controls in a scroll area.
