@@ -346,6 +346,10 @@ private slots:
         const QCPRange x = plot->xAxis->range();
         const QCPRange y = plot->yAxis->range();
         probe->setData({x.lower * 1.01, x.upper * 50}, {y.lower * 1.2, y.upper * 1e6});
+        // And one wholly below the axis rect, through the tick labels: nothing of it may show.
+        QCPGraph* below = plot->addGraph();
+        below->setPen(QPen(QColor(255, 0, 255), 6));
+        below->setData({x.lower, x.upper}, {y.lower / 1.6, y.lower / 1.6});
         plot->replot(QCustomPlot::rpImmediateRefresh);
 
         QTemporaryDir dir;
