@@ -20,6 +20,7 @@
 
 #include <qcustomplot.h>
 
+#include "app/clippedvector.h"
 #include "app/mainwindow.h"
 #include "model/dtype.h"
 #include "model/outputfile.h"
@@ -156,7 +157,10 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
         generator.setResolution(96);
         generator.setTitle(title);
         generator.setDescription(QStringLiteral("Ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
-        return paintVector(&generator, QStringLiteral("SVG"));
+        // Through ClippedVectorDevice: the SVG generator drops clip rectangles, and curves would run
+        // through the axes into the titles and legends.
+        ClippedVectorDevice clipped(&generator);
+        return paintVector(&clipped, QStringLiteral("SVG"));
     });
 }
 

@@ -81,10 +81,18 @@ ExportDialog::ExportDialog(const ExportOptions& options, QWidget* parent)
     m_summary->setObjectName(QStringLiteral("exportSummary"));
     m_summary->setWordWrap(true);
 
+    // A row whose field is a layout gets no buddy from QFormLayout, and its "&" would show as a
+    // literal ampersand: label those rows here, with the shortcut going to the row's first field.
+    auto label = [this](const QString& text, QWidget* buddy, const QString& name) {
+        auto* l = new QLabel(text, this);
+        l->setObjectName(name);
+        l->setBuddy(buddy);
+        return l;
+    };
     auto* form = new QFormLayout;
-    form->addRow(tr("&Folder:"), folderRow);
+    form->addRow(label(tr("&Folder:"), m_folder, QStringLiteral("exportFolderLabel")), folderRow);
     form->addRow(tr("Formats:"), formats);
-    form->addRow(tr("Plot &size:"), sizeRow);
+    form->addRow(label(tr("Plot &size:"), m_width, QStringLiteral("exportSizeLabel")), sizeRow);
     form->addRow(tr("PNG &resolution:"), m_dpi);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QChartView>
 #include <QDateTime>
+#include <QDialog>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -40,6 +41,7 @@
 #include "views/devicedialog.h"
 #include "views/decodeplot.h"
 #include "views/format.h"
+#include "views/glossary.h"
 #include "views/kvshareplot.h"
 #include "views/numberspanel.h"
 #include "views/palette.h"
@@ -197,8 +199,17 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     centralLayout->addWidget(m_notice);
     auto* floors = new QWidget;
     floors->setLayout(grid);
-    m_whatIfs = new WhatIfTabs(m_document, floors, central); // tab 1 = the grid above; issue 4's what-ifs after it
-    centralLayout->addWidget(m_whatIfs, 1);
+    m_whatIfs = new WhatIfTabs(m_document, floors); // tab 1 = the grid above; issue 4's what-ifs after it
+    // In a scroll area: a window narrower or shorter than the tabs' minimum (1024 x 700 beside the
+    // controls) scrolls them instead of growing past the screen (issue 17).
+    auto* tabsScroll = new QScrollArea(central);
+    tabsScroll->setObjectName(QStringLiteral("centralScroll"));
+    tabsScroll->setWidget(m_whatIfs);
+    tabsScroll->setWidgetResizable(true);
+    tabsScroll->setFrameShape(QFrame::NoFrame);
+    tabsScroll->setPalette(centralPalette);
+    tabsScroll->viewport()->setAutoFillBackground(false);
+    centralLayout->addWidget(tabsScroll, 1);
     setCentralWidget(central);
 
     // Left dock: controls in a scroll area.
@@ -339,6 +350,13 @@ void MainWindow::createMenus()
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* glossaryAction = help->addAction(tr("&Glossary: TTFT, TPOT, ITL, E2E, goodput"), this, [this] {
+        QDialog* dialog = createGlossaryDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    glossaryAction->setObjectName(QStringLiteral("glossaryAction"));
+    glossaryAction->setStatusTip(tr("The latency and throughput terms as vLLM's serving benchmark defines them"));
     help->addAction(tr("&About Ridgeline"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -399,6 +417,7 @@ void MainWindow::showNotice(const QString& text, bool problem, const QString& st
                                 .arg(palette::css(background), palette::css(colour), palette::css(palette::text())));
     m_noticeText->setText(text);
     m_notice->setVisible(!text.isEmpty());
+    m_notice->setProperty("baselineNotice", false); // pinBaseline() marks its own
     statusBar()->showMessage(status.isEmpty() ? text.section(QLatin1Char('\n'), 0, 0) : status, 15000);
 }
 

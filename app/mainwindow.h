@@ -140,7 +140,7 @@ public:
     views::ScenarioHistory* history() const { return m_history; }
     /** File > New / Open / Save, the title, the session. */
     ScenarioFiles* files() const { return m_files; }
-    /** Baseline A drawn dashed in every plot (Edit > Pin as baseline A). */
+    /** Baseline A drawn dashed in the plots of the cost model (Edit > Pin as baseline A; BaselineOverlay::plotNames()). */
     views::BaselineOverlay* baseline() const { return m_baseline; }
     /** The numbers as A / B / B ÷ A, in place of the numbers panel while a baseline is pinned. */
     views::ComparisonTable* comparisonTable() const { return m_comparison; }
@@ -150,7 +150,7 @@ public:
     /** View > Presentation (F11). */
     Presentation* presentation() const { return m_presentation; }
 
-    /** Makes the current (last valid) scenario baseline A: evaluated once, drawn dashed in every plot. */
+    /** Makes the current (last valid) scenario baseline A: evaluated once, drawn dashed in the plots BaselineOverlay::plotNames() lists. */
     void pinBaseline();
     /** Removes baseline A. */
     void clearBaseline();

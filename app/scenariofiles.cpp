@@ -333,6 +333,7 @@ void ScenarioFiles::newScenario()
     m_window->document()->setScenario(model::defaultScenario());
     m_history->reset();
     setCurrentPath(QString());
+    emit startedAgain();
 }
 
 bool ScenarioFiles::maybeSave()

@@ -97,6 +97,10 @@ public:
     /** Writes the session (scenario, file, geometry, dock state, recent files) when enabled. */
     void saveSession();
 
+signals:
+    /** newScenario() replaced the scenario with the default one (after any save question). */
+    void startedAgain();
+
 private:
     void updateTitle();
     void rememberDiskState();

@@ -31,6 +31,7 @@
 #include "views/scenariodocument.h"
 #include "views/scenariohistory.h"
 #include "views/whatifstabs.h"
+#include "views/wheelguard.h"
 
 namespace ridgeline::app {
 
@@ -41,6 +42,13 @@ void MainWindow::setupFeatures()
     m_history = new ScenarioHistory(m_document, this);
     m_files = new ScenarioFiles(this, m_history);
     m_baseline = new BaselineOverlay(m_decode, m_roofline, m_kvShare, m_prefill, m_slo, this);
+    m_baseline->setWhatIfPanels(m_whatIfs->capacityPlot(), m_whatIfs->kvFitPlot(), m_whatIfs->speculativePlot());
+    connect(m_whatIfs, &WhatIfTabs::tabRefreshed, m_baseline, &BaselineOverlay::afterRefresh);
+    // The notice about a pinned baseline belongs to the document it was pinned in.
+    connect(m_files, &ScenarioFiles::startedAgain, this, [this] {
+        m_notice->hide();
+        m_noticeText->clear();
+    });
     m_presentation = new Presentation(this);
 
     m_explain = new ExplainPanel(m_document, plotPanels());
@@ -65,6 +73,7 @@ void MainWindow::finishFeatures()
     m_history->trackSliders(this);
     fillAccessibleNames(this);
     installSliderFocusFrame(this);
+    WheelGuard::install(this); // the wheel edits only a focused control; elsewhere it scrolls the panel
 }
 
 void MainWindow::addFileActions(QMenu* file)
@@ -107,7 +116,7 @@ void MainWindow::addEditMenu()
     m_pinAction = edit->addAction(tr("&Pin as baseline A"), this, &MainWindow::pinBaseline);
     m_pinAction->setObjectName(QStringLiteral("pinBaselineAction"));
     m_pinAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
-    m_pinAction->setStatusTip(tr("Keep the current scenario as A, dashed in every plot, and compare the live scenario B with it"));
+    m_pinAction->setStatusTip(tr("Keep the current scenario as A, dashed in the Floors plots and the capacity, KV-fit and speculative plots, and compare the live scenario B with it"));
     m_clearAction = edit->addAction(tr("C&lear baseline"), this, &MainWindow::clearBaseline);
     m_clearAction->setObjectName(QStringLiteral("clearBaselineAction"));
     m_clearAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
@@ -185,11 +194,13 @@ void MainWindow::pinBaseline()
         updateNumbersCell();
     else
         m_compareAction->setChecked(true);
-    showNotice(tr("Pinned %1 as baseline A%2: dashed in every plot, with A, B and B \u00f7 A in the numbers. Change the "
+    showNotice(tr("Pinned %1 as baseline A%2: dashed in %3, with A, B and B \u00f7 A in the numbers. Change the "
                   "hardware, precision or model to see B against it; Edit > Clear baseline removes it.")
                    .arg(scenarioName(m_baseline->scenario()),
-                        invalid ? tr(" (the last valid scenario: the current one is invalid)") : QString()),
+                        invalid ? tr(" (the last valid scenario: the current one is invalid)") : QString(),
+                        m_baseline->plotNames()),
                false, tr("Baseline A: %1").arg(scenarioName(m_baseline->scenario())));
+    m_notice->setProperty("baselineNotice", true);
 }
 
 void MainWindow::clearBaseline()
@@ -199,6 +210,10 @@ void MainWindow::clearBaseline()
     m_compareAction->setEnabled(false);
     m_pinAction->setText(tr("&Pin as baseline A"));
     updateNumbersCell();
+    if (m_notice->property("baselineNotice").toBool()) { // "Pinned ... as baseline A" is no longer true
+        m_notice->hide();
+        m_noticeText->clear();
+    }
     statusBar()->showMessage(tr("Baseline cleared."), 5000);
 }
 

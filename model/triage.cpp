@@ -51,6 +51,7 @@ std::string ticketClassId(TicketClass c)
     case TicketClass::KvCapacity: return "kv_capacity";
     case TicketClass::WithinSlo: return "within_slo";
     case TicketClass::Inconsistent: return "inconsistent";
+    case TicketClass::NotEnoughData: return "not_enough_data";
     }
     return "within_slo";
 }
@@ -65,6 +66,7 @@ std::string ticketClassName(TicketClass c)
     case TicketClass::KvCapacity: return "KV capacity";
     case TicketClass::WithinSlo: return "within SLO";
     case TicketClass::Inconsistent: return "inconsistent figures";
+    case TicketClass::NotEnoughData: return "not enough data";
     }
     return "within SLO";
 }
@@ -290,6 +292,16 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
         happening = fmt("Prefill of %.0f-token prompts takes %s at P95 against a %s floor.", prompt, ms(*in.p95TtftMs).c_str(),
                         ms(r.prefillFloorMs).c_str());
         verify = "P95 TTFT under " + ms(ttftSlo) + " on the TTFT-against-prompt-length plot.";
+    } else if (!in.p95TtftMs && !in.p95ItlMs) {
+        // Nothing that could miss an SLO was measured: "within SLO" would be a claim without a figure.
+        r.ticketClass = TicketClass::NotEnoughData;
+        r.reasoning.push_back("No P95 TTFT and no P95 ITL measured: nothing to hold against the SLOs or the floors.");
+        r.metricToPlot = "P95 TTFT and P95 ITL over the incident window, against their SLO lines";
+        r.plausibleCause = "Unknown until measured: ask for the numbers that make it a ticket (TTFT, ITL, queue wait, OOM).";
+        r.fixesThatCanWork = {"Measure P95 TTFT and P95 ITL (and the queue wait) for the slow requests first"};
+        r.fixesThatCannot = {"Any optimisation without a measured symptom"};
+        happening = "Not known yet: the ticket has no latency figure.";
+        verify = "A P95 TTFT and a P95 ITL from the incident window, entered here.";
     } else {
         r.ticketClass = TicketClass::WithinSlo;
         r.reasoning.push_back("Every measured latency is within its SLO.");

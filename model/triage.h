@@ -29,12 +29,14 @@ struct TriageInput {
  * The phase a ticket belongs to (seed 000, "Acceptance" 3). Inconsistent: the figures contradict each
  * other or the scenario's physics (an ITL below the batch-1 decode floor, a queue wait longer than the
  * TTFT it is part of), so no phase can be blamed until the measurement or the scenario is fixed.
+ * NotEnoughData: nothing that can miss an SLO was measured (no P95 TTFT, no P95 ITL, no OOM), so the
+ * ticket can be neither blamed on a phase nor called within SLO.
  */
-enum class TicketClass { Prefill, Decode, Admission, NoisyNeighbourPrefill, KvCapacity, WithinSlo, Inconsistent };
+enum class TicketClass { Prefill, Decode, Admission, NoisyNeighbourPrefill, KvCapacity, WithinSlo, Inconsistent, NotEnoughData };
 
 /**
  * Stable id used in JSON ("prefill", "decode", "admission", "noisy_neighbour_prefill", "kv_capacity", "within_slo",
- * "inconsistent").
+ * "inconsistent", "not_enough_data").
  */
 std::string ticketClassId(TicketClass c);
 /** Name for people ("prefill / TTFT", "decode", "admission / concurrency", ...). */
@@ -80,7 +82,8 @@ std::string checkTriageInput(const TriageInput& input);
  * a batch job running while TTFT misses its SLO -> noisy-neighbour prefill; queue wait at least
  * half of TTFT -> admission ("queue wait is not model time"); ITL over its SLO -> decode when
  * batching explains little of it (t_step at the concurrency < 1.25 x t_step(1)), else admission /
- * concurrency; TTFT over its SLO -> prefill; otherwise within SLO. ITL is judged against the
+ * concurrency; TTFT over its SLO -> prefill; no P95 TTFT and no P95 ITL measured -> not enough data;
+ * otherwise within SLO. ITL is judged against the
  * tightest ITL SLO line, TTFT against workload.ttft_slo_ms. Source: seeds 000 and 001.
  */
 TriageResult triage(const Scenario& scenario, const TriageInput& input);

@@ -104,7 +104,7 @@ private slots:
         QTest::newRow("B1 with OOM errors is KV capacity") << "b1-ttft.json" << "oom" << TicketClass::KvCapacity;
         QTest::newRow("B3 without queue wait is still concurrency") << "b3-concurrency.json" << "noqueue" << TicketClass::Admission;
         QTest::newRow("B4 with chat TTFT in SLO is within SLO") << "b4-batch-job.json" << "ttft=300" << TicketClass::WithinSlo;
-        QTest::newRow("B5 without OOM, latencies fine") << "b5-oom.json" << "nooom" << TicketClass::WithinSlo;
+        QTest::newRow("B5 without OOM: no latency measured, not enough data") << "b5-oom.json" << "nooom" << TicketClass::NotEnoughData;
     }
     void variationsChangeTheClass()
     {

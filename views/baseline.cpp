@@ -12,14 +12,17 @@
 
 #include <qcustomplot.h>
 
+#include "views/capacityplot.h"
 #include "views/decodeplot.h"
 #include "views/headlinefigures.h"
+#include "views/kvfitplot.h"
 #include "views/kvshareplot.h"
 #include "views/palette.h"
 #include "views/plotkit.h"
 #include "views/prefillplot.h"
 #include "views/rooflineplot.h"
 #include "views/sloplot.h"
+#include "views/speculativeplot.h"
 
 namespace ridgeline::views {
 
@@ -65,6 +68,27 @@ BaselineOverlay::BaselineOverlay(DecodePlot* decode, RooflinePlot* roofline, KvS
 {
 }
 
+void BaselineOverlay::setWhatIfPanels(CapacityPlot* capacity, KvFitPlot* kvFit, SpeculativePlot* speculative)
+{
+    m_capacity = capacity;
+    m_kvFit = kvFit;
+    m_speculative = speculative;
+}
+
+QString BaselineOverlay::plotNames() const
+{
+    QStringList whatIfs;
+    if (m_capacity)
+        whatIfs << tr("concurrent sequences");
+    if (m_kvFit)
+        whatIfs << tr("where the KV cache fits");
+    if (m_speculative)
+        whatIfs << tr("speculative decoding");
+    if (whatIfs.isEmpty())
+        return tr("the five Floors plots");
+    return tr("the five Floors plots and the %1 plots").arg(whatIfs.join(QStringLiteral(", ")));
+}
+
 QString BaselineOverlay::label() const
 {
     return tr("A: %1").arg(scenarioName(m_scenario));
@@ -85,8 +109,9 @@ QCPGraph* BaselineOverlay::addGraph(Layer& layer, bool curve, const QString& nam
                                         QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(palette::baseline(), 2.0 * currentTheme().lineScale),
                                                         QBrush(palette::card()), 9 * currentTheme().lineScale));
     graph->setObjectName(QStringLiteral("baselineGraph"));
-    if (curve) { // named, but labelled inside the plot: a legend row would cost the plot its height
+    if (curve)
         graph->removeFromLegend();
+    if (curve && !name.isEmpty()) { // named, but labelled inside the plot: a legend row would cost the plot its height
         QCPItemText* text = addLabel(p, p->xAxis, p->yAxis, palette::baseline());
         text->setText(QStringLiteral("\u2013 \u2013 ") + name);
         QFont font = text->font();
@@ -181,6 +206,51 @@ void BaselineOverlay::pin(const model::Scenario& scenario)
         l.high = e.high;
         l.lowPad = l.highPad = 1.5;
     }
+    if (m_capacity) { // Concurrent sequences over S_max: A's paged and contiguous curves and points.
+        Layer& l = layer(m_capacity);
+        const model::CapacityResult& capacity = m_evaluation.capacity;
+        const double maxContext = m_scenario.serving.maxContextTokens;
+        assignCurve(addGraph(l, true, label()), sweeps.maxContext, sweeps.sequencesPaged, 1.0, false);
+        assignCurve(addGraph(l, true, QString()), sweeps.maxContext, sweeps.sequencesContiguous, 1.0, false);
+        assignPoint(addGraph(l, false, QString()), maxContext, double(capacity.maxSequencesPaged));
+        assignPoint(addGraph(l, false, QString()), maxContext, double(capacity.maxSequencesContiguousAtMaxContext));
+        Extent e;
+        e.log = false;
+        e.include(sweeps.sequencesPaged);
+        e.include(sweeps.sequencesContiguous);
+        e.include(double(capacity.maxSequencesPaged));
+        l.high = e.high;
+        l.highPad = 1.08; // as the panel
+        l.upperOnly = true;
+    }
+    if (m_kvFit) { // Largest batch that fits over S, and A's (S, B).
+        Layer& l = layer(m_kvFit);
+        const Eigen::Index n = std::min(sweeps.context.size(), sweeps.maxBatchFitting.size());
+        const Eigen::ArrayXd drawn = sweeps.maxBatchFitting.head(n).max(KvFitPlot::kNoBatch);
+        assignCurve(addGraph(l, true, label()), sweeps.context.head(n), drawn);
+        assignPoint(addGraph(l, false, QString()), m_scenario.workload.contextTokens, batch);
+        Extent e;
+        e.include(sweeps.maxBatchFitting);
+        e.include(batch);
+        l.high = std::min(e.high, 1e9 / 2.0);
+        l.highPad = 2.0; // as the panel
+        l.upperOnly = true;
+    }
+    if (m_speculative) { // Speedup over c_v at A's alpha, k and c_d, and A's point.
+        Layer& l = layer(m_speculative);
+        assignCurve(addGraph(l, true, label()), sweeps.verifyCost, sweeps.speculativeSpeedup, 1.0, false);
+        const double verifyCost = m_scenario.speculative.verifyCost;
+        const double speedup = m_evaluation.speculative.speedup;
+        assignPoint(addGraph(l, false, QString()), verifyCost, speedup);
+        Extent e;
+        e.log = false;
+        e.include(sweeps.speculativeSpeedup);
+        if (verifyCost <= 1.0)
+            e.include(speedup);
+        l.high = e.high;
+        l.highPad = 1.12; // as the panel
+        l.upperOnly = true;
+    }
     afterRefresh();
     for (const Layer& l : m_layers)
         l.panel->plot()->replot(QCustomPlot::rpQueuedReplot);
@@ -234,10 +304,15 @@ void BaselineOverlay::afterRefresh()
     if (!m_pinned)
         return;
     for (const Layer& l : m_layers) {
-        if (!(l.low > 0) || !(l.high > 0) || !std::isfinite(l.low) || !std::isfinite(l.high))
-            continue;
         QCPAxis* axis = l.panel->plot()->yAxis;
         const QCPRange range = axis->range();
+        if (l.upperOnly) {
+            if (l.high > 0 && std::isfinite(l.high) && l.high * l.highPad > range.upper)
+                axis->setRange(range.lower, l.high * l.highPad);
+            continue;
+        }
+        if (!(l.low > 0) || !(l.high > 0) || !std::isfinite(l.low) || !std::isfinite(l.high))
+            continue;
         const double lower = std::min(range.lower, l.low / l.lowPad);
         const double upper = std::max(range.upper, l.high * l.highPad);
         if (lower != range.lower || upper != range.upper)

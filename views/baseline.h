@@ -14,12 +14,15 @@ class QCustomPlot;
 
 namespace ridgeline::views {
 
+class CapacityPlot;
 class DecodePlot;
+class KvFitPlot;
 class KvSharePlot;
 class PlotPanel;
 class PrefillPlot;
 class RooflinePlot;
 class SloPlot;
+class SpeculativePlot;
 
 /**
  * Baseline A for A/B comparison, drawn into the five plot panels on the same axes as the live
@@ -32,6 +35,12 @@ class SloPlot;
  * prefill points; KV share: A's share over S, A's point, and A's bytes as a second bar ("A") in
  * the bar chart; prefill: A's total FLOP and A's P*; SLO: A's t_step(B) and A's point.
  *
+ * With setWhatIfPanels() A is drawn on the what-if plots that evaluate the same cost model too:
+ * capacity: A's paged and contiguous sequences over S_max and A's points; where the cache fits: A's
+ * largest batch that fits over S and A's (S, B); speculative: A's speedup over c_v and A's point.
+ * The Simulation and Calibration plots are not the cost model's curves (a simulated run, measured
+ * points) and carry no A. plotNames() lists the plots A is drawn on, for the messages that say so.
+ *
  * afterRefresh() (call after the panels refreshed from B) only widens the value axes so A stays
  * in view, from extents computed at pin time: no data is copied on the live path.
  */
@@ -41,6 +50,12 @@ class BaselineOverlay final : public QObject {
 public:
     BaselineOverlay(DecodePlot* decode, RooflinePlot* roofline, KvSharePlot* kvShare, PrefillPlot* prefill,
                     SloPlot* slo, QObject* parent = nullptr);
+
+    /** Also draws A on these what-if plots (any may be nullptr). Call before pin(). */
+    void setWhatIfPanels(CapacityPlot* capacity, KvFitPlot* kvFit, SpeculativePlot* speculative);
+
+    /** The plots A is drawn on, for messages: "the five Floors plots and ...". */
+    QString plotNames() const;
 
     /** Makes @p scenario baseline A (it must be valid) and draws it. Replaces an earlier baseline. */
     void pin(const model::Scenario& scenario);
@@ -71,6 +86,7 @@ private:
         double low = 0, high = 0; ///< A's extent on the left (log) value axis, plot units; 0: none
         double lowPad = 1.4;      ///< the axis goes down to low / lowPad at least
         double highPad = 1.4;     ///< and up to high * highPad at least
+        bool upperOnly = false;   ///< a linear axis from 0 (or a fixed floor): widen the top only
     };
 
     void removeLayers();
@@ -82,6 +98,9 @@ private:
     KvSharePlot* m_kvShare;
     PrefillPlot* m_prefill;
     SloPlot* m_slo;
+    CapacityPlot* m_capacity = nullptr;
+    KvFitPlot* m_kvFit = nullptr;
+    SpeculativePlot* m_speculative = nullptr;
     bool m_pinned = false;
     model::Scenario m_scenario;
     model::Evaluation m_evaluation;

@@ -17,6 +17,7 @@
 
 #include <qcustomplot.h>
 
+#include "model/scenariokeys.h"
 #include "views/calibrationplot.h"
 #include "views/format.h"
 #include "views/palette.h"
@@ -47,6 +48,11 @@ QString CalibrationTab::examplePath()
     return QStringLiteral(":/calibration/example-h100-llama-8b.csv");
 }
 
+QString CalibrationTab::exampleScenarioPath()
+{
+    return QStringLiteral(":/scenarios/llama-3.1-8b-h100.json");
+}
+
 CalibrationTab::CalibrationTab(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent)
     , m_document(document)
@@ -63,7 +69,9 @@ CalibrationTab::CalibrationTab(ScenarioDocument* document, QWidget* parent)
     m_example = new QPushButton(tr("Example"));
     m_example->setObjectName(QStringLiteral("calibrationExampleButton"));
     m_example->setToolTip(tr("Load the shipped example: Llama 3.1 8B on H100 SXM, synthetic, made from \u03b7_bw 0.72, 1.5 ms step\n"
-                             "overhead, prefill MFU 0.45 and 8 ms prefill overhead with 1 % noise."));
+                             "overhead, prefill MFU 0.45 and 8 ms prefill overhead with 1 % noise. Its scenario (that\n"
+                             "model on that hardware) replaces the open one, so the fit compares like with like;\n"
+                             "Edit > Undo brings yours back."));
     m_source = valueLabel(QStringLiteral("calibrationSourceLabel"), tr("Where the points came from."));
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("calibrationErrorLabel"));
@@ -158,7 +166,7 @@ CalibrationTab::CalibrationTab(ScenarioDocument* document, QWidget* parent)
     layout->addLayout(plotsLayout, 1);
 
     connect(m_import, &QPushButton::clicked, this, &CalibrationTab::importFromDialog);
-    connect(m_example, &QPushButton::clicked, this, [this] { loadMeasurements(examplePath()); });
+    connect(m_example, &QPushButton::clicked, this, [this] { loadExample(); });
     connect(m_fit, &QPushButton::clicked, this, [this] { fit(); });
     connect(m_apply, &QPushButton::clicked, this, [this] { applyToScenario(); });
     connect(m_residuals, &QCheckBox::toggled, this, [this](bool on) {
@@ -253,6 +261,26 @@ QString CalibrationTab::setMeasurementsText(const QByteArray& text, bool json, c
     return QString();
 }
 
+QString CalibrationTab::loadExample()
+{
+    QFile file(exampleScenarioPath());
+    model::Scenario scenario = model::defaultScenario();
+    std::string error = file.open(QIODevice::ReadOnly) ? model::applyJsonText(scenario, file.readAll())
+                                                       : file.errorString().toStdString();
+    if (!error.empty()) {
+        const QString message = tr("The example's scenario could not be read: %1.").arg(str(error));
+        showError(message);
+        return message;
+    }
+    if (const QString message = loadMeasurements(examplePath()); !message.isEmpty())
+        return message;
+    m_document->setScenario(scenario);
+    setText(m_source, m_source->text() + QLatin1Char(' ')
+                          + tr("Measured on %1 on %2: that scenario is now open (Edit > Undo brings yours back).")
+                                .arg(QString::fromStdString(scenario.model.name), QString::fromStdString(scenario.hardware.name)));
+    return QString();
+}
+
 QString CalibrationTab::fit()
 {
     if (m_points.empty()) {
@@ -260,6 +288,7 @@ QString CalibrationTab::fit()
         showError(message);
         return message;
     }
+    m_document->evaluateNow(); // against the scenario the window shows, not one still pending
     model::CalibrationResult result;
     const std::string error = model::calibrate(m_document->evaluatedScenario(), m_points, result);
     if (!error.empty()) {
@@ -271,7 +300,27 @@ QString CalibrationTab::fit()
     m_result = std::move(result);
     showResult();
     refresh();
+    showError(applyRefusal()); // a fit faster than the floor is shown, and why it cannot be applied
     return QString();
+}
+
+QString CalibrationTab::applyRefusal() const
+{
+    if (!m_result)
+        return QString();
+    const model::CalibrationResult& r = *m_result;
+    QStringList above;
+    if (r.bandwidthEfficiency.fitted && r.bandwidthEfficiency.value > 1)
+        above << tr("\u03b7_bw %1").arg(format::number(r.bandwidthEfficiency.value, 3));
+    if (r.mfuPrefill.fitted && r.mfuPrefill.value > 1)
+        above << tr("prefill MFU %1").arg(format::number(r.mfuPrefill.value, 3));
+    if (above.isEmpty())
+        return QString();
+    return tr("Not applied: the fit gives %1, above 1, so the points are faster than %2 on %3 can run at peak. "
+              "They were not measured on this model and hardware: open the scenario they were measured on "
+              "(or correct its bandwidth and peak FLOP/s) and fit again.")
+        .arg(above.join(tr(" and ")), QString::fromStdString(r.calibrated.model.name),
+             QString::fromStdString(r.calibrated.hardware.name));
 }
 
 bool CalibrationTab::applyToScenario()
@@ -284,6 +333,10 @@ bool CalibrationTab::applyToScenario()
     const bool prefill = r.mfuPrefill.fitted;
     if (!bandwidth && !prefill)
         return false;
+    if (const QString refusal = applyRefusal(); !refusal.isEmpty()) {
+        showError(refusal);
+        return false;
+    }
     m_document->edit([fitted, bandwidth, prefill](model::Scenario& s) {
         if (bandwidth) {
             s.efficiency.bandwidth = fitted.bandwidth;
@@ -345,7 +398,8 @@ void CalibrationTab::showResult()
 void CalibrationTab::updateEnabled()
 {
     m_fit->setEnabled(!m_points.empty());
-    m_apply->setEnabled(m_result && (m_result->bandwidthEfficiency.fitted || m_result->mfuPrefill.fitted));
+    m_apply->setEnabled(m_result && (m_result->bandwidthEfficiency.fitted || m_result->mfuPrefill.fitted)
+                        && applyRefusal().isEmpty());
 }
 
 } // namespace ridgeline::views

@@ -36,7 +36,9 @@ class ScenarioDocument;
  * draw the floor, the calibrated curve with its +-1 s.e. band and the points (ITL against batch,
  * TTFT against prompt length); "Show residuals" adds the relative residuals under each.
  * "Apply to scenario" writes the fitted efficiency.bandwidth, efficiency.step_overhead_ms,
- * efficiency.mfu_prefill and efficiency.prefill_overhead_ms into the document (one edit).
+ * efficiency.mfu_prefill and efficiency.prefill_overhead_ms into the document (one edit), and is
+ * refused, with the reason, when a fitted efficiency is above 1 (applyRefusal()). "Example" loads
+ * the example's scenario with its points (loadExample()).
  *
  * The plots follow the document: on evaluated() they redraw when visible (else when next shown).
  * Object names: calibrationTab, calibrationImportButton, calibrationExampleButton,
@@ -58,6 +60,8 @@ public:
 
     /** The example measurements shipped as a resource. */
     static QString examplePath();
+    /** The scenario the example was measured on (Llama 3.1 8B on H100 SXM), a resource. */
+    static QString exampleScenarioPath();
 
     explicit CalibrationTab(ScenarioDocument* document, QWidget* parent = nullptr);
 
@@ -70,10 +74,25 @@ public:
     /** The same from text: @p json selects the parser; @p source names it in messages. */
     QString setMeasurementsText(const QByteArray& text, bool json, const QString& source);
 
-    /** Calibrates the points against the document's evaluated scenario; returns "" or why not (shown). */
+    /**
+     * The Example button: loads the example's points and its scenario (exampleScenarioPath()) into
+     * the document, one edit that Edit > Undo takes back, so the fit compares the points with the
+     * model and hardware they were measured on. Returns "" or why not (shown).
+     */
+    QString loadExample();
+
+    /** Calibrates the points against the document's scenario (evaluated now); returns "" or why not (shown). */
     QString fit();
-    /** Writes the fitted coefficients into the document's scenario; false without a fit. */
+    /**
+     * Writes the fitted coefficients into the document's scenario; false without a fit, or when a
+     * fitted efficiency is above 1 (applyRefusal() says why, also shown).
+     */
     bool applyToScenario();
+    /**
+     * Why the fit cannot be applied: a fitted eta_bw or prefill MFU above 1 means the points are faster
+     * than the scenario's floor, so they were not measured on this model and hardware. "" when it can.
+     */
+    QString applyRefusal() const;
 
     const std::vector<model::Measurement>& measurements() const { return m_points; }
     const std::optional<model::CalibrationResult>& result() const { return m_result; }

@@ -24,6 +24,7 @@
 #include "model/family.h"
 #include "model/presets.h"
 #include "views/format.h"
+#include "views/glossary.h"
 #include "views/palette.h"
 #include "views/scenariodocument.h"
 #include "views/usercatalogue.h"
@@ -189,8 +190,8 @@ QDoubleSpinBox* efficiencySpin(const QString& objectName, const QString& toolTip
 {
     auto* spin = new QDoubleSpinBox;
     spin->setObjectName(objectName);
-    // 0 is allowed in the box so that a rejected value is reported, not silently clamped.
-    spin->setRange(0.0, 1.0);
+    // (0, 1] as validate() requires: the box refuses what the scenario would reject (issue 17).
+    spin->setRange(0.01, 1.0);
     spin->setDecimals(2);
     spin->setSingleStep(0.05);
     spin->setKeyboardTracking(false);
@@ -484,12 +485,12 @@ QWidget* ControlsPanel::buildArchitectureGroup()
     m_architecture = new QGroupBox;
     m_architecture->setObjectName(QStringLiteral("architectureGroup"));
     auto* form = new QFormLayout(m_architecture);
-    m_layers = integerSpin(QStringLiteral("layersSpinBox"), 0, 1000, tr("Layers L (attention and KV terms)."));
-    m_hidden = integerSpin(QStringLiteral("hiddenSpinBox"), 0, 1 << 20, tr("Hidden size d (d_model)."));
+    m_layers = integerSpin(QStringLiteral("layersSpinBox"), 1, 1000, tr("Layers L (attention and KV terms)."));
+    m_hidden = integerSpin(QStringLiteral("hiddenSpinBox"), 1, 1 << 20, tr("Hidden size d (d_model)."));
     m_hidden->setSingleStep(128);
-    m_heads = integerSpin(QStringLiteral("headsSpinBox"), 0, 4096,
+    m_heads = integerSpin(QStringLiteral("headsSpinBox"), 1, 4096,
                           tr("Query heads H. H_kv must divide H; the GQA slider offers the divisors."));
-    m_headDim = integerSpin(QStringLiteral("headDimSpinBox"), 0, 4096,
+    m_headDim = integerSpin(QStringLiteral("headDimSpinBox"), 1, 4096,
                             tr("Head dimension h. d_attn = H \u00b7 h (equal to d for most models, not all)."));
     m_attentionWidth = new QLabel;
     m_attentionWidth->setObjectName(QStringLiteral("attentionWidthLabel"));
@@ -731,7 +732,7 @@ QWidget* ControlsPanel::buildHardwareGroup()
     m_peakInt8 = figureSpin(QStringLiteral("peakInt8SpinBox"), tr(" TOP/s"), 1, 1e5,
                             tr("Dense int8 peak per GPU, used when the weights are int8 (W8A8).\n"
                                "0: none published; int8 matmuls then run at the bf16 peak."));
-    m_gpus = integerSpin(QStringLiteral("gpusSpinBox"), 0, 1024,
+    m_gpus = integerSpin(QStringLiteral("gpusSpinBox"), 1, 1024,
                          tr("T, GPUs in tensor parallelism. Weights and FLOP split T ways. The KV cache splits\n"
                             "by whole KV heads: each GPU holds ceil(H_kv / T) heads, so with H_kv < T every GPU\n"
                             "still holds one (the cache is replicated); an MLA latent is replicated on every GPU.\n"
@@ -750,6 +751,7 @@ QWidget* ControlsPanel::buildHardwareGroup()
     m_computeDtype->setToolTip(tr("The dtype the matmuls run in follows the weights: fp8 \u2192 fp8 peak, int8 \u2192 int8\n"
                                   "peak, anything else \u2192 bf16 peak. A device without that peak falls back to bf16."));
     m_computeDtype->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
+    m_linkBandwidth->setMinimum(1.0); // validate() requires > 0; the box shows whole GB/s
     form->addRow(tr("fp8 peak"), m_peakFp8);
     form->addRow(tr("int8 peak"), m_peakInt8);
     form->addRow(tr("GPUs (tensor parallel)"), m_gpus);
@@ -838,7 +840,8 @@ QWidget* ControlsPanel::buildSloGroup()
     m_itlSlo->setObjectName(QStringLiteral("itlSloEdit"));
     m_itlSlo->setPlaceholderText(tr("e.g. 20, 40, 100"));
     m_itlSlo->setToolTip(tr("Inter-token latency SLO lines in ms, comma-separated. Each becomes a line on the\n"
-                            "t_step plot with the largest batch that meets it. Press Enter to apply."));
+                            "t_step plot with the largest batch that meets it. Press Enter to apply.")
+                         + QStringLiteral("\n\n") + glossaryTip(QStringLiteral("ITL")));
     m_itlSlo->setAccessibleName(tr("ITL SLO lines in milliseconds"));
     m_itlSloError = new QLabel;
     m_itlSloError->setObjectName(QStringLiteral("itlSloError"));
@@ -847,14 +850,15 @@ QWidget* ControlsPanel::buildSloGroup()
     m_itlSloError->setVisible(false);
     m_ttft = new QDoubleSpinBox;
     m_ttft->setObjectName(QStringLiteral("ttftSpinBox"));
-    m_ttft->setRange(0, 1e7);
+    m_ttft->setRange(1, 1e7); // validate(): > 0 and at most 1e9 ms
     m_ttft->setDecimals(0);
     m_ttft->setSuffix(tr(" ms"));
     m_ttft->setKeyboardTracking(false);
     m_ttft->setGroupSeparatorShown(true);
     m_ttft->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_ttft->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-    m_ttft->setToolTip(tr("Time-to-first-token SLO in ms, compared with the prefill time."));
+    m_ttft->setToolTip(tr("Time-to-first-token SLO in ms, compared with the prefill time.") + QStringLiteral("\n\n")
+                       + glossaryTip(QStringLiteral("TTFT")));
     form->addRow(tr("ITL SLOs (ms)"), m_itlSlo);
     form->addRow(QString(), m_itlSloError);
     form->addRow(tr("TTFT SLO"), m_ttft);

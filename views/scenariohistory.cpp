@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/scenariohistory.h"
 
+#include <QRegularExpression>
 #include <QSlider>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -15,6 +16,32 @@ namespace {
 
 constexpr int kSnapshotCommandId = 0x5ce1;
 
+/**
+ * A key's value as an undo entry shows it: numbers to 10 significant digits, so that the binary
+ * remainder of a spin-box step (0.71 - 0.7 = 0.00999999999999856) reads as the control shows it
+ * ("0.01"), while every digit of a real figure (8030261248 parameters) stays.
+ */
+QString shownValue(const model::KeyInfo& info, const std::string& value)
+{
+    const QString text = QString::fromStdString(value);
+    if (info.kind != model::KeyKind::Number && info.kind != model::KeyKind::NumberList)
+        return text;
+    QStringList parts = text.split(QLatin1Char(','));
+    for (QString& part : parts) {
+        bool ok = false;
+        const double number = part.trimmed().toDouble(&ok);
+        if (!ok)
+            continue;
+        QString shown = QString::number(number, 'g', 10);
+        // 3.35e+12 -> 3.35e12, 1e-06 -> 1e-6 (as scenario files and --set write them)
+        static const QRegularExpression exponent(QStringLiteral("e([+-])0*(\\d)"));
+        shown.replace(exponent, QStringLiteral("e\\1\\2"));
+        shown.replace(QStringLiteral("e+"), QStringLiteral("e"));
+        part = shown;
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 QString describe(const std::vector<std::string>& before, const std::vector<std::string>& after)
 {
     const std::vector<model::KeyInfo>& keys = model::scenarioKeys();
@@ -26,7 +53,7 @@ QString describe(const std::vector<std::string>& before, const std::vector<std::
     if (changed.empty())
         return ScenarioHistory::tr("no change");
     if (changed.size() == 1) {
-        QString value = QString::fromStdString(after[changed.front()]);
+        QString value = shownValue(keys[changed.front()], after[changed.front()]);
         if (value.size() > 24)
             value = value.left(23) + QChar(0x2026);
         return ScenarioHistory::tr("%1 = %2").arg(name(changed.front()), value);

@@ -25,6 +25,7 @@
 
 #include "model/presets.h"
 #include "views/format.h"
+#include "views/glossary.h"
 #include "views/palette.h"
 #include "views/scenariodocument.h"
 #include "views/whatifkit.h"
@@ -58,6 +59,7 @@ QColor classColor(model::TicketClass c)
     case model::TicketClass::KvCapacity: return palette::kv();
     case model::TicketClass::WithinSlo: return palette::throughput();
     case model::TicketClass::Inconsistent: return palette::error();
+    case model::TicketClass::NotEnoughData: return palette::axis(); // neutral: neither a fault nor an all-clear
     }
     return palette::text();
 }
@@ -136,8 +138,10 @@ TriagePanel::TriagePanel(ScenarioDocument* document, QWidget* parent)
     m_symptom->setObjectName(QStringLiteral("triageSymptomEdit"));
     m_symptom->setPlaceholderText(tr("e.g. users say it types slow"));
     m_symptom->setToolTip(tr("The ticket in the user's words; the standup's first line."));
-    m_ttft = measuredSpin(QStringLiteral("triageTtftSpinBox"), 1e8, 0, tr(" ms"), tr("P95 time to first token."));
-    m_itl = measuredSpin(QStringLiteral("triageItlSpinBox"), 1e7, 1, tr(" ms"), tr("P95 inter-token latency."));
+    m_ttft = measuredSpin(QStringLiteral("triageTtftSpinBox"), 1e8, 0, tr(" ms"),
+                          tr("P95 time to first token.") + QStringLiteral("\n") + glossaryTip(QStringLiteral("TTFT")));
+    m_itl = measuredSpin(QStringLiteral("triageItlSpinBox"), 1e7, 1, tr(" ms"),
+                         tr("P95 inter-token latency.") + QStringLiteral("\n") + glossaryTip(QStringLiteral("ITL")));
     m_queue = measuredSpin(QStringLiteral("triageQueueSpinBox"), 1e8, 0, tr(" ms"), tr("Queue wait inside that TTFT: not model time."));
     m_concurrency = integerSpin(QStringLiteral("triageConcurrencySpinBox"), 0, 10000000, QString(),
                                 tr("Sequences served together when the symptom shows.\n0 = not measured (taken as 1)."));

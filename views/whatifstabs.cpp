@@ -168,8 +168,10 @@ void WhatIfTabs::refreshTab(int tab)
     default:
         break; // the floors tab belongs to the main window
     }
-    if (tab >= 0 && tab <= TriageTab)
+    if (tab >= 0 && tab <= TriageTab) {
         m_stale[tab] = false;
+        emit tabRefreshed(tab);
+    }
 }
 
 void WhatIfTabs::refresh()

@@ -70,6 +70,10 @@ public slots:
     /** For screenshots: refreshAll(), then replot every what-if plot immediately and repaint the charts. */
     void flush();
 
+signals:
+    /** The panels of @p tab were redrawn from the document (their axes reset: overlays re-widen). */
+    void tabRefreshed(int tab);
+
 protected:
     void showEvent(QShowEvent* event) override;
 
