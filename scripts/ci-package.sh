@@ -17,8 +17,8 @@ scenario=incident-drill-13b-a100.json   # a shipped scenario: 13B bf16 on a 2.0 
 
 [ -x build/app/ridgeline ] || fail "build/app/ridgeline is missing: run ./test.sh first"
 
-step "Packaging tools: dpkg-dev (dpkg-shlibdeps), desktop-file-utils, appstream, python3"
-tools=(dpkg-dev desktop-file-utils appstream python3)
+step "Packaging tools: dpkg-dev and file (dpkg-shlibdeps, CPackDeb), desktop-file-utils, appstream, python3"
+tools=(dpkg-dev file desktop-file-utils appstream python3)
 missing=()
 for p in "${tools[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
