@@ -119,19 +119,18 @@ void SloHeadroomPanel::refresh(const model::Scenario& scenario, const model::Eva
     const std::vector<double>& lines = scenario.workload.itlSloMs;
     const size_t count = std::min(lines.size(), slo.itlHeadroom.size());
     const double stepMs = evaluation.decode.stepSeconds * 1e3;
-    const QString atBatch = tr("t_step %1 at B = %2").arg(format::milliseconds(stepMs), format::integer(scenario.workload.batch));
+    const QString atBatch = tr("t_step at B = %1 (%2)").arg(format::integer(scenario.workload.batch), format::milliseconds(stepMs));
     const bool atBatchKnown = slo.itlHeadroomAtBatch.size() >= count;
     for (size_t i = 0; i < count; ++i) {
         QLabel* label = ensureItlLabel(i);
         const double headroom = slo.itlHeadroom[i];
         const double now = atBatchKnown ? slo.itlHeadroomAtBatch[i] : headroom;
-        QString text = tr("%1 ms ITL SLO = %2x the %3").arg(format::plain(lines[i]), format::number(now, 2), atBatch);
+        QString text = tr("%1 ms ITL SLO = %2x %3").arg(format::plain(lines[i]), format::number(now, 2), atBatch);
         if (headroom < 1)
-            text += tr(": below the %1 batch-1 floor, impossible at any batch").arg(format::milliseconds(floorMs));
-        else if (now < 1)
-            text += tr(": missed at this batch (%1x the %2 batch-1 floor)").arg(format::number(headroom, 2), format::milliseconds(floorMs));
+            text += tr(": below the %1 floor (%2x), impossible at any batch").arg(format::milliseconds(floorMs), format::number(headroom, 2));
         else
-            text += tr(" (%1x the %2 batch-1 floor)").arg(format::number(headroom, 2), format::milliseconds(floorMs));
+            text += (now < 1 ? tr(": missed at this batch; %1x the %2 floor") : tr("; %1x the %2 floor"))
+                        .arg(format::number(headroom, 2), format::milliseconds(floorMs));
         setText(label, text);
         setColor(label, now < 1 ? palette::error() : palette::text());
         label->setVisible(true);
@@ -155,7 +154,7 @@ void SloHeadroomPanel::refresh(const model::Scenario& scenario, const model::Eva
         const auto tightest = std::min_element(lines.begin(), lines.begin() + std::ptrdiff_t(count));
         const size_t i = size_t(tightest - lines.begin());
         const double now = atBatchKnown ? slo.itlHeadroomAtBatch[i] : slo.itlHeadroom[i];
-        takeaway = tr("Tightest ITL SLO %1 ms = %2x the %3%4; TTFT %5 of %6.")
+        takeaway = tr("Tightest ITL SLO %1 ms = %2x %3%4; TTFT %5 of %6.")
                        .arg(format::plain(lines[i]), format::number(now, 2), atBatch,
                             now < 1 ? tr(", missed at this batch") : QString(), ttft, sloText);
     } else {
