@@ -162,6 +162,21 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
         if (const std::string err = model::setKey(s, key, value); !err.empty())
             return QStringLiteral("--set ") + a + QStringLiteral(": ") + QString::fromStdString(err);
     }
+    // hardware.peak_flops is the bf16 peak (docs/cost-model.md, "Peak FLOP/s"): with fp8 or int8 weights on a
+    // device that has that peak, the matmuls keep running at it. Say so rather than let the change look ignored.
+    for (const QString& a : assignments) {
+        if (a.left(a.indexOf(QLatin1Char('='))).trimmed() != QLatin1String("hardware.peak_flops"))
+            continue;
+        const std::string_view inUse = model::matmulPeakKey(s.hardware, s.model.weightDtype);
+        if (inUse != "hardware.peak_flops") {
+            const QString dtype = QString::fromUtf8(model::dtypeName(s.model.weightDtype));
+            notes << QStringLiteral("--set hardware.peak_flops sets the bf16 peak; the %1 weights' matmuls run at %2 = %3, "
+                                    "which it leaves unchanged (set %2 to change the peak in use)")
+                         .arg(dtype, QString::fromUtf8(inUse.data(), qsizetype(inUse.size())),
+                              QString::fromStdString(model::getKey(s, inUse)));
+        }
+        break;
+    }
     const std::vector<model::ScenarioError> errors = model::validate(s);
     if (!errors.empty()) {
         QStringList messages;
@@ -491,11 +506,14 @@ int run(int argc, char** argv)
             QJsonObject report = reportJson(scenario, evaluation);
             if (parser.isSet(modelConfigOpt))
                 report.insert(QStringLiteral("import_notes"), QJsonArray::fromStringList(notes));
+            if (!notes.isEmpty())
+                report.insert(QStringLiteral("notes"), QJsonArray::fromStringList(notes));
             printLine(stdout, QString::fromUtf8(QJsonDocument(report).toJson(QJsonDocument::Indented)).trimmed());
         } else {
             QString text = reportText(scenario, evaluation).trimmed();
             if (!notes.isEmpty())
-                text += QStringLiteral("\n\nImport notes\n  - ") + notes.join(QStringLiteral("\n  - "));
+                text += (parser.isSet(modelConfigOpt) ? QStringLiteral("\n\nImport notes\n  - ") : QStringLiteral("\n\nNotes\n  - "))
+                        + notes.join(QStringLiteral("\n  - "));
             printLine(stdout, text);
         }
     }

@@ -270,8 +270,11 @@ void MainWindow::refreshViews()
 {
     const model::Scenario& scenario = m_document->evaluatedScenario();
     const model::Evaluation& evaluation = m_document->evaluation();
-    for (PlotPanel* panel : plotPanels())
+    const QString fitWarning = weightsFitWarning(scenario, evaluation);
+    for (PlotPanel* panel : plotPanels()) {
+        panel->setWarning(fitWarning);
         panel->refresh(scenario, evaluation);
+    }
     m_numbers->refresh(scenario, evaluation);
     refreshFeatures();
     m_summary->setText(tr("%1 on %2 \u00b7 B = %3 \u00b7 S = %4 \u00b7 P = %5")

@@ -7,6 +7,7 @@
 #include <QLocale>
 #include <QStringList>
 
+#include "model/formulatext.h"
 #include "model/scenariokeys.h"
 
 namespace ridgeline::app {
@@ -39,6 +40,9 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         QJsonObject o;
         o.insert(QStringLiteral("slo_ms"), sb.sloMs);
         o.insert(QStringLiteral("batch"), sb.batch ? QJsonValue(double(*sb.batch)) : QJsonValue(QJsonValue::Null));
+        o.insert(QStringLiteral("memory_batch"), double(sb.fittingBatch));
+        o.insert(QStringLiteral("servable_batch"), sb.servableBatch ? QJsonValue(double(*sb.servableBatch)) : QJsonValue(QJsonValue::Null));
+        o.insert(QStringLiteral("binding"), sb.limit == model::BatchLimit::Memory ? QStringLiteral("memory") : QStringLiteral("slo"));
         sloBatches.append(o);
     }
 
@@ -70,6 +74,7 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("peak_flop_per_s"), r.peakFlopsPerSecond},
         {QStringLiteral("compute_dtype"), QString::fromUtf8(model::dtypeName(r.computeDtype))},
         {QStringLiteral("compute_peak_fallback"), r.computePeakFallback},
+        {QStringLiteral("compute_peak_key"), QString::fromUtf8(model::matmulPeakKey(s.hardware, s.model.weightDtype))},
         {QStringLiteral("effective_ridge_flop_per_byte"), r.effectiveRidgeFlopPerByte},
         {QStringLiteral("compute_bound_batch"),
          r.computeBoundBatch ? QJsonValue(*r.computeBoundBatch) : QJsonValue(QJsonValue::Null)},
@@ -97,7 +102,10 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
     for (size_t i = 0; i < e.slo.itlHeadroom.size(); ++i)
         itlHeadroom.append(QJsonObject{{QStringLiteral("slo_ms"), s.workload.itlSloMs[i]},
                                        {QStringLiteral("floor_ms"), d.floorSecondsBatch1 * 1e3},
-                                       {QStringLiteral("headroom"), e.slo.itlHeadroom[i]}});
+                                       {QStringLiteral("headroom"), e.slo.itlHeadroom[i]},
+                                       {QStringLiteral("step_ms"), d.stepSeconds * 1e3},
+                                       {QStringLiteral("headroom_at_batch"), e.slo.itlHeadroomAtBatch[i]},
+                                       {QStringLiteral("met_at_batch"), e.slo.itlHeadroomAtBatch[i] >= 1.0}});
     QJsonObject slo{
         {QStringLiteral("itl"), itlHeadroom},
         {QStringLiteral("ttft_ms"), e.slo.ttftMs},
@@ -146,6 +154,7 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("kv_budget_bytes"), c.kvBudgetBytes},
         {QStringLiteral("kv_needed_bytes"), c.kvNeededBytes},
         {QStringLiteral("fits"), c.fits},
+        {QStringLiteral("weights_fit"), c.weightsFit},
         {QStringLiteral("max_sequences_contiguous"), double(c.maxSequencesContiguous)},
     };
     return QJsonObject{
@@ -210,6 +219,12 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     out << QStringLiteral("  workload  B %1, S %2 tokens, P %3 tokens; eta_bw %4, MFU prefill %5, MFU decode %6")
                .arg(num(B), num(s.workload.contextTokens), num(s.workload.promptTokens))
                .arg(num(s.efficiency.bandwidth, 2), num(s.efficiency.mfuPrefill, 2), num(s.efficiency.mfuDecode, 2));
+    if (!c.weightsFit)
+        out << QStringLiteral("  DOES NOT FIT: %1 GB of weights per GPU > %2 GB usable HBM (%3 GB x %4); no batch can be served,")
+                   .arg(num(d.residentWeightBytes / std::max(1, s.hardware.gpus) / 1e9, 1),
+                        num(std::max(0.0, s.hardware.memoryBytes * c.utilization - s.serving.activationReserveBytes) / 1e9, 1),
+                        num(s.hardware.memoryBytes / 1e9, 0), num(c.utilization, 2))
+            << QStringLiteral("  the figures below are what it would cost if it fitted");
     out << QString();
     out << QStringLiteral("Decode");
     row(QStringLiteral("weights"), num(d.residentWeightBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("W = N * b_w"));
@@ -225,9 +240,12 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     row(QStringLiteral("batch-1 decode floor"),
         num(d.floorSecondsBatch1 * 1e3, 2) + QStringLiteral(" ms/token, ") + num(1.0 / d.floorSecondsBatch1, 1) + QStringLiteral(" tok/s"),
         QStringLiteral("W / BW"));
-    row(QStringLiteral("t_step"),
-        num(d.stepSeconds * 1e3, 3) + QStringLiteral(" ms, ") + boundName(d.bound) + QStringLiteral("-bound"),
-        QStringLiteral("max(t_mem, t_comp)"));
+    {
+        const model::FormulaText step = model::stepTimeFormula(s, e);
+        row(QStringLiteral("t_step"),
+            num(d.stepSeconds * 1e3, 3) + QStringLiteral(" ms, ") + boundName(d.bound) + QStringLiteral("-bound"),
+            model::asciiFormula(step.symbols + QStringLiteral(" = ") + step.numbers));
+    }
     row(QStringLiteral("memory / compute time"),
         num(d.memorySeconds * 1e3, 3) + QStringLiteral(" / ") + num(d.computeSeconds * 1e3, 3) + QStringLiteral(" ms"),
         QStringLiteral("R / (BW * eta_bw), F_dec / (F_peak * MFU)"));
@@ -236,15 +254,25 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     row(QStringLiteral("speed per user"), num(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), QStringLiteral("1 / t_step"));
     row(QStringLiteral("throughput"), num(d.tokensPerSecondTotal, 0) + QStringLiteral(" tok/s"), QStringLiteral("B / t_step"));
     row(QStringLiteral("arithmetic intensity"), num(d.intensityFlopPerByte, 2) + QStringLiteral(" FLOP/B"), QStringLiteral("F_dec / R"));
-    row(QStringLiteral("t_step(B) memory-bound"),
-        num(d.interceptSeconds * 1e3, 3) + QStringLiteral(" + ") + num(d.slopeSecondsPerSequence * 1e3, 4) + QStringLiteral(" * B ms"),
-        QStringLiteral("a = W / (BW * eta_bw), b = S * kv_tok / (BW * eta_bw)"));
+    {
+        const model::FormulaText line = model::stepLineFormula(s, e);
+        row(QStringLiteral("t_step(B) as a line"), model::asciiFormula(line.numbers) + QStringLiteral(" = ") + line.valueText,
+            model::asciiFormula(line.symbols + QStringLiteral("; ") + line.note));
+    }
     for (const auto& sb : d.maxBatchForItlSlo) {
-        const QString v = sb.batch ? QStringLiteral("B <= ") + num(double(*sb.batch))
-                                   : QStringLiteral("none (t_step(1) > SLO)");
-        const QString headroom = QStringLiteral(", floor headroom ") + num(sb.sloMs / (d.floorSecondsBatch1 * 1e3), 1) + QStringLiteral("x");
-        row(QStringLiteral("ITL SLO %1 ms").arg(num(sb.sloMs, sb.sloMs == std::floor(sb.sloMs) ? 0 : 2)), v + headroom,
-            QStringLiteral("largest B with t_step(B) <= SLO"));
+        QString v;
+        if (sb.servableBatch)
+            v = QStringLiteral("B <= ") + num(double(*sb.servableBatch))
+                + (sb.limit == model::BatchLimit::Memory ? QStringLiteral(" (memory binds; the SLO alone allows ") + num(double(*sb.batch))
+                                                               + QStringLiteral(")")
+                                                         : QStringLiteral(" (the SLO binds; ") + num(double(sb.fittingBatch))
+                                                               + QStringLiteral(" fit)"));
+        else if (sb.limit == model::BatchLimit::Memory)
+            v = c.weightsFit ? QStringLiteral("none (not one sequence's KV cache fits)") : QStringLiteral("none (the weights do not fit)");
+        else
+            v = QStringLiteral("none (t_step(1) > SLO)");
+        row(QStringLiteral("ITL SLO %1 ms").arg(num(sb.sloMs, sb.sloMs == std::floor(sb.sloMs) ? 0 : 2)), v,
+            QStringLiteral("min(largest B with t_step(B) <= SLO, sequences whose KV fits at S)"));
     }
     out << QString();
     out << QStringLiteral("Roofline");
@@ -258,17 +286,18 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     row(QStringLiteral("FLOP"),
         num(p.flop / 1e12, 2) + QStringLiteral(" TFLOP (linear ") + num(p.linearFlop / 1e12, 2) + QStringLiteral(", attention ")
             + num(p.attentionFlop / 1e12, 2) + QStringLiteral(")"),
-        QStringLiteral("2 * N_active * P + 4 * L * P^2 * d_attn"));
+        model::asciiFormula(model::prefillFlopFormula(s, e).symbols + QStringLiteral(", ") + model::prefillAttentionFormula(s, e).symbols));
     row(QStringLiteral("time"), num(p.seconds * 1e3, 2) + QStringLiteral(" ms, ") + boundName(p.bound) + QStringLiteral("-bound"),
         QStringLiteral("max(F_pre / (F_peak * MFU), (W + P * kv_tok) / (BW * eta_bw))"));
     row(QStringLiteral("quadratic = linear at"),
         p.crossoverExists ? QStringLiteral("P* = ") + num(p.crossoverTokens) + QStringLiteral(" tokens")
                           : QStringLiteral("never (every layer slides)"),
-        QStringLiteral("N_active / (2 * L * d_attn)"));
+        model::asciiFormula(model::crossoverFormula(s, e).symbols));
     row(QStringLiteral("turns compute-bound at"),
         p.computeBoundExists ? num(p.computeBoundTokens) + QStringLiteral(" tokens") : QStringLiteral("never (below 1e12 tokens)"),
         QStringLiteral("F_pre(P) / (F_peak * MFU) = (W + P * kv_tok) / (BW * eta_bw)"));
-    row(QStringLiteral("attention share"), num(p.attentionShare * 100, 1) + QStringLiteral(" %"), QStringLiteral("P / (P + P*)"));
+    row(QStringLiteral("attention share"), num(p.attentionShare * 100, 1) + QStringLiteral(" %"),
+        model::asciiFormula(model::attentionShareFormula(s, e).symbols));
     row(QStringLiteral("KV written"), num(p.kvWrittenBytes / 1073741824.0, 3) + QStringLiteral(" GiB"), QStringLiteral("P * kv_tok"));
     out << QString();
     out << QStringLiteral("Capacity (per GPU, %1 % of HBM usable)").arg(num(c.utilization * 100));
@@ -297,8 +326,10 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     out << QStringLiteral("SLO headroom");
     for (size_t i = 0; i < e.slo.itlHeadroom.size(); ++i)
         row(QStringLiteral("ITL SLO %1 ms").arg(num(s.workload.itlSloMs[i], 0)),
-            num(e.slo.itlHeadroom[i], 1) + QStringLiteral("x the ") + num(d.floorSecondsBatch1 * 1e3, 1) + QStringLiteral(" ms floor"),
-            QStringLiteral("SLO / (W / BW)"));
+            num(e.slo.itlHeadroomAtBatch[i], 2) + QStringLiteral("x t_step at B = ") + num(B)
+                + (e.slo.itlHeadroomAtBatch[i] < 1 ? QStringLiteral(" (missed)") : QString()) + QStringLiteral(", ")
+                + num(e.slo.itlHeadroom[i], 1) + QStringLiteral("x the ") + num(d.floorSecondsBatch1 * 1e3, 1) + QStringLiteral(" ms floor"),
+            QStringLiteral("SLO / t_step(B); SLO / (W / BW)"));
     row(QStringLiteral("TTFT"),
         num(e.slo.ttftMs, 1) + QStringLiteral(" ms vs SLO ") + num(s.workload.ttftSloMs, 0) + QStringLiteral(" ms (")
             + num(e.slo.ttftHeadroom, 2) + QStringLiteral("x)"),

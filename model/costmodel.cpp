@@ -108,6 +108,41 @@ DType matmulDtype(DType weights)
     }
 }
 
+namespace {
+
+/** The field of @p hw (const or not) that holds the matmul peak for @p weights. */
+template <typename HardwareT>
+auto& peakFieldOf(HardwareT& hw, DType weights)
+{
+    switch (matmulDtype(weights)) {
+    case DType::FP8: return hw.peakFlopsFp8 > 0 ? hw.peakFlopsFp8 : hw.peakFlopsPerSecond;
+    case DType::INT8: return hw.peakOpsInt8 > 0 ? hw.peakOpsInt8 : hw.peakFlopsPerSecond;
+    default: return hw.peakFlopsPerSecond;
+    }
+}
+
+} // namespace
+
+double& matmulPeakField(Hardware& hw, DType weights)
+{
+    return peakFieldOf(hw, weights);
+}
+
+double matmulPeak(const Hardware& hw, DType weights)
+{
+    return peakFieldOf(hw, weights);
+}
+
+DType matmulPeakDtype(const Hardware& hw, DType weights)
+{
+    const double* field = &peakFieldOf(hw, weights);
+    if (field == &hw.peakFlopsFp8)
+        return DType::FP8;
+    if (field == &hw.peakOpsInt8)
+        return DType::INT8;
+    return DType::BF16;
+}
+
 double stepSecondsAt(const Scenario& scenario, double batch)
 {
     return costTerms(scenario).stepSeconds(batch, scenario.workload.contextTokens);
@@ -145,11 +180,6 @@ void evaluate(const Scenario& s, Evaluation& out)
     d.interceptSeconds = t.weightReadBytes(1.0) / t.effectiveBandwidth + (t.gpus > 1 ? t.commLatencySeconds : 0.0)
                          + t.stepOverheadSeconds;
     d.slopeSecondsPerSequence = d.kvBytesPerSequence / t.effectiveBandwidth + t.commSecondsPerToken;
-    d.maxBatchForItlSlo.resize(s.workload.itlSloMs.size());
-    for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i) {
-        const double sloMs = s.workload.itlSloMs[i];
-        d.maxBatchForItlSlo[i] = {sloMs, largestBatchWithin(t, S, sloMs / 1000.0)};
-    }
 
     // Roofline.
     RooflineResult& r = out.roofline;
@@ -239,12 +269,33 @@ void evaluate(const Scenario& s, Evaluation& out)
     }
 
     c.requestKvBytes = p.kvWrittenBytes;
+    c.weightsFit = c.kvBudgetBytes >= 0;
+
+    // Largest batch per ITL SLO: the step time and the KV budget both cap it.
+    d.maxBatchForItlSlo.resize(s.workload.itlSloMs.size());
+    for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i) {
+        SloBatch& sb = d.maxBatchForItlSlo[i];
+        sb.sloMs = s.workload.itlSloMs[i];
+        sb.batch = largestBatchWithin(t, S, sb.sloMs / 1000.0);
+        sb.fittingBatch = c.weightsFit ? c.maxSequencesContiguous : 0;
+        if (sb.fittingBatch <= 0)
+            sb.limit = BatchLimit::Memory;
+        else
+            sb.limit = sb.batch && *sb.batch > sb.fittingBatch ? BatchLimit::Memory : BatchLimit::Slo;
+        if (sb.batch && sb.fittingBatch > 0)
+            sb.servableBatch = std::min(*sb.batch, sb.fittingBatch);
+        else
+            sb.servableBatch.reset();
+    }
 
     // SLO headroom.
     SloResult& slo = out.slo;
     slo.itlHeadroom.resize(s.workload.itlSloMs.size());
-    for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i)
+    slo.itlHeadroomAtBatch.resize(s.workload.itlSloMs.size());
+    for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i) {
         slo.itlHeadroom[i] = s.workload.itlSloMs[i] / (d.floorSecondsBatch1 * 1e3);
+        slo.itlHeadroomAtBatch[i] = s.workload.itlSloMs[i] / (d.stepSeconds * 1e3);
+    }
     slo.ttftMs = s.workload.queueWaitMs + p.seconds * 1e3;
     slo.ttftHeadroom = s.workload.ttftSloMs / slo.ttftMs;
     slo.ttftMet = slo.ttftMs <= s.workload.ttftSloMs;

@@ -13,10 +13,24 @@ namespace ridgeline::model {
 /** Which resource sets a step's time. */
 enum class Bound { Memory, Compute };
 
-/** Largest batch meeting one ITL SLO (design/cost-model.md section 3). */
+/** Which limit sets the largest batch a scenario can serve under an ITL SLO. */
+enum class BatchLimit {
+    Slo,    ///< the step time: t_step(B) <= SLO stops first (or t_step(1) > SLO)
+    Memory, ///< the KV budget: the cache of more sequences at S does not fit (or the weights do not)
+};
+
+/**
+ * Largest batch meeting one ITL SLO (design/cost-model.md section 3), and what memory allows.
+ * The answer to show is servableBatch: the smaller of the SLO batch and the batch whose KV cache fits.
+ */
 struct SloBatch {
     double sloMs = 0;                ///< the ITL SLO line, milliseconds
-    std::optional<long long> batch;  ///< largest B with t_step(B) <= SLO; nullopt when t_step(1) > SLO
+    std::optional<long long> batch;  ///< SLO alone: largest B with t_step(B) <= SLO; nullopt when t_step(1) > SLO
+                                     ///< (ignores memory; report key "batch")
+    long long fittingBatch = 0;      ///< largest B whose KV cache at S fits the budget, = capacity.maxSequencesContiguous
+                                     ///< (0 when the weights do not fit or not one sequence does)
+    std::optional<long long> servableBatch; ///< min(batch, fittingBatch); nullopt when either allows no batch
+    BatchLimit limit = BatchLimit::Slo;     ///< which of the two binds (Memory when fittingBatch < batch or is 0)
 };
 
 /**
@@ -92,6 +106,7 @@ struct CapacityResult {
     double utilization = 0.90;            ///< serving.memory_utilization, fraction of HBM usable
     double kvBudgetBytes = 0;             ///< memory * utilization - N * b_w / T - activation reserve
                                           ///< (negative: the weights do not fit)
+    bool weightsFit = true;               ///< kvBudgetBytes >= 0: the weights (and reserve) fit the usable HBM
     double kvNeededBytes = 0;             ///< B * (cache of one sequence at S) per GPU
     bool fits = false;                    ///< kvBudgetBytes >= kvNeededBytes and >= 0
     long long maxSequencesContiguous = 0; ///< floor(budget / (S * kv_tok)): sequences that fit holding S tokens
@@ -103,9 +118,14 @@ struct CapacityResult {
     double requestKvBytes = 0;            ///< KV one request of P prompt tokens writes (all GPUs), = prefill.kvWrittenBytes
 };
 
-/** SLO headroom (issue 4): each ITL SLO against the batch-1 floor, and TTFT = queue wait + prefill. */
+/**
+ * SLO headroom (issue 4): each ITL SLO against t_step at the current batch and against the batch-1
+ * floor, and TTFT = queue wait + prefill.
+ */
 struct SloResult {
     std::vector<double> itlHeadroom; ///< SLO / batch-1 decode floor, same order as workload.itlSloMs
+                                     ///< (below 1: no batch can meet it; not whether the current batch does)
+    std::vector<double> itlHeadroomAtBatch; ///< SLO / t_step(B) at the current batch (below 1: missed now)
     double ttftMs = 0;               ///< queue wait + t_pre(P), milliseconds
     double ttftHeadroom = 0;         ///< TTFT SLO / ttftMs (> 1: room to spare)
     bool ttftMet = false;
@@ -215,5 +235,17 @@ double expectedExpertsTouched(const ModelShape& model, double tokens);
 
 /** The dtype the matmuls run in for @p weights: fp8 -> fp8, int8 -> int8 (W8A8), others bf16 (int4 is W4A16). */
 DType matmulDtype(DType weights);
+
+/**
+ * The hardware field holding the peak the matmuls of @p weights run at: peakFlopsFp8 for fp8 weights
+ * and peakOpsInt8 for int8 weights when the device has that peak (> 0), else peakFlopsPerSecond
+ * (bf16; also the fallback). FLOP/s (OP/s for int8), per GPU. What costTerms() uses as F_peak; the
+ * "peak" slider and the hardware.compute_peak key write through it.
+ */
+double& matmulPeakField(Hardware& hardware, DType weights);
+/** The value of matmulPeakField(): F_peak for @p weights, per GPU. */
+double matmulPeak(const Hardware& hardware, DType weights);
+/** The dtype whose peak matmulPeakField() holds: matmulDtype(weights), or bf16 on a fallback. */
+DType matmulPeakDtype(const Hardware& hardware, DType weights);
 
 } // namespace ridgeline::model

@@ -14,12 +14,7 @@ CostTerms costTerms(const Scenario& s)
     t.gpus = std::max(1, hw.gpus);
     t.bandwidth = hw.bandwidthBytesPerSecond;
     t.effectiveBandwidth = hw.bandwidthBytesPerSecond * s.efficiency.bandwidth;
-    const DType compute = matmulDtype(m.weightDtype);
-    t.peakFlops = hw.peakFlopsPerSecond;
-    if (compute == DType::FP8 && hw.peakFlopsFp8 > 0)
-        t.peakFlops = hw.peakFlopsFp8;
-    else if (compute == DType::INT8 && hw.peakOpsInt8 > 0)
-        t.peakFlops = hw.peakOpsInt8;
+    t.peakFlops = matmulPeak(hw, m.weightDtype);
     t.decodeFlops = t.peakFlops * s.efficiency.mfuDecode;
     t.prefillFlops = t.peakFlops * s.efficiency.mfuPrefill;
     const double bw = weightBytesPerParameter(m.weightDtype);

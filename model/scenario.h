@@ -71,7 +71,7 @@ struct ModelShape {
 struct Hardware {
     std::string name;                    ///< display name, informational only
     double bandwidthBytesPerSecond = 0;  ///< BW, peak HBM bandwidth
-    double peakFlopsPerSecond = 0;       ///< F_peak, dense peak for the compute dtype
+    double peakFlopsPerSecond = 0;       ///< dense bf16 peak: F_peak unless fp8 / int8 weights have their own peak below
     double memoryBytes = 0;              ///< HBM capacity
     double peakFlopsFp8 = 0;             ///< dense fp8 peak FLOP/s; 0 when the device has no fp8 (falls back to peak_flops)
     double peakOpsInt8 = 0;              ///< dense int8 peak OP/s; 0 when not published (falls back to peak_flops)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/scenariokeys.h"
 
+#include "model/costmodel.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -210,7 +212,8 @@ const std::vector<Entry>& entries()
         t.push_back(text("hardware.name", "display name of the accelerator", [](Scenario& s) -> std::string& { return s.hardware.name; }));
         t.push_back(number("hardware.bandwidth", "B/s", "BW, peak HBM bandwidth",
                            [](Scenario& s) -> double& { return s.hardware.bandwidthBytesPerSecond; }));
-        t.push_back(number("hardware.peak_flops", "FLOP/s", "F_peak, dense peak FLOP/s for the compute dtype",
+        t.push_back(number("hardware.peak_flops", "FLOP/s", "dense bf16 peak FLOP/s: F_peak for bf16, fp16 and int4 weights, and for fp8 / int8 weights on a device "
+                           "without that peak (else peak_flops_fp8 / peak_ops_int8 are F_peak)",
                            [](Scenario& s) -> double& { return s.hardware.peakFlopsPerSecond; }));
         t.push_back(number("hardware.memory_bytes", "B", "HBM capacity",
                            [](Scenario& s) -> double& { return s.hardware.memoryBytes; }));
@@ -337,6 +340,15 @@ std::string formatNumber(double value)
     char buf[64];
     auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, value);
     return ec == std::errc() ? std::string(buf, ptr) : std::string("?");
+}
+
+std::string_view matmulPeakKey(const Hardware& hardware, DType weights)
+{
+    switch (matmulPeakDtype(hardware, weights)) {
+    case DType::FP8: return "hardware.peak_flops_fp8";
+    case DType::INT8: return "hardware.peak_ops_int8";
+    default: return "hardware.peak_flops";
+    }
 }
 
 std::string setKey(Scenario& scenario, std::string_view key, std::string_view value)

@@ -47,6 +47,13 @@ std::string oneLineText(std::string_view text);
  */
 std::string setKey(Scenario& scenario, std::string_view key, std::string_view value);
 
+/**
+ * The key holding the peak the matmuls run at for @p weights on @p hardware (model::matmulPeakField()):
+ * "hardware.peak_flops_fp8" for fp8 weights and "hardware.peak_ops_int8" for int8 weights on a device
+ * with that peak, else "hardware.peak_flops" (the bf16 peak; also the fallback).
+ */
+std::string_view matmulPeakKey(const Hardware& hardware, DType weights);
+
 /** Reads one key's value as text ("" for an unset optional). Unknown key: "". */
 std::string getKey(const Scenario& scenario, std::string_view key);
 

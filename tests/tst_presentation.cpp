@@ -181,7 +181,7 @@ void TestPresentation::plotsExplainWithLiveValues()
     QVERIFY(window.tabifiedDockWidgets(window.explainDock()).isEmpty());
     // Every plot's explanation names its formula.
     QVERIFY(window.explainPanel()->toolTipText(1).contains(QStringLiteral("I* = F_peak / BW")));
-    QVERIFY(window.explainPanel()->toolTipText(3).contains(QStringLiteral("P* = N_active")));
+    QVERIFY(window.explainPanel()->toolTipText(3).contains(QStringLiteral("P* = 2\u00b7N_active")));
     QVERIFY(window.explainPanel()->toolTipText(4).contains(QStringLiteral("B_max")));
 }
 

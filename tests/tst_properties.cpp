@@ -187,6 +187,13 @@ private slots:
                      qPrintable(QStringLiteral("t_step decreases with S\n") + repro));
             // The largest batch for an SLO sits on the SLO boundary.
             for (const SloBatch& sb : d.maxBatchForItlSlo) {
+                // The answer shown is the smaller of the SLO's batch and what fits, and names the bound.
+                const long long fitting = e.capacity.weightsFit ? e.capacity.maxSequencesContiguous : 0;
+                QVERIFY2(sb.fittingBatch == fitting, qPrintable(repro));
+                QVERIFY2(sb.servableBatch.has_value() == (sb.batch.has_value() && fitting > 0), qPrintable(repro));
+                if (sb.servableBatch)
+                    QVERIFY2(*sb.servableBatch == std::min(*sb.batch, fitting), qPrintable(repro));
+                QVERIFY2((sb.limit == BatchLimit::Memory) == (fitting <= 0 || (sb.batch && *sb.batch > fitting)), qPrintable(repro));
                 if (!sb.batch) {
                     QVERIFY2(stepSecondsAt(s, 1) * 1e3 > sb.sloMs, qPrintable(repro));
                     continue;

@@ -53,6 +53,13 @@ bool sameShape(const model::ModelShape& a, const model::ModelShape& b)
         && a.slidingLayers == b.slidingLayers;
 }
 
+/** Every field of the two models equal, name, dtypes and attention convention included. */
+bool sameModel(const model::ModelShape& a, const model::ModelShape& b)
+{
+    return sameShape(a, b) && a.params == b.params && a.activeParams == b.activeParams && a.headDim == b.headDim
+           && a.name == b.name && a.weightDtype == b.weightDtype && a.kvDtype == b.kvDtype && a.attention == b.attention;
+}
+
 bool sameHardware(const model::Hardware& a, const model::Hardware& b)
 {
     return close(a.bandwidthBytesPerSecond, b.bandwidthBytesPerSecond)
@@ -395,26 +402,21 @@ QWidget* ControlsPanel::buildModelGroup()
                                    tr("Total parameters N, in billions. Moving N applies the dense-family rule:\n"
                                       "L and d follow N by log-log interpolation through Llama 3.2 1B and 3B and\n"
                                       "Llama 3.1 8B, 70B and 405B (extrapolated outside), d rounded to a multiple of\n"
-                                      "the 128 head dim, H = d / 128, head dim 128; H_kv is kept when it divides H.\n"
+                                      "the 128 head dim, H = d / 128, head dim 128; H_kv is kept when it divides H\n"
+                                      "(else the largest divisor below it, said under the slider). Moving back to\n"
+                                      "where you started restores the starting model exactly.\n"
                                       "L, d, H and H_kv stay editable afterwards (Architecture, GQA slider).\n"
                                       "The result is a dense model: MoE, MLA and sliding-window fields are cleared."),
                                    ValueSlider::Scale::Log, 0.5, 2000, 0, 0, 2, false},
                                   box);
-    connect(m_modelSize, &ValueSlider::valueChanged, this, [this](double billions) {
-        m_document->edit([billions](model::Scenario& s) {
-            s.model = model::applyDenseFamily(s.model, billions * kBillion);
-            // A member of a dense family: no experts, no latent cache, no sliding window.
-            s.model.experts = 0;
-            s.model.expertsPerToken = 0;
-            s.model.expertParams = 0;
-            s.model.kvLoraRank = 0;
-            s.model.ropeHeadDim = 0;
-            s.model.slidingWindow = 0;
-            s.model.slidingLayers = 0;
-            s.model.name = tr("Dense %1 (Llama 3 family rule)").arg(format::billionParams(billions * kBillion)).toStdString();
-        });
-    });
+    connect(m_modelSize, &ValueSlider::valueChanged, this, &ControlsPanel::applyModelSize);
     layout->addWidget(m_modelSize);
+    m_modelSizeNote = new QLabel(box);
+    m_modelSizeNote->setObjectName(QStringLiteral("modelSizeNoteLabel"));
+    m_modelSizeNote->setWordWrap(true);
+    m_modelSizeNote->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::error())));
+    m_modelSizeNote->setVisible(false);
+    layout->addWidget(m_modelSizeNote);
 
     m_kvHeads = new ValueSlider({QStringLiteral("kvHeads"), tr("KV heads H_kv"), QString(),
                                  tr("Key/value heads H_kv. The slider steps through the divisors of the query\n"
@@ -711,15 +713,16 @@ QWidget* ControlsPanel::buildHardwareGroup()
     layout->addWidget(m_bandwidth);
 
     m_peakFlops = new ValueSlider({QStringLiteral("peakFlops"), tr("Peak bf16"), tr("TFLOP/s"),
-                                   tr("Dense bf16 peak (1 TFLOP/s = 10\u00b9\u00b2 FLOP/s). The matmuls run in the weight\n"
-                                      "dtype: fp8 weights use the fp8 peak, int8 weights the int8 peak, every other dtype\n"
-                                      "(bf16, fp16, int4 as W4A16) this one; a device without an fp8 / int8 peak falls\n"
-                                      "back to this one. Ridge point I* = F_peak / BW."),
+                                   tr("Dense peak F_peak the matmuls run at (1 TFLOP/s = 10\u00b9\u00b2 FLOP/s), labelled with\n"
+                                      "their dtype: fp8 weights use the fp8 peak, int8 weights the int8 peak, every other\n"
+                                      "dtype (bf16, fp16, int4 as W4A16) the bf16 peak; a device without an fp8 / int8 peak\n"
+                                      "falls back to bf16. The slider moves that peak (the fp8 / int8 boxes below show the\n"
+                                      "same figure). Ridge point I* = F_peak / BW."),
                                    ValueSlider::Scale::Log, 10, 10000, 0, 0, 1, false},
                                   box);
     connect(m_peakFlops, &ValueSlider::valueChanged, this, [this](double value) {
         m_document->edit([value](model::Scenario& s) {
-            s.hardware.peakFlopsPerSecond = value * kTera;
+            model::matmulPeakField(s.hardware, s.model.weightDtype) = value * kTera;
             s.hardware.name = editedName(s.hardware.name);
         });
     });
@@ -896,6 +899,35 @@ void ControlsPanel::applySloText()
     m_document->edit([values](model::Scenario& s) { s.workload.itlSloMs = values; });
 }
 
+void ControlsPanel::applyModelSize(double billions)
+{
+    const model::ModelShape current = m_document->scenario().model;
+    // The starting point of a run of size moves: the model as it was before the first one. Every
+    // move derives from it (so H_kv comes back where it divides H again) and returning the slider to
+    // its position, or typing its N, restores it exactly.
+    if (!m_sizeAnchor || !sameModel(current, m_sizeResult)) {
+        m_sizeAnchor = current;
+        m_sizeAnchorPosition = m_sizeSyncedPosition;
+    }
+    const bool back = m_modelSize->lastEditFromSlider() ? m_modelSize->slider()->value() == m_sizeAnchorPosition
+                                                        : billions * kBillion == m_sizeAnchor->params;
+    model::ModelShape next = *m_sizeAnchor;
+    if (!back) {
+        next = model::applyDenseFamily(*m_sizeAnchor, billions * kBillion);
+        // A member of a dense family: no experts, no latent cache, no sliding window.
+        next.experts = 0;
+        next.expertsPerToken = 0;
+        next.expertParams = 0;
+        next.kvLoraRank = 0;
+        next.ropeHeadDim = 0;
+        next.slidingWindow = 0;
+        next.slidingLayers = 0;
+        next.name = tr("Dense %1 (Llama 3 family rule)").arg(format::billionParams(billions * kBillion)).toStdString();
+    }
+    m_sizeResult = next;
+    m_document->edit([next](model::Scenario& s) { s.model = next; });
+}
+
 void ControlsPanel::syncFromEvaluation()
 {
     const model::RooflineResult& roof = m_document->evaluation().roofline;
@@ -921,6 +953,17 @@ void ControlsPanel::syncFromScenario()
         [](const model::ModelPreset& p) { return p.shape.name; }, s.model.name);
     setIndexQuietly(m_modelPreset, modelMatch >= 0 ? modelMatch : m_modelPreset->count() - 1);
     setQuietly(m_modelSize, s.model.params / kBillion);
+    m_sizeSyncedPosition = m_modelSize->slider()->value();
+    {
+        const bool fromFamily = m_sizeAnchor && sameModel(s.model, m_sizeResult);
+        const bool changed = fromFamily && s.model.kvHeads != m_sizeAnchor->kvHeads;
+        if (changed)
+            m_modelSizeNote->setText(tr("H_kv %1 does not divide H = %2 at this size: %3 KV heads here (%1 again where it divides)")
+                                         .arg(m_sizeAnchor->kvHeads)
+                                         .arg(s.model.heads)
+                                         .arg(s.model.kvHeads));
+        m_modelSizeNote->setVisible(changed);
+    }
 
     std::vector<double> allowed;
     for (int d : divisors(s.model.heads))
@@ -973,7 +1016,14 @@ void ControlsPanel::syncFromScenario()
         [](const model::HardwarePreset& p) { return p.hardware.name; }, s.hardware.name);
     setIndexQuietly(m_hardwarePreset, hardwareMatch >= 0 ? hardwareMatch : m_hardwarePreset->count() - 1);
     setQuietly(m_bandwidth, s.hardware.bandwidthBytesPerSecond / kTera);
-    setQuietly(m_peakFlops, s.hardware.peakFlopsPerSecond / kTera);
+    {
+        // The slider shows and moves the peak the matmuls use, named by its dtype.
+        const model::DType peakDtype = model::matmulPeakDtype(s.hardware, s.model.weightDtype);
+        const std::string_view name = model::dtypeName(peakDtype);
+        m_peakFlops->setLabelText(tr("Peak %1").arg(QString::fromUtf8(name.data(), qsizetype(name.size()))));
+        m_peakFlops->setUnitText(peakDtype == model::DType::INT8 ? tr("TOP/s") : tr("TFLOP/s"));
+        setQuietly(m_peakFlops, model::matmulPeak(s.hardware, s.model.weightDtype) / kTera);
+    }
     setQuietly(m_peakFp8, s.hardware.peakFlopsFp8 / kTera);
     setQuietly(m_peakInt8, s.hardware.peakOpsInt8 / kTera);
     setQuietly(m_gpus, s.hardware.gpus);

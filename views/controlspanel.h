@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include <QWidget>
@@ -90,6 +91,8 @@ public slots:
     void syncFromEvaluation();
 
 private:
+    /** The model-size slider moved to @p billions: the dense-family member from the anchor (see m_sizeAnchor). */
+    void applyModelSize(double billions);
     QWidget* buildModelGroup();
     QWidget* buildArchitectureGroup();
     QWidget* buildMoeGroup();
@@ -105,6 +108,11 @@ private:
 
     QComboBox* m_modelPreset = nullptr;
     ValueSlider* m_modelSize = nullptr;
+    QLabel* m_modelSizeNote = nullptr;          ///< says when the family rule had to change H_kv
+    std::optional<model::ModelShape> m_sizeAnchor; ///< the model before the current run of size moves
+    model::ModelShape m_sizeResult;             ///< the model the last size move produced
+    int m_sizeAnchorPosition = -1;              ///< slider position showing the anchor's N
+    int m_sizeSyncedPosition = -1;              ///< slider position after the last sync from the scenario
     ValueSlider* m_kvHeads = nullptr;
     QComboBox* m_weightDtype = nullptr;
     QComboBox* m_kvDtype = nullptr;

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "model/dtype.h"
+#include "model/formulatext.h"
 #include "views/format.h"
 #include "views/palette.h"
 #include "views/plotpanel.h"
@@ -78,9 +79,7 @@ Explanation explainPlot(int index, const model::Scenario& s, const model::Evalua
                 << tr("t_comp = F_dec / (F_peak\u00b7MFU) = %1 / (%2\u00b7%3) = %4")
                        .arg(teraflop(d.flop), teraflopsPerSecond(r.peakFlopsPerSecond), plain(s.efficiency.mfuDecode),
                             milliseconds(d.computeSeconds * 1e3))
-                << (gpus > 1 ? tr("t_step = max(t_mem, t_comp) + t_comm = %1 (+ %2 all-reduce), %3")
-                                   .arg(milliseconds(d.stepSeconds * 1e3), milliseconds(d.commSeconds * 1e3), boundName(d.bound))
-                             : tr("t_step = max(t_mem, t_comp) = %1, %2").arg(milliseconds(d.stepSeconds * 1e3), boundName(d.bound)))
+                << model::stepTimeFormula(s, e).line()
                 << tr("throughput = B / t_step = %1 / %2 = %3").arg(B, milliseconds(d.stepSeconds * 1e3), tokensPerSecond(d.tokensPerSecondTotal))
                 << tr("batch-1 floor = W / BW = %1 per token").arg(milliseconds(d.floorSecondsBatch1 * 1e3));
         break;
@@ -117,13 +116,10 @@ Explanation explainPlot(int index, const model::Scenario& s, const model::Evalua
         x.summary = tr("Prefill work has a part linear in the prompt (every token through every weight) and an attention "
                        "part quadratic in it. P* is where they are equal: beyond it attention dominates.");
         x.steps << tr("linear = 2\u00b7N_active\u00b7P = 2\u00b7%1\u00b7%2 = %3").arg(billionParams(m.activeParamsOrTotal()), P, teraflop(p.linearFlop))
-                << tr("attention = 4\u00b7L\u00b7P\u00b2\u00b7d_attn = 4\u00b7%1\u00b7%2\u00b2\u00b7%3 = %4")
-                       .arg(integer(m.layers), P, integer(m.attentionWidth()), teraflop(p.attentionFlop))
-                << tr("F_pre = %1 + %2 = %3").arg(teraflop(p.linearFlop), teraflop(p.attentionFlop), teraflop(p.flop))
-                << (p.crossoverExists ? tr("P* = N_active / (2\u00b7L\u00b7d_attn) = %1 / (2\u00b7%2\u00b7%3) = %4")
-                                            .arg(billionParams(m.activeParamsOrTotal()), integer(m.layers), integer(m.attentionWidth()),
-                                                 tokens(p.crossoverTokens))
-                                      : tr("no P*: every layer slides, attention never catches up"))
+                << model::prefillAttentionFormula(s, e).line()
+                << model::prefillFlopFormula(s, e).line()
+                << model::crossoverFormula(s, e).line()
+                << model::attentionShareFormula(s, e).line()
                 << tr("t_pre = max(F_pre / (F_peak\u00b7MFU), (W + P\u00b7kv_tok) / (BW\u00b7\u03b7_bw)) = %1, %2")
                        .arg(duration(p.seconds), boundName(p.bound));
         break;
@@ -132,14 +128,27 @@ Explanation explainPlot(int index, const model::Scenario& s, const model::Evalua
         x.title = tr("t_step(B) against ITL SLO lines");
         x.summary = tr("While memory-bound, every extra sequence adds its cache read to the step: t_step grows in a "
                        "straight line from the weight floor. An ITL SLO is met up to the batch where the line crosses it.");
-        const double a = d.interceptSeconds * 1e3, b = d.slopeSecondsPerSequence * 1e3;
-        x.steps << tr("t_step(B) = a + b\u00b7B, a = W / (BW\u00b7\u03b7_bw) = %1, b = S\u00b7kv_tok / (BW\u00b7\u03b7_bw) = %2")
-                       .arg(milliseconds(a), milliseconds(b));
-        for (const model::SloBatch& slo : d.maxBatchForItlSlo)
-            x.steps << (slo.batch ? tr("ITL \u2264 %1 ms: B_max = largest B with t_step(B) \u2264 %1 ms = %2 (\u2248 (%1 \u2212 %3) / %4)")
-                                        .arg(plain(slo.sloMs), integer(double(*slo.batch)), number(a), number(b))
-                                  : tr("ITL \u2264 %1 ms: none, t_step(1) = %2 is already above it")
-                                        .arg(plain(slo.sloMs), milliseconds((a + b))));
+        x.steps << model::stepLineFormula(s, e).line();
+        const model::CapacityResult& c = e.capacity;
+        x.steps << (c.weightsFit ? tr("memory: the KV cache of B sequences at S fits up to B = %1 (budget %2 / %3 per sequence)")
+                                       .arg(integer(double(c.maxSequencesContiguous)), gigabytes(c.kvBudgetBytes),
+                                            gigabytes(d.kvBytesPerSequence))
+                                 : tr("memory: the weights do not fit (KV budget %1), so no batch can be served")
+                                       .arg(gigabytes(c.kvBudgetBytes)));
+        for (const model::SloBatch& slo : d.maxBatchForItlSlo) {
+            const QString ms = plain(slo.sloMs);
+            if (slo.servableBatch)
+                x.steps << (slo.limit == model::BatchLimit::Memory
+                                ? tr("ITL \u2264 %1 ms: B_max = min(SLO %2, memory %3) = %3, memory binds")
+                                      .arg(ms, integer(double(*slo.batch)), integer(double(slo.fittingBatch)))
+                                : tr("ITL \u2264 %1 ms: B_max = min(SLO %2, memory %3) = %2, the SLO binds")
+                                      .arg(ms, integer(double(*slo.batch)), integer(double(slo.fittingBatch))));
+            else if (slo.limit == model::BatchLimit::Memory)
+                x.steps << tr("ITL \u2264 %1 ms: none, memory holds no sequence").arg(ms);
+            else
+                x.steps << tr("ITL \u2264 %1 ms: none, t_step(1) = %2 is already above it")
+                               .arg(ms, milliseconds(model::stepSecondsAt(s, 1.0) * 1e3));
+        }
         x.steps << tr("now B = %1: t_step = %2 per token").arg(B, milliseconds(d.stepSeconds * 1e3));
         break;
     }

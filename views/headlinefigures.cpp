@@ -72,8 +72,13 @@ std::vector<HeadlineFigure> headlineFigures(const model::Scenario& /*scenario*/,
     for (const model::SloBatch& slo : d.maxBatchForItlSlo) {
         const QString ms = plain(slo.sloMs);
         const QString key = QStringLiteral("max_batch_slo_%1ms").arg(ms);
-        out.push_back({key, tr("Max B, ITL \u2264 %1 ms").arg(ms), slo.batch ? double(*slo.batch) : nan, QStringLiteral("B"),
-                       slo.batch ? integer(double(*slo.batch)) : tr("none"), 1});
+        // The smaller of the SLO's batch and what fits in memory, saying when memory binds.
+        const bool memory = slo.limit == model::BatchLimit::Memory;
+        out.push_back({key, tr("Max B, ITL \u2264 %1 ms").arg(ms), slo.servableBatch ? double(*slo.servableBatch) : nan,
+                       QStringLiteral("B"),
+                       slo.servableBatch ? integer(double(*slo.servableBatch)) + (memory ? tr(" (memory)") : QString())
+                                         : (memory ? tr("none (memory)") : tr("none")),
+                       1});
     }
     add("prefill_ms", tr("Prefill time"), p.seconds * 1e3, "ms", duration(p.seconds), -1);
     add("ttft_ms", tr("TTFT"), evaluation.slo.ttftMs, "ms", duration(evaluation.slo.ttftMs / 1e3), -1);

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "model/dtype.h"
+#include "model/formulatext.h"
 #include "views/format.h"
 #include "views/palette.h"
 #include "views/plotpanel.h"
@@ -84,7 +85,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     addRow(QStringLiteral("kvShare"), tr("KV share of read"), tr("B \u00b7 S \u00b7 kv_tok / R"));
     addRow(QStringLiteral("perUser"), tr("Per-user speed"), tr("1 / t_step"));
     addRow(QStringLiteral("total"), tr("Throughput (total)"), tr("B / t_step"));
-    addRow(QStringLiteral("affine"), tr("t_step = a + b\u00b7B"), tr("Memory-bound form: a = W / (BW \u00b7 \u03b7_bw), b = S \u00b7 kv_tok / (BW \u00b7 \u03b7_bw)"));
+    addRow(QStringLiteral("affine"), tr("t_step(B) as a line"), tr("Memory-bound form: a = W / (BW \u00b7 \u03b7_bw), b = S \u00b7 kv_tok / (BW \u00b7 \u03b7_bw)"));
     addSection(tr("Roofline"));
     addRow(QStringLiteral("ridge"), tr("Ridge point I*"), tr("I* = F_peak / BW"));
     addRow(QStringLiteral("computePeak"), tr("Matmul peak"),
@@ -93,13 +94,15 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     addRow(QStringLiteral("decodeIntensity"), tr("Decode intensity"), tr("I_dec = F_dec / R, F_dec = 2 \u00b7 N_active \u00b7 B + 4 \u00b7 L \u00b7 B \u00b7 S \u00b7 d_attn"));
     addRow(QStringLiteral("computeBoundBatch"), tr("Compute-bound from"), tr("The batch where t_comp(B) = t_mem(B) at the current S; it may not exist when the cache read grows as fast as the FLOPs"));
     addSection(tr("ITL SLO"));
-    addRow(QStringLiteral("sloBatches"), tr("Largest batch"), tr("For each ITL SLO s: the largest B with t_step(B) \u2264 s; none when t_step(1) > s"));
+    addRow(QStringLiteral("sloBatches"), tr("Largest batch"),
+           tr("For each ITL SLO s: the smaller of the largest B with t_step(B) \u2264 s and the largest B whose KV\n"
+              "cache at S fits the budget, and which of the two binds; none when t_step(1) > s or nothing fits"));
     addSection(tr("Prefill of P tokens"));
     addRow(QStringLiteral("prefillFlop"), tr("Prefill work"), tr("F_pre = 2 \u00b7 N_active \u00b7 P + 4 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn"));
     addRow(QStringLiteral("prefillTime"), tr("Prefill time"), tr("t_pre = max(F_pre / (F_peak \u00b7 MFU_prefill), (W + P \u00b7 kv_tok) / (BW \u00b7 \u03b7_bw)), compared with the TTFT SLO"));
-    addRow(QStringLiteral("crossover"), tr("Crossover P*"), tr("P* = N_active / (2 \u00b7 L \u00b7 d_attn): the quadratic term equals the linear one"));
+    addRow(QStringLiteral("crossover"), tr("Crossover P*"), tr("P* = 2 \u00b7 N_active / (c \u00b7 L \u00b7 d_attn), c = 4 full or 2 causal: the quadratic term equals the linear one"));
     addRow(QStringLiteral("computeBoundPrompt"), tr("Compute-bound from"), tr("The P where F_pre / (F_peak \u00b7 MFU) = (W + P \u00b7 kv_tok) / (BW \u00b7 \u03b7_bw)"));
-    addRow(QStringLiteral("attentionShare"), tr("Attention share"), tr("P / (P + P*)"));
+    addRow(QStringLiteral("attentionShare"), tr("Attention share"), tr("F_attn / F_pre"));
     addRow(QStringLiteral("kvWritten"), tr("KV written"), tr("P \u00b7 kv_tok (GiB = 1024\u00b3 B)"));
     addSection(tr("Capacity (per GPU)"));
     addRow(QStringLiteral("kvBudget"), tr("KV budget/GPU"),
@@ -159,6 +162,16 @@ void NumbersPanel::setRowVisible(const QString& key, bool visible)
         label->parentWidget()->setVisible(visible); // its LabelBox
     if (QLabel* label = m_names.value(key, nullptr))
         label->setVisible(visible);
+}
+
+void NumbersPanel::setFormula(const QString& key, const QString& formula)
+{
+    for (QLabel* label : {m_values.value(key, nullptr), static_cast<QLabel*>(m_names.value(key, nullptr))}) {
+        if (label && label->toolTip() != formula) {
+            label->setToolTip(formula);
+            label->setAccessibleDescription(formula);
+        }
+    }
 }
 
 void NumbersPanel::setValue(const QString& key, const QString& text)
@@ -222,6 +235,8 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     setValue(QStringLiteral("floor"), tr("%1 \u00b7 %2").arg(milliseconds(decode.floorSecondsBatch1 * 1e3),
                                                           tokensPerSecond(1.0 / decode.floorSecondsBatch1)));
     setValue(QStringLiteral("step"), tr("%1 (%2)").arg(milliseconds(decode.stepSeconds * 1e3), boundName(decode.bound)));
+    setFormula(QStringLiteral("step"), model::stepTimeFormula(scenario, evaluation).line()
+                                           + tr("\nt_mem = R / (BW \u00b7 \u03b7_bw)\nt_comp = F_dec / (F_peak \u00b7 MFU_decode)"));
     setRowVisible(QStringLiteral("comm"), split);
     if (split)
         setValue(QStringLiteral("comm"), tr("%1 (%2 GB/s link)")
@@ -231,8 +246,11 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     setValue(QStringLiteral("kvShare"), percent(decode.kvShare));
     setValue(QStringLiteral("perUser"), tokensPerSecond(decode.tokensPerSecondPerUser));
     setValue(QStringLiteral("total"), tokensPerSecond(decode.tokensPerSecondTotal));
-    setValue(QStringLiteral("affine"), tr("a = %1, b = %2/seq").arg(milliseconds(decode.interceptSeconds * 1e3),
-                                                                   milliseconds(decode.slopeSecondsPerSequence * 1e3)));
+    {
+        const model::FormulaText line = model::stepLineFormula(scenario, evaluation);
+        setValue(QStringLiteral("affine"), line.symbols + QStringLiteral(" = ") + line.numbers + QStringLiteral(" = ") + line.valueText);
+        setFormula(QStringLiteral("affine"), line.line());
+    }
     setValue(QStringLiteral("ridge"), flopPerByte(roof.ridgeFlopPerByte));
     {
         const std::string_view dtype = model::dtypeName(roof.computeDtype);
@@ -253,9 +271,17 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
         setValue(QStringLiteral("computeBoundBatch"), tr("B \u2248 %1").arg(approximate(*roof.computeBoundBatch)));
 
     QStringList slos;
-    for (const model::SloBatch& slo : decode.maxBatchForItlSlo)
-        slos.append(slo.batch ? tr("%1: B \u2264 %2").arg(plain(slo.sloMs) + QStringLiteral(" ms"), integer(double(*slo.batch)))
-                              : tr("%1: none").arg(plain(slo.sloMs) + QStringLiteral(" ms")));
+    for (const model::SloBatch& slo : decode.maxBatchForItlSlo) {
+        const QString ms = plain(slo.sloMs) + QStringLiteral(" ms");
+        if (slo.servableBatch)
+            slos.append(slo.limit == model::BatchLimit::Memory
+                            ? tr("%1: B \u2264 %2, memory binds (SLO alone %3)")
+                                  .arg(ms, integer(double(*slo.servableBatch)), integer(double(*slo.batch)))
+                            : tr("%1: B \u2264 %2").arg(ms, integer(double(*slo.servableBatch))));
+        else
+            slos.append(slo.limit == model::BatchLimit::Memory ? tr("%1: none, nothing fits in memory").arg(ms)
+                                                               : tr("%1: none").arg(ms));
+    }
     setValue(QStringLiteral("sloBatches"), slos.isEmpty() ? tr("no SLO lines") : slos.join(QLatin1Char('\n')));
 
     setValue(QStringLiteral("prefillFlop"), teraflop(prefill.flop));
@@ -263,7 +289,11 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     const QString ttft = prefill.seconds * 1e3 <= ttftMs ? tr("meets TTFT %1").arg(milliseconds(ttftMs))
                                                          : tr("misses TTFT %1").arg(milliseconds(ttftMs));
     setValue(QStringLiteral("prefillTime"), tr("%1 (%2)\n%3").arg(duration(prefill.seconds), boundName(prefill.bound), ttft));
-    setValue(QStringLiteral("crossover"), tokens(prefill.crossoverTokens));
+    setValue(QStringLiteral("crossover"), prefill.crossoverExists ? tokens(prefill.crossoverTokens) : tr("none (every layer slides)"));
+    setFormula(QStringLiteral("prefillFlop"), model::prefillFlopFormula(scenario, evaluation).line() + QLatin1Char('\n')
+                                                  + model::prefillAttentionFormula(scenario, evaluation).line());
+    setFormula(QStringLiteral("crossover"), model::crossoverFormula(scenario, evaluation).line());
+    setFormula(QStringLiteral("attentionShare"), model::attentionShareFormula(scenario, evaluation).line());
     setValue(QStringLiteral("computeBoundPrompt"), tr("P \u2248 %1 tokens").arg(approximate(prefill.computeBoundTokens)));
     setValue(QStringLiteral("attentionShare"), percent(prefill.attentionShare));
     setValue(QStringLiteral("kvWritten"), gibibytes(prefill.kvWrittenBytes));

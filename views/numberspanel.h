@@ -46,6 +46,8 @@ public:
 private:
     void addSection(const QString& title);
     void addRow(const QString& key, const QString& label, const QString& formula);
+    /** Replaces the tool tip (and accessible description) of row @p key's name and value. */
+    void setFormula(const QString& key, const QString& formula);
     void setValue(const QString& key, const QString& text);
     void setRowVisible(const QString& key, bool visible);
 

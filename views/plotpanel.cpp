@@ -16,6 +16,7 @@
 
 #include <qcustomplot.h>
 
+#include "views/format.h"
 #include "views/palette.h"
 #include "views/plotkit.h"
 
@@ -232,15 +233,48 @@ void PlotPanel::replotNow()
 void PlotPanel::setTakeaway(const QString& text)
 {
     m_takeaway = text;
+    renderTitle();
+}
+
+void PlotPanel::setWarning(const QString& text)
+{
+    if (text == m_warning)
+        return;
+    m_warning = text;
+    renderTitle();
+}
+
+void PlotPanel::renderTitle()
+{
     const double scale = currentTheme().fontScale; // presentation mode: larger titles
+    const QString warning = m_warning.isEmpty()
+        ? QString()
+        : QStringLiteral("<span style=\"font-size:%1pt; font-weight:600; color:%2;\">%3</span><br>")
+              .arg(9.0 * scale, 0, 'f', 1)
+              .arg(palette::css(palette::error()), m_warning.toHtmlEscaped());
     const QString html = QStringLiteral("<span style=\"font-size:%1pt; font-weight:600;\">%3</span>"
-                                        "<br><span style=\"font-size:%2pt;\">%4</span>")
+                                        "<br>%5<span style=\"font-size:%2pt;\">%4</span>")
                              .arg(10.5 * scale, 0, 'f', 1)
                              .arg(9.0 * scale, 0, 'f', 1)
-                             .arg(m_heading.toHtmlEscaped(), text.toHtmlEscaped());
+                             .arg(m_heading.toHtmlEscaped(), m_takeaway.toHtmlEscaped(), warning);
     if (m_title->text() != html)
         m_title->setText(html);
-    m_title->setAccessibleDescription(text);
+    m_title->setAccessibleDescription(takeaway());
+}
+
+QString weightsFitWarning(const model::Scenario& s, const model::Evaluation& e)
+{
+    if (e.capacity.weightsFit)
+        return {};
+    const int gpus = std::max(1, s.hardware.gpus);
+    const double usable = s.hardware.memoryBytes * s.serving.memoryUtilization - s.serving.activationReserveBytes;
+    return PlotPanel::tr("Does not fit: %1 of weights per GPU > %2 usable (%3 HBM \u00d7 %4%5). No batch can be served; "
+                         "the curves show what it would cost if it fitted.")
+        .arg(format::gigabytes(e.decode.residentWeightBytes / gpus), format::gigabytes(std::max(0.0, usable)),
+             format::gigabytes(s.hardware.memoryBytes), format::plain(s.serving.memoryUtilization),
+             s.serving.activationReserveBytes > 0
+                 ? PlotPanel::tr(" \u2212 %1 activations").arg(format::gigabytes(s.serving.activationReserveBytes))
+                 : QString());
 }
 
 } // namespace ridgeline::views

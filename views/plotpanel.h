@@ -124,8 +124,14 @@ public:
     QLabel* titleLabel() const { return m_title; }
     /** The plot. */
     QCustomPlot* plot() const { return m_plot; }
-    /** The current takeaway as plain text, without the heading. */
-    QString takeaway() const { return m_takeaway; }
+    /** The current takeaway as plain text, without the heading; led by the warning when one is set. */
+    QString takeaway() const { return m_warning.isEmpty() ? m_takeaway : m_warning + QLatin1Char(' ') + m_takeaway; }
+
+    /**
+     * Shows @p text (plain) in the error colour between the heading and the takeaway, kept across
+     * refreshes until replaced; empty removes it. The window sets weightsFitWarning() on every plot.
+     */
+    void setWarning(const QString& text);
 
     /**
      * Redraws from @p evaluation, which was computed from @p scenario (the document's
@@ -149,12 +155,21 @@ protected:
     QVBoxLayout* cardLayout() const { return m_layout; }
 
 private:
+    void renderTitle();
+
     QString m_heading;
     QString m_takeaway;
+    QString m_warning;
     QLabel* m_title = nullptr;
     LabelBox* m_titleBox = nullptr; ///< holds m_title outside the layout (see titleLabel())
     QCustomPlot* m_plot = nullptr;
     QVBoxLayout* m_layout = nullptr;
 };
+
+/**
+ * "Does not fit: ..." when the weights (and activation reserve) do not fit the usable HBM per GPU
+ * (model::CapacityResult::weightsFit), naming the figures; empty when they fit. For every plot's title.
+ */
+QString weightsFitWarning(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
 } // namespace ridgeline::views

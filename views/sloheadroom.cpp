@@ -27,7 +27,8 @@ const QString& heading()
 
 QString itlFormula()
 {
-    return QObject::tr("ITL headroom = SLO / batch-1 decode floor, floor = W / BW at peak bandwidth\n"
+    return QObject::tr("ITL headroom = SLO / t_step(B) at the current batch B: below 1 the SLO is missed now.\n"
+                       "Floor headroom = SLO / batch-1 decode floor, floor = W / BW at peak bandwidth\n"
                        "(W: weights read per step per GPU). Below 1 no batch, kernel or scheduler can meet the SLO.");
 }
 
@@ -117,15 +118,21 @@ void SloHeadroomPanel::refresh(const model::Scenario& scenario, const model::Eva
     const double floorMs = evaluation.decode.floorSecondsBatch1 * 1e3;
     const std::vector<double>& lines = scenario.workload.itlSloMs;
     const size_t count = std::min(lines.size(), slo.itlHeadroom.size());
+    const double stepMs = evaluation.decode.stepSeconds * 1e3;
+    const QString atBatch = tr("t_step at B = %1 (%2)").arg(format::integer(scenario.workload.batch), format::milliseconds(stepMs));
+    const bool atBatchKnown = slo.itlHeadroomAtBatch.size() >= count;
     for (size_t i = 0; i < count; ++i) {
         QLabel* label = ensureItlLabel(i);
         const double headroom = slo.itlHeadroom[i];
-        QString text = tr("%1 ms ITL SLO = %2x the %3 floor")
-                           .arg(format::plain(lines[i]), format::number(headroom, 2), format::milliseconds(floorMs));
+        const double now = atBatchKnown ? slo.itlHeadroomAtBatch[i] : headroom;
+        QString text = tr("%1 ms ITL SLO = %2x %3").arg(format::plain(lines[i]), format::number(now, 2), atBatch);
         if (headroom < 1)
-            text += tr(": below the floor, impossible at any batch");
+            text += tr(": below the %1 floor (%2x), impossible at any batch").arg(format::milliseconds(floorMs), format::number(headroom, 2));
+        else
+            text += (now < 1 ? tr(": missed at this batch; %1x the %2 floor") : tr("; %1x the %2 floor"))
+                        .arg(format::number(headroom, 2), format::milliseconds(floorMs));
         setText(label, text);
-        setColor(label, headroom < 1 ? palette::error() : palette::text());
+        setColor(label, now < 1 ? palette::error() : palette::text());
         label->setVisible(true);
     }
     for (size_t i = count; i < m_itl.size(); ++i)
@@ -146,9 +153,10 @@ void SloHeadroomPanel::refresh(const model::Scenario& scenario, const model::Eva
     if (count > 0) {
         const auto tightest = std::min_element(lines.begin(), lines.begin() + std::ptrdiff_t(count));
         const size_t i = size_t(tightest - lines.begin());
-        takeaway = tr("Tightest ITL SLO %1 ms = %2x the %3 floor; TTFT %4 of %5.")
-                       .arg(format::plain(lines[i]), format::number(slo.itlHeadroom[i], 2), format::milliseconds(floorMs), ttft,
-                            sloText);
+        const double now = atBatchKnown ? slo.itlHeadroomAtBatch[i] : slo.itlHeadroom[i];
+        takeaway = tr("Tightest ITL SLO %1 ms = %2x %3%4; TTFT %5 of %6.")
+                       .arg(format::plain(lines[i]), format::number(now, 2), atBatch,
+                            now < 1 ? tr(", missed at this batch") : QString(), ttft, sloText);
     } else {
         takeaway = tr("No ITL SLO lines set; TTFT %1 of %2.").arg(ttft, sloText);
     }

@@ -8,6 +8,7 @@
 
 #include <qcustomplot.h>
 
+#include "model/formulatext.h"
 #include "views/format.h"
 #include "views/palette.h"
 #include "views/plotkit.h"
@@ -36,7 +37,8 @@ SloPlot::SloPlot(QWidget* parent)
                 tr("Time per decode step t_step(B) = max(t_mem, t_comp) at the current context S.\n"
                    "Memory-bound it is affine: t_step(B) = a + b\u00b7B with a = W / (BW\u00b7\u03b7_bw) and\n"
                    "b = S\u00b7kv_tok / (BW\u00b7\u03b7_bw).\n"
-                   "For each ITL SLO s: the largest B with t_step(B) \u2264 s (none when t_step(1) > s).\n"
+                   "For each ITL SLO s: the largest B with t_step(B) \u2264 s (none when t_step(1) > s), capped by the\n"
+                   "largest B whose KV cache at S fits the memory budget (the dotted line); the label says which binds.\n"
                    "Right axis: aggregate throughput B / t_step."),
                 parent)
 {
@@ -54,6 +56,8 @@ SloPlot::SloPlot(QWidget* parent)
     x->setRange(1, model::Sweeps::kBatchMax);
 
     m_currentLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
+    m_memoryLine = addStraightLine(p, x, y, pen(palette::error(), 1.3, Qt::DotLine));
+    m_memoryLabel = addLabel(p, x, y, palette::error());
     m_throughput = addCurve(p, x, y2, pen(palette::throughput(), 1.6, Qt::DashDotLine), tr("tok/s (right axis)"));
     m_step = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("t_step"));
     m_sloBatches = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssDiamond, palette::slo(), palette::card(), 10));
@@ -88,26 +92,64 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
 {
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::DecodeResult& decode = evaluation.decode;
+    const model::CapacityResult& capacity = evaluation.capacity;
     QCustomPlot* p = plot();
 
-    assignCurve(m_step, sweeps.batch, sweeps.stepMs);
-    assignCurve(m_throughput, sweeps.batch, sweeps.tokensPerSecondTotal);
     const double batch = scenario.workload.batch;
     const double stepMs = decode.stepSeconds * 1e3;
-    assignPoint(m_current, batch, stepMs);
-    placeVertical(m_currentLine, batch);
-
     const std::vector<model::SloBatch>& slos = decode.maxBatchForItlSlo;
     ensureSloItems(slos.size());
 
+    // The x-axis reaches every batch this plot marks: the answers, the memory limit when it binds, the current B.
+    const long long fitting = capacity.weightsFit ? capacity.maxSequencesContiguous : 0;
+    bool memoryBinds = false;
+    double reach = std::max(model::Sweeps::kBatchMax, batch * 1.5);
+    for (const model::SloBatch& slo : slos) {
+        if (slo.servableBatch)
+            reach = std::max(reach, double(*slo.servableBatch) * 1.5);
+        memoryBinds = memoryBinds || (slo.limit == model::BatchLimit::Memory && fitting > 0);
+    }
+    if (memoryBinds)
+        reach = std::max(reach, double(fitting) * 1.5);
+    reach = niceCeiling(reach);
+    Eigen::ArrayXd keys = sweeps.batch, steps = sweeps.stepMs;
+    if (reach > model::Sweeps::kBatchMax) {
+        // Past the fixed grid: the same t_step(B) from the model, log-spaced to the axis end.
+        constexpr int kExtra = 60;
+        const Eigen::ArrayXd extra = Eigen::pow(10.0, Eigen::ArrayXd::LinSpaced(kExtra + 1, std::log10(model::Sweeps::kBatchMax),
+                                                                                std::log10(reach)))
+                                         .tail(kExtra);
+        keys.conservativeResize(sweeps.batch.size() + kExtra);
+        steps.conservativeResize(sweeps.batch.size() + kExtra);
+        for (int i = 0; i < kExtra; ++i) {
+            keys(sweeps.batch.size() + i) = extra(i);
+            steps(sweeps.batch.size() + i) = model::stepSecondsAt(scenario, extra(i)) * 1e3;
+        }
+    }
+    const Eigen::ArrayXd throughput = keys / steps * 1000.0;
+    assignCurve(m_step, keys, steps);
+    assignCurve(m_throughput, keys, throughput);
+    p->xAxis->setRange(1, reach);
+    assignPoint(m_current, batch, stepMs);
+    placeVertical(m_currentLine, batch);
+
     Extent time;
-    time.include(sweeps.stepMs);
+    time.include(steps);
     for (const model::SloBatch& slo : slos)
         time.include(slo.sloMs);
     applyRange(p->yAxis, time, 1.5, QCPRange(1, 1000));
     Extent rate;
-    rate.include(sweeps.tokensPerSecondTotal);
+    rate.include(throughput);
     applyRange(p->yAxis2, rate, 1.5, QCPRange(1, 1e5));
+
+    m_memoryLine->setVisible(memoryBinds);
+    m_memoryLabel->setVisible(memoryBinds);
+    if (memoryBinds) {
+        placeVertical(m_memoryLine, double(fitting));
+        m_memoryLabel->setText(tr("KV fits B \u2264 %1").arg(format::integer(double(fitting))));
+        placeLabelAtKey(m_memoryLabel, double(fitting), 0.02);
+        setPlacement(m_memoryLabel, Qt::AlignRight | Qt::AlignTop, QMargins(2, 0, 4, 0));
+    }
 
     // SLO lines, labels and the largest-batch markers (in place when the count is unchanged).
     QVector<QCPGraphData> points;
@@ -116,17 +158,26 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
         const model::SloBatch& slo = slos[i];
         placeHorizontal(m_sloLines[i], slo.sloMs);
         QCPItemText* label = m_sloLabels[i];
+        const QString ms = format::plain(slo.sloMs) + QStringLiteral(" ms");
         QString text;
-        if (slo.batch) {
-            const double b = double(*slo.batch);
-            points.append(QCPGraphData(b, slo.sloMs));
-            text = tr("%1: B \u2264 %2").arg(format::plain(slo.sloMs) + QStringLiteral(" ms"), format::integer(b));
-            parts.append(tr("%1 ms: B \u2264 %2").arg(format::plain(slo.sloMs), format::integer(b)));
-            placeLabelAt(label, std::clamp(b, 1.0, model::Sweeps::kBatchMax), slo.sloMs);
+        if (slo.servableBatch) {
+            const double b = double(*slo.servableBatch);
+            const double y = model::stepSecondsAt(scenario, b) * 1e3;
+            points.append(QCPGraphData(b, y));
+            const QString limit = slo.limit == model::BatchLimit::Memory ? tr(" (memory)") : QString();
+            text = tr("%1: B \u2264 %2%3").arg(ms, format::integer(b), limit);
+            parts.append(slo.limit == model::BatchLimit::Memory
+                             ? tr("%1: B \u2264 %2, memory binds (the SLO alone allows %3)")
+                                   .arg(ms, format::integer(b), format::integer(double(*slo.batch)))
+                             : tr("%1: B \u2264 %2").arg(ms, format::integer(b)));
+            placeLabelAt(label, b, slo.sloMs);
             setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(8, 0, 2, 3));
         } else {
-            text = tr("%1: none").arg(format::plain(slo.sloMs) + QStringLiteral(" ms"));
-            parts.append(tr("%1 ms: none").arg(format::plain(slo.sloMs)));
+            const bool noMemory = slo.limit == model::BatchLimit::Memory;
+            text = noMemory ? tr("%1: none (memory)").arg(ms) : tr("%1: none").arg(ms);
+            parts.append(noMemory ? (capacity.weightsFit ? tr("%1: none, not one sequence's cache fits").arg(ms)
+                                                         : tr("%1: none, the weights do not fit").arg(ms))
+                                  : tr("%1: none, t_step(1) is above it").arg(ms));
             placeLabelAt(label, 1.0, slo.sloMs);
             setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 3));
         }
@@ -142,17 +193,10 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
         markers->set(points, false);
     }
 
-    const double aMs = decode.interceptSeconds * 1e3;
-    const double bMs = decode.slopeSecondsPerSequence * 1e3;
-    QString affine = tr("t_step(B) = %1 + %2\u00b7B ms").arg(format::number(aMs), format::number(bMs));
-    const std::optional<double>& boundBatch = evaluation.roofline.computeBoundBatch;
-    if (boundBatch && *boundBatch <= 1.0)
-        affine = tr("compute-bound at every batch");
-    else if (boundBatch && *boundBatch <= model::Sweeps::kBatchMax)
-        affine += tr(" while memory-bound (to B \u2248 %1)").arg(format::approximate(*boundBatch));
-    setTakeaway(tr("%1. ITL %2. Now B = %3: %4 per token.")
-                    .arg(affine, parts.isEmpty() ? tr("no SLO lines set") : parts.join(QStringLiteral("; ")),
-                         format::integer(batch), format::milliseconds(stepMs)));
+    const model::FormulaText line = model::stepLineFormula(scenario, evaluation);
+    setTakeaway(tr("%1 = %2 = %3. ITL %4.")
+                    .arg(line.symbols, line.numbers, line.valueText,
+                         parts.isEmpty() ? tr("no SLO lines set") : parts.join(QStringLiteral("; "))));
     p->replot(QCustomPlot::rpQueuedReplot);
 }
 

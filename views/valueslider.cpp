@@ -155,6 +155,14 @@ void ValueSlider::setAllowedValues(const std::vector<double>& values)
     m_slider->setValue(positionForValue(m_value));
 }
 
+void ValueSlider::setLabelText(const QString& text)
+{
+    if (m_label->text() != text) {
+        m_label->setText(text);
+        m_slider->setAccessibleName(text);
+    }
+}
+
 void ValueSlider::setUnitText(const QString& text)
 {
     m_unit->setText(text);
@@ -283,6 +291,7 @@ void ValueSlider::onSliderValueChanged(int position)
         const QSignalBlocker blocker(m_spinBox);
         m_spinBox->setValue(value);
     }
+    m_lastFromSlider = true;
     emit valueChanged(m_value);
 }
 
@@ -316,6 +325,7 @@ void ValueSlider::onSpinValueChanged(double value)
         const QSignalBlocker blocker(m_slider);
         m_slider->setValue(positionForValue(value));
     }
+    m_lastFromSlider = false;
     emit valueChanged(m_value);
 }
 

@@ -86,6 +86,12 @@ public:
     /** Replaces the unit label text (e.g. to describe GQA grouping). */
     void setUnitText(const QString& text);
 
+    /** Replaces the visible label (e.g. "Peak fp8" when the matmuls run in fp8). */
+    void setLabelText(const QString& text);
+
+    /** True when the last valueChanged() came from the slider (drag, keys, click), false from the spin box. */
+    bool lastEditFromSlider() const { return m_lastFromSlider; }
+
     QSlider* slider() const { return m_slider; }
     QDoubleSpinBox* spinBox() const { return m_spinBox; }
 
@@ -106,6 +112,7 @@ private:
     Spec m_spec;
     std::vector<double> m_allowed;
     double m_value = 0;
+    bool m_lastFromSlider = false;
     int m_positionsPerDecade = 50;
     QSlider* m_slider = nullptr;
     SteppedSpinBox* m_spinBox = nullptr;

@@ -150,6 +150,9 @@ void WhatIfTabs::refreshTab(int tab)
 {
     const model::Scenario& scenario = m_document->evaluatedScenario();
     const model::Evaluation& evaluation = m_document->evaluation();
+    const QString fitWarning = weightsFitWarning(scenario, evaluation);
+    for (PlotPanel* panel : std::initializer_list<PlotPanel*>{m_capacityPlot, m_kvFitPlot, m_speculative})
+        panel->setWarning(fitWarning);
     switch (tab) {
     case CapacityTab:
         m_capacityControls->refresh(scenario, evaluation);
