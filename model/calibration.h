@@ -22,7 +22,7 @@ struct Measurement {
 
 /**
  * Most measurements a calibration reads (rows of a CSV, results of a benchmark JSON). Fitting costs three
- * model evaluations per point on the UI thread (about 0.2 s per 10,000 points); more rows are refused with
+ * model evaluations per point on the UI thread (about 0.4 s of CPU per 10,000 points); more rows are refused with
  * a message naming the line, before any fit.
  */
 inline constexpr int kMaxMeasurements = 10000;

@@ -226,8 +226,9 @@ public:
         const size_t n = requests.size();
         m_order.resize(n);
         std::iota(m_order.begin(), m_order.end(), 0);
-        std::stable_sort(m_order.begin(), m_order.end(),
-                         [&](int a, int b) { return requests[size_t(a)].arrivalSeconds < requests[size_t(b)].arrivalSeconds; });
+        auto earlier = [&](int a, int b) { return requests[size_t(a)].arrivalSeconds < requests[size_t(b)].arrivalSeconds; };
+        if (!std::is_sorted(m_order.begin(), m_order.end(), earlier)) // generateRequests() sorts already
+            std::stable_sort(m_order.begin(), m_order.end(), earlier);
         m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
         m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
             ? static_cast<long long>(std::ceil(config.kvWatermark * double(m_totalBlocks))) : 0;
@@ -236,8 +237,8 @@ public:
             : m_totalBlocks;
         m_contiguousBlocks = m_cost.layerBlocks(m_maxContext, config.blockTokens);
         m_preferBatchVictims = config.admissionRule != AdmissionRule::None;
-        m_out.requests.resize(n);
-        m_progress.resize(n);
+        m_out.requests.reserve(n); // filled by prepare(), which run() calls: first touch of the memory costs
+        m_progress.reserve(n);     // page faults (about 0.4 s per million requests) and must be cancellable
         m_running.reserve(size_t(std::max(1, config.maxSequences)));
         m_classBulk.assign(config.classes.size() + 1, 0); // the last: a class index out of range
         m_bulkClasses.reserve(m_classBulk.size());
@@ -251,15 +252,26 @@ public:
                 m_out.tokenOffsets[i + 1] = m_out.tokenOffsets[i] + std::max(0, requests[i].outputTokens);
             m_out.tokenTimes.assign(size_t(m_out.tokenOffsets[n]), kNaN);
         }
+    }
+
+    /** Per-request state, in chunks between progress calls; false when the callback stopped the run. */
+    bool prepare()
+    {
+        const size_t n = m_requests.size();
         for (size_t i = 0; i < n; ++i) {
-            RequestResult& r = m_out.requests[i];
-            r.arrivalSeconds = requests[i].arrivalSeconds;
+            RequestResult r;
+            r.arrivalSeconds = m_requests[i].arrivalSeconds;
             r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
             r.tpotSeconds = kNaN;
-            r.promptTokens = requests[i].promptTokens;
-            r.outputTokens = requests[i].outputTokens;
-            r.classIndex = requests[i].classIndex;
+            r.promptTokens = m_requests[i].promptTokens;
+            r.outputTokens = m_requests[i].outputTokens;
+            r.classIndex = m_requests[i].classIndex;
+            m_out.requests.push_back(r);
+            m_progress.emplace_back();
+            if (m_onProgress && (i + 1) % size_t(kCheckWork) == 0 && !m_onProgress(0, static_cast<long long>(n)))
+                return false;
         }
+        return !m_onProgress || m_onProgress(0, static_cast<long long>(n));
     }
 
     SimulationResult run()
@@ -267,6 +279,10 @@ public:
         const size_t n = m_requests.size();
         size_t nextArrival = 0;
         double now = n > 0 ? std::min(0.0, m_requests[size_t(m_order[0])].arrivalSeconds) : 0.0;
+        if (!prepare()) {
+            m_out.cancelled = true;
+            return std::move(m_out);
+        }
         while (m_done < n) {
             while (nextArrival < n && m_requests[size_t(m_order[nextArrival])].arrivalSeconds <= now)
                 enqueue(m_order[nextArrival++]);
@@ -291,7 +307,7 @@ public:
             now = start + dt;
             account(start, dt);
             apply(start, now);
-            // Progress and cancellation every kCheckWork sequence-steps: a few milliseconds of work.
+            // Progress and cancellation every kCheckWork sequence-steps: well under a millisecond of work.
             m_workSinceCheck += static_cast<long long>(m_running.size()) + 1;
             if (m_onProgress && m_workSinceCheck >= kCheckWork) {
                 m_workSinceCheck = 0;
@@ -797,7 +813,7 @@ private:
     const SimulationConfig& m_config;
     const std::vector<Request>& m_requests;
     const SimulationProgress& m_onProgress;
-    static constexpr long long kCheckWork = 65536;
+    static constexpr long long kCheckWork = 16384;
     long long m_workSinceCheck = 0;
     StepCost m_cost;
     long long m_maxContext = 0;

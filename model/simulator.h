@@ -152,7 +152,7 @@ inline constexpr int kMaxSimulationSeriesPoints = 100000;    ///< kv_series_poin
 inline constexpr double kMaxSimulationSeconds = 1e7;         ///< duration_s, start_s, end_s, trace arrivals
 
 /**
- * Called by simulate() about every 65,536 sequence-steps of work (a few milliseconds) and by
+ * Called by simulate() about every 16,384 sequence-steps or requests prepared (under a millisecond) and by
  * generateRequests() every 65,536 requests, from the thread running them, with the requests finished
  * (generated) so far and in all. Returning false stops the run at once: simulate() returns a result
  * with cancelled set, generateRequests() an empty list. Empty: never called.

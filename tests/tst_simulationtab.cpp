@@ -208,6 +208,8 @@ void TestSimulationTab::cancelKeepsPreviousResults()
     // A long run: 300,000 s of chat (about 1.8 million requests, many seconds of work).
     tab.requestsCheckBox()->setChecked(false);
     tab.durationSpinBox()->setValue(300000);
+    tab.sweepEdit()->clear(); // within the 2,000,000-request bound
+    QCOMPARE(tab.inputError(), QString());
     QSignalSpy cancelled(tab.runner(), &ridgeline::views::SimulationRunner::cancelled);
     QTest::mouseClick(tab.runButton(), Qt::LeftButton);
     QVERIFY(tab.runner()->isRunning());
