@@ -67,7 +67,7 @@ void SimulationRunner::start(const model::Scenario& scenario, const model::Simul
                                       Qt::QueuedConnection);
         };
 
-        // The engine calls this every few milliseconds of work: it stops the run within that once
+        // The engine calls this every fraction of a millisecond of work: it stops the run at once when
         // cancelled, and reports progress when the percentage moves.
         int stageIndex = 0;
         QString stageText;

@@ -434,6 +434,7 @@ QWidget* SimulationTab::buildResults()
     m_classCombo->setToolTip(tr("Which requests the tables show: every class together, or one class.\n"
                                 "Classes differ by design (a batch job's TTFT is not a chat user's): read each one alone."));
     m_classCombo->addItem(tr("All classes"));
+    m_classCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_classCombo->setEnabled(false);
     connect(m_classCombo, &QComboBox::currentIndexChanged, this, [this] { showTables(); });
     m_latencyTable = resultTable(QStringLiteral("simulationLatencyTable"), LatencyRowCount, LatencyColumnCount);
