@@ -35,6 +35,7 @@
 #include <qcustomplot.h>
 
 #include "model/hfconfig.h"
+#include "model/inputfile.h"
 #include "model/scenariokeys.h"
 #include "views/comparisontable.h"
 #include "views/controlspanel.h"
@@ -435,10 +436,9 @@ bool MainWindow::importModelConfig(const QString& path, QString* message)
             *message = text;
         return false;
     };
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(file.errorString());
-    const QByteArray bytes = file.readAll();
+    QByteArray bytes;
+    if (const std::string error = model::readInputFile(path, bytes); !error.empty())
+        return fail(QString::fromStdString(error));
     if (isScenarioJson(bytes))
         return fail(tr("it is a Ridgeline scenario file, not a HuggingFace config.json (drop it on the window to open it)"));
     model::ImportedModel imported;
@@ -474,10 +474,9 @@ bool MainWindow::importModelConfig(const QString& path, QString* message)
 
 bool MainWindow::openJsonFile(const QString& path, QString* message)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    QByteArray bytes;
+    if (!model::readInputFile(path, bytes).empty())
         return importModelConfig(path, message); // reports the unreadable file
-    const QByteArray bytes = file.readAll();
     if (!isScenarioJson(bytes))
         return importModelConfig(path, message);
     const QString shown = QDir::toNativeSeparators(QDir::cleanPath(QFileInfo(path).absoluteFilePath()));

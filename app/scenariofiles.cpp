@@ -76,10 +76,9 @@ QString joinKeys(const std::vector<std::string>& keys, int max = 8)
 
 QString readScenarioFile(const QString& path, model::Scenario& out, QString* notes)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return ScenarioFiles::tr("%1: cannot open: %2").arg(shown(path), file.errorString());
-    const QByteArray bytes = file.readAll();
+    QByteArray bytes;
+    if (const std::string error = model::readInputFile(path, bytes); !error.empty())
+        return ScenarioFiles::tr("%1: %2").arg(shown(path), QString::fromStdString(error));
     model::Scenario scenario;
     model::ScenarioLoadReport report;
     if (const std::string error = model::loadScenarioJson(bytes, model::defaultScenario(), scenario, report); !error.empty())

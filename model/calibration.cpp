@@ -15,6 +15,7 @@
 #include <QString>
 
 #include "model/costmodel.h"
+#include "model/jsoninput.h"
 #include "model/messagetext.h"
 #include "model/scenariokeys.h"
 
@@ -161,6 +162,12 @@ FitError errors(const std::vector<double>& measured, const std::vector<double>& 
     return e;
 }
 
+std::string tooManyMeasurements(const std::string& where)
+{
+    return where + ": more than " + messageNumber(kMaxMeasurements) + " measurements; at most " + messageNumber(kMaxMeasurements)
+           + " (a fit of four coefficients needs dozens of operating points: average repeated runs or thin the file)";
+}
+
 } // namespace
 
 std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>& out)
@@ -176,6 +183,8 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
             line.erase(0, 3); // a UTF-8 byte-order mark
         if (line.empty() || line[0] == '#')
             continue;
+        if (!header.empty() && rows.size() >= size_t(kMaxMeasurements))
+            return tooManyMeasurements("line " + std::to_string(lineNumber));
         std::vector<std::string> cells = splitCsv(line);
         if (header.empty()) {
             static const std::map<std::string, double> known = {
@@ -276,6 +285,8 @@ std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measureme
     QJsonParseError error{};
     const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
     if (error.error == QJsonParseError::NoError) {
+        if (std::string e = findDuplicateJsonKey(json); !e.empty())
+            return e;
         if (doc.isObject())
             objects << QJsonValue(doc.object());
         else
@@ -288,9 +299,15 @@ std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measureme
             const QJsonDocument d = QJsonDocument::fromJson(line, &error);
             if (error.error != QJsonParseError::NoError || !d.isObject())
                 return "not valid JSON (nor JSON lines): " + error.errorString().toStdString();
+            if (std::string e = findDuplicateJsonKey(line); !e.empty())
+                return e;
             objects << QJsonValue(d.object());
+            if (objects.size() > kMaxMeasurements)
+                return tooManyMeasurements("line " + std::to_string(objects.size()));
         }
     }
+    if (objects.size() > kMaxMeasurements)
+        return tooManyMeasurements("result " + std::to_string(kMaxMeasurements + 1));
     std::vector<Measurement> rows;
     int index = 0;
     for (const QJsonValue& value : objects) {

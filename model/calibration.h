@@ -21,6 +21,13 @@ struct Measurement {
 };
 
 /**
+ * Most measurements a calibration reads (rows of a CSV, results of a benchmark JSON). Fitting costs three
+ * model evaluations per point on the UI thread (about 0.4 s of CPU per 10,000 points); more rows are refused with
+ * a message naming the line, before any fit.
+ */
+inline constexpr int kMaxMeasurements = 10000;
+
+/**
  * Reads measurements from CSV with a header naming each column and its unit: batch | concurrency
  * (sequences); context_tokens | input_tokens + output_tokens | prompt_tokens (tokens); itl_ms |
  * itl_s | tpot_ms | tpot_s; ttft_ms | ttft_s. "name (unit)" and "name [unit]" spellings are read as

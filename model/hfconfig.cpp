@@ -13,6 +13,7 @@
 #include <QJsonParseError>
 #include <QString>
 
+#include "model/jsoninput.h"
 #include "model/messagetext.h"
 #include "model/scenariokeys.h"
 
@@ -158,10 +159,9 @@ std::string number(double v)
 
 std::string importHfConfig(const QByteArray& json, ImportedModel& out)
 {
-    QJsonParseError parseError{};
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return "not valid JSON at byte " + std::to_string(parseError.offset) + ": " + parseError.errorString().toStdString();
+    QJsonDocument doc;
+    if (std::string e = parseJsonInput(json, doc); !e.empty())
+        return e;
     if (!doc.isObject())
         return "expected a JSON object (a HuggingFace config.json)";
 

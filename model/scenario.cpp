@@ -153,8 +153,12 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("hardware.link_latency_s", s.hardware.linkLatencySeconds, 1.0, "1 s");
     c.atMost("workload.context_tokens", s.workload.contextTokens, 1e9, "1e9 tokens");
     c.atMost("workload.prompt_tokens", s.workload.promptTokens, 1e9, "1e9 tokens");
-    for (double slo : s.workload.itlSloMs)
-        c.atMost("workload.itl_slo_ms", slo, 1e9, "1e9 ms");
+    const bool sloListOk = s.workload.itlSloMs.size() <= size_t(kMaxItlSloLines);
+    if (!sloListOk)
+        c.fail("workload.itl_slo_ms", std::to_string(s.workload.itlSloMs.size()) + " values",
+               "at most " + std::to_string(kMaxItlSloLines) + " ITL SLO lines");
+    for (size_t i = 0; sloListOk && i < s.workload.itlSloMs.size(); ++i)
+        c.atMost("workload.itl_slo_ms", s.workload.itlSloMs[i], 1e9, "1e9 ms");
     c.atMost("workload.ttft_slo_ms", s.workload.ttftSloMs, 1e9, "1e9 ms");
     c.atMost("workload.queue_wait_ms", s.workload.queueWaitMs, 1e9, "1e9 ms");
     c.atMost("serving.activation_reserve_bytes", s.serving.activationReserveBytes, 1e16, "1e16 B");
@@ -178,8 +182,8 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.nonNegative("workload.context_tokens", s.workload.contextTokens);
     c.nonNegative("workload.prompt_tokens", s.workload.promptTokens);
     c.nonNegative("workload.output_tokens", s.workload.outputTokens);
-    for (double slo : s.workload.itlSloMs)
-        c.positive("workload.itl_slo_ms", slo);
+    for (size_t i = 0; sloListOk && i < s.workload.itlSloMs.size(); ++i)
+        c.positive("workload.itl_slo_ms", s.workload.itlSloMs[i]);
     c.positive("workload.ttft_slo_ms", s.workload.ttftSloMs);
 
     c.nonNegative("workload.queue_wait_ms", s.workload.queueWaitMs);

@@ -80,13 +80,16 @@ struct Hardware {
     double linkLatencySeconds = 5e-6;    ///< per all-reduce latency
 };
 
+/** Most ITL SLO lines a scenario holds (plots, reports and the SLO panel show each one). */
+inline constexpr int kMaxItlSloLines = 16;
+
 /** What is being served. Token counts are per sequence. */
 struct Workload {
     int batch = 1;                       ///< B, sequences decoding together
     int contextTokens = 2048;            ///< S, tokens each sequence holds in the KV cache (0 allowed: weights only)
     int promptTokens = 2048;             ///< P, prompt length for prefill
     int outputTokens = 256;              ///< O, output length
-    std::vector<double> itlSloMs{20, 40, 100}; ///< ITL SLO lines, milliseconds
+    std::vector<double> itlSloMs{20, 40, 100}; ///< ITL SLO lines, milliseconds (at most kMaxItlSloLines)
     double ttftSloMs = 800;              ///< TTFT SLO, milliseconds
     double queueWaitMs = 0;              ///< queue wait before prefill, milliseconds (added to TTFT)
 };

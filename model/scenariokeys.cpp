@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include "model/jsoninput.h"
 #include "model/messagetext.h"
 
 namespace ridgeline::model {
@@ -254,6 +255,9 @@ const std::vector<Entry>& entries()
                                   if (std::string err = parseNumber("workload.itl_slo_ms", item, d); !err.empty())
                                       return err;
                                   list.push_back(d);
+                                  if (list.size() > size_t(kMaxItlSloLines))
+                                      return "workload.itl_slo_ms: more than " + std::to_string(kMaxItlSloLines)
+                                             + " values; at most " + std::to_string(kMaxItlSloLines) + " ITL SLO lines";
                                   if (comma == std::string::npos)
                                       break;
                                   start = comma + 1;
@@ -459,6 +463,9 @@ std::string applyJson(Scenario& scenario, const QJsonObject& object)
                 }
                 if (!v.isArray())
                     return key + ": expected a list of numbers such as [20, 40, 100]";
+                if (e->info.key == std::string_view("workload.itl_slo_ms") && v.toArray().size() > kMaxItlSloLines)
+                    return key + ": " + std::to_string(v.toArray().size()) + " values; at most " + std::to_string(kMaxItlSloLines)
+                           + " ITL SLO lines";
                 for (const QJsonValue& item : v.toArray()) {
                     if (!item.isDouble())
                         return key + ": expected a list of numbers such as [20, 40, 100]";
@@ -477,10 +484,9 @@ std::string applyJson(Scenario& scenario, const QJsonObject& object)
 
 std::string applyJsonText(Scenario& scenario, const QByteArray& json)
 {
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        return "not valid JSON at byte " + std::to_string(error.offset) + ": " + error.errorString().toStdString();
+    QJsonDocument doc;
+    if (std::string e = parseJsonInput(json, doc); !e.empty())
+        return e;
     if (!doc.isObject())
         return "expected a JSON object at the top level";
     return applyJson(scenario, doc.object());

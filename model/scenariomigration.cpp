@@ -7,6 +7,7 @@
 #include <QJsonParseError>
 #include <QJsonValue>
 
+#include "model/jsoninput.h"
 #include "model/scenariokeys.h"
 
 namespace ridgeline::model {
@@ -99,11 +100,9 @@ std::string applyJsonLenient(Scenario& scenario, const QJsonObject& object, std:
 
 std::string loadScenarioJson(const QByteArray& json, const Scenario& base, Scenario& out, ScenarioLoadReport& report)
 {
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        return "not valid JSON at byte " + std::to_string(error.offset) + ": " + error.errorString().toStdString()
-               + (json.trimmed().isEmpty() ? " (the file is empty)" : "");
+    QJsonDocument doc;
+    if (std::string e = parseJsonInput(json, doc); !e.empty())
+        return e + (json.trimmed().isEmpty() ? " (the file is empty)" : "");
     if (!doc.isObject())
         return "expected a JSON object at the top level, such as {\"format_version\": 1, \"model\": {...}}";
     const QJsonObject object = doc.object();

@@ -15,8 +15,10 @@
 #include <QJsonParseError>
 #include <QJsonValue>
 #include <QList>
+#include <QRegularExpression>
 
 #include "model/inputfile.h"
+#include "model/jsoninput.h"
 #include "model/messagetext.h"
 #include "model/scenariokeys.h"
 
@@ -237,7 +239,7 @@ std::string parseTraceCsv(const QByteArray& text, const std::string& field, std:
                 first = false;
                 continue;
             }
-            return where + ": arrival \"" + printableText(cells[0].trimmed().toStdString()) + "\": expected seconds";
+            return where + ": arrival_s (field 1) is not a number of seconds";
         }
         first = false;
         if (out.size() >= size_t(kMaxSimulationRequests))
@@ -256,7 +258,7 @@ std::string parseTraceCsv(const QByteArray& text, const std::string& field, std:
             double v = 0;
             const QByteArray cell = cells[i + 1].trimmed();
             if (!parseDouble(cell, v) || v != std::floor(v) || v < 1 || v > double(kMaxSimulationTokens))
-                return where + ": " + names[i] + " \"" + printableText(cell.toStdString()) + "\": expected a whole number from 1 to "
+                return where + ": " + names[i] + " (field " + std::to_string(i + 2) + ") is not a whole number from 1 to "
                        + grouped(kMaxSimulationTokens);
             *fields[i] = int(v);
         }
@@ -266,8 +268,12 @@ std::string parseTraceCsv(const QByteArray& text, const std::string& field, std:
             for (size_t c = 0; c < classes.size(); ++c)
                 if (classes[c].name == name)
                     r.classIndex = int(c);
-            if (r.classIndex < 0)
-                return where + ": class \"" + printableText(name) + "\" is not in simulation.classes";
+            if (r.classIndex < 0) {
+                std::string known;
+                for (size_t c = 0; c < classes.size() && c < 8; ++c)
+                    known += (c == 0 ? "" : ", ") + printableText(classes[c].name, 40);
+                return where + ": class (field 4) is not one of simulation.classes" + (known.empty() ? "" : " (" + known + ")");
+            }
         } else {
             if (traceClass < 0) {
                 for (size_t c = 0; c < classes.size(); ++c)
@@ -289,10 +295,9 @@ std::string parseTraceCsv(const QByteArray& text, const std::string& field, std:
 
 std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, SimulationFile& out)
 {
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        return "not valid JSON at byte " + std::to_string(error.offset) + ": " + error.errorString().toStdString();
+    QJsonDocument doc;
+    if (std::string e = parseJsonInput(json, doc); !e.empty())
+        return e;
     if (!doc.isObject())
         return "expected a JSON object at the top level";
     const QJsonObject root = doc.object();
@@ -300,7 +305,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         const QString k = it.key();
         if (k != QLatin1String("title") && k != QLatin1String("format_version") && k != QLatin1String("scenario")
             && k != QLatin1String("simulation"))
-            return "unknown key \"" + k.toStdString() + "\" (expected title, format_version, scenario, simulation)";
+            return "unknown key \"" + printableText(k.toStdString()) + "\" (expected title, format_version, scenario, simulation)";
     }
     out = SimulationFile{};
     out.scenario = defaultScenario();
@@ -441,10 +446,20 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         const QJsonValue v = val("trace_csv");
         if (!v.isString() || v.toString().isEmpty())
             return f("trace_csv") + " = " + jsonValueText(v) + ": expected a file name";
-        const QString path = QDir(baseDir).filePath(v.toString());
+        // Relative to the simulation file, inside its folder: a shared file must not read (and quote) any other.
+        const QString name = v.toString();
+        const bool parent = name.split(QRegularExpression(QStringLiteral("[/\\\\]"))).contains(QStringLiteral(".."));
+        if (QDir::isAbsolutePath(name) || name.startsWith(QLatin1Char('~')) || parent)
+            return f("trace_csv") + " = " + jsonValueText(v)
+                   + ": must name a file in the simulation file's folder or below it (no absolute path, no ..)";
+        const QString path = QDir(baseDir).filePath(name);
+        const QString folder = QFileInfo(baseDir).canonicalFilePath();
+        const QString target = QFileInfo(path).canonicalFilePath();
+        if (!folder.isEmpty() && !target.isEmpty() && !target.startsWith(folder + QLatin1Char('/')))
+            return f("trace_csv") + " = " + jsonValueText(v) + ": leads outside the simulation file's folder (a link); copy the trace there";
         QByteArray bytes;
         if (std::string e = readInputFile(path, bytes); !e.empty())
-            return f("trace_csv") + " = " + jsonValueText(v) + ": " + e + " (" + path.toStdString() + ")";
+            return f("trace_csv") + " = " + jsonValueText(v) + ": " + e;
         if (std::string e = parseTraceCsv(bytes, f("trace_csv"), c.classes, c.trace); !e.empty())
             return e;
     }

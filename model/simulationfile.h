@@ -32,7 +32,8 @@ namespace ridgeline::model {
  *     "classes": [{"name": "chat", "priority": "interactive" | "batch",
  *                  "rate_per_s": 10  and/or  "count": 50 (a burst at start_s),
  *                  "prompt": DIST, "output": DIST, "start_s": 0, "end_s": null}],
- *     "trace_csv": "trace.csv" (relative to the simulation file; rows arrival_s,prompt,output[,class]),
+ *     "trace_csv": "trace.csv" (a file in the simulation file's folder or below it: no absolute path, no
+ *                  "..", no link leading out; rows arrival_s,prompt,output[,class]),
  *     "admission_rule": "none" | "separate_queues" | "prefill_token_cap" | "reserved_kv",
  *     "batch_prefill_token_cap": 256, "reserved_kv_fraction": 0.3,
  *     "sweep_max_sequences": [8, 16, 32, 64, 128, 256],
@@ -45,8 +46,10 @@ namespace ridgeline::model {
  * Unknown keys, wrong types and bad values are errors naming the key and the value. Names and the title
  * may not hold control characters. Bounds (simulator.h): at most 64 classes, max_sequences and sweep
  * caps up to 1,000,000, at most 16 sweep caps, and at most 2,000,000 requests in all (classes, trace
- * rows and each sweep run), so that any accepted file runs in seconds. A lognormal's min and max may
- * not contradict its median (min <= median <= max).
+ * rows and each sweep run), at most 1e9 output tokens over all runs and about 1 GiB of memory (estimated
+ * from the classes' mean lengths; the message gives the estimate), so that any accepted file runs in
+ * seconds. A lognormal's min and max may not contradict its median (min <= median <= max). Duplicate
+ * keys are refused (model/jsoninput.h).
  */
 struct SimulationFile {
     std::string title;        ///< "title", or "" when absent
@@ -68,7 +71,8 @@ std::string loadSimulationFile(const QString& path, SimulationFile& out);
  * Parses trace CSV text: one request per line, "arrival_s,prompt_tokens,output_tokens[,class]"; blank lines,
  * lines starting with '#' and a first line that does not start with a number (a header) are skipped.
  * A class names an entry of @p classes; rows without one go to a class "trace" (interactive), appended to
- * @p classes when missing. Errors name @p field and the line, e.g. "simulation.trace_csv line 4: ...".
+ * @p classes when missing. Errors name @p field, the line and the field, never the file's text (it may
+ * be any file): "simulation.trace_csv line 4: prompt_tokens (field 2) is not a whole number from 1 to ...".
  */
 std::string parseTraceCsv(const QByteArray& text, const std::string& field, std::vector<RequestClass>& classes,
                           std::vector<Request>& out);

@@ -84,6 +84,40 @@ std::string countText(double n)
     return n < 1e15 ? grouped(std::llround(n)) : messageNumber(n);
 }
 
+/** "about 1,200", or "more than 1e308" when the product overflowed (rate_per_s: 1e308 over 600 s). */
+std::string aboutCount(double n)
+{
+    return std::isfinite(n) ? "about " + countText(n) : "more than 1e308";
+}
+
+/** "12 s", "3.4 min", "2.1 h" for a work estimate. */
+std::string durationText(double seconds)
+{
+    char buf[32];
+    if (!std::isfinite(seconds) || seconds >= 3600 * 1e6)
+        return "a very long time";
+    if (seconds < 10)
+        std::snprintf(buf, sizeof buf, "%.1f s", seconds);
+    else if (seconds < 120)
+        std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+    else if (seconds < 7200)
+        std::snprintf(buf, sizeof buf, "%.0f min", seconds / 60);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f h", seconds / 3600);
+    return buf;
+}
+
+/** "512 MiB", "3.2 GiB". */
+std::string bytesText(double bytes)
+{
+    char buf[32];
+    if (bytes < 1024.0 * 1024 * 1024)
+        std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / (1024.0 * 1024));
+    else
+        std::snprintf(buf, sizeof buf, "%.2g GiB", bytes / (1024.0 * 1024 * 1024));
+    return buf;
+}
+
 std::string checkDistribution(const std::string& field, const LengthDistribution& d)
 {
     auto tokens = [&](const char* name, double v) -> std::string {
@@ -156,58 +190,6 @@ Percentiles percentiles(std::vector<double>& values)
     return p;
 }
 
-/** A run of equal inter-token intervals: @p count tokens of class @p classIndex, each @p seconds after the previous one. */
-struct ItlRun {
-    double seconds;
-    long long count;
-    int classIndex;
-};
-
-/**
- * Weighted nearest-rank percentiles of @p runs (sorted by seconds) for each class 0..classes-1, and of
- * all runs at index @p classes, in two passes over the runs whatever the number of classes. Runs of a
- * class outside 0..classes-1 count in the whole only.
- */
-std::vector<Percentiles> weightedPercentilesByClass(const std::vector<ItlRun>& runs, size_t classes)
-{
-    std::vector<Percentiles> p(classes + 1);
-    std::vector<double> sum(classes + 1, 0.0);
-    auto slot = [classes](int c) { return c >= 0 && size_t(c) < classes ? size_t(c) : classes; };
-    for (const ItlRun& r : runs)
-        for (const size_t k : {slot(r.classIndex), classes}) {
-            p[k].count += r.count;
-            sum[k] += r.seconds * double(r.count);
-            p[k].max = r.seconds;
-            if (k == classes)
-                break;
-        }
-    const double quantiles[3] = {0.50, 0.95, 0.99};
-    std::vector<std::array<long long, 3>> rankOf(classes + 1);
-    std::vector<long long> seen(classes + 1, 0);
-    std::vector<int> next(classes + 1, 0);
-    for (size_t k = 0; k <= classes; ++k) {
-        if (p[k].count == 0) {
-            next[k] = 3; // nothing to find
-            continue;
-        }
-        p[k].mean = sum[k] / double(p[k].count);
-        for (int i = 0; i < 3; ++i)
-            rankOf[k][size_t(i)] = std::clamp<long long>(static_cast<long long>(std::ceil(quantiles[i] * double(p[k].count))), 1,
-                                                         p[k].count);
-    }
-    for (const ItlRun& r : runs)
-        for (const size_t k : {slot(r.classIndex), classes}) {
-            Percentiles& q = p[k];
-            double* outs[3] = {&q.p50, &q.p95, &q.p99};
-            seen[k] += r.count;
-            while (next[k] < 3 && seen[k] >= rankOf[k][size_t(next[k])])
-                *outs[next[k]++] = r.seconds;
-            if (k == classes)
-                break;
-        }
-    return p;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The engine.
 
@@ -236,15 +218,17 @@ struct Progress {
 
 class Engine {
 public:
-    Engine(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests)
-        : m_config(config), m_requests(requests), m_cost(scenario),
+    Engine(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+           const SimulationProgress& progress)
+        : m_config(config), m_requests(requests), m_onProgress(progress), m_cost(scenario),
           m_maxContext(scenario.serving.maxContextTokens)
     {
         const size_t n = requests.size();
         m_order.resize(n);
         std::iota(m_order.begin(), m_order.end(), 0);
-        std::stable_sort(m_order.begin(), m_order.end(),
-                         [&](int a, int b) { return requests[size_t(a)].arrivalSeconds < requests[size_t(b)].arrivalSeconds; });
+        auto earlier = [&](int a, int b) { return requests[size_t(a)].arrivalSeconds < requests[size_t(b)].arrivalSeconds; };
+        if (!std::is_sorted(m_order.begin(), m_order.end(), earlier)) // generateRequests() sorts already
+            std::stable_sort(m_order.begin(), m_order.end(), earlier);
         m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
         m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
             ? static_cast<long long>(std::ceil(config.kvWatermark * double(m_totalBlocks))) : 0;
@@ -253,12 +237,12 @@ public:
             : m_totalBlocks;
         m_contiguousBlocks = m_cost.layerBlocks(m_maxContext, config.blockTokens);
         m_preferBatchVictims = config.admissionRule != AdmissionRule::None;
-        m_out.requests.resize(n);
-        m_progress.resize(n);
+        m_out.requests.reserve(n); // filled by prepare(), which run() calls: first touch of the memory costs
+        m_progress.reserve(n);     // page faults (about 0.4 s per million requests) and must be cancellable
         m_running.reserve(size_t(std::max(1, config.maxSequences)));
-        m_classBulk.assign(std::max<size_t>(1, config.classes.size()), 0);
+        m_classBulk.assign(config.classes.size() + 1, 0); // the last: a class index out of range
         m_bulkClasses.reserve(m_classBulk.size());
-        m_itl.reserve(1024);
+        m_itl.resize(m_classBulk.size());
         m_seriesLimit = std::max(2, 2 * config.kvSeriesPoints);
         m_out.kvSeries.reserve(size_t(m_seriesLimit) + 1);
         if (config.recordTokenTimes) {
@@ -268,15 +252,26 @@ public:
                 m_out.tokenOffsets[i + 1] = m_out.tokenOffsets[i] + std::max(0, requests[i].outputTokens);
             m_out.tokenTimes.assign(size_t(m_out.tokenOffsets[n]), kNaN);
         }
+    }
+
+    /** Per-request state, in chunks between progress calls; false when the callback stopped the run. */
+    bool prepare()
+    {
+        const size_t n = m_requests.size();
         for (size_t i = 0; i < n; ++i) {
-            RequestResult& r = m_out.requests[i];
-            r.arrivalSeconds = requests[i].arrivalSeconds;
+            RequestResult r;
+            r.arrivalSeconds = m_requests[i].arrivalSeconds;
             r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
             r.tpotSeconds = kNaN;
-            r.promptTokens = requests[i].promptTokens;
-            r.outputTokens = requests[i].outputTokens;
-            r.classIndex = requests[i].classIndex;
+            r.promptTokens = m_requests[i].promptTokens;
+            r.outputTokens = m_requests[i].outputTokens;
+            r.classIndex = m_requests[i].classIndex;
+            m_out.requests.push_back(r);
+            m_progress.emplace_back();
+            if (m_onProgress && (i + 1) % size_t(kCheckWork) == 0 && !m_onProgress(0, static_cast<long long>(n)))
+                return false;
         }
+        return !m_onProgress || m_onProgress(0, static_cast<long long>(n));
     }
 
     SimulationResult run()
@@ -284,6 +279,10 @@ public:
         const size_t n = m_requests.size();
         size_t nextArrival = 0;
         double now = n > 0 ? std::min(0.0, m_requests[size_t(m_order[0])].arrivalSeconds) : 0.0;
+        if (!prepare()) {
+            m_out.cancelled = true;
+            return std::move(m_out);
+        }
         while (m_done < n) {
             while (nextArrival < n && m_requests[size_t(m_order[nextArrival])].arrivalSeconds <= now)
                 enqueue(m_order[nextArrival++]);
@@ -308,6 +307,15 @@ public:
             now = start + dt;
             account(start, dt);
             apply(start, now);
+            // Progress and cancellation every kCheckWork sequence-steps: well under a millisecond of work.
+            m_workSinceCheck += static_cast<long long>(m_running.size()) + 1;
+            if (m_onProgress && m_workSinceCheck >= kCheckWork) {
+                m_workSinceCheck = 0;
+                if (!m_onProgress(static_cast<long long>(m_done), static_cast<long long>(n))) {
+                    m_out.cancelled = true;
+                    return std::move(m_out);
+                }
+            }
         }
         finish();
         return std::move(m_out);
@@ -648,12 +656,12 @@ private:
             p.itlSum += itl;
             ++p.itlCount;
             r.maxItlSeconds = std::max(r.maxItlSeconds, itl);
+            const size_t c = cls >= 0 && size_t(cls) < m_config.classes.size() ? size_t(cls) : m_config.classes.size();
             if (p.lastToken == start) {
-                const size_t c = size_t(cls) < m_classBulk.size() ? size_t(cls) : 0;
                 if (m_classBulk[c]++ == 0)
                     m_bulkClasses.push_back(int(c));
             } else
-                m_itl.push_back({itl, 1, cls});
+                m_itl[c].add(itl, 1);
         }
         p.lastToken = now;
         if (m_config.recordTokenTimes)
@@ -687,7 +695,7 @@ private:
         }
         // Only the classes that decoded this step: a loop over every class here made a run cost steps x classes.
         for (const int c : m_bulkClasses) {
-            m_itl.push_back({now - start, m_classBulk[size_t(c)], c});
+            m_itl[size_t(c)].add(now - start, m_classBulk[size_t(c)]);
             m_classBulk[size_t(c)] = 0;
         }
         m_bulkClasses.clear();
@@ -770,7 +778,6 @@ private:
                 ? (std::isnan(r.tpotSeconds) ? 0.0 : r.tpotSeconds) : r.maxItlSeconds;
             r.metSlo = r.ttftSeconds() <= ttftSlo && itl <= itlSlo;
         }
-        std::sort(m_itl.begin(), m_itl.end(), [](const ItlRun& a, const ItlRun& b) { return a.seconds < b.seconds; });
         double first = kInf, last = -kInf;
         for (const RequestResult& r : m_out.requests) {
             first = std::min(first, r.arrivalSeconds);
@@ -787,11 +794,13 @@ private:
             if (c >= 0 && size_t(c) < nClasses)
                 byClass[size_t(c)].push_back(i);
         }
-        const std::vector<Percentiles> itl = weightedPercentilesByClass(m_itl, nClasses);
-        m_out.all = summarise(nullptr, itl[nClasses]);
+        LatencyHistogram all;
+        for (const LatencyHistogram& h : m_itl)
+            all.merge(h);
+        m_out.all = summarise(nullptr, all.percentiles());
         m_out.classes.clear();
         for (size_t c = 0; c < nClasses; ++c)
-            m_out.classes.push_back(summarise(&byClass[c], itl[c]));
+            m_out.classes.push_back(summarise(&byClass[c], m_itl[c].percentiles()));
         m_out.finishedSlotFraction = m_slotSeconds > 0 ? m_finishedSlotSeconds / m_slotSeconds : 0.0;
         m_out.meanSequences = m_out.busySeconds > 0 ? m_slotSeconds / m_out.busySeconds : 0.0;
         const double layers = std::max(1.0, m_cost.layers());
@@ -803,13 +812,16 @@ private:
 
     const SimulationConfig& m_config;
     const std::vector<Request>& m_requests;
+    const SimulationProgress& m_onProgress;
+    static constexpr long long kCheckWork = 16384;
+    long long m_workSinceCheck = 0;
     StepCost m_cost;
     long long m_maxContext = 0;
     std::vector<int> m_order;
     std::deque<int> m_queue[2];
     std::vector<Sequence> m_running;
     std::vector<Progress> m_progress;
-    std::vector<ItlRun> m_itl;
+    std::vector<LatencyHistogram> m_itl; // per class, the last for class indices out of range: fixed size
     std::vector<long long> m_classBulk;
     std::vector<int> m_bulkClasses; // classes with m_classBulk > 0 this step, in first-touch order
     SimulationResult m_out;
@@ -827,6 +839,91 @@ private:
 };
 
 } // namespace
+
+// ---------------------------------------------------------------------------------------------
+// LatencyHistogram.
+
+int LatencyHistogram::binOf(double seconds)
+{
+    if (!(seconds > std::ldexp(1.0, kMinExponent)))
+        return 0;
+    if (seconds >= std::ldexp(1.0, kMaxExponent))
+        return kBins - 1;
+    int exponent = 0;
+    const double mantissa = std::frexp(seconds, &exponent); // [0.5, 1)
+    const int octave = exponent - 1 - kMinExponent;
+    const int within = std::min(kBinsPerOctave - 1, static_cast<int>((2.0 * mantissa - 1.0) * kBinsPerOctave));
+    return std::clamp(octave * kBinsPerOctave + within, 0, kBins - 1);
+}
+
+LatencyHistogram::Octave& LatencyHistogram::octave(int index)
+{
+    if (m_octaves.empty())
+        m_octaves.resize(size_t(kOctaves));
+    std::unique_ptr<Octave>& o = m_octaves[size_t(index)];
+    if (!o) {
+        o = std::make_unique<Octave>();
+        o->top.fill(-kInf);
+    }
+    return *o;
+}
+
+void LatencyHistogram::add(double seconds, long long count)
+{
+    if (count <= 0 || !std::isfinite(seconds))
+        return;
+    const int b = binOf(seconds);
+    Octave& o = octave(b / kBinsPerOctave);
+    const size_t i = size_t(b % kBinsPerOctave);
+    o.count[i] += count;
+    o.top[i] = std::max(o.top[i], seconds);
+    m_max = m_total == 0 ? seconds : std::max(m_max, seconds);
+    m_total += count;
+    m_sum += seconds * double(count);
+}
+
+void LatencyHistogram::merge(const LatencyHistogram& other)
+{
+    if (other.m_total == 0)
+        return;
+    for (size_t k = 0; k < other.m_octaves.size(); ++k) {
+        if (!other.m_octaves[k])
+            continue;
+        Octave& o = octave(int(k));
+        for (size_t i = 0; i < size_t(kBinsPerOctave); ++i) {
+            o.count[i] += other.m_octaves[k]->count[i];
+            o.top[i] = std::max(o.top[i], other.m_octaves[k]->top[i]);
+        }
+    }
+    m_max = m_total == 0 ? other.m_max : std::max(m_max, other.m_max);
+    m_total += other.m_total;
+    m_sum += other.m_sum;
+}
+
+Percentiles LatencyHistogram::percentiles() const
+{
+    Percentiles p;
+    p.count = m_total;
+    if (m_total == 0)
+        return p;
+    p.mean = m_sum / double(m_total);
+    p.max = m_max;
+    const double quantiles[3] = {0.50, 0.95, 0.99};
+    double* outs[3] = {&p.p50, &p.p95, &p.p99};
+    int next = 0;
+    long long seen = 0;
+    for (size_t k = 0; k < m_octaves.size() && next < 3; ++k) {
+        if (!m_octaves[k])
+            continue;
+        const Octave& o = *m_octaves[k];
+        for (size_t i = 0; i < size_t(kBinsPerOctave) && next < 3; ++i) {
+            seen += o.count[i];
+            while (next < 3 && seen >= std::clamp<long long>(static_cast<long long>(std::ceil(quantiles[next] * double(m_total))), 1, m_total))
+                *outs[next++] = o.top[i];
+        }
+    }
+    return p;
+}
 
 int sampleLength(const LengthDistribution& d, std::mt19937_64& g)
 {
@@ -912,7 +1009,7 @@ std::string checkSimulationConfig(const SimulationConfig& c)
             return f + ".name: " + std::to_string(k.name.size()) + " bytes; at most " + std::to_string(kMaxTextBytes);
         for (size_t j = 0; j < i; ++j)
             if (c.classes[j].name == k.name)
-                return f + ".name = \"" + k.name + "\": another class has this name";
+                return f + ".name = \"" + printableText(k.name) + "\": another class has this name";
         if (!(std::isfinite(k.ratePerSecond) && k.ratePerSecond >= 0))
             return f + ".rate_per_s = " + messageNumber(k.ratePerSecond) + ": must be a finite rate >= 0";
         if (std::string e = range(("classes[" + std::to_string(i) + "].count").c_str(), double(k.count), 0, kMaxSimulationRequests);
@@ -962,26 +1059,98 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         }
         const double perClass = std::min(double(k.count) + fromRate, perClassLimit);
         if (perClass > kMaxRequests)
-            return s + "classes[" + std::to_string(i) + "].rate_per_s = " + messageNumber(k.ratePerSecond) + ": about "
-                   + countText(perClass) + " requests over " + messageNumber(span) + " s" + (k.count > 0 ? " with count" : "") + "; " + inAll
+            return s + "classes[" + std::to_string(i) + "].rate_per_s = " + messageNumber(k.ratePerSecond) + ": "
+                   + aboutCount(perClass) + " requests over " + messageNumber(span) + " s" + (k.count > 0 ? " with count" : "") + "; " + inAll
                    + " (lower rate_per_s, end_s, duration_s or requests)";
         generated += perClass;
     }
     if (generated > kMaxRequests)
-        return s + "classes: " + (c.trace.empty() ? "the classes would generate about " : "the classes and trace_csv would generate about ")
-               + countText(generated) + " requests; " + inAll + " (lower rate_per_s, count, duration_s or requests)";
+        return s + "classes: " + (c.trace.empty() ? "the classes would generate " : "the classes and trace_csv would generate ")
+               + aboutCount(generated) + " requests; " + inAll + " (lower rate_per_s, count, duration_s or requests)";
     const double simulated = std::min(generated, perClassLimit);
     const double runs = 1.0 + double(c.sweepMaxSequences.size());
     if (simulated * runs > kMaxRequests)
         return s + "sweep_max_sequences: " + std::to_string(c.sweepMaxSequences.size()) + " caps simulate the "
                + countText(simulated) + " requests " + std::to_string(c.sweepMaxSequences.size()) + " more times, "
                + countText(simulated * runs) + " in all; " + inAll + " (fewer caps, or fewer requests)";
+
+    // Work and memory: what the requests' lengths make of them.
+    const SimulationCost cost = estimateSimulationCost(c);
+    const std::string estimate = "about " + countText(cost.requests) + " requests x about " + countText(cost.outputTokens / std::max(1.0, cost.requests))
+                                 + " output tokens each" + (cost.runs > 1 ? " x " + std::to_string(cost.runs) + " runs (the sweep)" : "");
+    if (!(cost.outputTokens * cost.runs <= kMaxSimulationOutputTokens))
+        return s + "classes: " + estimate + " = " + countText(cost.outputTokens * cost.runs) + " output tokens to simulate, about "
+               + durationText(cost.seconds) + " of work; at most " + countText(kMaxSimulationOutputTokens) + " (about "
+               + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
+               + "): lower the output lengths, requests, duration_s or sweep caps";
+    if (!(cost.bytes <= kMaxSimulationBytes))
+        return s + "classes: " + estimate + " need about " + bytesText(cost.bytes) + " of memory; at most "
+               + bytesText(kMaxSimulationBytes) + ": lower the requests or duration_s";
     return {};
 }
 
-std::vector<Request> generateRequests(const SimulationConfig& c)
+namespace {
+
+/** Expected tokens of one sample of @p d (the lognormal's mean, clamped as its samples are). */
+double expectedLength(const LengthDistribution& d)
+{
+    switch (d.kind) {
+    case LengthDistribution::Kind::Fixed:
+        return toTokens(d.value);
+    case LengthDistribution::Kind::Uniform:
+        return (std::max(1.0, std::round(d.min)) + std::max(1.0, std::round(d.max))) / 2.0;
+    case LengthDistribution::Kind::LogNormal: {
+        const double sigma = d.p99 > d.median && d.median > 0 ? std::log(d.p99 / d.median) / kZ99 : 0.0;
+        double mean = d.median * std::exp(sigma * sigma / 2.0);
+        if (d.max > 0)
+            mean = std::min(mean, d.max);
+        if (d.min > 0)
+            mean = std::max(mean, d.min);
+        return std::max(1.0, mean);
+    }
+    }
+    return 1;
+}
+
+} // namespace
+
+SimulationCost estimateSimulationCost(const SimulationConfig& c)
+{
+    SimulationCost cost;
+    const double perClassLimit = c.requests ? double(*c.requests) : kInf;
+    double requests = double(c.trace.size()), tokens = 0;
+    for (const Request& r : c.trace)
+        tokens += r.outputTokens;
+    for (const RequestClass& k : c.classes) {
+        double fromRate = 0;
+        if (k.ratePerSecond > 0) {
+            const double end = std::min(k.endSeconds.value_or(kInf), c.durationSeconds.value_or(kInf));
+            fromRate = k.ratePerSecond * std::max(0.0, end - k.startSeconds);
+        }
+        const double n = std::min(double(k.count) + fromRate, perClassLimit);
+        if (n > 0) {
+            requests += n;
+            tokens += n * expectedLength(k.output);
+        }
+    }
+    if (requests > perClassLimit) { // the first `requests` of all are kept
+        tokens *= perClassLimit / requests;
+        requests = perClassLimit;
+    }
+    cost.requests = requests;
+    cost.outputTokens = tokens;
+    cost.runs = 1 + int(c.sweepMaxSequences.size());
+    cost.bytes = requests * kSimulationBytesPerRequest + (c.recordTokenTimes ? 8.0 * tokens : 0.0)
+                 + double(c.classes.size() + 2) * 4.0 * 4096.0; // a few octaves of ITL histogram per class
+    cost.seconds = tokens * double(cost.runs) * kSimulationSecondsPerToken;
+    return cost;
+}
+
+std::vector<Request> generateRequests(const SimulationConfig& c, const SimulationProgress& progress)
 {
     std::vector<Request> out;
+    const long long expected = static_cast<long long>(std::min(estimateSimulationCost(c).requests, double(kMaxSimulationRequests)));
+    bool stopped = false;
     const double duration = c.durationSeconds.value_or(kInf);
     const long long perClassLimit = c.requests.value_or(std::numeric_limits<long long>::max());
     for (size_t i = 0; i < c.classes.size(); ++i) {
@@ -994,14 +1163,16 @@ std::vector<Request> generateRequests(const SimulationConfig& c)
             r.outputTokens = sampleLength(k.output, g);
             r.classIndex = int(i);
             out.push_back(r);
+            if (progress && out.size() % 65536 == 0 && !progress(static_cast<long long>(out.size()), expected))
+                stopped = true;
         };
         if (k.count > 0 && k.startSeconds < duration)
-            for (long long j = 0; j < std::min(k.count, perClassLimit); ++j)
+            for (long long j = 0; j < std::min(k.count, perClassLimit) && !stopped; ++j)
                 draw(k.startSeconds);
         if (k.ratePerSecond > 0) {
             const double end = std::min(duration, k.endSeconds.value_or(kInf));
             double t = k.startSeconds;
-            for (long long j = 0; j < perClassLimit; ++j) {
+            for (long long j = 0; j < perClassLimit && !stopped; ++j) {
                 t += exponential(g, k.ratePerSecond);
                 if (!(t < end))
                     break;
@@ -1009,6 +1180,8 @@ std::vector<Request> generateRequests(const SimulationConfig& c)
             }
         }
     }
+    if (stopped)
+        return {};
     for (const Request& r : c.trace)
         if (r.arrivalSeconds < duration)
             out.push_back(r);
@@ -1020,21 +1193,24 @@ std::vector<Request> generateRequests(const SimulationConfig& c)
     return out;
 }
 
-SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests)
+SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                          const SimulationProgress& progress)
 {
-    Engine engine(scenario, config, requests);
+    Engine engine(scenario, config, requests, progress);
     return engine.run();
 }
 
 std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
-                                          const std::vector<Request>& requests)
+                                          const std::vector<Request>& requests, const SimulationProgress& progress)
 {
     std::vector<SweepPoint> points;
     SimulationConfig c = config;
     c.recordTokenTimes = false;
     for (int cap : config.sweepMaxSequences) {
         c.maxSequences = cap;
-        const SimulationResult r = simulate(scenario, c, requests);
+        const SimulationResult r = simulate(scenario, c, requests, progress);
+        if (r.cancelled)
+            break;
         SweepPoint p;
         p.maxSequences = cap;
         p.throughputTokensPerSecond = r.all.throughputTokensPerSecond;

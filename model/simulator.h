@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
@@ -134,8 +137,9 @@ struct SimulationConfig {
 };
 
 /**
- * Bounds of a simulation, shared by checkSimulationConfig() and the simulation file parser. They keep
- * any accepted run to seconds on a 2-core machine (about 3 s and 300 MB per million requests).
+ * Bounds of a simulation, shared by checkSimulationConfig() and the simulation file parser. With the
+ * work and memory budgets below they keep any accepted run to seconds on a 2-core machine (about 4 s
+ * and 210 MB per million chat requests).
  */
 inline constexpr long long kMaxSimulationRequests = 2000000; ///< requests generated in all: classes and trace,
                                                              ///< and again for each sweep run
@@ -148,6 +152,39 @@ inline constexpr int kMaxSimulationSeriesPoints = 100000;    ///< kv_series_poin
 inline constexpr double kMaxSimulationSeconds = 1e7;         ///< duration_s, start_s, end_s, trace arrivals
 
 /**
+ * Called by simulate() about every 16,384 sequence-steps or requests prepared (under a millisecond) and by
+ * generateRequests() every 65,536 requests, from the thread running them, with the requests finished
+ * (generated) so far and in all. Returning false stops the run at once: simulate() returns a result
+ * with cancelled set, generateRequests() an empty list. Empty: never called.
+ */
+using SimulationProgress = std::function<bool(long long done, long long total)>;
+
+/**
+ * Work and memory bounds of a simulation, stated in the refusal message and docs/performance.md. The
+ * engine's work is one sequence-step per output token (plus prefill chunks): about 16 ns of CPU each
+ * (measured: 1,000,000 chat requests, 254 million output tokens, 4.1 s), so the budget of 1e9 output
+ * tokens over all runs is about 16 s; the run shows progress and stops within milliseconds when
+ * cancelled. Memory is about kSimulationBytesPerRequest per request (206 MB for that run), plus 8
+ * bytes per recorded token time, plus the fixed ITL histograms.
+ */
+inline constexpr double kMaxSimulationOutputTokens = 1e9;           ///< output tokens in all runs (the run and each sweep cap)
+inline constexpr double kMaxSimulationBytes = 1024.0 * 1024 * 1024; ///< estimated peak memory of one run, bytes (1 GiB)
+inline constexpr double kSimulationSecondsPerToken = 16e-9;         ///< measured engine CPU time per output token, s (for messages)
+inline constexpr double kSimulationBytesPerRequest = 220;           ///< measured peak bytes per request (input, result, summaries)
+
+/** What a configuration will cost, from the expected request count and lengths (before generating them). */
+struct SimulationCost {
+    double requests = 0;     ///< requests of one run (expected; the trace's exactly)
+    double outputTokens = 0; ///< output tokens of one run (expected: means of the length distributions)
+    int runs = 1;            ///< the run plus one per sweep cap
+    double bytes = 0;        ///< estimated peak memory of one run, bytes
+    double seconds = 0;      ///< estimated engine time of all runs, s
+};
+
+/** Estimates @p config's cost; meaningful once checkSimulationConfig()'s other checks pass. */
+SimulationCost estimateSimulationCost(const SimulationConfig& config);
+
+/**
  * The one range message of simulation files: "FIELD = VALUE: must be from MIN to MAX", the bounds with
  * thousands separators ("simulation.max_sequences = 0: must be from 1 to 1,000,000").
  */
@@ -158,7 +195,9 @@ std::string simulationRangeMessage(const std::string& field, double value, long 
  * Checks @p config; returns "" or one sentence naming the field as spelled in simulation files and its
  * value, e.g. "simulation.classes[0].prompt.p99 = 100: must exceed the median (2000)". Refuses class
  * names with control characters, more than kMaxSimulationClasses classes, and workloads over the
- * bounds above (requests generated, sweep runs included).
+ * bounds above (requests generated, sweep runs included), or over the work and memory budgets
+ * (estimateSimulationCost(); the message gives the estimate: "about 1,000 requests x about 2,000,000
+ * output tokens each = 2,000,000,000 output tokens to simulate, about 32 s of work; at most ...").
  */
 std::string checkSimulationConfig(const SimulationConfig& config);
 
@@ -168,7 +207,7 @@ std::string checkSimulationConfig(const SimulationConfig& config);
  * standard library) and bursts, plus the trace rows, sorted by arrival (ties: class order), limited to
  * durationSeconds and to the first `requests`. Precondition: checkSimulationConfig(config) is "".
  */
-std::vector<Request> generateRequests(const SimulationConfig& config);
+std::vector<Request> generateRequests(const SimulationConfig& config, const SimulationProgress& progress = {});
 
 /**
  * Draws one length from @p dist with @p engine (advanced): uniforms from the top 53 bits of one draw,
@@ -203,7 +242,49 @@ struct Percentiles {
     double mean = 0, p50 = 0, p95 = 0, p99 = 0, max = 0;
 };
 
-/** The latencies of a set of requests. itl is over every inter-token interval, the others per request. */
+/**
+ * Inter-token intervals in fixed memory: counts in kBins log-spaced bins (kBinsPerOctave per power of
+ * two, from 2^kMinExponent to 2^kMaxExponent s, about 1 us to 194 days; outside values go to the end
+ * bins), each with the largest interval it holds; count, mean and max are exact. A percentile is the
+ * largest interval in the bin holding the nearest rank: an interval that occurred, never below the exact
+ * nearest-rank value and less than 1/256 (0.4 %) above it; exact when the bin holds one distinct value
+ * (equal step times). Memory: 4 KiB per power of two that holds an interval (a run's step times span a
+ * few), at most 176 KiB, whatever the run's length (it replaced a record of every step's intervals,
+ * which grew to gigabytes on long runs).
+ */
+class LatencyHistogram {
+public:
+    static constexpr int kBinsPerOctave = 256;
+    static constexpr int kMinExponent = -20;
+    static constexpr int kMaxExponent = 24;
+    static constexpr int kOctaves = kMaxExponent - kMinExponent;
+    static constexpr int kBins = kOctaves * kBinsPerOctave;
+
+    /** Adds @p count intervals of @p seconds (ignored unless finite and count > 0). */
+    void add(double seconds, long long count = 1);
+    /** Adds every interval of @p other. */
+    void merge(const LatencyHistogram& other);
+    /** Count, mean, p50 / p95 / p99 (as above) and max; all zero when empty. */
+    Percentiles percentiles() const;
+    long long count() const { return m_total; }
+    /** Bin of @p seconds (exposed for tests). */
+    static int binOf(double seconds);
+
+private:
+    /** One power of two's bins: counts and the largest interval in each. */
+    struct Octave {
+        std::array<long long, kBinsPerOctave> count{};
+        std::array<double, kBinsPerOctave> top{};
+    };
+    Octave& octave(int index);
+
+    std::vector<std::unique_ptr<Octave>> m_octaves; // kOctaves, each allocated when it first holds an interval
+    long long m_total = 0;
+    double m_sum = 0, m_max = 0;
+};
+
+/** The latencies of a set of requests. itl is over every inter-token interval (LatencyHistogram: its
+ *  percentiles within 0.4 %), the others per request (exact). */
 struct LatencySummary {
     Percentiles queueWait, prefill, ttft, itl, tpot, endToEnd;
 };
@@ -246,7 +327,9 @@ struct SimulationResult {
     std::vector<KvSample> kvSeries;          ///< KV blocks in use over time
     std::vector<double> tokenTimes;          ///< recordTokenTimes: emission time of every token, request by request
     std::vector<long long> tokenOffsets;     ///< recordTokenTimes: request i's tokens start at tokenOffsets[i] (size n + 1)
+    bool cancelled = false;                  ///< the progress callback stopped the run: the rest is partial, not to be shown
 };
+
 
 /**
  * Simulates @p requests (any order) on @p scenario under @p config's policy. Deterministic.
@@ -255,7 +338,8 @@ struct SimulationResult {
  * O(requests + ITL record) whatever the number of classes; no allocation per step beyond amortised
  * growth of the ITL record.
  */
-SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests);
+SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                          const SimulationProgress& progress = {});
 
 /** One point of the max-sequences sweep. */
 struct SweepPoint {
@@ -270,8 +354,9 @@ struct SweepPoint {
     long long preemptions = 0;
 };
 
-/** Simulates @p requests once per cap in config.sweepMaxSequences (seed 001, 3.1: goodput vs throughput). */
+/** Simulates @p requests once per cap in config.sweepMaxSequences (seed 001, 3.1: goodput vs throughput).
+ *  @p progress as in simulate(); when it stops a run the points so far are returned. */
 std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
-                                          const std::vector<Request>& requests);
+                                          const std::vector<Request>& requests, const SimulationProgress& progress = {});
 
 } // namespace ridgeline::model

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include "model/costmodel.h"
+#include "model/jsoninput.h"
 #include "model/messagetext.h"
 #include "model/scenariokeys.h"
 
@@ -336,10 +337,9 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
 
 std::string parseTriageInput(const QByteArray& json, TriageInput& out, QByteArray* scenarioJson)
 {
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError)
-        return "not valid JSON at byte " + std::to_string(error.offset) + ": " + error.errorString().toStdString();
+    QJsonDocument doc;
+    if (std::string e = parseJsonInput(json, doc); !e.empty())
+        return e;
     if (!doc.isObject())
         return "expected a JSON object with the ticket's fields";
     TriageInput in;

@@ -16,7 +16,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DRIDGELINE_FUZZ=ON -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz --target fuzzers --parallel "$(nproc)"
-for target in scenario_json hfconfig triage set_key; do
+for target in scenario_json hfconfig triage set_key simulation_file calibration trace_csv; do
   work="build-fuzz/corpus-$target"
   mkdir -p "$work"
   echo "fuzz_$target: ${seconds}s"

@@ -241,6 +241,28 @@ private slots:
             QVERIFY2(c.unicode() >= 0x20 && c.unicode() != 0x7f, qPrintable(err)); // one printable line
         QVERIFY(rows.empty());
     }
+
+    /** More rows than kMaxMeasurements are refused before any fit (2.3 M rows took 407 s on the UI thread). */
+    void tooManyMeasurementsRefused()
+    {
+        QByteArray csv = "batch,context_tokens,itl_ms\n";
+        for (int i = 0; i < kMaxMeasurements; ++i)
+            csv += QByteArray::number(1 + i % 64) + ",2048," + QByteArray::number(7.0 + 0.1 * (i % 64)) + "\n";
+        std::vector<Measurement> rows;
+        QCOMPARE(parseMeasurementsCsv(csv, rows), std::string());
+        QCOMPARE(rows.size(), size_t(kMaxMeasurements));
+        csv += "1,2048,7\n";
+        rows.clear();
+        const std::string err = parseMeasurementsCsv(csv, rows);
+        QVERIFY2(QString::fromStdString(err).startsWith(QStringLiteral("line 10002: more than 10000 measurements; at most 10000")),
+                 err.c_str());
+        QVERIFY(rows.empty());
+        QByteArray lines;
+        for (int i = 0; i <= kMaxMeasurements; ++i)
+            lines += R"({"completed": 1, "max_concurrency": 1, "mean_tpot_ms": 9.5, "total_input_tokens": 100, "total_output_tokens": 10})"
+                     "\n";
+        QVERIFY(QString::fromStdString(parseVllmBenchmarkJson(lines, rows)).contains(QStringLiteral("more than 10000 measurements")));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCalibration)

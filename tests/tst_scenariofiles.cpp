@@ -3,6 +3,7 @@
 // wrong-type and future-version files are refused or migrated with a message while the open scenario
 // stays; a failed save says so and leaves the previous file intact; a slider drag is one undo step.
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <QDir>
@@ -26,10 +27,14 @@
 #include "app/scenariofiles.h"
 #include "model/scenariokeys.h"
 #include "model/scenariomigration.h"
+#include "views/calibrationtab.h"
 #include "views/controlspanel.h"
 #include "views/scenariodocument.h"
 #include "views/scenariohistory.h"
+#include "views/triagepanel.h"
+#include "views/usercatalogue.h"
 #include "views/valueslider.h"
+#include "views/whatifstabs.h"
 
 using ridgeline::app::MainWindow;
 using ridgeline::app::ScenarioFiles;
@@ -119,6 +124,7 @@ private slots:
     void sliderDragIsOneUndoStep();
     void typedCommitsAreOneStepEach();
     void sessionOnlyWhenEnabled();
+    void devicesAndPipesAreRefused();
 
 private:
     QTemporaryDir m_dir;
@@ -551,4 +557,45 @@ void TestScenarioFiles::sessionOnlyWhenEnabled()
 }
 
 QTEST_MAIN(TestScenarioFiles)
+
+/**
+ * Every window read goes through the one bounded reader: a FIFO (which blocked start-up as the user
+ * catalogue) and /dev/zero (which grew memory without end) are refused at once, naming the problem.
+ */
+void TestScenarioFiles::devicesAndPipesAreRefused()
+{
+    const QString fifo = m_dir.filePath(QStringLiteral("pipe.json"));
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    const QString zero = QStringLiteral("/dev/zero");
+
+    // The user catalogue as a FIFO: the window still starts, and says why the file was ignored.
+    QVERIFY(QDir().mkpath(ridgeline::views::UserCatalogue::directory()));
+    const QString catalogue = ridgeline::views::UserCatalogue::hardwarePath();
+    QFile::remove(catalogue);
+    QVERIFY(::mkfifo(QFile::encodeName(catalogue).constData(), 0600) == 0);
+    {
+        MainWindow window(model::defaultScenario());
+        QVERIFY2(window.noticeLabel()->text().contains(QStringLiteral("not a regular file")), qPrintable(window.noticeLabel()->text()));
+        QVERIFY(window.userCatalogue()->devices().empty());
+    }
+    QFile::remove(catalogue);
+
+    MainWindow window(model::defaultScenario());
+    const QStringList before = keyValues(window.document()->scenario());
+    for (const QString& path : {fifo, zero}) {
+        QString message;
+        QVERIFY(!window.files()->open(path, &message));
+        QVERIFY2(message.contains(QStringLiteral("not a regular file")), qPrintable(message));
+        QVERIFY(!window.importModelConfig(path, &message));
+        QVERIFY2(message.contains(QStringLiteral("not a regular file")), qPrintable(message));
+        QVERIFY(!window.openJsonFile(path, &message)); // a dropped file
+        QVERIFY2(message.contains(QStringLiteral("not a regular file")), qPrintable(message));
+        const QString ticket = window.whatIfTabs()->triagePanel()->loadTicket(path);
+        QVERIFY2(ticket.contains(QStringLiteral("not a regular file")), qPrintable(ticket));
+        const QString measurements = window.whatIfTabs()->calibrationTab()->loadMeasurements(path);
+        QVERIFY2(measurements.contains(QStringLiteral("not a regular file")), qPrintable(measurements));
+    }
+    QCOMPARE(keyValues(window.document()->scenario()), before);
+}
+
 #include "tst_scenariofiles.moc"

@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -85,6 +86,8 @@ private slots:
     void cancelKeepsPreviousResults();
     void badExampleNamesTheField();
     void badInputsDoNotRun();
+    void perClassResults();
+    void batchOnlyFileRunsAsWritten();
     void hookedIntoWhatIfTabsAndRendersPng();
 };
 
@@ -202,9 +205,11 @@ void TestSimulationTab::cancelKeepsPreviousResults()
     const QString p99 = tab.latencyTable()->item(SimulationTab::TtftRow, SimulationTab::P99Column)->text();
     const QString takeaway = tab.itlTimelinePlot()->takeaway();
 
-    // A long run: 20,000 s of chat (about 120,000 requests, several seconds of work).
+    // A long run: 300,000 s of chat (about 1.8 million requests, many seconds of work).
     tab.requestsCheckBox()->setChecked(false);
-    tab.durationSpinBox()->setValue(20000);
+    tab.durationSpinBox()->setValue(300000);
+    tab.sweepEdit()->clear(); // within the 2,000,000-request bound
+    QCOMPARE(tab.inputError(), QString());
     QSignalSpy cancelled(tab.runner(), &ridgeline::views::SimulationRunner::cancelled);
     QTest::mouseClick(tab.runButton(), Qt::LeftButton);
     QVERIFY(tab.runner()->isRunning());
@@ -217,7 +222,9 @@ void TestSimulationTab::cancelKeepsPreviousResults()
     QVERIFY(!tab.cancelButton()->isEnabled());
     QVERIFY(tab.statusLabel()->text().contains(QStringLiteral("Cancelled")));
 
-    // The abandoned worker finishes in the background; its result never reaches the screen.
+    // The engine's progress callback stops the worker within milliseconds (it used to finish the run:
+    // memory kept growing, a second run added a worker, Quit waited). A generous timeout, not a speed check.
+    QTRY_COMPARE_WITH_TIMEOUT(tab.runner()->activeWorkers(), 0, 2000);
     tab.runner()->waitForWorkers();
     QCoreApplication::processEvents();
     QTest::qWait(20);
@@ -232,6 +239,67 @@ void TestSimulationTab::cancelKeepsPreviousResults()
     QTest::mouseClick(tab.runButton(), Qt::LeftButton);
     QVERIFY(shown.wait(60000));
     QVERIFY(tab.outcome() != previous);
+}
+
+/** Chat and a batch job: the tables show one class at a time on request, the summary each class's tail. */
+void TestSimulationTab::perClassResults()
+{
+    ScenarioDocument document(model::defaultScenario());
+    SimulationTab tab(&document);
+    tab.show();
+    QCOMPARE(tab.loadExample(SimulationTab::examplePaths().at(1)), QString());
+    tab.requestsCheckBox()->setChecked(true);
+    tab.requestsSpinBox()->setValue(400);
+    tab.sweepEdit()->clear();
+    QSignalSpy shown(&tab, &SimulationTab::outcomeShown);
+    QTest::mouseClick(tab.runButton(), Qt::LeftButton);
+    QVERIFY(shown.wait(60000));
+    const auto& o = *tab.outcome();
+    QCOMPARE(o.config.classes.size(), size_t(2));
+    QCOMPARE(tab.classCombo()->count(), 3);
+    QVERIFY(tab.classCombo()->isEnabled());
+    auto shownTtft = [&] { return tab.latencyTable()->item(SimulationTab::TtftRow, SimulationTab::P99Column)->text(); };
+    QCOMPARE(shownTtft(), format::duration(o.result.all.latency.ttft.p99));
+    for (int c = 0; c < 2; ++c) {
+        tab.classCombo()->setCurrentIndex(c + 1);
+        const model::TrafficSummary& k = o.result.classes[size_t(c)];
+        QCOMPARE(shownTtft(), format::duration(k.latency.ttft.p99));
+        QCOMPARE(tab.totalsTable()->item(SimulationTab::RequestsRow, 0)->text().section(QLatin1Char('/'), 1).trimmed().section(QLatin1Char(','), 0, 0),
+                 format::integer(double(k.requests)));
+    }
+    // The chat class's own tail differs from the mix (the batch job's queueing is not the chat users').
+    QVERIFY(o.result.classes[0].latency.ttft.p99 != o.result.all.latency.ttft.p99);
+    const QString summary = tab.summaryLabel()->text();
+    for (size_t c = 0; c < 2; ++c)
+        QVERIFY2(summary.contains(QStringLiteral("%1: p99 TTFT %2").arg(QString::fromStdString(o.config.classes[c].name),
+                                                                            format::duration(o.result.classes[c].latency.ttft.p99))),
+                 qPrintable(summary));
+}
+
+/** A file with only a batch class gets no chat class and no sweep caps it does not hold. */
+void TestSimulationTab::batchOnlyFileRunsAsWritten()
+{
+    ScenarioDocument document(model::defaultScenario());
+    SimulationTab tab(&document);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("batch-only.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"simulation": {"policy": "chunked", "max_sequences": 16, "duration_s": 100,
+                  "classes": [{"name": "nightly", "priority": "batch", "count": 20, "start_s": 0,
+                               "prompt": {"dist": "fixed", "value": 2000}, "output": {"dist": "fixed", "value": 100}}]}})");
+    file.close();
+    QCOMPARE(tab.loadExample(path), QString());
+    const model::SimulationConfig c = tab.config();
+    QCOMPARE(c.classes.size(), size_t(1));
+    QCOMPARE(c.classes[0].name, std::string("nightly"));
+    QCOMPARE(c.classes[0].count, 20LL);
+    QVERIFY(c.sweepMaxSequences.empty());
+    QCOMPARE(tab.inputError(), QString());
+    // Typing a chat rate adds a chat class, as the inputs say.
+    tab.chatRateSpinBox()->setValue(2);
+    QCOMPARE(tab.config().classes.size(), size_t(2));
 }
 
 void TestSimulationTab::badExampleNamesTheField()

@@ -9,6 +9,8 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "model/costmodel.h"
@@ -779,11 +781,149 @@ private slots:
             QCOMPARE(p.count, static_cast<long long>(intervals.size()));
             QVERIFY(!intervals.empty());
             auto rank = [&](double q) { return intervals[size_t(std::clamp(std::ceil(q * double(intervals.size())), 1.0, double(intervals.size()))) - 1]; };
-            QVERIFY(std::abs(p.p50 - rank(0.50)) <= 1e-12);
-            QVERIFY(std::abs(p.p95 - rank(0.95)) <= 1e-12);
-            QVERIFY(std::abs(p.p99 - rank(0.99)) <= 1e-12);
+            // LatencyHistogram: never below the exact nearest rank, less than 1/256 above it; max exact.
+            for (const auto& [got, want] : {std::pair{p.p50, rank(0.50)}, std::pair{p.p95, rank(0.95)}, std::pair{p.p99, rank(0.99)}}) {
+                QVERIFY2(got >= want - 1e-15 && got <= want * (1.0 + 1.0 / 256), qPrintable(QStringLiteral("%1 vs %2").arg(got).arg(want)));
+                QVERIFY(std::binary_search(intervals.begin(), intervals.end(), got)); // an interval that occurred
+            }
             QVERIFY(std::abs(p.max - intervals.back()) <= 1e-12);
         }
+    }
+
+
+    // -- bounded work ------------------------------------------------------------------------------
+
+    /** The ITL record is a fixed-size histogram: percentiles within 1/256 above the exact ones, exact max and mean. */
+    void latencyHistogramIsFixedAndClose()
+    {
+        LatencyHistogram h;
+        std::vector<double> values;
+        std::mt19937_64 g(7);
+        for (int i = 0; i < 100000; ++i) {
+            const double v = 1e-3 * std::exp(4.0 * double(g() >> 11) * 0x1.0p-53); // 1 ms to 55 ms
+            values.push_back(v);
+            h.add(v);
+        }
+        h.add(0.25, 3); // a run of equal intervals
+        values.insert(values.end(), 3, 0.25);
+        std::sort(values.begin(), values.end());
+        const Percentiles p = h.percentiles();
+        QCOMPARE(p.count, static_cast<long long>(values.size()));
+        QCOMPARE(p.max, 0.25);
+        for (const auto& [q, got] : {std::pair{0.50, p.p50}, std::pair{0.95, p.p95}, std::pair{0.99, p.p99}}) {
+            const double want = values[size_t(std::ceil(q * double(values.size()))) - 1];
+            QVERIFY2(got >= want && got < want * (1.0 + 1.0 / 256), qPrintable(QStringLiteral("q %1: %2 vs %3").arg(q).arg(got).arg(want)));
+        }
+        // Bins are monotonic and the ends catch everything.
+        QCOMPARE(LatencyHistogram::binOf(0.0), 0);
+        QCOMPARE(LatencyHistogram::binOf(1e30), LatencyHistogram::kBins - 1);
+        QVERIFY(LatencyHistogram::binOf(0.0100) < LatencyHistogram::binOf(0.0101));
+    }
+
+    /** Work beyond the budget is refused before running, with the estimate (a 1,000-request file ran 95 s at 2.8 GB). */
+    void workBudgetRefusedWithEstimate()
+    {
+        SimulationConfig c;
+        c.requests = 1000;
+        c.classes.push_back(poisson("chat", 10, fixedTokens(500), fixedTokens(2000000)));
+        const std::string err = checkSimulationConfig(c);
+        QVERIFY2(QString::fromStdString(err).startsWith(QStringLiteral(
+                     "simulation.classes: about 1,000 requests x about 2,000,000 output tokens each = 2,000,000,000 output tokens "
+                     "to simulate, about 32 s of work; at most 1,000,000,000 (about 16 s)")),
+                 err.c_str());
+        const SimulationCost cost = estimateSimulationCost(c);
+        QCOMPARE(cost.outputTokens, 2e9);
+        QCOMPARE(cost.requests, 1000.0);
+        // The sweep multiplies the work.
+        c.classes[0].output = fixedTokens(400000);
+        QVERIFY(checkSimulationConfig(c).empty());
+        c.sweepMaxSequences = {8, 16, 32};
+        QVERIFY2(checkSimulationConfig(c).find("x 4 runs (the sweep)") != std::string::npos, checkSimulationConfig(c).c_str());
+        // Recorded token times count in the memory estimate.
+        c.sweepMaxSequences.clear();
+        c.recordTokenTimes = true;
+        QVERIFY2(checkSimulationConfig(c).find("of memory; at most 1 GiB") != std::string::npos, checkSimulationConfig(c).c_str());
+    }
+
+    /** An overflowing estimate says so rather than "about inf requests". */
+    void hugeRateMessageIsFinite()
+    {
+        SimulationFile sim;
+        const std::string err = parseSimulationJson(R"({"simulation": {"duration_s": 600, "classes": [{"name": "c", "rate_per_s": 1e308,
+            "prompt": {"dist": "fixed", "value": 1}, "output": {"dist": "fixed", "value": 1}}]}})", QDir::tempPath(), sim);
+        QCOMPARE(err, std::string("simulation.classes[0].rate_per_s = 1e308: more than 1e308 requests over 600 s; at most 2,000,000 "
+                                  "requests in all (lower rate_per_s, end_s, duration_s or requests)"));
+    }
+
+    /** The progress callback sees the run advance and stops it at once when it returns false. */
+    void progressCallbackStopsTheRun()
+    {
+        SimulationConfig c;
+        c.policy = BatchingPolicy::Chunked;
+        c.maxSequences = 64;
+        c.requests = 2000;
+        c.classes.push_back(poisson("chat", 20, logNormal(1000, 4000), logNormal(200, 1000)));
+        const std::vector<Request> requests = generateRequests(c);
+        std::vector<long long> seen;
+        const SimulationResult full = simulate(planning(), c, requests, [&](long long done, long long total) {
+            seen.push_back(done);
+            return total == 2000;
+        });
+        QVERIFY(!full.cancelled);
+        QVERIFY(seen.size() >= 3);
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        const SimulationResult plain = simulate(planning(), c, requests);
+        QCOMPARE(full.all.latency.ttft.p99, plain.all.latency.ttft.p99); // watching does not change the run
+
+        int calls = 0;
+        const SimulationResult stopped = simulate(planning(), c, requests, [&](long long, long long) { return ++calls < 2; });
+        QVERIFY(stopped.cancelled);
+        QCOMPARE(calls, 2);
+        QVERIFY(stopped.steps < full.steps / 2);
+        const std::vector<SweepPoint> none = [&] {
+            SimulationConfig s = c;
+            s.sweepMaxSequences = {8, 16};
+            return sweepMaxSequences(planning(), s, requests, [](long long, long long) { return false; });
+        }();
+        QVERIFY(none.empty());
+
+        SimulationConfig many = c;
+        many.requests = 500000;
+        many.classes[0].ratePerSecond = 1000;
+        QVERIFY(generateRequests(many, [](long long, long long) { return false; }).empty());
+    }
+
+    /** trace_csv stays in the simulation file's folder and its errors do not quote the file's text. */
+    void traceCsvStaysInItsFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sim")));
+        auto write = [](const QString& path, const QByteArray& bytes) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        write(dir.filePath(QStringLiteral("secret.csv")), "0,1,1\nsecret-token-1234,1,1\n");
+        write(dir.filePath(QStringLiteral("sim/own.csv")), "0,1,1\nnot-a-number,1,1\n");
+        QVERIFY(QFile::link(dir.filePath(QStringLiteral("secret.csv")), dir.filePath(QStringLiteral("sim/link.csv"))));
+        const QString base = dir.filePath(QStringLiteral("sim"));
+        auto load = [&](const QByteArray& name) {
+            SimulationFile sim;
+            return QString::fromStdString(parseSimulationJson(
+                R"({"simulation": {"duration_s": 10, "trace_csv": ")" + name + R"(", "classes": []}})", base, sim));
+        };
+        const QString up = load("../secret.csv");
+        QVERIFY2(up.startsWith(QStringLiteral("simulation.trace_csv = \"../secret.csv\": must name a file in the simulation file's folder")),
+                 qPrintable(up));
+        const QString absolute = load(dir.filePath(QStringLiteral("secret.csv")).toUtf8());
+        QVERIFY2(absolute.contains(QStringLiteral("no absolute path")), qPrintable(absolute));
+        const QString link = load("link.csv");
+        QVERIFY2(link.contains(QStringLiteral("leads outside the simulation file's folder")), qPrintable(link));
+        const QString own = load("own.csv");
+        QCOMPARE(own, QStringLiteral("simulation.trace_csv line 2: arrival_s (field 1) is not a number of seconds"));
+        for (const QString& e : {up, absolute, link, own})
+            QVERIFY2(!e.contains(QStringLiteral("secret-token")) && !e.contains(QStringLiteral("not-a-number")), qPrintable(e));
     }
 
     void traceCsv()
@@ -806,11 +946,11 @@ private slots:
 
         std::vector<Request> more;
         QCOMPARE(parseTraceCsv("0,100,x\n", "simulation.trace_csv", classes, more),
-                 std::string("simulation.trace_csv line 1: output_tokens \"x\": expected a whole number from 1 to 1,000,000,000"));
+                 std::string("simulation.trace_csv line 1: output_tokens (field 3) is not a whole number from 1 to 1,000,000,000"));
         QCOMPARE(parseTraceCsv("0,100,10\n1,2\n", "simulation.trace_csv", classes, more),
                  std::string("simulation.trace_csv line 2: expected arrival_s,prompt_tokens,output_tokens[,class], got 2 fields"));
         QCOMPARE(parseTraceCsv("0,100,10,nobody\n", "simulation.trace_csv", classes, more),
-                 std::string("simulation.trace_csv line 1: class \"nobody\" is not in simulation.classes"));
+                 std::string("simulation.trace_csv line 1: class (field 4) is not one of simulation.classes (job, trace)"));
 
         // A trace drives the simulation as it is.
         SimulationConfig c;

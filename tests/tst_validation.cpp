@@ -8,9 +8,15 @@
 #include <QJsonDocument>
 #include <QtTest>
 
+#include "model/calibration.h"
 #include "model/costmodel.h"
+#include "model/hfconfig.h"
+#include "model/jsoninput.h"
 #include "model/presets.h"
 #include "model/scenariokeys.h"
+#include "model/scenariomigration.h"
+#include "model/simulationfile.h"
+#include "model/triage.h"
 
 using namespace ridgeline::model;
 
@@ -276,6 +282,74 @@ private slots:
         QVERIFY(b > 100 && b < 400); // about the ridge point at bf16 with no cache
         s.workload.contextTokens = 2048; // 64 FLOP/byte per sequence, below the 295 ridge
         QVERIFY(!evaluate(s).roofline.computeBoundBatch.has_value());
+    }
+
+    /** Duplicate keys are refused naming the key, by the one JSON reader every parser of outside input uses. */
+    void duplicateKeysFound_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("top") << QByteArray("{\"a\": 1, \"b\": 2, \"a\": 3}")
+                             << QStringLiteral("duplicate key \"a\" (line 1): each key may appear once in an object");
+        QTest::newRow("nested, second line") << QByteArray("{\"simulation\": {\"classes\": [{\"name\": \"x\"},\n {\"name\": \"y\", \"name\": \"z\"}]}}")
+                                             << QStringLiteral("duplicate key \"simulation.classes[1].name\" (line 2)");
+        QTest::newRow("escaped spelling") << QByteArray("{\"ab\": 1, \"\\u0061b\": 2}") << QStringLiteral("duplicate key \"ab\"");
+        QTest::newRow("control character") << QByteArray("{\"a\\u001b\": 1, \"a\\u001b\": 2}")
+                                           << QStringLiteral("duplicate key \"a\\x1B\"");
+        QTest::newRow("same key in two objects") << QByteArray("{\"a\": {\"x\": 1}, \"b\": {\"x\": 2}, \"c\": [{\"x\": 1}, {\"x\": 2}]}")
+                                                 << QString();
+        QTest::newRow("key text as a value") << QByteArray("{\"a\": \"a\", \"b\": [\"a\", \"b\"], \"c\": \"{\\\"a\\\": 1, \\\"a\\\": 2}\"}")
+                                             << QString();
+    }
+    void duplicateKeysFound()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        const QString got = QString::fromStdString(findDuplicateJsonKey(json));
+        QVERIFY2(expected.isEmpty() ? got.isEmpty() : got.startsWith(expected), qPrintable(got));
+        QJsonDocument doc;
+        QCOMPARE(QString::fromStdString(parseJsonInput(json, doc)), got);
+    }
+
+    /** Every parser of outside input refuses them (QJsonDocument alone keeps the last value silently). */
+    void everyParserRefusesDuplicateKeys()
+    {
+        Scenario scenario = defaultScenario();
+        QVERIFY(applyJsonText(scenario, R"({"hardware": {"gpus": 1, "gpus": 2}})").starts_with("duplicate key \"hardware.gpus\""));
+        Scenario loaded;
+        ScenarioLoadReport report;
+        QVERIFY(loadScenarioJson(R"({"format_version": 1, "workload": {"batch": 8, "batch": 64}})", defaultScenario(), loaded, report)
+                    .starts_with("duplicate key \"workload.batch\""));
+        SimulationFile sim;
+        QVERIFY(parseSimulationJson(R"({"simulation": {"max_sequences": 8, "max_sequences": 256}})", QString(), sim)
+                    .starts_with("duplicate key \"simulation.max_sequences\""));
+        TriageInput ticket;
+        QVERIFY(parseTriageInput(R"({"id": "B1", "id": "B2"})", ticket).starts_with("duplicate key \"id\""));
+        ImportedModel imported;
+        QVERIFY(importHfConfig(R"({"hidden_size": 4096, "hidden_size": 8192})", imported).starts_with("duplicate key \"hidden_size\""));
+        std::vector<Measurement> points;
+        QVERIFY(parseVllmBenchmarkJson(R"([{"max_concurrency": 16, "max_concurrency": 64}])", points)
+                    .starts_with("duplicate key \"[0].max_concurrency\""));
+        QVERIFY(parseVllmBenchmarkJson("{\"completed\": 1}\n{\"completed\": 1, \"completed\": 2}\n", points)
+                    .starts_with("duplicate key \"completed\""));
+    }
+
+    /** The ITL SLO list is capped (100,000 lines made a 19.7 MB report). */
+    void itlSloLinesCapped()
+    {
+        Scenario s = defaultScenario();
+        QByteArray many = "{\"workload\": {\"itl_slo_ms\": [";
+        for (int i = 0; i < 100000; ++i)
+            many += (i ? "," : "") + QByteArray::number(20 + i % 50);
+        many += "]}}";
+        QCOMPARE(applyJsonText(s, many), std::string("workload.itl_slo_ms: 100000 values; at most 16 ITL SLO lines"));
+        QCOMPARE(setKey(s, "workload.itl_slo_ms", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"),
+                 std::string("workload.itl_slo_ms: more than 16 values; at most 16 ITL SLO lines"));
+        QVERIFY(setKey(s, "workload.itl_slo_ms", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16").empty());
+        s.workload.itlSloMs.assign(100000, -1.0);
+        const std::vector<ScenarioError> errors = validate(s);
+        QCOMPARE(errors.size(), size_t(1)); // one message, not 100,000
+        QCOMPARE(errors.front().message, std::string("workload.itl_slo_ms = 100000 values: at most 16 ITL SLO lines"));
     }
 };
 

@@ -17,7 +17,9 @@
 
 #include <qcustomplot.h>
 
+#include "model/inputfile.h"
 #include "model/scenariokeys.h"
+
 #include "views/calibrationplot.h"
 #include "views/format.h"
 #include "views/palette.h"
@@ -220,14 +222,13 @@ void CalibrationTab::importFromDialog()
 
 QString CalibrationTab::loadMeasurements(const QString& path)
 {
-    QFile file(path);
     const QString name = QFileInfo(path).fileName();
-    if (!file.open(QIODevice::ReadOnly)) {
-        const QString message = tr("%1: cannot be read (%2).").arg(name, file.errorString());
+    QByteArray text;
+    if (const std::string e = model::readInputFile(path, text); !e.empty()) {
+        const QString message = tr("%1: %2. The previous points are kept.").arg(name, str(e));
         showError(message);
         return message;
     }
-    const QByteArray text = file.readAll();
     const QByteArray start = text.trimmed().left(1);
     const bool json = path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
                       || path.endsWith(QStringLiteral(".jsonl"), Qt::CaseInsensitive) || start == "{" || start == "[";

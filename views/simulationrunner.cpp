@@ -67,30 +67,53 @@ void SimulationRunner::start(const model::Scenario& scenario, const model::Simul
                                       Qt::QueuedConnection);
         };
 
+        // The engine calls this every fraction of a millisecond of work: it stops the run at once when
+        // cancelled, and reports progress when the percentage moves.
+        int stageIndex = 0;
+        QString stageText;
+        int shownPercent = -1;
+        auto keepGoing = [&](long long doneCount, long long all) {
+            if (job->cancelled)
+                return false;
+            const int percent = all > 0 ? int(std::clamp(100.0 * double(doneCount) / double(all), 0.0, 100.0)) : 0;
+            if (percent != shownPercent) {
+                shownPercent = percent;
+                post(stageIndex, tr("%1: %2%").arg(stageText).arg(percent));
+            }
+            return true;
+        };
+        const model::SimulationProgress progress = keepGoing;
+
         auto outcome = std::make_shared<SimulationOutcome>();
         outcome->scenario = scenario;
         outcome->config = config;
         outcome->title = title;
-        const std::vector<model::Request> requests = model::generateRequests(config);
+        stageText = tr("Generating requests");
+        const std::vector<model::Request> requests = model::generateRequests(config, progress);
         if (job->cancelled)
             return;
         double outputTokens = 0;
         for (const model::Request& r : requests)
             outputTokens += r.outputTokens;
         outcome->config.recordTokenTimes = outputTokens <= kMaxRecordedTokens;
-        post(0, tr("Simulating %1").arg(counted(double(requests.size()), tr("1 request"), tr("%1 requests"))));
-        outcome->result = model::simulate(scenario, outcome->config, requests);
-        if (job->cancelled)
+        stageText = tr("Simulating %1").arg(counted(double(requests.size()), tr("1 request"), tr("%1 requests")));
+        shownPercent = -1;
+        post(0, stageText);
+        outcome->result = model::simulate(scenario, outcome->config, requests, progress);
+        if (job->cancelled || outcome->result.cancelled)
             return;
 
         model::SimulationConfig one = outcome->config;
         one.recordTokenTimes = false;
         for (size_t i = 0; i < config.sweepMaxSequences.size(); ++i) {
             const int cap = config.sweepMaxSequences[i];
-            post(int(i) + 1, tr("Sweep: max sequences %1").arg(cap));
+            stageIndex = int(i) + 1;
+            stageText = tr("Sweep: max sequences %1").arg(cap);
+            shownPercent = -1;
+            post(stageIndex, stageText);
             one.sweepMaxSequences = {cap};
-            const std::vector<model::SweepPoint> points = model::sweepMaxSequences(scenario, one, requests);
-            if (job->cancelled)
+            const std::vector<model::SweepPoint> points = model::sweepMaxSequences(scenario, one, requests, progress);
+            if (job->cancelled || points.empty())
                 return;
             outcome->sweep.insert(outcome->sweep.end(), points.begin(), points.end());
         }

@@ -288,8 +288,7 @@ void SimulationTab::buildInputs(QWidget* side)
     m_runButton->setToolTip(tr("Simulate off the UI thread: the main run, then one per sweep cap."));
     m_cancelButton = new QPushButton(tr("Cancel"));
     m_cancelButton->setObjectName(QStringLiteral("simulationCancelButton"));
-    m_cancelButton->setToolTip(tr("Abandon the run: the previous results stay. The engine cannot stop inside one\n"
-                                  "simulation, so the worker finishes its current one in the background and drops it."));
+    m_cancelButton->setToolTip(tr("Stop the run: the previous results stay. The simulation stops within milliseconds."));
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("simulationProgressBar"));
     m_progress->setFormat(tr("%v / %m simulations"));
@@ -430,6 +429,14 @@ QWidget* SimulationTab::buildResults()
                            tr("Per-request latencies (ITL: every interval) over all classes, nearest-rank percentiles.\n"
                               "Goodput: requests meeting both SLOs; rejected requests count as missing."));
     setTitle(m_summary, tr("Aggregates"), tr("No run yet."));
+    m_classCombo = new QComboBox;
+    m_classCombo->setObjectName(QStringLiteral("simulationClassCombo"));
+    m_classCombo->setToolTip(tr("Which requests the tables show: every class together, or one class.\n"
+                                "Classes differ by design (a batch job's TTFT is not a chat user's): read each one alone."));
+    m_classCombo->addItem(tr("All classes"));
+    m_classCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_classCombo->setEnabled(false);
+    connect(m_classCombo, &QComboBox::currentIndexChanged, this, [this] { showTables(); });
     m_latencyTable = resultTable(QStringLiteral("simulationLatencyTable"), LatencyRowCount, LatencyColumnCount);
     m_latencyTable->setHorizontalHeaderLabels({tr("p50"), tr("p95"), tr("p99"), tr("max")});
     m_latencyTable->setVerticalHeaderLabels({tr("Queue wait"), tr("Prefill"), tr("TTFT"), tr("ITL"), tr("TPOT"), tr("End to end")});
@@ -451,7 +458,13 @@ QWidget* SimulationTab::buildResults()
     auto* cardLayout = new QVBoxLayout(card);
     cardLayout->setContentsMargins(10, 6, 10, 8);
     cardLayout->setSpacing(4);
+    auto* classRow = new QHBoxLayout;
+    classRow->setSpacing(6);
+    classRow->addWidget(caption(tr("Show"), m_classCombo->toolTip()));
+    classRow->addWidget(m_classCombo);
+    classRow->addStretch(1);
     cardLayout->addWidget(m_summary);
+    cardLayout->addLayout(classRow);
     cardLayout->addLayout(tables);
 
     auto* results = new QWidget;
@@ -498,6 +511,8 @@ void SimulationTab::fillInputs(const model::SimulationConfig& c)
     auto lognormal = [](const model::LengthDistribution& d) { return d.kind == model::LengthDistribution::Kind::LogNormal; };
     auto fixed = [](const model::LengthDistribution& d) { return d.kind == model::LengthDistribution::Kind::Fixed; };
     auto tokens = [](double v) { return int(std::clamp(std::round(v), 1.0, 1e7)); };
+    if (chat < 0 && !c.classes.empty())
+        setQuietly(m_chatRate, 0.0); // no chat class: none is added unless a rate is typed
     if (chat >= 0) {
         const model::RequestClass& k = c.classes[size_t(chat)];
         setQuietly(m_chatRate, k.ratePerSecond);
@@ -552,7 +567,7 @@ QString SimulationTab::loadExample(const QString& path)
     m_examplePath = path;
     fillInputs(m_example->config);
     if (m_example->config.sweepMaxSequences.empty())
-        m_sweep->setText(kDefaultSweep);
+        m_sweep->clear(); // the file sweeps nothing: no caps it does not hold
     m_classesNote->setVisible(!m_classesEditable);
     setText(m_classesNote, m_classesEditable ? QString()
                                              : tr("This file's request classes (or trace) run as written; the class inputs are not used."));
@@ -700,7 +715,9 @@ model::SimulationConfig SimulationTab::config() const
         };
         chatClass.prompt = lognormal(chatClass.prompt, m_promptMedian->value(), m_promptP99->value());
         chatClass.output = lognormal(chatClass.output, m_outputMedian->value(), m_outputP99->value());
-        std::vector<model::RequestClass> classes{chatClass};
+        std::vector<model::RequestClass> classes;
+        if (chat >= 0 || chatClass.ratePerSecond > 0) // a file without a chat class gets none at rate 0
+            classes.push_back(chatClass);
         if (m_batchJob->isChecked()) {
             model::RequestClass batchClass;
             if (batch >= 0) {
@@ -779,18 +796,16 @@ void SimulationTab::showError(const QString& message)
     m_error->setVisible(!message.isEmpty());
 }
 
-void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome)
+void SimulationTab::showTables()
 {
-    m_outcome = std::move(outcome);
+    if (!m_outcome)
+        return;
     const SimulationOutcome& o = *m_outcome;
     const model::SimulationResult& r = o.result;
-    const model::LatencySummary& l = r.all.latency;
-
-    m_timeline->showOutcome(o);
-    m_cdf->showOutcome(o);
-    m_sweepPlot->showOutcome(o);
-    m_kvPlot->showOutcome(o);
-
+    const int chosen = m_classCombo->currentIndex() - 1; // -1: all classes
+    const bool oneClass = chosen >= 0 && size_t(chosen) < r.classes.size();
+    const model::TrafficSummary& all = oneClass ? r.classes[size_t(chosen)] : r.all;
+    const model::LatencySummary& l = all.latency;
     const model::Percentiles* rows[LatencyRowCount] = {&l.queueWait, &l.prefill, &l.ttft, &l.itl, &l.tpot, &l.endToEnd};
     for (int row = 0; row < LatencyRowCount; ++row) {
         const model::Percentiles& p = *rows[row];
@@ -798,7 +813,6 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
         for (int column = 0; column < LatencyColumnCount; ++column)
             m_latencyTable->item(row, column)->setText(p.count > 0 ? format::duration(values[column]) : QStringLiteral("\u2013"));
     }
-    const model::TrafficSummary& all = r.all;
     m_totalsTable->item(RequestsRow, 0)->setText(tr("%1 / %2%3")
                                                      .arg(format::integer(double(all.completed)), format::integer(double(all.requests)),
                                                           all.rejected > 0 ? tr(", %1 rejected").arg(format::integer(double(all.rejected)))
@@ -821,6 +835,38 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
     m_totalsTable->item(StaticWasteRow, 0)->setText(format::percent(r.finishedSlotFraction));
     m_totalsTable->item(SequencesRow, 0)->setText(tr("%1 peak, %2 mean").arg(format::integer(r.peakSequences), format::number(r.meanSequences)));
 
+    if (oneClass) {
+        long long preemptions = 0;
+        for (const model::RequestResult& q : r.requests)
+            preemptions += q.classIndex == chosen ? q.preemptions : 0;
+        m_totalsTable->item(PreemptionsRow, 0)->setText(format::integer(double(preemptions)));
+    }
+}
+
+void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome)
+{
+    m_outcome = std::move(outcome);
+    const SimulationOutcome& o = *m_outcome;
+    const model::SimulationResult& r = o.result;
+    const model::LatencySummary& l = r.all.latency;
+
+    m_timeline->showOutcome(o);
+    m_cdf->showOutcome(o);
+    m_sweepPlot->showOutcome(o);
+    m_kvPlot->showOutcome(o);
+
+    {
+        const QSignalBlocker blocker(m_classCombo);
+        m_classCombo->clear();
+        m_classCombo->addItem(o.config.classes.size() > 1 ? tr("All %1 classes together").arg(o.config.classes.size()) : tr("All classes"));
+        for (const model::RequestClass& k : o.config.classes)
+            m_classCombo->addItem(tr("%1 (%2)").arg(str(k.name), k.priority == model::Priority::Batch ? tr("batch") : tr("interactive")));
+        m_classCombo->setCurrentIndex(0);
+        m_classCombo->setEnabled(o.config.classes.size() > 1);
+    }
+    showTables();
+    const model::TrafficSummary& all = r.all;
+
     // The headline: the tail the policy leaves and the goodput at the run's cap.
     QString takeaway = tr("%1: max ITL %2; goodput %3 at cap %4")
                            .arg(policyLabel(o.config.policy), format::duration(l.itl.max), format::percent(all.goodputFraction),
@@ -837,6 +883,19 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
     takeaway += tr("; %1 requests over %2 of traffic, %3 throughput.")
                     .arg(format::integer(double(all.requests)), format::duration(r.spanSeconds),
                          format::tokensPerSecond(all.throughputTokensPerSecond));
+    if (r.classes.size() > 1 && r.classes.size() == o.config.classes.size()) {
+        // Classes differ by design: each one's tail alone, not a mix of chat and batch latencies.
+        QStringList perClass;
+        for (size_t c = 0; c < r.classes.size(); ++c) {
+            const model::LatencySummary& k = r.classes[c].latency;
+            if (r.classes[c].requests == 0)
+                continue;
+            perClass << tr("%1: p99 TTFT %2, p99 ITL %3, goodput %4")
+                            .arg(str(o.config.classes[c].name), k.ttft.count > 0 ? format::duration(k.ttft.p99) : tr("none"),
+                                 k.itl.count > 0 ? format::duration(k.itl.p99) : tr("none"), format::percent(r.classes[c].goodputFraction));
+        }
+        takeaway += QLatin1Char('\n') + perClass.join(QStringLiteral("; ")) + QLatin1Char('.');
+    }
     setTitle(m_summary, tr("Aggregates"), takeaway);
     setText(m_status, tr("Simulated %1 in %2 (%3).")
                           .arg(counted(double(all.requests), tr("1 request"), tr("%1 requests")), format::duration(o.elapsedSeconds),

@@ -61,8 +61,12 @@ struct SimulationOutcome;
  * simulationBatchJobCheckBox, simulationAdmissionRuleCombo, simulationSloFromScenarioCheckBox,
  * simulationTtftSloSpinBox, simulationItlSloSpinBox, simulationItlStatisticCombo,
  * simulationSweepEdit, simulationRunButton, simulationCancelButton, simulationProgressBar,
- * simulationStatusLabel, simulationErrorLabel, simulationSummaryLabel, simulationLatencyTable,
- * simulationTotalsTable.
+ * simulationStatusLabel, simulationErrorLabel, simulationSummaryLabel, simulationClassCombo,
+ * simulationLatencyTable, simulationTotalsTable.
+ *
+ * Results per class: the class combo shows the tables for every class together or one class alone,
+ * and with more than one class the summary gives each class's p99 TTFT, p99 ITL and goodput (a batch
+ * job's queueing must not read as the chat users' TTFT).
  */
 class SimulationTab final : public QWidget {
     Q_OBJECT
@@ -119,6 +123,8 @@ public:
     QLabel* summaryLabel() const { return m_summary; }
     QTableWidget* latencyTable() const { return m_latencyTable; }
     QTableWidget* totalsTable() const { return m_totalsTable; }
+    /** Which requests the tables show: "All classes", then one entry per class of the run. */
+    QComboBox* classCombo() const { return m_classCombo; }
     ItlTimelinePlot* itlTimelinePlot() const { return m_timeline; }
     LatencyCdfPlot* latencyCdfPlot() const { return m_cdf; }
     CapSweepPlot* capSweepPlot() const { return m_sweepPlot; }
@@ -140,6 +146,7 @@ private:
     void buildInputs(QWidget* side);
     QWidget* buildResults();
     void showOutcome(std::shared_ptr<const SimulationOutcome> outcome);
+    void showTables();
     void fillInputs(const model::SimulationConfig& config);
     void setRunning(bool running);
     void showError(const QString& message);
@@ -198,6 +205,7 @@ private:
     CapSweepPlot* m_sweepPlot = nullptr;
     KvUsagePlot* m_kvPlot = nullptr;
     QLabel* m_summary = nullptr;
+    QComboBox* m_classCombo = nullptr;
     QTableWidget* m_latencyTable = nullptr;
     QTableWidget* m_totalsTable = nullptr;
 };

@@ -23,6 +23,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "model/inputfile.h"
 #include "model/presets.h"
 #include "views/format.h"
 #include "views/glossary.h"
@@ -273,12 +274,12 @@ TriagePanel::TriagePanel(ScenarioDocument* document, QWidget* parent)
 
 QString TriagePanel::loadTicket(const QString& path)
 {
-    QFile file(path);
     QString error;
     model::TriageInput ticket;
-    if (!file.open(QIODevice::ReadOnly))
-        error = tr("Cannot read %1: %2").arg(path, file.errorString());
-    else if (const std::string message = model::parseTriageInput(file.readAll(), ticket); !message.empty())
+    QByteArray bytes;
+    if (const std::string message = model::readInputFile(path, bytes); !message.empty())
+        error = tr("Cannot read %1: %2").arg(path, q(message));
+    else if (const std::string message = model::parseTriageInput(bytes, ticket); !message.empty())
         error = tr("%1: %2").arg(path, q(message));
     m_loadError->setText(error);
     m_loadError->setVisible(!error.isEmpty());

@@ -13,6 +13,8 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
+#include "model/inputfile.h"
+#include "model/jsoninput.h"
 #include "model/outputfile.h"
 #include "model/scenariokeys.h"
 #include "views/format.h"
@@ -45,18 +47,15 @@ std::string makeId(const std::string& name, const std::vector<std::string>& take
 /** Reads a whole JSON object file; "" on success (a missing file is an empty object), else why not. */
 QString readObject(const QString& path, QJsonObject& out, bool& exists)
 {
-    QFile file(path);
-    exists = file.exists();
+    exists = QFileInfo::exists(path);
     if (!exists)
         return QString();
-    if (!file.open(QIODevice::ReadOnly))
-        return QObject::tr("%1 cannot be read (%2)").arg(QDir::toNativeSeparators(path), file.errorString());
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
-    if (error.error != QJsonParseError::NoError)
-        return QObject::tr("%1 is not valid JSON (%2 at byte %3)")
-            .arg(QDir::toNativeSeparators(path), error.errorString())
-            .arg(error.offset);
+    QByteArray bytes;
+    if (const std::string e = model::readInputFile(path, bytes); !e.empty())
+        return QObject::tr("%1 cannot be read (%2)").arg(QDir::toNativeSeparators(path), QString::fromStdString(e));
+    QJsonDocument document;
+    if (const std::string e = model::parseJsonInput(bytes, document); !e.empty())
+        return QObject::tr("%1: %2").arg(QDir::toNativeSeparators(path), QString::fromStdString(e));
     if (!document.isObject())
         return QObject::tr("%1: expected a JSON object at the top").arg(QDir::toNativeSeparators(path));
     out = document.object();
@@ -258,6 +257,9 @@ QStringList UserCatalogue::reload()
 void UserCatalogue::keepMalformed(const QString& path)
 {
     const QString kept = path + QStringLiteral(".malformed");
+    const QFileInfo info(path);
+    if (!info.isFile() || info.size() > model::kMaxInputFileBytes)
+        return; // a pipe or a device would block the copy or never end: not kept
     QFile::remove(kept);
     QFile::copy(path, kept);
 }
