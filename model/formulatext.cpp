@@ -107,6 +107,23 @@ QString FormulaText::asciiLine() const
     return asciiFormula(line());
 }
 
+namespace {
+
+/** Appends "+ t_comm" (tensor parallel, @p split) and "+ t_oh" (when @p overheadMs > 0) to @p f. */
+void appendStepAdditions(FormulaText& f, bool split, double commMs, double overheadMs)
+{
+    if (split) {
+        f.symbols += QStringLiteral(" + t_comm");
+        f.numbers += QStringLiteral(" + ") + n(commMs);
+    }
+    if (overheadMs > 0) {
+        f.symbols += QStringLiteral(" + t_oh");
+        f.numbers += QStringLiteral(" + ") + n(overheadMs);
+    }
+}
+
+} // namespace
+
 FormulaText stepTimeFormula(const Scenario& s, const Evaluation& e)
 {
     const DecodeResult& d = e.decode;
@@ -115,14 +132,7 @@ FormulaText stepTimeFormula(const Scenario& s, const Evaluation& e)
     FormulaText f;
     f.symbols = QStringLiteral("t_step = max(t_mem, t_comp)");
     f.numbers = QStringLiteral("max(%1, %2)").arg(n(d.memorySeconds * 1e3), n(d.computeSeconds * 1e3));
-    if (split) {
-        f.symbols += QStringLiteral(" + t_comm");
-        f.numbers += QStringLiteral(" + ") + n(d.commSeconds * 1e3);
-    }
-    if (overheadMs > 0) {
-        f.symbols += QStringLiteral(" + t_oh");
-        f.numbers += QStringLiteral(" + ") + n(overheadMs);
-    }
+    appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs);
     f.value = d.stepSeconds * 1e3;
     f.valueText = msText(f.value);
     f.note = d.bound == Bound::Memory ? QStringLiteral("memory-bound") : QStringLiteral("compute-bound");
@@ -163,14 +173,7 @@ FormulaText stepLineFormula(const Scenario& s, const Evaluation& e)
         const double cMs = t.decodeFlop(1.0, S) / t.decodeFlops * 1e3;
         f.symbols = QStringLiteral("t_step(B) = c%1B").arg(kDot);
         f.numbers = QStringLiteral("%1%2%3").arg(n(cMs), kDot, n(B));
-        if (split) {
-            f.symbols += QStringLiteral(" + t_comm");
-            f.numbers += QStringLiteral(" + ") + n(d.commSeconds * 1e3);
-        }
-        if (overheadMs > 0) {
-            f.symbols += QStringLiteral(" + t_oh");
-            f.numbers += QStringLiteral(" + ") + n(overheadMs);
-        }
+        appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs);
         f.note = QStringLiteral("c = F_dec(B = 1) / (F_peak%1MFU_decode); compute-bound").arg(kDot)
                  + (crossing && *crossing > 1.0
                         ? QStringLiteral(" from B \u2248 %1").arg(english().toString(qint64(std::llround(*crossing))))
