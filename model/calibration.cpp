@@ -459,6 +459,13 @@ std::string calibrate(const Scenario& scenario, const std::vector<Measurement>& 
         r.notes.push_back("TTFT includes queue wait: calibrate on low-load runs, or the overhead absorbs the queue.");
     }
 
+    // A fit far outside what the cost model accepts (eta_bw 5e-9 from an ITL of 1e9 ms, an overhead
+    // of 2.4e8 ms) says the measurements and the scenario do not belong together: refuse it rather
+    // than hand out a scenario that Ridgeline itself would refuse to open.
+    if (const std::vector<ScenarioError> problems = validate(r.calibrated); !problems.empty())
+        return "the fit gives a scenario Ridgeline refuses (" + problems.front().message
+               + "): the measurements do not match this scenario (check the units, the model and the hardware)";
+
     // Errors before and after, on the same points, through the same cost model.
     std::vector<double> itlAfter, ttftAfter;
     for (const Measurement* m : itlRows) {

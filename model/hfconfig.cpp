@@ -247,7 +247,14 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         const int qLora = f.countOr("q_lora_rank", 0);
         if (nope == 0 || vHead == 0)
             return "MLA config (kv_lora_rank " + std::to_string(kvLoraRank) + ") needs qk_nope_head_dim and v_head_dim greater than 0";
-        const double qHead = nope + ropeDim;
+        // Sums in double: two int fields near INT_MAX must not overflow (they are refused here instead).
+        const double qHead = double(nope) + ropeDim;
+        for (const auto& [what, width] : {std::pair {"qk_nope_head_dim + qk_rope_head_dim", qHead},
+                                          std::pair {"kv_lora_rank + qk_rope_head_dim", double(kvLoraRank) + ropeDim},
+                                          std::pair {"qk_nope_head_dim + v_head_dim", double(nope) + vHead}}) {
+            if (width > 1e6)
+                return std::string("MLA config: ") + what + " = " + formatNumber(width) + ": at most 1,000,000";
+        }
         if (qLora > 0)
             attention += dd * qLora + qLora + double(qLora) * H * qHead; // q_a_proj, q_a_layernorm, q_b_proj
         else

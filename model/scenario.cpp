@@ -118,9 +118,13 @@ std::vector<ScenarioError> validate(const Scenario& s)
                "must not exceed model.layers (" + std::to_string(m.layers) + ")");
 
     // Ranges: far beyond any real system, yet small enough that every output stays finite.
+    // Fewer than 1,000 parameters is no language model, and the floor's tokens/s overflows to inf.
+    c.atLeast("model.params", m.params, 1e3, "1,000");
     c.atMost("model.params", m.params, 1e16, "1e16");
-    if (m.activeParams)
+    if (m.activeParams) {
+        c.atLeast("model.active_params", *m.activeParams, 1e3, "1,000");
         c.atMost("model.active_params", *m.activeParams, 1e16, "1e16");
+    }
     c.atMost("model.layers", m.layers, 100000, "100,000");
     c.atMost("model.hidden", m.hidden, 1e7, "10,000,000");
     c.atMost("model.heads", m.heads, 1e6, "1,000,000");
@@ -157,8 +161,12 @@ std::vector<ScenarioError> validate(const Scenario& s)
     if (!sloListOk)
         c.fail("workload.itl_slo_ms", std::to_string(s.workload.itlSloMs.size()) + " values",
                "at most " + std::to_string(kMaxItlSloLines) + " ITL SLO lines");
-    for (size_t i = 0; sloListOk && i < s.workload.itlSloMs.size(); ++i)
+    // SLOs below a microsecond are no SLO any engine meets, and break the plots' log axes.
+    for (size_t i = 0; sloListOk && i < s.workload.itlSloMs.size(); ++i) {
+        c.atLeast("workload.itl_slo_ms", s.workload.itlSloMs[i], 1e-3, "0.001 ms");
         c.atMost("workload.itl_slo_ms", s.workload.itlSloMs[i], 1e9, "1e9 ms");
+    }
+    c.atLeast("workload.ttft_slo_ms", s.workload.ttftSloMs, 1e-3, "0.001 ms");
     c.atMost("workload.ttft_slo_ms", s.workload.ttftSloMs, 1e9, "1e9 ms");
     c.atMost("workload.queue_wait_ms", s.workload.queueWaitMs, 1e9, "1e9 ms");
     c.atMost("serving.activation_reserve_bytes", s.serving.activationReserveBytes, 1e16, "1e16 B");

@@ -1078,11 +1078,26 @@ std::string checkSimulationConfig(const SimulationConfig& c)
     const SimulationCost cost = estimateSimulationCost(c);
     const std::string estimate = "about " + countText(cost.requests) + " requests x about " + countText(cost.outputTokens / std::max(1.0, cost.requests))
                                  + " output tokens each" + (cost.runs > 1 ? " x " + std::to_string(cost.runs) + " runs (the sweep)" : "");
-    if (!(cost.outputTokens * cost.runs <= kMaxSimulationOutputTokens))
+    if (!(cost.workUnits * cost.runs <= kMaxSimulationOutputTokens)) {
+        const double runs = cost.runs;
+        if (cost.paddingTokens > cost.outputTokens && cost.paddingTokens >= 2.0 * cost.prefillSteps)
+            return s + "policy = static: " + estimate + ", but a static batch computes every slot until its longest output ("
+                   + countText(cost.longestOutput) + " tokens) ends: about " + countText(cost.workUnits * runs)
+                   + " sequence-steps to simulate, about " + durationText(cost.seconds) + " of work; at most "
+                   + countText(kMaxSimulationOutputTokens) + " (about "
+                   + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
+                   + "): use policy continuous, or lower the longest output or the requests";
+        if (2.0 * cost.prefillSteps > cost.outputTokens)
+            return s + "token_budget = " + std::to_string(c.tokenBudget) + ": " + estimate + " need at least "
+                   + countText(cost.prefillSteps * runs) + " chunked-prefill steps (prompt tokens / token_budget), about "
+                   + durationText(cost.seconds) + " of work; at most " + countText(kMaxSimulationOutputTokens / 2.0)
+                   + " steps (about " + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
+                   + "): raise token_budget, or lower the prompt lengths or requests";
         return s + "classes: " + estimate + " = " + countText(cost.outputTokens * cost.runs) + " output tokens to simulate, about "
                + durationText(cost.seconds) + " of work; at most " + countText(kMaxSimulationOutputTokens) + " (about "
                + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
                + "): lower the output lengths, requests, duration_s or sweep caps";
+    }
     if (!(cost.bytes <= kMaxSimulationBytes))
         return s + "classes: " + estimate + " need about " + bytesText(cost.bytes) + " of memory; at most "
                + bytesText(kMaxSimulationBytes) + ": lower the requests or duration_s";
@@ -1112,15 +1127,32 @@ double expectedLength(const LengthDistribution& d)
     return 1;
 }
 
+/** The longest sample of @p d, tokens, as a batch of a few hundred meets it (a lognormal without a max clamp: 2 x its p99). */
+double longestLength(const LengthDistribution& d)
+{
+    switch (d.kind) {
+    case LengthDistribution::Kind::Fixed:
+        return toTokens(d.value);
+    case LengthDistribution::Kind::Uniform:
+        return std::max(1.0, std::round(d.max));
+    case LengthDistribution::Kind::LogNormal:
+        return std::max(1.0, d.max > 0 ? d.max : 2.0 * d.p99);
+    }
+    return 1;
+}
+
 } // namespace
 
 SimulationCost estimateSimulationCost(const SimulationConfig& c)
 {
     SimulationCost cost;
     const double perClassLimit = c.requests ? double(*c.requests) : kInf;
-    double requests = double(c.trace.size()), tokens = 0;
-    for (const Request& r : c.trace)
+    double requests = double(c.trace.size()), tokens = 0, promptTokens = 0, longest = 0;
+    for (const Request& r : c.trace) {
         tokens += r.outputTokens;
+        promptTokens += r.promptTokens;
+        longest = std::max(longest, double(r.outputTokens));
+    }
     for (const RequestClass& k : c.classes) {
         double fromRate = 0;
         if (k.ratePerSecond > 0) {
@@ -1131,18 +1163,27 @@ SimulationCost estimateSimulationCost(const SimulationConfig& c)
         if (n > 0) {
             requests += n;
             tokens += n * expectedLength(k.output);
+            promptTokens += n * expectedLength(k.prompt);
+            longest = std::max(longest, longestLength(k.output));
         }
     }
     if (requests > perClassLimit) { // the first `requests` of all are kept
         tokens *= perClassLimit / requests;
+        promptTokens *= perClassLimit / requests;
         requests = perClassLimit;
     }
     cost.requests = requests;
     cost.outputTokens = tokens;
+    cost.longestOutput = longest;
+    if (c.policy == BatchingPolicy::Static) // a batch steps until its longest sequence ends
+        cost.paddingTokens = std::max(0.0, requests * longest - tokens);
+    if (c.policy == BatchingPolicy::Chunked)
+        cost.prefillSteps = promptTokens / double(std::max(1, c.tokenBudget));
+    cost.workUnits = tokens + cost.paddingTokens + 2.0 * cost.prefillSteps;
     cost.runs = 1 + int(c.sweepMaxSequences.size());
     cost.bytes = requests * kSimulationBytesPerRequest + (c.recordTokenTimes ? 8.0 * tokens : 0.0)
                  + double(c.classes.size() + 2) * 4.0 * 4096.0; // a few octaves of ITL histogram per class
-    cost.seconds = tokens * double(cost.runs) * kSimulationSecondsPerToken;
+    cost.seconds = cost.workUnits * double(cost.runs) * kSimulationSecondsPerToken;
     return cost;
 }
 

@@ -161,13 +161,15 @@ using SimulationProgress = std::function<bool(long long done, long long total)>;
 
 /**
  * Work and memory bounds of a simulation, stated in the refusal message and docs/performance.md. The
- * engine's work is one sequence-step per output token (plus prefill chunks): about 16 ns of CPU each
+ * engine's work is one sequence-step per output token, plus, under Static, the padding steps of
+ * sequences that finished before the longest in their batch, plus, under Chunked, at least
+ * prompt tokens / token_budget steps of prefill (a step costs about two sequence-steps): about 16 ns of CPU each
  * (measured: 1,000,000 chat requests, 254 million output tokens, 4.1 s), so the budget of 1e9 output
  * tokens over all runs is about 16 s; the run shows progress and stops within milliseconds when
  * cancelled. Memory is about kSimulationBytesPerRequest per request (206 MB for that run), plus 8
  * bytes per recorded token time, plus the fixed ITL histograms.
  */
-inline constexpr double kMaxSimulationOutputTokens = 1e9;           ///< output tokens in all runs (the run and each sweep cap)
+inline constexpr double kMaxSimulationOutputTokens = 1e9;           ///< work units in all runs (SimulationCost::workUnits: output tokens, static padding, prefill steps)
 inline constexpr double kMaxSimulationBytes = 1024.0 * 1024 * 1024; ///< estimated peak memory of one run, bytes (1 GiB)
 inline constexpr double kSimulationSecondsPerToken = 16e-9;         ///< measured engine CPU time per output token, s (for messages)
 inline constexpr double kSimulationBytesPerRequest = 220;           ///< measured peak bytes per request (input, result, summaries)
@@ -176,6 +178,10 @@ inline constexpr double kSimulationBytesPerRequest = 220;           ///< measure
 struct SimulationCost {
     double requests = 0;     ///< requests of one run (expected; the trace's exactly)
     double outputTokens = 0; ///< output tokens of one run (expected: means of the length distributions)
+    double prefillSteps = 0; ///< Chunked: engine steps the prompts need at least (prompt tokens / token_budget)
+    double paddingTokens = 0;///< Static: sequence-steps of finished sequences kept in their batch (up to the longest output)
+    double longestOutput = 0;///< Static: the longest output a request can have, tokens
+    double workUnits = 0;    ///< sequence-steps of one run: outputTokens + paddingTokens + 2 x prefillSteps
     int runs = 1;            ///< the run plus one per sweep cap
     double bytes = 0;        ///< estimated peak memory of one run, bytes
     double seconds = 0;      ///< estimated engine time of all runs, s

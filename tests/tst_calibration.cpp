@@ -117,6 +117,21 @@ private slots:
         QVERIFY(!calibrate(defaultScenario(), {ttftWithoutPrompt}, r).empty());
     }
 
+    /** Found by a tester: an ITL of 1e9 ms fitted eta_bw = 4.9e-9 and printed a scenario Ridgeline refuses to open. */
+    void fitOutsideTheModelsRangeIsRefused()
+    {
+        std::vector<Measurement> rows;
+        QCOMPARE(parseMeasurementsCsv("batch,context_tokens,itl_ms\n1,2048,1e9\n", rows), std::string());
+        CalibrationResult r;
+        const QString err = QString::fromStdString(calibrate(defaultScenario(), rows, r));
+        QVERIFY2(err.startsWith(QStringLiteral("the fit gives a scenario Ridgeline refuses (efficiency.bandwidth = ")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("do not match this scenario")), qPrintable(err));
+        // A plausible measurement still fits.
+        QCOMPARE(parseMeasurementsCsv("batch,context_tokens,itl_ms\n1,2048,25\n", rows), std::string());
+        QCOMPARE(calibrate(defaultScenario(), rows, r), std::string());
+        QVERIFY(validate(r.calibrated).empty());
+    }
+
     void csvWithUnits()
     {
         std::vector<Measurement> rows;

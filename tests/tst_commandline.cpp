@@ -2,6 +2,8 @@
 // The real binary's command line: the JSON report against the reference values, and one clear
 // line on stderr with a non-zero exit for every kind of bad input.
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -118,6 +120,36 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("4.79 ms/token")));
         QVERIFY(text.contains(QStringLiteral("P* = 30,633 tokens")));
         QVERIFY(!text.contains(QStringLiteral("nan"), Qt::CaseInsensitive));
+    }
+
+    /**
+     * Found by a tester: under a file-size limit (ulimit -f, as on a full quota) the screenshot was
+     * killed by SIGXFSZ without a word. It must say why, exit 1 and leave the previous file.
+     */
+    void fileSizeLimitIsReportedNotFatal()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("window.png"));
+        {
+            QFile old(png);
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write("previous picture");
+        }
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("ulimit -f 8 && exec \"$0\" --screenshot \"$1\" --size 800x600"),
+                                            QStringLiteral(RIDGELINE_BINARY), png});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 1, qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(err)));
+        QVERIFY2(err.contains(QStringLiteral("File too large")), qPrintable(err));
+        QFile old(png);
+        QVERIFY(old.open(QIODevice::ReadOnly));
+        QCOMPARE(old.readAll(), QByteArray("previous picture"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
     }
 
     void helpAndVersion()

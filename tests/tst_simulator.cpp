@@ -845,6 +845,43 @@ private slots:
         QVERIFY2(checkSimulationConfig(c).find("of memory; at most 1 GiB") != std::string::npos, checkSimulationConfig(c).c_str());
     }
 
+    /**
+     * Work that is not output tokens counts too: a chunked prefill with a tiny token budget (one
+     * engine step per prompt token) and a static batch whose short sequences pad until the longest
+     * ends both ran for hours on a small file that passed the output-token budget.
+     */
+    void prefillStepsAndStaticPaddingCountInTheBudget()
+    {
+        SimulationConfig chunked;
+        chunked.policy = BatchingPolicy::Chunked;
+        chunked.tokenBudget = 1;
+        chunked.maxSequences = 1;
+        chunked.classes.push_back(poisson("a", 0, fixedTokens(1000000000), fixedTokens(1)));
+        chunked.classes[0].count = 1000;
+        std::string err = checkSimulationConfig(chunked);
+        QVERIFY2(QString::fromStdString(err).startsWith(QStringLiteral("simulation.token_budget = 1: about 1,000 requests")), err.c_str());
+        QVERIFY2(err.find("chunked-prefill steps") != std::string::npos, err.c_str());
+        QCOMPARE(estimateSimulationCost(chunked).prefillSteps, 1e12);
+        chunked.tokenBudget = 8192; // the same prompts in large chunks: about 1.2e8 steps, allowed
+        QVERIFY2(checkSimulationConfig(chunked).empty(), checkSimulationConfig(chunked).c_str());
+        chunked.policy = BatchingPolicy::Continuous; // whole prompts in one step each
+        QCOMPARE(estimateSimulationCost(chunked).prefillSteps, 0.0);
+
+        SimulationConfig padded;
+        padded.policy = BatchingPolicy::Static;
+        padded.maxSequences = 1000000;
+        padded.classes.push_back(poisson("short", 0, fixedTokens(1), fixedTokens(1)));
+        padded.classes[0].count = 200000;
+        padded.classes.push_back(poisson("long", 0, fixedTokens(1), fixedTokens(100000)));
+        padded.classes[1].count = 1;
+        err = checkSimulationConfig(padded);
+        QVERIFY2(QString::fromStdString(err).startsWith(QStringLiteral("simulation.policy = static: ")), err.c_str());
+        QVERIFY2(err.find("longest output (100,000 tokens)") != std::string::npos, err.c_str());
+        padded.policy = BatchingPolicy::Continuous; // finished sequences leave: 300,000 output tokens
+        QVERIFY2(checkSimulationConfig(padded).empty(), checkSimulationConfig(padded).c_str());
+        QCOMPARE(estimateSimulationCost(padded).paddingTokens, 0.0);
+    }
+
     /** An overflowing estimate says so rather than "about inf requests". */
     void hugeRateMessageIsFinite()
     {

@@ -49,6 +49,11 @@ private slots:
         QTest::newRow("efficiency zero") << "efficiency.mfu_prefill" << "0" << "greater than 0";
         QTest::newRow("negative SLO") << "workload.itl_slo_ms" << "20,-40" << "greater than 0";
         QTest::newRow("zero TTFT SLO") << "workload.ttft_slo_ms" << "0" << "greater than 0";
+        // Found by a tester: these reached the user as "inf tok/s" and a t_step plot without a curve.
+        QTest::newRow("tiny params") << "model.params" << "1e-300" << "at least 1,000";
+        QTest::newRow("tiny active params") << "model.active_params" << "4.9e-324" << "at least 1,000";
+        QTest::newRow("tiny ITL SLO") << "workload.itl_slo_ms" << "20,1e-300" << "at least 0.001 ms";
+        QTest::newRow("tiny TTFT SLO") << "workload.ttft_slo_ms" << "1e-9" << "at least 0.001 ms";
         QTest::newRow("hidden not multiple of heads without head_dim") << "model.heads" << "33" << "not a multiple of model.heads";
     }
 
