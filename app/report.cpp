@@ -228,9 +228,12 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     out << QString();
     out << QStringLiteral("Decode");
     row(QStringLiteral("weights"), num(d.residentWeightBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("W = N * b_w"));
-    if (m.isMoe() || s.hardware.gpus > 1)
+    // With MoE or tensor parallelism a step reads W_read, not W: the formulas below name what they use.
+    const bool readsPart = m.isMoe() || s.hardware.gpus > 1;
+    const QString weightsRead = readsPart ? QStringLiteral("W_read") : QStringLiteral("W");
+    if (readsPart)
         row(QStringLiteral("weights read per step per GPU"), num(d.weightBytes / 1e9, 2) + QStringLiteral(" GB"),
-            m.isMoe() ? QStringLiteral("(shared + E (1 - (1 - k/E)^B) experts) * b_w / T") : QStringLiteral("W / T"));
+            m.isMoe() ? QStringLiteral("W_read = (shared + E (1 - (1 - k/E)^B) experts) * b_w / T") : QStringLiteral("W_read = W / T"));
     if (s.hardware.gpus > 1)
         row(QStringLiteral("all-reduce time per step"), num(d.commSeconds * 1e3, 3) + QStringLiteral(" ms"),
             QStringLiteral("2 L (2 (T-1)/T * B d * 2 B / link + latency)"));
@@ -239,7 +242,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         m.isMla() ? QStringLiteral("MLA: L * (r + d_r) * b_kv") : QStringLiteral("2 * L * H_kv * h * b_kv"));
     row(QStringLiteral("batch-1 decode floor"),
         num(d.floorSecondsBatch1 * 1e3, 2) + QStringLiteral(" ms/token, ") + num(1.0 / d.floorSecondsBatch1, 1) + QStringLiteral(" tok/s"),
-        QStringLiteral("W / BW"));
+        m.isMoe() ? QStringLiteral("W_read(B = 1) / BW") : weightsRead + QStringLiteral(" / BW"));
     {
         const model::FormulaText step = model::stepTimeFormula(s, e);
         row(QStringLiteral("t_step"),
@@ -249,7 +252,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     row(QStringLiteral("memory / compute time"),
         num(d.memorySeconds * 1e3, 3) + QStringLiteral(" / ") + num(d.computeSeconds * 1e3, 3) + QStringLiteral(" ms"),
         QStringLiteral("R / (BW * eta_bw), F_dec / (F_peak * MFU)"));
-    row(QStringLiteral("bytes read per step"), num(d.readBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("R = W + B * S * kv_tok"));
+    row(QStringLiteral("bytes read per step"), num(d.readBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("R = ") + weightsRead + QStringLiteral(" + B * S * kv_tok"));
     row(QStringLiteral("KV share of the read"), num(d.kvShare * 100, 1) + QStringLiteral(" %"), QStringLiteral("B * S * kv_tok / R"));
     row(QStringLiteral("speed per user"), num(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), QStringLiteral("1 / t_step"));
     row(QStringLiteral("throughput"), num(d.tokensPerSecondTotal, 0) + QStringLiteral(" tok/s"), QStringLiteral("B / t_step"));
@@ -329,7 +332,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
             num(e.slo.itlHeadroomAtBatch[i], 2) + QStringLiteral("x t_step at B = ") + num(B)
                 + (e.slo.itlHeadroomAtBatch[i] < 1 ? QStringLiteral(" (missed)") : QString()) + QStringLiteral(", ")
                 + num(e.slo.itlHeadroom[i], 1) + QStringLiteral("x the ") + num(d.floorSecondsBatch1 * 1e3, 1) + QStringLiteral(" ms floor"),
-            QStringLiteral("SLO / t_step(B); SLO / (W / BW)"));
+            QStringLiteral("SLO / t_step(B); SLO / batch-1 floor"));
     row(QStringLiteral("TTFT"),
         num(e.slo.ttftMs, 1) + QStringLiteral(" ms vs SLO ") + num(s.workload.ttftSloMs, 0) + QStringLiteral(" ms (")
             + num(e.slo.ttftHeadroom, 2) + QStringLiteral("x)"),

@@ -407,6 +407,7 @@ void ScenarioFiles::enableSession(bool restoreScenario)
     m_history->reset();
     const QString file = settings.value(kFileKey).toString();
     m_path = file.isEmpty() ? QString() : file;
+    rememberDiskState();
     if (settings.value(kModifiedKey).toBool()) {
         // Unsaved when the window closed: still unsaved now (the clean state is one step back).
         m_history->stack()->resetClean();
@@ -418,6 +419,11 @@ void ScenarioFiles::saveSession()
 {
     if (!m_session)
         return;
+    // The window closes only after maybeSave(): changes still unsaved here were discarded by the
+    // person (Discard), so the session keeps the scenario as last saved (or as it started), not them.
+    QUndoStack* stack = m_history->stack();
+    if (!stack->isClean() && stack->cleanIndex() >= 0)
+        stack->setIndex(stack->cleanIndex());
     QSettings settings;
     settings.setValue(kScenarioKey, QJsonDocument(model::toJson(m_window->document()->scenario())).toJson(QJsonDocument::Compact));
     settings.setValue(kFileKey, m_path.startsWith(QLatin1Char(':')) ? QString() : m_path);

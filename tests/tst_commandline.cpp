@@ -152,6 +152,21 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
     }
 
+    /** Found by a tester: for MoE the report's floor read "W / BW" with W = N * b_w (27.9 ms) beside 7.69 ms. */
+    void moeReportNamesTheWeightsItReads()
+    {
+        const Result r = runRidgeline({QStringLiteral("--report"), QStringLiteral("--model-config"),
+                                       QStringLiteral(RIDGELINE_SOURCE_DIR "/tests/data/configs/mixtral-8x7b.json")});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        const QRegularExpression floor(QStringLiteral("batch-1 decode floor +7\\.69 ms/token.*W_read\\(B = 1\\) / BW"));
+        QVERIFY2(floor.match(text).hasMatch(), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("R = W_read + B * S * kv_tok")), qPrintable(text));
+        // A dense model on one GPU reads all of W.
+        const QString dense = QString::fromUtf8(runRidgeline({QStringLiteral("--report")}).out);
+        QVERIFY2(QRegularExpression(QStringLiteral("batch-1 decode floor .* W / BW")).match(dense).hasMatch(), qPrintable(dense));
+    }
+
     void helpAndVersion()
     {
         const Result help = runRidgeline({QStringLiteral("--help")});

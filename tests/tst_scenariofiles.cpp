@@ -538,8 +538,29 @@ void TestScenarioFiles::sessionOnlyWhenEnabled()
     {
         MainWindow window(model::defaultScenario());
         window.startInteractiveSession(QString(), true);
-        QCOMPARE(window.document()->scenario().workload.batch, 77); // restored
-        QVERIFY(window.isWindowModified());                        // and still unsaved
+        // Discard at close means discard (a tester found it restored): the session holds the
+        // scenario as it started, not the discarded edit.
+        QCOMPARE(window.document()->scenario().workload.batch, model::defaultScenario().workload.batch);
+        QVERIFY(!window.isWindowModified());
+    }
+    {
+        // Saved, then edited and discarded at close: the next start has the saved version.
+        const QString path = m_dir.filePath(QStringLiteral("session.json"));
+        MainWindow window(model::defaultScenario());
+        window.startInteractiveSession(QString(), true);
+        window.document()->edit([](model::Scenario& s) { s.workload.batch = 40; });
+        QVERIFY(window.files()->saveAs(path));
+        window.document()->edit([](model::Scenario& s) { s.workload.batch = 41; });
+        window.files()->setSaveQuestion([] { return QMessageBox::Discard; });
+        window.show();
+        window.close();
+    }
+    {
+        MainWindow window(model::defaultScenario());
+        window.startInteractiveSession(QString(), true);
+        QCOMPARE(window.document()->scenario().workload.batch, 40);
+        QVERIFY(!window.isWindowModified());
+        QCOMPARE(window.files()->currentPath(), QFileInfo(m_dir.filePath(QStringLiteral("session.json"))).absoluteFilePath());
     }
     {
         // A scenario from the command line wins over the restored one.

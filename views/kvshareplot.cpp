@@ -175,7 +175,7 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
     else if (sweeps.kvShare.size() > 0 && sweeps.kvShare[0] >= 0.5)
         crossing = tr("the cache outweighs the weights at every context shown");
     else
-        crossing = tr("the weights dominate up to S = %1").arg(format::integer(model::Sweeps::kContextMax));
+        crossing = tr("the weights dominate throughout the range shown (to S = %1)").arg(format::integer(model::Sweeps::kContextMax));
     const int gpus = std::max(1, scenario.hardware.gpus);
     setTakeaway(tr("KV cache is %1 of the decode read at B = %2, S = %3 (%4 of %5%6); %7.")
                     .arg(format::percent(decode.kvShare), format::integer(scenario.workload.batch),
