@@ -304,7 +304,10 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     row(QStringLiteral("KV written"), num(p.kvWrittenBytes / 1073741824.0, 3) + QStringLiteral(" GiB"), QStringLiteral("P * kv_tok"));
     out << QString();
     out << QStringLiteral("Capacity (per GPU, %1 % of HBM usable)").arg(num(c.utilization * 100));
-    row(QStringLiteral("KV budget"), num(c.kvBudgetBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("memory * utilization - W"));
+    row(QStringLiteral("KV budget"),
+        c.weightsFit ? num(c.kvBudgetBytes / 1e9, 2) + QStringLiteral(" GB")
+                     : QStringLiteral("none: the weights are ") + num(-c.kvBudgetBytes / 1e9, 2) + QStringLiteral(" GB over"),
+        QStringLiteral("memory * utilization - W"));
     row(QStringLiteral("KV needed at B x S"),
         num(c.kvNeededBytes / 1e9, 2) + QStringLiteral(" GB, ") + (c.fits ? QStringLiteral("fits") : QStringLiteral("does NOT fit")),
         QStringLiteral("B * S * kv_tok"));

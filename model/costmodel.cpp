@@ -278,10 +278,11 @@ void evaluate(const Scenario& s, Evaluation& out)
         sb.sloMs = s.workload.itlSloMs[i];
         sb.batch = largestBatchWithin(t, S, sb.sloMs / 1000.0);
         sb.fittingBatch = c.weightsFit ? c.maxSequencesContiguous : 0;
-        if (sb.fittingBatch <= 0)
-            sb.limit = BatchLimit::Memory;
+        // An SLO that even B = 1 misses binds whatever memory holds: more memory would not meet it.
+        if (!sb.batch)
+            sb.limit = BatchLimit::Slo;
         else
-            sb.limit = sb.batch && *sb.batch > sb.fittingBatch ? BatchLimit::Memory : BatchLimit::Slo;
+            sb.limit = sb.fittingBatch <= 0 || *sb.batch > sb.fittingBatch ? BatchLimit::Memory : BatchLimit::Slo;
         if (sb.batch && sb.fittingBatch > 0)
             sb.servableBatch = std::min(*sb.batch, sb.fittingBatch);
         else

@@ -30,7 +30,8 @@ struct SloBatch {
     long long fittingBatch = 0;      ///< largest B whose KV cache at S fits the budget, = capacity.maxSequencesContiguous
                                      ///< (0 when the weights do not fit or not one sequence does)
     std::optional<long long> servableBatch; ///< min(batch, fittingBatch); nullopt when either allows no batch
-    BatchLimit limit = BatchLimit::Slo;     ///< which of the two binds (Memory when fittingBatch < batch or is 0)
+    BatchLimit limit = BatchLimit::Slo;     ///< which of the two binds: Slo when t_step(1) > SLO (no memory helps),
+                                            ///< else Memory when fittingBatch < batch or is 0
 };
 
 /**

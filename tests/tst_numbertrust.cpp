@@ -391,8 +391,11 @@ void TestNumberTrust::notFittingSaysSoOnEveryPlot()
     QVERIFY(!e.capacity.weightsFit);
     for (const model::SloBatch& slo : e.decode.maxBatchForItlSlo) {
         QVERIFY(!slo.servableBatch);
-        QVERIFY(slo.limit == model::BatchLimit::Memory);
+        // t_step(1) = 42 ms: 20 and 40 ms are missed whatever memory holds (a tester saw "none (memory)" there).
+        QVERIFY(slo.limit == (slo.batch ? model::BatchLimit::Memory : model::BatchLimit::Slo));
     }
+    QVERIFY(!e.decode.maxBatchForItlSlo.front().batch);  // 20 ms
+    QVERIFY(e.decode.maxBatchForItlSlo.back().batch);    // 100 ms: the SLO allows a batch, memory does not
     QVERIFY(ridgeline::app::reportText(s, e).contains(QStringLiteral("DOES NOT FIT")));
     QCOMPARE(ridgeline::app::reportJson(s, e).value(QStringLiteral("capacity")).toObject().value(QStringLiteral("weights_fit")).toBool(),
              false);

@@ -193,7 +193,7 @@ private slots:
                 QVERIFY2(sb.servableBatch.has_value() == (sb.batch.has_value() && fitting > 0), qPrintable(repro));
                 if (sb.servableBatch)
                     QVERIFY2(*sb.servableBatch == std::min(*sb.batch, fitting), qPrintable(repro));
-                QVERIFY2((sb.limit == BatchLimit::Memory) == (fitting <= 0 || (sb.batch && *sb.batch > fitting)), qPrintable(repro));
+                QVERIFY2((sb.limit == BatchLimit::Memory) == (sb.batch && (fitting <= 0 || *sb.batch > fitting)), qPrintable(repro));
                 if (!sb.batch) {
                     QVERIFY2(stepSecondsAt(s, 1) * 1e3 > sb.sloMs, qPrintable(repro));
                     continue;
