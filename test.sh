@@ -6,4 +6,4 @@ cd "$(dirname "$0")"
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build --parallel "$(nproc)"
-QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure --timeout 300
+QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure --timeout 300 --parallel "$(nproc)"

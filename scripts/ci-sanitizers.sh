@@ -1,12 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Builds the whole project with AddressSanitizer and UndefinedBehaviorSanitizer and runs every test.
+# Builds the whole project with clang, AddressSanitizer and UndefinedBehaviorSanitizer (and the
+# libFuzzer targets in the same tree, so scripts/ci-fuzz.sh needs no second build), then runs every
+# test. Usage: scripts/ci-sanitizers.sh [build dir, default build-asan]
+# clang at -O1 with line tables only: about half the compile time of g++ -O2 -g with the same
+# sanitizers, and stack traces still name file and line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+dir="${1:-build-asan}"
+missing=()
+for p in clang libclang-rt-14-dev; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+flags="-O1 -gline-tables-only -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+CC=clang CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=None -DRIDGELINE_FUZZ=ON \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-cmake --build build-asan --parallel "$(nproc)"
+cmake --build "$dir" --parallel "$(nproc)"
+cmake --build "$dir" --target fuzzers --parallel "$(nproc)"
 # Leak checking is off: Qt and fontconfig keep caches alive until exit by design.
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  QT_QPA_PLATFORM=offscreen ctest --test-dir build-asan --output-on-failure --timeout 600
+  QT_QPA_PLATFORM=offscreen ctest --test-dir "$dir" --output-on-failure --timeout 600 --parallel "$(nproc)"
