@@ -738,8 +738,9 @@ private slots:
         timer.start();
         const SimulationResult r = simulate(planning(), c, requests);
         const qint64 elapsed = timer.elapsed();
+        // Reported, not asserted: wall-clock limits fail on a loaded machine (16.7 s once under ASan with
+        // load 12); the speed figure belongs to bench/simulator_bench.cpp.
         qInfo("5,000 classes, %zu requests: %lld ms", requests.size(), static_cast<long long>(elapsed));
-        QVERIFY2(elapsed < 5000, qPrintable(QString::number(elapsed)));
         QCOMPARE(r.classes.size(), size_t(5000));
         long long total = 0, itl = 0;
         for (const TrafficSummary& t : r.classes) {
