@@ -21,6 +21,7 @@
 #include "app/simulatecommand.h"
 #include "model/costmodel.h"
 #include "model/calibration.h"
+#include "model/hardwarecatalogue.h"
 #include "model/hfconfig.h"
 #include "model/inputfile.h"
 #include "model/triage.h"
@@ -78,6 +79,9 @@ QString helpText()
                "  --calibrate DATA       fit eta_bw, MFU and overheads to measurements (CSV with units in\n"
                "                         the header, or vLLM serving-benchmark JSON); prints JSON\n"
                "  --format text|json     report or triage format (default text)\n"
+               "  --list-hardware        print the hardware catalogue (memory, bandwidth, dense peaks per\n"
+               "                         dtype, ridge point, board power, link, sources), then exit;\n"
+               "                         --format text|json|csv (default text)\n"
                "  --scenario FILE        start from this scenario JSON file\n"
                "  --compare FILE         with --report: print the scenario (A) and FILE (B) side by side\n"
                "                         with B / A for every figure (--set applies to both)\n"
@@ -312,7 +316,7 @@ void printLine(FILE* stream, const QString& line)
 int run(int argc, char** argv)
 {
     const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot", "--export"}); // both render offscreen
-    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--help", "-h", "--version", "-v"});
+    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--list-hardware", "--help", "-h", "--version", "-v"});
     if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     g_defaultHandler = qInstallMessageHandler(headlessMessageHandler);
@@ -351,7 +355,8 @@ int run(int argc, char** argv)
     const QCommandLineOption dpiOpt(QStringLiteral("dpi"), QString(), QStringLiteral("N"), QStringLiteral("96"));
     const QCommandLineOption helpOpt(QStringList{QStringLiteral("h"), QStringLiteral("help")});
     const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
-    parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, exportOpt, dpiOpt, helpOpt, versionOpt});
+    const QCommandLineOption listHardwareOpt(QStringLiteral("list-hardware"));
+    parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, exportOpt, dpiOpt, helpOpt, versionOpt, listHardwareOpt});
     parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
 
     if (!parser.parse(QCoreApplication::arguments()))
@@ -374,6 +379,25 @@ int run(int argc, char** argv)
             return fail(kExitBadInput, name + QStringLiteral(" is given %1 times; give it once").arg(values.size()));
         if (values.size() == 1 && values.constFirst().trimmed().isEmpty())
             return fail(kExitBadInput, name + QStringLiteral(": empty value"));
+    }
+    if (parser.isSet(listHardwareOpt)) {
+        // The built-in catalogue only: no scenario, so every other option is a mistake.
+        for (const QString& name : parser.optionNames())
+            if (name != QLatin1String("list-hardware") && name != QLatin1String("format"))
+                return fail(kExitBadInput, QStringLiteral("--list-hardware goes alone (with --format text|json|csv), not with %1%2")
+                                               .arg(name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"), name));
+        if (!parser.positionalArguments().isEmpty())
+            return fail(kExitBadInput, QStringLiteral("--list-hardware takes no FILE (\"%1\")").arg(parser.positionalArguments().constFirst()));
+        const QString listFormat = parser.value(formatOpt);
+        if (listFormat == QLatin1String("text"))
+            printLine(stdout, model::catalogueText());
+        else if (listFormat == QLatin1String("json"))
+            printLine(stdout, QString::fromUtf8(model::catalogueJson()).trimmed());
+        else if (listFormat == QLatin1String("csv"))
+            printLine(stdout, model::catalogueCsv());
+        else
+            return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv with --list-hardware").arg(listFormat));
+        return 0;
     }
     {
         QStringList modes;

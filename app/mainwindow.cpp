@@ -43,6 +43,7 @@
 #include "views/decodeplot.h"
 #include "views/format.h"
 #include "views/glossary.h"
+#include "views/hardwarecataloguedialog.h"
 #include "views/kvshareplot.h"
 #include "views/numberspanel.h"
 #include "views/palette.h"
@@ -361,6 +362,13 @@ void MainWindow::createMenus()
     });
     glossaryAction->setObjectName(QStringLiteral("glossaryAction"));
     glossaryAction->setStatusTip(tr("The latency and throughput terms as vLLM's serving benchmark defines them"));
+    QAction* catalogueAction = help->addAction(tr("&Hardware catalogue"), this, [this] {
+        QDialog* dialog = createHardwareCatalogueDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    catalogueAction->setObjectName(QStringLiteral("hardwareCatalogueAction"));
+    catalogueAction->setStatusTip(tr("Every built-in accelerator: memory, bandwidth, peaks per dtype, ridge point, power, link, source"));
     help->addAction(tr("&About Ridgeline"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }

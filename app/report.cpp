@@ -97,6 +97,8 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("attention_share"), p.attentionShare},
         {QStringLiteral("kv_written_bytes"), p.kvWrittenBytes},
         {QStringLiteral("score_matrix_elements"), p.scoreMatrixElements},
+        {QStringLiteral("score_matrix_bytes_per_head"), p.scoreMatrixBytesPerHead},
+        {QStringLiteral("logits_bytes_all_positions"), p.logitsBytesAllPositions},
     };
     QJsonArray itlHeadroom;
     for (size_t i = 0; i < e.slo.itlHeadroom.size(); ++i)
@@ -302,6 +304,12 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     row(QStringLiteral("attention share"), num(p.attentionShare * 100, 1) + QStringLiteral(" %"),
         model::asciiFormula(model::attentionShareFormula(s, e).symbols));
     row(QStringLiteral("KV written"), num(p.kvWrittenBytes / 1073741824.0, 3) + QStringLiteral(" GiB"), QStringLiteral("P * kv_tok"));
+    row(QStringLiteral("score matrix, one head"),
+        num(p.scoreMatrixBytesPerHead / 1e9, 2) + QStringLiteral(" GB if materialised"),
+        QStringLiteral("P^2 * 2 B (bf16; FlashAttention never holds it)"));
+    row(QStringLiteral("logits, all positions"),
+        num(p.logitsBytesAllPositions / 1073741824.0, 2) + QStringLiteral(" GiB with prompt logprobs"),
+        QStringLiteral("P * V * 4 B (fp32; else only the last position's)"));
     out << QString();
     out << QStringLiteral("Capacity (per GPU, %1 % of HBM usable)").arg(num(c.utilization * 100));
     row(QStringLiteral("KV budget"),

@@ -236,6 +236,8 @@ void evaluate(const Scenario& s, Evaluation& out)
     p.attentionShare = p.flop > 0 ? p.attentionFlop / p.flop : 0.0;
     p.kvWrittenBytes = t.kvPerLayerToken * t.layerTokens(P);
     p.scoreMatrixElements = scoreMatrixElements(P);
+    p.scoreMatrixBytesPerHead = p.scoreMatrixElements * bytesPerElement(DType::BF16);
+    p.logitsBytesAllPositions = logitsBytes(P, double(s.model.vocab));
     r.prefillIntensityFlopPerByte = (p.flop / t.gpus) / t.prefillBytes(P);
     r.prefillAchievedFlopsPerSecond = p.seconds > 0 ? p.flop / t.gpus / p.seconds : 0.0;
 

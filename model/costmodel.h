@@ -100,6 +100,10 @@ struct PrefillResult {
     double attentionShare = 0;     ///< attention / (linear + attention) = P / (P + P*) for global full attention
     double kvWrittenBytes = 0;     ///< P * kv_tok
     double scoreMatrixElements = 0; ///< P^2 per head per layer
+    double scoreMatrixBytesPerHead = 0; ///< P^2 * 2 B: one head's bf16 score matrix if it were materialised
+                                        ///< (eager attention does; FlashAttention never holds it, docs/cost-model.md)
+    double logitsBytesAllPositions = 0; ///< P * V * 4 B: fp32 full-vocabulary logits for every prompt position
+                                        ///< (only when prompt logprobs are asked; else the last position's only)
 };
 
 /** Memory capacity per GPU (design/cost-model.md section 3, "Capacity"). */

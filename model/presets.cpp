@@ -63,7 +63,9 @@ const std::vector<HardwarePreset>& hardwarePresets()
             const QJsonObject o = v.toObject();
             out.push_back({o.value(QStringLiteral("id")).toString().toStdString(),
                            scenarioFromEntry(o, QStringLiteral("hardware"), path).hardware,
-                           o.value(QStringLiteral("source")).toString().toStdString()});
+                           o.value(QStringLiteral("source")).toString().toStdString(),
+                           o.value(QStringLiteral("link")).toString().toStdString(),
+                           o.value(QStringLiteral("memory_reported_gib")).toDouble()});
         }
         return out;
     }();

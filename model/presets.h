@@ -21,7 +21,10 @@ struct ModelPreset {
 struct HardwarePreset {
     std::string id;      ///< stable id, e.g. "h100-sxm"
     Hardware hardware;
-    std::string source;
+    std::string source;  ///< where each figure comes from, with dates
+    std::string link;    ///< the GPU-to-GPU link by name ("NVLink 4", "PCIe 5 x16", ...)
+    double memoryReportedGib = 0; ///< capacity as the device reports it (nvidia-smi total / 1024, rocm-smi B / 2^30),
+                                  ///< GiB; 0 where not verified. Informational: the model uses hardware.memoryBytes
 };
 
 /** Built-in model presets (loaded once from the compiled-in resource). */

@@ -75,9 +75,11 @@ struct Hardware {
     double memoryBytes = 0;              ///< HBM capacity
     double peakFlopsFp8 = 0;             ///< dense fp8 peak FLOP/s; 0 when the device has no fp8 (falls back to peak_flops)
     double peakOpsInt8 = 0;              ///< dense int8 peak OP/s; 0 when not published (falls back to peak_flops)
+    double peakFlopsFp4 = 0; ///< dense fp4 peak FLOP/s (NVFP4 / MXFP4); 0 when the device has none (fp4 matmuls fall back)
     int gpus = 1;                        ///< T, GPUs in tensor parallelism
     double linkBandwidthBytesPerSecond = 450e9; ///< per-GPU one-direction link bandwidth (NVLink 4 default)
     double linkLatencySeconds = 5e-6;    ///< per all-reduce latency
+    double boardPowerWatts = 0;          ///< board power (TDP) per device, W; 0 = unknown. Informational (economics later)
 };
 
 /** Most ITL SLO lines a scenario holds (plots, reports and the SLO panel show each one). */

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "model/presets.h"
+
 namespace {
 
 struct Result {
@@ -374,6 +376,96 @@ private slots:
         const Result bad = runRidgeline({QStringLiteral("--screenshot"), QStringLiteral("/nonexistent-dir/window.png")});
         QCOMPARE(bad.exitCode, 1);
         QVERIFY(bad.err.contains("/nonexistent-dir/window.png"));
+    }
+
+    /** Issue 15: --list-hardware prints the built-in catalogue as a text table, JSON or CSV. */
+    void listHardwareText()
+    {
+        const Result r = runRidgeline({QStringLiteral("--list-hardware")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.err.isEmpty());
+        const QString text = QString::fromUtf8(r.out);
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        for (const QString& column : {QStringLiteral("device"), QStringLiteral("bf16"), QStringLiteral("fp8"), QStringLiteral("int8"),
+                                      QStringLiteral("fp4"), QStringLiteral("ridge"), QStringLiteral("power"), QStringLiteral("link")})
+            QVERIFY2(text.contains(column), qPrintable(column));
+        QVERIFY(text.contains(QStringLiteral("\nSources\n")));
+        for (const ridgeline::model::HardwarePreset& p : ridgeline::model::hardwarePresets()) {
+            const QString name = QString::fromStdString(p.hardware.name);
+            // One table row starts with the name, one source line names it with its id.
+            int rows = 0;
+            for (const QString& line : lines)
+                rows += line.startsWith(name + QLatin1Char(' ')) ? 1 : 0;
+            QVERIFY2(rows >= 1, qPrintable(name));
+            QVERIFY2(text.contains(QStringLiteral("  %1 (%2;").arg(name, QString::fromStdString(p.id))), qPrintable(name));
+        }
+        // The H100 SXM row carries the ridge point of reference value 11 (989.4 / 3.35 = 295 FLOP/byte).
+        QString h100;
+        for (const QString& line : lines)
+            if (line.startsWith(QStringLiteral("H100 SXM ")))
+                h100 = line;
+        QVERIFY2(h100.contains(QRegularExpression(QStringLiteral("\\b295\\b"))), qPrintable(h100));
+        QVERIFY(!text.contains(QStringLiteral("nan"), Qt::CaseInsensitive));
+    }
+
+    void listHardwareJsonAndCsv()
+    {
+        const auto& presets = ridgeline::model::hardwarePresets();
+        const Result r = runRidgeline({QStringLiteral("--list-hardware"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonArray devices = doc.object().value(QStringLiteral("devices")).toArray();
+        QCOMPARE(devices.size(), qsizetype(presets.size()));
+        for (qsizetype i = 0; i < devices.size(); ++i) {
+            const QJsonObject d = devices.at(i).toObject();
+            const ridgeline::model::Hardware& h = presets[size_t(i)].hardware;
+            QCOMPARE(d.value(QStringLiteral("id")).toString(), QString::fromStdString(presets[size_t(i)].id));
+            QCOMPARE(d.value(QStringLiteral("peak_flops_bf16")).toDouble(), h.peakFlopsPerSecond);
+            QCOMPARE(d.value(QStringLiteral("bandwidth_bytes_per_second")).toDouble(), h.bandwidthBytesPerSecond);
+            QVERIFY(near(d.value(QStringLiteral("ridge_flop_per_byte")).toDouble(), h.peakFlopsPerSecond / h.bandwidthBytesPerSecond, 1e-12));
+            // None published is null, never a made-up 0.
+            QCOMPARE(d.value(QStringLiteral("peak_flops_fp4")).isNull(), !(h.peakFlopsFp4 > 0));
+            QVERIFY(d.value(QStringLiteral("source")).toString().size() > 20);
+            for (const char* key : {"name", "memory_bytes", "memory_reported_bytes", "peak_flops_fp8", "peak_ops_int8",
+                                    "board_power_watts", "link_bandwidth_bytes_per_second", "link"})
+                QVERIFY2(d.contains(QString::fromUtf8(key)), key);
+        }
+
+        const Result csv = runRidgeline({QStringLiteral("--list-hardware"), QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QStringList rows = QString::fromUtf8(csv.out).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(rows.size(), qsizetype(presets.size()) + 1);
+        QVERIFY(rows.first().startsWith(QStringLiteral("id,device,memory [GB],")));
+        QVERIFY(rows.at(1).startsWith(QString::fromStdString(presets.front().id) + QLatin1Char(',')));
+    }
+
+    void listHardwareRefusesWhatItCannotDo()
+    {
+        const Result xml = runRidgeline({QStringLiteral("--list-hardware"), QStringLiteral("--format"), QStringLiteral("xml")});
+        QCOMPARE(xml.exitCode, 2);
+        QVERIFY2(xml.err.contains("--format xml") && xml.err.contains("csv"), xml.err.constData());
+        const Result withReport = runRidgeline({QStringLiteral("--list-hardware"), QStringLiteral("--report")});
+        QCOMPARE(withReport.exitCode, 2);
+        QVERIFY2(withReport.err.contains("--list-hardware goes alone"), withReport.err.constData());
+        QVERIFY(withReport.out.isEmpty());
+    }
+
+    /** Issue 15: the score matrix and the all-positions logits, in the JSON and text report. */
+    void reportShowsHiddenBuffers()
+    {
+        const double prompt = 120000, vocab = 128256;
+        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=120000")});
+        QCOMPARE(at(r, QStringLiteral("prefill.score_matrix_bytes_per_head")), prompt * prompt * 2);
+        QVERIFY(near(at(r, QStringLiteral("prefill.score_matrix_bytes_per_head")), 28.8e9));
+        const QJsonObject l = reportFor({QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=8192")});
+        QCOMPARE(at(l, QStringLiteral("prefill.logits_bytes_all_positions")), 8192 * vocab * 4);
+        QVERIFY(near(at(l, QStringLiteral("prefill.logits_bytes_all_positions")) / (1024.0 * 1024.0 * 1024.0), 3.91));
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=8192")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("logits, all positions") && text.out.contains("3.91 GiB"), text.out.constData());
+        QVERIFY(text.out.contains("score matrix, one head"));
     }
 };
 

@@ -187,6 +187,26 @@ private slots:
 
         QTest::newRow("18 seed002 logits for 8,192 positions, V 128,256, fp32 = 3.91 GiB")
             << Quantity([] { return logitsBytes(8192, llama8b().model.vocab, 4.0) / kGiB; }) << 3.91 << t << 2;
+        // Issue 15: the same two figures as the evaluation carries them to the report and the Numbers panel.
+        QTest::newRow("17 seed002 evaluation: score matrix 28.8 GB in bf16 per head at 120,000")
+            << Quantity([] { return evaluate(llama8b(1, 0, 120000)).prefill.scoreMatrixBytesPerHead / 1e9; }) << 28.8 << t << 1;
+        QTest::newRow("18 seed002 evaluation: logits for 8,192 prompt positions = 3.91 GiB")
+            << Quantity([] { return evaluate(llama8b(1, 0, 8192)).prefill.logitsBytesAllPositions / kGiB; }) << 3.91 << t << 2;
+    }
+
+    /** Issue 15: the score-matrix and logits bytes are P^2 x 2 B and P x V x 4 B of the scenario's own inputs. */
+    void hiddenBuffersFollowTheirInputs()
+    {
+        for (int prompt : {1, 5000, 8192, 120000}) {
+            Scenario s = llama8b(1, 0, prompt);
+            for (int vocab : {32000, 128256}) {
+                s.model.vocab = vocab;
+                const PrefillResult p = evaluate(s).prefill;
+                const double P = s.workload.promptTokens;
+                QCOMPARE(p.scoreMatrixBytesPerHead, P * P * 2.0);
+                QCOMPARE(p.logitsBytesAllPositions, P * double(s.model.vocab) * 4.0);
+            }
+        }
     }
 
     void values()

@@ -5,11 +5,15 @@
 #include <cmath>
 #include <limits>
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include "model/calibration.h"
 #include "model/costmodel.h"
+#include "model/hardwarecatalogue.h"
 #include "model/hfconfig.h"
 #include "model/jsoninput.h"
 #include "model/presets.h"
@@ -228,6 +232,63 @@ private slots:
         }
         for (const ScenarioPreset& p : scenarioPresets())
             QVERIFY2(validate(p.scenario).empty(), p.id.c_str());
+    }
+
+    /**
+     * Issue 15: the hardware catalogue. Every entry parses, names its link and dates its source;
+     * dense peaks rise as the dtype narrows (fp4 >= fp8 >= bf16 where published); the ridge point
+     * the catalogue shows is bf16 peak / bandwidth; a reported capacity is the datasheet's within
+     * the GB-versus-GiB gap; the devices the issue names are there.
+     */
+    void hardwareCatalogueIsConsistent()
+    {
+        const auto& presets = hardwarePresets();
+        for (const char* id : {"b300", "gb300", "mi355x", "tpu-v6e", "tpu-v7", "h20", "rtx-5090", "gaudi-3", "b200", "gb200"}) {
+            bool found = false;
+            for (const HardwarePreset& p : presets)
+                found = found || p.id == id;
+            QVERIFY2(found, id);
+        }
+        int ridgeColumn = -1;
+        const auto& columns = catalogueColumns();
+        for (int c = 0; c < int(columns.size()); ++c)
+            if (QLatin1String(columns[size_t(c)].jsonKey) == QLatin1String("ridge_flop_per_byte"))
+                ridgeColumn = c;
+        QVERIFY(ridgeColumn >= 0);
+        const QRegularExpression dated(QStringLiteral("\\b(19|20)\\d\\d\\b"));
+        for (const HardwarePreset& p : presets) {
+            const Hardware& h = p.hardware;
+            const QByteArray id = QByteArray::fromStdString(p.id);
+            QVERIFY2(!h.name.empty() && !p.link.empty(), id);
+            QVERIFY2(QString::fromStdString(p.source).contains(dated), id + ": source without a date");
+            QVERIFY2(h.bandwidthBytesPerSecond > 0 && h.peakFlopsPerSecond > 0 && h.memoryBytes > 0, id);
+            if (h.peakFlopsFp8 > 0)
+                QVERIFY2(h.peakFlopsFp8 >= h.peakFlopsPerSecond, id + ": fp8 below bf16");
+            if (h.peakFlopsFp4 > 0) {
+                QVERIFY2(h.peakFlopsFp4 >= h.peakFlopsPerSecond, id + ": fp4 below bf16");
+                if (h.peakFlopsFp8 > 0)
+                    QVERIFY2(h.peakFlopsFp4 >= h.peakFlopsFp8, id + ": fp4 below fp8");
+            }
+            const double ridge = catalogueCellSi(p, ridgeColumn).toDouble();
+            QVERIFY2(std::abs(ridge - h.peakFlopsPerSecond / h.bandwidthBytesPerSecond) <= 1e-9 * ridge, id);
+            QVERIFY2(h.boardPowerWatts == 0 || (h.boardPowerWatts >= 10 && h.boardPowerWatts <= 3000), id);
+            if (p.memoryReportedGib > 0) {
+                // Devices report GiB where datasheets print GB: within [-5 %, +10 %] of the datasheet bytes.
+                const double ratio = p.memoryReportedGib * 1024.0 * 1024.0 * 1024.0 / h.memoryBytes;
+                QVERIFY2(ratio > 0.95 && ratio < 1.10, id + ": reported capacity " + QByteArray::number(ratio));
+            }
+        }
+        // Blackwell and CDNA 4 have fp4 peaks; Hopper has none (fp4 matmuls fall back).
+        for (const HardwarePreset& p : presets) {
+            if (p.id == "b200" || p.id == "gb200" || p.id == "b300" || p.id == "gb300" || p.id == "mi355x" || p.id == "rtx-5090")
+                QVERIFY2(p.hardware.peakFlopsFp4 > 0, p.id.c_str());
+            if (p.id == "h100-sxm" || p.id == "h200")
+                QCOMPARE(p.hardware.peakFlopsFp4, 0.0);
+        }
+        // The three forms list every device.
+        QCOMPARE(QJsonDocument::fromJson(catalogueJson()).object().value(QStringLiteral("devices")).toArray().size(),
+                 qsizetype(presets.size()));
+        QCOMPARE(catalogueCsv().count(QLatin1Char('\n')), qsizetype(presets.size()));
     }
 
     /** The shipped Llama 3.1 8B scenario is the documented default starting point. */

@@ -25,6 +25,8 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTableWidget>
+#include <QHeaderView>
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QWheelEvent>
@@ -36,6 +38,8 @@
 #include "app/mainwindow.h"
 #include "app/scenariofiles.h"
 #include "model/costmodel.h"
+#include "model/presets.h"
+#include "views/devicedialog.h"
 #include "model/scenariokeys.h"
 #include "model/triage.h"
 #include "views/baseline.h"
@@ -422,6 +426,82 @@ private slots:
         QVERIFY2(ttftTip.contains(QStringLiteral("first output token")), qPrintable(ttftTip));
         const QString itlTip = window.findChild<QLineEdit*>(QStringLiteral("itlSloEdit"))->toolTip();
         QVERIFY2(itlTip.contains(QStringLiteral("consecutive output tokens")), qPrintable(itlTip));
+    }
+
+    /**
+     * Issue 15: Help > Hardware catalogue opens every built-in device in a table that sorts by a
+     * clicked header, numerically; the Numbers panel shows the score matrix and logits bytes.
+     */
+    void hardwareCatalogueInHelp()
+    {
+        model::Scenario s = model::defaultScenario();
+        s.workload.promptTokens = 120000;
+        MainWindow window(s);
+        window.show();
+        auto* action = window.findChild<QAction*>(QStringLiteral("hardwareCatalogueAction"));
+        QVERIFY(action);
+        action->trigger();
+        auto* dialog = window.findChild<QDialog*>(QStringLiteral("hardwareCatalogueDialog"));
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        auto* table = dialog->findChild<QTableWidget*>(QStringLiteral("hardwareCatalogueTable"));
+        QVERIFY(table);
+        const auto& presets = model::hardwarePresets();
+        QCOMPARE(table->rowCount(), int(presets.size()));
+        int bf16 = -1, name = -1;
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const QString header = table->horizontalHeaderItem(c)->text();
+            if (header.startsWith(QStringLiteral("bf16")))
+                bf16 = c;
+            if (header == QStringLiteral("device"))
+                name = c;
+        }
+        QVERIFY(bf16 >= 0 && name >= 0);
+        double highest = 0;
+        QString highestName;
+        for (const model::HardwarePreset& p : presets)
+            if (p.hardware.peakFlopsPerSecond > highest) {
+                highest = p.hardware.peakFlopsPerSecond;
+                highestName = QString::fromStdString(p.hardware.name);
+            }
+        // Click the bf16 header until the largest peak is on top: numeric, not text, order.
+        QHeaderView* header = table->horizontalHeader();
+        const QPoint click(header->sectionViewportPosition(bf16) + header->sectionSize(bf16) / 2, header->height() / 2);
+        // Opens in the catalogue's own order (grouped by vendor), unsorted.
+        QCOMPARE(table->item(0, name)->text(), QString::fromStdString(presets.front().hardware.name));
+        QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, click);
+        QCOMPARE(header->sortIndicatorSection(), bf16);
+        if (header->sortIndicatorOrder() != Qt::DescendingOrder)
+            QTest::mouseClick(header->viewport(), Qt::LeftButton, {}, click);
+        QCOMPARE(header->sortIndicatorSection(), bf16);
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        QCOMPARE(table->item(0, name)->text(), highestName);
+        for (int r = 1; r < table->rowCount(); ++r)
+            QVERIFY(table->item(r - 1, bf16)->data(Qt::UserRole).toDouble() >= table->item(r, bf16)->data(Qt::UserRole).toDouble());
+        dialog->close();
+
+        // P = 120,000: 120,000^2 x 2 B = 28.8 GB per head; logits 120,000 x V x 4 B.
+        const QString score = window.findChild<QLabel*>(QStringLiteral("scoreMatrixNumber"))->text();
+        QVERIFY2(score.contains(QStringLiteral("28.8 GB")), qPrintable(score));
+        const double logitsGib = 120000.0 * s.model.vocab * 4 / (1024.0 * 1024.0 * 1024.0);
+        const QString logits = window.findChild<QLabel*>(QStringLiteral("promptLogitsNumber"))->text();
+        QVERIFY2(logits.contains(QString::number(logitsGib, 'f', 1)), qPrintable(logits));
+    }
+
+    /** Issue 15: a device edited from a Blackwell preset keeps its fp4 peak and board power. */
+    void deviceDialogKeepsFp4AndPower()
+    {
+        const model::HardwarePreset* b200 = nullptr;
+        for (const model::HardwarePreset& p : model::hardwarePresets())
+            if (p.id == "b200")
+                b200 = &p;
+        QVERIFY(b200 && b200->hardware.peakFlopsFp4 > 0 && b200->hardware.boardPowerWatts > 0);
+        views::DeviceDialog dialog;
+        dialog.setDevice(*b200);
+        QCOMPARE(dialog.findChild<QDoubleSpinBox*>(QStringLiteral("deviceFp4SpinBox"))->value(), b200->hardware.peakFlopsFp4 / 1e12);
+        const model::Hardware h = dialog.device().hardware;
+        QCOMPARE(h.peakFlopsFp4, b200->hardware.peakFlopsFp4);
+        QCOMPARE(h.boardPowerWatts, b200->hardware.boardPowerWatts);
     }
 };
 

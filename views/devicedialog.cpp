@@ -53,6 +53,10 @@ DeviceDialog::DeviceDialog(QWidget* parent)
                        tr("Dense fp8 peak per GPU; 0 when none is published (fp8 matmuls then use the bf16 peak)."));
     m_int8 = figureSpin(QStringLiteral("deviceInt8SpinBox"), tr(" TOP/s"), 1, 1e6,
                         tr("Dense int8 peak per GPU; 0 when none is published (int8 matmuls then use the bf16 peak)."));
+    m_fp4 = figureSpin(QStringLiteral("deviceFp4SpinBox"), tr(" TFLOP/s"), 1, 1e6,
+                       tr("Dense fp4 peak per GPU (NVFP4 / MXFP4); 0 when the device has none (fp4 matmuls then fall back)."));
+    m_power = figureSpin(QStringLiteral("devicePowerSpinBox"), tr(" W"), 0, 1e5,
+                         tr("Board power (TDP) per device; 0 when unknown. Informational."));
     m_link = figureSpin(QStringLiteral("deviceLinkSpinBox"), tr(" GB/s"), 0, 1e5,
                         tr("GPU-to-GPU link bandwidth per GPU, one direction (NVLink 4: 450 GB/s);\n"
                            "tensor-parallel all-reduces cross it."));
@@ -68,6 +72,8 @@ DeviceDialog::DeviceDialog(QWidget* parent)
     form->addRow(tr("bf16 peak (dense)"), m_bf16);
     form->addRow(tr("fp8 peak (dense, 0: none)"), m_fp8);
     form->addRow(tr("int8 peak (dense, 0: none)"), m_int8);
+    form->addRow(tr("fp4 peak (dense, 0: none)"), m_fp4);
+    form->addRow(tr("Board power (0: unknown)"), m_power);
     form->addRow(tr("Link bandwidth"), m_link);
     form->addRow(tr("Source"), m_source);
 
@@ -100,6 +106,8 @@ void DeviceDialog::setDevice(const model::HardwarePreset& device)
     m_bf16->setValue(h.peakFlopsPerSecond / 1e12);
     m_fp8->setValue(h.peakFlopsFp8 / 1e12);
     m_int8->setValue(h.peakOpsInt8 / 1e12);
+    m_fp4->setValue(h.peakFlopsFp4 / 1e12);
+    m_power->setValue(h.boardPowerWatts);
     m_link->setValue(h.linkBandwidthBytesPerSecond / 1e9);
     m_source->setText(QString::fromStdString(device.source));
     m_error->setVisible(false);
@@ -117,6 +125,8 @@ model::HardwarePreset DeviceDialog::device() const
     h.peakFlopsPerSecond = m_bf16->value() * 1e12;
     h.peakFlopsFp8 = m_fp8->value() * 1e12;
     h.peakOpsInt8 = m_int8->value() * 1e12;
+    h.peakFlopsFp4 = m_fp4->value() * 1e12;
+    h.boardPowerWatts = m_power->value();
     h.linkBandwidthBytesPerSecond = m_link->value() * 1e9;
     h.linkLatencySeconds = m_linkLatencySeconds;
     h.gpus = 1;

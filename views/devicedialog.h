@@ -47,6 +47,8 @@ private:
     QDoubleSpinBox* m_bf16 = nullptr;
     QDoubleSpinBox* m_fp8 = nullptr;
     QDoubleSpinBox* m_int8 = nullptr;
+    QDoubleSpinBox* m_fp4 = nullptr;   ///< dense fp4 peak, TFLOP/s (0: none)
+    QDoubleSpinBox* m_power = nullptr; ///< board power, W (0: unknown)
     QDoubleSpinBox* m_link = nullptr;
     QLineEdit* m_source = nullptr;
     QLabel* m_error = nullptr;

@@ -104,6 +104,12 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     addRow(QStringLiteral("computeBoundPrompt"), tr("Compute-bound from"), tr("The P where F_pre / (F_peak \u00b7 MFU) = (W + P \u00b7 kv_tok) / (BW \u00b7 \u03b7_bw)"));
     addRow(QStringLiteral("attentionShare"), tr("Attention share"), tr("F_attn / F_pre"));
     addRow(QStringLiteral("kvWritten"), tr("KV written"), tr("P \u00b7 kv_tok (GiB = 1024\u00b3 B)"));
+    addRow(QStringLiteral("scoreMatrix"), tr("Score matrix/head"),
+           tr("P\u00b2 \u00b7 2 B: one head's bf16 attention scores if materialised (eager attention);\n"
+              "FlashAttention computes them in tiles and never holds the matrix"));
+    addRow(QStringLiteral("promptLogits"), tr("Logits, all P"),
+           tr("P \u00b7 V \u00b7 4 B: fp32 full-vocabulary logits for every prompt position, computed only when\n"
+              "prompt logprobs are asked; otherwise the engine computes the last position's (V \u00b7 4 B per sequence)"));
     addSection(tr("Capacity (per GPU)"));
     addRow(QStringLiteral("kvBudget"), tr("KV budget/GPU"),
            tr("HBM capacity \u00b7 utilisation \u2212 N \u00b7 b_w / T (\u2212 activation reserve), per GPU"));
@@ -297,6 +303,8 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     setValue(QStringLiteral("computeBoundPrompt"), tr("P \u2248 %1 tokens").arg(approximate(prefill.computeBoundTokens)));
     setValue(QStringLiteral("attentionShare"), percent(prefill.attentionShare));
     setValue(QStringLiteral("kvWritten"), gibibytes(prefill.kvWrittenBytes));
+    setValue(QStringLiteral("scoreMatrix"), tr("%1 if materialised").arg(gigabytes(prefill.scoreMatrixBytesPerHead)));
+    setValue(QStringLiteral("promptLogits"), tr("%1 with prompt logprobs").arg(gibibytes(prefill.logitsBytesAllPositions)));
 
     setValue(QStringLiteral("kvBudget"), capacity.kvBudgetBytes >= 0 ? gigabytes(capacity.kvBudgetBytes)
                                                                       : tr("weights do not fit"));

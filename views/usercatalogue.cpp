@@ -81,6 +81,8 @@ QJsonObject hardwareObject(const model::Hardware& h)
     o.insert(QStringLiteral("memory_bytes"), h.memoryBytes);
     o.insert(QStringLiteral("peak_flops_fp8"), h.peakFlopsFp8);
     o.insert(QStringLiteral("peak_ops_int8"), h.peakOpsInt8);
+    o.insert(QStringLiteral("peak_flops_fp4"), h.peakFlopsFp4);
+    o.insert(QStringLiteral("board_power_watts"), h.boardPowerWatts);
     o.insert(QStringLiteral("link_bandwidth"), h.linkBandwidthBytesPerSecond);
     return o;
 }
@@ -129,6 +131,8 @@ QString UserCatalogue::checkDevice(const model::Hardware& h)
         positive(h.peakFlopsPerSecond / 1e12, tr("bf16 peak"), tr("TFLOP/s"), false),
         positive(h.peakFlopsFp8 / 1e12, tr("fp8 peak"), tr("TFLOP/s"), true),
         positive(h.peakOpsInt8 / 1e12, tr("int8 peak"), tr("TOP/s"), true),
+        positive(h.peakFlopsFp4 / 1e12, tr("fp4 peak"), tr("TFLOP/s"), true),
+        positive(h.boardPowerWatts, tr("Board power"), tr("W"), true),
         positive(h.linkBandwidthBytesPerSecond / 1e9, tr("Link bandwidth"), tr("GB/s"), false),
     };
     for (const QString& check : checks) {
