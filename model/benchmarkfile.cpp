@@ -543,6 +543,7 @@ struct Column {
 /** "itl_ms" / "median_ttft_ms" / "tpot_p99_s" / "ITL (ms)". */
 std::optional<Column> latencyColumn(std::string h, BenchmarkFile& f)
 {
+    const std::string column = h;
     double toMs = 0;
     for (const auto& [suffix, scale] : {std::pair{"_ms", 1.0}, std::pair{"_s", 1000.0}, std::pair{"_us", 1e-3}, std::pair{"_ns", 1e-6}}) {
         const std::string s(suffix);
@@ -577,7 +578,7 @@ std::optional<Column> latencyColumn(std::string h, BenchmarkFile& f)
     c.statistic = statistic.value_or(BenchmarkStatistic::Mean);
     c.toMs = toMs;
     if (!statistic)
-        addNote(f, "column \"" + h + "\" names no statistic: read as the mean (name median_..., p99_... otherwise)");
+        addNote(f, "column \"" + column + "\" names no statistic: read as the mean (name median_..., p99_... otherwise)");
     return c;
 }
 
