@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <tuple>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -12,12 +13,14 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QScreen>
 
 #include "app/export.h"
 #include "app/mainwindow.h"
 #include "app/report.h"
+#include "app/predictcommand.h"
 #include "app/simulatecommand.h"
 #include "model/costmodel.h"
 #include "model/calibration.h"
@@ -78,6 +81,13 @@ QString helpText()
                "                         the aggregates (and the max-sequences sweep when asked)\n"
                "  --calibrate DATA       fit eta_bw, MFU and overheads to measurements (CSV with units in\n"
                "                         the header, or vLLM serving-benchmark JSON); prints JSON\n"
+               "  --predict FILE         predict a serving benchmark's output (vLLM / SGLang JSON, GenAI-Perf /\n"
+               "                         AIPerf JSON or CSV, llmperf summary, CSV) with the serving simulator:\n"
+               "                         measured vs predicted ITL and TTFT per point, residuals and MAPE\n"
+               "                         (--format text|json|csv; with --scenario and --set)\n"
+               "  --scheduler v1|v0      with --predict: vLLM V1 (default; no whole-prompt KV reservation) or V0\n"
+               "  --token-budget N       with --predict: tokens per step shared by decodes and prefill chunks (8192)\n"
+               "  --max-sequences N      with --predict: sequences holding a slot (256)\n"
                "  --format text|json     report or triage format (default text)\n"
                "  --list-hardware        print the hardware catalogue (memory, bandwidth, dense peaks per\n"
                "                         dtype, ridge point, board power, link, sources), then exit;\n"
@@ -316,7 +326,7 @@ void printLine(FILE* stream, const QString& line)
 int run(int argc, char** argv)
 {
     const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot", "--export"}); // both render offscreen
-    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--list-hardware", "--help", "-h", "--version", "-v"});
+    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--predict", "--list-hardware", "--help", "-h", "--version", "-v"});
     if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     g_defaultHandler = qInstallMessageHandler(headlessMessageHandler);
@@ -347,6 +357,10 @@ int run(int argc, char** argv)
     const QCommandLineOption compareOpt(QStringLiteral("compare"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption calibrateOpt(QStringLiteral("calibrate"), QString(), QStringLiteral("DATA"));
     const QCommandLineOption triageOpt(QStringLiteral("triage"), QString(), QStringLiteral("FILE"));
+    const QCommandLineOption predictOpt(QStringLiteral("predict"), QString(), QStringLiteral("FILE"));
+    const QCommandLineOption schedulerOpt(QStringLiteral("scheduler"), QString(), QStringLiteral("v1|v0"));
+    const QCommandLineOption tokenBudgetOpt(QStringLiteral("token-budget"), QString(), QStringLiteral("N"));
+    const QCommandLineOption maxSequencesOpt(QStringLiteral("max-sequences"), QString(), QStringLiteral("N"));
     const QCommandLineOption modelConfigOpt(QStringLiteral("model-config"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption setOpt(QStringLiteral("set"), QString(), QStringLiteral("KEY=VALUE"));
     const QCommandLineOption screenshotOpt(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE.png"));
@@ -356,7 +370,8 @@ int run(int argc, char** argv)
     const QCommandLineOption helpOpt(QStringList{QStringLiteral("h"), QStringLiteral("help")});
     const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
     const QCommandLineOption listHardwareOpt(QStringLiteral("list-hardware"));
-    parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, exportOpt, dpiOpt, helpOpt, versionOpt, listHardwareOpt});
+    parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, exportOpt, dpiOpt, helpOpt, versionOpt,
+                       predictOpt, schedulerOpt, tokenBudgetOpt, maxSequencesOpt, listHardwareOpt});
     parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
 
     if (!parser.parse(QCoreApplication::arguments()))
@@ -372,7 +387,8 @@ int run(int argc, char** argv)
 
     // Options that take one value: given twice, or with an empty value, is a mistake, not a choice.
     for (const QCommandLineOption* o : {&formatOpt, &scenarioOpt, &simulateOpt, &compareOpt, &calibrateOpt, &triageOpt,
-                                        &modelConfigOpt, &screenshotOpt, &sizeOpt, &exportOpt, &dpiOpt}) {
+                                        &modelConfigOpt, &screenshotOpt, &sizeOpt, &exportOpt, &dpiOpt, &predictOpt, &schedulerOpt,
+                                        &tokenBudgetOpt, &maxSequencesOpt}) {
         const QStringList values = parser.values(*o);
         const QString name = QStringLiteral("--") + o->names().constFirst();
         if (values.size() > 1)
@@ -401,12 +417,15 @@ int run(int argc, char** argv)
     }
     {
         QStringList modes;
-        for (const QCommandLineOption* o : {&reportOpt, &triageOpt, &simulateOpt, &calibrateOpt}) // --export checks its own
+        for (const QCommandLineOption* o : {&reportOpt, &triageOpt, &simulateOpt, &calibrateOpt, &predictOpt}) // --export checks its own
             if (parser.isSet(*o))
                 modes << QStringLiteral("--") + o->names().constFirst();
         if (modes.size() > 1)
             return fail(kExitBadInput, modes.join(QStringLiteral(" and ")) + QStringLiteral(": give one of --report, --triage, "
-                                                                                          "--simulate, --calibrate"));
+                                                                                          "--simulate, --calibrate, --predict"));
+        for (const QCommandLineOption* o : {&schedulerOpt, &tokenBudgetOpt, &maxSequencesOpt})
+            if (parser.isSet(*o) && !parser.isSet(predictOpt))
+                return fail(kExitBadInput, QStringLiteral("--") + o->names().constFirst() + QStringLiteral(" goes with --predict"));
         if (parser.isSet(compareOpt) && !parser.isSet(reportOpt))
             return fail(kExitBadInput, QStringLiteral("--compare goes with --report"));
     }
@@ -424,7 +443,7 @@ int run(int argc, char** argv)
     ExportOptions exportOptions;
     if (parser.isSet(exportOpt)) {
         if (parser.isSet(reportOpt) || parser.isSet(triageOpt) || parser.isSet(simulateOpt) || parser.isSet(calibrateOpt)
-            || parser.isSet(compareOpt) || parser.isSet(screenshotOpt))
+            || parser.isSet(compareOpt) || parser.isSet(screenshotOpt) || parser.isSet(predictOpt))
             return fail(kExitBadInput, QStringLiteral("--export goes alone (with --scenario, --set, --model-config, --format, --size, --dpi)"));
         exportOptions.folder = parser.value(exportOpt);
         if (parser.isSet(formatOpt))
@@ -438,11 +457,32 @@ int run(int argc, char** argv)
         return fail(kExitBadInput, QStringLiteral("--dpi goes with --export"));
     }
     const QString format = parser.isSet(exportOpt) ? QStringLiteral("text") : parser.value(formatOpt);
-    if (format != QLatin1String("text") && format != QLatin1String("json"))
+    if (parser.isSet(predictOpt)) {
+        if (format != QLatin1String("text") && format != QLatin1String("json") && format != QLatin1String("csv"))
+            return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv").arg(format));
+    } else if (format != QLatin1String("text") && format != QLatin1String("json"))
         return fail(kExitBadInput, QStringLiteral("--format %1: expected text or json").arg(format));
     if (parser.isSet(formatOpt) && !parser.isSet(reportOpt) && !parser.isSet(triageOpt) && !parser.isSet(simulateOpt)
-        && !parser.isSet(exportOpt))
-        return fail(kExitBadInput, QStringLiteral("--format goes with --report, --triage, --simulate or --export"));
+        && !parser.isSet(exportOpt) && !parser.isSet(predictOpt))
+        return fail(kExitBadInput, QStringLiteral("--format goes with --report, --triage, --simulate, --predict or --export"));
+    model::BenchmarkOptions benchmarkOptions;
+    if (parser.isSet(schedulerOpt)) {
+        const QString v = parser.value(schedulerOpt).toLower();
+        if (v != QLatin1String("v1") && v != QLatin1String("v0"))
+            return fail(kExitBadInput, QStringLiteral("--scheduler %1: expected v1 or v0").arg(parser.value(schedulerOpt)));
+        benchmarkOptions.scheduler = v == QLatin1String("v1") ? model::SchedulerVersion::V1 : model::SchedulerVersion::V0;
+    }
+    for (const auto& [opt, field, max] : {std::tuple{&tokenBudgetOpt, &benchmarkOptions.tokenBudget, 1000000},
+                                          std::tuple{&maxSequencesOpt, &benchmarkOptions.maxSequences, 100000}}) {
+        if (!parser.isSet(*opt))
+            continue;
+        bool ok = false;
+        const int v = parser.value(*opt).toInt(&ok);
+        if (!ok || v < 1 || v > max)
+            return fail(kExitBadInput, QStringLiteral("--%1 %2: expected a whole number from 1 to %3")
+                                           .arg(opt->names().constFirst(), parser.value(*opt), QLocale(QLocale::English).toString(max)));
+        *field = v;
+    }
     QByteArray ticket, ticketScenario;
     if (parser.isSet(triageOpt)) {
         const QString path = parser.value(triageOpt);
@@ -483,6 +523,9 @@ int run(int argc, char** argv)
 
     if (parser.isSet(exportOpt))
         return runExport(scenario, exportOptions);
+
+    if (parser.isSet(predictOpt))
+        return runPredict(parser.value(predictOpt), scenario, benchmarkOptions, format);
 
     if (parser.isSet(calibrateOpt)) {
         const QString path = parser.value(calibrateOpt);

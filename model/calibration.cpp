@@ -2,10 +2,12 @@
 #include "model/calibration.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include <Eigen/Dense>
 #include <QJsonArray>
@@ -481,6 +483,265 @@ std::string calibrate(const Scenario& scenario, const std::vector<Measurement>& 
     }
     r.itl = errors(itlY, itlBefore, itlAfter);
     r.ttft = errors(ttftY, ttftBefore, ttftAfter);
+    out = std::move(r);
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calibration against benchmark runs, the prediction in the loop.
+
+namespace {
+
+struct FitParameter {
+    const char* key;
+    double lower, upper;
+    double start;
+    double step; // forward-difference step (absolute, in the parameter's unit)
+    bool free = true;
+};
+
+/** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms) to @p s. */
+Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
+{
+    s.efficiency.bandwidth = x(0);
+    s.efficiency.mfuPrefill = x(1);
+    s.efficiency.mfuDecode = x(2);
+    s.efficiency.stepOverheadSeconds = x(3) / 1e3;
+    s.efficiency.prefillOverheadSeconds = x(3) / 1e3;
+    s.efficiency.chunkOverheadSeconds = x(4) / 1e3;
+    return s;
+}
+
+struct Residuals {
+    Eigen::VectorXd r;       // ln(predicted / measured), ITL rows then TTFT rows
+    double itlMape = 0, ttftMape = 0;
+    int itlPoints = 0, ttftPoints = 0;
+    bool ok = true;
+};
+
+} // namespace
+
+std::string calibrateBenchmark(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const BenchmarkFitOptions& options,
+                               BenchmarkFitResult& out)
+{
+    if (points.empty())
+        return "no benchmark points to fit";
+    BenchmarkOptions fitEngine = options.engine;
+    fitEngine.measuredRequests = std::max<long long>(1, options.measuredRequests);
+
+    // Which residual each point gives (fixed for the whole fit, so that the residual vector keeps its shape).
+    std::vector<int> itlRows, ttftRows;
+    for (size_t i = 0; i < points.size(); ++i) {
+        bool itl = false;
+        for (const BenchmarkMetric m : {BenchmarkMetric::Itl, BenchmarkMetric::Tpot, BenchmarkMetric::EndToEndPerOutputToken})
+            for (const BenchmarkStatistic st : {BenchmarkStatistic::Mean, BenchmarkStatistic::Median, BenchmarkStatistic::P90,
+                                                BenchmarkStatistic::P95, BenchmarkStatistic::P99})
+                itl = itl || points[i].latency(m, st).has_value();
+        bool ttft = false;
+        for (const BenchmarkStatistic st : {BenchmarkStatistic::Mean, BenchmarkStatistic::Median, BenchmarkStatistic::P90,
+                                            BenchmarkStatistic::P95, BenchmarkStatistic::P99})
+            ttft = ttft || points[i].latency(BenchmarkMetric::Ttft, st).has_value();
+        if (itl && options.fitItl)
+            itlRows.push_back(int(i));
+        if (ttft && options.fitTtft)
+            ttftRows.push_back(int(i));
+    }
+    const Eigen::Index rows = Eigen::Index(itlRows.size() + ttftRows.size());
+    if (rows == 0)
+        return "no point has a latency to fit (ITL, TPOT or TTFT)";
+
+    auto score = [&](const Scenario& s, const BenchmarkOptions& engine) {
+        Residuals res;
+        res.r.resize(rows);
+        const std::vector<PointPrediction> predicted = predictBenchmarks(s, points, engine);
+        Eigen::Index k = 0;
+        for (const int i : itlRows) {
+            const auto c = predicted[size_t(i)].error.empty() ? compareItl(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
+            if (!c || !(c->predictedMs > 0)) {
+                res.ok = false;
+                res.r(k++) = 0;
+                continue;
+            }
+            res.r(k++) = std::log(c->predictedMs / c->measuredMs);
+            res.itlMape += std::abs(c->residual);
+            ++res.itlPoints;
+        }
+        for (const int i : ttftRows) {
+            const auto c = predicted[size_t(i)].error.empty() ? compareTtft(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
+            if (!c || !(c->predictedMs > 0)) {
+                res.ok = false;
+                res.r(k++) = 0;
+                continue;
+            }
+            res.r(k++) = std::log(c->predictedMs / c->measuredMs);
+            res.ttftMape += std::abs(c->residual);
+            ++res.ttftPoints;
+        }
+        if (res.itlPoints > 0)
+            res.itlMape /= res.itlPoints;
+        if (res.ttftPoints > 0)
+            res.ttftMape /= res.ttftPoints;
+        return res;
+    };
+
+    BenchmarkFitResult r;
+    {
+        const Residuals before = score(scenario, options.engine);
+        if (!before.ok) {
+            // A point the simulator cannot run (a request that never fits): say which, fit nothing.
+            const std::vector<PointPrediction> predicted = predictBenchmarks(scenario, points, options.engine);
+            for (const PointPrediction& p : predicted)
+                if (!p.error.empty())
+                    return p.error;
+            return "a point could not be predicted";
+        }
+        r.itlMapeBefore = before.itlMape;
+        r.ttftMapeBefore = before.ttftMape;
+    }
+
+    std::array<FitParameter, 5> params = {{{"efficiency.bandwidth", 0.01, 1.0, 0.75, 0.01},
+                                           {"efficiency.mfu_prefill", 0.01, 1.0, 0.40, 0.01},
+                                           {"efficiency.mfu_decode", 0.01, 1.0, 0.50, 0.01},
+                                           {"efficiency.step_overhead_ms", 0.0, 1000.0, 0.5, 0.05},
+                                           {"efficiency.chunk_overhead_ms", 0.0, 1000.0, 0.0, 0.05}}};
+    if (ttftRows.empty()) {
+        params[1].free = false;
+        params[4].free = false;
+        r.notes.push_back("no TTFT points: prefill MFU and the per-chunk cost are not fitted (kept at the scenario's values)");
+    }
+    if (params[4].free) {
+        // With one prompt length, each in one chunk, every request pays one chunk: the per-chunk cost is then a
+        // per-request cost that the data cannot tell from prefill MFU (or the step overhead). Known before any
+        // fit from the points alone, so it holds for held-out fits too.
+        std::set<long long> lengths;
+        bool chunked = false;
+        for (const int i : ttftRows) {
+            lengths.insert(std::llround(points[size_t(i)].inputTokens));
+            chunked = chunked || points[size_t(i)].inputTokens > options.engine.tokenBudget;
+        }
+        if (lengths.size() < 2 && !chunked) {
+            params[4].free = false;
+            r.notes.push_back("one prompt length, never chunked: the per-chunk cost cannot be told from prefill MFU; kept at the "
+                              "scenario's value");
+        }
+    }
+    Eigen::VectorXd x(5);
+    for (int j = 0; j < 5; ++j)
+        x(j) = params[size_t(j)].start;
+    if (!params[1].free)
+        x(1) = scenario.efficiency.mfuPrefill;
+    if (!params[4].free)
+        x(4) = scenario.efficiency.chunkOverheadSeconds * 1e3;
+    auto clampTo = [&](Eigen::VectorXd& v) {
+        for (int j = 0; j < 5; ++j)
+            v(j) = std::clamp(v(j), params[size_t(j)].lower, params[size_t(j)].upper);
+    };
+
+    Residuals current = score(withParameters(scenario, x), fitEngine);
+    ++r.evaluations;
+    double cost = current.r.squaredNorm();
+    double lambda = 1e-2;
+    Eigen::MatrixXd J(rows, 5);
+    std::array<bool, 5> determined{};
+    for (int iteration = 0; iteration < options.maxIterations; ++iteration) {
+        r.iterations = iteration + 1;
+        // Forward differences, stepping inward from an upper bound.
+        J.setZero();
+        for (int j = 0; j < 5; ++j) {
+            if (!params[size_t(j)].free)
+                continue;
+            Eigen::VectorXd xh = x;
+            double h = std::max(params[size_t(j)].step, 0.02 * std::abs(x(j)));
+            if (xh(j) + h > params[size_t(j)].upper)
+                h = -h;
+            xh(j) += h;
+            const Residuals rh = score(withParameters(scenario, xh), fitEngine);
+            ++r.evaluations;
+            if (rh.ok)
+                J.col(j) = (rh.r - current.r) / h;
+        }
+        const Eigen::MatrixXd A = J.transpose() * J;
+        const Eigen::VectorXd g = J.transpose() * current.r;
+        for (int j = 0; j < 5; ++j)
+            determined[size_t(j)] = params[size_t(j)].free && A(j, j) > 1e-12 * std::max(1.0, A.diagonal().maxCoeff());
+        bool improved = false;
+        for (int attempt = 0; attempt < 8 && !improved; ++attempt) {
+            Eigen::MatrixXd M = A;
+            for (int j = 0; j < 5; ++j) {
+                M(j, j) += lambda * std::max(A(j, j), 1e-9);
+                if (!determined[size_t(j)]) { // held: a zero row and column with a one on the diagonal
+                    M.row(j).setZero();
+                    M.col(j).setZero();
+                    M(j, j) = 1;
+                }
+            }
+            Eigen::VectorXd rhs = -g;
+            for (int j = 0; j < 5; ++j)
+                if (!determined[size_t(j)])
+                    rhs(j) = 0;
+            Eigen::VectorXd xn = x + M.ldlt().solve(rhs);
+            clampTo(xn);
+            const Residuals trial = score(withParameters(scenario, xn), fitEngine);
+            ++r.evaluations;
+            const double trialCost = trial.r.squaredNorm();
+            if (trial.ok && trialCost < cost) {
+                const double gain = (cost - trialCost) / std::max(cost, 1e-300);
+                x = xn;
+                current = trial;
+                cost = trialCost;
+                lambda = std::max(lambda / 3, 1e-7);
+                improved = true;
+                if (gain < 1e-5)
+                    iteration = options.maxIterations; // converged
+            } else
+                lambda *= 4;
+        }
+        if (!improved)
+            break;
+    }
+
+    // Standard errors from the Jacobian at the solution, over the determined parameters not at a bound.
+    std::vector<int> freeAt;
+    for (int j = 0; j < 5; ++j) {
+        const bool atBound = x(j) <= params[size_t(j)].lower + 1e-12 || x(j) >= params[size_t(j)].upper - 1e-12;
+        if (determined[size_t(j)] && !atBound)
+            freeAt.push_back(j);
+    }
+    std::array<std::optional<double>, 5> se{};
+    const Eigen::Index dof = rows - Eigen::Index(freeAt.size());
+    if (!freeAt.empty() && dof > 0) {
+        Eigen::MatrixXd Jf(rows, Eigen::Index(freeAt.size()));
+        for (size_t k = 0; k < freeAt.size(); ++k)
+            Jf.col(Eigen::Index(k)) = J.col(freeAt[k]);
+        const Eigen::MatrixXd JtJ = Jf.transpose() * Jf;
+        Eigen::FullPivLU<Eigen::MatrixXd> lu(JtJ);
+        if (lu.isInvertible()) {
+            const Eigen::MatrixXd cov = (cost / double(dof)) * lu.inverse();
+            for (size_t k = 0; k < freeAt.size(); ++k)
+                if (cov(Eigen::Index(k), Eigen::Index(k)) >= 0)
+                    se[size_t(freeAt[k])] = std::sqrt(cov(Eigen::Index(k), Eigen::Index(k)));
+        }
+    }
+    Coefficient* outs[5] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs};
+    for (int j = 0; j < 5; ++j) {
+        *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
+        if (!params[size_t(j)].free)
+            continue;
+        if (!determined[size_t(j)])
+            r.notes.push_back(std::string(params[size_t(j)].key) + ": no residual depends on it here; kept at " + messageNumber(x(j)));
+        else if (x(j) <= params[size_t(j)].lower + 1e-12 || x(j) >= params[size_t(j)].upper - 1e-12)
+            r.notes.push_back(std::string(params[size_t(j)].key) + " = " + messageNumber(x(j)) + ": at its bound ("
+                              + messageNumber(params[size_t(j)].lower) + " to " + messageNumber(params[size_t(j)].upper)
+                              + "); no standard error");
+    }
+    r.calibrated = withParameters(scenario, x);
+    const Residuals after = score(r.calibrated, options.engine);
+    r.itlPoints = after.itlPoints;
+    r.ttftPoints = after.ttftPoints;
+    r.itlMapeAfter = after.itlMape;
+    r.ttftMapeAfter = after.ttftMape;
+    if (const std::vector<ScenarioError> problems = validate(r.calibrated); !problems.empty())
+        return "the fit gives a scenario Ridgeline refuses (" + problems.front().message + ")";
     out = std::move(r);
     return {};
 }

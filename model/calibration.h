@@ -7,6 +7,8 @@
 
 #include <QByteArray>
 
+#include "model/benchmarkfile.h"
+#include "model/benchmarkpredict.h"
 #include "model/scenario.h"
 
 namespace ridgeline::model {
@@ -78,5 +80,43 @@ struct CalibrationResult {
  * the calibrated scenario, with a note. Returns "" on success, else why nothing could be fitted.
  */
 std::string calibrate(const Scenario& scenario, const std::vector<Measurement>& data, CalibrationResult& out);
+
+/** Options of calibrateBenchmark(). */
+struct BenchmarkFitOptions {
+    BenchmarkOptions engine;          ///< the engine the prediction simulates (as --predict)
+    long long measuredRequests = 32;  ///< steady-state requests per point during the fit (the final errors use engine's)
+    int maxIterations = 25;           ///< Levenberg-Marquardt iterations (each costs 1 + fitted parameters predictions)
+    bool fitItl = true, fitTtft = true; ///< which latencies enter the residuals
+};
+
+/** What calibrateBenchmark() found. MAPE as fractions over the points each latency was compared on. */
+struct BenchmarkFitResult {
+    Coefficient bandwidthEfficiency; ///< eta_bw, in [0.01, 1]
+    Coefficient mfuPrefill;          ///< in [0.01, 1]
+    Coefficient mfuDecode;           ///< in [0.01, 1]
+    Coefficient stepOverheadMs;      ///< every step's fixed overhead (efficiency.step_overhead_ms = prefill_overhead_ms), >= 0
+    Coefficient chunkOverheadMs;     ///< per prefill chunk (efficiency.chunk_overhead_ms), >= 0
+    int itlPoints = 0, ttftPoints = 0;
+    double itlMapeBefore = 0, itlMapeAfter = 0, ttftMapeBefore = 0, ttftMapeAfter = 0;
+    int iterations = 0, evaluations = 0;
+    std::vector<std::string> notes;  ///< parameters at a bound or not determined by the data, points left out
+    Scenario calibrated;             ///< the scenario with the fitted values
+};
+
+/**
+ * Fits eta_bw, prefill and decode MFU, the fixed step overhead and the per-chunk prefill cost with the
+ * benchmark prediction in the loop (predictBenchmark(), the simulator run as the benchmark ran): bounded
+ * Levenberg-Marquardt (projected steps, forward-difference Jacobian, Eigen) on the log residuals
+ * ln(predicted / measured) of each point's compared ITL and TTFT (compareItl(), compareTtft()), so relative
+ * errors count equally. Bounds: efficiencies in [0.01, 1] (physical: no faster than the peak), overheads >= 0
+ * (at most 1 s). Starts from eta_bw 0.75, MFU 0.4 / 0.5, 0.5 ms and 0 ms. A parameter no residual depends on
+ * (e.g. prefill MFU without TTFT points) stays at its scenario value, unfitted; so does the per-chunk cost when
+ * every TTFT point has the same prompt length in one chunk (it is then a per-request cost that cannot be told from
+ * prefill MFU). Standard errors from the
+ * Jacobian at the solution: s^2 (J^T J)^-1 over the free parameters, s^2 = residual sum of squares / (n - p);
+ * none for a parameter at a bound. Returns "" or why nothing could be fitted.
+ */
+std::string calibrateBenchmark(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const BenchmarkFitOptions& options,
+                               BenchmarkFitResult& out);
 
 } // namespace ridgeline::model

@@ -44,6 +44,7 @@ CostTerms costTerms(const Scenario& s)
     t.prefillAttentionFactor = m.attention == AttentionFlops::Causal ? 2.0 : 4.0;
     t.stepOverheadSeconds = s.efficiency.stepOverheadSeconds;
     t.prefillOverheadSeconds = s.efficiency.prefillOverheadSeconds;
+    t.chunkOverheadSeconds = s.efficiency.chunkOverheadSeconds;
     if (t.gpus > 1) {
         // Two all-reduces per layer of tokens x d activations, ring: 2 (T - 1) / T of the bytes over the link.
         const double ringFactor = 2.0 * (t.gpus - 1) / t.gpus;

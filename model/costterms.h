@@ -37,6 +37,7 @@ struct CostTerms {
     double prefillAttentionFactor; // 4 (full) or 2 (causal)
     double stepOverheadSeconds;  // fixed per decode step
     double prefillOverheadSeconds; // fixed per prefill
+    double chunkOverheadSeconds; // per prefill chunk in a serving step (simulator only)
     double commLatencySeconds;   // per step, all layers
     double commSecondsPerToken;  // per step, all layers, per token in the step
 

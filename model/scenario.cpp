@@ -179,6 +179,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("speculative.verify_cost", s.speculative.verifyCost, 10, "10");
     c.atMost("efficiency.step_overhead_ms", s.efficiency.stepOverheadSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("efficiency.prefill_overhead_ms", s.efficiency.prefillOverheadSeconds * 1e3, 1e6, "1e6 ms");
+    c.atMost("efficiency.chunk_overhead_ms", s.efficiency.chunkOverheadSeconds * 1e3, 1e6, "1e6 ms");
 
     c.positive("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond);
     c.positive("hardware.peak_flops", s.hardware.peakFlopsPerSecond);
@@ -220,6 +221,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.fraction("efficiency.mfu_decode", s.efficiency.mfuDecode);
     c.nonNegative("efficiency.step_overhead_ms", s.efficiency.stepOverheadSeconds * 1e3);
     c.nonNegative("efficiency.prefill_overhead_ms", s.efficiency.prefillOverheadSeconds * 1e3);
+    c.nonNegative("efficiency.chunk_overhead_ms", s.efficiency.chunkOverheadSeconds * 1e3);
     return errors;
 }
 

@@ -121,6 +121,7 @@ struct Efficiency {
     double mfuDecode = 1.0;   ///< MFU during decode
     double stepOverheadSeconds = 0;    ///< fixed time added to every decode step (launches, scheduling); 0 at the floor
     double prefillOverheadSeconds = 0; ///< fixed time added to every prefill; 0 at the floor
+    double chunkOverheadSeconds = 0;   ///< time added per prefill chunk in a serving step (simulator; docs/cost-model.md); 0 at the floor
 };
 
 /** Every input of the cost model. Plain value type: copy freely. */

@@ -313,6 +313,8 @@ const std::vector<Entry>& entries()
                                  &Efficiency::stepOverheadSeconds));
         t.push_back(milliseconds("efficiency.prefill_overhead_ms", "fixed time added to every prefill (calibration)",
                                  &Efficiency::prefillOverheadSeconds));
+        t.push_back(milliseconds("efficiency.chunk_overhead_ms", "time added per prefill chunk in a serving step (simulator, calibration)",
+                                 &Efficiency::chunkOverheadSeconds));
         return t;
     }();
     return table;

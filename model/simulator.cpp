@@ -184,6 +184,7 @@ Percentiles percentiles(std::vector<double>& values)
     std::sort(values.begin(), values.end());
     p.mean = std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
     p.p50 = nearestRank(values, 0.50);
+    p.p90 = nearestRank(values, 0.90);
     p.p95 = nearestRank(values, 0.95);
     p.p99 = nearestRank(values, 0.99);
     p.max = values.back();
@@ -229,6 +230,16 @@ public:
         auto earlier = [&](int a, int b) { return requests[size_t(a)].arrivalSeconds < requests[size_t(b)].arrivalSeconds; };
         if (!std::is_sorted(m_order.begin(), m_order.end(), earlier)) // generateRequests() sorts already
             std::stable_sort(m_order.begin(), m_order.end(), earlier);
+        m_arrival.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            m_arrival[i] = requests[i].arrivalSeconds;
+        if (config.closedLoopClients > 0) {
+            // Only the first N are sent at their own time; each later one when a slot frees (release()).
+            m_released = std::min(n, size_t(config.closedLoopClients));
+            for (size_t k = m_released; k < n; ++k)
+                m_arrival[size_t(m_order[k])] = kInf;
+        } else
+            m_released = n;
         m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
         m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
             ? static_cast<long long>(std::ceil(config.kvWatermark * double(m_totalBlocks))) : 0;
@@ -260,7 +271,7 @@ public:
         const size_t n = m_requests.size();
         for (size_t i = 0; i < n; ++i) {
             RequestResult r;
-            r.arrivalSeconds = m_requests[i].arrivalSeconds;
+            r.arrivalSeconds = m_arrival[i];
             r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
             r.tpotSeconds = kNaN;
             r.promptTokens = m_requests[i].promptTokens;
@@ -278,13 +289,13 @@ public:
     {
         const size_t n = m_requests.size();
         size_t nextArrival = 0;
-        double now = n > 0 ? std::min(0.0, m_requests[size_t(m_order[0])].arrivalSeconds) : 0.0;
+        double now = n > 0 ? std::min(0.0, m_arrival[size_t(m_order[0])]) : 0.0;
         if (!prepare()) {
             m_out.cancelled = true;
             return std::move(m_out);
         }
         while (m_done < n) {
-            while (nextArrival < n && m_requests[size_t(m_order[nextArrival])].arrivalSeconds <= now)
+            while (nextArrival < n && m_arrival[size_t(m_order[nextArrival])] <= now)
                 enqueue(m_order[nextArrival++]);
             if (m_done >= n)
                 break;
@@ -292,18 +303,24 @@ public:
             StepTotals totals;
             const bool any = schedule(start, totals);
             if (!any) {
-                if (m_running.empty() && queued() > 0 && nextArrival >= n) {
+                const bool nothingToCome = nextArrival >= n || !std::isfinite(m_arrival[size_t(m_order[nextArrival])]);
+                if (m_running.empty() && queued() > 0 && nothingToCome) {
                     // Nothing can ever be admitted (cannot happen for requests enqueue() accepted): give up on the head.
                     rejectHead();
                     continue;
                 }
-                if (nextArrival < n) {
-                    now = std::max(now, m_requests[size_t(m_order[nextArrival])].arrivalSeconds);
+                if (nextArrival < n && std::isfinite(m_arrival[size_t(m_order[nextArrival])])) {
+                    now = std::max(now, m_arrival[size_t(m_order[nextArrival])]);
                     continue;
                 }
                 break; // defensive: nothing running, nothing to come
             }
-            const double dt = m_cost.seconds(totals);
+            const StepBreakdown cost = m_cost.breakdown(totals);
+            const double dt = cost.seconds;
+            m_out.overheadSeconds += cost.overheadSeconds;
+            m_out.chunkOverheadSeconds += cost.chunkSeconds;
+            m_out.commSeconds += cost.commSeconds;
+            m_out.mixedSteps += totals.decodeTokens > 0 && totals.prefillTokens > 0 ? 1 : 0;
             now = start + dt;
             account(start, dt);
             apply(start, now);
@@ -362,6 +379,17 @@ private:
     {
         m_out.requests[size_t(request)].rejected = true;
         ++m_done;
+        release(m_arrival[size_t(request)]);
+    }
+
+    /** Closed loop: a request left the system at @p seconds; the next client request is sent then (or at its own time). */
+    void release(double seconds)
+    {
+        if (m_released >= m_arrival.size())
+            return;
+        const size_t next = size_t(m_order[m_released++]);
+        m_arrival[next] = std::max(m_requests[next].arrivalSeconds, seconds);
+        m_out.requests[next].arrivalSeconds = m_arrival[next];
     }
     void rejectHead()
     {
@@ -381,8 +409,8 @@ private:
             return hasI ? kInteractive : kBatch;
         if (m_config.admissionRule == AdmissionRule::SeparateQueues)
             return kInteractive;
-        const double ai = m_requests[size_t(m_queue[kInteractive].front())].arrivalSeconds;
-        const double ab = m_requests[size_t(m_queue[kBatch].front())].arrivalSeconds;
+        const double ai = m_arrival[size_t(m_queue[kInteractive].front())];
+        const double ab = m_arrival[size_t(m_queue[kBatch].front())];
         return ab < ai ? kBatch : kInteractive;
     }
 
@@ -527,13 +555,57 @@ private:
     /** Continues prompts under way; @p queue selects a class (kInteractive, kBatch) or -1 for all. */
     void continuePrefills(int queue)
     {
-        for (Sequence& s : m_running) {
-            if (s.finished || s.prefilled >= s.target)
+        for (size_t i = 0; i < m_running.size(); ++i) {
+            Sequence& s = m_running[i];
+            if (s.finished || s.preempted || s.prefilled >= s.target)
                 continue;
             if (queue >= 0 && s.batch != (queue == kBatch))
                 continue;
             takeChunk(s);
+            if (perChunkBlocks() && s.chunk > 0)
+                growForChunk(i);
         }
+        if (m_anyPreempted) {
+            m_running.erase(std::remove_if(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.preempted; }),
+                            m_running.end());
+            m_anyPreempted = false;
+        }
+    }
+
+    /** V1 (paged): a prompt holds only the blocks of the chunks scheduled so far. */
+    bool perChunkBlocks() const
+    {
+        return m_config.scheduler == SchedulerVersion::V1 && m_config.kvAdmission == KvAdmission::Paged;
+    }
+
+    /** V1: the blocks m_running[@p i]'s chunk needs, preempting the latest-admitted others; no chunk when it is the latest. */
+    void growForChunk(size_t i)
+    {
+        Sequence& s = m_running[i];
+        const long long need = m_cost.layerBlocks(static_cast<long long>(s.prefilled) + s.chunk, m_config.blockTokens) - s.blocks;
+        if (need <= 0)
+            return;
+        while (need > freeBlocks() || (s.batch && m_batchBlocks + need > m_batchShareBlocks)) {
+            const int v = pickVictim(s.batch && m_batchBlocks + need > m_batchShareBlocks && need <= freeBlocks());
+            if (v < 0 || size_t(v) == i) {
+                m_budget += s.chunk; // wait for memory: no chunk this step
+                if (s.batch)
+                    m_batchCap += s.chunk;
+                s.chunk = 0;
+                return;
+            }
+            Sequence& victim = m_running[size_t(v)];
+            if (victim.decoding && m_config.policy == BatchingPolicy::Chunked)
+                m_budget += 1;
+            m_budget += victim.chunk;
+            if (victim.batch)
+                m_batchCap += victim.chunk;
+            preempt(victim);
+        }
+        s.blocks += need;
+        m_usedBlocks += need;
+        if (s.batch)
+            m_batchBlocks += need;
     }
 
     /** Admits from @p queue (or both, merged by arrival, with -1) while a slot, KV and budget allow. */
@@ -554,7 +626,9 @@ private:
             const int r = m_queue[q].front();
             const Request& rq = m_requests[size_t(r)];
             const int target = rq.promptTokens + m_progress[size_t(r)].generated;
-            const long long need = admissionBlocks(target);
+            // V0 reserves the whole prompt; V1 only its first chunk (what this step's budget lets it compute).
+            const long long need = perChunkBlocks() ? m_cost.layerBlocks(std::min<long long>(target, m_budget), m_config.blockTokens)
+                                                    : admissionBlocks(target);
             const bool slot = int(m_running.size()) < m_config.maxSequences;
             const bool fits = need + reserve <= freeBlocks();
             const bool shareOk = !batch || m_batchBlocks + need <= m_batchShareBlocks;
@@ -672,6 +746,7 @@ private:
             if (p.itlCount > 0)
                 r.tpotSeconds = (now - r.firstTokenSeconds) / double(s.output - 1);
             ++m_done;
+            release(now);
         }
     }
 
@@ -818,6 +893,8 @@ private:
     StepCost m_cost;
     long long m_maxContext = 0;
     std::vector<int> m_order;
+    std::vector<double> m_arrival; // when each request is sent: its arrival, or in a closed loop when a slot frees (inf until then)
+    size_t m_released = 0;         // closed loop: requests (in m_order) sent or scheduled so far
     std::deque<int> m_queue[2];
     std::vector<Sequence> m_running;
     std::vector<Progress> m_progress;
@@ -908,17 +985,17 @@ Percentiles LatencyHistogram::percentiles() const
         return p;
     p.mean = m_sum / double(m_total);
     p.max = m_max;
-    const double quantiles[3] = {0.50, 0.95, 0.99};
-    double* outs[3] = {&p.p50, &p.p95, &p.p99};
+    const double quantiles[4] = {0.50, 0.90, 0.95, 0.99};
+    double* outs[4] = {&p.p50, &p.p90, &p.p95, &p.p99};
     int next = 0;
     long long seen = 0;
-    for (size_t k = 0; k < m_octaves.size() && next < 3; ++k) {
+    for (size_t k = 0; k < m_octaves.size() && next < 4; ++k) {
         if (!m_octaves[k])
             continue;
         const Octave& o = *m_octaves[k];
-        for (size_t i = 0; i < size_t(kBinsPerOctave) && next < 3; ++i) {
+        for (size_t i = 0; i < size_t(kBinsPerOctave) && next < 4; ++i) {
             seen += o.count[i];
-            while (next < 3 && seen >= std::clamp<long long>(static_cast<long long>(std::ceil(quantiles[next] * double(m_total))), 1, m_total))
+            while (next < 4 && seen >= std::clamp<long long>(static_cast<long long>(std::ceil(quantiles[next] * double(m_total))), 1, m_total))
                 *outs[next++] = o.top[i];
         }
     }

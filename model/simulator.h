@@ -57,6 +57,16 @@ enum class KvAdmission {
     Contiguous ///< a whole max-context reservation (serving.max_context_tokens) per sequence at admission
 };
 
+/**
+ * How a paged scheduler holds KV for a prompt it admits (vLLM's two engines; docs/cost-model.md, "Serving-step costs").
+ * Under both, decodes come first and every step's token budget (Chunked) is shared by decodes and prefill chunks.
+ */
+enum class SchedulerVersion {
+    V0, ///< blocks for the whole prompt are reserved at admission (beyond the watermark); the simulator's original rule
+    V1  ///< no whole-prompt reservation: a prompt gets the blocks of each chunk as it is scheduled; when a chunk finds
+        ///< none free, the latest-admitted sequence is preempted (recompute), as for a decode
+};
+
 /** Priority class of a request. */
 enum class Priority { Interactive, Batch };
 
@@ -134,6 +144,15 @@ struct SimulationConfig {
     std::vector<int> sweepMaxSequences;  ///< sweep_max_sequences: caps to sweep (empty: no sweep)
     int kvSeriesPoints = 200;            ///< kv_series_points: most points of the KV-in-use series (at least this many / 2)
     bool recordTokenTimes = false;       ///< keep every token's time (SimulationResult::tokenTimes); memory ~ 8 B per token
+    SchedulerVersion scheduler = SchedulerVersion::V0; ///< KV reservation of admitted prompts (Paged only)
+    /**
+     * Closed loop (benchmark clients): 0 for none; else at most this many requests are in the system at once.
+     * Request k (in arrival order) is sent at the later of its own arrival time and the completion (or
+     * rejection) of request k - N: N clients each sending the next request as the last one finishes (all
+     * arrivals 0), or an open loop capped at N in flight (vLLM's --max-concurrency with a request rate).
+     * RequestResult::arrivalSeconds is then the sending time, from which TTFT and E2E count.
+     */
+    int closedLoopClients = 0;
 };
 
 /**
@@ -246,6 +265,7 @@ struct RequestResult {
 struct Percentiles {
     long long count = 0;
     double mean = 0, p50 = 0, p95 = 0, p99 = 0, max = 0;
+    double p90 = 0;
 };
 
 /**
@@ -270,7 +290,7 @@ public:
     void add(double seconds, long long count = 1);
     /** Adds every interval of @p other. */
     void merge(const LatencyHistogram& other);
-    /** Count, mean, p50 / p95 / p99 (as above) and max; all zero when empty. */
+    /** Count, mean, p50 / p90 / p95 / p99 (as above) and max; all zero when empty. */
     Percentiles percentiles() const;
     long long count() const { return m_total; }
     /** Bin of @p seconds (exposed for tests). */
@@ -320,6 +340,10 @@ struct SimulationResult {
     double spanSeconds = 0;                  ///< first arrival to last completion
     double busySeconds = 0;                  ///< time spent in steps
     long long steps = 0;
+    long long mixedSteps = 0;                ///< steps holding decodes and prefill chunks together
+    double overheadSeconds = 0;              ///< of busySeconds: fixed step / prefill overheads (StepBreakdown)
+    double chunkOverheadSeconds = 0;         ///< of busySeconds: per-chunk prefill cost
+    double commSeconds = 0;                  ///< of busySeconds: tensor-parallel all-reduces
     long long preemptions = 0;
     double prefillTokensComputed = 0;        ///< including recomputation after preemption
     double recomputedTokens = 0;             ///< prefill tokens spent rebuilding preempted caches

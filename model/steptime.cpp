@@ -26,7 +26,8 @@ StepBreakdown StepCost::breakdown(const StepTotals& t) const
     // One forward pass: the larger fixed overhead of the kinds of work it holds.
     b.overheadSeconds = std::max(t.decodeTokens > 0 ? m_t.stepOverheadSeconds : 0.0,
                                  t.prefillTokens > 0 ? m_t.prefillOverheadSeconds : 0.0);
-    b.seconds = std::max(b.memorySeconds, b.computeSeconds) + b.commSeconds + b.overheadSeconds;
+    b.chunkSeconds = t.prefillChunks * m_t.chunkOverheadSeconds;
+    b.seconds = std::max(b.memorySeconds, b.computeSeconds) + b.commSeconds + b.overheadSeconds + b.chunkSeconds;
     return b;
 }
 

@@ -33,6 +33,7 @@ struct StepTotals {
     double prefillTokens = 0;         ///< sum of chunk tokens c
     double prefillPairs = 0;          ///< layer-weighted (query, key) pairs the chunks score
     double prefillLayerTokens = 0;    ///< sum of K(o + c): cache the chunks read (K(o)) and write (K(o + c) - K(o))
+    double prefillChunks = 0;         ///< prefill chunks in the step (one per prefilling sequence)
 };
 
 /** Time of one step split by resource, seconds, per GPU. */
@@ -41,7 +42,8 @@ struct StepBreakdown {
     double computeSeconds = 0; ///< decode FLOP / (F_peak * MFU_decode) + prefill FLOP / (F_peak * MFU_prefill)
     double commSeconds = 0;    ///< tensor-parallel all-reduces for every token of the step (0 at T = 1)
     double overheadSeconds = 0; ///< fixed: max(step overhead if it decodes, prefill overhead if it prefills)
-    double seconds = 0;        ///< max(memory, compute) + comm + overhead
+    double chunkSeconds = 0;   ///< prefill chunks x efficiency.chunk_overhead_ms (per-chunk launches and metadata)
+    double seconds = 0;        ///< max(memory, compute) + comm + overhead + chunk
 };
 
 /**
@@ -61,7 +63,9 @@ struct StepBreakdown {
  * - FLOP and weight bytes split T ways, the KV by whole heads; the all-reduces cost latency plus
  *   bytes per token of the step;
  * - a step is one forward pass: it adds the larger of efficiency.step_overhead_ms (when it decodes) and
- *   efficiency.prefill_overhead_ms (when it prefills), so a decode-only or prefill-only step matches the cost model.
+ *   efficiency.prefill_overhead_ms (when it prefills), so a decode-only or prefill-only step matches the cost model;
+ * - each prefill chunk in the step adds efficiency.chunk_overhead_ms (0 at the floor), so a prompt split in k
+ *   chunks pays k times what one whole-prompt prefill pays (docs/cost-model.md, "Serving-step costs").
  * Precondition: validate(scenario) is empty.
  */
 class StepCost {
@@ -82,6 +86,7 @@ public:
         totals.prefillTokens += tokens;
         totals.prefillPairs += m_causal ? tokens * (before + after) * 0.5 : tokens * after;
         totals.prefillLayerTokens += after;
+        totals.prefillChunks += 1.0;
     }
     /** Step time in seconds; 0 for an empty step. */
     double seconds(const StepTotals& totals) const;

@@ -365,6 +365,62 @@ private slots:
         QVERIFY(refused.err.contains("itl_us"));
     }
 
+    void predictMeasuredFile()
+    {
+        const QStringList base{QStringLiteral("--predict"), source("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.csv"),
+                               QStringLiteral("--scenario"), source("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.scenario.json"),
+                               QStringLiteral("--set"), QStringLiteral("efficiency.bandwidth=0.75")};
+        const Result r = runRidgeline(base + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray points = o.value(QStringLiteral("points")).toArray();
+        QCOMPARE(points.size(), 31);
+        // Each residual is (predicted - measured) / measured of the numbers printed beside it, and the MAPE their mean.
+        double sum = 0;
+        int n = 0;
+        for (const QJsonValue v : points) {
+            const QJsonObject itl = v.toObject().value(QStringLiteral("itl")).toObject();
+            QCOMPARE(itl.value(QStringLiteral("statistic")).toString(), QStringLiteral("mean"));
+            const double m = itl.value(QStringLiteral("measured_ms")).toDouble(), p = itl.value(QStringLiteral("predicted_ms")).toDouble();
+            QVERIFY(m > 0 && p > 0);
+            QVERIFY(std::abs(itl.value(QStringLiteral("residual")).toDouble() - (p - m) / m) < 1e-12);
+            sum += std::abs((p - m) / m);
+            ++n;
+        }
+        QVERIFY(std::abs(o.value(QStringLiteral("mape")).toObject().value(QStringLiteral("itl")).toDouble() - sum / n) < 1e-12);
+        QCOMPARE(points.at(0).toObject().value(QStringLiteral("itl")).toObject().value(QStringLiteral("measured_ms")).toDouble(), 6.7616);
+        QCOMPARE(points.at(3).toObject().value(QStringLiteral("load")).toString(), QStringLiteral("static_batch"));
+        QVERIFY(o.value(QStringLiteral("step_cost_terms")).toArray().size() >= 3);
+
+        const Result text = runRidgeline(base);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("MAPE: ITL"));
+        QVERIFY(text.out.contains("Step cost terms"));
+        QVERIFY(text.out.contains("columns ignored")); // model, gpu, engine, ... said once
+
+        const Result csv = runRidgeline(base + QStringList{QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 32);
+        QVERIFY(lines.at(0).startsWith("label,set,load,concurrency"));
+
+        // Refusals name the option or the file's problem.
+        QCOMPARE(runRidgeline(base + QStringList{QStringLiteral("--scheduler"), QStringLiteral("v2")}).exitCode, 2);
+        const Result budget = runRidgeline(base + QStringList{QStringLiteral("--token-budget"), QStringLiteral("0")});
+        QCOMPARE(budget.exitCode, 2);
+        QVERIFY(budget.err.contains("--token-budget 0"));
+        QCOMPARE(runRidgeline({QStringLiteral("--report"), QStringLiteral("--scheduler"), QStringLiteral("v0")}).exitCode, 2);
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("concurrency,isl,osl,itl_ms\n4,100,fifty,5\n");
+        f.close();
+        const Result refused = runRidgeline({QStringLiteral("--predict"), bad});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("line 2, column osl"), refused.err.constData());
+    }
+
     void screenshotWritesAPng()
     {
         QTemporaryDir dir;

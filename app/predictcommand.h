@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include <QString>
+
+#include "model/benchmarkfile.h"
+#include "model/benchmarkpredict.h"
+#include "model/scenario.h"
+
+namespace ridgeline::app {
+
+/**
+ * `ridgeline --predict FILE [--scenario S] [--set K=V] [--format text|json|csv] [--scheduler v1|v0]
+ * [--token-budget N] [--max-sequences N]`: reads a benchmark output (model/benchmarkfile.h), predicts every
+ * point with the serving simulator (model/benchmarkpredict.h), and prints per point the measured and
+ * predicted ITL and TTFT with residuals, then the MAPE of each, and the step-cost terms in use. Returns 0;
+ * on a bad file prints "ridgeline: FILE: message" to stderr and returns 2.
+ */
+int runPredict(const QString& file, const model::Scenario& scenario, const model::BenchmarkOptions& options, const QString& format);
+
+} // namespace ridgeline::app

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// How well Ridgeline predicts measured serving benchmarks (issue 13). Not a test: run by hand, or through
+// scripts/measured-accuracy.sh. For each measured set in DIR (NAME.csv, NAME.scenario.json) it prints ITL and
+// TTFT MAPE of the benchmark prediction (model/benchmarkpredict.h) at the floor, at the planning convention
+// (eta_bw 0.75, prefill MFU 0.40), calibrated in-sample (model/calibration.h, calibrateBenchmark), and
+// calibrated on half of the points and predicted on the other half: the halves alternate over the sorted
+// concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
+// other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
+// sees the held-out half.
+// Usage: measured_accuracy DIR [NAME...]   (default: every *.scenario.json in DIR)
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <QDir>
+#include <QFile>
+
+#include "model/benchmarkfile.h"
+#include "model/benchmarkpredict.h"
+#include "model/calibration.h"
+#include "model/scenariokeys.h"
+
+using namespace ridgeline::model;
+
+namespace {
+
+struct Mape {
+    double itl = 0, ttft = 0;
+    int itlN = 0, ttftN = 0;
+    void add(const std::optional<ComparedLatency>& i, const std::optional<ComparedLatency>& t)
+    {
+        if (i) {
+            itl += std::abs(i->residual);
+            ++itlN;
+        }
+        if (t) {
+            ttft += std::abs(t->residual);
+            ++ttftN;
+        }
+    }
+    std::string text() const
+    {
+        char b[64];
+        std::snprintf(b, sizeof b, "%5.1f / %5.1f", itlN ? 100 * itl / itlN : NAN, ttftN ? 100 * ttft / ttftN : NAN);
+        return b;
+    }
+};
+
+Mape score(const Scenario& s, const std::vector<BenchmarkPoint>& points, const BenchmarkOptions& o)
+{
+    Mape m;
+    const std::vector<PointPrediction> r = predictBenchmarks(s, points, o);
+    for (size_t i = 0; i < points.size(); ++i)
+        if (r[i].error.empty())
+            m.add(compareItl(points[i], r[i].prediction), compareTtft(points[i], r[i].prediction));
+        else
+            std::fprintf(stderr, "  %s: %s\n", points[i].label.c_str(), r[i].error.c_str());
+    return m;
+}
+
+std::string coefficient(const char* name, const Coefficient& c, const char* unit)
+{
+    char b[160];
+    if (c.standardError)
+        std::snprintf(b, sizeof b, "%s %.4g +- %.2g%s", name, c.value, *c.standardError, unit);
+    else
+        std::snprintf(b, sizeof b, "%s %.4g%s%s", name, c.value, unit, c.fitted ? " (at a bound)" : " (not fitted)");
+    return b;
+}
+
+/** Fits on the points where @p inA is true and predicts the others, and the other way round; pooled MAPE. */
+Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const std::vector<bool>& inA, const BenchmarkFitOptions& fo,
+             std::string& fits)
+{
+    Mape m;
+    for (const bool side : {true, false}) {
+        std::vector<BenchmarkPoint> train, test;
+        for (size_t i = 0; i < points.size(); ++i)
+            (inA[i] == side ? train : test).push_back(points[i]);
+        if (train.empty() || test.empty())
+            continue;
+        BenchmarkFitResult fit;
+        if (const std::string e = calibrateBenchmark(s, train, fo, fit); !e.empty()) {
+            std::fprintf(stderr, "  fit failed: %s\n", e.c_str());
+            continue;
+        }
+        fits += "      " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
+                + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
+                + coefficient("chunk", fit.chunkOverheadMs, " ms") + "\n";
+        const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
+        for (size_t i = 0; i < test.size(); ++i)
+            if (r[i].error.empty())
+                m.add(compareItl(test[i], r[i].prediction), compareTtft(test[i], r[i].prediction));
+    }
+    return m;
+}
+
+/** Alternating halves over the sorted distinct values of @p key. */
+std::vector<bool> alternate(const std::vector<BenchmarkPoint>& points, double (*key)(const BenchmarkPoint&))
+{
+    std::set<double> levels;
+    for (const BenchmarkPoint& p : points)
+        levels.insert(key(p));
+    std::map<double, bool> side;
+    bool a = true;
+    for (const double l : levels) {
+        side[l] = a;
+        a = !a;
+    }
+    std::vector<bool> inA;
+    for (const BenchmarkPoint& p : points)
+        inA.push_back(side[key(p)]);
+    return inA;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: measured_accuracy DIR [NAME...]\n");
+        return 2;
+    }
+    const QDir dir(QString::fromLocal8Bit(argv[1]));
+    QStringList names;
+    for (int i = 2; i < argc; ++i)
+        names << QString::fromLocal8Bit(argv[i]);
+    if (names.isEmpty())
+        for (const QString& f : dir.entryList({QStringLiteral("*.scenario.json")}, QDir::Files, QDir::Name))
+            names << f.chopped(int(std::strlen(".scenario.json")));
+
+    BenchmarkOptions engine; // vLLM V1 defaults (docs/cost-model.md)
+    BenchmarkFitOptions fo;
+    fo.engine = engine;
+
+    std::printf("ITL / TTFT MAPE, %% (benchmark prediction: simulator in closed loop / static batch, vLLM V1 scheduler, "
+                "token budget %d, max sequences %d)\n\n",
+                engine.tokenBudget, engine.maxSequences);
+    std::printf("%-34s %6s  %-13s  %-13s  %-13s  %-13s  %-13s\n", "set", "points", "floor", "planning", "calibrated",
+                "held-out conc", "held-out ISL");
+    std::string details;
+    for (const QString& name : names) {
+        QFile csv(dir.filePath(name + QStringLiteral(".csv"))), sc(dir.filePath(name + QStringLiteral(".scenario.json")));
+        if (!csv.open(QIODevice::ReadOnly) || !sc.open(QIODevice::ReadOnly)) {
+            std::fprintf(stderr, "%s: cannot open the CSV or the scenario\n", qPrintable(name));
+            return 1;
+        }
+        BenchmarkFile file;
+        if (const std::string e = readBenchmarkFile(csv.readAll(), name.toStdString(), file); !e.empty()) {
+            std::fprintf(stderr, "%s: %s\n", qPrintable(name), e.c_str());
+            return 1;
+        }
+        Scenario floor = defaultScenario();
+        if (const std::string e = applyJsonText(floor, sc.readAll()); !e.empty()) {
+            std::fprintf(stderr, "%s: %s\n", qPrintable(name), e.c_str());
+            return 1;
+        }
+        floor.efficiency = Efficiency{};
+        Scenario planning = floor;
+        planning.efficiency.bandwidth = 0.75;
+        planning.efficiency.mfuPrefill = 0.40;
+
+        const auto started = std::chrono::steady_clock::now();
+        const Mape atFloor = score(floor, file.points, engine);
+        const Mape atPlanning = score(planning, file.points, engine);
+        BenchmarkFitResult fit;
+        Mape inSample;
+        if (const std::string e = calibrateBenchmark(floor, file.points, fo, fit); !e.empty())
+            std::fprintf(stderr, "%s: fit failed: %s\n", qPrintable(name), e.c_str());
+        else
+            inSample = score(fit.calibrated, file.points, engine);
+        std::string concFits, islFits;
+        const Mape byConcurrency = heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.concurrency; }),
+                                           fo, concFits);
+        const Mape byPrompt = heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.inputTokens; }),
+                                      fo, islFits);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::printf("%-34s %6zu  %-13s  %-13s  %-13s  %-13s  %-13s\n", qPrintable(name), file.points.size(), atFloor.text().c_str(),
+                    atPlanning.text().c_str(), inSample.text().c_str(), byConcurrency.text().c_str(), byPrompt.text().c_str());
+        std::fflush(stdout);
+        details += name.toStdString() + " (" + std::to_string(int(seconds)) + " s)\n";
+        details += "  in-sample: " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
+                   + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
+                   + coefficient("chunk", fit.chunkOverheadMs, " ms") + "; " + std::to_string(fit.iterations) + " iterations, "
+                   + std::to_string(fit.evaluations) + " evaluations\n";
+        for (const std::string& n : fit.notes)
+            details += "    note: " + n + "\n";
+        details += "  halves by concurrency:\n" + concFits + "  halves by prompt length:\n" + islFits;
+    }
+    std::printf("\nFits (value +- standard error from the Jacobian):\n%s", details.c_str());
+    return 0;
+}

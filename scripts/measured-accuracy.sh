@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Issue 13's table: for each measured set in tests/data/measured/, ITL and TTFT MAPE of the benchmark
+# prediction at the floor, at planning (0.75 / 0.40), calibrated in-sample, and calibrated on half and
+# predicted on the other half (split by concurrency, and separately by prompt length); then the time
+# `ridgeline --predict` takes for 1,000 benchmark points. Not a test (it takes minutes); run by hand:
+#   scripts/measured-accuracy.sh [build-dir]
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-"$here/build"}
+cmake --build "$build" --parallel 2 --target measured_accuracy ridgeline >/dev/null
+"$build/bench/measured_accuracy" "$here/tests/data/measured"
+
+# 1,000 points: the NIM set's 60 rows repeated (17 copies, first 1,000), predicted at planning.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+csv="$here/tests/data/measured/nim-llama3-8b-h100-tp1-fp16.csv"
+{ head -n 1 "$csv"; for i in $(seq 1 17); do tail -n +2 "$csv"; done; } | head -n 1001 > "$tmp/points.csv"
+start=$(date +%s.%N)
+"$build/app/ridgeline" --predict "$tmp/points.csv" --scenario "$here/tests/data/measured/nim-llama3-8b-h100-tp1-fp16.scenario.json" \
+    --set efficiency.bandwidth=0.75 --set efficiency.mfu_prefill=0.4 --format csv > "$tmp/out.csv"
+end=$(date +%s.%N)
+echo
+echo "ridgeline --predict: $(($(wc -l < "$tmp/out.csv") - 1)) points in $(awk "BEGIN { printf \"%.2f\", $end - $start }") s (target: 1,000 in under 5 s)"

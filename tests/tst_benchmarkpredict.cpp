@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Benchmark-run prediction (model/benchmarkpredict.h): the closed loop, the benchmark definitions, the
+// step-cost terms of real engines (per-chunk cost, V1 / V0 KV reservation).
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+#include "model/benchmarkpredict.h"
+#include "model/calibration.h"
+#include "model/costmodel.h"
+#include "model/steptime.h"
+
+using namespace ridgeline::model;
+
+namespace {
+
+BenchmarkPoint closedLoop(double clients, double isl, double osl)
+{
+    BenchmarkPoint p;
+    p.label = "test";
+    p.load = BenchmarkLoad::Concurrency;
+    p.concurrency = clients;
+    p.inputTokens = isl;
+    p.outputTokens = osl;
+    p.steadyState = true;
+    p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, 10});
+    return p;
+}
+
+BenchmarkPrediction predict(const Scenario& s, const BenchmarkPoint& p, const BenchmarkOptions& o = {})
+{
+    BenchmarkPrediction out;
+    const std::string e = predictBenchmark(s, p, o, out);
+    if (!e.empty())
+        qFatal("%s", e.c_str());
+    return out;
+}
+
+Scenario planning()
+{
+    Scenario s = defaultScenario();
+    s.efficiency.bandwidth = 0.75;
+    s.efficiency.mfuPrefill = 0.4;
+    return s;
+}
+
+} // namespace
+
+class TestBenchmarkPredict : public QObject {
+    Q_OBJECT
+private slots:
+    void littlesLawHoldsInTheClosedLoop_data()
+    {
+        QTest::addColumn<double>("clients");
+        QTest::addColumn<double>("isl");
+        QTest::addColumn<double>("osl");
+        QTest::newRow("C=1") << 1.0 << 200.0 << 200.0;
+        QTest::newRow("C=16") << 16.0 << 1000.0 << 200.0;
+        QTest::newRow("C=100 long prompts") << 100.0 << 2000.0 << 200.0;
+    }
+    void littlesLawHoldsInTheClosedLoop()
+    {
+        QFETCH(double, clients);
+        QFETCH(double, isl);
+        QFETCH(double, osl);
+        const BenchmarkPrediction p = predict(planning(), closedLoop(clients, isl, osl));
+        // Throughput x E2E over the measured window is the number of clients (nobody thinks between requests).
+        QVERIFY2(std::abs(p.meanInFlight - clients) / clients < 0.03,
+                 qPrintable(QStringLiteral("in flight %1 for %2 clients").arg(p.meanInFlight).arg(clients)));
+        QVERIFY(p.peakSequences <= int(clients)); // never more than the clients in the server
+        QCOMPARE(p.measuredRequests, std::max<long long>(64, (long long)clients));
+    }
+
+    void tpotIsTheBenchmarkDefinition()
+    {
+        const BenchmarkPrediction p = predict(planning(), closedLoop(8, 500, 101));
+        // Fixed output length: mean TPOT = (mean E2E - mean TTFT) / (OSL - 1), request by request and so on average.
+        QVERIFY(std::abs(p.tpot.mean - (p.endToEnd.mean - p.ttft.mean) / 100.0) < 1e-9 * p.tpot.mean);
+        // ITL pools every gap; with equal lengths its mean is TPOT's.
+        QVERIFY(std::abs(p.itl.mean - p.tpot.mean) / p.tpot.mean < 1e-6);
+        QVERIFY(p.ttft.p99 >= p.ttft.p50 && p.ttft.p50 > 0);
+        QCOMPARE(predictedMs(p, BenchmarkMetric::Tpot, BenchmarkStatistic::Mean).value(), p.tpot.mean * 1e3);
+    }
+
+    void staticBatchDecodesAtTheBatchStepTime()
+    {
+        const Scenario s = planning();
+        BenchmarkPoint b = closedLoop(16, 128, 128);
+        b.load = BenchmarkLoad::StaticBatch;
+        b.steadyState = false;
+        const BenchmarkPrediction p = predict(s, b);
+        // Every step decodes all 16 at contexts from 129 to 255: TPOT lies between those step times.
+        Scenario at = s;
+        at.workload.batch = 16;
+        at.workload.contextTokens = 129;
+        const double low = evaluate(at).decode.stepSeconds;
+        at.workload.contextTokens = 255;
+        const double high = evaluate(at).decode.stepSeconds;
+        QVERIFY2(p.tpot.mean >= low * (1 - 1e-9) && p.tpot.mean <= high * (1 + 1e-9),
+                 qPrintable(QStringLiteral("%1 not in [%2, %3]").arg(p.tpot.mean).arg(low).arg(high)));
+        // TTFT: the 16 prompts prefill together, in one step.
+        StepLoad load;
+        for (int i = 0; i < 16; ++i)
+            load.prefillChunks.push_back({128, 0});
+        QVERIFY(std::abs(p.ttft.mean - mixedStepSeconds(s, load)) < 1e-12);
+        QCOMPARE(p.measuredRequests, 16LL);
+    }
+
+    void eachPrefillChunkPaysTheChunkCost()
+    {
+        Scenario s = planning();
+        BenchmarkOptions o;
+        o.tokenBudget = 512;
+        const BenchmarkPoint one = closedLoop(1, 4096, 16);
+        const double before = predict(s, one, o).ttft.mean;
+        s.efficiency.chunkOverheadSeconds = 2e-3;
+        const BenchmarkPrediction after = predict(s, one, o);
+        // One client: its 4,096-token prompt runs alone in 4096 / 512 = 8 chunks, each 2 ms dearer.
+        QVERIFY(std::abs(after.ttft.mean - before - 8 * 2e-3) < 1e-9);
+        QVERIFY(after.chunkOverheadSeconds > 0);
+        // A budget that holds the whole prompt pays once.
+        o.tokenBudget = 8192;
+        s.efficiency.chunkOverheadSeconds = 0;
+        const double whole = predict(s, one, o).ttft.mean;
+        s.efficiency.chunkOverheadSeconds = 2e-3;
+        QVERIFY(std::abs(predict(s, one, o).ttft.mean - whole - 2e-3) < 1e-9);
+    }
+
+    void v1AdmitsWithoutReservingTheWholePrompt()
+    {
+        // A KV budget for about six 8,000-token sequences; 32 clients with 7,000-token prompts in 512-token chunks.
+        Scenario s = planning();
+        s.hardware.memoryBytes = 16.06e9 / 0.9 + 6 * 8000 * 131072.0 / 0.9;
+        BenchmarkOptions o;
+        o.tokenBudget = 512;
+        const BenchmarkPoint p = closedLoop(32, 7000, 1000);
+        o.scheduler = SchedulerVersion::V0;
+        const BenchmarkPrediction v0 = predict(s, p, o);
+        o.scheduler = SchedulerVersion::V1;
+        const BenchmarkPrediction v1 = predict(s, p, o);
+        // V0 holds a whole prompt's blocks from admission, so at most budget / prompt sequences start; V1 starts
+        // more (each holding only its chunks so far) and preempts when decodes need the blocks back.
+        QVERIFY2(v1.peakSequences > v0.peakSequences, qPrintable(QStringLiteral("V1 %1, V0 %2").arg(v1.peakSequences).arg(v0.peakSequences)));
+        QVERIFY(v1.preemptions > 0);
+        QVERIFY(v0.peakSequences <= int(std::ceil(v0.kvCapacitySequences * 8000.0 / 7000.0)) + 1);
+        // Both capped by KV: the decode batch stays near capacity however many clients wait.
+        QVERIFY(v0.meanBatch < 12);
+    }
+
+    void openLoopAtALowRateIsOnePrefill()
+    {
+        const Scenario s = planning();
+        BenchmarkPoint p = closedLoop(0, 1000, 50);
+        p.load = BenchmarkLoad::RequestRate;
+        p.requestRatePerSecond = 0.05; // one request every 20 s: never two at once
+        p.requests = 20;
+        p.steadyState = false;
+        const BenchmarkPrediction r = predict(s, p);
+        Scenario at = s;
+        at.workload.promptTokens = 1000;
+        QVERIFY(std::abs(r.ttft.p50 - evaluate(at).prefill.seconds) / r.ttft.p50 < 1e-9);
+        QCOMPARE(r.measuredRequests, 20LL);
+    }
+
+    void refusesAPromptThatNeverFits()
+    {
+        Scenario s = planning();
+        BenchmarkOptions o;
+        BenchmarkPrediction out;
+        const std::string e = predictBenchmark(s, closedLoop(1, 900000, 10), o, out);
+        QVERIFY2(e.find("needs more KV than the budget") != std::string::npos, e.c_str());
+    }
+
+    void manyPointsInParallelMatchOneByOne()
+    {
+        const Scenario s = planning();
+        std::vector<BenchmarkPoint> points;
+        for (double c : {1.0, 4.0, 32.0})
+            points.push_back(closedLoop(c, 300, 60));
+        const std::vector<PointPrediction> all = predictBenchmarks(s, points, {});
+        QCOMPARE(all.size(), size_t(3));
+        for (size_t i = 0; i < points.size(); ++i)
+            QCOMPARE(all[i].prediction.ttft.mean, predict(s, points[i]).ttft.mean);
+    }
+    void calibrationRecoversKnownParameters()
+    {
+        // Benchmarks made by the prediction itself at known parameters, with 2 % relative noise.
+        Scenario truth = defaultScenario();
+        truth.efficiency.bandwidth = 0.62;
+        truth.efficiency.mfuPrefill = 0.45;
+        truth.efficiency.mfuDecode = 0.5;
+        truth.efficiency.stepOverheadSeconds = 3e-3;
+        truth.efficiency.prefillOverheadSeconds = 3e-3;
+        truth.efficiency.chunkOverheadSeconds = 1.5e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.tokenBudget = 2048; // 6,000-token prompts run in three chunks: the chunk cost shows
+        fo.engine.measuredRequests = fo.measuredRequests = 32;
+        std::mt19937_64 rng(7);
+        std::normal_distribution<double> noise(0.0, 0.02);
+        std::vector<BenchmarkPoint> points;
+        for (double c : {1.0, 4.0, 16.0, 64.0})
+            for (double isl : {200.0, 2000.0, 6000.0}) {
+                BenchmarkPoint p = closedLoop(c, isl, 100);
+                p.latencies.clear();
+                const BenchmarkPrediction r = predict(truth, p, fo.engine);
+                p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3 * (1 + noise(rng))});
+                p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3 * (1 + noise(rng))});
+                points.push_back(p);
+            }
+        Scenario start = defaultScenario(); // the floor: the fit starts from its own point
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
+        const auto near = [](const Coefficient& c, double truthValue, double tolerance) {
+            return std::abs(c.value - truthValue) <= tolerance;
+        };
+        QVERIFY2(near(fit.bandwidthEfficiency, 0.62, 0.04), qPrintable(QString::number(fit.bandwidthEfficiency.value)));
+        QVERIFY2(near(fit.mfuPrefill, 0.45, 0.06), qPrintable(QString::number(fit.mfuPrefill.value)));
+        QVERIFY2(near(fit.stepOverheadMs, 3.0, 0.6), qPrintable(QString::number(fit.stepOverheadMs.value)));
+        QVERIFY2(near(fit.chunkOverheadMs, 1.5, 0.8), qPrintable(QString::number(fit.chunkOverheadMs.value)));
+        QVERIFY(fit.bandwidthEfficiency.standardError.has_value() && *fit.bandwidthEfficiency.standardError > 0);
+        QVERIFY(fit.stepOverheadMs.standardError.has_value());
+        // The fit explains its data to about the noise, far better than the floor did.
+        QVERIFY2(fit.itlMapeAfter < 0.04 && fit.ttftMapeAfter < 0.05,
+                 qPrintable(QStringLiteral("%1 %2").arg(fit.itlMapeAfter).arg(fit.ttftMapeAfter)));
+        QVERIFY(fit.itlMapeBefore > 3 * fit.itlMapeAfter);
+        QCOMPARE(fit.calibrated.efficiency.bandwidth, fit.bandwidthEfficiency.value);
+        QCOMPARE(fit.calibrated.efficiency.chunkOverheadSeconds, fit.chunkOverheadMs.value / 1e3);
+    }
+
+    void calibrationKeepsPhysicalBounds()
+    {
+        // Measurements faster than the hardware allows (40 % of the floor's prediction): eta_bw stops at 1,
+        // the overheads at 0, and the notes say which parameters sit on a bound.
+        const Scenario floor = defaultScenario();
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 32;
+        std::vector<BenchmarkPoint> points;
+        for (double c : {1.0, 8.0, 32.0}) {
+            BenchmarkPoint p = closedLoop(c, 1000, 64);
+            p.latencies.clear();
+            const BenchmarkPrediction r = predict(floor, p, fo.engine);
+            p.latencies.push_back({BenchmarkMetric::Tpot, BenchmarkStatistic::Mean, r.tpot.mean * 1e3 * 0.4});
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Median, r.ttft.p50 * 1e3 * 0.4});
+            points.push_back(p);
+        }
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(floor, points, fo, fit), std::string());
+        for (const Coefficient* c : {&fit.bandwidthEfficiency, &fit.mfuPrefill, &fit.mfuDecode})
+            QVERIFY(c->value > 0 && c->value <= 1.0);
+        QVERIFY(fit.stepOverheadMs.value >= 0 && fit.chunkOverheadMs.value >= 0);
+        QCOMPARE(fit.bandwidthEfficiency.value, 1.0);
+        QVERIFY(!fit.bandwidthEfficiency.standardError); // no error for a value held at its bound
+        bool said = false;
+        for (const std::string& n : fit.notes)
+            said = said || n.find("efficiency.bandwidth = 1: at its bound") != std::string::npos;
+        QVERIFY2(said, fit.notes.empty() ? "no notes" : fit.notes.front().c_str());
+        QVERIFY(validate(fit.calibrated).empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBenchmarkPredict)
+#include "tst_benchmarkpredict.moc"
