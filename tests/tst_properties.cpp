@@ -102,6 +102,13 @@ private:
     std::mt19937_64 m_rng;
 };
 
+/** QVERIFY2 with a message built only on failure (Qt 6.4's QVERIFY2 evaluates it on every pass). */
+#define PROPERTY(condition, message) \
+    do { \
+        if (!(condition)) \
+            QFAIL(message); \
+    } while (false)
+
 /** The command line that reproduces @p s. */
 QString setLine(const Scenario& s)
 {
@@ -138,9 +145,10 @@ private slots:
         Evaluation e, wider;
         for (int i = 0; i < count; ++i) {
             const Scenario s = gen.scenario();
-            const QString repro = QStringLiteral("case %1: ").arg(i) + setLine(s);
+            // Built only when a check fails: formatting it for every case cost most of the run under ASan.
+            const auto repro = [&] { return QStringLiteral("case %1: ").arg(i) + setLine(s); };
             const auto errors = validate(s);
-            QVERIFY2(errors.empty(), qPrintable(QString::fromStdString(errors.empty() ? "" : errors[0].message) + QStringLiteral("\n") + repro));
+            PROPERTY(errors.empty(), qPrintable(QString::fromStdString(errors.empty() ? "" : errors[0].message) + QStringLiteral("\n") + repro()));
             evaluate(s, e);
             const DecodeResult& d = e.decode;
             const double scalars[] = {d.weightBytes, d.residentWeightBytes, d.kvBytesPerToken, d.kvBytesPerTokenPerGpu,
@@ -157,55 +165,55 @@ private slots:
                                       e.prefixCache.savedSecondsPerRequest, e.prefixCache.costPerOutputTokenChange,
                                       e.speculative.speedup, e.speculative.modelVerifyCost, e.speculative.breakEvenVerifyCost};
             for (double v : scalars)
-                QVERIFY2(std::isfinite(v), qPrintable(QStringLiteral("non-finite output\n") + repro));
-            QVERIFY2(d.stepSeconds > 0 && d.kvShare >= 0 && d.kvShare <= 1, qPrintable(repro));
-            QVERIFY2(e.prefill.attentionShare >= 0 && e.prefill.attentionShare <= 1, qPrintable(repro));
-            QVERIFY2(e.workload.prefillShare >= 0 && e.workload.prefillShare <= 1, qPrintable(repro));
-            QVERIFY2(d.stepSeconds >= d.floorSecondsBatch1 * (1 - 1e-12), qPrintable(QStringLiteral("t_step below the floor\n") + repro));
-            QVERIFY2(e.prefixCache.savedSecondsPerRequest >= 0 && e.prefixCache.savedSecondsPerRequest <= e.prefill.seconds * (1 + 1e-12),
-                     qPrintable(repro));
+                PROPERTY(std::isfinite(v), qPrintable(QStringLiteral("non-finite output\n") + repro()));
+            PROPERTY(d.stepSeconds > 0 && d.kvShare >= 0 && d.kvShare <= 1, qPrintable(repro()));
+            PROPERTY(e.prefill.attentionShare >= 0 && e.prefill.attentionShare <= 1, qPrintable(repro()));
+            PROPERTY(e.workload.prefillShare >= 0 && e.workload.prefillShare <= 1, qPrintable(repro()));
+            PROPERTY(d.stepSeconds >= d.floorSecondsBatch1 * (1 - 1e-12), qPrintable(QStringLiteral("t_step below the floor\n") + repro()));
+            PROPERTY(e.prefixCache.savedSecondsPerRequest >= 0 && e.prefixCache.savedSecondsPerRequest <= e.prefill.seconds * (1 + 1e-12),
+                     qPrintable(repro()));
             // Capacity is never negative.
-            QVERIFY2(e.capacity.maxSequencesContiguous >= 0 && e.capacity.maxSequencesPaged >= 0
+            PROPERTY(e.capacity.maxSequencesContiguous >= 0 && e.capacity.maxSequencesPaged >= 0
                          && e.capacity.maxSequencesContiguousAtMaxContext >= 0 && e.capacity.maxContextAtBatch.value_or(0) >= 0,
-                     qPrintable(repro));
-            QVERIFY2((e.sweeps.sequencesContiguous >= 0).all() && (e.sweeps.sequencesPaged >= 0).all()
+                     qPrintable(repro()));
+            PROPERTY((e.sweeps.sequencesContiguous >= 0).all() && (e.sweeps.sequencesPaged >= 0).all()
                          && (e.sweeps.maxBatchFitting >= 0).all(),
-                     qPrintable(repro));
+                     qPrintable(repro()));
             // Sweeps: finite, shares in range, t_step and throughput non-decreasing in B.
             const Sweeps& w = e.sweeps;
             for (const Eigen::ArrayXd* a : {&w.stepMs, &w.memoryMs, &w.computeMs, &w.tokensPerSecondTotal, &w.weightFloorMs, &w.kvShare,
                                             &w.prefillFlop, &w.prefillMs, &w.attainableFlopsPerSecond, &w.speculativeSpeedup})
-                QVERIFY2(a->allFinite(), qPrintable(QStringLiteral("non-finite sweep\n") + repro));
-            QVERIFY2((w.kvShare >= 0).all() && (w.kvShare <= 1).all(), qPrintable(repro));
-            QVERIFY2(nonDecreasing(w.stepMs), qPrintable(QStringLiteral("t_step decreases with B\n") + repro));
-            QVERIFY2(nonDecreasing(w.tokensPerSecondTotal, 1e-9), qPrintable(QStringLiteral("throughput decreases with B\n") + repro));
-            QVERIFY2(nonDecreasing(w.prefillMs), qPrintable(QStringLiteral("prefill time decreases with P\n") + repro));
+                PROPERTY(a->allFinite(), qPrintable(QStringLiteral("non-finite sweep\n") + repro()));
+            PROPERTY((w.kvShare >= 0).all() && (w.kvShare <= 1).all(), qPrintable(repro()));
+            PROPERTY(nonDecreasing(w.stepMs), qPrintable(QStringLiteral("t_step decreases with B\n") + repro()));
+            PROPERTY(nonDecreasing(w.tokensPerSecondTotal, 1e-9), qPrintable(QStringLiteral("throughput decreases with B\n") + repro()));
+            PROPERTY(nonDecreasing(w.prefillMs), qPrintable(QStringLiteral("prefill time decreases with P\n") + repro()));
             // t_step is non-decreasing in context.
             Scenario longer = s;
             longer.workload.contextTokens = std::min(2000000000, s.workload.contextTokens * 2 + 1);
-            QVERIFY2(stepSecondsAt(longer, s.workload.batch) >= d.stepSeconds * (1 - 1e-12),
-                     qPrintable(QStringLiteral("t_step decreases with S\n") + repro));
+            PROPERTY(stepSecondsAt(longer, s.workload.batch) >= d.stepSeconds * (1 - 1e-12),
+                     qPrintable(QStringLiteral("t_step decreases with S\n") + repro()));
             // The largest batch for an SLO sits on the SLO boundary.
             for (const SloBatch& sb : d.maxBatchForItlSlo) {
                 // The answer shown is the smaller of the SLO's batch and what fits, and names the bound.
                 const long long fitting = e.capacity.weightsFit ? e.capacity.maxSequencesContiguous : 0;
-                QVERIFY2(sb.fittingBatch == fitting, qPrintable(repro));
-                QVERIFY2(sb.servableBatch.has_value() == (sb.batch.has_value() && fitting > 0), qPrintable(repro));
+                PROPERTY(sb.fittingBatch == fitting, qPrintable(repro()));
+                PROPERTY(sb.servableBatch.has_value() == (sb.batch.has_value() && fitting > 0), qPrintable(repro()));
                 if (sb.servableBatch)
-                    QVERIFY2(*sb.servableBatch == std::min(*sb.batch, fitting), qPrintable(repro));
-                QVERIFY2((sb.limit == BatchLimit::Memory) == (sb.batch && (fitting <= 0 || *sb.batch > fitting)), qPrintable(repro));
+                    PROPERTY(*sb.servableBatch == std::min(*sb.batch, fitting), qPrintable(repro()));
+                PROPERTY((sb.limit == BatchLimit::Memory) == (sb.batch && (fitting <= 0 || *sb.batch > fitting)), qPrintable(repro()));
                 if (!sb.batch) {
-                    QVERIFY2(stepSecondsAt(s, 1) * 1e3 > sb.sloMs, qPrintable(repro));
+                    PROPERTY(stepSecondsAt(s, 1) * 1e3 > sb.sloMs, qPrintable(repro()));
                     continue;
                 }
-                QVERIFY2(stepSecondsAt(s, double(*sb.batch)) * 1e3 <= sb.sloMs * (1 + 1e-12), qPrintable(repro));
+                PROPERTY(stepSecondsAt(s, double(*sb.batch)) * 1e3 <= sb.sloMs * (1 + 1e-12), qPrintable(repro()));
                 if (*sb.batch < (1LL << 50))
-                    QVERIFY2(stepSecondsAt(s, double(*sb.batch + 1)) * 1e3 > sb.sloMs * (1 - 1e-12), qPrintable(repro));
+                    PROPERTY(stepSecondsAt(s, double(*sb.batch + 1)) * 1e3 > sb.sloMs * (1 - 1e-12), qPrintable(repro()));
             }
             // P* and the attention share agree: for global full attention, share = P / (P + P*).
             if (s.model.slidingWindow == 0 && s.model.attention == AttentionFlops::Full && s.workload.promptTokens > 0) {
                 const double P = s.workload.promptTokens;
-                QVERIFY2(std::abs(e.prefill.attentionShare - P / (P + e.prefill.crossoverTokens)) <= 1e-9, qPrintable(repro));
+                PROPERTY(std::abs(e.prefill.attentionShare - P / (P + e.prefill.crossoverTokens)) <= 1e-9, qPrintable(repro()));
             }
             if (e.prefill.crossoverExists && e.prefill.crossoverTokens > 0) {
                 // At P*, the linear and quadratic terms are equal (checked on the closed forms).
@@ -215,7 +223,7 @@ private slots:
                 const double layerTokens = s.model.globalLayers() * pStar
                                            + s.model.windowLayers() * std::min(pStar, double(s.model.slidingWindow));
                 const double attention = factor * s.model.attentionWidth() * pStar * layerTokens;
-                QVERIFY2(std::abs(linear - attention) <= 1e-9 * linear, qPrintable(QStringLiteral("P* is not the crossover\n") + repro));
+                PROPERTY(std::abs(linear - attention) <= 1e-9 * linear, qPrintable(QStringLiteral("P* is not the crossover\n") + repro()));
             }
         }
     }
