@@ -18,13 +18,22 @@ CostTerms costTerms(const Scenario& s)
     t.decodeFlops = t.peakFlops * s.efficiency.mfuDecode;
     t.prefillFlops = t.peakFlops * s.efficiency.mfuPrefill;
     const double bw = weightBytesPerParameter(m.weightDtype);
-    t.residentWeightBytes = m.params * bw;
+    t.residentWeightBytes = weightBytes(m);
     t.experts = m.isMoe() ? m.experts : 0;
     t.expertsPerToken = m.expertsPerToken;
     t.expertWeightBytes = m.isMoe() ? m.expertParams * bw : 0.0;
     t.nonExpertWeightBytes = t.residentWeightBytes - t.experts * t.expertWeightBytes;
     t.activeParams = m.activeParamsOrTotal();
     t.layers = m.layers;
+    t.attentionLayers = m.attentionLayersOrAll();
+    t.vocab = m.vocab;
+    if (m.embeddingRead == EmbeddingRead::Rows && !m.tiedEmbeddings) {
+        // The input table is among the 16-bit parameters when the unquantized count holds it (docs/cost-model.md).
+        const double table = double(m.vocab) * m.hidden;
+        const double tableBytes = table * (m.unquantizedParams >= table ? kUnquantizedBytesPerParameter : bw);
+        t.embeddingTableBytes = std::min(tableBytes, std::max(0.0, t.nonExpertWeightBytes));
+    }
+    t.statePerSequencePerGpu = m.stateBytesPerSequence / t.gpus;
     t.globalLayers = m.globalLayers();
     t.windowLayers = m.windowLayers();
     t.window = m.slidingWindow;

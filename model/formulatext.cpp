@@ -189,8 +189,10 @@ FormulaText prefillAttentionFormula(const Scenario& s, const Evaluation& e)
     const QString c = n(t.prefillAttentionFactor);
     FormulaText f;
     if (t.windowLayers <= 0) {
-        f.symbols = QStringLiteral("F_attn = %1%2L%2P\u00b2%2d_attn").arg(c, kDot);
-        f.numbers = QStringLiteral("%1%2%3%2%4\u00b2%2%5").arg(c, kDot, n(t.layers), n(P), n(t.attentionWidth));
+        // Hybrids count only their attention layers (L_attn); every other model has L_attn = L.
+        const QString layers = t.attentionLayers == t.layers ? QStringLiteral("L") : QStringLiteral("L_attn");
+        f.symbols = QStringLiteral("F_attn = %1%2%3%2P\u00b2%2d_attn").arg(c, kDot, layers);
+        f.numbers = QStringLiteral("%1%2%3%2%4\u00b2%2%5").arg(c, kDot, n(t.globalLayers), n(P), n(t.attentionWidth));
     } else {
         f.symbols = QStringLiteral("F_attn = %1%2d_attn%2P%2(L_g%2P + L_w%2min(P, w))").arg(c, kDot);
         f.numbers = QStringLiteral("%1%2%3%2%4%2(%5%2%4 + %6%2min(%4, %7))")

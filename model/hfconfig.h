@@ -16,6 +16,8 @@ struct ImportedModel {
     double totalParams = 0;          ///< every weight: embeddings, attention (biases, q/k norms), MLP or experts,
                                      ///< routers, norms, lm_head unless tied (no multi-token-prediction layers)
     double activeParams = 0;         ///< weights one token uses: shared parts plus k routed experts per MoE layer
+    double quantizedParams = 0;      ///< weights held at shape.weightDtype under a quantization_config (0 without one);
+                                     ///< the rest, shape.unquantizedParams, at 16 bits
     std::string modelType;           ///< config "model_type"
     std::vector<std::string> notes;  ///< what was inferred or assumed, one sentence each, to show the user
 };

@@ -136,6 +136,21 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("model.rope_head_dim", m.ropeHeadDim, 65536, "65,536");
     if (m.ropeHeadDim > 0 && m.kvLoraRank == 0)
         c.fail("model.rope_head_dim", std::to_string(m.ropeHeadDim), "needs model.kv_lora_rank > 0 (it is part of an MLA latent cache)");
+    c.nonNegative("model.unquantized_params", m.unquantizedParams);
+    if (std::isfinite(m.unquantizedParams) && std::isfinite(m.params) && m.unquantizedParams > m.params)
+        c.fail("model.unquantized_params", formatNumber(m.unquantizedParams),
+               "must not exceed model.params (" + formatNumber(m.params) + ")");
+    c.nonNegative("model.state_bytes_per_sequence", m.stateBytesPerSequence);
+    c.atMost("model.state_bytes_per_sequence", m.stateBytesPerSequence, 1e15, "1e15 B");
+    if (m.attentionLayers) {
+        c.nonNegative("model.attention_layers", *m.attentionLayers);
+        if (*m.attentionLayers > m.layers && m.layers > 0)
+            c.fail("model.attention_layers", std::to_string(*m.attentionLayers),
+                   "must not exceed model.layers (" + std::to_string(m.layers) + ")");
+        else if (m.slidingLayers > *m.attentionLayers && *m.attentionLayers >= 0)
+            c.fail("model.sliding_layers", std::to_string(m.slidingLayers),
+                   "must not exceed model.attention_layers (" + std::to_string(*m.attentionLayers) + ")");
+    }
     if (m.slidingLayers > 0 && m.slidingWindow == 0)
         c.fail("model.sliding_layers", std::to_string(m.slidingLayers), "needs model.sliding_window > 0");
     c.atLeast("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond, 1e6, "1e6 B/s");
@@ -144,6 +159,8 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("hardware.peak_flops", s.hardware.peakFlopsPerSecond, 1e21, "1e21 FLOP/s");
     c.atLeast("hardware.peak_flops_fp8", s.hardware.peakFlopsFp8, 1e6, "1e6 FLOP/s (or 0: none)");
     c.atMost("hardware.peak_flops_fp8", s.hardware.peakFlopsFp8, 1e21, "1e21 FLOP/s");
+    c.atLeast("hardware.peak_flops_fp4", s.hardware.peakFlopsFp4, 1e6, "1e6 FLOP/s (or 0: none)");
+    c.atMost("hardware.peak_flops_fp4", s.hardware.peakFlopsFp4, 1e21, "1e21 FLOP/s");
     c.atLeast("hardware.peak_ops_int8", s.hardware.peakOpsInt8, 1e6, "1e6 OP/s (or 0: none)");
     c.atMost("hardware.peak_ops_int8", s.hardware.peakOpsInt8, 1e21, "1e21 OP/s");
     c.atLeast("hardware.memory_bytes", s.hardware.memoryBytes, 1e6, "1e6 B");
@@ -182,6 +199,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.positive("hardware.memory_bytes", s.hardware.memoryBytes);
     c.nonNegative("hardware.peak_flops_fp8", s.hardware.peakFlopsFp8);
     c.nonNegative("hardware.peak_ops_int8", s.hardware.peakOpsInt8);
+    c.nonNegative("hardware.peak_flops_fp4", s.hardware.peakFlopsFp4);
     c.positive("hardware.gpus", s.hardware.gpus);
     c.positive("hardware.link_bandwidth", s.hardware.linkBandwidthBytesPerSecond);
     c.nonNegative("hardware.link_latency_s", s.hardware.linkLatencySeconds);
