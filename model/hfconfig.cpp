@@ -214,7 +214,7 @@ struct LayerParams {
     double sharedW = 0, sharedSmall = 0;
     double router = 0;
     double norms = 0;
-    double stateElements = 0; // fixed-size recurrent state per sequence
+    double stateBytes = 0; // fixed-size recurrent state per sequence, B
 
     double common() const { return attnW + attnSmall + mixerW + mixerSmall + sharedW + sharedSmall + router + norms; }
 };
@@ -239,18 +239,19 @@ struct Exclusions {
             layer = std::atoi(e.c_str() + at + 7);
         auto has = [&](const char* s) { return e.find(s) != std::string::npos; };
         if (has("lm_head") || has("embed") || has("router") || has("vision") || has("visual") || has("multi_modal")
-            || has("mm_projector") || has("norm") || has("mtp") || (has("mlp.gate") && !has("gate_proj") && !has("gate_up"))
+            || has("mm_projector") || has("norm") || has("mtp") || has("conv1d") || has("shared_expert_gate")
+            || (has("mlp.gate") && !has("gate_proj") && !has("gate_up"))
             || (has(".gate") && !has("_proj") && !has("gate_up")))
-            return; // at 16 bits anyway (embeddings, LM head, routers, norms) or not counted (vision, MTP)
+            return; // at 16 bits anyway (embeddings, LM head, routers and gates, norms, convolutions) or not counted (vision, MTP)
         if (has("shared_expert"))
             parts.insert({layer, "shared"});
         else if (has("experts"))
             parts.insert({layer, "experts"});
+        else if (has("linear_attn") || has("mamba") || has("in_proj") || has("out_proj") || (has("mixer") && !has("_proj")))
+            parts.insert({layer, "mixer"}); // linear attention or Mamba (Nemotron-H names every block "mixer")
         else if (has("self_attn") || has("attention") || has("attn") || has("q_proj") || has("k_proj") || has("v_proj")
                  || has("o_proj") || has("qkv"))
             parts.insert({layer, "attn"});
-        else if (has("mixer") || has("mamba") || has("linear_attn"))
-            parts.insert({layer, "mixer"});
         else if (has("mlp") || has("gate_proj") || has("up_proj") || has("down_proj") || has("feed_forward")) {
             parts.insert({layer, "mlp"});
             parts.insert({layer, "experts"});
@@ -656,7 +657,12 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     const double normWidth = is({"nemotron"}) ? 2.0 * dd : dd;
     const double layerNorms = nemotronH ? dd : (gemma ? 4.0 : 2.0) * normWidth;
 
-    // --- Linear attention (Gated DeltaNet: Qwen3-Next, Qwen3.5) and Mamba-2 (Nemotron-H) per layer.
+    // --- Linear attention (Gated DeltaNet: Qwen3-Next, Qwen3.5) and Mamba-2 (Nemotron-H) per layer. The recurrent state
+    // is held in mamba_ssm_dtype / mamba_ssm_cache_dtype when the config names float32 (4 B), else in bf16 (2 B, the
+    // engines' default); the convolution's state in bf16.
+    const std::string ssmDtype = f.has("mamba_ssm_cache_dtype") ? f.string("mamba_ssm_cache_dtype") : f.string("mamba_ssm_dtype");
+    const double ssmBytes = ssmDtype == "float32" ? 4.0 : 2.0;
+    const std::string ssmDtypeText = ssmBytes == 4.0 ? "float32 (the config's mamba_ssm dtype)" : "bf16";
     double linearW = 0, linearSmall = 0, linearState = 0;
     if (std::any_of(layers.begin(), layers.end(), [](const LayerParams& p) { return p.mixer == LayerParams::Mixer::Linear; })) {
         const int nk = f.countOr("linear_num_key_heads", 0), nv = f.countOr("linear_num_value_heads", 0);
@@ -670,11 +676,11 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         const double keyDim = double(nk) * dk, valueDim = double(nv) * dv, convDim = 2.0 * keyDim + valueDim;
         linearW = dd * (2.0 * keyDim + 2.0 * valueDim) + dd * 2.0 * nv + valueDim * dd; // in_proj_qkvz, in_proj_ba, out_proj
         linearSmall = convDim * kernel + 2.0 * nv + dv;                                    // conv1d, dt_bias + A_log, gated norm
-        linearState = double(nv) * dk * dv + convDim * (kernel - 1);                       // recurrent state + conv state
+        linearState = double(nv) * dk * dv * ssmBytes + convDim * (kernel - 1) * 2.0; // recurrent state + conv state, B
         m.notes.push_back("Linear attention (Gated DeltaNet): no KV cache; a fixed state of " + number(linearState)
-                          + " elements per layer and sequence (" + std::to_string(nv) + " x " + std::to_string(dk) + " x "
-                          + std::to_string(dv) + " recurrent + the convolution's last " + std::to_string(kernel - 1)
-                          + " inputs), assumed bf16.");
+                          + " B per layer and sequence (" + std::to_string(nv) + " x " + std::to_string(dk) + " x "
+                          + std::to_string(dv) + " recurrent in " + ssmDtypeText + " + the convolution's last "
+                          + std::to_string(kernel - 1) + " inputs in bf16).");
     }
     double mambaW = 0, mambaSmall = 0, mambaState = 0;
     if (std::any_of(layers.begin(), layers.end(), [](const LayerParams& p) { return p.mixer == LayerParams::Mixer::Mamba; })) {
@@ -690,10 +696,11 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         mambaW = dd * (2.0 * inner + 2.0 * groups * state + heads) + inner * dd; // in_proj, out_proj
         mambaSmall = convDim * kernel + (convBias ? convDim : 0.0) + 3.0 * heads + inner
                      + (bias ? 2.0 * inner + 2.0 * groups * state + heads + dd : 0.0); // conv1d, dt_bias, A_log, D, norm
-        mambaState = inner * state + convDim * (kernel - 1);
-        m.notes.push_back("Mamba-2 layers: no KV cache; a fixed state of " + number(mambaState) + " elements per layer and sequence ("
+        mambaState = inner * state * ssmBytes + convDim * (kernel - 1) * 2.0; // B
+        m.notes.push_back("Mamba-2 layers: no KV cache; a fixed state of " + number(mambaState) + " B per layer and sequence ("
                           + std::to_string(heads) + " heads x " + std::to_string(headWidth) + " x " + std::to_string(state)
-                          + " SSM state + the convolution's last " + std::to_string(kernel - 1) + " inputs), assumed bf16.");
+                          + " SSM state in " + ssmDtypeText + " + the convolution's last " + std::to_string(kernel - 1)
+                          + " inputs in bf16).");
     }
 
     // --- MLP or experts per layer.
@@ -730,6 +737,9 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         shared = f.countOr("n_shared_experts", 0);
         sharedWidth = expertWidth * shared;
     }
+    if (f.countOr("moe_latent_size", 0) > 0)
+        return "config field moe_latent_size = " + std::to_string(f.countOr("moe_latent_size", 0))
+               + ": latent MoE (routed experts working in a projected width, Nemotron 3 Super) is not one Ridgeline counts";
     // Where the MoE layers are.
     std::string placement = "every layer";
     if (experts > 0) {
@@ -811,12 +821,12 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         case LayerParams::Mixer::Linear:
             p.mixerW = linearW;
             p.mixerSmall = linearSmall;
-            p.stateElements = linearState;
+            p.stateBytes = linearState;
             break;
         case LayerParams::Mixer::Mamba:
             p.mixerW = mambaW;
             p.mixerSmall = mambaSmall;
-            p.stateElements = mambaState;
+            p.stateBytes = mambaState;
             break;
         case LayerParams::Mixer::None: break;
         }
@@ -905,7 +915,7 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         m.notes.push_back(n);
 
     // --- Totals.
-    double total = 0, active = 0, expertParamsAllLayers = 0, quantized = 0, stateElements = 0;
+    double total = 0, active = 0, expertParamsAllLayers = 0, quantized = 0, stateBytes = 0;
     int moeLayers = 0, attentionLayers = 0;
     for (int i = 0; i < L; ++i) {
         const LayerParams& p = layers[size_t(i)];
@@ -920,7 +930,7 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         }
         if (p.mixer == LayerParams::Mixer::Attention || p.mixer == LayerParams::Mixer::Sliding)
             ++attentionLayers;
-        stateElements += p.stateElements;
+        stateBytes += p.stateBytes;
         if (quant.read) {
             const Exclusions& x = quant.exclusions;
             if (!x.excluded(i, "experts"))
@@ -967,7 +977,7 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     s.unquantizedParams = quant.read ? std::max(0.0, total - quantized) : 0.0;
     if (attentionLayers != L)
         s.attentionLayers = attentionLayers;
-    s.stateBytesPerSequence = stateElements * 2.0; // bf16, the engines' default state dtype
+    s.stateBytesPerSequence = stateBytes;
     if (s.heads % s.kvHeads != 0)
         return "config fields num_attention_heads " + std::to_string(H) + " and num_key_value_heads " + std::to_string(Hkv)
                + ": the heads must be a multiple of the KV heads";
@@ -988,6 +998,18 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         m.notes.push_back("KV cache in " + std::to_string(attentionLayers) + " of " + std::to_string(L)
                           + " layers (model.attention_layers); the others keep " + formatDigits(s.stateBytesPerSequence / 1048576.0, 1)
                           + " MiB of state per sequence (model.state_bytes_per_sequence), read every decode step.");
+    {
+        // What was read, always first after an unknown-architecture line: the user sees the import's basis.
+        std::string summary = "Read " + (type.empty() ? std::string("the config") : type) + ": " + std::to_string(L) + " layers, hidden "
+                              + std::to_string(d) + ", " + std::to_string(H) + " query heads";
+        if (!mla)
+            summary += " and " + std::to_string(Hkv) + " KV heads of " + std::to_string(headDim);
+        summary += ", vocabulary " + std::to_string(V) + ", " + (tied ? "tied" : "untied") + " embeddings; "
+                   + (quant.read ? std::string(dtypeName(s.weightDtype)) + " weights from quantization_config"
+                                 : std::string("bf16 weights") + (quant.present ? "" : " (no quantization_config)"))
+                   + ", " + std::string(dtypeName(s.kvDtype)) + " KV.";
+        m.notes.insert(m.notes.begin(), summary);
+    }
     if (!knownFamily) {
         if (experts > 0 && moeLayers > 0)
             readAs.push_back("MoE with " + std::to_string(experts) + " routed experts of width " + number(expertWidth) + " in "
