@@ -184,9 +184,12 @@ void evaluate(const Scenario& s, Evaluation& out)
     d.tokensPerSecondPerUser = 1.0 / d.stepSeconds;
     d.tokensPerSecondTotal = B / d.stepSeconds;
     d.intensityFlopPerByte = d.flop / d.readBytes;
-    d.interceptSeconds = t.weightReadBytes(1.0) / t.effectiveBandwidth + (t.gpus > 1 ? t.commLatencySeconds : 0.0)
+    // Dense: t_step(B) = a + b B exactly, the embedding rows a step gathers counted per sequence in b (0 under the
+    // table convention). MoE: a(B) = W(B) / BW holds the rows with the experts touched.
+    const double rowPerSequence = t.experts > 0 ? 0.0 : t.embeddingRowBytesPerGpu();
+    d.interceptSeconds = t.weightReadBytes(t.experts > 0 ? 1.0 : 0.0) / t.effectiveBandwidth + (t.gpus > 1 ? t.commLatencySeconds : 0.0)
                          + t.stepOverheadSeconds;
-    d.slopeSecondsPerSequence = d.kvBytesPerSequence / t.effectiveBandwidth + t.commSecondsPerToken;
+    d.slopeSecondsPerSequence = (d.kvBytesPerSequence + rowPerSequence) / t.effectiveBandwidth + t.commSecondsPerToken;
 
     // Roofline.
     RooflineResult& r = out.roofline;
@@ -199,8 +202,8 @@ void evaluate(const Scenario& s, Evaluation& out)
     r.effectiveRidgeFlopPerByte = t.decodeFlops / t.effectiveBandwidth;
     if (t.experts <= 0) {
         // Dense: t_comp = c B and t_mem = a + b B cross at B = a / (c - b) when c > b.
-        const double a = t.weightReadBytes(1.0) / t.effectiveBandwidth;
-        const double b = d.kvBytesPerSequence / t.effectiveBandwidth;
+        const double a = t.weightReadBytes(0.0) / t.effectiveBandwidth;
+        const double b = (d.kvBytesPerSequence + rowPerSequence) / t.effectiveBandwidth;
         const double c = t.decodeFlop(1.0, S) / t.decodeFlops;
         r.computeBoundBatch = c > b ? std::optional<double>(a / (c - b)) : std::nullopt;
     } else {

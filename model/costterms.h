@@ -60,6 +60,8 @@ struct CostTerms {
             return 0.0;
         return embeddingTableBytes * (1.0 - std::min(tokens, vocab) / vocab);
     }
+    /** One row of an untied input table read by rows, per GPU: d * b_e / T (0 under the table convention or tied). */
+    double embeddingRowBytesPerGpu() const { return embeddingTableBytes > 0 && vocab > 0 ? embeddingTableBytes / vocab / gpus : 0.0; }
     /** Weights read by a step serving @p tokens tokens, per GPU. */
     double weightReadBytes(double tokens) const
     {

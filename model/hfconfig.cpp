@@ -504,6 +504,9 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
                                                 "llama4", "qwen3_next", "glm4_moe", "nemotron", "nemotron_h"};
     const bool knownFamily = known.count(family) > 0;
 
+    if (f.value("block_configs").isArray())
+        return "config field block_configs: per-layer blocks of differing widths (DeciLM / Llama-Nemotron NAS, model_type "
+               + (type.empty() ? std::string("not given") : "\"" + type + "\"") + ") are not one Ridgeline counts";
     const int d = f.count("hidden_size");
     const int L = f.count("num_hidden_layers");
     const int H = f.count("num_attention_heads");
@@ -1021,8 +1024,8 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
                                             + ": read as a decoder with " + joined(readAs)
                                             + "; other modules the architecture may have are not counted: check the totals against the publisher's.");
     }
-    if (f.countOr("num_nextn_predict_layers", 0) > 0)
-        m.notes.push_back("Multi-token-prediction layers (num_nextn_predict_layers) are not counted.");
+    if (f.countOr("num_nextn_predict_layers", 0) > 0 || f.countOr("mtp_num_hidden_layers", 0) > 0)
+        m.notes.push_back("Multi-token-prediction layers (num_nextn_predict_layers, mtp_num_hidden_layers) are not counted.");
     if (f.has("torch_dtype") && f.string("torch_dtype") != "bfloat16" && !quant.read)
         m.notes.push_back("The config's torch_dtype is " + Fields::printable(f.string("torch_dtype")) + "; Ridgeline starts the import at bf16 weights and KV.");
     if (!f.error().empty())
