@@ -159,10 +159,11 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("hardware.peak_flops", s.hardware.peakFlopsPerSecond, 1e21, "1e21 FLOP/s");
     c.atLeast("hardware.peak_flops_fp8", s.hardware.peakFlopsFp8, 1e6, "1e6 FLOP/s (or 0: none)");
     c.atMost("hardware.peak_flops_fp8", s.hardware.peakFlopsFp8, 1e21, "1e21 FLOP/s");
-    c.atLeast("hardware.peak_flops_fp4", s.hardware.peakFlopsFp4, 1e6, "1e6 FLOP/s (or 0: none)");
-    c.atMost("hardware.peak_flops_fp4", s.hardware.peakFlopsFp4, 1e21, "1e21 FLOP/s");
     c.atLeast("hardware.peak_ops_int8", s.hardware.peakOpsInt8, 1e6, "1e6 OP/s (or 0: none)");
     c.atMost("hardware.peak_ops_int8", s.hardware.peakOpsInt8, 1e21, "1e21 OP/s");
+    c.atLeast("hardware.peak_flops_fp4", s.hardware.peakFlopsFp4, 1e6, "1e6 FLOP/s (or 0: none)");
+    c.atMost("hardware.peak_flops_fp4", s.hardware.peakFlopsFp4, 1e21, "1e21 FLOP/s");
+    c.atMost("hardware.board_power_watts", s.hardware.boardPowerWatts, 1e7, "1e7 W");
     c.atLeast("hardware.memory_bytes", s.hardware.memoryBytes, 1e6, "1e6 B");
     c.atMost("hardware.memory_bytes", s.hardware.memoryBytes, 1e16, "1e16 B");
     c.atMost("hardware.gpus", s.hardware.gpus, 65536, "65,536");
@@ -200,6 +201,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.nonNegative("hardware.peak_flops_fp8", s.hardware.peakFlopsFp8);
     c.nonNegative("hardware.peak_ops_int8", s.hardware.peakOpsInt8);
     c.nonNegative("hardware.peak_flops_fp4", s.hardware.peakFlopsFp4);
+    c.nonNegative("hardware.board_power_watts", s.hardware.boardPowerWatts);
     c.positive("hardware.gpus", s.hardware.gpus);
     c.positive("hardware.link_bandwidth", s.hardware.linkBandwidthBytesPerSecond);
     c.nonNegative("hardware.link_latency_s", s.hardware.linkLatencySeconds);

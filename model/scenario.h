@@ -98,6 +98,7 @@ struct Hardware {
     int gpus = 1;                        ///< T, GPUs in tensor parallelism
     double linkBandwidthBytesPerSecond = 450e9; ///< per-GPU one-direction link bandwidth (NVLink 4 default)
     double linkLatencySeconds = 5e-6;    ///< per all-reduce latency
+    double boardPowerWatts = 0;          ///< board power (TDP) per device, W; 0 = unknown. Informational (economics later)
 };
 
 /** Most ITL SLO lines a scenario holds (plots, reports and the SLO panel show each one). */

@@ -274,7 +274,7 @@ const std::vector<Entry>& entries()
                            [](Scenario& s) -> double& { return s.hardware.peakFlopsFp8; }));
         t.push_back(number("hardware.peak_ops_int8", "OP/s", "dense int8 peak (0: none; int8 matmuls fall back to peak_flops)",
                            [](Scenario& s) -> double& { return s.hardware.peakOpsInt8; }));
-        t.push_back(number("hardware.peak_flops_fp4", "FLOP/s", "dense fp4 peak, NVFP4 / MXFP4 (0: none; fp4 matmuls fall back to peak_flops)",
+        t.push_back(number("hardware.peak_flops_fp4", "FLOP/s", "dense fp4 peak (0: none; fp4 matmuls fall back to peak_flops)",
                            [](Scenario& s) -> double& { return s.hardware.peakFlopsFp4; }));
         t.push_back(integer("hardware.gpus", "GPUs", "T, GPUs in tensor parallelism",
                             [](Scenario& s) -> int& { return s.hardware.gpus; }));
@@ -282,6 +282,8 @@ const std::vector<Entry>& entries()
                            [](Scenario& s) -> double& { return s.hardware.linkBandwidthBytesPerSecond; }));
         t.push_back(number("hardware.link_latency_s", "s", "latency of one all-reduce",
                            [](Scenario& s) -> double& { return s.hardware.linkLatencySeconds; }));
+        t.push_back(number("hardware.board_power_watts", "W", "board power (TDP) per device (0: unknown); informational",
+                           [](Scenario& s) -> double& { return s.hardware.boardPowerWatts; }));
         t.push_back(integer("workload.batch", "sequences", "B, sequences decoding together", [](Scenario& s) -> int& { return s.workload.batch; }));
         t.push_back(integer("workload.context_tokens", "tokens", "S, tokens each sequence holds in the KV cache",
                             [](Scenario& s) -> int& { return s.workload.contextTokens; }));
