@@ -31,7 +31,9 @@ CostTerms costTerms(const Scenario& s)
         // The input table is among the 16-bit parameters when the unquantized count holds it (docs/cost-model.md).
         const double table = double(m.vocab) * m.hidden;
         const double tableBytes = table * (m.unquantizedParams >= table ? kUnquantizedBytesPerParameter : bw);
-        t.embeddingTableBytes = std::min(tableBytes, std::max(0.0, t.nonExpertWeightBytes));
+        // An untied table has an LM head as large beside it, so a consistent model's table is at most half its
+        // non-expert weights; the cap keeps W_read(0) > 0 for scenarios whose N is smaller than that.
+        t.embeddingTableBytes = std::min(tableBytes, 0.5 * std::max(0.0, t.nonExpertWeightBytes));
     }
     t.statePerSequencePerGpu = m.stateBytesPerSequence / t.gpus;
     t.globalLayers = m.globalLayers();
