@@ -83,13 +83,14 @@ double kvBytesPerToken(const ModelShape& m)
 {
     const double kvElement = bytesPerElement(m.kvDtype);
     if (m.isMla())
-        return double(m.layers) * (m.kvLoraRank + m.ropeHeadDim) * kvElement;
-    return 2.0 * m.layers * m.kvHeads * double(m.headDimOrDefault()) * kvElement;
+        return double(m.attentionLayersOrAll()) * (m.kvLoraRank + m.ropeHeadDim) * kvElement;
+    return 2.0 * m.attentionLayersOrAll() * m.kvHeads * double(m.headDimOrDefault()) * kvElement;
 }
 
 double weightBytes(const ModelShape& m)
 {
-    return m.params * weightBytesPerParameter(m.weightDtype);
+    const double unquantized = std::clamp(m.unquantizedParams, 0.0, m.params);
+    return (m.params - unquantized) * weightBytesPerParameter(m.weightDtype) + unquantized * kUnquantizedBytesPerParameter;
 }
 
 double expectedExpertsTouched(const ModelShape& m, double tokens)
@@ -104,7 +105,9 @@ DType matmulDtype(DType weights)
     switch (weights) {
     case DType::FP8: return DType::FP8;
     case DType::INT8: return DType::INT8;
-    default: return DType::BF16;
+    case DType::NVFP4: return DType::NVFP4;
+    case DType::MXFP4: return DType::MXFP4;
+    default: return DType::BF16; // bf16, fp16, int4 (W4A16), q8_0 and q4_0 (dequantized into 16-bit matmuls)
     }
 }
 
@@ -117,6 +120,8 @@ auto& peakFieldOf(HardwareT& hw, DType weights)
     switch (matmulDtype(weights)) {
     case DType::FP8: return hw.peakFlopsFp8 > 0 ? hw.peakFlopsFp8 : hw.peakFlopsPerSecond;
     case DType::INT8: return hw.peakOpsInt8 > 0 ? hw.peakOpsInt8 : hw.peakFlopsPerSecond;
+    case DType::NVFP4:
+    case DType::MXFP4: return hw.peakFlopsFp4 > 0 ? hw.peakFlopsFp4 : hw.peakFlopsPerSecond;
     default: return hw.peakFlopsPerSecond;
     }
 }
@@ -140,6 +145,8 @@ DType matmulPeakDtype(const Hardware& hw, DType weights)
         return DType::FP8;
     if (field == &hw.peakOpsInt8)
         return DType::INT8;
+    if (field == &hw.peakFlopsFp4)
+        return matmulDtype(weights);
     return DType::BF16;
 }
 
@@ -160,8 +167,8 @@ void evaluate(const Scenario& s, Evaluation& out)
     d.weightBytes = t.weightReadBytes(B);
     d.residentWeightBytes = t.residentWeightBytes;
     d.kvBytesPerToken = kvBytesPerToken(s.model);
-    d.kvBytesPerTokenPerGpu = t.kvPerLayerTokenPerGpu * t.layers;
-    d.kvBytesPerSequence = t.kvPerLayerTokenPerGpu * t.layerTokens(S);
+    d.kvBytesPerTokenPerGpu = t.kvPerLayerTokenPerGpu * t.attentionLayers;
+    d.kvBytesPerSequence = t.cacheBytesPerSequence(S);
     d.expertsTouched = t.expertsTouched(B);
     d.kvBytes = B * d.kvBytesPerSequence;
     d.readBytes = d.weightBytes + d.kvBytes;
@@ -177,22 +184,26 @@ void evaluate(const Scenario& s, Evaluation& out)
     d.tokensPerSecondPerUser = 1.0 / d.stepSeconds;
     d.tokensPerSecondTotal = B / d.stepSeconds;
     d.intensityFlopPerByte = d.flop / d.readBytes;
-    d.interceptSeconds = t.weightReadBytes(1.0) / t.effectiveBandwidth + (t.gpus > 1 ? t.commLatencySeconds : 0.0)
+    // Dense: t_step(B) = a + b B exactly, the embedding rows a step gathers counted per sequence in b (0 under the
+    // table convention). MoE: a(B) = W(B) / BW holds the rows with the experts touched.
+    const double rowPerSequence = t.experts > 0 ? 0.0 : t.embeddingRowBytesPerGpu();
+    d.interceptSeconds = t.weightReadBytes(t.experts > 0 ? 1.0 : 0.0) / t.effectiveBandwidth + (t.gpus > 1 ? t.commLatencySeconds : 0.0)
                          + t.stepOverheadSeconds;
-    d.slopeSecondsPerSequence = d.kvBytesPerSequence / t.effectiveBandwidth + t.commSecondsPerToken;
+    d.slopeSecondsPerSequence = (d.kvBytesPerSequence + rowPerSequence) / t.effectiveBandwidth + t.commSecondsPerToken;
 
     // Roofline.
     RooflineResult& r = out.roofline;
     r.computeDtype = matmulDtype(s.model.weightDtype);
-    r.computePeakFallback = (r.computeDtype == DType::FP8 && !(s.hardware.peakFlopsFp8 > 0))
+    r.computePeakFallback = (isFp4(r.computeDtype) && !(s.hardware.peakFlopsFp4 > 0))
+                            || (r.computeDtype == DType::FP8 && !(s.hardware.peakFlopsFp8 > 0))
                             || (r.computeDtype == DType::INT8 && !(s.hardware.peakOpsInt8 > 0));
     r.peakFlopsPerSecond = t.peakFlops;
     r.ridgeFlopPerByte = t.peakFlops / t.bandwidth;
     r.effectiveRidgeFlopPerByte = t.decodeFlops / t.effectiveBandwidth;
     if (t.experts <= 0) {
         // Dense: t_comp = c B and t_mem = a + b B cross at B = a / (c - b) when c > b.
-        const double a = t.weightReadBytes(1.0) / t.effectiveBandwidth;
-        const double b = d.kvBytesPerSequence / t.effectiveBandwidth;
+        const double a = t.weightReadBytes(0.0) / t.effectiveBandwidth;
+        const double b = (d.kvBytesPerSequence + rowPerSequence) / t.effectiveBandwidth;
         const double c = t.decodeFlop(1.0, S) / t.decodeFlops;
         r.computeBoundBatch = c > b ? std::optional<double>(a / (c - b)) : std::nullopt;
     } else {
@@ -217,7 +228,10 @@ void evaluate(const Scenario& s, Evaluation& out)
         const double target = 2.0 * t.activeParams / (t.prefillAttentionFactor * t.attentionWidth);
         const double allLayers = t.globalLayers + t.windowLayers;
         p.crossoverExists = true;
-        if (t.windowLayers <= 0 || target <= allLayers * t.window)
+        if (allLayers <= 0) {
+            p.crossoverTokens = 0; // no attention layer: the attention term never grows
+            p.crossoverExists = false;
+        } else if (t.windowLayers <= 0 || target <= allLayers * t.window)
             p.crossoverTokens = target / allLayers;
         else if (t.globalLayers > 0)
             p.crossoverTokens = (target - t.windowLayers * t.window) / t.globalLayers;
@@ -234,7 +248,7 @@ void evaluate(const Scenario& s, Evaluation& out)
         p.computeBoundTokens = root.value_or(0.0);
     }
     p.attentionShare = p.flop > 0 ? p.attentionFlop / p.flop : 0.0;
-    p.kvWrittenBytes = t.kvPerLayerToken * t.layerTokens(P);
+    p.kvWrittenBytes = t.kvPerLayerToken * t.layerTokens(P) + t.statePerSequencePerGpu * t.gpus;
     p.scoreMatrixElements = scoreMatrixElements(P);
     p.scoreMatrixBytesPerHead = p.scoreMatrixElements * bytesPerElement(DType::BF16);
     p.logitsBytesAllPositions = logitsBytes(P, double(s.model.vocab));
@@ -250,16 +264,20 @@ void evaluate(const Scenario& s, Evaluation& out)
     c.kvNeededBytes = d.kvBytes;
     c.fits = c.kvBudgetBytes >= 0 && c.kvNeededBytes <= c.kvBudgetBytes;
     c.maxSequencesContiguous = S > 0 ? maxSequencesContiguous(c.kvBudgetBytes, 1.0, d.kvBytesPerSequence) : 0;
+    const double state = t.statePerSequencePerGpu;
     c.maxSequencesContiguousAtMaxContext
-        = maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.layerTokens(sv.maxContextTokens));
+        = maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.layerTokens(sv.maxContextTokens) + state);
     const double held = std::min<double>(S, sv.maxContextTokens);
-    c.maxSequencesPaged = held > 0 ? maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.pagedLayerTokens(held, sv.blockTokens)) : 0;
+    c.maxSequencesPaged = held > 0 ? maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.pagedLayerTokens(held, sv.blockTokens) + state) : 0;
     {
         // Largest S with B * kv(S) <= budget, kv(S) piecewise linear: L * S up to the window, then L_g * S + L_w * w.
-        const double perSequence = c.kvBudgetBytes / (B * kvLayerToken); // layer-tokens one sequence may hold
+        // layer-tokens one sequence may hold beside its fixed-size state
+        const double perSequence = (c.kvBudgetBytes / B - state) / kvLayerToken;
         const double allLayers = t.globalLayers + t.windowLayers;
-        if (c.kvBudgetBytes < 0)
+        if (c.kvBudgetBytes < 0 || perSequence < 0)
             c.maxContextAtBatch = 0;
+        else if (!(kvLayerToken > 0) || allLayers <= 0)
+            c.maxContextAtBatch = std::nullopt; // no KV cache: the context does not fill memory
         else if (t.windowLayers > 0 && perSequence > allLayers * t.window) {
             if (t.globalLayers > 0)
                 c.maxContextAtBatch = static_cast<long long>(std::floor((perSequence - t.windowLayers * t.window) / t.globalLayers));
@@ -355,19 +373,20 @@ void evaluate(const Scenario& s, Evaluation& out)
     w.sequencesPaged.resize(w.maxContext.size());
     for (Eigen::Index i = 0; i < w.maxContext.size(); ++i) {
         const double maxContext = w.maxContext(i);
-        w.sequencesContiguous(i) = double(maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.layerTokens(maxContext)));
+        w.sequencesContiguous(i) = double(maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.layerTokens(maxContext) + state));
         const double heldTokens = std::min(S, maxContext);
         w.sequencesPaged(i) = heldTokens > 0
-            ? double(maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.pagedLayerTokens(heldTokens, sv.blockTokens)))
+            ? double(maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.pagedLayerTokens(heldTokens, sv.blockTokens) + state))
             : 0.0;
     }
     w.maxBatchFitting.resize(w.context.size());
     for (Eigen::Index i = 0; i < w.context.size(); ++i)
-        w.maxBatchFitting(i) = double(maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.layerTokens(w.context(i))));
+        w.maxBatchFitting(i) = double(maxSequencesContiguous(c.kvBudgetBytes, 1.0, kvLayerToken * t.layerTokens(w.context(i)) + state));
     w.speculativeSpeedup = sr.expectedTokensPerStep / (1.0 + k * spec.draftCost + k * w.verifyCost);
-    if (t.experts > 0) {
-        const Eigen::ArrayXd touched = t.experts * (1.0 - Eigen::pow(1.0 - t.expertsPerToken / t.experts, w.batch));
-        w.weightFloorMs = (t.nonExpertWeightBytes + touched * t.expertWeightBytes) / t.gpus / t.bandwidth * 1000.0;
+    if (t.experts > 0 || t.embeddingTableBytes > 0) {
+        w.weightFloorMs.resize(w.batch.size());
+        for (Eigen::Index i = 0; i < w.batch.size(); ++i)
+            w.weightFloorMs(i) = t.weightReadBytes(w.batch(i)) / t.bandwidth * 1000.0;
     } else {
         w.weightFloorMs.setConstant(w.batch.size(), t.residentWeightBytes / t.gpus / t.bandwidth * 1000.0);
     }
@@ -385,7 +404,7 @@ void evaluate(const Scenario& s, Evaluation& out)
         const double perLayerB = B * t.kvPerLayerTokenPerGpu;
         w.kvShare.resize(w.context.size());
         for (Eigen::Index i = 0; i < w.context.size(); ++i) {
-            const double kv = perLayerB * t.layerTokens(w.context(i));
+            const double kv = perLayerB * t.layerTokens(w.context(i)) + B * t.statePerSequencePerGpu;
             w.kvShare(i) = kv / (d.weightBytes + kv);
         }
     }
@@ -396,7 +415,7 @@ void evaluate(const Scenario& s, Evaluation& out)
         for (Eigen::Index i = 0; i < w.prompt.size(); ++i)
             w.prefillAttentionFlop(i) = t.prefillAttentionFlop(w.prompt(i));
     } else {
-        w.prefillAttentionFlop = (t.prefillAttentionFactor * t.attentionWidth * t.layers) * w.prompt.square();
+        w.prefillAttentionFlop = (t.prefillAttentionFactor * t.attentionWidth * t.globalLayers) * w.prompt.square();
     }
     w.prefillFlop = w.prefillLinearFlop + w.prefillAttentionFlop;
     w.prefillMs.resize(w.prompt.size());

@@ -229,16 +229,22 @@ Evaluation evaluate(const Scenario& scenario);
 /** t_step(B) in seconds for a real-valued batch at the scenario's context. */
 double stepSecondsAt(const Scenario& scenario, double batch);
 
-/** KV bytes per token with every layer holding it: 2 * L * H_kv * h * b_kv, or L * (r + d_r) * b_kv for MLA. */
+/** KV bytes per token with every attention layer holding it: 2 * L_attn * H_kv * h * b_kv, or L_attn * (r + d_r) * b_kv
+ *  for MLA; L_attn = model.attention_layers (default L). */
 double kvBytesPerToken(const ModelShape& model);
 
-/** Resident weight bytes, N * b_w (int4 with its group scales). */
+/** Bytes per parameter of the weights a quantization config leaves at 16 bits (model.unquantized_params). */
+inline constexpr double kUnquantizedBytesPerParameter = 2.0;
+
+/** Resident weight bytes, (N - U) * b_w + U * 2 with U = model.unquantized_params (int4 with its group scales;
+ *  U = 0 gives the N * b_w convention). */
 double weightBytes(const ModelShape& model);
 
 /** MoE: expected distinct experts per layer that @p tokens uniformly routed tokens touch, E (1 - (1 - k/E)^tokens). */
 double expectedExpertsTouched(const ModelShape& model, double tokens);
 
-/** The dtype the matmuls run in for @p weights: fp8 -> fp8, int8 -> int8 (W8A8), others bf16 (int4 is W4A16). */
+/** The dtype the matmuls run in for @p weights: fp8 -> fp8, int8 -> int8 (W8A8), nvfp4 / mxfp4 -> themselves (the
+ *  fp4 peak), others bf16 (int4 is W4A16; q8_0 and q4_0 are dequantized into 16-bit matmuls). */
 DType matmulDtype(DType weights);
 
 /**

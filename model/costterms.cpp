@@ -18,13 +18,24 @@ CostTerms costTerms(const Scenario& s)
     t.decodeFlops = t.peakFlops * s.efficiency.mfuDecode;
     t.prefillFlops = t.peakFlops * s.efficiency.mfuPrefill;
     const double bw = weightBytesPerParameter(m.weightDtype);
-    t.residentWeightBytes = m.params * bw;
+    t.residentWeightBytes = weightBytes(m);
     t.experts = m.isMoe() ? m.experts : 0;
     t.expertsPerToken = m.expertsPerToken;
     t.expertWeightBytes = m.isMoe() ? m.expertParams * bw : 0.0;
     t.nonExpertWeightBytes = t.residentWeightBytes - t.experts * t.expertWeightBytes;
     t.activeParams = m.activeParamsOrTotal();
     t.layers = m.layers;
+    t.attentionLayers = m.attentionLayersOrAll();
+    t.vocab = m.vocab;
+    if (m.embeddingRead == EmbeddingRead::Rows && !m.tiedEmbeddings) {
+        // The input table is among the 16-bit parameters when the unquantized count holds it (docs/cost-model.md).
+        const double table = double(m.vocab) * m.hidden;
+        const double tableBytes = table * (m.unquantizedParams >= table ? kUnquantizedBytesPerParameter : bw);
+        // An untied table has an LM head as large beside it, so a consistent model's table is at most half its
+        // non-expert weights; the cap keeps W_read(0) > 0 for scenarios whose N is smaller than that.
+        t.embeddingTableBytes = std::min(tableBytes, 0.5 * std::max(0.0, t.nonExpertWeightBytes));
+    }
+    t.statePerSequencePerGpu = m.stateBytesPerSequence / t.gpus;
     t.globalLayers = m.globalLayers();
     t.windowLayers = m.windowLayers();
     t.window = m.slidingWindow;

@@ -23,7 +23,7 @@ struct CostTerms {
     double peakFlops;            // F_peak for the matmul dtype, per GPU
     double decodeFlops;          // F_peak * MFU_decode
     double prefillFlops;         // F_peak * MFU_prefill
-    double residentWeightBytes;  // N * b_w, all GPUs
+    double residentWeightBytes;  // (N - U) * b_w + U * 2, all GPUs (U unquantized parameters; 0: N * b_w)
     double nonExpertWeightBytes; // (N - E * P_e) * b_w, all GPUs
     double expertWeightBytes;    // P_e * b_w, one expert over all MoE layers
     double experts, expertsPerToken;
@@ -32,6 +32,10 @@ struct CostTerms {
     double attentionWidth;       // d_attn
     double hidden;               // d
     double layers;               // L
+    double attentionLayers;      // L_attn, layers holding a KV cache (L but for hybrids)
+    double embeddingTableBytes;  // V * d * b_e of an untied input table read by rows (0: read whole, or tied), all GPUs
+    double vocab;                // V
+    double statePerSequencePerGpu; // fixed-size recurrent state per sequence, per GPU
     double kvPerLayerToken;      // all GPUs
     double kvPerLayerTokenPerGpu;
     double prefillAttentionFactor; // 4 (full) or 2 (causal)
@@ -47,13 +51,26 @@ struct CostTerms {
     {
         return experts > 0 ? experts * (1.0 - std::pow(1.0 - expertsPerToken / experts, tokens)) : 0.0;
     }
+    /**
+     * Bytes of the input embedding table a step serving @p tokens tokens does not read, all GPUs: the table less
+     * its min(tokens, V) rows when decode reads rows of an untied table (docs/cost-model.md section 3), else 0.
+     */
+    double embeddingUnreadBytes(double tokens) const
+    {
+        if (embeddingTableBytes <= 0 || vocab <= 0)
+            return 0.0;
+        return embeddingTableBytes * (1.0 - std::min(tokens, vocab) / vocab);
+    }
+    /** One row of an untied input table read by rows, per GPU: d * b_e / T (0 under the table convention or tied). */
+    double embeddingRowBytesPerGpu() const { return embeddingTableBytes > 0 && vocab > 0 ? embeddingTableBytes / vocab / gpus : 0.0; }
     /** Weights read by a step serving @p tokens tokens, per GPU. */
     double weightReadBytes(double tokens) const
     {
-        if (experts <= 0)
-            return residentWeightBytes / gpus;
-        return (nonExpertWeightBytes + expertsTouched(tokens) * expertWeightBytes) / gpus;
+        const double all = experts <= 0 ? residentWeightBytes : nonExpertWeightBytes + expertsTouched(tokens) * expertWeightBytes;
+        return (all - embeddingUnreadBytes(tokens)) / gpus;
     }
+    /** Cache one sequence of @p context tokens holds per GPU: its KV plus the fixed-size recurrent state. */
+    double cacheBytesPerSequence(double context) const { return kvPerLayerTokenPerGpu * layerTokens(context) + statePerSequencePerGpu; }
     /** KV budget per GPU: HBM * utilization - N * b_w / T - activation reserve (negative: weights do not fit). */
     double kvBudgetBytes;
 
@@ -61,7 +78,7 @@ struct CostTerms {
 
     double decodeMemorySeconds(double batch, double context) const
     {
-        return (weightReadBytes(batch) + batch * kvPerLayerTokenPerGpu * layerTokens(context)) / effectiveBandwidth;
+        return (weightReadBytes(batch) + batch * cacheBytesPerSequence(context)) / effectiveBandwidth;
     }
     double decodeFlop(double batch, double context) const
     {
@@ -90,8 +107,8 @@ struct CostTerms {
         return globalLayers * blocks(tokens) + windowLayers * blocks(std::min(tokens, window));
     }
 
-    /** Weights read once plus the KV the prompt writes (sliding layers keep only the last window). */
-    double prefillBytes(double prompt) const { return weightReadBytes(prompt) + kvPerLayerTokenPerGpu * layerTokens(prompt); }
+    /** Weights read once plus the KV the prompt writes (sliding layers keep only the last window) and the state it leaves. */
+    double prefillBytes(double prompt) const { return weightReadBytes(prompt) + cacheBytesPerSequence(prompt); }
     double prefillMemorySeconds(double prompt) const { return prefillBytes(prompt) / effectiveBandwidth; }
 };
 

@@ -154,14 +154,29 @@ FormulaText stepLineFormula(const Scenario& s, const Evaluation& e)
     if (d.bound == Bound::Memory) {
         // t_mem + t_comm + t_oh = (W(B) + B S kv) / (BW eta) + latency + per-token bytes B + overhead.
         const double bMs = d.slopeSecondsPerSequence * 1e3;
-        const double aMs = (t.weightReadBytes(B) / t.effectiveBandwidth + (split ? t.commLatencySeconds : 0.0)) * 1e3 + overheadMs;
         const bool moe = t.experts > 0;
+        // Dense: a holds the weights but the input table's rows, which b counts per sequence (docs/cost-model.md).
+        const bool rows = !moe && t.embeddingRowBytesPerGpu() > 0;
+        const double aMs = (t.weightReadBytes(moe ? B : 0.0) / t.effectiveBandwidth + (split ? t.commLatencySeconds : 0.0)) * 1e3 + overheadMs;
         f.symbols = moe ? QStringLiteral("t_step(B) = a(B) + b%1B").arg(kDot) : QStringLiteral("t_step(B) = a + b%1B").arg(kDot);
         f.numbers = QStringLiteral("%1 + %2%3%4").arg(n(aMs), n(bMs), kDot, n(B));
         QStringList notes;
-        notes << (moe ? QStringLiteral("a(B) = W(B) / (BW%1\u03b7_bw)").arg(kDot) : QStringLiteral("a = W / (BW%1\u03b7_bw)").arg(kDot))
+        notes << (moe    ? QStringLiteral("a(B) = W(B) / (BW%1\u03b7_bw)").arg(kDot)
+                  : rows ? QStringLiteral("a = (W \u2212 V%1d%1b_e) / (BW%1\u03b7_bw)").arg(kDot)
+                         : QStringLiteral("a = W / (BW%1\u03b7_bw)").arg(kDot))
                      + (split ? QStringLiteral(" + latency") : QString()) + (overheadMs > 0 ? QStringLiteral(" + t_oh") : QString())
-              << QStringLiteral("b = S%1kv_tok / (BW%1\u03b7_bw)").arg(kDot) + (split ? QStringLiteral(" + all-reduce bytes") : QString());
+              << [&] {
+                     // b's bytes per sequence: its KV, the hybrids' fixed state, the embedding row it gathers.
+                     QString bytes = QStringLiteral("S%1kv_tok").arg(kDot);
+                     if (t.statePerSequencePerGpu > 0)
+                         bytes += QStringLiteral(" + s_seq");
+                     if (rows)
+                         bytes += QStringLiteral(" + d%1b_e").arg(kDot);
+                     if (bytes.contains(QLatin1Char('+')))
+                         bytes = QLatin1Char('(') + bytes + QLatin1Char(')');
+                     return QStringLiteral("b = %1 / (BW%2\u03b7_bw)").arg(bytes, kDot)
+                            + (split ? QStringLiteral(" + all-reduce bytes") : QString());
+                 }();
         if (moe)
             notes << QStringLiteral("W(B) grows with the experts B tokens touch (%1 of %2 per layer at B = %3), so the curve bends up")
                          .arg(english().toString(t.expertsTouched(B), 'f', 1), english().toString(qint64(t.experts)),
@@ -189,8 +204,10 @@ FormulaText prefillAttentionFormula(const Scenario& s, const Evaluation& e)
     const QString c = n(t.prefillAttentionFactor);
     FormulaText f;
     if (t.windowLayers <= 0) {
-        f.symbols = QStringLiteral("F_attn = %1%2L%2P\u00b2%2d_attn").arg(c, kDot);
-        f.numbers = QStringLiteral("%1%2%3%2%4\u00b2%2%5").arg(c, kDot, n(t.layers), n(P), n(t.attentionWidth));
+        // Hybrids count only their attention layers (L_attn); every other model has L_attn = L.
+        const QString layers = t.attentionLayers == t.layers ? QStringLiteral("L") : QStringLiteral("L_attn");
+        f.symbols = QStringLiteral("F_attn = %1%2%3%2P\u00b2%2d_attn").arg(c, kDot, layers);
+        f.numbers = QStringLiteral("%1%2%3%2%4\u00b2%2%5").arg(c, kDot, n(t.globalLayers), n(P), n(t.attentionWidth));
     } else {
         f.symbols = QStringLiteral("F_attn = %1%2d_attn%2P%2(L_g%2P + L_w%2min(P, w))").arg(c, kDot);
         f.numbers = QStringLiteral("%1%2%3%2%4%2(%5%2%4 + %6%2min(%4, %7))")

@@ -136,6 +136,21 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("model.rope_head_dim", m.ropeHeadDim, 65536, "65,536");
     if (m.ropeHeadDim > 0 && m.kvLoraRank == 0)
         c.fail("model.rope_head_dim", std::to_string(m.ropeHeadDim), "needs model.kv_lora_rank > 0 (it is part of an MLA latent cache)");
+    c.nonNegative("model.unquantized_params", m.unquantizedParams);
+    if (std::isfinite(m.unquantizedParams) && std::isfinite(m.params) && m.unquantizedParams > m.params)
+        c.fail("model.unquantized_params", formatNumber(m.unquantizedParams),
+               "must not exceed model.params (" + formatNumber(m.params) + ")");
+    c.nonNegative("model.state_bytes_per_sequence", m.stateBytesPerSequence);
+    c.atMost("model.state_bytes_per_sequence", m.stateBytesPerSequence, 1e15, "1e15 B");
+    if (m.attentionLayers) {
+        c.nonNegative("model.attention_layers", *m.attentionLayers);
+        if (*m.attentionLayers > m.layers && m.layers > 0)
+            c.fail("model.attention_layers", std::to_string(*m.attentionLayers),
+                   "must not exceed model.layers (" + std::to_string(m.layers) + ")");
+        else if (m.slidingLayers > *m.attentionLayers && *m.attentionLayers >= 0)
+            c.fail("model.sliding_layers", std::to_string(m.slidingLayers),
+                   "must not exceed model.attention_layers (" + std::to_string(*m.attentionLayers) + ")");
+    }
     if (m.slidingLayers > 0 && m.slidingWindow == 0)
         c.fail("model.sliding_layers", std::to_string(m.slidingLayers), "needs model.sliding_window > 0");
     c.atLeast("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond, 1e6, "1e6 B/s");

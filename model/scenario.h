@@ -15,6 +15,12 @@ enum class AttentionFlops {
     Causal  ///< only the causal half, as causal kernels compute it: 2 L P^2 d_attn
 };
 
+/** How a decode step reads the input embedding table (docs/cost-model.md section 3, "Weights read"). */
+enum class EmbeddingRead {
+    Rows,  ///< only the rows of the step's tokens: min(B, V) x d of the V x d table (what an engine reads; the default)
+    Table  ///< the whole table, as every other weight: the N * b_w convention of the seeds' reference values
+};
+
 /**
  * Shape of a transformer (design/cost-model.md section 2, "Model").
  * Counts are plain numbers; N is in parameters, not billions.
@@ -47,10 +53,23 @@ struct ModelShape {
 
     AttentionFlops attention = AttentionFlops::Full; ///< prefill attention FLOP convention
 
+    // Embeddings and mixed precision.
+    bool tiedEmbeddings = false;       ///< the input embedding table is also the LM head (read whole every step as the head)
+    EmbeddingRead embeddingRead = EmbeddingRead::Rows; ///< how decode reads the input embedding table
+    double unquantizedParams = 0;      ///< parameters held at 16 bits (2 B) whatever weightDtype: what a quantization
+                                       ///< config leaves out (embeddings, LM head, norms, routers, listed modules);
+                                       ///< the input embedding table is among them when this is at least V * d
+
+    // Hybrid models: layers without a KV cache (linear attention, state-space) and their fixed-size state.
+    std::optional<int> attentionLayers; ///< layers holding a KV cache; defaults to all L layers when never given
+    double stateBytesPerSequence = 0;   ///< recurrent state per sequence over all layers, B (fixed size, not per token)
+
     bool isMoe() const { return experts > 0; }
     bool isMla() const { return kvLoraRank > 0; }
+    /** Layers holding a KV cache: attentionLayers when given, else L. */
+    int attentionLayersOrAll() const { return attentionLayers.value_or(layers); }
     /** Layers holding the whole context. */
-    int globalLayers() const { return slidingWindow > 0 ? layers - slidingLayers : layers; }
+    int globalLayers() const { return slidingWindow > 0 ? attentionLayersOrAll() - slidingLayers : attentionLayersOrAll(); }
     /** Layers holding min(S, window). */
     int windowLayers() const { return slidingWindow > 0 ? slidingLayers : 0; }
 

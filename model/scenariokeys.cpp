@@ -111,7 +111,7 @@ Entry dtype(std::string_view key, std::string_view help, std::function<DType&(Sc
                          field(s) = *d;
                          return {};
                      }
-                     return std::string(key) + " = " + quoted(t) + ": expected one of bf16, fp16, fp8, int8, int4";
+                     return std::string(key) + " = " + quoted(t) + ": expected one of bf16, fp16, fp8, int8, int4, nvfp4, mxfp4, q8_0, q4_0";
                  }};
 }
 
@@ -210,6 +210,58 @@ const std::vector<Entry>& entries()
                                   return "model.attention = " + quoted(t) + ": expected full or causal";
                               return {};
                           }});
+        t.push_back(Entry{{"model.tied_embeddings", KeyKind::Choice, "", "true when the input embedding table is also the LM head"},
+                          [](const Scenario& s) { return std::string(s.model.tiedEmbeddings ? "true" : "false"); },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              std::string t = trim(v);
+                              std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+                              if (t == "true")
+                                  s.model.tiedEmbeddings = true;
+                              else if (t == "false")
+                                  s.model.tiedEmbeddings = false;
+                              else
+                                  return "model.tied_embeddings = " + quoted(t) + ": expected true or false";
+                              return {};
+                          }});
+        t.push_back(Entry{{"model.embedding_read", KeyKind::Choice, "",
+                           "decode reads the input embedding table's rows for its B tokens (rows, default) or the whole table "
+                           "(table: the N * b_w convention)"},
+                          [](const Scenario& s) {
+                              return std::string(s.model.embeddingRead == EmbeddingRead::Table ? "table" : "rows");
+                          },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              std::string t = trim(v);
+                              std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+                              if (t == "rows")
+                                  s.model.embeddingRead = EmbeddingRead::Rows;
+                              else if (t == "table")
+                                  s.model.embeddingRead = EmbeddingRead::Table;
+                              else
+                                  return "model.embedding_read = " + quoted(t) + ": expected rows or table";
+                              return {};
+                          }});
+        t.push_back(number("model.unquantized_params", "parameters",
+                           "parameters held at 16 bits whatever the weight dtype (embeddings, LM head, norms, routers a "
+                           "quantization config leaves out; 0: every weight at the weight dtype)",
+                           [](Scenario& s) -> double& { return s.model.unquantizedParams; }));
+        t.push_back(Entry{{"model.attention_layers", KeyKind::Integer, "layers",
+                           "layers holding a KV cache (default: model.layers; fewer in linear-attention / state-space hybrids)"},
+                          [](const Scenario& s) { return s.model.attentionLayers ? std::to_string(*s.model.attentionLayers) : std::string(); },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              const std::string t = trim(v);
+                              if (t.empty() || t == "default") {
+                                  s.model.attentionLayers.reset();
+                                  return {};
+                              }
+                              int n = 0;
+                              std::string err = parseInteger("model.attention_layers", t, n);
+                              if (err.empty())
+                                  s.model.attentionLayers = n;
+                              return err;
+                          }});
+        t.push_back(number("model.state_bytes_per_sequence", "B",
+                           "fixed-size recurrent state of linear-attention / state-space layers per sequence, read every decode step",
+                           [](Scenario& s) -> double& { return s.model.stateBytesPerSequence; }));
         t.push_back(text("hardware.name", "display name of the accelerator", [](Scenario& s) -> std::string& { return s.hardware.name; }));
         t.push_back(number("hardware.bandwidth", "B/s", "BW, peak HBM bandwidth",
                            [](Scenario& s) -> double& { return s.hardware.bandwidthBytesPerSecond; }));
@@ -357,6 +409,8 @@ std::string_view matmulPeakKey(const Hardware& hardware, DType weights)
     switch (matmulPeakDtype(hardware, weights)) {
     case DType::FP8: return "hardware.peak_flops_fp8";
     case DType::INT8: return "hardware.peak_ops_int8";
+    case DType::NVFP4:
+    case DType::MXFP4: return "hardware.peak_flops_fp4";
     default: return "hardware.peak_flops";
     }
 }

@@ -107,8 +107,9 @@ public:
     double kvBytesPerLayerToken() const { return m_t.kvPerLayerTokenPerGpu; }
     /** Per-layer blocks of @p blockTokens tokens that fit the KV budget (0 when the weights do not fit). */
     long long totalLayerBlocks(int blockTokens) const;
-    /** L, layers (per-layer blocks / L = whole-model blocks for a model without sliding layers). */
-    double layers() const { return m_t.layers; }
+    /** L_attn, layers holding a KV cache (per-layer blocks / L_attn = whole-model blocks for a model without sliding
+     *  layers); L for every model but linear-attention / state-space hybrids, at least 1. */
+    double layers() const { return std::max(1.0, m_t.attentionLayers); }
 
 private:
     CostTerms m_t; ///< the cost model's per-scenario constants (model/costterms.h)

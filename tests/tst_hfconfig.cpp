@@ -170,11 +170,15 @@ private slots:
             "moe_intermediate_size":768,"num_experts":128,"num_experts_per_tok":8,"decoder_sparse_step":1,
             "mlp_only_layers":[],"vocab_size":151936,"tie_word_embeddings":false})");
         QCOMPARE(m.totalParams, 30532122624.0); // Qwen3-30B-A3B's published count
+        // The experts alone: every weight read every step (model.embedding_read = table); the embedding rows
+        // decode reads by default are tested in tests/tst_configimport.cpp.
+        ImportedModel table = m;
+        table.shape.embeddingRead = EmbeddingRead::Table;
         const double activeBytes = m.activeParams * 2;
         const double totalBytes = m.totalParams * 2;
-        const Evaluation one = evaluate(onH100(m.shape, 1));
-        const Evaluation many = evaluate(onH100(m.shape, 64));
-        const Evaluation huge = evaluate(onH100(m.shape, 4096));
+        const Evaluation one = evaluate(onH100(table.shape, 1));
+        const Evaluation many = evaluate(onH100(table.shape, 64));
+        const Evaluation huge = evaluate(onH100(table.shape, 4096));
         QVERIFY(std::abs(one.decode.weightBytes - activeBytes) < 1e-9 * activeBytes);
         QVERIFY(many.decode.weightBytes > 2 * activeBytes && many.decode.weightBytes < totalBytes);
         QVERIFY(std::abs(huge.decode.weightBytes - totalBytes) < 1e-6 * totalBytes);

@@ -197,8 +197,10 @@ private slots:
         in.p95ItlMs = 0.5;
         in.p95TtftMs = 200;
         in.concurrency = 1;
-        const TriageResult r = triage(defaultScenario(), in); // Llama 3.1 8B bf16 on an H100: about 4.8 ms
-        QVERIFY2(r.decodeFloorMs > 4.7 && r.decodeFloorMs < 4.9, qPrintable(QString::number(r.decodeFloorMs)));
+        // Llama 3.1 8B bf16 on an H100: 4.48 ms, its weights less the input table's unread rows
+        // (model.embedding_read = rows, the default; 4.79 ms under the table convention).
+        const TriageResult r = triage(defaultScenario(), in);
+        QVERIFY2(r.decodeFloorMs > 4.4 && r.decodeFloorMs < 4.6, qPrintable(QString::number(r.decodeFloorMs)));
         QCOMPARE(ticketClassId(r.ticketClass), std::string("inconsistent"));
         QString all;
         for (const std::string& line : r.reasoning)

@@ -340,11 +340,17 @@ private slots:
         s.workload.contextTokens = 0;
         const Evaluation shortCache = evaluate(s);
         QVERIFY(shortCache.roofline.computeBoundBatch.has_value());
-        // At B*, compute time equals memory time (= the intercept, as S = 0); beyond it compute sets the pace.
+        // At B*, compute time equals memory time (= a + slope B*: with S = 0 the slope is the embedding row each
+        // sequence gathers, 0 under the table convention); beyond it compute sets the pace.
         const double b = *shortCache.roofline.computeBoundBatch;
-        const double a = shortCache.decode.interceptSeconds;
+        const double a = shortCache.decode.interceptSeconds + shortCache.decode.slopeSecondsPerSequence * b;
         QVERIFY(std::abs(stepSecondsAt(s, b) - a) <= 1e-12 * a);
         QVERIFY(std::abs(stepSecondsAt(s, 2 * b) - 2 * a) <= 1e-12 * a);
+        Scenario table = s;
+        table.model.embeddingRead = EmbeddingRead::Table;
+        const Evaluation tableCache = evaluate(table);
+        QVERIFY(std::abs(stepSecondsAt(table, *tableCache.roofline.computeBoundBatch) - tableCache.decode.interceptSeconds)
+                <= 1e-12 * tableCache.decode.interceptSeconds);
         QVERIFY(b > 100 && b < 400); // about the ridge point at bf16 with no cache
         s.workload.contextTokens = 2048; // 64 FLOP/byte per sequence, below the 295 ridge
         QVERIFY(!evaluate(s).roofline.computeBoundBatch.has_value());

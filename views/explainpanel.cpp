@@ -52,19 +52,28 @@ Explanation explainPlot(int index, const model::Scenario& s, const model::Evalua
     const QString B = integer(s.workload.batch);
     const QString S = integer(s.workload.contextTokens);
     const QString P = integer(s.workload.promptTokens);
+    // Hybrids hold KV in their attention layers only (L_attn); every other model has L_attn = L.
+    const bool hybrid = m.attentionLayersOrAll() != m.layers;
     const QString kvTok = m.isMla()
-        ? tr("kv_tok = L\u00b7(r + d_r)\u00b7b_kv = %1\u00b7(%2 + %3)\u00b7%4 B = %5")
-              .arg(integer(m.layers), integer(m.kvLoraRank), integer(m.ropeHeadDim), number(model::bytesPerElement(m.kvDtype)),
-                   kibibytesPerToken(d.kvBytesPerToken))
-        : tr("kv_tok = 2\u00b7L\u00b7H_kv\u00b7h\u00b7b_kv = 2\u00b7%1\u00b7%2\u00b7%3\u00b7%4 B (%5) = %6")
-              .arg(integer(m.layers), integer(m.kvHeads), integer(m.headDimOrDefault()), number(model::bytesPerElement(m.kvDtype)),
-                   dtypeText(m.kvDtype), kibibytesPerToken(d.kvBytesPerToken));
+        ? (hybrid ? tr("kv_tok = L_attn\u00b7(r + d_r)\u00b7b_kv = %1\u00b7(%2 + %3)\u00b7%4 B = %5")
+                  : tr("kv_tok = L\u00b7(r + d_r)\u00b7b_kv = %1\u00b7(%2 + %3)\u00b7%4 B = %5"))
+              .arg(integer(m.attentionLayersOrAll()), integer(m.kvLoraRank), integer(m.ropeHeadDim),
+                   number(model::bytesPerElement(m.kvDtype)), kibibytesPerToken(d.kvBytesPerToken))
+        : (hybrid ? tr("kv_tok = 2\u00b7L_attn\u00b7H_kv\u00b7h\u00b7b_kv = 2\u00b7%1\u00b7%2\u00b7%3\u00b7%4 B (%5) = %6")
+                  : tr("kv_tok = 2\u00b7L\u00b7H_kv\u00b7h\u00b7b_kv = 2\u00b7%1\u00b7%2\u00b7%3\u00b7%4 B (%5) = %6"))
+              .arg(integer(m.attentionLayersOrAll()), integer(m.kvHeads), integer(m.headDimOrDefault()),
+                   number(model::bytesPerElement(m.kvDtype)), dtypeText(m.kvDtype), kibibytesPerToken(d.kvBytesPerToken));
+    const double plainBytes = m.params * model::weightBytesPerParameter(m.weightDtype);
+    const bool plainRead = std::abs(d.weightBytes - plainBytes) <= 1e-9 * plainBytes;
     const QString weights = gpus > 1 || m.isMoe()
         ? tr("W = weights read per step per GPU = %1 (T = %2)").arg(gigabytes(d.weightBytes), integer(gpus))
-                                     : tr("W = N\u00b7b_w = %1 \u00b7 %2 B (%3) = %4")
-                                           .arg(billionParams(m.params),
-                                                number(model::weightBytesPerParameter(m.weightDtype)), dtypeText(m.weightDtype),
-                                                gigabytes(d.weightBytes));
+        : plainRead ? tr("W = N\u00b7b_w = %1 \u00b7 %2 B (%3) = %4")
+                          .arg(billionParams(m.params), number(model::weightBytesPerParameter(m.weightDtype)),
+                               dtypeText(m.weightDtype), gigabytes(d.weightBytes))
+                    // The input embedding's unread rows (model.embedding_read = rows) or 16-bit modules of a quantized import.
+                    : tr("W = weights read per step = %1 of %2 held (decode gathers only its tokens' embedding rows; "
+                         "modules a quantization config leaves out stay at 16 bits)")
+                          .arg(gigabytes(d.weightBytes), gigabytes(d.residentWeightBytes));
     Explanation x;
     switch (index) {
     case 0: {

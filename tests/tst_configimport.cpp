@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Issue 15: every config.json under tests/data/configs either imports (a valid scenario, its counts
+// checked against the publisher's where one is published) or is refused with a sentence naming why.
+// Sources of the files: tests/data/configs/README.md.
+
+#include <cmath>
+
+#include <QDir>
+#include <QFile>
+#include <QtTest>
+
+#include "model/costmodel.h"
+#include "model/hfconfig.h"
+#include "model/scenariokeys.h"
+
+using namespace ridgeline::model;
+
+namespace {
+
+QString dataDir() { return QStringLiteral(RIDGELINE_TEST_DATA "/configs"); }
+
+QByteArray fixture(const QString& name)
+{
+    QFile f(dataDir() + QLatin1Char('/') + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing fixture %s", qPrintable(name));
+    return f.readAll();
+}
+
+/** Files the import refuses, with a phrase of the reason it must give. */
+const QMap<QString, QString>& refusals()
+{
+    static const QMap<QString, QString> r = {
+        {QStringLiteral("nemotron-3-super-120b-a12b.json"), QStringLiteral("moe_latent_size")},
+    };
+    return r;
+}
+
+Scenario onH100(const ModelShape& shape, int batch = 1, int context = 0)
+{
+    Scenario s = defaultScenario();
+    s.model = shape;
+    s.workload.batch = batch;
+    s.workload.contextTokens = context;
+    return s;
+}
+
+ImportedModel imported(const QString& file)
+{
+    ImportedModel m;
+    const std::string err = importHfConfig(fixture(file), m);
+    if (!err.empty())
+        qFatal("%s: %s", qPrintable(file), err.c_str());
+    return m;
+}
+
+QString allNotes(const ImportedModel& m)
+{
+    QString all;
+    for (const std::string& n : m.notes)
+        all += QString::fromStdString(n) + QLatin1Char('\n');
+    return all;
+}
+
+} // namespace
+
+class TestConfigImport final : public QObject {
+    Q_OBJECT
+
+private slots:
+    /** Every file: imported into a valid scenario, or refused with its reason. */
+    void everyFile_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QStringList files = QDir(dataDir()).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        QVERIFY(files.size() >= 25);
+        for (const QString& f : files)
+            QTest::newRow(qPrintable(f)) << f;
+    }
+    void everyFile()
+    {
+        QFETCH(QString, file);
+        ImportedModel m;
+        const QString err = QString::fromStdString(importHfConfig(fixture(file), m));
+        if (refusals().contains(file)) {
+            QVERIFY2(err.contains(refusals().value(file)), qPrintable(file + QStringLiteral(": ") + err));
+            return;
+        }
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+        const Scenario s = onH100(m.shape);
+        const std::vector<ScenarioError> problems = validate(s);
+        QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().message.c_str());
+        const Evaluation e = evaluate(s);
+        QVERIFY(std::isfinite(e.decode.stepSeconds) && e.decode.stepSeconds > 0);
+        QVERIFY(m.activeParams <= m.totalParams);
+        QVERIFY(!m.notes.empty());
+        QString notes;
+        for (const std::string& n : m.notes)
+            notes += QStringLiteral("\n    ") + QString::fromStdString(n);
+        qInfo("%s: %s params %.0f active %.0f, weights %.2f GB (%s, %.0f at 16 bit), KV %.0f B/token, state %.0f B/seq%s",
+              qPrintable(file), m.modelType.c_str(), m.totalParams, m.activeParams, weightBytes(m.shape) / 1e9,
+              std::string(dtypeName(m.shape.weightDtype)).c_str(), m.shape.unquantizedParams, kvBytesPerToken(m.shape),
+              m.shape.stateBytesPerSequence, qPrintable(notes));
+    }
+    /** Published parameter counts: to the parameter where the publisher states the exact total (safetensors
+     *  metadata), else within 0.5 % of the rounded figure (tolerance column > 0). */
+    void publishedCounts_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<double>("total");
+        QTest::addColumn<double>("tolerance");
+        // Exact: the totals of the checkpoints' safetensors metadata.
+        QTest::newRow("Llama 3.2 3B (tied)") << "llama-3.2-3b.json" << 3212749824.0 << 0.0;
+        QTest::newRow("Qwen2.5 7B") << "qwen2.5-7b.json" << 7615616512.0 << 0.0;
+        QTest::newRow("Qwen2.5 14B") << "qwen2.5-14b.json" << 14770033664.0 << 0.0;
+        QTest::newRow("Qwen2.5 32B") << "qwen2.5-32b.json" << 32763876352.0 << 0.0;
+        QTest::newRow("Qwen3 8B") << "qwen3-8b.json" << 8190735360.0 << 0.0;
+        QTest::newRow("Qwen3 14B") << "qwen3-14b.json" << 14768307200.0 << 0.0;
+        QTest::newRow("Qwen3 32B") << "qwen3-32b.json" << 32762123264.0 << 0.0;
+        QTest::newRow("Qwen3 32B FP8 (same count)") << "qwen3-32b-fp8.json" << 32762123264.0 << 0.0;
+        QTest::newRow("Qwen3 30B-A3B") << "qwen3-30b-a3b.json" << 30532122624.0 << 0.0;
+        QTest::newRow("DeepSeek-V3 FP8 (main model, no MTP)") << "deepseek-v3-fp8.json" << 671026419200.0 << 0.0;
+        // Rounded figures, within 0.5 %: gpt-oss model card 116.83B; Meta's Llama 4 Maverick 400B (778B before issue
+        // 15); NVIDIA's Nemotron 3 Nano 31.6B; DeepSeek-V2 236B; Qwen3-Next 80B.
+        QTest::newRow("gpt-oss-120b 116.83B") << "gpt-oss-120b.json" << 116.83e9 << 0.005;
+        QTest::newRow("Llama 4 Maverick 400B") << "llama-4-maverick-17b-128e.json" << 400e9 << 0.005;
+        QTest::newRow("Nemotron 3 Nano 31.6B") << "nemotron-3-nano-30b-a3b.json" << 31.6e9 << 0.005;
+        QTest::newRow("DeepSeek-V2 236B") << "deepseek-v2.json" << 236e9 << 0.005;
+        QTest::newRow("Qwen3-Coder-Next (Qwen3-Next 80B-A3B shape) 80B") << "qwen3-coder-next-nvfp4.json" << 80e9 << 0.005;
+    }
+    void publishedCounts()
+    {
+        QFETCH(QString, file);
+        QFETCH(double, total);
+        QFETCH(double, tolerance);
+        const ImportedModel m = imported(file);
+        if (tolerance == 0)
+            QCOMPARE(m.totalParams, total);
+        else
+            QVERIFY2(std::abs(m.totalParams - total) <= tolerance * total, qPrintable(QString::number(m.totalParams, 'f', 0)));
+    }
+
+    /** Llama 4 Maverick: experts in every second layer (interleave_moe_layer_step 2), a shared expert in each, dense
+     *  layers at intermediate_size_mlp; 17B active as Meta states. */
+    void llama4MaverickInterleaved()
+    {
+        const ImportedModel m = imported(QStringLiteral("llama-4-maverick-17b-128e.json"));
+        QVERIFY(allNotes(m).contains(QStringLiteral("in 24 of 48 layers")));
+        QVERIFY(std::abs(m.activeParams - 17e9) < 0.02 * 17e9);
+        QCOMPARE(m.shape.experts, 128);
+        QCOMPARE(m.shape.expertsPerToken, 1);
+    }
+
+    /** gpt-oss-120b: MXFP4 experts, the rest at 16 bits, 65.25 GB; the checkpoint is 60.8 GiB (gpt-oss model card). */
+    void gptOssMxfp4Weights()
+    {
+        const ImportedModel m = imported(QStringLiteral("gpt-oss-120b.json"));
+        QCOMPARE(m.shape.weightDtype, DType::MXFP4);
+        // Only the routed experts' matrices are quantized: 36 layers x 128 experts x (2880 x 5760 + 2880 x 2880).
+        QCOMPARE(m.quantizedParams, 36.0 * 128 * (2880.0 * 5760 + 2880.0 * 2880));
+        QCOMPARE(m.shape.unquantizedParams, m.totalParams - m.quantizedParams);
+        const double published = 60.8 * 1073741824.0;
+        QVERIFY2(std::abs(weightBytes(m.shape) - published) < 0.005 * published, qPrintable(QString::number(weightBytes(m.shape))));
+        QVERIFY(allNotes(m).contains(QStringLiteral("MXFP4")));
+    }
+
+    /** DeepSeek-V3's fp8 block-scaled weights: 673 GB, not 1,342 GB; the scales' share is said, not counted. */
+    void deepseekFp8Weights()
+    {
+        const ImportedModel m = imported(QStringLiteral("deepseek-v3-fp8.json"));
+        QCOMPARE(m.shape.weightDtype, DType::FP8);
+        QVERIFY(weightBytes(m.shape) > 670e9 && weightBytes(m.shape) < 676e9);
+        QVERIFY(allNotes(m).contains(QStringLiteral("128 x 128 block")));
+        // The 16-bit part: both embedding tables, norms, routers and their correction biases.
+        QVERIFY(m.shape.unquantizedParams > 2.0 * 129280 * 7168);
+    }
+
+    /** compressed-tensors NVFP4 with a 205-entry ignore list (Qwen3-Coder-Next): the quantized matrices are the
+     *  release's 48 x 1539 expert and shared-expert matrices and 12 x 4 attention projections; the Gated DeltaNet,
+     *  routers, shared-expert gates and the LM head stay at 16 bits. */
+    void compressedTensorsIgnoreList()
+    {
+        const ImportedModel m = imported(QStringLiteral("qwen3-coder-next-nvfp4.json"));
+        QCOMPARE(m.shape.weightDtype, DType::NVFP4);
+        const double experts = 48.0 * (512 * 3 + 3) * 2048 * 512;             // routed + shared, 2048 x 512 each
+        const double attention = 12.0 * (2048.0 * 8192 + 2 * 2048.0 * 512 + 4096.0 * 2048); // q (with gate), k, v, o
+        QCOMPARE(m.quantizedParams, experts + attention);
+        QCOMPARE(bytesPerElement(DType::NVFP4), 0.5625);
+    }
+
+    /** Hybrid attention: only the full-attention layers hold KV (Qwen3-Next: 12 of 48, not 4x the KV), the linear
+     *  layers a fixed state per sequence, read every decode step. */
+    void hybridLinearAttention()
+    {
+        const ImportedModel m = imported(QStringLiteral("qwen3-coder-next-nvfp4.json"));
+        QCOMPARE(m.shape.attentionLayersOrAll(), 12);
+        QCOMPARE(kvBytesPerToken(m.shape), 12.0 * 2 * 2 * 256 * 2);
+        // 36 Gated DeltaNet layers: 32 x 128 x 128 recurrent + (2 x 2048 + 4096) x 3 convolution, bf16.
+        QCOMPARE(m.shape.stateBytesPerSequence, 36.0 * (32 * 128 * 128 * 2 + 8192 * 3 * 2));
+        const Evaluation one = evaluate(onH100(m.shape, 1, 4096));
+        const Evaluation eight = evaluate(onH100(m.shape, 8, 4096));
+        QCOMPARE(one.decode.kvBytesPerSequence, 4096 * 12.0 * 2 * 2 * 256 * 2 + m.shape.stateBytesPerSequence);
+        QCOMPARE(eight.decode.kvBytes, 8 * one.decode.kvBytesPerSequence);
+    }
+
+    /** Nemotron-H: a Mamba-2 hybrid (hybrid_override_pattern), not a Llama: 4 attention layers of 52, Mamba state
+     *  per sequence; Nemotron 3 Nano keeps its SSM state in float32 as its config says. */
+    void nemotronHybrid()
+    {
+        const ImportedModel h = imported(QStringLiteral("nemotron-h-8b-base-8k.json"));
+        QCOMPARE(h.shape.attentionLayersOrAll(), 4);
+        QCOMPARE(kvBytesPerToken(h.shape), 4.0 * 2 * 8 * 128 * 2);
+        // 24 Mamba layers: 128 heads x 64 x 128 state + (8192 + 2 x 8 x 128) x 3 convolution, bf16.
+        QCOMPARE(h.shape.stateBytesPerSequence, 24.0 * (128 * 64 * 128 * 2 + 10240 * 3 * 2));
+        const ImportedModel nano = imported(QStringLiteral("nemotron-3-nano-30b-a3b.json"));
+        QCOMPARE(nano.shape.stateBytesPerSequence, 23.0 * (64 * 64 * 128 * 4 + (4096 + 2 * 8 * 128) * 3 * 2));
+        QVERIFY(allNotes(nano).contains(QStringLiteral("float32")));
+    }
+
+    /** Decode reads B rows of the input embedding table by default; model.embedding_read = table restores N * b_w. */
+    void embeddingRowsRead()
+    {
+        ModelShape q = imported(QStringLiteral("qwen3-30b-a3b.json")).shape;
+        const Evaluation rows = evaluate(onH100(q));
+        QCOMPARE(rows.decode.weightBytes, (3353032704.0 - 151936.0 * 2048 + 2048) * 2); // 3.04e9 parameters at B = 1
+        q.embeddingRead = EmbeddingRead::Table;
+        QCOMPARE(evaluate(onH100(q)).decode.weightBytes, 3353032704.0 * 2);             // 3.35e9 under the table switch
+
+        // gpt-oss-120b: the table convention is 11 % high at B = 1 (in parameters, bf16 everywhere).
+        ModelShape g = imported(QStringLiteral("gpt-oss-120b.json")).shape;
+        g.weightDtype = DType::BF16;
+        g.unquantizedParams = 0;
+        const double rowsRead = evaluate(onH100(g)).decode.weightBytes;
+        g.embeddingRead = EmbeddingRead::Table;
+        const double tableRead = evaluate(onH100(g)).decode.weightBytes;
+        QVERIFY2(std::abs(tableRead / rowsRead - 1.113) < 0.002, qPrintable(QString::number(tableRead / rowsRead)));
+
+        // Tied embeddings are read once, whole, as the LM head: the switch changes nothing.
+        ModelShape tied = imported(QStringLiteral("qwen3-4b.json")).shape;
+        QVERIFY(tied.tiedEmbeddings);
+        const double tiedRows = evaluate(onH100(tied)).decode.weightBytes;
+        tied.embeddingRead = EmbeddingRead::Table;
+        QCOMPARE(evaluate(onH100(tied)).decode.weightBytes, tiedRows);
+        QCOMPARE(tiedRows, 4022468096.0 * 2);
+    }
+
+    /** The switch is a scenario key (add-only): --set model.embedding_read=table, and a bad value names the key. */
+    void embeddingReadKey()
+    {
+        Scenario s = defaultScenario();
+        QCOMPARE(getKey(s, "model.embedding_read"), std::string("rows"));
+        QVERIFY(setKey(s, "model.embedding_read", "table").empty());
+        QCOMPARE(s.model.embeddingRead, EmbeddingRead::Table);
+        const std::string err = setKey(s, "model.embedding_read", "some");
+        QVERIFY(err.find("model.embedding_read") != std::string::npos);
+        QCOMPARE(s.model.embeddingRead, EmbeddingRead::Table);
+        QVERIFY(setKey(s, "model.tied_embeddings", "true").empty());
+        QVERIFY(s.model.tiedEmbeddings);
+        QVERIFY(setKey(s, "model.attention_layers", "8").empty());
+        QCOMPARE(s.model.attentionLayersOrAll(), 8);
+        QVERIFY(setKey(s, "model.attention_layers", "40").empty());
+        QVERIFY(!validate(s).empty()); // more than model.layers (32)
+    }
+
+    /** fp4 weights run at hardware.peak_flops_fp4; with none (0) they fall back to the bf16 peak, said in the roofline. */
+    void fp4Peak()
+    {
+        Scenario s = defaultScenario();
+        s.model.weightDtype = DType::NVFP4;
+        QCOMPARE(matmulPeak(s.hardware, DType::NVFP4), s.hardware.peakFlopsPerSecond);
+        QVERIFY(evaluate(s).roofline.computePeakFallback);
+        s.hardware.peakFlopsFp4 = 9e15;
+        QCOMPARE(matmulPeak(s.hardware, DType::MXFP4), 9e15);
+        QCOMPARE(std::string(matmulPeakKey(s.hardware, DType::NVFP4)), std::string("hardware.peak_flops_fp4"));
+        QVERIFY(!evaluate(s).roofline.computePeakFallback);
+        QVERIFY(setKey(s, "hardware.peak_flops_fp4", "-1").empty());
+        QVERIFY(!validate(s).empty());
+    }
+
+    /** Block-scaled KV formats: q8_0 is 34 bytes per 32 elements; q4_0 18 per 32. */
+    void blockScaledKv()
+    {
+        Scenario s = defaultScenario();
+        QVERIFY(setKey(s, "model.kv_dtype", "q8_0").empty());
+        QCOMPARE(s.model.kvDtype, DType::Q8_0);
+        QCOMPARE(kvBytesPerToken(s.model), 2.0 * 32 * 8 * 128 * 34.0 / 32.0);
+        QVERIFY(setKey(s, "model.kv_dtype", "q4_0").empty());
+        QCOMPARE(kvBytesPerToken(s.model), 2.0 * 32 * 8 * 128 * 18.0 / 32.0);
+        QCOMPARE(weightBytesPerParameter(DType::MXFP4), 0.53125);
+        QVERIFY(validate(s).empty());
+    }
+
+    /** Python's Infinity / NaN tokens are read as absent and said; inside strings they are left alone. */
+    void nonFiniteTokens()
+    {
+        QByteArray json = fixture(QStringLiteral("qwen3-8b.json"));
+        json.replace("\"rope_scaling\": null", "\"rope_scaling\": {\"factor\": Infinity, \"note\": \"NaN Infinity\"}, \"x\": -Infinity");
+        ImportedModel m;
+        QCOMPARE(QString::fromStdString(importHfConfig(json, m)), QString());
+        QCOMPARE(m.totalParams, 8190735360.0);
+        QVERIFY(allNotes(m).contains(QStringLiteral("2 Python non-finite")));
+    }
+
+    /** Kimi K2 is DeepSeek-V3's architecture under another model_type: counted as such, no unknown-type note. */
+    void kimiK2AsDeepSeekV3()
+    {
+        QByteArray json = fixture(QStringLiteral("deepseek-v3.json"));
+        json.replace("\"deepseek_v3\"", "\"kimi_k2\"");
+        ImportedModel m;
+        QCOMPARE(QString::fromStdString(importHfConfig(json, m)), QString());
+        QCOMPARE(m.totalParams, 671026419200.0);
+        QVERIFY(!allNotes(m).contains(QStringLiteral("not one Ridgeline knows")));
+    }
+
+    /** An unknown architecture is imported with a note saying plainly what it was read as. */
+    void unknownArchitectureSaysWhatItWasReadAs()
+    {
+        QByteArray json = fixture(QStringLiteral("qwen3-30b-a3b.json"));
+        json.replace("\"qwen3_moe\"", "\"brandnew_moe\"");
+        ImportedModel m;
+        QCOMPARE(QString::fromStdString(importHfConfig(json, m)), QString());
+        const QString notes = allNotes(m);
+        QVERIFY2(notes.startsWith(QStringLiteral("model_type \"brandnew_moe\" is not one Ridgeline knows: read as a decoder with attention with 32 query and 4 KV heads")), qPrintable(notes));
+        QVERIFY(notes.contains(QStringLiteral("MoE with 128 routed experts")));
+    }
+
+    /** Llama-Nemotron NAS (DeciLM block_configs: per-layer widths) is refused, the reason named. */
+    void blockConfigsRefused()
+    {
+        QByteArray json = fixture(QStringLiteral("llama-3.1-8b.json"));
+        json.replace("\"model_type\": \"llama\"",
+                     "\"model_type\": \"nemotron-nas\", \"block_configs\": [{\"attention\": {\"n_heads_in_group\": 8}, \"ffn\": {\"ffn_mult\": 2.625}}]");
+        ImportedModel m;
+        const QString err = QString::fromStdString(importHfConfig(json, m));
+        QVERIFY2(err.contains(QStringLiteral("block_configs")) && err.contains(QStringLiteral("nemotron-nas")), qPrintable(err));
+    }
+
+    /** AWQ / GPTQ int4: the group size is read and the bytes it implies said beside Ridgeline's int4. */
+    void awqGroupSize()
+    {
+        QByteArray json = fixture(QStringLiteral("qwen3-8b.json"));
+        json.replace("\"rope_scaling\": null", "\"rope_scaling\": null, \"quantization_config\": {\"quant_method\": \"awq\", "
+                                               "\"bits\": 4, \"group_size\": 32, \"zero_point\": true, \"modules_to_not_convert\": [\"model.layers.0.mlp\"]}");
+        ImportedModel m;
+        QCOMPARE(QString::fromStdString(importHfConfig(json, m)), QString());
+        QCOMPARE(m.shape.weightDtype, DType::INT4);
+        QVERIFY(allNotes(m).contains(QStringLiteral("group size is 32")));
+        // Layer 0's MLP left out: 3 x 4096 x 12288 more parameters at 16 bits than the embeddings, norms and the rest.
+        ImportedModel plain;
+        json.replace(", \"modules_to_not_convert\": [\"model.layers.0.mlp\"]", "");
+        QCOMPARE(QString::fromStdString(importHfConfig(json, plain)), QString());
+        QCOMPARE(m.shape.unquantizedParams - plain.shape.unquantizedParams, 3.0 * 4096 * 12288);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestConfigImport)
+#include "tst_configimport.moc"
