@@ -403,6 +403,20 @@ bool PlotInteraction::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched != m_plot || m_redispatching)
         return false;
+    switch (event->type()) {
+    case QEvent::Wheel:
+    case QEvent::MouseButtonPress:
+    case QEvent::MouseMove:
+    case QEvent::MouseButtonRelease:
+    case QEvent::Leave:
+    case QEvent::KeyPress:
+    case QEvent::ContextMenu:
+        break;
+    default:
+        return false;
+    }
+    if (m_plot->axisRectCount() == 0) // the plot is being destroyed
+        return false;
     const QRect area = m_plot->axisRect()->rect();
     switch (event->type()) {
     case QEvent::Wheel: {
