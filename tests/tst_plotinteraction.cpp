@@ -36,6 +36,8 @@
 #include "views/prefillplot.h"
 #include "views/rooflineplot.h"
 #include "views/scenariodocument.h"
+#include "views/simulationplots.h"
+#include "views/simulationtab.h"
 #include "views/sloplot.h"
 #include "views/speculativeplot.h"
 #include "views/theme.h"
@@ -546,11 +548,13 @@ private slots:
         if (folder.isEmpty())
             QSKIP("set RIDGELINE_PLOT_SHOTS to a folder to render the pictures");
         for (const bool dark : {false, true}) {
-            views::setCurrentTheme(dark ? views::Theme::dark() : views::Theme::light());
             app::MainWindow window(model::defaultScenario());
-            window.resize(1400, 900);
+            window.resize(1920, 1200);
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
+            views::applyTheme(&window, dark ? views::Theme::dark() : views::Theme::light());
+            window.refreshAll();
+            QApplication::processEvents();
             const QString theme = dark ? QStringLiteral("dark") : QStringLiteral("light");
             for (QCustomPlot* plot : window.findChildren<QCustomPlot*>()) {
                 bringToFront(plot);
@@ -568,6 +572,55 @@ private slots:
             }
         }
         views::setCurrentTheme(views::Theme::light());
+    }
+
+    /** Plots of data points (the simulation's) interpolate between them and say so. */
+    void simulationPlotsInterpolateAndSaySo()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::SimulationTab tab(&document);
+        tab.resize(1100, 760);
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        QCOMPARE(tab.loadExample(views::SimulationTab::examplePaths().at(0)), QString());
+        tab.requestsCheckBox()->setChecked(true);
+        tab.requestsSpinBox()->setValue(150);
+        tab.sweepEdit()->setText(QStringLiteral("16, 32"));
+        QSignalSpy shown(&tab, &views::SimulationTab::outcomeShown);
+        QTest::mouseClick(tab.runButton(), Qt::LeftButton);
+        QVERIFY(shown.wait(60000));
+        QApplication::processEvents();
+
+        QCustomPlot* plot = tab.latencyCdfPlot()->plot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QCPGraph* ttft = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->name() == QStringLiteral("TTFT"))
+                ttft = plot->graph(i);
+        QVERIFY(ttft && ttft->data()->size() >= 2);
+        // Half way between two of the curve's points (in pixels): the value lies between theirs.
+        // Two neighbouring points at least 6 px apart, so the pixel between them is strictly inside.
+        QCPGraphData a, b;
+        bool found = false;
+        for (auto it = ttft->data()->constBegin(); it + 1 != ttft->data()->constEnd() && !found; ++it) {
+            const double gap = plot->xAxis->coordToPixel((it + 1)->key) - plot->xAxis->coordToPixel(it->key);
+            if (gap >= 6 && it->value != (it + 1)->value) {
+                a = *it;
+                b = *(it + 1);
+                found = true;
+            }
+        }
+        QVERIFY(found);
+        const int pixel = int(std::round((plot->xAxis->coordToPixel(a.key) + plot->xAxis->coordToPixel(b.key)) / 2));
+        QTest::mouseMove(plot, QPoint(pixel, inside(plot, 0, 0.5).y()));
+        auto* interaction = views::PlotInteraction::of(plot);
+        QTRY_VERIFY(interaction->isReadoutVisible());
+        const views::Readout r = interaction->readout();
+        QVERIFY(r.interpolated);
+        QVERIFY2(r.text().endsWith(QStringLiteral("(interpolated between points)")), qPrintable(r.text()));
+        const double value = valueNamed(r, QStringLiteral("TTFT"));
+        QVERIFY2(value >= std::min(a.value, b.value) && value <= std::max(a.value, b.value),
+                 qPrintable(QStringLiteral("%1 not within [%2, %3]").arg(value).arg(a.value).arg(b.value)));
     }
 
     /** The KV share's bars say their values on hover. */

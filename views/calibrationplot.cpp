@@ -311,6 +311,10 @@ void CalibrationPlot::redraw()
         curve(group.upper, upper);
         if (itl)
             group.calibrated->setName(tr("S = %1").arg(format::integer(context)));
+        // Named for the read-out and the CSV only: the legend keeps its one grey "floor" key.
+        const QString floorName = itl ? tr("floor at S = %1").arg(format::integer(context)) : tr("floor");
+        if (group.floor->name() != floorName)
+            group.floor->setName(floorName);
 
         std::vector<std::pair<double, double>> mine, residuals;
         for (const Point& pt : points) {

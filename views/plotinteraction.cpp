@@ -11,6 +11,7 @@
 #include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QKeyEvent>
 #include <QLocale>
 #include <QMenu>
@@ -73,7 +74,9 @@ QString Readout::text() const
     for (const ReadoutValue& value : values)
         parts << (value.name.isEmpty() ? value.text : value.name + QLatin1Char(' ') + value.text);
     QString out = keyText + QStringLiteral(": ") + parts.join(QStringLiteral(", "));
-    if (interpolated)
+    if (values.isEmpty())
+        out += PlotInteraction::tr("no curve here");
+    else if (interpolated)
         out += PlotInteraction::tr(" (interpolated between points)");
     return out;
 }
@@ -264,7 +267,7 @@ void PlotInteraction::placeItems()
         lines << (value.name.isEmpty() ? value.text : value.name + QStringLiteral(": ") + value.text);
     if (m_readout.values.isEmpty())
         lines << tr("no curve here");
-    if (m_readout.interpolated)
+    if (m_readout.interpolated && !m_readout.values.isEmpty())
         lines << tr("(interpolated between points)");
     m_box->setText(lines.join(QLatin1Char('\n')));
     QFont font = m_plot->xAxis->tickLabelFont();
@@ -274,13 +277,23 @@ void PlotInteraction::placeItems()
     fill.setAlpha(235);
     m_box->setBrush(fill);
     m_box->setPen(QPen(palette::cardBorder(), 1));
-    // Beside the line at the top of the axis rect, on the side with more room.
+    // Beside the line at the top of the axis rect: right of it when the box fits there, else left,
+    // else against the side with more room; never over the axes.
     const QRect area = m_plot->axisRect()->rect();
-    const double pixel = m_plot->xAxis->coordToPixel(key);
-    const bool right = pixel < area.center().x();
-    m_box->setPositionAlignment((right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
-    m_box->position->setCoords(std::clamp(pixel, double(area.left()), double(area.right())) + (right ? 8 : -8),
-                               area.top() + 6);
+    const double pixel = std::clamp(m_plot->xAxis->coordToPixel(key), double(area.left()), double(area.right()));
+    const QMargins padding = m_box->padding();
+    const double width = QFontMetrics(font).boundingRect(QRect(), Qt::AlignLeft, m_box->text()).width()
+        + padding.left() + padding.right() + 2;
+    constexpr double gap = 8;
+    double left = pixel + gap;
+    if (left + width > area.right()) {
+        left = pixel - gap - width;
+        if (left < area.left())
+            left = pixel < area.center().x() ? area.right() - width - 2 : area.left() + 2;
+    }
+    left = std::max(left, double(area.left()) + 2);
+    m_box->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_box->position->setCoords(left, area.top() + 6);
 }
 
 void PlotInteraction::showReadoutAt(double key)
