@@ -63,7 +63,7 @@ QString csvField(const QString& text)
     return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
-/** A QCPItemTracer on the read-out layer, keeping its axes in sync with the curve it marks. */
+/** Diameter (px) of the read-out's marker on each curve. */
 constexpr int kMarkerSize = 9;
 
 } // namespace
@@ -293,7 +293,9 @@ void PlotInteraction::placeItems()
     }
     left = std::max(left, double(area.left()) + 2);
     m_box->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_box->position->setCoords(left, area.top() + 6);
+    // Below the "Reset view" button while it shows.
+    const double top = area.top() + 6 + (m_zoomed ? m_resetButton->sizeHint().height() + 4 : 0);
+    m_box->position->setCoords(left, top);
 }
 
 void PlotInteraction::showReadoutAt(double key)
