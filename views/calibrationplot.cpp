@@ -13,6 +13,7 @@
 #include "model/steptime.h"
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 #include "views/resulttable.h"
 #include "views/seriesdata.h"
@@ -103,8 +104,10 @@ CalibrationPlot::CalibrationPlot(Kind kind, QWidget* parent)
     setupAxis(m_residualPlot->yAxis, tr("residual (%)"), false);
     m_residualPlot->setMinimumHeight(100);
     m_residualPlot->setMaximumHeight(150);
-    m_residualPlot->setToolTip(tr("Relative residual of each point: measured / model \u2212 1, against the calibrated scenario\n"
-                                  "(against the current scenario before a fit). A trend left means a term is missing."));
+    // Read-out, zoom and context menu as on every plot; the explanation under "Show formula".
+    PlotInteraction::install(m_residualPlot,
+                             tr("Relative residual of each point: measured / model \u2212 1, against the calibrated scenario\n"
+                                "(against the current scenario before a fit). A trend left means a term is missing."));
     m_zero = addStraightLine(m_residualPlot, m_residualPlot->xAxis, m_residualPlot->yAxis, pen(palette::axis(), 1));
     placeHorizontal(m_zero, 0.0);
     m_residualPlot->setVisible(false);
@@ -308,6 +311,10 @@ void CalibrationPlot::redraw()
         curve(group.upper, upper);
         if (itl)
             group.calibrated->setName(tr("S = %1").arg(format::integer(context)));
+        // Named for the read-out and the CSV only: the legend keeps its one grey "floor" key.
+        const QString floorName = itl ? tr("floor at S = %1").arg(format::integer(context)) : tr("floor");
+        if (group.floor->name() != floorName)
+            group.floor->setName(floorName);
 
         std::vector<std::pair<double, double>> mine, residuals;
         for (const Point& pt : points) {

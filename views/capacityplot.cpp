@@ -9,6 +9,7 @@
 #include "views/fitregion.h"
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 #include "views/whatifkit.h"
 
@@ -68,6 +69,23 @@ CapacityPlot::CapacityPlot(QWidget* parent)
     m_contiguousMarker->setName(tr("current S_max"));
     m_contiguousMarker->addToLegend();
     placeLegendBelow(p, 3);
+
+    // Read-out: the model evaluated with the advertised max context under the cursor.
+    interaction()->setReadout([this](double key) {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return interaction()->interpolatedReadout(key);
+        model::Scenario at = *s;
+        at.serving.maxContextTokens = static_cast<int>(std::clamp(std::round(key), model::Sweeps::kCapacityMin, model::Sweeps::kContextMax));
+        const model::CapacityResult c = model::evaluate(at).capacity;
+        const double contiguous = double(c.maxSequencesContiguousAtMaxContext), paged = double(c.maxSequencesPaged);
+        Readout r;
+        r.key = at.serving.maxContextTokens;
+        r.keyText = tr("S_max = %1 tokens").arg(format::integer(r.key));
+        r.values = {{tr("paged"), paged, tr("%1 sequences").arg(format::integer(paged)), m_paged},
+                    {tr("contiguous"), contiguous, tr("%1 sequences").arg(format::integer(contiguous)), m_contiguous}};
+        return r;
+    });
 }
 
 CapacityPlot::~CapacityPlot() = default;
@@ -77,6 +95,7 @@ void CapacityPlot::refresh(const model::Scenario& scenario, const model::Evaluat
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::CapacityResult& capacity = evaluation.capacity;
     QCustomPlot* p = plot();
+    keepForReadout(scenario);
 
     assignCurve(m_contiguous, sweeps.maxContext, sweeps.sequencesContiguous, 1.0, false);
     assignCurve(m_paged, sweeps.maxContext, sweeps.sequencesPaged, 1.0, false);

@@ -2,11 +2,16 @@
 #include "views/decodeplot.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <qcustomplot.h>
 
+#include "model/costterms.h"
+
+#include "model/formulatext.h"
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 
 namespace ridgeline::views {
@@ -60,6 +65,37 @@ DecodePlot::DecodePlot(QWidget* parent)
     m_current->setName(QStringLiteral("current"));
 
     placeLegendBelow(p, 4);
+
+    interaction()->setFormulaNumbers([this] {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return QString();
+        const model::Evaluation e = model::evaluate(*s);
+        return model::stepTimeFormula(*s, e).line() + QLatin1Char('\n') + model::stepLineFormula(*s, e).line();
+    });
+    // Read-out: the model at the whole batch under the cursor, not the drawn sweep.
+    interaction()->setReadout([this](double key) {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return interaction()->interpolatedReadout(key);
+        const model::CostTerms t = model::costTerms(*s);
+        const double batch = std::clamp(std::round(key), 1.0, model::Sweeps::kBatchMax);
+        const double context = s->workload.contextTokens;
+        const double stepMs = model::stepSecondsAt(*s, batch) * 1e3;
+        const double memoryMs = t.decodeMemorySeconds(batch, context) * 1e3;
+        const double computeMs = t.decodeComputeSeconds(batch, context) * 1e3;
+        const double floorMs = t.weightReadBytes(batch) / t.bandwidth * 1e3;
+        const double rate = batch / stepMs * 1e3;
+        Readout r;
+        r.key = batch;
+        r.keyText = tr("B = %1").arg(format::integer(batch));
+        r.values = {{tr("t_step"), stepMs, format::milliseconds(stepMs), m_step},
+                    {QString(), rate, format::tokensPerSecond(rate), m_throughput},
+                    {tr("t_mem"), memoryMs, format::milliseconds(memoryMs), m_memory},
+                    {tr("t_comp"), computeMs, format::milliseconds(computeMs), m_compute},
+                    {tr("weights-only floor"), floorMs, format::milliseconds(floorMs), m_weightFloor}};
+        return r;
+    });
 }
 
 void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
@@ -67,6 +103,7 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::DecodeResult& decode = evaluation.decode;
     QCustomPlot* p = plot();
+    keepForReadout(scenario);
 
     assignCurve(m_memory, sweeps.batch, sweeps.memoryMs);
     assignCurve(m_compute, sweeps.batch, sweeps.computeMs);

@@ -8,6 +8,7 @@
 
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 #include "views/whatifkit.h"
 
@@ -58,6 +59,22 @@ KvFitPlot::KvFitPlot(QWidget* parent)
     QCPGraph* shade = addCurve(p, x, y, QPen(fill.darker(110), 8), tr("does not fit"));
     shade->setBrush(QBrush(fill));
     placeLegendBelow(p, 3);
+
+    // Read-out: the model evaluated at the context under the cursor.
+    interaction()->setReadout([this](double key) {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return interaction()->interpolatedReadout(key);
+        model::Scenario at = *s;
+        at.workload.contextTokens = static_cast<int>(std::clamp(std::round(key), model::Sweeps::kContextMin, model::Sweeps::kContextMax));
+        const model::CapacityResult c = model::evaluate(at).capacity;
+        const double fitting = c.weightsFit ? double(c.maxSequencesContiguous) : 0.0;
+        Readout r;
+        r.key = at.workload.contextTokens;
+        r.keyText = tr("S = %1 tokens").arg(format::integer(r.key));
+        r.values = {{m_boundary->name(), fitting, tr("B = %1").arg(format::integer(fitting)), m_boundary}};
+        return r;
+    });
 }
 
 void KvFitPlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
@@ -65,6 +82,7 @@ void KvFitPlot::refresh(const model::Scenario& scenario, const model::Evaluation
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::CapacityResult& capacity = evaluation.capacity;
     QCustomPlot* p = plot();
+    keepForReadout(scenario);
 
     const Eigen::Index n = std::min(sweeps.context.size(), sweeps.maxBatchFitting.size());
     m_drawn = sweeps.maxBatchFitting.head(n).max(kNoBatch); // same size every time: no reallocation

@@ -8,15 +8,20 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QHorizontalStackedBarSeries>
 #include <QLegend>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
+#include "model/costterms.h"
+
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 
 namespace ridgeline::views {
@@ -111,7 +116,6 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     m_chartView->setFrameShape(QFrame::NoFrame);
     m_chartView->setStyleSheet(QStringLiteral("background: transparent; border: none;"));
     m_chartView->setFixedHeight(84);
-    m_chartView->setToolTip(plot()->toolTip());
     m_chartView->setAccessibleName(tr("Weights and KV cache bytes per decode step"));
     cardLayout()->insertWidget(1, m_chartView);
 
@@ -137,6 +141,41 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     m_current->setName(tr("current S"));
     m_current->addToLegend();
     placeLegendBelow(p, 2);
+
+    // Read-out: the KV share the model gives at the whole context under the cursor, current B.
+    interaction()->setReadout([this](double key) {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return interaction()->interpolatedReadout(key);
+        const model::CostTerms t = model::costTerms(*s);
+        const double context = std::clamp(std::round(key), model::Sweeps::kContextMin, model::Sweeps::kContextMax);
+        const double batch = s->workload.batch;
+        const double kvBytes = batch * t.kvPerLayerTokenPerGpu * t.layerTokens(context);
+        const double share = kvBytes / (t.weightReadBytes(batch) + kvBytes);
+        Readout r;
+        r.key = context;
+        r.keyText = tr("S = %1 tokens").arg(format::integer(context));
+        r.values = {{tr("KV share"), share * 100.0, format::percent(share), m_share},
+                    {tr("KV read"), kvBytes, format::gigabytes(kvBytes), nullptr}};
+        return r;
+    });
+    // The bars: their values on hover.
+    connect(series, &QHorizontalStackedBarSeries::hovered, this, [this](bool status, int index, QBarSet* set) {
+        if (!status) {
+            QToolTip::hideText();
+            return;
+        }
+        QToolTip::showText(QCursor::pos(), barToolTip(set, index), m_chartView);
+    });
+}
+
+QString KvSharePlot::barToolTip(const QBarSet* set, int index) const
+{
+    const double weights = m_weightsSet->at(index), kv = m_kvSet->at(index);
+    const QString line = tr("%1: %2 GB").arg(set ? set->label() : QString(), format::number(set ? set->at(index) : 0.0));
+    return line + QLatin1Char('\n')
+        + tr("weights %1 GB + KV cache %2 GB = %3 GB read per decode step (per GPU)")
+              .arg(format::number(weights), format::number(kv), format::number(weights + kv));
 }
 
 void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
@@ -149,6 +188,7 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const double kvGb = decode.kvBytes / 1e9;
     m_weightsSet->replace(0, weightsGb);
     m_kvSet->replace(0, kvGb);
+    keepForReadout(scenario);
     // The legend names the parts and the axis ends on a round number that stays put while the
     // total moves within ~20 %: neither relabels (and re-lays out the chart) on every slider step.
     // The figures themselves are in the title and the numbers panel.

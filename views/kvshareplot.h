@@ -34,6 +34,8 @@ public:
     /** Bar set of weight bytes (GB) and of KV cache bytes (GB) at the current point. */
     QBarSet* weightsBarSet() const { return m_weightsSet; }
     QBarSet* kvBarSet() const { return m_kvSet; }
+    /** What hovering bar @p index of @p set shows: that part and the total, in GB. */
+    QString barToolTip(const QBarSet* set, int index) const;
 
 private:
     QChartView* m_chartView = nullptr;

@@ -18,6 +18,7 @@
 
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 
 namespace ridgeline::views {
@@ -209,9 +210,11 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
 
     m_plot = new QCustomPlot(this);
     m_plot->setObjectName(stem + QStringLiteral("Plot"));
-    m_plot->setToolTip(formulaToolTip);
     m_plot->setAccessibleName(heading + tr(" plot"));
     plotkit::setupPlot(m_plot);
+    // Hover read-out, zoom and pan, context menu; the formulas under "Show formula" (and on the title's
+    // tool tip: on the plot a tool tip would cover the read-out).
+    m_interaction = PlotInteraction::install(m_plot, formulaToolTip);
     // Legend rows follow the width; labels flip to stay inside once the layout is final.
     connect(m_plot, &QCustomPlot::beforeReplot, this, [this] { plotkit::fitLegend(m_plot); });
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] { plotkit::fitLabels(m_plot); });
@@ -223,6 +226,12 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
     m_layout->addWidget(m_plot, 1);
 
     setTakeaway(QString());
+}
+
+void PlotPanel::keepForReadout(const model::Scenario& scenario)
+{
+    m_readoutScenario = scenario;
+    m_hasReadoutScenario = true;
 }
 
 void PlotPanel::replotNow()

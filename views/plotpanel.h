@@ -15,6 +15,8 @@ class QVBoxLayout;
 
 namespace ridgeline::views {
 
+class PlotInteraction;
+
 /**
  * A QLabel in every respect (text(), font(), tool tips, selection by mouse) that measures and
  * paints its word-wrapped text from one QTextDocument of its own, laid out once per new text,
@@ -124,6 +126,8 @@ public:
     QLabel* titleLabel() const { return m_title; }
     /** The plot. */
     QCustomPlot* plot() const { return m_plot; }
+    /** The plot's hover read-out, zoom and pan and context menu (views/plotinteraction.h). */
+    PlotInteraction* interaction() const { return m_interaction; }
     /** The current takeaway as plain text, without the heading; led by the warning when one is set. */
     QString takeaway() const { return m_warning.isEmpty() ? m_takeaway : m_warning + QLatin1Char(' ') + m_takeaway; }
 
@@ -153,6 +157,11 @@ protected:
     void setTakeaway(const QString& text);
     /** The card's layout: the title's box at index 0, plot last; subclasses may insert between. */
     QVBoxLayout* cardLayout() const { return m_layout; }
+    /** Keeps a copy of @p scenario (the one refresh() draws) for read-outs evaluated at the cursor;
+     *  the copy reuses its storage, so this costs no allocation on a slider step. */
+    void keepForReadout(const model::Scenario& scenario);
+    /** The scenario kept by keepForReadout(), or null before the first refresh(). */
+    const model::Scenario* readoutScenario() const { return m_hasReadoutScenario ? &m_readoutScenario : nullptr; }
 
 private:
     void renderTitle();
@@ -163,7 +172,10 @@ private:
     QLabel* m_title = nullptr;
     LabelBox* m_titleBox = nullptr; ///< holds m_title outside the layout (see titleLabel())
     QCustomPlot* m_plot = nullptr;
+    PlotInteraction* m_interaction = nullptr;
     QVBoxLayout* m_layout = nullptr;
+    model::Scenario m_readoutScenario;
+    bool m_hasReadoutScenario = false;
 };
 
 /**

@@ -4,10 +4,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QStringList>
+
 #include <qcustomplot.h>
 
+#include "model/costterms.h"
+
+#include "model/formulatext.h"
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 #include "views/references.h"
 
@@ -83,6 +89,35 @@ PrefillPlot::PrefillPlot(QWidget* parent)
     m_current->setName(tr("current P"));
     m_current->addToLegend();
     placeLegendBelow(p, 4);
+
+    interaction()->setFormulaNumbers([this] {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return QString();
+        const model::Evaluation e = model::evaluate(*s);
+        return QStringList{model::prefillFlopFormula(*s, e).line(), model::prefillAttentionFormula(*s, e).line(),
+                           model::crossoverFormula(*s, e).line(), model::attentionShareFormula(*s, e).line()}
+            .join(QLatin1Char('\n'));
+    });
+    // Read-out: the model's prefill FLOP at the whole prompt length under the cursor.
+    interaction()->setReadout([this](double key) {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return interaction()->interpolatedReadout(key);
+        const model::CostTerms t = model::costTerms(*s);
+        const double prompt = std::clamp(std::round(key), model::Sweeps::kPromptMin, model::Sweeps::kPromptMax);
+        const double linear = t.prefillLinearFlop(prompt) / kTera;
+        const double attention = t.prefillAttentionFlop(prompt) / kTera;
+        const double total = linear + attention;
+        Readout r;
+        r.key = prompt;
+        r.keyText = tr("P = %1 tokens").arg(format::integer(prompt));
+        r.values = {{m_total->name(), total, format::number(total, 4) + tr(" TFLOP"), m_total},
+                    {m_linear->name(), linear, format::number(linear, 4) + tr(" TFLOP"), m_linear},
+                    {m_attention->name(), attention, format::number(attention, 4) + tr(" TFLOP"), m_attention},
+                    {tr("attention share"), attention / total, format::percent(attention / total), nullptr}};
+        return r;
+    });
 }
 
 void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
@@ -90,6 +125,7 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::PrefillResult& prefill = evaluation.prefill;
     QCustomPlot* p = plot();
+    keepForReadout(scenario);
 
     QString attentionName = scenario.model.attention == model::AttentionFlops::Causal
         ? tr("attention 2LP\u00b2d") : tr("attention 4LP\u00b2d");

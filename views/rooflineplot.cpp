@@ -6,9 +6,12 @@
 
 #include <qcustomplot.h>
 
+#include "model/costterms.h"
+
 #include "model/dtype.h"
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 
 namespace ridgeline::views {
@@ -59,6 +62,22 @@ RooflinePlot::RooflinePlot(QWidget* parent)
     m_prefill = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssSquare, palette::compute(), palette::compute(), 8));
 
     placeLegendBelow(p, 4);
+
+    // Read-out: min(F_peak, I·BW) and its derated roof at the intensity under the cursor.
+    interaction()->setReadout([this](double key) {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return interaction()->interpolatedReadout(key);
+        const model::CostTerms t = model::costTerms(*s);
+        const double roof = std::min(t.peakFlops, key * t.bandwidth) / kTera;
+        const double derated = std::min(t.decodeFlops, key * t.effectiveBandwidth) / kTera;
+        Readout r;
+        r.key = key;
+        r.keyText = tr("I = %1").arg(format::flopPerByte(key));
+        r.values = {{m_roof->name(), roof, format::number(roof, 4) + tr(" TFLOP/s"), m_roof},
+                    {m_derated->name(), derated, format::number(derated, 4) + tr(" TFLOP/s"), m_derated}};
+        return r;
+    });
 }
 
 void RooflinePlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
@@ -66,6 +85,7 @@ void RooflinePlot::refresh(const model::Scenario& scenario, const model::Evaluat
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::RooflineResult& roof = evaluation.roofline;
     QCustomPlot* p = plot();
+    keepForReadout(scenario);
 
     assignCurve(m_roof, sweeps.intensity, sweeps.attainableFlopsPerSecond, 1.0 / kTera);
     assignCurve(m_derated, sweeps.intensity, sweeps.attainableDeratedFlopsPerSecond, 1.0 / kTera);

@@ -11,6 +11,7 @@
 #include "model/formulatext.h"
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 
 namespace ridgeline::views {
@@ -67,6 +68,29 @@ SloPlot::SloPlot(QWidget* parent)
     m_current->setName(tr("current B"));
     m_current->addToLegend();
     placeLegendBelow(p, 4);
+
+    interaction()->setFormulaNumbers([this] {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return QString();
+        const model::Evaluation e = model::evaluate(*s);
+        return model::stepTimeFormula(*s, e).line() + QLatin1Char('\n') + model::stepLineFormula(*s, e).line();
+    });
+    // Read-out: the model at the whole batch under the cursor.
+    interaction()->setReadout([this](double key) {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return interaction()->interpolatedReadout(key);
+        const double batch = std::clamp(std::round(key), 1.0, std::max(1.0, plot()->xAxis->range().upper));
+        const double stepMs = model::stepSecondsAt(*s, batch) * 1e3;
+        const double rate = batch / stepMs * 1e3;
+        Readout r;
+        r.key = batch;
+        r.keyText = tr("B = %1").arg(format::integer(batch));
+        r.values = {{tr("t_step"), stepMs, format::milliseconds(stepMs), m_step},
+                    {QString(), rate, format::tokensPerSecond(rate), m_throughput}};
+        return r;
+    });
 }
 
 void SloPlot::ensureSloItems(size_t count)
@@ -94,6 +118,7 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
     const model::DecodeResult& decode = evaluation.decode;
     const model::CapacityResult& capacity = evaluation.capacity;
     QCustomPlot* p = plot();
+    keepForReadout(scenario);
 
     const double batch = scenario.workload.batch;
     const double stepMs = decode.stepSeconds * 1e3;

@@ -13,8 +13,11 @@
 
 #include <qcustomplot.h>
 
+#include "model/formulas.h"
+
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/plotinteraction.h"
 #include "views/plotkit.h"
 #include "views/scenariodocument.h"
 #include "views/valueslider.h"
@@ -128,6 +131,21 @@ SpeculativePlot::SpeculativePlot(ScenarioDocument* document, QWidget* parent)
     m_current->addToLegend();
     placeLegendBelow(p, 2);
 
+    // Read-out: the speedup the model gives at the verification cost under the cursor.
+    interaction()->setReadout([this](double key) {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return interaction()->interpolatedReadout(key);
+        const model::Speculative& spec = s->speculative;
+        const double verifyCost = std::clamp(key, 0.0, 1.0);
+        const double speedup = model::speculativeDecoding(spec.acceptance, spec.draftTokens, spec.draftCost, verifyCost).speedup;
+        Readout r;
+        r.key = verifyCost;
+        r.keyText = tr("c_v = %1").arg(format::number(verifyCost, 3));
+        r.values = {{tr("speedup"), speedup, format::number(speedup, 4) + QStringLiteral("\u00d7"), m_curve}};
+        return r;
+    });
+
     syncFromScenario();
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &SpeculativePlot::syncFromScenario);
 }
@@ -149,6 +167,7 @@ void SpeculativePlot::refresh(const model::Scenario& scenario, const model::Eval
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::Speculative& spec = scenario.speculative;
     QCustomPlot* p = plot();
+    keepForReadout(scenario);
 
     assignCurve(m_curve, sweeps.verifyCost, sweeps.speculativeSpeedup, 1.0, false);
     assignPoint(m_current, spec.verifyCost, sp.speedup);

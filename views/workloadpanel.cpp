@@ -11,11 +11,13 @@
 #include <QChartView>
 #include <QGraphicsLayout>
 #include <QComboBox>
+#include <QCursor>
 #include <QHBoxLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLegend>
 #include <QSpinBox>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -179,6 +181,17 @@ WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
     m_chartView->setMinimumHeight(150);
     m_chartView->setToolTip(formula());
     m_chartView->setAccessibleName(tr("GPU time per request in prefill and decode"));
+    // Hovering a bar says its value (issue 18).
+    connect(series, &QHorizontalStackedBarSeries::hovered, this, [this, category](bool status, int index, QBarSet* set) {
+        if (!status || !set || index < 0 || index >= category->count()) {
+            QToolTip::hideText();
+            return;
+        }
+        QToolTip::showText(QCursor::pos(),
+                           tr("%1, %2: %3 ms of GPU time per request")
+                               .arg(category->at(index), set->label(), format::number(set->at(index))),
+                           m_chartView);
+    });
 
     m_detail = valueLabel(QStringLiteral("workloadDetail"),
                           tr("GPU time per output token = (prefill + decode) / O; the decode context is the mean P + O/2."));
