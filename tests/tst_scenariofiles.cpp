@@ -81,9 +81,16 @@ model::Scenario everyKeyChanged()
         case model::KeyKind::Text:
             value = "changed " + std::to_string(i);
             break;
-        case model::KeyKind::Choice:
-            value = before == "causal" ? "full" : "causal";
+        case model::KeyKind::Choice: {
+            // The first spelling of any choice key that this key accepts and that differs from its value.
+            model::Scenario probe = s;
+            for (const char* candidate : {"causal", "full", "true", "false", "rows", "table"})
+                if (candidate != before && model::setKey(probe, k.key, candidate).empty()) {
+                    value = candidate;
+                    break;
+                }
             break;
+        }
         }
         const std::string error = model::setKey(s, k.key, value);
         if (!error.empty())
