@@ -292,6 +292,16 @@ void CapSweepPlot::showOutcome(const SimulationOutcome& outcome)
 {
     QCustomPlot* p = plot();
     std::vector<model::SweepPoint> points = outcome.sweep;
+    const bool swept = !points.empty();
+    if (!swept) {
+        // No caps listed (the chat + batch example): the run itself is the one point there is, at its cap.
+        model::SweepPoint run;
+        run.maxSequences = outcome.config.maxSequences;
+        run.throughputTokensPerSecond = outcome.result.all.throughputTokensPerSecond;
+        run.goodputRequestsPerSecond = outcome.result.all.goodputRequestsPerSecond;
+        run.goodputFraction = outcome.result.all.goodputFraction;
+        points.push_back(run);
+    }
     std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.maxSequences < b.maxSequences; });
     seriesdata::assign(m_throughput, int(points.size()),
                        [&](int i) { return std::make_pair(double(points[size_t(i)].maxSequences), points[size_t(i)].throughputTokensPerSecond); },
@@ -319,8 +329,11 @@ void CapSweepPlot::showOutcome(const SimulationOutcome& outcome)
     p->yAxis->setRange(0, top > 0 ? top * 1.12 : 1000);
     p->yAxis2->setRange(0, 105);
 
-    if (points.empty()) {
-        setTakeaway(tr("No caps to sweep: list some under Sweep caps."));
+    if (!swept) {
+        setTakeaway(tr("This run only, at cap %1: %2, goodput %3 (list caps under Sweep caps to compare).")
+                        .arg(format::integer(points.front().maxSequences),
+                             format::tokensPerSecond(points.front().throughputTokensPerSecond),
+                             format::percent(points.front().goodputFraction)));
     } else {
         // Ties go to the smaller cap: the same goodput for fewer sequences in flight.
         const model::SweepPoint* good = &points.front();

@@ -170,16 +170,23 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
                              ? tr("%1: B \u2264 %2, memory binds (the SLO alone allows %3)")
                                    .arg(ms, format::integer(b), format::integer(double(*slo.batch)))
                              : tr("%1: B \u2264 %2").arg(ms, format::integer(b)));
+            // Left of the largest batch and above the line: there t_step is below the SLO, so the
+            // label's halo covers no part of the curve (to the right the curve climbs through it).
             placeLabelAt(label, b, slo.sloMs);
-            setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(8, 0, 2, 3));
+            setPlacement(label, Qt::AlignRight | Qt::AlignBottom, QMargins(2, 0, 8, 3));
         } else {
             const bool noMemory = slo.limit == model::BatchLimit::Memory;
             text = noMemory ? tr("%1: none (memory)").arg(ms) : tr("%1: none").arg(ms);
             parts.append(noMemory ? (capacity.weightsFit ? tr("%1: none, not one sequence's cache fits").arg(ms)
                                                          : tr("%1: none, the weights do not fit").arg(ms))
                                   : tr("%1: none, t_step(1) is above it").arg(ms));
+            // At B = 1, on the side of the line the curve's start is not on.
+            const bool curveAbove = model::stepSecondsAt(scenario, 1.0) * 1e3 > slo.sloMs;
             placeLabelAt(label, 1.0, slo.sloMs);
-            setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 3));
+            if (curveAbove)
+                setPlacement(label, Qt::AlignLeft | Qt::AlignTop, QMargins(4, 3, 2, 0));
+            else
+                setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 3));
         }
         label->setText(text);
     }
