@@ -183,7 +183,7 @@ QList<QPair<QString, QString>> takeawaysOf(const MainWindow& window)
         if (index == views::WhatIfTabs::TriageTab) {
             const views::TriagePanel* triage = tabs->triagePanel();
             const QString standup = triage->standupText();
-            out.append({tab, tr("phase %1. %2")
+            out.append({tab, tr("Phase: %1. %2")
                                  .arg(QString::fromStdString(model::ticketClassName(triage->result().ticketClass)),
                                       standup.section(QLatin1Char('\n'), 0, 0))});
             continue;
@@ -521,9 +521,10 @@ QByteArray curvesCsv(const QList<QCustomPlot*>& plots)
     for (QCustomPlot* plot : plots) {
         for (int i = 0; i < plot->plottableCount(); ++i) {
             QCPAbstractPlottable* p = plot->plottable(i);
-            if (!p->visible() || !p->keyAxis() || !p->valueAxis())
+            // Unnamed plottables are drawing aids (a fill's far edge); legend keys hold no data.
+            if (!p->visible() || p->name().isEmpty() || !p->keyAxis() || !p->valueAxis())
                 continue;
-            const QString series = p->name().isEmpty() ? tr("curve %1").arg(i + 1) : p->name();
+            const QString series = p->name();
             const qsizetype keyColumn = columnOf(p->keyAxis());
             const qsizetype valueColumn = columnOf(p->valueAxis());
             auto take = [&](double key, double value) {

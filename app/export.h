@@ -78,7 +78,8 @@ QStringList tabPlotStems();
  * The CSV of a QCustomPlot's curves in long form, "\n" line ends: a "series" column (the curve's
  * legend name), then one column per axis the curves use, named by the axis label with its unit
  * (e.g. "context S (tokens per sequence)"); each row is one point of one curve and fills the two
- * columns of that curve's key and value axes. Hidden curves and non-finite points are left out.
+ * columns of that curve's key and value axes. Hidden and unnamed curves (drawing aids such as a
+ * fill's far edge) and non-finite points are left out.
  * @p plots: the plot and any plots stacked under it (the calibration residuals).
  */
 QByteArray curvesCsv(const QList<QCustomPlot*>& plots);
