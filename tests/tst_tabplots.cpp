@@ -79,6 +79,10 @@ public:
         palette.setColor(QPalette::Window, QColor(0x2b, 0x2e, 0x33));
         palette.setColor(QPalette::WindowText, QColor(0xe8, 0xeb, 0xf0));
         palette.setColor(QPalette::Base, QColor(0x1f, 0x23, 0x29));
+        palette.setColor(QPalette::AlternateBase, QColor(0x27, 0x2b, 0x32));
+        palette.setColor(QPalette::ToolTipBase, QColor(0x35, 0x3b, 0x45));
+        palette.setColor(QPalette::ToolTipText, QColor(0xe8, 0xeb, 0xf0));
+        palette.setColor(QPalette::PlaceholderText, QColor(0x9a, 0xa1, 0xac));
         palette.setColor(QPalette::Text, QColor(0xe8, 0xeb, 0xf0));
         palette.setColor(QPalette::Button, QColor(0x35, 0x3b, 0x45));
         palette.setColor(QPalette::ButtonText, QColor(0xe8, 0xeb, 0xf0));

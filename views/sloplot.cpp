@@ -173,10 +173,13 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
                              ? tr("%1: B \u2264 %2, memory binds (the SLO alone allows %3)")
                                    .arg(ms, format::integer(b), format::integer(double(*slo.batch)))
                              : tr("%1: B \u2264 %2").arg(ms, format::integer(b)));
-            // Left of the largest batch and above the line: there t_step is below the SLO, so the
-            // label's halo covers no part of the curve (to the right the curve climbs through it).
-            placeLabelAt(label, b, slo.sloMs);
-            setPlacement(label, Qt::AlignRight | Qt::AlignBottom, QMargins(2, 0, 8, 3));
+            // At the left edge, above the line: t_step(1) is below the SLO there, so the label's halo
+            // covers no part of the curve (right of the marker the curve climbs through the line), and
+            // on a small plot the label is not pushed off either edge by the marker's position.
+            label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+            label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+            label->position->setCoords(0.0, slo.sloMs);
+            setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 3));
         } else {
             const bool noMemory = slo.limit == model::BatchLimit::Memory;
             text = noMemory ? tr("%1: none (memory)").arg(ms) : tr("%1: none").arg(ms);
