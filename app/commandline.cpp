@@ -100,8 +100,10 @@ QString helpText()
                "  --screenshot FILE.png  render the whole window offscreen to a PNG, then exit\n"
                "  --size WxH             window size for --screenshot (default 1600x1000); with --export\n"
                "                         the size of each plot (default 720x480, the dashboard is 3 x 2)\n"
-               "  --export DIR           write every plot and the dashboard (PNG, PDF, SVG), each plot's\n"
-               "                         curves (CSV) and summary.md into DIR without a display, then exit;\n"
+               "  --export DIR           write every plot of every tab and the dashboard (PNG, PDF, SVG), each\n"
+               "                         plot's curves (CSV) and summary.md into DIR without a display, then\n"
+               "                         exit; with --simulate FILE and/or --calibrate DATA their plots too\n"
+               "                         (else summary.md says why they are missing);\n"
                "                         --format png,pdf,svg,csv,md picks some (default all); overwrites\n"
                "  --dpi N                PNG resolution for --export (default 96: one pixel per pixel)\n"
                "  -h, --help             show this help\n"
@@ -418,7 +420,7 @@ int run(int argc, char** argv)
     {
         QStringList modes;
         for (const QCommandLineOption* o : {&reportOpt, &triageOpt, &simulateOpt, &calibrateOpt, &predictOpt}) // --export checks its own
-            if (parser.isSet(*o))
+            if (parser.isSet(*o) && !(parser.isSet(exportOpt) && (o == &simulateOpt || o == &calibrateOpt)))
                 modes << QStringLiteral("--") + o->names().constFirst();
         if (modes.size() > 1)
             return fail(kExitBadInput, modes.join(QStringLiteral(" and ")) + QStringLiteral(": give one of --report, --triage, "
@@ -442,10 +444,13 @@ int run(int argc, char** argv)
 
     ExportOptions exportOptions;
     if (parser.isSet(exportOpt)) {
-        if (parser.isSet(reportOpt) || parser.isSet(triageOpt) || parser.isSet(simulateOpt) || parser.isSet(calibrateOpt)
-            || parser.isSet(compareOpt) || parser.isSet(screenshotOpt) || parser.isSet(predictOpt))
-            return fail(kExitBadInput, QStringLiteral("--export goes alone (with --scenario, --set, --model-config, --format, --size, --dpi)"));
+        if (parser.isSet(reportOpt) || parser.isSet(triageOpt) || parser.isSet(compareOpt) || parser.isSet(screenshotOpt)
+            || parser.isSet(predictOpt))
+            return fail(kExitBadInput, QStringLiteral("--export goes alone (with --scenario, --set, --model-config, --simulate, "
+                                                      "--calibrate, --format, --size, --dpi)"));
         exportOptions.folder = parser.value(exportOpt);
+        exportOptions.simulationFile = parser.value(simulateOpt);
+        exportOptions.calibrationFile = parser.value(calibrateOpt);
         if (parser.isSet(formatOpt))
             if (const QString err = parseExportFormats(parser.value(formatOpt), exportOptions.formats); !err.isEmpty())
                 return fail(kExitBadInput, QStringLiteral("--format: ") + err);
@@ -509,7 +514,7 @@ int run(int argc, char** argv)
             exportOptions.size = size;
     }
 
-    if (parser.isSet(simulateOpt)) {
+    if (parser.isSet(simulateOpt) && !parser.isSet(exportOpt)) {
         if (parser.isSet(scenarioOpt) || parser.isSet(setOpt) || parser.isSet(modelConfigOpt))
             return fail(kExitBadInput, QStringLiteral("--simulate takes its scenario from the simulation file's \"scenario\" object"));
         return runSimulate(parser.value(simulateOpt), format == QLatin1String("json"));

@@ -6,11 +6,13 @@
 #include <functional>
 
 #include <QAbstractTextDocumentLayout>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
 #include <QDate>
 #include <QDir>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QGraphicsScene>
 #include <QLabel>
@@ -26,12 +28,23 @@
 #include "model/outputfile.h"
 #include "model/scenariokeys.h"
 #include "views/baseline.h"
+#include "views/calibrationplot.h"
+#include "views/calibrationtab.h"
+#include "views/capacityplot.h"
 #include "views/format.h"
 #include "views/headlinefigures.h"
+#include "views/kvfitplot.h"
 #include "views/kvshareplot.h"
 #include "views/palette.h"
 #include "views/plotpanel.h"
 #include "views/scenariodocument.h"
+#include "views/simulationplots.h"
+#include "views/simulationrunner.h"
+#include "views/simulationtab.h"
+#include "views/speculativeplot.h"
+#include "views/triagepanel.h"
+#include "views/whatifstabs.h"
+#include "views/workloadpanel.h"
 
 namespace ridgeline::app {
 
@@ -84,12 +97,188 @@ QString cellText(QString text)
     return text.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
 }
 
+/** One plot of a tab other than the floors: its file stem, the card drawn (a PlotPanel or the
+ *  workload panel) and the QCustomPlots its CSV is read from (none for the workload bar chart). */
+struct TabPlot {
+    QString stem;
+    QWidget* panel = nullptr;
+    QList<QCustomPlot*> plots;
+};
+
+QString noSimulationNote()
+{
+    return tr("Simulation: no simulation has been run, so its four plots are not exported (run one in the "
+              "Simulation tab, or give --simulate FILE with --export).");
+}
+
+QString noCalibrationNote()
+{
+    return tr("Calibration: no measurements are loaded, so its two plots are not exported (import them in the "
+              "Calibration tab, or give --calibrate DATA with --export).");
+}
+
+/** The other tabs' plots that have something to show, in tabPlotStems() order; @p notExported
+ *  receives a sentence for each tab left out and why. */
+QList<TabPlot> tabPlots(const MainWindow& window, QStringList* notExported)
+{
+    const views::WhatIfTabs* tabs = window.whatIfTabs();
+    const QStringList stems = tabPlotStems();
+    QList<TabPlot> out;
+    auto add = [&](int index, views::PlotPanel* panel, QList<QCustomPlot*> plots) {
+        out.append({stems[index], panel, std::move(plots)});
+    };
+    add(0, tabs->capacityPlot(), {tabs->capacityPlot()->plot()});
+    add(1, tabs->kvFitPlot(), {tabs->kvFitPlot()->plot()});
+    out.append({stems[2], tabs->workloadPanel(), {}});
+    add(3, tabs->speculativePlot(), {tabs->speculativePlot()->plot()});
+    const views::SimulationTab* simulation = tabs->simulationTab();
+    if (simulation->outcome()) {
+        add(4, simulation->itlTimelinePlot(), {simulation->itlTimelinePlot()->plot()});
+        add(5, simulation->latencyCdfPlot(), {simulation->latencyCdfPlot()->plot()});
+        add(6, simulation->capSweepPlot(), {simulation->capSweepPlot()->plot()});
+        add(7, simulation->kvUsagePlot(), {simulation->kvUsagePlot()->plot()});
+    } else if (notExported) {
+        notExported->append(noSimulationNote());
+    }
+    const views::CalibrationTab* calibration = tabs->calibrationTab();
+    if (!calibration->measurements().empty()) {
+        for (views::CalibrationPlot* plot : {calibration->itlPlot(), calibration->ttftPlot()}) {
+            QList<QCustomPlot*> plots{plot->plot()};
+            if (plot->residualsVisible())
+                plots << plot->residualPlot();
+            add(plot == calibration->itlPlot() ? 8 : 9, plot, plots);
+        }
+    } else if (notExported) {
+        notExported->append(noCalibrationNote());
+    }
+    return out;
+}
+
+/** A tab's name as shown, without the mnemonic's ampersands. */
+QString tabName(const views::WhatIfTabs* tabs, int index)
+{
+    QString text = tabs->tabText(index);
+    text.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
+    text.remove(QLatin1Char('&'));
+    return text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
+}
+
 QList<QPair<QString, QString>> takeawaysOf(const MainWindow& window)
 {
     QList<QPair<QString, QString>> out;
     for (views::PlotPanel* panel : window.plotPanels())
         out.append({panel->titleLabel()->accessibleName(), panel->takeaway()});
+    // Every other tab: each card's title carries its heading (accessible name) and its live
+    // takeaway (accessible description), PlotPanel and whatifkit alike.
+    const views::WhatIfTabs* tabs = window.whatIfTabs();
+    const views::SimulationTab* simulation = tabs->simulationTab();
+    const views::CalibrationTab* calibration = tabs->calibrationTab();
+    for (int index = views::WhatIfTabs::CapacityTab; index < tabs->count(); ++index) {
+        const QString tab = tabName(tabs, index);
+        QWidget* page = tabs->widget(index);
+        if (page == simulation && !simulation->outcome())
+            continue; // said under "Not exported"
+        if (page == calibration && calibration->measurements().empty())
+            continue;
+        if (index == views::WhatIfTabs::TriageTab) {
+            const views::TriagePanel* triage = tabs->triagePanel();
+            const QString standup = triage->standupText();
+            out.append({tab, tr("Phase: %1. %2")
+                                 .arg(QString::fromStdString(model::ticketClassName(triage->result().ticketClass)),
+                                      standup.section(QLatin1Char('\n'), 0, 0))});
+            continue;
+        }
+        for (const QLabel* label : page->findChildren<QLabel*>()) {
+            if (label->accessibleName().isEmpty() || label->accessibleDescription().isEmpty())
+                continue;
+            out.append({tab + QStringLiteral(" \u00b7 ") + label->accessibleName(), label->accessibleDescription()});
+        }
+    }
     return out;
+}
+
+QByteArray csvCell(const QString& text)
+{
+    QByteArray bytes = text.toUtf8();
+    if (bytes.contains(',') || bytes.contains('"') || bytes.contains('\n'))
+        bytes = '"' + bytes.replace('"', "\"\"") + '"';
+    return bytes;
+}
+
+/** Draws @p label's rich text (a card title) at (@p x, @p y), @p width wide; returns its height. */
+int drawTitle(QCPPainter& painter, const QLabel* label, int x, int y, int width)
+{
+    QTextDocument title;
+    title.setDocumentMargin(0);
+    title.setDefaultFont(label->font());
+    title.setHtml(label->text());
+    title.setTextWidth(width);
+    painter.save();
+    painter.translate(x, y);
+    QAbstractTextDocumentLayout::PaintContext context;
+    context.palette.setColor(QPalette::Text, views::palette::text());
+    title.documentLayout()->draw(&painter, context);
+    painter.restore();
+    return qCeil(title.size().height());
+}
+
+/** Draws the Qt Charts @p chart into @p target, laid out at the target's size for the drawing. */
+void drawChart(QCPPainter& painter, QChart* chart, const QRectF& target)
+{
+    const QSizeF old = chart->size();
+    chart->resize(target.size());
+    QCoreApplication::sendPostedEvents(chart->scene());
+    painter.save();
+    painter.setMode(QCPPainter::pmNoCaching);
+    chart->scene()->render(&painter, target, QRectF(chart->pos(), target.size()), Qt::IgnoreAspectRatio);
+    painter.restore();
+    chart->resize(old);
+}
+
+/** The workload card: its title and the bar chart of one request's GPU time. */
+void renderWorkload(QCPPainter& painter, views::WorkloadPanel* panel, const QRect& rect)
+{
+    painter.save();
+    painter.setPen(QPen(views::palette::cardBorder(), 1));
+    painter.setBrush(views::palette::card());
+    painter.drawRoundedRect(QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+    painter.restore();
+    const QRect inner = rect.adjusted(kMargin, kMargin - 2, -kMargin, -kMargin + 4);
+    int y = inner.top();
+    if (const auto* title = panel->findChild<QLabel*>(QStringLiteral("workloadTitle")))
+        y += drawTitle(painter, title, inner.left(), y, inner.width()) + 4;
+    drawChart(painter, panel->chartView()->chart(), QRectF(inner.left(), y, inner.width(), std::max(40, inner.bottom() - y)));
+}
+
+/** The workload bars as CSV: one row per bar, the prefill and decode GPU time per request in ms. */
+QByteArray workloadCsv(const views::WorkloadPanel* panel)
+{
+    const QBarSet* prefill = panel->prefillBarSet();
+    const QBarSet* decode = panel->decodeBarSet();
+    QByteArray out = "request,prefill_ms,decode_ms\n";
+    const std::pair<int, const char*> bars[] = {{views::WorkloadPanel::kAsIs, "as_is"},
+                                                {views::WorkloadPanel::kWithPrefixCache, "with_prefix_cache"}};
+    for (const auto& [index, name] : bars)
+        out += QByteArray(name) + ',' + QByteArray::fromStdString(model::formatNumber(prefill->at(index))) + ','
+             + QByteArray::fromStdString(model::formatNumber(decode->at(index))) + '\n';
+    return out;
+}
+
+void renderTabPlot(QCPPainter& painter, const TabPlot& plot, const QRect& rect)
+{
+    if (auto* panel = qobject_cast<views::PlotPanel*>(plot.panel))
+        renderPanel(painter, panel, rect);
+    else if (auto* workload = qobject_cast<views::WorkloadPanel*>(plot.panel))
+        renderWorkload(painter, workload, rect);
+}
+
+QString titleOf(const TabPlot& plot)
+{
+    if (auto* panel = qobject_cast<views::PlotPanel*>(plot.panel))
+        return panel->titleLabel()->accessibleName();
+    if (const auto* title = plot.panel->findChild<QLabel*>(QStringLiteral("workloadTitle")))
+        return title->accessibleName();
+    return plot.stem;
 }
 
 /** Writes @p bytes whole or not at all; "" or the reason (model::writeFileAtomically). */
@@ -300,6 +489,78 @@ QStringList plotStems()
             QStringLiteral("prefill_crossover"), QStringLiteral("slo")};
 }
 
+QStringList tabPlotStems()
+{
+    return {QStringLiteral("capacity_sequences"),      QStringLiteral("capacity_kv_fit"),
+            QStringLiteral("workload_request_time"),   QStringLiteral("speculative_speedup"),
+            QStringLiteral("simulation_itl_timeline"), QStringLiteral("simulation_latency_cdf"),
+            QStringLiteral("simulation_cap_sweep"),    QStringLiteral("simulation_kv_usage"),
+            QStringLiteral("calibration_itl"),         QStringLiteral("calibration_ttft")};
+}
+
+QByteArray curvesCsv(const QList<QCustomPlot*>& plots)
+{
+    QStringList columns; // axis labels, in order of first use
+    auto columnOf = [&columns](const QCPAxis* axis) {
+        const QString label = axis->label().isEmpty() ? tr("value") : axis->label();
+        qsizetype index = columns.indexOf(label);
+        if (index < 0) {
+            columns << label;
+            index = columns.size() - 1;
+        }
+        return index;
+    };
+    struct Point {
+        QString series;
+        qsizetype keyColumn;
+        qsizetype valueColumn;
+        double key;
+        double value;
+    };
+    std::vector<Point> points;
+    for (QCustomPlot* plot : plots) {
+        for (int i = 0; i < plot->plottableCount(); ++i) {
+            QCPAbstractPlottable* p = plot->plottable(i);
+            // Unnamed plottables are drawing aids (a fill's far edge); legend keys hold no data.
+            if (!p->visible() || p->name().isEmpty() || !p->keyAxis() || !p->valueAxis())
+                continue;
+            const QString series = p->name();
+            const qsizetype keyColumn = columnOf(p->keyAxis());
+            const qsizetype valueColumn = columnOf(p->valueAxis());
+            auto take = [&](double key, double value) {
+                if (std::isfinite(key) && std::isfinite(value))
+                    points.push_back({series, keyColumn, valueColumn, key, value});
+            };
+            if (auto* graph = qobject_cast<QCPGraph*>(p)) {
+                for (const QCPGraphData& d : *graph->data())
+                    take(d.key, d.value);
+            } else if (auto* curve = qobject_cast<QCPCurve*>(p)) {
+                for (const QCPCurveData& d : *curve->data())
+                    take(d.key, d.value);
+            } else if (auto* bars = qobject_cast<QCPBars*>(p)) {
+                for (const QCPBarsData& d : *bars->data())
+                    take(d.key, d.value);
+            }
+        }
+    }
+    QByteArray out = "series";
+    for (const QString& column : columns)
+        out += ',' + csvCell(column);
+    out += '\n';
+    for (const Point& point : points) {
+        out += csvCell(point.series);
+        for (qsizetype c = 0; c < columns.size(); ++c) {
+            out += ',';
+            if (c == point.keyColumn)
+                out += QByteArray::fromStdString(model::formatNumber(point.key));
+            else if (c == point.valueColumn)
+                out += QByteArray::fromStdString(model::formatNumber(point.value));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
 QByteArray plotCsv(const QString& stem, const model::Evaluation& evaluation)
 {
     const model::Sweeps& s = evaluation.sweeps;
@@ -322,7 +583,7 @@ QByteArray plotCsv(const QString& stem, const model::Evaluation& evaluation)
 
 QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation& evaluation,
                         const QList<QPair<QString, QString>>& takeaways, const model::Scenario* baseline,
-                        const model::Evaluation* baselineEvaluation)
+                        const model::Evaluation* baselineEvaluation, const QStringList& notExported)
 {
     using namespace views::format;
     const bool ab = baseline && baselineEvaluation;
@@ -383,6 +644,13 @@ QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation
         md << QString();
     }
 
+    if (!notExported.isEmpty()) {
+        md << tr("## Not exported") << QString();
+        for (const QString& note : notExported)
+            md << QStringLiteral("- ") + note;
+        md << QString();
+    }
+
     md << tr("## Headline figures") << QString();
     const std::vector<views::HeadlineFigure> b = views::headlineFigures(scenario, evaluation);
     if (ab) {
@@ -410,8 +678,10 @@ QString summaryMarkdown(const MainWindow& window)
 {
     const views::BaselineOverlay* baseline = window.baseline();
     const bool ab = baseline && baseline->isPinned();
+    QStringList notExported;
+    tabPlots(window, &notExported);
     return summaryMarkdown(window.document()->evaluatedScenario(), window.document()->evaluation(), takeawaysOf(window),
-                           ab ? &baseline->scenario() : nullptr, ab ? &baseline->evaluation() : nullptr);
+                           ab ? &baseline->scenario() : nullptr, ab ? &baseline->evaluation() : nullptr, notExported);
 }
 
 void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect)
@@ -425,45 +695,36 @@ void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect
     int y = inner.top();
 
     // Title: the heading and the live takeaway, as on screen.
-    QTextDocument title;
-    title.setDocumentMargin(0);
-    title.setDefaultFont(panel->titleLabel()->font());
-    title.setHtml(panel->titleLabel()->text());
-    title.setTextWidth(inner.width());
-    {
-        painter.save();
-        painter.translate(inner.left(), y);
-        QAbstractTextDocumentLayout::PaintContext context;
-        context.palette.setColor(QPalette::Text, views::palette::text());
-        title.documentLayout()->draw(&painter, context);
-        painter.restore();
-    }
-    y += qCeil(title.size().height()) + 4;
+    y += drawTitle(painter, panel->titleLabel(), inner.left(), y, inner.width()) + 4;
 
     // The KV panel's bar chart, laid out at the export width.
     if (auto* kv = qobject_cast<views::KvSharePlot*>(panel)) {
-        QChart* chart = kv->chartView()->chart();
         const int height = kv->chartView()->height();
-        const QSizeF old = chart->size();
-        chart->resize(inner.width(), height);
-        QCoreApplication::sendPostedEvents(chart->scene());
-        painter.save();
-        painter.setMode(QCPPainter::pmNoCaching);
-        chart->scene()->render(&painter, QRectF(inner.left(), y, inner.width(), height),
-                               QRectF(chart->pos(), QSizeF(inner.width(), height)), Qt::IgnoreAspectRatio);
-        painter.restore();
-        chart->resize(old);
+        drawChart(painter, kv->chartView()->chart(), QRectF(inner.left(), y, inner.width(), height));
         y += height + 4;
     }
 
-    // The plot itself: toPainter lays it out at the export size and draws it as vectors.
+    // The plot itself: toPainter lays it out at the export size and draws it as vectors; the
+    // calibration plots' residuals, when shown, take the lower third.
     QCustomPlot* plot = panel->plot();
-    const int plotHeight = std::max(40, inner.bottom() - y);
+    QCustomPlot* below = nullptr;
+    if (auto* calibration = qobject_cast<views::CalibrationPlot*>(panel); calibration && calibration->residualsVisible())
+        below = calibration->residualPlot();
+    const int available = std::max(40, inner.bottom() - y);
+    const int belowHeight = below ? available / 3 : 0;
+    const int plotHeight = available - belowHeight;
     painter.save();
     painter.translate(inner.left(), y);
     plot->toPainter(&painter, inner.width(), plotHeight);
     painter.restore();
     plot->replot(QCustomPlot::rpQueuedReplot); // lay out for the screen again
+    if (below) {
+        painter.save();
+        painter.translate(inner.left(), y + plotHeight);
+        below->toPainter(&painter, inner.width(), belowHeight);
+        painter.restore();
+        below->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 QSize dashboardSize(const QSize& plotSize)
@@ -475,6 +736,7 @@ QStringList exportTargets(const MainWindow& window, const ExportOptions& options
 {
     const QDir dir(options.folder);
     QStringList out;
+    const QList<TabPlot> tabs = tabPlots(window, nullptr);
     const QList<QPair<ExportFormat, QString>> images{
         {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};
     for (const auto& [format, suffix] : images) {
@@ -483,6 +745,8 @@ QStringList exportTargets(const MainWindow& window, const ExportOptions& options
         for (const QString& stem : plotStems())
             out << dir.absoluteFilePath(stem + QLatin1Char('.') + suffix);
         out << dir.absoluteFilePath(QStringLiteral("dashboard.") + suffix);
+        for (const TabPlot& plot : tabs)
+            out << dir.absoluteFilePath(plot.stem + QLatin1Char('.') + suffix);
     }
     if (options.formats & ExportFormat::Csv) {
         const bool ab = window.baseline() && window.baseline()->isPinned();
@@ -491,6 +755,8 @@ QStringList exportTargets(const MainWindow& window, const ExportOptions& options
             if (ab)
                 out << dir.absoluteFilePath(stem + QStringLiteral("_a.csv"));
         }
+        for (const TabPlot& plot : tabs)
+            out << dir.absoluteFilePath(plot.stem + QStringLiteral(".csv"));
     }
     if (options.formats & ExportFormat::Markdown)
         out << dir.absoluteFilePath(QStringLiteral("summary.md"));
@@ -511,6 +777,9 @@ QString exportAll(MainWindow& window, const ExportOptions& options, QStringList*
     };
     const QList<views::PlotPanel*> panels = window.plotPanels();
     const QStringList stems = plotStems();
+    if (!window.whatIfTabs()->calibrationTab()->measurements().empty())
+        window.whatIfTabs()->calibrationTab()->refresh(); // it redraws only while visible otherwise
+    const QList<TabPlot> tabs = tabPlots(window, nullptr);
     const QList<QPair<ExportFormat, QString>> images{
         {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};
     for (const auto& [format, suffix] : images) {
@@ -532,6 +801,13 @@ QString exportAll(MainWindow& window, const ExportOptions& options, QStringList*
                                          });
         if (QString message = record(path, error); !message.isEmpty())
             return message;
+        for (const TabPlot& plot : tabs) {
+            const QString tabPath = dir.absoluteFilePath(plot.stem + QLatin1Char('.') + suffix);
+            const QString tabError = writeImage(tabPath, format, options.size, options.dpi, titleOf(plot),
+                                                [&plot](QCPPainter& painter, const QRect& rect) { renderTabPlot(painter, plot, rect); });
+            if (QString message = record(tabPath, tabError); !message.isEmpty())
+                return message;
+        }
     }
     if (options.formats & ExportFormat::Csv) {
         const views::BaselineOverlay* baseline = window.baseline();
@@ -545,6 +821,13 @@ QString exportAll(MainWindow& window, const ExportOptions& options, QStringList*
                 if (QString message = record(pathA, writeBytes(pathA, plotCsv(stem, baseline->evaluation()))); !message.isEmpty())
                     return message;
             }
+        }
+        for (const TabPlot& plot : tabs) {
+            const QString path = dir.absoluteFilePath(plot.stem + QStringLiteral(".csv"));
+            const QByteArray bytes = plot.plots.isEmpty() ? workloadCsv(static_cast<views::WorkloadPanel*>(plot.panel))
+                                                          : curvesCsv(plot.plots);
+            if (QString message = record(path, writeBytes(path, bytes)); !message.isEmpty())
+                return message;
         }
     }
     if (options.formats & ExportFormat::Markdown) {
@@ -566,6 +849,37 @@ int runExport(const model::Scenario& scenario, const ExportOptions& options)
     MainWindow window(scenario);
     window.resize(1600, 1000);
     window.show();
+    if (!options.simulationFile.isEmpty()) {
+        views::SimulationTab* simulation = window.whatIfTabs()->simulationTab();
+        const QString path = options.simulationFile;
+        if (const QString error = simulation->loadExample(path); !error.isEmpty()) {
+            print(stderr, QStringLiteral("ridgeline: --simulate %1: %2").arg(QDir::toNativeSeparators(path), error));
+            return 2;
+        }
+        QEventLoop loop;
+        QObject::connect(simulation, &views::SimulationTab::outcomeShown, &loop, &QEventLoop::quit);
+        QObject::connect(simulation->runner(), &views::SimulationRunner::cancelled, &loop, &QEventLoop::quit);
+        simulation->run();
+        if (simulation->runner()->isRunning())
+            loop.exec();
+        if (!simulation->outcome()) {
+            const QString why = simulation->inputError().isEmpty() ? simulation->errorLabel()->text() : simulation->inputError();
+            print(stderr, QStringLiteral("ridgeline: --simulate %1: %2")
+                              .arg(QDir::toNativeSeparators(path), why.isEmpty() ? tr("the simulation did not finish") : why));
+            return 2;
+        }
+    }
+    if (!options.calibrationFile.isEmpty()) {
+        views::CalibrationTab* calibration = window.whatIfTabs()->calibrationTab();
+        const QString path = options.calibrationFile;
+        QString error = calibration->loadMeasurements(path);
+        if (error.isEmpty())
+            error = calibration->fit();
+        if (!error.isEmpty()) {
+            print(stderr, QStringLiteral("ridgeline: --calibrate %1: %2").arg(QDir::toNativeSeparators(path), error));
+            return 2;
+        }
+    }
     window.flushForScreenshot();
     QStringList written;
     const QString error = exportAll(window, options, &written);

@@ -13,6 +13,7 @@
 #include "model/scenario.h"
 
 class QCPPainter;
+class QCustomPlot;
 class QImage;
 class QRect;
 
@@ -44,6 +45,8 @@ struct ExportOptions {
     ExportFormats formats = kAllExportFormats;
     QSize size{720, 480};                  ///< each plot in logical pixels (1/96 in); the dashboard is 3 x 2 of them
     int dpi = 96;                          ///< PNG pixel density: a plot is size * dpi / 96 pixels; PDF and SVG are vector
+    QString simulationFile;                ///< runExport() only: a simulation file to run first (`--simulate FILE`), or ""
+    QString calibrationFile;               ///< runExport() only: measurements to load and fit first (`--calibrate DATA`), or ""
 };
 
 /**
@@ -61,6 +64,25 @@ QString parseExportFormats(const QString& text, ExportFormats& out);
 
 /** The file stems of the five plots, in plot order: decode_floor, roofline, kv_share, prefill_crossover, slo. */
 QStringList plotStems();
+
+/**
+ * The file stems of the other tabs' plots, in tab order (a contract, like plotStems()):
+ * capacity_sequences, capacity_kv_fit (Capacity & SLOs), workload_request_time, speculative_speedup
+ * (Workload, prefix cache, speculative), simulation_itl_timeline, simulation_latency_cdf,
+ * simulation_cap_sweep, simulation_kv_usage (Simulation: written once a run is on screen),
+ * calibration_itl, calibration_ttft (Calibration: written once measurements are loaded).
+ */
+QStringList tabPlotStems();
+
+/**
+ * The CSV of a QCustomPlot's curves in long form, "\n" line ends: a "series" column (the curve's
+ * legend name), then one column per axis the curves use, named by the axis label with its unit
+ * (e.g. "context S (tokens per sequence)"); each row is one point of one curve and fills the two
+ * columns of that curve's key and value axes. Hidden and unnamed curves (drawing aids such as a
+ * fill's far edge) and non-finite points are left out.
+ * @p plots: the plot and any plots stacked under it (the calibration residuals).
+ */
+QByteArray curvesCsv(const QList<QCustomPlot*>& plots);
 
 /**
  * The CSV of one plot's curves from @p evaluation's sweeps, "\n" line ends, values in the shortest
@@ -81,9 +103,14 @@ QByteArray plotCsv(const QString& stem, const model::Evaluation& evaluation);
  */
 QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation& evaluation,
                         const QList<QPair<QString, QString>>& takeaways, const model::Scenario* baseline = nullptr,
-                        const model::Evaluation* baselineEvaluation = nullptr);
+                        const model::Evaluation* baselineEvaluation = nullptr, const QStringList& notExported = {});
 
-/** The summary of @p window's live scenario (and pinned baseline, if any). */
+/**
+ * The summary of @p window's live scenario (and pinned baseline, if any): the takeaways of every
+ * tab (floors, capacity and SLOs, workload, prefix cache, speculative, triage, simulation,
+ * calibration), and under "Not exported" the tabs whose plots need a run that is not there, with
+ * the reason (e.g. "Simulation: no simulation has been run").
+ */
 QString summaryMarkdown(const MainWindow& window);
 
 /**
@@ -95,11 +122,13 @@ void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect
 /** The size of the dashboard for plots of @p plotSize. */
 QSize dashboardSize(const QSize& plotSize);
 
-/** Every file export() would write (absolute paths), for the question before overwriting. */
+/** Every file export() would write (absolute paths), for the question before overwriting: the
+ *  five plots and the dashboard, then the other tabs' plots that have something to show (tabPlotStems()). */
 QStringList exportTargets(const MainWindow& window, const ExportOptions& options);
 
 /**
- * Writes the plots, the dashboard, the CSVs and the summary of @p window into options.folder,
+ * Writes the plots, the dashboard, the CSVs and the summary of @p window into options.folder (the
+ * other tabs' plots too: tabPlotStems(), as images and curvesCsv()),
  * overwriting (each file through QSaveFile: never half-written). With a pinned baseline the CSVs of A
  * are written as well, as "<stem>_a.csv".
  * @param written receives every path written (may be nullptr)
@@ -108,9 +137,12 @@ QStringList exportTargets(const MainWindow& window, const ExportOptions& options
 QString exportAll(MainWindow& window, const ExportOptions& options, QStringList* written = nullptr);
 
 /**
- * `ridgeline --export DIR`: builds the window offscreen on @p scenario, exports, prints each file
- * written on stdout. Returns 0, or 1 with "ridgeline: --export DIR: …" on stderr when a file cannot
- * be written.
+ * `ridgeline --export DIR`: builds the window offscreen on @p scenario; with options.simulationFile
+ * loads it into the Simulation tab (its own scenario) and runs it, with options.calibrationFile loads
+ * the measurements into the Calibration tab and fits them against @p scenario; then exports and prints
+ * each file written on stdout. Without them summary.md says the simulation and calibration plots were
+ * not exported and why. Returns 0; 2 with "ridgeline: FILE: …" on stderr when the simulation or
+ * measurement file is refused; 1 with "ridgeline: --export DIR: …" when a file cannot be written.
  */
 int runExport(const model::Scenario& scenario, const ExportOptions& options);
 

@@ -47,10 +47,10 @@ ExportDialog::ExportDialog(const ExportOptions& options, QWidget* parent)
     m_png = check(QStringLiteral("exportPngCheck"), tr("&PNG"), tr("Raster images at the DPI below"), bool(options.formats & ExportFormat::Png));
     m_pdf = check(QStringLiteral("exportPdfCheck"), tr("P&DF"), tr("Vector, for documents and slides"), bool(options.formats & ExportFormat::Pdf));
     m_svg = check(QStringLiteral("exportSvgCheck"), tr("&SVG"), tr("Vector, for editing and the web"), bool(options.formats & ExportFormat::Svg));
-    m_csv = check(QStringLiteral("exportCsvCheck"), tr("&CSV data"), tr("Every curve's values, one file per plot, units in the header"),
+    m_csv = check(QStringLiteral("exportCsvCheck"), tr("&CSV data"), tr("Every curve's values, one file per plot of every tab, units in the header"),
                   bool(options.formats & ExportFormat::Csv));
     m_markdown = check(QStringLiteral("exportMarkdownCheck"), tr("&Markdown summary"),
-                       tr("summary.md: the scenario, each plot's takeaway and the headline figures"),
+                       tr("summary.md: the scenario, every tab's takeaway and the headline figures"),
                        bool(options.formats & ExportFormat::Markdown));
     auto* formats = new QHBoxLayout;
     for (QCheckBox* box : {m_png, m_pdf, m_svg, m_csv, m_markdown})
@@ -135,8 +135,10 @@ void ExportDialog::updateSummary()
     const ExportOptions o = options();
     const QSize dashboard = dashboardSize(o.size);
     const double scale = o.dpi / 96.0;
-    m_summary->setText(tr("Each of the five plots and the dashboard (%1 \u00d7 %2 px) in every image format chosen; "
-                          "PNG plots are %3 \u00d7 %4 pixels. Files that exist are listed before anything is overwritten.")
+    m_summary->setText(tr("Each of the five plots, the dashboard (%1 \u00d7 %2 px) and the plots of the other tabs "
+                          "(capacity, workload, speculative; simulation after a run, calibration with measurements) in "
+                          "every image format chosen; PNG plots are %3 \u00d7 %4 pixels. Files that exist are listed "
+                          "before anything is overwritten.")
                            .arg(dashboard.width())
                            .arg(dashboard.height())
                            .arg(qRound(o.size.width() * scale))

@@ -2,6 +2,7 @@
 #include "app/presentation.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QStatusBar>
 
 #include "app/mainwindow.h"
@@ -46,7 +47,9 @@ void Presentation::setActive(bool active)
     } else {
         m_window->setWindowState(m_previousState & ~Qt::WindowFullScreen);
     }
-    views::scaleFonts(central, theme.fontScale / views::currentTheme().fontScale);
+    const double ratio = theme.fontScale / views::currentTheme().fontScale;
+    views::scaleFonts(central, ratio);
+    views::scaleFonts(m_window->controlsDock(), ratio); // the sliders and their labels, as large as the rest
     views::applyTheme(m_window, theme);
     m_window->refreshAll();
     emit activeChanged(active);

@@ -12,7 +12,8 @@ class MainWindow;
 /**
  * Presentation mode for a class or a planning review (View > Presentation, F11): full screen, the
  * projector theme (views::Theme::presentation(): high contrast, fonts x1.3 and lines x1.8 in the
- * plots, the numbers and the titles), the controls dock kept collapsible (View > Controls, Ctrl+1).
+ * controls, the plots, the numbers and its heading, and every card's title), the controls dock kept
+ * collapsible (View > Controls, Ctrl+1).
  * Leaving it (F11 again, or Esc) restores the window state, the fonts and the system's light or dark
  * theme. The keyboard path stays the same: Tab reaches every slider, arrows nudge, Page Up / Down
  * move a decade on log sliders.

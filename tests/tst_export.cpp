@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QImage>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -18,10 +19,17 @@
 #include "app/exportdialog.h"
 #include "app/mainwindow.h"
 #include "model/costmodel.h"
+#include "views/calibrationtab.h"
+#include "views/capacityplot.h"
 #include "views/scenariodocument.h"
+#include "views/simulationplots.h"
+#include "views/simulationtab.h"
+#include "views/speculativeplot.h"
+#include "views/whatifstabs.h"
 
 namespace model = ridgeline::model;
 namespace app = ridgeline::app;
+namespace views = ridgeline::views;
 
 namespace {
 
@@ -79,6 +87,8 @@ private slots:
     void unwritableFolderFails();
     void badOptionsAreRefused();
     void windowExportListsAndWrites();
+    void everyTabIsExported();
+    void headlessExportRunsSimulationAndCalibration();
     void dialogKeepsTheOptions();
 
 private:
@@ -94,16 +104,19 @@ void TestExport::headlessExportWritesEveryFormat()
     QVERIFY2(r.err.isEmpty(), r.err.constData());
     const QDir dir(out);
     QStringList expectedFiles;
-    const QStringList imageStems = app::plotStems() << QStringLiteral("dashboard");
+    // The floors, the dashboard and the tabs that need no run (capacity, workload, speculative).
+    const QStringList tabStems = app::tabPlotStems().mid(0, 4);
+    const QStringList imageStems = app::plotStems() << QStringLiteral("dashboard") << tabStems;
     for (const QString& stem : imageStems)
         for (const char* suffix : {".png", ".pdf", ".svg"})
             expectedFiles << stem + QString::fromLatin1(suffix);
-    for (const QString& stem : app::plotStems())
+    for (const QString& stem : app::plotStems() + tabStems)
         expectedFiles << stem + QStringLiteral(".csv");
     expectedFiles << QStringLiteral("summary.md");
     for (const QString& name : expectedFiles) {
         const QString path = dir.filePath(name);
-        QVERIFY2(QFileInfo(path).size() > 200, qPrintable(name));
+        QVERIFY2(QFileInfo(path).size() > (name.startsWith(QStringLiteral("workload_")) && name.endsWith(QStringLiteral(".csv")) ? 60 : 200),
+                 qPrintable(name)); // the workload CSV is two bars
         QVERIFY2(r.out.contains(QDir::toNativeSeparators(path).toLocal8Bit()), qPrintable(name)); // listed on stdout
     }
     QCOMPARE(dir.entryList(QDir::Files).size(), expectedFiles.size());
@@ -119,11 +132,18 @@ void TestExport::headlessExportWritesEveryFormat()
     const QString md = QString::fromUtf8(readFile(dir.filePath(QStringLiteral("summary.md"))));
     QVERIFY(md.startsWith(QStringLiteral("# Ridgeline summary: Llama 3.1 8B on H100 SXM")));
     QVERIFY(md.contains(QStringLiteral("B = 8")));
+    // Without a run the simulation and calibration plots are not written, and the summary says why.
+    QVERIFY2(md.contains(QStringLiteral("## Not exported")), qPrintable(md));
+    QVERIFY(md.contains(QStringLiteral("Simulation: no simulation has been run")));
+    QVERIFY(md.contains(QStringLiteral("Calibration: no measurements are loaded")));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("simulation_itl_timeline.png"))));
+    const QImage capacity(dir.filePath(QStringLiteral("capacity_sequences.png")));
+    QCOMPARE(capacity.size(), QSize(1280, 800));
 
     // A subset, overwriting what is there (scripts).
     const Result again = runRidgeline({QStringLiteral("--export"), out, QStringLiteral("--format"), QStringLiteral("csv,md")});
     QVERIFY2(again.exitCode == 0, again.err.constData());
-    QCOMPARE(again.out.count('\n'), 6);
+    QCOMPARE(again.out.count('\n'), 5 + 4 + 1);
 }
 
 void TestExport::csvValuesAreTheModels()
@@ -211,7 +231,7 @@ void TestExport::windowExportListsAndWrites()
     options.folder = m_dir.filePath(QStringLiteral("window"));
     options.formats = app::ExportFormat::Png | app::ExportFormat::Csv | app::ExportFormat::Markdown;
     const QStringList targets = app::exportTargets(window, options);
-    QCOMPARE(targets.size(), 6 + 10 + 1); // PNGs, CSVs of B and of A, the summary
+    QCOMPARE(targets.size(), 6 + 4 + 10 + 4 + 1); // PNGs (floors, dashboard, tabs), CSVs of B and of A and of the tabs, the summary
     QString message;
     QVERIFY2(window.exportTo(options, &message), qPrintable(message));
     for (const QString& path : targets)
@@ -224,10 +244,103 @@ void TestExport::windowExportListsAndWrites()
     QCOMPARE(readFile(QDir(options.folder).filePath(QStringLiteral("decode_floor.csv"))),
              app::plotCsv(QStringLiteral("decode_floor"), model::evaluate(b)));
     QVERIFY(readFile(QDir(options.folder).filePath(QStringLiteral("summary.md"))).contains("| Figure | A | B |"));
-    QVERIFY(message.contains(QStringLiteral("17")));
+    QVERIFY(message.contains(QStringLiteral("25")));
     // For a person to look at: the dashboard with baseline A.
     QFile::remove(QStringLiteral("/tmp/ridgeline-export-ab.png"));
     QVERIFY(QFile::copy(QDir(options.folder).filePath(QStringLiteral("dashboard.png")), QStringLiteral("/tmp/ridgeline-export-ab.png")));
+}
+
+void TestExport::everyTabIsExported()
+{
+    app::MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    views::WhatIfTabs* tabs = window.whatIfTabs();
+    // A calibration with its points and a simulation run, as a user would have them on screen.
+    QCOMPARE(tabs->calibrationTab()->loadExample(), QString());
+    QCOMPARE(tabs->calibrationTab()->fit(), QString());
+    tabs->calibrationTab()->residualsCheckBox()->setChecked(true);
+    views::SimulationTab* simulation = tabs->simulationTab();
+    QCOMPARE(simulation->loadExample(views::SimulationTab::examplePaths().first()), QString());
+    QSignalSpy shown(simulation, &views::SimulationTab::outcomeShown);
+    simulation->run();
+    QVERIFY(shown.wait(120000));
+
+    app::ExportOptions options;
+    options.folder = m_dir.filePath(QStringLiteral("tabs"));
+    options.size = QSize(600, 400);
+    const QStringList targets = app::exportTargets(window, options);
+    QCOMPARE(targets.size(), (5 + 1 + 10) * 3 + 5 + 10 + 1); // every plot in 3 image formats, the CSVs, the summary
+    QString message;
+    QVERIFY2(window.exportTo(options, &message), qPrintable(message));
+    const QDir dir(options.folder);
+    for (const QString& stem : app::tabPlotStems()) {
+        for (const char* suffix : {".png", ".pdf", ".svg", ".csv"}) {
+            const QString path = dir.filePath(stem + QString::fromLatin1(suffix));
+            QVERIFY2(targets.contains(path), qPrintable(path));
+            QVERIFY2(QFileInfo(path).size() > 100, qPrintable(path));
+        }
+        const QImage png(dir.filePath(stem + QStringLiteral(".png")));
+        QVERIFY2(!png.isNull(), qPrintable(stem));
+        QCOMPARE(png.size(), QSize(600, 400));
+        QVERIFY(readFile(dir.filePath(stem + QStringLiteral(".pdf"))).startsWith("%PDF"));
+        QVERIFY(readFile(dir.filePath(stem + QStringLiteral(".svg"))).contains("<svg"));
+        // A header naming each column with its unit, then data rows.
+        const QList<QByteArray> lines = readFile(dir.filePath(stem + QStringLiteral(".csv"))).split('\n');
+        QVERIFY2(lines.size() > 2, qPrintable(stem));
+        const QByteArray& header = lines.first();
+        const bool units = header.contains('(') || header.contains("_ms") || header.contains("tokens") || header.contains("sequences");
+        QVERIFY2(units, header.constData());
+        QVERIFY2(!lines[1].isEmpty(), qPrintable(stem));
+    }
+    // The curves' values are the plot's: the first capacity point is the first of its first graph.
+    const QList<QByteArray> capacity = readFile(dir.filePath(QStringLiteral("capacity_sequences.csv"))).split('\n');
+    QVERIFY2(capacity.first().startsWith("series,advertised max context S_max (tokens),max concurrent sequences (per GPU)"),
+             capacity.first().constData());
+    // The calibration CSV carries the residual plot's column too.
+    QVERIFY(readFile(dir.filePath(QStringLiteral("calibration_itl.csv"))).split('\n').first().contains("residual (%)"));
+    // The workload bars: as is, with the prefix cache, in ms.
+    const QList<QByteArray> workload = readFile(dir.filePath(QStringLiteral("workload_request_time.csv"))).split('\n');
+    QCOMPARE(workload.first(), QByteArray("request,prefill_ms,decode_ms"));
+    QVERIFY(workload[1].startsWith("as_is,"));
+
+    // summary.md names every tab and carries its takeaway.
+    const QString md = QString::fromUtf8(readFile(dir.filePath(QStringLiteral("summary.md"))));
+    for (const QString& tab : {QStringLiteral("Capacity & SLOs"), QStringLiteral("Workload, prefix cache, speculative"),
+                               QStringLiteral("Incident triage"), QStringLiteral("Simulation"), QStringLiteral("Calibration")})
+        QVERIFY2(md.contains(QStringLiteral("- **") + tab), qPrintable(tab + QStringLiteral("\n") + md));
+    QVERIFY(md.contains(tabs->speculativePlot()->takeaway()));
+    QVERIFY(md.contains(tabs->capacityPlot()->takeaway()));
+    QVERIFY(md.contains(simulation->capSweepPlot()->takeaway()));
+    QVERIFY(!md.contains(QStringLiteral("## Not exported")));
+}
+
+void TestExport::headlessExportRunsSimulationAndCalibration()
+{
+    const QString out = m_dir.filePath(QStringLiteral("runs"));
+    const QString simulation = views::SimulationTab::examplePaths().first(); // a resource of the binary
+    const Result r = runRidgeline({QStringLiteral("--export"), out, QStringLiteral("--simulate"), simulation, QStringLiteral("--calibrate"),
+                                   views::CalibrationTab::examplePath(), QStringLiteral("--format"), QStringLiteral("png,csv,md"),
+                                   QStringLiteral("--size"), QStringLiteral("640x400")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QDir dir(out);
+    for (const QString& stem : app::tabPlotStems()) {
+        QCOMPARE(QImage(dir.filePath(stem + QStringLiteral(".png"))).size(), QSize(640, 400));
+        QVERIFY2(QFileInfo(dir.filePath(stem + QStringLiteral(".csv"))).size() > 30, qPrintable(stem));
+    }
+    const QString md = QString::fromUtf8(readFile(dir.filePath(QStringLiteral("summary.md"))));
+    QVERIFY2(!md.contains(QStringLiteral("## Not exported")), qPrintable(md));
+    QVERIFY(md.contains(QStringLiteral("- **Simulation \u00b7 Goodput against the cap**")));
+    QVERIFY(md.contains(QStringLiteral("- **Calibration \u00b7 ITL against batch**")));
+
+    // A simulation file that cannot be read: status 2, one line naming it, nothing written.
+    const QString bad = m_dir.filePath(QStringLiteral("missing-simulation.json"));
+    const Result refused = runRidgeline({QStringLiteral("--export"), m_dir.filePath(QStringLiteral("refused")), QStringLiteral("--simulate"), bad});
+    QCOMPARE(refused.exitCode, 2);
+    QCOMPARE(refused.err.count('\n'), 1);
+    QVERIFY2(refused.err.startsWith("ridgeline: --simulate "), refused.err.constData());
+    QVERIFY(refused.out.isEmpty());
 }
 
 void TestExport::dialogKeepsTheOptions()

@@ -311,10 +311,13 @@ void CalibrationPlot::redraw()
         curve(group.upper, upper);
         if (itl)
             group.calibrated->setName(tr("S = %1").arg(format::integer(context)));
-        // Named for the read-out and the CSV only: the legend keeps its one grey "floor" key.
-        const QString floorName = itl ? tr("floor at S = %1").arg(format::integer(context)) : tr("floor");
-        if (group.floor->name() != floorName)
-            group.floor->setName(floorName);
+        // Names for the exported CSV (these graphs stay out of the legend, which keys them by style).
+        const QString suffix = itl ? tr(", S = %1").arg(format::integer(context)) : QString();
+        group.floor->setName(tr("floor%1").arg(suffix));
+        group.lower->setName(tr("calibrated \u2212 1 s.e.%1").arg(suffix));
+        group.upper->setName(tr("calibrated + 1 s.e.%1").arg(suffix));
+        group.points->setName(tr("measured%1").arg(suffix));
+        group.residuals->setName(tr("residual%1").arg(suffix));
 
         std::vector<std::pair<double, double>> mine, residuals;
         for (const Point& pt : points) {

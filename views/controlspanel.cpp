@@ -667,16 +667,16 @@ QWidget* ControlsPanel::buildWorkloadGroup()
     });
     layout->addWidget(m_context);
 
-    auto* form = new QFormLayout;
-    m_prompt = integerSpin(QStringLiteral("promptSpinBox"), 0, 1048576,
-                           tr("Prompt length P for prefill, tokens: F_pre = 2 \u00b7 N \u00b7 P + 4 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn."));
-    m_prompt->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-    m_prompt->setSuffix(tr(" tokens"));
-    connect(m_prompt, &QSpinBox::valueChanged, this, [this](int value) {
-        m_document->edit([value](model::Scenario& s) { s.workload.promptTokens = value; });
+    // P beside S, built like it (log scale, exact box): the prefill plots follow it.
+    m_prompt = new ValueSlider({QStringLiteral("prompt"), tr("Prompt P"), tr("tokens"),
+                                tr("Prompt length P for prefill, tokens: F_pre = 2 \u00b7 N \u00b7 P + 4 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn\n"
+                                   "(workload.prompt_tokens; 0 in the box: no prefill)."),
+                                ValueSlider::Scale::Log, 16, 1048576, 0, 1048576, 0, true},
+                               box);
+    connect(m_prompt, &ValueSlider::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.workload.promptTokens = int(std::lround(value)); });
     });
-    form->addRow(tr("Prompt P"), m_prompt);
-    layout->addLayout(form);
+    layout->addWidget(m_prompt);
     return box;
 }
 

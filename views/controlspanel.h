@@ -23,8 +23,8 @@ class UserCatalogue;
 class ValueSlider;
 
 /**
- * The controls dock's contents: model and hardware presets, the six sliders (model size N,
- * GQA KV heads, batch B, context S, HBM bandwidth, peak FLOP/s), prompt length, precisions,
+ * The controls dock's contents: model and hardware presets, the seven sliders (model size N,
+ * GQA KV heads, batch B, context S, prompt P, HBM bandwidth, peak FLOP/s), precisions,
  * efficiencies, SLOs, a collapsible architecture group (L, d, H, h) and a collapsible "MoE / MLA /
  * sliding window" group (E, k, expert size, KV latent rank r, RoPE dim d_r, window, sliding layers);
  * in the hardware group the fp8 / int8 peaks, GPUs T, link bandwidth and latency, and a read-only
@@ -42,7 +42,7 @@ class ValueSlider;
  *
  * Object names: modelPresetCombo, hardwarePresetCombo, weightDtypeCombo, kvDtypeCombo;
  * attentionCombo; sliders "<stem>Slider" / "<stem>SpinBox" for stems modelSize, kvHeads, batch,
- * context, bandwidth, peakFlops; gpusSpinBox, promptSpinBox, bandwidthEfficiencySpinBox, mfuPrefillSpinBox,
+ * context, prompt, bandwidth, peakFlops; gpusSpinBox, bandwidthEfficiencySpinBox, mfuPrefillSpinBox,
  * mfuDecodeSpinBox, floorButton, planningButton, itlSloEdit, itlSloError, ttftSpinBox,
  * architectureToggle, architectureGroup, layersSpinBox, hiddenSpinBox, headsSpinBox,
  * headDimSpinBox; moeToggle, moeGroup, expertsSpinBox, expertsPerTokenSpinBox, expertParamsSpinBox,
@@ -59,6 +59,8 @@ public:
     ValueSlider* kvHeadsSlider() const { return m_kvHeads; }
     ValueSlider* batchSlider() const { return m_batch; }
     ValueSlider* contextSlider() const { return m_context; }
+    /** Prompt length P (workload.prompt_tokens), log scale like S; drives the prefill plots. */
+    ValueSlider* promptSlider() const { return m_prompt; }
     ValueSlider* bandwidthSlider() const { return m_bandwidth; }
     ValueSlider* peakFlopsSlider() const { return m_peakFlops; }
     QComboBox* modelPresetCombo() const { return m_modelPreset; }
@@ -139,7 +141,7 @@ private:
 
     ValueSlider* m_batch = nullptr;
     ValueSlider* m_context = nullptr;
-    QSpinBox* m_prompt = nullptr;
+    ValueSlider* m_prompt = nullptr;
 
     QComboBox* m_hardwarePreset = nullptr;
     ValueSlider* m_bandwidth = nullptr;

@@ -26,10 +26,8 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     setStyleSheet(QStringLiteral("QFrame#numbersPanel { background: %1; border: 1px solid %2; border-radius: 6px; }")
                       .arg(palette::css(palette::card()), palette::css(palette::cardBorder())));
 
-    auto* heading = new QLabel(QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">%1</span>"
-                                              "<br><span style=\"font-size:9pt;\">%2</span>")
-                                   .arg(tr("Numbers"), tr("Hover a figure for its formula.")),
-                               this);
+    auto* heading = new QLabel(headingHtml(), this);
+    m_heading = heading;
     heading->setObjectName(QStringLiteral("numbersTitle"));
     heading->setStyleSheet(QStringLiteral("QLabel { color: %1; background: transparent; border: none; }")
                                .arg(palette::css(palette::text())));
@@ -186,8 +184,20 @@ void NumbersPanel::setValue(const QString& key, const QString& text)
         label->setText(text);
 }
 
+QString NumbersPanel::headingHtml()
+{
+    const double scale = currentTheme().fontScale; // presentation mode: as large as the plots' titles
+    return QStringLiteral("<span style=\"font-size:%1pt; font-weight:600;\">%3</span>"
+                          "<br><span style=\"font-size:%2pt;\">%4</span>")
+        .arg(10.5 * scale, 0, 'f', 1)
+        .arg(9.0 * scale, 0, 'f', 1)
+        .arg(tr("Numbers"), tr("Hover a figure for its formula."));
+}
+
 void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
 {
+    if (const QString heading = headingHtml(); m_heading->text() != heading)
+        m_heading->setText(heading);
     using namespace format;
     const model::DecodeResult& decode = evaluation.decode;
     const model::RooflineResult& roof = evaluation.roofline;

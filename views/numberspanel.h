@@ -44,6 +44,8 @@ public:
     bool rowVisible(const QString& key) const { return !m_hidden.contains(key); }
 
 private:
+    /** "Numbers" and the hint, in pt sizes scaled by the theme's fontScale (presentation mode). */
+    static QString headingHtml();
     void addSection(const QString& title);
     void addRow(const QString& key, const QString& label, const QString& formula);
     /** Replaces the tool tip (and accessible description) of row @p key's name and value. */
@@ -52,6 +54,7 @@ private:
     void setRowVisible(const QString& key, bool visible);
 
     QGridLayout* m_grid = nullptr;
+    QLabel* m_heading = nullptr; ///< "numbersTitle"
     int m_row = 0;
     QHash<QString, QLabel*> m_values;
     QHash<QString, QLabel*> m_names;

@@ -17,12 +17,12 @@ namespace ridgeline::views::palette {
 // Each colour comes from the current views::Theme (light unless the system is dark or presentation
 // mode is on); the light theme's values are the ones noted.
 inline QColor memory() { return currentTheme().color(Theme::Memory); }         ///< t_mem, weights, bandwidth (#1f6fb4)
-inline QColor compute() { return currentTheme().color(Theme::Compute); }       ///< t_comp, FLOP/s, compute-bound (#e07a10)
+inline QColor compute() { return currentTheme().color(Theme::Compute); }       ///< t_comp, FLOP/s, compute-bound (#b0600d)
 inline QColor kv() { return currentTheme().color(Theme::Kv); }                 ///< KV cache, attention term (#7b3fb0)
-inline QColor throughput() { return currentTheme().color(Theme::Throughput); } ///< tokens/s (#2a9d55)
+inline QColor throughput() { return currentTheme().color(Theme::Throughput); } ///< tokens/s (#248548)
 inline QColor ruling() { return currentTheme().color(Theme::Ruling); }         ///< t_step, total (#262b36)
 inline QColor slo() { return currentTheme().color(Theme::Slo); }               ///< SLO lines (#c62828)
-inline QColor reference() { return currentTheme().color(Theme::Reference); }   ///< reference models, guides (#8a9099)
+inline QColor reference() { return currentTheme().color(Theme::Reference); }   ///< reference models, guides (#6f757f)
 inline QColor baseline() { return currentTheme().color(Theme::Baseline); }     ///< pinned baseline A (#5f6b7a)
 inline QColor grid() { return currentTheme().color(Theme::Grid); }             ///< major grid lines (#e3e6eb)
 inline QColor subGrid() { return currentTheme().color(Theme::SubGrid); }       ///< minor grid lines (#f1f3f6)

@@ -118,6 +118,28 @@ PrefillPlot::PrefillPlot(QWidget* parent)
                     {tr("attention share"), attention / total, format::percent(attention / total), nullptr}};
         return r;
     });
+    m_referenceWanted.assign(m_referenceLabels.size(), true);
+    connect(p, &QCustomPlot::afterLayout, this, &PrefillPlot::separateReferenceLabels);
+}
+
+void PrefillPlot::separateReferenceLabels()
+{
+    QCPAxis* x = plot()->xAxis;
+    const double gap = QFontMetricsF(m_crossoverLabel->font()).height() + 2; // rotated: a label's width in x
+    std::vector<double> taken;
+    if (m_crossoverLabel->visible())
+        taken.push_back(x->coordToPixel(m_crossoverLabel->position->key()));
+    if (m_computeBoundLabel->visible())
+        taken.push_back(x->coordToPixel(m_computeBoundLabel->position->key()));
+    for (size_t i = 0; i < m_referenceLabels.size(); ++i) {
+        const double at = x->coordToPixel(referenceCrossovers()[i].crossoverTokens);
+        bool clear = m_referenceWanted[i];
+        for (double other : taken)
+            clear = clear && std::abs(at - other) >= gap;
+        m_referenceLabels[i]->setVisible(clear);
+        if (clear)
+            taken.push_back(at);
+    }
 }
 
 void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
@@ -172,6 +194,7 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
         const bool same = hasCrossover && std::abs(reference / crossover - 1.0) < 0.01;
         m_referenceLines[i]->setVisible(!same);
         m_referenceLabels[i]->setVisible(!same);
+        m_referenceWanted[i] = !same; // separateReferenceLabels() may still hide the label on a small plot
     }
 
     const double bound = prefill.computeBoundTokens;

@@ -30,8 +30,15 @@ public:
     QCPGraph* totalGraph() const { return m_total; }
     /** One point: (current P tokens, prefill TFLOP). */
     QCPGraph* currentMarker() const { return m_current; }
+    /** The "70B P*", "405B P*" reference labels, in referenceCrossovers() order. */
+    const std::vector<QCPItemText*>& referenceLabels() const { return m_referenceLabels; }
 
 private:
+    /** After each layout: shows a reference label only when its line is at least a label's height
+     *  (in pixels) from the P* and compute-bound lines and from the reference labels shown before
+     *  it, so that on a small plot the rotated labels do not print over each other. */
+    void separateReferenceLabels();
+
     QCPGraph* m_linear = nullptr;
     QCPGraph* m_attention = nullptr;
     QCPGraph* m_total = nullptr;
@@ -43,6 +50,7 @@ private:
     QCPItemStraightLine* m_currentLine = nullptr;
     std::vector<QCPItemStraightLine*> m_referenceLines;
     std::vector<QCPItemText*> m_referenceLabels;
+    std::vector<bool> m_referenceWanted; ///< per reference: not the current model's own P*
 };
 
 } // namespace ridgeline::views

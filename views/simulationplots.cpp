@@ -67,14 +67,15 @@ ItlTimelinePlot::ItlTimelinePlot(QWidget* parent)
     p->yAxis2->grid()->setVisible(false);
     p->yAxis2->grid()->setSubGridVisible(false);
 
-    // Prefills first, so the intervals draw over them.
+    // Prefills first, so the intervals draw over them. Alphas of 210 keep dense clouds readable while
+    // each dot and outline stays at 3:1 or more against the card (WCAG 1.4.11; tst_tabplots).
     m_prefills = addMarker(p, p->xAxis, p->yAxis2,
-                           QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(withAlpha(palette::compute(), 170), 1.0),
+                           QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(withAlpha(palette::compute(), 210), 1.0),
                                            withAlpha(palette::compute(), 50), 6.0));
     m_prefills->setName(tr("prefill end (right)"));
     m_prefills->addToLegend();
     m_intervals = addMarker(p, p->xAxis, p->yAxis,
-                            QCPScatterStyle(QCPScatterStyle::ssDisc, withAlpha(palette::memory(), 170), 3.0));
+                            QCPScatterStyle(QCPScatterStyle::ssDisc, withAlpha(palette::memory(), 210), 3.0));
     m_intervals->setName(tr("ITL"));
     m_intervals->addToLegend();
     m_slo = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::slo(), 1.3, Qt::DashLine));
@@ -292,6 +293,16 @@ void CapSweepPlot::showOutcome(const SimulationOutcome& outcome)
 {
     QCustomPlot* p = plot();
     std::vector<model::SweepPoint> points = outcome.sweep;
+    const bool swept = !points.empty();
+    if (!swept) {
+        // No caps listed (the chat + batch example): the run itself is the one point there is, at its cap.
+        model::SweepPoint run;
+        run.maxSequences = outcome.config.maxSequences;
+        run.throughputTokensPerSecond = outcome.result.all.throughputTokensPerSecond;
+        run.goodputRequestsPerSecond = outcome.result.all.goodputRequestsPerSecond;
+        run.goodputFraction = outcome.result.all.goodputFraction;
+        points.push_back(run);
+    }
     std::sort(points.begin(), points.end(), [](const auto& a, const auto& b) { return a.maxSequences < b.maxSequences; });
     seriesdata::assign(m_throughput, int(points.size()),
                        [&](int i) { return std::make_pair(double(points[size_t(i)].maxSequences), points[size_t(i)].throughputTokensPerSecond); },
@@ -319,8 +330,11 @@ void CapSweepPlot::showOutcome(const SimulationOutcome& outcome)
     p->yAxis->setRange(0, top > 0 ? top * 1.12 : 1000);
     p->yAxis2->setRange(0, 105);
 
-    if (points.empty()) {
-        setTakeaway(tr("No caps to sweep: list some under Sweep caps."));
+    if (!swept) {
+        setTakeaway(tr("This run only, at cap %1: %2, goodput %3 (list caps under Sweep caps to compare).")
+                        .arg(format::integer(points.front().maxSequences),
+                             format::tokensPerSecond(points.front().throughputTokensPerSecond),
+                             format::percent(points.front().goodputFraction)));
     } else {
         // Ties go to the smaller cap: the same goodput for fewer sequences in flight.
         const model::SweepPoint* good = &points.front();
@@ -365,7 +379,7 @@ KvUsagePlot::KvUsagePlot(QWidget* parent)
     m_blocks = addCurve(p, p->xAxis, p->yAxis, pen(palette::kv(), 1.8), tr("blocks in use"));
     m_blocks->setLineStyle(QCPGraph::lsStepLeft);
     m_blocks->setBrush(QBrush(withAlpha(palette::kv(), 40)));
-    m_sequences = addCurve(p, p->xAxis, p->yAxis2, QPen(withAlpha(palette::reference(), 150), 1.0), tr("sequences (right)"));
+    m_sequences = addCurve(p, p->xAxis, p->yAxis2, QPen(withAlpha(palette::reference(), 210), 1.0), tr("sequences (right)"));
     m_sequences->setLineStyle(QCPGraph::lsStepLeft);
     m_total = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::kv(), 1.2, Qt::DashLine));
     m_totalLabel = addLabel(p, p->xAxis, p->yAxis, palette::kv());

@@ -89,7 +89,9 @@ private:
 /**
  * "Goodput against the max-sequences cap" (model::sweepMaxSequences, seed 001, 3.1): throughput
  * (tok/s, left) and goodput (% of requests meeting both SLOs, right) at each swept cap, log x with
- * the caps as ticks; the run's own cap marked. Object names capSweepPanel / capSweepTitle / capSweepPlot.
+ * the caps as ticks; the run's own cap marked. Without caps to sweep the run itself is drawn as the
+ * one point (at its cap), so the plot is never empty after a run. Object names capSweepPanel /
+ * capSweepTitle / capSweepPlot.
  */
 class CapSweepPlot final : public SimulationPlotPanel {
     Q_OBJECT

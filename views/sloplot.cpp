@@ -27,8 +27,11 @@ QColor sloColor(size_t index, size_t count)
     if (count <= 1)
         return color;
     const double t = double(index) / double(count - 1);
+    // Later lines paler: less saturated, and on a light card darker too. On a dark card darker would
+    // fall under 4.5:1 for the labels written in these colours (tst_tabplots), so only desaturate.
+    const double darken = currentTheme().isDark() ? 0.0 : 0.25;
     return QColor::fromHsvF(color.hsvHueF(), color.hsvSaturationF() * (1.0 - 0.45 * t),
-                            color.valueF() * (1.0 - 0.25 * t));
+                            color.valueF() * (1.0 - darken * t));
 }
 
 } // namespace
@@ -195,16 +198,26 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
                              ? tr("%1: B \u2264 %2, memory binds (the SLO alone allows %3)")
                                    .arg(ms, format::integer(b), format::integer(double(*slo.batch)))
                              : tr("%1: B \u2264 %2").arg(ms, format::integer(b)));
-            placeLabelAt(label, b, slo.sloMs);
-            setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(8, 0, 2, 3));
+            // At the left edge, above the line: t_step(1) is below the SLO there, so the label's halo
+            // covers no part of the curve (right of the marker the curve climbs through the line), and
+            // on a small plot the label is not pushed off either edge by the marker's position.
+            label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+            label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+            label->position->setCoords(0.0, slo.sloMs);
+            setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 3));
         } else {
             const bool noMemory = slo.limit == model::BatchLimit::Memory;
             text = noMemory ? tr("%1: none (memory)").arg(ms) : tr("%1: none").arg(ms);
             parts.append(noMemory ? (capacity.weightsFit ? tr("%1: none, not one sequence's cache fits").arg(ms)
                                                          : tr("%1: none, the weights do not fit").arg(ms))
                                   : tr("%1: none, t_step(1) is above it").arg(ms));
+            // At B = 1, on the side of the line the curve's start is not on.
+            const bool curveAbove = model::stepSecondsAt(scenario, 1.0) * 1e3 > slo.sloMs;
             placeLabelAt(label, 1.0, slo.sloMs);
-            setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 3));
+            if (curveAbove)
+                setPlacement(label, Qt::AlignLeft | Qt::AlignTop, QMargins(4, 3, 2, 0));
+            else
+                setPlacement(label, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 3));
         }
         label->setText(text);
     }

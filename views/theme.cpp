@@ -168,8 +168,8 @@ Theme Theme::light()
 {
     Theme t;
     t.kind = Kind::Light;
-    t.colors = {rgb(0x1f6fb4), rgb(0xe07a10), rgb(0x7b3fb0), rgb(0x2a9d55), rgb(0x262b36), rgb(0xc62828),
-                rgb(0x8a9099), rgb(0x5f6b7a), rgb(0xe3e6eb), rgb(0xf1f3f6), rgb(0x5a606b), rgb(0x1d222b),
+    t.colors = {rgb(0x1f6fb4), rgb(0xb0600d), rgb(0x7b3fb0), rgb(0x248548), rgb(0x262b36), rgb(0xc62828),
+                rgb(0x6f757f), rgb(0x5f6b7a), rgb(0xe3e6eb), rgb(0xf1f3f6), rgb(0x5a606b), rgb(0x1d222b),
                 rgb(0xffffff), rgb(0xd5dae1), rgb(0xeef1f5), rgb(0xb71c1c), rgb(0xfdecea), rgb(0xe8f1fb)};
     return t;
 }
@@ -188,7 +188,7 @@ Theme Theme::presentation()
 {
     Theme t;
     t.kind = Kind::Presentation;
-    t.colors = {rgb(0x0050c8), rgb(0xd05a00), rgb(0x6a1b9a), rgb(0x00802b), rgb(0x000000), rgb(0xd00000),
+    t.colors = {rgb(0x0050c8), rgb(0xc15300), rgb(0x6a1b9a), rgb(0x00802b), rgb(0x000000), rgb(0xd00000),
                 rgb(0x555555), rgb(0x6e6e6e), rgb(0xc4c4c4), rgb(0xe4e4e4), rgb(0x111111), rgb(0x0a0a0a),
                 rgb(0xfffffe), rgb(0x202020), rgb(0xf2f2f2), rgb(0xb00000), rgb(0xffe8e8), rgb(0xe6efff)};
     t.fontScale = 1.3;

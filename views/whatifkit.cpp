@@ -13,6 +13,7 @@
 
 #include "views/format.h"
 #include "views/palette.h"
+#include "views/theme.h"
 
 namespace ridgeline::views::whatifkit {
 
@@ -44,8 +45,11 @@ QLabel* titleLabel(const QString& objectName, const QString& heading, const QStr
 
 void setTitle(QLabel* title, const QString& heading, const QString& takeaway)
 {
-    const QString html = QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">%1</span>"
-                                        "<br><span style=\"font-size:9pt;\">%2</span>")
+    const double scale = currentTheme().fontScale; // presentation mode: as large as the plots' titles
+    const QString html = QStringLiteral("<span style=\"font-size:%1pt; font-weight:600;\">%3</span>"
+                                        "<br><span style=\"font-size:%2pt;\">%4</span>")
+                             .arg(10.5 * scale, 0, 'f', 1)
+                             .arg(9.0 * scale, 0, 'f', 1)
                              .arg(heading.toHtmlEscaped(), takeaway.toHtmlEscaped());
     if (title->text() != html)
         title->setText(html);
