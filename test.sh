@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# -g1: line tables only (backtraces keep file and line); compiles about a quarter faster than -g.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null
 cmake --build build --parallel "$(nproc)"
 QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure --timeout 300 --parallel "$(nproc)"
