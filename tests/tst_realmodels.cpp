@@ -302,7 +302,7 @@ void TestRealModels::moeFloorRisesWithBatch()
     QVERIFY(std::abs(first / (expected.decode.floorSecondsBatch1 * 1e3) - 1.0) < 1e-9);
     // Every expert is read at the last point, but (embedding_read = rows, the default) only B rows of the
     // untied input table: the curve ends below W / BW by at most that table's share of W.
-    const model::Model& mixtral = document->scenario().model;
+    const model::ModelShape& mixtral = document->scenario().model;
     const double tableShare = double(mixtral.vocab) * mixtral.hidden * model::weightBytesPerParameter(mixtral.weightDtype)
         / expected.decode.residentWeightBytes;
     QVERIFY(tableShare > 1e-3); // large enough that the two conventions differ here
