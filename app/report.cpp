@@ -231,11 +231,15 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     out << QStringLiteral("Decode");
     row(QStringLiteral("weights"), num(d.residentWeightBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("W = N * b_w"));
     // With MoE or tensor parallelism a step reads W_read, not W: the formulas below name what they use.
-    const bool readsPart = m.isMoe() || s.hardware.gpus > 1;
+    // With embedding_read = rows (the default) a dense model reads W minus the unread input-table rows.
+    const bool readsRows = d.floorSecondsBatch1 < d.totalWeightFloorSeconds * (1 - 1e-12);
+    const bool readsPart = m.isMoe() || s.hardware.gpus > 1 || readsRows;
     const QString weightsRead = readsPart ? QStringLiteral("W_read") : QStringLiteral("W");
     if (readsPart)
         row(QStringLiteral("weights read per step per GPU"), num(d.weightBytes / 1e9, 2) + QStringLiteral(" GB"),
-            m.isMoe() ? QStringLiteral("W_read = (shared + E (1 - (1 - k/E)^B) experts) * b_w / T") : QStringLiteral("W_read = W / T"));
+            m.isMoe() ? QStringLiteral("W_read = (shared + E (1 - (1 - k/E)^B) experts) * b_w / T")
+            : readsRows ? QStringLiteral("W_read = (W - (V - B) d b_w) / T: B rows of the input table")
+                        : QStringLiteral("W_read = W / T"));
     if (s.hardware.gpus > 1)
         row(QStringLiteral("all-reduce time per step"), num(d.commSeconds * 1e3, 3) + QStringLiteral(" ms"),
             QStringLiteral("2 L (2 (T-1)/T * B d * 2 B / link + latency)"));
@@ -244,7 +248,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         m.isMla() ? QStringLiteral("MLA: L * (r + d_r) * b_kv") : QStringLiteral("2 * L * H_kv * h * b_kv"));
     row(QStringLiteral("batch-1 decode floor"),
         num(d.floorSecondsBatch1 * 1e3, 2) + QStringLiteral(" ms/token, ") + num(1.0 / d.floorSecondsBatch1, 1) + QStringLiteral(" tok/s"),
-        m.isMoe() ? QStringLiteral("W_read(B = 1) / BW") : weightsRead + QStringLiteral(" / BW"));
+        m.isMoe() || readsRows ? QStringLiteral("W_read(B = 1) / BW") : weightsRead + QStringLiteral(" / BW"));
     {
         const model::FormulaText step = model::stepTimeFormula(s, e);
         row(QStringLiteral("t_step"),

@@ -167,7 +167,7 @@ TriageResult triage(const Scenario& scenario, const TriageInput& in)
     const bool belowFloor = inconsistent.empty() && in.p95ItlMs && *in.p95ItlMs < r.decodeFloorMs;
 
     // Reasoning, in numbers, before the verdict.
-    r.reasoning.push_back(fmt("Batch-1 decode floor: %.1f ms/token (W / BW = %s / %.2f TB/s).", r.decodeFloorMs,
+    r.reasoning.push_back(fmt("Batch-1 decode floor: %.1f ms/token (W_read / BW = %s / %.2f TB/s).", r.decodeFloorMs,
                               gb(one.decode.weightBytes).c_str(), scenario.hardware.bandwidthBytesPerSecond / 1e12));
     if (itlSlo > 0)
         r.reasoning.push_back(fmt("The tightest ITL SLO, %s, is %.1fx that floor: %s at batch 1.", ms(itlSlo).c_str(),

@@ -89,7 +89,7 @@ private slots:
     void referenceValuesThroughSet()
     {
         // Reference 9 and 10: B 64, S 8,192, eta_bw 0.75.
-        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("model.params=8.03e9"),
+        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("model.embedding_read=table"), QStringLiteral("--set"), QStringLiteral("model.params=8.03e9"),
                                          QStringLiteral("--set"), QStringLiteral("workload.batch=64"),
                                          QStringLiteral("--set"), QStringLiteral("workload.context_tokens=8192"),
                                          QStringLiteral("--set"), QStringLiteral("efficiency.bandwidth=0.75")});
@@ -97,7 +97,7 @@ private slots:
         QVERIFY(near(at(r, QStringLiteral("decode.kv_share")), 0.811));
         QVERIFY(near(at(r, QStringLiteral("decode.tokens_per_s_per_user")), 29.6, 0.01));
         // Reference 12: S 2,200 at the floor: a = 4.79 ms, b = 0.086 ms, 40 ms allows B = 409.
-        const QJsonObject t = reportFor({QStringLiteral("--set"), QStringLiteral("model.params=8.03e9"),
+        const QJsonObject t = reportFor({QStringLiteral("--set"), QStringLiteral("model.embedding_read=table"), QStringLiteral("--set"), QStringLiteral("model.params=8.03e9"),
                                          QStringLiteral("--set"), QStringLiteral("workload.context_tokens=2200"),
                                          QStringLiteral("--set"), QStringLiteral("workload.itl_slo_ms=40")});
         QVERIFY(near(at(t, QStringLiteral("decode.t_step_intercept_ms")), 4.79));
@@ -119,7 +119,9 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         const QString text = QString::fromUtf8(r.out);
         QVERIFY(text.contains(QStringLiteral("batch-1 decode floor")));
-        QVERIFY(text.contains(QStringLiteral("4.79 ms/token")));
+        // embedding_read = rows (the default): W_read(B = 1) = W minus the unread input-table rows.
+        QVERIFY2(QRegularExpression(QStringLiteral("batch-1 decode floor +4\\.48 ms/token.*W_read\\(B = 1\\) / BW")).match(text).hasMatch(),
+                 qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("P* = 30,633 tokens")));
         QVERIFY(!text.contains(QStringLiteral("nan"), Qt::CaseInsensitive));
     }
@@ -158,14 +160,16 @@ private slots:
     void moeReportNamesTheWeightsItReads()
     {
         const Result r = runRidgeline({QStringLiteral("--report"), QStringLiteral("--model-config"),
-                                       QStringLiteral(RIDGELINE_SOURCE_DIR "/tests/data/configs/mixtral-8x7b.json")});
+                                       QStringLiteral(RIDGELINE_SOURCE_DIR "/tests/data/configs/mixtral-8x7b.json"),
+                                       QStringLiteral("--set"), QStringLiteral("model.embedding_read=table")});
         QCOMPARE(r.exitCode, 0);
         const QString text = QString::fromUtf8(r.out);
         const QRegularExpression floor(QStringLiteral("batch-1 decode floor +7\\.69 ms/token.*W_read\\(B = 1\\) / BW"));
         QVERIFY2(floor.match(text).hasMatch(), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("R = W_read + B * S * kv_tok")), qPrintable(text));
-        // A dense model on one GPU reads all of W.
-        const QString dense = QString::fromUtf8(runRidgeline({QStringLiteral("--report")}).out);
+        // A dense model on one GPU reads all of W under the table convention.
+        const QString dense = QString::fromUtf8(
+            runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("model.embedding_read=table")}).out);
         QVERIFY2(QRegularExpression(QStringLiteral("batch-1 decode floor .* W / BW")).match(dense).hasMatch(), qPrintable(dense));
     }
 

@@ -331,7 +331,9 @@ void TestRealModels::moeFloorRisesWithBatch()
     settle(document);
     QVERIFY(!document->scenario().model.isMoe());
     const QSharedPointer<QCPGraphDataContainer> dense = window.decodePanel()->weightFloorGraph()->data();
-    QCOMPARE(dense->constBegin()->value, (dense->constEnd() - 1)->value);
+    // Nearly flat: with embedding_read = rows each sequence adds one input-table row (d * b_w bytes).
+    const double rise = (dense->constEnd() - 1)->value / dense->constBegin()->value - 1.0;
+    QVERIFY2(rise >= 0 && rise < 0.01, qPrintable(QString::number(rise)));
     QVERIFY(!window.decodePanel()->totalFloorLabel()->visible());
     QVERIFY(!window.numbersPanel()->rowVisible(QStringLiteral("experts")));
 }

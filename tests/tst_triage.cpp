@@ -205,7 +205,7 @@ private slots:
         QString all;
         for (const std::string& line : r.reasoning)
             all += QString::fromStdString(line) + QLatin1Char('\n');
-        QVERIFY2(all.contains(QStringLiteral("P95 ITL 0.5 ms is below the 4.8 ms batch-1 decode floor")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("P95 ITL 0.5 ms is below the 4.5 ms batch-1 decode floor")), qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("physically impossible")), qPrintable(all));
         QCOMPARE(r.standup.phase, std::string("inconsistent figures"));
         // At the floor it is possible again, and classified as before.
