@@ -670,7 +670,7 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     if (std::any_of(layers.begin(), layers.end(), [](const LayerParams& p) { return p.mixer == LayerParams::Mixer::Linear; })) {
         const int nk = f.countOr("linear_num_key_heads", 0), nv = f.countOr("linear_num_value_heads", 0);
         const int dk = f.countOr("linear_key_head_dim", 0), dv = f.countOr("linear_value_head_dim", 0);
-        const int kernel = f.countOr("linear_conv_kernel_dim", 4);
+        const int kernel = f.countOr("linear_conv_kernel_dim", 4, 1);
         if (!f.error().empty())
             return f.error();
         if (nk == 0 || nv == 0 || dk == 0 || dv == 0)
@@ -689,7 +689,7 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     if (std::any_of(layers.begin(), layers.end(), [](const LayerParams& p) { return p.mixer == LayerParams::Mixer::Mamba; })) {
         const int heads = f.countOr("mamba_num_heads", 0), headWidth = f.countOr("mamba_head_dim", 0);
         const int groups = f.countOr("n_groups", 1), state = f.countOr("ssm_state_size", 0);
-        const int kernel = f.countOr("conv_kernel", 4);
+        const int kernel = f.countOr("conv_kernel", 4, 1);
         if (!f.error().empty())
             return f.error();
         if (heads == 0 || headWidth == 0 || state == 0)
@@ -786,6 +786,10 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     if (!f.error().empty())
         return f.error();
     const long long moeCount = std::count(moeLayer.begin(), moeLayer.end(), true);
+    if (experts > 0 && moeCount == 0)
+        return "config has " + std::to_string(experts) + " routed experts but places them in none of its " + std::to_string(L)
+               + " layers (" + placement + "); check first_k_dense_replace, moe_layer_freq, decoder_sparse_step or "
+               + "interleave_moe_layer_step against num_hidden_layers";
     if (experts > 0 && moeCount > 0 && (perToken <= 0 || perToken > experts))
         return "config field num_experts_per_tok = " + std::to_string(perToken) + ": expected 1 to " + std::to_string(experts)
                + " (the number of experts)";

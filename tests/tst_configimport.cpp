@@ -324,6 +324,28 @@ private slots:
         QVERIFY(notes.contains(QStringLiteral("MoE with 128 routed experts")));
     }
 
+    /** Found by an adversarial trial: MoE placement past the last layer dropped every expert (671 B read as 37 B dense). */
+    void expertsPlacedInNoLayerAreRefused()
+    {
+        for (const char* field : {"\"first_k_dense_replace\": 3", "\"moe_layer_freq\": 1"}) {
+            QByteArray json = fixture(QStringLiteral("deepseek-v3.json"));
+            QVERIFY(json.contains(field));
+            if (QByteArray(field).startsWith("\"first"))
+                json.replace(field, "\"first_k_dense_replace\": 62");
+            else
+                json.replace(field, "\"moe_layer_freq\": 1000");
+            ImportedModel m;
+            const QString err = QString::fromStdString(importHfConfig(json, m));
+            QVERIFY2(err.contains(QStringLiteral("places them in none of its 61 layers")), qPrintable(err));
+        }
+        // The convolution keeps kernel - 1 inputs: a kernel of 0 is refused, not a negative state.
+        QByteArray json = fixture(QStringLiteral("nemotron-3-nano-30b-a3b.json"));
+        json.replace("\"conv_kernel\": 4", "\"conv_kernel\": 0");
+        ImportedModel m;
+        const QString err = QString::fromStdString(importHfConfig(json, m));
+        QVERIFY2(err.contains(QStringLiteral("conv_kernel = 0: expected at least 1")), qPrintable(err));
+    }
+
     /** Llama-Nemotron NAS (DeciLM block_configs: per-layer widths) is refused, the reason named. */
     void blockConfigsRefused()
     {
