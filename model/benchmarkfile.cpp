@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/benchmarkfile.h"
+#include "model/csvline.h"
 
 #include <algorithm>
 #include <charconv>
@@ -25,36 +26,10 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string trimmed(std::string s)
-{
-    const auto notSpace = [](unsigned char c) { return !std::isspace(c); };
-    s.erase(s.begin(), std::find_if(s.begin(), s.end(), notSpace));
-    s.erase(std::find_if(s.rbegin(), s.rend(), notSpace).base(), s.end());
-    return s;
-}
-
 std::string lower(std::string s)
 {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return s;
-}
-
-std::vector<std::string> splitCsv(const std::string& line)
-{
-    std::vector<std::string> cells;
-    std::string cell;
-    bool quoted = false;
-    for (char c : line) {
-        if (c == '"')
-            quoted = !quoted;
-        else if (c == ',' && !quoted) {
-            cells.push_back(trimmed(cell));
-            cell.clear();
-        } else
-            cell += c;
-    }
-    cells.push_back(trimmed(cell));
-    return cells;
 }
 
 /** A CSV number: "1,146.31" (thousands inside quotes) allowed; nullopt when not a finite number. */
@@ -460,12 +435,12 @@ std::string readGenaiPerfCsv(const QList<QByteArray>& lines, const std::string& 
     int lineNumber = 0;
     for (const QByteArray& raw : lines) {
         ++lineNumber;
-        const std::string line = trimmed(raw.toStdString());
+        const std::string line = trimmedText(raw.toStdString());
         if (line.empty()) {
             header.clear();
             continue;
         }
-        std::vector<std::string> cells = splitCsv(line);
+        std::vector<std::string> cells = splitCsvLine(line);
         if (header.empty() || cells[0] == "Metric") {
             header = cells;
             for (std::string& h : header)
@@ -590,12 +565,12 @@ std::string readMeasurementCsv(const QList<QByteArray>& lines, BenchmarkFile& f)
     int lineNumber = 0;
     for (const QByteArray& raw : lines) {
         ++lineNumber;
-        std::string line = trimmed(raw.toStdString());
+        std::string line = trimmedText(raw.toStdString());
         if (lineNumber == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0)
             line.erase(0, 3);
         if (line.empty() || line[0] == '#')
             continue;
-        std::vector<std::string> cells = splitCsv(line);
+        std::vector<std::string> cells = splitCsvLine(line);
         if (columns.empty()) {
             std::vector<std::string> ignored;
             for (std::string h : cells) {
@@ -604,7 +579,7 @@ std::string readMeasurementCsv(const QList<QByteArray>& lines, BenchmarkFile& f)
                     const size_t at = h.find(open);
                     if (at != std::string::npos) {
                         const size_t close = h.find_first_of(")]", at);
-                        h = trimmed(h.substr(0, at)) + "_" + trimmed(h.substr(at + 1, close == std::string::npos ? std::string::npos : close - at - 1));
+                        h = trimmedText(h.substr(0, at)) + "_" + trimmedText(h.substr(at + 1, close == std::string::npos ? std::string::npos : close - at - 1));
                     }
                 }
                 std::replace(h.begin(), h.end(), ' ', '_');

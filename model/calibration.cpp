@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/calibration.h"
+#include "model/csvline.h"
 
 #include <algorithm>
 #include <array>
@@ -25,32 +26,6 @@ namespace ridgeline::model {
 
 namespace {
 
-std::string trimmed(std::string s)
-{
-    const auto notSpace = [](unsigned char c) { return !std::isspace(c); };
-    s.erase(s.begin(), std::find_if(s.begin(), s.end(), notSpace));
-    s.erase(std::find_if(s.rbegin(), s.rend(), notSpace).base(), s.end());
-    return s;
-}
-
-std::vector<std::string> splitCsv(const std::string& line)
-{
-    std::vector<std::string> cells;
-    std::string cell;
-    bool quoted = false;
-    for (char c : line) {
-        if (c == '"')
-            quoted = !quoted;
-        else if (c == ',' && !quoted) {
-            cells.push_back(trimmed(cell));
-            cell.clear();
-        } else
-            cell += c;
-    }
-    cells.push_back(trimmed(cell));
-    return cells;
-}
-
 /** "ITL (ms)" / "itl [ms]" / "itl_ms" -> "itl_ms". */
 std::string normaliseHeader(std::string h)
 {
@@ -59,8 +34,8 @@ std::string normaliseHeader(std::string h)
         const size_t at = h.find(open);
         if (at != std::string::npos) {
             const size_t close = h.find_first_of(")]", at);
-            const std::string unit = trimmed(h.substr(at + 1, close == std::string::npos ? std::string::npos : close - at - 1));
-            h = trimmed(h.substr(0, at)) + "_" + unit;
+            const std::string unit = trimmedText(h.substr(at + 1, close == std::string::npos ? std::string::npos : close - at - 1));
+            h = trimmedText(h.substr(0, at)) + "_" + unit;
         }
     }
     std::replace(h.begin(), h.end(), ' ', '_');
@@ -180,14 +155,14 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
     int lineNumber = 0;
     for (const QByteArray& raw : lines) {
         ++lineNumber;
-        std::string line = trimmed(raw.toStdString());
+        std::string line = trimmedText(raw.toStdString());
         if (lineNumber == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0)
             line.erase(0, 3); // a UTF-8 byte-order mark
         if (line.empty() || line[0] == '#')
             continue;
         if (!header.empty() && rows.size() >= size_t(kMaxMeasurements))
             return tooManyMeasurements("line " + std::to_string(lineNumber));
-        std::vector<std::string> cells = splitCsv(line);
+        std::vector<std::string> cells = splitCsvLine(line);
         if (header.empty()) {
             static const std::map<std::string, double> known = {
                 {"batch", 1},        {"concurrency", 1},    {"context_tokens", 1}, {"input_tokens", 1}, {"prompt_tokens", 1},
