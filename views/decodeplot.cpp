@@ -193,6 +193,9 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
     else if (gpus > 1)
         floor = tr("Floor W/(T\u00b7BW) = %1/token at B = 1 (%2; weights split over T = %3 GPUs)")
                     .arg(format::milliseconds(floorMs), floorRate, format::integer(gpus));
+    else if (floorMs < totalFloorMs * (1 - 1e-12)) // embedding_read = rows: the unread input-table rows are not read
+        floor = tr("Floor W_read/BW = %1/token at B = 1 (%2; the input table's unread rows left out)")
+                    .arg(format::milliseconds(floorMs), floorRate);
     else
         floor = tr("Floor W/BW = %1/token at B = 1 (%2)").arg(format::milliseconds(floorMs), floorRate);
     setTakeaway(tr("%1; %2. At B = %3: t_step %4 (%5), %6 total.")
