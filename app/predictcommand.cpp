@@ -87,6 +87,13 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
         t << QStringLiteral("fixed prefill overhead %1 ms per prefilling step (efficiency.prefill_overhead_ms)").arg(s.efficiency.prefillOverheadSeconds * 1e3);
     if (s.efficiency.chunkOverheadSeconds > 0)
         t << QStringLiteral("per-chunk prefill cost %1 ms (efficiency.chunk_overhead_ms)").arg(s.efficiency.chunkOverheadSeconds * 1e3);
+    if (s.efficiency.perSequenceOverheadSeconds > 0)
+        t << QStringLiteral("per-sequence step cost %1 us per decoding sequence (efficiency.per_sequence_overhead_us)")
+                 .arg(s.efficiency.perSequenceOverheadSeconds * 1e6);
+    if (s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth)
+        t << QStringLiteral("KV cache read at %1 of peak bandwidth, weights at %2 (efficiency.kv_bandwidth, efficiency.bandwidth)")
+                 .arg(s.efficiency.kvBandwidth)
+                 .arg(s.efficiency.bandwidth);
     if (s.hardware.gpus > 1)
         t << QStringLiteral("tensor-parallel all-reduces over %1 GPUs").arg(s.hardware.gpus);
     return t;

@@ -92,7 +92,8 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
         }
         fits += "      " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
                 + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
-                + coefficient("chunk", fit.chunkOverheadMs, " ms") + "\n";
+                + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
+                + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + "\n";
         const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
         for (size_t i = 0; i < test.size(); ++i)
             if (r[i].error.empty())
@@ -187,7 +188,8 @@ int main(int argc, char** argv)
         details += name.toStdString() + " (" + std::to_string(int(seconds)) + " s)\n";
         details += "  in-sample: " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
                    + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
-                   + coefficient("chunk", fit.chunkOverheadMs, " ms") + "; " + std::to_string(fit.iterations) + " iterations, "
+                   + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
+                   + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + "; " + std::to_string(fit.iterations) + " iterations, "
                    + std::to_string(fit.evaluations) + " evaluations\n";
         for (const std::string& n : fit.notes)
             details += "    note: " + n + "\n";

@@ -475,7 +475,9 @@ struct FitParameter {
     bool free = true;
 };
 
-/** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms) to @p s. */
+constexpr int kParameters = 7;
+
+/** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
 {
     s.efficiency.bandwidth = x(0);
@@ -484,11 +486,13 @@ Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
     s.efficiency.stepOverheadSeconds = x(3) / 1e3;
     s.efficiency.prefillOverheadSeconds = x(3) / 1e3;
     s.efficiency.chunkOverheadSeconds = x(4) / 1e3;
+    s.efficiency.kvBandwidth = x(5);
+    s.efficiency.perSequenceOverheadSeconds = x(6) / 1e6;
     return s;
 }
 
 struct Residuals {
-    Eigen::VectorXd r;       // ln(predicted / measured), ITL rows then TTFT rows
+    Eigen::VectorXd r;       // predicted / measured - 1, ITL rows then TTFT rows
     double itlMape = 0, ttftMape = 0;
     int itlPoints = 0, ttftPoints = 0;
     bool ok = true;
@@ -537,7 +541,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 res.r(k++) = 0;
                 continue;
             }
-            res.r(k++) = std::log(c->predictedMs / c->measuredMs);
+            res.r(k++) = c->predictedMs / c->measuredMs - 1.0;
             res.itlMape += std::abs(c->residual);
             ++res.itlPoints;
         }
@@ -548,7 +552,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 res.r(k++) = 0;
                 continue;
             }
-            res.r(k++) = std::log(c->predictedMs / c->measuredMs);
+            res.r(k++) = c->predictedMs / c->measuredMs - 1.0;
             res.ttftMape += std::abs(c->residual);
             ++res.ttftPoints;
         }
@@ -574,11 +578,36 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         r.ttftMapeBefore = before.ttftMape;
     }
 
-    std::array<FitParameter, 5> params = {{{"efficiency.bandwidth", 0.01, 1.0, 0.75, 0.01},
-                                           {"efficiency.mfu_prefill", 0.01, 1.0, 0.40, 0.01},
-                                           {"efficiency.mfu_decode", 0.01, 1.0, 0.50, 0.01},
-                                           {"efficiency.step_overhead_ms", 0.0, 1000.0, 0.5, 0.05},
-                                           {"efficiency.chunk_overhead_ms", 0.0, 1000.0, 0.0, 0.05}}};
+    std::array<FitParameter, kParameters> params = {{{"efficiency.bandwidth", 0.01, 1.0, 0.75, 0.01},
+                                                     {"efficiency.mfu_prefill", 0.01, 1.0, 0.40, 0.01},
+                                                     {"efficiency.mfu_decode", 0.01, 1.0, 0.50, 0.01},
+                                                     {"efficiency.step_overhead_ms", 0.0, 1000.0, 0.5, 0.05},
+                                                     {"efficiency.chunk_overhead_ms", 0.0, 1000.0, 0.0, 0.05},
+                                                     {"efficiency.kv_bandwidth", 0.01, 1.0, 0.75, 0.01},
+                                                     {"efficiency.per_sequence_overhead_us", 0.0, 10000.0, 0.0, 2.0}}};
+    {
+        // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
+        // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
+        // held-out fits too): both are fitted when the ITL points have at least two batch sizes at each of at least
+        // two decode contexts (input + output / 2, distinct by more than 10 %); otherwise eta_kv = eta_bw and the
+        // per-sequence cost stays at the scenario's values.
+        std::map<long long, std::set<long long>> batchesAtContext;
+        for (const int i : itlRows) {
+            const BenchmarkPoint& p = points[size_t(i)];
+            const double context = p.inputTokens + p.outputTokens / 2.0;
+            const long long bucket = std::llround(std::log(std::max(1.0, context)) / std::log(1.1));
+            batchesAtContext[bucket].insert(std::llround(p.concurrency));
+        }
+        int contexts = 0;
+        for (const auto& [bucket, batches] : batchesAtContext)
+            contexts += batches.size() >= 2 ? 1 : 0;
+        if (contexts < 2) {
+            params[5].free = false;
+            params[6].free = false;
+            r.notes.push_back("ITL slopes against the batch at fewer than two contexts: the KV-read bandwidth efficiency and the "
+                              "per-sequence cost are not fitted (kept at the scenario's values)");
+        }
+    }
     if (ttftRows.empty()) {
         params[1].free = false;
         params[4].free = false;
@@ -600,29 +629,34 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                               "scenario's value");
         }
     }
-    Eigen::VectorXd x(5);
-    for (int j = 0; j < 5; ++j)
+    Eigen::VectorXd x(kParameters);
+    for (int j = 0; j < kParameters; ++j)
         x(j) = params[size_t(j)].start;
+    if (!params[5].free)
+        x(5) = scenario.efficiency.kvBandwidth;
+    if (!params[6].free)
+        x(6) = scenario.efficiency.perSequenceOverheadSeconds * 1e6;
     if (!params[1].free)
         x(1) = scenario.efficiency.mfuPrefill;
     if (!params[4].free)
         x(4) = scenario.efficiency.chunkOverheadSeconds * 1e3;
     auto clampTo = [&](Eigen::VectorXd& v) {
-        for (int j = 0; j < 5; ++j)
-            v(j) = std::clamp(v(j), params[size_t(j)].lower, params[size_t(j)].upper);
+        for (int j = 0; j < kParameters; ++j)
+            if (params[size_t(j)].free)
+                v(j) = std::clamp(v(j), params[size_t(j)].lower, params[size_t(j)].upper);
     };
 
     Residuals current = score(withParameters(scenario, x), fitEngine);
     ++r.evaluations;
     double cost = current.r.squaredNorm();
     double lambda = 1e-2;
-    Eigen::MatrixXd J(rows, 5);
-    std::array<bool, 5> determined{};
+    Eigen::MatrixXd J(rows, kParameters);
+    std::array<bool, kParameters> determined{};
     for (int iteration = 0; iteration < options.maxIterations; ++iteration) {
         r.iterations = iteration + 1;
         // Forward differences, stepping inward from an upper bound.
         J.setZero();
-        for (int j = 0; j < 5; ++j) {
+        for (int j = 0; j < kParameters; ++j) {
             if (!params[size_t(j)].free)
                 continue;
             Eigen::VectorXd xh = x;
@@ -637,12 +671,12 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         }
         const Eigen::MatrixXd A = J.transpose() * J;
         const Eigen::VectorXd g = J.transpose() * current.r;
-        for (int j = 0; j < 5; ++j)
+        for (int j = 0; j < kParameters; ++j)
             determined[size_t(j)] = params[size_t(j)].free && A(j, j) > 1e-12 * std::max(1.0, A.diagonal().maxCoeff());
         bool improved = false;
         for (int attempt = 0; attempt < 8 && !improved; ++attempt) {
             Eigen::MatrixXd M = A;
-            for (int j = 0; j < 5; ++j) {
+            for (int j = 0; j < kParameters; ++j) {
                 M(j, j) += lambda * std::max(A(j, j), 1e-9);
                 if (!determined[size_t(j)]) { // held: a zero row and column with a one on the diagonal
                     M.row(j).setZero();
@@ -651,7 +685,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 }
             }
             Eigen::VectorXd rhs = -g;
-            for (int j = 0; j < 5; ++j)
+            for (int j = 0; j < kParameters; ++j)
                 if (!determined[size_t(j)])
                     rhs(j) = 0;
             Eigen::VectorXd xn = x + M.ldlt().solve(rhs);
@@ -677,12 +711,12 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
 
     // Standard errors from the Jacobian at the solution, over the determined parameters not at a bound.
     std::vector<int> freeAt;
-    for (int j = 0; j < 5; ++j) {
+    for (int j = 0; j < kParameters; ++j) {
         const bool atBound = x(j) <= params[size_t(j)].lower + 1e-12 || x(j) >= params[size_t(j)].upper - 1e-12;
         if (determined[size_t(j)] && !atBound)
             freeAt.push_back(j);
     }
-    std::array<std::optional<double>, 5> se{};
+    std::array<std::optional<double>, kParameters> se{};
     const Eigen::Index dof = rows - Eigen::Index(freeAt.size());
     if (!freeAt.empty() && dof > 0) {
         Eigen::MatrixXd Jf(rows, Eigen::Index(freeAt.size()));
@@ -697,8 +731,9 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                     se[size_t(freeAt[k])] = std::sqrt(cov(Eigen::Index(k), Eigen::Index(k)));
         }
     }
-    Coefficient* outs[5] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs};
-    for (int j = 0; j < 5; ++j) {
+    Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
+                                      &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs};
+    for (int j = 0; j < kParameters; ++j) {
         *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
         if (!params[size_t(j)].free)
             continue;

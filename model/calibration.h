@@ -96,6 +96,8 @@ struct BenchmarkFitResult {
     Coefficient mfuDecode;           ///< in [0.01, 1]
     Coefficient stepOverheadMs;      ///< every step's fixed overhead (efficiency.step_overhead_ms = prefill_overhead_ms), >= 0
     Coefficient chunkOverheadMs;     ///< per prefill chunk (efficiency.chunk_overhead_ms), >= 0
+    Coefficient kvBandwidthEfficiency; ///< eta_kv (efficiency.kv_bandwidth), in [0.01, 1]; 0 when unfitted and unset (= eta_bw)
+    Coefficient perSequenceOverheadUs; ///< per decoding sequence per step (efficiency.per_sequence_overhead_us), >= 0
     int itlPoints = 0, ttftPoints = 0;
     double itlMapeBefore = 0, itlMapeAfter = 0, ttftMapeBefore = 0, ttftMapeAfter = 0;
     int iterations = 0, evaluations = 0;
@@ -104,11 +106,13 @@ struct BenchmarkFitResult {
 };
 
 /**
- * Fits eta_bw, prefill and decode MFU, the fixed step overhead and the per-chunk prefill cost with the
+ * Fits eta_bw, prefill and decode MFU, the fixed step overhead, the per-chunk prefill cost, the KV-read
+ * bandwidth efficiency eta_kv and the per-sequence step cost with the
  * benchmark prediction in the loop (predictBenchmark(), the simulator run as the benchmark ran): bounded
- * Levenberg-Marquardt (projected steps, forward-difference Jacobian, Eigen) on the log residuals
- * ln(predicted / measured) of each point's compared ITL and TTFT (compareItl(), compareTtft()), so relative
- * errors count equally. Bounds: efficiencies in [0.01, 1] (physical: no faster than the peak), overheads >= 0
+ * Levenberg-Marquardt (projected steps, forward-difference Jacobian, Eigen) on the relative residuals
+ * predicted / measured - 1 of each point's compared ITL and TTFT (compareItl(), compareTtft()): their mean absolute
+ * value is the MAPE the fit is judged by (docs/cost-model.md). eta_kv and the per-sequence cost are fitted only when
+ * the ITL points have two or more concurrencies at each of two or more contexts (otherwise eta_kv = eta_bw). Bounds: efficiencies in [0.01, 1] (physical: no faster than the peak), overheads >= 0
  * (at most 1 s). Starts from eta_bw 0.75, MFU 0.4 / 0.5, 0.5 ms and 0 ms. A parameter no residual depends on
  * (e.g. prefill MFU without TTFT points) stays at its scenario value, unfitted; so does the per-chunk cost when
  * every TTFT point has the same prompt length in one chunk (it is then a per-request cost that cannot be told from

@@ -173,10 +173,10 @@ void evaluate(const Scenario& s, Evaluation& out)
     d.kvBytes = B * d.kvBytesPerSequence;
     d.readBytes = d.weightBytes + d.kvBytes;
     d.flop = t.decodeFlop(B, S);
-    d.memorySeconds = d.readBytes / t.effectiveBandwidth;
+    d.memorySeconds = d.weightBytes / t.effectiveBandwidth + d.kvBytes / t.kvEffectiveBandwidth;
     d.computeSeconds = d.flop / t.decodeFlops;
     d.commSeconds = t.commSeconds(B);
-    d.stepSeconds = std::max(d.memorySeconds, d.computeSeconds) + d.commSeconds + t.stepOverheadSeconds;
+    d.stepSeconds = std::max(d.memorySeconds, d.computeSeconds) + d.commSeconds + t.stepOverheadSeconds + B * t.perSequenceOverheadSeconds;
     d.bound = d.computeSeconds > d.memorySeconds ? Bound::Compute : Bound::Memory;
     d.floorSecondsBatch1 = t.weightReadBytes(1.0) / t.bandwidth;
     d.totalWeightFloorSeconds = t.residentWeightBytes / t.gpus / t.bandwidth;
@@ -189,7 +189,8 @@ void evaluate(const Scenario& s, Evaluation& out)
     const double rowPerSequence = t.experts > 0 ? 0.0 : t.embeddingRowBytesPerGpu();
     d.interceptSeconds = t.weightReadBytes(t.experts > 0 ? 1.0 : 0.0) / t.effectiveBandwidth + (t.gpus > 1 ? t.commLatencySeconds : 0.0)
                          + t.stepOverheadSeconds;
-    d.slopeSecondsPerSequence = (d.kvBytesPerSequence + rowPerSequence) / t.effectiveBandwidth + t.commSecondsPerToken;
+    d.slopeSecondsPerSequence = d.kvBytesPerSequence / t.kvEffectiveBandwidth + rowPerSequence / t.effectiveBandwidth
+                                + t.commSecondsPerToken + t.perSequenceOverheadSeconds;
 
     // Roofline.
     RooflineResult& r = out.roofline;
@@ -203,7 +204,7 @@ void evaluate(const Scenario& s, Evaluation& out)
     if (t.experts <= 0) {
         // Dense: t_comp = c B and t_mem = a + b B cross at B = a / (c - b) when c > b.
         const double a = t.weightReadBytes(0.0) / t.effectiveBandwidth;
-        const double b = (d.kvBytesPerSequence + rowPerSequence) / t.effectiveBandwidth;
+        const double b = d.kvBytesPerSequence / t.kvEffectiveBandwidth + rowPerSequence / t.effectiveBandwidth;
         const double c = t.decodeFlop(1.0, S) / t.decodeFlops;
         r.computeBoundBatch = c > b ? std::optional<double>(a / (c - b)) : std::nullopt;
     } else {
@@ -391,12 +392,12 @@ void evaluate(const Scenario& s, Evaluation& out)
         w.weightFloorMs.setConstant(w.batch.size(), t.residentWeightBytes / t.gpus / t.bandwidth * 1000.0);
     }
     const double etaBw = t.effectiveBandwidth / t.bandwidth;
-    w.memoryMs = w.weightFloorMs / etaBw + (d.kvBytesPerSequence / t.effectiveBandwidth * 1000.0) * w.batch;
+    w.memoryMs = w.weightFloorMs / etaBw + (d.kvBytesPerSequence / t.kvEffectiveBandwidth * 1000.0) * w.batch;
     w.computeMs = (t.decodeFlop(1.0, S) / t.decodeFlops * 1000.0) * w.batch;
     w.stepMs = w.memoryMs.max(w.computeMs);
     if (t.gpus > 1)
         w.stepMs += (t.commLatencySeconds + t.commSecondsPerToken * w.batch) * 1000.0;
-    w.stepMs += t.stepOverheadSeconds * 1000.0;
+    w.stepMs += t.stepOverheadSeconds * 1000.0 + t.perSequenceOverheadSeconds * 1000.0 * w.batch;
     w.tokensPerSecondPerUser = 1000.0 / w.stepMs;
     w.tokensPerSecondTotal = w.batch * w.tokensPerSecondPerUser;
 

@@ -14,6 +14,7 @@ CostTerms costTerms(const Scenario& s)
     t.gpus = std::max(1, hw.gpus);
     t.bandwidth = hw.bandwidthBytesPerSecond;
     t.effectiveBandwidth = hw.bandwidthBytesPerSecond * s.efficiency.bandwidth;
+    t.kvEffectiveBandwidth = hw.bandwidthBytesPerSecond * s.efficiency.kvBandwidthOrDefault();
     t.peakFlops = matmulPeak(hw, m.weightDtype);
     t.decodeFlops = t.peakFlops * s.efficiency.mfuDecode;
     t.prefillFlops = t.peakFlops * s.efficiency.mfuPrefill;
@@ -56,6 +57,7 @@ CostTerms costTerms(const Scenario& s)
     t.stepOverheadSeconds = s.efficiency.stepOverheadSeconds;
     t.prefillOverheadSeconds = s.efficiency.prefillOverheadSeconds;
     t.chunkOverheadSeconds = s.efficiency.chunkOverheadSeconds;
+    t.perSequenceOverheadSeconds = s.efficiency.perSequenceOverheadSeconds;
     if (t.gpus > 1) {
         // Two all-reduces per layer of tokens x d activations, ring: 2 (T - 1) / T of the bytes over the link.
         const double ringFactor = 2.0 * (t.gpus - 1) / t.gpus;

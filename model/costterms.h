@@ -20,6 +20,7 @@ struct CostTerms {
     double gpus;                 // T
     double bandwidth;            // BW, per GPU
     double effectiveBandwidth;   // BW * eta_bw
+    double kvEffectiveBandwidth; // BW * eta_kv (eta_kv = eta_bw unless efficiency.kv_bandwidth is set)
     double peakFlops;            // F_peak for the matmul dtype, per GPU
     double decodeFlops;          // F_peak * MFU_decode
     double prefillFlops;         // F_peak * MFU_prefill
@@ -42,6 +43,7 @@ struct CostTerms {
     double stepOverheadSeconds;  // fixed per decode step
     double prefillOverheadSeconds; // fixed per prefill
     double chunkOverheadSeconds; // per prefill chunk in a serving step (simulator only)
+    double perSequenceOverheadSeconds; // per decoding sequence per step
     double commLatencySeconds;   // per step, all layers
     double commSecondsPerToken;  // per step, all layers, per token in the step
 
@@ -78,7 +80,7 @@ struct CostTerms {
 
     double decodeMemorySeconds(double batch, double context) const
     {
-        return (weightReadBytes(batch) + batch * cacheBytesPerSequence(context)) / effectiveBandwidth;
+        return weightReadBytes(batch) / effectiveBandwidth + batch * cacheBytesPerSequence(context) / kvEffectiveBandwidth;
     }
     double decodeFlop(double batch, double context) const
     {
@@ -88,7 +90,7 @@ struct CostTerms {
     double stepSeconds(double batch, double context) const
     {
         return std::max(decodeMemorySeconds(batch, context), decodeComputeSeconds(batch, context)) + commSeconds(batch)
-               + stepOverheadSeconds;
+               + stepOverheadSeconds + batch * perSequenceOverheadSeconds;
     }
 
     double prefillLinearFlop(double prompt) const { return 2.0 * activeParams * prompt; }
@@ -109,7 +111,11 @@ struct CostTerms {
 
     /** Weights read once plus the KV the prompt writes (sliding layers keep only the last window) and the state it leaves. */
     double prefillBytes(double prompt) const { return weightReadBytes(prompt) + cacheBytesPerSequence(prompt); }
-    double prefillMemorySeconds(double prompt) const { return prefillBytes(prompt) / effectiveBandwidth; }
+    /** Weights at eta_bw, the KV and state the prompt writes at eta_kv (efficiency.kv_bandwidth, eta_bw when unset). */
+    double prefillMemorySeconds(double prompt) const
+    {
+        return weightReadBytes(prompt) / effectiveBandwidth + cacheBytesPerSequence(prompt) / kvEffectiveBandwidth;
+    }
 };
 
 /** Resolves every per-scenario constant of the formulas. Precondition: validate(s) is empty. */

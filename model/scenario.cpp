@@ -195,6 +195,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("efficiency.step_overhead_ms", s.efficiency.stepOverheadSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("efficiency.prefill_overhead_ms", s.efficiency.prefillOverheadSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("efficiency.chunk_overhead_ms", s.efficiency.chunkOverheadSeconds * 1e3, 1e6, "1e6 ms");
+    c.atMost("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6, 1e6, "1e6 us");
 
     c.positive("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond);
     c.positive("hardware.peak_flops", s.hardware.peakFlopsPerSecond);
@@ -237,6 +238,9 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.nonNegative("efficiency.step_overhead_ms", s.efficiency.stepOverheadSeconds * 1e3);
     c.nonNegative("efficiency.prefill_overhead_ms", s.efficiency.prefillOverheadSeconds * 1e3);
     c.nonNegative("efficiency.chunk_overhead_ms", s.efficiency.chunkOverheadSeconds * 1e3);
+    c.nonNegative("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6);
+    if (s.efficiency.kvBandwidth != 0) // 0: unset, the KV read runs at eta_bw
+        c.fraction("efficiency.kv_bandwidth", s.efficiency.kvBandwidth, "achieved / peak; 0 means the same as efficiency.bandwidth");
     return errors;
 }
 

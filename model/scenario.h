@@ -141,6 +141,12 @@ struct Efficiency {
     double stepOverheadSeconds = 0;    ///< fixed time added to every decode step (launches, scheduling); 0 at the floor
     double prefillOverheadSeconds = 0; ///< fixed time added to every prefill; 0 at the floor
     double chunkOverheadSeconds = 0;   ///< time added per prefill chunk in a serving step (simulator; docs/cost-model.md); 0 at the floor
+    /// time added per decoding sequence per step (sampling, scheduling, per-sequence attention work; docs/cost-model.md); 0 at the floor
+    double perSequenceOverheadSeconds = 0;
+    /// eta_kv, achieved / peak bandwidth of the KV-cache read and write; 0 = the same as eta_bw (docs/cost-model.md)
+    double kvBandwidth = 0;
+    /** eta_kv as used: kvBandwidth, or eta_bw when it is 0 (unset). */
+    double kvBandwidthOrDefault() const { return kvBandwidth > 0 ? kvBandwidth : bandwidth; }
 };
 
 /** Every input of the cost model. Plain value type: copy freely. */

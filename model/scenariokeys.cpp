@@ -367,6 +367,18 @@ const std::vector<Entry>& entries()
                                  &Efficiency::prefillOverheadSeconds));
         t.push_back(milliseconds("efficiency.chunk_overhead_ms", "time added per prefill chunk in a serving step (simulator, calibration)",
                                  &Efficiency::chunkOverheadSeconds));
+        t.push_back(Entry{{"efficiency.per_sequence_overhead_us", KeyKind::Number, "us",
+                           "time added per decoding sequence per step (sampling, scheduling; calibration)"},
+                          [](const Scenario& s) { return formatNumber(s.efficiency.perSequenceOverheadSeconds * 1e6); },
+                          [](Scenario& s, std::string_view text) {
+                              double v = 0;
+                              std::string err = parseNumber("efficiency.per_sequence_overhead_us", text, v);
+                              if (err.empty())
+                                  s.efficiency.perSequenceOverheadSeconds = v / 1e6;
+                              return err;
+                          }});
+        t.push_back(number("efficiency.kv_bandwidth", "fraction", "eta_kv, achieved / peak bandwidth of the KV-cache read (0: eta_bw)",
+                           [](Scenario& s) -> double& { return s.efficiency.kvBandwidth; }));
         return t;
     }();
     return table;

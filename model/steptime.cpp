@@ -17,8 +17,10 @@ StepBreakdown StepCost::breakdown(const StepTotals& t) const
     const double tokens = t.decodeTokens + t.prefillTokens;
     if (tokens <= 0)
         return b;
-    const double bytes = m_t.weightReadBytes(tokens) + (t.decodeLayerTokens + t.prefillLayerTokens) * m_t.kvPerLayerTokenPerGpu;
-    b.memorySeconds = bytes / m_t.effectiveBandwidth;
+    b.memorySeconds = m_t.weightReadBytes(tokens) / m_t.effectiveBandwidth
+                      + ((t.decodeLayerTokens + t.prefillLayerTokens) * m_t.kvPerLayerTokenPerGpu
+                         + t.decodeTokens * m_t.statePerSequencePerGpu) // each decoding sequence reads its fixed-size state
+                            / m_t.kvEffectiveBandwidth;
     const double decodeFlop = (2.0 * m_t.activeParams * t.decodeTokens + 4.0 * m_t.attentionWidth * t.decodeLayerTokens) / m_t.gpus;
     const double prefillFlop = (2.0 * m_t.activeParams * t.prefillTokens + 4.0 * m_t.attentionWidth * t.prefillPairs) / m_t.gpus;
     b.computeSeconds = decodeFlop / m_t.decodeFlops + prefillFlop / m_t.prefillFlops;
@@ -27,7 +29,8 @@ StepBreakdown StepCost::breakdown(const StepTotals& t) const
     b.overheadSeconds = std::max(t.decodeTokens > 0 ? m_t.stepOverheadSeconds : 0.0,
                                  t.prefillTokens > 0 ? m_t.prefillOverheadSeconds : 0.0);
     b.chunkSeconds = t.prefillChunks * m_t.chunkOverheadSeconds;
-    b.seconds = std::max(b.memorySeconds, b.computeSeconds) + b.commSeconds + b.overheadSeconds + b.chunkSeconds;
+    b.sequenceSeconds = t.decodeTokens * m_t.perSequenceOverheadSeconds;
+    b.seconds = std::max(b.memorySeconds, b.computeSeconds) + b.commSeconds + b.overheadSeconds + b.chunkSeconds + b.sequenceSeconds;
     return b;
 }
 

@@ -43,7 +43,8 @@ struct StepBreakdown {
     double commSeconds = 0;    ///< tensor-parallel all-reduces for every token of the step (0 at T = 1)
     double overheadSeconds = 0; ///< fixed: max(step overhead if it decodes, prefill overhead if it prefills)
     double chunkSeconds = 0;   ///< prefill chunks x efficiency.chunk_overhead_ms (per-chunk launches and metadata)
-    double seconds = 0;        ///< max(memory, compute) + comm + overhead + chunk
+    double sequenceSeconds = 0; ///< decoding sequences x efficiency.per_sequence_overhead_us (sampling, scheduling per sequence)
+    double seconds = 0;        ///< max(memory, compute) + comm + overhead + chunk + sequence
 };
 
 /**
@@ -65,7 +66,9 @@ struct StepBreakdown {
  * - a step is one forward pass: it adds the larger of efficiency.step_overhead_ms (when it decodes) and
  *   efficiency.prefill_overhead_ms (when it prefills), so a decode-only or prefill-only step matches the cost model;
  * - each prefill chunk in the step adds efficiency.chunk_overhead_ms (0 at the floor), so a prompt split in k
- *   chunks pays k times what one whole-prompt prefill pays (docs/cost-model.md, "Serving-step costs").
+ *   chunks pays k times what one whole-prompt prefill pays (docs/cost-model.md, "Serving-step costs");
+ * - each decoding sequence adds efficiency.per_sequence_overhead_us (0 at the floor), and the KV bytes move at
+ *   BW * eta_kv (efficiency.kv_bandwidth; eta_bw when unset) while the weights move at BW * eta_bw.
  * Precondition: validate(scenario) is empty.
  */
 class StepCost {
