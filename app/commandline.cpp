@@ -23,6 +23,7 @@
 #include "app/predictcommand.h"
 #include "app/simulatecommand.h"
 #include "model/costmodel.h"
+#include "model/efficiencypresets.h"
 #include "model/calibration.h"
 #include "model/hardwarecatalogue.h"
 #include "model/hfconfig.h"
@@ -97,6 +98,8 @@ QString helpText()
                "                         with B / A for every figure (--set applies to both)\n"
                "  --model-config FILE    import the model from a HuggingFace config.json (after --scenario)\n"
                "  --set KEY=VALUE        set one scenario field after the file (repeatable)\n"
+               "  --efficiency PRESET    every efficiency from a preset calibrated on a measured benchmark,\n"
+               "                         before --set: h100-trtllm-inflight, h100-trtllm-static, a100-trtllm-static\n"
                "  --screenshot FILE.png  render the whole window offscreen to a PNG, then exit\n"
                "  --size WxH             window size for --screenshot (default 1600x1000); with --export\n"
                "                         the size of each plot (default 720x480, the dashboard is 3 x 2)\n"
@@ -365,6 +368,7 @@ int run(int argc, char** argv)
     const QCommandLineOption maxSequencesOpt(QStringLiteral("max-sequences"), QString(), QStringLiteral("N"));
     const QCommandLineOption modelConfigOpt(QStringLiteral("model-config"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption setOpt(QStringLiteral("set"), QString(), QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption efficiencyOpt(QStringLiteral("efficiency"), QString(), QStringLiteral("PRESET"));
     const QCommandLineOption screenshotOpt(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE.png"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QString(), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     const QCommandLineOption exportOpt(QStringLiteral("export"), QString(), QStringLiteral("DIR"));
@@ -373,7 +377,7 @@ int run(int argc, char** argv)
     const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
     const QCommandLineOption listHardwareOpt(QStringLiteral("list-hardware"));
     parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, exportOpt, dpiOpt, helpOpt, versionOpt,
-                       predictOpt, schedulerOpt, tokenBudgetOpt, maxSequencesOpt, listHardwareOpt});
+                       predictOpt, schedulerOpt, tokenBudgetOpt, maxSequencesOpt, listHardwareOpt, efficiencyOpt});
     parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
 
     if (!parser.parse(QCoreApplication::arguments()))
@@ -390,7 +394,7 @@ int run(int argc, char** argv)
     // Options that take one value: given twice, or with an empty value, is a mistake, not a choice.
     for (const QCommandLineOption* o : {&formatOpt, &scenarioOpt, &simulateOpt, &compareOpt, &calibrateOpt, &triageOpt,
                                         &modelConfigOpt, &screenshotOpt, &sizeOpt, &exportOpt, &dpiOpt, &predictOpt, &schedulerOpt,
-                                        &tokenBudgetOpt, &maxSequencesOpt}) {
+                                        &tokenBudgetOpt, &maxSequencesOpt, &efficiencyOpt}) {
         const QStringList values = parser.values(*o);
         const QString name = QStringLiteral("--") + o->names().constFirst();
         if (values.size() > 1)
@@ -514,15 +518,35 @@ int run(int argc, char** argv)
             exportOptions.size = size;
     }
 
+    // --efficiency PRESET: the preset's coefficients as --set assignments before the user's own, which win.
+    QStringList assignments;
+    if (parser.isSet(efficiencyOpt)) {
+        const model::EfficiencyPreset* preset = model::findEfficiencyPreset(parser.value(efficiencyOpt).trimmed().toStdString());
+        if (!preset)
+            return fail(kExitBadInput, QStringLiteral("--efficiency %1: no such preset; expected one of %2")
+                                           .arg(parser.value(efficiencyOpt), QString::fromStdString(model::efficiencyPresetIds())));
+        const model::Efficiency& e = preset->efficiency;
+        const auto number = [](double v) { return QString::number(v, 'g', 17); };
+        assignments << QStringLiteral("efficiency.bandwidth=") + number(e.bandwidth)
+                    << QStringLiteral("efficiency.mfu_prefill=") + number(e.mfuPrefill)
+                    << QStringLiteral("efficiency.mfu_decode=") + number(e.mfuDecode)
+                    << QStringLiteral("efficiency.step_overhead_ms=") + number(e.stepOverheadSeconds * 1e3)
+                    << QStringLiteral("efficiency.prefill_overhead_ms=") + number(e.prefillOverheadSeconds * 1e3)
+                    << QStringLiteral("efficiency.chunk_overhead_ms=") + number(e.chunkOverheadSeconds * 1e3)
+                    << QStringLiteral("efficiency.per_sequence_overhead_us=") + number(e.perSequenceOverheadSeconds * 1e6)
+                    << QStringLiteral("efficiency.kv_bandwidth=") + number(e.kvBandwidth);
+    }
+    assignments << parser.values(setOpt);
+
     if (parser.isSet(simulateOpt) && !parser.isSet(exportOpt)) {
-        if (parser.isSet(scenarioOpt) || parser.isSet(setOpt) || parser.isSet(modelConfigOpt))
+        if (parser.isSet(scenarioOpt) || parser.isSet(setOpt) || parser.isSet(modelConfigOpt) || parser.isSet(efficiencyOpt))
             return fail(kExitBadInput, QStringLiteral("--simulate takes its scenario from the simulation file's \"scenario\" object"));
         return runSimulate(parser.value(simulateOpt), format == QLatin1String("json"));
     }
 
     model::Scenario scenario;
     QStringList notes;
-    if (const QString err = buildScenario(scenarioFile, parser.value(modelConfigOpt), ticketScenario, parser.values(setOpt), scenario, notes);
+    if (const QString err = buildScenario(scenarioFile, parser.value(modelConfigOpt), ticketScenario, assignments, scenario, notes);
         !err.isEmpty())
         return fail(kExitBadInput, err);
 
@@ -561,7 +585,7 @@ int run(int argc, char** argv)
         model::Scenario other;
         QStringList otherNotes;
         if (const QString err = buildScenario(parser.value(compareOpt), parser.value(modelConfigOpt), ticketScenario,
-                                              parser.values(setOpt), other, otherNotes);
+                                              assignments, other, otherNotes);
             !err.isEmpty())
             return fail(kExitBadInput, QStringLiteral("--compare: ") + err);
         const model::Evaluation ea = model::evaluate(scenario), eb = model::evaluate(other);
@@ -612,7 +636,8 @@ int run(int argc, char** argv)
     window.resize(QSize(1600, 1000).boundedTo(QGuiApplication::primaryScreen()->availableSize()));
     // The user's session (last scenario, geometry, recent files): only here, never for scripts or tests.
     // A scenario given on the command line wins over the restored one.
-    window.startInteractiveSession(scenarioFile, scenarioFile.isEmpty() && !parser.isSet(setOpt) && !parser.isSet(modelConfigOpt));
+    window.startInteractiveSession(scenarioFile, scenarioFile.isEmpty() && !parser.isSet(setOpt) && !parser.isSet(modelConfigOpt)
+                                                   && !parser.isSet(efficiencyOpt));
     window.show();
     return QApplication::exec();
 }

@@ -257,7 +257,9 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     }
     row(QStringLiteral("memory / compute time"),
         num(d.memorySeconds * 1e3, 3) + QStringLiteral(" / ") + num(d.computeSeconds * 1e3, 3) + QStringLiteral(" ms"),
-        QStringLiteral("R / (BW * eta_bw), F_dec / (F_peak * MFU)"));
+        s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth
+            ? QStringLiteral("W_read / (BW * eta_bw) + B * S * kv_tok / (BW * eta_kv), F_dec / (F_peak * MFU)")
+            : QStringLiteral("R / (BW * eta_bw), F_dec / (F_peak * MFU)"));
     row(QStringLiteral("bytes read per step"), num(d.readBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("R = ") + weightsRead + QStringLiteral(" + B * S * kv_tok"));
     row(QStringLiteral("KV share of the read"), num(d.kvShare * 100, 1) + QStringLiteral(" %"), QStringLiteral("B * S * kv_tok / R"));
     row(QStringLiteral("speed per user"), num(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), QStringLiteral("1 / t_step"));

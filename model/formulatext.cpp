@@ -110,7 +110,7 @@ QString FormulaText::asciiLine() const
 namespace {
 
 /** Appends "+ t_comm" (tensor parallel, @p split) and "+ t_oh" (when @p overheadMs > 0) to @p f. */
-void appendStepAdditions(FormulaText& f, bool split, double commMs, double overheadMs)
+void appendStepAdditions(FormulaText& f, bool split, double commMs, double overheadMs, double sequenceMs = 0)
 {
     if (split) {
         f.symbols += QStringLiteral(" + t_comm");
@@ -119,6 +119,10 @@ void appendStepAdditions(FormulaText& f, bool split, double commMs, double overh
     if (overheadMs > 0) {
         f.symbols += QStringLiteral(" + t_oh");
         f.numbers += QStringLiteral(" + ") + n(overheadMs);
+    }
+    if (sequenceMs > 0) { // B x t_seq, efficiency.per_sequence_overhead_us (docs/cost-model.md)
+        f.symbols += QStringLiteral(" + B%1t_seq").arg(kDot);
+        f.numbers += QStringLiteral(" + ") + n(sequenceMs);
     }
 }
 
@@ -132,7 +136,7 @@ FormulaText stepTimeFormula(const Scenario& s, const Evaluation& e)
     FormulaText f;
     f.symbols = QStringLiteral("t_step = max(t_mem, t_comp)");
     f.numbers = QStringLiteral("max(%1, %2)").arg(n(d.memorySeconds * 1e3), n(d.computeSeconds * 1e3));
-    appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs);
+    appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs, s.workload.batch * s.efficiency.perSequenceOverheadSeconds * 1e3);
     f.value = d.stepSeconds * 1e3;
     f.valueText = msText(f.value);
     f.note = d.bound == Bound::Memory ? QStringLiteral("memory-bound") : QStringLiteral("compute-bound");
@@ -172,10 +176,19 @@ FormulaText stepLineFormula(const Scenario& s, const Evaluation& e)
                          bytes += QStringLiteral(" + s_seq");
                      if (rows)
                          bytes += QStringLiteral(" + d%1b_e").arg(kDot);
+                     const QString tail = (split ? QStringLiteral(" + all-reduce bytes") : QString())
+                                          + (t.perSequenceOverheadSeconds > 0 ? QStringLiteral(" + t_seq") : QString());
+                     if (t.kvEffectiveBandwidth != t.effectiveBandwidth) {
+                         // The cache read at eta_kv (efficiency.kv_bandwidth), the embedding row with the weights at eta_bw.
+                         QString cache = QStringLiteral("S%1kv_tok").arg(kDot);
+                         if (t.statePerSequencePerGpu > 0)
+                             cache = QLatin1Char('(') + cache + QStringLiteral(" + s_seq)");
+                         return QStringLiteral("b = %1 / (BW%2\u03b7_kv)").arg(cache, kDot)
+                                + (rows ? QStringLiteral(" + d%1b_e / (BW%1\u03b7_bw)").arg(kDot) : QString()) + tail;
+                     }
                      if (bytes.contains(QLatin1Char('+')))
                          bytes = QLatin1Char('(') + bytes + QLatin1Char(')');
-                     return QStringLiteral("b = %1 / (BW%2\u03b7_bw)").arg(bytes, kDot)
-                            + (split ? QStringLiteral(" + all-reduce bytes") : QString());
+                     return QStringLiteral("b = %1 / (BW%2\u03b7_bw)").arg(bytes, kDot) + tail;
                  }();
         if (moe)
             notes << QStringLiteral("W(B) grows with the experts B tokens touch (%1 of %2 per layer at B = %3), so the curve bends up")
@@ -188,7 +201,7 @@ FormulaText stepLineFormula(const Scenario& s, const Evaluation& e)
         const double cMs = t.decodeFlop(1.0, S) / t.decodeFlops * 1e3;
         f.symbols = QStringLiteral("t_step(B) = c%1B").arg(kDot);
         f.numbers = QStringLiteral("%1%2%3").arg(n(cMs), kDot, n(B));
-        appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs);
+        appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs, B * t.perSequenceOverheadSeconds * 1e3);
         f.note = QStringLiteral("c = F_dec(B = 1) / (F_peak%1MFU_decode); compute-bound").arg(kDot)
                  + (crossing && *crossing > 1.0
                         ? QStringLiteral(" from B \u2248 %1").arg(english().toString(qint64(std::llround(*crossing))))

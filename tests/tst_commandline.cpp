@@ -173,6 +173,21 @@ private slots:
         QVERIFY2(QRegularExpression(QStringLiteral("batch-1 decode floor .* W / BW")).match(dense).hasMatch(), qPrintable(dense));
     }
 
+    void efficiencyPresetComesBeforeSet()
+    {
+        // --efficiency sets every coefficient of the preset; a --set after it wins; an unknown name lists the choices.
+        const QJsonObject o = reportFor({QStringLiteral("--efficiency"), QStringLiteral("A100-TRTLLM-STATIC"), QStringLiteral("--set"),
+                                         QStringLiteral("efficiency.mfu_decode=0.3")});
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.mfu_prefill")), 0.8681);
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.kv_bandwidth")), 0.9336);
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.per_sequence_overhead_us")), 39.7);
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.step_overhead_ms")), 7.024);
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.mfu_decode")), 0.3);
+        const Result bad = runRidgeline({QStringLiteral("--report"), QStringLiteral("--efficiency"), QStringLiteral("planning")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--efficiency planning: no such preset") && bad.err.contains("h100-trtllm-inflight"), bad.err.constData());
+        QVERIFY(bad.out.isEmpty());
+    }
     void helpAndVersion()
     {
         const Result help = runRidgeline({QStringLiteral("--help")});

@@ -20,6 +20,7 @@
 
 #include "app/mainwindow.h"
 #include "model/costmodel.h"
+#include "model/efficiencypresets.h"
 #include "model/scenario.h"
 #include "views/controlspanel.h"
 #include "views/decodeplot.h"
@@ -82,6 +83,7 @@ private slots:
     void burstOfEditsEvaluatesOnce();
     void timedBurstIsThrottledToFrames();
     void presetsAndCustomMarker();
+    void efficiencyPresetSetsEveryEfficiency();
     void renderWindowPng();
 };
 
@@ -309,6 +311,36 @@ void TestMainWindow::timedBurstIsThrottledToFrames()
     QCOMPARE(slider->value(), lastPosition);
     QCOMPARE(document->evaluatedScenario().workload.batch, document->scenario().workload.batch);
     QCOMPARE(window.sloPanel()->currentMarker()->data()->constBegin()->key, double(document->scenario().workload.batch));
+}
+
+void TestMainWindow::efficiencyPresetSetsEveryEfficiency()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QComboBox* combo = window.controlsPanel()->efficiencyPresetCombo();
+    QVERIFY(combo);
+    QCOMPARE(combo->count(), int(model::efficiencyPresets().size()) + 1);
+    const model::EfficiencyPreset& preset = model::efficiencyPresets().front();
+    QVERIFY(combo->itemData(1, Qt::ToolTipRole).toString().contains(QString::fromStdString(preset.source)));
+
+    // The keyboard picks the first preset, as a user would: every coefficient lands in the scenario.
+    combo->setFocus();
+    QTest::keyClick(combo, Qt::Key_Down);
+    const model::Efficiency& e = document->scenario().efficiency;
+    QCOMPARE(e.bandwidth, preset.efficiency.bandwidth);
+    QCOMPARE(e.mfuPrefill, preset.efficiency.mfuPrefill);
+    QCOMPARE(e.mfuDecode, preset.efficiency.mfuDecode);
+    QCOMPARE(e.stepOverheadSeconds, preset.efficiency.stepOverheadSeconds);
+    QCOMPARE(e.prefillOverheadSeconds, preset.efficiency.prefillOverheadSeconds);
+    QCOMPARE(e.kvBandwidth, preset.efficiency.kvBandwidth);
+    QCOMPARE(e.perSequenceOverheadSeconds, preset.efficiency.perSequenceOverheadSeconds);
+    QCOMPARE(combo->currentIndex(), 0); // a command: the spin boxes, not the combo, show the state
+    auto* mfu = window.findChild<QDoubleSpinBox*>(QStringLiteral("mfuPrefillSpinBox"));
+    QVERIFY(mfu);
+    QTRY_COMPARE(mfu->value(), std::round(preset.efficiency.mfuPrefill * std::pow(10, mfu->decimals())) / std::pow(10, mfu->decimals()));
+    QTRY_VERIFY(!document->isEvaluationPending());
+    QVERIFY(document->errorText().isEmpty());
 }
 
 void TestMainWindow::presetsAndCustomMarker()

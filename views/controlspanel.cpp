@@ -21,6 +21,7 @@
 #include <QVBoxLayout>
 
 #include "model/dtype.h"
+#include "model/efficiencypresets.h"
 #include "model/family.h"
 #include "model/presets.h"
 #include "views/format.h"
@@ -825,6 +826,27 @@ QWidget* ControlsPanel::buildEfficiencyGroup()
     buttons->addWidget(m_floorButton);
     buttons->addWidget(m_planningButton);
     layout->addLayout(buttons);
+
+    // Calibrated presets (issue 13): every efficiency fitted to one public measured benchmark, with its error.
+    m_efficiencyPreset = new QComboBox;
+    m_efficiencyPreset->setObjectName(QStringLiteral("efficiencyPresetCombo"));
+    m_efficiencyPreset->setAccessibleName(tr("Measured efficiency preset"));
+    m_efficiencyPreset->addItem(tr("Measured…"));
+    for (const model::EfficiencyPreset& preset : model::efficiencyPresets()) {
+        m_efficiencyPreset->addItem(QString::fromStdString(preset.name), QString::fromStdString(preset.id));
+        m_efficiencyPreset->setItemData(m_efficiencyPreset->count() - 1,
+                                        QString::fromStdString(model::efficiencyPresetDescription(preset)), Qt::ToolTipRole);
+    }
+    m_efficiencyPreset->setToolTip(tr("Efficiencies calibrated on public measured serving benchmarks (with the simulator in the loop),\n"
+                                      "named by device, engine and batching, with the error the fit made on points it never saw.\n"
+                                      "Sets every efficiency, the step, chunk and per-sequence overheads and \u03b7_kv."));
+    layout->addWidget(m_efficiencyPreset);
+    connect(m_efficiencyPreset, &QComboBox::activated, this, [this](int index) {
+        const model::EfficiencyPreset* preset = model::findEfficiencyPreset(m_efficiencyPreset->itemData(index).toString().toStdString());
+        m_efficiencyPreset->setCurrentIndex(0); // a command, not a state: the spin boxes show what it set
+        if (preset)
+            m_document->edit([e = preset->efficiency](model::Scenario& s) { s.efficiency = e; });
+    });
     connect(m_floorButton, &QPushButton::clicked, this, [this] {
         m_document->edit([](model::Scenario& s) { s.efficiency = model::Efficiency{1.0, 1.0, 1.0}; });
     });

@@ -65,6 +65,8 @@ public:
     ValueSlider* peakFlopsSlider() const { return m_peakFlops; }
     QComboBox* modelPresetCombo() const { return m_modelPreset; }
     QComboBox* hardwarePresetCombo() const { return m_hardwarePreset; }
+    /** "Measured..." efficiency presets (model::efficiencyPresets()); activating one sets every efficiency in one edit. */
+    QComboBox* efficiencyPresetCombo() const { return m_efficiencyPreset; }
     QSpinBox* headsSpinBox() const { return m_heads; }
     QToolButton* architectureToggle() const { return m_architectureToggle; }
     QToolButton* moeToggle() const { return m_moeToggle; }
@@ -164,6 +166,7 @@ private:
     QDoubleSpinBox* m_mfuDecode = nullptr;
     QPushButton* m_floorButton = nullptr;
     QPushButton* m_planningButton = nullptr;
+    QComboBox* m_efficiencyPreset = nullptr;
 
     QLineEdit* m_itlSlo = nullptr;
     QLabel* m_itlSloError = nullptr;

@@ -83,8 +83,12 @@ Explanation explainPlot(int index, const model::Scenario& s, const model::Evalua
                        "FLOPs dominate.");
         x.steps << weights << kvTok
                 << tr("R = W + B\u00b7S\u00b7kv_tok = %1 + %2\u00b7%3\u00b7kv_tok = %4").arg(gigabytes(d.weightBytes), B, S, gigabytes(d.readBytes))
-                << tr("t_mem = R / (BW\u00b7\u03b7_bw) = %1 / (%2\u00b7%3) = %4")
-                       .arg(gigabytes(d.readBytes), terabytesPerSecond(bw), plain(eta), milliseconds(d.memorySeconds * 1e3))
+                << (s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth
+                        ? tr("t_mem = W_read / (BW\u00b7\u03b7_bw) + B\u00b7S\u00b7kv_tok / (BW\u00b7\u03b7_kv) = %1 / (%2\u00b7%3) + %4 / (%2\u00b7%5) = %6")
+                              .arg(gigabytes(d.weightBytes), terabytesPerSecond(bw), plain(eta), gigabytes(d.kvBytes),
+                                   plain(s.efficiency.kvBandwidth), milliseconds(d.memorySeconds * 1e3))
+                        : tr("t_mem = R / (BW\u00b7\u03b7_bw) = %1 / (%2\u00b7%3) = %4")
+                              .arg(gigabytes(d.readBytes), terabytesPerSecond(bw), plain(eta), milliseconds(d.memorySeconds * 1e3)))
                 << tr("t_comp = F_dec / (F_peak\u00b7MFU) = %1 / (%2\u00b7%3) = %4")
                        .arg(teraflop(d.flop), teraflopsPerSecond(r.peakFlopsPerSecond), plain(s.efficiency.mfuDecode),
                             milliseconds(d.computeSeconds * 1e3))
