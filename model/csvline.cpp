@@ -32,4 +32,16 @@ std::vector<std::string> splitCsvLine(const std::string& line)
     return cells;
 }
 
+std::string csvQuoteProblem(const std::string& line)
+{
+    size_t opened = std::string::npos;
+    for (size_t i = 0; i < line.size(); ++i)
+        if (line[i] == '"')
+            opened = opened == std::string::npos ? i : std::string::npos;
+    if (opened == std::string::npos)
+        return {};
+    return "a double quote opened at character " + std::to_string(opened + 1)
+           + " is not closed (the cells after it would shift; a cell cannot span lines)";
+}
+
 } // namespace ridgeline::model

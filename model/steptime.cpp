@@ -20,8 +20,8 @@ StepBreakdown StepCost::breakdown(const StepTotals& t) const
     const double bytes = m_t.weightReadBytes(tokens) + (t.decodeLayerTokens + t.prefillLayerTokens) * m_t.kvPerLayerTokenPerGpu;
     b.memorySeconds = bytes / m_t.effectiveBandwidth;
     const double decodeFlop = (2.0 * m_t.activeParams * t.decodeTokens + 4.0 * m_t.attentionWidth * t.decodeLayerTokens) / m_t.gpus;
-    const double prefillFlop = (2.0 * m_t.activeParams * t.prefillTokens + 4.0 * m_t.attentionWidth * t.prefillPairs) / m_t.gpus;
-    b.computeSeconds = decodeFlop / m_t.decodeFlops + prefillFlop / m_t.prefillFlops;
+    b.computeSeconds = decodeFlop / m_t.decodeFlops
+                       + m_t.prefillComputeSecondsOf(2.0 * m_t.activeParams * t.prefillTokens, 4.0 * m_t.attentionWidth * t.prefillPairs);
     b.commSeconds = m_t.commSeconds(tokens);
     // One forward pass: the larger fixed overhead of the kinds of work it holds.
     b.overheadSeconds = std::max(t.decodeTokens > 0 ? m_t.stepOverheadSeconds : 0.0,

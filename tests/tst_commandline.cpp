@@ -526,6 +526,9 @@ private slots:
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains("logits, all positions") && text.out.contains("3.91 GiB"), text.out.constData());
         QVERIFY(text.out.contains("score matrix, one head"));
+        // One unit for the prefill buffers: the score matrix in GiB as the logits and the KV written beside it.
+        const Result big = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=120000")});
+        QVERIFY2(big.out.contains("26.82 GiB if materialised"), big.out.constData());
     }
 };
 

@@ -373,6 +373,110 @@ private slots:
         QCOMPARE(QString::fromStdString(importHfConfig(json, plain)), QString());
         QCOMPARE(m.shape.unquantizedParams - plain.shape.unquantizedParams, 3.0 * 4096 * 12288);
     }
+
+    /**
+     * Found by an adversarial trial: odd values were read without a word (a wrong number, exit 0). Each is now refused
+     * with the config field and its value. Rows: fixture, text replaced, replacement, the message expected (a phrase).
+     */
+    void adversarialRefusals_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QByteArray>("from");
+        QTest::addColumn<QByteArray>("to");
+        QTest::addColumn<QString>("expected");
+        const QByteArray pattern = "\"hybrid_override_pattern\": \"M-M-M-M*-M"; // (no raw strings with odd quotes: moc)
+        QTest::newRow("hybrid pattern not a string") << "nemotron-h-8b-base-8k.json" << QByteArray("\"hybrid_override_pattern\": \"")
+            << QByteArray("\"hybrid_override_pattern\": 52, \"was\": \"")
+            << "config field hybrid_override_pattern = 52: expected a string of one character per layer";
+        QTest::newRow("E layers without experts") << "nemotron-h-8b-base-8k.json" << pattern
+            << QByteArray("\"hybrid_override_pattern\": \"MEM-M-M*-M")
+            << "config field hybrid_override_pattern has 1 E (MoE) layer but the config gives no routed-expert count";
+        QTest::newRow("pattern without attention or Mamba") << "nemotron-h-8b-base-8k.json"
+            << QByteArray(R"("hybrid_override_pattern": "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-")")
+            << QByteArray(R"("hybrid_override_pattern": "----------------------------------------------------")")
+            << "no M (Mamba) or * (attention) layer";
+        QTest::newRow("KV heads NaN") << "qwen3-8b.json" << QByteArray(R"("num_key_value_heads": 8)")
+            << QByteArray(R"("num_key_value_heads": NaN)")
+            << "config field num_key_value_heads = NaN: not a number; expected a whole number";
+        QTest::newRow("KV heads Infinity") << "qwen3-8b.json" << QByteArray(R"("num_key_value_heads": 8)")
+            << QByteArray(R"("num_key_value_heads": Infinity)")
+            << "config field num_key_value_heads = Infinity: infinite; expected a whole number";
+        QTest::newRow("sliding window NaN") << "gpt-oss-120b.json" << QByteArray(R"("sliding_window": 128)")
+            << QByteArray(R"("sliding_window": NaN)") << "config field sliding_window = NaN: not a number";
+        const QByteArray awq = R"("rope_scaling": null, "quantization_config": {"quant_method": "awq", )";
+        QTest::newRow("AWQ group size 1e12") << "qwen3-8b.json" << QByteArray(R"("rope_scaling": null)")
+            << awq + R"("bits": 4, "group_size": 1e12})"
+            << "config field quantization_config.group_size = 1e12: expected a whole number from 1 to 1,048,576 (or -1)";
+        QTest::newRow("AWQ 3 bits") << "qwen3-8b.json" << QByteArray(R"("rope_scaling": null)") << awq + R"("bits": 3, "group_size": 128})"
+            << "config field quantization_config.bits = 3: Ridgeline counts AWQ weights of 4 or 8 bits";
+        QTest::newRow("AWQ bits NaN") << "qwen3-8b.json" << QByteArray(R"("rope_scaling": null)") << awq + R"("bits": NaN})"
+            << "config field quantization_config.bits = NaN: expected a whole number";
+        QTest::newRow("fp8 block of one side") << "deepseek-v3-fp8.json" << QByteArray(R"("weight_block_size": [)")
+            << QByteArray(R"("weight_block_size": [128], "was": [)")
+            << "config field quantization_config.weight_block_size = [128]: expected two whole numbers";
+        QTest::newRow("unknown layer type") << "gpt-oss-120b.json" << QByteArray(R"("layer_types": [)")
+            << QByteArray(R"("layer_types": ["banana_attention", )")
+            << "config field layer_types[0] = \"banana_attention\": not a layer kind Ridgeline counts";
+        QTest::newRow("no-RoPE interval 0") << "llama-4-scout-17b-16e.json" << QByteArray(R"("attention_chunk_size": 8192)")
+            << QByteArray(R"("attention_chunk_size": 8192, "no_rope_layer_interval": 0)")
+            << "config field no_rope_layer_interval = 0: expected at least 1";
+        QTest::newRow("sliding pattern 0") << "gemma-3-4b-it.json" << QByteArray(R"("sliding_window": 1024)")
+            << QByteArray(R"("sliding_window": 1024, "sliding_window_pattern": 0)")
+            << "config field sliding_window_pattern = 0: expected at least 1";
+        QTest::newRow("MoE step 0") << "llama-4-maverick-17b-128e.json" << QByteArray(R"("interleave_moe_layer_step": 2)")
+            << QByteArray(R"("interleave_moe_layer_step": 0)") << "config field interleave_moe_layer_step = 0: expected at least 1";
+        QTest::newRow("trained context Infinity") << "qwen3-8b.json" << QByteArray(R"("max_position_embeddings": 40960)")
+            << QByteArray(R"("max_position_embeddings": Infinity)") << "config field max_position_embeddings = Infinity: infinite";
+    }
+    void adversarialRefusals()
+    {
+        QFETCH(QString, file);
+        QFETCH(QByteArray, from);
+        QFETCH(QByteArray, to);
+        QFETCH(QString, expected);
+        QByteArray json = fixture(file);
+        QVERIFY2(json.contains(from), from.constData());
+        json.replace(json.indexOf(from), from.size(), to);
+        ImportedModel m;
+        m.shape.name = "untouched";
+        const QString err = QString::fromStdString(importHfConfig(json, m));
+        QVERIFY2(err.contains(expected), qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("NaNa")) && !err.contains(QStringLiteral("is missing")), qPrintable(err));
+        QCOMPARE(m.shape.name, std::string("untouched"));
+    }
+
+    /** Found by the adversarial trial: accepted with a wrong number; now accepted with the assumption said. */
+    void adversarialNotes()
+    {
+        // A window longer than any context (1e30, Infinity) is full attention, said; it was reported as "missing".
+        for (const QByteArray window : {QByteArray("1e30"), QByteArray("Infinity")}) {
+            QByteArray json = fixture(QStringLiteral("gpt-oss-120b.json"));
+            json.replace(R"("sliding_window": 128)", R"("sliding_window": )" + window);
+            ImportedModel m;
+            QCOMPARE(QString::fromStdString(importHfConfig(json, m)), QString());
+            QCOMPARE(m.shape.slidingLayers, 0);
+            QCOMPARE(m.shape.globalLayers(), 36);
+            QVERIFY2(allNotes(m).contains(QStringLiteral("sliding_window = ") + QString::fromLatin1(window)
+                                          + QStringLiteral(": longer than any context")), qPrintable(allNotes(m)));
+        }
+        // MXFP4 quantizes routed experts only: on a dense model nothing is at 4 bits, so neither are the matmuls.
+        QByteArray dense = fixture(QStringLiteral("qwen3-8b.json"));
+        dense.replace(R"("rope_scaling": null)", R"("rope_scaling": null, "quantization_config": {"quant_method": "mxfp4"})");
+        ImportedModel d;
+        QCOMPARE(QString::fromStdString(importHfConfig(dense, d)), QString());
+        QCOMPARE(d.shape.weightDtype, DType::BF16);
+        QCOMPARE(d.shape.unquantizedParams, 0.0);
+        QVERIFY2(allNotes(d).contains(QStringLiteral("quantizes only routed experts, and this model has none")), qPrintable(allNotes(d)));
+        // The trained context is kept (model.max_position_embeddings) and said.
+        const ImportedModel q = imported(QStringLiteral("qwen3-8b.json"));
+        QCOMPARE(q.shape.maxPositionEmbeddings, 40960);
+        QVERIFY(allNotes(q).contains(QStringLiteral("max_position_embeddings = 40960")));
+        // The active-parameter convention is said beside the count; ordinals read as English ("every 2nd", not "2th").
+        const QString maverick = allNotes(imported(QStringLiteral("llama-4-maverick-17b-128e.json")));
+        QVERIFY2(maverick.contains(QStringLiteral("every 2nd layer")) && !maverick.contains(QStringLiteral("2th")), qPrintable(maverick));
+        QVERIFY2(maverick.contains(QStringLiteral("counted as active: attention, dense MLPs, shared experts, routers and norms")),
+                 qPrintable(maverick));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestConfigImport)
