@@ -314,7 +314,8 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         QStringLiteral("max(F_pre / (F_peak * MFU), (W + P * kv_tok) / (BW * eta_bw))"));
     row(QStringLiteral("quadratic = linear at"),
         p.crossoverExists ? QStringLiteral("P* = ") + num(p.crossoverTokens) + QStringLiteral(" tokens")
-                          : QStringLiteral("never (every layer slides)"),
+                          : (m.attentionLayersOrAll() == 0 ? QStringLiteral("never (no attention layer)")
+                                                           : QStringLiteral("never (every layer slides)")),
         model::asciiFormula(model::crossoverFormula(s, e).symbols));
     row(QStringLiteral("turns compute-bound at"),
         p.computeBoundExists ? num(p.computeBoundTokens) + QStringLiteral(" tokens") : QStringLiteral("never (below 1e12 tokens)"),
@@ -358,7 +359,8 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
                               "computed all the same)")
                    .arg(num(s.workload.contextTokens), num(s.serving.maxContextTokens), num(trained));
     row(QStringLiteral("longest context at batch B"),
-        c.maxContextAtBatch ? num(double(*c.maxContextAtBatch)) + QStringLiteral(" tokens") : QStringLiteral("unbounded (every layer slides)"),
+        c.maxContextAtBatch ? num(double(*c.maxContextAtBatch)) + QStringLiteral(" tokens") : (m.attentionLayersOrAll() == 0 ? QStringLiteral("unbounded (no KV cache: the context does not fill memory)")
+                                                                                    : QStringLiteral("unbounded (every layer slides)")),
         QStringLiteral("largest S with B * kv(S) <= budget"));
     row(QStringLiteral("KV of one P-token request"), num(c.requestKvBytes / 1073741824.0, 2) + QStringLiteral(" GiB"),
         QStringLiteral("P * kv_tok"));

@@ -675,8 +675,14 @@ std::string readMeasurementCsv(const QList<QByteArray>& lines, BenchmarkFile& f)
             std::optional<double> v = csvNumber(cells[i]);
             if (!v && c.kind == Column::RequestRate && (lower(cells[i]) == "inf" || lower(cells[i]) == "infinity"))
                 v = kInf;
-            if (!v)
-                return p.label + ", column " + names[i] + ": \"" + printableText(cells[i]) + "\" is not a number";
+            if (!v) {
+                double parsed = 0;
+                const std::string& cell = cells[i];
+                const auto [ptr, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), parsed);
+                if (ec == std::errc() && ptr == cell.data() + cell.size()) // nan, inf: a number, not a finite one
+                    return p.label + ", column " + names[i] + " = " + printableText(cell) + ": expected a finite number";
+                return p.label + ", column " + names[i] + ": \"" + printableText(cell) + "\" is not a number";
+            }
             switch (c.kind) {
             case Column::Concurrency: concurrency = v; break;
             case Column::Batch: batch = v; break;

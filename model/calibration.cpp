@@ -233,7 +233,10 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
             double v = 0;
             const char* first = cells[i].data();
             const auto [ptr, ec] = std::from_chars(first, first + cells[i].size(), v);
-            if (ec != std::errc() || ptr != first + cells[i].size() || !std::isfinite(v))
+            // "NaN" read as a number is not finite: say that, not "\"NaN\" is not a number" (which reads as a tautology).
+            if (ec == std::errc() && ptr == first + cells[i].size() && !std::isfinite(v))
+                return where + " = " + printableText(cells[i]) + ": expected a finite number";
+            if (ec != std::errc() || ptr != first + cells[i].size())
                 return where + ": \"" + printableText(cells[i]) + "\" is not a number";
             const std::string shownCell = where + " = " + printableText(cells[i]) + ": ";
             const bool seconds = h.size() > 2 && h.compare(h.size() - 2, 2, "_s") == 0;

@@ -241,7 +241,8 @@ FormulaText crossoverFormula(const Scenario& s, const Evaluation& e)
     if (!p.crossoverExists) {
         f.symbols = QStringLiteral("P*: none");
         f.value = std::numeric_limits<double>::quiet_NaN();
-        f.note = QStringLiteral("every layer slides, so attention stops growing at the window and never catches up");
+        f.note = allLayers <= 0 ? QStringLiteral("no layer holds attention, so there is no quadratic term")
+                                : QStringLiteral("every layer slides, so attention stops growing at the window and never catches up");
         return f;
     }
     const double target = 2.0 * t.activeParams / (t.prefillAttentionFactor * t.attentionWidth);

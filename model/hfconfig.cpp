@@ -45,10 +45,10 @@ std::string valueText(const QJsonValue& v)
     return token.empty() ? jsonValueText(v) : token;
 }
 
-/** Why a non-finite token is no count: "NaN: not a number" / "Infinity: infinite". */
+/** Why a non-finite token is no count, to follow "= NaN: " (never "NaN: not a number", a tautology). */
 std::string nonFiniteWhy(const std::string& token)
 {
-    return token == "NaN" ? "not a number" : "infinite";
+    return token == "NaN" ? "Python's not-a-number token" : "an infinite value";
 }
 
 /** "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", ... */
@@ -85,7 +85,7 @@ public:
         const double d = v.toDouble(-1);
         const std::string head = std::string("config field ") + key + " = " + text(v) + ": ";
         if (const std::string token = nonFiniteToken(v); !token.empty()) {
-            fail(head + nonFiniteWhy(token) + "; expected a whole number");
+            fail(head + "expected a whole number, not " + nonFiniteWhy(token));
             return fallback;
         }
         if (!v.isDouble() || d != std::floor(d)) {
@@ -1037,6 +1037,8 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
 
     // --- Quantization: which parameters are held at the weight dtype, which at 16 bits.
     Quantization quant;
+    if (const QJsonValue q = root.value(QStringLiteral("quantization_config")); !q.isUndefined() && !q.isNull() && !q.isObject())
+        return "config field quantization_config = " + valueText(q) + ": expected an object (quant_method and its fields)";
     if (root.value(QStringLiteral("quantization_config")).isObject())
         quant = readQuantization(root.value(QStringLiteral("quantization_config")).toObject());
     if (!quant.error.empty())
