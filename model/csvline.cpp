@@ -34,14 +34,11 @@ std::vector<std::string> splitCsvLine(const std::string& line)
 
 std::string csvQuoteProblem(const std::string& line)
 {
-    size_t opened = std::string::npos;
-    for (size_t i = 0; i < line.size(); ++i)
-        if (line[i] == '"')
-            opened = opened == std::string::npos ? i : std::string::npos;
-    if (opened == std::string::npos)
+    const auto quotes = std::count(line.begin(), line.end(), '"');
+    if (quotes % 2 == 0)
         return {};
-    return "a double quote opened at character " + std::to_string(opened + 1)
-           + " is not closed (the cells after it would shift; a cell cannot span lines)";
+    return "a double quote is not closed (the line holds " + std::to_string(quotes)
+           + "; the cells after it would shift, and a cell cannot span lines)";
 }
 
 } // namespace ridgeline::model

@@ -259,7 +259,7 @@ private slots:
         // Found by an adversarial trial: "\"NaN\" is not a number" read as a tautology; an unclosed quote shifted the cells.
         QTest::newRow("NaN latency") << QByteArray("batch,itl_ms\n1,NaN\n") << "line 2, column itl_ms = NaN: expected a finite number";
         QTest::newRow("unclosed quote") << QByteArray("batch,itl_ms\n\"1,5\n")
-                                        << "line 2: a double quote opened at character 1 is not closed";
+                                        << "line 2: a double quote is not closed (the line holds 1;";
         QTest::newRow("two batch columns") << QByteArray("batch,itl_ms,batch\n1,5,2\n")
                                            << "column \"batch\" appears twice (columns 1 and 3): keep one";
         QTest::newRow("batch and concurrency") << QByteArray("batch,concurrency,itl_ms\n1,2,5\n")
