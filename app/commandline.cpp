@@ -28,6 +28,7 @@
 #include "model/hardwarecatalogue.h"
 #include "model/hfconfig.h"
 #include "model/inputfile.h"
+#include "model/presets.h"
 #include "model/triage.h"
 #include "model/scenariokeys.h"
 #include "views/scenariodocument.h"
@@ -100,6 +101,10 @@ QString helpText()
                "  --set KEY=VALUE        set one scenario field after the file (repeatable)\n"
                "  --efficiency PRESET    every efficiency from a preset calibrated on a measured benchmark,\n"
                "                         before --set: h100-trtllm-inflight, h100-trtllm-static, a100-trtllm-static\n"
+               "  --set hardware.preset=NAME\n"
+               "                         load every catalogue figure of one device (id or name from\n"
+               "                         --list-hardware, e.g. h200 or \"H100 SXM\"), keeping hardware.gpus;\n"
+               "                         in order with the other --set (later ones override its figures)\n"
                "  --screenshot FILE.png  render the whole window offscreen to a PNG, then exit\n"
                "  --size WxH             window size for --screenshot (default 1600x1000); with --export\n"
                "                         the size of each plot (default 720x480, the dashboard is 3 x 2)\n"
@@ -178,6 +183,11 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
             return QStringLiteral("--set ") + a + QStringLiteral(": expected KEY=VALUE, e.g. --set workload.batch=64");
         const std::string key = a.left(eq).trimmed().toStdString();
         const std::string value = a.mid(eq + 1).toStdString();
+        if (key == "hardware.preset") { // every catalogue figure of one device (not a scenario key: nothing to save)
+            if (const std::string err = model::applyHardwarePreset(s, a.mid(eq + 1).trimmed().toStdString()); !err.empty())
+                return QStringLiteral("--set ") + a + QStringLiteral(": ") + QString::fromStdString(err);
+            continue;
+        }
         if (const std::string err = model::setKey(s, key, value); !err.empty())
             return QStringLiteral("--set ") + a + QStringLiteral(": ") + QString::fromStdString(err);
     }
@@ -195,6 +205,13 @@ QString buildScenario(const QString& scenarioFile, const QString& modelConfigFil
                               QString::fromStdString(model::getKey(s, inUse)));
         }
         break;
+    }
+    if (const int trained = s.model.maxPositionEmbeddings; trained > 0) {
+        const int longest = std::max(s.workload.contextTokens, s.serving.maxContextTokens);
+        if (longest > trained)
+            notes << QStringLiteral("the context (workload.context_tokens %1, serving.max_context_tokens %2) is longer than the "
+                                    "model was trained for (model.max_position_embeddings %3); the cost is computed all the same")
+                         .arg(s.workload.contextTokens).arg(s.serving.maxContextTokens).arg(trained);
     }
     const std::vector<model::ScenarioError> errors = model::validate(s);
     if (!errors.empty()) {

@@ -846,6 +846,20 @@ int runExport(const model::Scenario& scenario, const ExportOptions& options)
         std::fputc('\n', stream);
         std::fflush(stream);
     };
+    // A file where the folder (or one of its parents) should be is a wrong option value (exit 2, as every bad
+    // option), not a failure to write (exit 1); said before any work.
+    for (QFileInfo at(QDir::cleanPath(QDir(options.folder).absolutePath()));; at = QFileInfo(at.absolutePath())) {
+        if (at.exists() || at.isSymLink()) {
+            if (!at.isDir()) {
+                print(stderr, QStringLiteral("ridgeline: --export %1: %2 is a file, not a folder; give a folder to write into")
+                                  .arg(QDir::toNativeSeparators(options.folder), QDir::toNativeSeparators(at.filePath())));
+                return 2;
+            }
+            break;
+        }
+        if (at.isRoot() || at.absolutePath() == at.absoluteFilePath())
+            break;
+    }
     MainWindow window(scenario);
     window.resize(1600, 1000);
     window.show();

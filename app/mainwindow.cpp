@@ -470,6 +470,12 @@ bool MainWindow::importModelConfig(const QString& path, QString* message)
     QStringList notes;
     for (const std::string& note : imported.notes)
         notes.append(QString::fromStdString(note));
+    if (const model::Scenario& now = m_document->scenario(); shape.maxPositionEmbeddings > 0
+        && std::max(now.workload.contextTokens, now.serving.maxContextTokens) > shape.maxPositionEmbeddings)
+        notes.append(tr("The context (S %1, max context %2) is longer than the model was trained for (max_position_embeddings %3); "
+                        "the cost is computed all the same.")
+                         .arg(format::integer(now.workload.contextTokens), format::integer(now.serving.maxContextTokens),
+                              format::integer(shape.maxPositionEmbeddings)));
     if (!notes.isEmpty())
         text += QLatin1Char('\n') + tr("Notes: %1").arg(notes.join(QStringLiteral(" \u2022 ")));
     showNotice(text, false,

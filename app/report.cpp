@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/report.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QJsonArray>
@@ -148,6 +149,11 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("max_sequences_contiguous_at_max_context"), double(c.maxSequencesContiguousAtMaxContext)},
         {QStringLiteral("max_sequences_paged"), double(c.maxSequencesPaged)},
         {QStringLiteral("context_exceeds_max_context"), s.workload.contextTokens > s.serving.maxContextTokens},
+        {QStringLiteral("max_position_embeddings"),
+         s.model.maxPositionEmbeddings > 0 ? QJsonValue(s.model.maxPositionEmbeddings) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("context_exceeds_max_position_embeddings"),
+         s.model.maxPositionEmbeddings > 0
+             && std::max(s.workload.contextTokens, s.serving.maxContextTokens) > s.model.maxPositionEmbeddings},
         {QStringLiteral("max_context_tokens"), s.serving.maxContextTokens},
         {QStringLiteral("max_context_at_batch"),
          c.maxContextAtBatch ? QJsonValue(double(*c.maxContextAtBatch)) : QJsonValue(QJsonValue::Null)},
@@ -245,7 +251,15 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
             QStringLiteral("2 L (2 (T-1)/T * B d * 2 B / link + latency)"));
     row(QStringLiteral("KV cache per token"),
         num(d.kvBytesPerToken / 1024, 1) + QStringLiteral(" KiB (") + num(d.kvBytesPerToken) + QStringLiteral(" B)"),
-        m.isMla() ? QStringLiteral("MLA: L * (r + d_r) * b_kv") : QStringLiteral("2 * L * H_kv * h * b_kv"));
+        [&] {
+            // Hybrids cache KV in their attention layers only: L_attn, not L (the count beside it).
+            const bool hybrid = m.attentionLayersOrAll() != m.layers;
+            const QString layers = hybrid ? QStringLiteral("L_attn") : QStringLiteral("L");
+            const QString formula = m.isMla() ? QStringLiteral("MLA: %1 * (r + d_r) * b_kv").arg(layers)
+                                              : QStringLiteral("2 * %1 * H_kv * h * b_kv").arg(layers);
+            return hybrid ? formula + QStringLiteral(", L_attn = %1 of L = %2 layers").arg(m.attentionLayersOrAll()).arg(m.layers)
+                          : formula;
+        }());
     row(QStringLiteral("batch-1 decode floor"),
         num(d.floorSecondsBatch1 * 1e3, 2) + QStringLiteral(" ms/token, ") + num(1.0 / d.floorSecondsBatch1, 1) + QStringLiteral(" tok/s"),
         m.isMoe() || readsRows ? QStringLiteral("W_read(B = 1) / BW") : weightsRead + QStringLiteral(" / BW"));
@@ -302,7 +316,8 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         QStringLiteral("max(F_pre / (F_peak * MFU), (W + P * kv_tok) / (BW * eta_bw))"));
     row(QStringLiteral("quadratic = linear at"),
         p.crossoverExists ? QStringLiteral("P* = ") + num(p.crossoverTokens) + QStringLiteral(" tokens")
-                          : QStringLiteral("never (every layer slides)"),
+                          : (m.attentionLayersOrAll() == 0 ? QStringLiteral("never (no attention layer)")
+                                                           : QStringLiteral("never (every layer slides)")),
         model::asciiFormula(model::crossoverFormula(s, e).symbols));
     row(QStringLiteral("turns compute-bound at"),
         p.computeBoundExists ? num(p.computeBoundTokens) + QStringLiteral(" tokens") : QStringLiteral("never (below 1e12 tokens)"),
@@ -310,8 +325,10 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     row(QStringLiteral("attention share"), num(p.attentionShare * 100, 1) + QStringLiteral(" %"),
         model::asciiFormula(model::attentionShareFormula(s, e).symbols));
     row(QStringLiteral("KV written"), num(p.kvWrittenBytes / 1073741824.0, 3) + QStringLiteral(" GiB"), QStringLiteral("P * kv_tok"));
+    // One unit for a request's buffers (KV written, score matrix, logits, KV of one request): GiB, as the reference
+    // values of docs/cost-model.md; GB (1e9 B) for weights, HBM and the KV budget, as datasheets.
     row(QStringLiteral("score matrix, one head"),
-        num(p.scoreMatrixBytesPerHead / 1e9, 2) + QStringLiteral(" GB if materialised"),
+        num(p.scoreMatrixBytesPerHead / 1073741824.0, 2) + QStringLiteral(" GiB if materialised"),
         QStringLiteral("P^2 * 2 B (bf16; FlashAttention never holds it)"));
     row(QStringLiteral("logits, all positions"),
         num(p.logitsBytesAllPositions / 1073741824.0, 2) + QStringLiteral(" GiB with prompt logprobs"),
@@ -337,8 +354,15 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         out << QStringLiteral("  (context S = %1 is longer than serving.max_context_tokens = %2: the server would refuse such "
                               "a request; the paged count holds S_max tokens per sequence)")
                    .arg(num(s.workload.contextTokens), num(s.serving.maxContextTokens));
+    if (const int trained = s.model.maxPositionEmbeddings;
+        trained > 0 && std::max(s.workload.contextTokens, s.serving.maxContextTokens) > trained)
+        out << QStringLiteral("  (the context (S = %1, serving.max_context_tokens = %2) is longer than the model was trained for, "
+                              "model.max_position_embeddings = %3: its answers there are not the model's; the cost is "
+                              "computed all the same)")
+                   .arg(num(s.workload.contextTokens), num(s.serving.maxContextTokens), num(trained));
     row(QStringLiteral("longest context at batch B"),
-        c.maxContextAtBatch ? num(double(*c.maxContextAtBatch)) + QStringLiteral(" tokens") : QStringLiteral("unbounded (every layer slides)"),
+        c.maxContextAtBatch ? num(double(*c.maxContextAtBatch)) + QStringLiteral(" tokens") : (m.attentionLayersOrAll() == 0 ? QStringLiteral("unbounded (no KV cache: the context does not fill memory)")
+                                                                                    : QStringLiteral("unbounded (every layer slides)")),
         QStringLiteral("largest S with B * kv(S) <= budget"));
     row(QStringLiteral("KV of one P-token request"), num(c.requestKvBytes / 1073741824.0, 2) + QStringLiteral(" GiB"),
         QStringLiteral("P * kv_tok"));

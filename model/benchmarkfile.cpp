@@ -92,6 +92,9 @@ std::string checkPoint(const BenchmarkPoint& p)
     if (p.load != BenchmarkLoad::RequestRate && !(p.concurrency >= 1 && p.concurrency <= 1e6 && p.concurrency == std::floor(p.concurrency)))
         return where + (p.load == BenchmarkLoad::StaticBatch ? "batch = " : "concurrency = ") + messageNumber(p.concurrency)
                + ": expected a whole number from 1 to 1,000,000";
+    if (p.load == BenchmarkLoad::RequestRate && p.concurrency != 0
+        && !(p.concurrency >= 1 && p.concurrency <= 1e6 && p.concurrency == std::floor(p.concurrency)))
+        return where + "concurrency cap = " + messageNumber(p.concurrency) + ": expected a whole number from 1 to 1,000,000 (or none)";
     if (p.load == BenchmarkLoad::RequestRate && !(p.requestRatePerSecond > 0))
         return where + "request rate = " + messageNumber(p.requestRatePerSecond) + ": expected a rate above 0 requests/s (or inf)";
     if (!(p.inputTokens >= 1 && p.inputTokens <= 1e7))
@@ -218,6 +221,8 @@ std::string readFlatResult(const QJsonObject& o, BenchmarkPoint& p, BenchmarkFil
                          "output_throughput and duration)";
     p.requestsPerSecond = requestThroughput;
     p.outputTokensPerSecond = outputRate;
+    if (cap && !(*cap >= 0 && *cap <= 1e6 && *cap == std::floor(*cap)))
+        return p.label + ": max_concurrency = " + messageNumber(*cap) + ": expected a whole number from 1 to 1,000,000 (or null: no cap)";
     const double r0 = rate.value_or(kInf);
     if (cap && *cap > 0 && std::isinf(r0)) {
         p.load = BenchmarkLoad::Concurrency;
@@ -237,6 +242,7 @@ std::string readProfileExport(const QJsonObject& o, const std::string& fileName,
 {
     f.format = "GenAI-Perf / AIPerf profile export JSON";
     p.steadyState = true;
+    std::string statProblem;
     auto stat = [&](const char* metric, const char* s) -> std::optional<double> {
         const QJsonValue m = o.value(QLatin1String(metric));
         if (!m.isObject())
@@ -245,8 +251,14 @@ std::string readProfileExport(const QJsonObject& o, const std::string& fileName,
         QJsonValue v = mo.value(QLatin1String(s));
         if (v.isUndefined() && std::string(s) == "avg")
             v = mo.value(QLatin1String("mean"));
-        if (!v.isDouble())
+        if (v.isUndefined() || v.isNull())
             return std::nullopt;
+        if (!v.isDouble()) {
+            // NaN / Infinity (or text): refused rather than read as absent, which would switch the statistic compared.
+            if (statProblem.empty())
+                statProblem = p.label + ": " + metric + "." + s + " = " + jsonValueText(v) + ": expected a finite number";
+            return std::nullopt;
+        }
         double x = v.toDouble();
         const QString unit = mo.value(QLatin1String("unit")).toString();
         if (unit == QLatin1String("ns"))
@@ -269,7 +281,8 @@ std::string readProfileExport(const QJsonObject& o, const std::string& fileName,
                 if (std::string e = checkLatency(p.label + ": " + key + "." + s, *v); !e.empty())
                     return e;
                 p.latencies.push_back({metric, statistic, *v});
-            }
+            } else if (!statProblem.empty())
+                return statProblem;
     addNote(f, "inter_token_latency of GenAI-Perf / AIPerf is per request (latency - TTFT) / (output tokens - 1): compared as TPOT");
     const auto tokens = [&](const char* key) -> std::optional<double> {
         const QJsonValue m = o.value(QLatin1String(key));
@@ -440,6 +453,8 @@ std::string readGenaiPerfCsv(const QList<QByteArray>& lines, const std::string& 
             header.clear();
             continue;
         }
+        if (const std::string quote = csvQuoteProblem(line); !quote.empty())
+            return "line " + std::to_string(lineNumber) + ": " + quote;
         std::vector<std::string> cells = splitCsvLine(line);
         if (header.empty() || cells[0] == "Metric") {
             header = cells;
@@ -449,11 +464,21 @@ std::string readGenaiPerfCsv(const QList<QByteArray>& lines, const std::string& 
         }
         const std::string name = lower(cells[0]);
         const std::string where = "line " + std::to_string(lineNumber) + " (" + printableText(cells[0]) + ")";
+        std::string cellProblem;
+        // A cell that is there but no finite number (nan, inf, text) is refused: read as absent, the comparison
+        // would switch to another statistic (avg -> p50) without a word. Empty or "N/A" cells are not measured.
         auto value = [&](const std::string& column) -> std::optional<double> {
             const auto at = std::find(header.begin(), header.end(), column);
             if (at == header.end() || size_t(at - header.begin()) >= cells.size())
                 return std::nullopt;
-            return csvNumber(cells[size_t(at - header.begin())]);
+            const std::string& cell = cells[size_t(at - header.begin())];
+            if (cell.empty() || lower(cell) == "n/a" || cell == "-")
+                return std::nullopt;
+            const auto v = csvNumber(cell);
+            if (!v && cellProblem.empty())
+                cellProblem = where + " " + column + " = " + printableText(cell, 40)
+                              + ": expected a finite number (leave the cell empty when it was not measured)";
+            return v;
         };
         std::optional<BenchmarkMetric> metric;
         if (name.rfind("time to first token", 0) == 0)
@@ -471,7 +496,8 @@ std::string readGenaiPerfCsv(const QList<QByteArray>& lines, const std::string& 
                     if (std::string e = checkLatency(where + " " + column, *v * scale); !e.empty())
                         return e;
                     p.latencies.push_back({*metric, statistic, *v * scale});
-                }
+                } else if (!cellProblem.empty())
+                    return cellProblem;
         } else if (name.rfind("input sequence length", 0) == 0)
             p.inputTokens = value("avg").value_or(0);
         else if (name.rfind("output sequence length", 0) == 0)
@@ -484,6 +510,8 @@ std::string readGenaiPerfCsv(const QList<QByteArray>& lines, const std::string& 
             if (const auto v = value("value"))
                 p.requests = static_cast<long long>(*v);
         }
+        if (!cellProblem.empty())
+            return cellProblem;
     }
     addNote(f, "inter_token_latency of GenAI-Perf / AIPerf is per request (latency - TTFT) / (output tokens - 1): compared as TPOT");
     std::smatch m;
@@ -570,6 +598,8 @@ std::string readMeasurementCsv(const QList<QByteArray>& lines, BenchmarkFile& f)
             line.erase(0, 3);
         if (line.empty() || line[0] == '#')
             continue;
+        if (const std::string quote = csvQuoteProblem(line); !quote.empty())
+            return "line " + std::to_string(lineNumber) + ": " + quote;
         std::vector<std::string> cells = splitCsvLine(line);
         if (columns.empty()) {
             std::vector<std::string> ignored;
@@ -645,8 +675,14 @@ std::string readMeasurementCsv(const QList<QByteArray>& lines, BenchmarkFile& f)
             std::optional<double> v = csvNumber(cells[i]);
             if (!v && c.kind == Column::RequestRate && (lower(cells[i]) == "inf" || lower(cells[i]) == "infinity"))
                 v = kInf;
-            if (!v)
-                return p.label + ", column " + names[i] + ": \"" + printableText(cells[i]) + "\" is not a number";
+            if (!v) {
+                double parsed = 0;
+                const std::string& cell = cells[i];
+                const auto [ptr, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), parsed);
+                if (ec == std::errc() && ptr == cell.data() + cell.size()) // nan, inf: a number, not a finite one
+                    return p.label + ", column " + names[i] + " = " + printableText(cell) + ": expected a finite number";
+                return p.label + ", column " + names[i] + ": \"" + printableText(cell) + "\" is not a number";
+            }
             switch (c.kind) {
             case Column::Concurrency: concurrency = v; break;
             case Column::Batch: batch = v; break;

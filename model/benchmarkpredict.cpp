@@ -15,6 +15,9 @@ namespace ridgeline::model {
 
 namespace {
 
+/** The most clients (or batch) a benchmark point may name: what checkPoint() of model/benchmarkfile.cpp allows. */
+constexpr double kMaxBenchmarkClients = 1e6;
+
 /** numpy's default percentile (linear interpolation between closest ranks), as vLLM's benchmark computes them. */
 double interpolated(const std::vector<double>& sorted, double q)
 {
@@ -111,6 +114,10 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
 {
     const int prompt = tokens(point.inputTokens);
     const int output = tokens(point.outputTokens);
+    // Bounded before any cast: a cap of 1e12 clients would overflow the int the simulator takes (undefined behaviour).
+    if (!(point.concurrency >= 0 && point.concurrency <= kMaxBenchmarkClients))
+        return point.label + ": concurrency = " + messageNumber(point.concurrency) + ": expected 0 to "
+               + messageNumber(kMaxBenchmarkClients) + " clients";
     const long long clients = static_cast<long long>(std::llround(point.concurrency));
 
     SimulationConfig config;

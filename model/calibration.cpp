@@ -42,7 +42,25 @@ std::string normaliseHeader(std::string h)
     return h;
 }
 
-/** Weighted least squares of y on the columns of X with weights w; returns coefficients and standard errors. */
+/** How many different rows @p m has (exact comparison): repeated measurements of one operating point count once. */
+Eigen::Index distinctRows(const Eigen::MatrixXd& m)
+{
+    std::set<std::vector<double>> rows;
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        std::vector<double> row(static_cast<size_t>(m.cols()));
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            row[size_t(j)] = m(i, j);
+        rows.insert(std::move(row));
+    }
+    return Eigen::Index(rows.size());
+}
+
+/**
+ * Weighted least squares of y on the columns of X with weights w; returns coefficients and standard errors.
+ * No standard errors when the points are fewer than the coefficients, or when fewer distinct (x, y) points
+ * than coefficients remain (copies of one measurement leave no residual to estimate the scatter from: the
+ * error would read 0, as if the fit were exact).
+ */
 struct Fit {
     Eigen::VectorXd beta;
     std::optional<Eigen::VectorXd> standardErrors;
@@ -54,7 +72,9 @@ Fit weightedLeastSquares(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, con
     Fit f;
     f.beta = Xw.colPivHouseholderQr().solve(yw);
     const Eigen::Index n = X.rows(), p = X.cols();
-    if (n > p) {
+    Eigen::MatrixXd points(n, p + 1);
+    points << X, y;
+    if (n > p && distinctRows(points) > p) {
         const double rss = (yw - Xw * f.beta).squaredNorm();
         const Eigen::MatrixXd covariance = (rss / double(n - p)) * (Xw.transpose() * Xw).inverse();
         f.standardErrors = covariance.diagonal().cwiseSqrt();
@@ -122,6 +142,9 @@ void fitLine(const std::vector<double>& x, const std::vector<double>& y, Coeffic
     notes.push_back(std::string(what) + (n == 1 ? ": one point" : ": every point has the same operating point")
                     + " cannot tell a fixed overhead from the efficiency; fitted the efficiency only, overhead at 0.");
     slopeOnly();
+    if (n >= 2 && !slope.standardError)
+        notes.push_back(std::string(what) + ": the " + std::to_string(n) + " points are copies of one measurement; the standard "
+                        "error cannot be estimated (it would read 0).");
 }
 
 FitError errors(const std::vector<double>& measured, const std::vector<double>& before, const std::vector<double>& after)
@@ -162,6 +185,8 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
             continue;
         if (!header.empty() && rows.size() >= size_t(kMaxMeasurements))
             return tooManyMeasurements("line " + std::to_string(lineNumber));
+        if (const std::string quote = csvQuoteProblem(line); !quote.empty())
+            return "line " + std::to_string(lineNumber) + ": " + quote;
         std::vector<std::string> cells = splitCsvLine(line);
         if (header.empty()) {
             static const std::map<std::string, double> known = {
@@ -208,7 +233,10 @@ std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>
             double v = 0;
             const char* first = cells[i].data();
             const auto [ptr, ec] = std::from_chars(first, first + cells[i].size(), v);
-            if (ec != std::errc() || ptr != first + cells[i].size() || !std::isfinite(v))
+            // "NaN" read as a number is not finite: say that, not "\"NaN\" is not a number" (which reads as a tautology).
+            if (ec == std::errc() && ptr == first + cells[i].size() && !std::isfinite(v))
+                return where + " = " + printableText(cells[i]) + ": expected a finite number";
+            if (ec != std::errc() || ptr != first + cells[i].size())
                 return where + ": \"" + printableText(cells[i]) + "\" is not a number";
             const std::string shownCell = where + " = " + printableText(cells[i]) + ": ";
             const bool seconds = h.size() > 2 && h.compare(h.size() - 2, 2, "_s") == 0;
@@ -724,7 +752,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             Jf.col(Eigen::Index(k)) = J.col(freeAt[k]);
         const Eigen::MatrixXd JtJ = Jf.transpose() * Jf;
         Eigen::FullPivLU<Eigen::MatrixXd> lu(JtJ);
-        if (lu.isInvertible()) {
+        // Copies of one measurement give no scatter to estimate the error from (it would read 0): none given.
+        if (lu.isInvertible() && distinctRows(Jf) > Eigen::Index(freeAt.size())) {
             const Eigen::MatrixXd cov = (cost / double(dof)) * lu.inverse();
             for (size_t k = 0; k < freeAt.size(); ++k)
                 if (cov(Eigen::Index(k), Eigen::Index(k)) >= 0)

@@ -219,7 +219,7 @@ void evaluate(const Scenario& s, Evaluation& out)
     p.linearFlop = t.prefillLinearFlop(P);
     p.attentionFlop = t.prefillAttentionFlop(P);
     p.flop = p.linearFlop + p.attentionFlop;
-    p.computeSeconds = p.flop / t.gpus / t.prefillFlops;
+    p.computeSeconds = t.prefillComputeSecondsOf(p.linearFlop, p.attentionFlop);
     p.memorySeconds = t.prefillMemorySeconds(P);
     p.commSeconds = t.commSeconds(P);
     p.seconds = std::max(p.computeSeconds, p.memorySeconds) + p.commSeconds + t.prefillOverheadSeconds;
@@ -336,9 +336,11 @@ void evaluate(const Scenario& s, Evaluation& out)
     PrefixCacheResult& pc = out.prefixCache;
     pc.sharedTokens = std::min<double>(sv.prefixTokens, P);
     const double suffix = P - pc.sharedTokens;
-    const double suffixFlop = t.prefillLinearFlop(suffix) + t.prefillAttentionFactor * t.attentionWidth * suffix * t.layerTokens(P);
+    const double suffixLinearFlop = t.prefillLinearFlop(suffix);
+    const double suffixAttentionFlop = t.prefillAttentionFactor * t.attentionWidth * suffix * t.layerTokens(P);
+    const double suffixFlop = suffixLinearFlop + suffixAttentionFlop;
     const double suffixBytes = t.weightReadBytes(suffix) + kvLayerToken * (t.layerTokens(P) - t.layerTokens(pc.sharedTokens));
-    const double suffixSeconds = std::max(suffixFlop / t.gpus / t.prefillFlops, suffixBytes / t.effectiveBandwidth) + t.commSeconds(suffix)
+    const double suffixSeconds = std::max(t.prefillComputeSecondsOf(suffixLinearFlop, suffixAttentionFlop), suffixBytes / t.effectiveBandwidth) + t.commSeconds(suffix)
                                  + t.prefillOverheadSeconds;
     pc.prefillSecondsPerToken = P > 0 ? p.seconds / P : 0.0;
     pc.savedSecondsPerRequest = sv.prefixHitRate * std::max(0.0, p.seconds - suffixSeconds);
@@ -422,7 +424,7 @@ void evaluate(const Scenario& s, Evaluation& out)
     w.prefillMs.resize(w.prompt.size());
     for (Eigen::Index i = 0; i < w.prompt.size(); ++i) {
         const double prompt = w.prompt(i);
-        w.prefillMs(i) = (std::max(w.prefillFlop(i) / t.gpus / t.prefillFlops, t.prefillMemorySeconds(prompt))
+        w.prefillMs(i) = (std::max(t.prefillComputeSecondsOf(w.prefillLinearFlop(i), w.prefillAttentionFlop(i)), t.prefillMemorySeconds(prompt))
                           + t.commSeconds(prompt) + t.prefillOverheadSeconds) * 1000.0;
     }
 

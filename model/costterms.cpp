@@ -18,6 +18,10 @@ CostTerms costTerms(const Scenario& s)
     t.peakFlops = matmulPeak(hw, m.weightDtype);
     t.decodeFlops = t.peakFlops * s.efficiency.mfuDecode;
     t.prefillFlops = t.peakFlops * s.efficiency.mfuPrefill;
+    // Attention's matmuls (Q K^T, scores x V) multiply activations and the KV cache, not weights: bf16, whatever the
+    // weights' dtype (docs/cost-model.md, "Peak FLOP/s").
+    t.attentionPeakFlops = hw.peakFlopsPerSecond;
+    t.attentionPrefillFlops = t.attentionPeakFlops * s.efficiency.mfuPrefill;
     const double bw = weightBytesPerParameter(m.weightDtype);
     t.residentWeightBytes = weightBytes(m);
     t.experts = m.isMoe() ? m.experts : 0;

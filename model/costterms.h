@@ -24,6 +24,9 @@ struct CostTerms {
     double peakFlops;            // F_peak for the matmul dtype, per GPU
     double decodeFlops;          // F_peak * MFU_decode
     double prefillFlops;         // F_peak * MFU_prefill
+    double attentionPeakFlops;   // F_peak of the attention matmuls' dtype (QK^T, PV: bf16 activations, or fp8 with an fp8
+                                 // KV cache), whatever the weights' dtype, per GPU
+    double attentionPrefillFlops; // attentionPeakFlops * MFU_prefill
     double residentWeightBytes;  // (N - U) * b_w + U * 2, all GPUs (U unquantized parameters; 0: N * b_w)
     double nonExpertWeightBytes; // (N - E * P_e) * b_w, all GPUs
     double expertWeightBytes;    // P_e * b_w, one expert over all MoE layers
@@ -98,9 +101,14 @@ struct CostTerms {
     {
         return prefillAttentionFactor * attentionWidth * prompt * layerTokens(prompt);
     }
+    /** Compute time of @p linearFlop (at the weights' peak) and @p attentionFlop (at the attention dtype's peak), all GPUs. */
+    double prefillComputeSecondsOf(double linearFlop, double attentionFlop) const
+    {
+        return (linearFlop / prefillFlops + attentionFlop / attentionPrefillFlops) / gpus;
+    }
     double prefillComputeSeconds(double prompt) const
     {
-        return (prefillLinearFlop(prompt) + prefillAttentionFlop(prompt)) / gpus / prefillFlops;
+        return prefillComputeSecondsOf(prefillLinearFlop(prompt), prefillAttentionFlop(prompt));
     }
     /** Layer-tokens of paged cache: each layer's tokens rounded up to whole blocks. */
     double pagedLayerTokens(double tokens, double block) const

@@ -32,4 +32,13 @@ std::vector<std::string> splitCsvLine(const std::string& line)
     return cells;
 }
 
+std::string csvQuoteProblem(const std::string& line)
+{
+    const auto quotes = std::count(line.begin(), line.end(), '"');
+    if (quotes % 2 == 0)
+        return {};
+    return "a double quote is not closed (the line holds " + std::to_string(quotes)
+           + "; the cells after it would shift, and a cell cannot span lines)";
+}
+
 } // namespace ridgeline::model

@@ -16,4 +16,11 @@ std::string trimmedText(std::string s);
  */
 std::vector<std::string> splitCsvLine(const std::string& line);
 
+/**
+ * "" when every double quote of @p line is closed (an even count); else a phrase for the reader's message
+ * ("a double quote is not closed (the line holds 3; ...)"): splitCsvLine() would run cells together and
+ * every later column would shift.
+ */
+std::string csvQuoteProblem(const std::string& line);
+
 } // namespace ridgeline::model

@@ -254,12 +254,15 @@ FormulaText crossoverFormula(const Scenario& s, const Evaluation& e)
     if (!p.crossoverExists) {
         f.symbols = QStringLiteral("P*: none");
         f.value = std::numeric_limits<double>::quiet_NaN();
-        f.note = QStringLiteral("every layer slides, so attention stops growing at the window and never catches up");
+        f.note = allLayers <= 0 ? QStringLiteral("no layer holds attention, so there is no quadratic term")
+                                : QStringLiteral("every layer slides, so attention stops growing at the window and never catches up");
         return f;
     }
     const double target = 2.0 * t.activeParams / (t.prefillAttentionFactor * t.attentionWidth);
     if (t.windowLayers <= 0 || target <= allLayers * t.window) {
-        f.symbols = QStringLiteral("P* = 2%1N_active / (%2%1L%1d_attn)").arg(kDot, c);
+        // Hybrids: only the attention layers grow with P (L_attn); every other model has L_attn = L.
+        f.symbols = QStringLiteral("P* = 2%1N_active / (%2%1%3%1d_attn)")
+                        .arg(kDot, c, t.attentionLayers == t.layers ? QStringLiteral("L") : QStringLiteral("L_attn"));
         f.numbers = QStringLiteral("2%1%2 / (%3%1%4%1%5)").arg(kDot, n(t.activeParams), c, n(allLayers), n(t.attentionWidth));
         if (t.windowLayers > 0)
             f.note = QStringLiteral("within the %1-token window, where every layer still grows").arg(english().toString(qint64(t.window)));

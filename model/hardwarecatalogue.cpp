@@ -130,7 +130,7 @@ QString catalogueText()
     QString out = QStringLiteral("Hardware catalogue: dense peaks (no 2:4 sparsity), per device; \"-\" = none published "
                                  "(those matmuls fall back to bf16) or not verified.\n"
                                  "memory: datasheet GB (what the cost model uses); reported: GiB as the device reports it; "
-                                 "ridge: bf16 peak / HBM bandwidth; link: per GPU, one direction.\n\n");
+                                 "ridge: bf16 peak / HBM bandwidth; link: per GPU, one direction; sources, with their dates, below the table.\n\n");
     for (const QStringList& row : rows) {
         QStringList cells;
         for (size_t i = 0; i < shown.size(); ++i)

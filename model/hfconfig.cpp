@@ -25,6 +25,40 @@ namespace ridgeline::model {
 
 namespace {
 
+/** What a Python non-finite token (NaN, Infinity, -Infinity) is read as: a string that no config holds, so that a field
+ *  Ridgeline reads is refused naming the token instead of being read as absent. */
+constexpr char kNonFiniteMark = '\x01';
+
+/** "NaN", "Infinity" or "-Infinity" when @p v was that bare token in the file, else "". */
+std::string nonFiniteToken(const QJsonValue& v)
+{
+    if (!v.isString())
+        return {};
+    const std::string s = v.toString().toStdString();
+    return s.size() > 1 && s[0] == kNonFiniteMark ? s.substr(1) : std::string();
+}
+
+/** A JSON value for a message: a non-finite token as the file wrote it, the rest as model::jsonValueText. */
+std::string valueText(const QJsonValue& v)
+{
+    const std::string token = nonFiniteToken(v);
+    return token.empty() ? jsonValueText(v) : token;
+}
+
+/** Why a non-finite token is no count, to follow "= NaN: " (never "NaN: not a number", a tautology). */
+std::string nonFiniteWhy(const std::string& token)
+{
+    return token == "NaN" ? "Python's not-a-number token" : "an infinite value";
+}
+
+/** "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", ... */
+std::string ordinal(long long n)
+{
+    const long long tens = n % 100, ones = n % 10;
+    const char* suffix = (tens >= 11 && tens <= 13) ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+    return std::to_string(n) + suffix;
+}
+
 /** Field access that remembers the first problem, naming the field and the value. */
 class Fields {
 public:
@@ -50,6 +84,10 @@ public:
         const QJsonValue v = m_o.value(QLatin1String(key));
         const double d = v.toDouble(-1);
         const std::string head = std::string("config field ") + key + " = " + text(v) + ": ";
+        if (const std::string token = nonFiniteToken(v); !token.empty()) {
+            fail(head + "expected a whole number, not " + nonFiniteWhy(token));
+            return fallback;
+        }
         if (!v.isDouble() || d != std::floor(d)) {
             fail(head + "expected a whole number");
             return fallback;
@@ -109,7 +147,11 @@ public:
         return v.toBool();
     }
 
-    std::string string(const char* key) const { return m_o.value(QLatin1String(key)).toString().toStdString(); }
+    std::string string(const char* key) const
+    {
+        const QJsonValue v = m_o.value(QLatin1String(key));
+        return nonFiniteToken(v).empty() ? v.toString().toStdString() : std::string();
+    }
     QJsonValue value(const char* key) const { return m_o.value(QLatin1String(key)); }
 
     void fail(const std::string& message)
@@ -120,7 +162,7 @@ public:
     const std::string& error() const { return m_error; }
 
     /** @p v as written in JSON, for a one-line message (model::jsonValueText). */
-    static std::string text(const QJsonValue& v) { return jsonValueText(v); }
+    static std::string text(const QJsonValue& v) { return valueText(v); }
 
     /** Outside text for a one-line message or note: control characters escaped, cut after 60 characters. */
     static std::string printable(const std::string& s) { return printableText(s, 60); }
@@ -131,7 +173,7 @@ public:
         const QJsonValue v = m_o.value(QLatin1String(key));
         if (v.isUndefined() || v.isNull())
             return {};
-        if (!v.isString()) {
+        if (!v.isString() || !nonFiniteToken(v).empty()) {
             fail(std::string("config field ") + key + " = " + text(v) + ": expected a string");
             return {};
         }
@@ -160,7 +202,7 @@ std::string number(double v)
 }
 /**
  * Replaces the bare tokens Python's json module writes for non-finite floats (Infinity, -Infinity, NaN),
- * outside strings, with null; @return how many were replaced.
+ * outside strings, with a marked string (nonFiniteToken() reads it back); @return how many were replaced.
  */
 int replaceNonFiniteTokens(QByteArray& text)
 {
@@ -187,7 +229,9 @@ int replaceNonFiniteTokens(QByteArray& text)
         for (const char* token : {"-Infinity", "Infinity", "NaN"}) {
             const qsizetype n = qsizetype(std::strlen(token));
             if (text.mid(i, n) == token) {
-                out += "null";
+                out += "\"\\u0001";
+                out += token;
+                out += '"';
                 i += n - 1;
                 ++replaced;
                 matched = true;
@@ -273,6 +317,7 @@ struct Quantization {
     std::optional<DType> kv;    // a KV-cache scheme the config names
     Exclusions exclusions;
     std::vector<std::string> notes;
+    std::string error;          // a field Ridgeline cannot read as written, named with its value
 };
 
 std::string printableName(const QString& s) { return printableText(s.toStdString(), 60); }
@@ -285,6 +330,20 @@ Quantization readQuantization(const QJsonObject& q)
     Quantization r;
     r.present = true;
     const QString method = q.value(QStringLiteral("quant_method")).toString().toLower();
+    // A whole number from @p lo to @p hi (or @p also), @p fallback when absent; else the first error names it.
+    auto whole = [&](QJsonObject o, const std::string& path, const char* key, int fallback, int lo, int hi,
+                     std::optional<int> also = std::nullopt) -> int {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined() || v.isNull())
+            return fallback;
+        const double d = v.isDouble() ? v.toDouble() : std::nan("");
+        if (d == std::floor(d) && ((d >= lo && d <= hi) || (also && d == *also)))
+            return int(d);
+        if (r.error.empty())
+            r.error = "config field " + path + key + " = " + valueText(v) + ": expected a whole number from " + std::to_string(lo)
+                      + " to " + Fields::grouped(hi) + (also ? " (or " + std::to_string(*also) + ")" : std::string());
+        return fallback;
+    };
     auto exclusionList = [&](std::initializer_list<const char*> keys) {
         for (const char* k : keys)
             for (const QJsonValue v : q.value(QLatin1String(k)).toArray())
@@ -303,9 +362,14 @@ Quantization readQuantization(const QJsonObject& q)
     if (method == QLatin1String("fp8") || method == QLatin1String("fbgemm_fp8")) {
         r.read = true;
         r.weights = DType::FP8;
-        const QJsonArray block = q.value(QStringLiteral("weight_block_size")).toArray();
+        const QJsonValue blockValue = q.value(QStringLiteral("weight_block_size"));
+        const QJsonArray block = blockValue.toArray();
         std::string how = "per-tensor or per-channel scales";
-        if (block.size() == 2 && block[0].toInt() > 0 && block[1].toInt() > 0) {
+        auto blockSide = [](const QJsonValue& v) { return v.isDouble() && v.toDouble() >= 1 && v.toDouble() <= 1e6 && v.toDouble() == std::floor(v.toDouble()); };
+        if (!blockValue.isUndefined() && !blockValue.isNull() && !(block.size() == 2 && blockSide(block[0]) && blockSide(block[1])))
+            r.error = "config field quantization_config.weight_block_size = " + valueText(blockValue)
+                      + ": expected two whole numbers from 1 to 1,000,000 (the block's rows and columns, e.g. [128, 128])";
+        else if (block.size() == 2) {
             const double elements = double(block[0].toInt()) * block[1].toInt();
             how = "block-scaled, one fp32 scale per " + std::to_string(block[0].toInt()) + " x " + std::to_string(block[1].toInt())
                   + " block (" + formatDigits(4.0 / elements * 100.0, 3) + " % more bytes, not counted)";
@@ -345,14 +409,18 @@ Quantization readQuantization(const QJsonObject& q)
                     r.exclusions.add(v.toString().toStdString());
     } else if (method == QLatin1String("awq") || method == QLatin1String("gptq")) {
         r.read = true;
-        const int bits = q.value(QStringLiteral("bits")).toInt(q.value(QStringLiteral("w_bit")).toInt(4));
-        const int group = q.value(QStringLiteral("group_size")).toInt(q.value(QStringLiteral("q_group_size")).toInt(128));
+        const char* bitsKey = q.contains(QStringLiteral("bits")) ? "bits" : "w_bit";
+        const char* groupKey = q.contains(QStringLiteral("group_size")) ? "group_size" : "q_group_size";
+        const int bits = whole(q, "quantization_config.", bitsKey, 4, 1, 64);
+        // GPTQ writes group_size -1 for one scale per output channel.
+        const int group = whole(q, "quantization_config.", groupKey, 128, 1, 1 << 20, -1);
         if (bits == 4)
             r.weights = DType::INT4;
         else if (bits == 8)
             r.weights = DType::INT8;
-        else
-            r.read = false;
+        else if (r.error.empty())
+            r.error = "config field quantization_config." + std::string(bitsKey) + " = " + std::to_string(bits) + ": Ridgeline counts "
+                      + method.toUpper().toStdString() + " weights of 4 or 8 bits; set model.weight_dtype by hand for another width";
         if (r.read) {
             r.notes.push_back("quantization_config: " + method.toUpper().toStdString() + " " + std::to_string(bits) + "-bit weights, group size "
                               + std::to_string(group) + ", in every linear layer of the decoder"
@@ -366,9 +434,12 @@ Quantization readQuantization(const QJsonObject& q)
         const QJsonObject groups = q.value(QStringLiteral("config_groups")).toObject();
         for (auto it = groups.begin(); it != groups.end() && !r.read; ++it) {
             const QJsonObject w = it.value().toObject().value(QStringLiteral("weights")).toObject();
-            const int bits = w.value(QStringLiteral("num_bits")).toInt();
+            const std::string path = "quantization_config.config_groups." + printableName(it.key()) + ".weights.";
+            const int bits = whole(w, path, "num_bits", 0, 1, 64);
             const bool isFloat = w.value(QStringLiteral("type")).toString() == QLatin1String("float");
-            const int group = w.value(QStringLiteral("group_size")).toInt(0);
+            const int group = whole(w, path, "group_size", 0, 1, 1 << 20, -1);
+            if (!r.error.empty())
+                break;
             r.read = true;
             if (bits == 4 && isFloat)
                 r.weights = group == 32 ? DType::MXFP4 : DType::NVFP4;
@@ -378,8 +449,12 @@ Quantization readQuantization(const QJsonObject& q)
                 r.weights = DType::FP8;
             else if (bits == 8)
                 r.weights = DType::INT8;
-            else
+            else {
                 r.read = false;
+                r.error = "config field " + path + "num_bits = " + std::to_string(bits)
+                          + ": Ridgeline counts compressed-tensors weights of 4 or 8 bits; set model.weight_dtype by hand for another width";
+                break;
+            }
             if (r.read) {
                 r.notes.push_back("quantization_config: compressed-tensors, " + std::to_string(bits) + "-bit " + (isFloat ? "float" : "int")
                                   + " weights (" + printableName(w.value(QStringLiteral("strategy")).toString()) + " scales"
@@ -448,7 +523,8 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     ImportedModel m;
     if (nonFinite > 0)
         m.notes.push_back("The file has " + std::to_string(nonFinite)
-                          + " Python non-finite number(s) (Infinity / NaN), not JSON: read as absent.");
+                          + " Python non-finite number(s) (Infinity / NaN), not JSON: fields Ridgeline reads must be finite "
+                            "(a count that is NaN or Infinity is refused); the others are not read.");
     QJsonObject root = doc.object();
     // Multimodal wrappers (Gemma 3, Llama 4, Mistral 3, ...) keep the language model under "text_config".
     if (!root.contains(QStringLiteral("num_hidden_layers")) && root.value(QStringLiteral("text_config")).isObject()) {
@@ -555,6 +631,11 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
 
     // --- Which mixer each layer has: full or sliding attention, linear attention, Mamba, or none.
     const QJsonArray layerTypes = f.value("layer_types").toArray();
+    if (f.has("layer_types") && !f.value("layer_types").isArray())
+        return "config field layer_types = " + Fields::text(f.value("layer_types")) + ": expected a list of layer kinds";
+    if (f.has("hybrid_override_pattern") && (!f.value("hybrid_override_pattern").isString() || !nonFiniteToken(f.value("hybrid_override_pattern")).empty()))
+        return "config field hybrid_override_pattern = " + Fields::text(f.value("hybrid_override_pattern"))
+               + ": expected a string of one character per layer (M Mamba-2, * attention, - MLP, E MoE)";
     const std::string hybridPattern = f.string("hybrid_override_pattern");
     bool nemotronH = !hybridPattern.empty();
     if (nemotronH) {
@@ -578,23 +659,33 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         for (int i = 0; i < L && i < layerTypes.size(); ++i) {
             const QString t = layerTypes[i].toString();
             auto& mixer = layers[size_t(i)].mixer;
-            if (t.contains(QLatin1String("linear")))
+            // transformers' names (configuration_utils.ALLOWED_LAYER_TYPES and the families' own).
+            if (t == QLatin1String("full_attention") || t == QLatin1String("attention") || t == QLatin1String("global_attention"))
+                mixer = LayerParams::Mixer::Attention;
+            else if (t == QLatin1String("linear_attention"))
                 mixer = LayerParams::Mixer::Linear;
-            else if (t.contains(QLatin1String("sliding")) || t.contains(QLatin1String("chunked")))
+            else if (t == QLatin1String("sliding_attention") || t == QLatin1String("chunked_attention"))
                 mixer = LayerParams::Mixer::Sliding;
-            else if (t.contains(QLatin1String("mamba")))
+            else if (t == QLatin1String("mamba"))
                 mixer = LayerParams::Mixer::Mamba;
+            else
+                return "config field layer_types[" + std::to_string(i) + "] = " + Fields::text(layerTypes[i])
+                       + ": not a layer kind Ridgeline counts (full_attention, sliding_attention, chunked_attention, "
+                         "linear_attention or mamba)";
         }
         if (layerTypes.size() != L)
             m.notes.push_back("\"layer_types\" lists " + std::to_string(layerTypes.size()) + " layers for "
                               + std::to_string(L) + " layers; the rest are read as full attention.");
     } else if (is({"qwen3_next"}) || f.has("full_attention_interval")) {
-        const int interval = std::max(1, f.countOr("full_attention_interval", 4));
+        const int interval = f.countOr("full_attention_interval", 4, 1);
+        if (!f.error().empty())
+            return f.error();
         for (int i = 0; i < L; ++i)
             if ((i + 1) % interval != 0)
                 layers[size_t(i)].mixer = LayerParams::Mixer::Linear;
         m.notes.push_back("Linear attention in " + std::to_string(L - L / interval) + " of " + std::to_string(L)
-                          + " layers, full attention in every " + std::to_string(interval) + "th (full_attention_interval).");
+                          + " layers, full attention in every " + (interval == 1 ? std::string("layer") : ordinal(interval))
+                          + " (full_attention_interval).");
     }
     if (!f.error().empty())
         return f.error();
@@ -757,10 +848,10 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
             placement = "the layers moe_layer_freq marks";
         } else if (f.has("first_k_dense_replace") || f.has("moe_layer_freq")) {
             const int firstDense = f.countOr("first_k_dense_replace", 0);
-            const int freq = std::max(1, f.countOr("moe_layer_freq", 1));
+            const int freq = std::max(1, f.countOr("moe_layer_freq", 1, 1));
             for (int i = 0; i < L; ++i)
                 moeLayer[size_t(i)] = i >= firstDense && i % freq == 0;
-            placement = "layers " + std::to_string(firstDense) + " on" + (freq > 1 ? ", every " + std::to_string(freq) + "th" : "")
+            placement = "layers " + std::to_string(firstDense) + " on" + (freq > 1 ? ", every " + ordinal(freq) : "")
                         + " (first_k_dense_replace, moe_layer_freq)";
         } else if (f.value("moe_layers").isArray()) {
             for (const QJsonValue v : f.value("moe_layers").toArray())
@@ -768,23 +859,34 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
                     moeLayer[size_t(v.toInt())] = true;
             placement = "the layers listed in moe_layers";
         } else if (f.has("interleave_moe_layer_step")) {
-            const int step = std::max(1, f.countOr("interleave_moe_layer_step", 1));
+            const int step = std::max(1, f.countOr("interleave_moe_layer_step", 1, 1));
             for (int i = 0; i < L; ++i)
                 moeLayer[size_t(i)] = (i + 1) % step == 0;
-            placement = step > 1 ? "every " + std::to_string(step) + "th layer (interleave_moe_layer_step)" : "every layer";
+            placement = step > 1 ? "every " + ordinal(step) + " layer (interleave_moe_layer_step)" : "every layer";
         } else {
-            const int step = std::max(1, f.countOr("decoder_sparse_step", 1));
+            const int step = std::max(1, f.countOr("decoder_sparse_step", 1, 1));
             std::set<int> mlpOnly;
             for (const QJsonValue v : f.value("mlp_only_layers").toArray())
                 mlpOnly.insert(v.toInt());
             for (int i = 0; i < L; ++i)
                 moeLayer[size_t(i)] = !mlpOnly.count(i) && (i + 1) % step == 0;
             if (step > 1 || !mlpOnly.empty())
-                placement = "every " + std::to_string(step) + "th layer but mlp_only_layers (decoder_sparse_step)";
+                placement = (step > 1 ? "every " + ordinal(step) + " layer" : std::string("every layer"))
+                            + " but mlp_only_layers (decoder_sparse_step)";
         }
     }
     if (!f.error().empty())
         return f.error();
+    if (nemotronH && experts == 0) {
+        const long long eLayers = std::count(hybridPattern.begin(), hybridPattern.end(), 'E');
+        if (eLayers > 0)
+            return "config field hybrid_override_pattern has " + std::to_string(eLayers) + " E (MoE) layer"
+                   + (eLayers == 1 ? "" : "s") + " but the config gives no routed-expert count (n_routed_experts, num_experts "
+                   "or num_local_experts)";
+    }
+    if (nemotronH && std::none_of(hybridPattern.begin(), hybridPattern.end(), [](char c) { return c == 'M' || c == '*'; }))
+        return "config field hybrid_override_pattern = \"" + printableText(hybridPattern, 60)
+               + "\": no M (Mamba) or * (attention) layer, so no layer mixes tokens; not a language model Ridgeline counts";
     const long long moeCount = std::count(moeLayer.begin(), moeLayer.end(), true);
     if (experts > 0 && moeCount == 0)
         return "config has " + std::to_string(experts) + " routed experts but places them in none of its " + std::to_string(L)
@@ -854,7 +956,22 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
 
     // --- Sliding windows (Mistral, Gemma, gpt-oss, Qwen2 options) and Llama 4's chunked attention.
     int window = 0;
-    const int configWindow = f.countOr("sliding_window", 0);
+    int configWindow = 0;
+    {
+        // A window longer than any context (Infinity, 1e30) is no window: read as full attention, and said.
+        const QJsonValue w = f.value("sliding_window");
+        if (nonFiniteToken(w) == "Infinity" || (w.isDouble() && w.toDouble() > double(Fields::maximum("sliding_window")))) {
+            m.notes.push_back("config field sliding_window = " + valueText(w) + ": longer than any context (more than "
+                              + Fields::grouped(Fields::maximum("sliding_window"))
+                              + " tokens); read as no window: every layer attends to the whole context.");
+            for (LayerParams& p : layers)
+                if (p.mixer == LayerParams::Mixer::Sliding)
+                    p.mixer = LayerParams::Mixer::Attention;
+        } else
+            configWindow = f.countOr("sliding_window", 0);
+        if (!f.error().empty())
+            return f.error();
+    }
     const long long listedSliding
         = std::count_if(layers.begin(), layers.end(), [](const LayerParams& p) { return p.mixer == LayerParams::Mixer::Sliding; });
     int windowLayers = int(listedSliding);
@@ -867,7 +984,9 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     } else if (is({"llama4"}) && f.countOr("attention_chunk_size", 0) > 0) {
         window = f.countOr("attention_chunk_size", 0);
         const QJsonArray noRope = f.value("no_rope_layers").toArray();
-        const int interval = std::max(1, f.countOr("no_rope_layer_interval", 4));
+        const int interval = f.countOr("no_rope_layer_interval", 4, 1);
+        if (!f.error().empty())
+            return f.error();
         windowLayers = 0;
         for (int i = 0; i < L; ++i) {
             const bool global = noRope.size() == L ? noRope[i].toInt(1) == 0 : (i + 1) % interval == 0;
@@ -893,7 +1012,9 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
             slide([](int i) { return i % 2 == 0; }); // even layers slide
             m.notes.push_back("Gemma 2: even layers slide over " + std::to_string(window) + " tokens, odd layers are global.");
         } else if (is({"gemma3", "gemma3_text"})) {
-            const int pattern = std::max(1, f.countOr("sliding_window_pattern", 6));
+            const int pattern = f.countOr("sliding_window_pattern", 6, 1);
+            if (!f.error().empty())
+                return f.error();
             slide([pattern](int i) { return (i + 1) % pattern != 0; });
             m.notes.push_back("Gemma 3: " + std::to_string(pattern - 1) + " of every " + std::to_string(pattern)
                               + " layers slide over " + std::to_string(window) + " tokens.");
@@ -916,8 +1037,12 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
 
     // --- Quantization: which parameters are held at the weight dtype, which at 16 bits.
     Quantization quant;
+    if (const QJsonValue q = root.value(QStringLiteral("quantization_config")); !q.isUndefined() && !q.isNull() && !q.isObject())
+        return "config field quantization_config = " + valueText(q) + ": expected an object (quant_method and its fields)";
     if (root.value(QStringLiteral("quantization_config")).isObject())
         quant = readQuantization(root.value(QStringLiteral("quantization_config")).toObject());
+    if (!quant.error.empty())
+        return quant.error;
     for (const std::string& n : quant.notes)
         m.notes.push_back(n);
 
@@ -960,6 +1085,15 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
     active += embeddings + normWidth;
     if (quant.read && quant.exclusions.lmHeadQuantized && !tied)
         quantized += table;
+    if (quant.read && !(quantized > 0)) {
+        // Nothing the method quantizes is in this model (MXFP4 on a model without routed experts, every module left out):
+        // every weight stays at 16 bits, and so do the matmuls; a 4-bit peak would be a wrong number.
+        m.notes.push_back(std::string("quantization_config: ") + std::string(dtypeName(quant.weights)) + " quantizes "
+                          + (quant.expertsOnly ? "only routed experts, and this model has none" : "none of this model's layers (all left out)")
+                          + ": every weight counted at bf16.");
+        quant.read = false;
+        quantized = 0;
+    }
 
     ModelShape& s = m.shape;
     s.name = type.empty() ? std::string("Imported model") : type;
@@ -1000,7 +1134,10 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         m.notes.push_back("MoE: " + std::to_string(experts) + " routed experts, " + std::to_string(perToken) + " per token"
                           + (shared > 0 ? ", " + std::to_string(shared) + " shared" : std::string()) + ", in " + std::to_string(moeLayers)
                           + " of " + std::to_string(L) + " layers (" + placement + "); " + number(total) + " parameters in all, "
-                          + number(active) + " active per token.");
+                          + number(active) + " active per token (counted as active: attention, dense MLPs, "
+                          + (shared > 0 ? "shared experts, " : "") + "routers and norms of every layer, the " + std::to_string(perToken)
+                          + " routed experts a token uses per MoE layer, and the embedding table and LM head whole; "
+                            "docs/cost-model.md, \"Active parameters\").");
     if (attentionLayers != L)
         m.notes.push_back("KV cache in " + std::to_string(attentionLayers) + " of " + std::to_string(L)
                           + " layers (model.attention_layers); the others keep " + formatDigits(s.stateBytesPerSequence / 1048576.0, 1)
@@ -1027,6 +1164,13 @@ std::string importHfConfig(const QByteArray& json, ImportedModel& out)
         m.notes.insert(m.notes.begin(), std::string(type.empty() ? "No \"model_type\"" : "model_type \"" + type + "\" is not one Ridgeline knows")
                                             + ": read as a decoder with " + joined(readAs)
                                             + "; other modules the architecture may have are not counted: check the totals against the publisher's.");
+    }
+    if (f.has("max_position_embeddings")) {
+        s.maxPositionEmbeddings = f.countOr("max_position_embeddings", 0, 1);
+        if (!f.error().empty())
+            return f.error();
+        m.notes.push_back("Trained context: max_position_embeddings = " + std::to_string(s.maxPositionEmbeddings)
+                          + " tokens (model.max_position_embeddings); a longer context is flagged in the report.");
     }
     if (f.countOr("num_nextn_predict_layers", 0) > 0 || f.countOr("mtp_num_hidden_layers", 0) > 0)
         m.notes.push_back("Multi-token-prediction layers (num_nextn_predict_layers, mtp_num_hidden_layers) are not counted.");

@@ -36,7 +36,10 @@ struct ImportedModel {
  * per-sequence state, and `quantization_config` (fp8 block-scaled, MXFP4, ModelOpt NVFP4 / FP8, AWQ / GPTQ with group
  * size, compressed-tensors) with the modules it leaves at 16 bits. Multimodal wrappers are read from "text_config",
  * with the family defaults of transformers' config classes for fields the file leaves out (Gemma 3). Python's
- * Infinity / NaN tokens are read as absent. Every import notes what was read and what was assumed.
+ * Infinity / NaN tokens are accepted where Ridgeline does not read the field; a field it reads that holds one is
+ * refused, naming the token (a sliding_window of Infinity, or past 2e9, reads as no window, with a note).
+ * The trained context (max_position_embeddings) is kept in shape.maxPositionEmbeddings. Every import notes what
+ * was read and what was assumed; odd values it cannot read as written are refused, never replaced silently.
  * Source for the counts: each family's modeling code in HF transformers.
  *
  * @return "" on success (then @p out is filled), else one sentence naming the field and value (or the

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/presets.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -8,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "model/messagetext.h"
 #include "model/scenariokeys.h"
 
 namespace ridgeline::model {
@@ -70,6 +74,72 @@ const std::vector<HardwarePreset>& hardwarePresets()
         return out;
     }();
     return presets;
+}
+
+namespace {
+
+/** @p s lower-cased without spaces, dashes, underscores and dots: "H100 SXM" and "h100-sxm" compare equal. */
+std::string foldedName(std::string_view s)
+{
+    std::string out;
+    for (const char c : s)
+        if (c != ' ' && c != '-' && c != '_' && c != '.')
+            out += char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+/** Levenshtein distance, for "did you mean". */
+size_t editDistance(const std::string& a, const std::string& b)
+{
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+std::string applyHardwarePreset(Scenario& scenario, std::string_view name)
+{
+    const std::string wanted = foldedName(name);
+    const auto& presets = hardwarePresets();
+    for (const HardwarePreset& p : presets)
+        if (!wanted.empty() && (foldedName(p.id) == wanted || foldedName(p.hardware.name) == wanted)) {
+            const int gpus = scenario.hardware.gpus;
+            scenario.hardware = p.hardware;
+            scenario.hardware.gpus = gpus;
+            return {};
+        }
+    // The nearest ids: those containing the value or within a third of its length in edits, else all of them.
+    std::vector<std::pair<size_t, std::string>> near;
+    for (const HardwarePreset& p : presets) {
+        const std::string id = foldedName(p.id), shown = foldedName(p.hardware.name);
+        const size_t d = std::min(editDistance(wanted, id), editDistance(wanted, shown));
+        const bool contains = !wanted.empty() && (id.find(wanted) != std::string::npos || wanted.find(id) != std::string::npos
+                                                  || shown.find(wanted) != std::string::npos);
+        if (contains || d <= std::max<size_t>(2, wanted.size() / 3))
+            near.emplace_back(contains ? 0 : d, p.id);
+    }
+    std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string list;
+    const bool all = near.empty();
+    if (all)
+        for (const HardwarePreset& p : presets)
+            list += (list.empty() ? "" : ", ") + p.id;
+    else
+        for (size_t i = 0; i < near.size() && i < 6; ++i)
+            list += (i == 0 ? "" : ", ") + near[i].second;
+    return "hardware.preset = \"" + printableText(name, 40) + "\": no such device in the catalogue; "
+           + (all ? "the catalogue has " : "nearest: ") + list + " (--list-hardware shows them all)";
 }
 
 const std::vector<ScenarioPreset>& scenarioPresets()

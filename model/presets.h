@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <QString>
@@ -40,5 +41,13 @@ struct ScenarioPreset {
     Scenario scenario;
 };
 const std::vector<ScenarioPreset>& scenarioPresets();
+
+/**
+ * Loads every catalogue figure of the built-in device @p name (its id, e.g. "h200", or its name, e.g. "H200";
+ * case, spaces, dashes and underscores ignored) into @p scenario's hardware, keeping hardware.gpus (the tensor
+ * parallelism is the deployment's, not the device's).
+ * @return "" on success; else a sentence naming the value and the nearest catalogue names (@p scenario untouched).
+ */
+std::string applyHardwarePreset(Scenario& scenario, std::string_view name);
 
 } // namespace ridgeline::model

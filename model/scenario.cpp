@@ -142,8 +142,15 @@ std::vector<ScenarioError> validate(const Scenario& s)
                "must not exceed model.params (" + formatNumber(m.params) + ")");
     c.nonNegative("model.state_bytes_per_sequence", m.stateBytesPerSequence);
     c.atMost("model.state_bytes_per_sequence", m.stateBytesPerSequence, 1e15, "1e15 B");
+    c.nonNegative("model.max_position_embeddings", m.maxPositionEmbeddings);
     if (m.attentionLayers) {
         c.nonNegative("model.attention_layers", *m.attentionLayers);
+        // Without a KV cache and without state, a sequence holds nothing: the memory would bound no batch (0 or
+        // infinitely many sequences), and the model would mix no tokens. Refused rather than drawn as 0 sequences.
+        if (*m.attentionLayers == 0 && !(m.stateBytesPerSequence > 0))
+            c.fail("model.attention_layers", "0",
+                   "a model without attention layers needs model.state_bytes_per_sequence > 0 (its linear-attention or "
+                   "state-space layers' state); with neither, nothing bounds the sequences that fit in memory");
         if (*m.attentionLayers > m.layers && m.layers > 0)
             c.fail("model.attention_layers", std::to_string(*m.attentionLayers),
                    "must not exceed model.layers (" + std::to_string(m.layers) + ")");

@@ -64,6 +64,9 @@ struct ModelShape {
     std::optional<int> attentionLayers; ///< layers holding a KV cache; defaults to all L layers when never given
     double stateBytesPerSequence = 0;   ///< recurrent state per sequence over all layers, B (fixed size, not per token)
 
+    int maxPositionEmbeddings = 0;      ///< the context the model was trained for (config max_position_embeddings);
+                                        ///< 0: not known. Informational: a longer context is flagged, not refused
+
     bool isMoe() const { return experts > 0; }
     bool isMla() const { return kvLoraRank > 0; }
     /** Layers holding a KV cache: attentionLayers when given, else L. */

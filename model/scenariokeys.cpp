@@ -262,6 +262,24 @@ const std::vector<Entry>& entries()
         t.push_back(number("model.state_bytes_per_sequence", "B",
                            "fixed-size recurrent state of linear-attention / state-space layers per sequence, read every decode step",
                            [](Scenario& s) -> double& { return s.model.stateBytesPerSequence; }));
+        t.push_back(Entry{{"model.max_position_embeddings", KeyKind::Integer, "tokens",
+                           "the context the model was trained for (config max_position_embeddings; absent or 0: not known); "
+                           "a longer context is flagged in the report, not refused"},
+                          [](const Scenario& s) {
+                              return s.model.maxPositionEmbeddings > 0 ? std::to_string(s.model.maxPositionEmbeddings) : std::string();
+                          },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              const std::string t = trim(v);
+                              if (t.empty() || t == "default") {
+                                  s.model.maxPositionEmbeddings = 0;
+                                  return {};
+                              }
+                              int n = 0;
+                              std::string err = parseInteger("model.max_position_embeddings", t, n);
+                              if (err.empty())
+                                  s.model.maxPositionEmbeddings = n;
+                              return err;
+                          }});
         t.push_back(text("hardware.name", "display name of the accelerator", [](Scenario& s) -> std::string& { return s.hardware.name; }));
         t.push_back(number("hardware.bandwidth", "B/s", "BW, peak HBM bandwidth",
                            [](Scenario& s) -> double& { return s.hardware.bandwidthBytesPerSecond; }));

@@ -22,8 +22,8 @@ StepBreakdown StepCost::breakdown(const StepTotals& t) const
                          + t.decodeTokens * m_t.statePerSequencePerGpu) // each decoding sequence reads its fixed-size state
                             / m_t.kvEffectiveBandwidth;
     const double decodeFlop = (2.0 * m_t.activeParams * t.decodeTokens + 4.0 * m_t.attentionWidth * t.decodeLayerTokens) / m_t.gpus;
-    const double prefillFlop = (2.0 * m_t.activeParams * t.prefillTokens + 4.0 * m_t.attentionWidth * t.prefillPairs) / m_t.gpus;
-    b.computeSeconds = decodeFlop / m_t.decodeFlops + prefillFlop / m_t.prefillFlops;
+    b.computeSeconds = decodeFlop / m_t.decodeFlops
+                       + m_t.prefillComputeSecondsOf(2.0 * m_t.activeParams * t.prefillTokens, 4.0 * m_t.attentionWidth * t.prefillPairs);
     b.commSeconds = m_t.commSeconds(tokens);
     // One forward pass: the larger fixed overhead of the kinds of work it holds.
     b.overheadSeconds = std::max(t.decodeTokens > 0 ? m_t.stepOverheadSeconds : 0.0,

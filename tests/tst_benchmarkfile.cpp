@@ -238,6 +238,44 @@ private slots:
         QVERIFY2(QString::fromStdString(e).contains(words), e.c_str());
         QCOMPARE(f.format, std::string("kept")); // nothing half-read is handed back
     }
+
+    /**
+     * Found by an adversarial trial (each read with exit 0 and a wrong number): an unclosed quote shifted the GenAI-Perf
+     * columns (p99 read as avg), a nan average switched the comparison from the mean to the median, and a
+     * max_concurrency of 1e12 went on to an int cast. Each is refused, the line or field and the value named.
+     */
+    void adversarialInputRefused()
+    {
+        const QByteArray csv = readData(QStringLiteral("bench/genai-perf-cloudai.csv"));
+        auto refusal = [](const QByteArray& bytes, const std::string& name) {
+            BenchmarkFile f;
+            return QString::fromStdString(readBenchmarkFile(bytes, name, f));
+        };
+        QVERIFY(refusal(csv, "run.csv").isEmpty());
+        QByteArray unclosed = csv;
+        unclosed.replace("Time To First Token (ms),\"1,146.31\"", "Time To First Token (ms),\"1,146.31");
+        QString e = refusal(unclosed, "run.csv");
+        QVERIFY2(e.startsWith(QStringLiteral("line 2: a double quote is not closed (the line holds 11;")), qPrintable(e));
+
+        QByteArray nanAverage = csv;
+        nanAverage.replace("Time To First Token (ms),\"1,146.31\"", "Time To First Token (ms),nan");
+        e = refusal(nanAverage, "run.csv");
+        QVERIFY2(e.contains(QStringLiteral("line 2 (Time To First Token (ms)) avg = nan: expected a finite number")), qPrintable(e));
+
+        // The measurement CSV and the profile export JSON alike.
+        e = refusal("concurrency,isl,osl,\"itl_ms\n4,100,50,9\n", "x.csv");
+        QVERIFY2(e.contains(QStringLiteral("line 1: a double quote")), qPrintable(e));
+        QByteArray aiperf = readData(QStringLiteral("bench/aiperf-export.json"));
+        QVERIFY(aiperf.contains("\"avg\": 195.84"));
+        aiperf.replace("\"avg\": 195.84", "\"avg\": NaN");
+        e = refusal(aiperf, "export.json");
+        QVERIFY2(e.contains(QStringLiteral("time_to_first_token.avg = \"NaN\": expected a finite number")), qPrintable(e));
+
+        const QByteArray flat = R"({"completed": 4, "total_input_tokens": 40, "total_output_tokens": 40, "mean_ttft_ms": 30,
+            "request_rate": 5, "max_concurrency": 1e12})";
+        e = refusal(flat, "x.json");
+        QVERIFY2(e.contains(QStringLiteral("max_concurrency = 1e12: expected a whole number from 1 to 1,000,000")), qPrintable(e));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestBenchmarkFile)

@@ -224,6 +224,19 @@ private slots:
         QCOMPARE(findEfficiencyPreset("H100-TRTLLM-STATIC"), &efficiencyPresets()[1]);
         QVERIFY(findEfficiencyPreset("planning") == nullptr);
     }
+
+    /** Found by an adversarial trial: a request-rate point capped at 1e12 clients was cast to int (undefined behaviour). */
+    void refusesAClientCountPastAnInt()
+    {
+        BenchmarkPoint p = closedLoop(1, 100, 10);
+        p.load = BenchmarkLoad::RequestRate;
+        p.requestRatePerSecond = 5;
+        p.concurrency = 1e12;
+        BenchmarkPrediction out;
+        const std::string e = predictBenchmark(planning(), p, BenchmarkOptions{}, out);
+        QVERIFY2(e.find("concurrency = 1e12: expected 0 to 1000000 clients") != std::string::npos, e.c_str());
+    }
+
     void manyPointsInParallelMatchOneByOne()
     {
         const Scenario s = planning();

@@ -108,6 +108,26 @@ private slots:
         QVERIFY(notesMention(r, "same operating point"));
     }
 
+    /** Found by an adversarial trial: copies of one measurement gave eta_bw "+- 0", as if the fit were exact. */
+    void identicalPointsGiveNoStandardError()
+    {
+        std::vector<Measurement> data(4);
+        for (Measurement& m : data) {
+            m.batch = 8;
+            m.contextTokens = 2048;
+            m.itlMs = 7.0;
+        }
+        CalibrationResult r;
+        QCOMPARE(QString::fromStdString(calibrate(defaultScenario(), data, r)), QString());
+        QVERIFY(r.bandwidthEfficiency.fitted);
+        QVERIFY2(!r.bandwidthEfficiency.standardError, qPrintable(QString::number(r.bandwidthEfficiency.standardError.value_or(-1))));
+        QVERIFY(notesMention(r, "standard error cannot be estimated"));
+        // Repeats that scatter do tell the error.
+        data[1].itlMs = 7.2;
+        QCOMPARE(QString::fromStdString(calibrate(defaultScenario(), data, r)), QString());
+        QVERIFY(r.bandwidthEfficiency.standardError && *r.bandwidthEfficiency.standardError > 0);
+    }
+
     void nothingUsableIsRefused()
     {
         CalibrationResult r;
@@ -236,6 +256,10 @@ private slots:
         QTest::newRow("zero TTFT in s") << QByteArray("batch,ttft_s\n1,0\n") << "line 2, column ttft_s = 0: expected a latency from 1e-9 to 1e6 s";
         QTest::newRow("negative tokens") << QByteArray("batch,input_tokens,itl_ms\n1,-5,3\n")
                                          << "line 2, column input_tokens = -5: expected a number of tokens from 0 to 1e9";
+        // Found by an adversarial trial: "\"NaN\" is not a number" read as a tautology; an unclosed quote shifted the cells.
+        QTest::newRow("NaN latency") << QByteArray("batch,itl_ms\n1,NaN\n") << "line 2, column itl_ms = NaN: expected a finite number";
+        QTest::newRow("unclosed quote") << QByteArray("batch,itl_ms\n\"1,5\n")
+                                        << "line 2: a double quote is not closed (the line holds 1;";
         QTest::newRow("two batch columns") << QByteArray("batch,itl_ms,batch\n1,5,2\n")
                                            << "column \"batch\" appears twice (columns 1 and 3): keep one";
         QTest::newRow("batch and concurrency") << QByteArray("batch,concurrency,itl_ms\n1,2,5\n")

@@ -483,6 +483,81 @@ private slots:
         QVERIFY(!text.contains(QStringLiteral("nan"), Qt::CaseInsensitive));
     }
 
+    /** Found by a new-user trial: the text form's devices lacked their sources; each has one, with its date. */
+    void listHardwareTextSourcesAreDated()
+    {
+        const Result r = runRidgeline({QStringLiteral("--list-hardware")});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(text.contains(QStringLiteral("sources, with their dates, below the table")), qPrintable(text.left(400)));
+        const QString sources = text.mid(text.indexOf(QStringLiteral("\nSources\n")));
+        for (const ridgeline::model::HardwarePreset& p : ridgeline::model::hardwarePresets()) {
+            const QString name = QString::fromStdString(p.hardware.name);
+            QString line;
+            for (const QString& l : sources.split(QLatin1Char('\n')))
+                if (l.startsWith(QStringLiteral("  %1 (%2;").arg(name, QString::fromStdString(p.id))))
+                    line = l;
+            QVERIFY2(line.contains(QRegularExpression(QStringLiteral("\\b20[0-9][0-9]\\b"))), qPrintable(name + QStringLiteral(": ") + line));
+        }
+    }
+
+    /** Found by a new-user trial: the command line could not pick a catalogue device (hardware.name only renames). */
+    void hardwarePresetLoadsTheDevice()
+    {
+        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("hardware.gpus=2"), QStringLiteral("--set"),
+                                         QStringLiteral("hardware.preset=H200")});
+        const auto& presets = ridgeline::model::hardwarePresets();
+        const auto h200 = std::find_if(presets.begin(), presets.end(), [](const auto& p) { return p.id == "h200"; });
+        QVERIFY(h200 != presets.end());
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("hardware.preset=h200")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("on H200"), text.out.left(200).constData());
+        QCOMPARE(at(r, QStringLiteral("gpus")), 2.0); // the tensor parallelism is kept
+        // 141 GB of HBM: the KV budget follows the device's memory, not the H100's 80 GB.
+        const QJsonObject h100 = reportFor({QStringLiteral("--set"), QStringLiteral("hardware.gpus=2")});
+        QCOMPARE(at(r, QStringLiteral("capacity.kv_budget_bytes")) - at(h100, QStringLiteral("capacity.kv_budget_bytes")),
+                 (h200->hardware.memoryBytes - 80e9) * 0.9);
+        // A later --set overrides one of its figures.
+        const QJsonObject later = reportFor({QStringLiteral("--set"), QStringLiteral("hardware.preset=H200"), QStringLiteral("--set"),
+                                             QStringLiteral("hardware.memory_bytes=100e9")});
+        const QJsonObject h100At100 = reportFor({QStringLiteral("--set"), QStringLiteral("hardware.memory_bytes=100e9")});
+        QCOMPARE(at(later, QStringLiteral("capacity.kv_budget_bytes")), at(h100At100, QStringLiteral("capacity.kv_budget_bytes")));
+        // An unknown name: exit 2, the nearest names listed.
+        const Result bad = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("hardware.preset=H210")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("hardware.preset = \"H210\": no such device in the catalogue; nearest: ") && bad.err.contains("h200"),
+                 bad.err.constData());
+        QVERIFY(bad.out.isEmpty());
+    }
+
+    /** Found by a new-user trial: a context past the model's trained one (max_position_embeddings) was not said. */
+    void contextPastTheTrainedOneIsFlagged()
+    {
+        const QString config = source("tests/data/configs/qwen3-8b.json"); // max_position_embeddings 40960
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--model-config"), config, QStringLiteral("--set"),
+                                          QStringLiteral("workload.context_tokens=65536")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("longer than the model was trained for, model.max_position_embeddings = 40,960"), text.out.constData());
+        QVERIFY2(text.out.contains("than the model was trained for (model.max_position_embeddings 40960)"), text.out.constData()); // import note
+        const QJsonObject r = reportFor({QStringLiteral("--model-config"), config, QStringLiteral("--set"), QStringLiteral("serving.max_context_tokens=32768"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.context_tokens=4096")});
+        QCOMPARE(r.value(QStringLiteral("capacity")).toObject().value(QStringLiteral("max_position_embeddings")).toInt(), 40960);
+        QCOMPARE(r.value(QStringLiteral("capacity")).toObject().value(QStringLiteral("context_exceeds_max_position_embeddings")).toBool(), false);
+        const QJsonObject past = reportFor({QStringLiteral("--model-config"), config});
+        QCOMPARE(past.value(QStringLiteral("capacity")).toObject().value(QStringLiteral("context_exceeds_max_position_embeddings")).toBool(), true);
+    }
+
+    /** Found by a new-user trial: the KV-per-token formula said L for a hybrid, whose count is of attention layers. */
+    void hybridKvFormulaNamesAttentionLayers()
+    {
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--model-config"),
+                                          source("tests/data/configs/qwen3-coder-next-nvfp4.json")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("2 * L_attn * H_kv * h * b_kv, L_attn = 12 of L = 48 layers"), text.out.constData());
+        const Result dense = runRidgeline({QStringLiteral("--report")});
+        QVERIFY2(dense.out.contains("2 * L * H_kv * h * b_kv") && !dense.out.contains("L_attn"), dense.out.constData());
+    }
+
     void listHardwareJsonAndCsv()
     {
         const auto& presets = ridgeline::model::hardwarePresets();
@@ -541,6 +616,9 @@ private slots:
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains("logits, all positions") && text.out.contains("3.91 GiB"), text.out.constData());
         QVERIFY(text.out.contains("score matrix, one head"));
+        // One unit for the prefill buffers: the score matrix in GiB as the logits and the KV written beside it.
+        const Result big = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=120000")});
+        QVERIFY2(big.out.contains("26.82 GiB if materialised"), big.out.constData());
     }
 };
 

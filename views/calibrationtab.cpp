@@ -225,9 +225,9 @@ QString CalibrationTab::loadMeasurements(const QString& path)
     const QString name = QFileInfo(path).fileName();
     QByteArray text;
     if (const std::string e = model::readInputFile(path, text); !e.empty()) {
-        const QString message = tr("%1: %2. The previous points are kept.").arg(name, str(e));
-        showError(message);
-        return message;
+        const QString message = tr("%1: %2.").arg(name, str(e));
+        showError(message + QLatin1Char(' ') + tr("The previous points are kept."));
+        return message; // the command line prints it too: no word of the window's state
     }
     const QByteArray start = text.trimmed().left(1);
     const bool json = path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)
@@ -240,9 +240,9 @@ QString CalibrationTab::setMeasurementsText(const QByteArray& text, bool json, c
     std::vector<model::Measurement> points;
     const std::string error = json ? model::parseVllmBenchmarkJson(text, points) : model::parseMeasurementsCsv(text, points);
     if (!error.empty()) {
-        const QString message = tr("%1: %2. The previous points are kept.").arg(source, str(error));
-        showError(message);
-        return message;
+        const QString message = tr("%1: %2.").arg(source, str(error));
+        showError(message + QLatin1Char(' ') + tr("The previous points are kept."));
+        return message; // the command line prints it too: no word of the window's state
     }
     showError(QString());
     m_points = std::move(points);

@@ -64,7 +64,8 @@ NumbersPanel::NumbersPanel(QWidget* parent)
            tr("Weights one decode step reads, per GPU: W / T; for MoE the shared weights plus\n"
               "E (1 \u2212 (1 \u2212 k/E)^B) experts per layer at the current B (decimal GB)"));
     addRow(QStringLiteral("kvPerToken"), tr("KV per token"),
-           tr("kv_tok = 2 \u00b7 L \u00b7 H_kv \u00b7 h \u00b7 b_kv, or L \u00b7 (r + d_r) \u00b7 b_kv with MLA; all GPUs together (KiB = 1024 B)"));
+           tr("kv_tok = 2 \u00b7 L_attn \u00b7 H_kv \u00b7 h \u00b7 b_kv, or L_attn \u00b7 (r + d_r) \u00b7 b_kv with MLA; L_attn: the layers holding\n"
+              "a KV cache (L but for linear-attention / state-space hybrids); all GPUs together (KiB = 1024 B)"));
     addRow(QStringLiteral("kvPerTokenPerGpu"), tr("KV/token per GPU"),
            tr("Tensor parallelism splits the cache by whole KV heads: ceil(H_kv / T) heads per GPU, so with\n"
               "H_kv < T every GPU still holds one (replicated). An MLA latent is replicated on every GPU."));
@@ -103,7 +104,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     addRow(QStringLiteral("attentionShare"), tr("Attention share"), tr("F_attn / F_pre"));
     addRow(QStringLiteral("kvWritten"), tr("KV written"), tr("P \u00b7 kv_tok (GiB = 1024\u00b3 B)"));
     addRow(QStringLiteral("scoreMatrix"), tr("Score matrix/head"),
-           tr("P\u00b2 \u00b7 2 B: one head's bf16 attention scores if materialised (eager attention);\n"
+           tr("P\u00b2 \u00b7 2 B (GiB = 1024\u00b3 B): one head's bf16 attention scores if materialised (eager attention);\n"
               "FlashAttention computes them in tiles and never holds the matrix"));
     addRow(QStringLiteral("promptLogits"), tr("Logits, all P"),
            tr("P \u00b7 V \u00b7 4 B: fp32 full-vocabulary logits for every prompt position, computed only when\n"
@@ -313,7 +314,8 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     setValue(QStringLiteral("computeBoundPrompt"), tr("P \u2248 %1 tokens").arg(approximate(prefill.computeBoundTokens)));
     setValue(QStringLiteral("attentionShare"), percent(prefill.attentionShare));
     setValue(QStringLiteral("kvWritten"), gibibytes(prefill.kvWrittenBytes));
-    setValue(QStringLiteral("scoreMatrix"), tr("%1 if materialised").arg(gigabytes(prefill.scoreMatrixBytesPerHead)));
+    // GiB as the KV written and the logits beside it (the per-request buffers); GB is for weights and HBM.
+    setValue(QStringLiteral("scoreMatrix"), tr("%1 if materialised").arg(gibibytes(prefill.scoreMatrixBytesPerHead)));
     setValue(QStringLiteral("promptLogits"), tr("%1 with prompt logprobs").arg(gibibytes(prefill.logitsBytesAllPositions)));
 
     setValue(QStringLiteral("kvBudget"), capacity.kvBudgetBytes >= 0 ? gigabytes(capacity.kvBudgetBytes)

@@ -78,7 +78,7 @@ CapacityControls::CapacityControls(ScenarioDocument* document, QWidget* parent)
 
     m_kvBudget = valueLabel(QStringLiteral("kvBudgetValue"), budgetFormula);
     m_kvPerToken = valueLabel(QStringLiteral("kvPerTokenValue"),
-                              tr("kv_tok per GPU = 2 \u00b7 L \u00b7 ceil(H_kv / T) \u00b7 h \u00b7 b_kv (MLA: L \u00b7 (r + d_r) \u00b7 b_kv); KiB = 1024 B."));
+                              tr("kv_tok per GPU = 2 \u00b7 L_attn \u00b7 ceil(H_kv / T) \u00b7 h \u00b7 b_kv (MLA: L_attn \u00b7 (r + d_r) \u00b7 b_kv); L_attn: layers holding KV (L but for hybrids); KiB = 1024 B."));
     m_requestKv = valueLabel(QStringLiteral("requestKvValue"),
                              tr("KV one request of P prompt tokens writes: P \u00b7 kv_tok (all GPUs), in GiB = 1024\u00b3 B.\n"
                                 "Seed 001: a 30,000-token prompt at 128 KiB/token is about 3.7 GiB."));
