@@ -163,11 +163,30 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
             out << line;
         }
         out << QStringLiteral("  %1/1M out is all-in (every GPU-second charged to output tokens); JSON and CSV split it into output "
-                              "(decode share) and input (prefill share). fleet: replicas, or prefill + decode instances.")
+                              "(decode share) and input (prefill share). fleet: replicas, or prefill + decode instances. "
+                              "tok/s/GPU and tok/s/user (the frontier's axes) are at the utilization the SLOs allow, before "
+                              "rounding to whole instances; cost and energy are for the whole fleet at the target load.")
                    .arg(q(f.currency));
         out << QString();
     }
 
+    if (f.simulateTop > 0 && !r.plans.empty()) {
+        out << QStringLiteral("Simulator check of the best %1 plan(s) (one instance, continuous batching, Poisson arrivals, %2 requests; "
+                              "distributions, not mean estimates)")
+                   .arg(f.simulateTop)
+                   .arg(f.simulateRequests);
+        for (const auto& [rank, c] : planSimulations(f, r)) {
+            if (!c.simulated)
+                out << QStringLiteral("  #%1: not simulated: %2").arg(rank + 1).arg(q(c.skipped));
+            else
+                out << QStringLiteral("  #%1: TTFT mean %2 ms, P90 %3 ms, P99 %4 ms; TPOT mean %5 ms, P90 %6 ms; goodput %7 %; %8")
+                           .arg(rank + 1)
+                           .arg(num(c.ttftMeanMs, 0), num(c.ttftP90Ms, 0), num(c.ttftP99Ms, 0), num(c.tpotMeanMs, 1), num(c.tpotP90Ms, 1),
+                                num(c.goodputFraction * 100, 1),
+                                c.meetsSloAtP90 ? QStringLiteral("meets both SLOs at P90") : QStringLiteral("MISSES an SLO at P90"));
+        }
+        out << QString();
+    }
     out << QStringLiteral("Devices");
     for (const model::DeviceSummary& d : r.devices) {
         const QString name = q(req.candidates.devices[size_t(d.device)].hardware.name);
@@ -198,6 +217,14 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
     return out.join(QLatin1Char('\n'));
 }
 
+std::vector<std::pair<int, model::SimulatedCheck>> planSimulations(const model::PlanFile& f, const model::PlanResult& r)
+{
+    std::vector<std::pair<int, model::SimulatedCheck>> out;
+    for (int i = 0; i < f.simulateTop && size_t(i) < r.plans.size(); ++i)
+        out.emplace_back(i, model::simulatePlan(f.request, r.points[size_t(r.plans[size_t(i)])], f.simulateRequests));
+    return out;
+}
+
 QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
 {
     const model::PlanRequest& req = f.request;
@@ -206,6 +233,20 @@ QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
         QJsonObject o = pointJson(f, r.points[size_t(r.plans[i])]);
         o.insert(QStringLiteral("rank"), int(i + 1));
         plans.append(o);
+    }
+    for (const auto& [rank, c] : planSimulations(f, r)) {
+        QJsonObject o = plans[rank].toObject();
+        o.insert(QStringLiteral("simulated"),
+                 c.simulated ? QJsonValue(QJsonObject{{QStringLiteral("requests"), double(c.requests)},
+                                                      {QStringLiteral("ttft_mean_ms"), c.ttftMeanMs},
+                                                      {QStringLiteral("ttft_p90_ms"), c.ttftP90Ms},
+                                                      {QStringLiteral("ttft_p99_ms"), c.ttftP99Ms},
+                                                      {QStringLiteral("tpot_mean_ms"), c.tpotMeanMs},
+                                                      {QStringLiteral("tpot_p90_ms"), c.tpotP90Ms},
+                                                      {QStringLiteral("goodput_fraction"), c.goodputFraction},
+                                                      {QStringLiteral("meets_slo_at_p90"), c.meetsSloAtP90}})
+                             : QJsonValue(QJsonObject{{QStringLiteral("skipped"), q(c.skipped)}}));
+        plans[rank] = o;
     }
     QJsonArray devices;
     for (const model::DeviceSummary& d : r.devices) {

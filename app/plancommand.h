@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include <QJsonObject>
 #include <QString>
 
@@ -13,6 +16,9 @@ inline constexpr int kPlanTextRows = 25;
 
 /** The ranked plans as text: inputs, takeaway, the top kPlanTextRows plans, each device's verdict, notes. */
 QString planText(const model::PlanFile& file, const model::PlanResult& result);
+
+/** The simulator checks of the best file.simulateTop plans: (rank - 1, check) pairs, ranked order. */
+std::vector<std::pair<int, model::SimulatedCheck>> planSimulations(const model::PlanFile& file, const model::PlanResult& result);
 
 /** Everything as JSON: "inputs", "takeaway", "plans" (ranked), "devices" (verdict, best plan, frontier), "notes". */
 QJsonObject planJson(const model::PlanFile& file, const model::PlanResult& result);

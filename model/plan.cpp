@@ -12,6 +12,8 @@
 
 #include "model/costmodel.h"
 #include "model/costterms.h"
+#include "model/presets.h"
+#include "model/simulator.h"
 
 namespace ridgeline::model {
 
@@ -255,6 +257,91 @@ std::vector<int> paretoFrontier(const std::vector<PlanPoint>& points, const std:
     }
     std::reverse(frontier.begin(), frontier.end());
     return frontier;
+}
+
+std::vector<PlanDevice> catalogueDevices(bool examplePrices, double pue)
+{
+    std::vector<PlanDevice> out;
+    for (const HardwarePreset& h : hardwarePresets()) {
+        PlanDevice d;
+        d.id = h.id;
+        d.hardware = h.hardware;
+        d.hardware.gpus = 1;
+        d.economics.pue = pue;
+        if (examplePrices)
+            d.economics.pricePerGpuHour = examplePricePerGpuHour(h.id);
+        if (h.hardware.boardPowerWatts > 0)
+            d.economics.boardPowerWatts = h.hardware.boardPowerWatts;
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, double itlSloMs)
+{
+    PlanRequest r;
+    r.scenario = scenario;
+    r.load = {requestsPerSecond, double(std::max(1, scenario.workload.promptTokens)), double(std::max(1, scenario.workload.outputTokens))};
+    r.slo = {scenario.workload.ttftSloMs, itlSloMs};
+    r.candidates.devices = catalogueDevices();
+    return r;
+}
+
+SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long long requests)
+{
+    SimulatedCheck c;
+    if (p.disaggregated) {
+        c.skipped = "the simulator runs one colocated instance, not prefill and decode pools";
+        return c;
+    }
+    if (p.layout.pp > 1 || p.layout.ep > 1) {
+        c.skipped = "the simulator models tensor parallelism only (PP " + std::to_string(p.layout.pp) + ", EP " + std::to_string(p.layout.ep) + ")";
+        return c;
+    }
+    if (p.device < 0 || size_t(p.device) >= req.candidates.devices.size() || p.replicas < 1) {
+        c.skipped = "not a plan of this request";
+        return c;
+    }
+    Scenario s = req.scenario;
+    s.hardware = req.candidates.devices[size_t(p.device)].hardware;
+    s.hardware.gpus = p.layout.tp;
+    const int P = int(std::lround(req.load.promptTokens)), O = int(std::lround(req.load.outputTokens));
+    s.serving.maxContextTokens = std::max(s.serving.maxContextTokens, P + O);
+    s.workload.promptTokens = P;
+    s.workload.outputTokens = O;
+    s.workload.contextTokens = P + O / 2;
+    SimulationConfig config;
+    config.policy = BatchingPolicy::Continuous;
+    config.maxSequences = std::max(1, p.batchCap);
+    config.blockTokens = s.serving.blockTokens;
+    config.requests = std::max(1LL, requests);
+    config.itlSloMs = req.slo.itlMs;
+    config.ttftSloMs = req.slo.ttftMs;
+    config.itlSloStatistic = ItlSloStatistic::Mean;
+    RequestClass cls;
+    cls.name = "plan";
+    cls.ratePerSecond = req.load.requestsPerSecond / p.replicas;
+    cls.prompt.kind = LengthDistribution::Kind::Fixed;
+    cls.prompt.value = P;
+    cls.output.kind = LengthDistribution::Kind::Fixed;
+    cls.output.value = O;
+    config.classes = {cls};
+    if (const std::string err = checkSimulationConfig(config); !err.empty()) {
+        c.skipped = err;
+        return c;
+    }
+    const SimulationResult r = simulate(s, config, generateRequests(config));
+    const LatencySummary& l = r.all.latency;
+    c.simulated = true;
+    c.requests = r.all.requests;
+    c.ttftMeanMs = l.ttft.mean * 1e3;
+    c.ttftP90Ms = l.ttft.p90 * 1e3;
+    c.ttftP99Ms = l.ttft.p99 * 1e3;
+    c.tpotMeanMs = l.tpot.mean * 1e3;
+    c.tpotP90Ms = l.tpot.p90 * 1e3;
+    c.goodputFraction = r.all.goodputFraction;
+    c.meetsSloAtP90 = c.ttftP90Ms <= req.slo.ttftMs && c.tpotP90Ms <= req.slo.itlMs && r.all.rejected == 0;
+    return c;
 }
 
 std::string exclusionText(ExclusionReason reason)

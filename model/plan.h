@@ -233,6 +233,39 @@ PlanResult searchPlans(const PlanRequest& request);
  */
 std::vector<int> paretoFrontier(const std::vector<PlanPoint>& points, const std::vector<int>& candidates);
 
+/**
+ * Every catalogue device (resources/presets/hardware.json) as a plan candidate: its per-GPU figures, its
+ * board power (catalogue, datasheet TDP; unknown where the catalogue has none), the example price per
+ * GPU-hour when @p examplePrices (else unknown), and @p pue. What a view starts from without a plan file.
+ */
+std::vector<PlanDevice> catalogueDevices(bool examplePrices = true, double pue = kDefaultPue);
+
+/**
+ * A request for the window's scenario: its model, efficiency and serving; load = @p requestsPerSecond with
+ * workload.promptTokens and workload.outputTokens; SLOs = workload.ttftSloMs and @p itlSloMs (a view passes
+ * the ITL line it plans for, e.g. workload.itlSloMs.front()); candidates = catalogueDevices() with the defaults.
+ */
+PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, double itlSloMs);
+
+/**
+ * The serving simulator's check of one plan (model/simulator.h): one colocated instance of the plan's device
+ * at T = tp, continuous batching with max sequences = the batch cap, Poisson arrivals at load / replicas,
+ * fixed prompt and output lengths. Distributions, not mean estimates: P90 TTFT and P90 TPOT against the SLOs.
+ * Only layouts the simulator models (pp = ep = 1, colocated); else simulated is false and skipped says why.
+ */
+struct SimulatedCheck {
+    bool simulated = false;
+    std::string skipped;           ///< why not simulated
+    long long requests = 0;
+    double ttftMeanMs = 0, ttftP90Ms = 0, ttftP99Ms = 0;
+    double tpotMeanMs = 0, tpotP90Ms = 0;
+    double goodputFraction = 0;    ///< requests meeting both SLOs (TTFT and TPOT, per request)
+    bool meetsSloAtP90 = false;    ///< P90 TTFT <= TTFT SLO and P90 TPOT <= ITL SLO
+};
+
+/** Runs the check above on @p point of @p request with @p requests requests (seed 1: deterministic). */
+SimulatedCheck simulatePlan(const PlanRequest& request, const PlanPoint& point, long long requests = 2000);
+
 /** "does not fit", "misses ITL", ... */
 std::string exclusionText(ExclusionReason reason);
 

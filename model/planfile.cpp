@@ -181,7 +181,8 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                                           {QStringLiteral("format_version"), QStringLiteral("title"), QStringLiteral("model"),
                                            QStringLiteral("set"), QStringLiteral("load"), QStringLiteral("slo"),
                                            QStringLiteral("candidates"), QStringLiteral("prices"), QStringLiteral("use_example_prices"),
-                                           QStringLiteral("currency"), QStringLiteral("power_watts"), QStringLiteral("pue")});
+                                           QStringLiteral("currency"), QStringLiteral("power_watts"), QStringLiteral("pue"),
+                                           QStringLiteral("simulate_top"), QStringLiteral("simulate_requests")});
         !err.empty())
         return err;
     out = PlanFile{};
@@ -343,6 +344,16 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                         c.gpuCounts.push_back(l.gpus());
             }
         }
+    }
+
+    if (root.contains(QStringLiteral("simulate_top")))
+        if (const std::string err = whole(root.value(QStringLiteral("simulate_top")), "simulate_top", 0, 20, out.simulateTop); !err.empty())
+            return err;
+    if (root.contains(QStringLiteral("simulate_requests"))) {
+        int n = 0;
+        if (const std::string err = whole(root.value(QStringLiteral("simulate_requests")), "simulate_requests", 100, 100000, n); !err.empty())
+            return err;
+        out.simulateRequests = n;
     }
 
     // Economics: prices and power per device.

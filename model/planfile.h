@@ -20,6 +20,8 @@ struct PlanFile {
     std::string currency = "USD";       ///< label printed beside prices
     std::string modelSource;            ///< "preset llama-3.1-70b", "config path/config.json", "inline"
     std::vector<std::string> notes;     ///< e.g. which prices are the shipped examples, import notes
+    int simulateTop = 0;                ///< "simulate_top": check this many of the best plans with the simulator (0-20)
+    long long simulateRequests = 2000;  ///< "simulate_requests": requests per simulator check (100-100,000)
 };
 
 /**
@@ -34,6 +36,8 @@ struct PlanFile {
  *                  "batch_caps": [n], "disaggregation": "both" | "colocated" | "disaggregated", "microbatches": n}
  *   "prices": {id: per GPU-hour}, "use_example_prices": bool (default true), "currency": text
  *   "power_watts": {id: W}, "pue": number (default 1.2)
+ *   "simulate_top": n (0-20, default 0), "simulate_requests": n (100-100,000, default 2,000): simulator checks
+ *                  of the best n plans (simulatePlan())
  * Returns "" on success, else one sentence naming the field and the value at fault (then @p out is unspecified).
  */
 std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFile& out);

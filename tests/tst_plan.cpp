@@ -352,6 +352,70 @@ private slots:
         QVERIFY(QString::fromStdString(tight.takeaway).contains(QLatin1String("No configuration")));
     }
 
+    void simulatorCheckAtLowLoad()
+    {
+        // At 0.05 requests/s on one H100 (Llama 3.1 8B, floor efficiencies) requests almost never overlap: the
+        // simulator's TTFT is the prefill time and its TPOT the batch-1 step at about P + O/2 of context.
+        PlanRequest req;
+        req.scenario = defaultScenario();
+        req.load = {0.05, 1024, 64};
+        req.slo = {1000, 50};
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1};
+        req.candidates.batchCaps = {8};
+        req.candidates.disaggregation = Disaggregation::Both;
+        const PlanResult r = searchPlans(req);
+        QCOMPARE(int(r.plans.size()), 2); // colocated and disaggregated
+        for (int i : r.plans) {
+            const PlanPoint& p = r.points[size_t(i)];
+            const SimulatedCheck c = simulatePlan(req, p, 300);
+            if (p.disaggregated) {
+                QVERIFY(!c.simulated);
+                QVERIFY(QString::fromStdString(c.skipped).contains(QLatin1String("pools")));
+                continue;
+            }
+            QVERIFY2(c.simulated, c.skipped.c_str());
+            QCOMPARE(c.requests, 300LL);
+            const LayoutResult one = evaluateLayout(req.scenario, ParallelLayout{1, 1, 1, 0}, 1, 1024 + 32, 1024, 1024 + 64);
+            QVERIFY2(std::abs(c.ttftMeanMs / (one.prefillSeconds * 1e3) - 1) < 0.10,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(c.ttftMeanMs).arg(one.prefillSeconds * 1e3)));
+            QVERIFY2(std::abs(c.tpotMeanMs / (one.stepSeconds * 1e3) - 1) < 0.10,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(c.tpotMeanMs).arg(one.stepSeconds * 1e3)));
+            QVERIFY(c.meetsSloAtP90);
+        }
+        PlanPoint piped = r.points[size_t(r.plans.front())];
+        piped.disaggregated = false;
+        piped.layout.pp = 2;
+        QVERIFY(!simulatePlan(req, piped, 100).simulated);
+    }
+
+    void requestForTheWindowScenario()
+    {
+        Scenario s = defaultScenario();
+        s.workload.promptTokens = 4000;
+        s.workload.outputTokens = 300;
+        s.workload.ttftSloMs = 900;
+        const PlanRequest r = planRequestFor(s, 7, 40);
+        QCOMPARE(r.load.requestsPerSecond, 7.0);
+        QCOMPARE(r.load.promptTokens, 4000.0);
+        QCOMPARE(r.load.outputTokens, 300.0);
+        QCOMPARE(r.slo.ttftMs, 900.0);
+        QCOMPARE(r.slo.itlMs, 40.0);
+        QCOMPARE(r.candidates.devices.size(), hardwarePresets().size());
+        // The H100's example price and its catalogue TDP; TPUs have no board power in the catalogue: unknown, not 0.
+        for (const PlanDevice& d : r.candidates.devices) {
+            if (d.id == "h100-sxm") {
+                QVERIFY(d.economics.pricePerGpuHour.has_value());
+                QCOMPARE(*d.economics.boardPowerWatts, 700.0);
+            }
+            if (d.id == "tpu-v5e")
+                QVERIFY(!d.economics.boardPowerWatts.has_value());
+        }
+    }
+
     // --- Plan file -------------------------------------------------------------------------
     void goodPlanFile()
     {
@@ -410,6 +474,8 @@ private slots:
         QTest::newRow("bad model key") << QByteArray(R"({"model": {"preset": "llama-3.1-8b", "layers": -3}, )" + load + "}") << "model";
         QTest::newRow("bad disaggregation") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "candidates": {"disaggregation": "yes"}})")
                                             << "candidates.disaggregation = \"yes\"";
+        QTest::newRow("simulate_top too large") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "simulate_top": 50})")
+                                                << "simulate_top = 50";
         QTest::newRow("missing config") << QByteArray(R"({"model": {"config": "no/such/config.json"}, )" + load + "}") << "model.config = \"no/such/config.json\"";
     }
     void badPlanFiles()
