@@ -406,6 +406,7 @@ PlanResult searchPlans(const PlanRequest& req)
     const double P = req.load.promptTokens, O = req.load.outputTokens;
     const double meanContext = P + O / 2.0, capacityContext = P + O;
     const double ttftSlo = req.slo.ttftMs / 1000.0;
+    const double headroom = std::clamp(req.candidates.maxUtilization, 0.01, 1.0);
     const auto& devices = req.candidates.devices;
     std::vector<DeviceTally> tally(devices.size());
     std::map<std::tuple<int, int, int, int, int, bool>, int> bestOfConfig; // (device, gpus, tp, pp, ep, disagg) -> point
@@ -472,11 +473,11 @@ PlanResult searchPlans(const PlanRequest& req)
                         p.stepSeconds = step;
                         p.prefillSeconds = pre;
                         if (!disagg) {
-                            // One instance serves a request in g = t_pre + O t_step / B instance-seconds; prefills queue
-                            // (M/D/1) and wait half a decode step on average.
+                            // One instance serves a request in g = t_pre + O t_step / B instance-seconds and is loaded to
+                            // at most maxUtilization of 1 / g; prefills queue (M/D/1) and wait half a decode step on average.
                             const double g = pre + O * step / B;
                             const std::optional<double> rhoMax = utilizationWithin(ttftSlo - pre - step / 2.0, pre);
-                            const double perInstanceMax = rhoMax ? std::min(1.0 / g, *rhoMax / pre) : 1.0 / g;
+                            const double perInstanceMax = rhoMax ? std::min(headroom / g, *rhoMax / pre) : headroom / g;
                             p.replicas = wholeUnits(lambda / perInstanceMax);
                             const double rho = lambda / p.replicas * pre;
                             p.ttftMs = (pre + mdOneWaitSeconds(rho, pre) + step / 2.0) * 1000.0;
@@ -492,7 +493,7 @@ PlanResult searchPlans(const PlanRequest& req)
                                                   + s.hardware.linkLatencySeconds;
                             const double rhoMax = utilizationWithin(ttftSlo - pre - p.kvTransferSeconds, pre).value_or(0.9);
                             p.prefillInstances = wholeUnits(lambda * pre / rhoMax);
-                            const double perDecodeInstance = B / (O * step);
+                            const double perDecodeInstance = headroom * B / (O * step);
                             p.decodeInstances = wholeUnits(lambda / perDecodeInstance);
                             const double rho = lambda * pre / p.prefillInstances;
                             p.ttftMs = (pre + mdOneWaitSeconds(rho, pre) + p.kvTransferSeconds) * 1000.0;

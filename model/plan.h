@@ -158,6 +158,10 @@ struct PlanCandidates {
     std::vector<int> batchCaps{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
     Disaggregation disaggregation = Disaggregation::Both;
     int microbatches = 0;                     ///< 0: min(pp, batch)
+    /** Fraction of an instance's request capacity (1 / g colocated, B / (O t_step) for a decode instance) the plan
+     *  loads it to: headroom for the queueing for batch slots that the mean estimates do not see (the simulator
+     *  shows P90 TTFT growing fast near 1). In (0, 1]. */
+    double maxUtilization = 0.85;
 };
 
 /** Everything a search needs. The scenario gives model, efficiency and serving; its hardware and workload are replaced. */

@@ -269,7 +269,8 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
         const QJsonObject o = v.toObject();
         if (const std::string err = checkKeys(o, QStringLiteral("\"candidates\""),
                                               {QStringLiteral("devices"), QStringLiteral("gpu_counts"), QStringLiteral("layouts"),
-                                               QStringLiteral("batch_caps"), QStringLiteral("disaggregation"), QStringLiteral("microbatches")});
+                                               QStringLiteral("batch_caps"), QStringLiteral("disaggregation"), QStringLiteral("microbatches"),
+                                               QStringLiteral("max_utilization")});
             !err.empty())
             return err;
         if (o.contains(QStringLiteral("devices"))) {
@@ -298,6 +299,11 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                 return err;
         if (o.contains(QStringLiteral("microbatches")))
             if (const std::string err = whole(o.value(QStringLiteral("microbatches")), "candidates.microbatches", 0, 1024, c.microbatches);
+                !err.empty())
+                return err;
+        if (o.contains(QStringLiteral("max_utilization")))
+            if (const std::string err = number(o.value(QStringLiteral("max_utilization")), "candidates.max_utilization", 0.05, 1.0,
+                                               c.maxUtilization);
                 !err.empty())
                 return err;
         if (o.contains(QStringLiteral("disaggregation"))) {

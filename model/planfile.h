@@ -33,7 +33,8 @@ struct PlanFile {
  *   "load": {"requests_per_second", "prompt_tokens", "output_tokens"}
  *   "slo": {"ttft_ms", "itl_ms"}               (mean-estimate proxies, see PlanSlo)
  *   "candidates": {"devices": "all" | [ids], "gpu_counts": [n], "layouts": [{"tp", "pp", "ep", "microbatches"}],
- *                  "batch_caps": [n], "disaggregation": "both" | "colocated" | "disaggregated", "microbatches": n}
+ *                  "batch_caps": [n], "disaggregation": "both" | "colocated" | "disaggregated", "microbatches": n,
+ *                  "max_utilization": fraction (default 0.85)}
  *   "prices": {id: per GPU-hour}, "use_example_prices": bool (default true), "currency": text
  *   "power_watts": {id: W}, "pue": number (default 1.2)
  *   "simulate_top": n (0-20, default 0), "simulate_requests": n (100-100,000, default 2,000): simulator checks

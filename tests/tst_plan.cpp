@@ -309,10 +309,10 @@ private slots:
         Scenario s = req.scenario;
         s.hardware = d.hardware;
         const LayoutResult lr = evaluateLayout(s, ParallelLayout{1, 1, 1, 0}, 16, 1024 + 64, 1024, 1024 + 128);
-        // g = t_pre + 128 t_step / 16; the TTFT slack is wide, so one instance takes 1 / g requests/s; 20 requests/s
-        // need ceil(20 g) instances.
+        // g = t_pre + 128 t_step / 16; the TTFT slack is wide, so one instance takes 0.85 / g requests/s (the default
+        // utilization cap); 20 requests/s need ceil(20 g / 0.85) instances.
         const double g = lr.prefillSeconds + 128 * lr.stepSeconds / 16;
-        QCOMPARE(p.replicas, int(std::ceil(20 * g)));
+        QCOMPARE(p.replicas, int(std::ceil(20 * g / 0.85)));
         QCOMPARE(p.totalGpus, p.replicas);
         // Prefill utilization rho = (20 / R) t_pre; ITL = t_step / (1 - rho).
         const double rho = 20.0 / p.replicas * lr.prefillSeconds;
@@ -321,7 +321,11 @@ private slots:
         QVERIFY(close(p.ttftMs, (lr.prefillSeconds + rho * lr.prefillSeconds / (2 * (1 - rho)) + lr.stepSeconds / 2) * 1e3, 1e-12));
         // Cost: R GPUs x 2.0 per hour over 20 x 128 output tokens/s.
         QVERIFY(close(*p.cost.costPerMillionOutputTokensAllIn, p.replicas * 2.0 / 3600 / (20 * 128) * 1e6, 1e-12));
-        QVERIFY(close(p.outputTokensPerSecondPerGpu, 128 / g, 1e-12));
+        QVERIFY(close(p.outputTokensPerSecondPerGpu, 0.85 * 128 / g, 1e-12));
+        // At full utilization the same load needs ceil(20 g) instances.
+        req.candidates.maxUtilization = 1.0;
+        const PlanResult full = searchPlans(req);
+        QCOMPARE(full.points[size_t(full.plans.front())].replicas, int(std::ceil(20 * g)));
     }
 
     void excludedDevicesSayWhy()
@@ -474,6 +478,8 @@ private slots:
         QTest::newRow("bad model key") << QByteArray(R"({"model": {"preset": "llama-3.1-8b", "layers": -3}, )" + load + "}") << "model";
         QTest::newRow("bad disaggregation") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "candidates": {"disaggregation": "yes"}})")
                                             << "candidates.disaggregation = \"yes\"";
+        QTest::newRow("utilization above 1") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "candidates": {"max_utilization": 1.5}})")
+                                             << "candidates.max_utilization = 1.5";
         QTest::newRow("simulate_top too large") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "simulate_top": 50})")
                                                 << "simulate_top = 50";
         QTest::newRow("missing config") << QByteArray(R"({"model": {"config": "no/such/config.json"}, )" + load + "}") << "model.config = \"no/such/config.json\"";
