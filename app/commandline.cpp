@@ -20,6 +20,7 @@
 #include "app/export.h"
 #include "app/mainwindow.h"
 #include "app/report.h"
+#include "app/plancommand.h"
 #include "app/predictcommand.h"
 #include "app/simulatecommand.h"
 #include "model/costmodel.h"
@@ -91,6 +92,10 @@ QString helpText()
                "  --token-budget N       with --predict: tokens per step shared by decodes and prefill chunks (8192)\n"
                "  --max-sequences N      with --predict: sequences holding a slot (256)\n"
                "  --format text|json     report or triage format (default text)\n"
+               "  --plan FILE            fleet plan: search devices x GPU counts x parallel layouts x batch caps\n"
+               "                         (colocated and disaggregated) for the load and SLOs in FILE (JSON; see\n"
+               "                         resources/plans/) and print the ranked plans, $ per 1M tokens, J per token,\n"
+               "                         why each excluded device fails; --format text|json|csv (default text)\n"
                "  --list-hardware        print the hardware catalogue (memory, bandwidth, dense peaks per\n"
                "                         dtype, ridge point, board power, link, sources), then exit;\n"
                "                         --format text|json|csv (default text)\n"
@@ -348,7 +353,7 @@ void printLine(FILE* stream, const QString& line)
 int run(int argc, char** argv)
 {
     const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot", "--export"}); // both render offscreen
-    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--predict", "--list-hardware", "--help", "-h", "--version", "-v"});
+    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--predict", "--list-hardware", "--plan", "--help", "-h", "--version", "-v"});
     if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     g_defaultHandler = qInstallMessageHandler(headlessMessageHandler);
@@ -393,8 +398,9 @@ int run(int argc, char** argv)
     const QCommandLineOption helpOpt(QStringList{QStringLiteral("h"), QStringLiteral("help")});
     const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
     const QCommandLineOption listHardwareOpt(QStringLiteral("list-hardware"));
+    const QCommandLineOption planOpt(QStringLiteral("plan"), QString(), QStringLiteral("FILE"));
     parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, exportOpt, dpiOpt, helpOpt, versionOpt,
-                       predictOpt, schedulerOpt, tokenBudgetOpt, maxSequencesOpt, listHardwareOpt, efficiencyOpt});
+                       predictOpt, schedulerOpt, tokenBudgetOpt, maxSequencesOpt, listHardwareOpt, efficiencyOpt, planOpt});
     parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
 
     if (!parser.parse(QCoreApplication::arguments()))
@@ -411,13 +417,26 @@ int run(int argc, char** argv)
     // Options that take one value: given twice, or with an empty value, is a mistake, not a choice.
     for (const QCommandLineOption* o : {&formatOpt, &scenarioOpt, &simulateOpt, &compareOpt, &calibrateOpt, &triageOpt,
                                         &modelConfigOpt, &screenshotOpt, &sizeOpt, &exportOpt, &dpiOpt, &predictOpt, &schedulerOpt,
-                                        &tokenBudgetOpt, &maxSequencesOpt, &efficiencyOpt}) {
+                                        &tokenBudgetOpt, &maxSequencesOpt, &efficiencyOpt, &planOpt}) {
         const QStringList values = parser.values(*o);
         const QString name = QStringLiteral("--") + o->names().constFirst();
         if (values.size() > 1)
             return fail(kExitBadInput, name + QStringLiteral(" is given %1 times; give it once").arg(values.size()));
         if (values.size() == 1 && values.constFirst().trimmed().isEmpty())
             return fail(kExitBadInput, name + QStringLiteral(": empty value"));
+    }
+    if (parser.isSet(planOpt)) {
+        // The plan file holds model, load, SLOs, candidates and prices: every other option but --format is a mistake.
+        for (const QString& name : parser.optionNames())
+            if (name != QLatin1String("plan") && name != QLatin1String("format"))
+                return fail(kExitBadInput, QStringLiteral("--plan goes alone (with --format text|json|csv), not with %1%2")
+                                               .arg(name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"), name));
+        if (!parser.positionalArguments().isEmpty())
+            return fail(kExitBadInput, QStringLiteral("--plan takes no FILE besides its own (\"%1\")").arg(parser.positionalArguments().constFirst()));
+        const QString planFormat = parser.value(formatOpt);
+        if (planFormat != QLatin1String("text") && planFormat != QLatin1String("json") && planFormat != QLatin1String("csv"))
+            return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv with --plan").arg(planFormat));
+        return runPlan(parser.value(planOpt), planFormat);
     }
     if (parser.isSet(listHardwareOpt)) {
         // The built-in catalogue only: no scenario, so every other option is a mistake.

@@ -602,6 +602,50 @@ private slots:
         QVERIFY(withReport.out.isEmpty());
     }
 
+    /** Issue 14: --plan prints the shipped example's ranked plans as text, JSON and CSV; bad files exit 2. */
+    void planFormats()
+    {
+        const QString file = QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json");
+        const Result text = runRidgeline({QStringLiteral("--plan"), file});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("Takeaway: Cheapest: ") && text.out.contains("Ranked plans") && text.out.contains("L4: misses ITL"),
+                 text.out.constData());
+        QVERIFY(text.out.contains("not percentiles"));
+        const Result json = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        QVERIFY(!o.value(QStringLiteral("plans")).toArray().isEmpty());
+        QCOMPARE(o.value(QStringLiteral("devices")).toArray().size(), 7);
+        const QJsonObject first = o.value(QStringLiteral("plans")).toArray().first().toObject();
+        QCOMPARE(first.value(QStringLiteral("rank")).toInt(), 1);
+        QVERIFY(first.value(QStringLiteral("cost_per_million_output_tokens_all_in")).toDouble() > 0);
+        const Result csv = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> rows = csv.out.trimmed().split('\n');
+        QVERIFY(rows.first().startsWith("rank,device_id,device,gpus_per_instance,tp,pp,ep,"));
+        QCOMPARE(rows.size(), o.value(QStringLiteral("plans")).toArray().size() + 1);
+    }
+
+    void planRefusesBadInput()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model": "llama-3.1-70b", "load": {"requests_per_second": 1, "prompt_tokens": 10, "output_tokens": 10},
+                    "candidates": {"layouts": [{"tp": 3}]}})");
+        f.close();
+        const Result r = runRidgeline({QStringLiteral("--plan"), bad});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("candidates.layouts[0]") && r.err.contains("64 attention heads"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        const Result xml = runRidgeline({QStringLiteral("--plan"), bad, QStringLiteral("--format"), QStringLiteral("xml")});
+        QCOMPARE(xml.exitCode, 2);
+        const Result withSet = runRidgeline({QStringLiteral("--plan"), bad, QStringLiteral("--set"), QStringLiteral("workload.batch=2")});
+        QCOMPARE(withSet.exitCode, 2);
+        QVERIFY2(withSet.err.contains("--plan goes alone"), withSet.err.constData());
+    }
+
     /** Issue 15: the score matrix and the all-positions logits, in the JSON and text report. */
     void reportShowsHiddenBuffers()
     {

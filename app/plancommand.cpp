@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/plancommand.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QStringList>
+
+#include "app/commandline.h"
+#include "model/inputfile.h"
+#include "model/scenariokeys.h"
+
+namespace ridgeline::app {
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString num(double v, int decimals) { return QString::number(v, 'f', decimals); }
+
+QString opt(const std::optional<double>& v, int decimals) { return v ? num(*v, decimals) : QStringLiteral("-"); }
+
+QJsonValue optJson(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
+
+QString csvCell(QString s)
+{
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
+        s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    return s;
+}
+
+QString fleetText(const model::PlanPoint& p)
+{
+    return p.disaggregated ? QStringLiteral("%1P+%2D").arg(p.prefillInstances).arg(p.decodeInstances) : QStringLiteral("%1").arg(p.replicas);
+}
+
+QString reasonKey(model::ExclusionReason r)
+{
+    switch (r) {
+    case model::ExclusionReason::None: return QStringLiteral("meets_slo");
+    case model::ExclusionReason::DoesNotFit: return QStringLiteral("does_not_fit");
+    case model::ExclusionReason::MissesItl: return QStringLiteral("misses_itl");
+    case model::ExclusionReason::MissesTtft: return QStringLiteral("misses_ttft");
+    case model::ExclusionReason::MissesBoth: return QStringLiteral("misses_itl_and_ttft");
+    }
+    return {};
+}
+
+QJsonObject pointJson(const model::PlanFile& f, const model::PlanPoint& p)
+{
+    const model::PlanDevice& d = f.request.candidates.devices[size_t(p.device)];
+    return QJsonObject{
+        {QStringLiteral("device_id"), q(d.id)},
+        {QStringLiteral("device"), q(d.hardware.name)},
+        {QStringLiteral("gpus_per_instance"), p.gpusPerInstance},
+        {QStringLiteral("tp"), p.layout.tp},
+        {QStringLiteral("pp"), p.layout.pp},
+        {QStringLiteral("ep"), p.layout.ep},
+        {QStringLiteral("microbatches"), p.layout.microbatches},
+        {QStringLiteral("disaggregated"), p.disaggregated},
+        {QStringLiteral("batch_cap"), p.batchCap},
+        {QStringLiteral("replicas"), p.replicas},
+        {QStringLiteral("prefill_instances"), p.prefillInstances},
+        {QStringLiteral("decode_instances"), p.decodeInstances},
+        {QStringLiteral("total_gpus"), p.totalGpus},
+        {QStringLiteral("weight_bytes_per_gpu"), p.weightBytesPerGpu},
+        {QStringLiteral("kv_budget_bytes_per_gpu"), p.kvBudgetBytesPerGpu},
+        {QStringLiteral("max_sequences_per_instance"), double(p.maxSequences)},
+        {QStringLiteral("step_ms"), p.stepSeconds * 1e3},
+        {QStringLiteral("prefill_ms"), p.prefillSeconds * 1e3},
+        {QStringLiteral("kv_transfer_ms"), p.kvTransferSeconds * 1e3},
+        {QStringLiteral("itl_ms"), p.itlMs},
+        {QStringLiteral("ttft_ms"), p.ttftMs},
+        {QStringLiteral("meets_itl"), p.meetsItl},
+        {QStringLiteral("meets_ttft"), p.meetsTtft},
+        {QStringLiteral("prefill_share"), p.prefillShare},
+        {QStringLiteral("output_tokens_per_second_per_gpu"), p.outputTokensPerSecondPerGpu},
+        {QStringLiteral("tokens_per_second_per_user"), p.tokensPerSecondPerUser},
+        {QStringLiteral("cost_per_hour"), optJson(p.cost.costPerHour)},
+        {QStringLiteral("cost_per_million_output_tokens"), optJson(p.cost.costPerMillionOutputTokens)},
+        {QStringLiteral("cost_per_million_input_tokens"), optJson(p.cost.costPerMillionInputTokens)},
+        {QStringLiteral("cost_per_million_output_tokens_all_in"), optJson(p.cost.costPerMillionOutputTokensAllIn)},
+        {QStringLiteral("facility_power_watts"), optJson(p.cost.facilityPowerWatts)},
+        {QStringLiteral("joules_per_output_token"), optJson(p.cost.joulesPerOutputToken)},
+        {QStringLiteral("output_tokens_per_second_per_megawatt"), optJson(p.cost.outputTokensPerSecondPerMegawatt)},
+    };
+}
+
+QString modelLine(const model::PlanFile& f)
+{
+    const model::Scenario& s = f.request.scenario;
+    return QStringLiteral("Model: %1 (%2), %3 weights, %4 KV cache")
+        .arg(q(s.model.name), q(f.modelSource), QString::fromUtf8(model::dtypeName(s.model.weightDtype).data()),
+             QString::fromUtf8(model::dtypeName(s.model.kvDtype).data()));
+}
+
+QString sloLine(const model::PlanFile& f)
+{
+    return QStringLiteral("SLOs: ITL <= %1 ms, TTFT <= %2 ms, checked as mean estimates (mean decode step, M/D/1 mean queue wait), "
+                          "not percentiles: use the simulator (--simulate) for distributions")
+        .arg(num(f.request.slo.itlMs, 1), num(f.request.slo.ttftMs, 0));
+}
+
+} // namespace
+
+QString planText(const model::PlanFile& f, const model::PlanResult& r)
+{
+    const model::PlanRequest& req = f.request;
+    const model::Efficiency& eff = req.scenario.efficiency;
+    QStringList out;
+    out << modelLine(f);
+    out << QStringLiteral("Load: %1 requests/s, prompt %2 tokens, output %3 tokens (%4 output tokens/s)")
+               .arg(num(req.load.requestsPerSecond, 2), num(req.load.promptTokens, 0), num(req.load.outputTokens, 0),
+                    num(req.load.requestsPerSecond * req.load.outputTokens, 0));
+    out << sloLine(f);
+    out << QStringLiteral("Efficiency: eta_bw %1, MFU prefill %2, MFU decode %3%4")
+               .arg(num(eff.bandwidth, 2), num(eff.mfuPrefill, 2), num(eff.mfuDecode, 2),
+                    eff.bandwidth == 1.0 && eff.mfuPrefill == 1.0 && eff.mfuDecode == 1.0
+                        ? QStringLiteral(" (the floor: every time is a lower bound; set efficiency.* in \"set\")")
+                        : QString());
+    const double pue = req.candidates.devices.empty() ? model::kDefaultPue : req.candidates.devices.front().economics.pue;
+    out << QStringLiteral("Economics: %1 per GPU-hour per device, board power at TDP (catalogue, datasheet), PUE %2")
+               .arg(q(f.currency), num(pue, 2));
+    out << QStringLiteral("Searched: %1 device(s), %2 operating points; %3 plan(s) meet both SLOs")
+               .arg(req.candidates.devices.size())
+               .arg(r.evaluated)
+               .arg(r.plans.size());
+    out << QString() << QStringLiteral("Takeaway: ") + q(r.takeaway) << QString();
+
+    if (!r.plans.empty()) {
+        out << QStringLiteral("Ranked plans (cheapest first; %1 of %2 shown, --format json or csv for all)")
+                   .arg(std::min<size_t>(kPlanTextRows, r.plans.size()))
+                   .arg(r.plans.size());
+        const QStringList header{QStringLiteral("#"), QStringLiteral("device"), QStringLiteral("GPUs"), QStringLiteral("layout"),
+                                 QStringLiteral("mode"), QStringLiteral("batch"), QStringLiteral("fleet"), QStringLiteral("total"),
+                                 QStringLiteral("ITL ms"), QStringLiteral("TTFT ms"), QStringLiteral("tok/s/GPU"), QStringLiteral("tok/s/user"),
+                                 QStringLiteral("%1/1M out").arg(q(f.currency)), QStringLiteral("%1/1M in").arg(q(f.currency)),
+                                 QStringLiteral("J/tok"), QStringLiteral("tok/s/MW")};
+        std::vector<QStringList> rows{header};
+        for (size_t i = 0; i < r.plans.size() && int(i) < kPlanTextRows; ++i) {
+            const model::PlanPoint& p = r.points[size_t(r.plans[i])];
+            rows.push_back({QString::number(i + 1), q(req.candidates.devices[size_t(p.device)].hardware.name), QString::number(p.gpusPerInstance),
+                            q(model::layoutText(p.layout)), p.disaggregated ? QStringLiteral("disagg") : QStringLiteral("coloc"),
+                            QString::number(p.batchCap), fleetText(p), QString::number(p.totalGpus), num(p.itlMs, 1), num(p.ttftMs, 0),
+                            num(p.outputTokensPerSecondPerGpu, 0), num(p.tokensPerSecondPerUser, 1), opt(p.cost.costPerMillionOutputTokensAllIn, 3),
+                            opt(p.cost.costPerMillionInputTokens, 3), opt(p.cost.joulesPerOutputToken, 3),
+                            p.cost.outputTokensPerSecondPerMegawatt ? num(*p.cost.outputTokensPerSecondPerMegawatt, 0) : QStringLiteral("-")});
+        }
+        std::vector<qsizetype> width(header.size(), 0);
+        for (const QStringList& row : rows)
+            for (qsizetype c = 0; c < row.size(); ++c)
+                width[size_t(c)] = std::max(width[size_t(c)], row[c].size());
+        for (const QStringList& row : rows) {
+            QString line = QStringLiteral(" ");
+            for (qsizetype c = 0; c < row.size(); ++c)
+                line += QLatin1Char(' ') + (c == 1 || c == 3 || c == 4 ? row[c].leftJustified(width[size_t(c)]) : row[c].rightJustified(width[size_t(c)]));
+            out << line;
+        }
+        out << QStringLiteral("  %1/1M out is all-in (every GPU-second charged to output tokens); JSON and CSV split it into output "
+                              "(decode share) and input (prefill share). fleet: replicas, or prefill + decode instances. "
+                              "tok/s/GPU and tok/s/user (the frontier's axes) are at the utilization the SLOs allow, before "
+                              "rounding to whole instances; cost and energy are for the whole fleet at the target load.")
+                   .arg(q(f.currency));
+        out << QString();
+    }
+
+    if (f.simulateTop > 0 && !r.plans.empty()) {
+        out << QStringLiteral("Simulator check of the best %1 plan(s) (one instance, continuous batching, Poisson arrivals, %2 requests; "
+                              "distributions, not mean estimates)")
+                   .arg(f.simulateTop)
+                   .arg(f.simulateRequests);
+        for (const auto& [rank, c] : planSimulations(f, r)) {
+            if (!c.simulated)
+                out << QStringLiteral("  #%1: not simulated: %2").arg(rank + 1).arg(q(c.skipped));
+            else
+                out << QStringLiteral("  #%1: TTFT mean %2 ms, P90 %3 ms, P99 %4 ms; TPOT mean %5 ms, P90 %6 ms; goodput %7 %; %8")
+                           .arg(rank + 1)
+                           .arg(num(c.ttftMeanMs, 0), num(c.ttftP90Ms, 0), num(c.ttftP99Ms, 0), num(c.tpotMeanMs, 1), num(c.tpotP90Ms, 1),
+                                num(c.goodputFraction * 100, 1),
+                                c.meetsSloAtP90 ? QStringLiteral("meets both SLOs at P90") : QStringLiteral("MISSES an SLO at P90"));
+        }
+        out << QString();
+    }
+    out << QStringLiteral("Devices");
+    for (const model::DeviceSummary& d : r.devices) {
+        const QString name = q(req.candidates.devices[size_t(d.device)].hardware.name);
+        if (d.bestPlan) {
+            const model::PlanPoint& p = r.points[size_t(*d.bestPlan)];
+            out << QStringLiteral("  %1: meets the SLOs; best %2 x %3 GPUs (%4, %5, batch %6), %7 GPUs in all, %8/1M out %9; frontier %10 point(s)")
+                       .arg(name, fleetText(p))
+                       .arg(p.gpusPerInstance)
+                       .arg(q(model::layoutText(p.layout)), p.disaggregated ? QStringLiteral("disaggregated") : QStringLiteral("colocated"))
+                       .arg(p.batchCap)
+                       .arg(p.totalGpus)
+                       .arg(q(f.currency), opt(p.cost.costPerMillionOutputTokensAllIn, 3))
+                       .arg(d.frontier.size());
+        } else {
+            out << QStringLiteral("  %1: %2: %3").arg(name, q(model::exclusionText(d.reason)), q(d.detail));
+        }
+    }
+    QStringList notes;
+    for (const std::string& n : f.notes)
+        notes << q(n);
+    for (const std::string& n : r.refusals)
+        notes << QStringLiteral("layout refused: ") + q(n);
+    if (!notes.isEmpty()) {
+        out << QString() << QStringLiteral("Notes");
+        for (const QString& n : notes)
+            out << QStringLiteral("  - ") + n;
+    }
+    return out.join(QLatin1Char('\n'));
+}
+
+std::vector<std::pair<int, model::SimulatedCheck>> planSimulations(const model::PlanFile& f, const model::PlanResult& r)
+{
+    std::vector<std::pair<int, model::SimulatedCheck>> out;
+    for (int i = 0; i < f.simulateTop && size_t(i) < r.plans.size(); ++i)
+        out.emplace_back(i, model::simulatePlan(f.request, r.points[size_t(r.plans[size_t(i)])], f.simulateRequests));
+    return out;
+}
+
+QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
+{
+    const model::PlanRequest& req = f.request;
+    QJsonArray plans;
+    for (size_t i = 0; i < r.plans.size(); ++i) {
+        QJsonObject o = pointJson(f, r.points[size_t(r.plans[i])]);
+        o.insert(QStringLiteral("rank"), int(i + 1));
+        plans.append(o);
+    }
+    for (const auto& [rank, c] : planSimulations(f, r)) {
+        QJsonObject o = plans[rank].toObject();
+        o.insert(QStringLiteral("simulated"),
+                 c.simulated ? QJsonValue(QJsonObject{{QStringLiteral("requests"), double(c.requests)},
+                                                      {QStringLiteral("ttft_mean_ms"), c.ttftMeanMs},
+                                                      {QStringLiteral("ttft_p90_ms"), c.ttftP90Ms},
+                                                      {QStringLiteral("ttft_p99_ms"), c.ttftP99Ms},
+                                                      {QStringLiteral("tpot_mean_ms"), c.tpotMeanMs},
+                                                      {QStringLiteral("tpot_p90_ms"), c.tpotP90Ms},
+                                                      {QStringLiteral("goodput_fraction"), c.goodputFraction},
+                                                      {QStringLiteral("meets_slo_at_p90"), c.meetsSloAtP90}})
+                             : QJsonValue(QJsonObject{{QStringLiteral("skipped"), q(c.skipped)}}));
+        plans[rank] = o;
+    }
+    QJsonArray devices;
+    for (const model::DeviceSummary& d : r.devices) {
+        const model::PlanDevice& dev = req.candidates.devices[size_t(d.device)];
+        QJsonArray frontier;
+        for (int i : d.frontier)
+            frontier.append(pointJson(f, r.points[size_t(i)]));
+        devices.append(QJsonObject{
+            {QStringLiteral("device_id"), q(dev.id)},
+            {QStringLiteral("device"), q(dev.hardware.name)},
+            {QStringLiteral("verdict"), reasonKey(d.reason)},
+            {QStringLiteral("detail"), q(d.detail)},
+            {QStringLiteral("price_per_gpu_hour"), optJson(dev.economics.pricePerGpuHour)},
+            {QStringLiteral("board_power_watts"), optJson(dev.economics.boardPowerWatts)},
+            {QStringLiteral("best_plan"), d.bestPlan ? pointJson(f, r.points[size_t(*d.bestPlan)]) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("frontier"), frontier},
+        });
+    }
+    QStringList notes;
+    for (const std::string& n : f.notes)
+        notes << q(n);
+    QStringList refusals;
+    for (const std::string& n : r.refusals)
+        refusals << q(n);
+    return QJsonObject{
+        {QStringLiteral("format_version"), 1},
+        {QStringLiteral("inputs"),
+         QJsonObject{{QStringLiteral("model"), model::toJson(req.scenario).value(QStringLiteral("model"))},
+                     {QStringLiteral("model_source"), q(f.modelSource)},
+                     {QStringLiteral("efficiency"), model::toJson(req.scenario).value(QStringLiteral("efficiency"))},
+                     {QStringLiteral("serving"), model::toJson(req.scenario).value(QStringLiteral("serving"))},
+                     {QStringLiteral("load"), QJsonObject{{QStringLiteral("requests_per_second"), req.load.requestsPerSecond},
+                                                          {QStringLiteral("prompt_tokens"), req.load.promptTokens},
+                                                          {QStringLiteral("output_tokens"), req.load.outputTokens}}},
+                     {QStringLiteral("slo"), QJsonObject{{QStringLiteral("itl_ms"), req.slo.itlMs},
+                                                         {QStringLiteral("ttft_ms"), req.slo.ttftMs},
+                                                         {QStringLiteral("statistic"), QStringLiteral("mean estimate")}}},
+                     {QStringLiteral("currency"), q(f.currency)},
+                     {QStringLiteral("pue"), req.candidates.devices.empty() ? model::kDefaultPue : req.candidates.devices.front().economics.pue}}},
+        {QStringLiteral("evaluated_points"), r.evaluated},
+        {QStringLiteral("takeaway"), q(r.takeaway)},
+        {QStringLiteral("cheapest"), r.cheapest ? pointJson(f, r.points[size_t(*r.cheapest)]) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("most_power_efficient"),
+         r.mostPowerEfficient ? pointJson(f, r.points[size_t(*r.mostPowerEfficient)]) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("plans"), plans},
+        {QStringLiteral("devices"), devices},
+        {QStringLiteral("layout_refusals"), QJsonArray::fromStringList(refusals)},
+        {QStringLiteral("notes"), QJsonArray::fromStringList(notes)},
+    };
+}
+
+QString planCsv(const model::PlanFile& f, const model::PlanResult& r)
+{
+    static const char* const keys[] = {"device_id", "device", "gpus_per_instance", "tp", "pp", "ep", "microbatches", "disaggregated",
+                                       "batch_cap", "replicas", "prefill_instances", "decode_instances", "total_gpus",
+                                       "weight_bytes_per_gpu", "kv_budget_bytes_per_gpu", "step_ms", "prefill_ms", "kv_transfer_ms", "itl_ms",
+                                       "ttft_ms", "output_tokens_per_second_per_gpu", "tokens_per_second_per_user", "prefill_share",
+                                       "cost_per_hour", "cost_per_million_output_tokens", "cost_per_million_input_tokens",
+                                       "cost_per_million_output_tokens_all_in", "joules_per_output_token",
+                                       "output_tokens_per_second_per_megawatt"};
+    QStringList lines;
+    QStringList header{QStringLiteral("rank")};
+    for (const char* k : keys)
+        header << QString::fromLatin1(k);
+    lines << header.join(QLatin1Char(','));
+    for (size_t i = 0; i < r.plans.size(); ++i) {
+        const QJsonObject o = pointJson(f, r.points[size_t(r.plans[i])]);
+        QStringList row{QString::number(i + 1)};
+        for (const char* k : keys) {
+            const QJsonValue v = o.value(QString::fromLatin1(k));
+            row << (v.isString() ? csvCell(v.toString())
+                    : v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                    : v.isDouble() ? QString::number(v.toDouble(), 'g', 10)
+                                   : QString());
+        }
+        lines << row.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+int runPlan(const QString& file, const QString& format)
+{
+    QByteArray bytes;
+    if (const std::string err = model::readInputFile(file, bytes); !err.empty()) {
+        printLine(stderr, QStringLiteral("ridgeline: ") + file + QStringLiteral(": ") + q(err));
+        return kExitBadInput;
+    }
+    model::PlanFile plan;
+    if (const std::string err = model::parsePlanFile(bytes, QFileInfo(file).absolutePath(), plan); !err.empty()) {
+        printLine(stderr, QStringLiteral("ridgeline: ") + file + QStringLiteral(": ") + q(err));
+        return kExitBadInput;
+    }
+    const model::PlanResult result = model::searchPlans(plan.request);
+    if (format == QLatin1String("json"))
+        printLine(stdout, QString::fromUtf8(QJsonDocument(planJson(plan, result)).toJson(QJsonDocument::Indented)).trimmed());
+    else if (format == QLatin1String("csv"))
+        printLine(stdout, planCsv(plan, result));
+    else
+        printLine(stdout, planText(plan, result));
+    return 0;
+}
+
+} // namespace ridgeline::app

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Times the fleet-plan search (model/plan.h) over the whole hardware catalogue x 1-8 GPUs per instance x every
+// valid TP / PP / EP layout x batch caps 1..1024 x colocated and disaggregated serving, for Llama 3.1 70B (bf16)
+// and DeepSeek-V3 (fp8 weights, as released) at a stated load. Not a test: run it by hand on a quiet machine.
+// Target (issue 14): under 2 s per search with the analytic model. Prints the best of five runs per model, the
+// takeaway and the three cheapest plans with the figures a hand cross-check needs.
+// Usage: plan_bench
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "model/plan.h"
+#include "model/presets.h"
+
+using namespace ridgeline::model;
+
+namespace {
+
+struct BenchCase {
+    const char* modelId;
+    DType weights;
+    PlanLoad load;
+    PlanSlo slo;
+};
+
+} // namespace
+
+int main()
+{
+    const BenchCase cases[] = {
+        {"llama-3.1-70b", DType::BF16, {20, 2048, 256}, {1000, 50}},
+        {"deepseek-v3", DType::FP8, {10, 2048, 512}, {2000, 50}},
+    };
+    for (const BenchCase& c : cases) {
+        PlanRequest req;
+        req.scenario = defaultScenario();
+        for (const ModelPreset& p : modelPresets())
+            if (p.id == c.modelId)
+                req.scenario.model = p.shape;
+        req.scenario.model.weightDtype = c.weights;
+        req.scenario.efficiency.bandwidth = 0.8;
+        req.scenario.efficiency.mfuPrefill = 0.5;
+        req.scenario.efficiency.mfuDecode = 0.5;
+        req.load = c.load;
+        req.slo = c.slo;
+        for (const HardwarePreset& h : hardwarePresets()) {
+            PlanDevice d;
+            d.id = h.id;
+            d.hardware = h.hardware;
+            d.economics.pricePerGpuHour = examplePricePerGpuHour(h.id);
+            if (h.hardware.boardPowerWatts > 0)
+                d.economics.boardPowerWatts = h.hardware.boardPowerWatts;
+            req.candidates.devices.push_back(d);
+        }
+        // All of the defaults: GPU counts 1..8, every layout, batch caps 1..1024, both serving modes.
+        double best = 1e30;
+        PlanResult result;
+        for (int run = 0; run < 5; ++run) {
+            const auto t0 = std::chrono::steady_clock::now();
+            result = searchPlans(req);
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            best = std::min(best, s);
+        }
+        std::printf("%s (%s weights), %g req/s, prompt %g, output %g, SLO ITL %g ms TTFT %g ms; eta_bw 0.8, MFU 0.5:\n",
+                    req.scenario.model.name.c_str(), c.weights == DType::FP8 ? "fp8" : "bf16", c.load.requestsPerSecond,
+                    c.load.promptTokens, c.load.outputTokens, c.slo.itlMs, c.slo.ttftMs);
+        std::printf("  %zu devices, %d operating points, %zu plans meet the SLOs; search %.1f ms (best of 5)\n",
+                    req.candidates.devices.size(), result.evaluated, result.plans.size(), best * 1e3);
+        std::printf("  %s\n", result.takeaway.c_str());
+        for (size_t i = 0; i < result.plans.size() && i < 3; ++i) {
+            const PlanPoint& p = result.points[size_t(result.plans[i])];
+            std::printf("  #%zu %s x%d %s %s batch %d: fleet %d (P %d D %d), weights %.2f GB/GPU, KV budget %.2f GB/GPU, "
+                        "max seq %lld, step %.3f ms, prefill %.1f ms, ITL %.2f ms, TTFT %.0f ms, %.1f tok/s/GPU, $%.4f/1M out all-in, "
+                        "%.3f J/tok\n",
+                        i + 1, req.candidates.devices[size_t(p.device)].id.c_str(), p.gpusPerInstance, layoutText(p.layout).c_str(),
+                        p.disaggregated ? "disagg" : "coloc", p.batchCap, p.totalGpus, p.prefillInstances, p.decodeInstances,
+                        p.weightBytesPerGpu / 1e9, p.kvBudgetBytesPerGpu / 1e9, p.maxSequences, p.stepSeconds * 1e3,
+                        p.prefillSeconds * 1e3, p.itlMs, p.ttftMs, p.outputTokensPerSecondPerGpu,
+                        p.cost.costPerMillionOutputTokensAllIn.value_or(-1), p.cost.joulesPerOutputToken.value_or(-1));
+        }
+        int excluded = 0;
+        for (const DeviceSummary& d : result.devices)
+            if (d.reason != ExclusionReason::None) {
+                ++excluded;
+                std::printf("  excluded %s: %s: %s\n", req.candidates.devices[size_t(d.device)].id.c_str(),
+                            exclusionText(d.reason).c_str(), d.detail.c_str());
+            }
+        std::printf("  %d device(s) excluded\n\n", excluded);
+    }
+    return 0;
+}
