@@ -176,6 +176,8 @@ void MainWindow::refreshFeatures()
 
 void MainWindow::refreshAll()
 {
+    for (PlotPanel* panel : plotPanels())
+        panel->redrawOnNextRefresh(); // e.g. the theme's font scale: not an input refresh() compares
     refreshViews();
     m_whatIfs->refresh();
     m_explain->refresh();

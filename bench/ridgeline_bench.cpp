@@ -1,23 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Slider-to-painted latency of the real main window (issue 6). Built with the project, not run by
 // CTest (timings on shared machines are noisy). Usage:
-//   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 500] [--spacing 17] [--json FILE]
-// Prints per-slider and overall p50 / p95 / p99 / max in ms, model evaluation time per scenario,
+//   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 500] [--spacing 17] [--load N] [--json FILE]
+// Prints per-slider and overall p50 / p95 / p99 / max in ms, CPU per step, the benchmark's own CPU
+// while it waits, model evaluation time per scenario,
 // start-up time to the first painted window, peak resident memory, the same-pass burst (1,000
 // changes before the event loop runs) and two timed bursts (1,000 changes from a 1 ms and a 2 ms
-// timer, as a fast drag on a 1 kHz mouse delivers them). docs/performance.md explains the method.
+// timer, as a fast drag on a 1 kHz mouse delivers them). --load N runs N spinning processes beside it
+// (a busy machine: N = 2 on two cores). docs/performance.md explains the method.
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <optional>
+#include <csignal>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
+#include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEvent>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -128,47 +136,108 @@ double processAgeSeconds()
 /**
  * Runs the event loop until the window has repainted after a change and gone idle: no evaluation
  * pending and no Paint event for 2 ms. Returns the ms from @p startNs to the end of the last event
- * loop pass that painted, or nothing when nothing painted within 2 s. While the document holds
- * an edit back (its throttle), the loop sleeps until the timer fires instead of spinning.
+ * loop pass that painted, or nothing when nothing painted within 2 s.
+ *
+ * Event-driven (issue 16): the loop sleeps in QEventLoop::exec() between events. The end of a pass
+ * is the event dispatcher's aboutToBlock() (every posted event, timer and paint of the pass
+ * delivered); a 2 ms precise timer, restarted by every pass that painted, ends the wait. The
+ * benchmark's own work is then a few timer wake-ups per step instead of a polling loop that kept
+ * one core busy (91 % of a core, 87 % of the profile) and competed with the app it measured.
  */
 std::optional<double> settle(views::ScenarioDocument* document, PaintWatch& watch, QElapsedTimer& clock, qint64 startNs)
 {
     const long long before = watch.paints;
-    const qint64 quietNs = 2'000'000;
-    qint64 quietSince = -1;
-    for (;;) {
-        const long long paints = watch.paints;
-        QCoreApplication::processEvents(document->isEvaluationPending() ? QEventLoop::WaitForMoreEvents
-                                                                        : QEventLoop::AllEvents);
-        const qint64 now = clock.nsecsElapsed();
-        if (watch.paints != paints) {
-            watch.lastPaintNs = now; // end of this pass, which includes the paint
-            quietSince = -1;
-            continue;
-        }
-        if (document->isEvaluationPending()) {
-            quietSince = -1;
-            continue;
-        }
-        if (quietSince < 0)
-            quietSince = now;
-        if (watch.paints != before && now - quietSince >= quietNs)
-            return double(watch.lastPaintNs - startNs) / 1e6;
-        if (watch.paints == before && now - startNs > 2'000'000'000)
-            return std::nullopt;
-        if (watch.paints != before)
-            QThread::usleep(100); // painted and quiet so far: wait without spinning
-    }
+    long long seen = before; // paints already credited to a pass
+    QEventLoop loop;
+    QTimer quiet;
+    quiet.setSingleShot(true);
+    quiet.setTimerType(Qt::PreciseTimer);
+    quiet.setInterval(2);
+    QTimer giveUp;
+    giveUp.setSingleShot(true);
+    giveUp.setInterval(2000);
+    const QMetaObject::Connection passEnd = QObject::connect(
+        QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &loop, [&] {
+            if (watch.paints != seen) {
+                seen = watch.paints;
+                watch.lastPaintNs = clock.nsecsElapsed(); // end of the pass, which includes the paint
+                quiet.start();
+            } else if (seen != before && !quiet.isActive() && !document->isEvaluationPending()) {
+                quiet.start(); // a held-back edit was evaluated without painting: wait out the quiet time
+            }
+        });
+    QObject::connect(&quiet, &QTimer::timeout, &loop, [&] {
+        if (watch.paints == seen && !document->isEvaluationPending())
+            loop.quit();
+    });
+    QObject::connect(&giveUp, &QTimer::timeout, &loop, [&] {
+        if (seen == before)
+            loop.quit();
+    });
+    giveUp.start();
+    loop.exec();
+    QObject::disconnect(passEnd);
+    if (seen == before)
+        return std::nullopt;
+    return double(watch.lastPaintNs - startNs) / 1e6;
 }
 
-/** Runs the event loop until @p ns of the clock have passed since @p sinceNs. */
+/** Runs the event loop, asleep between events, until @p ns of the clock have passed since @p sinceNs. */
 void idleUntil(QElapsedTimer& clock, qint64 sinceNs, qint64 ns)
 {
-    while (clock.nsecsElapsed() - sinceNs < ns) {
+    const qint64 remainingNs = ns - (clock.nsecsElapsed() - sinceNs);
+    if (remainingNs <= 0) {
         QCoreApplication::processEvents(QEventLoop::AllEvents);
-        QThread::usleep(200);
+        return;
     }
+    QEventLoop loop;
+    QTimer::singleShot(int((remainingNs + 999'999) / 1'000'000), Qt::PreciseTimer, &loop, &QEventLoop::quit);
+    loop.exec();
 }
+
+/** CPU seconds (user + system) this process used so far; forked load processes are not counted. */
+double processCpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+/**
+ * A competing load (--load N): N child processes at normal priority, each spinning on arithmetic,
+ * forked before Qt starts (the children never touch Qt) and killed at the end, or with the benchmark
+ * (PR_SET_PDEATHSIG). With N = the number of cores every step competes for a core, as on a busy machine.
+ */
+class CompetingLoad {
+public:
+    explicit CompetingLoad(int processes)
+    {
+        for (int i = 0; i < processes; ++i) {
+            const pid_t pid = fork();
+            if (pid == 0) {
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                volatile unsigned long long x = 0;
+                for (;;)
+                    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            }
+            if (pid > 0)
+                m_children.push_back(pid);
+        }
+    }
+    ~CompetingLoad() { stop(); }
+    void stop()
+    {
+        for (pid_t pid : m_children) {
+            kill(pid, SIGKILL);
+            waitpid(pid, nullptr, 0);
+        }
+        m_children.clear();
+    }
+    int processes() const { return int(m_children.size()); }
+
+private:
+    std::vector<pid_t> m_children;
+};
 
 /** What a timed burst did. */
 struct TimedBurst {
@@ -243,6 +312,13 @@ int main(int argc, char** argv)
     QElapsedTimer clock;
     clock.start();
     const double ageAtMain = processAgeSeconds();
+    // The competing load starts before Qt (fork() of a process without threads), so start-up too is
+    // measured under it.
+    int loadProcesses = 0;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--load")
+            loadProcesses = std::clamp(std::atoi(argv[i + 1]), 0, 64);
+    CompetingLoad load(loadProcesses);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
@@ -263,8 +339,11 @@ int main(int argc, char** argv)
             sweepOnly = true;
         else if (args[i] == QLatin1String("--slider") && i + 1 < args.size())
             only.append(args[++i]);
+        else if (args[i] == QLatin1String("--load") && i + 1 < args.size())
+            ++i; // read above, before Qt started
         else {
-            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--slider NAME]... [--sweep-only] [--json FILE]\n");
+            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--slider NAME]... [--load N] [--sweep-only] "
+                                 "[--json FILE]\n");
             return 2;
         }
     }
@@ -301,8 +380,17 @@ int main(int argc, char** argv)
         {QStringLiteral("model_size"), controls->modelSizeSlider()}, {QStringLiteral("kv_heads"), controls->kvHeadsSlider()},
         {QStringLiteral("batch"), controls->batchSlider()},          {QStringLiteral("context"), controls->contextSlider()},
         {QStringLiteral("bandwidth"), controls->bandwidthSlider()},  {QStringLiteral("peak_flops"), controls->peakFlopsSlider()}};
+    // The benchmark's own cost: CPU while it waits 500 ms with nothing for the window to do.
+    idleUntil(clock, clock.nsecsElapsed(), 100'000'000);
+    const double idleCpu0 = processCpuSeconds();
+    const qint64 idle0 = clock.nsecsElapsed();
+    idleUntil(clock, idle0, 500'000'000);
+    const double idleCpuPercent = 100.0 * (processCpuSeconds() - idleCpu0) / (double(clock.nsecsElapsed() - idle0) / 1e9);
+
     QJsonObject perSlider;
     std::vector<double> all;
+    double sweepCpuSeconds = 0; // process CPU over the timed steps (from each change to its settle)
+    int sweepSteps = 0;
     qint64 refreshedNs = -1; // debug: when the window's refresh after an evaluation returned
     QObject::connect(window.document(), &views::ScenarioDocument::evaluated, &app, [&] { refreshedNs = clock.nsecsElapsed(); });
     qint64 previousStepNs = clock.nsecsElapsed();
@@ -332,7 +420,11 @@ int main(int argc, char** argv)
             const long long paintsBefore = watch.paints;
             watch.firstPaintNs = -1;
             refreshedNs = -1;
-            if (const std::optional<double> painted = settle(window.document(), watch, clock, start)) {
+            const double cpuBefore = processCpuSeconds();
+            const std::optional<double> painted = settle(window.document(), watch, clock, start);
+            sweepCpuSeconds += processCpuSeconds() - cpuBefore;
+            ++sweepSteps;
+            if (painted) {
                 ms.push_back(*painted);
                 if (qEnvironmentVariableIsSet("RL_DEBUG_STEPS"))
                     std::fprintf(stderr, "%s %d %.2f ms %lld paints refreshed %.2f first paint %.2f\n", qPrintable(name), position,
@@ -366,8 +458,10 @@ int main(int argc, char** argv)
         qApp->removeEventFilter(&tracer);
     }
     // Same-pass burst: 1,000 value changes before the event loop runs.
+    const double cpuPerStepMs = sweepSteps > 0 ? sweepCpuSeconds / sweepSteps * 1e3 : 0.0;
     if (sweepOnly) {
         printStats("overall", all);
+        std::printf("CPU per step: %.2f ms (process, change to settled, %d steps, less 2 ms of waiting each)\n", cpuPerStepMs, sweepSteps);
         return 0;
     }
     QSlider* batch = controls->batchSlider()->slider();
@@ -393,8 +487,12 @@ int main(int argc, char** argv)
     getrusage(RUSAGE_SELF, &usage);
     const double peakRssMb = double(usage.ru_maxrss) / 1024.0;
 
+    load.stop();
     printStats("overall", all);
-    std::printf("steps spaced %d ms apart; document throttle %d ms\n", spacingMs, window.document()->minimumInterval());
+    std::printf("steps spaced %d ms apart; document throttle %d ms; competing load: %d spinning process(es)\n", spacingMs,
+                window.document()->minimumInterval(), loadProcesses);
+    std::printf("CPU per step: %.2f ms (process CPU from each change to its settle, %d steps)\n", cpuPerStepMs, sweepSteps);
+    std::printf("benchmark's own CPU while waiting: %.1f %% of a core\n", idleCpuPercent);
     std::printf("model evaluation (all quantities and sweeps): %.2f us per scenario\n", evaluateUs);
     std::printf("start-up to first painted window: %.0f ms (%.0f ms before main)\n", startupMs, ageAtMain * 1e3);
     std::printf("peak resident memory: %.1f MB\n", peakRssMb);
@@ -423,6 +521,9 @@ int main(int argc, char** argv)
                             {QStringLiteral("spacing_ms"), spacingMs},
                             {QStringLiteral("throttle_ms"), window.document()->minimumInterval()},
                             {QStringLiteral("model_evaluation_us"), evaluateUs},
+                            {QStringLiteral("cpu_per_step_ms"), cpuPerStepMs},
+                            {QStringLiteral("bench_idle_cpu_percent"), idleCpuPercent},
+                            {QStringLiteral("load_processes"), loadProcesses},
                             {QStringLiteral("startup_ms"), startupMs},
                             {QStringLiteral("peak_rss_mb"), peakRssMb},
                             {QStringLiteral("burst"), QJsonObject{{QStringLiteral("changes"), 1000},

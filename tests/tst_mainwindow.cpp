@@ -28,6 +28,7 @@
 #include "views/kvshareplot.h"
 #include "views/numberspanel.h"
 #include "views/plotpanel.h"
+#include "views/prefillplot.h"
 #include "views/scenariodocument.h"
 #include "views/sloplot.h"
 
@@ -85,6 +86,7 @@ private slots:
     void presetsAndCustomMarker();
     void efficiencyPresetSetsEveryEfficiency();
     void renderWindowPng();
+    void prefillSkipsStepsThatLeaveItsInputs();
 };
 
 void TestMainWindow::initTestCase()
@@ -391,6 +393,65 @@ void TestMainWindow::renderWindowPng()
             }
         }
     }
+}
+
+/** Issue 16: the prefill plot does not depend on the batch or the context; a step of either must not
+ *  redraw it, and what it shows must still be what a fresh window shows for the same scenario. */
+void TestMainWindow::prefillSkipsStepsThatLeaveItsInputs()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QTRY_VERIFY(!document->isEvaluationPending());
+    ridgeline::views::PrefillPlot* prefill = window.prefillPanel();
+    QSignalSpy prefillReplots(prefill->plot(), &QCustomPlot::afterReplot);
+    QSignalSpy decodeReplots(window.decodePanel()->plot(), &QCustomPlot::afterReplot);
+    const long long redraws = prefill->redrawCount();
+
+    auto step = [&](auto change) {
+        document->edit(change);
+        document->evaluateNow();
+        QCoreApplication::processEvents();
+    };
+    step([](model::Scenario& s) { s.workload.batch *= 4; });
+    step([](model::Scenario& s) { s.workload.contextTokens *= 2; });
+    QVERIFY(decodeReplots.count() >= 2); // the others follow every step
+    QCOMPARE(prefill->redrawCount(), redraws);
+    QCOMPARE(prefillReplots.count(), 0);
+
+    // A prompt step redraws it, and it shows what a fresh window shows.
+    step([](model::Scenario& s) { s.workload.promptTokens = 4096; });
+    QCOMPARE(prefill->redrawCount(), redraws + 1);
+    QCOMPARE(prefillReplots.count(), 1);
+    MainWindow fresh(document->scenario());
+    QCOMPARE(prefill->takeaway(), fresh.prefillPanel()->takeaway());
+    QCOMPARE(prefill->plot()->yAxis->range().lower, fresh.prefillPanel()->plot()->yAxis->range().lower);
+    QCOMPARE(prefill->plot()->yAxis->range().upper, fresh.prefillPanel()->plot()->yAxis->range().upper);
+
+    // Baseline A (eight times the layers: eight times the prefill work) widened the axis; once
+    // cleared, the next step narrows it again, batch step or not.
+    model::Scenario large = document->scenario();
+    large.model.layers *= 8;
+    const model::Scenario current = document->scenario();
+    document->setScenario(large);
+    document->evaluateNow();
+    window.pinBaseline();
+    document->setScenario(current);
+    document->evaluateNow();
+    QCoreApplication::processEvents();
+    const QCPRange widened = prefill->plot()->yAxis->range();
+    QCOMPARE(document->evaluatedScenario().model.layers, current.model.layers);
+    window.clearBaseline();
+    step([](model::Scenario& s) { s.workload.batch += 1; });
+    MainWindow fresh2(document->scenario());
+    QVERIFY(widened != fresh2.prefillPanel()->plot()->yAxis->range());
+    QCOMPARE(prefill->plot()->yAxis->range().lower, fresh2.prefillPanel()->plot()->yAxis->range().lower);
+    QCOMPARE(prefill->plot()->yAxis->range().upper, fresh2.prefillPanel()->plot()->yAxis->range().upper);
+
+    // A theme refresh (refreshAll) redraws whatever the inputs.
+    const long long beforeAll = prefill->redrawCount();
+    window.refreshAll();
+    QCOMPARE(prefill->redrawCount(), beforeAll + 1);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -261,6 +261,7 @@ void BaselineOverlay::removeLayers()
 {
     for (const Layer& l : m_layers) {
         QCustomPlot* p = l.panel->plot();
+        l.panel->redrawOnNextRefresh(); // the next refresh narrows the axes A widened
         for (QCPGraph* graph : l.graphs)
             p->removeGraph(graph);
         for (QCPAbstractItem* item : l.items)

@@ -239,6 +239,14 @@ void PlotPanel::replotNow()
     QCoreApplication::sendPostedEvents(m_plot, QEvent::MetaCall);
 }
 
+bool PlotPanel::sameInputsAsDrawn(const QByteArray& inputs)
+{
+    if (!inputs.isEmpty() && inputs == m_drawnInputs)
+        return true;
+    m_drawnInputs = inputs;
+    return false;
+}
+
 void PlotPanel::setTakeaway(const QString& text)
 {
     m_takeaway = text;

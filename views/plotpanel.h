@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QByteArray>
 #include <QFont>
 #include <QFrame>
 #include <QLabel>
@@ -152,7 +153,27 @@ public:
      */
     void replotNow();
 
+    /**
+     * Makes the next refresh() redraw even when the plot's inputs are those it last drew (see
+     * sameInputsAsDrawn()): after a change refresh() does not see, e.g. the theme's font scale or a
+     * baseline's layers removed (their widened axis range).
+     */
+    void redrawOnNextRefresh() { m_drawnInputs.clear(); }
+
+    /** Times refresh() redrew the plot (queued a replot) rather than skipping unchanged inputs. */
+    long long redrawCount() const { return m_redraws; }
+
 protected:
+    /**
+     * For refresh() of a plot that reads a small part of the evaluation (issue 16: the prefill plot
+     * does not depend on the batch or the context): true when @p inputs, the bytes of everything the
+     * plot draws from, equal those of the last redraw, which refresh() may then skip. False (and
+     * @p inputs kept) otherwise, or after redrawOnNextRefresh(); an empty @p inputs never matches.
+     */
+    bool sameInputsAsDrawn(const QByteArray& inputs);
+    /** Counts a redraw (redrawCount()); refresh() calls it when it queues its replot. */
+    void countRedraw() { ++m_redraws; }
+
     /** Sets the takeaway text (plain text: escaped here). */
     void setTakeaway(const QString& text);
     /** The card's layout: the title's box at index 0, plot last; subclasses may insert between. */
@@ -176,6 +197,8 @@ private:
     QVBoxLayout* m_layout = nullptr;
     model::Scenario m_readoutScenario;
     bool m_hasReadoutScenario = false;
+    QByteArray m_drawnInputs; ///< sameInputsAsDrawn(): the inputs of the last redraw
+    long long m_redraws = 0;
 };
 
 /**

@@ -147,7 +147,21 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::PrefillResult& prefill = evaluation.prefill;
     QCustomPlot* p = plot();
-    keepForReadout(scenario);
+    keepForReadout(scenario); // the read-out and formulas at the cursor follow every change
+    // Everything drawn below comes from these: skip the redraw when none changed (a batch or context
+    // step leaves them all as they were).
+    QByteArray inputs;
+    auto add = [&inputs](const auto& value) { inputs.append(reinterpret_cast<const char*>(&value), sizeof value); };
+    for (const Eigen::ArrayXd* a : {&sweeps.prompt, &sweeps.prefillLinearFlop, &sweeps.prefillAttentionFlop, &sweeps.prefillFlop})
+        inputs.append(reinterpret_cast<const char*>(a->data()), qsizetype(a->size() * qsizetype(sizeof(double))));
+    for (double v : {prefill.flop, prefill.seconds, prefill.crossoverTokens, prefill.computeBoundTokens, prefill.attentionShare,
+                     p->xAxis->range().lower, p->xAxis->range().upper})
+        add(v);
+    for (int v : {int(prefill.bound), int(prefill.crossoverExists), int(scenario.model.attention), scenario.model.windowLayers(),
+                  scenario.model.layers, scenario.hardware.gpus, scenario.workload.promptTokens})
+        add(v);
+    if (sameInputsAsDrawn(inputs))
+        return;
 
     QString attentionName = scenario.model.attention == model::AttentionFlops::Causal
         ? tr("attention 2LP\u00b2d") : tr("attention 4LP\u00b2d");
@@ -220,6 +234,7 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
                          format::percent(prefill.attentionShare), format::duration(prefill.seconds),
                          prefill.bound == model::Bound::Compute ? tr("compute-bound") : tr("memory-bound"),
                          format::approximate(bound)));
+    countRedraw();
     p->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Start-up reference for ridgeline_bench (issue 16): a bare one-plot QCustomPlot window (one curve of
+// 200 points, two labelled log axes, a legend), timed as ridgeline_bench times the real window: from
+// process start (/proc) to the end of the event-loop pass that painted the window, once nothing more
+// has painted for 2 ms. Built with the project, never run by CTest. Usage:
+//   QT_QPA_PLATFORM=offscreen build/bench/oneplot_startup      (or under xvfb-run with QT_QPA_PLATFORM=xcb)
+// Prints "start-up to first painted window: N ms".
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include <QAbstractEventDispatcher>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QEventLoop>
+#include <QMainWindow>
+#include <QTimer>
+
+#include <qcustomplot.h>
+
+namespace {
+
+/** Seconds since this process started, from /proc (Linux). */
+double processAgeSeconds()
+{
+    std::ifstream stat("/proc/self/stat");
+    std::string field;
+    unsigned long long start = 0;
+    for (int i = 1; i <= 22 && stat >> field; ++i)
+        if (i == 22)
+            start = std::stoull(field);
+    std::ifstream uptimeFile("/proc/uptime");
+    double uptime = 0;
+    uptimeFile >> uptime;
+    return uptime - double(start) / double(sysconf(_SC_CLK_TCK));
+}
+
+/** Counts Paint events of the watched widget and its children. */
+class PaintCounter final : public QObject {
+public:
+    bool eventFilter(QObject* object, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++paints;
+        return QObject::eventFilter(object, event);
+    }
+    long long paints = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const double ageAtMain = processAgeSeconds();
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+
+    QMainWindow window;
+    auto* plot = new QCustomPlot(&window);
+    QVector<double> x(200), y(200);
+    for (int i = 0; i < 200; ++i) {
+        x[i] = std::pow(10.0, 4.0 * i / 199.0);
+        y[i] = 1e-3 * x[i] + 5e-3;
+    }
+    QCPGraph* graph = plot->addGraph();
+    graph->setData(x, y, true);
+    graph->setName(QStringLiteral("decode step"));
+    graph->setPen(QPen(QColor(31, 119, 180), 2));
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    }
+    plot->xAxis->setLabel(QStringLiteral("batch B"));
+    plot->yAxis->setLabel(QStringLiteral("step time (s)"));
+    plot->legend->setVisible(true);
+    plot->rescaleAxes();
+    window.setCentralWidget(plot);
+    window.resize(1600, 1000);
+
+    PaintCounter counter;
+    window.installEventFilter(&counter);
+    plot->installEventFilter(&counter);
+
+    // Event-driven settle, as ridgeline_bench: the end of each pass that painted is taken when the
+    // event loop is about to sleep; 2 ms without a paint ends the wait.
+    QEventLoop loop;
+    QTimer quiet;
+    quiet.setSingleShot(true);
+    quiet.setTimerType(Qt::PreciseTimer);
+    quiet.setInterval(2);
+    long long seen = 0;
+    qint64 lastPaintNs = 0;
+    QObject::connect(QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &loop, [&] {
+        if (counter.paints != seen) {
+            seen = counter.paints;
+            lastPaintNs = clock.nsecsElapsed();
+            quiet.start();
+        }
+    });
+    QObject::connect(&quiet, &QTimer::timeout, &loop, [&] {
+        if (counter.paints == seen)
+            loop.quit();
+    });
+    QTimer::singleShot(5000, &loop, &QEventLoop::quit);
+    window.show();
+    loop.exec();
+    std::printf("start-up to first painted window: %.0f ms (%.0f ms before main)\n",
+                ageAtMain * 1e3 + double(lastPaintNs) / 1e6, ageAtMain * 1e3);
+    return counter.paints > 0 ? 0 : 1;
+}
