@@ -81,8 +81,8 @@ BenchmarkPredictPlot::BenchmarkPredictPlot(Kind kind, QWidget* parent)
     setupPlot(m_residualPlot);
     setupAxis(m_residualPlot->xAxis, p->xAxis->label(), true);
     setupAxis(m_residualPlot->yAxis, tr("residual (%)"), false);
-    m_residualPlot->setMinimumHeight(90);
-    m_residualPlot->setMaximumHeight(140);
+    m_residualPlot->setMinimumHeight(120);
+    m_residualPlot->setMaximumHeight(160);
     PlotInteraction::install(m_residualPlot, tr("Relative residual of each point: predicted / measured \u2212 1, in %.\n"
                                                 "Above 0 the simulator is slower than the benchmark, below it faster."));
     m_zero = addStraightLine(m_residualPlot, m_residualPlot->xAxis, m_residualPlot->yAxis, pen(palette::axis(), 1));

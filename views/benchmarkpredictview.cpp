@@ -76,17 +76,23 @@ public:
     }
 };
 
+/** A load figure: whole clients or sequences as integers, rates to 3 significant digits. */
+QString loadNumber(double v)
+{
+    return v == std::round(v) ? format::integer(v) : format::number(v, 3);
+}
+
 QString loadText(const model::BenchmarkPoint& p)
 {
     switch (p.load) {
-    case model::BenchmarkLoad::Concurrency: return QCoreApplication::translate("BenchmarkPredictView", "C = %1").arg(format::number(p.concurrency, 4));
-    case model::BenchmarkLoad::StaticBatch: return QCoreApplication::translate("BenchmarkPredictView", "B = %1").arg(format::number(p.concurrency, 4));
+    case model::BenchmarkLoad::Concurrency: return QCoreApplication::translate("BenchmarkPredictView", "C = %1").arg(loadNumber(p.concurrency));
+    case model::BenchmarkLoad::StaticBatch: return QCoreApplication::translate("BenchmarkPredictView", "B = %1").arg(loadNumber(p.concurrency));
     case model::BenchmarkLoad::RequestRate: {
         QString r = std::isinf(p.requestRatePerSecond)
                         ? QCoreApplication::translate("BenchmarkPredictView", "\u221e req/s")
                         : QCoreApplication::translate("BenchmarkPredictView", "%1 req/s").arg(format::number(p.requestRatePerSecond, 3));
         if (p.concurrency > 0)
-            r += QCoreApplication::translate("BenchmarkPredictView", ", C \u2264 %1").arg(format::number(p.concurrency, 4));
+            r += QCoreApplication::translate("BenchmarkPredictView", ", C \u2264 %1").arg(loadNumber(p.concurrency));
         return r;
     }
     }
@@ -236,9 +242,9 @@ BenchmarkPredictView::BenchmarkPredictView(ScenarioDocument* document, QWidget* 
     // The table of points: sortable by a click, opened in the file's order.
     m_table = new QTableWidget(0, ColumnCount);
     m_table->setObjectName(QStringLiteral("predictTable"));
-    m_table->setHorizontalHeaderLabels({tr("point"), tr("load"), tr("ISL"), tr("OSL"), tr("measured ITL (ms)"),
-                                        tr("predicted ITL (ms)"), tr("ITL residual"), tr("measured TTFT (ms)"),
-                                        tr("predicted TTFT (ms)"), tr("TTFT residual"), tr("preemptions")});
+    m_table->setHorizontalHeaderLabels({tr("point"), tr("load"), tr("ISL"), tr("OSL"), tr("ITL (ms)\nmeasured"),
+                                        tr("ITL (ms)\npredicted"), tr("ITL\nresidual"), tr("TTFT (ms)\nmeasured"),
+                                        tr("TTFT (ms)\npredicted"), tr("TTFT\nresidual"), tr("preemp-\ntions")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
@@ -575,9 +581,9 @@ void BenchmarkPredictView::showPoints()
     QString decodeMetric = tr("ITL");
     if (!decodeNames.isEmpty() && !decodeNames.first().endsWith(QStringLiteral(" ITL")))
         decodeMetric = decodeNames.first().section(QLatin1Char(' '), 1);
-    m_table->horizontalHeaderItem(MeasuredDecodeColumn)->setText(tr("measured %1 (ms)").arg(decodeMetric));
-    m_table->horizontalHeaderItem(PredictedDecodeColumn)->setText(tr("predicted %1 (ms)").arg(decodeMetric));
-    m_table->horizontalHeaderItem(DecodeResidualColumn)->setText(tr("%1 residual").arg(decodeMetric));
+    m_table->horizontalHeaderItem(MeasuredDecodeColumn)->setText(tr("%1 (ms)\nmeasured").arg(decodeMetric));
+    m_table->horizontalHeaderItem(PredictedDecodeColumn)->setText(tr("%1 (ms)\npredicted").arg(decodeMetric));
+    m_table->horizontalHeaderItem(DecodeResidualColumn)->setText(tr("%1\nresidual").arg(decodeMetric));
 
     // Load axis.
     QString xLabel = tr("request rate (requests/s)");
