@@ -16,6 +16,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QTabWidget>
 
 #include "app/export.h"
 #include "app/mainwindow.h"
@@ -32,7 +33,9 @@
 #include "model/presets.h"
 #include "model/triage.h"
 #include "model/scenariokeys.h"
+#include "views/calibrationtab.h"
 #include "views/scenariodocument.h"
+#include "views/whatifstabs.h"
 
 namespace ridgeline::app {
 
@@ -87,7 +90,9 @@ QString helpText()
                "  --predict FILE         predict a serving benchmark's output (vLLM / SGLang JSON, GenAI-Perf /\n"
                "                         AIPerf JSON or CSV, llmperf summary, CSV) with the serving simulator:\n"
                "                         measured vs predicted ITL and TTFT per point, residuals and MAPE\n"
-               "                         (--format text|json|csv; with --scenario and --set)\n"
+               "                         (--format text|json|csv; with --scenario and --set); with\n"
+               "                         --screenshot or --export: the Calibration tab's \"Predict a\n"
+               "                         benchmark\" page on FILE (its plots predict_itl, predict_ttft)\n"
                "  --scheduler v1|v0      with --predict: vLLM V1 (default; no whole-prompt KV reservation) or V0\n"
                "  --token-budget N       with --predict: tokens per step shared by decodes and prefill chunks (8192)\n"
                "  --max-sequences N      with --predict: sequences holding a slot (256)\n"
@@ -115,7 +120,8 @@ QString helpText()
                "                         the size of each plot (default 720x480, the dashboard is 3 x 2)\n"
                "  --export DIR           write every plot of every tab and the dashboard (PNG, PDF, SVG), each\n"
                "                         plot's curves (CSV) and summary.md into DIR without a display, then\n"
-               "                         exit; with --simulate FILE and/or --calibrate DATA their plots too\n"
+               "                         exit; with --simulate FILE, --calibrate DATA and/or --predict FILE\n"
+               "                         their plots too\n"
                "                         (else summary.md says why they are missing);\n"
                "                         --format png,pdf,svg,csv,md picks some (default all); overwrites\n"
                "  --dpi N                PNG resolution for --export (default 96: one pixel per pixel)\n"
@@ -460,7 +466,8 @@ int run(int argc, char** argv)
     {
         QStringList modes;
         for (const QCommandLineOption* o : {&reportOpt, &triageOpt, &simulateOpt, &calibrateOpt, &predictOpt}) // --export checks its own
-            if (parser.isSet(*o) && !(parser.isSet(exportOpt) && (o == &simulateOpt || o == &calibrateOpt)))
+            if (parser.isSet(*o) && !(parser.isSet(exportOpt) && (o == &simulateOpt || o == &calibrateOpt || o == &predictOpt))
+                && !(parser.isSet(screenshotOpt) && o == &predictOpt)) // --screenshot --predict FILE: the window's prediction
                 modes << QStringLiteral("--") + o->names().constFirst();
         if (modes.size() > 1)
             return fail(kExitBadInput, modes.join(QStringLiteral(" and ")) + QStringLiteral(": give one of --report, --triage, "
@@ -484,13 +491,13 @@ int run(int argc, char** argv)
 
     ExportOptions exportOptions;
     if (parser.isSet(exportOpt)) {
-        if (parser.isSet(reportOpt) || parser.isSet(triageOpt) || parser.isSet(compareOpt) || parser.isSet(screenshotOpt)
-            || parser.isSet(predictOpt))
+        if (parser.isSet(reportOpt) || parser.isSet(triageOpt) || parser.isSet(compareOpt) || parser.isSet(screenshotOpt))
             return fail(kExitBadInput, QStringLiteral("--export goes alone (with --scenario, --set, --model-config, --simulate, "
-                                                      "--calibrate, --format, --size, --dpi)"));
+                                                      "--calibrate, --predict, --format, --size, --dpi)"));
         exportOptions.folder = parser.value(exportOpt);
         exportOptions.simulationFile = parser.value(simulateOpt);
         exportOptions.calibrationFile = parser.value(calibrateOpt);
+        exportOptions.predictFile = parser.value(predictOpt);
         if (parser.isSet(formatOpt))
             if (const QString err = parseExportFormats(parser.value(formatOpt), exportOptions.formats); !err.isEmpty())
                 return fail(kExitBadInput, QStringLiteral("--format: ") + err);
@@ -502,6 +509,8 @@ int run(int argc, char** argv)
         return fail(kExitBadInput, QStringLiteral("--dpi goes with --export"));
     }
     const QString format = parser.isSet(exportOpt) ? QStringLiteral("text") : parser.value(formatOpt);
+    if (parser.isSet(predictOpt) && parser.isSet(screenshotOpt) && parser.isSet(formatOpt))
+        return fail(kExitBadInput, QStringLiteral("--format goes with --predict alone, not with --screenshot"));
     if (parser.isSet(predictOpt)) {
         if (format != QLatin1String("text") && format != QLatin1String("json") && format != QLatin1String("csv"))
             return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv").arg(format));
@@ -586,10 +595,12 @@ int run(int argc, char** argv)
         !err.isEmpty())
         return fail(kExitBadInput, err);
 
-    if (parser.isSet(exportOpt))
+    if (parser.isSet(exportOpt)) {
+        exportOptions.benchmarkOptions = benchmarkOptions;
         return runExport(scenario, exportOptions);
+    }
 
-    if (parser.isSet(predictOpt))
+    if (parser.isSet(predictOpt) && !parser.isSet(screenshotOpt))
         return runPredict(parser.value(predictOpt), scenario, benchmarkOptions, format);
 
     if (parser.isSet(calibrateOpt)) {
@@ -658,6 +669,14 @@ int run(int argc, char** argv)
         window.document()->evaluateNow();
         QCoreApplication::processEvents();
         QCoreApplication::processEvents();
+        if (parser.isSet(predictOpt)) {
+            // The Calibration tab's "Predict a benchmark" page, once the prediction is on screen.
+            window.whatIfTabs()->setCurrentIndex(views::WhatIfTabs::CalibrationTab);
+            window.whatIfTabs()->calibrationTab()->pages()->setCurrentIndex(views::CalibrationTab::PredictPage);
+            if (const QString err = predictInWindow(window, parser.value(predictOpt), benchmarkOptions); !err.isEmpty())
+                return fail(kExitBadInput, QStringLiteral("--predict %1: %2").arg(parser.value(predictOpt), err));
+            window.flushForScreenshot();
+        }
         const QImage image = window.grab().toImage();
         if (image.isNull())
             return fail(kExitFailure, QStringLiteral("--screenshot %1: the window could not be rendered").arg(path));

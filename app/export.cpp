@@ -9,6 +9,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDate>
 #include <QDir>
@@ -17,6 +18,7 @@
 #include <QGraphicsScene>
 #include <QLabel>
 #include <QPdfWriter>
+#include <QSpinBox>
 #include <QSvgGenerator>
 #include <QTextDocument>
 
@@ -28,6 +30,8 @@
 #include "model/outputfile.h"
 #include "model/scenariokeys.h"
 #include "views/baseline.h"
+#include "views/benchmarkpredictplot.h"
+#include "views/benchmarkpredictview.h"
 #include "views/calibrationplot.h"
 #include "views/calibrationtab.h"
 #include "views/capacityplot.h"
@@ -117,6 +121,12 @@ QString noCalibrationNote()
               "Calibration tab, or give --calibrate DATA with --export).");
 }
 
+QString noPredictionNote()
+{
+    return tr("Benchmark prediction: no benchmark file is loaded, so its two plots are not exported (open one in the "
+              "Calibration tab's \"Predict a benchmark\" page, or give --predict FILE with --export).");
+}
+
 /** The other tabs' plots that have something to show, in tabPlotStems() order; @p notExported
  *  receives a sentence for each tab left out and why. */
 QList<TabPlot> tabPlots(const MainWindow& window, QStringList* notExported)
@@ -151,6 +161,13 @@ QList<TabPlot> tabPlots(const MainWindow& window, QStringList* notExported)
     } else if (notExported) {
         notExported->append(noCalibrationNote());
     }
+    const views::BenchmarkPredictView* predict = calibration->predictView();
+    if (predict->hasPrediction()) {
+        for (views::BenchmarkPredictPlot* plot : {predict->decodePlot(), predict->ttftPlot()})
+            add(plot == predict->decodePlot() ? 10 : 11, plot, {plot->plot(), plot->residualPlot()});
+    } else if (notExported) {
+        notExported->append(noPredictionNote());
+    }
     return out;
 }
 
@@ -178,7 +195,9 @@ QList<QPair<QString, QString>> takeawaysOf(const MainWindow& window)
         QWidget* page = tabs->widget(index);
         if (page == simulation && !simulation->outcome())
             continue; // said under "Not exported"
-        if (page == calibration && calibration->measurements().empty())
+        const bool calibrated = !calibration->measurements().empty();
+        const bool predicted = calibration->predictView()->hasPrediction();
+        if (page == calibration && !calibrated && !predicted)
             continue;
         if (index == views::WhatIfTabs::TriageTab) {
             const views::TriagePanel* triage = tabs->triagePanel();
@@ -191,6 +210,8 @@ QList<QPair<QString, QString>> takeawaysOf(const MainWindow& window)
         for (const QLabel* label : page->findChildren<QLabel*>()) {
             if (label->accessibleName().isEmpty() || label->accessibleDescription().isEmpty())
                 continue;
+            if (page == calibration && !(calibration->predictView()->isAncestorOf(label) ? predicted : calibrated))
+                continue; // a page of the Calibration tab with nothing loaded
             out.append({tab + QStringLiteral(" \u00b7 ") + label->accessibleName(), label->accessibleDescription()});
         }
     }
@@ -495,7 +516,8 @@ QStringList tabPlotStems()
             QStringLiteral("workload_request_time"),   QStringLiteral("speculative_speedup"),
             QStringLiteral("simulation_itl_timeline"), QStringLiteral("simulation_latency_cdf"),
             QStringLiteral("simulation_cap_sweep"),    QStringLiteral("simulation_kv_usage"),
-            QStringLiteral("calibration_itl"),         QStringLiteral("calibration_ttft")};
+            QStringLiteral("calibration_itl"),         QStringLiteral("calibration_ttft"),
+            QStringLiteral("predict_itl"),             QStringLiteral("predict_ttft")};
 }
 
 QByteArray curvesCsv(const QList<QCustomPlot*>& plots)
@@ -710,6 +732,8 @@ void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect
     QCustomPlot* below = nullptr;
     if (auto* calibration = qobject_cast<views::CalibrationPlot*>(panel); calibration && calibration->residualsVisible())
         below = calibration->residualPlot();
+    else if (auto* predict = qobject_cast<views::BenchmarkPredictPlot*>(panel))
+        below = predict->residualPlot();
     const int available = std::max(40, inner.bottom() - y);
     const int belowHeight = below ? available / 3 : 0;
     const int plotHeight = available - belowHeight;
@@ -838,6 +862,22 @@ QString exportAll(MainWindow& window, const ExportOptions& options, QStringList*
     return {};
 }
 
+QString predictInWindow(MainWindow& window, const QString& path, const model::BenchmarkOptions& options)
+{
+    views::BenchmarkPredictView* predict = window.whatIfTabs()->calibrationTab()->predictView();
+    predict->schedulerCombo()->setCurrentIndex(options.scheduler == model::SchedulerVersion::V1 ? 0 : 1);
+    predict->tokenBudgetSpin()->setValue(options.tokenBudget);
+    predict->maxSequencesSpin()->setValue(options.maxSequences);
+    QEventLoop loop;
+    QObject::connect(predict, &views::BenchmarkPredictView::predictionFinished, &loop, &QEventLoop::quit);
+    window.document()->evaluateNow();
+    if (const QString error = predict->loadBenchmark(path); !error.isEmpty())
+        return error;
+    if (predict->isPredicting())
+        loop.exec();
+    return predict->hasPrediction() ? QString() : tr("the prediction did not finish");
+}
+
 int runExport(const model::Scenario& scenario, const ExportOptions& options)
 {
     auto print = [](FILE* stream, const QString& line) {
@@ -891,6 +931,12 @@ int runExport(const model::Scenario& scenario, const ExportOptions& options)
             error = calibration->fit();
         if (!error.isEmpty()) {
             print(stderr, QStringLiteral("ridgeline: --calibrate %1: %2").arg(QDir::toNativeSeparators(path), error));
+            return 2;
+        }
+    }
+    if (!options.predictFile.isEmpty()) {
+        if (const QString error = predictInWindow(window, options.predictFile, options.benchmarkOptions); !error.isEmpty()) {
+            print(stderr, QStringLiteral("ridgeline: --predict %1: %2").arg(QDir::toNativeSeparators(options.predictFile), error));
             return 2;
         }
     }

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "model/benchmarkpredict.h"
 #include "model/costmodel.h"
 #include "model/scenario.h"
 
@@ -47,6 +48,8 @@ struct ExportOptions {
     int dpi = 96;                          ///< PNG pixel density: a plot is size * dpi / 96 pixels; PDF and SVG are vector
     QString simulationFile;                ///< runExport() only: a simulation file to run first (`--simulate FILE`), or ""
     QString calibrationFile;               ///< runExport() only: measurements to load and fit first (`--calibrate DATA`), or ""
+    QString predictFile;                   ///< runExport() only: a benchmark's output to predict first (`--predict FILE`), or ""
+    model::BenchmarkOptions benchmarkOptions; ///< runExport() only: the engine for predictFile (--scheduler, --token-budget, --max-sequences)
 };
 
 /**
@@ -70,7 +73,9 @@ QStringList plotStems();
  * capacity_sequences, capacity_kv_fit (Capacity & SLOs), workload_request_time, speculative_speedup
  * (Workload, prefix cache, speculative), simulation_itl_timeline, simulation_latency_cdf,
  * simulation_cap_sweep, simulation_kv_usage (Simulation: written once a run is on screen),
- * calibration_itl, calibration_ttft (Calibration: written once measurements are loaded).
+ * calibration_itl, calibration_ttft (Calibration: written once measurements are loaded), predict_itl,
+ * predict_ttft (Calibration, "Predict a benchmark": written once a benchmark's prediction is on screen; each with
+ * its residual strip).
  */
 QStringList tabPlotStems();
 
@@ -137,9 +142,17 @@ QStringList exportTargets(const MainWindow& window, const ExportOptions& options
 QString exportAll(MainWindow& window, const ExportOptions& options, QStringList* written = nullptr);
 
 /**
+ * Loads the benchmark output at @p path into @p window's "Predict a benchmark" page with the engine @p options and
+ * waits (running the event loop, the window stays live) until its prediction is on screen. Returns "" or the
+ * reader's message naming the file (--export and --screenshot with --predict).
+ */
+QString predictInWindow(MainWindow& window, const QString& path, const model::BenchmarkOptions& options);
+
+/**
  * `ridgeline --export DIR`: builds the window offscreen on @p scenario; with options.simulationFile
  * loads it into the Simulation tab (its own scenario) and runs it, with options.calibrationFile loads
- * the measurements into the Calibration tab and fits them against @p scenario; then exports and prints
+ * the measurements into the Calibration tab and fits them against @p scenario, with options.predictFile predicts
+ * the benchmark in the Calibration tab's "Predict a benchmark" page (predictInWindow()); then exports and prints
  * each file written on stdout. Without them summary.md says the simulation and calibration plots were
  * not exported and why. Returns 0; 2 with "ridgeline: FILE: …" on stderr when the simulation or
  * measurement file is refused; 1 with "ridgeline: --export DIR: …" when a file cannot be written.

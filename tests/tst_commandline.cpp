@@ -440,6 +440,33 @@ private slots:
         QVERIFY2(refused.err.contains("line 2, column osl"), refused.err.constData());
     }
 
+    /** --screenshot with --predict FILE: the window on the Calibration tab's "Predict a benchmark" page, predicted. */
+    void screenshotOfAPrediction()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("predict.png"));
+        const QStringList base{QStringLiteral("--predict"), source("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.csv"),
+                               QStringLiteral("--scenario"), source("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.scenario.json")};
+        const Result r = runRidgeline(base + QStringList{QStringLiteral("--screenshot"), path, QStringLiteral("--size"), QStringLiteral("1600x1000")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.isEmpty()); // the window, not the text report
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        image.save(QStringLiteral("/tmp/ridgeline-predict-screenshot.png")); // for a person to look at
+
+        // A file the reader refuses: status 2, naming the option and the file; --format has no meaning here.
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("concurrency,isl,osl,itl_ms\n4,100,fifty,5\n");
+        f.close();
+        const Result refused = runRidgeline({QStringLiteral("--predict"), bad, QStringLiteral("--screenshot"), path});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("--predict") && refused.err.contains("bad.csv") && refused.err.contains("column osl"), refused.err.constData());
+        const Result format = runRidgeline(base + QStringList{QStringLiteral("--screenshot"), path, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(format.exitCode, 2);
+    }
+
     void screenshotWritesAPng()
     {
         QTemporaryDir dir;

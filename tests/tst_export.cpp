@@ -19,6 +19,7 @@
 #include "app/exportdialog.h"
 #include "app/mainwindow.h"
 #include "model/costmodel.h"
+#include "views/benchmarkpredictview.h"
 #include "views/calibrationtab.h"
 #include "views/capacityplot.h"
 #include "views/scenariodocument.h"
@@ -269,12 +270,17 @@ void TestExport::everyTabIsExported()
     QSignalSpy shown(simulation, &views::SimulationTab::outcomeShown);
     simulation->run();
     QVERIFY(shown.wait(120000));
+    // A benchmark predicted on the Calibration tab's second page.
+    views::BenchmarkPredictView* predict = tabs->calibrationTab()->predictView();
+    QCOMPARE(predict->loadBenchmark(QStringLiteral(RIDGELINE_TEST_DATA "/measured/trt09-llama2-7b-h100-tp1-fp16.csv")), QString());
+    QVERIFY(QTest::qWaitFor([predict] { return !predict->isPredicting(); }, 120000));
+    QVERIFY(predict->hasPrediction());
 
     app::ExportOptions options;
     options.folder = m_dir.filePath(QStringLiteral("tabs"));
     options.size = QSize(600, 400);
     const QStringList targets = app::exportTargets(window, options);
-    QCOMPARE(targets.size(), (5 + 1 + 10) * 3 + 5 + 10 + 1); // every plot in 3 image formats, the CSVs, the summary
+    QCOMPARE(targets.size(), (5 + 1 + 12) * 3 + 5 + 12 + 1); // every plot in 3 image formats, the CSVs, the summary
     QString message;
     QVERIFY2(window.exportTo(options, &message), qPrintable(message));
     const QDir dir(options.folder);
@@ -303,6 +309,11 @@ void TestExport::everyTabIsExported()
              capacity.first().constData());
     // The calibration CSV carries the residual plot's column too.
     QVERIFY(readFile(dir.filePath(QStringLiteral("calibration_itl.csv"))).split('\n').first().contains("residual (%)"));
+    // So do the prediction's: measured and predicted per (ISL, OSL) group, and the residual strip.
+    const QByteArray predictCsv = readFile(dir.filePath(QStringLiteral("predict_itl.csv")));
+    QVERIFY2(predictCsv.split('\n').first().contains("residual (%)"), predictCsv.left(200).constData());
+    QVERIFY(predictCsv.contains("\n\"measured, ISL/OSL 128/128\","));  // quoted: the name holds a comma
+    QVERIFY(predictCsv.contains("\n\"predicted, ISL/OSL 128/128\","));
     // The workload bars: as is, with the prefix cache, in ms.
     const QList<QByteArray> workload = readFile(dir.filePath(QStringLiteral("workload_request_time.csv"))).split('\n');
     QCOMPARE(workload.first(), QByteArray("request,prefill_ms,decode_ms"));
@@ -323,8 +334,10 @@ void TestExport::headlessExportRunsSimulationAndCalibration()
 {
     const QString out = m_dir.filePath(QStringLiteral("runs"));
     const QString simulation = views::SimulationTab::examplePaths().first(); // a resource of the binary
+    const QString benchmark = QStringLiteral(RIDGELINE_TEST_DATA "/measured/trt09-llama2-7b-h100-tp1-fp16.csv");
     const Result r = runRidgeline({QStringLiteral("--export"), out, QStringLiteral("--simulate"), simulation, QStringLiteral("--calibrate"),
-                                   views::CalibrationTab::examplePath(), QStringLiteral("--format"), QStringLiteral("png,csv,md"),
+                                   views::CalibrationTab::examplePath(), QStringLiteral("--predict"), benchmark,
+                                   QStringLiteral("--scheduler"), QStringLiteral("v0"), QStringLiteral("--format"), QStringLiteral("png,csv,md"),
                                    QStringLiteral("--size"), QStringLiteral("640x400")});
     QVERIFY2(r.exitCode == 0, r.err.constData());
     const QDir dir(out);
@@ -336,6 +349,14 @@ void TestExport::headlessExportRunsSimulationAndCalibration()
     QVERIFY2(!md.contains(QStringLiteral("## Not exported")), qPrintable(md));
     QVERIFY(md.contains(QStringLiteral("- **Simulation \u00b7 Goodput against the cap**")));
     QVERIFY(md.contains(QStringLiteral("- **Calibration \u00b7 ITL against batch**")));
+    QVERIFY2(md.contains(QStringLiteral("- **Calibration \u00b7 Benchmark: decode latency**")), qPrintable(md));
+
+    // A benchmark file the reader refuses: status 2, one line naming it.
+    const Result badBenchmark = runRidgeline({QStringLiteral("--export"), m_dir.filePath(QStringLiteral("refused-predict")),
+                                              QStringLiteral("--predict"), m_dir.filePath(QStringLiteral("missing-benchmark.csv"))});
+    QCOMPARE(badBenchmark.exitCode, 2);
+    QCOMPARE(badBenchmark.err.count('\n'), 1);
+    QVERIFY2(badBenchmark.err.startsWith("ridgeline: --predict "), badBenchmark.err.constData());
 
     // A simulation file that cannot be read: status 2, one line naming it, nothing written.
     const QString bad = m_dir.filePath(QStringLiteral("missing-simulation.json"));

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -20,6 +21,7 @@
 #include "model/inputfile.h"
 #include "model/scenariokeys.h"
 
+#include "views/benchmarkpredictview.h"
 #include "views/calibrationplot.h"
 #include "views/format.h"
 #include "views/palette.h"
@@ -161,11 +163,34 @@ CalibrationTab::CalibrationTab(ScenarioDocument* document, QWidget* parent)
     plotsLayout->addWidget(m_itlPlot, 1);
     plotsLayout->addWidget(m_ttftPlot, 1);
 
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 8, 0, 0);
-    layout->setSpacing(8);
-    layout->addWidget(sideScroll);
-    layout->addLayout(plotsLayout, 1);
+    m_fitPage = new QWidget;
+    m_fitPage->setObjectName(QStringLiteral("calibrationFitPage"));
+    auto* fitLayout = new QHBoxLayout(m_fitPage);
+    fitLayout->setContentsMargins(0, 8, 0, 0);
+    fitLayout->setSpacing(8);
+    fitLayout->addWidget(sideScroll);
+    fitLayout->addLayout(plotsLayout, 1);
+
+    // Two pages: the fit, and the prediction of a benchmark run on the same scenario (issue 13).
+    m_predict = new BenchmarkPredictView(document);
+    m_pages = new QTabWidget;
+    m_pages->setObjectName(QStringLiteral("calibrationPages"));
+    m_pages->setDocumentMode(true);
+    for (QWidget* page : {m_fitPage, static_cast<QWidget*>(m_predict)}) {
+        page->setAutoFillBackground(true);
+        QPalette pal = page->palette();
+        pal.setColor(QPalette::Window, palette::window());
+        page->setPalette(pal);
+    }
+    m_pages->addTab(m_fitPage, tr("Fit to measurements"));
+    m_pages->setTabToolTip(FitPage, tr("Fit the cost model's efficiencies and overheads to measured ITL and TTFT."));
+    m_pages->addTab(m_predict, tr("Predict a benchmark"));
+    m_pages->setTabToolTip(PredictPage, tr("Open a serving benchmark's output and compare every point with the serving "
+                                           "simulator's prediction on this scenario."));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_pages);
 
     connect(m_import, &QPushButton::clicked, this, &CalibrationTab::importFromDialog);
     connect(m_example, &QPushButton::clicked, this, [this] { loadExample(); });
@@ -176,10 +201,14 @@ CalibrationTab::CalibrationTab(ScenarioDocument* document, QWidget* parent)
         m_ttftPlot->setResidualsVisible(on);
     });
     connect(m_document, &ScenarioDocument::evaluated, this, [this] {
-        if (isVisible())
+        if (m_fitPage->isVisible())
             refresh();
         else
             m_stale = true;
+    });
+    connect(m_pages, &QTabWidget::currentChanged, this, [this](int page) {
+        if (page == FitPage && m_stale)
+            refresh();
     });
     setText(m_source, tr("No measurements: import a CSV or a vLLM benchmark JSON, or load the example."));
     showResult();
@@ -188,13 +217,14 @@ CalibrationTab::CalibrationTab(ScenarioDocument* document, QWidget* parent)
 
 QList<QCustomPlot*> CalibrationTab::plots() const
 {
-    return {m_itlPlot->plot(), m_ttftPlot->plot(), m_itlPlot->residualPlot(), m_ttftPlot->residualPlot()};
+    return QList<QCustomPlot*>{m_itlPlot->plot(), m_ttftPlot->plot(), m_itlPlot->residualPlot(), m_ttftPlot->residualPlot()}
+           + m_predict->plots();
 }
 
 void CalibrationTab::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    if (m_stale)
+    if (m_stale && m_pages->currentIndex() == FitPage)
         refresh();
 }
 

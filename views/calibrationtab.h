@@ -16,10 +16,12 @@ class QCheckBox;
 class QCustomPlot;
 class QLabel;
 class QPushButton;
+class QTabWidget;
 class QTableWidget;
 
 namespace ridgeline::views {
 
+class BenchmarkPredictView;
 class CalibrationPlot;
 class ScenarioDocument;
 
@@ -41,6 +43,10 @@ class ScenarioDocument;
  * the example's scenario with its points (loadExample()).
  *
  * The plots follow the document: on evaluated() they redraw when visible (else when next shown).
+ *
+ * Two pages (pages(), object name calibrationPages): "Fit to measurements" (all of the above, calibrationFitPage)
+ * and "Predict a benchmark" (predictView(), a BenchmarkPredictView: a benchmark's points against the serving
+ * simulator's prediction on the same scenario, issue 13).
  * Object names: calibrationTab, calibrationImportButton, calibrationExampleButton,
  * calibrationSourceLabel, calibrationErrorLabel, calibrationFitButton, calibrationCoefficientTable,
  * calibrationErrorTable, calibrationNotesLabel, calibrationApplyButton, calibrationResidualsCheckBox.
@@ -57,6 +63,8 @@ public:
     enum ErrorRow { PointsRow, MapeBeforeRow, MapeAfterRow, MaxBeforeRow, MaxAfterRow, ErrorRowCount };
     /** Columns of errorTable(). */
     enum ErrorColumn { ItlColumn, TtftColumn, ErrorColumnCount };
+    /** Pages of pages(). */
+    enum Page { FitPage, PredictPage };
 
     /** The example measurements shipped as a resource. */
     static QString examplePath();
@@ -109,8 +117,12 @@ public:
     QTableWidget* errorTable() const { return m_errors; }
     CalibrationPlot* itlPlot() const { return m_itlPlot; }
     CalibrationPlot* ttftPlot() const { return m_ttftPlot; }
-    /** The main and residual QCustomPlots of both plots. */
+    /** The main and residual QCustomPlots of both plots, then those of predictView(). */
     QList<QCustomPlot*> plots() const;
+    /** The two pages: fit (FitPage) and benchmark prediction (PredictPage). */
+    QTabWidget* pages() const { return m_pages; }
+    /** The "Predict a benchmark" page. */
+    BenchmarkPredictView* predictView() const { return m_predict; }
 
 public slots:
     /** Redraws the plots and the scenario column from the document's evaluated scenario. */
@@ -143,6 +155,9 @@ private:
     QCheckBox* m_residuals = nullptr;
     CalibrationPlot* m_itlPlot = nullptr;
     CalibrationPlot* m_ttftPlot = nullptr;
+    QWidget* m_fitPage = nullptr;
+    QTabWidget* m_pages = nullptr;
+    BenchmarkPredictView* m_predict = nullptr;
 };
 
 } // namespace ridgeline::views
