@@ -93,7 +93,9 @@ QString helpText()
                "                         (--format text|json|csv; with --scenario and --set); with\n"
                "                         --screenshot or --export: the Calibration tab's \"Predict a\n"
                "                         benchmark\" page on FILE (its plots predict_itl, predict_ttft)\n"
-               "  --scheduler v1|v0      with --predict: vLLM V1 (default; no whole-prompt KV reservation) or V0\n"
+               "  --scheduler v1|v0|trtllm  with --predict: vLLM V1 (default; no whole-prompt KV reservation), V0,\n"
+               "                         or TensorRT-LLM in-flight batching (whole prompts within the token\n"
+               "                         budget, no chunked context; prompt + output KV reserved at admission)\n"
                "  --token-budget N       with --predict: tokens per step shared by decodes and prefill chunks (8192)\n"
                "  --max-sequences N      with --predict: sequences holding a slot (256)\n"
                "  --format text|json     report or triage format (default text)\n"
@@ -391,7 +393,7 @@ int run(int argc, char** argv)
     const QCommandLineOption calibrateOpt(QStringLiteral("calibrate"), QString(), QStringLiteral("DATA"));
     const QCommandLineOption triageOpt(QStringLiteral("triage"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption predictOpt(QStringLiteral("predict"), QString(), QStringLiteral("FILE"));
-    const QCommandLineOption schedulerOpt(QStringLiteral("scheduler"), QString(), QStringLiteral("v1|v0"));
+    const QCommandLineOption schedulerOpt(QStringLiteral("scheduler"), QString(), QStringLiteral("v1|v0|trtllm"));
     const QCommandLineOption tokenBudgetOpt(QStringLiteral("token-budget"), QString(), QStringLiteral("N"));
     const QCommandLineOption maxSequencesOpt(QStringLiteral("max-sequences"), QString(), QStringLiteral("N"));
     const QCommandLineOption modelConfigOpt(QStringLiteral("model-config"), QString(), QStringLiteral("FILE"));
@@ -522,9 +524,11 @@ int run(int argc, char** argv)
     model::BenchmarkOptions benchmarkOptions;
     if (parser.isSet(schedulerOpt)) {
         const QString v = parser.value(schedulerOpt).toLower();
-        if (v != QLatin1String("v1") && v != QLatin1String("v0"))
-            return fail(kExitBadInput, QStringLiteral("--scheduler %1: expected v1 or v0").arg(parser.value(schedulerOpt)));
-        benchmarkOptions.scheduler = v == QLatin1String("v1") ? model::SchedulerVersion::V1 : model::SchedulerVersion::V0;
+        if (v != QLatin1String("v1") && v != QLatin1String("v0") && v != QLatin1String("trtllm"))
+            return fail(kExitBadInput, QStringLiteral("--scheduler %1: expected v1, v0 or trtllm").arg(parser.value(schedulerOpt)));
+        benchmarkOptions.scheduler = v == QLatin1String("v1")   ? model::SchedulerVersion::V1
+                                     : v == QLatin1String("v0") ? model::SchedulerVersion::V0
+                                                                : model::SchedulerVersion::TrtllmInflight;
     }
     for (const auto& [opt, field, max] : {std::tuple{&tokenBudgetOpt, &benchmarkOptions.tokenBudget, 1000000},
                                           std::tuple{&maxSequencesOpt, &benchmarkOptions.maxSequences, 100000}}) {

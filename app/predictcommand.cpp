@@ -72,10 +72,14 @@ QString pct(double fraction)
 QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
 {
     QStringList t;
-    t << QStringLiteral("scheduler: vLLM %1 (%2)")
-             .arg(o.scheduler == model::SchedulerVersion::V1 ? QStringLiteral("V1") : QStringLiteral("V0"),
-                  o.scheduler == model::SchedulerVersion::V1 ? QStringLiteral("no whole-prompt KV reservation at admission")
-                                                             : QStringLiteral("whole prompt's KV reserved at admission"));
+    if (o.scheduler == model::SchedulerVersion::TrtllmInflight)
+        t << QStringLiteral("scheduler: TensorRT-LLM in-flight batching (whole prompts, no chunked context, within the token budget; "
+                            "prompt + output KV reserved at admission, GUARANTEED_NO_EVICT)");
+    else
+        t << QStringLiteral("scheduler: vLLM %1 (%2)")
+                 .arg(o.scheduler == model::SchedulerVersion::V1 ? QStringLiteral("V1") : QStringLiteral("V0"),
+                      o.scheduler == model::SchedulerVersion::V1 ? QStringLiteral("no whole-prompt KV reservation at admission")
+                                                                 : QStringLiteral("whole prompt's KV reserved at admission"));
     t << QStringLiteral("one token budget of %1 per step shared by decodes and prefill chunks (mixed steps); chunks attend to their cached prefix")
              .arg(o.tokenBudget);
     t << QStringLiteral("decode batch capped at %1 sequences and by KV capacity (paged, %2-token blocks), preemption by recompute")

@@ -7,7 +7,9 @@
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
 // sees the held-out half.
-// Usage: measured_accuracy DIR [NAME...]   (default: every *.scenario.json in DIR)
+// Usage: measured_accuracy [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every *.scenario.json in DIR)
+// --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
+// (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise.
 
 #include <chrono>
 #include <cmath>
@@ -124,25 +126,43 @@ std::vector<bool> alternate(const std::vector<BenchmarkPoint>& points, double (*
 
 int main(int argc, char** argv)
 {
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: measured_accuracy DIR [NAME...]\n");
+    BenchmarkOptions engine; // vLLM V1 defaults (docs/cost-model.md)
+    int arg = 1;
+    if (argc > 2 && std::strcmp(argv[1], "--scheduler") == 0) {
+        const std::string v = argv[2];
+        if (v == "v1")
+            engine.scheduler = SchedulerVersion::V1;
+        else if (v == "v0")
+            engine.scheduler = SchedulerVersion::V0;
+        else if (v == "trtllm")
+            engine.scheduler = SchedulerVersion::TrtllmInflight;
+        else {
+            std::fprintf(stderr, "--scheduler %s: expected v1, v0 or trtllm\n", argv[2]);
+            return 2;
+        }
+        arg = 3;
+    }
+    if (argc <= arg) {
+        std::fprintf(stderr, "usage: measured_accuracy [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
         return 2;
     }
-    const QDir dir(QString::fromLocal8Bit(argv[1]));
+    const QDir dir(QString::fromLocal8Bit(argv[arg]));
     QStringList names;
-    for (int i = 2; i < argc; ++i)
+    for (int i = arg + 1; i < argc; ++i)
         names << QString::fromLocal8Bit(argv[i]);
     if (names.isEmpty())
         for (const QString& f : dir.entryList({QStringLiteral("*.scenario.json")}, QDir::Files, QDir::Name))
             names << f.chopped(int(std::strlen(".scenario.json")));
 
-    BenchmarkOptions engine; // vLLM V1 defaults (docs/cost-model.md)
     BenchmarkFitOptions fo;
     fo.engine = engine;
 
-    std::printf("ITL / TTFT MAPE, %% (benchmark prediction: simulator in closed loop / static batch, vLLM V1 scheduler, "
+    const char* schedulerName = engine.scheduler == SchedulerVersion::V1   ? "vLLM V1 scheduler"
+                                : engine.scheduler == SchedulerVersion::V0 ? "vLLM V0 scheduler"
+                                                                           : "TensorRT-LLM in-flight batching (no chunked context, GUARANTEED_NO_EVICT)";
+    std::printf("ITL / TTFT MAPE, %% (benchmark prediction: simulator in closed loop / static batch, %s, "
                 "token budget %d, max sequences %d)\n\n",
-                engine.tokenBudget, engine.maxSequences);
+                schedulerName, engine.tokenBudget, engine.maxSequences);
     std::printf("%-34s %6s  %-13s  %-13s  %-13s  %-13s  %-13s\n", "set", "points", "floor", "planning", "calibrated",
                 "held-out conc", "held-out ISL");
     std::string details;

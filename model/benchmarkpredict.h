@@ -14,7 +14,8 @@ namespace ridgeline::model {
 
 /** How the predicted engine schedules (docs/cost-model.md, "Serving-step costs"). Defaults: vLLM V1 on a GPU. */
 struct BenchmarkOptions {
-    SchedulerVersion scheduler = SchedulerVersion::V1; ///< V1: no whole-prompt KV reservation; V0 selectable
+    SchedulerVersion scheduler = SchedulerVersion::V1; ///< V1: no whole-prompt KV reservation; V0 and TrtllmInflight
+                                                       ///< (whole-prompt contexts within tokenBudget, GUARANTEED_NO_EVICT) selectable
     int tokenBudget = 8192;       ///< tokens per step shared by decodes and prefill chunks (vLLM max_num_batched_tokens,
                                   ///< TensorRT-LLM max_num_tokens; 8,192 is both engines' serving default)
     int maxSequences = 256;       ///< sequences holding a slot (vLLM max_num_seqs, TensorRT-LLM max_batch_size)

@@ -510,8 +510,10 @@ private:
         long long decodes = 0;
         for (const Sequence& s : m_running)
             decodes += s.decoding ? 1 : 0;
-        m_budget = m_config.policy == BatchingPolicy::Chunked ? std::max<long long>(0, m_config.tokenBudget - decodes)
-                                                              : std::numeric_limits<long long>::max();
+        m_budget = m_config.policy == BatchingPolicy::Chunked || wholePromptContexts()
+                       ? std::max<long long>(0, m_config.tokenBudget - decodes)
+                       : std::numeric_limits<long long>::max();
+        m_contextsThisStep = 0;
         m_batchCap = m_config.admissionRule == AdmissionRule::PrefillTokenCap ? m_config.batchPrefillTokenCap
                                                                               : std::numeric_limits<long long>::max();
         const bool mayAdmit = m_config.policy != BatchingPolicy::Static || m_running.empty();
@@ -572,6 +574,12 @@ private:
         }
     }
 
+    /** TensorRT-LLM in-flight batching (SchedulerVersion::TrtllmInflight): whole prompts within the token budget. */
+    bool wholePromptContexts() const
+    {
+        return m_config.scheduler == SchedulerVersion::TrtllmInflight && m_config.policy != BatchingPolicy::Static;
+    }
+
     /** V1 (paged): a prompt holds only the blocks of the chunks scheduled so far. */
     bool perChunkBlocks() const
     {
@@ -616,7 +624,7 @@ private:
         bool closed[2] = {queue == kBatch, queue == kInteractive};
         for (;;) {
             const int q = nextQueue(closed);
-            if (q < 0 || m_budget <= 0)
+            if (q < 0 || (m_budget <= 0 && !(wholePromptContexts() && m_contextsThisStep == 0)))
                 return;
             const bool batch = q == kBatch;
             if (batch && m_batchCap <= 0) {
@@ -626,9 +634,16 @@ private:
             const int r = m_queue[q].front();
             const Request& rq = m_requests[size_t(r)];
             const int target = rq.promptTokens + m_progress[size_t(r)].generated;
-            // V0 reserves the whole prompt; V1 only its first chunk (what this step's budget lets it compute).
-            const long long need = perChunkBlocks() ? m_cost.layerBlocks(std::min<long long>(target, m_budget), m_config.blockTokens)
-                                                    : admissionBlocks(target);
+            // TensorRT-LLM: a whole prompt fits the step's max_num_tokens left, or is the step's first context.
+            if (wholePromptContexts() && target > m_budget && m_contextsThisStep > 0)
+                return;
+            // V0 reserves the whole prompt; V1 only its first chunk (what this step's budget lets it compute);
+            // TensorRT-LLM's GUARANTEED_NO_EVICT the whole prompt and the rest of the output.
+            const long long need =
+                perChunkBlocks() ? m_cost.layerBlocks(std::min<long long>(target, m_budget), m_config.blockTokens)
+                : wholePromptContexts() && m_config.kvAdmission == KvAdmission::Paged
+                    ? m_cost.layerBlocks(static_cast<long long>(rq.promptTokens) + rq.outputTokens, m_config.blockTokens)
+                    : admissionBlocks(target);
             const bool slot = int(m_running.size()) < m_config.maxSequences;
             const bool fits = need + reserve <= freeBlocks();
             const bool shareOk = !batch || m_batchBlocks + need <= m_batchShareBlocks;
@@ -669,7 +684,13 @@ private:
                 res.admittedSeconds = start;
             if (m_progress[size_t(r)].generated > 0)
                 m_out.recomputedTokens += target;
-            takeChunk(s);
+            if (wholePromptContexts()) {
+                s.chunk = target; // no chunking: the whole prompt in this step
+                m_budget -= target;
+                ++m_contextsThisStep;
+            } else {
+                takeChunk(s);
+            }
             m_running.push_back(s);
         }
     }
@@ -907,6 +928,7 @@ private:
     long long m_watermarkBlocks = 0, m_batchShareBlocks = 0, m_contiguousBlocks = 0;
     bool m_preferBatchVictims = false;
     long long m_budget = 0;    // prefill tokens left in the current step
+    int m_contextsThisStep = 0; // TrtllmInflight: whole prompts scheduled in the current step
     long long m_batchCap = 0;  // batch-class prefill tokens left in the current step
     bool m_anyPreempted = false;
     double m_slotSeconds = 0, m_finishedSlotSeconds = 0;

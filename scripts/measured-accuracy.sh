@@ -5,11 +5,15 @@
 # predicted on the other half (split by concurrency, and separately by prompt length); then the time
 # `ridgeline --predict` takes for 1,000 benchmark points. Not a test (it takes minutes); run by hand:
 #   scripts/measured-accuracy.sh [build-dir]
+# It prints the table twice: with the vLLM V1 scheduler (default) and with --scheduler trtllm.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$here/build"}
 cmake --build "$build" --parallel 2 --target measured_accuracy ridgeline >/dev/null
 "$build/bench/measured_accuracy" "$here/tests/data/measured"
+# The same with TensorRT-LLM's in-flight batching (whole-prompt contexts, GUARANTEED_NO_EVICT; docs/cost-model.md).
+echo
+"$build/bench/measured_accuracy" --scheduler trtllm "$here/tests/data/measured"
 
 # 1,000 points: the NIM set's 60 rows repeated (17 copies, first 1,000), predicted at planning.
 tmp=$(mktemp -d)

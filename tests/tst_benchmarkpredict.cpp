@@ -152,6 +152,74 @@ private slots:
         QVERIFY(v0.meanBatch < 12);
     }
 
+    void trtllmSchedulesWholePromptsWithinTheTokenBudget()
+    {
+        const Scenario s = planning();
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::TrtllmInflight;
+        o.tokenBudget = 8192;
+        const StepCost cost(s);
+        // 4 clients, 2,000-token prompts (8,000 <= max_num_tokens): started together, equal requests finish in the
+        // same step and resend together, so each cycle's first step holds the 4 whole prompts and nothing else.
+        // Each TTFT is that step: the prefill of all 4 prompts (+ the step overhead).
+        {
+            const BenchmarkPrediction p = predict(s, closedLoop(4, 2000, 16), o);
+            StepTotals four;
+            for (int i = 0; i < 4; ++i)
+                cost.addPrefill(four, 0, 2000);
+            QVERIFY2(std::abs(p.ttft.mean - cost.seconds(four)) < 1e-12,
+                     qPrintable(QStringLiteral("TTFT %1, 4 prompts %2").arg(p.ttft.mean).arg(cost.seconds(four))));
+            QCOMPARE(p.ttft.max, p.ttft.p50); // all four alike
+        }
+        // 2 clients, budget 3,000: one whole prompt per step, never a chunk of the second. The clients alternate:
+        // each prompt shares its step with the other client's decode (contexts 2,000 to 2,016), so every TTFT is
+        // one step of 1 prompt + 1 decode.
+        o.tokenBudget = 3000;
+        const BenchmarkPrediction two = predict(s, closedLoop(2, 2000, 16), o);
+        StepTotals low, high;
+        cost.addPrefill(low, 0, 2000);
+        cost.addPrefill(high, 0, 2000);
+        cost.addDecode(low, 2000);
+        cost.addDecode(high, 2016);
+        QVERIFY2(two.ttft.mean >= cost.seconds(low) * (1 - 1e-9) && two.ttft.mean <= cost.seconds(high) * (1 + 1e-9),
+                 qPrintable(QStringLiteral("TTFT %1 not in [%2, %3]").arg(two.ttft.mean).arg(cost.seconds(low)).arg(cost.seconds(high))));
+        // The same two sent together once (a whole run): the first step holds A's prompt alone (B's 2,000 do not fit
+        // the 1,000 left and are not chunked); the second B's whole prompt and A's first decode (context 2,001).
+        BenchmarkPoint once = closedLoop(2, 2000, 16);
+        once.steadyState = false;
+        once.requests = 2;
+        const BenchmarkPrediction both = predict(s, once, o);
+        StepTotals alone, withDecode;
+        cost.addPrefill(alone, 0, 2000);
+        cost.addPrefill(withDecode, 0, 2000);
+        cost.addDecode(withDecode, 2001);
+        const double expected = (cost.seconds(alone) + cost.seconds(alone) + cost.seconds(withDecode)) / 2;
+        QVERIFY2(std::abs(both.ttft.mean - expected) < 1e-12, qPrintable(QStringLiteral("TTFT %1, expected %2").arg(both.ttft.mean).arg(expected)));
+        // vLLM V1 chunks B into the first step's 1,000 tokens left instead.
+        o.scheduler = SchedulerVersion::V1;
+        const BenchmarkPrediction chunked = predict(s, once, o);
+        QVERIFY2(std::abs(chunked.ttft.mean - expected) > 1e-3 * expected,
+                 qPrintable(QStringLiteral("V1 %1, trtllm %2").arg(chunked.ttft.mean).arg(expected)));
+    }
+
+    void trtllmReservesPromptAndOutputAtAdmission()
+    {
+        // GUARANTEED_NO_EVICT: a KV budget for about six 8,000-token sequences; 32 clients of 7,000 + 1,000 tokens.
+        Scenario s = planning();
+        s.hardware.memoryBytes = 16.06e9 / 0.9 + 6 * 8000 * 131072.0 / 0.9;
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::TrtllmInflight;
+        const BenchmarkPrediction p = predict(s, closedLoop(32, 7000, 1000), o);
+        // Each admitted request holds its whole prompt + output from admission: never more than the capacity run
+        // at once (the rest queue), and nothing is ever evicted.
+        QVERIFY2(p.peakSequences <= int(std::floor(p.kvCapacitySequences)),
+                 qPrintable(QStringLiteral("peak %1, capacity %2").arg(p.peakSequences).arg(p.kvCapacitySequences)));
+        QVERIFY(p.peakSequences >= 1);
+        QCOMPARE(p.preemptions, 0LL);
+        o.scheduler = SchedulerVersion::V1;
+        QVERIFY(predict(s, closedLoop(32, 7000, 1000), o).preemptions > 0); // V1 on the same memory evicts
+    }
+
     void openLoopAtALowRateIsOnePrefill()
     {
         const Scenario s = planning();
