@@ -36,6 +36,7 @@
 #include "views/kvfitplot.h"
 #include "views/kvshareplot.h"
 #include "views/palette.h"
+#include "views/plantab.h"
 #include "views/plotpanel.h"
 #include "views/scenariodocument.h"
 #include "views/simulationplots.h"
@@ -151,6 +152,7 @@ QList<TabPlot> tabPlots(const MainWindow& window, QStringList* notExported)
     } else if (notExported) {
         notExported->append(noCalibrationNote());
     }
+    add(10, tabs->planTab()->plot(), {tabs->planTab()->plot()->plot()});
     return out;
 }
 
@@ -495,7 +497,8 @@ QStringList tabPlotStems()
             QStringLiteral("workload_request_time"),   QStringLiteral("speculative_speedup"),
             QStringLiteral("simulation_itl_timeline"), QStringLiteral("simulation_latency_cdf"),
             QStringLiteral("simulation_cap_sweep"),    QStringLiteral("simulation_kv_usage"),
-            QStringLiteral("calibration_itl"),         QStringLiteral("calibration_ttft")};
+            QStringLiteral("calibration_itl"),         QStringLiteral("calibration_ttft"),
+            QStringLiteral("plan_pareto")};
 }
 
 QByteArray curvesCsv(const QList<QCustomPlot*>& plots)
@@ -779,6 +782,7 @@ QString exportAll(MainWindow& window, const ExportOptions& options, QStringList*
     const QStringList stems = plotStems();
     if (!window.whatIfTabs()->calibrationTab()->measurements().empty())
         window.whatIfTabs()->calibrationTab()->refresh(); // it redraws only while visible otherwise
+    window.whatIfTabs()->planTab()->recompute(); // likewise: searches only while visible
     const QList<TabPlot> tabs = tabPlots(window, nullptr);
     const QList<QPair<ExportFormat, QString>> images{
         {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};

@@ -104,8 +104,8 @@ void TestExport::headlessExportWritesEveryFormat()
     QVERIFY2(r.err.isEmpty(), r.err.constData());
     const QDir dir(out);
     QStringList expectedFiles;
-    // The floors, the dashboard and the tabs that need no run (capacity, workload, speculative).
-    const QStringList tabStems = app::tabPlotStems().mid(0, 4);
+    // The floors, the dashboard and the tabs that need no run (capacity, workload, speculative, plan).
+    const QStringList tabStems = app::tabPlotStems().mid(0, 4) << QStringLiteral("plan_pareto");
     const QStringList imageStems = app::plotStems() << QStringLiteral("dashboard") << tabStems;
     for (const QString& stem : imageStems)
         for (const char* suffix : {".png", ".pdf", ".svg"})
@@ -231,7 +231,7 @@ void TestExport::windowExportListsAndWrites()
     options.folder = m_dir.filePath(QStringLiteral("window"));
     options.formats = app::ExportFormat::Png | app::ExportFormat::Csv | app::ExportFormat::Markdown;
     const QStringList targets = app::exportTargets(window, options);
-    QCOMPARE(targets.size(), 6 + 4 + 10 + 4 + 1); // PNGs (floors, dashboard, tabs), CSVs of B and of A and of the tabs, the summary
+    QCOMPARE(targets.size(), 6 + 5 + 10 + 5 + 1); // PNGs (floors, dashboard, tabs), CSVs of B and of A and of the tabs, the summary
     QString message;
     QVERIFY2(window.exportTo(options, &message), qPrintable(message));
     for (const QString& path : targets)
@@ -271,7 +271,7 @@ void TestExport::everyTabIsExported()
     options.folder = m_dir.filePath(QStringLiteral("tabs"));
     options.size = QSize(600, 400);
     const QStringList targets = app::exportTargets(window, options);
-    QCOMPARE(targets.size(), (5 + 1 + 10) * 3 + 5 + 10 + 1); // every plot in 3 image formats, the CSVs, the summary
+    QCOMPARE(targets.size(), (5 + 1 + 11) * 3 + 5 + 11 + 1); // every plot in 3 image formats, the CSVs, the summary
     QString message;
     QVERIFY2(window.exportTo(options, &message), qPrintable(message));
     const QDir dir(options.folder);
