@@ -70,7 +70,8 @@ QStringList plotStems();
  * capacity_sequences, capacity_kv_fit (Capacity & SLOs), workload_request_time, speculative_speedup
  * (Workload, prefix cache, speculative), simulation_itl_timeline, simulation_latency_cdf,
  * simulation_cap_sweep, simulation_kv_usage (Simulation: written once a run is on screen),
- * calibration_itl, calibration_ttft (Calibration: written once measurements are loaded).
+ * calibration_itl, calibration_ttft (Calibration: written once measurements are loaded), plan_pareto
+ * (Plan: the fleet plan's Pareto frontiers, searched for the export).
  */
 QStringList tabPlotStems();
 
