@@ -342,7 +342,10 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSortingEnabled(true);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Widths set once per result (resizeColumnsToContents() in showResult()): ResizeToContents would
+    // measure every row again on each setItem().
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setAccessibleName(tr("Ranked plans"));
 
@@ -484,6 +487,7 @@ void PlanTab::showResult()
     }
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(RankColumn, Qt::AscendingOrder);
+    m_table->resizeColumnsToContents();
 
     // Devices without a plan, then the ones with plans not drawn.
     m_excluded->clear();
