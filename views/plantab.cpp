@@ -22,6 +22,7 @@
 #include "views/palette.h"
 #include "views/plotinteraction.h"
 #include "views/plotkit.h"
+#include "views/resulttable.h"
 #include "views/scenariodocument.h"
 
 namespace ridgeline::views {
@@ -448,13 +449,12 @@ void PlanTab::showResult()
     const model::PlanResult& result = *m_result;
 
     // Devices drawn: those with a plan, in the order of their best plan's rank, at most kMaxDevices.
-    std::vector<int> withPlans;
-    for (const model::DeviceSummary& d : result.devices)
-        if (d.bestPlan)
-            withPlans.push_back(d.device);
-    std::stable_sort(withPlans.begin(), withPlans.end(), [&](int a, int b) {
-        return *result.devices[size_t(a)].bestPlan < *result.devices[size_t(b)].bestPlan;
-    });
+    std::vector<int> withPlans; // in the order of each device's first plan in the ranking
+    for (int index : result.plans) {
+        const int device = result.points.at(size_t(index)).device;
+        if (std::find(withPlans.begin(), withPlans.end(), device) == withPlans.end())
+            withPlans.push_back(device);
+    }
     std::vector<int> drawn(withPlans.begin(), withPlans.begin() + std::min<size_t>(withPlans.size(), PlanPlot::kMaxDevices));
     m_plot->setResult(request, result, drawn);
     m_plot->showTakeaway(result.takeaway.empty() ? tr("No plan meets both SLOs at %1 req/s.").arg(format::number(request.load.requestsPerSecond, 3))
@@ -467,7 +467,7 @@ void PlanTab::showResult()
     for (int row = 0; row < int(result.plans.size()); ++row) {
         const model::PlanPoint& p = result.points.at(size_t(result.plans[size_t(row)]));
         const QString fleet = p.disaggregated ? tr("%1 prefill + %2 decode").arg(p.prefillInstances).arg(p.decodeInstances)
-                                              : tr("%1 replicas").arg(p.replicas);
+                                              : counted(p.replicas, tr("1 replica"), tr("%1 replicas"));
         auto set = [&](int column, const QString& text, std::optional<double> key) {
             m_table->setItem(row, column, new SortItem(text, key));
         };
