@@ -40,6 +40,7 @@
 #include "views/kvfitplot.h"
 #include "views/kvshareplot.h"
 #include "views/palette.h"
+#include "views/plantab.h"
 #include "views/plotpanel.h"
 #include "views/scenariodocument.h"
 #include "views/simulationplots.h"
@@ -168,6 +169,7 @@ QList<TabPlot> tabPlots(const MainWindow& window, QStringList* notExported)
     } else if (notExported) {
         notExported->append(noPredictionNote());
     }
+    add(12, tabs->planTab()->plot(), {tabs->planTab()->plot()->plot()});
     return out;
 }
 
@@ -517,7 +519,8 @@ QStringList tabPlotStems()
             QStringLiteral("simulation_itl_timeline"), QStringLiteral("simulation_latency_cdf"),
             QStringLiteral("simulation_cap_sweep"),    QStringLiteral("simulation_kv_usage"),
             QStringLiteral("calibration_itl"),         QStringLiteral("calibration_ttft"),
-            QStringLiteral("predict_itl"),             QStringLiteral("predict_ttft")};
+            QStringLiteral("predict_itl"),             QStringLiteral("predict_ttft"),
+            QStringLiteral("plan_pareto")};
 }
 
 QByteArray curvesCsv(const QList<QCustomPlot*>& plots)
@@ -803,6 +806,7 @@ QString exportAll(MainWindow& window, const ExportOptions& options, QStringList*
     const QStringList stems = plotStems();
     if (!window.whatIfTabs()->calibrationTab()->measurements().empty())
         window.whatIfTabs()->calibrationTab()->refresh(); // it redraws only while visible otherwise
+    window.whatIfTabs()->planTab()->recompute(); // likewise: searches only while visible
     const QList<TabPlot> tabs = tabPlots(window, nullptr);
     const QList<QPair<ExportFormat, QString>> images{
         {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};

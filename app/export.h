@@ -75,7 +75,7 @@ QStringList plotStems();
  * simulation_cap_sweep, simulation_kv_usage (Simulation: written once a run is on screen),
  * calibration_itl, calibration_ttft (Calibration: written once measurements are loaded), predict_itl,
  * predict_ttft (Calibration, "Predict a benchmark": written once a benchmark's prediction is on screen; each with
- * its residual strip).
+ * its residual strip), plan_pareto (Plan: the fleet plan's Pareto frontiers, searched for the export).
  */
 QStringList tabPlotStems();
 

@@ -105,8 +105,8 @@ void TestExport::headlessExportWritesEveryFormat()
     QVERIFY2(r.err.isEmpty(), r.err.constData());
     const QDir dir(out);
     QStringList expectedFiles;
-    // The floors, the dashboard and the tabs that need no run (capacity, workload, speculative).
-    const QStringList tabStems = app::tabPlotStems().mid(0, 4);
+    // The floors, the dashboard and the tabs that need no run (capacity, workload, speculative, plan).
+    const QStringList tabStems = app::tabPlotStems().mid(0, 4) << QStringLiteral("plan_pareto");
     const QStringList imageStems = app::plotStems() << QStringLiteral("dashboard") << tabStems;
     for (const QString& stem : imageStems)
         for (const char* suffix : {".png", ".pdf", ".svg"})
@@ -144,7 +144,7 @@ void TestExport::headlessExportWritesEveryFormat()
     // A subset, overwriting what is there (scripts).
     const Result again = runRidgeline({QStringLiteral("--export"), out, QStringLiteral("--format"), QStringLiteral("csv,md")});
     QVERIFY2(again.exitCode == 0, again.err.constData());
-    QCOMPARE(again.out.count('\n'), 5 + 4 + 1);
+    QCOMPARE(again.out.count('\n'), 5 + 5 + 1); // floors, tabs (with plan_pareto), summary
 }
 
 void TestExport::csvValuesAreTheModels()
@@ -235,7 +235,7 @@ void TestExport::windowExportListsAndWrites()
     options.folder = m_dir.filePath(QStringLiteral("window"));
     options.formats = app::ExportFormat::Png | app::ExportFormat::Csv | app::ExportFormat::Markdown;
     const QStringList targets = app::exportTargets(window, options);
-    QCOMPARE(targets.size(), 6 + 4 + 10 + 4 + 1); // PNGs (floors, dashboard, tabs), CSVs of B and of A and of the tabs, the summary
+    QCOMPARE(targets.size(), 6 + 5 + 10 + 5 + 1); // PNGs (floors, dashboard, tabs), CSVs of B and of A and of the tabs, the summary
     QString message;
     QVERIFY2(window.exportTo(options, &message), qPrintable(message));
     for (const QString& path : targets)
@@ -248,7 +248,7 @@ void TestExport::windowExportListsAndWrites()
     QCOMPARE(readFile(QDir(options.folder).filePath(QStringLiteral("decode_floor.csv"))),
              app::plotCsv(QStringLiteral("decode_floor"), model::evaluate(b)));
     QVERIFY(readFile(QDir(options.folder).filePath(QStringLiteral("summary.md"))).contains("| Figure | A | B |"));
-    QVERIFY(message.contains(QStringLiteral("25")));
+    QVERIFY(message.contains(QStringLiteral("27"))); // the files written, plan_pareto PNG and CSV included
     // For a person to look at: the dashboard with baseline A.
     QFile::remove(QStringLiteral("/tmp/ridgeline-export-ab.png"));
     QVERIFY(QFile::copy(QDir(options.folder).filePath(QStringLiteral("dashboard.png")), QStringLiteral("/tmp/ridgeline-export-ab.png")));
@@ -280,7 +280,7 @@ void TestExport::everyTabIsExported()
     options.folder = m_dir.filePath(QStringLiteral("tabs"));
     options.size = QSize(600, 400);
     const QStringList targets = app::exportTargets(window, options);
-    QCOMPARE(targets.size(), (5 + 1 + 12) * 3 + 5 + 12 + 1); // every plot in 3 image formats, the CSVs, the summary
+    QCOMPARE(targets.size(), (5 + 1 + 13) * 3 + 5 + 13 + 1); // every plot in 3 image formats, the CSVs, the summary
     QString message;
     QVERIFY2(window.exportTo(options, &message), qPrintable(message));
     const QDir dir(options.folder);

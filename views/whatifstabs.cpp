@@ -13,6 +13,7 @@
 #include <qcustomplot.h>
 
 #include "views/calibrationtab.h"
+#include "views/plantab.h"
 #include "views/capacityplot.h"
 #include "views/kvfitplot.h"
 #include "views/palette.h"
@@ -120,6 +121,11 @@ WhatIfTabs::WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* par
     m_calibration->setPalette(triage->palette());
     addTab(m_calibration, tr("Calibration"));
     setTabToolTip(CalibrationTab, tr("Fit the efficiencies and overheads to measured ITL and TTFT, and apply them to the scenario."));
+    m_plan = new views::PlanTab(document); // issue 14: follows the document itself
+    m_plan->setAutoFillBackground(true);
+    m_plan->setPalette(triage->palette());
+    addTab(m_plan, tr("Plan"));
+    setTabToolTip(PlanTab, tr("Which accelerator, how many, in which layout, at what cost: the fleet that meets the SLOs at a request rate."));
 
     connect(m_document, &ScenarioDocument::evaluated, this, &WhatIfTabs::refresh);
     connect(this, &QTabWidget::currentChanged, this, [this](int tab) {
@@ -143,7 +149,7 @@ QWidget* WhatIfTabs::page(const QString& objectName)
 QList<QCustomPlot*> WhatIfTabs::plots() const
 {
     return QList<QCustomPlot*>{m_capacityPlot->plot(), m_kvFitPlot->plot(), m_speculative->plot()} + m_simulation->plots()
-           + m_calibration->plots();
+           + m_calibration->plots() + QList<QCustomPlot*>{m_plan->plot()->plot()};
 }
 
 void WhatIfTabs::refreshTab(int tab)
@@ -214,8 +220,8 @@ void WhatIfTabs::addViewActions(QMenu* menu)
     QMenu* tabs = menu->addMenu(tr("&What-ifs"));
     tabs->setObjectName(QStringLiteral("whatIfsMenu"));
     const QStringList names{tr("&Floors"), tr("&Capacity && SLOs"), tr("&Workload, prefix cache, speculative"),
-                            tr("&Incident triage"), tr("&Simulation"), tr("Ca&libration")};
-    const Qt::Key keys[] = {Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4, Qt::Key_5, Qt::Key_6};
+                            tr("&Incident triage"), tr("&Simulation"), tr("Ca&libration"), tr("&Plan")};
+    const Qt::Key keys[] = {Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_4, Qt::Key_5, Qt::Key_6, Qt::Key_7};
     for (int i = 0; i < names.size(); ++i) {
         QAction* action = tabs->addAction(names[i]);
         action->setObjectName(QStringLiteral("whatIfTabAction%1").arg(i));

@@ -10,6 +10,7 @@ class QMenu;
 namespace ridgeline::views {
 
 class CalibrationTab;
+class PlanTab;
 class CapacityControls;
 class CapacityPlot;
 class KvFitPlot;
@@ -26,21 +27,21 @@ class WorkloadPanel;
  * & SLOs" (capacity inputs and figures, SLO headroom, concurrent sequences against max context,
  * the batch x context region where the cache fits), "Workload, prefix cache, speculative",
  * "Incident triage", "Simulation" (views::SimulationTab, issue 9) and "Calibration"
- * (views::CalibrationTab, issue 10). The last two manage their own updates: a simulation runs on
+ * (views::CalibrationTab, issue 10) and "Plan" (views::PlanTab, issue 14). The last two manage their own updates: a simulation runs on
  * demand, the calibration plots follow the document themselves.
  *
  * Subscribes to the document itself: on evaluated() the panels of the visible what-if tab redraw
  * from evaluatedScenario() / evaluation() (data in place, queued replots) and the hidden tabs are
  * marked stale, redrawn when shown (no replots of plots nobody sees during a slider drag); on
  * scenarioChanged() every input re-syncs. Object name "whatIfTabs"; pages floorsTab, capacityTab,
- * workloadTab, triageTab, simulationTab, calibrationTab.
+ * workloadTab, triageTab, simulationTab, calibrationTab, planTab.
  */
 class WhatIfTabs final : public QTabWidget {
     Q_OBJECT
 
 public:
     /** Tab indices. */
-    enum Tab { FloorsTab, CapacityTab, WorkloadTab, TriageTab, SimulationTab, CalibrationTab };
+    enum Tab { FloorsTab, CapacityTab, WorkloadTab, TriageTab, SimulationTab, CalibrationTab, PlanTab };
 
     /** Takes ownership of @p floors as the first tab. */
     WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* parent = nullptr);
@@ -55,11 +56,12 @@ public:
     TriagePanel* triagePanel() const { return m_triage; }
     views::SimulationTab* simulationTab() const { return m_simulation; }
     views::CalibrationTab* calibrationTab() const { return m_calibration; }
+    views::PlanTab* planTab() const { return m_plan; }
 
     /** The QCustomPlots of the what-if tabs (not the floors tab's). */
     QList<QCustomPlot*> plots() const;
 
-    /** Adds "Floors", "Capacity & SLOs", ... actions (Alt+1..Alt+6) that switch tabs to @p menu. */
+    /** Adds "Floors", "Capacity & SLOs", ... actions (Alt+1..Alt+7) that switch tabs to @p menu. */
     void addViewActions(QMenu* menu);
 
 public slots:
@@ -92,6 +94,7 @@ private:
     TriagePanel* m_triage = nullptr;
     views::SimulationTab* m_simulation = nullptr;
     views::CalibrationTab* m_calibration = nullptr;
+    views::PlanTab* m_plan = nullptr;
     bool m_stale[TriageTab + 1] = {}; ///< per tab: an evaluation arrived while it was hidden
 };
 
