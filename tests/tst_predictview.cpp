@@ -111,6 +111,7 @@ private slots:
     void scenarioEditPredictsAgainOnlyWhenVisible();
     void newerRequestSupersedesAnOlderOne();
     void tableSortsByResidual();
+    void trtllmSchedulerIsSelectable();
     void windowRendersThePage();
 };
 
@@ -383,6 +384,48 @@ void TestPredictView::tableSortsByResidual()
     QCOMPARE(residuals.size(), size_t(31));
     QVERIFY(std::is_sorted(residuals.begin(), residuals.end()) || std::is_sorted(residuals.rbegin(), residuals.rend()));
     QVERIFY(residuals.front() != residuals.back());
+}
+
+void TestPredictView::trtllmSchedulerIsSelectable()
+{
+    // The scheduler list offers what --scheduler does; picking TensorRT-LLM in-flight re-predicts with it.
+    const model::Scenario scenario = scenarioOf("nim-llama3-8b-h100-tp1-fp16");
+    ScenarioDocument document(scenario);
+    CalibrationTab tab(&document);
+    tab.resize(1500, 900);
+    tab.show();
+    tab.pages()->setCurrentIndex(CalibrationTab::PredictPage);
+    BenchmarkPredictView* view = tab.predictView();
+    QSignalSpy finished(view, &BenchmarkPredictView::predictionFinished);
+    const QString path = measured("nim-llama3-8b-h100-tp1-fp16.csv");
+    QCOMPARE(view->loadBenchmark(path), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+
+    auto* combo = view->findChild<QComboBox*>(QStringLiteral("predictSchedulerCombo"));
+    QVERIFY(combo);
+    const int trtllm = combo->findData(int(model::SchedulerVersion::TrtllmInflight));
+    QVERIFY(trtllm >= 0);
+    combo->setFocus();
+    while (combo->currentIndex() < trtllm)
+        QTest::keyClick(combo, Qt::Key_Down);
+    QCOMPARE(combo->currentIndex(), trtllm);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 2 && !view->isPredicting(), kTimeoutMs);
+
+    QByteArray bytes;
+    QVERIFY(model::readInputFile(path, bytes).empty());
+    model::BenchmarkFile file;
+    QVERIFY(model::readBenchmarkFile(bytes, path.toStdString(), file).empty());
+    model::BenchmarkOptions options;
+    options.scheduler = model::SchedulerVersion::TrtllmInflight;
+    const std::vector<model::PointPrediction> expected = model::predictBenchmarks(scenario, file.points, options);
+    const QTableWidget* table = view->table();
+    QCOMPARE(table->rowCount(), int(expected.size()));
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const int index = int(cell(table, row, BenchmarkPredictView::LabelColumn));
+        const auto ttft = model::compareTtft(file.points[size_t(index)], expected[size_t(index)].prediction);
+        QVERIFY(ttft);
+        QCOMPARE(cell(table, row, BenchmarkPredictView::MeasuredTtftColumn + 1), ttft->predictedMs);
+    }
 }
 
 void TestPredictView::windowRendersThePage()
