@@ -869,7 +869,7 @@ QString exportAll(MainWindow& window, const ExportOptions& options, QStringList*
 QString predictInWindow(MainWindow& window, const QString& path, const model::BenchmarkOptions& options)
 {
     views::BenchmarkPredictView* predict = window.whatIfTabs()->calibrationTab()->predictView();
-    predict->schedulerCombo()->setCurrentIndex(options.scheduler == model::SchedulerVersion::V1 ? 0 : 1);
+    predict->schedulerCombo()->setCurrentIndex(predict->schedulerCombo()->findData(int(options.scheduler)));
     predict->tokenBudgetSpin()->setValue(options.tokenBudget);
     predict->maxSequencesSpin()->setValue(options.maxSequences);
     QEventLoop loop;
