@@ -495,7 +495,7 @@ private slots:
     void adversarialNotes()
     {
         // A window longer than any context (1e30, Infinity) is full attention, said; it was reported as "missing".
-        for (const QByteArray window : {QByteArray("1e30"), QByteArray("Infinity")}) {
+        for (const QByteArray& window : {QByteArray("1e30"), QByteArray("Infinity")}) {
             QByteArray json = fixture(QStringLiteral("gpt-oss-120b.json"));
             json.replace(R"("sliding_window": 128)", R"("sliding_window": )" + window);
             ImportedModel m;
