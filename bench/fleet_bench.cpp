@@ -92,8 +92,8 @@ int main(int argc, char** argv)
         return 0;
     }
     RateSweep s;
-    s.fromPerSecond = 2.0 * replicas;
-    s.toPerSecond = 9.0 * replicas;
+    s.fromPerSecond = 4.0 * replicas;
+    s.toPerSecond = 32.0 * replicas;
     s.steps = 8;
     s.attainmentTarget = 0.99;
     s.bisections = 6;
