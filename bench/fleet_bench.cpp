@@ -82,12 +82,15 @@ int main(int argc, char** argv)
     if (!sweep) {
         const std::vector<Request> w = generateRequests(config);
         const SimulationResult r = simulate(scenario, config, w);
+        double least = r.spanSeconds > 0 ? r.busySeconds / r.spanSeconds : 0.0, most = least; // one replica
+        for (const ReplicaLoad& l : r.replicas) {
+            least = l.busyFraction < least || &l == &r.replicas.front() ? l.busyFraction : least;
+            most = l.busyFraction > most || &l == &r.replicas.front() ? l.busyFraction : most;
+        }
         std::printf("%d replicas, %s, %lld requests (%.0f output tokens): p99 TTFT %.0f ms, p99 ITL %.1f ms, attainment %.3f, "
                     "busy %.0f%% to %.0f%% per replica\n",
                     replicas, router.c_str(), r.all.requests, r.all.outputTokens, r.all.latency.ttft.p99 * 1e3,
-                    r.all.latency.itl.p99 * 1e3, r.all.goodputFraction,
-                    100 * std::min_element(r.replicas.begin(), r.replicas.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction,
-                    100 * std::max_element(r.replicas.begin(), r.replicas.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction);
+                    r.all.latency.itl.p99 * 1e3, r.all.goodputFraction, 100 * least, 100 * most);
         report("fleet run", start);
         return 0;
     }
