@@ -323,12 +323,12 @@ public:
         m_preferBatchVictims = config.admissionRule != AdmissionRule::None;
         m_out.requests.reserve(n); // filled by prepare(), which run() calls: first touch of the memory costs
         m_progress.reserve(n);     // page faults (about 0.4 s per million requests) and must be cancellable
-        m_running.reserve(size_t(std::max(1, config.maxSequences)));
+        m_running.reserve(size_t(std::clamp(config.maxSequences, 1, 4096))); // a fleet has thousands of engines: grow past it
         m_classBulk.assign(config.classes.size() + 1, 0); // the last: a class index out of range
         m_bulkClasses.reserve(m_classBulk.size());
         m_itl.resize(m_classBulk.size());
         m_seriesLimit = std::max(2, 2 * config.kvSeriesPoints);
-        m_out.kvSeries.reserve(size_t(m_seriesLimit) + 1);
+        m_out.kvSeries.reserve(size_t(std::min(m_seriesLimit, 4096)) + 1);
         if (config.recordTokenTimes) {
             m_out.tokenOffsets.resize(n + 1);
             m_out.tokenOffsets[0] = 0;
@@ -1381,7 +1381,8 @@ SimulationCost estimateSimulationCost(const SimulationConfig& c)
     cost.workUnits = tokens + cost.paddingTokens + 2.0 * cost.prefillSteps + cost.routingChecks / 4.0;
     cost.runs = 1 + int(c.sweepMaxSequences.size());
     cost.bytes = requests * (kSimulationBytesPerRequest + (c.replicas > 1 ? kFleetBytesPerRequest : 0.0)) + (c.recordTokenTimes ? 8.0 * tokens : 0.0)
-                 + double(c.classes.size() + 2) * 4.0 * 4096.0; // a few octaves of ITL histogram per class
+                 + double(c.classes.size() + 2) * 4.0 * 4096.0 * double(std::max(1, c.replicas)); // a few octaves of ITL
+                                                                                                     // histogram per class and replica
     cost.seconds = cost.workUnits * double(cost.runs) * kSimulationSecondsPerToken;
     return cost;
 }

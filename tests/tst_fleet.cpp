@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "model/costmodel.h"
+#include "model/plan.h"
 #include "model/simulationfile.h"
 #include "model/simulator.h"
 
@@ -295,9 +296,56 @@ private slots:
         QCOMPARE(f.rateSweep.steps, 4);
         QCOMPARE(f.rateSweep.attainmentTarget, 0.9);
         QCOMPARE(f.rateSweep.bisections, 6); // the default
+        // Every replica keeps ITL histograms per class: 4,096 replicas of 64 classes are refused for memory, not run.
+        SimulationConfig wide;
+        wide.requests = 100;
+        wide.replicas = 4096;
+        for (int i = 0; i < 64; ++i)
+            wide.classes.push_back(rated(qPrintable(QStringLiteral("c%1").arg(i)), 1, 100, 10));
+        const QString memory = QString::fromStdString(checkSimulationConfig(wide));
+        QVERIFY2(memory.contains(QLatin1String("of memory; at most 1 GiB")), qPrintable(memory));
         SimulationConfig closed = f.config;
         closed.closedLoopClients = 4;
         QVERIFY(QString::fromStdString(checkSimulationConfig(closed)).startsWith(QLatin1String("simulation.replicas = 8: a fleet is simulated open loop only")));
+    }
+
+    void planCheckSimulatesTheFleet()
+    {
+        // A plan of several replicas is checked as its replicas behind a least-loaded router at the whole load. That
+        // queues less than one replica at load / replicas (the check before): joining the shortest queue pools them.
+        PlanRequest req;
+        req.scenario = defaultScenario();
+        req.load = {24, 1024, 64};
+        req.slo = {1000, 50};
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = defaultScenario().hardware; // H100 SXM
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1};
+        req.candidates.batchCaps = {8};
+        req.candidates.disaggregation = Disaggregation::Colocated;
+        const PlanResult r = searchPlans(req);
+        QVERIFY(!r.plans.empty());
+        const PlanPoint& p = r.points[size_t(r.plans.front())];
+        QVERIFY2(p.replicas >= 2, qPrintable(QString::number(p.replicas)));
+        const SimulatedCheck fleet = simulatePlan(req, p, 3000);
+        QVERIFY2(fleet.simulated, fleet.skipped.c_str());
+        QCOMPARE(fleet.requests, 3000LL);
+        // One replica at load / replicas, as the check ran before.
+        Scenario s = req.scenario;
+        s.hardware = d.hardware;
+        s.hardware.gpus = 1;
+        SimulationConfig one;
+        one.maxSequences = p.batchCap;
+        one.requests = 3000;
+        one.itlSloMs = 50;
+        one.ttftSloMs = 1000;
+        one.classes = {rated("plan", 24.0 / p.replicas, 1024, 64)};
+        const SimulationResult single = simulate(s, one, generateRequests(one));
+        QVERIFY2(fleet.ttftP90Ms < single.all.latency.ttft.p90 * 1e3,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(fleet.ttftP90Ms).arg(single.all.latency.ttft.p90 * 1e3)));
+        qInfo("plan of %d replicas at 24 req/s: P90 TTFT %.0f ms as a fleet, %.0f ms as one replica at load / replicas", p.replicas,
+              fleet.ttftP90Ms, single.all.latency.ttft.p90 * 1e3);
     }
 
     // -- arrivals ---------------------------------------------------------------------------------
