@@ -84,7 +84,14 @@ QString helpText()
                "  --triage FILE          classify an incident ticket (JSON) against the scenario's floors\n"
                "                         and print the reasoning and the six-line standup\n"
                "  --simulate FILE        run the serving simulator on a simulation file (JSON) and print\n"
-               "                         the aggregates (and the max-sequences sweep when asked)\n"
+               "                         the aggregates (and the max-sequences sweep when asked);\n"
+               "                         --format text|json|csv (CSV: one row per rate of a rate sweep)\n"
+               "  --rate-sweep FROM:TO:STEPS  with --simulate: simulate the workload open loop at STEPS rates\n"
+               "                         from FROM to TO requests/s in all (the file's rates scaled, a trace\n"
+               "                         time-compressed), report goodput and SLO attainment per rate and\n"
+               "                         the highest rate holding the attainment target (bisected)\n"
+               "  --attainment X         with a rate sweep: the target fraction of requests meeting both\n"
+               "                         SLOs (default 0.99)\n"
                "  --calibrate DATA       fit eta_bw, MFU and overheads to measurements (CSV with units in\n"
                "                         the header, or vLLM serving-benchmark JSON); prints JSON\n"
                "  --predict FILE         predict a serving benchmark's output (vLLM / SGLang JSON, GenAI-Perf /\n"
@@ -407,8 +414,11 @@ int run(int argc, char** argv)
     const QCommandLineOption versionOpt(QStringList{QStringLiteral("v"), QStringLiteral("version")});
     const QCommandLineOption listHardwareOpt(QStringLiteral("list-hardware"));
     const QCommandLineOption planOpt(QStringLiteral("plan"), QString(), QStringLiteral("FILE"));
+    const QCommandLineOption rateSweepOpt(QStringLiteral("rate-sweep"), QString(), QStringLiteral("FROM:TO:STEPS"));
+    const QCommandLineOption attainmentOpt(QStringLiteral("attainment"), QString(), QStringLiteral("X"));
     parser.addOptions({reportOpt, simulateOpt, compareOpt, calibrateOpt, triageOpt, formatOpt, scenarioOpt, modelConfigOpt, setOpt, screenshotOpt, sizeOpt, exportOpt, dpiOpt, helpOpt, versionOpt,
-                       predictOpt, schedulerOpt, tokenBudgetOpt, maxSequencesOpt, listHardwareOpt, efficiencyOpt, planOpt});
+                       predictOpt, schedulerOpt, tokenBudgetOpt, maxSequencesOpt, listHardwareOpt, efficiencyOpt, planOpt,
+                       rateSweepOpt, attainmentOpt});
     parser.addPositionalArgument(QStringLiteral("file"), QString(), QStringLiteral("[FILE]"));
 
     if (!parser.parse(QCoreApplication::arguments()))
@@ -425,7 +435,7 @@ int run(int argc, char** argv)
     // Options that take one value: given twice, or with an empty value, is a mistake, not a choice.
     for (const QCommandLineOption* o : {&formatOpt, &scenarioOpt, &simulateOpt, &compareOpt, &calibrateOpt, &triageOpt,
                                         &modelConfigOpt, &screenshotOpt, &sizeOpt, &exportOpt, &dpiOpt, &predictOpt, &schedulerOpt,
-                                        &tokenBudgetOpt, &maxSequencesOpt, &efficiencyOpt, &planOpt}) {
+                                        &tokenBudgetOpt, &maxSequencesOpt, &efficiencyOpt, &planOpt, &rateSweepOpt, &attainmentOpt}) {
         const QStringList values = parser.values(*o);
         const QString name = QStringLiteral("--") + o->names().constFirst();
         if (values.size() > 1)
@@ -513,7 +523,9 @@ int run(int argc, char** argv)
     const QString format = parser.isSet(exportOpt) ? QStringLiteral("text") : parser.value(formatOpt);
     if (parser.isSet(predictOpt) && parser.isSet(screenshotOpt) && parser.isSet(formatOpt))
         return fail(kExitBadInput, QStringLiteral("--format goes with --predict alone, not with --screenshot"));
-    if (parser.isSet(predictOpt)) {
+    if ((parser.isSet(rateSweepOpt) || parser.isSet(attainmentOpt)) && (!parser.isSet(simulateOpt) || parser.isSet(exportOpt)))
+        return fail(kExitBadInput, QStringLiteral("--rate-sweep and --attainment go with --simulate FILE (not with --export)"));
+    if (parser.isSet(predictOpt) || (parser.isSet(simulateOpt) && !parser.isSet(exportOpt))) {
         if (format != QLatin1String("text") && format != QLatin1String("json") && format != QLatin1String("csv"))
             return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv").arg(format));
     } else if (format != QLatin1String("text") && format != QLatin1String("json"))
@@ -590,7 +602,22 @@ int run(int argc, char** argv)
     if (parser.isSet(simulateOpt) && !parser.isSet(exportOpt)) {
         if (parser.isSet(scenarioOpt) || parser.isSet(setOpt) || parser.isSet(modelConfigOpt) || parser.isSet(efficiencyOpt))
             return fail(kExitBadInput, QStringLiteral("--simulate takes its scenario from the simulation file's \"scenario\" object"));
-        return runSimulate(parser.value(simulateOpt), format == QLatin1String("json"));
+        SimulateOptions simulateOptions;
+        simulateOptions.format = format;
+        if (parser.isSet(rateSweepOpt)) {
+            model::RateSweep sweep;
+            if (const QString err = parseRateSweepOption(parser.value(rateSweepOpt), sweep); !err.isEmpty())
+                return fail(kExitBadInput, err);
+            simulateOptions.rateSweep = sweep;
+        }
+        if (parser.isSet(attainmentOpt)) {
+            bool ok = false;
+            const double x = parser.value(attainmentOpt).toDouble(&ok);
+            if (!ok || !(x > 0 && x <= 1))
+                return fail(kExitBadInput, QStringLiteral("--attainment %1: expected a fraction in (0, 1], e.g. 0.99").arg(parser.value(attainmentOpt)));
+            simulateOptions.attainment = x;
+        }
+        return runSimulate(parser.value(simulateOpt), simulateOptions);
     }
 
     model::Scenario scenario;

@@ -171,7 +171,7 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
     }
 
     if (f.simulateTop > 0 && !r.plans.empty()) {
-        out << QStringLiteral("Simulator check of the best %1 plan(s) (one instance, continuous batching, Poisson arrivals, %2 requests; "
+        out << QStringLiteral("Simulator check of the best %1 plan(s) (all replicas behind a least-loaded router, continuous batching, Poisson arrivals, %2 requests in all; "
                               "distributions, not mean estimates)")
                    .arg(f.simulateTop)
                    .arg(f.simulateRequests);

@@ -3,6 +3,7 @@
 
 #include "app/commandline.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include <QJsonArray>
@@ -37,6 +38,16 @@ QString ruleName(model::AdmissionRule r)
     case model::AdmissionRule::SeparateQueues: return QStringLiteral("separate_queues");
     case model::AdmissionRule::PrefillTokenCap: return QStringLiteral("prefill_token_cap");
     case model::AdmissionRule::ReservedKv: return QStringLiteral("reserved_kv");
+    }
+    return {};
+}
+
+QString routerName(model::RouterPolicy r)
+{
+    switch (r) {
+    case model::RouterPolicy::RoundRobin: return QStringLiteral("round_robin");
+    case model::RouterPolicy::LeastLoaded: return QStringLiteral("least_loaded");
+    case model::RouterPolicy::PrefixAware: return QStringLiteral("prefix_aware");
     }
     return {};
 }
@@ -127,7 +138,34 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
                          {QStringLiteral("ttft_slo_ms"), c.ttftSloMs},
                          {QStringLiteral("itl_slo_statistic"),
                           c.itlSloStatistic == model::ItlSloStatistic::Mean ? QStringLiteral("mean") : QStringLiteral("max")}});
+    if (c.replicas > 1) {
+        QJsonObject sim = o.value(QStringLiteral("simulation")).toObject();
+        sim.insert(QStringLiteral("replicas"), c.replicas);
+        sim.insert(QStringLiteral("router"), routerName(c.router));
+        o.insert(QStringLiteral("simulation"), sim);
+    }
     addTraffic(o, r.all);
+    if (!r.replicas.empty()) {
+        QJsonArray loads;
+        for (size_t i = 0; i < r.replicas.size(); ++i) {
+            const model::ReplicaLoad& l = r.replicas[i];
+            loads.append(QJsonObject{{QStringLiteral("replica"), int(i)},
+                                     {QStringLiteral("requests"), double(l.requests)},
+                                     {QStringLiteral("completed"), double(l.completed)},
+                                     {QStringLiteral("rejected"), double(l.rejected)},
+                                     {QStringLiteral("output_tokens"), l.outputTokens},
+                                     {QStringLiteral("throughput_tokens_per_s"), l.throughputTokensPerSecond},
+                                     {QStringLiteral("goodput_fraction"), l.goodputFraction},
+                                     {QStringLiteral("busy_s"), l.busySeconds},
+                                     {QStringLiteral("busy_fraction"), l.busyFraction},
+                                     {QStringLiteral("ttft_p99_ms"), l.p99TtftSeconds * 1e3},
+                                     {QStringLiteral("peak_sequences"), l.peakSequences},
+                                     {QStringLiteral("mean_sequences"), l.meanSequences},
+                                     {QStringLiteral("kv_blocks_peak"), l.kvBlocksPeak},
+                                     {QStringLiteral("preemptions"), double(l.preemptions)}});
+        }
+        o.insert(QStringLiteral("replicas"), loads);
+    }
     o.insert(QStringLiteral("rejected_over_max_context"), double(r.rejectedOverMaxContext));
     o.insert(QStringLiteral("rejected_over_kv_budget"), double(r.rejectedOverKvBudget));
     o.insert(QStringLiteral("span_s"), r.spanSeconds);
@@ -189,6 +227,11 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                  .arg(c.blockTokens)
                  .arg(ruleName(c.admissionRule))
                  .arg(double(c.seed), 0, 'f', 0);
+    if (c.replicas > 1)
+        lines << QStringLiteral("Fleet: %1 replicas behind a %2 router (each the scenario's %3 GPU(s))")
+                     .arg(c.replicas)
+                     .arg(routerName(c.router).replace(QLatin1Char('_'), QLatin1Char(' ')))
+                     .arg(file.scenario.hardware.gpus);
     lines << QStringLiteral("SLOs: TTFT %1 ms, ITL %2 ms (%3)")
                  .arg(c.ttftSloMs)
                  .arg(c.itlSloMs)
@@ -204,9 +247,29 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
     lines << QStringLiteral("  sequences holding a slot: peak %1, mean %2; slot-time on finished sequences %3 %")
                  .arg(r.peakSequences)
                  .arg(QString::number(r.meanSequences, 'f', 1), QString::number(r.finishedSlotFraction * 100.0, 'f', 1));
-    lines << QStringLiteral("  KV blocks: %1 total, peak %2 in use (%3 %)")
+    lines << QStringLiteral("  KV blocks%4: %1 total, peak %2 in use (%3 %)")
                  .arg(QString::number(r.kvBlocksTotal, 'f', 0), QString::number(r.kvBlocksPeak, 'f', 0),
-                      QString::number(r.kvBlocksTotal > 0 ? 100.0 * r.kvBlocksPeak / r.kvBlocksTotal : 0.0, 'f', 1));
+                      QString::number(r.kvBlocksTotal > 0 ? 100.0 * r.kvBlocksPeak / r.kvBlocksTotal : 0.0, 'f', 1),
+                      r.replicas.empty() ? QString() : QStringLiteral(" (per replica, the highest peak)"));
+    if (!r.replicas.empty()) {
+        lines << QString();
+        lines << QStringLiteral("Load per replica");
+        lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
+                     .arg(QStringLiteral("replica").rightJustified(7), QStringLiteral("requests").rightJustified(9),
+                          QStringLiteral("tok/s").rightJustified(10), QStringLiteral("busy %").rightJustified(7),
+                          QStringLiteral("good %").rightJustified(7), QStringLiteral("p99 TTFT ms").rightJustified(12),
+                          QStringLiteral("mean seqs").rightJustified(10), QStringLiteral("preempt").rightJustified(8));
+        for (size_t i = 0; i < r.replicas.size(); ++i) {
+            const model::ReplicaLoad& l = r.replicas[i];
+            lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
+                         .arg(QString::number(i).rightJustified(7), QString::number(l.requests).rightJustified(9),
+                              QString::number(l.throughputTokensPerSecond, 'f', 1).rightJustified(10),
+                              QString::number(l.busyFraction * 100.0, 'f', 1).rightJustified(7),
+                              QString::number(l.goodputFraction * 100.0, 'f', 1).rightJustified(7),
+                              ms(l.p99TtftSeconds).rightJustified(12), QString::number(l.meanSequences, 'f', 1).rightJustified(10),
+                              QString::number(l.preemptions).rightJustified(8));
+        }
+    }
     for (size_t i = 0; i < r.classes.size() && i < c.classes.size() && c.classes.size() > 1; ++i) {
         lines << QString();
         lines << QStringLiteral("Class %1 (%2)").arg(str(c.classes[i].name), priorityName(c.classes[i].priority));
@@ -232,13 +295,149 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
     return lines.join(QLatin1Char('\n'));
 }
 
+QJsonObject rateSweepJson(const model::RateSweep& sweep, const model::RateSweepResult& result)
+{
+    QJsonArray points;
+    for (const model::RatePoint& p : result.points)
+        points.append(QJsonObject{{QStringLiteral("rate_per_s"), p.ratePerSecond},
+                                  {QStringLiteral("requests"), double(p.requests)},
+                                  {QStringLiteral("attainment"), p.attainment},
+                                  {QStringLiteral("goodput_requests_per_s"), p.goodputRequestsPerSecond},
+                                  {QStringLiteral("throughput_tokens_per_s"), p.throughputTokensPerSecond},
+                                  {QStringLiteral("ttft_p50_ms"), p.p50TtftSeconds * 1e3},
+                                  {QStringLiteral("ttft_p99_ms"), p.p99TtftSeconds * 1e3},
+                                  {QStringLiteral("itl_p50_ms"), p.p50ItlSeconds * 1e3},
+                                  {QStringLiteral("itl_p99_ms"), p.p99ItlSeconds * 1e3},
+                                  {QStringLiteral("end_to_end_p99_ms"), p.p99EndToEndSeconds * 1e3},
+                                  {QStringLiteral("bisection"), p.bisection}});
+    auto optional = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); };
+    return QJsonObject{{QStringLiteral("from_per_s"), sweep.fromPerSecond},
+                       {QStringLiteral("to_per_s"), sweep.toPerSecond},
+                       {QStringLiteral("steps"), sweep.steps},
+                       {QStringLiteral("bisections"), sweep.bisections},
+                       {QStringLiteral("attainment_target"), sweep.attainmentTarget},
+                       {QStringLiteral("base_rate_per_s"), result.baseRatePerSecond},
+                       {QStringLiteral("max_rate_per_s"), optional(result.maxRatePerSecond)},
+                       {QStringLiteral("first_miss_rate_per_s"), optional(result.firstMissPerSecond)},
+                       {QStringLiteral("points"), points}};
+}
+
+namespace {
+
+QString maxRateSentence(const model::RateSweep& sweep, const model::RateSweepResult& result)
+{
+    const QString target = QString::number(sweep.attainmentTarget * 100.0, 'g', 4);
+    if (!result.maxRatePerSecond)
+        return QStringLiteral("No swept rate holds %1 % attainment: %2 req/s already misses it (sweep lower rates)")
+            .arg(target, QString::number(result.firstMissPerSecond.value_or(sweep.fromPerSecond), 'g', 4));
+    if (!result.firstMissPerSecond)
+        return QStringLiteral("Every swept rate holds %1 % attainment: the highest is at least %2 req/s (sweep higher rates)")
+            .arg(target, QString::number(*result.maxRatePerSecond, 'g', 4));
+    return QStringLiteral("Highest rate holding %1 % attainment: %2 req/s (the next simulated, %3 req/s, misses it)")
+        .arg(target, QString::number(*result.maxRatePerSecond, 'g', 4), QString::number(*result.firstMissPerSecond, 'g', 4));
+}
+
+} // namespace
+
+QString rateSweepText(const model::RateSweep& sweep, const model::RateSweepResult& result)
+{
+    QStringList lines;
+    lines << QStringLiteral("Open-loop arrival-rate sweep (the workload's %1 req/s scaled; attainment: requests meeting both SLOs)")
+                 .arg(QString::number(result.baseRatePerSecond, 'g', 4));
+    lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7")
+                 .arg(QStringLiteral("req/s").rightJustified(9), QStringLiteral("requests").rightJustified(9),
+                      QStringLiteral("attain %").rightJustified(9), QStringLiteral("good req/s").rightJustified(11),
+                      QStringLiteral("tok/s").rightJustified(10), QStringLiteral("p99 TTFT ms").rightJustified(12),
+                      QStringLiteral("p99 ITL ms").rightJustified(11));
+    for (const model::RatePoint& p : result.points)
+        lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7")
+                         .arg(QString::number(p.ratePerSecond, 'f', 3).rightJustified(9), QString::number(p.requests).rightJustified(9),
+                              QString::number(p.attainment * 100.0, 'f', 2).rightJustified(9),
+                              QString::number(p.goodputRequestsPerSecond, 'f', 3).rightJustified(11),
+                              QString::number(p.throughputTokensPerSecond, 'f', 1).rightJustified(10), ms(p.p99TtftSeconds).rightJustified(12),
+                              ms(p.p99ItlSeconds).rightJustified(11))
+                     + (p.bisection ? QStringLiteral("  (bisection)") : QString());
+    lines << QStringLiteral("  ") + maxRateSentence(sweep, result);
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString rateSweepCsv(const model::RateSweep& sweep, const model::RateSweepResult& result)
+{
+    QStringList lines;
+    lines << QStringLiteral("rate_per_s,requests,attainment,goodput_requests_per_s,throughput_tokens_per_s,ttft_p50_ms,ttft_p99_ms,"
+                            "itl_p50_ms,itl_p99_ms,end_to_end_p99_ms,bisection,meets_target");
+    auto n = [](double v) { return QString::number(v, 'g', 10); };
+    for (const model::RatePoint& p : result.points)
+        lines << QStringList{n(p.ratePerSecond), QString::number(p.requests), n(p.attainment), n(p.goodputRequestsPerSecond),
+                             n(p.throughputTokensPerSecond), n(p.p50TtftSeconds * 1e3), n(p.p99TtftSeconds * 1e3),
+                             n(p.p50ItlSeconds * 1e3), n(p.p99ItlSeconds * 1e3), n(p.p99EndToEndSeconds * 1e3),
+                             p.bisection ? QStringLiteral("1") : QStringLiteral("0"),
+                             p.attainment >= sweep.attainmentTarget ? QStringLiteral("1") : QStringLiteral("0")}
+                     .join(QLatin1Char(','));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString parseRateSweepOption(const QString& text, model::RateSweep& out)
+{
+    const QStringList parts = text.split(QLatin1Char(':'));
+    const QString bad = QStringLiteral("--rate-sweep %1: expected FROM:TO:STEPS, rates in requests/s and a whole number of steps "
+                                       "from 1 to %2, e.g. 1:20:10")
+                            .arg(text)
+                            .arg(model::kMaxRateSweepSteps);
+    if (parts.size() != 3)
+        return bad;
+    bool okFrom = false, okTo = false, okSteps = false;
+    const double from = parts[0].trimmed().toDouble(&okFrom);
+    const double to = parts[1].trimmed().toDouble(&okTo);
+    const int steps = parts[2].trimmed().toInt(&okSteps);
+    if (!okFrom || !okTo || !okSteps || !std::isfinite(from) || !std::isfinite(to) || steps < 1 || steps > model::kMaxRateSweepSteps)
+        return bad;
+    if (!(from > 0) || to < from)
+        return QStringLiteral("--rate-sweep %1: FROM must be > 0 and TO >= FROM").arg(text);
+    out.fromPerSecond = from;
+    out.toPerSecond = to;
+    out.steps = steps;
+    return {};
+}
+
 int runSimulate(const QString& file, bool json)
 {
+    SimulateOptions options;
+    options.format = json ? QStringLiteral("json") : QStringLiteral("text");
+    return runSimulate(file, options);
+}
+
+int runSimulate(const QString& file, const SimulateOptions& options)
+{
+    const bool json = options.format == QLatin1String("json");
     model::SimulationFile sim;
     if (const std::string err = model::loadSimulationFile(file, sim); !err.empty()) {
         printLine(stderr, QStringLiteral("ridgeline: ") + file + QStringLiteral(": ") + QString::fromStdString(err));
         return kExitBadInput;
     }
+    model::RateSweep sweepSpec = sim.rateSweep;
+    if (options.rateSweep) {
+        sweepSpec.fromPerSecond = options.rateSweep->fromPerSecond;
+        sweepSpec.toPerSecond = options.rateSweep->toPerSecond;
+        sweepSpec.steps = options.rateSweep->steps;
+    }
+    const std::string sweepField = options.rateSweep ? "--rate-sweep" : "simulation.rate_sweep";
+    if (options.attainment) {
+        if (sweepSpec.steps == 0) {
+            printLine(stderr, QStringLiteral("ridgeline: --attainment goes with --rate-sweep FROM:TO:STEPS or a \"rate_sweep\" in the file"));
+            return kExitBadInput;
+        }
+        sweepSpec.attainmentTarget = *options.attainment;
+    }
+    if (sweepSpec.steps > 0)
+        if (const std::string err = model::checkRateSweep(sim.config, sweepSpec, sweepField); !err.empty()) {
+            printLine(stderr, QStringLiteral("ridgeline: ") + file + QStringLiteral(": ") + QString::fromStdString(err));
+            return kExitBadInput;
+        }
+    if (sim.trace.skippedRows > 0)
+        printLine(stderr, QStringLiteral("ridgeline: %1: %2 trace row(s) with 0 context or generated tokens (failed requests) were left out")
+                              .arg(file)
+                              .arg(sim.trace.skippedRows));
     const std::vector<model::Request> requests = model::generateRequests(sim.config);
     if (requests.empty()) {
         printLine(stderr, QStringLiteral("ridgeline: ") + file
@@ -268,10 +467,38 @@ int runSimulate(const QString& file, bool json)
     const std::vector<model::SweepPoint> sweep = sim.config.sweepMaxSequences.empty()
         ? std::vector<model::SweepPoint>{}
         : model::sweepMaxSequences(sim.scenario, sim.config, requests);
-    if (json)
-        printLine(stdout, QString::fromUtf8(QJsonDocument(simulationJson(sim, result, sweep)).toJson(QJsonDocument::Indented)).trimmed());
-    else
-        printLine(stdout, simulationText(sim, result, sweep));
+    model::RateSweepResult rates;
+    if (sweepSpec.steps > 0)
+        rates = model::sweepArrivalRate(sim.scenario, sim.config, sweepSpec);
+    if (options.format == QLatin1String("csv")) {
+        if (sweepSpec.steps == 0) { // the run itself as the one row
+            model::RatePoint p;
+            p.ratePerSecond = model::workloadRatePerSecond(sim.config);
+            p.requests = result.all.requests;
+            p.attainment = result.all.goodputFraction;
+            p.goodputRequestsPerSecond = result.all.goodputRequestsPerSecond;
+            p.throughputTokensPerSecond = result.all.throughputTokensPerSecond;
+            p.p50TtftSeconds = result.all.latency.ttft.p50;
+            p.p99TtftSeconds = result.all.latency.ttft.p99;
+            p.p50ItlSeconds = result.all.latency.itl.p50;
+            p.p99ItlSeconds = result.all.latency.itl.p99;
+            p.p99EndToEndSeconds = result.all.latency.endToEnd.p99;
+            rates.points = {p};
+        }
+        printLine(stdout, rateSweepCsv(sweepSpec, rates));
+        return 0;
+    }
+    if (json) {
+        QJsonObject o = simulationJson(sim, result, sweep);
+        if (sweepSpec.steps > 0)
+            o.insert(QStringLiteral("rate_sweep"), rateSweepJson(sweepSpec, rates));
+        printLine(stdout, QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented)).trimmed());
+    } else {
+        QString text = simulationText(sim, result, sweep);
+        if (sweepSpec.steps > 0)
+            text += QStringLiteral("\n\n") + rateSweepText(sweepSpec, rates);
+        printLine(stdout, text);
+    }
     return 0;
 }
 

@@ -314,13 +314,16 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
     config.policy = BatchingPolicy::Continuous;
     config.maxSequences = std::max(1, p.batchCap);
     config.blockTokens = s.serving.blockTokens;
+    // The whole fleet: the plan's replicas behind a least-loaded router, sharing the requests.
+    config.replicas = p.replicas;
+    config.router = RouterPolicy::LeastLoaded;
     config.requests = std::max(1LL, requests);
     config.itlSloMs = req.slo.itlMs;
     config.ttftSloMs = req.slo.ttftMs;
     config.itlSloStatistic = ItlSloStatistic::Mean;
     RequestClass cls;
     cls.name = "plan";
-    cls.ratePerSecond = req.load.requestsPerSecond / p.replicas;
+    cls.ratePerSecond = req.load.requestsPerSecond;
     cls.prompt.kind = LengthDistribution::Kind::Fixed;
     cls.prompt.value = P;
     cls.output.kind = LengthDistribution::Kind::Fixed;

@@ -252,9 +252,10 @@ std::vector<PlanDevice> catalogueDevices(bool examplePrices = true, double pue =
 PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, double itlSloMs);
 
 /**
- * The serving simulator's check of one plan (model/simulator.h): one colocated instance of the plan's device
- * at T = tp, continuous batching with max sequences = the batch cap, Poisson arrivals at load / replicas,
- * fixed prompt and output lengths. Distributions, not mean estimates: P90 TTFT and P90 TPOT against the SLOs.
+ * The serving simulator's check of one plan (model/simulator.h): the plan's colocated replicas of its device
+ * at T = tp behind a least-loaded router (SimulationConfig::replicas), each with continuous batching and max
+ * sequences = the batch cap, Poisson arrivals at the whole load, fixed prompt and output lengths; @p requests
+ * in all (shared by the replicas). Distributions, not mean estimates: P90 TTFT and P90 TPOT against the SLOs.
  * Only layouts the simulator models (pp = ep = 1, colocated); else simulated is false and skipped says why.
  */
 struct SimulatedCheck {
@@ -267,7 +268,7 @@ struct SimulatedCheck {
     bool meetsSloAtP90 = false;    ///< P90 TTFT <= TTFT SLO and P90 TPOT <= ITL SLO
 };
 
-/** Runs the check above on @p point of @p request with @p requests requests (seed 1: deterministic). */
+/** Runs the check above on @p point of @p request with @p requests requests in all (seed 1: deterministic). */
 SimulatedCheck simulatePlan(const PlanRequest& request, const PlanPoint& point, long long requests = 2000);
 
 /** "does not fit", "misses ITL", ... */

@@ -5,7 +5,9 @@
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
+#include <optional>
 
+#include <QDate>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -164,7 +166,8 @@ std::string parseClass(const QJsonValue& v, const std::string& field, RequestCla
     if (!v.isObject())
         return field + " = " + jsonValueText(v) + ": expected an object such as {\"name\": \"chat\", \"rate_per_s\": 10, ...}";
     const QJsonObject o = v.toObject();
-    if (std::string e = onlyKeys(o, field, {"name", "priority", "rate_per_s", "count", "prompt", "output", "start_s", "end_s"});
+    if (std::string e = onlyKeys(o, field, {"name", "priority", "rate_per_s", "count", "prompt", "output", "start_s", "end_s",
+                                            "arrival", "burstiness", "prefix_groups"});
         !e.empty())
         return e;
     const QJsonValue name = o.value(QLatin1String("name"));
@@ -194,6 +197,29 @@ std::string parseClass(const QJsonValue& v, const std::string& field, RequestCla
             return e;
         k.endSeconds = end;
     }
+    if (o.contains(QLatin1String("arrival"))) {
+        int a = 0;
+        if (std::string e = choice(o.value(QLatin1String("arrival")), field + ".arrival", {"poisson", "gamma"}, a); !e.empty())
+            return e;
+        k.arrival = a == 0 ? ArrivalProcess::Poisson : ArrivalProcess::Gamma;
+    }
+    if (o.contains(QLatin1String("burstiness"))) {
+        if (std::string e = number(o.value(QLatin1String("burstiness")), field + ".burstiness", k.burstiness); !e.empty())
+            return e;
+        if (k.arrival != ArrivalProcess::Gamma)
+            return field + ".burstiness = " + jsonValueText(o.value(QLatin1String("burstiness")))
+                   + ": goes with \"arrival\": \"gamma\" (Poisson arrivals have burstiness 1)";
+        if (!(k.burstiness >= kMinSimulationBurstiness && k.burstiness <= kMaxSimulationBurstiness))
+            return field + ".burstiness = " + jsonValueText(o.value(QLatin1String("burstiness")))
+                   + ": must be from 0.001 to 1,000 (the gamma shape; 1 is Poisson, below 1 burstier)";
+    }
+    if (o.contains(QLatin1String("prefix_groups"))) {
+        long long g = 0;
+        if (std::string e = wholeNumber(o.value(QLatin1String("prefix_groups")), field + ".prefix_groups", g, 0, kMaxSimulationPrefixGroups);
+            !e.empty())
+            return e;
+        k.prefixGroups = int(g);
+    }
     const bool generates = k.ratePerSecond > 0 || k.count > 0;
     for (const char* which : {"prompt", "output"}) {
         const QJsonValue d = o.value(QLatin1String(which));
@@ -217,12 +243,182 @@ bool parseDouble(const QByteArray& t, double& out)
     return ec == std::errc() && ptr == last && std::isfinite(out);
 }
 
+/** The trace's class for rows without one: "trace", appended to @p classes when missing. */
+int traceClassIndex(std::vector<RequestClass>& classes)
+{
+    for (size_t c = 0; c < classes.size(); ++c)
+        if (classes[c].name == "trace")
+            return int(c);
+    RequestClass k;
+    k.name = "trace";
+    classes.push_back(k);
+    return int(classes.size()) - 1;
+}
+
+/** "2023-11-16 18:15:46.6805900" (or with T, an optional Z or +hh:mm offset) -> seconds since 1970-01-01 UTC; false when not one. */
+bool parseTraceTimestamp(const QByteArray& text, double& out)
+{
+    static const QRegularExpression re(QStringLiteral(
+        "^(\\d{4})-(\\d{2})-(\\d{2})[ T](\\d{2}):(\\d{2}):(\\d{2})(\\.\\d{1,9})?(Z|[+-]\\d{2}:?\\d{2})?$"));
+    const QRegularExpressionMatch m = re.match(QString::fromLatin1(text));
+    if (!m.hasMatch())
+        return false;
+    const QDate date(m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3).toInt());
+    const int h = m.captured(4).toInt(), mi = m.captured(5).toInt(), sec = m.captured(6).toInt();
+    if (!date.isValid() || h > 23 || mi > 59 || sec > 60)
+        return false;
+    double fraction = 0;
+    if (m.capturedLength(7) > 0)
+        fraction = QStringView(m.captured(7)).toDouble();
+    double offset = 0;
+    const QString zone = m.captured(8);
+    if (zone.size() > 1) {
+        const QString digits = QString(zone).remove(QLatin1Char(':'));
+        offset = (digits.mid(1, 2).toInt() * 3600.0 + digits.mid(3, 2).toInt() * 60.0) * (zone.startsWith(QLatin1Char('-')) ? -1 : 1);
+    }
+    out = double(date.toJulianDay() - 2440588) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + fraction - offset;
+    return true;
+}
+
+/** A token count cell of a public trace: a whole number from 0 to kMaxSimulationTokens. */
+bool traceTokens(const QByteArray& cell, double& out)
+{
+    return parseDouble(cell.trimmed(), out) && out == std::floor(out) && out >= 0 && out <= double(kMaxSimulationTokens);
+}
+
+std::string tooManyRows(const std::string& where)
+{
+    return where + ": more than " + grouped(kMaxSimulationRequests) + " rows; at most " + grouped(kMaxSimulationRequests) + " requests in all";
+}
+
+/**
+ * The Azure LLM inference trace (AzurePublicDataset, 2023 and 2024): header TIMESTAMP,ContextTokens,GeneratedTokens,
+ * rows of a datetime and two token counts. Arrivals are seconds after the first row's. Rows with 0 context or
+ * generated tokens (failed requests) are skipped and counted.
+ */
+std::string parseAzureTrace(const QList<QByteArray>& lines, int headerLine, const std::string& field, std::vector<RequestClass>& classes,
+                            std::vector<Request>& out, TraceStats& stats)
+{
+    const int cls = traceClassIndex(classes);
+    std::optional<double> first;
+    for (int i = headerLine + 1; i < int(lines.size()); ++i) {
+        const QByteArray l = lines[i].trimmed();
+        if (l.isEmpty())
+            continue;
+        const std::string where = field + " line " + std::to_string(i + 1);
+        const QList<QByteArray> cells = l.split(',');
+        if (cells.size() != 3)
+            return where + ": expected TIMESTAMP,ContextTokens,GeneratedTokens (an Azure LLM inference trace), got "
+                   + std::to_string(cells.size()) + " fields";
+        double t = 0;
+        if (!parseTraceTimestamp(cells[0].trimmed(), t))
+            return where + ": TIMESTAMP (field 1) is not a date and time such as 2023-11-16 18:15:46.6805900";
+        if (!first)
+            first = t;
+        if (t < *first)
+            return where + ": TIMESTAMP (field 1) is earlier than the first row's; the trace must be in time order";
+        if (t - *first > kMaxSimulationSeconds)
+            return where + ": TIMESTAMP (field 1) is more than 1e7 s after the first row's";
+        double context = 0, generated = 0;
+        if (!traceTokens(cells[1], context))
+            return where + ": ContextTokens (field 2) is not a whole number from 0 to " + grouped(kMaxSimulationTokens);
+        if (!traceTokens(cells[2], generated))
+            return where + ": GeneratedTokens (field 3) is not a whole number from 0 to " + grouped(kMaxSimulationTokens);
+        if (context < 1 || generated < 1) {
+            ++stats.skippedRows;
+            continue;
+        }
+        if (out.size() >= size_t(kMaxSimulationRequests))
+            return tooManyRows(where);
+        Request r;
+        r.arrivalSeconds = t - *first;
+        r.promptTokens = int(context);
+        r.outputTokens = int(generated);
+        r.classIndex = cls;
+        out.push_back(r);
+    }
+    return {};
+}
+
+/**
+ * The Mooncake trace (JSON Lines): one object a line with "timestamp" (ms), "input_length", "output_length" and
+ * "hash_ids" (the prompt's block hashes; the first is the request's prefix group). Other keys are ignored.
+ */
+std::string parseMooncakeTrace(const QList<QByteArray>& lines, const std::string& field, std::vector<RequestClass>& classes,
+                               std::vector<Request>& out)
+{
+    const int cls = traceClassIndex(classes);
+    for (int i = 0; i < int(lines.size()); ++i) {
+        const QByteArray l = lines[i].trimmed();
+        if (l.isEmpty())
+            continue;
+        const std::string where = field + " line " + std::to_string(i + 1);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(l, &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject())
+            return where + ": not a JSON object (a Mooncake trace has one {\"timestamp\": ..., \"input_length\": ..., "
+                           "\"output_length\": ..., \"hash_ids\": [...]} a line)";
+        const QJsonObject o = doc.object();
+        const QJsonValue ts = o.value(QLatin1String("timestamp"));
+        if (!ts.isDouble() || !std::isfinite(ts.toDouble()) || ts.toDouble() < 0 || ts.toDouble() / 1000.0 > kMaxSimulationSeconds)
+            return where + ": timestamp is missing or not a number of milliseconds from 0 to 1e10";
+        Request r;
+        r.arrivalSeconds = ts.toDouble() / 1000.0;
+        r.classIndex = cls;
+        const char* names[2] = {"input_length", "output_length"};
+        int* fields[2] = {&r.promptTokens, &r.outputTokens};
+        for (int k = 0; k < 2; ++k) {
+            const QJsonValue v = o.value(QLatin1String(names[k]));
+            const double d = v.toDouble();
+            if (!v.isDouble() || d != std::floor(d) || d < 1 || d > double(kMaxSimulationTokens))
+                return where + ": " + names[k] + " is missing or not a whole number of tokens from 1 to " + grouped(kMaxSimulationTokens);
+            *fields[k] = int(d);
+        }
+        const QJsonValue hashes = o.value(QLatin1String("hash_ids"));
+        if (!hashes.isUndefined()) {
+            if (!hashes.isArray())
+                return where + ": hash_ids is not a list of whole numbers";
+            const QJsonArray a = hashes.toArray();
+            if (!a.isEmpty()) {
+                const double h = a.first().toDouble(-1);
+                if (!a.first().isDouble() || h != std::floor(h) || h < 0 || h > 2147483647.0)
+                    return where + ": hash_ids[0] is not a whole number from 0 to 2,147,483,647";
+                r.prefixGroup = int(h);
+            }
+        }
+        if (out.size() >= size_t(kMaxSimulationRequests))
+            return tooManyRows(where);
+        out.push_back(r);
+    }
+    return {};
+}
+
 } // namespace
 
 std::string parseTraceCsv(const QByteArray& text, const std::string& field, std::vector<RequestClass>& classes,
-                          std::vector<Request>& out)
+                          std::vector<Request>& out, TraceStats* stats)
 {
     const QList<QByteArray> lines = text.split('\n');
+    TraceStats local;
+    TraceStats& st = stats ? *stats : local;
+    // The format, from the first line that is not blank: a JSON object (Mooncake), the Azure header, else ours.
+    for (int i = 0; i < int(lines.size()); ++i) {
+        const QByteArray l = lines[i].trimmed();
+        if (l.isEmpty())
+            continue;
+        if (l.startsWith('{')) {
+            st.format = TraceFormat::Mooncake;
+            return parseMooncakeTrace(lines, field, classes, out);
+        }
+        QByteArray header = l.toLower();
+        header.replace(' ', "");
+        if (header == "timestamp,contexttokens,generatedtokens") {
+            st.format = TraceFormat::Azure;
+            return parseAzureTrace(lines, i, field, classes, out, st);
+        }
+        break;
+    }
+    st.format = TraceFormat::Rows;
     bool first = true;
     int line = 0;
     int traceClass = -1;
@@ -343,7 +539,8 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
                                  {"policy", "max_sequences", "token_budget", "kv_admission", "block_tokens", "kv_watermark",
                                   "duration_s", "requests", "seed", "itl_slo_ms", "ttft_slo_ms", "itl_slo_statistic",
                                   "classes", "trace_csv", "admission_rule", "batch_prefill_token_cap",
-                                  "reserved_kv_fraction", "sweep_max_sequences", "kv_series_points"});
+                                  "reserved_kv_fraction", "sweep_max_sequences", "kv_series_points", "replicas", "router",
+                                  "rate_sweep"});
         !e.empty())
         return e;
 
@@ -373,6 +570,47 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
             !e.empty())
             return e;
         c.admissionRule = static_cast<AdmissionRule>(index);
+    }
+    if (has("router")) {
+        if (std::string e = choice(val("router"), f("router"), {"round_robin", "least_loaded", "prefix_aware"}, index); !e.empty())
+            return e;
+        c.router = static_cast<RouterPolicy>(index);
+    }
+    if (has("replicas")) {
+        long long n = 0;
+        if (std::string e = wholeNumber(val("replicas"), f("replicas"), n, 1, kMaxSimulationReplicas); !e.empty())
+            return e;
+        c.replicas = int(n);
+    }
+    if (has("rate_sweep")) {
+        const QJsonValue v = val("rate_sweep");
+        const std::string rs = f("rate_sweep");
+        if (!v.isObject())
+            return rs + " = " + jsonValueText(v) + ": expected an object such as {\"from\": 1, \"to\": 20, \"steps\": 10}";
+        const QJsonObject o = v.toObject();
+        if (std::string e = onlyKeys(o, rs, {"from", "to", "steps", "attainment", "bisections"}); !e.empty())
+            return e;
+        for (const char* required : {"from", "to", "steps"})
+            if (!o.contains(QLatin1String(required)))
+                return rs + "." + required + ": missing";
+        RateSweep& sweep = out.rateSweep;
+        if (std::string e = number(o.value(QLatin1String("from")), rs + ".from", sweep.fromPerSecond); !e.empty())
+            return e;
+        if (std::string e = number(o.value(QLatin1String("to")), rs + ".to", sweep.toPerSecond); !e.empty())
+            return e;
+        long long steps = 0;
+        if (std::string e = wholeNumber(o.value(QLatin1String("steps")), rs + ".steps", steps, 1, kMaxRateSweepSteps); !e.empty())
+            return e;
+        sweep.steps = int(steps);
+        if (o.contains(QLatin1String("attainment")))
+            if (std::string e = number(o.value(QLatin1String("attainment")), rs + ".attainment", sweep.attainmentTarget); !e.empty())
+                return e;
+        if (o.contains(QLatin1String("bisections"))) {
+            long long b = 0;
+            if (std::string e = wholeNumber(o.value(QLatin1String("bisections")), rs + ".bisections", b, 0, kMaxRateSweepBisections); !e.empty())
+                return e;
+            sweep.bisections = int(b);
+        }
     }
     if (has("itl_slo_statistic")) {
         if (std::string e = choice(val("itl_slo_statistic"), f("itl_slo_statistic"), {"mean", "max"}, index); !e.empty())
@@ -460,10 +698,14 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         QByteArray bytes;
         if (std::string e = readInputFile(path, bytes); !e.empty())
             return f("trace_csv") + " = " + jsonValueText(v) + ": " + e;
-        if (std::string e = parseTraceCsv(bytes, f("trace_csv"), c.classes, c.trace); !e.empty())
+        if (std::string e = parseTraceCsv(bytes, f("trace_csv"), c.classes, c.trace, &out.trace); !e.empty())
             return e;
     }
-    return checkSimulationConfig(c);
+    if (std::string e = checkSimulationConfig(c); !e.empty())
+        return e;
+    if (out.rateSweep.steps > 0)
+        return checkRateSweep(c, out.rateSweep, f("rate_sweep"));
+    return {};
 }
 
 std::string loadSimulationFile(const QString& path, SimulationFile& out)

@@ -12,6 +12,19 @@
 
 namespace ridgeline::model {
 
+/** Which format parseTraceCsv() found. */
+enum class TraceFormat {
+    Rows,     ///< ours: arrival_s,prompt_tokens,output_tokens[,class]
+    Azure,    ///< the Azure LLM inference trace CSV: TIMESTAMP,ContextTokens,GeneratedTokens
+    Mooncake  ///< the Mooncake trace JSON Lines: timestamp (ms), input_length, output_length, hash_ids
+};
+
+/** What parseTraceCsv() found besides the requests. */
+struct TraceStats {
+    TraceFormat format = TraceFormat::Rows;
+    long long skippedRows = 0; ///< Azure rows with 0 context or generated tokens (failed requests), left out
+};
+
 /**
  * A simulation file: a scenario and how to load it.
  *
@@ -31,9 +44,14 @@ namespace ridgeline::model {
  *     "itl_slo_statistic": "mean" (TPOT) | "max" (worst interval),
  *     "classes": [{"name": "chat", "priority": "interactive" | "batch",
  *                  "rate_per_s": 10  and/or  "count": 50 (a burst at start_s),
- *                  "prompt": DIST, "output": DIST, "start_s": 0, "end_s": null}],
+ *                  "prompt": DIST, "output": DIST, "start_s": 0, "end_s": null,
+ *                  "arrival": "poisson" | "gamma", "burstiness": 1 (gamma only: shape, 0.001 to 1000),
+ *                  "prefix_groups": 0 (N: each request one of N prompt prefixes, for the prefix-aware router)}],
  *     "trace_csv": "trace.csv" (a file in the simulation file's folder or below it: no absolute path, no
- *                  "..", no link leading out; rows arrival_s,prompt,output[,class]),
+ *                  "..", no link leading out; rows arrival_s,prompt,output[,class], or an Azure LLM
+ *                  inference trace CSV, or a Mooncake trace JSONL: parseTraceCsv()),
+ *     "replicas": 1 (1 to 4096), "router": "round_robin" | "least_loaded" | "prefix_aware",
+ *     "rate_sweep": {"from": 1, "to": 20, "steps": 10, "attainment": 0.99, "bisections": 6},
  *     "admission_rule": "none" | "separate_queues" | "prefill_token_cap" | "reserved_kv",
  *     "batch_prefill_token_cap": 256, "reserved_kv_fraction": 0.3,
  *     "sweep_max_sequences": [8, 16, 32, 64, 128, 256],
@@ -55,6 +73,8 @@ struct SimulationFile {
     std::string title;        ///< "title", or "" when absent
     Scenario scenario;        ///< defaultScenario() with "scenario" applied; validated
     SimulationConfig config;  ///< "simulation", with the trace rows loaded; checked
+    RateSweep rateSweep;      ///< "rate_sweep" (steps 0: none); checked with checkRateSweep()
+    TraceStats trace;         ///< the trace's format and skipped rows (trace_csv)
 };
 
 /**
@@ -68,13 +88,20 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
 std::string loadSimulationFile(const QString& path, SimulationFile& out);
 
 /**
- * Parses trace CSV text: one request per line, "arrival_s,prompt_tokens,output_tokens[,class]"; blank lines,
- * lines starting with '#' and a first line that does not start with a number (a header) are skipped.
+ * Parses a trace, its format found from its first line that is not blank:
+ * - a line starting with '{': the Mooncake trace, JSON Lines, one {"timestamp": ms, "input_length": tokens,
+ *   "output_length": tokens, "hash_ids": [block hashes]} a line (other keys ignored); arrival = timestamp / 1000 s,
+ *   prefix group = hash_ids[0];
+ * - the header TIMESTAMP,ContextTokens,GeneratedTokens (any case): the Azure LLM inference trace; arrivals are
+ *   seconds after the first row's datetime ("2023-11-16 18:15:46.6805900", T and a zone allowed), rows in time
+ *   order; rows with 0 tokens (failed requests) are skipped and counted in @p stats;
+ * - else ours: one request per line, "arrival_s,prompt_tokens,output_tokens[,class]"; blank lines,
+ *   lines starting with '#' and a first line that does not start with a number (a header) are skipped.
  * A class names an entry of @p classes; rows without one go to a class "trace" (interactive), appended to
  * @p classes when missing. Errors name @p field, the line and the field, never the file's text (it may
  * be any file): "simulation.trace_csv line 4: prompt_tokens (field 2) is not a whole number from 1 to ...".
  */
 std::string parseTraceCsv(const QByteArray& text, const std::string& field, std::vector<RequestClass>& classes,
-                          std::vector<Request>& out);
+                          std::vector<Request>& out, TraceStats* stats = nullptr);
 
 } // namespace ridgeline::model

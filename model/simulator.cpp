@@ -10,6 +10,7 @@
 #include <deque>
 #include <limits>
 #include <numeric>
+#include <unordered_map>
 
 #include <QString>
 
@@ -217,6 +218,78 @@ struct Progress {
     long long itlCount = 0;
 };
 
+/** The requests of @p requests at @p indices (all with nullptr), with @p itl their inter-token latencies. */
+TrafficSummary summariseRequests(const std::vector<RequestResult>& requests, const std::vector<size_t>* indices,
+                                 const Percentiles& itl, double span)
+{
+    TrafficSummary t;
+    std::vector<double> queue, prefill, ttft, tpot, e2e;
+    long long good = 0;
+    const size_t n = indices ? indices->size() : requests.size();
+    for (size_t i = 0; i < n; ++i) {
+        const RequestResult& r = requests[indices ? (*indices)[i] : i];
+        ++t.requests;
+        if (r.rejected) {
+            ++t.rejected;
+            continue;
+        }
+        if (std::isnan(r.finishedSeconds))
+            continue;
+        ++t.completed;
+        t.outputTokens += r.outputTokens;
+        queue.push_back(r.queueWaitSeconds());
+        prefill.push_back(r.prefillSeconds());
+        ttft.push_back(r.ttftSeconds());
+        e2e.push_back(r.endToEndSeconds());
+        if (!std::isnan(r.tpotSeconds))
+            tpot.push_back(r.tpotSeconds);
+        good += r.metSlo ? 1 : 0;
+    }
+    t.latency.queueWait = percentiles(queue);
+    t.latency.prefill = percentiles(prefill);
+    t.latency.ttft = percentiles(ttft);
+    t.latency.tpot = percentiles(tpot);
+    t.latency.endToEnd = percentiles(e2e);
+    t.latency.itl = itl;
+    if (span > 0) {
+        t.throughputTokensPerSecond = t.outputTokens / span;
+        t.goodputRequestsPerSecond = double(good) / span;
+    }
+    t.goodputFraction = t.requests > 0 ? double(good) / double(t.requests) : 0.0;
+    return t;
+}
+
+/**
+ * Span, the overall and per-class summaries of @p out's requests (their metSlo set), with @p itl the ITL histograms
+ * per class (the last for class indices out of range).
+ */
+void summariseResult(SimulationResult& out, const std::vector<LatencyHistogram>& itl, size_t nClasses)
+{
+    double first = kInf, last = -kInf;
+    for (const RequestResult& r : out.requests) {
+        first = std::min(first, r.arrivalSeconds);
+        if (!std::isnan(r.finishedSeconds))
+            last = std::max(last, r.finishedSeconds);
+    }
+    out.spanSeconds = last > first ? last - first : 0.0;
+    // One pass over the requests and one over the ITL record for every class together: summarising
+    // class by class over all requests made a run cost classes x requests.
+    std::vector<std::vector<size_t>> byClass(nClasses);
+    for (size_t i = 0; i < out.requests.size(); ++i) {
+        const int c = out.requests[i].classIndex;
+        if (c >= 0 && size_t(c) < nClasses)
+            byClass[size_t(c)].push_back(i);
+    }
+    LatencyHistogram all;
+    for (const LatencyHistogram& h : itl)
+        all.merge(h);
+    out.all = summariseRequests(out.requests, nullptr, all.percentiles(), out.spanSeconds);
+    out.classes.clear();
+    for (size_t c = 0; c < nClasses; ++c)
+        out.classes.push_back(summariseRequests(out.requests, &byClass[c], c < itl.size() ? itl[c].percentiles() : Percentiles{},
+                                                out.spanSeconds));
+}
+
 class Engine {
 public:
     Engine(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
@@ -250,12 +323,12 @@ public:
         m_preferBatchVictims = config.admissionRule != AdmissionRule::None;
         m_out.requests.reserve(n); // filled by prepare(), which run() calls: first touch of the memory costs
         m_progress.reserve(n);     // page faults (about 0.4 s per million requests) and must be cancellable
-        m_running.reserve(size_t(std::max(1, config.maxSequences)));
+        m_running.reserve(size_t(std::clamp(config.maxSequences, 1, 4096))); // a fleet has thousands of engines: grow past it
         m_classBulk.assign(config.classes.size() + 1, 0); // the last: a class index out of range
         m_bulkClasses.reserve(m_classBulk.size());
         m_itl.resize(m_classBulk.size());
         m_seriesLimit = std::max(2, 2 * config.kvSeriesPoints);
-        m_out.kvSeries.reserve(size_t(m_seriesLimit) + 1);
+        m_out.kvSeries.reserve(size_t(std::min(m_seriesLimit, 4096)) + 1);
         if (config.recordTokenTimes) {
             m_out.tokenOffsets.resize(n + 1);
             m_out.tokenOffsets[0] = 0;
@@ -265,19 +338,25 @@ public:
         }
     }
 
+    /** The result record of request @p i before it is simulated. */
+    RequestResult initialResult(size_t i) const
+    {
+        RequestResult r;
+        r.arrivalSeconds = m_arrival[i];
+        r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
+        r.tpotSeconds = kNaN;
+        r.promptTokens = m_requests[i].promptTokens;
+        r.outputTokens = m_requests[i].outputTokens;
+        r.classIndex = m_requests[i].classIndex;
+        return r;
+    }
+
     /** Per-request state, in chunks between progress calls; false when the callback stopped the run. */
     bool prepare()
     {
         const size_t n = m_requests.size();
         for (size_t i = 0; i < n; ++i) {
-            RequestResult r;
-            r.arrivalSeconds = m_arrival[i];
-            r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
-            r.tpotSeconds = kNaN;
-            r.promptTokens = m_requests[i].promptTokens;
-            r.outputTokens = m_requests[i].outputTokens;
-            r.classIndex = m_requests[i].classIndex;
-            m_out.requests.push_back(r);
+            m_out.requests.push_back(initialResult(i));
             m_progress.emplace_back();
             if (m_onProgress && (i + 1) % size_t(kCheckWork) == 0 && !m_onProgress(0, static_cast<long long>(n)))
                 return false;
@@ -288,16 +367,65 @@ public:
     SimulationResult run()
     {
         const size_t n = m_requests.size();
-        size_t nextArrival = 0;
-        double now = n > 0 ? std::min(0.0, m_arrival[size_t(m_order[0])]) : 0.0;
-        if (!prepare()) {
+        m_now = n > 0 ? std::min(0.0, m_arrival[size_t(m_order[0])]) : 0.0;
+        if (!prepare() || !advance(kInf)) {
             m_out.cancelled = true;
             return std::move(m_out);
         }
+        finish();
+        return std::move(m_out);
+    }
+
+    // -- a fleet's replica (simulateFleet()): requests appended to the vector as the router assigns them --------
+
+    /** The router appended a request to the requests vector (arrivals in order, none before the last one's). */
+    void added()
+    {
+        const size_t i = m_requests.size() - 1;
+        m_order.push_back(int(i));
+        m_arrival.push_back(m_requests[i].arrivalSeconds);
+        m_released = m_arrival.size(); // open loop only
+        m_out.requests.push_back(initialResult(i));
+        m_progress.emplace_back();
+        if (m_config.recordTokenTimes) {
+            m_out.tokenOffsets.push_back(m_out.tokenOffsets.back() + std::max(0, m_requests[i].outputTokens));
+            m_out.tokenTimes.resize(size_t(m_out.tokenOffsets.back()), kNaN);
+        }
+    }
+
+    /** Requests finished or rejected so far. */
+    size_t done() const { return m_done; }
+
+    /** Requests routed here in flight at @p seconds (not finished or rejected by then), once advance(seconds) ran. */
+    long long inFlightAt(double seconds) const
+    {
+        // Every finish or rejection later than @p seconds happened at the latest event time (advance() stops there).
+        const long long later = m_lastDoneSeconds > seconds ? m_doneAtLast : 0;
+        return static_cast<long long>(m_requests.size() - m_done) + later;
+    }
+
+    /** The summaries of a finished replica, its ITL histograms (per class, then out of range) and slot-seconds. */
+    SimulationResult finishAndTake(std::vector<LatencyHistogram>& itl, double& slotSeconds)
+    {
+        finish();
+        itl = std::move(m_itl);
+        slotSeconds = m_slotSeconds;
+        return std::move(m_out);
+    }
+
+    /**
+     * Runs every step that starts before @p horizon (all of them with infinity), taking arrivals as their time comes;
+     * false when the progress callback stopped the run.
+     */
+    bool advance(double horizon)
+    {
+        const size_t n = m_requests.size();
+        size_t& nextArrival = m_nextArrival;
+        double& now = m_now;
         while (m_done < n) {
             while (nextArrival < n && m_arrival[size_t(m_order[nextArrival])] <= now)
                 enqueue(m_order[nextArrival++]);
-            if (m_done >= n)
+            if (m_done >= n || now >= horizon)
                 break;
             const double start = now;
             StepTotals totals;
@@ -328,14 +456,11 @@ public:
             m_workSinceCheck += static_cast<long long>(m_running.size()) + 1;
             if (m_onProgress && m_workSinceCheck >= kCheckWork) {
                 m_workSinceCheck = 0;
-                if (!m_onProgress(static_cast<long long>(m_done), static_cast<long long>(n))) {
-                    m_out.cancelled = true;
-                    return std::move(m_out);
-                }
+                if (!m_onProgress(static_cast<long long>(m_done), static_cast<long long>(n)))
+                    return false;
             }
         }
-        finish();
-        return std::move(m_out);
+        return true;
     }
 
 private:
@@ -375,10 +500,21 @@ private:
         m_queue[batch ? kBatch : kInteractive].push_back(request);
     }
 
+    /** A request left the system at @p seconds (finished or rejected). */
+    void noteDone(double seconds)
+    {
+        ++m_done;
+        if (seconds != m_lastDoneSeconds) {
+            m_lastDoneSeconds = seconds;
+            m_doneAtLast = 0;
+        }
+        ++m_doneAtLast;
+    }
+
     void reject(int request)
     {
         m_out.requests[size_t(request)].rejected = true;
-        ++m_done;
+        noteDone(m_now);
         release(m_arrival[size_t(request)]);
     }
 
@@ -766,7 +902,7 @@ private:
             r.finishedSeconds = now;
             if (p.itlCount > 0)
                 r.tpotSeconds = (now - r.firstTokenSeconds) / double(s.output - 1);
-            ++m_done;
+            noteDone(now);
             release(now);
         }
     }
@@ -820,47 +956,6 @@ private:
 
     // -- results -----------------------------------------------------------------------------
 
-    /** The requests at @p indices (all with nullptr), with @p itl their inter-token latencies. */
-    TrafficSummary summarise(const std::vector<size_t>* indices, const Percentiles& itl) const
-    {
-        TrafficSummary t;
-        std::vector<double> queue, prefill, ttft, tpot, e2e;
-        const double span = m_out.spanSeconds;
-        long long good = 0;
-        const size_t n = indices ? indices->size() : m_out.requests.size();
-        for (size_t i = 0; i < n; ++i) {
-            const RequestResult& r = m_out.requests[indices ? (*indices)[i] : i];
-            ++t.requests;
-            if (r.rejected) {
-                ++t.rejected;
-                continue;
-            }
-            if (std::isnan(r.finishedSeconds))
-                continue;
-            ++t.completed;
-            t.outputTokens += r.outputTokens;
-            queue.push_back(r.queueWaitSeconds());
-            prefill.push_back(r.prefillSeconds());
-            ttft.push_back(r.ttftSeconds());
-            e2e.push_back(r.endToEndSeconds());
-            if (!std::isnan(r.tpotSeconds))
-                tpot.push_back(r.tpotSeconds);
-            good += r.metSlo ? 1 : 0;
-        }
-        t.latency.queueWait = percentiles(queue);
-        t.latency.prefill = percentiles(prefill);
-        t.latency.ttft = percentiles(ttft);
-        t.latency.tpot = percentiles(tpot);
-        t.latency.endToEnd = percentiles(e2e);
-        t.latency.itl = itl;
-        if (span > 0) {
-            t.throughputTokensPerSecond = t.outputTokens / span;
-            t.goodputRequestsPerSecond = double(good) / span;
-        }
-        t.goodputFraction = t.requests > 0 ? double(good) / double(t.requests) : 0.0;
-        return t;
-    }
-
     void finish()
     {
         if (m_strideCount > 0)
@@ -874,29 +969,7 @@ private:
                 ? (std::isnan(r.tpotSeconds) ? 0.0 : r.tpotSeconds) : r.maxItlSeconds;
             r.metSlo = r.ttftSeconds() <= ttftSlo && itl <= itlSlo;
         }
-        double first = kInf, last = -kInf;
-        for (const RequestResult& r : m_out.requests) {
-            first = std::min(first, r.arrivalSeconds);
-            if (!std::isnan(r.finishedSeconds))
-                last = std::max(last, r.finishedSeconds);
-        }
-        m_out.spanSeconds = last > first ? last - first : 0.0;
-        // One pass over the requests and one over the ITL record for every class together: summarising
-        // class by class over all requests made a run cost classes x requests.
-        const size_t nClasses = m_config.classes.size();
-        std::vector<std::vector<size_t>> byClass(nClasses);
-        for (size_t i = 0; i < m_out.requests.size(); ++i) {
-            const int c = m_out.requests[i].classIndex;
-            if (c >= 0 && size_t(c) < nClasses)
-                byClass[size_t(c)].push_back(i);
-        }
-        LatencyHistogram all;
-        for (const LatencyHistogram& h : m_itl)
-            all.merge(h);
-        m_out.all = summarise(nullptr, all.percentiles());
-        m_out.classes.clear();
-        for (size_t c = 0; c < nClasses; ++c)
-            m_out.classes.push_back(summarise(&byClass[c], m_itl[c].percentiles()));
+        summariseResult(m_out, m_itl, m_config.classes.size());
         m_out.finishedSlotFraction = m_slotSeconds > 0 ? m_finishedSlotSeconds / m_slotSeconds : 0.0;
         m_out.meanSequences = m_out.busySeconds > 0 ? m_slotSeconds / m_out.busySeconds : 0.0;
         const double layers = std::max(1.0, m_cost.layers());
@@ -924,6 +997,10 @@ private:
     std::vector<int> m_bulkClasses; // classes with m_classBulk > 0 this step, in first-touch order
     SimulationResult m_out;
     size_t m_done = 0;
+    double m_now = 0;              // start of the next step
+    size_t m_nextArrival = 0;      // of m_order: the first not yet enqueued
+    double m_lastDoneSeconds = -kInf; // time of the latest finish or rejection, and how many happened then
+    long long m_doneAtLast = 0;
     long long m_totalBlocks = 0, m_usedBlocks = 0, m_batchBlocks = 0, m_peakBlocks = 0;
     long long m_watermarkBlocks = 0, m_batchShareBlocks = 0, m_contiguousBlocks = 0;
     bool m_preferBatchVictims = false;
@@ -1089,6 +1166,13 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         return s + "ttft_slo_ms = " + messageNumber(c.ttftSloMs) + ": must be a finite number of milliseconds > 0";
     if (!(c.reservedKvFraction > 0 && c.reservedKvFraction < 1))
         return s + "reserved_kv_fraction = " + messageNumber(c.reservedKvFraction) + ": must be in (0, 1)";
+    if (std::string e = range("replicas", c.replicas, 1, kMaxSimulationReplicas); !e.empty())
+        return e;
+    if (c.router != RouterPolicy::RoundRobin && c.router != RouterPolicy::LeastLoaded && c.router != RouterPolicy::PrefixAware)
+        return s + "router = " + std::to_string(int(c.router)) + ": expected round_robin, least_loaded or prefix_aware";
+    if (c.replicas > 1 && c.closedLoopClients > 0)
+        return s + "replicas = " + std::to_string(c.replicas) + ": a fleet is simulated open loop only, not with "
+               + std::to_string(c.closedLoopClients) + " closed-loop clients";
     if (c.classes.empty() && c.trace.empty())
         return s + "classes: at least one class (or a trace_csv) is needed";
     if (c.classes.size() > size_t(kMaxSimulationClasses))
@@ -1128,6 +1212,14 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         }
         if (k.ratePerSecond > 0 && !k.endSeconds)
             unbounded = true;
+        if (k.arrival != ArrivalProcess::Poisson && k.arrival != ArrivalProcess::Gamma)
+            return f + ".arrival = " + std::to_string(int(k.arrival)) + ": expected poisson or gamma";
+        if (!(k.burstiness >= kMinSimulationBurstiness && k.burstiness <= kMaxSimulationBurstiness))
+            return f + ".burstiness = " + messageNumber(k.burstiness) + ": must be from 0.001 to 1,000 (the gamma shape; 1 is Poisson)";
+        if (std::string e = range(("classes[" + std::to_string(i) + "].prefix_groups").c_str(), k.prefixGroups, 0,
+                                  kMaxSimulationPrefixGroups);
+            !e.empty())
+            return e;
     }
     if (unbounded && !c.durationSeconds && !c.requests)
         return s + "duration_s: a class arrives at a rate without end_s, so duration_s or requests is needed";
@@ -1192,6 +1284,11 @@ std::string checkSimulationConfig(const SimulationConfig& c)
                    + durationText(cost.seconds) + " of work; at most " + countText(kMaxSimulationOutputTokens / 2.0)
                    + " steps (about " + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
                    + "): raise token_budget, or lower the prompt lengths or requests";
+        if (cost.routingChecks / 4.0 > cost.outputTokens)
+            return s + "replicas = " + std::to_string(c.replicas) + ": " + estimate + " routed by load over "
+                   + std::to_string(c.replicas) + " replicas: about " + countText(cost.routingChecks * runs)
+                   + " replica checks, about " + durationText(cost.seconds) + " of work; at most "
+                   + countText(4.0 * kMaxSimulationOutputTokens) + ": use router round_robin, or fewer replicas or requests";
         return s + "classes: " + estimate + " = " + countText(cost.outputTokens * cost.runs) + " output tokens to simulate, about "
                + durationText(cost.seconds) + " of work; at most " + countText(kMaxSimulationOutputTokens) + " (about "
                + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
@@ -1278,10 +1375,14 @@ SimulationCost estimateSimulationCost(const SimulationConfig& c)
         cost.paddingTokens = std::max(0.0, requests * longest - tokens);
     if (c.policy == BatchingPolicy::Chunked)
         cost.prefillSteps = promptTokens / double(std::max(1, c.tokenBudget));
-    cost.workUnits = tokens + cost.paddingTokens + 2.0 * cost.prefillSteps;
+    // A load-aware router looks at every replica for every request (about a quarter of a sequence-step each).
+    if (c.replicas > 1 && c.router != RouterPolicy::RoundRobin)
+        cost.routingChecks = requests * double(c.replicas);
+    cost.workUnits = tokens + cost.paddingTokens + 2.0 * cost.prefillSteps + cost.routingChecks / 4.0;
     cost.runs = 1 + int(c.sweepMaxSequences.size());
-    cost.bytes = requests * kSimulationBytesPerRequest + (c.recordTokenTimes ? 8.0 * tokens : 0.0)
-                 + double(c.classes.size() + 2) * 4.0 * 4096.0; // a few octaves of ITL histogram per class
+    cost.bytes = requests * (kSimulationBytesPerRequest + (c.replicas > 1 ? kFleetBytesPerRequest : 0.0)) + (c.recordTokenTimes ? 8.0 * tokens : 0.0)
+                 + double(c.classes.size() + 2) * 4.0 * 4096.0 * double(std::max(1, c.replicas)); // a few octaves of ITL
+                                                                                                     // histogram per class and replica
     cost.seconds = cost.workUnits * double(cost.runs) * kSimulationSecondsPerToken;
     return cost;
 }
@@ -1293,6 +1394,7 @@ std::vector<Request> generateRequests(const SimulationConfig& c, const Simulatio
     bool stopped = false;
     const double duration = c.durationSeconds.value_or(kInf);
     const long long perClassLimit = c.requests.value_or(std::numeric_limits<long long>::max());
+    long long groupBase = 0; // prefix groups of the classes before: each class's ids are its own
     for (size_t i = 0; i < c.classes.size(); ++i) {
         const RequestClass& k = c.classes[i];
         std::mt19937_64 g(splitMix64(c.seed ^ splitMix64(0x5157u + i)));
@@ -1302,6 +1404,9 @@ std::vector<Request> generateRequests(const SimulationConfig& c, const Simulatio
             r.promptTokens = sampleLength(k.prompt, g);
             r.outputTokens = sampleLength(k.output, g);
             r.classIndex = int(i);
+            if (k.prefixGroups > 0) // a draw only then: classes without groups keep their streams
+                r.prefixGroup = int(groupBase + std::min<long long>(k.prefixGroups - 1,
+                                                                    static_cast<long long>(uniform01(g) * double(k.prefixGroups))));
             out.push_back(r);
             if (progress && out.size() % 65536 == 0 && !progress(static_cast<long long>(out.size()), expected))
                 stopped = true;
@@ -1312,13 +1417,16 @@ std::vector<Request> generateRequests(const SimulationConfig& c, const Simulatio
         if (k.ratePerSecond > 0) {
             const double end = std::min(duration, k.endSeconds.value_or(kInf));
             double t = k.startSeconds;
+            const bool gamma = k.arrival == ArrivalProcess::Gamma;
+            const double gammaScale = 1.0 / (k.ratePerSecond * k.burstiness); // mean shape x scale = 1 / rate
             for (long long j = 0; j < perClassLimit && !stopped; ++j) {
-                t += exponential(g, k.ratePerSecond);
+                t += gamma ? sampleGamma(k.burstiness, g) * gammaScale : exponential(g, k.ratePerSecond);
                 if (!(t < end))
                     break;
                 draw(t);
             }
         }
+        groupBase += std::max(0, k.prefixGroups);
     }
     if (stopped)
         return {};
@@ -1336,8 +1444,308 @@ std::vector<Request> generateRequests(const SimulationConfig& c, const Simulatio
 SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
                           const SimulationProgress& progress)
 {
+    if (config.replicas > 1)
+        return simulateFleet(scenario, config, requests, progress);
     Engine engine(scenario, config, requests, progress);
     return engine.run();
+}
+
+SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                               const SimulationProgress& progress)
+{
+    const size_t replicas = size_t(std::max(1, config.replicas));
+    const size_t n = requests.size();
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), size_t(0));
+    auto earlier = [&](size_t a, size_t b) { return requests[a].arrivalSeconds < requests[b].arrivalSeconds; };
+    if (!std::is_sorted(order.begin(), order.end(), earlier))
+        std::stable_sort(order.begin(), order.end(), earlier);
+
+    // Each replica is the single-replica engine reading its own list, to which the router appends.
+    std::vector<std::vector<Request>> inputs(replicas);
+    std::vector<std::vector<size_t>> global(replicas); // replica's request j -> index into requests
+    std::vector<std::unique_ptr<Engine>> engines;
+    SimulationProgress hook;
+    if (progress)
+        hook = [&](long long, long long) {
+            long long done = 0;
+            for (const std::unique_ptr<Engine>& e : engines)
+                done += static_cast<long long>(e->done());
+            return progress(done, static_cast<long long>(n));
+        };
+    engines.reserve(replicas);
+    for (size_t r = 0; r < replicas; ++r)
+        engines.push_back(std::make_unique<Engine>(scenario, config, inputs[r], hook));
+
+    SimulationResult out;
+    out.replicaOf.assign(n, 0);
+    const bool loadAware = config.router != RouterPolicy::RoundRobin;
+    std::unordered_map<int, int> lastServed; // prefix group -> replica
+    auto leastLoaded = [&](double t) {
+        size_t best = 0;
+        long long bestLoad = std::numeric_limits<long long>::max();
+        for (size_t r = 0; r < replicas; ++r)
+            if (const long long load = engines[r]->inFlightAt(t); load < bestLoad) {
+                best = r;
+                bestLoad = load;
+            }
+        return best;
+    };
+    for (size_t k = 0; k < n; ++k) {
+        const size_t i = order[k];
+        const Request& q = requests[i];
+        size_t target = k % replicas;
+        if (loadAware) {
+            // The router sees each replica as it is at the arrival: every step starting before it has run.
+            for (const std::unique_ptr<Engine>& e : engines)
+                if (!e->advance(q.arrivalSeconds)) {
+                    out.cancelled = true;
+                    return out;
+                }
+            const auto served = q.prefixGroup >= 0 && config.router == RouterPolicy::PrefixAware ? lastServed.find(q.prefixGroup)
+                                                                                                 : lastServed.end();
+            target = served != lastServed.end() ? size_t(served->second) : leastLoaded(q.arrivalSeconds);
+            if (q.prefixGroup >= 0 && config.router == RouterPolicy::PrefixAware)
+                lastServed[q.prefixGroup] = int(target);
+        }
+        inputs[target].push_back(q);
+        global[target].push_back(i);
+        engines[target]->added();
+        out.replicaOf[i] = int(target);
+    }
+    for (const std::unique_ptr<Engine>& e : engines)
+        if (!e->advance(kInf)) {
+            out.cancelled = true;
+            return out;
+        }
+
+    // The fleet's record: requests back in input order, histograms merged, counters summed.
+    out.requests.resize(n);
+    if (config.recordTokenTimes) {
+        out.tokenOffsets.assign(n + 1, 0);
+        for (size_t i = 0; i < n; ++i)
+            out.tokenOffsets[i + 1] = out.tokenOffsets[i] + std::max(0, requests[i].outputTokens);
+        out.tokenTimes.assign(size_t(out.tokenOffsets[n]), kNaN);
+    }
+    std::vector<LatencyHistogram> itl(config.classes.size() + 1);
+    double slotSeconds = 0, finishedSlotSeconds = 0;
+    for (size_t r = 0; r < replicas; ++r) {
+        std::vector<LatencyHistogram> h;
+        double replicaSlotSeconds = 0;
+        SimulationResult part = engines[r]->finishAndTake(h, replicaSlotSeconds);
+        for (size_t j = 0; j < global[r].size(); ++j) {
+            const size_t i = global[r][j];
+            out.requests[i] = part.requests[j];
+            if (config.recordTokenTimes)
+                std::copy(part.tokenTimes.begin() + part.tokenOffsets[j], part.tokenTimes.begin() + part.tokenOffsets[j + 1],
+                          out.tokenTimes.begin() + out.tokenOffsets[i]);
+        }
+        for (size_t c = 0; c < h.size() && c < itl.size(); ++c)
+            itl[c].merge(h[c]);
+        slotSeconds += replicaSlotSeconds;
+        finishedSlotSeconds += part.finishedSlotFraction * replicaSlotSeconds;
+        out.busySeconds += part.busySeconds;
+        out.steps += part.steps;
+        out.mixedSteps += part.mixedSteps;
+        out.overheadSeconds += part.overheadSeconds;
+        out.chunkOverheadSeconds += part.chunkOverheadSeconds;
+        out.commSeconds += part.commSeconds;
+        out.preemptions += part.preemptions;
+        out.prefillTokensComputed += part.prefillTokensComputed;
+        out.recomputedTokens += part.recomputedTokens;
+        out.rejectedOverMaxContext += part.rejectedOverMaxContext;
+        out.rejectedOverKvBudget += part.rejectedOverKvBudget;
+        out.peakSequences = std::max(out.peakSequences, part.peakSequences);
+        out.kvBlocksTotal = part.kvBlocksTotal;
+        if (r == 0 || part.kvBlocksPeak > out.kvBlocksPeak) {
+            out.kvBlocksPeak = part.kvBlocksPeak;
+            out.kvSeries = std::move(part.kvSeries);
+        }
+        ReplicaLoad load;
+        load.requests = part.all.requests;
+        load.completed = part.all.completed;
+        load.rejected = part.all.rejected;
+        load.outputTokens = part.all.outputTokens;
+        load.goodputFraction = part.all.goodputFraction;
+        load.busySeconds = part.busySeconds;
+        load.p99TtftSeconds = part.all.latency.ttft.p99;
+        load.peakSequences = part.peakSequences;
+        load.meanSequences = part.meanSequences;
+        load.kvBlocksPeak = part.kvBlocksPeak;
+        load.preemptions = part.preemptions;
+        out.replicas.push_back(load);
+    }
+    summariseResult(out, itl, config.classes.size());
+    out.meanSequences = out.busySeconds > 0 ? slotSeconds / out.busySeconds : 0.0;
+    out.finishedSlotFraction = slotSeconds > 0 ? finishedSlotSeconds / slotSeconds : 0.0;
+    for (ReplicaLoad& load : out.replicas) {
+        load.throughputTokensPerSecond = out.spanSeconds > 0 ? load.outputTokens / out.spanSeconds : 0.0;
+        load.busyFraction = out.spanSeconds > 0 ? load.busySeconds / out.spanSeconds : 0.0;
+    }
+    return out;
+}
+
+double sampleGamma(double shape, std::mt19937_64& g)
+{
+    if (!(shape > 0))
+        return 0;
+    if (shape < 1) // Gamma(a) = Gamma(a + 1) U^(1/a)
+        return sampleGamma(shape + 1.0, g) * std::pow(uniformOpen(g), 1.0 / shape);
+    const double d = shape - 1.0 / 3.0;
+    const double c = 1.0 / std::sqrt(9.0 * d);
+    for (;;) {
+        double x = 0, v = 0;
+        do {
+            x = standardNormal(g);
+            v = 1.0 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const double u = uniformOpen(g);
+        if (u < 1.0 - 0.0331 * x * x * x * x || std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v)))
+            return d * v;
+    }
+}
+
+double workloadRatePerSecond(const SimulationConfig& c)
+{
+    double rate = 0;
+    for (const RequestClass& k : c.classes)
+        rate += k.ratePerSecond;
+    if (c.trace.size() >= 2) {
+        double first = kInf, last = -kInf;
+        for (const Request& r : c.trace) {
+            first = std::min(first, r.arrivalSeconds);
+            last = std::max(last, r.arrivalSeconds);
+        }
+        if (last > first)
+            rate += double(c.trace.size()) / (last - first);
+    }
+    return rate;
+}
+
+SimulationConfig configAtRate(const SimulationConfig& config, double ratePerSecond)
+{
+    SimulationConfig c = config;
+    const double base = workloadRatePerSecond(config);
+    if (!(base > 0) || !(ratePerSecond > 0))
+        return c;
+    const double factor = ratePerSecond / base;
+    for (RequestClass& k : c.classes)
+        k.ratePerSecond *= factor;
+    for (Request& r : c.trace)
+        r.arrivalSeconds /= factor;
+    return c;
+}
+
+namespace {
+
+/** The even steps of @p sweep. */
+std::vector<double> sweepRates(const RateSweep& sweep)
+{
+    std::vector<double> rates;
+    for (int i = 0; i < sweep.steps; ++i)
+        rates.push_back(sweep.steps == 1 ? sweep.fromPerSecond
+                                         : sweep.fromPerSecond + (sweep.toPerSecond - sweep.fromPerSecond) * double(i) / double(sweep.steps - 1));
+    return rates;
+}
+
+} // namespace
+
+std::string checkRateSweep(const SimulationConfig& config, const RateSweep& sweep, const std::string& field)
+{
+    if (!(sweep.steps >= 1 && sweep.steps <= kMaxRateSweepSteps))
+        return simulationRangeMessage(field + ".steps", sweep.steps, 1, kMaxRateSweepSteps);
+    if (!(std::isfinite(sweep.fromPerSecond) && sweep.fromPerSecond > 0))
+        return field + ".from = " + messageNumber(sweep.fromPerSecond) + ": must be a rate > 0 requests/s";
+    if (!(std::isfinite(sweep.toPerSecond) && sweep.toPerSecond >= sweep.fromPerSecond))
+        return field + ".to = " + messageNumber(sweep.toPerSecond) + ": must be a finite rate >= from (" + messageNumber(sweep.fromPerSecond) + ")";
+    if (!(sweep.attainmentTarget > 0 && sweep.attainmentTarget <= 1))
+        return field + ".attainment = " + messageNumber(sweep.attainmentTarget) + ": must be a fraction in (0, 1], e.g. 0.99";
+    if (!(sweep.bisections >= 0 && sweep.bisections <= kMaxRateSweepBisections))
+        return simulationRangeMessage(field + ".bisections", sweep.bisections, 0, kMaxRateSweepBisections);
+    if (!(workloadRatePerSecond(config) > 0))
+        return field + ": the workload has no arrival rate to scale (every class has rate_per_s 0 and there is no trace_csv "
+                       "with two or more arrival times); give a class a rate_per_s";
+    SimulationConfig base = config;
+    base.sweepMaxSequences.clear();
+    base.recordTokenTimes = false;
+    double work = 0;
+    const std::vector<double> rates = sweepRates(sweep);
+    for (const double rate : rates) {
+        const SimulationConfig at = configAtRate(base, rate);
+        if (std::string e = checkSimulationConfig(at); !e.empty())
+            return field + " at " + messageNumber(rate) + " requests/s: " + e;
+        work += estimateSimulationCost(at).workUnits;
+    }
+    work += double(sweep.bisections) * estimateSimulationCost(configAtRate(base, sweep.toPerSecond)).workUnits;
+    if (!(work <= kMaxSimulationOutputTokens))
+        return field + ": " + std::to_string(sweep.steps) + " rates and " + std::to_string(sweep.bisections) + " bisections need about "
+               + countText(work) + " sequence-steps to simulate, about " + durationText(work * kSimulationSecondsPerToken)
+               + " of work; at most " + countText(kMaxSimulationOutputTokens) + ": fewer steps, or fewer requests or a shorter duration_s";
+    return {};
+}
+
+RateSweepResult sweepArrivalRate(const Scenario& scenario, const SimulationConfig& config, const RateSweep& sweep,
+                                 const SimulationProgress& progress)
+{
+    RateSweepResult result;
+    result.baseRatePerSecond = workloadRatePerSecond(config);
+    SimulationConfig base = config;
+    base.sweepMaxSequences.clear();
+    base.recordTokenTimes = false;
+    auto runAt = [&](double rate, bool bisection) -> bool {
+        const SimulationConfig c = configAtRate(base, rate);
+        const std::vector<Request> requests = generateRequests(c, progress);
+        const SimulationResult r = simulate(scenario, c, requests, progress);
+        if (r.cancelled)
+            return false;
+        RatePoint p;
+        p.ratePerSecond = rate;
+        p.requests = r.all.requests;
+        p.attainment = r.all.goodputFraction;
+        p.goodputRequestsPerSecond = r.all.goodputRequestsPerSecond;
+        p.throughputTokensPerSecond = r.all.throughputTokensPerSecond;
+        p.p50TtftSeconds = r.all.latency.ttft.p50;
+        p.p99TtftSeconds = r.all.latency.ttft.p99;
+        p.p50ItlSeconds = r.all.latency.itl.p50;
+        p.p99ItlSeconds = r.all.latency.itl.p99;
+        p.p99EndToEndSeconds = r.all.latency.endToEnd.p99;
+        p.bisection = bisection;
+        result.points.push_back(p);
+        return true;
+    };
+    const double target = sweep.attainmentTarget;
+    for (const double rate : sweepRates(sweep))
+        if (!runAt(rate, false)) {
+            result.cancelled = true;
+            return result;
+        }
+    // The first rate, from the lowest, that misses the target: the highest holding it is below.
+    size_t miss = result.points.size();
+    for (size_t i = 0; i < result.points.size() && miss == result.points.size(); ++i)
+        if (result.points[i].attainment < target)
+            miss = i;
+    if (miss == result.points.size()) {
+        result.maxRatePerSecond = result.points.back().ratePerSecond;
+        return result;
+    }
+    result.firstMissPerSecond = result.points[miss].ratePerSecond;
+    if (miss == 0)
+        return result;
+    double lo = result.points[miss - 1].ratePerSecond, hi = result.points[miss].ratePerSecond;
+    for (int b = 0; b < sweep.bisections; ++b) {
+        const double mid = 0.5 * (lo + hi);
+        if (!runAt(mid, true)) {
+            result.cancelled = true;
+            break;
+        }
+        (result.points.back().attainment >= target ? lo : hi) = mid;
+    }
+    result.maxRatePerSecond = lo;
+    result.firstMissPerSecond = hi;
+    std::stable_sort(result.points.begin(), result.points.end(),
+                     [](const RatePoint& a, const RatePoint& b) { return a.ratePerSecond < b.ratePerSecond; });
+    return result;
 }
 
 std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,

@@ -111,16 +111,39 @@ struct LengthDistribution {
     double p99 = 0;     ///< LogNormal: 99th percentile tokens (> median)
 };
 
-/** One class of traffic: Poisson arrivals at a rate, or a burst of requests landing together. */
+/** How a class's requests arrive at its rate. */
+enum class ArrivalProcess {
+    Poisson, ///< exponential inter-arrival times (coefficient of variation 1)
+    /// gamma inter-arrival times with shape = burstiness and scale = 1 / (rate x burstiness): mean 1 / rate, squared
+    /// coefficient of variation 1 / burstiness; burstiness 1 is Poisson, below 1 burstier, above 1 smoother (vLLM bench
+    /// serve's --burstiness). Drawn by Marsaglia-Tsang from the class's own stream.
+    Gamma
+};
+
+/** One class of traffic: arrivals at a rate (Poisson or gamma), or a burst of requests landing together. */
 struct RequestClass {
     std::string name;                    ///< unique, e.g. "chat"
     Priority priority = Priority::Interactive;
-    double ratePerSecond = 0;            ///< Poisson rate, requests/s (0: no Poisson arrivals)
+    double ratePerSecond = 0;            ///< arrival rate, requests/s (0: no arrivals at a rate)
     long long count = 0;                 ///< burst: this many requests all arriving at startSeconds (0: none)
     LengthDistribution prompt;           ///< prompt tokens
     LengthDistribution output;           ///< output tokens
     double startSeconds = 0;             ///< first possible arrival
     std::optional<double> endSeconds;    ///< Poisson arrivals stop here (none: at the duration or request count)
+    ArrivalProcess arrival = ArrivalProcess::Poisson; ///< arrival: how arrivals at ratePerSecond are spaced
+    double burstiness = 1;               ///< burstiness: the gamma shape (ArrivalProcess::Gamma), from 0.001 to 1000
+    /// prefix_groups: 0, the class's requests share no prompt prefix a router could follow; N >= 1, each request
+    /// draws one of N prefix groups (conversations or system prompts), equally likely, ids distinct from other classes'
+    int prefixGroups = 0;
+};
+
+/** How a fleet's router assigns each arriving request to a replica (SimulationConfig::router). */
+enum class RouterPolicy {
+    RoundRobin,  ///< request k (in arrival order) to replica k mod N
+    LeastLoaded, ///< to the replica with the fewest requests in flight (routed, not yet finished or rejected) at the
+                 ///< arrival; ties to the lowest index
+    PrefixAware  ///< a request with a prefix group to the replica that last served that group; a request without one,
+                 ///< or whose group is new, to the least loaded replica (as LeastLoaded)
 };
 
 /** One request: when it arrives and how long it is. */
@@ -129,6 +152,8 @@ struct Request {
     int promptTokens = 1;
     int outputTokens = 1;   ///< including the first token, which the prefill produces
     int classIndex = 0;     ///< into SimulationConfig::classes
+    int prefixGroup = -1;   ///< requests sharing a prompt prefix (RequestClass::prefixGroups, a Mooncake trace's first
+                            ///< hash id); -1: none. Only the prefix-aware router reads it.
 };
 
 /** Everything the simulation does besides the scenario. Field names follow the simulation file's keys. */
@@ -162,6 +187,13 @@ struct SimulationConfig {
      * RequestResult::arrivalSeconds is then the sending time, from which TTFT and E2E count.
      */
     int closedLoopClients = 0;
+    /**
+     * replicas: identical replicas (each this scenario's GPUs and scheduler) behind one router; 1: the single replica
+     * above. With more, simulate() routes each request at its arrival (router) and runs every replica's engine in
+     * step up to that time, so that the router sees the load in flight. Not with closedLoopClients.
+     */
+    int replicas = 1;
+    RouterPolicy router = RouterPolicy::RoundRobin; ///< router
 };
 
 /**
@@ -178,6 +210,10 @@ inline constexpr int kMaxSimulationTokens = 1000000000;      ///< token_budget, 
 inline constexpr int kMaxSimulationBlockTokens = 1000000;    ///< block_tokens
 inline constexpr int kMaxSimulationSeriesPoints = 100000;    ///< kv_series_points
 inline constexpr double kMaxSimulationSeconds = 1e7;         ///< duration_s, start_s, end_s, trace arrivals
+inline constexpr int kMaxSimulationReplicas = 4096;          ///< replicas
+inline constexpr int kMaxSimulationPrefixGroups = 1000000;   ///< a class's prefix_groups
+inline constexpr double kMinSimulationBurstiness = 0.001;    ///< burstiness (gamma shape) bounds
+inline constexpr double kMaxSimulationBurstiness = 1000;
 
 /**
  * Called by simulate() about every 16,384 sequence-steps or requests prepared (under a millisecond) and by
@@ -201,6 +237,7 @@ inline constexpr double kMaxSimulationOutputTokens = 1e9;           ///< work un
 inline constexpr double kMaxSimulationBytes = 1024.0 * 1024 * 1024; ///< estimated peak memory of one run, bytes (1 GiB)
 inline constexpr double kSimulationSecondsPerToken = 16e-9;         ///< measured engine CPU time per output token, s (for messages)
 inline constexpr double kSimulationBytesPerRequest = 220;           ///< measured peak bytes per request (input, result, summaries)
+inline constexpr double kFleetBytesPerRequest = 120;                ///< a fleet's extra: the replicas' copies of inputs and results
 
 /** What a configuration will cost, from the expected request count and lengths (before generating them). */
 struct SimulationCost {
@@ -209,7 +246,8 @@ struct SimulationCost {
     double prefillSteps = 0; ///< Chunked: engine steps the prompts need at least (prompt tokens / token_budget)
     double paddingTokens = 0;///< Static: sequence-steps of finished sequences kept in their batch (up to the longest output)
     double longestOutput = 0;///< Static: the longest output a request can have, tokens
-    double workUnits = 0;    ///< sequence-steps of one run: outputTokens + paddingTokens + 2 x prefillSteps
+    double routingChecks = 0;///< a fleet with a load-aware router: replicas looked at, requests x replicas
+    double workUnits = 0;    ///< sequence-steps of one run: outputTokens + paddingTokens + 2 x prefillSteps + routingChecks / 4
     int runs = 1;            ///< the run plus one per sweep cap
     double bytes = 0;        ///< estimated peak memory of one run, bytes
     double seconds = 0;      ///< estimated engine time of all runs, s
@@ -341,6 +379,21 @@ struct KvSample {
     int sequences = 0;        ///< sequences holding a slot
 };
 
+/** What one replica of a fleet (SimulationConfig::replicas > 1) served. Rates are over the fleet's span. */
+struct ReplicaLoad {
+    long long requests = 0, completed = 0, rejected = 0; ///< routed to it
+    double outputTokens = 0;
+    double throughputTokensPerSecond = 0;
+    double goodputFraction = 0;  ///< of its requests, meeting both SLOs
+    double busySeconds = 0;      ///< time it spent in steps
+    double busyFraction = 0;     ///< busySeconds / the fleet's span
+    double p99TtftSeconds = 0;
+    int peakSequences = 0;
+    double meanSequences = 0;
+    double kvBlocksPeak = 0;     ///< whole-model blocks, of SimulationResult::kvBlocksTotal
+    long long preemptions = 0;
+};
+
 /** Everything a run measures. */
 struct SimulationResult {
     std::vector<RequestResult> requests;     ///< same order as the input requests
@@ -367,6 +420,14 @@ struct SimulationResult {
     std::vector<double> tokenTimes;          ///< recordTokenTimes: emission time of every token, request by request
     std::vector<long long> tokenOffsets;     ///< recordTokenTimes: request i's tokens start at tokenOffsets[i] (size n + 1)
     bool cancelled = false;                  ///< the progress callback stopped the run: the rest is partial, not to be shown
+    /**
+     * A fleet (SimulationConfig::replicas > 1): one entry per replica, and the fields above are the fleet's: requests,
+     * latencies, throughput and goodput over every request; steps, busySeconds, preemptions, token and rejection counts
+     * summed over replicas; peakSequences, kvBlocksTotal and kvBlocksPeak those of one replica (the most loaded one's
+     * peak); meanSequences per replica; kvSeries that of the replica with the highest KV peak. Empty for one replica.
+     */
+    std::vector<ReplicaLoad> replicas;
+    std::vector<int> replicaOf;              ///< a fleet: the replica each request was routed to (input order)
 };
 
 
@@ -379,6 +440,15 @@ struct SimulationResult {
  */
 SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
                           const SimulationProgress& progress = {});
+
+/**
+ * The fleet engine under simulate() when config.replicas > 1, callable with any replica count (1 gives the same
+ * result as the single-replica engine: tests/tst_fleet.cpp). Each replica is the single-replica engine with its own
+ * queue, KV and clock; before routing a request arriving at t, every replica runs its steps that start before t.
+ * Cost: the replicas' steps plus O(replicas) per request. Preconditions as simulate(), closedLoopClients 0.
+ */
+SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                               const SimulationProgress& progress = {});
 
 /** One point of the max-sequences sweep. */
 struct SweepPoint {
@@ -397,5 +467,78 @@ struct SweepPoint {
  *  @p progress as in simulate(); when it stops a run the points so far are returned. */
 std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
                                           const std::vector<Request>& requests, const SimulationProgress& progress = {});
+
+/** An open-loop arrival-rate sweep (the simulation file's "rate_sweep", or --rate-sweep FROM:TO:STEPS). */
+struct RateSweep {
+    double fromPerSecond = 0;      ///< first rate, requests/s (> 0)
+    double toPerSecond = 0;        ///< last rate (>= from)
+    int steps = 0;                 ///< rates from..to, evenly spaced (1: from only); 0: no sweep
+    double attainmentTarget = 0.99;///< attainment: fraction of requests meeting both SLOs the search holds, in (0, 1]
+    int bisections = 6;            ///< simulations spent narrowing the bracket after the sweep (0: none)
+};
+
+inline constexpr int kMaxRateSweepSteps = 64;   ///< steps
+inline constexpr int kMaxRateSweepBisections = 20;
+
+/** One rate of the sweep: the workload's rates scaled to ratePerSecond in all (its trace's time compressed). */
+struct RatePoint {
+    double ratePerSecond = 0;
+    long long requests = 0;
+    double attainment = 0;                 ///< requests meeting both SLOs / requests (rejected ones miss)
+    double goodputRequestsPerSecond = 0;   ///< requests meeting both SLOs / span
+    double throughputTokensPerSecond = 0;
+    double p50TtftSeconds = 0, p99TtftSeconds = 0;
+    double p50ItlSeconds = 0, p99ItlSeconds = 0;
+    double p99EndToEndSeconds = 0;
+    bool bisection = false;                ///< added by the bisection, not one of the even steps
+};
+
+/** The sweep's points in rate order and the highest rate holding the target. */
+struct RateSweepResult {
+    std::vector<RatePoint> points;         ///< sorted by rate
+    double baseRatePerSecond = 0;          ///< the workload's own total rate, which the sweep scales
+    /// the highest rate simulated whose attainment is >= the target with every lower swept rate's too; none when
+    /// the first rate misses it
+    std::optional<double> maxRatePerSecond;
+    /// the lowest simulated rate above maxRatePerSecond that misses the target (the bracket's upper end); none when
+    /// every rate met it (the answer is then at least toPerSecond)
+    std::optional<double> firstMissPerSecond;
+    bool cancelled = false;
+};
+
+/**
+ * The workload's total arrival rate: the classes' rate_per_s plus a trace's rows over its span (first to last
+ * arrival); bursts (count) do not count. 0 when nothing arrives at a rate.
+ */
+double workloadRatePerSecond(const SimulationConfig& config);
+
+/**
+ * @p config with its arrival rate scaled to @p ratePerSecond in all: each class's rate_per_s multiplied, trace
+ * arrivals divided, by ratePerSecond / workloadRatePerSecond(config) (the same seed: the same draws, time
+ * compressed); bursts, duration_s and requests unchanged. Precondition: workloadRatePerSecond(config) > 0.
+ */
+SimulationConfig configAtRate(const SimulationConfig& config, double ratePerSecond);
+
+/**
+ * Checks @p sweep against @p config: "" or one message naming the field ("simulation.rate_sweep.steps = 0: must be
+ * from 1 to 64"; @p field is "simulation.rate_sweep" or "--rate-sweep"), including the workload having a rate to
+ * scale and every rate's run passing checkSimulationConfig() and the work budget over all runs.
+ */
+std::string checkRateSweep(const SimulationConfig& config, const RateSweep& sweep, const std::string& field);
+
+/**
+ * Simulates the workload at each rate of @p sweep (fleet and policy as in @p config), then bisects between the
+ * last rate meeting the attainment target and the first missing it, sweep.bisections times. Attainment is the
+ * fraction of requests meeting both SLOs (TTFT and the ITL statistic), goodput those requests per second.
+ * Preconditions: checkRateSweep() is "". @p progress as in simulate() (per run).
+ */
+RateSweepResult sweepArrivalRate(const Scenario& scenario, const SimulationConfig& config, const RateSweep& sweep,
+                                 const SimulationProgress& progress = {});
+
+/**
+ * Draws a gamma variate of @p shape (> 0) and scale 1 with @p engine (Marsaglia and Tsang 2000, normals by
+ * Box-Muller; shape < 1 by the shape + 1 draw times U^(1/shape)). Exposed for tests.
+ */
+double sampleGamma(double shape, std::mt19937_64& engine);
 
 } // namespace ridgeline::model

@@ -322,6 +322,42 @@ private slots:
         QVERIFY2(r.err.contains("serving.max_context_tokens = 100"), r.err.constData());
     }
 
+    void simulateRateSweepAsCsvAndJson()
+    {
+        // The shipped chat simulation (6 req/s) swept from 2 to 10 req/s at 3 rates with 2 bisections: a CSV header
+        // and 5 rows, the highest rate holding 95 % between the last even step holding it and the first missing it.
+        const QString file = source("resources/simulations/chat-llama-3.1-8b-h100.json");
+        const Result csv = runRidgeline({QStringLiteral("--simulate"), file, QStringLiteral("--rate-sweep"), QStringLiteral("2:10:3"),
+                                         QStringLiteral("--attainment"), QStringLiteral("0.95"), QStringLiteral("--format"),
+                                         QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+        QCOMPARE(lines.constFirst(), QByteArray("rate_per_s,requests,attainment,goodput_requests_per_s,throughput_tokens_per_s,"
+                                                "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,end_to_end_p99_ms,bisection,meets_target"));
+        QCOMPARE(lines.size(), 1 + 3 + 6); // the file's default of 6 bisections
+        QVERIFY(lines[1].startsWith("2,"));
+        QVERIFY(lines.constLast().startsWith("10,"));
+        const Result json = runRidgeline({QStringLiteral("--simulate"), file, QStringLiteral("--rate-sweep"), QStringLiteral("2:10:3"),
+                                          QStringLiteral("--attainment"), QStringLiteral("0.95"), QStringLiteral("--format"),
+                                          QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject sweep = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("rate_sweep")).toObject();
+        QCOMPARE(sweep.value(QStringLiteral("attainment_target")).toDouble(), 0.95);
+        const double best = sweep.value(QStringLiteral("max_rate_per_s")).toDouble();
+        const double miss = sweep.value(QStringLiteral("first_miss_rate_per_s")).toDouble();
+        QVERIFY2(best > 2 && best < miss && miss <= 10, qPrintable(QStringLiteral("%1 %2").arg(best).arg(miss)));
+        for (const QJsonValue& v : sweep.value(QStringLiteral("points")).toArray()) {
+            const QJsonObject p = v.toObject();
+            if (p.value(QStringLiteral("rate_per_s")).toDouble() == best)
+                QVERIFY(p.value(QStringLiteral("attainment")).toDouble() >= 0.95);
+            if (p.value(QStringLiteral("rate_per_s")).toDouble() == miss)
+                QVERIFY(p.value(QStringLiteral("attainment")).toDouble() < 0.95);
+        }
+        const Result bad = runRidgeline({QStringLiteral("--simulate"), file, QStringLiteral("--rate-sweep"), QStringLiteral("10:2:3")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--rate-sweep 10:2:3: FROM must be > 0 and TO >= FROM"), bad.err.constData());
+    }
+
     void compareSideBySide()
     {
         // 8B on H100 against the 13B drill on A100: the JSON's ratio is B / A of the two reports,
