@@ -220,7 +220,7 @@ private slots:
             QVERIFY(relative(valueNamed(r, QStringLiteral("peak roof")), roof) < 1e-9);
         }
         { // Capacity: sequences that fit with the advertised max context under the cursor.
-            auto* panel = window.findChild<views::CapacityPlot*>();
+            auto* panel = window.whatIfTabs()->capacityPlot(); // builds the tab
             QVERIFY(panel);
             QCustomPlot* plot = panel->plot();
             bringToFront(plot);
@@ -235,7 +235,7 @@ private slots:
             QCOMPARE(valueNamed(r, QStringLiteral("paged")), double(e.capacity.maxSequencesPaged));
         }
         { // Where the KV cache fits: the largest batch at S.
-            auto* panel = window.findChild<views::KvFitPlot*>();
+            auto* panel = window.whatIfTabs()->kvFitPlot();
             QVERIFY(panel);
             QCustomPlot* plot = panel->plot();
             bringToFront(plot);
@@ -249,7 +249,7 @@ private slots:
             QCOMPARE(valueNamed(r, QStringLiteral("largest batch that fits")), double(e.capacity.maxSequencesContiguous));
         }
         { // Speculative: the speedup formula at c_v.
-            auto* panel = window.findChild<views::SpeculativePlot*>();
+            auto* panel = window.whatIfTabs()->speculativePlot(); // builds the tab
             QVERIFY(panel);
             QCustomPlot* plot = panel->plot();
             bringToFront(plot);
