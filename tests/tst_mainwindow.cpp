@@ -20,6 +20,7 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
+#include "app/presentation.h"
 #include "model/costmodel.h"
 #include "model/efficiencypresets.h"
 #include "model/scenario.h"
@@ -94,6 +95,7 @@ private slots:
     void floorPlotsSkipStepsThatLeaveTheirInputs();
     void whatIfPlotsSkipStepsThatLeaveTheirInputs();
     void hiddenTabsAreBuiltOnFirstShow();
+    void tabBuiltInPresentationLooksAsOneBuiltBefore();
 };
 
 void TestMainWindow::initTestCase()
@@ -610,6 +612,28 @@ void TestMainWindow::hiddenTabsAreBuiltOnFirstShow()
     QCOMPARE(tabs->currentIndex(), int(WhatIfTabs::CapacityTab));
     QCOMPARE(changed.count(), 1);
     QVERIFY(!tabs->isBuilt(WhatIfTabs::PlanTab));
+}
+
+void TestMainWindow::tabBuiltInPresentationLooksAsOneBuiltBefore()
+{
+    // A tab first shown in presentation mode gets the projector theme's pens, colours and fonts, as
+    // a tab built before presentation mode was entered.
+    using ridgeline::views::WhatIfTabs;
+    MainWindow early(model::defaultScenario());
+    early.whatIfTabs()->ensureBuilt(WhatIfTabs::CapacityTab);
+    early.presentation()->setActive(true);
+    MainWindow late(model::defaultScenario());
+    late.presentation()->setActive(true);
+    late.whatIfTabs()->ensureBuilt(WhatIfTabs::CapacityTab);
+    ridgeline::views::KvFitPlot* a = early.whatIfTabs()->kvFitPlot();
+    ridgeline::views::KvFitPlot* b = late.whatIfTabs()->kvFitPlot();
+    QCOMPARE(b->plot()->graph(0)->pen().widthF(), a->plot()->graph(0)->pen().widthF());
+    QCOMPARE(b->plot()->graph(0)->pen().color(), a->plot()->graph(0)->pen().color());
+    QCOMPARE(b->plot()->xAxis->tickLabelFont().pointSizeF(), a->plot()->xAxis->tickLabelFont().pointSizeF());
+    QCOMPARE(b->plot()->xAxis->basePen().color(), a->plot()->xAxis->basePen().color());
+    QCOMPARE(b->titleLabel()->font().pointSizeF(), a->titleLabel()->font().pointSizeF());
+    late.presentation()->setActive(false);
+    early.presentation()->setActive(false);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -101,6 +101,13 @@ PlanTab* WhatIfTabs::planTab() const { ensureBuilt(PlanTab); return m_plan; }
 void WhatIfTabs::buildTab(int tab)
 {
     m_built[tab] = true; // first: nothing built below may come back here
+    // Built as every widget was at start, in the system's theme, then taken into the theme shown
+    // (presentation mode) as Presentation took the others: fonts scaled, colours, pens and plot fonts.
+    const Theme shown = currentTheme();
+    const Theme base = Theme::system();
+    const bool themed = shown.kind != base.kind || shown.fontScale != base.fontScale;
+    if (themed)
+        setCurrentTheme(base);
     QWidget* built = nullptr;
     switch (tab) {
     case CapacityTab:
@@ -122,6 +129,8 @@ void WhatIfTabs::buildTab(int tab)
         built = m_plan = new views::PlanTab(m_document); // issue 14: follows the document itself
         break;
     default:
+        if (themed)
+            setCurrentTheme(shown);
         return;
     }
     if (tab >= SimulationTab) { // self-contained pages, on the window's background
@@ -130,8 +139,10 @@ void WhatIfTabs::buildTab(int tab)
         pal.setColor(QPalette::Window, palette::window());
         built->setPalette(pal);
     }
-    // Built at the default font size like every widget at start; presentation mode had scaled those.
-    scaleFonts(built, currentTheme().fontScale / Theme::system().fontScale);
+    if (themed) {
+        scaleFonts(built, shown.fontScale / base.fontScale);
+        applyTheme(built, shown); // makes it current again
+    }
 
     // Swap the page in for the placeholder; the tab's text, tip and the current tab stay.
     QWidget* placeholder = widget(tab);
