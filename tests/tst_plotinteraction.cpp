@@ -272,6 +272,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         int tested = 0;
+        for (int tab = views::WhatIfTabs::CapacityTab; tab <= views::WhatIfTabs::PlanTab; ++tab)
+            window.whatIfTabs()->ensureBuilt(tab); // built on first show otherwise
         const QList<QCustomPlot*> plots = window.findChildren<QCustomPlot*>();
         for (QCustomPlot* plot : plots) {
             bringToFront(plot);
@@ -480,6 +482,8 @@ private slots:
         window.resize(1000, 600);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (int tab = views::WhatIfTabs::CapacityTab; tab <= views::WhatIfTabs::PlanTab; ++tab)
+            window.whatIfTabs()->ensureBuilt(tab); // built on first show otherwise
         for (QCustomPlot* plot : window.findChildren<QCustomPlot*>()) {
             bringToFront(plot);
             QScrollBar* bar = nullptr;
@@ -556,6 +560,8 @@ private slots:
             window.refreshAll();
             QApplication::processEvents();
             const QString theme = dark ? QStringLiteral("dark") : QStringLiteral("light");
+            for (int tab = views::WhatIfTabs::CapacityTab; tab <= views::WhatIfTabs::PlanTab; ++tab)
+                window.whatIfTabs()->ensureBuilt(tab); // built on first show otherwise
             for (QCustomPlot* plot : window.findChildren<QCustomPlot*>()) {
                 bringToFront(plot);
                 if (!plot->isVisible())
