@@ -42,8 +42,12 @@ void MainWindow::setupFeatures()
     m_history = new ScenarioHistory(m_document, this);
     m_files = new ScenarioFiles(this, m_history);
     m_baseline = new BaselineOverlay(m_decode, m_roofline, m_kvShare, m_prefill, m_slo, this);
-    m_baseline->setWhatIfPanels(m_whatIfs->capacityPlot(), m_whatIfs->kvFitPlot(), m_whatIfs->speculativePlot());
     connect(m_whatIfs, &WhatIfTabs::tabRefreshed, m_baseline, &BaselineOverlay::afterRefresh);
+    // A tab built after start (on first show) gets what finishFeatures() gave every widget then.
+    connect(m_whatIfs, &WhatIfTabs::tabBuilt, this, [this](int, QWidget* page) {
+        m_history->trackSliders(page);
+        fillAccessibleNames(page);
+    });
     // The notice about a pinned baseline belongs to the document it was pinned in.
     connect(m_files, &ScenarioFiles::startedAgain, this, [this] {
         m_notice->hide();
@@ -179,6 +183,7 @@ void MainWindow::refreshAll()
     for (PlotPanel* panel : plotPanels())
         panel->redrawOnNextRefresh(); // e.g. the theme's font scale: not an input refresh() compares
     refreshViews();
+    m_whatIfs->redrawOnNextRefresh();
     m_whatIfs->refresh();
     m_explain->refresh();
 }
@@ -187,6 +192,8 @@ void MainWindow::pinBaseline()
 {
     m_document->evaluateNow();
     const bool invalid = !m_document->errorText().isEmpty();
+    // A is drawn on these what-if plots too: their tabs are built now if they were not yet.
+    m_baseline->setWhatIfPanels(m_whatIfs->capacityPlot(), m_whatIfs->kvFitPlot(), m_whatIfs->speculativePlot());
     m_baseline->pin(m_document->evaluatedScenario());
     m_comparison->setBaseline(m_baseline->scenario(), m_baseline->evaluation());
     m_clearAction->setEnabled(true);

@@ -35,6 +35,7 @@
 #include "views/numberspanel.h"
 #include "views/scenariodocument.h"
 #include "views/valueslider.h"
+#include "views/whatifstabs.h"
 
 using ridgeline::app::MainWindow;
 using ridgeline::views::ScenarioDocument;
@@ -69,6 +70,8 @@ QString badRange(const QCPAxis* axis)
 QStringList problems(const MainWindow& window)
 {
     QStringList out;
+    for (int tab = ridgeline::views::WhatIfTabs::CapacityTab; tab <= ridgeline::views::WhatIfTabs::PlanTab; ++tab)
+        window.whatIfTabs()->ensureBuilt(tab); // every tab's plots, as before they were built on first show
     for (QCustomPlot* plot : window.findChildren<QCustomPlot*>()) {
         const QString where = plot->parentWidget() ? plot->parentWidget()->objectName() : plot->objectName();
         for (QCPAxisRect* rect : plot->axisRects()) {

@@ -15,22 +15,27 @@
 #include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
+#include <QAction>
 
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
+#include "app/presentation.h"
 #include "model/costmodel.h"
 #include "model/efficiencypresets.h"
 #include "model/scenario.h"
 #include "views/controlspanel.h"
 #include "views/decodeplot.h"
 #include "views/format.h"
+#include "views/kvfitplot.h"
 #include "views/kvshareplot.h"
 #include "views/numberspanel.h"
 #include "views/plotpanel.h"
 #include "views/prefillplot.h"
 #include "views/scenariodocument.h"
+#include "views/simulationtab.h"
 #include "views/sloplot.h"
+#include "views/whatifstabs.h"
 
 using ridgeline::app::MainWindow;
 using ridgeline::views::ScenarioDocument;
@@ -87,6 +92,10 @@ private slots:
     void efficiencyPresetSetsEveryEfficiency();
     void renderWindowPng();
     void prefillSkipsStepsThatLeaveItsInputs();
+    void floorPlotsSkipStepsThatLeaveTheirInputs();
+    void whatIfPlotsSkipStepsThatLeaveTheirInputs();
+    void hiddenTabsAreBuiltOnFirstShow();
+    void tabBuiltInPresentationLooksAsOneBuiltBefore();
 };
 
 void TestMainWindow::initTestCase()
@@ -452,6 +461,179 @@ void TestMainWindow::prefillSkipsStepsThatLeaveItsInputs()
     const long long beforeAll = prefill->redrawCount();
     window.refreshAll();
     QCOMPARE(prefill->redrawCount(), beforeAll + 1);
+}
+
+namespace {
+
+/** Every point of every graph of @p plot, and its axes' ranges: what a redraw leaves drawn. */
+QList<double> drawnData(QCustomPlot* plot)
+{
+    QList<double> out;
+    for (int g = 0; g < plot->graphCount(); ++g)
+        for (auto it = plot->graph(g)->data()->constBegin(); it != plot->graph(g)->data()->constEnd(); ++it)
+            out << it->key << it->value;
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->xAxis2, plot->yAxis2})
+        out << axis->range().lower << axis->range().upper;
+    return out;
+}
+
+} // namespace
+
+void TestMainWindow::floorPlotsSkipStepsThatLeaveTheirInputs()
+{
+    // Issue 16: the KV share plot does not read the bandwidth or the peak, the decode floor does
+    // not read the prompt; steps of those leave them undrawn, and a step of what they read redraws
+    // them as a fresh window draws them.
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QTRY_VERIFY(!document->isEvaluationPending());
+    ridgeline::views::KvSharePlot* kvShare = window.kvSharePanel();
+    ridgeline::views::DecodePlot* decode = window.decodePanel();
+    QSignalSpy kvShareReplots(kvShare->plot(), &QCustomPlot::afterReplot);
+    QSignalSpy decodeReplots(decode->plot(), &QCustomPlot::afterReplot);
+    QSignalSpy sloReplots(window.sloPanel()->plot(), &QCustomPlot::afterReplot);
+    const long long kvShareRedraws = kvShare->redrawCount();
+    const long long decodeRedraws = decode->redrawCount();
+    auto step = [&](auto change) {
+        document->edit(change);
+        document->evaluateNow();
+        QCoreApplication::processEvents();
+    };
+
+    step([](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond *= 1.5; });
+    step([](model::Scenario& s) { s.hardware.peakFlopsPerSecond *= 0.5; });
+    QVERIFY(sloReplots.count() >= 2); // the plots that read them follow every step
+    QCOMPARE(kvShare->redrawCount(), kvShareRedraws);
+    QCOMPARE(kvShareReplots.count(), 0);
+    const long long decodeAfterHardware = decode->redrawCount();
+    QCOMPARE(decodeAfterHardware, decodeRedraws + 2);
+
+    step([](model::Scenario& s) { s.workload.promptTokens = 3000; });
+    QCOMPARE(decode->redrawCount(), decodeAfterHardware);
+    QCOMPARE(decodeReplots.count(), 2);
+
+    // A context step redraws the KV share, a batch step the decode floor: as a fresh window draws them.
+    step([](model::Scenario& s) { s.workload.contextTokens *= 2; });
+    step([](model::Scenario& s) { s.workload.batch = 48; });
+    QCOMPARE(kvShare->redrawCount(), kvShareRedraws + 2); // both read S and B
+    QCOMPARE(decode->redrawCount(), decodeAfterHardware + 2);
+    MainWindow fresh(document->scenario());
+    fresh.show();
+    QTRY_VERIFY(!fresh.document()->isEvaluationPending());
+    QCOMPARE(kvShare->takeaway(), fresh.kvSharePanel()->takeaway());
+    QCOMPARE(drawnData(kvShare->plot()), drawnData(fresh.kvSharePanel()->plot()));
+    QCOMPARE(kvShare->kvBarSet()->at(0), fresh.kvSharePanel()->kvBarSet()->at(0));
+    QCOMPARE(decode->takeaway(), fresh.decodePanel()->takeaway());
+    QCOMPARE(drawnData(decode->plot()), drawnData(fresh.decodePanel()->plot()));
+
+    // A theme refresh (refreshAll) redraws whatever the inputs.
+    window.refreshAll();
+    QCOMPARE(kvShare->redrawCount(), kvShareRedraws + 3);
+    QCOMPARE(decode->redrawCount(), decodeAfterHardware + 3);
+}
+
+void TestMainWindow::whatIfPlotsSkipStepsThatLeaveTheirInputs()
+{
+    // Issue 16: where the KV cache fits does not depend on the bandwidth or the peak.
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    ridgeline::views::WhatIfTabs* tabs = window.whatIfTabs();
+    tabs->setCurrentIndex(ridgeline::views::WhatIfTabs::CapacityTab);
+    QTRY_VERIFY(!document->isEvaluationPending());
+    ridgeline::views::KvFitPlot* kvFit = tabs->kvFitPlot();
+    QTest::qWait(50); // the new page's first layout and resize replots
+    QSignalSpy replots(kvFit->plot(), &QCustomPlot::afterReplot);
+    const long long redraws = kvFit->redrawCount();
+    auto step = [&](auto change) {
+        document->edit(change);
+        document->evaluateNow();
+        QCoreApplication::processEvents();
+    };
+    step([](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond *= 1.5; });
+    step([](model::Scenario& s) { s.hardware.peakFlopsPerSecond *= 0.5; });
+    QCOMPARE(kvFit->redrawCount(), redraws);
+    QCOMPARE(replots.count(), 0);
+
+    step([](model::Scenario& s) { s.workload.contextTokens *= 4; });
+    QCOMPARE(kvFit->redrawCount(), redraws + 1);
+    MainWindow fresh(document->scenario());
+    fresh.show();
+    ridgeline::views::KvFitPlot* freshFit = fresh.whatIfTabs()->kvFitPlot();
+    QTRY_VERIFY(!fresh.document()->isEvaluationPending());
+    QCOMPARE(kvFit->takeaway(), freshFit->takeaway());
+    QCOMPARE(drawnData(kvFit->plot()), drawnData(freshFit->plot()));
+
+    window.refreshAll();
+    QCOMPARE(kvFit->redrawCount(), redraws + 2);
+}
+
+void TestMainWindow::hiddenTabsAreBuiltOnFirstShow()
+{
+    // Issue 16 (start-up): the what-if tabs are placeholders until first shown or asked for.
+    using ridgeline::views::WhatIfTabs;
+    MainWindow window(model::defaultScenario());
+    window.show();
+    WhatIfTabs* tabs = window.whatIfTabs();
+    QCOMPARE(tabs->count(), 7);
+    for (int tab = WhatIfTabs::CapacityTab; tab <= WhatIfTabs::PlanTab; ++tab)
+        QVERIFY2(!tabs->isBuilt(tab), qPrintable(tabs->tabText(tab)));
+    QVERIFY(!window.findChild<QWidget*>(QStringLiteral("capacityTab")));
+    QVERIFY(!window.findChild<QWidget*>(QStringLiteral("simulationTab")));
+    QCOMPARE(tabs->tabText(WhatIfTabs::CapacityTab), QStringLiteral("Capacity && SLOs"));
+
+    // Alt+2 shows the capacity tab, built and drawn from the document at once.
+    QSignalSpy changed(tabs, &QTabWidget::currentChanged);
+    auto* action = window.findChild<QAction*>(QStringLiteral("whatIfTabAction1"));
+    QVERIFY(action);
+    action->trigger();
+    QCOMPARE(changed.count(), 1); // the swap of the page is no change of tab
+    QCOMPARE(tabs->currentIndex(), int(WhatIfTabs::CapacityTab));
+    QVERIFY(tabs->isBuilt(WhatIfTabs::CapacityTab));
+    QCOMPARE(tabs->widget(WhatIfTabs::CapacityTab)->objectName(), QStringLiteral("capacityTab"));
+    QVERIFY(tabs->currentWidget()->isVisible());
+    QVERIFY(tabs->currentWidget()->isAncestorOf(tabs->kvFitPlot()));
+    QCOMPARE(tabs->tabText(WhatIfTabs::CapacityTab), QStringLiteral("Capacity && SLOs"));
+    QVERIFY(!tabs->tabToolTip(WhatIfTabs::CapacityTab).isEmpty());
+    QVERIFY(!tabs->kvFitPlot()->takeaway().isEmpty());
+    QVERIFY(tabs->kvFitPlot()->plot()->graph(0)->data()->size() > 0);
+    // Its sliders joined the undo history's gestures and carry accessible names, as at start.
+    for (QSlider* slider : tabs->currentWidget()->findChildren<QSlider*>()) {
+        QVERIFY(slider->property("ridgelineHistoryTracked").toBool());
+        QVERIFY(!slider->accessibleName().isEmpty());
+    }
+
+    // An accessor builds its tab without showing it; the page is the tab's widget from then on.
+    QVERIFY(!tabs->isBuilt(WhatIfTabs::SimulationTab));
+    QWidget* simulation = tabs->simulationTab();
+    QVERIFY(tabs->isBuilt(WhatIfTabs::SimulationTab));
+    QCOMPARE(tabs->widget(WhatIfTabs::SimulationTab), simulation);
+    QCOMPARE(tabs->currentIndex(), int(WhatIfTabs::CapacityTab));
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!tabs->isBuilt(WhatIfTabs::PlanTab));
+}
+
+void TestMainWindow::tabBuiltInPresentationLooksAsOneBuiltBefore()
+{
+    // A tab first shown in presentation mode gets the projector theme's pens, colours and fonts, as
+    // a tab built before presentation mode was entered.
+    using ridgeline::views::WhatIfTabs;
+    MainWindow early(model::defaultScenario());
+    early.whatIfTabs()->ensureBuilt(WhatIfTabs::CapacityTab);
+    early.presentation()->setActive(true);
+    MainWindow late(model::defaultScenario());
+    late.presentation()->setActive(true);
+    late.whatIfTabs()->ensureBuilt(WhatIfTabs::CapacityTab);
+    ridgeline::views::KvFitPlot* a = early.whatIfTabs()->kvFitPlot();
+    ridgeline::views::KvFitPlot* b = late.whatIfTabs()->kvFitPlot();
+    QCOMPARE(b->plot()->graph(0)->pen().widthF(), a->plot()->graph(0)->pen().widthF());
+    QCOMPARE(b->plot()->graph(0)->pen().color(), a->plot()->graph(0)->pen().color());
+    QCOMPARE(b->plot()->xAxis->tickLabelFont().pointSizeF(), a->plot()->xAxis->tickLabelFont().pointSizeF());
+    QCOMPARE(b->plot()->xAxis->basePen().color(), a->plot()->xAxis->basePen().color());
+    QCOMPARE(b->titleLabel()->font().pointSizeF(), a->titleLabel()->font().pointSizeF());
+    late.presentation()->setActive(false);
+    early.presentation()->setActive(false);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -406,6 +406,8 @@ void TestNumberTrust::notFittingSaysSoOnEveryPlot()
     QCoreApplication::processEvents();
     QList<views::PlotPanel*> panels{window.decodePanel(), window.rooflinePanel(), window.kvSharePanel(), window.prefillPanel(),
                                     window.sloPanel()};
+    window.whatIfTabs()->ensureBuilt(views::WhatIfTabs::CapacityTab); // built on first show otherwise
+    window.whatIfTabs()->ensureBuilt(views::WhatIfTabs::WorkloadTab);
     panels += window.whatIfTabs()->findChildren<views::PlotPanel*>(QStringLiteral("capacityPanel"));
     panels += window.whatIfTabs()->findChildren<views::PlotPanel*>(QStringLiteral("kvFitPanel"));
     panels += window.whatIfTabs()->findChildren<views::PlotPanel*>(QStringLiteral("speculativePanel"));
@@ -463,6 +465,7 @@ void TestNumberTrust::headroomAtTheCurrentBatch()
     MainWindow window(s);
     window.show();
     window.document()->evaluateNow();
+    window.whatIfTabs()->ensureBuilt(views::WhatIfTabs::CapacityTab); // built on first show otherwise
     window.whatIfTabs()->refreshAll();
     QCoreApplication::processEvents();
     auto* panel = window.findChild<views::SloHeadroomPanel*>();

@@ -220,7 +220,7 @@ private slots:
             QVERIFY(relative(valueNamed(r, QStringLiteral("peak roof")), roof) < 1e-9);
         }
         { // Capacity: sequences that fit with the advertised max context under the cursor.
-            auto* panel = window.findChild<views::CapacityPlot*>();
+            auto* panel = window.whatIfTabs()->capacityPlot(); // builds the tab
             QVERIFY(panel);
             QCustomPlot* plot = panel->plot();
             bringToFront(plot);
@@ -235,7 +235,7 @@ private slots:
             QCOMPARE(valueNamed(r, QStringLiteral("paged")), double(e.capacity.maxSequencesPaged));
         }
         { // Where the KV cache fits: the largest batch at S.
-            auto* panel = window.findChild<views::KvFitPlot*>();
+            auto* panel = window.whatIfTabs()->kvFitPlot();
             QVERIFY(panel);
             QCustomPlot* plot = panel->plot();
             bringToFront(plot);
@@ -249,7 +249,7 @@ private slots:
             QCOMPARE(valueNamed(r, QStringLiteral("largest batch that fits")), double(e.capacity.maxSequencesContiguous));
         }
         { // Speculative: the speedup formula at c_v.
-            auto* panel = window.findChild<views::SpeculativePlot*>();
+            auto* panel = window.whatIfTabs()->speculativePlot(); // builds the tab
             QVERIFY(panel);
             QCustomPlot* plot = panel->plot();
             bringToFront(plot);
@@ -272,6 +272,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         int tested = 0;
+        for (int tab = views::WhatIfTabs::CapacityTab; tab <= views::WhatIfTabs::PlanTab; ++tab)
+            window.whatIfTabs()->ensureBuilt(tab); // built on first show otherwise
         const QList<QCustomPlot*> plots = window.findChildren<QCustomPlot*>();
         for (QCustomPlot* plot : plots) {
             bringToFront(plot);
@@ -480,6 +482,8 @@ private slots:
         window.resize(1000, 600);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        for (int tab = views::WhatIfTabs::CapacityTab; tab <= views::WhatIfTabs::PlanTab; ++tab)
+            window.whatIfTabs()->ensureBuilt(tab); // built on first show otherwise
         for (QCustomPlot* plot : window.findChildren<QCustomPlot*>()) {
             bringToFront(plot);
             QScrollBar* bar = nullptr;
@@ -556,6 +560,8 @@ private slots:
             window.refreshAll();
             QApplication::processEvents();
             const QString theme = dark ? QStringLiteral("dark") : QStringLiteral("light");
+            for (int tab = views::WhatIfTabs::CapacityTab; tab <= views::WhatIfTabs::PlanTab; ++tab)
+                window.whatIfTabs()->ensureBuilt(tab); // built on first show otherwise
             for (QCustomPlot* plot : window.findChildren<QCustomPlot*>()) {
                 bringToFront(plot);
                 if (!plot->isVisible())

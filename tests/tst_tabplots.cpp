@@ -323,6 +323,7 @@ void TestTabPlots::presentationScalesControlsAndHeadings()
     auto* batchLabel = window.findChild<QLabel*>(QStringLiteral("batchLabel"));
     auto* promptSpin = window.findChild<QDoubleSpinBox*>(QStringLiteral("promptSpinBox"));
     auto* numbersTitle = window.findChild<QLabel*>(QStringLiteral("numbersTitle"));
+    window.whatIfTabs()->ensureBuilt(ridgeline::views::WhatIfTabs::WorkloadTab); // built on first show otherwise
     auto* prefixTitle = window.findChild<QLabel*>(QStringLiteral("prefixCacheTitle"));
     QVERIFY(batchLabel && promptSpin && numbersTitle && prefixTitle);
     const double labelPt = batchLabel->font().pointSizeF();

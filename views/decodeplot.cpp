@@ -103,7 +103,19 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::DecodeResult& decode = evaluation.decode;
     QCustomPlot* p = plot();
-    keepForReadout(scenario);
+    keepForReadout(scenario); // the read-out at the cursor follows every change
+    // Everything drawn below comes from these: a prompt step, for one, leaves them as they were.
+    const std::optional<double>& boundAt = evaluation.roofline.computeBoundBatch;
+    InputBytes inputs;
+    for (const Eigen::ArrayXd* a : {&sweeps.batch, &sweeps.memoryMs, &sweeps.computeMs, &sweeps.stepMs,
+                                    &sweeps.tokensPerSecondTotal, &sweeps.weightFloorMs})
+        inputs.addArray(*a);
+    inputs.add(decode.stepSeconds, decode.tokensPerSecondTotal, decode.floorSecondsBatch1, decode.totalWeightFloorSeconds,
+               decode.commSeconds, decode.bound, boundAt.has_value(), boundAt.value_or(0.0), p->xAxis->range().lower,
+               p->xAxis->range().upper, scenario.workload.batch, scenario.workload.contextTokens, scenario.hardware.gpus,
+               scenario.model.isMoe(), scenario.model.experts, scenario.model.expertsPerToken);
+    if (sameInputsAsDrawn(inputs.bytes()))
+        return;
 
     assignCurve(m_memory, sweeps.batch, sweeps.memoryMs);
     assignCurve(m_compute, sweeps.batch, sweeps.computeMs);
@@ -201,6 +213,7 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
     setTakeaway(tr("%1; %2. At B = %3: t_step %4 (%5), %6 total.")
                     .arg(floor, bound, format::integer(batch), format::milliseconds(stepMs), boundNow,
                          format::tokensPerSecond(decode.tokensPerSecondTotal)));
+    countRedraw();
     p->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -82,7 +82,15 @@ void KvFitPlot::refresh(const model::Scenario& scenario, const model::Evaluation
     const model::Sweeps& sweeps = evaluation.sweeps;
     const model::CapacityResult& capacity = evaluation.capacity;
     QCustomPlot* p = plot();
-    keepForReadout(scenario);
+    keepForReadout(scenario); // the read-out at the cursor follows every change
+    // Everything drawn below comes from these: a bandwidth or peak FLOP/s step leaves them as they were.
+    InputBytes inputs;
+    inputs.addArray(sweeps.context).addArray(sweeps.maxBatchFitting);
+    inputs.add(scenario.workload.batch, scenario.workload.contextTokens, capacity.fits, capacity.kvBudgetBytes,
+               capacity.kvNeededBytes, capacity.maxSequencesContiguous, capacity.maxContextAtBatch.has_value(),
+               capacity.maxContextAtBatch.value_or(0), p->xAxis->range().lower, p->xAxis->range().upper);
+    if (sameInputsAsDrawn(inputs.bytes()))
+        return;
 
     const Eigen::Index n = std::min(sweeps.context.size(), sweeps.maxBatchFitting.size());
     m_drawn = sweeps.maxBatchFitting.head(n).max(kNoBatch); // same size every time: no reallocation
@@ -130,6 +138,7 @@ void KvFitPlot::refresh(const model::Scenario& scenario, const model::Evaluation
         text = tr("%1; %2. %3").arg(atContext, atBatch, now);
     }
     setTakeaway(text);
+    countRedraw();
     p->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -184,11 +184,19 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const model::Sweeps& sweeps = evaluation.sweeps;
 
     // Qt Charts, in place.
+    keepForReadout(scenario); // the read-out at the cursor follows every change
+    // Everything drawn below comes from these: a bandwidth or peak FLOP/s step leaves them as they were.
+    const QCPRange x = plot()->xAxis->range();
+    InputBytes inputs;
+    inputs.addArray(sweeps.context).addArray(sweeps.kvShare);
+    inputs.add(decode.weightBytes, decode.kvBytes, decode.kvShare, decode.readBytes, x.lower, x.upper,
+               scenario.workload.contextTokens, scenario.workload.batch, scenario.hardware.gpus);
+    if (sameInputsAsDrawn(inputs.bytes()))
+        return;
     const double weightsGb = decode.weightBytes / 1e9;
     const double kvGb = decode.kvBytes / 1e9;
     m_weightsSet->replace(0, weightsGb);
     m_kvSet->replace(0, kvGb);
-    keepForReadout(scenario);
     // The legend names the parts and the axis ends on a round number that stays put while the
     // total moves within ~20 %: neither relabels (and re-lays out the chart) on every slider step.
     // The figures themselves are in the title and the numbers panel.
@@ -222,6 +230,7 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
                          format::integer(context), format::gigabytes(decode.kvBytes),
                          format::gigabytes(decode.readBytes),
                          gpus > 1 ? tr(" per GPU of %1").arg(format::integer(gpus)) : QString(), crossing));
+    countRedraw();
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 

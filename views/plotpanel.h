@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <type_traits>
+
+#include <Eigen/Core>
+
 #include <QByteArray>
 #include <QFont>
 #include <QFrame>
@@ -101,6 +105,39 @@ private:
     bool m_cardFill = false;
     int m_fittedWidth = -1; ///< width (px) m_fittedHeight applies to
     int m_fittedHeight = 0; ///< height (px) the label needs (growOnly: needed so far) at m_fittedWidth
+};
+
+/**
+ * The bytes of everything a plot draws from, for PlotPanel::sameInputsAsDrawn() (issue 16): numbers,
+ * flags and whole arrays appended in a fixed order. Equal bytes mean equal inputs (a NaN equals
+ * itself here, as it draws the same).
+ */
+class InputBytes {
+public:
+    /** Appends each of @p values (arithmetic or enum) as its bytes. */
+    template <typename... T>
+    InputBytes& add(T... values)
+    {
+        (append(values), ...);
+        return *this;
+    }
+    /** Appends every element of @p array. */
+    InputBytes& addArray(const Eigen::ArrayXd& array)
+    {
+        append(qsizetype(array.size()));
+        m_bytes.append(reinterpret_cast<const char*>(array.data()), qsizetype(array.size() * qsizetype(sizeof(double))));
+        return *this;
+    }
+    const QByteArray& bytes() const { return m_bytes; }
+
+private:
+    template <typename T>
+    void append(T value)
+    {
+        static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>, "numbers and flags only: no padding bytes");
+        m_bytes.append(reinterpret_cast<const char*>(&value), qsizetype(sizeof value));
+    }
+    QByteArray m_bytes;
 };
 
 /**

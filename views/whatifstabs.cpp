@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QMenu>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QTabBar>
 #include <QVBoxLayout>
 
@@ -23,6 +24,7 @@
 #include "views/simulationtab.h"
 #include "views/sloheadroom.h"
 #include "views/speculativeplot.h"
+#include "views/theme.h"
 #include "views/triagepanel.h"
 #include "views/workloadpanel.h"
 
@@ -47,10 +49,126 @@ WhatIfTabs::WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* par
     addTab(floors, tr("Floors"));
     setTabToolTip(FloorsTab, tr("Decode floor, roofline, KV share, prefill crossover, ITL SLOs and the numbers."));
 
-    // Capacity & SLOs: inputs and figures on the left (scrolling when short), two plots stacked on the right.
+    // The other tabs start as placeholders, built on first show or first request (buildTab()).
+    const QString labels[] = {tr("Capacity && SLOs"), tr("Workload, prefix cache, speculative"), tr("Incident triage"),
+                              tr("Simulation"), tr("Calibration"), tr("Plan")};
+    const QString tips[] = {
+        tr("KV budget, contiguous vs paged concurrency, where the cache fits, SLO headroom."),
+        tr("Which phase owns a request's GPU time, what a prefix cache saves, when speculation pays."),
+        tr("Classify a serving ticket against the floors: prefill, decode, admission, noisy neighbour, KV capacity."),
+        tr("Simulate a replica serving a request stream: ITL tail, TTFT, goodput against the cap, KV in use."),
+        tr("Fit the efficiencies and overheads to measured ITL and TTFT, and apply them to the scenario."),
+        tr("Which accelerator, how many, in which layout, at what cost: the fleet that meets the SLOs at a request rate.")};
+    for (int tab = CapacityTab; tab <= PlanTab; ++tab) {
+        addTab(page(QString()), labels[tab - CapacityTab]);
+        setTabToolTip(tab, tips[tab - CapacityTab]);
+    }
+    m_built[FloorsTab] = true;
+
+    connect(m_document, &ScenarioDocument::evaluated, this, &WhatIfTabs::refresh);
+    connect(this, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (m_swapping)
+            return;
+        ensureBuilt(tab); // draws it when new
+        if (tab >= 0 && tab <= TriageTab && m_stale[tab])
+            refreshTab(tab);
+    });
+}
+
+bool WhatIfTabs::isBuilt(int tab) const
+{
+    return tab >= FloorsTab && tab <= PlanTab && m_built[tab];
+}
+
+void WhatIfTabs::ensureBuilt(int tab) const
+{
+    if (tab > FloorsTab && tab <= PlanTab && !m_built[tab])
+        const_cast<WhatIfTabs*>(this)->buildTab(tab); // logically const: the tab existed all along
+}
+
+CapacityControls* WhatIfTabs::capacityControls() const { ensureBuilt(CapacityTab); return m_capacityControls; }
+SloHeadroomPanel* WhatIfTabs::sloHeadroomPanel() const { ensureBuilt(CapacityTab); return m_sloHeadroom; }
+CapacityPlot* WhatIfTabs::capacityPlot() const { ensureBuilt(CapacityTab); return m_capacityPlot; }
+KvFitPlot* WhatIfTabs::kvFitPlot() const { ensureBuilt(CapacityTab); return m_kvFitPlot; }
+WorkloadPanel* WhatIfTabs::workloadPanel() const { ensureBuilt(WorkloadTab); return m_workload; }
+PrefixCachePanel* WhatIfTabs::prefixCachePanel() const { ensureBuilt(WorkloadTab); return m_prefixCache; }
+SpeculativePlot* WhatIfTabs::speculativePlot() const { ensureBuilt(WorkloadTab); return m_speculative; }
+TriagePanel* WhatIfTabs::triagePanel() const { ensureBuilt(TriageTab); return m_triage; }
+SimulationTab* WhatIfTabs::simulationTab() const { ensureBuilt(SimulationTab); return m_simulation; }
+CalibrationTab* WhatIfTabs::calibrationTab() const { ensureBuilt(CalibrationTab); return m_calibration; }
+PlanTab* WhatIfTabs::planTab() const { ensureBuilt(PlanTab); return m_plan; }
+
+void WhatIfTabs::buildTab(int tab)
+{
+    m_built[tab] = true; // first: nothing built below may come back here
+    // Built as every widget was at start, in the system's theme, then taken into the theme shown
+    // (presentation mode) as Presentation took the others: fonts scaled, colours, pens and plot fonts.
+    const Theme shown = currentTheme();
+    const Theme base = Theme::system();
+    const bool themed = shown.kind != base.kind || shown.fontScale != base.fontScale;
+    if (themed)
+        setCurrentTheme(base);
+    QWidget* built = nullptr;
+    switch (tab) {
+    case CapacityTab:
+        built = buildCapacityPage();
+        break;
+    case WorkloadTab:
+        built = buildWorkloadPage();
+        break;
+    case TriageTab:
+        built = buildTriagePage();
+        break;
+    case SimulationTab:
+        built = m_simulation = new views::SimulationTab(m_document);
+        break;
+    case CalibrationTab:
+        built = m_calibration = new views::CalibrationTab(m_document);
+        break;
+    case PlanTab:
+        built = m_plan = new views::PlanTab(m_document); // issue 14: follows the document itself
+        break;
+    default:
+        if (themed)
+            setCurrentTheme(shown);
+        return;
+    }
+    if (tab >= SimulationTab) { // self-contained pages, on the window's background
+        built->setAutoFillBackground(true);
+        QPalette pal = built->palette();
+        pal.setColor(QPalette::Window, palette::window());
+        built->setPalette(pal);
+    }
+    if (themed) {
+        scaleFonts(built, shown.fontScale / base.fontScale);
+        applyTheme(built, shown); // makes it current again
+    }
+
+    // Swap the page in for the placeholder; the tab's text, tip and the current tab stay.
+    QWidget* placeholder = widget(tab);
+    const QString text = tabText(tab);
+    const QString tip = tabToolTip(tab);
+    const int current = currentIndex();
+    m_swapping = true;
+    {
+        const QSignalBlocker quiet(this); // the swap is no change of tab
+        removeTab(tab);
+        insertTab(tab, built, text);
+        setTabToolTip(tab, tip);
+        setCurrentIndex(current);
+    }
+    m_swapping = false;
+    placeholder->deleteLater(); // may be the page whose currentChanged() is being delivered
+    emit tabBuilt(tab, built);
+    if (tab <= TriageTab)
+        refreshTab(tab);
+}
+
+QWidget* WhatIfTabs::buildCapacityPage()
+{
     QWidget* capacity = page(QStringLiteral("capacityTab"));
-    m_capacityControls = new CapacityControls(document);
-    m_sloHeadroom = new SloHeadroomPanel(document);
+    m_capacityControls = new CapacityControls(m_document);
+    m_sloHeadroom = new SloHeadroomPanel(m_document);
     m_capacityPlot = new CapacityPlot;
     m_kvFitPlot = new KvFitPlot;
     auto* side = new QWidget;
@@ -80,14 +198,15 @@ WhatIfTabs::WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* par
     capacityGrid->setColumnStretch(1, 1);
     capacityGrid->setRowStretch(0, 1);
     capacityGrid->setRowStretch(1, 1);
-    addTab(capacity, tr("Capacity && SLOs"));
-    setTabToolTip(CapacityTab, tr("KV budget, contiguous vs paged concurrency, where the cache fits, SLO headroom."));
+    return capacity;
+}
 
-    // Workload, prefix cache, speculative: workload and prefix caching on the left, speculative on the right.
+QWidget* WhatIfTabs::buildWorkloadPage()
+{
     QWidget* workload = page(QStringLiteral("workloadTab"));
-    m_workload = new WorkloadPanel(document);
-    m_prefixCache = new PrefixCachePanel(document);
-    m_speculative = new SpeculativePlot(document);
+    m_workload = new WorkloadPanel(m_document);
+    m_prefixCache = new PrefixCachePanel(m_document);
+    m_speculative = new SpeculativePlot(m_document);
     auto* workloadGrid = new QGridLayout(workload);
     workloadGrid->setContentsMargins(0, 8, 0, 0);
     workloadGrid->setSpacing(8);
@@ -98,41 +217,17 @@ WhatIfTabs::WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* par
     workloadGrid->setColumnStretch(1, 1);
     workloadGrid->setRowStretch(0, 3);
     workloadGrid->setRowStretch(1, 1);
-    addTab(workload, tr("Workload, prefix cache, speculative"));
-    setTabToolTip(WorkloadTab, tr("Which phase owns a request's GPU time, what a prefix cache saves, when speculation pays."));
+    return workload;
+}
 
-    // Incident triage.
+QWidget* WhatIfTabs::buildTriagePage()
+{
     QWidget* triage = page(QStringLiteral("triageTab"));
-    m_triage = new TriagePanel(document);
+    m_triage = new TriagePanel(m_document);
     auto* triageLayout = new QVBoxLayout(triage);
     triageLayout->setContentsMargins(0, 8, 0, 0);
     triageLayout->addWidget(m_triage);
-    addTab(triage, tr("Incident triage"));
-    setTabToolTip(TriageTab, tr("Classify a serving ticket against the floors: prefill, decode, admission, noisy neighbour, KV capacity."));
-
-    // Simulation (issue 9) and Calibration (issue 10): self-contained pages.
-    m_simulation = new views::SimulationTab(document);
-    m_simulation->setAutoFillBackground(true);
-    m_simulation->setPalette(triage->palette());
-    addTab(m_simulation, tr("Simulation"));
-    setTabToolTip(SimulationTab, tr("Simulate a replica serving a request stream: ITL tail, TTFT, goodput against the cap, KV in use."));
-    m_calibration = new views::CalibrationTab(document);
-    m_calibration->setAutoFillBackground(true);
-    m_calibration->setPalette(triage->palette());
-    addTab(m_calibration, tr("Calibration"));
-    setTabToolTip(CalibrationTab, tr("Fit the efficiencies and overheads to measured ITL and TTFT, and apply them to the scenario."));
-    m_plan = new views::PlanTab(document); // issue 14: follows the document itself
-    m_plan->setAutoFillBackground(true);
-    m_plan->setPalette(triage->palette());
-    addTab(m_plan, tr("Plan"));
-    setTabToolTip(PlanTab, tr("Which accelerator, how many, in which layout, at what cost: the fleet that meets the SLOs at a request rate."));
-
-    connect(m_document, &ScenarioDocument::evaluated, this, &WhatIfTabs::refresh);
-    connect(this, &QTabWidget::currentChanged, this, [this](int tab) {
-        if (tab >= 0 && tab <= TriageTab && m_stale[tab])
-            refreshTab(tab);
-    });
-    refreshAll();
+    return triage;
 }
 
 QWidget* WhatIfTabs::page(const QString& objectName)
@@ -148,6 +243,8 @@ QWidget* WhatIfTabs::page(const QString& objectName)
 
 QList<QCustomPlot*> WhatIfTabs::plots() const
 {
+    for (int tab = CapacityTab; tab <= PlanTab; ++tab)
+        ensureBuilt(tab);
     return QList<QCustomPlot*>{m_capacityPlot->plot(), m_kvFitPlot->plot(), m_speculative->plot()} + m_simulation->plots()
            + m_calibration->plots() + QList<QCustomPlot*>{m_plan->plot()->plot()};
 }
@@ -158,7 +255,10 @@ void WhatIfTabs::refreshTab(int tab)
     const model::Evaluation& evaluation = m_document->evaluation();
     const QString fitWarning = weightsFitWarning(scenario, evaluation);
     for (PlotPanel* panel : std::initializer_list<PlotPanel*>{m_capacityPlot, m_kvFitPlot, m_speculative})
-        panel->setWarning(fitWarning);
+        if (panel)
+            panel->setWarning(fitWarning);
+    if (!isBuilt(tab))
+        return; // drawn when built
     switch (tab) {
     case CapacityTab:
         m_capacityControls->refresh(scenario, evaluation);
@@ -186,7 +286,7 @@ void WhatIfTabs::refreshTab(int tab)
 void WhatIfTabs::refresh()
 {
     for (int tab = CapacityTab; tab <= TriageTab; ++tab) {
-        if (tab == currentIndex() && isVisible())
+        if (tab == currentIndex() && isVisible() && m_built[tab])
             refreshTab(tab);
         else
             m_stale[tab] = true;
@@ -204,15 +304,35 @@ void WhatIfTabs::showEvent(QShowEvent* event)
 void WhatIfTabs::refreshAll()
 {
     for (int tab = CapacityTab; tab <= TriageTab; ++tab)
-        refreshTab(tab);
+        if (m_built[tab])
+            refreshTab(tab);
+}
+
+void WhatIfTabs::redrawOnNextRefresh()
+{
+    for (PlotPanel* panel : std::initializer_list<PlotPanel*>{m_capacityPlot, m_kvFitPlot, m_speculative})
+        if (panel)
+            panel->redrawOnNextRefresh();
 }
 
 void WhatIfTabs::flush()
 {
     refreshAll();
-    for (QCustomPlot* plot : plots())
+    QList<QCustomPlot*> built;
+    if (m_built[CapacityTab])
+        built << m_capacityPlot->plot() << m_kvFitPlot->plot();
+    if (m_built[WorkloadTab])
+        built << m_speculative->plot();
+    if (m_built[SimulationTab])
+        built << m_simulation->plots();
+    if (m_built[CalibrationTab])
+        built << m_calibration->plots();
+    if (m_built[PlanTab])
+        built << m_plan->plot()->plot();
+    for (QCustomPlot* plot : built)
         plot->replot(QCustomPlot::rpImmediateRefresh);
-    m_workload->chartView()->viewport()->update();
+    if (m_built[WorkloadTab])
+        m_workload->chartView()->viewport()->update();
 }
 
 void WhatIfTabs::addViewActions(QMenu* menu)

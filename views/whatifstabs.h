@@ -35,6 +35,11 @@ class WorkloadPanel;
  * marked stale, redrawn when shown (no replots of plots nobody sees during a slider drag); on
  * scenarioChanged() every input re-syncs. Object name "whatIfTabs"; pages floorsTab, capacityTab,
  * workloadTab, triageTab, simulationTab, calibrationTab, planTab.
+ *
+ * Built on first show (issue 16, start-up): every tab but the floors starts as an empty placeholder
+ * page; its real page is built and swapped in when the tab is first made current, or when one of its
+ * widgets is first asked for through an accessor below (export, the command line, tests), and then
+ * drawn from the document at once. tabBuilt() tells the window.
  */
 class WhatIfTabs final : public QTabWidget {
     Q_OBJECT
@@ -46,19 +51,25 @@ public:
     /** Takes ownership of @p floors as the first tab. */
     WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* parent = nullptr);
 
-    CapacityControls* capacityControls() const { return m_capacityControls; }
-    SloHeadroomPanel* sloHeadroomPanel() const { return m_sloHeadroom; }
-    CapacityPlot* capacityPlot() const { return m_capacityPlot; }
-    KvFitPlot* kvFitPlot() const { return m_kvFitPlot; }
-    WorkloadPanel* workloadPanel() const { return m_workload; }
-    PrefixCachePanel* prefixCachePanel() const { return m_prefixCache; }
-    SpeculativePlot* speculativePlot() const { return m_speculative; }
-    TriagePanel* triagePanel() const { return m_triage; }
-    views::SimulationTab* simulationTab() const { return m_simulation; }
-    views::CalibrationTab* calibrationTab() const { return m_calibration; }
-    views::PlanTab* planTab() const { return m_plan; }
+    // Each accessor builds its tab first when it was not built yet (see the class comment).
+    CapacityControls* capacityControls() const;
+    SloHeadroomPanel* sloHeadroomPanel() const;
+    CapacityPlot* capacityPlot() const;
+    KvFitPlot* kvFitPlot() const;
+    WorkloadPanel* workloadPanel() const;
+    PrefixCachePanel* prefixCachePanel() const;
+    SpeculativePlot* speculativePlot() const;
+    TriagePanel* triagePanel() const;
+    views::SimulationTab* simulationTab() const;
+    views::CalibrationTab* calibrationTab() const;
+    views::PlanTab* planTab() const;
 
-    /** The QCustomPlots of the what-if tabs (not the floors tab's). */
+    /** True once @p tab's page was built (on first show or first request); the floors tab always. */
+    bool isBuilt(int tab) const;
+    /** Builds @p tab's page now if it was not built yet (no effect on the floors tab or a bad index). */
+    void ensureBuilt(int tab) const;
+
+    /** The QCustomPlots of the what-if tabs (not the floors tab's); builds every tab first. */
     QList<QCustomPlot*> plots() const;
 
     /** Adds "Floors", "Capacity & SLOs", ... actions (Alt+1..Alt+7) that switch tabs to @p menu. */
@@ -67,14 +78,20 @@ public:
 public slots:
     /** Redraws the visible what-if tab from the document's evaluated pair; marks the others stale. */
     void refresh();
-    /** Redraws every what-if tab now, visible or not. */
+    /** Redraws every built what-if tab now, visible or not (a tab built later draws then). */
     void refreshAll();
-    /** For screenshots: refreshAll(), then replot every what-if plot immediately and repaint the charts. */
+    /** Makes the next refresh of every built what-if plot redraw even when its inputs did not change
+     *  (PlotPanel::redrawOnNextRefresh(): a theme's font scale, say). */
+    void redrawOnNextRefresh();
+    /** For screenshots: refreshAll(), then replot every built what-if plot immediately and repaint the charts. */
     void flush();
 
 signals:
     /** The panels of @p tab were redrawn from the document (their axes reset: overlays re-widen). */
     void tabRefreshed(int tab);
+    /** @p tab's page was built and put in place (@p page is widget(tab) from now on): the window
+     *  applies what it applied to every widget at start (accessible names, slider history). */
+    void tabBuilt(int tab, QWidget* page);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -82,6 +99,11 @@ protected:
 private:
     QWidget* page(const QString& objectName);
     void refreshTab(int tab);
+    /** Builds @p tab's page and swaps it in for its placeholder (issue 16: start-up builds none). */
+    void buildTab(int tab);
+    QWidget* buildCapacityPage();
+    QWidget* buildWorkloadPage();
+    QWidget* buildTriagePage();
 
     ScenarioDocument* m_document = nullptr;
     CapacityControls* m_capacityControls = nullptr;
@@ -96,6 +118,8 @@ private:
     views::CalibrationTab* m_calibration = nullptr;
     views::PlanTab* m_plan = nullptr;
     bool m_stale[TriageTab + 1] = {}; ///< per tab: an evaluation arrived while it was hidden
+    bool m_built[PlanTab + 1] = {};   ///< per tab: its page was built (the floors tab is given)
+    bool m_swapping = false;          ///< buildTab() is swapping a page in: tab changes are not the user's
 };
 
 } // namespace ridgeline::views
