@@ -716,11 +716,17 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             for (int j = 0; j < kParameters; ++j)
                 determined[size_t(j)] = params[size_t(j)].free && A(j, j) > 1e-12 * std::max(1.0, A.diagonal().maxCoeff());
             bool improved = false;
+            // The simulated latencies are piecewise smooth (a roofline's max(compute, memory), whole steps): a
+            // forward difference at a kink can point the wrong way for one parameter, and a parameter the points
+            // hardly move takes a huge step. So each failed attempt holds, for this iteration, the parameter that
+            // moved furthest for its scale (a fraction for efficiencies, its value or its step x 10 for overheads)
+            // besides raising the damping, and no step moves an efficiency by more than 0.25.
+            std::array<bool, kParameters> heldNow{};
             for (int attempt = 0; attempt < 8 && !improved; ++attempt) {
                 Eigen::MatrixXd M = A;
                 for (int j = 0; j < kParameters; ++j) {
                     M(j, j) += lambda * std::max(A(j, j), 1e-9);
-                    if (!determined[size_t(j)]) { // held: a zero row and column with a one on the diagonal
+                    if (!determined[size_t(j)] || heldNow[size_t(j)]) { // held: a zero row and column with a one on the diagonal
                         M.row(j).setZero();
                         M.col(j).setZero();
                         M(j, j) = 1;
@@ -728,9 +734,23 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 }
                 Eigen::VectorXd rhs = -g;
                 for (int j = 0; j < kParameters; ++j)
-                    if (!determined[size_t(j)])
+                    if (!determined[size_t(j)] || heldNow[size_t(j)])
                         rhs(j) = 0;
-                Eigen::VectorXd xn = x + M.ldlt().solve(rhs);
+                Eigen::VectorXd delta = M.ldlt().solve(rhs);
+                int furthest = -1;
+                double furthestMove = 0;
+                for (int j = 0; j < kParameters; ++j) {
+                    const bool efficiency = params[size_t(j)].upper <= 1.0;
+                    const double scale = efficiency ? 0.25 : std::max(10 * params[size_t(j)].step, std::abs(x(j)));
+                    if (efficiency)
+                        delta(j) = std::clamp(delta(j), -0.25, 0.25);
+                    const double move = std::abs(delta(j)) / scale;
+                    if (move > furthestMove) {
+                        furthestMove = move;
+                        furthest = j;
+                    }
+                }
+                Eigen::VectorXd xn = x + delta;
                 clampTo(xn);
                 const Residuals trial = score(withParameters(base, xn), fitEngine);
                 ++r.evaluations;
@@ -744,8 +764,11 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                     improved = true;
                     if (gain < 1e-5)
                         iteration = options.maxIterations; // converged
-                } else
+                } else {
                     lambda *= 4;
+                    if (furthest >= 0 && attempt % 2 == 1) // every other failure: hold the furthest mover, try the rest
+                        heldNow[size_t(furthest)] = true;
+                }
             }
             if (!improved)
                 break;
