@@ -103,7 +103,8 @@ QString helpText()
                "  --scheduler v1|v0|trtllm  with --predict: vLLM V1 (default; no whole-prompt KV reservation), V0,\n"
                "                         or TensorRT-LLM in-flight batching (whole prompts within the token\n"
                "                         budget, no chunked context; prompt + output KV reserved at admission)\n"
-               "  --token-budget N       with --predict: tokens per step shared by decodes and prefill chunks (8192)\n"
+               "  --token-budget N       with --predict: tokens per step shared by decodes and prefill chunks (8192;\n"
+               "                         the scenario's serving.max_num_tokens replaces it when set)\n"
                "  --max-sequences N      with --predict: sequences holding a slot (256)\n"
                "  --format text|json     report or triage format (default text)\n"
                "  --plan FILE            fleet plan: search devices x GPU counts x parallel layouts x batch caps\n"
@@ -595,7 +596,11 @@ int run(int argc, char** argv)
                     << QStringLiteral("efficiency.prefill_overhead_ms=") + number(e.prefillOverheadSeconds * 1e3)
                     << QStringLiteral("efficiency.chunk_overhead_ms=") + number(e.chunkOverheadSeconds * 1e3)
                     << QStringLiteral("efficiency.per_sequence_overhead_us=") + number(e.perSequenceOverheadSeconds * 1e6)
-                    << QStringLiteral("efficiency.kv_bandwidth=") + number(e.kvBandwidth);
+                    << QStringLiteral("efficiency.kv_bandwidth=") + number(e.kvBandwidth)
+                    << QStringLiteral("efficiency.ttft_overhead_ms=") + number(e.ttftOverheadSeconds * 1e3)
+                    << QStringLiteral("serving.max_num_tokens=") + QString::number(preset->maxNumTokens);
+        if (!parser.isSet(schedulerOpt)) // the scheduler the preset was fitted with, unless named
+            benchmarkOptions.scheduler = preset->scheduler;
     }
     assignments << parser.values(setOpt);
 

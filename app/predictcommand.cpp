@@ -80,8 +80,13 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
                  .arg(o.scheduler == model::SchedulerVersion::V1 ? QStringLiteral("V1") : QStringLiteral("V0"),
                       o.scheduler == model::SchedulerVersion::V1 ? QStringLiteral("no whole-prompt KV reservation at admission")
                                                                  : QStringLiteral("whole prompt's KV reserved at admission"));
-    t << QStringLiteral("one token budget of %1 per step shared by decodes and prefill chunks (mixed steps); chunks attend to their cached prefix")
-             .arg(o.tokenBudget);
+    if (s.serving.maxNumTokens > 0) // the scenario's (calibrated or known) value replaces the option's
+        t << QStringLiteral("one token budget of %1 per step (serving.max_num_tokens) shared by decodes and prefill chunks (mixed steps); "
+                            "chunks attend to their cached prefix")
+                 .arg(s.serving.maxNumTokens);
+    else
+        t << QStringLiteral("one token budget of %1 per step shared by decodes and prefill chunks (mixed steps); chunks attend to their cached prefix")
+                 .arg(o.tokenBudget);
     t << QStringLiteral("decode batch capped at %1 sequences and by KV capacity (paged, %2-token blocks), preemption by recompute")
              .arg(o.maxSequences)
              .arg(s.serving.blockTokens);
@@ -94,6 +99,9 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
     if (s.efficiency.perSequenceOverheadSeconds > 0)
         t << QStringLiteral("per-sequence step cost %1 us per decoding sequence (efficiency.per_sequence_overhead_us)")
                  .arg(s.efficiency.perSequenceOverheadSeconds * 1e6);
+    if (s.efficiency.ttftOverheadSeconds > 0)
+        t << QStringLiteral("TTFT = %1 ms per request before the engine (HTTP, tokenization; efficiency.ttft_overhead_ms) + queue + prefill step")
+                 .arg(s.efficiency.ttftOverheadSeconds * 1e3);
     if (s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth)
         t << QStringLiteral("KV cache read at %1 of peak bandwidth, weights at %2 (efficiency.kv_bandwidth, efficiency.bandwidth)")
                  .arg(s.efficiency.kvBandwidth)

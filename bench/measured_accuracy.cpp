@@ -7,7 +7,10 @@
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
 // sees the held-out half.
-// Usage: measured_accuracy [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every *.scenario.json in DIR)
+// Usage: measured_accuracy [--fit-token-budget] [--residuals] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
+// *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
+// on that fit's own points only (BenchmarkFitOptions::fitTokenBudget). --residuals lists every held-out point's
+// measured and predicted ITL and TTFT under its fit.
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
 // (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise.
 
@@ -31,6 +34,8 @@
 using namespace ridgeline::model;
 
 namespace {
+
+bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
 
 struct Mape {
     double itl = 0, ttft = 0;
@@ -76,6 +81,20 @@ std::string coefficient(const char* name, const Coefficient& c, const char* unit
     return b;
 }
 
+/** The fitted token budget and the search's training cost per candidate, or "" when it was not fitted. */
+std::string budgetText(const BenchmarkFitResult& fit)
+{
+    if (fit.tokenBudget <= 0)
+        return {};
+    std::string t = ", max_num_tokens " + std::to_string(fit.tokenBudget) + " (training cost:";
+    for (const auto& [budget, cost] : fit.tokenBudgetCosts) {
+        char b[48];
+        std::snprintf(b, sizeof b, " %d: %.3g", budget, cost);
+        t += b;
+    }
+    return t + ")";
+}
+
 /** Fits on the points where @p inA is true and predicts the others, and the other way round; pooled MAPE. */
 Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const std::vector<bool>& inA, const BenchmarkFitOptions& fo,
              std::string& fits)
@@ -95,11 +114,23 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
         fits += "      " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
                 + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
                 + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
-                + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + "\n";
+                + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms")
+                + budgetText(fit) + "\n";
         const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
         for (size_t i = 0; i < test.size(); ++i)
-            if (r[i].error.empty())
-                m.add(compareItl(test[i], r[i].prediction), compareTtft(test[i], r[i].prediction));
+            if (r[i].error.empty()) {
+                const auto itl = compareItl(test[i], r[i].prediction);
+                const auto ttft = compareTtft(test[i], r[i].prediction);
+                m.add(itl, ttft);
+                if (g_residuals) {
+                    char b[200];
+                    std::snprintf(b, sizeof b, "        ISL %6.0f OSL %5.0f N %4.0f  ITL %7.2f -> %7.2f (%+6.1f %%)  TTFT %9.1f -> %9.1f (%+6.1f %%)\n",
+                                  test[i].inputTokens, test[i].outputTokens, test[i].concurrency, itl ? itl->measuredMs : NAN,
+                                  itl ? itl->predictedMs : NAN, itl ? 100 * itl->residual : NAN, ttft ? ttft->measuredMs : NAN,
+                                  ttft ? ttft->predictedMs : NAN, ttft ? 100 * ttft->residual : NAN);
+                    fits += b;
+                }
+            }
     }
     return m;
 }
@@ -127,9 +158,17 @@ std::vector<bool> alternate(const std::vector<BenchmarkPoint>& points, double (*
 int main(int argc, char** argv)
 {
     BenchmarkOptions engine; // vLLM V1 defaults (docs/cost-model.md)
+    BenchmarkFitOptions fo;
     int arg = 1;
-    if (argc > 2 && std::strcmp(argv[1], "--scheduler") == 0) {
-        const std::string v = argv[2];
+    for (; argc > arg; ++arg)
+        if (std::strcmp(argv[arg], "--fit-token-budget") == 0)
+            fo.fitTokenBudget = true;
+        else if (std::strcmp(argv[arg], "--residuals") == 0)
+            g_residuals = true;
+        else
+            break;
+    if (argc > arg + 1 && std::strcmp(argv[arg], "--scheduler") == 0) {
+        const std::string v = argv[arg + 1];
         if (v == "v1")
             engine.scheduler = SchedulerVersion::V1;
         else if (v == "v0")
@@ -137,13 +176,13 @@ int main(int argc, char** argv)
         else if (v == "trtllm")
             engine.scheduler = SchedulerVersion::TrtllmInflight;
         else {
-            std::fprintf(stderr, "--scheduler %s: expected v1, v0 or trtllm\n", argv[2]);
+            std::fprintf(stderr, "--scheduler %s: expected v1, v0 or trtllm\n", v.c_str());
             return 2;
         }
-        arg = 3;
+        arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--residuals] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
         return 2;
     }
     const QDir dir(QString::fromLocal8Bit(argv[arg]));
@@ -154,15 +193,19 @@ int main(int argc, char** argv)
         for (const QString& f : dir.entryList({QStringLiteral("*.scenario.json")}, QDir::Files, QDir::Name))
             names << f.chopped(int(std::strlen(".scenario.json")));
 
-    BenchmarkFitOptions fo;
     fo.engine = engine;
 
     const char* schedulerName = engine.scheduler == SchedulerVersion::V1   ? "vLLM V1 scheduler"
                                 : engine.scheduler == SchedulerVersion::V0 ? "vLLM V0 scheduler"
                                                                            : "TensorRT-LLM in-flight batching (no chunked context, GUARANTEED_NO_EVICT)";
     std::printf("ITL / TTFT MAPE, %% (benchmark prediction: simulator in closed loop / static batch, %s, "
-                "token budget %d, max sequences %d)\n\n",
-                schedulerName, engine.tokenBudget, engine.maxSequences);
+                "token budget %s, max sequences %d)\n\n",
+                schedulerName,
+                fo.fitTokenBudget ? ("fitted on each fit's own points (" + std::to_string(fo.minTokenBudget) + " to "
+                                     + std::to_string(fo.maxTokenBudget) + "; the floor and planning columns at "
+                                     + std::to_string(engine.tokenBudget) + ")").c_str()
+                                  : std::to_string(engine.tokenBudget).c_str(),
+                engine.maxSequences);
     std::printf("%-34s %6s  %-13s  %-13s  %-13s  %-13s  %-13s\n", "set", "points", "floor", "planning", "calibrated",
                 "held-out conc", "held-out ISL");
     std::string details;
@@ -209,7 +252,8 @@ int main(int argc, char** argv)
         details += "  in-sample: " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
                    + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
                    + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
-                   + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + "; " + std::to_string(fit.iterations) + " iterations, "
+                   + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms")
+                   + budgetText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
                    + std::to_string(fit.evaluations) + " evaluations\n";
         for (const std::string& n : fit.notes)
             details += "    note: " + n + "\n";

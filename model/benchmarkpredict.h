@@ -17,7 +17,8 @@ struct BenchmarkOptions {
     SchedulerVersion scheduler = SchedulerVersion::V1; ///< V1: no whole-prompt KV reservation; V0 and TrtllmInflight
                                                        ///< (whole-prompt contexts within tokenBudget, GUARANTEED_NO_EVICT) selectable
     int tokenBudget = 8192;       ///< tokens per step shared by decodes and prefill chunks (vLLM max_num_batched_tokens,
-                                  ///< TensorRT-LLM max_num_tokens; 8,192 is both engines' serving default)
+                                  ///< TensorRT-LLM max_num_tokens; 8,192 is both engines' serving default); the scenario's
+                                  ///< serving.max_num_tokens replaces it when set (> 0)
     int maxSequences = 256;       ///< sequences holding a slot (vLLM max_num_seqs, TensorRT-LLM max_batch_size)
     long long measuredRequests = 64; ///< steady-state points: at least this many requests measured after the warm-up
     long long maxRequests = 4000; ///< whole-run points: at most this many of the file's requests are simulated

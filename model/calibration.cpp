@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -503,9 +504,10 @@ struct FitParameter {
     bool free = true;
 };
 
-constexpr int kParameters = 7;
+constexpr int kParameters = 8;
 
-/** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us) to @p s. */
+/** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
+ *  TTFT overhead ms) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
 {
     s.efficiency.bandwidth = x(0);
@@ -516,6 +518,7 @@ Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
     s.efficiency.chunkOverheadSeconds = x(4) / 1e3;
     s.efficiency.kvBandwidth = x(5);
     s.efficiency.perSequenceOverheadSeconds = x(6) / 1e6;
+    s.efficiency.ttftOverheadSeconds = x(7) / 1e3;
     return s;
 }
 
@@ -612,7 +615,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                                                      {"efficiency.step_overhead_ms", 0.0, 1000.0, 0.5, 0.05},
                                                      {"efficiency.chunk_overhead_ms", 0.0, 1000.0, 0.0, 0.05},
                                                      {"efficiency.kv_bandwidth", 0.01, 1.0, 0.75, 0.01},
-                                                     {"efficiency.per_sequence_overhead_us", 0.0, 10000.0, 0.0, 2.0}}};
+                                                     {"efficiency.per_sequence_overhead_us", 0.0, 10000.0, 0.0, 2.0},
+                                                     {"efficiency.ttft_overhead_ms", 0.0, 1000.0, 0.0, 0.05}}};
     {
         // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
@@ -639,6 +643,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     if (ttftRows.empty()) {
         params[1].free = false;
         params[4].free = false;
+        params[7].free = false;
         r.notes.push_back("no TTFT points: prefill MFU and the per-chunk cost are not fitted (kept at the scenario's values)");
     }
     if (params[4].free) {
@@ -653,8 +658,9 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         }
         if (lengths.size() < 2 && !chunked) {
             params[4].free = false;
-            r.notes.push_back("one prompt length, never chunked: the per-chunk cost cannot be told from prefill MFU; kept at the "
-                              "scenario's value");
+            params[7].free = false; // likewise a fixed time per request
+            r.notes.push_back("one prompt length, never chunked: the per-chunk cost and the per-request TTFT overhead cannot be told "
+                              "from prefill MFU; kept at the scenario's values");
         }
     }
     Eigen::VectorXd x(kParameters);
@@ -668,73 +674,144 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         x(1) = scenario.efficiency.mfuPrefill;
     if (!params[4].free)
         x(4) = scenario.efficiency.chunkOverheadSeconds * 1e3;
+    if (!params[7].free)
+        x(7) = scenario.efficiency.ttftOverheadSeconds * 1e3;
     auto clampTo = [&](Eigen::VectorXd& v) {
         for (int j = 0; j < kParameters; ++j)
             if (params[size_t(j)].free)
                 v(j) = std::clamp(v(j), params[size_t(j)].lower, params[size_t(j)].upper);
     };
 
-    Residuals current = score(withParameters(scenario, x), fitEngine);
-    ++r.evaluations;
-    double cost = current.r.squaredNorm();
-    double lambda = 1e-2;
+    // The token budget the fit predicts with: the scenario's, else the engine's; searched with fitTokenBudget.
+    Scenario base = scenario;
     Eigen::MatrixXd J(rows, kParameters);
     std::array<bool, kParameters> determined{};
-    for (int iteration = 0; iteration < options.maxIterations; ++iteration) {
-        r.iterations = iteration + 1;
-        // Forward differences, stepping inward from an upper bound.
-        J.setZero();
-        for (int j = 0; j < kParameters; ++j) {
-            if (!params[size_t(j)].free)
-                continue;
-            Eigen::VectorXd xh = x;
-            double h = std::max(params[size_t(j)].step, 0.02 * std::abs(x(j)));
-            if (xh(j) + h > params[size_t(j)].upper)
-                h = -h;
-            xh(j) += h;
-            const Residuals rh = score(withParameters(scenario, xh), fitEngine);
-            ++r.evaluations;
-            if (rh.ok)
-                J.col(j) = (rh.r - current.r) / h;
-        }
-        const Eigen::MatrixXd A = J.transpose() * J;
-        const Eigen::VectorXd g = J.transpose() * current.r;
-        for (int j = 0; j < kParameters; ++j)
-            determined[size_t(j)] = params[size_t(j)].free && A(j, j) > 1e-12 * std::max(1.0, A.diagonal().maxCoeff());
-        bool improved = false;
-        for (int attempt = 0; attempt < 8 && !improved; ++attempt) {
-            Eigen::MatrixXd M = A;
+    Residuals current;
+    double cost = 0;
+    // Bounded Levenberg-Marquardt from x at the budget in base; leaves x, current, cost, J and determined at its end.
+    auto levenbergMarquardt = [&]() {
+        current = score(withParameters(base, x), fitEngine);
+        ++r.evaluations;
+        cost = current.r.squaredNorm();
+        double lambda = 1e-2;
+        for (int iteration = 0; iteration < options.maxIterations; ++iteration) {
+            ++r.iterations;
+            // Forward differences, stepping inward from an upper bound.
+            J.setZero();
             for (int j = 0; j < kParameters; ++j) {
-                M(j, j) += lambda * std::max(A(j, j), 1e-9);
-                if (!determined[size_t(j)]) { // held: a zero row and column with a one on the diagonal
-                    M.row(j).setZero();
-                    M.col(j).setZero();
-                    M(j, j) = 1;
+                if (!params[size_t(j)].free)
+                    continue;
+                Eigen::VectorXd xh = x;
+                double h = std::max(params[size_t(j)].step, 0.02 * std::abs(x(j)));
+                if (xh(j) + h > params[size_t(j)].upper)
+                    h = -h;
+                xh(j) += h;
+                const Residuals rh = score(withParameters(base, xh), fitEngine);
+                ++r.evaluations;
+                if (rh.ok)
+                    J.col(j) = (rh.r - current.r) / h;
+            }
+            const Eigen::MatrixXd A = J.transpose() * J;
+            const Eigen::VectorXd g = J.transpose() * current.r;
+            for (int j = 0; j < kParameters; ++j)
+                determined[size_t(j)] = params[size_t(j)].free && A(j, j) > 1e-12 * std::max(1.0, A.diagonal().maxCoeff());
+            bool improved = false;
+            // The simulated latencies are piecewise smooth (a roofline's max(compute, memory), whole steps): a
+            // forward difference at a kink can point the wrong way for one parameter, and a parameter the points
+            // hardly move takes a huge step. So each failed attempt holds, for this iteration, the parameter that
+            // moved furthest for its scale (a fraction for efficiencies, its value or its step x 10 for overheads)
+            // besides raising the damping, and no step moves an efficiency by more than 0.25.
+            std::array<bool, kParameters> heldNow{};
+            for (int attempt = 0; attempt < 8 && !improved; ++attempt) {
+                Eigen::MatrixXd M = A;
+                for (int j = 0; j < kParameters; ++j) {
+                    M(j, j) += lambda * std::max(A(j, j), 1e-9);
+                    if (!determined[size_t(j)] || heldNow[size_t(j)]) { // held: a zero row and column with a one on the diagonal
+                        M.row(j).setZero();
+                        M.col(j).setZero();
+                        M(j, j) = 1;
+                    }
+                }
+                Eigen::VectorXd rhs = -g;
+                for (int j = 0; j < kParameters; ++j)
+                    if (!determined[size_t(j)] || heldNow[size_t(j)])
+                        rhs(j) = 0;
+                Eigen::VectorXd delta = M.ldlt().solve(rhs);
+                int furthest = -1;
+                double furthestMove = 0;
+                for (int j = 0; j < kParameters; ++j) {
+                    const bool efficiency = params[size_t(j)].upper <= 1.0;
+                    const double scale = efficiency ? 0.25 : std::max(10 * params[size_t(j)].step, std::abs(x(j)));
+                    if (efficiency)
+                        delta(j) = std::clamp(delta(j), -0.25, 0.25);
+                    const double move = std::abs(delta(j)) / scale;
+                    if (move > furthestMove) {
+                        furthestMove = move;
+                        furthest = j;
+                    }
+                }
+                Eigen::VectorXd xn = x + delta;
+                clampTo(xn);
+                const Residuals trial = score(withParameters(base, xn), fitEngine);
+                ++r.evaluations;
+                const double trialCost = trial.r.squaredNorm();
+                if (trial.ok && trialCost < cost) {
+                    const double gain = (cost - trialCost) / std::max(cost, 1e-300);
+                    x = xn;
+                    current = trial;
+                    cost = trialCost;
+                    lambda = std::max(lambda / 3, 1e-7);
+                    improved = true;
+                    if (gain < 1e-5)
+                        iteration = options.maxIterations; // converged
+                } else {
+                    lambda *= 4;
+                    if (furthest >= 0 && attempt % 2 == 1) // every other failure: hold the furthest mover, try the rest
+                        heldNow[size_t(furthest)] = true;
                 }
             }
-            Eigen::VectorXd rhs = -g;
-            for (int j = 0; j < kParameters; ++j)
-                if (!determined[size_t(j)])
-                    rhs(j) = 0;
-            Eigen::VectorXd xn = x + M.ldlt().solve(rhs);
-            clampTo(xn);
-            const Residuals trial = score(withParameters(scenario, xn), fitEngine);
-            ++r.evaluations;
-            const double trialCost = trial.r.squaredNorm();
-            if (trial.ok && trialCost < cost) {
-                const double gain = (cost - trialCost) / std::max(cost, 1e-300);
-                x = xn;
-                current = trial;
-                cost = trialCost;
-                lambda = std::max(lambda / 3, 1e-7);
-                improved = true;
-                if (gain < 1e-5)
-                    iteration = options.maxIterations; // converged
-            } else
-                lambda *= 4;
+            if (!improved)
+                break;
         }
-        if (!improved)
-            break;
+    };
+    levenbergMarquardt();
+    bool inFlight = false; // a static batch holds every prompt in one step whatever the budget: nothing to search then
+    for (const BenchmarkPoint& p : points)
+        inFlight = inFlight || p.load != BenchmarkLoad::StaticBatch;
+    if (options.fitTokenBudget && !inFlight)
+        r.notes.push_back("static batches only: the token budget plays no part; not fitted");
+    if (options.fitTokenBudget && inFlight) {
+        // The budget is a discrete engine setting (powers of two, as engines are built with): at the parameters fitted
+        // so far, score every candidate on the fitted points (never on any other), keep the best, refit the continuous
+        // parameters there; until the best budget stays (at most three rounds).
+        std::vector<int> candidates;
+        for (long long b = 1; b <= std::max(1, options.maxTokenBudget); b *= 2)
+            if (b >= options.minTokenBudget)
+                candidates.push_back(int(b));
+        int budget = 0;
+        for (int round = 0; round < 3 && !candidates.empty(); ++round) {
+            r.tokenBudgetCosts.clear();
+            int best = 0;
+            double bestCost = 0;
+            for (const int b : candidates) {
+                Scenario at = base;
+                at.serving.maxNumTokens = b;
+                const Residuals res = score(withParameters(at, x), fitEngine);
+                ++r.evaluations;
+                const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
+                r.tokenBudgetCosts.emplace_back(b, c);
+                if (best == 0 || c < bestCost) {
+                    best = b;
+                    bestCost = c;
+                }
+            }
+            if (best == budget)
+                break;
+            budget = best;
+            base.serving.maxNumTokens = budget;
+            levenbergMarquardt();
+        }
+        r.tokenBudget = budget;
     }
 
     // Standard errors from the Jacobian at the solution, over the determined parameters not at a bound.
@@ -761,7 +838,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         }
     }
     Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
-                                      &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs};
+                                      &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs};
     for (int j = 0; j < kParameters; ++j) {
         *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
         if (!params[size_t(j)].free)
@@ -773,7 +850,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                               + messageNumber(params[size_t(j)].lower) + " to " + messageNumber(params[size_t(j)].upper)
                               + "); no standard error");
     }
-    r.calibrated = withParameters(scenario, x);
+    r.calibrated = withParameters(base, x);
     const Residuals after = score(r.calibrated, options.engine);
     r.itlPoints = after.itlPoints;
     r.ttftPoints = after.ttftPoints;

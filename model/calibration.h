@@ -87,6 +87,11 @@ struct BenchmarkFitOptions {
     long long measuredRequests = 32;  ///< steady-state requests per point during the fit (the final errors use engine's)
     int maxIterations = 25;           ///< Levenberg-Marquardt iterations (each costs 1 + fitted parameters predictions)
     bool fitItl = true, fitTtft = true; ///< which latencies enter the residuals
+    /** Also fit the engine's token budget (serving.max_num_tokens, TensorRT-LLM max_num_tokens) when its value is not
+     *  known: a discrete search over the powers of two from minTokenBudget to maxTokenBudget, the continuous fit
+     *  redone at the best (docs/cost-model.md). Off: the scenario's value, else engine.tokenBudget (8,192). */
+    bool fitTokenBudget = false;
+    int minTokenBudget = 2048, maxTokenBudget = 131072; ///< tokens, the search's range (powers of two within it)
 };
 
 /** What calibrateBenchmark() found. MAPE as fractions over the points each latency was compared on. */
@@ -98,6 +103,11 @@ struct BenchmarkFitResult {
     Coefficient chunkOverheadMs;     ///< per prefill chunk (efficiency.chunk_overhead_ms), >= 0
     Coefficient kvBandwidthEfficiency; ///< eta_kv (efficiency.kv_bandwidth), in [0.01, 1]; 0 when unfitted and unset (= eta_bw)
     Coefficient perSequenceOverheadUs; ///< per decoding sequence per step (efficiency.per_sequence_overhead_us), >= 0
+    Coefficient ttftOverheadMs;      ///< per request, before the engine sees it (efficiency.ttft_overhead_ms), >= 0
+    int tokenBudget = 0;             ///< fitted serving.max_num_tokens (0: not fitted, the scenario's or the engine's budget)
+    /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters
+     *  fitted so far (the last round's); empty when not fitted. */
+    std::vector<std::pair<int, double>> tokenBudgetCosts;
     int itlPoints = 0, ttftPoints = 0;
     double itlMapeBefore = 0, itlMapeAfter = 0, ttftMapeBefore = 0, ttftMapeAfter = 0;
     int iterations = 0, evaluations = 0;
@@ -107,7 +117,10 @@ struct BenchmarkFitResult {
 
 /**
  * Fits eta_bw, prefill and decode MFU, the fixed step overhead, the per-chunk prefill cost, the KV-read
- * bandwidth efficiency eta_kv and the per-sequence step cost with the
+ * bandwidth efficiency eta_kv, the per-sequence step cost, the per-request TTFT overhead (held at the scenario's value
+ * under the same rule as the per-chunk cost) and, with BenchmarkFitOptions::fitTokenBudget, the engine's token budget
+ * (alternating: continuous fit at a budget, discrete search over the budgets at those parameters, refit; at most three
+ * rounds) with the
  * benchmark prediction in the loop (predictBenchmark(), the simulator run as the benchmark ran): bounded
  * Levenberg-Marquardt (projected steps, forward-difference Jacobian, Eigen) on the relative residuals
  * predicted / measured - 1 of each point's compared ITL and TTFT (compareItl(), compareTtft()): their mean absolute

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/scenario.h"
+#include "model/simulator.h"
 
 namespace ridgeline::model {
 
@@ -28,6 +29,10 @@ struct EfficiencyPreset {
     double heldOutItlPercent = 0;   ///< ITL MAPE, %, fitted on half the concurrencies, predicted on the other half
     double heldOutTtftPercent = 0;  ///< TTFT MAPE, %, the same split
     std::string caveat;      ///< what the fit could not pin down (coefficients at a bound, not fitted)
+    /// the scheduler the fit simulated (--scheduler; the errors above hold with it)
+    SchedulerVersion scheduler = SchedulerVersion::V1;
+    /// the fitted engine token budget (serving.max_num_tokens, set with the efficiencies); 0: not fitted (8,192)
+    int maxNumTokens = 0;
 };
 
 /** The built-in presets, in display order. Each figure's source is its set's source.md; see docs/cost-model.md. */

@@ -203,6 +203,8 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("efficiency.prefill_overhead_ms", s.efficiency.prefillOverheadSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("efficiency.chunk_overhead_ms", s.efficiency.chunkOverheadSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6, 1e6, "1e6 us");
+    c.atMost("efficiency.ttft_overhead_ms", s.efficiency.ttftOverheadSeconds * 1e3, 1e6, "1e6 ms");
+    c.atMost("serving.max_num_tokens", s.serving.maxNumTokens, 1e7, "10,000,000");
 
     c.positive("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond);
     c.positive("hardware.peak_flops", s.hardware.peakFlopsPerSecond);
@@ -230,6 +232,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.positive("serving.max_context_tokens", s.serving.maxContextTokens);
     c.positive("serving.block_tokens", s.serving.blockTokens);
     c.nonNegative("serving.prefix_tokens", s.serving.prefixTokens);
+    c.nonNegative("serving.max_num_tokens", s.serving.maxNumTokens); // 0: not set
     if (!std::isfinite(s.serving.prefixHitRate) || s.serving.prefixHitRate < 0 || s.serving.prefixHitRate > 1)
         c.fail("serving.prefix_hit_rate", formatNumber(s.serving.prefixHitRate), "must be between 0 and 1");
 
@@ -246,6 +249,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.nonNegative("efficiency.prefill_overhead_ms", s.efficiency.prefillOverheadSeconds * 1e3);
     c.nonNegative("efficiency.chunk_overhead_ms", s.efficiency.chunkOverheadSeconds * 1e3);
     c.nonNegative("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6);
+    c.nonNegative("efficiency.ttft_overhead_ms", s.efficiency.ttftOverheadSeconds * 1e3);
     if (s.efficiency.kvBandwidth != 0) // 0: unset, the KV read runs at eta_bw
         c.fraction("efficiency.kv_bandwidth", s.efficiency.kvBandwidth, "achieved / peak; 0 means the same as efficiency.bandwidth");
     return errors;

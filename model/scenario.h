@@ -126,6 +126,10 @@ struct Serving {
     int blockTokens = 16;                ///< paged-KV block size, tokens
     int prefixTokens = 0;                ///< shared prompt prefix (system prompt) tokens
     double prefixHitRate = 1.0;          ///< fraction of requests whose prefix is found in the cache
+    /// tokens one engine step may hold (TensorRT-LLM max_num_tokens, vLLM max_num_batched_tokens) for the serving
+    /// prediction (--predict); 0 = not set: the engine option's budget (--token-budget, default 8,192). Calibrated by
+    /// the benchmark fit when the engine's value is unknown (docs/cost-model.md)
+    int maxNumTokens = 0;
 };
 
 /** Speculative decoding (design/cost-model.md section 3; seed 001). */
@@ -148,6 +152,10 @@ struct Efficiency {
     double perSequenceOverheadSeconds = 0;
     /// eta_kv, achieved / peak bandwidth of the KV-cache read and write; 0 = the same as eta_bw (docs/cost-model.md)
     double kvBandwidth = 0;
+    /// time added to each request's first token outside the engine's steps (HTTP, tokenization, detokenizing and
+    /// streaming the first token): the serving prediction's engine sees a request this long after it was sent
+    /// (simulator; docs/cost-model.md); 0 at the floor
+    double ttftOverheadSeconds = 0;
     /** eta_kv as used: kvBandwidth, or eta_bw when it is 0 (unset). */
     double kvBandwidthOrDefault() const { return kvBandwidth > 0 ? kvBandwidth : bandwidth; }
 };

@@ -352,6 +352,9 @@ const std::vector<Entry>& entries()
                             [](Scenario& s) -> int& { return s.serving.blockTokens; }));
         t.push_back(integer("serving.prefix_tokens", "tokens", "shared prompt prefix held by the prefix cache",
                             [](Scenario& s) -> int& { return s.serving.prefixTokens; }));
+        t.push_back(integer("serving.max_num_tokens", "tokens",
+                            "tokens per engine step in the serving prediction (max_num_tokens; 0: --token-budget, 8,192)",
+                            [](Scenario& s) -> int& { return s.serving.maxNumTokens; }));
         t.push_back(number("serving.prefix_hit_rate", "fraction", "fraction of requests that find the prefix cached",
                            [](Scenario& s) -> double& { return s.serving.prefixHitRate; }));
         t.push_back(number("speculative.acceptance", "fraction", "alpha, acceptance rate of drafted tokens",
@@ -395,6 +398,9 @@ const std::vector<Entry>& entries()
                                   s.efficiency.perSequenceOverheadSeconds = v / 1e6;
                               return err;
                           }});
+        t.push_back(milliseconds("efficiency.ttft_overhead_ms",
+                                 "time added to each request's first token outside the engine (HTTP, tokenization; serving prediction, calibration)",
+                                 &Efficiency::ttftOverheadSeconds));
         t.push_back(number("efficiency.kv_bandwidth", "fraction", "eta_kv, achieved / peak bandwidth of the KV-cache read (0: eta_bw)",
                            [](Scenario& s) -> double& { return s.efficiency.kvBandwidth; }));
         return t;

@@ -303,9 +303,12 @@ public:
         auto earlier = [&](int a, int b) { return requests[size_t(a)].arrivalSeconds < requests[size_t(b)].arrivalSeconds; };
         if (!std::is_sorted(m_order.begin(), m_order.end(), earlier)) // generateRequests() sorts already
             std::stable_sort(m_order.begin(), m_order.end(), earlier);
+        // The engine sees each request efficiency.ttft_overhead_ms after it was sent (HTTP, tokenization): m_arrival
+        // holds that engine time; the results keep the sending time, from which TTFT and E2E count.
+        m_requestDelay = std::max(0.0, scenario.efficiency.ttftOverheadSeconds);
         m_arrival.resize(n);
         for (size_t i = 0; i < n; ++i)
-            m_arrival[i] = requests[i].arrivalSeconds;
+            m_arrival[i] = requests[i].arrivalSeconds + m_requestDelay;
         if (config.closedLoopClients > 0) {
             // Only the first N are sent at their own time; each later one when a slot frees (release()).
             m_released = std::min(n, size_t(config.closedLoopClients));
@@ -342,7 +345,7 @@ public:
     RequestResult initialResult(size_t i) const
     {
         RequestResult r;
-        r.arrivalSeconds = m_arrival[i];
+        r.arrivalSeconds = m_arrival[i] - m_requestDelay; // the sending time (m_arrival: the engine's)
         r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
         r.tpotSeconds = kNaN;
         r.promptTokens = m_requests[i].promptTokens;
@@ -383,7 +386,7 @@ public:
     {
         const size_t i = m_requests.size() - 1;
         m_order.push_back(int(i));
-        m_arrival.push_back(m_requests[i].arrivalSeconds);
+        m_arrival.push_back(m_requests[i].arrivalSeconds + m_requestDelay);
         m_released = m_arrival.size(); // open loop only
         m_out.requests.push_back(initialResult(i));
         m_progress.emplace_back();
@@ -515,7 +518,7 @@ private:
     {
         m_out.requests[size_t(request)].rejected = true;
         noteDone(m_now);
-        release(m_arrival[size_t(request)]);
+        release(m_arrival[size_t(request)] - m_requestDelay);
     }
 
     /** Closed loop: a request left the system at @p seconds; the next client request is sent then (or at its own time). */
@@ -524,8 +527,8 @@ private:
         if (m_released >= m_arrival.size())
             return;
         const size_t next = size_t(m_order[m_released++]);
-        m_arrival[next] = std::max(m_requests[next].arrivalSeconds, seconds);
-        m_out.requests[next].arrivalSeconds = m_arrival[next];
+        m_out.requests[next].arrivalSeconds = std::max(m_requests[next].arrivalSeconds, seconds);
+        m_arrival[next] = m_out.requests[next].arrivalSeconds + m_requestDelay;
     }
     void rejectHead()
     {
@@ -987,7 +990,9 @@ private:
     StepCost m_cost;
     long long m_maxContext = 0;
     std::vector<int> m_order;
-    std::vector<double> m_arrival; // when each request is sent: its arrival, or in a closed loop when a slot frees (inf until then)
+    double m_requestDelay = 0;     // efficiency.ttft_overhead_ms: from sending to the engine seeing the request, seconds
+    std::vector<double> m_arrival; // when the engine sees each request: sent (its arrival, or in a closed loop when a slot
+                                   // frees; inf until then) + m_requestDelay
     size_t m_released = 0;         // closed loop: requests (in m_order) sent or scheduled so far
     std::deque<int> m_queue[2];
     std::vector<Sequence> m_running;

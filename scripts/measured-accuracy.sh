@@ -11,9 +11,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-"$here/build"}
 cmake --build "$build" --parallel 2 --target measured_accuracy ridgeline >/dev/null
 "$build/bench/measured_accuracy" "$here/tests/data/measured"
-# The same with TensorRT-LLM's in-flight batching (whole-prompt contexts, GUARANTEED_NO_EVICT; docs/cost-model.md).
+# The same with TensorRT-LLM's in-flight batching (whole-prompt contexts, GUARANTEED_NO_EVICT; docs/cost-model.md),
+# its token budget (max_num_tokens, undocumented for NIM) fitted by each fit on its own training points only.
 echo
-"$build/bench/measured_accuracy" --scheduler trtllm "$here/tests/data/measured"
+"$build/bench/measured_accuracy" --fit-token-budget --scheduler trtllm "$here/tests/data/measured"
 
 # 1,000 points: the NIM set's 60 rows repeated (17 copies, first 1,000), predicted at planning.
 tmp=$(mktemp -d)

@@ -220,6 +220,77 @@ private slots:
         QVERIFY(predict(s, closedLoop(32, 7000, 1000), o).preemptions > 0); // V1 on the same memory evicts
     }
 
+    void ttftOverheadDelaysEachRequestBeforeTheEngine()
+    {
+        // efficiency.ttft_overhead_ms = 7: each request reaches the engine 7 ms after it is sent. Four clients of
+        // 2,000-token prompts under TensorRT-LLM's scheduler (8,192 tokens: the four fit one step) start together and
+        // stay in lockstep, so every TTFT is 7 ms + the step of the four whole prompts, and every E2E 7 ms longer too.
+        Scenario s = planning();
+        QCOMPARE(setKey(s, "efficiency.ttft_overhead_ms", "7"), std::string());
+        QCOMPARE(s.efficiency.ttftOverheadSeconds, 7e-3);
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::TrtllmInflight;
+        const StepCost cost(s);
+        StepTotals four;
+        for (int i = 0; i < 4; ++i)
+            cost.addPrefill(four, 0, 2000);
+        const BenchmarkPrediction p = predict(s, closedLoop(4, 2000, 16), o);
+        QVERIFY2(std::abs(p.ttft.mean - (7e-3 + cost.seconds(four))) < 1e-12,
+                 qPrintable(QStringLiteral("TTFT %1, expected 7 ms + %2").arg(p.ttft.mean).arg(cost.seconds(four))));
+        QCOMPARE(p.ttft.max, p.ttft.p50);
+        // The decode steps are the engine's alone: TPOT is what it is without the overhead.
+        Scenario without = s;
+        without.efficiency.ttftOverheadSeconds = 0;
+        const BenchmarkPrediction q = predict(without, closedLoop(4, 2000, 16), o);
+        QVERIFY(std::abs(p.tpot.mean - q.tpot.mean) < 1e-12);
+        QVERIFY(std::abs(p.endToEnd.mean - q.endToEnd.mean - 7e-3) < 1e-12);
+        // One request at a time in an open loop: TTFT = 7 ms + one prefill, the analytic prefill time.
+        BenchmarkPoint slow = closedLoop(0, 1000, 50);
+        slow.load = BenchmarkLoad::RequestRate;
+        slow.requestRatePerSecond = 0.05;
+        slow.requests = 5;
+        slow.steadyState = false;
+        Scenario at = s;
+        at.workload.promptTokens = 1000;
+        const double alone = 7e-3 + evaluate(at).prefill.seconds;
+        QVERIFY(std::abs(predict(s, slow).ttft.p50 - alone) < 1e-9 * alone);
+        // Physical bound: a negative overhead is refused, naming the key.
+        Scenario bad = s;
+        QCOMPARE(setKey(bad, "efficiency.ttft_overhead_ms", "-1"), std::string());
+        const std::vector<ScenarioError> errors = validate(bad);
+        QVERIFY(!errors.empty());
+        QCOMPARE(errors.front().key, std::string("efficiency.ttft_overhead_ms"));
+    }
+
+    void scenarioTokenBudgetReplacesTheEngineDefault()
+    {
+        // serving.max_num_tokens = 3,000 in the scenario, the option at 8,192: two 2,000-token prompts sent together
+        // no longer share a step. By hand (as in trtllmSchedulesWholePromptsWithinTheTokenBudget): A's prompt alone,
+        // then B's prompt with A's first decode, so the mean TTFT is (alone + alone + withDecode) / 2; with 8,192 both
+        // prompts run in one step and each TTFT is that step.
+        Scenario s = planning();
+        QCOMPARE(setKey(s, "serving.max_num_tokens", "3000"), std::string());
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::TrtllmInflight;
+        o.tokenBudget = 8192;
+        BenchmarkPoint once = closedLoop(2, 2000, 16);
+        once.steadyState = false;
+        once.requests = 2;
+        const StepCost cost(s);
+        StepTotals alone, withDecode, both;
+        cost.addPrefill(alone, 0, 2000);
+        cost.addPrefill(withDecode, 0, 2000);
+        cost.addDecode(withDecode, 2001);
+        cost.addPrefill(both, 0, 2000);
+        cost.addPrefill(both, 0, 2000);
+        const double expected = (cost.seconds(alone) + cost.seconds(alone) + cost.seconds(withDecode)) / 2;
+        QVERIFY2(std::abs(predict(s, once, o).ttft.mean - expected) < 1e-12, "serving.max_num_tokens = 3000 not used");
+        s.serving.maxNumTokens = 0; // not set: the option's 8,192
+        QVERIFY(std::abs(predict(s, once, o).ttft.mean - cost.seconds(both)) < 1e-12);
+        QCOMPARE(setKey(s, "serving.max_num_tokens", "-5"), std::string());
+        QVERIFY(!validate(s).empty());
+    }
+
     void openLoopAtALowRateIsOnePrefill()
     {
         const Scenario s = planning();
@@ -268,7 +339,10 @@ private slots:
             Scenario s = defaultScenario();
             QCOMPARE(QString::fromStdString(applyJsonText(s, sc.readAll())), QString());
             s.efficiency = e;
-            const std::vector<PointPrediction> r = predictBenchmarks(s, file.points, {});
+            s.serving.maxNumTokens = preset.maxNumTokens; // with the engine it was fitted on
+            BenchmarkOptions engine;
+            engine.scheduler = preset.scheduler;
+            const std::vector<PointPrediction> r = predictBenchmarks(s, file.points, engine);
             double itl = 0, ttft = 0;
             int nItl = 0, nTtft = 0;
             for (size_t i = 0; i < r.size(); ++i) {
@@ -372,6 +446,63 @@ private slots:
         QVERIFY(fit.itlMapeBefore > 3 * fit.itlMapeAfter);
         QCOMPARE(fit.calibrated.efficiency.bandwidth, fit.bandwidthEfficiency.value);
         QCOMPARE(fit.calibrated.efficiency.chunkOverheadSeconds, fit.chunkOverheadMs.value / 1e3);
+    }
+
+    void calibrationFitsTheTokenBudgetOnItsOwnPoints()
+    {
+        // Benchmarks made by TensorRT-LLM's scheduler with a 32,768-token budget (clients in lockstep: N prompts of
+        // 3,000 tokens need ceil(N x 3,000 / 32,768) context steps, so TTFT at N = 10 and 20 depends on the budget)
+        // and a 6 ms per-request TTFT overhead. With the budget search the fit finds 32,768 among 2,048..131,072 and
+        // writes it into the calibrated scenario; without it, the same fit at 8,192 misses TTFT by far more.
+        Scenario truth = planning();
+        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
+        truth.efficiency.ttftOverheadSeconds = 6e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.scheduler = SchedulerVersion::TrtllmInflight;
+        fo.engine.measuredRequests = fo.measuredRequests = 16;
+        fo.maxIterations = 12;
+        BenchmarkOptions truthEngine = fo.engine;
+        truthEngine.tokenBudget = 32768;
+        std::vector<BenchmarkPoint> points;
+        for (double c : {1.0, 4.0, 10.0, 20.0})
+            for (double isl : {300.0, 3000.0}) {
+                BenchmarkPoint p = closedLoop(c, isl, 40);
+                p.latencies.clear();
+                const BenchmarkPrediction r = predict(truth, p, truthEngine);
+                p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
+                p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+                points.push_back(p);
+            }
+        // By hand: 20 lockstep clients of 3,000 tokens hold 60,000 prompt tokens: two context steps of 10 prompts at
+        // 32,768, a mean TTFT of 15 prefills (10 first tokens after one step, 10 after two); ten steps of two prompts
+        // at 8,192 (a third would need 9,000), a mean of 11 prefills (5.5 steps). At N = 4 both hold the 4 in one step:
+        // only the points at 10 and 20 clients tell the budgets apart, and 8,192 cannot give their shape.
+        Scenario start = defaultScenario();
+        BenchmarkFitResult fixed;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fixed), std::string());
+        QCOMPARE(fixed.tokenBudget, 0);
+        QCOMPARE(fixed.calibrated.serving.maxNumTokens, 0);
+        fo.fitTokenBudget = true;
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
+        QCOMPARE(fit.tokenBudget, 32768);
+        QCOMPARE(fit.calibrated.serving.maxNumTokens, 32768);
+        QCOMPARE(fit.tokenBudgetCosts.size(), size_t(7)); // 2,048, 4,096, ..., 131,072
+        QCOMPARE(fit.tokenBudgetCosts.front().first, 2048);
+        QCOMPARE(fit.tokenBudgetCosts.back().first, 131072);
+        QVERIFY2(fit.ttftMapeAfter < 0.05 && fit.ttftMapeAfter < fixed.ttftMapeAfter / 3,
+                 qPrintable(QStringLiteral("TTFT MAPE %1 with the budget fitted, %2 at 8,192").arg(fit.ttftMapeAfter).arg(fixed.ttftMapeAfter)));
+        QVERIFY2(fit.ttftOverheadMs.fitted && std::abs(fit.ttftOverheadMs.value - 6) < 2, qPrintable(QString::number(fit.ttftOverheadMs.value)));
+        // Static batches never use the budget: nothing to search, said in a note.
+        std::vector<BenchmarkPoint> batches = points;
+        for (BenchmarkPoint& p : batches) {
+            p.load = BenchmarkLoad::StaticBatch;
+            p.steadyState = false;
+        }
+        BenchmarkFitResult none;
+        QCOMPARE(calibrateBenchmark(start, batches, fo, none), std::string());
+        QCOMPARE(none.tokenBudget, 0);
+        QVERIFY(none.tokenBudgetCosts.empty());
     }
 
     void calibrationKeepsPhysicalBounds()

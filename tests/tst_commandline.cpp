@@ -452,6 +452,13 @@ private slots:
         QVERIFY(text.out.contains("MAPE: ITL"));
         QVERIFY(text.out.contains("Step cost terms"));
         QVERIFY(text.out.contains("columns ignored")); // model, gpu, engine, ... said once
+        // The per-request TTFT overhead and a scenario token budget are named among the terms only when set.
+        QVERIFY(!text.out.contains("efficiency.ttft_overhead_ms") && !text.out.contains("serving.max_num_tokens"));
+        const Result withTerms = runRidgeline(base + QStringList{QStringLiteral("--set"), QStringLiteral("efficiency.ttft_overhead_ms=7"),
+                                                                 QStringLiteral("--set"), QStringLiteral("serving.max_num_tokens=32768")});
+        QCOMPARE(withTerms.exitCode, 0);
+        QVERIFY2(withTerms.out.contains("TTFT = 7 ms per request before the engine") && withTerms.out.contains("32768 per step (serving.max_num_tokens)"),
+                 withTerms.out.constData());
 
         const Result csv = runRidgeline(base + QStringList{QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(csv.exitCode, 0);

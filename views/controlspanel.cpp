@@ -839,13 +839,16 @@ QWidget* ControlsPanel::buildEfficiencyGroup()
     }
     m_efficiencyPreset->setToolTip(tr("Efficiencies calibrated on public measured serving benchmarks (with the simulator in the loop),\n"
                                       "named by device, engine and batching, with the error the fit made on points it never saw.\n"
-                                      "Sets every efficiency, the step, chunk and per-sequence overheads and \u03b7_kv."));
+                                      "Sets every efficiency, the step, chunk, per-sequence and TTFT overheads, \u03b7_kv and the fitted token budget."));
     layout->addWidget(m_efficiencyPreset);
     connect(m_efficiencyPreset, &QComboBox::activated, this, [this](int index) {
         const model::EfficiencyPreset* preset = model::findEfficiencyPreset(m_efficiencyPreset->itemData(index).toString().toStdString());
         m_efficiencyPreset->setCurrentIndex(0); // a command, not a state: the spin boxes show what it set
         if (preset)
-            m_document->edit([e = preset->efficiency](model::Scenario& s) { s.efficiency = e; });
+            m_document->edit([e = preset->efficiency, tokens = preset->maxNumTokens](model::Scenario& s) {
+                s.efficiency = e;
+                s.serving.maxNumTokens = tokens; // the engine budget fitted with them (0: the engine's default)
+            });
     });
     connect(m_floorButton, &QPushButton::clicked, this, [this] {
         m_document->edit([](model::Scenario& s) { s.efficiency = model::Efficiency{1.0, 1.0, 1.0}; });
