@@ -6,8 +6,8 @@
 #include <QJsonObject>
 #include <QString>
 
-#include "model/simulationfile.h"
-#include "model/simulator.h"
+#include "model/files/simulationfile.h"
+#include "model/sim/simulator.h"
 
 namespace ridgeline::app {
 
@@ -24,7 +24,7 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                        const std::vector<model::SweepPoint>& sweep);
 
 /**
- * `ridgeline --simulate FILE [--format json]`: loads the simulation file (model/simulationfile.h), simulates
+ * `ridgeline --simulate FILE [--format json]`: loads the simulation file (model/files/simulationfile.h), simulates
  * it, runs the sweep when sweep_max_sequences is given, and prints the aggregates to stdout as JSON
  * (@p json) or text. Returns 0; on a bad file prints one line "ridgeline: FILE: message" to stderr and
  * returns 2.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/format.h"
+#include "document/format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -139,3 +139,12 @@ QString billionParams(double params)
 }
 
 } // namespace ridgeline::views::format
+
+namespace ridgeline::views {
+
+QString counted(double count, const QString& one, const QString& many)
+{
+    return count == 1 ? one : many.arg(format::integer(count));
+}
+
+} // namespace ridgeline::views

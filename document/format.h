@@ -4,7 +4,7 @@
 #include <QString>
 
 /**
- * Number formatting for everything shown on screen, with units (design/cost-model.md section 1):
+ * Number formatting for everything shown on screen, with units (docs/cost-model.md section 1):
  * decimal GB, TB/s, TFLOP and TFLOP/s for sizes and rates; KiB only per token of KV cache and
  * GiB only for cache sizes. Numbers use three significant digits, whole numbers from 1,000 up
  * with a thousands separator; a non-finite value prints as an en dash, never "nan" or "inf".
@@ -65,3 +65,11 @@ QString tokens(double count);
 QString billionParams(double params);
 
 } // namespace ridgeline::views::format
+
+namespace ridgeline::views {
+
+/** @p one when @p count is 1, else @p many with %1 replaced by the count with thousands separators
+ *  ("1 point", "12 points"): plain English without a translation file. */
+QString counted(double count, const QString& one, const QString& many);
+
+} // namespace ridgeline::views

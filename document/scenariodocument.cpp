@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/scenariodocument.h"
+#include "document/scenariodocument.h"
 
 #include <algorithm>
 

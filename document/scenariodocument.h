@@ -8,8 +8,8 @@
 #include <QString>
 #include <QTimer>
 
-#include "model/costmodel.h"
-#include "model/scenario.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::views {
 

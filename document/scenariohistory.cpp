@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/scenariohistory.h"
+#include "document/scenariohistory.h"
 
 #include <QRegularExpression>
-#include <QSlider>
 #include <QUndoCommand>
 #include <QUndoStack>
-#include <QWidget>
 
-#include "model/scenariokeys.h"
-#include "views/scenariodocument.h"
+#include "model/cost/scenariokeys.h"
+#include "document/scenariodocument.h"
 
 namespace ridgeline::views {
 
@@ -149,17 +147,6 @@ std::vector<std::string> ScenarioHistory::changedKeys(const model::Scenario& a, 
         if (model::getKey(a, info.key) != model::getKey(b, info.key))
             keys.emplace_back(info.key);
     return keys;
-}
-
-void ScenarioHistory::trackSliders(QWidget* root)
-{
-    for (QSlider* slider : root->findChildren<QSlider*>()) {
-        if (slider->property("ridgelineHistoryTracked").toBool())
-            continue;
-        slider->setProperty("ridgelineHistoryTracked", true);
-        connect(slider, &QSlider::sliderPressed, this, &ScenarioHistory::beginGesture);
-        connect(slider, &QSlider::sliderReleased, this, &ScenarioHistory::endGesture);
-    }
 }
 
 void ScenarioHistory::beginGesture()

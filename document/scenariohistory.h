@@ -7,10 +7,9 @@
 #include <QObject>
 #include <QTimer>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 class QUndoStack;
-class QWidget;
 
 namespace ridgeline::views {
 
@@ -22,8 +21,8 @@ class ScenarioDocument;
  * onto a QUndoStack. Undo and redo put a snapshot back with ScenarioDocument::setScenario().
  *
  * One step per gesture, not per signal:
- * - every change made while a tracked slider is held down (trackSliders(), or beginGesture() /
- *   endGesture()) merges into one command, so a drag is one step;
+ * - every change made while a tracked slider is held down (beginGesture() /
+ *   endGesture(); the main window calls them from each QSlider's press and release) merges into one command, so a drag is one step;
  * - changes within one pass of the event loop merge (a control that edits twice for one action);
  * - otherwise each change is its own step (a typed spin-box commit, an arrow-key nudge).
  * A merged command whose before and after are equal (a drag back to where it started) is dropped.
@@ -39,10 +38,6 @@ public:
 
     /** The stack (its undo / redo actions go in the Edit menu). Owned by this object. */
     QUndoStack* stack() const { return m_stack; }
-
-    /** Merges the changes made while any QSlider under @p root is pressed into one step. Call after
-     *  the controls exist; may be called again for panels added later (each slider is tracked once). */
-    void trackSliders(QWidget* root);
 
     /** Starts merging every change into one command until endGesture() (nests). */
     void beginGesture();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/simulationrunner.h"
+#include "document/simulationrunner.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <QMetaObject>
 #include <QThread>
 
-#include "views/resulttable.h"
+#include "document/format.h"
 
 namespace ridgeline::views {
 

@@ -11,8 +11,8 @@
 #include <QPointer>
 #include <QString>
 
-#include "model/scenario.h"
-#include "model/simulator.h"
+#include "model/cost/scenario.h"
+#include "model/sim/simulator.h" // its config and result types are the views' too (views include this header, not the simulator)
 
 class QThread;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/usercatalogue.h"
+#include "document/usercatalogue.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,11 +13,11 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
-#include "model/inputfile.h"
-#include "model/jsoninput.h"
-#include "model/outputfile.h"
-#include "model/scenariokeys.h"
-#include "views/format.h"
+#include "model/files/inputfile.h"
+#include "model/cost/jsoninput.h"
+#include "model/files/outputfile.h"
+#include "model/cost/scenariokeys.h"
+#include "document/format.h"
 
 namespace ridgeline::views {
 

@@ -7,8 +7,8 @@
 #include <QString>
 #include <QStringList>
 
-#include "model/presets.h"
-#include "model/scenario.h"
+#include "model/cost/presets.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::views {
 

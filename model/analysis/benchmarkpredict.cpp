@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/benchmarkpredict.h"
+#include "model/analysis/benchmarkpredict.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,14 +8,14 @@
 #include <random>
 #include <thread>
 
-#include "model/messagetext.h"
-#include "model/steptime.h"
+#include "model/cost/messagetext.h"
+#include "model/cost/steptime.h"
 
 namespace ridgeline::model {
 
 namespace {
 
-/** The most clients (or batch) a benchmark point may name: what checkPoint() of model/benchmarkfile.cpp allows. */
+/** The most clients (or batch) a benchmark point may name: what checkPoint() of model/files/benchmarkfile.cpp allows. */
 constexpr double kMaxBenchmarkClients = 1e6;
 
 /** numpy's default percentile (linear interpolation between closest ranks), as vLLM's benchmark computes them. */

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "model/benchmarkfile.h"
-#include "model/scenario.h"
-#include "model/simulator.h"
+#include "model/files/benchmarkfile.h"
+#include "model/cost/scenario.h"
+#include "model/sim/simulator.h"
 
 namespace ridgeline::model {
 
@@ -58,7 +58,7 @@ struct BenchmarkPrediction {
 std::optional<double> predictedMs(const BenchmarkPrediction& p, BenchmarkMetric metric, BenchmarkStatistic statistic);
 
 /**
- * Runs the serving simulator (model/simulator.h) the way the benchmark drove the server: closed loop of N
+ * Runs the serving simulator (model/sim/simulator.h) the way the benchmark drove the server: closed loop of N
  * clients (Concurrency), Poisson arrivals optionally capped at N in flight (RequestRate), or one static
  * batch (StaticBatch); prompts and outputs of the point's mean lengths. Deterministic.
  * Returns "" and sets @p out, or why the point cannot be simulated (naming it), e.g. a request whose KV can

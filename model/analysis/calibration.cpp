@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/calibration.h"
-#include "model/csvline.h"
+#include "model/analysis/calibration.h"
+#include "model/files/csvline.h"
 
 #include <algorithm>
 #include <array>
@@ -17,10 +17,10 @@
 #include <QList>
 #include <QString>
 
-#include "model/costmodel.h"
-#include "model/jsoninput.h"
-#include "model/messagetext.h"
-#include "model/scenariokeys.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/jsoninput.h"
+#include "model/cost/messagetext.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
 

@@ -7,9 +7,9 @@
 
 #include <QByteArray>
 
-#include "model/benchmarkfile.h"
-#include "model/benchmarkpredict.h"
-#include "model/scenario.h"
+#include "model/files/benchmarkfile.h"
+#include "model/analysis/benchmarkpredict.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 
@@ -21,13 +21,6 @@ struct Measurement {
     std::optional<double> itlMs; ///< inter-token latency (or TPOT)
     std::optional<double> ttftMs; ///< time to first token
 };
-
-/**
- * Most measurements a calibration reads (rows of a CSV, results of a benchmark JSON). Fitting costs three
- * model evaluations per point on the UI thread (about 0.4 s of CPU per 10,000 points); more rows are refused with
- * a message naming the line, before any fit.
- */
-inline constexpr int kMaxMeasurements = 10000;
 
 /**
  * Reads measurements from CSV with a header naming each column and its unit: batch | concurrency

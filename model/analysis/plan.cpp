@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/plan.h"
+#include "model/analysis/plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,10 +10,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include "model/costmodel.h"
-#include "model/costterms.h"
-#include "model/presets.h"
-#include "model/simulator.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/costterms.h"
+#include "model/cost/presets.h"
+#include "model/sim/simulator.h"
 
 namespace ridgeline::model {
 
@@ -178,7 +178,7 @@ LayoutResult evaluateLayout(const Scenario& s0, const ParallelLayout& l, double 
         return r;
     Scenario s = s0;
     s.hardware.gpus = l.tp;
-    // The tensor-parallel cost terms (the one formula, model/costterms.h); the experts then spread over w = max(tp, ep)
+    // The tensor-parallel cost terms (the one formula, model/cost/costterms.h); the experts then spread over w = max(tp, ep)
     // GPUs: scale the bytes of one expert by tp / w so that weightReadBytes()'s division by tp gives the share of w.
     CostTerms t = costTerms(s);
     const double tp = l.tp, pp = l.pp, ep = l.ep, w = l.stageWidth(), groups = l.attentionGroups();

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 
@@ -252,7 +252,7 @@ std::vector<PlanDevice> catalogueDevices(bool examplePrices = true, double pue =
 PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, double itlSloMs);
 
 /**
- * The serving simulator's check of one plan (model/simulator.h): one colocated instance of the plan's device
+ * The serving simulator's check of one plan (model/sim/simulator.h): one colocated instance of the plan's device
  * at T = tp, continuous batching with max sequences = the batch cap, Poisson arrivals at load / replicas,
  * fixed prompt and output lengths. Distributions, not mean estimates: P90 TTFT and P90 TPOT against the SLOs.
  * Only layouts the simulator models (pp = ep = 1, colocated); else simulated is false and skipped says why.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/planfile.h"
+#include "model/analysis/planfile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,10 +14,10 @@
 #include <QJsonParseError>
 #include <QStringList>
 
-#include "model/hfconfig.h"
-#include "model/inputfile.h"
-#include "model/presets.h"
-#include "model/scenariokeys.h"
+#include "model/files/hfconfig.h"
+#include "model/files/inputfile.h"
+#include "model/cost/presets.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
 

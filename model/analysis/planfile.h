@@ -7,7 +7,7 @@
 #include <QByteArray>
 #include <QString>
 
-#include "model/plan.h"
+#include "model/analysis/plan.h"
 
 namespace ridgeline::model {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/triage.h"
+#include "model/analysis/triage.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,10 +11,10 @@
 #include <QJsonParseError>
 #include <QString>
 
-#include "model/costmodel.h"
-#include "model/jsoninput.h"
-#include "model/messagetext.h"
-#include "model/scenariokeys.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/jsoninput.h"
+#include "model/cost/messagetext.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
 

@@ -7,7 +7,7 @@
 
 #include <QByteArray>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 

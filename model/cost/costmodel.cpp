@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/costmodel.h"
+#include "model/cost/costmodel.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "model/costterms.h"
-#include "model/formulas.h"
+#include "model/cost/costterms.h"
+#include "model/cost/formulas.h"
 
 namespace ridgeline::model {
 

@@ -6,7 +6,7 @@
 
 #include <Eigen/Core>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 
@@ -20,7 +20,7 @@ enum class BatchLimit {
 };
 
 /**
- * Largest batch meeting one ITL SLO (design/cost-model.md section 3), and what memory allows.
+ * Largest batch meeting one ITL SLO (docs/cost-model.md section 3), and what memory allows.
  * The answer to show is servableBatch: the smaller of the SLO batch and the batch whose KV cache fits.
  */
 struct SloBatch {
@@ -106,7 +106,7 @@ struct PrefillResult {
                                         ///< (only when prompt logprobs are asked; else the last position's only)
 };
 
-/** Memory capacity per GPU (design/cost-model.md section 3, "Capacity"). */
+/** Memory capacity per GPU (docs/cost-model.md section 3, "Capacity"). */
 struct CapacityResult {
     double utilization = 0.90;            ///< serving.memory_utilization, fraction of HBM usable
     double kvBudgetBytes = 0;             ///< memory * utilization - N * b_w / T - activation reserve
@@ -203,7 +203,7 @@ struct Sweeps {
     static constexpr double kIntensityMin = 0.1, kIntensityMax = 1e5;
 };
 
-/** Everything derived from one Scenario (design/cost-model.md section 3). */
+/** Everything derived from one Scenario (docs/cost-model.md section 3). */
 struct Evaluation {
     DecodeResult decode;
     RooflineResult roofline;
@@ -219,7 +219,7 @@ struct Evaluation {
 /**
  * Evaluates @p scenario into @p out, reusing out's storage (no allocation after the first call
  * except the SLO list). Precondition: validate(scenario) is empty; results are then finite.
- * Source: design/cost-model.md section 3; seeds 000-002.
+ * Source: docs/cost-model.md section 3; seeds 000-002.
  */
 void evaluate(const Scenario& scenario, Evaluation& out);
 

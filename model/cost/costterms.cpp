@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/costterms.h"
+#include "model/cost/costterms.h"
 
-#include "model/costmodel.h"
-#include "model/dtype.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/dtype.h"
 
 namespace ridgeline::model {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 
@@ -14,7 +14,7 @@ inline constexpr double kActivationBytes = 2.0;
 /**
  * Every per-scenario constant of the formulas, resolved once: per-GPU rates and sizes, so that
  * t_step(B), t_pre(P) and their sweeps are cheap closed forms of B, S and P.
- * Source: design/cost-model.md section 3.
+ * Source: docs/cost-model.md section 3.
  */
 struct CostTerms {
     double gpus;                 // T

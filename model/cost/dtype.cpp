@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/dtype.h"
+#include "model/cost/dtype.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/efficiencypresets.h"
+#include "model/cost/efficiencypresets.h"
 
 #include <algorithm>
 #include <cctype>

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 

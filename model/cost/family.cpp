@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/family.h"
+#include "model/cost/family.h"
 
 #include <algorithm>
 #include <array>
@@ -60,6 +60,38 @@ ModelShape applyDenseFamily(ModelShape model, double params)
         --kv;
     model.kvHeads = kv;
     return model;
+}
+
+ModelShape denseFamilyMember(const ModelShape& anchor, double params)
+{
+    ModelShape next = applyDenseFamily(anchor, params);
+    next.experts = 0;
+    next.expertsPerToken = 0;
+    next.expertParams = 0;
+    next.kvLoraRank = 0;
+    next.ropeHeadDim = 0;
+    next.slidingWindow = 0;
+    next.slidingLayers = 0;
+    return next;
+}
+
+void setMoeExperts(ModelShape& m, int experts, int perToken, double expertParams)
+{
+    const double sharedTotal = m.params - double(m.experts) * m.expertParams;
+    const double sharedActive = m.activeParamsOrTotal() - double(m.expertsPerToken) * m.expertParams;
+    if (experts <= 0) {
+        experts = 0;
+        perToken = 0;
+        expertParams = 0;
+    } else if (m.experts <= 0 && perToken <= 0) {
+        perToken = std::min(2, experts); // a starting k; the expert size still has to be entered
+    }
+    m.experts = experts;
+    m.expertsPerToken = perToken;
+    m.expertParams = expertParams;
+    m.params = sharedTotal + double(experts) * expertParams;
+    if (m.activeParams)
+        m.activeParams = sharedActive + double(perToken) * expertParams;
 }
 
 } // namespace ridgeline::model

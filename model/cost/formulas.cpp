@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/formulas.h"
+#include "model/cost/formulas.h"
 
 #include <cmath>
 

@@ -6,7 +6,7 @@ namespace ridgeline::model {
 /**
  * Speculative decoding with acceptance rate alpha in [0, 1), k drafted tokens, draft cost c_d and
  * marginal verification cost c_v per drafted position (fractions of one target step).
- * Source: design/cost-model.md section 3; seed 001 (alpha 0.7, k 4: 2.31x at c_v 0, 0.87x at 0.5).
+ * Source: docs/cost-model.md section 3; seed 001 (alpha 0.7, k 4: 2.31x at c_v 0, 0.87x at 0.5).
  */
 struct SpeculativeResult {
     double expectedTokensPerStep = 0; ///< E = (1 - alpha^(k+1)) / (1 - alpha)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/formulatext.h"
+#include "model/cost/formulatext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <QLocale>
 #include <QStringList>
 
-#include "model/costterms.h"
+#include "model/cost/costterms.h"
 
 namespace ridgeline::model {
 
@@ -20,7 +20,7 @@ const QLocale& english()
     return locale;
 }
 
-/** Three significant digits, grouped, as views/format.h number() writes them ("69.5", "0.176", "1,188"). */
+/** Three significant digits, grouped, as document/format.h number() writes them ("69.5", "0.176", "1,188"). */
 QString threeDigits(double value)
 {
     if (!std::isfinite(value))

@@ -3,8 +3,8 @@
 
 #include <QString>
 
-#include "model/costmodel.h"
-#include "model/scenario.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 

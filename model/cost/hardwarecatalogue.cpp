@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/hardwarecatalogue.h"
+#include "model/cost/hardwarecatalogue.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <QString>
 #include <QVariant>
 
-#include "model/presets.h"
+#include "model/cost/presets.h"
 
 namespace ridgeline::model {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/jsoninput.h"
+#include "model/cost/jsoninput.h"
 
 #include <algorithm>
 #include <vector>
@@ -8,7 +8,7 @@
 #include <QSet>
 #include <QString>
 
-#include "model/messagetext.h"
+#include "model/cost/messagetext.h"
 
 namespace ridgeline::model {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/messagetext.h"
+#include "model/cost/messagetext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include <QJsonValue>
 #include <QString>
 
-#include "model/scenariokeys.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/presets.h"
+#include "model/cost/presets.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,8 +11,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include "model/messagetext.h"
-#include "model/scenariokeys.h"
+#include "model/cost/messagetext.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
 

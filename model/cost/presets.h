@@ -7,7 +7,7 @@
 
 #include <QString>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 #include <cmath>
 
-#include "model/scenariokeys.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "model/dtype.h"
+#include "model/cost/dtype.h"
 
 namespace ridgeline::model {
 
-/** How attention FLOP are counted (design/cost-model.md section 3, "Prefill"). */
+/** How attention FLOP are counted (docs/cost-model.md section 3, "Prefill"). */
 enum class AttentionFlops {
     Full,   ///< the whole P x P score matrix, scored and blended: 4 L P^2 d_attn (the seeds' convention)
     Causal  ///< only the causal half, as causal kernels compute it: 2 L P^2 d_attn
@@ -22,7 +22,7 @@ enum class EmbeddingRead {
 };
 
 /**
- * Shape of a transformer (design/cost-model.md section 2, "Model").
+ * Shape of a transformer (docs/cost-model.md section 2, "Model").
  * Counts are plain numbers; N is in parameters, not billions.
  */
 struct ModelShape {
@@ -118,7 +118,7 @@ struct Workload {
     double queueWaitMs = 0;              ///< queue wait before prefill, milliseconds (added to TTFT)
 };
 
-/** How the server holds memory and reuses work (design/cost-model.md section 3, "Capacity", "Prefix caching"). */
+/** How the server holds memory and reuses work (docs/cost-model.md section 3, "Capacity", "Prefix caching"). */
 struct Serving {
     double memoryUtilization = 0.90;     ///< fraction of HBM the server may use
     double activationReserveBytes = 0;   ///< HBM kept back for activations and workspace, per GPU
@@ -128,7 +128,7 @@ struct Serving {
     double prefixHitRate = 1.0;          ///< fraction of requests whose prefix is found in the cache
 };
 
-/** Speculative decoding (design/cost-model.md section 3; seed 001). */
+/** Speculative decoding (docs/cost-model.md section 3; seed 001). */
 struct Speculative {
     double acceptance = 0.7;   ///< alpha, probability each drafted token is accepted, in [0, 1)
     int draftTokens = 4;       ///< k, tokens drafted per step

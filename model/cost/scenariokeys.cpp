@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/scenariokeys.h"
+#include "model/cost/scenariokeys.h"
 
-#include "model/costmodel.h"
+#include "model/cost/costmodel.h"
 
 #include <algorithm>
 #include <charconv>
@@ -14,8 +14,8 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
-#include "model/jsoninput.h"
-#include "model/messagetext.h"
+#include "model/cost/jsoninput.h"
+#include "model/cost/messagetext.h"
 
 namespace ridgeline::model {
 

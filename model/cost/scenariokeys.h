@@ -9,7 +9,7 @@
 #include <QJsonObject>
 #include <QString>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/scenariomigration.h"
+#include "model/cost/scenariomigration.h"
 
 #include <cmath>
 
@@ -7,8 +7,8 @@
 #include <QJsonParseError>
 #include <QJsonValue>
 
-#include "model/jsoninput.h"
-#include "model/scenariokeys.h"
+#include "model/cost/jsoninput.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/steptime.h"
+#include "model/cost/steptime.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "model/costmodel.h"
-#include "model/dtype.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/dtype.h"
 
 namespace ridgeline::model {
 

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "model/costterms.h"
-#include "model/scenario.h"
+#include "model/cost/costterms.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 
@@ -48,7 +48,7 @@ struct StepBreakdown {
 };
 
 /**
- * Step time of a mixed batch from the cost model's formulas (design/cost-model.md section 3),
+ * Step time of a mixed batch from the cost model's formulas (docs/cost-model.md section 3),
  * resolved once per scenario so that each step is a handful of multiplies.
  *
  * - weights are read once per step: N * b_w / T (MoE: shared plus the experts the step's tokens touch,
@@ -115,7 +115,7 @@ public:
     double layers() const { return std::max(1.0, m_t.attentionLayers); }
 
 private:
-    CostTerms m_t; ///< the cost model's per-scenario constants (model/costterms.h)
+    CostTerms m_t; ///< the cost model's per-scenario constants (model/cost/costterms.h)
     bool m_causal = false;
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/benchmarkfile.h"
-#include "model/csvline.h"
+#include "model/files/benchmarkfile.h"
+#include "model/files/csvline.h"
 
 #include <algorithm>
 #include <charconv>
@@ -16,9 +16,8 @@
 #include <QList>
 #include <QString>
 
-#include "model/calibration.h"
-#include "model/jsoninput.h"
-#include "model/messagetext.h"
+#include "model/cost/jsoninput.h"
+#include "model/cost/messagetext.h"
 
 namespace ridgeline::model {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/csvline.h"
+#include "model/files/csvline.h"
 
 #include <algorithm>
 #include <cctype>

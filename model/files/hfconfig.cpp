@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/hfconfig.h"
+#include "model/files/hfconfig.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,10 +16,10 @@
 #include <QJsonParseError>
 #include <QString>
 
-#include "model/costmodel.h"
-#include "model/jsoninput.h"
-#include "model/messagetext.h"
-#include "model/scenariokeys.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/jsoninput.h"
+#include "model/cost/messagetext.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/inputfile.h"
+#include "model/files/inputfile.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/outputfile.h"
+#include "model/files/outputfile.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/simulationfile.h"
+#include "model/files/simulationfile.h"
 
 #include <algorithm>
 #include <charconv>
@@ -17,10 +17,10 @@
 #include <QList>
 #include <QRegularExpression>
 
-#include "model/inputfile.h"
-#include "model/jsoninput.h"
-#include "model/messagetext.h"
-#include "model/scenariokeys.h"
+#include "model/files/inputfile.h"
+#include "model/cost/jsoninput.h"
+#include "model/cost/messagetext.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
 

@@ -7,8 +7,8 @@
 #include <QByteArray>
 #include <QString>
 
-#include "model/scenario.h"
-#include "model/simulator.h"
+#include "model/cost/scenario.h"
+#include "model/sim/simulator.h"
 
 namespace ridgeline::model {
 
@@ -49,7 +49,7 @@ namespace ridgeline::model {
  * rows and each sweep run), at most 1e9 output tokens over all runs and about 1 GiB of memory (estimated
  * from the classes' mean lengths; the message gives the estimate), so that any accepted file runs in
  * seconds. A lognormal's min and max may not contradict its median (min <= median <= max). Duplicate
- * keys are refused (model/jsoninput.h).
+ * keys are refused (model/cost/jsoninput.h).
  */
 struct SimulationFile {
     std::string title;        ///< "title", or "" when absent

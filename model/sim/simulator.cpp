@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "model/simulator.h"
+#include "model/sim/simulator.h"
 
-#include "model/messagetext.h"
+#include "model/cost/messagetext.h"
 
 #include <algorithm>
 #include <array>
@@ -13,8 +13,8 @@
 
 #include <QString>
 
-#include "model/scenariokeys.h"
-#include "model/steptime.h"
+#include "model/cost/scenariokeys.h"
+#include "model/cost/steptime.h"
 
 namespace ridgeline::model {
 

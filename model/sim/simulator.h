@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "model/messagetext.h"
-#include "model/scenario.h"
+#include "model/cost/messagetext.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::model {
 
@@ -20,7 +20,7 @@ namespace ridgeline::model {
  * Discrete-event, iteration-level simulation of one serving replica (one GPU, or T with tensor
  * parallelism): requests arrive, wait in a queue, are admitted by the scheduler, prefill, decode one
  * token per step and leave. Each step's time is the cost model's time for that step's mixed batch
- * (StepCost, model/steptime.h). Times are seconds, lengths tokens.
+ * (StepCost, model/cost/steptime.h). Times are seconds, lengths tokens.
  *
  * Each step, in order:
  * 1. arrivals up to the step's start join their class's queue; requests that could never fit (prompt +
@@ -36,7 +36,7 @@ namespace ridgeline::model {
  * step that completes a prefill yields the first token. An inter-token interval is the time between two
  * of a request's tokens, a preemption's wait included.
  *
- * The shapes it reproduces (tests/tst_simulator.cpp) are those of seed 001, section 3: continuous
+ * The shapes it reproduces (tests/model/tst_simulator.cpp) are those of seed 001, section 3: continuous
  * against static batching (3.2a), chunked prefill against whole-prompt prefill (3.4), the goodput-
  * against the throughput-optimal admission cap (3.1), paged against contiguous KV admission (3.3),
  * and a batch job sharing the replica with chat (seed 000, ticket B4).

@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "model/presets.h"
+#include "model/cost/presets.h"
 
 namespace {
 

@@ -29,12 +29,12 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
-#include "model/scenario.h"
-#include "model/scenariokeys.h"
-#include "views/controlspanel.h"
-#include "views/numberspanel.h"
-#include "views/scenariodocument.h"
-#include "views/valueslider.h"
+#include "model/cost/scenario.h"
+#include "model/cost/scenariokeys.h"
+#include "views/controls/controlspanel.h"
+#include "views/floors/numberspanel.h"
+#include "document/scenariodocument.h"
+#include "views/kit/valueslider.h"
 
 using ridgeline::app::MainWindow;
 using ridgeline::views::ScenarioDocument;

@@ -19,18 +19,18 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
-#include "model/costmodel.h"
-#include "model/efficiencypresets.h"
-#include "model/scenario.h"
-#include "views/controlspanel.h"
-#include "views/decodeplot.h"
-#include "views/format.h"
-#include "views/kvshareplot.h"
-#include "views/numberspanel.h"
-#include "views/plotpanel.h"
-#include "views/prefillplot.h"
-#include "views/scenariodocument.h"
-#include "views/sloplot.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/efficiencypresets.h"
+#include "model/cost/scenario.h"
+#include "views/controls/controlspanel.h"
+#include "views/floors/decodeplot.h"
+#include "document/format.h"
+#include "views/floors/kvshareplot.h"
+#include "views/floors/numberspanel.h"
+#include "views/kit/plotpanel.h"
+#include "views/floors/prefillplot.h"
+#include "document/scenariodocument.h"
+#include "views/floors/sloplot.h"
 
 using ridgeline::app::MainWindow;
 using ridgeline::views::ScenarioDocument;

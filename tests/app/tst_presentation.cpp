@@ -16,17 +16,17 @@
 
 #include "app/mainwindow.h"
 #include "app/presentation.h"
-#include "model/costmodel.h"
-#include "views/accessibility.h"
-#include "views/controlspanel.h"
-#include "views/decodeplot.h"
-#include "views/explainpanel.h"
-#include "views/format.h"
-#include "views/numberspanel.h"
-#include "views/scenariodocument.h"
-#include "views/sloplot.h"
-#include "views/theme.h"
-#include "views/valueslider.h"
+#include "model/cost/costmodel.h"
+#include "views/kit/accessibility.h"
+#include "views/controls/controlspanel.h"
+#include "views/floors/decodeplot.h"
+#include "views/kit/explainpanel.h"
+#include "document/format.h"
+#include "views/floors/numberspanel.h"
+#include "document/scenariodocument.h"
+#include "views/floors/sloplot.h"
+#include "views/kit/theme.h"
+#include "views/kit/valueslider.h"
 
 using ridgeline::app::MainWindow;
 namespace model = ridgeline::model;

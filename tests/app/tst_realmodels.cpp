@@ -27,21 +27,21 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
-#include "model/costmodel.h"
-#include "model/presets.h"
-#include "model/scenario.h"
-#include "model/scenariokeys.h"
-#include "views/controlspanel.h"
-#include "views/decodeplot.h"
-#include "views/devicedialog.h"
-#include "views/format.h"
-#include "views/numberspanel.h"
-#include "views/plotpanel.h"
-#include "views/prefillplot.h"
-#include "views/rooflineplot.h"
-#include "views/scenariodocument.h"
-#include "views/usercatalogue.h"
-#include "fulldisk.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/presets.h"
+#include "model/cost/scenario.h"
+#include "model/cost/scenariokeys.h"
+#include "views/controls/controlspanel.h"
+#include "views/floors/decodeplot.h"
+#include "views/controls/devicedialog.h"
+#include "document/format.h"
+#include "views/floors/numberspanel.h"
+#include "views/kit/plotpanel.h"
+#include "views/floors/prefillplot.h"
+#include "views/floors/rooflineplot.h"
+#include "document/scenariodocument.h"
+#include "document/usercatalogue.h"
+#include "tests/fulldisk.h"
 
 using ridgeline::app::MainWindow;
 using ridgeline::views::ScenarioDocument;
@@ -51,7 +51,7 @@ namespace format = ridgeline::views::format;
 
 namespace {
 
-constexpr double kMixtralParams = 46702792704.0; // published count, also tests/tst_hfconfig.cpp
+constexpr double kMixtralParams = 46702792704.0; // published count, also tests/model/tst_hfconfig.cpp
 
 QString configPath(const char* name)
 {

@@ -22,19 +22,19 @@
 #include <QTest>
 #include <QUndoStack>
 
-#include "fulldisk.h"
+#include "tests/fulldisk.h"
 #include "app/mainwindow.h"
 #include "app/scenariofiles.h"
-#include "model/scenariokeys.h"
-#include "model/scenariomigration.h"
-#include "views/calibrationtab.h"
-#include "views/controlspanel.h"
-#include "views/scenariodocument.h"
-#include "views/scenariohistory.h"
-#include "views/triagepanel.h"
-#include "views/usercatalogue.h"
-#include "views/valueslider.h"
-#include "views/whatifstabs.h"
+#include "model/cost/scenariokeys.h"
+#include "model/cost/scenariomigration.h"
+#include "views/calibration/calibrationtab.h"
+#include "views/controls/controlspanel.h"
+#include "document/scenariodocument.h"
+#include "document/scenariohistory.h"
+#include "views/triage/triagepanel.h"
+#include "document/usercatalogue.h"
+#include "views/kit/valueslider.h"
+#include "views/whatifs/whatifstabs.h"
 
 using ridgeline::app::MainWindow;
 using ridgeline::app::ScenarioFiles;

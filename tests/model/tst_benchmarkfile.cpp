@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Readers of the serving-benchmark tools' outputs (model/benchmarkfile.h), each on a real output
+// Readers of the serving-benchmark tools' outputs (model/files/benchmarkfile.h), each on a real output
 // (tests/data/bench/README.md names the sources), checked against the file's own numbers.
 #include <QFile>
 #include <QtTest>
 
 #include <cmath>
 
-#include "model/benchmarkfile.h"
+#include "model/files/benchmarkfile.h"
 
 using namespace ridgeline::model;
 

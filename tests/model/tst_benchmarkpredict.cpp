@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Benchmark-run prediction (model/benchmarkpredict.h): the closed loop, the benchmark definitions, the
+// Benchmark-run prediction (model/analysis/benchmarkpredict.h): the closed loop, the benchmark definitions, the
 // step-cost terms of real engines (per-chunk cost, V1 / V0 KV reservation).
 #include <QtTest>
 
@@ -7,13 +7,13 @@
 #include <cstring>
 #include <random>
 
-#include "model/benchmarkfile.h"
-#include "model/benchmarkpredict.h"
-#include "model/calibration.h"
-#include "model/costmodel.h"
-#include "model/efficiencypresets.h"
-#include "model/scenariokeys.h"
-#include "model/steptime.h"
+#include "model/files/benchmarkfile.h"
+#include "model/analysis/benchmarkpredict.h"
+#include "model/analysis/calibration.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/efficiencypresets.h"
+#include "model/cost/scenariokeys.h"
+#include "model/cost/steptime.h"
 
 using namespace ridgeline::model;
 

@@ -9,8 +9,8 @@
 #include <QJsonObject>
 #include <QtTest>
 
-#include "model/calibration.h"
-#include "model/costmodel.h"
+#include "model/analysis/calibration.h"
+#include "model/cost/costmodel.h"
 
 using namespace ridgeline::model;
 

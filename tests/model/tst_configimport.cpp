@@ -9,9 +9,9 @@
 #include <QFile>
 #include <QtTest>
 
-#include "model/costmodel.h"
-#include "model/hfconfig.h"
-#include "model/scenariokeys.h"
+#include "model/cost/costmodel.h"
+#include "model/files/hfconfig.h"
+#include "model/cost/scenariokeys.h"
 
 using namespace ridgeline::model;
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The model-size slider's dense-family rule (design/cost-model.md section 2).
+// The model-size slider's dense-family rule (docs/cost-model.md section 2).
 
 #include <QtTest>
 
-#include "model/family.h"
-#include "model/presets.h"
+#include "model/cost/family.h"
+#include "model/cost/presets.h"
 
 using namespace ridgeline::model;
 
@@ -72,6 +72,52 @@ private slots:
         m = applyDenseFamily(m, 70.55e9);
         QCOMPARE(m.heads, 64);
         QCOMPARE(m.kvHeads, 4);
+    }
+
+    /** The size slider's whole rule (moved from the controls panel): the family member is dense, without MLA or a
+     *  sliding window, whatever the anchor had, with the family's L and d. */
+    void denseFamilyMemberClearsMoeMlaAndWindow()
+    {
+        ModelShape anchor = modelPresets().front().shape;
+        anchor.experts = 8;
+        anchor.expertsPerToken = 2;
+        anchor.expertParams = 1e9;
+        anchor.kvLoraRank = 512;
+        anchor.ropeHeadDim = 64;
+        anchor.slidingWindow = 4096;
+        anchor.slidingLayers = 4;
+        const ModelShape m = denseFamilyMember(anchor, 8e9);
+        QCOMPARE(m.experts, 0);
+        QCOMPARE(m.expertsPerToken, 0);
+        QCOMPARE(m.expertParams, 0.0);
+        QCOMPARE(m.kvLoraRank, 0);
+        QCOMPARE(m.ropeHeadDim, 0);
+        QCOMPARE(m.slidingWindow, 0);
+        QCOMPARE(m.slidingLayers, 0);
+        const FamilyShape shape = denseFamilyShape(8e9);
+        QCOMPARE(m.layers, shape.layers);
+        QCOMPARE(m.params, 8e9);
+    }
+
+    /** The MoE rule (moved from the controls panel): E and k move N and N_active by whole experts, the shared
+     *  parameters stay; E = 0 makes the model dense; a first E on a dense model starts k at min(2, E). */
+    void moeExpertsKeepTheSharedParameters()
+    {
+        ModelShape m = modelPresets().front().shape; // dense
+        const double shared = m.params;
+        setMoeExperts(m, 8, 0, 1e9);
+        QCOMPARE(m.experts, 8);
+        QCOMPARE(m.expertsPerToken, 2);
+        QCOMPARE(m.params, shared + 8e9);
+        setMoeExperts(m, 16, 4, 1e9);
+        QCOMPARE(m.params, shared + 16e9);
+        if (m.activeParams)
+            QCOMPARE(*m.activeParams, shared + 4e9);
+        setMoeExperts(m, 0, 4, 1e9);
+        QCOMPARE(m.experts, 0);
+        QCOMPARE(m.expertsPerToken, 0);
+        QCOMPARE(m.expertParams, 0.0);
+        QCOMPARE(m.params, shared);
     }
 };
 

@@ -10,8 +10,8 @@
 #include <QJsonObject>
 #include <QtTest>
 
-#include "model/costmodel.h"
-#include "model/hfconfig.h"
+#include "model/cost/costmodel.h"
+#include "model/files/hfconfig.h"
 
 using namespace ridgeline::model;
 
@@ -171,7 +171,7 @@ private slots:
             "mlp_only_layers":[],"vocab_size":151936,"tie_word_embeddings":false})");
         QCOMPARE(m.totalParams, 30532122624.0); // Qwen3-30B-A3B's published count
         // The experts alone: every weight read every step (model.embedding_read = table); the embedding rows
-        // decode reads by default are tested in tests/tst_configimport.cpp.
+        // decode reads by default are tested in tests/model/tst_configimport.cpp.
         ImportedModel table = m;
         table.shape.embeddingRead = EmbeddingRead::Table;
         const double activeBytes = m.activeParams * 2;

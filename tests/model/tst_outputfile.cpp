@@ -8,8 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "fulldisk.h"
-#include "model/outputfile.h"
+#include "tests/fulldisk.h"
+#include "model/files/outputfile.h"
 
 namespace model = ridgeline::model;
 

@@ -7,10 +7,10 @@
 
 #include <QtTest>
 
-#include "model/costmodel.h"
-#include "model/plan.h"
-#include "model/planfile.h"
-#include "model/presets.h"
+#include "model/cost/costmodel.h"
+#include "model/analysis/plan.h"
+#include "model/analysis/planfile.h"
+#include "model/cost/presets.h"
 
 using namespace ridgeline::model;
 

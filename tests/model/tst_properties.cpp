@@ -8,8 +8,8 @@
 
 #include <QtTest>
 
-#include "model/costmodel.h"
-#include "model/scenariokeys.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/scenariokeys.h"
 
 using namespace ridgeline::model;
 

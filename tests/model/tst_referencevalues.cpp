@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Every reference value of design/cost-model.md section 4 is a row here, with its tolerance.
+// Every reference value of docs/cost-model.md section 4 is a row here, with its tolerance.
 // Each row computes its quantity through the model; the expected value is the document's.
 
 #include <cmath>
@@ -7,9 +7,9 @@
 
 #include <QtTest>
 
-#include "model/costmodel.h"
-#include "model/formulas.h"
-#include "model/presets.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/formulas.h"
+#include "model/cost/presets.h"
 
 using namespace ridgeline::model;
 
@@ -72,7 +72,7 @@ private slots:
         // so a value that rounds to the document's figure also passes (e.g. 6.27 % shown as "6.3 %").
         QTest::addColumn<int>("statedDecimals");
 
-        const double t = 0.005; // design/cost-model.md: 0.5 % unless noted
+        const double t = 0.005; // docs/cost-model.md: 0.5 % unless noted
 
         // 1-3: seed 000, 13B bf16 on A100 80GB at 2.0 TB/s, 312 TFLOP/s.
         QTest::newRow("01 seed000 batch-1 decode floor 13.0 ms/token")

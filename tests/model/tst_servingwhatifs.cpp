@@ -6,9 +6,9 @@
 
 #include <QtTest>
 
-#include "model/costmodel.h"
-#include "model/formulas.h"
-#include "model/presets.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/formulas.h"
+#include "model/cost/presets.h"
 
 using namespace ridgeline::model;
 

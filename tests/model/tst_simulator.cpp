@@ -13,10 +13,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "model/costmodel.h"
-#include "model/simulationfile.h"
-#include "model/simulator.h"
-#include "model/steptime.h"
+#include "model/cost/costmodel.h"
+#include "model/files/simulationfile.h"
+#include "model/sim/simulator.h"
+#include "model/cost/steptime.h"
 
 using namespace ridgeline::model;
 

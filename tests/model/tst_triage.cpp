@@ -5,9 +5,9 @@
 #include <QFile>
 #include <QtTest>
 
-#include "model/costmodel.h"
-#include "model/presets.h"
-#include "model/triage.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/presets.h"
+#include "model/analysis/triage.h"
 
 using namespace ridgeline::model;
 

@@ -11,16 +11,16 @@
 #include <QRegularExpression>
 #include <QtTest>
 
-#include "model/calibration.h"
-#include "model/costmodel.h"
-#include "model/hardwarecatalogue.h"
-#include "model/hfconfig.h"
-#include "model/jsoninput.h"
-#include "model/presets.h"
-#include "model/scenariokeys.h"
-#include "model/scenariomigration.h"
-#include "model/simulationfile.h"
-#include "model/triage.h"
+#include "model/analysis/calibration.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/hardwarecatalogue.h"
+#include "model/files/hfconfig.h"
+#include "model/cost/jsoninput.h"
+#include "model/cost/presets.h"
+#include "model/cost/scenariokeys.h"
+#include "model/cost/scenariomigration.h"
+#include "model/files/simulationfile.h"
+#include "model/analysis/triage.h"
 
 using namespace ridgeline::model;
 

@@ -16,14 +16,14 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
-#include "model/calibration.h"
-#include "model/costterms.h"
-#include "model/scenario.h"
-#include "views/calibrationplot.h"
-#include "views/calibrationtab.h"
-#include "views/format.h"
-#include "views/scenariodocument.h"
-#include "views/whatifstabs.h"
+#include "model/analysis/calibration.h"
+#include "model/cost/costterms.h"
+#include "model/cost/scenario.h"
+#include "views/calibration/calibrationplot.h"
+#include "views/calibration/calibrationtab.h"
+#include "document/format.h"
+#include "document/scenariodocument.h"
+#include "views/whatifs/whatifstabs.h"
 
 using ridgeline::views::CalibrationPlot;
 using ridgeline::views::CalibrationTab;

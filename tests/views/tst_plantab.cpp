@@ -18,12 +18,12 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
-#include "model/plan.h"
-#include "model/scenario.h"
-#include "views/controlspanel.h"
-#include "views/plantab.h"
-#include "views/scenariodocument.h"
-#include "views/whatifstabs.h"
+#include "model/analysis/plan.h"
+#include "model/cost/scenario.h"
+#include "views/controls/controlspanel.h"
+#include "views/plan/plantab.h"
+#include "document/scenariodocument.h"
+#include "views/whatifs/whatifstabs.h"
 
 using ridgeline::views::PlanPlot;
 using ridgeline::views::PlanTab;

@@ -24,24 +24,24 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
-#include "model/costmodel.h"
-#include "model/formulas.h"
-#include "model/formulatext.h"
-#include "views/capacityplot.h"
-#include "views/decodeplot.h"
-#include "views/kvfitplot.h"
-#include "views/format.h"
-#include "views/kvshareplot.h"
-#include "views/plotinteraction.h"
-#include "views/prefillplot.h"
-#include "views/rooflineplot.h"
-#include "views/scenariodocument.h"
-#include "views/simulationplots.h"
-#include "views/simulationtab.h"
-#include "views/sloplot.h"
-#include "views/speculativeplot.h"
-#include "views/theme.h"
-#include "views/whatifstabs.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/formulas.h"
+#include "model/cost/formulatext.h"
+#include "views/whatifs/capacityplot.h"
+#include "views/floors/decodeplot.h"
+#include "views/whatifs/kvfitplot.h"
+#include "document/format.h"
+#include "views/floors/kvshareplot.h"
+#include "views/kit/plotinteraction.h"
+#include "views/floors/prefillplot.h"
+#include "views/floors/rooflineplot.h"
+#include "document/scenariodocument.h"
+#include "views/simulation/simulationplots.h"
+#include "views/simulation/simulationtab.h"
+#include "views/floors/sloplot.h"
+#include "views/whatifs/speculativeplot.h"
+#include "views/kit/theme.h"
+#include "views/whatifs/whatifstabs.h"
 
 namespace app = ridgeline::app;
 namespace model = ridgeline::model;
@@ -363,7 +363,7 @@ private slots:
         const QImage image = QApplication::clipboard()->image();
         QCOMPARE(image.size() / image.devicePixelRatio(), plot->size());
 
-        // Show formula: the formulas and, for the floors, this scenario's numbers (model/formulatext.h).
+        // Show formula: the formulas and, for the floors, this scenario's numbers (model/cost/formulatext.h).
         menu->findChild<QAction*>(QStringLiteral("showFormulaAction"))->trigger();
         auto* box = plot->findChild<QMessageBox*>(QStringLiteral("plotFormulaBox"));
         QVERIFY(box);

@@ -21,17 +21,17 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
-#include "model/benchmarkfile.h"
-#include "model/benchmarkpredict.h"
-#include "model/inputfile.h"
-#include "model/scenario.h"
-#include "model/scenariokeys.h"
-#include "views/benchmarkpredictplot.h"
-#include "views/benchmarkpredictview.h"
-#include "views/calibrationtab.h"
-#include "views/format.h"
-#include "views/scenariodocument.h"
-#include "views/whatifstabs.h"
+#include "model/files/benchmarkfile.h"
+#include "model/analysis/benchmarkpredict.h"
+#include "model/files/inputfile.h"
+#include "model/cost/scenario.h"
+#include "model/cost/scenariokeys.h"
+#include "views/calibration/benchmarkpredictplot.h"
+#include "views/calibration/benchmarkpredictview.h"
+#include "views/calibration/calibrationtab.h"
+#include "document/format.h"
+#include "document/scenariodocument.h"
+#include "views/whatifs/whatifstabs.h"
 
 using ridgeline::views::BenchmarkPredictPlot;
 using ridgeline::views::BenchmarkPredictView;

@@ -21,15 +21,15 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
-#include "model/scenario.h"
-#include "model/simulationfile.h"
-#include "model/simulator.h"
-#include "views/format.h"
-#include "views/scenariodocument.h"
-#include "views/simulationplots.h"
-#include "views/simulationrunner.h"
-#include "views/simulationtab.h"
-#include "views/whatifstabs.h"
+#include "model/cost/scenario.h"
+#include "model/files/simulationfile.h"
+#include "model/sim/simulator.h"
+#include "document/format.h"
+#include "document/scenariodocument.h"
+#include "views/simulation/simulationplots.h"
+#include "document/simulationrunner.h"
+#include "views/simulation/simulationtab.h"
+#include "views/whatifs/whatifstabs.h"
 
 using ridgeline::views::ScenarioDocument;
 using ridgeline::views::SimulationTab;

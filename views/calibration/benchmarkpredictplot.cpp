@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/benchmarkpredictplot.h"
+#include "views/calibration/benchmarkpredictplot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,10 +9,10 @@
 
 #include <qcustomplot.h>
 
-#include "views/palette.h"
-#include "views/plotinteraction.h"
-#include "views/plotkit.h"
-#include "views/seriesdata.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
+#include "views/kit/seriesdata.h"
 
 namespace ridgeline::views {
 

@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "views/plotpanel.h"
+#include "views/kit/plotpanel.h"
 
 class QCPGraph;
 class QCPItemStraightLine;

@@ -11,8 +11,8 @@
 #include <QTimer>
 #include <QWidget>
 
-#include "model/benchmarkfile.h"
-#include "model/benchmarkpredict.h"
+#include "model/files/benchmarkfile.h"
+#include "model/analysis/benchmarkpredict.h"
 
 class QComboBox;
 class QCustomPlot;

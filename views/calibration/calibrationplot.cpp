@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/calibrationplot.h"
+#include "views/calibration/calibrationplot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,14 +9,13 @@
 
 #include <qcustomplot.h>
 
-#include "model/costterms.h"
-#include "model/steptime.h"
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotinteraction.h"
-#include "views/plotkit.h"
-#include "views/resulttable.h"
-#include "views/seriesdata.h"
+#include "document/readouts.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
+#include "views/kit/resulttable.h"
+#include "views/kit/seriesdata.h"
 
 namespace ridgeline::views {
 
@@ -146,12 +145,8 @@ bool CalibrationPlot::residualsVisible() const
 
 double CalibrationPlot::modelMs(const model::Scenario& scenario, double x, double context) const
 {
-    if (m_kind == Kind::Itl)
-        return model::costTerms(scenario).stepSeconds(x, context) * 1e3;
-    const model::StepCost cost(scenario);
-    model::StepTotals totals;
-    cost.addPrefill(totals, 0.0, x);
-    return cost.seconds(totals) * 1e3;
+    return document::latencyMs(scenario, m_kind == Kind::Itl ? document::LatencyKind::Itl : document::LatencyKind::Ttft, x,
+                               context);
 }
 
 void CalibrationPlot::ensureGroups(int count)
@@ -291,16 +286,9 @@ void CalibrationPlot::redraw()
                 seriesdata::clear(graph);
                 return;
             }
-            const model::CostTerms terms = model::costTerms(*s);
-            const model::StepCost cost(*s);
-            auto ms = [&](double x) {
-                if (itl)
-                    return terms.stepSeconds(x, context) * 1e3;
-                model::StepTotals totals;
-                cost.addPrefill(totals, 0.0, x);
-                return cost.seconds(totals) * 1e3;
-            };
-            seriesdata::assign(graph, kCurvePoints, [&](int i) { return std::make_pair(m_grid[size_t(i)], ms(m_grid[size_t(i)])); },
+            const std::vector<double> ms =
+                document::latencyMs(*s, itl ? document::LatencyKind::Itl : document::LatencyKind::Ttft, m_grid, context);
+            seriesdata::assign(graph, kCurvePoints, [&](int i) { return std::make_pair(m_grid[size_t(i)], ms[size_t(i)]); },
                                true, true);
             for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
                 yRange.include(it->value);

@@ -6,8 +6,8 @@
 
 #include <QString>
 
-#include "model/calibration.h"
-#include "views/plotpanel.h"
+#include "model/analysis/calibration.h"
+#include "views/kit/plotpanel.h"
 
 class QCPGraph;
 class QCPItemStraightLine;

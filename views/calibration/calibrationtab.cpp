@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/calibrationtab.h"
+#include "views/calibration/calibrationtab.h"
 
 #include <QCheckBox>
 #include <QFile>
@@ -18,16 +18,16 @@
 
 #include <qcustomplot.h>
 
-#include "model/inputfile.h"
-#include "model/scenariokeys.h"
+#include "model/files/inputfile.h"
+#include "model/cost/scenariokeys.h"
 
-#include "views/benchmarkpredictview.h"
-#include "views/calibrationplot.h"
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/resulttable.h"
-#include "views/scenariodocument.h"
-#include "views/whatifkit.h"
+#include "views/calibration/benchmarkpredictview.h"
+#include "views/calibration/calibrationplot.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/resulttable.h"
+#include "document/scenariodocument.h"
+#include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
 

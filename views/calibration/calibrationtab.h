@@ -9,8 +9,8 @@
 #include <QString>
 #include <QWidget>
 
-#include "model/calibration.h"
-#include "model/scenario.h"
+#include "model/analysis/calibration.h"
+#include "model/cost/scenario.h"
 
 class QCheckBox;
 class QCustomPlot;

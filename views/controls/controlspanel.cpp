@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/controlspanel.h"
+#include "views/controls/controlspanel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,17 +20,17 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "model/dtype.h"
-#include "model/efficiencypresets.h"
-#include "model/family.h"
-#include "model/presets.h"
-#include "views/format.h"
-#include "views/glossary.h"
-#include "views/palette.h"
-#include "views/scenariodocument.h"
-#include "views/usercatalogue.h"
-#include "views/valueslider.h"
-#include "views/whatifkit.h"
+#include "model/cost/dtype.h"
+#include "model/cost/efficiencypresets.h"
+#include "model/cost/family.h"
+#include "model/cost/presets.h"
+#include "document/format.h"
+#include "views/kit/glossary.h"
+#include "views/kit/palette.h"
+#include "document/scenariodocument.h"
+#include "document/usercatalogue.h"
+#include "views/kit/valueslider.h"
+#include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
 
@@ -83,30 +83,6 @@ int matchChoice(const std::vector<Choice>& choices, Same same, NameOf nameOf, co
             firstSame = i;
     }
     return firstSame;
-}
-
-/**
- * Sets E, k and the size of one routed expert holding the shared (non-expert) parameters fixed:
- * N = shared + E * expert params, N_active = shared active + k * expert params. E = 0 makes the
- * model dense (k and the expert size go to 0 with it).
- */
-void setMoe(model::ModelShape& m, int experts, int perToken, double expertParams)
-{
-    const double sharedTotal = m.params - double(m.experts) * m.expertParams;
-    const double sharedActive = m.activeParamsOrTotal() - double(m.expertsPerToken) * m.expertParams;
-    if (experts <= 0) {
-        experts = 0;
-        perToken = 0;
-        expertParams = 0;
-    } else if (m.experts <= 0 && perToken <= 0) {
-        perToken = std::min(2, experts); // a starting k; the expert size still has to be entered
-    }
-    m.experts = experts;
-    m.expertsPerToken = perToken;
-    m.expertParams = expertParams;
-    m.params = sharedTotal + double(experts) * expertParams;
-    if (m.activeParams)
-        m.activeParams = sharedActive + double(perToken) * expertParams;
 }
 
 QDoubleSpinBox* figureSpin(const QString& objectName, const QString& suffix, int decimals, double maximum,
@@ -612,19 +588,19 @@ QWidget* ControlsPanel::buildMoeGroup()
     });
     connect(m_experts, &QSpinBox::valueChanged, this, [this](int value) {
         m_document->edit([value](model::Scenario& s) {
-            setMoe(s.model, value, s.model.expertsPerToken, s.model.expertParams);
+            model::setMoeExperts(s.model, value, s.model.expertsPerToken, s.model.expertParams);
             s.model.name = editedName(s.model.name);
         });
     });
     connect(m_expertsPerToken, &QSpinBox::valueChanged, this, [this](int value) {
         m_document->edit([value](model::Scenario& s) {
-            setMoe(s.model, s.model.experts, value, s.model.expertParams);
+            model::setMoeExperts(s.model, s.model.experts, value, s.model.expertParams);
             s.model.name = editedName(s.model.name);
         });
     });
     connect(m_expertParams, &QDoubleSpinBox::valueChanged, this, [this](double billions) {
         m_document->edit([billions](model::Scenario& s) {
-            setMoe(s.model, s.model.experts, s.model.expertsPerToken, billions * kBillion);
+            model::setMoeExperts(s.model, s.model.experts, s.model.expertsPerToken, billions * kBillion);
             s.model.name = editedName(s.model.name);
         });
     });
@@ -935,15 +911,7 @@ void ControlsPanel::applyModelSize(double billions)
                                                         : billions * kBillion == m_sizeAnchor->params;
     model::ModelShape next = *m_sizeAnchor;
     if (!back) {
-        next = model::applyDenseFamily(*m_sizeAnchor, billions * kBillion);
-        // A member of a dense family: no experts, no latent cache, no sliding window.
-        next.experts = 0;
-        next.expertsPerToken = 0;
-        next.expertParams = 0;
-        next.kvLoraRank = 0;
-        next.ropeHeadDim = 0;
-        next.slidingWindow = 0;
-        next.slidingLayers = 0;
+        next = model::denseFamilyMember(*m_sizeAnchor, billions * kBillion);
         next.name = tr("Dense %1 (Llama 3 family rule)").arg(format::billionParams(billions * kBillion)).toStdString();
     }
     m_sizeResult = next;

@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-#include "model/presets.h"
+#include "model/cost/presets.h"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/devicedialog.h"
+#include "views/controls/devicedialog.h"
 
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -8,8 +8,8 @@
 #include <QLineEdit>
 #include <QVBoxLayout>
 
-#include "views/palette.h"
-#include "views/usercatalogue.h"
+#include "views/kit/palette.h"
+#include "document/usercatalogue.h"
 
 namespace ridgeline::views {
 

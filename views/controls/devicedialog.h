@@ -3,7 +3,7 @@
 
 #include <QDialog>
 
-#include "model/presets.h"
+#include "model/cost/presets.h"
 
 class QDialogButtonBox;
 class QDoubleSpinBox;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/hardwarecataloguedialog.h"
+#include "views/controls/hardwarecataloguedialog.h"
 
 #include <QCoreApplication>
 #include <QDialog>
@@ -9,7 +9,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "model/hardwarecatalogue.h"
+#include "model/cost/hardwarecatalogue.h"
 
 namespace ridgeline::views {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/servingcontrols.h"
+#include "views/controls/servingcontrols.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,11 +10,11 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/scenariodocument.h"
-#include "views/valueslider.h"
-#include "views/whatifkit.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "document/scenariodocument.h"
+#include "views/kit/valueslider.h"
+#include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
 

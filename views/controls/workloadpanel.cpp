@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/workloadpanel.h"
+#include "views/controls/workloadpanel.h"
 
 #include <algorithm>
 #include <array>
@@ -21,10 +21,10 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/scenariodocument.h"
-#include "views/whatifkit.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "document/scenariodocument.h"
+#include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
 

@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/decodeplot.h"
+#include "views/floors/decodeplot.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <qcustomplot.h>
 
-#include "model/costterms.h"
-
-#include "model/formulatext.h"
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotinteraction.h"
-#include "views/plotkit.h"
+#include "document/readouts.h"
+#include "model/cost/formulatext.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
 
 namespace ridgeline::views {
 
@@ -78,13 +77,12 @@ DecodePlot::DecodePlot(QWidget* parent)
         const model::Scenario* s = readoutScenario();
         if (!s)
             return interaction()->interpolatedReadout(key);
-        const model::CostTerms t = model::costTerms(*s);
         const double batch = std::clamp(std::round(key), 1.0, model::Sweeps::kBatchMax);
-        const double context = s->workload.contextTokens;
-        const double stepMs = model::stepSecondsAt(*s, batch) * 1e3;
-        const double memoryMs = t.decodeMemorySeconds(batch, context) * 1e3;
-        const double computeMs = t.decodeComputeSeconds(batch, context) * 1e3;
-        const double floorMs = t.weightReadBytes(batch) / t.bandwidth * 1e3;
+        const document::DecodeAt at = document::decodeAt(*s, batch, s->workload.contextTokens);
+        const double stepMs = at.stepSeconds * 1e3;
+        const double memoryMs = at.memorySeconds * 1e3;
+        const double computeMs = at.computeSeconds * 1e3;
+        const double floorMs = at.weightFloorSeconds * 1e3;
         const double rate = batch / stepMs * 1e3;
         Readout r;
         r.key = batch;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/headlinefigures.h"
+#include "views/floors/headlinefigures.h"
 
 #include <cmath>
 
 #include <QCoreApplication>
 
-#include "views/format.h"
+#include "document/format.h"
 
 namespace ridgeline::views {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/kvshareplot.h"
+#include "views/floors/kvshareplot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,12 +17,11 @@
 
 #include <qcustomplot.h>
 
-#include "model/costterms.h"
-
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotinteraction.h"
-#include "views/plotkit.h"
+#include "document/readouts.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
 
 namespace ridgeline::views {
 
@@ -147,11 +146,10 @@ KvSharePlot::KvSharePlot(QWidget* parent)
         const model::Scenario* s = readoutScenario();
         if (!s)
             return interaction()->interpolatedReadout(key);
-        const model::CostTerms t = model::costTerms(*s);
         const double context = std::clamp(std::round(key), model::Sweeps::kContextMin, model::Sweeps::kContextMax);
-        const double batch = s->workload.batch;
-        const double kvBytes = batch * t.kvPerLayerTokenPerGpu * t.layerTokens(context);
-        const double share = kvBytes / (t.weightReadBytes(batch) + kvBytes);
+        const document::KvShareAt at = document::kvShareAt(*s, s->workload.batch, context);
+        const double kvBytes = at.kvBytes;
+        const double share = at.share;
         Readout r;
         r.key = context;
         r.keyText = tr("S = %1 tokens").arg(format::integer(context));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "views/plotpanel.h"
+#include "views/kit/plotpanel.h"
 
 class QBarSet;
 class QChart;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/numberspanel.h"
+#include "views/floors/numberspanel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,11 +11,11 @@
 #include <QStringList>
 #include <QVBoxLayout>
 
-#include "model/dtype.h"
-#include "model/formulatext.h"
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotpanel.h"
+#include "model/cost/dtype.h"
+#include "model/cost/formulatext.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotpanel.h"
 
 namespace ridgeline::views {
 

@@ -6,8 +6,8 @@
 #include <QSet>
 #include <QString>
 
-#include "model/costmodel.h"
-#include "model/scenario.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
 
 class QGridLayout;
 class QLabel;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/prefillplot.h"
+#include "views/floors/prefillplot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,14 +8,13 @@
 
 #include <qcustomplot.h>
 
-#include "model/costterms.h"
-
-#include "model/formulatext.h"
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotinteraction.h"
-#include "views/plotkit.h"
-#include "views/references.h"
+#include "document/readouts.h"
+#include "model/cost/formulatext.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
+#include "views/kit/references.h"
 
 namespace ridgeline::views {
 
@@ -104,10 +103,10 @@ PrefillPlot::PrefillPlot(QWidget* parent)
         const model::Scenario* s = readoutScenario();
         if (!s)
             return interaction()->interpolatedReadout(key);
-        const model::CostTerms t = model::costTerms(*s);
         const double prompt = std::clamp(std::round(key), model::Sweeps::kPromptMin, model::Sweeps::kPromptMax);
-        const double linear = t.prefillLinearFlop(prompt) / kTera;
-        const double attention = t.prefillAttentionFlop(prompt) / kTera;
+        const document::PrefillFlopAt at = document::prefillFlopAt(*s, prompt);
+        const double linear = at.linearFlop / kTera;
+        const double attention = at.attentionFlop / kTera;
         const double total = linear + attention;
         Readout r;
         r.key = prompt;

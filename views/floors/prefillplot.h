@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "views/plotpanel.h"
+#include "views/kit/plotpanel.h"
 
 class QCPGraph;
 class QCPItemStraightLine;

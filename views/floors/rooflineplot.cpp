@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/rooflineplot.h"
+#include "views/floors/rooflineplot.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <qcustomplot.h>
 
-#include "model/costterms.h"
-
-#include "model/dtype.h"
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotinteraction.h"
-#include "views/plotkit.h"
+#include "document/readouts.h"
+#include "model/cost/dtype.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
 
 namespace ridgeline::views {
 
@@ -68,9 +67,9 @@ RooflinePlot::RooflinePlot(QWidget* parent)
         const model::Scenario* s = readoutScenario();
         if (!s)
             return interaction()->interpolatedReadout(key);
-        const model::CostTerms t = model::costTerms(*s);
-        const double roof = std::min(t.peakFlops, key * t.bandwidth) / kTera;
-        const double derated = std::min(t.decodeFlops, key * t.effectiveBandwidth) / kTera;
+        const document::RoofAt at = document::roofAt(*s, key);
+        const double roof = at.roofFlopsPerSecond / kTera;
+        const double derated = at.deratedFlopsPerSecond / kTera;
         Readout r;
         r.key = key;
         r.keyText = tr("I = %1").arg(format::flopPerByte(key));

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "views/plotpanel.h"
+#include "views/kit/plotpanel.h"
 
 class QCPGraph;
 class QCPItemStraightLine;
@@ -14,7 +14,7 @@ namespace ridgeline::views {
 /**
  * Plot 5, "t_step(B) against ITL SLO lines": t_step against batch (log-log), one dashed line per
  * ITL SLO with the largest batch that meets it marked, aggregate tokens/s on the right axis, and
- * the line form of t_step(B) at the current B in the takeaway (model/formulatext.h). Each marked
+ * the line form of t_step(B) at the current B in the takeaway (model/cost/formulatext.h). Each marked
  * batch is the smaller of the SLO's and what the KV budget holds; the takeaway says which binds.
  */
 class SloPlot final : public PlotPanel {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/accessibility.h"
+#include "views/kit/accessibility.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>

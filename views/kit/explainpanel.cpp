@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/explainpanel.h"
+#include "views/kit/explainpanel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,12 +12,12 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
-#include "model/dtype.h"
-#include "model/formulatext.h"
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotpanel.h"
-#include "views/scenariodocument.h"
+#include "model/cost/dtype.h"
+#include "model/cost/formulatext.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotpanel.h"
+#include "document/scenariodocument.h"
 
 namespace ridgeline::views {
 

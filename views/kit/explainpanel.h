@@ -6,8 +6,8 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "model/costmodel.h"
-#include "model/scenario.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
 
 class QTextBrowser;
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/fitregion.h"
+#include "views/kit/fitregion.h"
 
 #include <cmath>
 #include <limits>
 
 #include <qcustomplot.h>
 
-#include "views/palette.h"
-#include "views/plotkit.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotkit.h"
 
 namespace ridgeline::views {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/glossary.h"
+#include "views/kit/glossary.h"
 
 #include <QCoreApplication>
 #include <QDialog>

@@ -4,7 +4,7 @@
 #include <QColor>
 #include <QString>
 
-#include "views/theme.h"
+#include "views/kit/theme.h"
 
 /**
  * The one palette every plot and panel uses, so a colour means the same thing everywhere:

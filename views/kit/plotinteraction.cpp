@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/plotinteraction.h"
+#include "views/kit/plotinteraction.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,9 +25,9 @@
 #include <QToolButton>
 #include <QWheelEvent>
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotkit.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotkit.h"
 
 namespace ridgeline::views {
 

@@ -77,7 +77,7 @@ public:
     void setReadout(ReadoutFunction function);
     /** Sets the text "Show formula" shows. */
     void setFormula(const QString& formula) { m_formula = formula; }
-    /** Adds the formulas with the current scenario's numbers in (model/formulatext.h), built when
+    /** Adds the formulas with the current scenario's numbers in (model/cost/formulatext.h), built when
      *  "Show formula" is chosen, below the formula text. */
     void setFormulaNumbers(std::function<QString()> numbers) { m_formulaNumbers = std::move(numbers); }
     /** What "Show formula" shows: the formula text, then its numbers when setFormulaNumbers() was given. */

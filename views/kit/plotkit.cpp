@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/plotkit.h"
+#include "views/kit/plotkit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <QVector>
 #include <QtMath>
 
-#include "views/palette.h"
+#include "views/kit/palette.h"
 
 namespace ridgeline::views::plotkit {
 

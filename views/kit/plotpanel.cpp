@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/plotpanel.h"
+#include "views/kit/plotpanel.h"
 
 #include <algorithm>
 
@@ -16,10 +16,10 @@
 
 #include <qcustomplot.h>
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotinteraction.h"
-#include "views/plotkit.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
 
 namespace ridgeline::views {
 

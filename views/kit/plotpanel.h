@@ -8,8 +8,8 @@
 #include <QString>
 #include <QTextDocument>
 
-#include "model/costmodel.h"
-#include "model/scenario.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
 
 class QCustomPlot;
 class QVBoxLayout;
@@ -127,7 +127,7 @@ public:
     QLabel* titleLabel() const { return m_title; }
     /** The plot. */
     QCustomPlot* plot() const { return m_plot; }
-    /** The plot's hover read-out, zoom and pan and context menu (views/plotinteraction.h). */
+    /** The plot's hover read-out, zoom and pan and context menu (views/kit/plotinteraction.h). */
     PlotInteraction* interaction() const { return m_interaction; }
     /** The current takeaway as plain text, without the heading; led by the warning when one is set. */
     QString takeaway() const { return m_warning.isEmpty() ? m_takeaway : m_warning + QLatin1Char(' ') + m_takeaway; }

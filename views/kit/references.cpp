@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/references.h"
+#include "views/kit/references.h"
 
 #include <string_view>
 
-#include "model/presets.h"
+#include "model/cost/presets.h"
 
 namespace ridgeline::views {
 

@@ -17,7 +17,7 @@ struct ReferenceCrossover {
 /**
  * P* of the Llama 3.1 8B, 70B and 405B presets (ids "llama-3.1-8b", "llama-3.1-70b",
  * "llama-3.1-405b" in model::modelPresets()), in that order; presets that are missing are
- * skipped. Presentation of preset data (design/cost-model.md section 4, reference 6), computed
+ * skipped. Presentation of preset data (docs/cost-model.md section 4, reference 6), computed
  * once.
  */
 const std::vector<ReferenceCrossover>& referenceCrossovers();

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/resulttable.h"
+#include "views/kit/resulttable.h"
 
 #include <QFontMetrics>
 #include <QHeaderView>
 #include <QTableWidget>
 
-#include "views/format.h"
+#include "document/format.h"
 
 namespace ridgeline::views {
 
@@ -39,11 +39,6 @@ QTableWidget* resultTable(const QString& objectName, int rows, int columns)
         }
     }
     return table;
-}
-
-QString counted(double count, const QString& one, const QString& many)
-{
-    return count == 1 ? one : many.arg(format::integer(count));
 }
 
 } // namespace ridgeline::views

@@ -3,6 +3,8 @@
 
 #include <QString>
 
+#include "document/format.h" // counted(), which the tables' captions use
+
 class QTableWidget;
 
 namespace ridgeline::views {
@@ -13,9 +15,5 @@ namespace ridgeline::views {
  * every cell pre-filled with an en dash (right aligned), object name @p objectName.
  */
 QTableWidget* resultTable(const QString& objectName, int rows, int columns);
-
-/** @p one when @p count is 1, else @p many with %1 replaced by the count with thousands separators
- *  ("1 point", "12 points"): plain English without a translation file. */
-QString counted(double count, const QString& one, const QString& many);
 
 } // namespace ridgeline::views

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/theme.h"
+#include "views/kit/theme.h"
 
 #include <QAbstractAxis>
 #include <QApplication>

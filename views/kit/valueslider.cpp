@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/valueslider.h"
+#include "views/kit/valueslider.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/wheelguard.h"
+#include "views/kit/wheelguard.h"
 
 #include <QAbstractScrollArea>
 #include <QAbstractSlider>

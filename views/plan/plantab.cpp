@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/plantab.h"
+#include "views/plan/plantab.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,12 +18,12 @@
 
 #include <qcustomplot.h>
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotinteraction.h"
-#include "views/plotkit.h"
-#include "views/resulttable.h"
-#include "views/scenariodocument.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
+#include "views/kit/resulttable.h"
+#include "document/scenariodocument.h"
 
 namespace ridgeline::views {
 

@@ -7,8 +7,8 @@
 #include <QString>
 #include <QWidget>
 
-#include "model/plan.h"
-#include "views/plotpanel.h"
+#include "model/analysis/plan.h"
+#include "views/kit/plotpanel.h"
 
 class QCheckBox;
 class QCPGraph;

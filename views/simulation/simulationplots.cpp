@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/simulationplots.h"
+#include "views/simulation/simulationplots.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <qcustomplot.h>
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotkit.h"
-#include "views/resulttable.h"
-#include "views/seriesdata.h"
-#include "views/simulationrunner.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotkit.h"
+#include "views/kit/resulttable.h"
+#include "views/kit/seriesdata.h"
+#include "document/simulationrunner.h"
 
 namespace ridgeline::views {
 

@@ -3,8 +3,8 @@
 
 #include <QString>
 
-#include "model/simulator.h"
-#include "views/plotpanel.h"
+#include "document/simulationrunner.h" // the simulator's config and result types, through the document layer
+#include "views/kit/plotpanel.h"
 
 class QCPGraph;
 class QCPItemStraightLine;

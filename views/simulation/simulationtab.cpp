@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/simulationtab.h"
+#include "views/simulation/simulationtab.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,13 +28,13 @@
 
 #include <qcustomplot.h>
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/resulttable.h"
-#include "views/scenariodocument.h"
-#include "views/simulationplots.h"
-#include "views/simulationrunner.h"
-#include "views/whatifkit.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/resulttable.h"
+#include "document/scenariodocument.h"
+#include "views/simulation/simulationplots.h"
+#include "document/simulationrunner.h"
+#include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
 

@@ -9,9 +9,9 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "model/scenario.h"
-#include "model/simulationfile.h"
-#include "model/simulator.h"
+#include "model/cost/scenario.h"
+#include "model/files/simulationfile.h"
+#include "document/simulationrunner.h" // the simulator's config and result types, through the document layer
 
 class QCheckBox;
 class QComboBox;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/triagepanel.h"
+#include "views/triage/triagepanel.h"
 
 #include <algorithm>
 #include <optional>
@@ -23,13 +23,12 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-#include "model/inputfile.h"
-#include "model/presets.h"
-#include "views/format.h"
-#include "views/glossary.h"
-#include "views/palette.h"
-#include "views/scenariodocument.h"
-#include "views/whatifkit.h"
+#include "model/cost/presets.h"
+#include "document/format.h"
+#include "views/kit/glossary.h"
+#include "views/kit/palette.h"
+#include "document/scenariodocument.h"
+#include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
 
@@ -112,6 +111,7 @@ QString ticketTitle(const Ticket& ticket)
 TriagePanel::TriagePanel(ScenarioDocument* document, QWidget* parent)
     : QFrame(parent)
     , m_document(document)
+    , m_run(document)
 {
     setObjectName(QStringLiteral("triagePanel"));
     setFrameShape(QFrame::NoFrame);
@@ -274,20 +274,13 @@ TriagePanel::TriagePanel(ScenarioDocument* document, QWidget* parent)
 
 QString TriagePanel::loadTicket(const QString& path)
 {
-    QString error;
-    model::TriageInput ticket;
-    QByteArray bytes;
-    if (const std::string message = model::readInputFile(path, bytes); !message.empty())
-        error = tr("Cannot read %1: %2").arg(path, q(message));
-    else if (const std::string message = model::parseTriageInput(bytes, ticket); !message.empty())
-        error = tr("%1: %2").arg(path, q(message));
+    const QString error = m_run.loadTicket(path);
     m_loadError->setText(error);
     m_loadError->setVisible(!error.isEmpty());
     if (!error.isEmpty())
         return error;
-    m_input = ticket;
     setQuietly(m_examples, std::max(0, m_examples->findData(path)));
-    showInput(m_input);
+    showInput(m_run.input());
     runTriage();
     return {};
 }
@@ -323,20 +316,19 @@ void TriagePanel::readInputs()
     in.gpuUtilization = measured(m_gpu->value() / 100.0);
     in.outOfMemory = m_oom->isChecked();
     in.batchJobRunning = m_batchJob->isChecked();
-    m_input = in;
+    m_run.setInput(in);
     runTriage();
 }
 
 void TriagePanel::runTriage()
 {
-    const model::Scenario& scenario = m_document->evaluatedScenario();
-    m_result = model::triage(scenario, m_input);
-    const model::TriageResult& r = m_result;
+    const model::TriageResult& r = m_run.run();
+    const model::Scenario& scenario = m_run.scenario();
 
     setText(m_scenario, tr("Floors from %1 on %2: decode %3/token at batch 1, prefill %4 for %5.")
                             .arg(q(scenario.model.name), q(scenario.hardware.name), format::milliseconds(r.decodeFloorMs),
                                  format::milliseconds(r.prefillFloorMs),
-                                 format::tokens(m_input.promptTokens.value_or(scenario.workload.promptTokens))));
+                                 format::tokens(m_run.input().promptTokens.value_or(scenario.workload.promptTokens))));
 
     const QColor color = classColor(r.ticketClass);
     setText(m_class, QStringLiteral("<span style=\"font-size:9pt; color:%1;\">%2</span><br>"
@@ -367,7 +359,7 @@ void TriagePanel::runTriage()
 
 QString TriagePanel::standupText() const
 {
-    QString text = q(m_result.standup.text());
+    QString text = q(m_run.result().standup.text());
     while (text.endsWith(QLatin1Char('\n')))
         text.chop(1);
     return text;

@@ -4,7 +4,7 @@
 #include <QFrame>
 #include <QString>
 
-#include "model/triage.h"
+#include "document/triagerun.h"
 
 class QCheckBox;
 class QComboBox;
@@ -31,7 +31,7 @@ class ScenarioDocument;
  * The ticket is local to the panel (it is not part of the scenario); 0 in a numeric box means "not
  * measured". An examples combo loads the shipped drill tickets B1-B5 (the ticket resources). Triage
  * runs on every input change and whenever the owner calls runTriage() after an evaluation (it is an
- * on-demand classification, the one place a view calls the model).
+ * on-demand classification; document::TriageRun runs it).
  *
  * Object names: triageExampleCombo, triageSymptomEdit, triageTtftSpinBox, triageItlSpinBox,
  * triageQueueSpinBox, triageConcurrencySpinBox, triagePromptSpinBox, triageKvSpinBox,
@@ -49,9 +49,9 @@ public:
     QString loadTicket(const QString& path);
 
     /** The ticket as currently entered. */
-    const model::TriageInput& input() const { return m_input; }
+    const model::TriageInput& input() const { return m_run.input(); }
     /** The last classification. */
-    const model::TriageResult& result() const { return m_result; }
+    const model::TriageResult& result() const { return m_run.result(); }
     /** The standup as shown and copied: six lines, no trailing newline. */
     QString standupText() const;
 
@@ -63,7 +63,7 @@ public:
     QPushButton* copyButton() const { return m_copy; }
 
 public slots:
-    /** Re-runs model::triage on the current input against the document's evaluated scenario. */
+    /** Re-runs the triage (document::TriageRun) on the current input against the document's evaluated scenario. */
     void runTriage();
     /** Puts the six-line standup on the clipboard. */
     void copyStandup();
@@ -73,8 +73,7 @@ private:
     void showInput(const model::TriageInput& input);
 
     ScenarioDocument* m_document = nullptr;
-    model::TriageInput m_input;
-    model::TriageResult m_result;
+    document::TriageRun m_run; ///< the ticket and its classification
 
     QComboBox* m_examples = nullptr;
     QLineEdit* m_symptom = nullptr;

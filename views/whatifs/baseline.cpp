@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/baseline.h"
+#include "views/whatifs/baseline.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,17 +12,17 @@
 
 #include <qcustomplot.h>
 
-#include "views/capacityplot.h"
-#include "views/decodeplot.h"
-#include "views/headlinefigures.h"
-#include "views/kvfitplot.h"
-#include "views/kvshareplot.h"
-#include "views/palette.h"
-#include "views/plotkit.h"
-#include "views/prefillplot.h"
-#include "views/rooflineplot.h"
-#include "views/sloplot.h"
-#include "views/speculativeplot.h"
+#include "views/whatifs/capacityplot.h"
+#include "views/floors/decodeplot.h"
+#include "views/floors/headlinefigures.h"
+#include "views/whatifs/kvfitplot.h"
+#include "views/floors/kvshareplot.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotkit.h"
+#include "views/floors/prefillplot.h"
+#include "views/floors/rooflineplot.h"
+#include "views/floors/sloplot.h"
+#include "views/whatifs/speculativeplot.h"
 
 namespace ridgeline::views {
 
@@ -91,7 +91,7 @@ QString BaselineOverlay::plotNames() const
 
 QString BaselineOverlay::label() const
 {
-    return tr("A: %1").arg(scenarioName(m_scenario));
+    return tr("A: %1").arg(scenarioName(m_a.scenario()));
 }
 
 BaselineOverlay::Layer& BaselineOverlay::layer(PlotPanel* panel)
@@ -132,12 +132,10 @@ QCPGraph* BaselineOverlay::addGraph(Layer& layer, bool curve, const QString& nam
 void BaselineOverlay::pin(const model::Scenario& scenario)
 {
     removeLayers();
-    m_scenario = scenario;
-    model::evaluate(m_scenario, m_evaluation);
-    m_pinned = true;
-    const model::Sweeps& sweeps = m_evaluation.sweeps;
-    const model::DecodeResult& decode = m_evaluation.decode;
-    const double batch = m_scenario.workload.batch;
+    m_a.pin(scenario);
+    const model::Sweeps& sweeps = m_a.evaluation().sweeps;
+    const model::DecodeResult& decode = m_a.evaluation().decode;
+    const double batch = m_a.scenario().workload.batch;
     const double stepMs = decode.stepSeconds * 1e3;
 
     { // Decode floor: A's t_step and operating point.
@@ -152,7 +150,7 @@ void BaselineOverlay::pin(const model::Scenario& scenario)
     }
     { // Roofline: A's roof and its decode and prefill points.
         Layer& l = layer(m_roofline);
-        const model::RooflineResult& roof = m_evaluation.roofline;
+        const model::RooflineResult& roof = m_a.evaluation().roofline;
         assignCurve(addGraph(l, true, label()), sweeps.intensity, sweeps.attainableFlopsPerSecond, 1.0 / kTera);
         const double decodeTera = roof.decodeAchievedFlopsPerSecond / kTera;
         const double prefillTera = roof.prefillAchievedFlopsPerSecond / kTera;
@@ -166,7 +164,7 @@ void BaselineOverlay::pin(const model::Scenario& scenario)
     { // KV share over context, A's point; A's bytes as a second bar.
         Layer& l = layer(m_kvShare);
         assignCurve(addGraph(l, true, label()), sweeps.context, sweeps.kvShare, 100.0, false);
-        assignPoint(addGraph(l, false, QString()), m_scenario.workload.contextTokens, decode.kvShare * 100.0);
+        assignPoint(addGraph(l, false, QString()), m_a.scenario().workload.contextTokens, decode.kvShare * 100.0);
         m_kvShare->weightsBarSet()->append(decode.weightBytes / 1e9);
         m_kvShare->kvBarSet()->append(decode.kvBytes / 1e9);
         m_barTotalGb = (decode.weightBytes + decode.kvBytes) / 1e9;
@@ -182,7 +180,7 @@ void BaselineOverlay::pin(const model::Scenario& scenario)
     { // Prefill: A's total work and A's P*.
         Layer& l = layer(m_prefill);
         assignCurve(addGraph(l, true, label()), sweeps.prompt, sweeps.prefillFlop, 1.0 / kTera);
-        const model::PrefillResult& prefill = m_evaluation.prefill;
+        const model::PrefillResult& prefill = m_a.evaluation().prefill;
         if (prefill.crossoverExists && prefill.crossoverTokens > 0) {
             QCustomPlot* p = m_prefill->plot();
             QCPItemStraightLine* line = addStraightLine(p, p->xAxis, p->yAxis, baselinePen());
@@ -208,8 +206,8 @@ void BaselineOverlay::pin(const model::Scenario& scenario)
     }
     if (m_capacity) { // Concurrent sequences over S_max: A's paged and contiguous curves and points.
         Layer& l = layer(m_capacity);
-        const model::CapacityResult& capacity = m_evaluation.capacity;
-        const double maxContext = m_scenario.serving.maxContextTokens;
+        const model::CapacityResult& capacity = m_a.evaluation().capacity;
+        const double maxContext = m_a.scenario().serving.maxContextTokens;
         assignCurve(addGraph(l, true, label()), sweeps.maxContext, sweeps.sequencesPaged, 1.0, false);
         assignCurve(addGraph(l, true, QString()), sweeps.maxContext, sweeps.sequencesContiguous, 1.0, false);
         assignPoint(addGraph(l, false, QString()), maxContext, double(capacity.maxSequencesPaged));
@@ -228,7 +226,7 @@ void BaselineOverlay::pin(const model::Scenario& scenario)
         const Eigen::Index n = std::min(sweeps.context.size(), sweeps.maxBatchFitting.size());
         const Eigen::ArrayXd drawn = sweeps.maxBatchFitting.head(n).max(KvFitPlot::kNoBatch);
         assignCurve(addGraph(l, true, label()), sweeps.context.head(n), drawn);
-        assignPoint(addGraph(l, false, QString()), m_scenario.workload.contextTokens, batch);
+        assignPoint(addGraph(l, false, QString()), m_a.scenario().workload.contextTokens, batch);
         Extent e;
         e.include(sweeps.maxBatchFitting);
         e.include(batch);
@@ -239,8 +237,8 @@ void BaselineOverlay::pin(const model::Scenario& scenario)
     if (m_speculative) { // Speedup over c_v at A's alpha, k and c_d, and A's point.
         Layer& l = layer(m_speculative);
         assignCurve(addGraph(l, true, label()), sweeps.verifyCost, sweeps.speculativeSpeedup, 1.0, false);
-        const double verifyCost = m_scenario.speculative.verifyCost;
-        const double speedup = m_evaluation.speculative.speedup;
+        const double verifyCost = m_a.scenario().speculative.verifyCost;
+        const double speedup = m_a.evaluation().speculative.speedup;
         assignPoint(addGraph(l, false, QString()), verifyCost, speedup);
         Extent e;
         e.log = false;
@@ -269,7 +267,7 @@ void BaselineOverlay::removeLayers()
         p->replot(QCustomPlot::rpQueuedReplot);
     }
     m_layers.clear();
-    if (m_pinned) {
+    if (m_a.isPinned()) {
         for (QBarSet* set : {m_kvShare->weightsBarSet(), m_kvShare->kvBarSet()})
             if (set->count() > 1)
                 set->remove(1, set->count() - 1);
@@ -285,10 +283,10 @@ void BaselineOverlay::removeLayers()
 
 void BaselineOverlay::clear()
 {
-    if (!m_pinned)
+    if (!m_a.isPinned())
         return;
     removeLayers();
-    m_pinned = false;
+    m_a.clear();
     emit pinnedChanged(false);
 }
 
@@ -302,7 +300,7 @@ QList<QCPGraph*> BaselineOverlay::graphs(const PlotPanel* panel) const
 
 void BaselineOverlay::afterRefresh()
 {
-    if (!m_pinned)
+    if (!m_a.isPinned())
         return;
     for (const Layer& l : m_layers) {
         QCPAxis* axis = l.panel->plot()->yAxis;

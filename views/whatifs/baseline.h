@@ -5,8 +5,7 @@
 #include <QObject>
 #include <QString>
 
-#include "model/costmodel.h"
-#include "model/scenario.h"
+#include "document/baseline.h"
 
 class QCPAbstractItem;
 class QCPGraph;
@@ -28,7 +27,7 @@ class SpeculativePlot;
  * Baseline A for A/B comparison, drawn into the five plot panels on the same axes as the live
  * scenario B.
  *
- * pin() evaluates A once (model::evaluate into a stored Evaluation) and writes A's curves into
+ * pin() evaluates A once (document::Baseline: model::evaluate into a stored Evaluation) and writes A's curves into
  * dashed graphs of the baseline colour once; the live path never touches them again. A's main
  * curve in each plot is named "A: <model> on <hardware>" in the legend:
  * decode floor: A's t_step(B) and A's operating point; roofline: A's roof and A's decode and
@@ -62,9 +61,9 @@ public:
     /** Removes A from every plot. */
     void clear();
 
-    bool isPinned() const { return m_pinned; }
-    const model::Scenario& scenario() const { return m_scenario; }
-    const model::Evaluation& evaluation() const { return m_evaluation; }
+    bool isPinned() const { return m_a.isPinned(); }
+    const model::Scenario& scenario() const { return m_a.scenario(); }
+    const model::Evaluation& evaluation() const { return m_a.evaluation(); }
     /** "A: Llama 3.1 8B on H100 SXM". */
     QString label() const;
 
@@ -101,9 +100,7 @@ private:
     CapacityPlot* m_capacity = nullptr;
     KvFitPlot* m_kvFit = nullptr;
     SpeculativePlot* m_speculative = nullptr;
-    bool m_pinned = false;
-    model::Scenario m_scenario;
-    model::Evaluation m_evaluation;
+    document::Baseline m_a; ///< the pinned scenario and its evaluation
     QList<Layer> m_layers;
     double m_barTotalGb = 0; ///< A's bytes per decode step in the bar chart
     int m_barViewHeight = 0; ///< the bar chart's height before A's bar was added

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/comparisontable.h"
+#include "views/whatifs/comparisontable.h"
 
 #include <cmath>
 
@@ -8,8 +8,8 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
-#include "views/headlinefigures.h"
-#include "views/palette.h"
+#include "views/floors/headlinefigures.h"
+#include "views/kit/palette.h"
 
 namespace ridgeline::views {
 

@@ -6,9 +6,9 @@
 #include <QFrame>
 #include <QList>
 
-#include "model/costmodel.h"
-#include "model/scenario.h"
-#include "views/headlinefigures.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
+#include "views/floors/headlinefigures.h"
 
 class QGridLayout;
 class QLabel;

@@ -3,7 +3,7 @@
 
 #include <Eigen/Core>
 
-#include "views/plotpanel.h"
+#include "views/kit/plotpanel.h"
 
 class QCPGraph;
 class QCPItemStraightLine;

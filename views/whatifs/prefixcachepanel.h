@@ -3,8 +3,8 @@
 
 #include <QFrame>
 
-#include "model/costmodel.h"
-#include "model/scenario.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
 
 class QDoubleSpinBox;
 class QLabel;

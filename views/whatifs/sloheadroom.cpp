@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/sloheadroom.h"
+#include "views/whatifs/sloheadroom.h"
 
 #include <algorithm>
 
@@ -8,10 +8,10 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/scenariodocument.h"
-#include "views/whatifkit.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "document/scenariodocument.h"
+#include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
 

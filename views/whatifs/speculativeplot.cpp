@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/speculativeplot.h"
+#include "views/whatifs/speculativeplot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,15 +13,15 @@
 
 #include <qcustomplot.h>
 
-#include "model/formulas.h"
+#include "model/cost/formulas.h"
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/plotinteraction.h"
-#include "views/plotkit.h"
-#include "views/scenariodocument.h"
-#include "views/valueslider.h"
-#include "views/whatifkit.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
+#include "document/scenariodocument.h"
+#include "views/kit/valueslider.h"
+#include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
 

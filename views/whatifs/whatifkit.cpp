@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/whatifkit.h"
+#include "views/whatifs/whatifkit.h"
 
 #include <cmath>
 
@@ -11,9 +11,9 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 
-#include "views/format.h"
-#include "views/palette.h"
-#include "views/theme.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/theme.h"
 
 namespace ridgeline::views::whatifkit {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "views/whatifstabs.h"
+#include "views/whatifs/whatifstabs.h"
 
 #include <QAction>
 #include <QChartView>
@@ -12,19 +12,19 @@
 
 #include <qcustomplot.h>
 
-#include "views/calibrationtab.h"
-#include "views/plantab.h"
-#include "views/capacityplot.h"
-#include "views/kvfitplot.h"
-#include "views/palette.h"
-#include "views/prefixcachepanel.h"
-#include "views/scenariodocument.h"
-#include "views/servingcontrols.h"
-#include "views/simulationtab.h"
-#include "views/sloheadroom.h"
-#include "views/speculativeplot.h"
-#include "views/triagepanel.h"
-#include "views/workloadpanel.h"
+#include "views/calibration/calibrationtab.h"
+#include "views/plan/plantab.h"
+#include "views/whatifs/capacityplot.h"
+#include "views/whatifs/kvfitplot.h"
+#include "views/kit/palette.h"
+#include "views/whatifs/prefixcachepanel.h"
+#include "document/scenariodocument.h"
+#include "views/controls/servingcontrols.h"
+#include "views/simulation/simulationtab.h"
+#include "views/whatifs/sloheadroom.h"
+#include "views/whatifs/speculativeplot.h"
+#include "views/triage/triagepanel.h"
+#include "views/controls/workloadpanel.h"
 
 namespace ridgeline::views {
 
