@@ -19,23 +19,25 @@
 #include <QTabWidget>
 
 #include "app/export.h"
+#include "app/exportsource.h"
 #include "app/mainwindow.h"
+#include "app/options.h"
 #include "app/report.h"
 #include "app/plancommand.h"
 #include "app/predictcommand.h"
 #include "app/simulatecommand.h"
-#include "model/costmodel.h"
-#include "model/efficiencypresets.h"
-#include "model/calibration.h"
-#include "model/hardwarecatalogue.h"
-#include "model/hfconfig.h"
-#include "model/inputfile.h"
-#include "model/presets.h"
-#include "model/triage.h"
-#include "model/scenariokeys.h"
-#include "views/calibrationtab.h"
-#include "views/scenariodocument.h"
-#include "views/whatifstabs.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/efficiencypresets.h"
+#include "model/analysis/calibration.h"
+#include "model/cost/hardwarecatalogue.h"
+#include "model/files/hfconfig.h"
+#include "model/files/inputfile.h"
+#include "model/cost/presets.h"
+#include "model/analysis/triage.h"
+#include "model/cost/scenariokeys.h"
+#include "views/calibration/calibrationtab.h"
+#include "document/scenariodocument.h"
+#include "views/whatifs/whatifstabs.h"
 
 namespace ridgeline::app {
 
@@ -366,31 +368,17 @@ void printLine(FILE* stream, const QString& line)
     std::fflush(stream);
 }
 
-int run(int argc, char** argv)
+namespace {
+
+constexpr int kParsed = -1; ///< parseCommandLine(): go on to the mode
+
+/**
+ * Parses and checks the command line of the running application into @p o. Returns kParsed, or the exit code
+ * after printing one line on stderr (2: a bad option, value, key or file; 1: no display for the window).
+ * @p noDisplay: the window was asked for but cannot open (checked after every option, so bad options still exit 2).
+ */
+int parseCommandLine(Options& o, bool noDisplay)
 {
-    const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot", "--export"}); // both render offscreen
-    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--predict", "--list-hardware", "--plan", "--help", "-h", "--version", "-v"});
-    if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    g_defaultHandler = qInstallMessageHandler(headlessMessageHandler);
-    // Without a display the window cannot open: parse anyway (bad options still exit 2), then say so.
-    const bool noDisplay = !headless && !wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
-                           && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
-
-    std::unique_ptr<QCoreApplication> app;
-    if (headless || noDisplay)
-        app = std::make_unique<QCoreApplication>(argc, argv);
-    else
-        app = std::make_unique<QApplication>(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("Ridgeline"));
-    QCoreApplication::setOrganizationName(QStringLiteral("Ridgeline"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(RIDGELINE_VERSION));
-    if (!headless && !noDisplay) {
-        // Lets Wayland and the menu match the window to io.github.ridgeline.Ridgeline.desktop.
-        QGuiApplication::setDesktopFileName(QStringLiteral("io.github.ridgeline.Ridgeline"));
-        QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.github.ridgeline.Ridgeline.svg")));
-    }
-
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption reportOpt(QStringLiteral("report"));
@@ -425,12 +413,12 @@ int run(int argc, char** argv)
     if (!parser.parse(QCoreApplication::arguments()))
         return fail(kExitBadInput, parser.errorText() + QStringLiteral(" (see ridgeline --help)"));
     if (parser.isSet(helpOpt)) {
-        printLine(stdout, helpText());
-        return 0;
+        o.help = true;
+        return kParsed;
     }
     if (parser.isSet(versionOpt)) {
-        printLine(stdout, QStringLiteral("ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
-        return 0;
+        o.version = true;
+        return kParsed;
     }
 
     // Options that take one value: given twice, or with an empty value, is a mistake, not a choice.
@@ -455,7 +443,9 @@ int run(int argc, char** argv)
         const QString planFormat = parser.value(formatOpt);
         if (planFormat != QLatin1String("text") && planFormat != QLatin1String("json") && planFormat != QLatin1String("csv"))
             return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv with --plan").arg(planFormat));
-        return runPlan(parser.value(planOpt), planFormat);
+        o.planFile = parser.value(planOpt);
+        o.format = planFormat;
+        return kParsed;
     }
     if (parser.isSet(listHardwareOpt)) {
         // The built-in catalogue only: no scenario, so every other option is a mistake.
@@ -466,15 +456,11 @@ int run(int argc, char** argv)
         if (!parser.positionalArguments().isEmpty())
             return fail(kExitBadInput, QStringLiteral("--list-hardware takes no FILE (\"%1\")").arg(parser.positionalArguments().constFirst()));
         const QString listFormat = parser.value(formatOpt);
-        if (listFormat == QLatin1String("text"))
-            printLine(stdout, model::catalogueText());
-        else if (listFormat == QLatin1String("json"))
-            printLine(stdout, QString::fromUtf8(model::catalogueJson()).trimmed());
-        else if (listFormat == QLatin1String("csv"))
-            printLine(stdout, model::catalogueCsv());
-        else
+        if (listFormat != QLatin1String("text") && listFormat != QLatin1String("json") && listFormat != QLatin1String("csv"))
             return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv with --list-hardware").arg(listFormat));
-        return 0;
+        o.listHardware = true;
+        o.format = listFormat;
+        return kParsed;
     }
     {
         QStringList modes;
@@ -500,9 +486,17 @@ int run(int argc, char** argv)
         return fail(kExitBadInput, QStringLiteral("unexpected argument \"%1\" (one scenario FILE at most)").arg(positional.at(1)));
     if (!positional.isEmpty() && parser.isSet(scenarioOpt))
         return fail(kExitBadInput, QStringLiteral("give the scenario either as FILE or with --scenario, not both"));
-    const QString scenarioFile = parser.isSet(scenarioOpt) ? parser.value(scenarioOpt) : positional.value(0);
+    o.scenarioFile = parser.isSet(scenarioOpt) ? parser.value(scenarioOpt) : positional.value(0);
+    o.modelConfigFile = parser.value(modelConfigOpt);
+    o.restoreSession = o.scenarioFile.isEmpty() && !parser.isSet(setOpt) && !parser.isSet(modelConfigOpt) && !parser.isSet(efficiencyOpt);
+    o.report = parser.isSet(reportOpt);
+    o.compareFile = parser.value(compareOpt);
+    o.calibrateFile = parser.value(calibrateOpt);
+    o.predictFile = parser.value(predictOpt);
+    o.screenshotFile = parser.value(screenshotOpt);
+    o.exportMode = parser.isSet(exportOpt);
 
-    ExportOptions exportOptions;
+    ExportOptions& exportOptions = o.exportOptions;
     if (parser.isSet(exportOpt)) {
         if (parser.isSet(reportOpt) || parser.isSet(triageOpt) || parser.isSet(compareOpt) || parser.isSet(screenshotOpt))
             return fail(kExitBadInput, QStringLiteral("--export goes alone (with --scenario, --set, --model-config, --simulate, "
@@ -521,7 +515,8 @@ int run(int argc, char** argv)
     } else if (parser.isSet(dpiOpt)) {
         return fail(kExitBadInput, QStringLiteral("--dpi goes with --export"));
     }
-    const QString format = parser.isSet(exportOpt) ? QStringLiteral("text") : parser.value(formatOpt);
+    o.format = parser.isSet(exportOpt) ? QStringLiteral("text") : parser.value(formatOpt);
+    const QString& format = o.format;
     if (parser.isSet(predictOpt) && parser.isSet(screenshotOpt) && parser.isSet(formatOpt))
         return fail(kExitBadInput, QStringLiteral("--format goes with --predict alone, not with --screenshot"));
     if ((parser.isSet(rateSweepOpt) || parser.isSet(attainmentOpt)) && (!parser.isSet(simulateOpt) || parser.isSet(exportOpt)))
@@ -534,7 +529,7 @@ int run(int argc, char** argv)
     if (parser.isSet(formatOpt) && !parser.isSet(reportOpt) && !parser.isSet(triageOpt) && !parser.isSet(simulateOpt)
         && !parser.isSet(exportOpt) && !parser.isSet(predictOpt))
         return fail(kExitBadInput, QStringLiteral("--format goes with --report, --triage, --simulate, --predict or --export"));
-    model::BenchmarkOptions benchmarkOptions;
+    model::BenchmarkOptions& benchmarkOptions = o.benchmarkOptions;
     if (parser.isSet(schedulerOpt)) {
         const QString v = parser.value(schedulerOpt).toLower();
         if (v != QLatin1String("v1") && v != QLatin1String("v0") && v != QLatin1String("trtllm"))
@@ -554,9 +549,11 @@ int run(int argc, char** argv)
                                            .arg(opt->names().constFirst(), parser.value(*opt), QLocale(QLocale::English).toString(max)));
         *field = v;
     }
-    QByteArray ticket, ticketScenario;
+    QByteArray& ticket = o.ticket;
+    QByteArray& ticketScenario = o.ticketScenario;
     if (parser.isSet(triageOpt)) {
         const QString path = parser.value(triageOpt);
+        o.triageFile = path;
         if (const std::string err = model::readInputFile(path, ticket); !err.empty())
             return fail(kExitBadInput, path + QStringLiteral(": ") + QString::fromStdString(err));
         model::TriageInput probe;
@@ -564,7 +561,7 @@ int run(int argc, char** argv)
             return fail(kExitBadInput, path + QStringLiteral(": ") + QString::fromStdString(err));
     }
 
-    QSize size(1600, 1000);
+    QSize& size = o.size;
     {
         static const QRegularExpression re(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
         const QRegularExpressionMatch m = re.match(parser.value(sizeOpt));
@@ -581,7 +578,7 @@ int run(int argc, char** argv)
     }
 
     // --efficiency PRESET: the preset's coefficients as --set assignments before the user's own, which win.
-    QStringList assignments;
+    QStringList& assignments = o.assignments;
     if (parser.isSet(efficiencyOpt)) {
         const model::EfficiencyPreset* preset = model::findEfficiencyPreset(parser.value(efficiencyOpt).trimmed().toStdString());
         if (!preset)
@@ -607,7 +604,7 @@ int run(int argc, char** argv)
     if (parser.isSet(simulateOpt) && !parser.isSet(exportOpt)) {
         if (parser.isSet(scenarioOpt) || parser.isSet(setOpt) || parser.isSet(modelConfigOpt) || parser.isSet(efficiencyOpt))
             return fail(kExitBadInput, QStringLiteral("--simulate takes its scenario from the simulation file's \"scenario\" object"));
-        SimulateOptions simulateOptions;
+        SimulateOptions& simulateOptions = o.simulateOptions;
         simulateOptions.format = format;
         if (parser.isSet(rateSweepOpt)) {
             model::RateSweep sweep;
@@ -622,115 +619,208 @@ int run(int argc, char** argv)
                 return fail(kExitBadInput, QStringLiteral("--attainment %1: expected a fraction in (0, 1], e.g. 0.99").arg(parser.value(attainmentOpt)));
             simulateOptions.attainment = x;
         }
-        return runSimulate(parser.value(simulateOpt), simulateOptions);
+        o.simulateFile = parser.value(simulateOpt);
     }
+    return kParsed;
+}
+
+/** --list-hardware: the built-in catalogue as text, JSON or CSV. */
+int runListHardware(const Options& o)
+{
+    if (o.format == QLatin1String("json"))
+        printLine(stdout, QString::fromUtf8(model::catalogueJson()).trimmed());
+    else if (o.format == QLatin1String("csv"))
+        printLine(stdout, model::catalogueCsv());
+    else
+        printLine(stdout, model::catalogueText());
+    return 0;
+}
+
+/** --export DIR: the window built offscreen on @p scenario, exported (app/export.h, runExport()). */
+int runExportMode(const model::Scenario& scenario, const Options& o)
+{
+    ExportOptions exportOptions = o.exportOptions;
+    exportOptions.benchmarkOptions = o.benchmarkOptions;
+    return runExport(scenario, exportOptions, [](const model::Scenario& s) {
+        auto window = std::make_unique<MainWindow>(s);
+        window->resize(1600, 1000);
+        window->show();
+        return std::unique_ptr<ExportSource>(std::move(window));
+    });
+}
+
+/** --calibrate DATA: the fit of @p scenario to the measurements, as JSON. */
+int runCalibrate(const model::Scenario& scenario, const Options& o)
+{
+    const QString& path = o.calibrateFile;
+    QByteArray data;
+    if (const std::string err = model::readInputFile(path, data); !err.empty())
+        return fail(kExitBadInput, path + QStringLiteral(": ") + QString::fromStdString(err));
+    QString error;
+    const QString text = calibrationJson(scenario, data, path, &error);
+    if (!error.isEmpty())
+        return fail(kExitBadInput, path + QStringLiteral(": ") + error);
+    printLine(stdout, text);
+    return 0;
+}
+
+/** --triage FILE: the ticket's triage against @p scenario, as text or JSON. */
+int runTriage(const model::Scenario& scenario, const Options& o)
+{
+    QString error;
+    const QString text = triageText(scenario, o.ticket, o.format == QLatin1String("json"), &error);
+    if (!error.isEmpty())
+        return fail(kExitBadInput, o.triageFile + QStringLiteral(": ") + error);
+    printLine(stdout, text);
+    return 0;
+}
+
+/** --report --compare FILE: @p scenario against the scenario in FILE (the same model config, ticket and --set). */
+int runCompare(const model::Scenario& scenario, const Options& o)
+{
+    model::Scenario other;
+    QStringList otherNotes;
+    if (const QString err = buildScenario(o.compareFile, o.modelConfigFile, o.ticketScenario, o.assignments, other, otherNotes);
+        !err.isEmpty())
+        return fail(kExitBadInput, QStringLiteral("--compare: ") + err);
+    const model::Evaluation ea = model::evaluate(scenario), eb = model::evaluate(other);
+    if (o.format == QLatin1String("json"))
+        printLine(stdout, QString::fromUtf8(QJsonDocument(compareJson(scenario, ea, other, eb)).toJson(QJsonDocument::Indented)).trimmed());
+    else
+        printLine(stdout, compareText(scenario, ea, other, eb).trimmed());
+    return 0;
+}
+
+/** --report: @p scenario's evaluation as text or JSON, with the @p notes of the model config import. */
+void runReport(const model::Scenario& scenario, const QStringList& notes, const Options& o)
+{
+    const model::Evaluation evaluation = model::evaluate(scenario);
+    if (o.format == QLatin1String("json")) {
+        QJsonObject report = reportJson(scenario, evaluation);
+        if (!o.modelConfigFile.isEmpty())
+            report.insert(QStringLiteral("import_notes"), QJsonArray::fromStringList(notes));
+        if (!notes.isEmpty())
+            report.insert(QStringLiteral("notes"), QJsonArray::fromStringList(notes));
+        printLine(stdout, QString::fromUtf8(QJsonDocument(report).toJson(QJsonDocument::Indented)).trimmed());
+    } else {
+        QString text = reportText(scenario, evaluation).trimmed();
+        if (!notes.isEmpty())
+            text += (!o.modelConfigFile.isEmpty() ? QStringLiteral("\n\nImport notes\n  - ") : QStringLiteral("\n\nNotes\n  - "))
+                    + notes.join(QStringLiteral("\n  - "));
+        printLine(stdout, text);
+    }
+}
+
+/** --screenshot FILE.png: the window on @p scenario, offscreen at --size (with --predict: the prediction page). */
+int runScreenshot(const model::Scenario& scenario, const Options& o)
+{
+    const QString& path = o.screenshotFile;
+    MainWindow window(scenario);
+    window.resize(o.size);
+    window.show();
+    window.document()->evaluateNow();
+    QCoreApplication::processEvents();
+    QCoreApplication::processEvents();
+    if (!o.predictFile.isEmpty()) {
+        // The Calibration tab's "Predict a benchmark" page, once the prediction is on screen.
+        window.whatIfTabs()->setCurrentIndex(views::WhatIfTabs::CalibrationTab);
+        window.whatIfTabs()->calibrationTab()->pages()->setCurrentIndex(views::CalibrationTab::PredictPage);
+        if (const QString err = predictInWindow(window, o.predictFile, o.benchmarkOptions); !err.isEmpty())
+            return fail(kExitBadInput, QStringLiteral("--predict %1: %2").arg(o.predictFile, err));
+        window.flushForScreenshot();
+    }
+    const QImage image = window.grab().toImage();
+    if (image.isNull())
+        return fail(kExitFailure, QStringLiteral("--screenshot %1: the window could not be rendered").arg(path));
+    if (const QString why = savePng(image, path); !why.isEmpty())
+        return fail(kExitFailure, QStringLiteral("--screenshot %1: cannot write the PNG: %2").arg(path, why));
+    return 0;
+}
+
+/** No mode: the window, with the user's session (last scenario, geometry, recent files). */
+int runGui(const model::Scenario& scenario, const Options& o)
+{
+    MainWindow window(scenario);
+    window.resize(QSize(1600, 1000).boundedTo(QGuiApplication::primaryScreen()->availableSize()));
+    // The user's session: only here, never for scripts or tests. A scenario given on the command line wins
+    // over the restored one.
+    window.startInteractiveSession(o.scenarioFile, o.restoreSession);
+    window.show();
+    return QApplication::exec();
+}
+
+} // namespace
+
+int run(int argc, char** argv)
+{
+    const bool wantsScreenshot = hasAny(argc, argv, {"--screenshot", "--export"}); // both render offscreen
+    const bool headless = !wantsScreenshot && hasAny(argc, argv, {"--report", "--triage", "--calibrate", "--simulate", "--predict", "--list-hardware", "--plan", "--help", "-h", "--version", "-v"});
+    if (wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    g_defaultHandler = qInstallMessageHandler(headlessMessageHandler);
+    // Without a display the window cannot open: parse anyway (bad options still exit 2), then say so.
+    const bool noDisplay = !headless && !wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
+                           && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+
+    std::unique_ptr<QCoreApplication> app;
+    if (headless || noDisplay)
+        app = std::make_unique<QCoreApplication>(argc, argv);
+    else
+        app = std::make_unique<QApplication>(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("Ridgeline"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Ridgeline"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RIDGELINE_VERSION));
+    if (!headless && !noDisplay) {
+        // Lets Wayland and the menu match the window to io.github.ridgeline.Ridgeline.desktop.
+        QGuiApplication::setDesktopFileName(QStringLiteral("io.github.ridgeline.Ridgeline"));
+        QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.github.ridgeline.Ridgeline.svg")));
+    }
+
+    Options o;
+    if (const int code = parseCommandLine(o, noDisplay); code != kParsed)
+        return code;
+
+    // One function per mode, in the order the modes take precedence.
+    if (o.help) {
+        printLine(stdout, helpText());
+        return 0;
+    }
+    if (o.version) {
+        printLine(stdout, QStringLiteral("ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
+        return 0;
+    }
+    if (!o.planFile.isEmpty())
+        return runPlan(o.planFile, o.format);
+    if (o.listHardware)
+        return runListHardware(o);
+    if (!o.simulateFile.isEmpty() && !o.exportMode)
+        return runSimulate(o.simulateFile, o.simulateOptions);
 
     model::Scenario scenario;
     QStringList notes;
-    if (const QString err = buildScenario(scenarioFile, parser.value(modelConfigOpt), ticketScenario, assignments, scenario, notes);
+    if (const QString err = buildScenario(o.scenarioFile, o.modelConfigFile, o.ticketScenario, o.assignments, scenario, notes);
         !err.isEmpty())
         return fail(kExitBadInput, err);
 
-    if (parser.isSet(exportOpt)) {
-        exportOptions.benchmarkOptions = benchmarkOptions;
-        return runExport(scenario, exportOptions);
+    if (o.exportMode)
+        return runExportMode(scenario, o);
+    if (!o.predictFile.isEmpty() && o.screenshotFile.isEmpty())
+        return runPredict(o.predictFile, scenario, o.benchmarkOptions, o.format);
+    if (!o.calibrateFile.isEmpty())
+        return runCalibrate(scenario, o);
+    if (!o.triageFile.isEmpty()) { // goes on to --report and --screenshot when given with them
+        if (const int code = runTriage(scenario, o); code != 0 || (!o.report && o.screenshotFile.isEmpty()))
+            return code;
     }
-
-    if (parser.isSet(predictOpt) && !parser.isSet(screenshotOpt))
-        return runPredict(parser.value(predictOpt), scenario, benchmarkOptions, format);
-
-    if (parser.isSet(calibrateOpt)) {
-        const QString path = parser.value(calibrateOpt);
-        QByteArray data;
-        if (const std::string err = model::readInputFile(path, data); !err.empty())
-            return fail(kExitBadInput, path + QStringLiteral(": ") + QString::fromStdString(err));
-        QString error;
-        const QString text = calibrationJson(scenario, data, path, &error);
-        if (!error.isEmpty())
-            return fail(kExitBadInput, path + QStringLiteral(": ") + error);
-        printLine(stdout, text);
+    if (!o.compareFile.isEmpty())
+        return runCompare(scenario, o);
+    if (o.report)
+        runReport(scenario, notes, o); // then the screenshot, when both are asked for
+    if (!o.screenshotFile.isEmpty())
+        return runScreenshot(scenario, o);
+    if (o.report)
         return 0;
-    }
-
-    if (parser.isSet(triageOpt)) {
-        QString error;
-        const QString text = triageText(scenario, ticket, format == QLatin1String("json"), &error);
-        if (!error.isEmpty())
-            return fail(kExitBadInput, parser.value(triageOpt) + QStringLiteral(": ") + error);
-        printLine(stdout, text);
-        if (!parser.isSet(reportOpt) && !parser.isSet(screenshotOpt))
-            return 0;
-    }
-
-    if (parser.isSet(compareOpt)) {
-        if (!parser.isSet(reportOpt))
-            return fail(kExitBadInput, QStringLiteral("--compare goes with --report"));
-        model::Scenario other;
-        QStringList otherNotes;
-        if (const QString err = buildScenario(parser.value(compareOpt), parser.value(modelConfigOpt), ticketScenario,
-                                              assignments, other, otherNotes);
-            !err.isEmpty())
-            return fail(kExitBadInput, QStringLiteral("--compare: ") + err);
-        const model::Evaluation ea = model::evaluate(scenario), eb = model::evaluate(other);
-        if (format == QLatin1String("json"))
-            printLine(stdout, QString::fromUtf8(QJsonDocument(compareJson(scenario, ea, other, eb)).toJson(QJsonDocument::Indented)).trimmed());
-        else
-            printLine(stdout, compareText(scenario, ea, other, eb).trimmed());
-        return 0;
-    }
-
-    if (parser.isSet(reportOpt)) {
-        const model::Evaluation evaluation = model::evaluate(scenario);
-        if (format == QLatin1String("json")) {
-            QJsonObject report = reportJson(scenario, evaluation);
-            if (parser.isSet(modelConfigOpt))
-                report.insert(QStringLiteral("import_notes"), QJsonArray::fromStringList(notes));
-            if (!notes.isEmpty())
-                report.insert(QStringLiteral("notes"), QJsonArray::fromStringList(notes));
-            printLine(stdout, QString::fromUtf8(QJsonDocument(report).toJson(QJsonDocument::Indented)).trimmed());
-        } else {
-            QString text = reportText(scenario, evaluation).trimmed();
-            if (!notes.isEmpty())
-                text += (parser.isSet(modelConfigOpt) ? QStringLiteral("\n\nImport notes\n  - ") : QStringLiteral("\n\nNotes\n  - "))
-                        + notes.join(QStringLiteral("\n  - "));
-            printLine(stdout, text);
-        }
-    }
-
-    if (parser.isSet(screenshotOpt)) {
-        const QString path = parser.value(screenshotOpt);
-        MainWindow window(scenario);
-        window.resize(size);
-        window.show();
-        window.document()->evaluateNow();
-        QCoreApplication::processEvents();
-        QCoreApplication::processEvents();
-        if (parser.isSet(predictOpt)) {
-            // The Calibration tab's "Predict a benchmark" page, once the prediction is on screen.
-            window.whatIfTabs()->setCurrentIndex(views::WhatIfTabs::CalibrationTab);
-            window.whatIfTabs()->calibrationTab()->pages()->setCurrentIndex(views::CalibrationTab::PredictPage);
-            if (const QString err = predictInWindow(window, parser.value(predictOpt), benchmarkOptions); !err.isEmpty())
-                return fail(kExitBadInput, QStringLiteral("--predict %1: %2").arg(parser.value(predictOpt), err));
-            window.flushForScreenshot();
-        }
-        const QImage image = window.grab().toImage();
-        if (image.isNull())
-            return fail(kExitFailure, QStringLiteral("--screenshot %1: the window could not be rendered").arg(path));
-        if (const QString why = savePng(image, path); !why.isEmpty())
-            return fail(kExitFailure, QStringLiteral("--screenshot %1: cannot write the PNG: %2").arg(path, why));
-        return 0;
-    }
-    if (parser.isSet(reportOpt))
-        return 0;
-
-    MainWindow window(scenario);
-    window.resize(QSize(1600, 1000).boundedTo(QGuiApplication::primaryScreen()->availableSize()));
-    // The user's session (last scenario, geometry, recent files): only here, never for scripts or tests.
-    // A scenario given on the command line wins over the restored one.
-    window.startInteractiveSession(scenarioFile, scenarioFile.isEmpty() && !parser.isSet(setOpt) && !parser.isSet(modelConfigOpt)
-                                                   && !parser.isSet(efficiencyOpt));
-    window.show();
-    return QApplication::exec();
+    return runGui(scenario, o);
 }
 
 } // namespace ridgeline::app

@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::app {
 
@@ -50,6 +50,8 @@ void printLine(FILE* stream, const QString& line);
  * [--size WxH] [--dpi N]] [--help] [--version]`.
  * Chooses a QCoreApplication for headless work and a QApplication (offscreen for screenshots)
  * otherwise. Bad options, keys, values or files print one line on stderr and return 2.
+ * The command line is parsed into app::Options (app/options.h), then one function per mode runs: plan, hardware
+ * list, simulate, export, predict, calibrate, triage, compare, report, screenshot, or the window.
  */
 int run(int argc, char** argv);
 

@@ -25,31 +25,31 @@
 #include <qcustomplot.h>
 
 #include "app/clippedvector.h"
-#include "app/mainwindow.h"
-#include "model/dtype.h"
-#include "model/outputfile.h"
-#include "model/scenariokeys.h"
-#include "views/baseline.h"
-#include "views/benchmarkpredictplot.h"
-#include "views/benchmarkpredictview.h"
-#include "views/calibrationplot.h"
-#include "views/calibrationtab.h"
-#include "views/capacityplot.h"
-#include "views/format.h"
-#include "views/headlinefigures.h"
-#include "views/kvfitplot.h"
-#include "views/kvshareplot.h"
-#include "views/palette.h"
-#include "views/plantab.h"
-#include "views/plotpanel.h"
-#include "views/scenariodocument.h"
-#include "views/simulationplots.h"
-#include "views/simulationrunner.h"
-#include "views/simulationtab.h"
-#include "views/speculativeplot.h"
-#include "views/triagepanel.h"
-#include "views/whatifstabs.h"
-#include "views/workloadpanel.h"
+#include "app/exportsource.h"
+#include "model/cost/dtype.h"
+#include "model/files/outputfile.h"
+#include "model/cost/scenariokeys.h"
+#include "views/whatifs/baseline.h"
+#include "views/calibration/benchmarkpredictplot.h"
+#include "views/calibration/benchmarkpredictview.h"
+#include "views/calibration/calibrationplot.h"
+#include "views/calibration/calibrationtab.h"
+#include "views/whatifs/capacityplot.h"
+#include "document/format.h"
+#include "views/floors/headlinefigures.h"
+#include "views/whatifs/kvfitplot.h"
+#include "views/floors/kvshareplot.h"
+#include "views/kit/palette.h"
+#include "views/plan/plantab.h"
+#include "views/kit/plotpanel.h"
+#include "document/scenariodocument.h"
+#include "views/simulation/simulationplots.h"
+#include "document/simulationrunner.h"
+#include "views/simulation/simulationtab.h"
+#include "views/whatifs/speculativeplot.h"
+#include "views/triage/triagepanel.h"
+#include "views/whatifs/whatifstabs.h"
+#include "views/controls/workloadpanel.h"
 
 namespace ridgeline::app {
 
@@ -130,7 +130,7 @@ QString noPredictionNote()
 
 /** The other tabs' plots that have something to show, in tabPlotStems() order; @p notExported
  *  receives a sentence for each tab left out and why. */
-QList<TabPlot> tabPlots(const MainWindow& window, QStringList* notExported)
+QList<TabPlot> tabPlots(const ExportSource& window, QStringList* notExported)
 {
     const views::WhatIfTabs* tabs = window.whatIfTabs();
     const QStringList stems = tabPlotStems();
@@ -182,7 +182,7 @@ QString tabName(const views::WhatIfTabs* tabs, int index)
     return text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
 }
 
-QList<QPair<QString, QString>> takeawaysOf(const MainWindow& window)
+QList<QPair<QString, QString>> takeawaysOf(const ExportSource& window)
 {
     QList<QPair<QString, QString>> out;
     for (views::PlotPanel* panel : window.plotPanels())
@@ -377,7 +377,7 @@ QString writeImage(const QString& path, ExportFormat format, const QSize& size, 
 }
 
 /** The headline figures as a table in @p rect (A / B / ratio columns with a baseline). */
-void drawFigures(QPainter& painter, const QRect& rect, const MainWindow& window)
+void drawFigures(QPainter& painter, const QRect& rect, const ExportSource& window)
 {
     const views::BaselineOverlay* baseline = window.baseline();
     const bool ab = baseline && baseline->isPinned();
@@ -444,7 +444,7 @@ void drawFigures(QPainter& painter, const QRect& rect, const MainWindow& window)
     painter.restore();
 }
 
-void drawDashboard(QCPPainter& painter, const QRect& rect, MainWindow& window, const QSize& plotSize)
+void drawDashboard(QCPPainter& painter, const QRect& rect, ExportSource& window, const QSize& plotSize)
 {
     const model::Scenario& s = window.document()->evaluatedScenario();
     QFont header;
@@ -699,7 +699,7 @@ QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation
     return md.join(QLatin1Char('\n'));
 }
 
-QString summaryMarkdown(const MainWindow& window)
+QString summaryMarkdown(const ExportSource& window)
 {
     const views::BaselineOverlay* baseline = window.baseline();
     const bool ab = baseline && baseline->isPinned();
@@ -759,7 +759,7 @@ QSize dashboardSize(const QSize& plotSize)
     return QSize(3 * plotSize.width() + 4 * kGap, kHeader + 2 * plotSize.height() + 2 * kGap);
 }
 
-QStringList exportTargets(const MainWindow& window, const ExportOptions& options)
+QStringList exportTargets(const ExportSource& window, const ExportOptions& options)
 {
     const QDir dir(options.folder);
     QStringList out;
@@ -790,7 +790,7 @@ QStringList exportTargets(const MainWindow& window, const ExportOptions& options
     return out;
 }
 
-QString exportAll(MainWindow& window, const ExportOptions& options, QStringList* written)
+QString exportAll(ExportSource& window, const ExportOptions& options, QStringList* written)
 {
     const QString folder = QDir::toNativeSeparators(options.folder);
     if (!QDir().mkpath(options.folder))
@@ -866,7 +866,7 @@ QString exportAll(MainWindow& window, const ExportOptions& options, QStringList*
     return {};
 }
 
-QString predictInWindow(MainWindow& window, const QString& path, const model::BenchmarkOptions& options)
+QString predictInWindow(ExportSource& window, const QString& path, const model::BenchmarkOptions& options)
 {
     views::BenchmarkPredictView* predict = window.whatIfTabs()->calibrationTab()->predictView();
     predict->schedulerCombo()->setCurrentIndex(predict->schedulerCombo()->findData(int(options.scheduler)));
@@ -882,7 +882,8 @@ QString predictInWindow(MainWindow& window, const QString& path, const model::Be
     return predict->hasPrediction() ? QString() : tr("the prediction did not finish");
 }
 
-int runExport(const model::Scenario& scenario, const ExportOptions& options)
+int runExport(const model::Scenario& scenario, const ExportOptions& options,
+              const std::function<std::unique_ptr<ExportSource>(const model::Scenario&)>& openWindow)
 {
     auto print = [](FILE* stream, const QString& line) {
         const QByteArray bytes = line.toLocal8Bit();
@@ -904,9 +905,8 @@ int runExport(const model::Scenario& scenario, const ExportOptions& options)
         if (at.isRoot() || at.absolutePath() == at.absoluteFilePath())
             break;
     }
-    MainWindow window(scenario);
-    window.resize(1600, 1000);
-    window.show();
+    const std::unique_ptr<ExportSource> opened = openWindow(scenario);
+    ExportSource& window = *opened;
     if (!options.simulationFile.isEmpty()) {
         views::SimulationTab* simulation = window.whatIfTabs()->simulationTab();
         const QString path = options.simulationFile;

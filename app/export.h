@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
+#include <memory>
+
 #include <QByteArray>
 #include <QFlags>
 #include <QList>
@@ -9,9 +12,9 @@
 #include <QString>
 #include <QStringList>
 
-#include "model/benchmarkpredict.h"
-#include "model/costmodel.h"
-#include "model/scenario.h"
+#include "model/analysis/benchmarkpredict.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
 
 class QCPPainter;
 class QCustomPlot;
@@ -24,7 +27,7 @@ class PlotPanel;
 
 namespace ridgeline::app {
 
-class MainWindow;
+class ExportSource;
 
 /** What File > Export… and `ridgeline --export` write. */
 enum class ExportFormat {
@@ -116,7 +119,7 @@ QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation
  * calibration), and under "Not exported" the tabs whose plots need a run that is not there, with
  * the reason (e.g. "Simulation: no simulation has been run").
  */
-QString summaryMarkdown(const MainWindow& window);
+QString summaryMarkdown(const ExportSource& window);
 
 /**
  * Draws @p panel (its title with the takeaway, the bar chart of the KV panel, the plot) into
@@ -129,7 +132,7 @@ QSize dashboardSize(const QSize& plotSize);
 
 /** Every file export() would write (absolute paths), for the question before overwriting: the
  *  five plots and the dashboard, then the other tabs' plots that have something to show (tabPlotStems()). */
-QStringList exportTargets(const MainWindow& window, const ExportOptions& options);
+QStringList exportTargets(const ExportSource& window, const ExportOptions& options);
 
 /**
  * Writes the plots, the dashboard, the CSVs and the summary of @p window into options.folder (the
@@ -139,17 +142,18 @@ QStringList exportTargets(const MainWindow& window, const ExportOptions& options
  * @param written receives every path written (may be nullptr)
  * @return "" on success, else one line naming the file and the reason (files before it were written)
  */
-QString exportAll(MainWindow& window, const ExportOptions& options, QStringList* written = nullptr);
+QString exportAll(ExportSource& window, const ExportOptions& options, QStringList* written = nullptr);
 
 /**
  * Loads the benchmark output at @p path into @p window's "Predict a benchmark" page with the engine @p options and
  * waits (running the event loop, the window stays live) until its prediction is on screen. Returns "" or the
  * reader's message naming the file (--export and --screenshot with --predict).
  */
-QString predictInWindow(MainWindow& window, const QString& path, const model::BenchmarkOptions& options);
+QString predictInWindow(ExportSource& window, const QString& path, const model::BenchmarkOptions& options);
 
 /**
- * `ridgeline --export DIR`: builds the window offscreen on @p scenario; with options.simulationFile
+ * `ridgeline --export DIR`: builds the window offscreen on @p scenario (@p openWindow: a main window, sized and
+ * shown; the caller knows its type, this file does not); with options.simulationFile
  * loads it into the Simulation tab (its own scenario) and runs it, with options.calibrationFile loads
  * the measurements into the Calibration tab and fits them against @p scenario, with options.predictFile predicts
  * the benchmark in the Calibration tab's "Predict a benchmark" page (predictInWindow()); then exports and prints
@@ -157,6 +161,7 @@ QString predictInWindow(MainWindow& window, const QString& path, const model::Be
  * not exported and why. Returns 0; 2 with "ridgeline: FILE: …" on stderr when the simulation or
  * measurement file is refused; 1 with "ridgeline: --export DIR: …" when a file cannot be written.
  */
-int runExport(const model::Scenario& scenario, const ExportOptions& options);
+int runExport(const model::Scenario& scenario, const ExportOptions& options,
+              const std::function<std::unique_ptr<ExportSource>(const model::Scenario&)>& openWindow);
 
 } // namespace ridgeline::app

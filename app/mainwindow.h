@@ -5,8 +5,9 @@
 #include <QMainWindow>
 
 #include "app/export.h"
-#include "model/presets.h"
-#include "model/scenario.h"
+#include "app/exportsource.h"
+#include "model/cost/presets.h"
+#include "model/cost/scenario.h"
 
 class QAction;
 class QCustomPlot;
@@ -60,7 +61,7 @@ class ScenarioFiles;
  * the numbers as A / B in views::ComparisonTable), File > Export, View > Presentation (F11) and
  * Explain the plots (F1).
  */
-class MainWindow final : public QMainWindow {
+class MainWindow final : public QMainWindow, public ExportSource {
     Q_OBJECT
 
 public:
@@ -73,14 +74,14 @@ public:
     ~MainWindow() override;
 
     /** The document every control edits and every view reads. */
-    views::ScenarioDocument* document() const { return m_document; }
+    views::ScenarioDocument* document() const override { return m_document; }
 
     /**
      * Makes the window fully drawn now: evaluates any pending edit, delivers posted events
      * (layouts, Qt Charts), refreshes every panel and replots every QCustomPlot with
      * rpImmediateRefresh. Call after show() and before grab().
      */
-    void flushForScreenshot();
+    void flushForScreenshot() override;
 
     views::ControlsPanel* controlsPanel() const { return m_controls; }
     QDockWidget* controlsDock() const { return m_controlsDock; }
@@ -91,13 +92,13 @@ public:
     views::SloPlot* sloPanel() const { return m_slo; }
     views::NumbersPanel* numbersPanel() const { return m_numbers; }
     /** The five plot panels, in plot order. */
-    QList<views::PlotPanel*> plotPanels() const;
+    QList<views::PlotPanel*> plotPanels() const override;
     /** Every QCustomPlot of the window, in plot order. */
     QList<QCustomPlot*> plots() const;
     /** The red banner above the plots ("errorBanner"); hidden while the scenario is valid. */
     QLabel* errorBanner() const { return m_banner; }
     /** The centre's tabs: "Floors" (the grid) and the what-if tabs (capacity, workload, triage). */
-    views::WhatIfTabs* whatIfTabs() const { return m_whatIfs; }
+    views::WhatIfTabs* whatIfTabs() const override { return m_whatIfs; }
 
     /**
      * Imports the HuggingFace config.json at @p path: on success the scenario's model is replaced
@@ -141,7 +142,7 @@ public:
     /** File > New / Open / Save, the title, the session. */
     ScenarioFiles* files() const { return m_files; }
     /** Baseline A drawn dashed in the plots of the cost model (Edit > Pin as baseline A; BaselineOverlay::plotNames()). */
-    views::BaselineOverlay* baseline() const { return m_baseline; }
+    views::BaselineOverlay* baseline() const override { return m_baseline; }
     /** The numbers as A / B / B ÷ A, in place of the numbers panel while a baseline is pinned. */
     views::ComparisonTable* comparisonTable() const { return m_comparison; }
     /** "What the plots show" (View > Explain the plots) and its dock. */

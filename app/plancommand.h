@@ -7,7 +7,7 @@
 #include <QJsonObject>
 #include <QString>
 
-#include "model/planfile.h"
+#include "model/analysis/planfile.h"
 
 namespace ridgeline::app {
 
@@ -27,8 +27,8 @@ QJsonObject planJson(const model::PlanFile& file, const model::PlanResult& resul
 QString planCsv(const model::PlanFile& file, const model::PlanResult& result);
 
 /**
- * `ridgeline --plan FILE [--format text|json|csv]`: reads the plan file (model/planfile.h), searches
- * (model/plan.h) and prints the ranked plans. Returns 0; a bad file prints "ridgeline: FILE: message" on
+ * `ridgeline --plan FILE [--format text|json|csv]`: reads the plan file (model/analysis/planfile.h), searches
+ * (model/analysis/plan.h) and prints the ranked plans. Returns 0; a bad file prints "ridgeline: FILE: message" on
  * stderr and returns 2.
  */
 int runPlan(const QString& file, const QString& format);

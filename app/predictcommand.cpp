@@ -11,8 +11,8 @@
 #include <QStringList>
 
 #include "app/commandline.h"
-#include "model/inputfile.h"
-#include "model/scenariokeys.h"
+#include "model/files/inputfile.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::app {
 

@@ -6,16 +6,16 @@
 
 #include <QString>
 
-#include "model/benchmarkfile.h"
-#include "model/benchmarkpredict.h"
-#include "model/scenario.h"
+#include "model/files/benchmarkfile.h"
+#include "model/analysis/benchmarkpredict.h"
+#include "model/cost/scenario.h"
 
 namespace ridgeline::app {
 
 /**
  * `ridgeline --predict FILE [--scenario S] [--set K=V] [--format text|json|csv] [--scheduler v1|v0]
- * [--token-budget N] [--max-sequences N]`: reads a benchmark output (model/benchmarkfile.h), predicts every
- * point with the serving simulator (model/benchmarkpredict.h), and prints per point the measured and
+ * [--token-budget N] [--max-sequences N]`: reads a benchmark output (model/files/benchmarkfile.h), predicts every
+ * point with the serving simulator (model/analysis/benchmarkpredict.h), and prints per point the measured and
  * predicted ITL and TTFT with residuals, then the MAPE of each, and the step-cost terms in use. Returns 0;
  * on a bad file prints "ridgeline: FILE: message" to stderr and returns 2.
  */

@@ -6,7 +6,7 @@
 #include <QStatusBar>
 
 #include "app/mainwindow.h"
-#include "views/theme.h"
+#include "views/kit/theme.h"
 
 namespace ridgeline::app {
 

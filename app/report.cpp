@@ -8,8 +8,8 @@
 #include <QLocale>
 #include <QStringList>
 
-#include "model/formulatext.h"
-#include "model/scenariokeys.h"
+#include "model/cost/formulatext.h"
+#include "model/cost/scenariokeys.h"
 
 namespace ridgeline::app {
 

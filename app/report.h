@@ -4,7 +4,7 @@
 #include <QJsonObject>
 #include <QString>
 
-#include "model/costmodel.h"
+#include "model/cost/costmodel.h"
 
 namespace ridgeline::app {
 

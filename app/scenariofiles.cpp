@@ -19,12 +19,12 @@
 #include <QUndoStack>
 
 #include "app/mainwindow.h"
-#include "model/inputfile.h"
-#include "model/outputfile.h"
-#include "model/scenariokeys.h"
-#include "model/scenariomigration.h"
-#include "views/scenariodocument.h"
-#include "views/scenariohistory.h"
+#include "model/files/inputfile.h"
+#include "model/files/outputfile.h"
+#include "model/cost/scenariokeys.h"
+#include "model/cost/scenariomigration.h"
+#include "document/scenariodocument.h"
+#include "document/scenariohistory.h"
 
 namespace ridgeline::app {
 

@@ -9,7 +9,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "model/scenario.h"
+#include "model/cost/scenario.h"
 
 class QAction;
 class QMenu;

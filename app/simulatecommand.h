@@ -7,8 +7,8 @@
 #include <QJsonObject>
 #include <QString>
 
-#include "model/simulationfile.h"
-#include "model/simulator.h"
+#include "model/files/simulationfile.h"
+#include "model/sim/simulator.h"
 
 namespace ridgeline::app {
 
@@ -61,7 +61,7 @@ QString parseRateSweepOption(const QString& text, model::RateSweep& out);
 int runSimulate(const QString& file, const SimulateOptions& options);
 
 /**
- * `ridgeline --simulate FILE [--format json]`: loads the simulation file (model/simulationfile.h), simulates
+ * `ridgeline --simulate FILE [--format json]`: loads the simulation file (model/files/simulationfile.h), simulates
  * it, runs the sweep when sweep_max_sequences is given, and prints the aggregates to stdout as JSON
  * (@p json) or text. Returns 0; on a bad file prints one line "ridgeline: FILE: message" to stderr and
  * returns 2.

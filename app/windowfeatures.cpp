@@ -16,24 +16,42 @@
 #include <QMimeData>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QSlider>
 #include <QUndoStack>
 
 #include "app/exportdialog.h"
 #include "app/presentation.h"
 #include "app/scenariofiles.h"
-#include "views/accessibility.h"
-#include "views/baseline.h"
-#include "views/comparisontable.h"
-#include "views/explainpanel.h"
-#include "views/headlinefigures.h"
-#include "views/kvshareplot.h"
-#include "views/numberspanel.h"
-#include "views/scenariodocument.h"
-#include "views/scenariohistory.h"
-#include "views/whatifstabs.h"
-#include "views/wheelguard.h"
+#include "views/kit/accessibility.h"
+#include "views/whatifs/baseline.h"
+#include "views/whatifs/comparisontable.h"
+#include "views/kit/explainpanel.h"
+#include "views/floors/headlinefigures.h"
+#include "views/floors/kvshareplot.h"
+#include "views/floors/numberspanel.h"
+#include "document/scenariodocument.h"
+#include "document/scenariohistory.h"
+#include "views/whatifs/whatifstabs.h"
+#include "views/kit/wheelguard.h"
 
 namespace ridgeline::app {
+
+namespace {
+
+/** Merges the changes made while any QSlider under @p root is pressed into one step of @p history (a drag is
+ *  one undo step). May be called again for panels added later: each slider is tracked once. */
+void trackSliders(views::ScenarioHistory* history, QWidget* root)
+{
+    for (QSlider* slider : root->findChildren<QSlider*>()) {
+        if (slider->property("ridgelineHistoryTracked").toBool())
+            continue;
+        slider->setProperty("ridgelineHistoryTracked", true);
+        QObject::connect(slider, &QSlider::sliderPressed, history, &views::ScenarioHistory::beginGesture);
+        QObject::connect(slider, &QSlider::sliderReleased, history, &views::ScenarioHistory::endGesture);
+    }
+}
+
+} // namespace
 
 using namespace ridgeline::views;
 
@@ -74,7 +92,7 @@ void MainWindow::setupFeatures()
 
 void MainWindow::finishFeatures()
 {
-    m_history->trackSliders(this);
+    trackSliders(m_history, this);
     fillAccessibleNames(this);
     installSliderFocusFrame(this);
     WheelGuard::install(this); // the wheel edits only a focused control; elsewhere it scrolls the panel

@@ -14,7 +14,7 @@
 
 #include <sys/resource.h>
 
-#include "model/simulator.h"
+#include "model/sim/simulator.h"
 
 using namespace ridgeline::model;
 

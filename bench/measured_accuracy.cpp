@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How well Ridgeline predicts measured serving benchmarks (issue 13). Not a test: run by hand, or through
 // scripts/measured-accuracy.sh. For each measured set in DIR (NAME.csv, NAME.scenario.json) it prints ITL and
-// TTFT MAPE of the benchmark prediction (model/benchmarkpredict.h) at the floor, at the planning convention
-// (eta_bw 0.75, prefill MFU 0.40), calibrated in-sample (model/calibration.h, calibrateBenchmark), and
+// TTFT MAPE of the benchmark prediction (model/analysis/benchmarkpredict.h) at the floor, at the planning convention
+// (eta_bw 0.75, prefill MFU 0.40), calibrated in-sample (model/analysis/calibration.h, calibrateBenchmark), and
 // calibrated on half of the points and predicted on the other half: the halves alternate over the sorted
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
@@ -26,10 +26,10 @@
 #include <QDir>
 #include <QFile>
 
-#include "model/benchmarkfile.h"
-#include "model/benchmarkpredict.h"
-#include "model/calibration.h"
-#include "model/scenariokeys.h"
+#include "model/files/benchmarkfile.h"
+#include "model/analysis/benchmarkpredict.h"
+#include "model/analysis/calibration.h"
+#include "model/cost/scenariokeys.h"
 
 using namespace ridgeline::model;
 

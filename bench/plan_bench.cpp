@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Times the fleet-plan search (model/plan.h) over the whole hardware catalogue x 1-8 GPUs per instance x every
+// Times the fleet-plan search (model/analysis/plan.h) over the whole hardware catalogue x 1-8 GPUs per instance x every
 // valid TP / PP / EP layout x batch caps 1..1024 x colocated and disaggregated serving, for Llama 3.1 70B (bf16)
 // and DeepSeek-V3 (fp8 weights, as released) at a stated load. Not a test: run it by hand on a quiet machine.
 // Target (issue 14): under 2 s per search with the analytic model. Prints the best of five runs per model, the
@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <string>
 
-#include "model/plan.h"
-#include "model/presets.h"
+#include "model/analysis/plan.h"
+#include "model/cost/presets.h"
 
 using namespace ridgeline::model;
 

@@ -38,12 +38,12 @@
 #include <qcustomplot.h>
 
 #include "app/mainwindow.h"
-#include "model/costmodel.h"
-#include "views/controlspanel.h"
-#include "views/numberspanel.h"
-#include "views/plotpanel.h"
-#include "views/scenariodocument.h"
-#include "views/valueslider.h"
+#include "model/cost/costmodel.h"
+#include "views/controls/controlspanel.h"
+#include "views/floors/numberspanel.h"
+#include "views/kit/plotpanel.h"
+#include "document/scenariodocument.h"
+#include "views/kit/valueslider.h"
 
 using namespace ridgeline;
 

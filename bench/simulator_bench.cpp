@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Times the serving simulator (model/simulator.h) on 100,000-request workloads. Not a test: run it
+// Times the serving simulator (model/sim/simulator.h) on 100,000-request workloads. Not a test: run it
 // by hand on a quiet machine. Target (issue 9): 100,000 requests in under 2 s.
 // Usage: simulator_bench [requests]   (default 100000); prints one line per workload, best of three runs.
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/simulator.h"
+#include "model/sim/simulator.h"
 
 using namespace ridgeline::model;
 

@@ -6,7 +6,7 @@
 
 #include <QByteArray>
 
-#include "model/calibration.h"
+#include "model/analysis/calibration.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

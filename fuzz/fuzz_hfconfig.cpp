@@ -3,7 +3,7 @@
 #include <QByteArray>
 
 #include "fuzz/fuzzcheck.h"
-#include "model/hfconfig.h"
+#include "model/files/hfconfig.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "fuzz/fuzzcheck.h"
-#include "model/scenariokeys.h"
+#include "model/cost/scenariokeys.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

@@ -5,7 +5,7 @@
 
 #include <QByteArray>
 
-#include "model/simulationfile.h"
+#include "model/files/simulationfile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

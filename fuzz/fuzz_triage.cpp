@@ -2,7 +2,7 @@
 // Triage tickets: refused with a message, or classified with a six-line standup.
 #include <QByteArray>
 
-#include "model/triage.h"
+#include "model/analysis/triage.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

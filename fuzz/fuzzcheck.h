@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "model/costmodel.h"
+#include "model/cost/costmodel.h"
 
 namespace ridgeline::fuzz {
 

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "document/format.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QLocale>
+
+namespace ridgeline::views::format {
+
+namespace {
+
+const QLocale& locale()
+{
+    // English digits and a comma separator everywhere, matching the docs and the text report.
+    static const QLocale english(QLocale::English, QLocale::UnitedStates);
+    return english;
+}
+
+const QString kDash = QStringLiteral("\u2013");
+
+} // namespace
+
+QString number(double value, int significant)
+{
+    if (!std::isfinite(value))
+        return kDash;
+    if (value == 0.0)
+        return QStringLiteral("0");
+    const double magnitude = std::abs(value);
+    if (magnitude >= std::pow(10.0, significant))
+        return integer(value);
+    int decimals = significant - 1 - int(std::floor(std::log10(magnitude)));
+    decimals = std::clamp(decimals, 0, 9);
+    // Rounding can carry into one more digit (9.996 -> 10.00): recompute the decimals.
+    const double rounded = std::round(value * std::pow(10.0, decimals)) / std::pow(10.0, decimals);
+    if (rounded != 0.0) {
+        const int again = std::clamp(significant - 1 - int(std::floor(std::log10(std::abs(rounded)))), 0, 9);
+        decimals = std::min(decimals, again);
+    }
+    return locale().toString(value, 'f', decimals);
+}
+
+QString integer(double value)
+{
+    if (!std::isfinite(value))
+        return kDash;
+    return locale().toString(std::round(value), 'f', 0);
+}
+
+QString approximate(double value, int significant)
+{
+    if (!std::isfinite(value) || value == 0.0)
+        return number(value, significant);
+    const int magnitude = int(std::floor(std::log10(std::abs(value))));
+    if (magnitude < significant)
+        return number(value, significant);
+    const double scale = std::pow(10.0, magnitude + 1 - significant);
+    return integer(std::round(value / scale) * scale);
+}
+
+QString plain(double value)
+{
+    if (!std::isfinite(value))
+        return kDash;
+    return locale().toString(value, 'g', 6);
+}
+
+QString milliseconds(double ms)
+{
+    return number(ms) + QStringLiteral(" ms");
+}
+
+QString duration(double seconds)
+{
+    if (std::isfinite(seconds) && std::abs(seconds) >= 1.0)
+        return number(seconds) + QStringLiteral(" s");
+    return milliseconds(seconds * 1e3);
+}
+
+QString gigabytes(double bytes)
+{
+    return number(bytes / 1e9) + QStringLiteral(" GB");
+}
+
+QString gibibytes(double bytes)
+{
+    return number(bytes / (1024.0 * 1024.0 * 1024.0)) + QStringLiteral(" GiB");
+}
+
+QString kibibytesPerToken(double bytes)
+{
+    return number(bytes / 1024.0) + QStringLiteral(" KiB/token");
+}
+
+QString tokensPerSecond(double tokensPerSecond)
+{
+    return number(tokensPerSecond) + QStringLiteral(" tok/s");
+}
+
+QString teraflop(double flop)
+{
+    return number(flop / 1e12) + QStringLiteral(" TFLOP");
+}
+
+QString teraflopsPerSecond(double flopsPerSecond)
+{
+    return number(flopsPerSecond / 1e12) + QStringLiteral(" TFLOP/s");
+}
+
+QString terabytesPerSecond(double bytesPerSecond)
+{
+    return number(bytesPerSecond / 1e12) + QStringLiteral(" TB/s");
+}
+
+QString flopPerByte(double intensity)
+{
+    return number(intensity) + QStringLiteral(" FLOP/byte");
+}
+
+QString percent(double fraction)
+{
+    if (!std::isfinite(fraction))
+        return kDash;
+    const double pct = fraction * 100.0;
+    if (std::abs(pct) >= 1.0 || pct == 0.0)
+        return locale().toString(pct, 'f', 1) + QStringLiteral(" %");
+    return number(pct, 2) + QStringLiteral(" %");
+}
+
+QString tokens(double count)
+{
+    return integer(count) + QStringLiteral(" tokens");
+}
+
+QString billionParams(double params)
+{
+    return number(params / 1e9) + QStringLiteral(" B");
+}
+
+} // namespace ridgeline::views::format
+
+namespace ridgeline::views {
+
+QString counted(double count, const QString& one, const QString& many)
+{
+    return count == 1 ? one : many.arg(format::integer(count));
+}
+
+} // namespace ridgeline::views

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "document/scenariohistory.h"
+
+#include <QRegularExpression>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+#include "model/cost/scenariokeys.h"
+#include "document/scenariodocument.h"
+
+namespace ridgeline::views {
+
+namespace {
+
+constexpr int kSnapshotCommandId = 0x5ce1;
+
+/**
+ * A key's value as an undo entry shows it: numbers to 10 significant digits, so that the binary
+ * remainder of a spin-box step (0.71 - 0.7 = 0.00999999999999856) reads as the control shows it
+ * ("0.01"), while every digit of a real figure (8030261248 parameters) stays.
+ */
+QString shownValue(const model::KeyInfo& info, const std::string& value)
+{
+    const QString text = QString::fromStdString(value);
+    if (info.kind != model::KeyKind::Number && info.kind != model::KeyKind::NumberList)
+        return text;
+    QStringList parts = text.split(QLatin1Char(','));
+    for (QString& part : parts) {
+        bool ok = false;
+        const double number = part.trimmed().toDouble(&ok);
+        if (!ok)
+            continue;
+        QString shown = QString::number(number, 'g', 10);
+        // 3.35e+12 -> 3.35e12, 1e-06 -> 1e-6 (as scenario files and --set write them)
+        static const QRegularExpression exponent(QStringLiteral("e([+-])0*(\\d)"));
+        shown.replace(exponent, QStringLiteral("e\\1\\2"));
+        shown.replace(QStringLiteral("e+"), QStringLiteral("e"));
+        part = shown;
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+QString describe(const std::vector<std::string>& before, const std::vector<std::string>& after)
+{
+    const std::vector<model::KeyInfo>& keys = model::scenarioKeys();
+    std::vector<size_t> changed;
+    for (size_t i = 0; i < keys.size() && i < before.size() && i < after.size(); ++i)
+        if (before[i] != after[i])
+            changed.push_back(i);
+    auto name = [&keys](size_t i) { return QString::fromUtf8(keys[i].key.data(), qsizetype(keys[i].key.size())); };
+    if (changed.empty())
+        return ScenarioHistory::tr("no change");
+    if (changed.size() == 1) {
+        QString value = shownValue(keys[changed.front()], after[changed.front()]);
+        if (value.size() > 24)
+            value = value.left(23) + QChar(0x2026);
+        return ScenarioHistory::tr("%1 = %2").arg(name(changed.front()), value);
+    }
+    QStringList names;
+    for (size_t i = 0; i < changed.size() && i < 3; ++i)
+        names << name(changed[i]);
+    if (changed.size() > 3)
+        names << QString(QChar(0x2026));
+    return ScenarioHistory::tr("%1 inputs (%2)").arg(changed.size()).arg(names.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
+/** Whole-scenario snapshot: before and after one step. */
+class SnapshotCommand final : public QUndoCommand {
+public:
+    SnapshotCommand(ScenarioHistory* history, model::Scenario before, std::vector<std::string> beforeValues,
+                    model::Scenario after, std::vector<std::string> afterValues, int token)
+        : m_history(history)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_beforeValues(std::move(beforeValues))
+        , m_afterValues(std::move(afterValues))
+        , m_token(token)
+    {
+        setText(describe(m_beforeValues, m_afterValues));
+    }
+
+    int id() const override { return kSnapshotCommandId; }
+
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        if (other->id() != id())
+            return false;
+        const auto* next = static_cast<const SnapshotCommand*>(other);
+        if (next->m_token != m_token)
+            return false;
+        m_after = next->m_after;
+        m_afterValues = next->m_afterValues;
+        setObsolete(m_beforeValues == m_afterValues); // a drag back to where it started
+        setText(describe(m_beforeValues, m_afterValues));
+        return true;
+    }
+
+    void undo() override { m_history->apply(m_before, m_beforeValues); }
+
+    void redo() override
+    {
+        if (m_first) { // the change has already happened in the document
+            m_first = false;
+            return;
+        }
+        m_history->apply(m_after, m_afterValues);
+    }
+
+private:
+    ScenarioHistory* m_history;
+    model::Scenario m_before;
+    model::Scenario m_after;
+    std::vector<std::string> m_beforeValues;
+    std::vector<std::string> m_afterValues;
+    int m_token;
+    bool m_first = true;
+};
+
+ScenarioHistory::ScenarioHistory(ScenarioDocument* document, QObject* parent)
+    : QObject(parent)
+    , m_document(document)
+    , m_stack(new QUndoStack(this))
+    , m_last(document->scenario())
+    , m_lastValues(keyValues(m_last))
+{
+    m_stack->setObjectName(QStringLiteral("undoStack"));
+    m_passTimer.setSingleShot(true);
+    m_passTimer.setInterval(0);
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, &ScenarioHistory::onScenarioChanged);
+}
+
+std::vector<std::string> ScenarioHistory::keyValues(const model::Scenario& scenario)
+{
+    std::vector<std::string> values;
+    values.reserve(model::scenarioKeys().size());
+    for (const model::KeyInfo& info : model::scenarioKeys())
+        values.push_back(model::getKey(scenario, info.key));
+    return values;
+}
+
+std::vector<std::string> ScenarioHistory::changedKeys(const model::Scenario& a, const model::Scenario& b)
+{
+    std::vector<std::string> keys;
+    for (const model::KeyInfo& info : model::scenarioKeys())
+        if (model::getKey(a, info.key) != model::getKey(b, info.key))
+            keys.emplace_back(info.key);
+    return keys;
+}
+
+void ScenarioHistory::beginGesture()
+{
+    if (m_gestureDepth++ == 0)
+        m_gestureToken = m_nextToken++;
+}
+
+void ScenarioHistory::endGesture()
+{
+    if (m_gestureDepth > 0 && --m_gestureDepth == 0)
+        m_gestureToken = 0;
+}
+
+void ScenarioHistory::reset()
+{
+    m_stack->clear();
+    m_last = m_document->scenario();
+    m_lastValues = keyValues(m_last);
+    m_stack->setClean();
+}
+
+void ScenarioHistory::setClean()
+{
+    m_stack->setClean();
+}
+
+void ScenarioHistory::apply(const model::Scenario& scenario, const std::vector<std::string>& values)
+{
+    m_applying = true;
+    m_document->setScenario(scenario);
+    m_applying = false;
+    m_last = scenario;
+    m_lastValues = values;
+}
+
+void ScenarioHistory::onScenarioChanged()
+{
+    if (m_applying)
+        return;
+    const model::Scenario& now = m_document->scenario();
+    std::vector<std::string> values = keyValues(now); // one pass over the keys per edit
+    if (values == m_lastValues)
+        return;
+    int token = m_gestureToken;
+    if (token == 0) {
+        if (!m_passTimer.isActive())
+            m_passToken = m_nextToken++;
+        token = m_passToken;
+    }
+    m_passTimer.start(); // changes until the event loop turns belong to this step
+    model::Scenario before = std::move(m_last);
+    std::vector<std::string> beforeValues = std::move(m_lastValues);
+    m_last = now;
+    m_lastValues = values;
+    m_stack->push(new SnapshotCommand(this, std::move(before), std::move(beforeValues), now, std::move(values), token));
+}
+
+} // namespace ridgeline::views

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/analysis/benchmarkpredict.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <thread>
+
+#include "model/cost/messagetext.h"
+#include "model/cost/steptime.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+/** The most clients (or batch) a benchmark point may name: what checkPoint() of model/files/benchmarkfile.cpp allows. */
+constexpr double kMaxBenchmarkClients = 1e6;
+
+/** numpy's default percentile (linear interpolation between closest ranks), as vLLM's benchmark computes them. */
+double interpolated(const std::vector<double>& sorted, double q)
+{
+    if (sorted.empty())
+        return 0;
+    const double at = q * double(sorted.size() - 1);
+    const size_t lo = size_t(std::floor(at));
+    const size_t hi = std::min(sorted.size() - 1, lo + 1);
+    return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - double(lo));
+}
+
+Percentiles stats(std::vector<double>& v)
+{
+    Percentiles p;
+    p.count = static_cast<long long>(v.size());
+    if (v.empty())
+        return p;
+    std::sort(v.begin(), v.end());
+    p.mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+    p.p50 = interpolated(v, 0.50);
+    p.p90 = interpolated(v, 0.90);
+    p.p95 = interpolated(v, 0.95);
+    p.p99 = interpolated(v, 0.99);
+    p.max = v.back();
+    return p;
+}
+
+std::optional<double> pick(const Percentiles& p, BenchmarkStatistic s)
+{
+    if (p.count == 0)
+        return std::nullopt;
+    switch (s) {
+    case BenchmarkStatistic::Mean: return p.mean * 1e3;
+    case BenchmarkStatistic::Median: return p.p50 * 1e3;
+    case BenchmarkStatistic::P90: return p.p90 * 1e3;
+    case BenchmarkStatistic::P95: return p.p95 * 1e3;
+    case BenchmarkStatistic::P99: return p.p99 * 1e3;
+    }
+    return std::nullopt;
+}
+
+int tokens(double mean)
+{
+    return int(std::clamp(std::round(mean), 1.0, 1e7));
+}
+
+} // namespace
+
+std::optional<double> predictedMs(const BenchmarkPrediction& p, BenchmarkMetric metric, BenchmarkStatistic statistic)
+{
+    switch (metric) {
+    case BenchmarkMetric::Ttft: return pick(p.ttft, statistic);
+    case BenchmarkMetric::Tpot: return pick(p.tpot, statistic);
+    case BenchmarkMetric::Itl: return pick(p.itl, statistic);
+    case BenchmarkMetric::EndToEnd: return pick(p.endToEnd, statistic);
+    case BenchmarkMetric::EndToEndPerOutputToken: return pick(p.endToEndPerOutputToken, statistic);
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+constexpr BenchmarkStatistic kStatistics[] = {BenchmarkStatistic::Mean, BenchmarkStatistic::Median, BenchmarkStatistic::P90,
+                                              BenchmarkStatistic::P95, BenchmarkStatistic::P99};
+
+std::optional<ComparedLatency> compare(const BenchmarkPoint& point, const BenchmarkPrediction& prediction,
+                                       std::initializer_list<BenchmarkMetric> metrics)
+{
+    for (const BenchmarkMetric m : metrics)
+        for (const BenchmarkStatistic s : kStatistics)
+            if (const auto measured = point.latency(m, s)) {
+                const auto predicted = predictedMs(prediction, m, s);
+                if (!predicted)
+                    return std::nullopt;
+                return ComparedLatency{m, s, *measured, *predicted, (*predicted - *measured) / *measured};
+            }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<ComparedLatency> compareItl(const BenchmarkPoint& point, const BenchmarkPrediction& prediction)
+{
+    return compare(point, prediction, {BenchmarkMetric::Itl, BenchmarkMetric::Tpot, BenchmarkMetric::EndToEndPerOutputToken});
+}
+
+std::optional<ComparedLatency> compareTtft(const BenchmarkPoint& point, const BenchmarkPrediction& prediction)
+{
+    return compare(point, prediction, {BenchmarkMetric::Ttft});
+}
+
+std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& point, const BenchmarkOptions& options,
+                             BenchmarkPrediction& out)
+{
+    const int prompt = tokens(point.inputTokens);
+    const int output = tokens(point.outputTokens);
+    // Bounded before any cast: a cap of 1e12 clients would overflow the int the simulator takes (undefined behaviour).
+    if (!(point.concurrency >= 0 && point.concurrency <= kMaxBenchmarkClients))
+        return point.label + ": concurrency = " + messageNumber(point.concurrency) + ": expected 0 to "
+               + messageNumber(kMaxBenchmarkClients) + " clients";
+    const long long clients = static_cast<long long>(std::llround(point.concurrency));
+
+    SimulationConfig config;
+    config.policy = BatchingPolicy::Chunked;
+    config.scheduler = options.scheduler;
+    // serving.max_num_tokens, when the scenario sets it (a calibrated or known engine value), before the option's default.
+    config.tokenBudget = std::max(1, scenario.serving.maxNumTokens > 0 ? scenario.serving.maxNumTokens : options.tokenBudget);
+    config.maxSequences = std::max(1, options.maxSequences);
+    config.blockTokens = std::max(1, scenario.serving.blockTokens);
+    config.kvSeriesPoints = 2;
+    config.classes.resize(2);
+    config.classes[0].name = "warm-up";
+    config.classes[1].name = "measured";
+
+    // The requests, in sending order; class 1 is what the benchmark measures.
+    std::vector<Request> requests;
+    long long n = 0, warm = 0, measured = 0;
+    switch (point.load) {
+    case BenchmarkLoad::StaticBatch:
+        config.policy = BatchingPolicy::Static;
+        config.maxSequences = int(std::max<long long>(1, clients));
+        n = measured = clients;
+        break;
+    case BenchmarkLoad::Concurrency:
+        config.closedLoopClients = int(clients);
+        if (point.steadyState) {
+            // Warm-up (the first N), the window, then the last N draining the loop: the window sees N in flight.
+            warm = clients;
+            measured = std::max(options.measuredRequests, clients);
+            n = warm + measured + clients;
+        } else {
+            n = measured = point.requests > 0 ? std::min(point.requests, options.maxRequests) : std::max(options.measuredRequests, 2 * clients);
+        }
+        break;
+    case BenchmarkLoad::RequestRate:
+        if (clients > 0)
+            config.closedLoopClients = int(clients);
+        n = measured = point.requests > 0 ? std::min(point.requests, options.maxRequests) : std::max<long long>(options.measuredRequests, 200);
+        break;
+    }
+    if (n < 1 || n > kMaxSimulationRequests)
+        return point.label + ": " + messageNumber(double(n)) + " requests to simulate; expected 1 to " + messageNumber(double(kMaxSimulationRequests));
+    requests.resize(size_t(n));
+    std::mt19937_64 engine(options.seed);
+    double t = 0;
+    for (long long i = 0; i < n; ++i) {
+        Request& r = requests[size_t(i)];
+        if (point.load == BenchmarkLoad::RequestRate && std::isfinite(point.requestRatePerSecond) && i > 0)
+            t += -std::log((double(engine() >> 11) + 0.5) * 0x1.0p-53) / point.requestRatePerSecond;
+        r.arrivalSeconds = t;
+        r.promptTokens = prompt;
+        r.outputTokens = output;
+        r.classIndex = (i >= warm && i < warm + measured) ? 1 : 0;
+    }
+
+    const StepCost cost(scenario);
+    const double capacity = double(cost.totalLayerBlocks(config.blockTokens))
+                            / double(std::max<long long>(1, cost.layerBlocks(static_cast<long long>(prompt) + output, config.blockTokens)));
+    if (cost.totalLayerBlocks(config.blockTokens) <= 0)
+        return point.label + ": the weights leave no KV cache on this hardware (hardware.memory_bytes x serving.memory_utilization "
+                             "is below the weights); nothing can be served";
+    if (capacity < 1)
+        return point.label + ": one request of " + messageNumber(prompt) + " + " + messageNumber(output)
+               + " tokens needs more KV than the budget holds (" + messageNumber(capacity) + " of one); the server would reject it";
+
+    if (options.staggerClients && point.load == BenchmarkLoad::Concurrency && point.steadyState && clients > 1) {
+        // Started together (as the tools start them), equal requests stay in lockstep: all prefilling in one step,
+        // all finishing in another. Staggered, the warm-up clients start spread over one estimated request time:
+        // prefill alone plus OSL steps of the batch the clients (or the KV) allow, at the mean context.
+        StepTotals prefill, decode;
+        cost.addPrefill(prefill, 0, prompt);
+        const double batch = std::min({double(clients), std::max(1.0, std::floor(capacity)), double(config.maxSequences)});
+        for (int b = 0; b < int(batch); ++b)
+            cost.addDecode(decode, prompt + output / 2.0);
+        const double cycle = cost.seconds(prefill) + double(output) * cost.seconds(decode);
+        for (long long i = 0; i < n; ++i) // the later ones no earlier than the last client's start: sending order kept
+            requests[size_t(i)].arrivalSeconds = cycle * double(std::min(i, warm - 1)) / double(clients);
+    }
+    const SimulationResult result = simulate(scenario, config, requests);
+    BenchmarkPrediction p;
+    std::vector<double> ttft, tpot, e2e, perToken;
+    double first = std::numeric_limits<double>::infinity(), last = -first, outTokens = 0, inTokens = 0;
+    for (const RequestResult& r : result.requests) {
+        if (r.classIndex != 1 || r.rejected || std::isnan(r.finishedSeconds))
+            continue;
+        ttft.push_back(r.ttftSeconds());
+        e2e.push_back(r.endToEndSeconds());
+        perToken.push_back(r.endToEndSeconds() / double(r.outputTokens));
+        if (!std::isnan(r.tpotSeconds))
+            tpot.push_back(r.tpotSeconds);
+        first = std::min(first, r.arrivalSeconds);
+        last = std::max(last, r.finishedSeconds);
+        outTokens += r.outputTokens;
+        inTokens += r.promptTokens;
+    }
+    if (ttft.empty())
+        return point.label + ": no measured request completed in the simulation";
+    p.measuredRequests = static_cast<long long>(ttft.size());
+    p.simulatedRequests = n;
+    p.ttft = stats(ttft);
+    p.tpot = stats(tpot);
+    p.endToEnd = stats(e2e);
+    p.endToEndPerOutputToken = stats(perToken);
+    p.itl = result.classes.at(1).latency.itl;
+    // Whole run: the benchmark's duration (first sent to last finished). Steady state: the window between the
+    // sending of the first measured request and of the first one after them, in which the closed loop completes
+    // exactly the measured number (each of those sends answers a completion) with N in flight throughout.
+    double span = last - first;
+    if (point.load == BenchmarkLoad::Concurrency && point.steadyState && size_t(warm + measured) < result.requests.size())
+        span = result.requests[size_t(warm + measured)].arrivalSeconds - result.requests[size_t(warm)].arrivalSeconds;
+    if (span > 0) {
+        p.requestsPerSecond = double(p.measuredRequests) / span;
+        p.outputTokensPerSecond = outTokens / span;
+        p.totalTokensPerSecond = (outTokens + inTokens) / span;
+    }
+    p.meanInFlight = p.requestsPerSecond * p.endToEnd.mean;
+    p.meanBatch = result.meanSequences;
+    p.peakSequences = result.peakSequences;
+    p.preemptions = result.preemptions;
+    p.steps = result.steps;
+    p.mixedSteps = result.mixedSteps;
+    p.busySeconds = result.busySeconds;
+    p.overheadSeconds = result.overheadSeconds;
+    p.chunkOverheadSeconds = result.chunkOverheadSeconds;
+    p.commSeconds = result.commSeconds;
+    p.kvCapacitySequences = capacity;
+    out = p;
+    return {};
+}
+
+std::vector<PointPrediction> predictBenchmarks(const Scenario& scenario, const std::vector<BenchmarkPoint>& points,
+                                               const BenchmarkOptions& options)
+{
+    std::vector<PointPrediction> out(points.size());
+    std::atomic<size_t> next{0};
+    auto work = [&]() {
+        for (size_t i; (i = next.fetch_add(1)) < points.size();)
+            out[i].error = predictBenchmark(scenario, points[i], options, out[i].prediction);
+    };
+    const unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(points.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool)
+        t.join();
+    return out;
+}
+
+} // namespace ridgeline::model

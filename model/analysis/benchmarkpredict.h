@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/files/benchmarkfile.h"
+#include "model/cost/scenario.h"
+#include "model/sim/simulator.h"
+
+namespace ridgeline::model {
+
+/** How the predicted engine schedules (docs/cost-model.md, "Serving-step costs"). Defaults: vLLM V1 on a GPU. */
+struct BenchmarkOptions {
+    SchedulerVersion scheduler = SchedulerVersion::V1; ///< V1: no whole-prompt KV reservation; V0 and TrtllmInflight
+                                                       ///< (whole-prompt contexts within tokenBudget, GUARANTEED_NO_EVICT) selectable
+    int tokenBudget = 8192;       ///< tokens per step shared by decodes and prefill chunks (vLLM max_num_batched_tokens,
+                                  ///< TensorRT-LLM max_num_tokens; 8,192 is both engines' serving default); the scenario's
+                                  ///< serving.max_num_tokens replaces it when set (> 0)
+    int maxSequences = 256;       ///< sequences holding a slot (vLLM max_num_seqs, TensorRT-LLM max_batch_size)
+    long long measuredRequests = 64; ///< steady-state points: at least this many requests measured after the warm-up
+    long long maxRequests = 4000; ///< whole-run points: at most this many of the file's requests are simulated
+    std::uint64_t seed = 1;       ///< Poisson arrivals of request-rate points
+    /** Steady-state closed loops: false (default) starts the N clients together, as GenAI-Perf, llmperf and vLLM
+     *  do, so that equal requests run in lockstep (the NIM set's TTFT at low concurrency grows as N prefills in a
+     *  row, as lockstep predicts); true spreads their first requests over one estimated request time. */
+    bool staggerClients = false;
+};
+
+/**
+ * What a benchmark tool would report for one point, vLLM's definitions (benchmarks/benchmark_serving.py):
+ * per request TTFT = first token - sent, TPOT = (E2E - TTFT) / (output - 1), E2E = last token - sent,
+ * E2E / output tokens (llmperf); ITL pooled over every gap between two tokens of a request. Seconds.
+ * Statistics over the measured requests: all of a whole-run point; for a steady-state point (GenAI-Perf) the
+ * requests sent after the first N and before the last N of a closed loop of N clients.
+ */
+struct BenchmarkPrediction {
+    Percentiles ttft, tpot, itl, endToEnd, endToEndPerOutputToken; ///< mean, p50 (interpolated median), p90, p95, p99
+    double requestsPerSecond = 0;     ///< measured requests / their span (first sent to last finished; steady state: the sending
+                                      ///< of the first measured request to that of the first after them)
+    double outputTokensPerSecond = 0;
+    double totalTokensPerSecond = 0;  ///< (input + output) tokens / span
+    double meanInFlight = 0;          ///< Little's law: requestsPerSecond x mean E2E (equals the clients in a steady closed loop)
+    double meanBatch = 0;             ///< sequences holding a slot, time-weighted over busy time
+    int peakSequences = 0;
+    long long preemptions = 0;        ///< KV ran out: sequences dropped and recomputed
+    long long simulatedRequests = 0, measuredRequests = 0;
+    long long steps = 0, mixedSteps = 0; ///< engine steps; those holding decodes and prefill chunks together
+    double busySeconds = 0;
+    double overheadSeconds = 0;       ///< of busySeconds: fixed step / prefill overheads
+    double chunkOverheadSeconds = 0;  ///< of busySeconds: per-chunk prefill cost
+    double commSeconds = 0;           ///< of busySeconds: tensor-parallel all-reduces
+    double kvCapacitySequences = 0;   ///< sequences of this point's ISL + OSL whose KV fits the budget
+};
+
+/** The predicted value of @p metric / @p statistic, milliseconds (nullopt when the run measured none). */
+std::optional<double> predictedMs(const BenchmarkPrediction& p, BenchmarkMetric metric, BenchmarkStatistic statistic);
+
+/**
+ * Runs the serving simulator (model/sim/simulator.h) the way the benchmark drove the server: closed loop of N
+ * clients (Concurrency), Poisson arrivals optionally capped at N in flight (RequestRate), or one static
+ * batch (StaticBatch); prompts and outputs of the point's mean lengths. Deterministic.
+ * Returns "" and sets @p out, or why the point cannot be simulated (naming it), e.g. a request whose KV can
+ * never fit. Precondition: validate(scenario) is empty.
+ */
+std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& point, const BenchmarkOptions& options,
+                             BenchmarkPrediction& out);
+
+/** A latency compared for one point: the file's own metric and statistic against the prediction's. */
+struct ComparedLatency {
+    BenchmarkMetric metric = BenchmarkMetric::Itl;
+    BenchmarkStatistic statistic = BenchmarkStatistic::Mean;
+    double measuredMs = 0;
+    double predictedMs = 0;
+    double residual = 0; ///< (predicted - measured) / measured
+};
+
+/**
+ * The decode-latency comparison of a point: the file's ITL, else its TPOT, else llmperf's E2E / output token,
+ * each at the first statistic it gives among mean, median, p90, p95, p99 (the prediction at the same one).
+ */
+std::optional<ComparedLatency> compareItl(const BenchmarkPoint& point, const BenchmarkPrediction& prediction);
+/** The same for TTFT. */
+std::optional<ComparedLatency> compareTtft(const BenchmarkPoint& point, const BenchmarkPrediction& prediction);
+
+/** One point's prediction, or the reason there is none. */
+struct PointPrediction {
+    BenchmarkPrediction prediction;
+    std::string error;
+};
+
+/** predictBenchmark() for every point, split over the machine's cores (results in the points' order). */
+std::vector<PointPrediction> predictBenchmarks(const Scenario& scenario, const std::vector<BenchmarkPoint>& points,
+                                               const BenchmarkOptions& options);
+
+} // namespace ridgeline::model

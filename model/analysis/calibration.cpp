@@ -1,0 +1,865 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/analysis/calibration.h"
+#include "model/files/csvline.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+#include <Eigen/Dense>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include "model/cost/costmodel.h"
+#include "model/cost/jsoninput.h"
+#include "model/cost/messagetext.h"
+#include "model/cost/scenariokeys.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+/** "ITL (ms)" / "itl [ms]" / "itl_ms" -> "itl_ms". */
+std::string normaliseHeader(std::string h)
+{
+    std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    for (const char* open : {"(", "["}) {
+        const size_t at = h.find(open);
+        if (at != std::string::npos) {
+            const size_t close = h.find_first_of(")]", at);
+            const std::string unit = trimmedText(h.substr(at + 1, close == std::string::npos ? std::string::npos : close - at - 1));
+            h = trimmedText(h.substr(0, at)) + "_" + unit;
+        }
+    }
+    std::replace(h.begin(), h.end(), ' ', '_');
+    return h;
+}
+
+/** How many different rows @p m has (exact comparison): repeated measurements of one operating point count once. */
+Eigen::Index distinctRows(const Eigen::MatrixXd& m)
+{
+    std::set<std::vector<double>> rows;
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        std::vector<double> row(static_cast<size_t>(m.cols()));
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            row[size_t(j)] = m(i, j);
+        rows.insert(std::move(row));
+    }
+    return Eigen::Index(rows.size());
+}
+
+/**
+ * Weighted least squares of y on the columns of X with weights w; returns coefficients and standard errors.
+ * No standard errors when the points are fewer than the coefficients, or when fewer distinct (x, y) points
+ * than coefficients remain (copies of one measurement leave no residual to estimate the scatter from: the
+ * error would read 0, as if the fit were exact).
+ */
+struct Fit {
+    Eigen::VectorXd beta;
+    std::optional<Eigen::VectorXd> standardErrors;
+};
+Fit weightedLeastSquares(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, const Eigen::VectorXd& w)
+{
+    const Eigen::MatrixXd Xw = w.asDiagonal() * X;
+    const Eigen::VectorXd yw = w.asDiagonal() * y;
+    Fit f;
+    f.beta = Xw.colPivHouseholderQr().solve(yw);
+    const Eigen::Index n = X.rows(), p = X.cols();
+    Eigen::MatrixXd points(n, p + 1);
+    points << X, y;
+    if (n > p && distinctRows(points) > p) {
+        const double rss = (yw - Xw * f.beta).squaredNorm();
+        const Eigen::MatrixXd covariance = (rss / double(n - p)) * (Xw.transpose() * Xw).inverse();
+        f.standardErrors = covariance.diagonal().cwiseSqrt();
+    }
+    return f;
+}
+
+std::string fmt(const char* pattern, double a, double b = 0)
+{
+    char buffer[256];
+    std::snprintf(buffer, sizeof buffer, pattern, a, b);
+    return buffer;
+}
+
+/** What a column gives: columns that give the same thing may not both be there. */
+const char* columnMeaning(const std::string& column)
+{
+    if (column == "batch" || column == "concurrency")
+        return "the batch";
+    if (column == "input_tokens" || column == "prompt_tokens")
+        return "the prompt length";
+    if (column == "itl_ms" || column == "itl_s" || column == "tpot_ms" || column == "tpot_s")
+        return "the ITL";
+    if (column == "ttft_ms" || column == "ttft_s")
+        return "the TTFT";
+    return nullptr;
+}
+
+/** Fits y = intercept + slope * x (relative weights), or slope only when the x values do not vary. */
+void fitLine(const std::vector<double>& x, const std::vector<double>& y, Coefficient& slope, Coefficient& intercept,
+             std::vector<std::string>& notes, const char* what)
+{
+    const Eigen::Index n = Eigen::Index(x.size());
+    Eigen::VectorXd X1(n), Y(n), W(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        X1(i) = x[size_t(i)];
+        Y(i) = y[size_t(i)];
+        W(i) = 1.0 / y[size_t(i)];
+    }
+    const double spread = (X1.maxCoeff() - X1.minCoeff()) / X1.maxCoeff();
+    auto slopeOnly = [&]() {
+        const Fit f = weightedLeastSquares(X1, Y, W);
+        slope.value = f.beta(0);
+        slope.standardError = f.standardErrors ? std::optional<double>((*f.standardErrors)(0)) : std::nullopt;
+        slope.fitted = true;
+        intercept = Coefficient{0, std::nullopt, false};
+    };
+    if (n >= 2 && spread > 1e-6) {
+        Eigen::MatrixXd X(n, 2);
+        X.col(0).setOnes();
+        X.col(1) = X1;
+        const Fit f = weightedLeastSquares(X, Y, W);
+        if (f.beta(0) >= 0) {
+            intercept = {f.beta(0), f.standardErrors ? std::optional<double>((*f.standardErrors)(0)) : std::nullopt, true};
+            slope = {f.beta(1), f.standardErrors ? std::optional<double>((*f.standardErrors)(1)) : std::nullopt, true};
+            if (n == 2)
+                notes.push_back(std::string(what) + ": two points fit the line exactly; no uncertainty can be given.");
+            return;
+        }
+        notes.push_back(std::string(what) + ": the fitted fixed overhead came out negative (" + fmt("%.3g ms", f.beta(0))
+                        + "); refitted with the overhead at 0.");
+        slopeOnly();
+        return;
+    }
+    notes.push_back(std::string(what) + (n == 1 ? ": one point" : ": every point has the same operating point")
+                    + " cannot tell a fixed overhead from the efficiency; fitted the efficiency only, overhead at 0.");
+    slopeOnly();
+    if (n >= 2 && !slope.standardError)
+        notes.push_back(std::string(what) + ": the " + std::to_string(n) + " points are copies of one measurement; the standard "
+                        "error cannot be estimated (it would read 0).");
+}
+
+FitError errors(const std::vector<double>& measured, const std::vector<double>& before, const std::vector<double>& after)
+{
+    FitError e;
+    e.points = int(measured.size());
+    for (size_t i = 0; i < measured.size(); ++i) {
+        const double b = std::abs(before[i] - measured[i]) / measured[i];
+        const double a = std::abs(after[i] - measured[i]) / measured[i];
+        e.mapeBefore += b / double(measured.size());
+        e.mapeAfter += a / double(measured.size());
+        e.maxErrorBefore = std::max(e.maxErrorBefore, b);
+        e.maxErrorAfter = std::max(e.maxErrorAfter, a);
+    }
+    return e;
+}
+
+std::string tooManyMeasurements(const std::string& where)
+{
+    return where + ": more than " + messageNumber(kMaxMeasurements) + " measurements; at most " + messageNumber(kMaxMeasurements)
+           + " (a fit of four coefficients needs dozens of operating points: average repeated runs or thin the file)";
+}
+
+} // namespace
+
+std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>& out)
+{
+    const QList<QByteArray> lines = csv.split('\n');
+    std::vector<std::string> header;
+    std::vector<Measurement> rows;
+    int lineNumber = 0;
+    for (const QByteArray& raw : lines) {
+        ++lineNumber;
+        std::string line = trimmedText(raw.toStdString());
+        if (lineNumber == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0)
+            line.erase(0, 3); // a UTF-8 byte-order mark
+        if (line.empty() || line[0] == '#')
+            continue;
+        if (!header.empty() && rows.size() >= size_t(kMaxMeasurements))
+            return tooManyMeasurements("line " + std::to_string(lineNumber));
+        if (const std::string quote = csvQuoteProblem(line); !quote.empty())
+            return "line " + std::to_string(lineNumber) + ": " + quote;
+        std::vector<std::string> cells = splitCsvLine(line);
+        if (header.empty()) {
+            static const std::map<std::string, double> known = {
+                {"batch", 1},        {"concurrency", 1},    {"context_tokens", 1}, {"input_tokens", 1}, {"prompt_tokens", 1},
+                {"output_tokens", 1}, {"itl_ms", 1},        {"itl_s", 1000},       {"tpot_ms", 1},      {"tpot_s", 1000},
+                {"ttft_ms", 1},      {"ttft_s", 1000}};
+            for (size_t i = 0; i < cells.size(); ++i) {
+                std::string& c = cells[i];
+                c = normaliseHeader(c);
+                if (!known.count(c))
+                    return "unknown column \"" + printableText(c) + "\" (expected batch or concurrency, context_tokens or input_tokens and "
+                           "output_tokens, itl_ms or tpot_ms, ttft_ms; units after an underscore or in brackets)";
+                for (size_t j = 0; j < i; ++j) {
+                    if (cells[j] == c)
+                        return "column \"" + c + "\" appears twice (columns " + std::to_string(j + 1) + " and " + std::to_string(i + 1)
+                               + "): keep one";
+                    const char* meaning = columnMeaning(c);
+                    if (meaning && meaning == columnMeaning(cells[j]))
+                        return "columns \"" + cells[j] + "\" and \"" + c + "\" both give " + meaning + ": keep one";
+                }
+            }
+            header = cells;
+            const auto has = [&](const char* n) { return std::find(header.begin(), header.end(), n) != header.end(); };
+            if (!has("batch") && !has("concurrency"))
+                return "the header needs a batch or concurrency column";
+            if (!has("itl_ms") && !has("itl_s") && !has("tpot_ms") && !has("tpot_s") && !has("ttft_ms") && !has("ttft_s"))
+                return "the header needs a latency column (itl_ms, tpot_ms or ttft_ms)";
+            continue;
+        }
+        if (cells.size() != header.size())
+            return "line " + std::to_string(lineNumber) + ": " + std::to_string(cells.size()) + " cells for "
+                   + std::to_string(header.size()) + " columns";
+        Measurement m;
+        double input = -1, output = -1;
+        bool haveContext = false;
+        for (size_t i = 0; i < cells.size(); ++i) {
+            const std::string& h = header[i];
+            const std::string where = "line " + std::to_string(lineNumber) + ", column " + h;
+            if (cells[i].empty()) {
+                if (h == "batch" || h == "concurrency")
+                    return where + ": empty (every row needs its batch)";
+                continue; // not measured
+            }
+            double v = 0;
+            const char* first = cells[i].data();
+            const auto [ptr, ec] = std::from_chars(first, first + cells[i].size(), v);
+            // "NaN" read as a number is not finite: say that, not "\"NaN\" is not a number" (which reads as a tautology).
+            if (ec == std::errc() && ptr == first + cells[i].size() && !std::isfinite(v))
+                return where + " = " + printableText(cells[i]) + ": expected a finite number";
+            if (ec != std::errc() || ptr != first + cells[i].size())
+                return where + ": \"" + printableText(cells[i]) + "\" is not a number";
+            const std::string shownCell = where + " = " + printableText(cells[i]) + ": ";
+            const bool seconds = h.size() > 2 && h.compare(h.size() - 2, 2, "_s") == 0;
+            if ((h == "batch" || h == "concurrency") && !(v >= 1 && v <= 1e7 && v == std::floor(v)))
+                return shownCell + "expected a whole number of sequences from 1 to 10,000,000";
+            if ((h == "context_tokens" || h == "input_tokens" || h == "prompt_tokens" || h == "output_tokens") && !(v >= 0 && v <= 1e9))
+                return shownCell + "expected a number of tokens from 0 to 1e9";
+            if (h.rfind("itl", 0) == 0 || h.rfind("tpot", 0) == 0 || h.rfind("ttft", 0) == 0) {
+                const double ms = seconds ? v * 1000 : v;
+                if (!(ms >= 1e-6 && ms <= 1e9))
+                    return shownCell + (seconds ? "expected a latency from 1e-9 to 1e6 s" : "expected a latency from 1e-6 to 1e9 ms");
+            }
+            if (h == "batch" || h == "concurrency")
+                m.batch = v;
+            else if (h == "context_tokens") {
+                m.contextTokens = v;
+                haveContext = true;
+            } else if (h == "input_tokens" || h == "prompt_tokens")
+                input = v;
+            else if (h == "output_tokens")
+                output = v;
+            else if (h == "itl_ms" || h == "tpot_ms")
+                m.itlMs = v;
+            else if (h == "itl_s" || h == "tpot_s")
+                m.itlMs = v * 1000;
+            else if (h == "ttft_ms")
+                m.ttftMs = v;
+            else if (h == "ttft_s")
+                m.ttftMs = v * 1000;
+        }
+        if (input >= 0)
+            m.promptTokens = input;
+        if (!haveContext && input >= 0)
+            m.contextTokens = input + std::max(0.0, output) / 2.0;
+        if (m.contextTokens > 1e9)
+            return "line " + std::to_string(lineNumber) + ": context input + output / 2 = " + messageNumber(m.contextTokens)
+                   + " tokens; at most 1e9";
+        rows.push_back(m);
+    }
+    if (header.empty())
+        return "no header line";
+    if (rows.empty())
+        return "no data rows";
+    out = std::move(rows);
+    return {};
+}
+
+std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measurement>& out)
+{
+    QList<QJsonValue> objects;
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error == QJsonParseError::NoError) {
+        if (std::string e = findDuplicateJsonKey(json); !e.empty())
+            return e;
+        if (doc.isObject())
+            objects << QJsonValue(doc.object());
+        else
+            for (const QJsonValue v : doc.array())
+                objects << v;
+    } else {
+        for (const QByteArray& line : json.split('\n')) { // JSON lines
+            if (line.trimmed().isEmpty())
+                continue;
+            const QJsonDocument d = QJsonDocument::fromJson(line, &error);
+            if (error.error != QJsonParseError::NoError || !d.isObject())
+                return "not valid JSON (nor JSON lines): " + error.errorString().toStdString();
+            if (std::string e = findDuplicateJsonKey(line); !e.empty())
+                return e;
+            objects << QJsonValue(d.object());
+            if (objects.size() > kMaxMeasurements)
+                return tooManyMeasurements("line " + std::to_string(objects.size()));
+        }
+    }
+    if (objects.size() > kMaxMeasurements)
+        return tooManyMeasurements("result " + std::to_string(kMaxMeasurements + 1));
+    std::vector<Measurement> rows;
+    int index = 0;
+    for (const QJsonValue& value : objects) {
+        ++index;
+        const std::string where = "result " + std::to_string(index) + ": ";
+        if (!value.isObject())
+            return where + jsonValueText(value) + ": expected an object (one benchmark result)";
+        const QJsonObject o = value.toObject();
+        // A number, or nullopt when absent or null; a value of another type is an error, naming it.
+        std::string problem;
+        auto number = [&](const char* key) -> std::optional<double> {
+            const QJsonValue v = o.value(QLatin1String(key));
+            if (v.isUndefined() || v.isNull())
+                return std::nullopt;
+            if (!v.isDouble()) {
+                if (problem.empty())
+                    problem = where + key + " = " + jsonValueText(v) + ": expected a number, not " + (v.isString() ? "text" : "this");
+                return std::nullopt;
+            }
+            return v.toDouble();
+        };
+        auto whole = [&](const char* key, double v, double min, const char* what) -> std::string {
+            if (!(v >= min && v <= 1e12 && v == std::floor(v)))
+                return where + key + " = " + messageNumber(v) + ": expected a whole number of " + what + " from " + messageNumber(min)
+                       + " to 1e12";
+            return {};
+        };
+        const auto completed = number("completed");
+        const auto input = number("total_input_tokens");
+        const auto output = number("total_output_tokens");
+        const auto concurrency = number("max_concurrency");
+        const auto tpot = number("mean_tpot_ms");
+        const auto ttft = number("median_ttft_ms");
+        if (!problem.empty())
+            return problem;
+        if (!completed)
+            return where + "\"completed\" is missing (the number of requests that completed)";
+        if (!input || !output)
+            return where + "\"total_input_tokens\" and \"total_output_tokens\" are needed";
+        if (!concurrency)
+            return where + "\"max_concurrency\" is missing or null (run the benchmark with --max-concurrency to know the batch)";
+        for (const std::string& e : {whole("completed", *completed, 1, "requests"), whole("total_input_tokens", *input, 1, "tokens"),
+                                     whole("total_output_tokens", *output, 0, "tokens")})
+            if (!e.empty())
+                return e;
+        if (!(*concurrency >= 1 && *concurrency <= 1e7 && *concurrency == std::floor(*concurrency)))
+            return where + "max_concurrency = " + messageNumber(*concurrency) + ": expected a whole number from 1 to 10,000,000";
+        for (const auto& [key, latency] : {std::pair{"mean_tpot_ms", tpot}, std::pair{"median_ttft_ms", ttft}})
+            if (latency && !(*latency >= 1e-6 && *latency <= 1e9))
+                return where + key + " = " + messageNumber(*latency) + ": expected a latency from 1e-6 to 1e9 ms";
+        Measurement m;
+        m.batch = *concurrency;
+        m.promptTokens = *input / *completed;
+        m.contextTokens = m.promptTokens + *output / *completed / 2.0;
+        m.itlMs = tpot;
+        m.ttftMs = ttft;
+        if (!m.itlMs && !m.ttftMs)
+            return where + "neither mean_tpot_ms nor median_ttft_ms is present";
+        if (m.contextTokens > 1e9)
+            return where + "context (total_input_tokens + total_output_tokens / 2) / completed = " + messageNumber(m.contextTokens)
+                   + " tokens per request; at most 1e9";
+        rows.push_back(m);
+    }
+    if (rows.empty())
+        return "no benchmark results";
+    out = std::move(rows);
+    return {};
+}
+
+std::string calibrate(const Scenario& scenario, const std::vector<Measurement>& data, CalibrationResult& out)
+{
+    CalibrationResult r;
+    Scenario floor = scenario;
+    floor.efficiency = Efficiency{}; // peak rates: the x of each fitted line
+    std::vector<double> itlX, itlY, itlBefore, ttftX, ttftY, ttftBefore;
+    std::vector<const Measurement*> itlRows, ttftRows;
+    int computeBound = 0;
+    for (const Measurement& m : data) {
+        Scenario at = floor;
+        at.workload.batch = int(std::max(1.0, std::round(m.batch)));
+        at.workload.contextTokens = int(std::round(m.contextTokens));
+        at.workload.promptTokens = int(std::round(m.promptTokens));
+        const Evaluation e = evaluate(at);
+        Scenario current = scenario;
+        current.workload = at.workload;
+        const Evaluation before = evaluate(current);
+        if (m.itlMs) {
+            if (e.decode.bound == Bound::Compute) {
+                ++computeBound;
+            } else {
+                itlX.push_back(e.decode.memorySeconds * 1e3);
+                itlY.push_back(*m.itlMs);
+                itlBefore.push_back(before.decode.stepSeconds * 1e3);
+                itlRows.push_back(&m);
+            }
+        }
+        if (m.ttftMs && m.promptTokens > 0) {
+            ttftX.push_back(e.prefill.computeSeconds * 1e3);
+            ttftY.push_back(*m.ttftMs);
+            ttftBefore.push_back(before.prefill.seconds * 1e3);
+            ttftRows.push_back(&m);
+        }
+    }
+    if (computeBound > 0)
+        r.notes.push_back(std::to_string(computeBound) + " ITL point(s) are compute-bound at the floor and were left out of the bandwidth fit.");
+    if (itlX.empty() && ttftX.empty())
+        return "no usable points: give ITL with batch and context, or TTFT with prompt tokens";
+
+    r.calibrated = scenario;
+    r.bandwidthEfficiency = {scenario.efficiency.bandwidth, std::nullopt, false};
+    r.stepOverheadMs = {scenario.efficiency.stepOverheadSeconds * 1e3, std::nullopt, false};
+    r.mfuPrefill = {scenario.efficiency.mfuPrefill, std::nullopt, false};
+    r.prefillOverheadMs = {scenario.efficiency.prefillOverheadSeconds * 1e3, std::nullopt, false};
+
+    if (!itlX.empty()) {
+        Coefficient slope, intercept;
+        fitLine(itlX, itlY, slope, intercept, r.notes, "ITL");
+        if (slope.value <= 0) {
+            r.notes.push_back("ITL does not grow with the bytes read; the bandwidth efficiency cannot be fitted.");
+        } else {
+            r.bandwidthEfficiency = {1.0 / slope.value,
+                                     slope.standardError ? std::optional<double>(*slope.standardError / (slope.value * slope.value))
+                                                         : std::nullopt,
+                                     true};
+            r.stepOverheadMs = intercept.fitted ? intercept : Coefficient{0, std::nullopt, false};
+            if (r.bandwidthEfficiency.value > 1)
+                r.notes.push_back(fmt("The measurements are faster than the bandwidth floor (eta_bw %.3f > 1): check the "
+                                      "hardware figures; the calibrated scenario caps eta_bw at 1.", r.bandwidthEfficiency.value));
+            r.calibrated.efficiency.bandwidth = std::min(1.0, r.bandwidthEfficiency.value);
+            r.calibrated.efficiency.stepOverheadSeconds = r.stepOverheadMs.value / 1e3;
+        }
+        r.notes.push_back("A per-layer overhead needs models of different depth to tell apart; it is folded into the fixed overhead.");
+    }
+    if (!ttftX.empty()) {
+        Coefficient slope, intercept;
+        fitLine(ttftX, ttftY, slope, intercept, r.notes, "TTFT");
+        if (slope.value <= 0) {
+            r.notes.push_back("TTFT does not grow with the prefill FLOP; MFU cannot be fitted.");
+        } else {
+            r.mfuPrefill = {1.0 / slope.value,
+                            slope.standardError ? std::optional<double>(*slope.standardError / (slope.value * slope.value)) : std::nullopt,
+                            true};
+            r.prefillOverheadMs = intercept.fitted ? intercept : Coefficient{0, std::nullopt, false};
+            if (r.mfuPrefill.value > 1)
+                r.notes.push_back(fmt("TTFT is faster than the compute floor (MFU %.3f > 1); capped at 1.", r.mfuPrefill.value));
+            r.calibrated.efficiency.mfuPrefill = std::min(1.0, r.mfuPrefill.value);
+            r.calibrated.efficiency.prefillOverheadSeconds = r.prefillOverheadMs.value / 1e3;
+        }
+        r.notes.push_back("TTFT includes queue wait: calibrate on low-load runs, or the overhead absorbs the queue.");
+    }
+
+    // A fit far outside what the cost model accepts (eta_bw 5e-9 from an ITL of 1e9 ms, an overhead
+    // of 2.4e8 ms) says the measurements and the scenario do not belong together: refuse it rather
+    // than hand out a scenario that Ridgeline itself would refuse to open.
+    if (const std::vector<ScenarioError> problems = validate(r.calibrated); !problems.empty())
+        return "the fit gives a scenario Ridgeline refuses (" + problems.front().message
+               + "): the measurements do not match this scenario (check the units, the model and the hardware)";
+
+    // Errors before and after, on the same points, through the same cost model.
+    std::vector<double> itlAfter, ttftAfter;
+    for (const Measurement* m : itlRows) {
+        Scenario at = r.calibrated;
+        at.workload.batch = int(std::max(1.0, std::round(m->batch)));
+        at.workload.contextTokens = int(std::round(m->contextTokens));
+        itlAfter.push_back(evaluate(at).decode.stepSeconds * 1e3);
+    }
+    for (const Measurement* m : ttftRows) {
+        Scenario at = r.calibrated;
+        at.workload.promptTokens = int(std::round(m->promptTokens));
+        ttftAfter.push_back(evaluate(at).prefill.seconds * 1e3);
+    }
+    r.itl = errors(itlY, itlBefore, itlAfter);
+    r.ttft = errors(ttftY, ttftBefore, ttftAfter);
+    out = std::move(r);
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calibration against benchmark runs, the prediction in the loop.
+
+namespace {
+
+struct FitParameter {
+    const char* key;
+    double lower, upper;
+    double start;
+    double step; // forward-difference step (absolute, in the parameter's unit)
+    bool free = true;
+};
+
+constexpr int kParameters = 8;
+
+/** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
+ *  TTFT overhead ms) to @p s. */
+Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
+{
+    s.efficiency.bandwidth = x(0);
+    s.efficiency.mfuPrefill = x(1);
+    s.efficiency.mfuDecode = x(2);
+    s.efficiency.stepOverheadSeconds = x(3) / 1e3;
+    s.efficiency.prefillOverheadSeconds = x(3) / 1e3;
+    s.efficiency.chunkOverheadSeconds = x(4) / 1e3;
+    s.efficiency.kvBandwidth = x(5);
+    s.efficiency.perSequenceOverheadSeconds = x(6) / 1e6;
+    s.efficiency.ttftOverheadSeconds = x(7) / 1e3;
+    return s;
+}
+
+struct Residuals {
+    Eigen::VectorXd r;       // predicted / measured - 1, ITL rows then TTFT rows
+    double itlMape = 0, ttftMape = 0;
+    int itlPoints = 0, ttftPoints = 0;
+    bool ok = true;
+};
+
+} // namespace
+
+std::string calibrateBenchmark(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const BenchmarkFitOptions& options,
+                               BenchmarkFitResult& out)
+{
+    if (points.empty())
+        return "no benchmark points to fit";
+    BenchmarkOptions fitEngine = options.engine;
+    fitEngine.measuredRequests = std::max<long long>(1, options.measuredRequests);
+
+    // Which residual each point gives (fixed for the whole fit, so that the residual vector keeps its shape).
+    std::vector<int> itlRows, ttftRows;
+    for (size_t i = 0; i < points.size(); ++i) {
+        bool itl = false;
+        for (const BenchmarkMetric m : {BenchmarkMetric::Itl, BenchmarkMetric::Tpot, BenchmarkMetric::EndToEndPerOutputToken})
+            for (const BenchmarkStatistic st : {BenchmarkStatistic::Mean, BenchmarkStatistic::Median, BenchmarkStatistic::P90,
+                                                BenchmarkStatistic::P95, BenchmarkStatistic::P99})
+                itl = itl || points[i].latency(m, st).has_value();
+        bool ttft = false;
+        for (const BenchmarkStatistic st : {BenchmarkStatistic::Mean, BenchmarkStatistic::Median, BenchmarkStatistic::P90,
+                                            BenchmarkStatistic::P95, BenchmarkStatistic::P99})
+            ttft = ttft || points[i].latency(BenchmarkMetric::Ttft, st).has_value();
+        if (itl && options.fitItl)
+            itlRows.push_back(int(i));
+        if (ttft && options.fitTtft)
+            ttftRows.push_back(int(i));
+    }
+    const Eigen::Index rows = Eigen::Index(itlRows.size() + ttftRows.size());
+    if (rows == 0)
+        return "no point has a latency to fit (ITL, TPOT or TTFT)";
+
+    auto score = [&](const Scenario& s, const BenchmarkOptions& engine) {
+        Residuals res;
+        res.r.resize(rows);
+        const std::vector<PointPrediction> predicted = predictBenchmarks(s, points, engine);
+        Eigen::Index k = 0;
+        for (const int i : itlRows) {
+            const auto c = predicted[size_t(i)].error.empty() ? compareItl(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
+            if (!c || !(c->predictedMs > 0)) {
+                res.ok = false;
+                res.r(k++) = 0;
+                continue;
+            }
+            res.r(k++) = c->predictedMs / c->measuredMs - 1.0;
+            res.itlMape += std::abs(c->residual);
+            ++res.itlPoints;
+        }
+        for (const int i : ttftRows) {
+            const auto c = predicted[size_t(i)].error.empty() ? compareTtft(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
+            if (!c || !(c->predictedMs > 0)) {
+                res.ok = false;
+                res.r(k++) = 0;
+                continue;
+            }
+            res.r(k++) = c->predictedMs / c->measuredMs - 1.0;
+            res.ttftMape += std::abs(c->residual);
+            ++res.ttftPoints;
+        }
+        if (res.itlPoints > 0)
+            res.itlMape /= res.itlPoints;
+        if (res.ttftPoints > 0)
+            res.ttftMape /= res.ttftPoints;
+        return res;
+    };
+
+    BenchmarkFitResult r;
+    {
+        const Residuals before = score(scenario, options.engine);
+        if (!before.ok) {
+            // A point the simulator cannot run (a request that never fits): say which, fit nothing.
+            const std::vector<PointPrediction> predicted = predictBenchmarks(scenario, points, options.engine);
+            for (const PointPrediction& p : predicted)
+                if (!p.error.empty())
+                    return p.error;
+            return "a point could not be predicted";
+        }
+        r.itlMapeBefore = before.itlMape;
+        r.ttftMapeBefore = before.ttftMape;
+    }
+
+    std::array<FitParameter, kParameters> params = {{{"efficiency.bandwidth", 0.01, 1.0, 0.75, 0.01},
+                                                     {"efficiency.mfu_prefill", 0.01, 1.0, 0.40, 0.01},
+                                                     {"efficiency.mfu_decode", 0.01, 1.0, 0.50, 0.01},
+                                                     {"efficiency.step_overhead_ms", 0.0, 1000.0, 0.5, 0.05},
+                                                     {"efficiency.chunk_overhead_ms", 0.0, 1000.0, 0.0, 0.05},
+                                                     {"efficiency.kv_bandwidth", 0.01, 1.0, 0.75, 0.01},
+                                                     {"efficiency.per_sequence_overhead_us", 0.0, 10000.0, 0.0, 2.0},
+                                                     {"efficiency.ttft_overhead_ms", 0.0, 1000.0, 0.0, 0.05}}};
+    {
+        // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
+        // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
+        // held-out fits too): both are fitted when the ITL points have at least two batch sizes at each of at least
+        // two decode contexts (input + output / 2, distinct by more than 10 %); otherwise eta_kv = eta_bw and the
+        // per-sequence cost stays at the scenario's values.
+        std::map<long long, std::set<long long>> batchesAtContext;
+        for (const int i : itlRows) {
+            const BenchmarkPoint& p = points[size_t(i)];
+            const double context = p.inputTokens + p.outputTokens / 2.0;
+            const long long bucket = std::llround(std::log(std::max(1.0, context)) / std::log(1.1));
+            batchesAtContext[bucket].insert(std::llround(p.concurrency));
+        }
+        int contexts = 0;
+        for (const auto& [bucket, batches] : batchesAtContext)
+            contexts += batches.size() >= 2 ? 1 : 0;
+        if (contexts < 2) {
+            params[5].free = false;
+            params[6].free = false;
+            r.notes.push_back("ITL slopes against the batch at fewer than two contexts: the KV-read bandwidth efficiency and the "
+                              "per-sequence cost are not fitted (kept at the scenario's values)");
+        }
+    }
+    if (ttftRows.empty()) {
+        params[1].free = false;
+        params[4].free = false;
+        params[7].free = false;
+        r.notes.push_back("no TTFT points: prefill MFU and the per-chunk cost are not fitted (kept at the scenario's values)");
+    }
+    if (params[4].free) {
+        // With one prompt length, each in one chunk, every request pays one chunk: the per-chunk cost is then a
+        // per-request cost that the data cannot tell from prefill MFU (or the step overhead). Known before any
+        // fit from the points alone, so it holds for held-out fits too.
+        std::set<long long> lengths;
+        bool chunked = false;
+        for (const int i : ttftRows) {
+            lengths.insert(std::llround(points[size_t(i)].inputTokens));
+            chunked = chunked || points[size_t(i)].inputTokens > options.engine.tokenBudget;
+        }
+        if (lengths.size() < 2 && !chunked) {
+            params[4].free = false;
+            params[7].free = false; // likewise a fixed time per request
+            r.notes.push_back("one prompt length, never chunked: the per-chunk cost and the per-request TTFT overhead cannot be told "
+                              "from prefill MFU; kept at the scenario's values");
+        }
+    }
+    Eigen::VectorXd x(kParameters);
+    for (int j = 0; j < kParameters; ++j)
+        x(j) = params[size_t(j)].start;
+    if (!params[5].free)
+        x(5) = scenario.efficiency.kvBandwidth;
+    if (!params[6].free)
+        x(6) = scenario.efficiency.perSequenceOverheadSeconds * 1e6;
+    if (!params[1].free)
+        x(1) = scenario.efficiency.mfuPrefill;
+    if (!params[4].free)
+        x(4) = scenario.efficiency.chunkOverheadSeconds * 1e3;
+    if (!params[7].free)
+        x(7) = scenario.efficiency.ttftOverheadSeconds * 1e3;
+    auto clampTo = [&](Eigen::VectorXd& v) {
+        for (int j = 0; j < kParameters; ++j)
+            if (params[size_t(j)].free)
+                v(j) = std::clamp(v(j), params[size_t(j)].lower, params[size_t(j)].upper);
+    };
+
+    // The token budget the fit predicts with: the scenario's, else the engine's; searched with fitTokenBudget.
+    Scenario base = scenario;
+    Eigen::MatrixXd J(rows, kParameters);
+    std::array<bool, kParameters> determined{};
+    Residuals current;
+    double cost = 0;
+    // Bounded Levenberg-Marquardt from x at the budget in base; leaves x, current, cost, J and determined at its end.
+    auto levenbergMarquardt = [&]() {
+        current = score(withParameters(base, x), fitEngine);
+        ++r.evaluations;
+        cost = current.r.squaredNorm();
+        double lambda = 1e-2;
+        for (int iteration = 0; iteration < options.maxIterations; ++iteration) {
+            ++r.iterations;
+            // Forward differences, stepping inward from an upper bound.
+            J.setZero();
+            for (int j = 0; j < kParameters; ++j) {
+                if (!params[size_t(j)].free)
+                    continue;
+                Eigen::VectorXd xh = x;
+                double h = std::max(params[size_t(j)].step, 0.02 * std::abs(x(j)));
+                if (xh(j) + h > params[size_t(j)].upper)
+                    h = -h;
+                xh(j) += h;
+                const Residuals rh = score(withParameters(base, xh), fitEngine);
+                ++r.evaluations;
+                if (rh.ok)
+                    J.col(j) = (rh.r - current.r) / h;
+            }
+            const Eigen::MatrixXd A = J.transpose() * J;
+            const Eigen::VectorXd g = J.transpose() * current.r;
+            for (int j = 0; j < kParameters; ++j)
+                determined[size_t(j)] = params[size_t(j)].free && A(j, j) > 1e-12 * std::max(1.0, A.diagonal().maxCoeff());
+            bool improved = false;
+            // The simulated latencies are piecewise smooth (a roofline's max(compute, memory), whole steps): a
+            // forward difference at a kink can point the wrong way for one parameter, and a parameter the points
+            // hardly move takes a huge step. So each failed attempt holds, for this iteration, the parameter that
+            // moved furthest for its scale (a fraction for efficiencies, its value or its step x 10 for overheads)
+            // besides raising the damping, and no step moves an efficiency by more than 0.25.
+            std::array<bool, kParameters> heldNow{};
+            for (int attempt = 0; attempt < 8 && !improved; ++attempt) {
+                Eigen::MatrixXd M = A;
+                for (int j = 0; j < kParameters; ++j) {
+                    M(j, j) += lambda * std::max(A(j, j), 1e-9);
+                    if (!determined[size_t(j)] || heldNow[size_t(j)]) { // held: a zero row and column with a one on the diagonal
+                        M.row(j).setZero();
+                        M.col(j).setZero();
+                        M(j, j) = 1;
+                    }
+                }
+                Eigen::VectorXd rhs = -g;
+                for (int j = 0; j < kParameters; ++j)
+                    if (!determined[size_t(j)] || heldNow[size_t(j)])
+                        rhs(j) = 0;
+                Eigen::VectorXd delta = M.ldlt().solve(rhs);
+                int furthest = -1;
+                double furthestMove = 0;
+                for (int j = 0; j < kParameters; ++j) {
+                    const bool efficiency = params[size_t(j)].upper <= 1.0;
+                    const double scale = efficiency ? 0.25 : std::max(10 * params[size_t(j)].step, std::abs(x(j)));
+                    if (efficiency)
+                        delta(j) = std::clamp(delta(j), -0.25, 0.25);
+                    const double move = std::abs(delta(j)) / scale;
+                    if (move > furthestMove) {
+                        furthestMove = move;
+                        furthest = j;
+                    }
+                }
+                Eigen::VectorXd xn = x + delta;
+                clampTo(xn);
+                const Residuals trial = score(withParameters(base, xn), fitEngine);
+                ++r.evaluations;
+                const double trialCost = trial.r.squaredNorm();
+                if (trial.ok && trialCost < cost) {
+                    const double gain = (cost - trialCost) / std::max(cost, 1e-300);
+                    x = xn;
+                    current = trial;
+                    cost = trialCost;
+                    lambda = std::max(lambda / 3, 1e-7);
+                    improved = true;
+                    if (gain < 1e-5)
+                        iteration = options.maxIterations; // converged
+                } else {
+                    lambda *= 4;
+                    if (furthest >= 0 && attempt % 2 == 1) // every other failure: hold the furthest mover, try the rest
+                        heldNow[size_t(furthest)] = true;
+                }
+            }
+            if (!improved)
+                break;
+        }
+    };
+    levenbergMarquardt();
+    bool inFlight = false; // a static batch holds every prompt in one step whatever the budget: nothing to search then
+    for (const BenchmarkPoint& p : points)
+        inFlight = inFlight || p.load != BenchmarkLoad::StaticBatch;
+    if (options.fitTokenBudget && !inFlight)
+        r.notes.push_back("static batches only: the token budget plays no part; not fitted");
+    if (options.fitTokenBudget && inFlight) {
+        // The budget is a discrete engine setting (powers of two, as engines are built with): at the parameters fitted
+        // so far, score every candidate on the fitted points (never on any other), keep the best, refit the continuous
+        // parameters there; until the best budget stays (at most three rounds).
+        std::vector<int> candidates;
+        for (long long b = 1; b <= std::max(1, options.maxTokenBudget); b *= 2)
+            if (b >= options.minTokenBudget)
+                candidates.push_back(int(b));
+        int budget = 0;
+        for (int round = 0; round < 3 && !candidates.empty(); ++round) {
+            r.tokenBudgetCosts.clear();
+            int best = 0;
+            double bestCost = 0;
+            for (const int b : candidates) {
+                Scenario at = base;
+                at.serving.maxNumTokens = b;
+                const Residuals res = score(withParameters(at, x), fitEngine);
+                ++r.evaluations;
+                const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
+                r.tokenBudgetCosts.emplace_back(b, c);
+                if (best == 0 || c < bestCost) {
+                    best = b;
+                    bestCost = c;
+                }
+            }
+            if (best == budget)
+                break;
+            budget = best;
+            base.serving.maxNumTokens = budget;
+            levenbergMarquardt();
+        }
+        r.tokenBudget = budget;
+    }
+
+    // Standard errors from the Jacobian at the solution, over the determined parameters not at a bound.
+    std::vector<int> freeAt;
+    for (int j = 0; j < kParameters; ++j) {
+        const bool atBound = x(j) <= params[size_t(j)].lower + 1e-12 || x(j) >= params[size_t(j)].upper - 1e-12;
+        if (determined[size_t(j)] && !atBound)
+            freeAt.push_back(j);
+    }
+    std::array<std::optional<double>, kParameters> se{};
+    const Eigen::Index dof = rows - Eigen::Index(freeAt.size());
+    if (!freeAt.empty() && dof > 0) {
+        Eigen::MatrixXd Jf(rows, Eigen::Index(freeAt.size()));
+        for (size_t k = 0; k < freeAt.size(); ++k)
+            Jf.col(Eigen::Index(k)) = J.col(freeAt[k]);
+        const Eigen::MatrixXd JtJ = Jf.transpose() * Jf;
+        Eigen::FullPivLU<Eigen::MatrixXd> lu(JtJ);
+        // Copies of one measurement give no scatter to estimate the error from (it would read 0): none given.
+        if (lu.isInvertible() && distinctRows(Jf) > Eigen::Index(freeAt.size())) {
+            const Eigen::MatrixXd cov = (cost / double(dof)) * lu.inverse();
+            for (size_t k = 0; k < freeAt.size(); ++k)
+                if (cov(Eigen::Index(k), Eigen::Index(k)) >= 0)
+                    se[size_t(freeAt[k])] = std::sqrt(cov(Eigen::Index(k), Eigen::Index(k)));
+        }
+    }
+    Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
+                                      &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs};
+    for (int j = 0; j < kParameters; ++j) {
+        *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
+        if (!params[size_t(j)].free)
+            continue;
+        if (!determined[size_t(j)])
+            r.notes.push_back(std::string(params[size_t(j)].key) + ": no residual depends on it here; kept at " + messageNumber(x(j)));
+        else if (x(j) <= params[size_t(j)].lower + 1e-12 || x(j) >= params[size_t(j)].upper - 1e-12)
+            r.notes.push_back(std::string(params[size_t(j)].key) + " = " + messageNumber(x(j)) + ": at its bound ("
+                              + messageNumber(params[size_t(j)].lower) + " to " + messageNumber(params[size_t(j)].upper)
+                              + "); no standard error");
+    }
+    r.calibrated = withParameters(base, x);
+    const Residuals after = score(r.calibrated, options.engine);
+    r.itlPoints = after.itlPoints;
+    r.ttftPoints = after.ttftPoints;
+    r.itlMapeAfter = after.itlMape;
+    r.ttftMapeAfter = after.ttftMape;
+    if (const std::vector<ScenarioError> problems = validate(r.calibrated); !problems.empty())
+        return "the fit gives a scenario Ridgeline refuses (" + problems.front().message + ")";
+    out = std::move(r);
+    return {};
+}
+
+} // namespace ridgeline::model

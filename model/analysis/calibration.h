@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <QByteArray>
+
+#include "model/files/benchmarkfile.h"
+#include "model/analysis/benchmarkpredict.h"
+#include "model/cost/scenario.h"
+
+namespace ridgeline::model {
+
+/** One measured operating point. Milliseconds, tokens; unset latencies were not measured. */
+struct Measurement {
+    double batch = 1;            ///< sequences decoding together (batch or concurrency)
+    double contextTokens = 0;    ///< tokens each sequence holds while decoding (given, or input + output / 2)
+    double promptTokens = 0;     ///< prompt length for the TTFT point (0: unknown, then no TTFT fit from this row)
+    std::optional<double> itlMs; ///< inter-token latency (or TPOT)
+    std::optional<double> ttftMs; ///< time to first token
+};
+
+/**
+ * Reads measurements from CSV with a header naming each column and its unit: batch | concurrency
+ * (sequences); context_tokens | input_tokens + output_tokens | prompt_tokens (tokens); itl_ms |
+ * itl_s | tpot_ms | tpot_s; ttft_ms | ttft_s. "name (unit)" and "name [unit]" spellings are read as
+ * name_unit. Unknown columns or units are refused, naming them. Returns "" on success.
+ */
+std::string parseMeasurementsCsv(const QByteArray& csv, std::vector<Measurement>& out);
+
+/**
+ * Reads the JSON result of vLLM's serving benchmark (benchmarks/benchmark_serving.py): one object
+ * or a list of them (or JSON lines), each one point: batch = max_concurrency, prompt = total_input_tokens
+ * / completed, output = total_output_tokens / completed, ITL = mean_tpot_ms, TTFT = median_ttft_ms.
+ */
+std::string parseVllmBenchmarkJson(const QByteArray& json, std::vector<Measurement>& out);
+
+/** A fitted coefficient with its standard error (nullopt when the data cannot give one). */
+struct Coefficient {
+    double value = 0;
+    std::optional<double> standardError;
+    bool fitted = false; ///< false: kept at the scenario's value (the data cannot tell it)
+};
+
+/** Fit quality of one latency: relative errors of the model against the measurements. */
+struct FitError {
+    int points = 0;
+    double mapeBefore = 0, mapeAfter = 0;        ///< mean absolute percentage error, fraction
+    double maxErrorBefore = 0, maxErrorAfter = 0; ///< largest relative error, fraction
+};
+
+/** What calibrate() found. */
+struct CalibrationResult {
+    Coefficient bandwidthEfficiency;   ///< eta_bw = 1 / slope of ITL against the peak-bandwidth memory time
+    Coefficient stepOverheadMs;        ///< intercept of that line
+    Coefficient mfuPrefill;            ///< 1 / slope of TTFT against the peak-FLOP/s prefill time
+    Coefficient prefillOverheadMs;     ///< intercept of that line
+    FitError itl, ttft;
+    std::vector<std::string> notes;    ///< what could not be fitted, and why; points left out
+    Scenario calibrated;               ///< the scenario with the fitted efficiencies and overheads applied
+};
+
+/**
+ * Fits the few interpretable coefficients by weighted linear least squares (Eigen, weights 1/t so
+ * that relative errors count): ITL = overhead + (1/eta_bw) * R(B, S) / BW over the points the
+ * floor marks memory-bound, and TTFT = overhead + (1/MFU) * F_pre(P) / F_peak. Standard errors
+ * from the residual variance and (X^T W^2 X)^-1; eta = 1/slope by the delta method. Degenerate
+ * data (one point, or every point at the same (B, S)) fits only the efficiency with the overhead
+ * at 0, and says so; a per-layer overhead needs models of different depth and is folded into the
+ * fixed overhead (said in a note). Efficiencies above 1 (faster than the floor) are capped at 1 in
+ * the calibrated scenario, with a note. Returns "" on success, else why nothing could be fitted.
+ */
+std::string calibrate(const Scenario& scenario, const std::vector<Measurement>& data, CalibrationResult& out);
+
+/** Options of calibrateBenchmark(). */
+struct BenchmarkFitOptions {
+    BenchmarkOptions engine;          ///< the engine the prediction simulates (as --predict)
+    long long measuredRequests = 32;  ///< steady-state requests per point during the fit (the final errors use engine's)
+    int maxIterations = 25;           ///< Levenberg-Marquardt iterations (each costs 1 + fitted parameters predictions)
+    bool fitItl = true, fitTtft = true; ///< which latencies enter the residuals
+    /** Also fit the engine's token budget (serving.max_num_tokens, TensorRT-LLM max_num_tokens) when its value is not
+     *  known: a discrete search over the powers of two from minTokenBudget to maxTokenBudget, the continuous fit
+     *  redone at the best (docs/cost-model.md). Off: the scenario's value, else engine.tokenBudget (8,192). */
+    bool fitTokenBudget = false;
+    int minTokenBudget = 2048, maxTokenBudget = 131072; ///< tokens, the search's range (powers of two within it)
+};
+
+/** What calibrateBenchmark() found. MAPE as fractions over the points each latency was compared on. */
+struct BenchmarkFitResult {
+    Coefficient bandwidthEfficiency; ///< eta_bw, in [0.01, 1]
+    Coefficient mfuPrefill;          ///< in [0.01, 1]
+    Coefficient mfuDecode;           ///< in [0.01, 1]
+    Coefficient stepOverheadMs;      ///< every step's fixed overhead (efficiency.step_overhead_ms = prefill_overhead_ms), >= 0
+    Coefficient chunkOverheadMs;     ///< per prefill chunk (efficiency.chunk_overhead_ms), >= 0
+    Coefficient kvBandwidthEfficiency; ///< eta_kv (efficiency.kv_bandwidth), in [0.01, 1]; 0 when unfitted and unset (= eta_bw)
+    Coefficient perSequenceOverheadUs; ///< per decoding sequence per step (efficiency.per_sequence_overhead_us), >= 0
+    Coefficient ttftOverheadMs;      ///< per request, before the engine sees it (efficiency.ttft_overhead_ms), >= 0
+    int tokenBudget = 0;             ///< fitted serving.max_num_tokens (0: not fitted, the scenario's or the engine's budget)
+    /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters
+     *  fitted so far (the last round's); empty when not fitted. */
+    std::vector<std::pair<int, double>> tokenBudgetCosts;
+    int itlPoints = 0, ttftPoints = 0;
+    double itlMapeBefore = 0, itlMapeAfter = 0, ttftMapeBefore = 0, ttftMapeAfter = 0;
+    int iterations = 0, evaluations = 0;
+    std::vector<std::string> notes;  ///< parameters at a bound or not determined by the data, points left out
+    Scenario calibrated;             ///< the scenario with the fitted values
+};
+
+/**
+ * Fits eta_bw, prefill and decode MFU, the fixed step overhead, the per-chunk prefill cost, the KV-read
+ * bandwidth efficiency eta_kv, the per-sequence step cost, the per-request TTFT overhead (held at the scenario's value
+ * under the same rule as the per-chunk cost) and, with BenchmarkFitOptions::fitTokenBudget, the engine's token budget
+ * (alternating: continuous fit at a budget, discrete search over the budgets at those parameters, refit; at most three
+ * rounds) with the
+ * benchmark prediction in the loop (predictBenchmark(), the simulator run as the benchmark ran): bounded
+ * Levenberg-Marquardt (projected steps, forward-difference Jacobian, Eigen) on the relative residuals
+ * predicted / measured - 1 of each point's compared ITL and TTFT (compareItl(), compareTtft()): their mean absolute
+ * value is the MAPE the fit is judged by (docs/cost-model.md). eta_kv and the per-sequence cost are fitted only when
+ * the ITL points have two or more concurrencies at each of two or more contexts (otherwise eta_kv = eta_bw). Bounds: efficiencies in [0.01, 1] (physical: no faster than the peak), overheads >= 0
+ * (at most 1 s). Starts from eta_bw 0.75, MFU 0.4 / 0.5, 0.5 ms and 0 ms. A parameter no residual depends on
+ * (e.g. prefill MFU without TTFT points) stays at its scenario value, unfitted; so does the per-chunk cost when
+ * every TTFT point has the same prompt length in one chunk (it is then a per-request cost that cannot be told from
+ * prefill MFU). Standard errors from the
+ * Jacobian at the solution: s^2 (J^T J)^-1 over the free parameters, s^2 = residual sum of squares / (n - p);
+ * none for a parameter at a bound. Returns "" or why nothing could be fitted.
+ */
+std::string calibrateBenchmark(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const BenchmarkFitOptions& options,
+                               BenchmarkFitResult& out);
+
+} // namespace ridgeline::model

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/analysis/plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "model/cost/costmodel.h"
+#include "model/cost/costterms.h"
+#include "model/cost/presets.h"
+#include "model/sim/simulator.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+constexpr double kSecondsPerHour = 3600.0;
+constexpr double kMillion = 1e6;
+
+std::optional<double> positive(double v)
+{
+    return v > 0 && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+/** ceil(x) for a positive finite x, at least 1, without counting rounding noise as a whole unit. */
+int wholeUnits(double x)
+{
+    if (!(x > 0) || !std::isfinite(x))
+        return 1;
+    return std::max(1, int(std::ceil(x - 1e-9)));
+}
+
+/**
+ * Mean queue wait of an M/D/1 queue with service time @p service at utilization @p rho < 1:
+ * rho * service / (2 (1 - rho)) (Pollaczek-Khinchine with zero service variance).
+ */
+double mdOneWaitSeconds(double rho, double service)
+{
+    return rho > 0 ? rho * service / (2.0 * (1.0 - rho)) : 0.0;
+}
+
+/**
+ * Largest utilization rho of an M/D/1 queue with service @p service whose mean wait stays within @p slack:
+ * rho * s / (2 (1 - rho)) <= x  <=>  rho <= 2x / (s + 2x). nullopt when @p slack <= 0.
+ */
+std::optional<double> utilizationWithin(double slack, double service)
+{
+    if (!(slack > 0))
+        return std::nullopt;
+    if (!(service > 0))
+        return 1.0;
+    return 2.0 * slack / (service + 2.0 * slack);
+}
+
+} // namespace
+
+// ------------------------------------------------------------------------------------------------
+// Economics
+// ------------------------------------------------------------------------------------------------
+
+OperatingCost operatingCost(const EconomicsInputs& e, double gpus, double outputTokensPerSecond, double inputTokensPerSecond,
+                            double prefillShare)
+{
+    OperatingCost c;
+    const double share = std::clamp(std::isfinite(prefillShare) ? prefillShare : 0.0, 0.0, 1.0);
+    const std::optional<double> price = e.pricePerGpuHour ? positive(*e.pricePerGpuHour) : std::nullopt;
+    const std::optional<double> power = e.boardPowerWatts ? positive(*e.boardPowerWatts) : std::nullopt;
+    const double pue = e.pue >= 1.0 && std::isfinite(e.pue) ? e.pue : kDefaultPue;
+    const bool out = outputTokensPerSecond > 0 && std::isfinite(outputTokensPerSecond) && gpus > 0;
+    const bool in = inputTokensPerSecond > 0 && std::isfinite(inputTokensPerSecond) && gpus > 0;
+    if (price && gpus > 0) {
+        const double perHour = gpus * *price;
+        c.costPerHour = perHour;
+        const double perSecond = perHour / kSecondsPerHour;
+        if (out) {
+            c.costPerMillionOutputTokensAllIn = perSecond / outputTokensPerSecond * kMillion;
+            c.costPerMillionOutputTokens = (1.0 - share) * perSecond / outputTokensPerSecond * kMillion;
+        }
+        if (in)
+            c.costPerMillionInputTokens = share * perSecond / inputTokensPerSecond * kMillion;
+    }
+    if (power && gpus > 0) {
+        const double facility = gpus * *power * pue;
+        c.facilityPowerWatts = facility;
+        if (out) {
+            c.joulesPerOutputToken = facility / outputTokensPerSecond;
+            c.outputTokensPerSecondPerMegawatt = outputTokensPerSecond / (facility / kMillion);
+        }
+    }
+    return c;
+}
+
+OperatingCost operatingCost(const EconomicsInputs& economics, const Scenario& s, const Evaluation& ev)
+{
+    const WorkloadResult& w = ev.workload;
+    const double requestSeconds = w.prefillSecondsPerRequest + w.decodeSecondsPerRequest;
+    const double requestsPerSecond = requestSeconds > 0 ? 1.0 / requestSeconds : 0.0;
+    return operatingCost(economics, std::max(1, s.hardware.gpus), requestsPerSecond * s.workload.outputTokens,
+                         requestsPerSecond * s.workload.promptTokens, w.prefillShare);
+}
+
+std::optional<double> examplePricePerGpuHour(const std::string& deviceId)
+{
+    static const std::map<std::string, double> prices = [] {
+        std::map<std::string, double> out;
+        QFile f(QStringLiteral(":/plans/gpu-prices-example.json"));
+        if (!f.open(QIODevice::ReadOnly))
+            return out;
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("prices_per_gpu_hour")).toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (it.value().isDouble() && it.value().toDouble() > 0)
+                out[it.key().toStdString()] = it.value().toDouble();
+        return out;
+    }();
+    const auto it = prices.find(deviceId);
+    return it == prices.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Layout
+// ------------------------------------------------------------------------------------------------
+
+std::string layoutRefusal(const ModelShape& m, const ParallelLayout& l)
+{
+    auto n = [](int v) { return std::to_string(v); };
+    if (l.tp < 1 || l.pp < 1 || l.ep < 1)
+        return "TP " + n(l.tp) + ", PP " + n(l.pp) + ", EP " + n(l.ep) + ": each must be at least 1";
+    if (m.heads % l.tp != 0)
+        return "TP " + n(l.tp) + " does not divide the " + n(m.heads) + " attention heads";
+    if (!m.isMla() && m.kvHeads > 0 && m.kvHeads % l.tp != 0 && l.tp % m.kvHeads != 0)
+        return "TP " + n(l.tp) + " and the " + n(m.kvHeads) + " KV heads do not divide one another";
+    if (m.layers % l.pp != 0)
+        return "PP " + n(l.pp) + " does not divide the " + n(m.layers) + " layers";
+    if (!m.isMoe() && l.ep > 1)
+        return "EP " + n(l.ep) + ": a dense model has no experts to split";
+    if (m.isMoe() && m.experts % l.ep != 0)
+        return "EP " + n(l.ep) + " does not divide the " + n(m.experts) + " routed experts";
+    if (l.stageWidth() % l.tp != 0 || l.stageWidth() % l.ep != 0)
+        return "TP " + n(l.tp) + " and EP " + n(l.ep) + " do not divide one another";
+    if (l.microbatches < 0)
+        return "microbatches " + n(l.microbatches) + ": must be 0 (automatic) or at least 1";
+    return {};
+}
+
+std::vector<ParallelLayout> layoutsFor(const ModelShape& m, int gpus)
+{
+    std::vector<ParallelLayout> out;
+    for (int pp = 1; pp <= gpus; ++pp) {
+        if (gpus % pp != 0)
+            continue;
+        const int w = gpus / pp;
+        for (int tp = 1; tp <= w; ++tp) {
+            if (w % tp != 0)
+                continue;
+            for (int ep = 1; ep <= w; ++ep) {
+                if (w % ep != 0 || std::max(tp, ep) != w)
+                    continue;
+                const ParallelLayout l{tp, pp, ep, 0};
+                if (layoutRefusal(m, l).empty())
+                    out.push_back(l);
+            }
+        }
+    }
+    return out;
+}
+
+LayoutResult evaluateLayout(const Scenario& s0, const ParallelLayout& l, double batch, double context, double prompt,
+                            double capacityContext)
+{
+    LayoutResult r;
+    r.refusal = layoutRefusal(s0.model, l);
+    if (!r.refusal.empty())
+        return r;
+    Scenario s = s0;
+    s.hardware.gpus = l.tp;
+    // The tensor-parallel cost terms (the one formula, model/cost/costterms.h); the experts then spread over w = max(tp, ep)
+    // GPUs: scale the bytes of one expert by tp / w so that weightReadBytes()'s division by tp gives the share of w.
+    CostTerms t = costTerms(s);
+    const double tp = l.tp, pp = l.pp, ep = l.ep, w = l.stageWidth(), groups = l.attentionGroups();
+    const double expertBytesAll = t.experts * t.expertWeightBytes;
+    t.expertWeightBytes *= tp / w;
+    r.gpus = l.gpus();
+    r.weightBytesPerGpu = (t.nonExpertWeightBytes / tp + expertBytesAll / w) / pp;
+    r.kvBudgetBytesPerGpu = s.hardware.memoryBytes * s.serving.memoryUtilization - r.weightBytesPerGpu - s.serving.activationReserveBytes;
+    r.weightsFit = r.kvBudgetBytesPerGpu > 0;
+    r.kvBytesPerSequencePerGpu = t.cacheBytesPerSequence(capacityContext) / pp;
+    if (r.weightsFit)
+        r.maxSequences = r.kvBytesPerSequencePerGpu > 0
+            ? static_cast<long long>(groups * std::floor(r.kvBudgetBytesPerGpu / r.kvBytesPerSequencePerGpu))
+            : (1LL << 40);
+
+    // Decode: m microbatches of B / m sequences cycle through the pp stages; each attention group holds B / (m groups).
+    const double B = std::max(1.0, batch);
+    int m = l.microbatches > 0 ? l.microbatches : std::min(l.pp, std::max(1, int(std::floor(B))));
+    m = std::max(1, std::min(m, std::max(1, int(std::floor(B)))));
+    r.microbatches = m;
+    const double tokensPerMicrobatch = B / m;
+    const double perGroup = tokensPerMicrobatch / groups;
+    const double link = s.hardware.linkBandwidthBytesPerSecond;
+    const double latency = s.hardware.linkLatencySeconds;
+    const double layers = t.layers;
+    // Expert parallelism replaces each layer's MLP all-reduce by an all-to-all: half the tensor-parallel traffic stays.
+    const double allReduceShare = l.ep > 1 ? 0.5 : 1.0;
+    auto allToAllBytes = [&](double tokens) {
+        // Dispatch and combine, each MoE layer (counted as all L): tokens / w per GPU, k copies of d activations, the
+        // (ep - 1) / ep of them bound for other GPUs.
+        return l.ep > 1 ? 2.0 * layers * (tokens / w) * t.expertsPerToken * t.hidden * kActivationBytes * (ep - 1.0) / ep : 0.0;
+    };
+    auto allToAllSeconds = [&](double tokens) { return l.ep > 1 ? allToAllBytes(tokens) / link + 2.0 * layers * latency : 0.0; };
+    auto sendBytes = [&](double tokens) { return l.pp > 1 ? tokens * t.hidden * kActivationBytes / w : 0.0; };
+    auto sendSeconds = [&](double tokens) { return l.pp > 1 ? sendBytes(tokens) / link + latency : 0.0; };
+
+    r.allReduceBytesPerStep = l.tp > 1 ? allReduceShare * 2.0 * layers * (2.0 * (tp - 1.0) / tp) * perGroup * t.hidden * kActivationBytes : 0.0;
+    r.allToAllBytesPerStep = allToAllBytes(tokensPerMicrobatch) / pp;
+    r.pipelineSendBytesPerStep = sendBytes(tokensPerMicrobatch);
+    const double memory = (t.weightReadBytes(tokensPerMicrobatch) + perGroup * t.cacheBytesPerSequence(context)) / t.effectiveBandwidth;
+    const double compute = t.decodeComputeSeconds(perGroup, context);
+    r.stageSeconds = (std::max(memory, compute) + allReduceShare * t.commSeconds(perGroup) + allToAllSeconds(tokensPerMicrobatch)) / pp;
+    const int cycle = std::max(l.pp, m);
+    r.pipelineBubble = 1.0 - double(m) / cycle;
+    r.stepSeconds = cycle * (r.stageSeconds + sendSeconds(tokensPerMicrobatch)) + t.stepOverheadSeconds;
+    r.tokensPerSecond = B / r.stepSeconds;
+
+    // Prefill of one prompt: the stages in turn (no speed-up from pp for one request), tensor parallel within each.
+    r.prefillSeconds = std::max(t.prefillComputeSeconds(prompt), t.prefillMemorySeconds(prompt)) + allReduceShare * t.commSeconds(prompt)
+                       + allToAllSeconds(prompt) + (pp - 1.0) * sendSeconds(prompt) + t.prefillOverheadSeconds;
+    r.kvTransferBytesPerRequest = prompt * kvBytesPerToken(s.model) + s.model.stateBytesPerSequence;
+    return r;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Search
+// ------------------------------------------------------------------------------------------------
+
+std::vector<int> paretoFrontier(const std::vector<PlanPoint>& points, const std::vector<int>& candidates)
+{
+    std::vector<int> order = candidates;
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        const PlanPoint &pa = points[size_t(a)], &pb = points[size_t(b)];
+        if (pa.tokensPerSecondPerUser != pb.tokensPerSecondPerUser)
+            return pa.tokensPerSecondPerUser > pb.tokensPerSecondPerUser;
+        return pa.outputTokensPerSecondPerGpu > pb.outputTokensPerSecondPerGpu;
+    });
+    std::vector<int> frontier;
+    double best = -1.0;
+    for (int i : order) {
+        const double perGpu = points[size_t(i)].outputTokensPerSecondPerGpu;
+        if (perGpu > best) { // strictly more per GPU than every faster-per-user point: not dominated
+            frontier.push_back(i);
+            best = perGpu;
+        }
+    }
+    std::reverse(frontier.begin(), frontier.end());
+    return frontier;
+}
+
+std::vector<PlanDevice> catalogueDevices(bool examplePrices, double pue)
+{
+    std::vector<PlanDevice> out;
+    for (const HardwarePreset& h : hardwarePresets()) {
+        PlanDevice d;
+        d.id = h.id;
+        d.hardware = h.hardware;
+        d.hardware.gpus = 1;
+        d.economics.pue = pue;
+        if (examplePrices)
+            d.economics.pricePerGpuHour = examplePricePerGpuHour(h.id);
+        if (h.hardware.boardPowerWatts > 0)
+            d.economics.boardPowerWatts = h.hardware.boardPowerWatts;
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, double itlSloMs)
+{
+    PlanRequest r;
+    r.scenario = scenario;
+    r.load = {requestsPerSecond, double(std::max(1, scenario.workload.promptTokens)), double(std::max(1, scenario.workload.outputTokens))};
+    r.slo = {scenario.workload.ttftSloMs, itlSloMs};
+    r.candidates.devices = catalogueDevices();
+    return r;
+}
+
+SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long long requests)
+{
+    SimulatedCheck c;
+    if (p.disaggregated) {
+        c.skipped = "the simulator runs one colocated instance, not prefill and decode pools";
+        return c;
+    }
+    if (p.layout.pp > 1 || p.layout.ep > 1) {
+        c.skipped = "the simulator models tensor parallelism only (PP " + std::to_string(p.layout.pp) + ", EP " + std::to_string(p.layout.ep) + ")";
+        return c;
+    }
+    if (p.device < 0 || size_t(p.device) >= req.candidates.devices.size() || p.replicas < 1) {
+        c.skipped = "not a plan of this request";
+        return c;
+    }
+    Scenario s = req.scenario;
+    s.hardware = req.candidates.devices[size_t(p.device)].hardware;
+    s.hardware.gpus = p.layout.tp;
+    const int P = int(std::lround(req.load.promptTokens)), O = int(std::lround(req.load.outputTokens));
+    s.serving.maxContextTokens = std::max(s.serving.maxContextTokens, P + O);
+    s.workload.promptTokens = P;
+    s.workload.outputTokens = O;
+    s.workload.contextTokens = P + O / 2;
+    SimulationConfig config;
+    config.policy = BatchingPolicy::Continuous;
+    config.maxSequences = std::max(1, p.batchCap);
+    config.blockTokens = s.serving.blockTokens;
+    // The whole fleet: the plan's replicas behind a least-loaded router, sharing the requests.
+    config.replicas = p.replicas;
+    config.router = RouterPolicy::LeastLoaded;
+    config.requests = std::max(1LL, requests);
+    config.itlSloMs = req.slo.itlMs;
+    config.ttftSloMs = req.slo.ttftMs;
+    config.itlSloStatistic = ItlSloStatistic::Mean;
+    RequestClass cls;
+    cls.name = "plan";
+    cls.ratePerSecond = req.load.requestsPerSecond;
+    cls.prompt.kind = LengthDistribution::Kind::Fixed;
+    cls.prompt.value = P;
+    cls.output.kind = LengthDistribution::Kind::Fixed;
+    cls.output.value = O;
+    config.classes = {cls};
+    if (const std::string err = checkSimulationConfig(config); !err.empty()) {
+        c.skipped = err;
+        return c;
+    }
+    const SimulationResult r = simulate(s, config, generateRequests(config));
+    const LatencySummary& l = r.all.latency;
+    c.simulated = true;
+    c.requests = r.all.requests;
+    c.ttftMeanMs = l.ttft.mean * 1e3;
+    c.ttftP90Ms = l.ttft.p90 * 1e3;
+    c.ttftP99Ms = l.ttft.p99 * 1e3;
+    c.tpotMeanMs = l.tpot.mean * 1e3;
+    c.tpotP90Ms = l.tpot.p90 * 1e3;
+    c.goodputFraction = r.all.goodputFraction;
+    c.meetsSloAtP90 = c.ttftP90Ms <= req.slo.ttftMs && c.tpotP90Ms <= req.slo.itlMs && r.all.rejected == 0;
+    return c;
+}
+
+std::string exclusionText(ExclusionReason reason)
+{
+    switch (reason) {
+    case ExclusionReason::None: return "meets the SLOs";
+    case ExclusionReason::DoesNotFit: return "does not fit";
+    case ExclusionReason::MissesItl: return "misses ITL";
+    case ExclusionReason::MissesTtft: return "misses TTFT";
+    case ExclusionReason::MissesBoth: return "misses ITL and TTFT";
+    }
+    return {};
+}
+
+std::string layoutText(const ParallelLayout& l)
+{
+    return "TP" + std::to_string(l.tp) + " PP" + std::to_string(l.pp) + " EP" + std::to_string(l.ep);
+}
+
+namespace {
+
+std::string fixed(double v, int decimals)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+/** Orders plans: known cost first, cheaper first; then fewer J per token; then fewer GPUs. */
+bool cheaperThan(const PlanPoint& a, const PlanPoint& b)
+{
+    const auto& ca = a.cost.costPerMillionOutputTokensAllIn;
+    const auto& cb = b.cost.costPerMillionOutputTokensAllIn;
+    if (ca.has_value() != cb.has_value())
+        return ca.has_value();
+    if (ca && *ca != *cb)
+        return *ca < *cb;
+    const auto& ja = a.cost.joulesPerOutputToken;
+    const auto& jb = b.cost.joulesPerOutputToken;
+    if (ja.has_value() != jb.has_value())
+        return ja.has_value();
+    if (ja && *ja != *jb)
+        return *ja < *jb;
+    if (a.totalGpus != b.totalGpus)
+        return a.totalGpus < b.totalGpus;
+    return a.outputTokensPerSecondPerGpu > b.outputTokensPerSecondPerGpu;
+}
+
+struct DeviceTally {
+    bool anyFit = false, anyItl = false, anyTtft = false;
+    double bestItlMs = INFINITY, bestTtftMs = INFINITY;
+    double leastWeightsPerGpu = INFINITY, usableAtLeast = 0;
+    int leastGpus = 0;
+};
+
+} // namespace
+
+PlanResult searchPlans(const PlanRequest& req)
+{
+    PlanResult out;
+    const double lambda = req.load.requestsPerSecond;
+    const double P = req.load.promptTokens, O = req.load.outputTokens;
+    const double meanContext = P + O / 2.0, capacityContext = P + O;
+    const double ttftSlo = req.slo.ttftMs / 1000.0;
+    const double headroom = std::clamp(req.candidates.maxUtilization, 0.01, 1.0);
+    const auto& devices = req.candidates.devices;
+    std::vector<DeviceTally> tally(devices.size());
+    std::map<std::tuple<int, int, int, int, int, bool>, int> bestOfConfig; // (device, gpus, tp, pp, ep, disagg) -> point
+
+    for (size_t di = 0; di < devices.size(); ++di) {
+        const PlanDevice& dev = devices[di];
+        DeviceTally& dt = tally[di];
+        Scenario s = req.scenario;
+        s.hardware = dev.hardware;
+        for (int gpus : req.candidates.gpuCounts) {
+            std::vector<ParallelLayout> layouts;
+            if (req.candidates.layouts.empty()) {
+                layouts = layoutsFor(s.model, gpus);
+            } else {
+                for (const ParallelLayout& l : req.candidates.layouts) {
+                    if (l.gpus() != gpus)
+                        continue;
+                    if (const std::string why = layoutRefusal(s.model, l); !why.empty()) {
+                        if (di == 0)
+                            out.refusals.push_back(layoutText(l) + ": " + why);
+                        continue;
+                    }
+                    layouts.push_back(l);
+                }
+            }
+            for (ParallelLayout layout : layouts) {
+                if (layout.microbatches == 0)
+                    layout.microbatches = req.candidates.microbatches;
+                const LayoutResult base = evaluateLayout(s, layout, 1.0, meanContext, P, capacityContext);
+                const double usable = s.hardware.memoryBytes * s.serving.memoryUtilization - s.serving.activationReserveBytes;
+                if (base.weightBytesPerGpu < dt.leastWeightsPerGpu) {
+                    dt.leastWeightsPerGpu = base.weightBytesPerGpu;
+                    dt.usableAtLeast = usable;
+                    dt.leastGpus = base.gpus;
+                }
+                if (!base.weightsFit || base.maxSequences < 1)
+                    continue;
+                dt.anyFit = true;
+                std::vector<int> caps;
+                for (int cap : req.candidates.batchCaps) {
+                    const int b = int(std::min<long long>(cap, base.maxSequences));
+                    if (b >= 1 && std::find(caps.begin(), caps.end(), b) == caps.end())
+                        caps.push_back(b);
+                }
+                for (int B : caps) {
+                    const LayoutResult lr = evaluateLayout(s, layout, B, meanContext, P, capacityContext);
+                    const double step = lr.stepSeconds, pre = lr.prefillSeconds;
+                    const double G = lr.gpus;
+                    for (const bool disagg : {false, true}) {
+                        if (disagg && req.candidates.disaggregation == Disaggregation::Colocated)
+                            continue;
+                        if (!disagg && req.candidates.disaggregation == Disaggregation::Disaggregated)
+                            continue;
+                        PlanPoint p;
+                        p.device = int(di);
+                        p.layout = layout;
+                        p.layout.microbatches = lr.microbatches;
+                        p.disaggregated = disagg;
+                        p.batchCap = B;
+                        p.gpusPerInstance = lr.gpus;
+                        p.weightBytesPerGpu = lr.weightBytesPerGpu;
+                        p.kvBudgetBytesPerGpu = lr.kvBudgetBytesPerGpu;
+                        p.maxSequences = lr.maxSequences;
+                        p.stepSeconds = step;
+                        p.prefillSeconds = pre;
+                        if (!disagg) {
+                            // One instance serves a request in g = t_pre + O t_step / B instance-seconds and is loaded to
+                            // at most maxUtilization of 1 / g; prefills queue (M/D/1) and wait half a decode step on average.
+                            const double g = pre + O * step / B;
+                            const std::optional<double> rhoMax = utilizationWithin(ttftSlo - pre - step / 2.0, pre);
+                            const double perInstanceMax = rhoMax ? std::min(headroom / g, *rhoMax / pre) : headroom / g;
+                            p.replicas = wholeUnits(lambda / perInstanceMax);
+                            const double rho = lambda / p.replicas * pre;
+                            p.ttftMs = (pre + mdOneWaitSeconds(rho, pre) + step / 2.0) * 1000.0;
+                            p.itlMs = step / (1.0 - rho) * 1000.0;
+                            p.totalGpus = p.replicas * lr.gpus;
+                            p.prefillShare = pre / g;
+                            p.outputTokensPerSecondPerGpu = O * perInstanceMax / G;
+                            p.tokensPerSecondPerUser = (1.0 - perInstanceMax * pre) / step;
+                        } else {
+                            // Prefill pool and decode pool of the same device and layout; the KV of each prompt crosses
+                            // the link, each of the tp * pp GPUs holding the cache sending its share.
+                            p.kvTransferSeconds = lr.kvTransferBytesPerRequest / (s.hardware.linkBandwidthBytesPerSecond * layout.tp * layout.pp)
+                                                  + s.hardware.linkLatencySeconds;
+                            const double rhoMax = utilizationWithin(ttftSlo - pre - p.kvTransferSeconds, pre).value_or(0.9);
+                            p.prefillInstances = wholeUnits(lambda * pre / rhoMax);
+                            const double perDecodeInstance = headroom * B / (O * step);
+                            p.decodeInstances = wholeUnits(lambda / perDecodeInstance);
+                            const double rho = lambda * pre / p.prefillInstances;
+                            p.ttftMs = (pre + mdOneWaitSeconds(rho, pre) + p.kvTransferSeconds) * 1000.0;
+                            p.itlMs = step * 1000.0;
+                            p.totalGpus = (p.prefillInstances + p.decodeInstances) * lr.gpus;
+                            p.prefillShare = double(p.prefillInstances) / (p.prefillInstances + p.decodeInstances);
+                            p.outputTokensPerSecondPerGpu = O / (G * (pre / rhoMax + 1.0 / perDecodeInstance));
+                            p.tokensPerSecondPerUser = 1.0 / step;
+                        }
+                        p.meetsItl = p.itlMs <= req.slo.itlMs;
+                        p.meetsTtft = p.ttftMs <= req.slo.ttftMs;
+                        dt.anyItl = dt.anyItl || p.meetsItl;
+                        dt.anyTtft = dt.anyTtft || p.meetsTtft;
+                        dt.bestItlMs = std::min(dt.bestItlMs, p.itlMs);
+                        dt.bestTtftMs = std::min(dt.bestTtftMs, p.ttftMs);
+                        p.cost = operatingCost(dev.economics, p.totalGpus, lambda * O, lambda * P, p.prefillShare);
+                        out.points.push_back(p);
+                        const int index = int(out.points.size()) - 1;
+                        if (p.meetsSlo()) {
+                            const auto key = std::make_tuple(int(di), lr.gpus, layout.tp, layout.pp, layout.ep, disagg);
+                            auto it = bestOfConfig.find(key);
+                            if (it == bestOfConfig.end())
+                                bestOfConfig.emplace(key, index);
+                            else if (cheaperThan(p, out.points[size_t(it->second)]))
+                                it->second = index;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out.evaluated = int(out.points.size());
+
+    for (const auto& [key, index] : bestOfConfig)
+        out.plans.push_back(index);
+    std::stable_sort(out.plans.begin(), out.plans.end(),
+                     [&](int a, int b) { return cheaperThan(out.points[size_t(a)], out.points[size_t(b)]); });
+
+    for (int i : out.plans) {
+        const PlanPoint& p = out.points[size_t(i)];
+        if (p.cost.costPerMillionOutputTokensAllIn
+            && (!out.cheapest || *p.cost.costPerMillionOutputTokensAllIn < *out.points[size_t(*out.cheapest)].cost.costPerMillionOutputTokensAllIn))
+            out.cheapest = i;
+        if (p.cost.joulesPerOutputToken
+            && (!out.mostPowerEfficient || *p.cost.joulesPerOutputToken < *out.points[size_t(*out.mostPowerEfficient)].cost.joulesPerOutputToken))
+            out.mostPowerEfficient = i;
+    }
+
+    // Per device: the frontier over its points, its best plan, or why it has none.
+    std::vector<std::vector<int>> byDevice(devices.size());
+    for (size_t i = 0; i < out.points.size(); ++i)
+        byDevice[size_t(out.points[i].device)].push_back(int(i));
+    for (size_t di = 0; di < devices.size(); ++di) {
+        DeviceSummary d;
+        d.device = int(di);
+        d.frontier = paretoFrontier(out.points, byDevice[di]);
+        for (int i : out.plans)
+            if (out.points[size_t(i)].device == int(di)) {
+                d.bestPlan = i;
+                break;
+            }
+        const DeviceTally& dt = tally[di];
+        const std::string slo = " (SLO ITL " + fixed(req.slo.itlMs, 0) + " ms, TTFT " + fixed(req.slo.ttftMs, 0) + " ms)";
+        if (d.bestPlan) {
+            d.reason = ExclusionReason::None;
+        } else if (!dt.anyFit) {
+            d.reason = ExclusionReason::DoesNotFit;
+            d.detail = std::isfinite(dt.leastWeightsPerGpu)
+                ? "the weights need " + fixed(dt.leastWeightsPerGpu / 1e9, 1) + " GB per GPU at best (" + std::to_string(dt.leastGpus)
+                      + " GPUs) with one sequence's KV besides; " + fixed(dt.usableAtLeast / 1e9, 1) + " GB usable per GPU"
+                : "no layout of the GPU counts searched can split the model";
+        } else if (!dt.anyItl && !dt.anyTtft) {
+            d.reason = ExclusionReason::MissesBoth;
+            d.detail = "best ITL " + fixed(dt.bestItlMs, 1) + " ms and best TTFT " + fixed(dt.bestTtftMs, 0) + " ms" + slo;
+        } else if (!dt.anyItl) {
+            d.reason = ExclusionReason::MissesItl;
+            d.detail = "best ITL " + fixed(dt.bestItlMs, 1) + " ms" + slo;
+        } else if (!dt.anyTtft) {
+            d.reason = ExclusionReason::MissesTtft;
+            d.detail = "best TTFT " + fixed(dt.bestTtftMs, 0) + " ms" + slo;
+        } else {
+            d.reason = ExclusionReason::MissesBoth;
+            d.detail = "meets ITL and TTFT only in different configurations, never both at once" + slo;
+        }
+        out.devices.push_back(std::move(d));
+    }
+
+    auto describe = [&](int i) {
+        const PlanPoint& p = out.points[size_t(i)];
+        const std::string fleet = p.disaggregated
+            ? std::to_string(p.prefillInstances) + " prefill + " + std::to_string(p.decodeInstances) + " decode x "
+            : std::to_string(p.replicas) + " x ";
+        return fleet + std::to_string(p.gpusPerInstance) + " " + devices[size_t(p.device)].hardware.name + " (" + layoutText(p.layout)
+               + ", batch " + std::to_string(p.batchCap) + ")";
+    };
+    if (out.plans.empty()) {
+        out.takeaway = "No configuration meets ITL " + fixed(req.slo.itlMs, 0) + " ms and TTFT " + fixed(req.slo.ttftMs, 0)
+                       + " ms at this load; see why each device fails.";
+    } else {
+        std::string line;
+        if (out.cheapest)
+            line = "Cheapest: " + describe(*out.cheapest) + " at "
+                   + fixed(*out.points[size_t(*out.cheapest)].cost.costPerMillionOutputTokensAllIn, 3) + " " + req.currency
+                   + " per 1M output tokens";
+        if (out.mostPowerEfficient) {
+            const PlanPoint& p = out.points[size_t(*out.mostPowerEfficient)];
+            line += (line.empty() ? "" : "; ") + std::string("most power-efficient: ")
+                    + (out.mostPowerEfficient == out.cheapest ? std::string("the same") : describe(*out.mostPowerEfficient)) + " at "
+                    + fixed(*p.cost.joulesPerOutputToken, 3) + " J per output token";
+        }
+        if (line.empty())
+            line = "Best: " + describe(out.plans.front()) + " (no price or power known for the candidates)";
+        out.takeaway = line + ".";
+    }
+    return out;
+}
+
+} // namespace ridgeline::model

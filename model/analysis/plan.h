@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/cost/scenario.h"
+
+namespace ridgeline::model {
+
+struct Evaluation;
+
+// ---------------------------------------------------------------------------------------------
+// Economics (docs/cost-model.md section 5, "Fleet plan: economics")
+// ---------------------------------------------------------------------------------------------
+
+/** Power usage effectiveness used when none is given: facility power / IT power. An assumption, not a fact. */
+inline constexpr double kDefaultPue = 1.2;
+
+/** What one GPU costs to run. Prices are the user's (defaults are named examples, never facts). */
+struct EconomicsInputs {
+    std::optional<double> pricePerGpuHour;  ///< USD (or the plan's currency) per GPU-hour; nullopt: unknown
+    std::optional<double> boardPowerWatts;  ///< board power (TDP) per GPU, W; nullopt: unknown
+    double pue = kDefaultPue;               ///< facility power / IT power, >= 1
+};
+
+/**
+ * Cost and energy at one operating point: @p gpus GPUs delivering @p outputTokensPerSecond output tokens/s
+ * and @p inputTokensPerSecond prompt tokens/s, spending the fraction @p prefillShare of their time in prefill.
+ * Every field is nullopt where its input (price, power) is unknown or the rate is 0: never NaN.
+ */
+struct OperatingCost {
+    std::optional<double> costPerHour;                      ///< C_h = G * price, per hour
+    std::optional<double> costPerMillionOutputTokensAllIn;  ///< C_h / (3600 * out/s) * 1e6: every GPU-second on the output
+    std::optional<double> costPerMillionOutputTokens;       ///< (1 - prefill share) * C_h / (3600 * out/s) * 1e6
+    std::optional<double> costPerMillionInputTokens;        ///< prefill share * C_h / (3600 * in/s) * 1e6
+    std::optional<double> facilityPowerWatts;               ///< P_f = G * board power * PUE, W (board at TDP: an upper bound)
+    std::optional<double> joulesPerOutputToken;             ///< P_f / out/s, J (prefill energy included: all-in)
+    std::optional<double> outputTokensPerSecondPerMegawatt; ///< out/s / (P_f / 1e6)
+};
+
+/**
+ * The formulas of OperatingCost (docs/cost-model.md section 5). @p gpus >= 0, rates in tokens/s,
+ * @p prefillShare in [0, 1] (clamped). Unknown price or power, or zero rates, give nullopt fields.
+ */
+OperatingCost operatingCost(const EconomicsInputs& economics, double gpus, double outputTokensPerSecond,
+                            double inputTokensPerSecond, double prefillShare);
+
+/**
+ * Operating cost of one evaluated scenario (the window's operating point): hardware.gpus GPUs serving
+ * requests of P prompt and O output tokens at the current batch, each request costing the GPU time
+ * evaluation.workload gives (prefill + O * t_step(B, P + O/2) / B); out/s = O / that, in/s = P / that,
+ * prefill share = workload.prefillShare.
+ */
+OperatingCost operatingCost(const EconomicsInputs& economics, const Scenario& scenario, const Evaluation& evaluation);
+
+/** Example price per GPU-hour for catalogue device @p deviceId (resources/plans/gpu-prices-example.json):
+ *  an illustrative figure to edit, not a quote. nullopt when the example file names none. */
+std::optional<double> examplePricePerGpuHour(const std::string& deviceId);
+
+// ---------------------------------------------------------------------------------------------
+// Parallel layout (docs/cost-model.md section 5, "Fleet plan: parallel layout")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * How one serving instance (one replica) splits the model. The instance has pp * max(tp, ep) GPUs:
+ * pp pipeline stages of L / pp layers; in each stage, attention and the dense layers split over tp GPUs,
+ * routed experts split over ep GPUs (experts whole, E / ep per GPU; a slice of each when ep < tp). When
+ * ep > tp the stage runs ep / tp attention groups side by side (data-parallel attention, each holding its
+ * own sequences) around one expert-parallel group. Replicas (data parallel) are counted by the plan.
+ */
+struct ParallelLayout {
+    int tp = 1;           ///< tensor-parallel GPUs (attention heads split over them)
+    int pp = 1;           ///< pipeline stages (layers split over them)
+    int ep = 1;           ///< expert-parallel GPUs (routed experts split over them); 1 for dense models
+    int microbatches = 0; ///< decode microbatches in flight through the pipeline; 0: min(pp, batch)
+
+    int stageWidth() const { return tp > ep ? tp : ep; }                  ///< w = max(tp, ep), GPUs per stage
+    int gpus() const { return pp * stageWidth(); }                         ///< GPUs per instance, pp * w
+    int attentionGroups() const { return stageWidth() / (tp > 0 ? tp : 1); } ///< w / tp
+};
+
+/** Why a layout cannot run a model: empty when it can. Names the count that does not divide. */
+std::string layoutRefusal(const ModelShape& model, const ParallelLayout& layout);
+
+/** Every layout with exactly @p gpus GPUs per instance that layoutRefusal() accepts for @p model. */
+std::vector<ParallelLayout> layoutsFor(const ModelShape& model, int gpus);
+
+/**
+ * Memory, communication and step time of one instance of @p layout (docs/cost-model.md section 5).
+ * Per GPU figures are for the most loaded GPU; bytes and seconds in SI units.
+ */
+struct LayoutResult {
+    std::string refusal;                ///< non-empty: the layout cannot run the model (then nothing else is set)
+    int gpus = 0;                       ///< GPUs per instance
+    double weightBytesPerGpu = 0;       ///< (W_nonexpert / tp + W_experts / max(tp, ep)) / pp
+    double kvBudgetBytesPerGpu = 0;     ///< HBM * utilization - weights per GPU - activation reserve (negative: no fit)
+    bool weightsFit = false;            ///< kvBudgetBytesPerGpu > 0
+    double kvBytesPerSequencePerGpu = 0; ///< cache of one sequence at the capacity context on one GPU (its layers, its heads)
+    long long maxSequences = 0;         ///< sequences of the capacity context the instance holds: groups * floor(budget / per-sequence)
+    double allReduceBytesPerStep = 0;   ///< tensor-parallel all-reduce bytes per GPU per decode step (ring, 2 per layer)
+    double allToAllBytesPerStep = 0;    ///< expert-parallel dispatch + combine bytes per GPU per decode step
+    double pipelineSendBytesPerStep = 0; ///< activations one stage sends the next per microbatch, B_mb * d * 2 B
+    int microbatches = 1;               ///< microbatches used
+    double pipelineBubble = 0;          ///< idle fraction of each stage in decode, 1 - m / max(pp, m)
+    double stageSeconds = 0;            ///< one stage's time for one microbatch (memory/compute max + comm)
+    double stepSeconds = 0;             ///< ITL at the batch: max(pp, m) * (stage + send) + step overhead
+    double tokensPerSecond = 0;         ///< batch / stepSeconds, per instance
+    double prefillSeconds = 0;          ///< one prompt's prefill on the instance (stages in turn)
+    double kvTransferBytesPerRequest = 0; ///< P * kv bytes per token (all GPUs): what disaggregation moves per request
+};
+
+/**
+ * Evaluates @p layout for @p scenario's model, hardware (per GPU; hardware.gpus is ignored), efficiency and
+ * serving at decode batch @p batch, mean decode context @p contextTokens, prompt @p promptTokens, capacity
+ * context @p capacityContextTokens. Reuses costTerms() of the scenario with hardware.gpus = tp (one formula):
+ * at pp = ep = 1 stepSeconds equals stepSecondsAt() of that scenario. Precondition: validate(scenario) empty.
+ */
+LayoutResult evaluateLayout(const Scenario& scenario, const ParallelLayout& layout, double batch, double contextTokens,
+                            double promptTokens, double capacityContextTokens);
+
+// ---------------------------------------------------------------------------------------------
+// Search (docs/cost-model.md section 5, "Fleet plan: search")
+// ---------------------------------------------------------------------------------------------
+
+/** Target traffic: mean request rate and lengths (Poisson arrivals assumed by the queue estimate). */
+struct PlanLoad {
+    double requestsPerSecond = 1;
+    double promptTokens = 2048;
+    double outputTokens = 256;
+};
+
+/**
+ * SLOs. The analytic plan checks mean estimates (mean decode step, M/D/1 mean queue wait): proxies for the
+ * percentile SLOs, not percentiles; the simulator gives the distributions.
+ */
+struct PlanSlo {
+    double ttftMs = 2000;
+    double itlMs = 50;
+};
+
+/** One device the search may use. */
+struct PlanDevice {
+    std::string id;            ///< catalogue id, e.g. "h100-sxm"
+    Hardware hardware;         ///< per-GPU figures (hardware.gpus is ignored)
+    EconomicsInputs economics;
+};
+
+/** Which of colocated and disaggregated serving to consider. */
+enum class Disaggregation { Colocated, Disaggregated, Both };
+
+/** What to search over. */
+struct PlanCandidates {
+    std::vector<PlanDevice> devices;
+    std::vector<int> gpuCounts{1, 2, 3, 4, 5, 6, 7, 8}; ///< GPUs per instance
+    std::vector<ParallelLayout> layouts;      ///< empty: every valid layout of each GPU count; else only these
+    std::vector<int> batchCaps{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+    Disaggregation disaggregation = Disaggregation::Both;
+    int microbatches = 0;                     ///< 0: min(pp, batch)
+    /** Fraction of an instance's request capacity (1 / g colocated, B / (O t_step) for a decode instance) the plan
+     *  loads it to: headroom for the queueing for batch slots that the mean estimates do not see (the simulator
+     *  shows P90 TTFT growing fast near 1). In (0, 1]. */
+    double maxUtilization = 0.85;
+};
+
+/** Everything a search needs. The scenario gives model, efficiency and serving; its hardware and workload are replaced. */
+struct PlanRequest {
+    Scenario scenario;
+    PlanLoad load;
+    PlanSlo slo;
+    PlanCandidates candidates;
+    std::string currency = "USD"; ///< label for prices in the takeaway
+};
+
+/** One operating point: a device, a layout, a batch cap, and the fleet that carries the load with it. */
+struct PlanPoint {
+    int device = 0;                 ///< index into PlanRequest::candidates.devices
+    ParallelLayout layout;
+    bool disaggregated = false;
+    int batchCap = 0;               ///< decode batch per instance (after the KV capacity cap)
+    // Per instance.
+    int gpusPerInstance = 0;
+    double weightBytesPerGpu = 0;
+    double kvBudgetBytesPerGpu = 0;
+    long long maxSequences = 0;
+    double stepSeconds = 0;         ///< decode step at the batch cap (mean context)
+    double prefillSeconds = 0;
+    double kvTransferSeconds = 0;   ///< disaggregated: per request, prefill pool to decode pool
+    // At the target load.
+    double itlMs = 0;               ///< mean ITL estimate: step / (1 - prefill time share) colocated, step disaggregated
+    double ttftMs = 0;              ///< mean TTFT estimate: prefill + M/D/1 queue wait (+ KV transfer; + half a step colocated)
+    bool meetsItl = false, meetsTtft = false;
+    int replicas = 0;               ///< colocated instances (0 when disaggregated)
+    int prefillInstances = 0, decodeInstances = 0; ///< disaggregated pools
+    int totalGpus = 0;
+    double prefillShare = 0;        ///< fraction of GPU time charged to input tokens
+    // The frontier axes (fractional fleet at the SLO's utilization, no rounding).
+    double outputTokensPerSecondPerGpu = 0;
+    double tokensPerSecondPerUser = 0; ///< 1 / ITL
+    // Economics of the rounded fleet at the target load.
+    OperatingCost cost;
+
+    bool meetsSlo() const { return meetsItl && meetsTtft; }
+};
+
+/** Why a device has no plan meeting the SLOs. */
+enum class ExclusionReason { None, DoesNotFit, MissesItl, MissesTtft, MissesBoth };
+
+struct DeviceSummary {
+    int device = 0;
+    ExclusionReason reason = ExclusionReason::None;
+    std::string detail;             ///< one sentence with the figures (best ITL, best TTFT, weights vs memory)
+    std::optional<int> bestPlan;    ///< index into PlanResult::plans of the device's cheapest (else fastest) plan
+    std::vector<int> frontier;      ///< indices into PlanResult::points: the device's Pareto frontier, by tokens/s/user
+};
+
+struct PlanResult {
+    std::vector<PlanPoint> points;  ///< every fitting operating point evaluated (met SLOs or not)
+    std::vector<int> plans;         ///< indices into points meeting both SLOs, best per (device, GPUs, layout,
+                                    ///< disaggregation), ranked: cheapest first (unknown cost last, by J/token)
+    std::vector<DeviceSummary> devices; ///< one per candidate device, same order
+    std::optional<int> cheapest;        ///< index into points
+    std::optional<int> mostPowerEfficient; ///< index into points: fewest J per output token
+    std::string takeaway;           ///< one line naming both
+    std::vector<std::string> refusals; ///< layouts given explicitly that a model cannot use, with the reason
+    int evaluated = 0;              ///< operating points evaluated
+};
+
+/** Searches @p request (docs/cost-model.md section 5). Precondition: the scenario's model is valid. */
+PlanResult searchPlans(const PlanRequest& request);
+
+/**
+ * Indices (into @p points) of the Pareto frontier among @p candidates: no other candidate has both
+ * higher-or-equal tokens/s/user and higher-or-equal tokens/s/GPU with one strictly higher. Sorted by
+ * tokens/s/user ascending.
+ */
+std::vector<int> paretoFrontier(const std::vector<PlanPoint>& points, const std::vector<int>& candidates);
+
+/**
+ * Every catalogue device (resources/presets/hardware.json) as a plan candidate: its per-GPU figures, its
+ * board power (catalogue, datasheet TDP; unknown where the catalogue has none), the example price per
+ * GPU-hour when @p examplePrices (else unknown), and @p pue. What a view starts from without a plan file.
+ */
+std::vector<PlanDevice> catalogueDevices(bool examplePrices = true, double pue = kDefaultPue);
+
+/**
+ * A request for the window's scenario: its model, efficiency and serving; load = @p requestsPerSecond with
+ * workload.promptTokens and workload.outputTokens; SLOs = workload.ttftSloMs and @p itlSloMs (a view passes
+ * the ITL line it plans for, e.g. workload.itlSloMs.front()); candidates = catalogueDevices() with the defaults.
+ */
+PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, double itlSloMs);
+
+/**
+ * The serving simulator's check of one plan (model/sim/simulator.h): the plan's colocated replicas of its device
+ * at T = tp behind a least-loaded router (SimulationConfig::replicas), each with continuous batching and max
+ * sequences = the batch cap, Poisson arrivals at the whole load, fixed prompt and output lengths; @p requests
+ * in all (shared by the replicas). Distributions, not mean estimates: P90 TTFT and P90 TPOT against the SLOs.
+ * Only layouts the simulator models (pp = ep = 1, colocated); else simulated is false and skipped says why.
+ */
+struct SimulatedCheck {
+    bool simulated = false;
+    std::string skipped;           ///< why not simulated
+    long long requests = 0;
+    double ttftMeanMs = 0, ttftP90Ms = 0, ttftP99Ms = 0;
+    double tpotMeanMs = 0, tpotP90Ms = 0;
+    double goodputFraction = 0;    ///< requests meeting both SLOs (TTFT and TPOT, per request)
+    bool meetsSloAtP90 = false;    ///< P90 TTFT <= TTFT SLO and P90 TPOT <= ITL SLO
+};
+
+/** Runs the check above on @p point of @p request with @p requests requests in all (seed 1: deterministic). */
+SimulatedCheck simulatePlan(const PlanRequest& request, const PlanPoint& point, long long requests = 2000);
+
+/** "does not fit", "misses ITL", ... */
+std::string exclusionText(ExclusionReason reason);
+
+/** "TP4 PP2 EP1" */
+std::string layoutText(const ParallelLayout& layout);
+
+} // namespace ridgeline::model

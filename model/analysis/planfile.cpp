@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/analysis/planfile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QStringList>
+
+#include "model/files/hfconfig.h"
+#include "model/files/inputfile.h"
+#include "model/cost/presets.h"
+#include "model/cost/scenariokeys.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+std::string str(const QString& s) { return s.toStdString(); }
+
+/** The value as JSON text for messages, cut short. */
+std::string shown(const QJsonValue& v)
+{
+    QString text;
+    if (v.isString())
+        text = QLatin1Char('"') + v.toString() + QLatin1Char('"');
+    else if (v.isDouble())
+        text = QString::fromStdString(formatNumber(v.toDouble()));
+    else if (v.isBool())
+        text = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    else if (v.isNull())
+        text = QStringLiteral("null");
+    else if (v.isArray())
+        text = QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    else
+        text = QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    if (text.size() > 80)
+        text = text.left(77) + QStringLiteral("...");
+    return str(text);
+}
+
+std::string checkKeys(const QJsonObject& o, const QString& where, const QStringList& known)
+{
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!known.contains(it.key()))
+            return "unknown key \"" + str(it.key()) + "\" in " + str(where) + " (known: " + str(known.join(QStringLiteral(", "))) + ")";
+    return {};
+}
+
+/** A number in [lo, hi] at @p field; "" on success. */
+std::string number(const QJsonValue& v, const std::string& field, double lo, double hi, double& out)
+{
+    if (!v.isDouble() || !std::isfinite(v.toDouble()) || v.toDouble() < lo || v.toDouble() > hi)
+        return field + " = " + shown(v) + ": expected a number from " + formatNumber(lo) + " to " + formatNumber(hi);
+    out = v.toDouble();
+    return {};
+}
+
+std::string whole(const QJsonValue& v, const std::string& field, int lo, int hi, int& out)
+{
+    const double d = v.toDouble();
+    if (!v.isDouble() || d != std::floor(d) || d < lo || d > hi)
+        return field + " = " + shown(v) + ": expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+    out = int(d);
+    return {};
+}
+
+std::string wholeList(const QJsonValue& v, const std::string& field, int lo, int hi, std::vector<int>& out)
+{
+    if (!v.isArray() || v.toArray().isEmpty())
+        return field + " = " + shown(v) + ": expected a non-empty list of whole numbers, e.g. [1, 2, 4, 8]";
+    out.clear();
+    int i = 0;
+    for (const QJsonValue e : v.toArray()) {
+        int n = 0;
+        if (const std::string err = whole(e, field + "[" + std::to_string(i++) + "]", lo, hi, n); !err.empty())
+            return err;
+        out.push_back(n);
+    }
+    return {};
+}
+
+const HardwarePreset* findDevice(const std::string& id)
+{
+    for (const HardwarePreset& p : hardwarePresets())
+        if (p.id == id)
+            return &p;
+    return nullptr;
+}
+
+std::string deviceIds()
+{
+    std::string out;
+    for (const HardwarePreset& p : hardwarePresets())
+        out += (out.empty() ? "" : ", ") + p.id;
+    return out;
+}
+
+std::string modelIds()
+{
+    std::string out;
+    for (const ModelPreset& p : modelPresets())
+        out += (out.empty() ? "" : ", ") + p.id;
+    return out;
+}
+
+std::string parseModel(const QJsonValue& v, const QString& baseDir, PlanFile& out)
+{
+    Scenario& s = out.request.scenario;
+    auto preset = [&](const QJsonValue& idValue, const std::string& field) -> std::string {
+        if (!idValue.isString())
+            return field + " = " + shown(idValue) + ": expected a model preset id (" + modelIds() + ")";
+        for (const ModelPreset& p : modelPresets())
+            if (p.id == str(idValue.toString())) {
+                s.model = p.shape;
+                out.modelSource = "preset " + p.id;
+                return {};
+            }
+        return field + " = " + shown(idValue) + ": no such model preset (known: " + modelIds() + ")";
+    };
+    if (v.isString())
+        return preset(v, "model");
+    if (!v.isObject())
+        return "model = " + shown(v) + ": expected a preset id, {\"preset\": id}, {\"config\": path} or model keys";
+    QJsonObject o = v.toObject();
+    if (o.contains(QStringLiteral("preset")) && o.contains(QStringLiteral("config")))
+        return "model: give \"preset\" or \"config\", not both";
+    if (o.contains(QStringLiteral("preset"))) {
+        if (const std::string err = preset(o.value(QStringLiteral("preset")), "model.preset"); !err.empty())
+            return err;
+        o.remove(QStringLiteral("preset"));
+    } else if (o.contains(QStringLiteral("config"))) {
+        const QJsonValue c = o.value(QStringLiteral("config"));
+        if (!c.isString() || c.toString().isEmpty())
+            return "model.config = " + shown(c) + ": expected the path of a HuggingFace config.json";
+        const QString path = QDir(baseDir).filePath(c.toString());
+        QByteArray bytes;
+        if (const std::string err = readInputFile(path, bytes); !err.empty())
+            return "model.config = " + shown(c) + ": " + err;
+        ImportedModel imported;
+        if (const std::string err = importHfConfig(bytes, imported); !err.empty())
+            return "model.config = " + shown(c) + ": " + err;
+        const QFileInfo info(path);
+        imported.shape.name = oneLineText(info.fileName() == QLatin1String("config.json") ? str(info.dir().dirName()) : str(info.completeBaseName()));
+        s.model = imported.shape;
+        out.modelSource = "config " + str(c.toString());
+        for (const std::string& n : imported.notes)
+            out.notes.push_back("model.config: " + n);
+        o.remove(QStringLiteral("config"));
+    } else {
+        out.modelSource = "inline";
+    }
+    if (!o.isEmpty()) {
+        if (const std::string err = applyJson(s, QJsonObject{{QStringLiteral("model"), o}}); !err.empty())
+            return "model: " + err;
+        if (out.modelSource != "inline")
+            out.modelSource += " with overrides";
+    }
+    return {};
+}
+
+} // namespace
+
+std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFile& out)
+{
+    QJsonParseError perr;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
+    if (perr.error != QJsonParseError::NoError)
+        return "not valid JSON at byte " + std::to_string(perr.offset) + ": " + str(perr.errorString());
+    if (!doc.isObject())
+        return "expected a JSON object ({\"model\": ..., \"load\": ...})";
+    const QJsonObject root = doc.object();
+    if (const std::string err = checkKeys(root, QStringLiteral("the plan file"),
+                                          {QStringLiteral("format_version"), QStringLiteral("title"), QStringLiteral("model"),
+                                           QStringLiteral("set"), QStringLiteral("load"), QStringLiteral("slo"),
+                                           QStringLiteral("candidates"), QStringLiteral("prices"), QStringLiteral("use_example_prices"),
+                                           QStringLiteral("currency"), QStringLiteral("power_watts"), QStringLiteral("pue"),
+                                           QStringLiteral("simulate_top"), QStringLiteral("simulate_requests")});
+        !err.empty())
+        return err;
+    out = PlanFile{};
+    out.request.scenario = defaultScenario();
+    if (root.contains(QStringLiteral("format_version"))) {
+        int version = 0;
+        if (const std::string err = whole(root.value(QStringLiteral("format_version")), "format_version", 1, kPlanFormatVersion, version);
+            !err.empty())
+            return err;
+    }
+    if (!root.contains(QStringLiteral("model")))
+        return "missing \"model\" (a preset id such as \"llama-3.1-70b\", {\"config\": path} or model keys)";
+    if (const std::string err = parseModel(root.value(QStringLiteral("model")), baseDir, out); !err.empty())
+        return err;
+
+    if (root.contains(QStringLiteral("set"))) {
+        const QJsonValue v = root.value(QStringLiteral("set"));
+        if (!v.isObject())
+            return "set = " + shown(v) + ": expected an object of scenario keys, e.g. {\"efficiency.bandwidth\": 0.8}";
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const std::string key = str(it.key());
+            if (key.rfind("hardware.", 0) == 0 || key.rfind("workload.", 0) == 0)
+                return "set." + key + ": the plan takes hardware from \"candidates\" and the workload from \"load\" and \"slo\"";
+            std::string value;
+            if (it.value().isDouble())
+                value = formatNumber(it.value().toDouble());
+            else if (it.value().isString())
+                value = str(it.value().toString());
+            else
+                return "set." + key + " = " + shown(it.value()) + ": expected a number or text";
+            if (const std::string err = setKey(out.request.scenario, key, value); !err.empty())
+                return "set." + key + ": " + err;
+        }
+    }
+    {
+        const std::vector<ScenarioError> errors = validate(out.request.scenario);
+        if (!errors.empty())
+            return "model: " + errors.front().message;
+    }
+
+    if (!root.contains(QStringLiteral("load")))
+        return "missing \"load\" ({\"requests_per_second\": 10, \"prompt_tokens\": 2048, \"output_tokens\": 256})";
+    {
+        const QJsonValue v = root.value(QStringLiteral("load"));
+        if (!v.isObject())
+            return "load = " + shown(v) + ": expected an object";
+        const QJsonObject o = v.toObject();
+        if (const std::string err = checkKeys(o, QStringLiteral("\"load\""),
+                                              {QStringLiteral("requests_per_second"), QStringLiteral("prompt_tokens"), QStringLiteral("output_tokens")});
+            !err.empty())
+            return err;
+        PlanLoad& l = out.request.load;
+        for (const auto& [key, field, lo, hi] : {std::tuple{"requests_per_second", &l.requestsPerSecond, 1e-6, 1e7},
+                                                 std::tuple{"prompt_tokens", &l.promptTokens, 1.0, 1e7},
+                                                 std::tuple{"output_tokens", &l.outputTokens, 1.0, 1e7}}) {
+            const QString k = QString::fromLatin1(key);
+            if (!o.contains(k))
+                return std::string("missing load.") + key;
+            if (const std::string err = number(o.value(k), std::string("load.") + key, lo, hi, *field); !err.empty())
+                return err;
+        }
+    }
+    if (root.contains(QStringLiteral("slo"))) {
+        const QJsonValue v = root.value(QStringLiteral("slo"));
+        if (!v.isObject())
+            return "slo = " + shown(v) + ": expected an object";
+        const QJsonObject o = v.toObject();
+        if (const std::string err = checkKeys(o, QStringLiteral("\"slo\""), {QStringLiteral("ttft_ms"), QStringLiteral("itl_ms")}); !err.empty())
+            return err;
+        for (const auto& [key, field] : {std::pair{"ttft_ms", &out.request.slo.ttftMs}, std::pair{"itl_ms", &out.request.slo.itlMs}})
+            if (o.contains(QString::fromLatin1(key)))
+                if (const std::string err = number(o.value(QString::fromLatin1(key)), std::string("slo.") + key, 0.001, 1e7, *field); !err.empty())
+                    return err;
+    }
+
+    PlanCandidates& c = out.request.candidates;
+    std::vector<std::string> deviceList;
+    bool allDevices = true;
+    if (root.contains(QStringLiteral("candidates"))) {
+        const QJsonValue v = root.value(QStringLiteral("candidates"));
+        if (!v.isObject())
+            return "candidates = " + shown(v) + ": expected an object";
+        const QJsonObject o = v.toObject();
+        if (const std::string err = checkKeys(o, QStringLiteral("\"candidates\""),
+                                              {QStringLiteral("devices"), QStringLiteral("gpu_counts"), QStringLiteral("layouts"),
+                                               QStringLiteral("batch_caps"), QStringLiteral("disaggregation"), QStringLiteral("microbatches"),
+                                               QStringLiteral("max_utilization")});
+            !err.empty())
+            return err;
+        if (o.contains(QStringLiteral("devices"))) {
+            const QJsonValue d = o.value(QStringLiteral("devices"));
+            if (d.isString() && d.toString() == QLatin1String("all")) {
+                allDevices = true;
+            } else if (d.isArray() && !d.toArray().isEmpty()) {
+                allDevices = false;
+                int i = 0;
+                for (const QJsonValue e : d.toArray()) {
+                    const std::string field = "candidates.devices[" + std::to_string(i++) + "]";
+                    if (!e.isString() || !findDevice(str(e.toString())))
+                        return field + " = " + shown(e) + ": no such device in the catalogue (ridgeline --list-hardware; known: " + deviceIds() + ")";
+                    deviceList.push_back(str(e.toString()));
+                }
+            } else {
+                return "candidates.devices = " + shown(d) + ": expected \"all\" or a list of catalogue ids";
+            }
+        }
+        if (o.contains(QStringLiteral("gpu_counts")))
+            if (const std::string err = wholeList(o.value(QStringLiteral("gpu_counts")), "candidates.gpu_counts", 1, 64, c.gpuCounts); !err.empty())
+                return err;
+        if (o.contains(QStringLiteral("batch_caps")))
+            if (const std::string err = wholeList(o.value(QStringLiteral("batch_caps")), "candidates.batch_caps", 1, 1000000, c.batchCaps);
+                !err.empty())
+                return err;
+        if (o.contains(QStringLiteral("microbatches")))
+            if (const std::string err = whole(o.value(QStringLiteral("microbatches")), "candidates.microbatches", 0, 1024, c.microbatches);
+                !err.empty())
+                return err;
+        if (o.contains(QStringLiteral("max_utilization")))
+            if (const std::string err = number(o.value(QStringLiteral("max_utilization")), "candidates.max_utilization", 0.05, 1.0,
+                                               c.maxUtilization);
+                !err.empty())
+                return err;
+        if (o.contains(QStringLiteral("disaggregation"))) {
+            const QJsonValue d = o.value(QStringLiteral("disaggregation"));
+            const QString t = d.toString();
+            if (t == QLatin1String("both"))
+                c.disaggregation = Disaggregation::Both;
+            else if (t == QLatin1String("colocated"))
+                c.disaggregation = Disaggregation::Colocated;
+            else if (t == QLatin1String("disaggregated"))
+                c.disaggregation = Disaggregation::Disaggregated;
+            else
+                return "candidates.disaggregation = " + shown(d) + ": expected \"both\", \"colocated\" or \"disaggregated\"";
+        }
+        if (o.contains(QStringLiteral("layouts"))) {
+            const QJsonValue ls = o.value(QStringLiteral("layouts"));
+            if (!ls.isArray() || ls.toArray().isEmpty())
+                return "candidates.layouts = " + shown(ls) + ": expected a non-empty list of {\"tp\": n, \"pp\": n, \"ep\": n}";
+            int i = 0;
+            for (const QJsonValue e : ls.toArray()) {
+                const std::string field = "candidates.layouts[" + std::to_string(i++) + "]";
+                if (!e.isObject())
+                    return field + " = " + shown(e) + ": expected {\"tp\": n, \"pp\": n, \"ep\": n}";
+                const QJsonObject lo = e.toObject();
+                if (const std::string err = checkKeys(lo, QString::fromStdString(field),
+                                                      {QStringLiteral("tp"), QStringLiteral("pp"), QStringLiteral("ep"), QStringLiteral("microbatches")});
+                    !err.empty())
+                    return err;
+                ParallelLayout l;
+                for (const auto& [key, fieldPtr, lo0, hi] : {std::tuple{"tp", &l.tp, 1, 64}, std::tuple{"pp", &l.pp, 1, 64},
+                                                             std::tuple{"ep", &l.ep, 1, 64}, std::tuple{"microbatches", &l.microbatches, 0, 1024}})
+                    if (lo.contains(QString::fromLatin1(key)))
+                        if (const std::string err = whole(lo.value(QString::fromLatin1(key)), field + "." + key, lo0, hi, *fieldPtr); !err.empty())
+                            return err;
+                if (const std::string why = layoutRefusal(out.request.scenario.model, l); !why.empty())
+                    return field + " = " + shown(e) + ": " + why;
+                c.layouts.push_back(l);
+            }
+            // Only the GPU counts the layouts have, unless counts were given too.
+            if (!o.contains(QStringLiteral("gpu_counts"))) {
+                c.gpuCounts.clear();
+                for (const ParallelLayout& l : c.layouts)
+                    if (std::find(c.gpuCounts.begin(), c.gpuCounts.end(), l.gpus()) == c.gpuCounts.end())
+                        c.gpuCounts.push_back(l.gpus());
+            }
+        }
+    }
+
+    if (root.contains(QStringLiteral("simulate_top")))
+        if (const std::string err = whole(root.value(QStringLiteral("simulate_top")), "simulate_top", 0, 20, out.simulateTop); !err.empty())
+            return err;
+    if (root.contains(QStringLiteral("simulate_requests"))) {
+        int n = 0;
+        if (const std::string err = whole(root.value(QStringLiteral("simulate_requests")), "simulate_requests", 100, 100000, n); !err.empty())
+            return err;
+        out.simulateRequests = n;
+    }
+
+    // Economics: prices and power per device.
+    bool useExamples = true;
+    if (root.contains(QStringLiteral("use_example_prices"))) {
+        const QJsonValue v = root.value(QStringLiteral("use_example_prices"));
+        if (!v.isBool())
+            return "use_example_prices = " + shown(v) + ": expected true or false";
+        useExamples = v.toBool();
+    }
+    if (root.contains(QStringLiteral("currency"))) {
+        const QJsonValue v = root.value(QStringLiteral("currency"));
+        if (!v.isString() || v.toString().isEmpty() || v.toString().size() > 8)
+            return "currency = " + shown(v) + ": expected a short label such as \"USD\"";
+        out.currency = str(v.toString());
+        out.request.currency = out.currency;
+    }
+    double pue = kDefaultPue;
+    if (root.contains(QStringLiteral("pue")))
+        if (const std::string err = number(root.value(QStringLiteral("pue")), "pue", 1.0, 3.0, pue); !err.empty())
+            return err;
+    auto perDevice = [&](const char* key, double lo, double hi, std::map<std::string, double>& into) -> std::string {
+        if (!root.contains(QString::fromLatin1(key)))
+            return {};
+        const QJsonValue v = root.value(QString::fromLatin1(key));
+        if (!v.isObject())
+            return std::string(key) + " = " + shown(v) + ": expected an object {\"device-id\": number}";
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const std::string field = std::string(key) + "." + str(it.key());
+            if (!findDevice(str(it.key())))
+                return field + ": no such device in the catalogue (known: " + deviceIds() + ")";
+            double value = 0;
+            if (const std::string err = number(it.value(), field, lo, hi, value); !err.empty())
+                return err;
+            into[str(it.key())] = value;
+        }
+        return {};
+    };
+    std::map<std::string, double> prices, power;
+    if (const std::string err = perDevice("prices", 1e-6, 1e4, prices); !err.empty())
+        return err;
+    if (const std::string err = perDevice("power_watts", 1.0, 1e5, power); !err.empty())
+        return err;
+
+    if (allDevices)
+        for (const HardwarePreset& p : hardwarePresets())
+            deviceList.push_back(p.id);
+    std::vector<std::string> examplesUsed;
+    for (const std::string& id : deviceList) {
+        const HardwarePreset* p = findDevice(id);
+        PlanDevice d;
+        d.id = id;
+        d.hardware = p->hardware;
+        d.hardware.gpus = 1;
+        d.economics.pue = pue;
+        if (auto it = prices.find(id); it != prices.end())
+            d.economics.pricePerGpuHour = it->second;
+        else if (useExamples && examplePricePerGpuHour(id)) {
+            d.economics.pricePerGpuHour = examplePricePerGpuHour(id);
+            examplesUsed.push_back(id);
+        }
+        if (auto it = power.find(id); it != power.end())
+            d.economics.boardPowerWatts = it->second;
+        else if (p->hardware.boardPowerWatts > 0)
+            d.economics.boardPowerWatts = p->hardware.boardPowerWatts;
+        c.devices.push_back(std::move(d));
+    }
+    if (!examplesUsed.empty()) {
+        std::string ids;
+        for (const std::string& id : examplesUsed)
+            ids += (ids.empty() ? "" : ", ") + id;
+        out.notes.push_back("example prices (resources/plans/gpu-prices-example.json; illustrative, not quotes) for: " + ids);
+    }
+    return {};
+}
+
+} // namespace ridgeline::model

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <QByteArray>
+#include <QString>
+
+#include "model/analysis/plan.h"
+
+namespace ridgeline::model {
+
+/** Current plan file format version ("format_version"). */
+inline constexpr int kPlanFormatVersion = 1;
+
+/** A parsed plan file (`ridgeline --plan FILE`; format in resources/plans/README and docs/cost-model.md section 5). */
+struct PlanFile {
+    PlanRequest request;
+    std::string currency = "USD";       ///< label printed beside prices
+    std::string modelSource;            ///< "preset llama-3.1-70b", "config path/config.json", "inline"
+    std::vector<std::string> notes;     ///< e.g. which prices are the shipped examples, import notes
+    int simulateTop = 0;                ///< "simulate_top": check this many of the best plans with the simulator (0-20)
+    long long simulateRequests = 2000;  ///< "simulate_requests": requests per simulator check (100-100,000)
+};
+
+/**
+ * Parses plan JSON @p json. Keys (all optional but "model" and "load"):
+ *   "format_version": 1
+ *   "model": "preset-id" | {"preset": id | "config": path (relative to @p baseDir), plus model keys overriding it}
+ *            | {model keys as in scenario files, e.g. "params", "layers"}
+ *   "set": {"efficiency.bandwidth": 0.8, ...}   scenario keys as `--set` takes them (model, efficiency, serving)
+ *   "load": {"requests_per_second", "prompt_tokens", "output_tokens"}
+ *   "slo": {"ttft_ms", "itl_ms"}               (mean-estimate proxies, see PlanSlo)
+ *   "candidates": {"devices": "all" | [ids], "gpu_counts": [n], "layouts": [{"tp", "pp", "ep", "microbatches"}],
+ *                  "batch_caps": [n], "disaggregation": "both" | "colocated" | "disaggregated", "microbatches": n,
+ *                  "max_utilization": fraction (default 0.85)}
+ *   "prices": {id: per GPU-hour}, "use_example_prices": bool (default true), "currency": text
+ *   "power_watts": {id: W}, "pue": number (default 1.2)
+ *   "simulate_top": n (0-20, default 0), "simulate_requests": n (100-100,000, default 2,000): simulator checks
+ *                  of the best n plans (simulatePlan())
+ * Returns "" on success, else one sentence naming the field and the value at fault (then @p out is unspecified).
+ */
+std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFile& out);
+
+} // namespace ridgeline::model

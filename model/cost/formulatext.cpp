@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/cost/formulatext.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <QLocale>
+#include <QStringList>
+
+#include "model/cost/costterms.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+const QLocale& english()
+{
+    static const QLocale locale(QLocale::English, QLocale::UnitedStates);
+    return locale;
+}
+
+/** Three significant digits, grouped, as document/format.h number() writes them ("69.5", "0.176", "1,188"). */
+QString threeDigits(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("\u2013");
+    if (value == 0.0)
+        return QStringLiteral("0");
+    constexpr int kSignificant = 3;
+    const double magnitude = std::abs(value);
+    if (magnitude >= 1000.0)
+        return english().toString(std::round(value), 'f', 0);
+    int decimals = std::clamp(kSignificant - 1 - int(std::floor(std::log10(magnitude))), 0, 9);
+    const double rounded = std::round(value * std::pow(10.0, decimals)) / std::pow(10.0, decimals);
+    if (rounded != 0.0)
+        decimals = std::min(decimals, std::clamp(kSignificant - 1 - int(std::floor(std::log10(std::abs(rounded)))), 0, 9));
+    return english().toString(value, 'f', decimals);
+}
+
+/** Milliseconds as the window writes them ("69.5 ms"). */
+QString msText(double ms)
+{
+    return threeDigits(ms) + QStringLiteral(" ms");
+}
+
+QString flopText(double flop)
+{
+    return english().toString(flop / 1e12, 'f', flop >= 1e14 ? 0 : 2) + QStringLiteral(" TFLOP");
+}
+
+QString n(double value)
+{
+    return formulaNumber(value);
+}
+
+const QString kDot = QStringLiteral("\u00b7");
+
+} // namespace
+
+QString formulaNumber(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("nan");
+    if (value == 0)
+        return QStringLiteral("0");
+    if (value == std::round(value) && std::abs(value) < 1e6)
+        return QString::number(qint64(value));
+    QString text = QString::number(value, 'g', 4);
+    // "8.03e+09" -> "8.03e9", "1.2e-05" -> "1.2e-5"
+    const qsizetype e = text.indexOf(QLatin1Char('e'));
+    if (e >= 0) {
+        QString mantissa = text.left(e);
+        QString exponent = text.mid(e + 1);
+        const bool negative = exponent.startsWith(QLatin1Char('-'));
+        exponent.remove(QLatin1Char('+')).remove(QLatin1Char('-'));
+        while (exponent.size() > 1 && exponent.startsWith(QLatin1Char('0')))
+            exponent.remove(0, 1);
+        text = mantissa + QLatin1Char('e') + (negative ? QStringLiteral("-") : QString()) + exponent;
+    }
+    return text;
+}
+
+QString asciiFormula(QString text)
+{
+    text.replace(QStringLiteral("\u00b7"), QStringLiteral(" * "));
+    text.replace(QStringLiteral("\u00b2"), QStringLiteral("^2"));
+    text.replace(QStringLiteral("\u2212"), QStringLiteral("-"));
+    text.replace(QStringLiteral("\u03b7"), QStringLiteral("eta"));
+    text.replace(QStringLiteral("\u2248"), QStringLiteral("~"));
+    text.replace(QStringLiteral("\u2264"), QStringLiteral("<="));
+    return text;
+}
+
+QString FormulaText::line() const
+{
+    QString out = symbols;
+    if (!numbers.isEmpty())
+        out += QStringLiteral(" = ") + numbers + QStringLiteral(" = ") + valueText;
+    if (!note.isEmpty())
+        out += QStringLiteral(", ") + note;
+    return out;
+}
+
+QString FormulaText::asciiLine() const
+{
+    return asciiFormula(line());
+}
+
+namespace {
+
+/** Appends "+ t_comm" (tensor parallel, @p split) and "+ t_oh" (when @p overheadMs > 0) to @p f. */
+void appendStepAdditions(FormulaText& f, bool split, double commMs, double overheadMs, double sequenceMs = 0)
+{
+    if (split) {
+        f.symbols += QStringLiteral(" + t_comm");
+        f.numbers += QStringLiteral(" + ") + n(commMs);
+    }
+    if (overheadMs > 0) {
+        f.symbols += QStringLiteral(" + t_oh");
+        f.numbers += QStringLiteral(" + ") + n(overheadMs);
+    }
+    if (sequenceMs > 0) { // B x t_seq, efficiency.per_sequence_overhead_us (docs/cost-model.md)
+        f.symbols += QStringLiteral(" + B%1t_seq").arg(kDot);
+        f.numbers += QStringLiteral(" + ") + n(sequenceMs);
+    }
+}
+
+} // namespace
+
+FormulaText stepTimeFormula(const Scenario& s, const Evaluation& e)
+{
+    const DecodeResult& d = e.decode;
+    const bool split = std::max(1, s.hardware.gpus) > 1;
+    const double overheadMs = s.efficiency.stepOverheadSeconds * 1e3;
+    FormulaText f;
+    f.symbols = QStringLiteral("t_step = max(t_mem, t_comp)");
+    f.numbers = QStringLiteral("max(%1, %2)").arg(n(d.memorySeconds * 1e3), n(d.computeSeconds * 1e3));
+    appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs, s.workload.batch * s.efficiency.perSequenceOverheadSeconds * 1e3);
+    f.value = d.stepSeconds * 1e3;
+    f.valueText = msText(f.value);
+    f.note = d.bound == Bound::Memory ? QStringLiteral("memory-bound") : QStringLiteral("compute-bound");
+    return f;
+}
+
+FormulaText stepLineFormula(const Scenario& s, const Evaluation& e)
+{
+    const CostTerms t = costTerms(s);
+    const DecodeResult& d = e.decode;
+    const double B = s.workload.batch;
+    const double S = s.workload.contextTokens;
+    const bool split = t.gpus > 1;
+    const double overheadMs = t.stepOverheadSeconds * 1e3;
+    const std::optional<double>& crossing = e.roofline.computeBoundBatch;
+    FormulaText f;
+    f.value = d.stepSeconds * 1e3;
+    f.valueText = msText(f.value) + QStringLiteral(" at B = ") + english().toString(qint64(B));
+    if (d.bound == Bound::Memory) {
+        // t_mem + t_comm + t_oh = (W(B) + B S kv) / (BW eta) + latency + per-token bytes B + overhead.
+        const double bMs = d.slopeSecondsPerSequence * 1e3;
+        const bool moe = t.experts > 0;
+        // Dense: a holds the weights but the input table's rows, which b counts per sequence (docs/cost-model.md).
+        const bool rows = !moe && t.embeddingRowBytesPerGpu() > 0;
+        const double aMs = (t.weightReadBytes(moe ? B : 0.0) / t.effectiveBandwidth + (split ? t.commLatencySeconds : 0.0)) * 1e3 + overheadMs;
+        f.symbols = moe ? QStringLiteral("t_step(B) = a(B) + b%1B").arg(kDot) : QStringLiteral("t_step(B) = a + b%1B").arg(kDot);
+        f.numbers = QStringLiteral("%1 + %2%3%4").arg(n(aMs), n(bMs), kDot, n(B));
+        QStringList notes;
+        notes << (moe    ? QStringLiteral("a(B) = W(B) / (BW%1\u03b7_bw)").arg(kDot)
+                  : rows ? QStringLiteral("a = (W \u2212 V%1d%1b_e) / (BW%1\u03b7_bw)").arg(kDot)
+                         : QStringLiteral("a = W / (BW%1\u03b7_bw)").arg(kDot))
+                     + (split ? QStringLiteral(" + latency") : QString()) + (overheadMs > 0 ? QStringLiteral(" + t_oh") : QString())
+              << [&] {
+                     // b's bytes per sequence: its KV, the hybrids' fixed state, the embedding row it gathers.
+                     QString bytes = QStringLiteral("S%1kv_tok").arg(kDot);
+                     if (t.statePerSequencePerGpu > 0)
+                         bytes += QStringLiteral(" + s_seq");
+                     if (rows)
+                         bytes += QStringLiteral(" + d%1b_e").arg(kDot);
+                     const QString tail = (split ? QStringLiteral(" + all-reduce bytes") : QString())
+                                          + (t.perSequenceOverheadSeconds > 0 ? QStringLiteral(" + t_seq") : QString());
+                     if (t.kvEffectiveBandwidth != t.effectiveBandwidth) {
+                         // The cache read at eta_kv (efficiency.kv_bandwidth), the embedding row with the weights at eta_bw.
+                         QString cache = QStringLiteral("S%1kv_tok").arg(kDot);
+                         if (t.statePerSequencePerGpu > 0)
+                             cache = QLatin1Char('(') + cache + QStringLiteral(" + s_seq)");
+                         return QStringLiteral("b = %1 / (BW%2\u03b7_kv)").arg(cache, kDot)
+                                + (rows ? QStringLiteral(" + d%1b_e / (BW%1\u03b7_bw)").arg(kDot) : QString()) + tail;
+                     }
+                     if (bytes.contains(QLatin1Char('+')))
+                         bytes = QLatin1Char('(') + bytes + QLatin1Char(')');
+                     return QStringLiteral("b = %1 / (BW%2\u03b7_bw)").arg(bytes, kDot) + tail;
+                 }();
+        if (moe)
+            notes << QStringLiteral("W(B) grows with the experts B tokens touch (%1 of %2 per layer at B = %3), so the curve bends up")
+                         .arg(english().toString(t.expertsTouched(B), 'f', 1), english().toString(qint64(t.experts)),
+                              english().toString(qint64(B)));
+        if (crossing && *crossing <= Sweeps::kBatchMax * 256)
+            notes << QStringLiteral("while memory-bound (to B \u2248 %1)").arg(english().toString(qint64(std::llround(*crossing))));
+        f.note = notes.join(QStringLiteral("; "));
+    } else {
+        const double cMs = t.decodeFlop(1.0, S) / t.decodeFlops * 1e3;
+        f.symbols = QStringLiteral("t_step(B) = c%1B").arg(kDot);
+        f.numbers = QStringLiteral("%1%2%3").arg(n(cMs), kDot, n(B));
+        appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs, B * t.perSequenceOverheadSeconds * 1e3);
+        f.note = QStringLiteral("c = F_dec(B = 1) / (F_peak%1MFU_decode); compute-bound").arg(kDot)
+                 + (crossing && *crossing > 1.0
+                        ? QStringLiteral(" from B \u2248 %1").arg(english().toString(qint64(std::llround(*crossing))))
+                        : QStringLiteral(" at every batch"));
+    }
+    return f;
+}
+
+FormulaText prefillAttentionFormula(const Scenario& s, const Evaluation& e)
+{
+    const CostTerms t = costTerms(s);
+    const double P = s.workload.promptTokens;
+    const QString c = n(t.prefillAttentionFactor);
+    FormulaText f;
+    if (t.windowLayers <= 0) {
+        // Hybrids count only their attention layers (L_attn); every other model has L_attn = L.
+        const QString layers = t.attentionLayers == t.layers ? QStringLiteral("L") : QStringLiteral("L_attn");
+        f.symbols = QStringLiteral("F_attn = %1%2%3%2P\u00b2%2d_attn").arg(c, kDot, layers);
+        f.numbers = QStringLiteral("%1%2%3%2%4\u00b2%2%5").arg(c, kDot, n(t.globalLayers), n(P), n(t.attentionWidth));
+    } else {
+        f.symbols = QStringLiteral("F_attn = %1%2d_attn%2P%2(L_g%2P + L_w%2min(P, w))").arg(c, kDot);
+        f.numbers = QStringLiteral("%1%2%3%2%4%2(%5%2%4 + %6%2min(%4, %7))")
+                        .arg(c, kDot, n(t.attentionWidth), n(P), n(t.globalLayers), n(t.windowLayers), n(t.window));
+    }
+    f.value = e.prefill.attentionFlop;
+    f.valueText = flopText(f.value);
+    f.note = s.model.attention == AttentionFlops::Causal ? QStringLiteral("causal: half the score matrix")
+                                                         : QStringLiteral("full P\u00d7P score matrix");
+    return f;
+}
+
+FormulaText prefillFlopFormula(const Scenario& s, const Evaluation& e)
+{
+    const PrefillResult& p = e.prefill;
+    FormulaText f;
+    f.symbols = QStringLiteral("F_pre = 2%1N_active%1P + F_attn").arg(kDot);
+    f.numbers = QStringLiteral("2%1%2%1%3 + %4").arg(kDot, n(s.model.activeParamsOrTotal()), n(s.workload.promptTokens), n(p.attentionFlop));
+    f.value = p.flop;
+    f.valueText = flopText(f.value);
+    return f;
+}
+
+FormulaText crossoverFormula(const Scenario& s, const Evaluation& e)
+{
+    const CostTerms t = costTerms(s);
+    const PrefillResult& p = e.prefill;
+    const QString c = n(t.prefillAttentionFactor);
+    const double allLayers = t.globalLayers + t.windowLayers;
+    FormulaText f;
+    if (!p.crossoverExists) {
+        f.symbols = QStringLiteral("P*: none");
+        f.value = std::numeric_limits<double>::quiet_NaN();
+        f.note = allLayers <= 0 ? QStringLiteral("no layer holds attention, so there is no quadratic term")
+                                : QStringLiteral("every layer slides, so attention stops growing at the window and never catches up");
+        return f;
+    }
+    const double target = 2.0 * t.activeParams / (t.prefillAttentionFactor * t.attentionWidth);
+    if (t.windowLayers <= 0 || target <= allLayers * t.window) {
+        // Hybrids: only the attention layers grow with P (L_attn); every other model has L_attn = L.
+        f.symbols = QStringLiteral("P* = 2%1N_active / (%2%1%3%1d_attn)")
+                        .arg(kDot, c, t.attentionLayers == t.layers ? QStringLiteral("L") : QStringLiteral("L_attn"));
+        f.numbers = QStringLiteral("2%1%2 / (%3%1%4%1%5)").arg(kDot, n(t.activeParams), c, n(allLayers), n(t.attentionWidth));
+        if (t.windowLayers > 0)
+            f.note = QStringLiteral("within the %1-token window, where every layer still grows").arg(english().toString(qint64(t.window)));
+    } else {
+        f.symbols = QStringLiteral("P* = (2%1N_active / (%2%1d_attn) \u2212 L_w%1w) / L_g").arg(kDot, c);
+        f.numbers = QStringLiteral("(2%1%2 / (%3%1%4) \u2212 %5%1%6) / %7")
+                        .arg(kDot, n(t.activeParams), c, n(t.attentionWidth), n(t.windowLayers), n(t.window), n(t.globalLayers));
+        f.note = QStringLiteral("past the window only the %1 global layers keep growing").arg(english().toString(qint64(t.globalLayers)));
+    }
+    if (s.model.attention == AttentionFlops::Causal)
+        f.note = f.note.isEmpty() ? QStringLiteral("causal") : QStringLiteral("causal; ") + f.note;
+    f.value = p.crossoverTokens;
+    f.valueText = english().toString(qint64(std::llround(f.value))) + QStringLiteral(" tokens");
+    return f;
+}
+
+FormulaText attentionShareFormula(const Scenario& s, const Evaluation& e)
+{
+    const PrefillResult& p = e.prefill;
+    FormulaText f;
+    f.symbols = QStringLiteral("attention share = F_attn / (2%1N_active%1P + F_attn)").arg(kDot);
+    f.numbers = QStringLiteral("%1 / (%2 + %1)").arg(n(p.attentionFlop), n(p.linearFlop));
+    f.value = p.attentionShare;
+    f.valueText = english().toString(p.attentionShare * 100.0, 'f', 1) + QStringLiteral(" %");
+    if (s.model.windowLayers() <= 0 && p.crossoverExists)
+        f.note = QStringLiteral("= P / (P + P*) without sliding layers");
+    return f;
+}
+
+} // namespace ridgeline::model

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
+
+namespace ridgeline::model {
+
+/**
+ * One formula as the window, the report and the docs show it, with the scenario's numbers put in:
+ * the single source of formula text for t_step, the memory-bound line t_step(B), prefill FLOP, the
+ * crossover P* and the attention share (issue 17). The symbols follow the scenario (causal or full
+ * attention, sliding-window layers, MoE, tensor parallelism, fixed overheads), so that the numbers
+ * written after them evaluate to the value shown beside them: tests/tst_formulatext.cpp parses
+ * `numbers` and compares it with the cost model's value.
+ */
+struct FormulaText {
+    QString symbols;   ///< e.g. "t_step = max(t_mem, t_comp) + t_oh"
+    QString numbers;   ///< the right-hand side with numbers in, evaluable: digits, "e" exponents, + − · / ² ( ) max min
+                       ///< (empty when there is nothing to compute, e.g. no P*)
+    double value = 0;  ///< what `numbers` evaluates to per the cost model, in the units of the numbers (NaN: none)
+    QString valueText; ///< value for display with its unit, e.g. "69.5 ms", "30,633 tokens"
+    QString note;      ///< a qualifier shown after the value, e.g. "while memory-bound (to B ≈ 512)"; may be empty
+
+    /** "symbols = numbers = valueText[, note]" (only the symbols and note when numbers is empty). */
+    QString line() const;
+    /** line() in ASCII (· → *, ² → ^2, − → -, η → eta, ≈ → ~) for the text report. */
+    QString asciiLine() const;
+};
+
+/** @p text with the formula glyphs replaced by ASCII (see FormulaText::asciiLine()). */
+QString asciiFormula(QString text);
+
+/** A number for a formula: four significant digits, no digit grouping, exponents as "8.03e9". */
+QString formulaNumber(double value);
+
+/** t_step at the current (B, S) = max(t_mem, t_comp) (+ t_comm at T > 1) (+ t_oh when the step overhead is set), ms. */
+FormulaText stepTimeFormula(const Scenario& scenario, const Evaluation& evaluation);
+
+/**
+ * t_step(B) as a line in B at the current B, ms: memory-bound a + b·B (MoE: a(B) + b·B, the weights
+ * read grow with the experts touched), compute-bound c·B + t_comm + t_oh. Evaluates to t_step at the
+ * current B; the note says over which batches the form holds.
+ */
+FormulaText stepLineFormula(const Scenario& scenario, const Evaluation& evaluation);
+
+/** Attention FLOP of prefilling P tokens: c·L·P²·d_attn (c = 4 full, 2 causal; sliding layers cap at w). */
+FormulaText prefillAttentionFormula(const Scenario& scenario, const Evaluation& evaluation);
+
+/** F_pre = 2·N_active·P + F_attn, FLOP. */
+FormulaText prefillFlopFormula(const Scenario& scenario, const Evaluation& evaluation);
+
+/** P*, the prompt length where attention FLOP equal the linear FLOP (causal, sliding windows included), tokens. */
+FormulaText crossoverFormula(const Scenario& scenario, const Evaluation& evaluation);
+
+/** Attention share of prefill FLOP = F_attn / (F_lin + F_attn) (= P / (P + P*) without sliding layers), fraction. */
+FormulaText attentionShareFormula(const Scenario& scenario, const Evaluation& evaluation);
+
+} // namespace ridgeline::model

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/cost/messagetext.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+
+#include "model/cost/scenariokeys.h"
+
+namespace ridgeline::model {
+
+std::string messageNumber(double v)
+{
+    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
+        return std::to_string(static_cast<long long>(v));
+    std::string t = formatNumber(v);
+    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
+        std::string exponent = t.substr(e + 1);
+        const bool negative = exponent[0] == '-';
+        if (exponent[0] == '+' || exponent[0] == '-')
+            exponent.erase(0, 1);
+        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
+    }
+    return t;
+}
+
+std::size_t findControlCharacter(std::string_view text)
+{
+    for (size_t i = 0; i < text.size(); ++i)
+        if (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7f)
+            return i;
+    return std::string::npos;
+}
+
+std::string printableText(std::string_view text, std::size_t limit)
+{
+    const QString decoded = QString::fromUtf8(text.data(), qsizetype(text.size()));
+    std::string out;
+    std::size_t shown = 0;
+    for (const char32_t u : decoded.toUcs4()) {
+        if (limit > 0 && shown++ == limit) {
+            out += "...";
+            break;
+        }
+        if (u < 0x20 || (u >= 0x7f && u <= 0x9f)) {
+            char buffer[8];
+            std::snprintf(buffer, sizeof buffer, u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
+            out += buffer;
+        } else {
+            out += QString::fromUcs4(&u, 1).toStdString();
+        }
+    }
+    return out;
+}
+
+std::string jsonValueText(const QJsonValue& v)
+{
+    switch (v.type()) {
+    case QJsonValue::Double: return messageNumber(v.toDouble());
+    case QJsonValue::String: return "\"" + printableText(v.toString().toStdString()) + "\"";
+    case QJsonValue::Bool: return v.toBool() ? "true" : "false";
+    case QJsonValue::Null: return "null";
+    case QJsonValue::Array: return printableText(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact).toStdString());
+    case QJsonValue::Object: return printableText(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString());
+    case QJsonValue::Undefined: break;
+    }
+    return "undefined";
+}
+
+} // namespace ridgeline::model

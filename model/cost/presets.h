@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <QString>
+
+#include "model/cost/scenario.h"
+
+namespace ridgeline::model {
+
+/** A named model shape from resources/presets/models.json, with where its figures come from. */
+struct ModelPreset {
+    std::string id;      ///< stable id, e.g. "llama-3.1-8b"
+    ModelShape shape;
+    std::string source;  ///< the config or document the figures come from
+};
+
+/** A named accelerator from resources/presets/hardware.json, with its datasheet source. */
+struct HardwarePreset {
+    std::string id;      ///< stable id, e.g. "h100-sxm"
+    Hardware hardware;
+    std::string source;  ///< where each figure comes from, with dates
+    std::string link;    ///< the GPU-to-GPU link by name ("NVLink 4", "PCIe 5 x16", ...)
+    double memoryReportedGib = 0; ///< capacity as the device reports it (nvidia-smi total / 1024, rocm-smi B / 2^30),
+                                  ///< GiB; 0 where not verified. Informational: the model uses hardware.memoryBytes
+};
+
+/** Built-in model presets (loaded once from the compiled-in resource). */
+const std::vector<ModelPreset>& modelPresets();
+
+/** Built-in hardware presets. */
+const std::vector<HardwarePreset>& hardwarePresets();
+
+/** A shipped scenario (the JSON files under resources/scenarios): id is the file stem. */
+struct ScenarioPreset {
+    std::string id;
+    std::string title;
+    Scenario scenario;
+};
+const std::vector<ScenarioPreset>& scenarioPresets();
+
+/**
+ * Loads every catalogue figure of the built-in device @p name (its id, e.g. "h200", or its name, e.g. "H200";
+ * case, spaces, dashes and underscores ignored) into @p scenario's hardware, keeping hardware.gpus (the tensor
+ * parallelism is the deployment's, not the device's).
+ * @return "" on success; else a sentence naming the value and the nearest catalogue names (@p scenario untouched).
+ */
+std::string applyHardwarePreset(Scenario& scenario, std::string_view name);
+
+} // namespace ridgeline::model

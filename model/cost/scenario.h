@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/cost/dtype.h"
+
+namespace ridgeline::model {
+
+/** How attention FLOP are counted (docs/cost-model.md section 3, "Prefill"). */
+enum class AttentionFlops {
+    Full,   ///< the whole P x P score matrix, scored and blended: 4 L P^2 d_attn (the seeds' convention)
+    Causal  ///< only the causal half, as causal kernels compute it: 2 L P^2 d_attn
+};
+
+/** How a decode step reads the input embedding table (docs/cost-model.md section 3, "Weights read"). */
+enum class EmbeddingRead {
+    Rows,  ///< only the rows of the step's tokens: min(B, V) x d of the V x d table (what an engine reads; the default)
+    Table  ///< the whole table, as every other weight: the N * b_w convention of the seeds' reference values
+};
+
+/**
+ * Shape of a transformer (docs/cost-model.md section 2, "Model").
+ * Counts are plain numbers; N is in parameters, not billions.
+ */
+struct ModelShape {
+    std::string name;                  ///< display name, informational only
+    double params = 0;                 ///< N, total parameters
+    std::optional<double> activeParams; ///< N_active; defaults to N when never given
+    int layers = 0;                    ///< L
+    int hidden = 0;                    ///< d (d_model)
+    int heads = 0;                     ///< H, query heads
+    int kvHeads = 0;                   ///< H_kv (GQA: H_kv < H; MQA: 1; MHA: H)
+    std::optional<int> headDim;        ///< h; defaults to hidden / heads when never given
+    int vocab = 0;                     ///< V
+    DType weightDtype = DType::BF16;   ///< b_w
+    DType kvDtype = DType::BF16;       ///< b_kv
+
+    // Mixture of experts; experts == 0 means dense.
+    int experts = 0;                   ///< E, routed experts per MoE layer
+    int expertsPerToken = 0;           ///< k, routed experts each token uses
+    double expertParams = 0;           ///< parameters of one routed expert, summed over all MoE layers
+
+    // Multi-head latent attention (DeepSeek-style); kvLoraRank == 0 means a standard K/V cache.
+    int kvLoraRank = 0;                ///< r, width of the cached latent
+    int ropeHeadDim = 0;               ///< d_r, decoupled RoPE key width cached beside the latent
+
+    // Sliding-window attention; slidingWindow == 0 means every layer is global.
+    int slidingWindow = 0;             ///< tokens a sliding layer holds and attends over
+    int slidingLayers = 0;             ///< how many of the L layers use the window (the rest are global)
+
+    AttentionFlops attention = AttentionFlops::Full; ///< prefill attention FLOP convention
+
+    // Embeddings and mixed precision.
+    bool tiedEmbeddings = false;       ///< the input embedding table is also the LM head (read whole every step as the head)
+    EmbeddingRead embeddingRead = EmbeddingRead::Rows; ///< how decode reads the input embedding table
+    double unquantizedParams = 0;      ///< parameters held at 16 bits (2 B) whatever weightDtype: what a quantization
+                                       ///< config leaves out (embeddings, LM head, norms, routers, listed modules);
+                                       ///< the input embedding table is among them when this is at least V * d
+
+    // Hybrid models: layers without a KV cache (linear attention, state-space) and their fixed-size state.
+    std::optional<int> attentionLayers; ///< layers holding a KV cache; defaults to all L layers when never given
+    double stateBytesPerSequence = 0;   ///< recurrent state per sequence over all layers, B (fixed size, not per token)
+
+    int maxPositionEmbeddings = 0;      ///< the context the model was trained for (config max_position_embeddings);
+                                        ///< 0: not known. Informational: a longer context is flagged, not refused
+
+    bool isMoe() const { return experts > 0; }
+    bool isMla() const { return kvLoraRank > 0; }
+    /** Layers holding a KV cache: attentionLayers when given, else L. */
+    int attentionLayersOrAll() const { return attentionLayers.value_or(layers); }
+    /** Layers holding the whole context. */
+    int globalLayers() const { return slidingWindow > 0 ? attentionLayersOrAll() - slidingLayers : attentionLayersOrAll(); }
+    /** Layers holding min(S, window). */
+    int windowLayers() const { return slidingWindow > 0 ? slidingLayers : 0; }
+
+    /** N_active: activeParams when given; else for MoE N - (E - k) * expert params; else N. */
+    double activeParamsOrTotal() const
+    {
+        if (activeParams)
+            return *activeParams;
+        return isMoe() ? params - double(experts - expertsPerToken) * expertParams : params;
+    }
+    /** h: headDim when given, else hidden / heads (integer division; validate() checks it is exact). */
+    int headDimOrDefault() const { return headDim.value_or(heads > 0 ? hidden / heads : 0); }
+    /** d_attn = H * h, the attention width (equal to d for most models, not Gemma 2 9B). */
+    double attentionWidth() const { return double(heads) * headDimOrDefault(); }
+};
+
+/** One accelerator (or the per-GPU figures of one). Decimal SI units: B/s, FLOP/s, B. */
+struct Hardware {
+    std::string name;                    ///< display name, informational only
+    double bandwidthBytesPerSecond = 0;  ///< BW, peak HBM bandwidth
+    double peakFlopsPerSecond = 0;       ///< dense bf16 peak: F_peak unless fp8 / int8 weights have their own peak below
+    double memoryBytes = 0;              ///< HBM capacity
+    double peakFlopsFp8 = 0;             ///< dense fp8 peak FLOP/s; 0 when the device has no fp8 (falls back to peak_flops)
+    double peakOpsInt8 = 0;              ///< dense int8 peak OP/s; 0 when not published (falls back to peak_flops)
+    double peakFlopsFp4 = 0; ///< dense fp4 peak FLOP/s (NVFP4 / MXFP4); 0 when the device has none (fp4 matmuls fall back)
+    int gpus = 1;                        ///< T, GPUs in tensor parallelism
+    double linkBandwidthBytesPerSecond = 450e9; ///< per-GPU one-direction link bandwidth (NVLink 4 default)
+    double linkLatencySeconds = 5e-6;    ///< per all-reduce latency
+    double boardPowerWatts = 0;          ///< board power (TDP) per device, W; 0 = unknown. Informational (economics later)
+};
+
+/** Most ITL SLO lines a scenario holds (plots, reports and the SLO panel show each one). */
+inline constexpr int kMaxItlSloLines = 16;
+
+/** What is being served. Token counts are per sequence. */
+struct Workload {
+    int batch = 1;                       ///< B, sequences decoding together
+    int contextTokens = 2048;            ///< S, tokens each sequence holds in the KV cache (0 allowed: weights only)
+    int promptTokens = 2048;             ///< P, prompt length for prefill
+    int outputTokens = 256;              ///< O, output length
+    std::vector<double> itlSloMs{20, 40, 100}; ///< ITL SLO lines, milliseconds (at most kMaxItlSloLines)
+    double ttftSloMs = 800;              ///< TTFT SLO, milliseconds
+    double queueWaitMs = 0;              ///< queue wait before prefill, milliseconds (added to TTFT)
+};
+
+/** How the server holds memory and reuses work (docs/cost-model.md section 3, "Capacity", "Prefix caching"). */
+struct Serving {
+    double memoryUtilization = 0.90;     ///< fraction of HBM the server may use
+    double activationReserveBytes = 0;   ///< HBM kept back for activations and workspace, per GPU
+    int maxContextTokens = 131072;       ///< advertised max context: what contiguous reservation sets aside per sequence
+    int blockTokens = 16;                ///< paged-KV block size, tokens
+    int prefixTokens = 0;                ///< shared prompt prefix (system prompt) tokens
+    double prefixHitRate = 1.0;          ///< fraction of requests whose prefix is found in the cache
+    /// tokens one engine step may hold (TensorRT-LLM max_num_tokens, vLLM max_num_batched_tokens) for the serving
+    /// prediction (--predict); 0 = not set: the engine option's budget (--token-budget, default 8,192). Calibrated by
+    /// the benchmark fit when the engine's value is unknown (docs/cost-model.md)
+    int maxNumTokens = 0;
+};
+
+/** Speculative decoding (docs/cost-model.md section 3; seed 001). */
+struct Speculative {
+    double acceptance = 0.7;   ///< alpha, probability each drafted token is accepted, in [0, 1)
+    int draftTokens = 4;       ///< k, tokens drafted per step
+    double draftCost = 0.05;   ///< c_d, draft cost per drafted token, fraction of one target step
+    double verifyCost = 0.0;   ///< c_v, marginal verification cost per drafted position, fraction of one target step
+};
+
+/** Achieved / peak fractions, each in (0, 1]. The floor uses 1 for all. */
+struct Efficiency {
+    double bandwidth = 1.0;   ///< eta_bw
+    double mfuPrefill = 1.0;  ///< MFU during prefill (seeds' planning convention 0.40)
+    double mfuDecode = 1.0;   ///< MFU during decode
+    double stepOverheadSeconds = 0;    ///< fixed time added to every decode step (launches, scheduling); 0 at the floor
+    double prefillOverheadSeconds = 0; ///< fixed time added to every prefill; 0 at the floor
+    double chunkOverheadSeconds = 0;   ///< time added per prefill chunk in a serving step (simulator; docs/cost-model.md); 0 at the floor
+    /// time added per decoding sequence per step (sampling, scheduling, per-sequence attention work; docs/cost-model.md); 0 at the floor
+    double perSequenceOverheadSeconds = 0;
+    /// eta_kv, achieved / peak bandwidth of the KV-cache read and write; 0 = the same as eta_bw (docs/cost-model.md)
+    double kvBandwidth = 0;
+    /// time added to each request's first token outside the engine's steps (HTTP, tokenization, detokenizing and
+    /// streaming the first token): the serving prediction's engine sees a request this long after it was sent
+    /// (simulator; docs/cost-model.md); 0 at the floor
+    double ttftOverheadSeconds = 0;
+    /** eta_kv as used: kvBandwidth, or eta_bw when it is 0 (unset). */
+    double kvBandwidthOrDefault() const { return kvBandwidth > 0 ? kvBandwidth : bandwidth; }
+};
+
+/** Every input of the cost model. Plain value type: copy freely. */
+struct Scenario {
+    ModelShape model;
+    Hardware hardware;
+    Workload workload;
+    Efficiency efficiency;
+    Serving serving;
+    Speculative speculative;
+};
+
+/** One problem with a scenario: the dotted key (as in `--set`), the offending value and why. */
+struct ScenarioError {
+    std::string key;      ///< e.g. "hardware.bandwidth"
+    std::string value;    ///< the value as text, e.g. "0" or "nan"
+    std::string message;  ///< full sentence naming key and value, ready to show
+};
+
+/**
+ * Checks @p scenario: every number finite, positive where it must be (bandwidth, FLOP/s, sizes,
+ * batch), efficiencies in (0, 1], context and prompt non-negative, and consistent
+ * (H a multiple of H_kv, N_active <= N, hidden a multiple of heads when head_dim is not given).
+ * Returns every problem found; empty means valid. evaluate() requires a valid scenario.
+ */
+std::vector<ScenarioError> validate(const Scenario& scenario);
+
+/** The starting point: Llama 3.1 8B bf16 on H100 SXM, batch 1, context 2,048, prompt 2,048,
+ *  ITL SLOs 20/40/100 ms, efficiencies 1.0 (the floor). */
+Scenario defaultScenario();
+
+} // namespace ridgeline::model

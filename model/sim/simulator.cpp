@@ -1,0 +1,1782 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/sim/simulator.h"
+
+#include "model/cost/messagetext.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+#include <QString>
+
+#include "model/cost/scenariokeys.h"
+#include "model/cost/steptime.h"
+
+namespace ridgeline::model {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kZ99 = 2.3263478740408408; // standard normal quantile at 0.99
+constexpr double kTwoPi = 6.283185307179586;
+constexpr int kMaxTokens = 1 << 30;
+
+/** [0, 1) from the top 53 bits of one draw. */
+double uniform01(std::mt19937_64& g)
+{
+    return double(g() >> 11) * 0x1.0p-53;
+}
+/** (0, 1): never 0, so its logarithm is finite. */
+double uniformOpen(std::mt19937_64& g)
+{
+    return (double(g() >> 11) + 0.5) * 0x1.0p-53;
+}
+/** Inverse-CDF exponential with rate @p rate. */
+double exponential(std::mt19937_64& g, double rate)
+{
+    return -std::log(uniformOpen(g)) / rate;
+}
+/** Box-Muller, one normal per two uniforms (the second of the pair is dropped, keeping streams simple). */
+double standardNormal(std::mt19937_64& g)
+{
+    const double u1 = uniformOpen(g);
+    const double u2 = uniform01(g);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
+}
+
+std::uint64_t splitMix64(std::uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+int toTokens(double x)
+{
+    if (!(x >= 1.0))
+        return 1;
+    if (x >= kMaxTokens)
+        return kMaxTokens;
+    return static_cast<int>(std::llround(x));
+}
+
+/** 1234567 -> "1,234,567". */
+std::string grouped(long long v)
+{
+    std::string digits = std::to_string(v < 0 ? -v : v), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return (v < 0 ? "-" : "") + out;
+}
+
+/** A request count for messages: grouped digits, or the exponent form when astronomically large. */
+std::string countText(double n)
+{
+    return n < 1e15 ? grouped(std::llround(n)) : messageNumber(n);
+}
+
+/** "about 1,200", or "more than 1e308" when the product overflowed (rate_per_s: 1e308 over 600 s). */
+std::string aboutCount(double n)
+{
+    return std::isfinite(n) ? "about " + countText(n) : "more than 1e308";
+}
+
+/** "12 s", "3.4 min", "2.1 h" for a work estimate. */
+std::string durationText(double seconds)
+{
+    char buf[32];
+    if (!std::isfinite(seconds) || seconds >= 3600 * 1e6)
+        return "a very long time";
+    if (seconds < 10)
+        std::snprintf(buf, sizeof buf, "%.1f s", seconds);
+    else if (seconds < 120)
+        std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+    else if (seconds < 7200)
+        std::snprintf(buf, sizeof buf, "%.0f min", seconds / 60);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f h", seconds / 3600);
+    return buf;
+}
+
+/** "512 MiB", "3.2 GiB". */
+std::string bytesText(double bytes)
+{
+    char buf[32];
+    if (bytes < 1024.0 * 1024 * 1024)
+        std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / (1024.0 * 1024));
+    else
+        std::snprintf(buf, sizeof buf, "%.2g GiB", bytes / (1024.0 * 1024 * 1024));
+    return buf;
+}
+
+std::string checkDistribution(const std::string& field, const LengthDistribution& d)
+{
+    auto tokens = [&](const char* name, double v) -> std::string {
+        if (!std::isfinite(v) || v < 1 || v > kMaxSimulationTokens)
+            return simulationRangeMessage(field + "." + name, v, 1, kMaxSimulationTokens);
+        return {};
+    };
+    switch (d.kind) {
+    case LengthDistribution::Kind::Fixed:
+        return tokens("value", d.value);
+    case LengthDistribution::Kind::Uniform:
+        if (auto e = tokens("min", d.min); !e.empty())
+            return e;
+        if (auto e = tokens("max", d.max); !e.empty())
+            return e;
+        if (d.max < d.min)
+            return field + ".max = " + messageNumber(d.max) + ": must be >= min (" + messageNumber(d.min) + ")";
+        return {};
+    case LengthDistribution::Kind::LogNormal:
+        if (auto e = tokens("median", d.median); !e.empty())
+            return e;
+        if (!std::isfinite(d.p99) || d.p99 <= d.median)
+            return field + ".p99 = " + messageNumber(d.p99) + ": must exceed the median (" + messageNumber(d.median) + ")";
+        if (auto e = tokens("p99", d.p99); !e.empty())
+            return e;
+        // min and max clamp the samples (0: no clamp); past the median they would replace the distribution.
+        if (d.min != 0) {
+            if (auto e = tokens("min", d.min); !e.empty())
+                return e;
+            if (d.min > d.median)
+                return field + ".min = " + messageNumber(d.min) + ": must be at most the median (" + messageNumber(d.median)
+                       + "), or every sample below it would become min";
+        }
+        if (d.max != 0) {
+            if (auto e = tokens("max", d.max); !e.empty())
+                return e;
+            if (d.max < d.median)
+                return field + ".max = " + messageNumber(d.max) + ": must be at least the median (" + messageNumber(d.median)
+                       + "), or every sample above it would become max";
+        }
+        return {};
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Order statistics.
+
+double nearestRank(const std::vector<double>& sorted, double p)
+{
+    if (sorted.empty())
+        return 0;
+    const double rank = std::ceil(p * double(sorted.size()));
+    const size_t i = size_t(std::clamp(rank, 1.0, double(sorted.size()))) - 1;
+    return sorted[i];
+}
+
+Percentiles percentiles(std::vector<double>& values)
+{
+    Percentiles p;
+    p.count = static_cast<long long>(values.size());
+    if (values.empty())
+        return p;
+    std::sort(values.begin(), values.end());
+    p.mean = std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+    p.p50 = nearestRank(values, 0.50);
+    p.p90 = nearestRank(values, 0.90);
+    p.p95 = nearestRank(values, 0.95);
+    p.p99 = nearestRank(values, 0.99);
+    p.max = values.back();
+    return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine.
+
+/** A sequence holding a slot. */
+struct Sequence {
+    int request = 0;
+    int target = 0;        // tokens to prefill: the prompt, plus the tokens generated before a preemption
+    int prefilled = 0;     // of target, computed so far
+    int cache = 0;         // tokens held in the KV cache once prefilled
+    int output = 0;        // tokens to generate in all
+    int chunk = 0;         // tokens of target prefilled in the current step
+    long long blocks = 0;  // per-layer blocks held
+    bool batch = false;    // batch priority class
+    bool decoding = false; // decodes in the current step
+    bool finished = false; // static batching: done, still holding its slot until the batch ends
+    bool preempted = false;
+};
+
+/** Per-request progress that survives a preemption. */
+struct Progress {
+    int generated = 0;
+    double lastToken = 0;
+    double itlSum = 0;
+    long long itlCount = 0;
+};
+
+/** The requests of @p requests at @p indices (all with nullptr), with @p itl their inter-token latencies. */
+TrafficSummary summariseRequests(const std::vector<RequestResult>& requests, const std::vector<size_t>* indices,
+                                 const Percentiles& itl, double span)
+{
+    TrafficSummary t;
+    std::vector<double> queue, prefill, ttft, tpot, e2e;
+    long long good = 0;
+    const size_t n = indices ? indices->size() : requests.size();
+    for (size_t i = 0; i < n; ++i) {
+        const RequestResult& r = requests[indices ? (*indices)[i] : i];
+        ++t.requests;
+        if (r.rejected) {
+            ++t.rejected;
+            continue;
+        }
+        if (std::isnan(r.finishedSeconds))
+            continue;
+        ++t.completed;
+        t.outputTokens += r.outputTokens;
+        queue.push_back(r.queueWaitSeconds());
+        prefill.push_back(r.prefillSeconds());
+        ttft.push_back(r.ttftSeconds());
+        e2e.push_back(r.endToEndSeconds());
+        if (!std::isnan(r.tpotSeconds))
+            tpot.push_back(r.tpotSeconds);
+        good += r.metSlo ? 1 : 0;
+    }
+    t.latency.queueWait = percentiles(queue);
+    t.latency.prefill = percentiles(prefill);
+    t.latency.ttft = percentiles(ttft);
+    t.latency.tpot = percentiles(tpot);
+    t.latency.endToEnd = percentiles(e2e);
+    t.latency.itl = itl;
+    if (span > 0) {
+        t.throughputTokensPerSecond = t.outputTokens / span;
+        t.goodputRequestsPerSecond = double(good) / span;
+    }
+    t.goodputFraction = t.requests > 0 ? double(good) / double(t.requests) : 0.0;
+    return t;
+}
+
+/**
+ * Span, the overall and per-class summaries of @p out's requests (their metSlo set), with @p itl the ITL histograms
+ * per class (the last for class indices out of range).
+ */
+void summariseResult(SimulationResult& out, const std::vector<LatencyHistogram>& itl, size_t nClasses)
+{
+    double first = kInf, last = -kInf;
+    for (const RequestResult& r : out.requests) {
+        first = std::min(first, r.arrivalSeconds);
+        if (!std::isnan(r.finishedSeconds))
+            last = std::max(last, r.finishedSeconds);
+    }
+    out.spanSeconds = last > first ? last - first : 0.0;
+    // One pass over the requests and one over the ITL record for every class together: summarising
+    // class by class over all requests made a run cost classes x requests.
+    std::vector<std::vector<size_t>> byClass(nClasses);
+    for (size_t i = 0; i < out.requests.size(); ++i) {
+        const int c = out.requests[i].classIndex;
+        if (c >= 0 && size_t(c) < nClasses)
+            byClass[size_t(c)].push_back(i);
+    }
+    LatencyHistogram all;
+    for (const LatencyHistogram& h : itl)
+        all.merge(h);
+    out.all = summariseRequests(out.requests, nullptr, all.percentiles(), out.spanSeconds);
+    out.classes.clear();
+    for (size_t c = 0; c < nClasses; ++c)
+        out.classes.push_back(summariseRequests(out.requests, &byClass[c], c < itl.size() ? itl[c].percentiles() : Percentiles{},
+                                                out.spanSeconds));
+}
+
+class Engine {
+public:
+    Engine(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+           const SimulationProgress& progress)
+        : m_config(config), m_requests(requests), m_onProgress(progress), m_cost(scenario),
+          m_maxContext(scenario.serving.maxContextTokens)
+    {
+        const size_t n = requests.size();
+        m_order.resize(n);
+        std::iota(m_order.begin(), m_order.end(), 0);
+        auto earlier = [&](int a, int b) { return requests[size_t(a)].arrivalSeconds < requests[size_t(b)].arrivalSeconds; };
+        if (!std::is_sorted(m_order.begin(), m_order.end(), earlier)) // generateRequests() sorts already
+            std::stable_sort(m_order.begin(), m_order.end(), earlier);
+        // The engine sees each request efficiency.ttft_overhead_ms after it was sent (HTTP, tokenization): m_arrival
+        // holds that engine time; the results keep the sending time, from which TTFT and E2E count.
+        m_requestDelay = std::max(0.0, scenario.efficiency.ttftOverheadSeconds);
+        m_arrival.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            m_arrival[i] = requests[i].arrivalSeconds + m_requestDelay;
+        if (config.closedLoopClients > 0) {
+            // Only the first N are sent at their own time; each later one when a slot frees (release()).
+            m_released = std::min(n, size_t(config.closedLoopClients));
+            for (size_t k = m_released; k < n; ++k)
+                m_arrival[size_t(m_order[k])] = kInf;
+        } else
+            m_released = n;
+        m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
+        m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
+            ? static_cast<long long>(std::ceil(config.kvWatermark * double(m_totalBlocks))) : 0;
+        m_batchShareBlocks = config.admissionRule == AdmissionRule::ReservedKv
+            ? static_cast<long long>(std::floor((1.0 - config.reservedKvFraction) * double(m_totalBlocks)))
+            : m_totalBlocks;
+        m_contiguousBlocks = m_cost.layerBlocks(m_maxContext, config.blockTokens);
+        m_preferBatchVictims = config.admissionRule != AdmissionRule::None;
+        m_out.requests.reserve(n); // filled by prepare(), which run() calls: first touch of the memory costs
+        m_progress.reserve(n);     // page faults (about 0.4 s per million requests) and must be cancellable
+        m_running.reserve(size_t(std::clamp(config.maxSequences, 1, 4096))); // a fleet has thousands of engines: grow past it
+        m_classBulk.assign(config.classes.size() + 1, 0); // the last: a class index out of range
+        m_bulkClasses.reserve(m_classBulk.size());
+        m_itl.resize(m_classBulk.size());
+        m_seriesLimit = std::max(2, 2 * config.kvSeriesPoints);
+        m_out.kvSeries.reserve(size_t(std::min(m_seriesLimit, 4096)) + 1);
+        if (config.recordTokenTimes) {
+            m_out.tokenOffsets.resize(n + 1);
+            m_out.tokenOffsets[0] = 0;
+            for (size_t i = 0; i < n; ++i)
+                m_out.tokenOffsets[i + 1] = m_out.tokenOffsets[i] + std::max(0, requests[i].outputTokens);
+            m_out.tokenTimes.assign(size_t(m_out.tokenOffsets[n]), kNaN);
+        }
+    }
+
+    /** The result record of request @p i before it is simulated. */
+    RequestResult initialResult(size_t i) const
+    {
+        RequestResult r;
+        r.arrivalSeconds = m_arrival[i] - m_requestDelay; // the sending time (m_arrival: the engine's)
+        r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
+        r.tpotSeconds = kNaN;
+        r.promptTokens = m_requests[i].promptTokens;
+        r.outputTokens = m_requests[i].outputTokens;
+        r.classIndex = m_requests[i].classIndex;
+        return r;
+    }
+
+    /** Per-request state, in chunks between progress calls; false when the callback stopped the run. */
+    bool prepare()
+    {
+        const size_t n = m_requests.size();
+        for (size_t i = 0; i < n; ++i) {
+            m_out.requests.push_back(initialResult(i));
+            m_progress.emplace_back();
+            if (m_onProgress && (i + 1) % size_t(kCheckWork) == 0 && !m_onProgress(0, static_cast<long long>(n)))
+                return false;
+        }
+        return !m_onProgress || m_onProgress(0, static_cast<long long>(n));
+    }
+
+    SimulationResult run()
+    {
+        const size_t n = m_requests.size();
+        m_now = n > 0 ? std::min(0.0, m_arrival[size_t(m_order[0])]) : 0.0;
+        if (!prepare() || !advance(kInf)) {
+            m_out.cancelled = true;
+            return std::move(m_out);
+        }
+        finish();
+        return std::move(m_out);
+    }
+
+    // -- a fleet's replica (simulateFleet()): requests appended to the vector as the router assigns them --------
+
+    /** The router appended a request to the requests vector (arrivals in order, none before the last one's). */
+    void added()
+    {
+        const size_t i = m_requests.size() - 1;
+        m_order.push_back(int(i));
+        m_arrival.push_back(m_requests[i].arrivalSeconds + m_requestDelay);
+        m_released = m_arrival.size(); // open loop only
+        m_out.requests.push_back(initialResult(i));
+        m_progress.emplace_back();
+        if (m_config.recordTokenTimes) {
+            m_out.tokenOffsets.push_back(m_out.tokenOffsets.back() + std::max(0, m_requests[i].outputTokens));
+            m_out.tokenTimes.resize(size_t(m_out.tokenOffsets.back()), kNaN);
+        }
+    }
+
+    /** Requests finished or rejected so far. */
+    size_t done() const { return m_done; }
+
+    /** Requests routed here in flight at @p seconds (not finished or rejected by then), once advance(seconds) ran. */
+    long long inFlightAt(double seconds) const
+    {
+        // Every finish or rejection later than @p seconds happened at the latest event time (advance() stops there).
+        const long long later = m_lastDoneSeconds > seconds ? m_doneAtLast : 0;
+        return static_cast<long long>(m_requests.size() - m_done) + later;
+    }
+
+    /** The summaries of a finished replica, its ITL histograms (per class, then out of range) and slot-seconds. */
+    SimulationResult finishAndTake(std::vector<LatencyHistogram>& itl, double& slotSeconds)
+    {
+        finish();
+        itl = std::move(m_itl);
+        slotSeconds = m_slotSeconds;
+        return std::move(m_out);
+    }
+
+    /**
+     * Runs every step that starts before @p horizon (all of them with infinity), taking arrivals as their time comes;
+     * false when the progress callback stopped the run.
+     */
+    bool advance(double horizon)
+    {
+        const size_t n = m_requests.size();
+        size_t& nextArrival = m_nextArrival;
+        double& now = m_now;
+        while (m_done < n) {
+            while (nextArrival < n && m_arrival[size_t(m_order[nextArrival])] <= now)
+                enqueue(m_order[nextArrival++]);
+            if (m_done >= n || now >= horizon)
+                break;
+            const double start = now;
+            StepTotals totals;
+            const bool any = schedule(start, totals);
+            if (!any) {
+                const bool nothingToCome = nextArrival >= n || !std::isfinite(m_arrival[size_t(m_order[nextArrival])]);
+                if (m_running.empty() && queued() > 0 && nothingToCome) {
+                    // Nothing can ever be admitted (cannot happen for requests enqueue() accepted): give up on the head.
+                    rejectHead();
+                    continue;
+                }
+                if (nextArrival < n && std::isfinite(m_arrival[size_t(m_order[nextArrival])])) {
+                    now = std::max(now, m_arrival[size_t(m_order[nextArrival])]);
+                    continue;
+                }
+                break; // defensive: nothing running, nothing to come
+            }
+            const StepBreakdown cost = m_cost.breakdown(totals);
+            const double dt = cost.seconds;
+            m_out.overheadSeconds += cost.overheadSeconds;
+            m_out.chunkOverheadSeconds += cost.chunkSeconds;
+            m_out.commSeconds += cost.commSeconds;
+            m_out.mixedSteps += totals.decodeTokens > 0 && totals.prefillTokens > 0 ? 1 : 0;
+            now = start + dt;
+            account(start, dt);
+            apply(start, now);
+            // Progress and cancellation every kCheckWork sequence-steps: well under a millisecond of work.
+            m_workSinceCheck += static_cast<long long>(m_running.size()) + 1;
+            if (m_onProgress && m_workSinceCheck >= kCheckWork) {
+                m_workSinceCheck = 0;
+                if (!m_onProgress(static_cast<long long>(m_done), static_cast<long long>(n)))
+                    return false;
+            }
+        }
+        return true;
+    }
+
+private:
+    // -- queues ------------------------------------------------------------------------------
+    static constexpr int kInteractive = 0, kBatch = 1;
+
+    bool isBatch(int request) const
+    {
+        const int c = m_requests[size_t(request)].classIndex;
+        return c >= 0 && size_t(c) < m_config.classes.size() && m_config.classes[size_t(c)].priority == Priority::Batch;
+    }
+    size_t queued() const { return m_queue[0].size() + m_queue[1].size(); }
+
+    /** Per-layer blocks @p tokens tokens need at admission. */
+    long long admissionBlocks(long long tokens) const
+    {
+        return m_config.kvAdmission == KvAdmission::Contiguous ? m_contiguousBlocks : m_cost.layerBlocks(tokens, m_config.blockTokens);
+    }
+
+    void enqueue(int request)
+    {
+        const Request& q = m_requests[size_t(request)];
+        const long long full = static_cast<long long>(q.promptTokens) + q.outputTokens;
+        const bool batch = isBatch(request);
+        long long need = m_config.kvAdmission == KvAdmission::Contiguous ? m_contiguousBlocks
+                                                                         : m_cost.layerBlocks(full, m_config.blockTokens);
+        const long long limit = batch ? std::min(m_batchShareBlocks, m_totalBlocks - m_watermarkBlocks)
+                                      : m_totalBlocks - m_watermarkBlocks;
+        if (full > m_maxContext || need > limit || q.promptTokens < 1 || q.outputTokens < 1) {
+            if (full > m_maxContext)
+                ++m_out.rejectedOverMaxContext;
+            else if (need > limit)
+                ++m_out.rejectedOverKvBudget;
+            reject(request);
+            return;
+        }
+        m_queue[batch ? kBatch : kInteractive].push_back(request);
+    }
+
+    /** A request left the system at @p seconds (finished or rejected). */
+    void noteDone(double seconds)
+    {
+        ++m_done;
+        if (seconds != m_lastDoneSeconds) {
+            m_lastDoneSeconds = seconds;
+            m_doneAtLast = 0;
+        }
+        ++m_doneAtLast;
+    }
+
+    void reject(int request)
+    {
+        m_out.requests[size_t(request)].rejected = true;
+        noteDone(m_now);
+        release(m_arrival[size_t(request)] - m_requestDelay);
+    }
+
+    /** Closed loop: a request left the system at @p seconds; the next client request is sent then (or at its own time). */
+    void release(double seconds)
+    {
+        if (m_released >= m_arrival.size())
+            return;
+        const size_t next = size_t(m_order[m_released++]);
+        m_out.requests[next].arrivalSeconds = std::max(m_requests[next].arrivalSeconds, seconds);
+        m_arrival[next] = m_out.requests[next].arrivalSeconds + m_requestDelay;
+    }
+    void rejectHead()
+    {
+        const int q = !m_queue[kInteractive].empty() ? kInteractive : kBatch;
+        reject(m_queue[q].front());
+        m_queue[q].pop_front();
+    }
+
+    /** Which queue's head comes next (-1: none), given queues closed for the rest of this step. */
+    int nextQueue(const bool closed[2]) const
+    {
+        const bool hasI = !closed[kInteractive] && !m_queue[kInteractive].empty();
+        const bool hasB = !closed[kBatch] && !m_queue[kBatch].empty();
+        if (!hasI && !hasB)
+            return -1;
+        if (hasI != hasB)
+            return hasI ? kInteractive : kBatch;
+        if (m_config.admissionRule == AdmissionRule::SeparateQueues)
+            return kInteractive;
+        const double ai = m_arrival[size_t(m_queue[kInteractive].front())];
+        const double ab = m_arrival[size_t(m_queue[kBatch].front())];
+        return ab < ai ? kBatch : kInteractive;
+    }
+
+    // -- KV ----------------------------------------------------------------------------------
+    long long freeBlocks() const { return m_totalBlocks - m_usedBlocks; }
+
+    void releaseBlocks(Sequence& s)
+    {
+        m_usedBlocks -= s.blocks;
+        if (s.batch)
+            m_batchBlocks -= s.blocks;
+        s.blocks = 0;
+    }
+
+    /** Latest-admitted sequence to preempt (batch class first when priorities count), or -1. */
+    int pickVictim(bool batchOnly) const
+    {
+        if (m_preferBatchVictims || batchOnly)
+            for (size_t i = m_running.size(); i-- > 0;) {
+                const Sequence& s = m_running[i];
+                if (!s.preempted && !s.finished && s.batch)
+                    return int(i);
+            }
+        if (batchOnly)
+            return -1;
+        for (size_t i = m_running.size(); i-- > 0;) {
+            const Sequence& s = m_running[i];
+            if (!s.preempted && !s.finished)
+                return int(i);
+        }
+        return -1;
+    }
+
+    void preempt(Sequence& s)
+    {
+        releaseBlocks(s);
+        s.preempted = true;
+        s.decoding = false;
+        s.chunk = 0;
+        m_anyPreempted = true;
+        ++m_out.preemptions;
+        ++m_out.requests[size_t(s.request)].preemptions;
+        m_queue[s.batch ? kBatch : kInteractive].push_front(s.request);
+    }
+
+    /** Paged growth: every decoding sequence gets the block its next token needs, preempting when none is free. */
+    void growDecodes()
+    {
+        const int block = m_config.blockTokens;
+        for (size_t i = 0; i < m_running.size(); ++i) {
+            Sequence& s = m_running[i];
+            if (s.preempted || !s.decoding)
+                continue;
+            if (m_config.kvAdmission == KvAdmission::Contiguous || s.cache % block != 0)
+                continue; // still room in the last block (or a whole reservation)
+            const long long need = m_cost.layerBlocks(static_cast<long long>(s.cache) + 1, block) - s.blocks;
+            if (need <= 0)
+                continue;
+            for (;;) {
+                const bool shareOk = !s.batch || m_batchBlocks + need <= m_batchShareBlocks;
+                if (need <= freeBlocks() && shareOk)
+                    break;
+                const int v = pickVictim(!shareOk);
+                if (v < 0)
+                    break; // cannot happen: s itself is a candidate
+                preempt(m_running[size_t(v)]);
+                if (size_t(v) == i)
+                    break;
+            }
+            if (s.preempted)
+                continue;
+            s.blocks += need;
+            m_usedBlocks += need;
+            if (s.batch)
+                m_batchBlocks += need;
+        }
+        if (m_anyPreempted) {
+            m_running.erase(std::remove_if(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.preempted; }),
+                            m_running.end());
+            m_anyPreempted = false;
+        }
+    }
+
+    // -- scheduling --------------------------------------------------------------------------
+
+    /** Chooses the step's work and adds it to @p totals; false when the step would be empty. */
+    bool schedule(double start, StepTotals& totals)
+    {
+        for (Sequence& s : m_running) {
+            s.chunk = 0;
+            s.decoding = !s.finished && s.prefilled == s.target;
+        }
+        growDecodes();
+        if (m_config.policy == BatchingPolicy::Static)
+            endStaticBatchIfDone(); // its last live sequence may just have been preempted
+
+        long long decodes = 0;
+        for (const Sequence& s : m_running)
+            decodes += s.decoding ? 1 : 0;
+        m_budget = m_config.policy == BatchingPolicy::Chunked || wholePromptContexts()
+                       ? std::max<long long>(0, m_config.tokenBudget - decodes)
+                       : std::numeric_limits<long long>::max();
+        m_contextsThisStep = 0;
+        m_batchCap = m_config.admissionRule == AdmissionRule::PrefillTokenCap ? m_config.batchPrefillTokenCap
+                                                                              : std::numeric_limits<long long>::max();
+        const bool mayAdmit = m_config.policy != BatchingPolicy::Static || m_running.empty();
+        if (m_config.admissionRule == AdmissionRule::SeparateQueues) {
+            // Interactive work first: its prompts under way, its queue, then the batch class's.
+            continuePrefills(kInteractive);
+            if (mayAdmit)
+                admit(kInteractive, start);
+            continuePrefills(kBatch);
+            if (mayAdmit)
+                admit(kBatch, start);
+        } else {
+            continuePrefills(-1); // prompts under way (chunked, or capped) in admission order
+            if (mayAdmit)
+                admit(-1, start);
+        }
+
+        for (const Sequence& s : m_running) {
+            if (s.decoding || s.finished)
+                m_cost.addDecode(totals, double(s.cache) + 1.0); // static padding slots compute too
+            if (s.chunk > 0) {
+                m_cost.addPrefill(totals, s.prefilled, s.chunk);
+                m_out.prefillTokensComputed += s.chunk;
+            }
+        }
+        return totals.decodeTokens + totals.prefillTokens > 0;
+    }
+
+    /** Gives @p s its prefill chunk: what remains of its prompt, within the step's budget and the batch cap. */
+    void takeChunk(Sequence& s)
+    {
+        long long c = std::min<long long>(s.target - s.prefilled, m_budget);
+        if (s.batch)
+            c = std::min(c, m_batchCap);
+        s.chunk = static_cast<int>(std::max<long long>(0, c));
+        m_budget -= s.chunk;
+        if (s.batch)
+            m_batchCap -= s.chunk;
+    }
+
+    /** Continues prompts under way; @p queue selects a class (kInteractive, kBatch) or -1 for all. */
+    void continuePrefills(int queue)
+    {
+        for (size_t i = 0; i < m_running.size(); ++i) {
+            Sequence& s = m_running[i];
+            if (s.finished || s.preempted || s.prefilled >= s.target)
+                continue;
+            if (queue >= 0 && s.batch != (queue == kBatch))
+                continue;
+            takeChunk(s);
+            if (perChunkBlocks() && s.chunk > 0)
+                growForChunk(i);
+        }
+        if (m_anyPreempted) {
+            m_running.erase(std::remove_if(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.preempted; }),
+                            m_running.end());
+            m_anyPreempted = false;
+        }
+    }
+
+    /** TensorRT-LLM in-flight batching (SchedulerVersion::TrtllmInflight): whole prompts within the token budget. */
+    bool wholePromptContexts() const
+    {
+        return m_config.scheduler == SchedulerVersion::TrtllmInflight && m_config.policy != BatchingPolicy::Static;
+    }
+
+    /** V1 (paged): a prompt holds only the blocks of the chunks scheduled so far. */
+    bool perChunkBlocks() const
+    {
+        return m_config.scheduler == SchedulerVersion::V1 && m_config.kvAdmission == KvAdmission::Paged;
+    }
+
+    /** V1: the blocks m_running[@p i]'s chunk needs, preempting the latest-admitted others; no chunk when it is the latest. */
+    void growForChunk(size_t i)
+    {
+        Sequence& s = m_running[i];
+        const long long need = m_cost.layerBlocks(static_cast<long long>(s.prefilled) + s.chunk, m_config.blockTokens) - s.blocks;
+        if (need <= 0)
+            return;
+        while (need > freeBlocks() || (s.batch && m_batchBlocks + need > m_batchShareBlocks)) {
+            const int v = pickVictim(s.batch && m_batchBlocks + need > m_batchShareBlocks && need <= freeBlocks());
+            if (v < 0 || size_t(v) == i) {
+                m_budget += s.chunk; // wait for memory: no chunk this step
+                if (s.batch)
+                    m_batchCap += s.chunk;
+                s.chunk = 0;
+                return;
+            }
+            Sequence& victim = m_running[size_t(v)];
+            if (victim.decoding && m_config.policy == BatchingPolicy::Chunked)
+                m_budget += 1;
+            m_budget += victim.chunk;
+            if (victim.batch)
+                m_batchCap += victim.chunk;
+            preempt(victim);
+        }
+        s.blocks += need;
+        m_usedBlocks += need;
+        if (s.batch)
+            m_batchBlocks += need;
+    }
+
+    /** Admits from @p queue (or both, merged by arrival, with -1) while a slot, KV and budget allow. */
+    void admit(int queue, double start)
+    {
+        const bool priorityPreemption = m_config.admissionRule == AdmissionRule::SeparateQueues;
+        const long long reserve = m_config.kvAdmission == KvAdmission::Paged ? m_watermarkBlocks : 0;
+        bool closed[2] = {queue == kBatch, queue == kInteractive};
+        for (;;) {
+            const int q = nextQueue(closed);
+            if (q < 0 || (m_budget <= 0 && !(wholePromptContexts() && m_contextsThisStep == 0)))
+                return;
+            const bool batch = q == kBatch;
+            if (batch && m_batchCap <= 0) {
+                closed[kBatch] = true; // the batch class has had its prefill tokens for this step
+                continue;
+            }
+            const int r = m_queue[q].front();
+            const Request& rq = m_requests[size_t(r)];
+            const int target = rq.promptTokens + m_progress[size_t(r)].generated;
+            // TensorRT-LLM: a whole prompt fits the step's max_num_tokens left, or is the step's first context.
+            if (wholePromptContexts() && target > m_budget && m_contextsThisStep > 0)
+                return;
+            // V0 reserves the whole prompt; V1 only its first chunk (what this step's budget lets it compute);
+            // TensorRT-LLM's GUARANTEED_NO_EVICT the whole prompt and the rest of the output.
+            const long long need =
+                perChunkBlocks() ? m_cost.layerBlocks(std::min<long long>(target, m_budget), m_config.blockTokens)
+                : wholePromptContexts() && m_config.kvAdmission == KvAdmission::Paged
+                    ? m_cost.layerBlocks(static_cast<long long>(rq.promptTokens) + rq.outputTokens, m_config.blockTokens)
+                    : admissionBlocks(target);
+            const bool slot = int(m_running.size()) < m_config.maxSequences;
+            const bool fits = need + reserve <= freeBlocks();
+            const bool shareOk = !batch || m_batchBlocks + need <= m_batchShareBlocks;
+            if (!slot || !fits || !shareOk) {
+                if (!batch && priorityPreemption) {
+                    // Priority scheduling: an interactive request displaces the latest batch sequence.
+                    const int v = pickVictim(true);
+                    if (v >= 0) {
+                        Sequence& victim = m_running[size_t(v)];
+                        if (victim.decoding && m_config.policy == BatchingPolicy::Chunked)
+                            m_budget += 1;
+                        m_budget += victim.chunk;
+                        m_batchCap += victim.chunk;
+                        preempt(victim);
+                        m_running.erase(m_running.begin() + v);
+                        m_anyPreempted = false;
+                        continue;
+                    }
+                }
+                if (batch && slot && fits && !shareOk) {
+                    closed[kBatch] = true; // the reservation keeps the rest for interactive requests
+                    continue;
+                }
+                return; // FIFO: the head waits for a slot or memory, and so does everyone behind it
+            }
+            m_queue[q].pop_front();
+            Sequence s;
+            s.request = r;
+            s.target = target;
+            s.output = rq.outputTokens;
+            s.batch = batch;
+            s.blocks = need;
+            m_usedBlocks += need;
+            if (batch)
+                m_batchBlocks += need;
+            RequestResult& res = m_out.requests[size_t(r)];
+            if (std::isnan(res.admittedSeconds))
+                res.admittedSeconds = start;
+            if (m_progress[size_t(r)].generated > 0)
+                m_out.recomputedTokens += target;
+            if (wholePromptContexts()) {
+                s.chunk = target; // no chunking: the whole prompt in this step
+                m_budget -= target;
+                ++m_contextsThisStep;
+            } else {
+                takeChunk(s);
+            }
+            m_running.push_back(s);
+        }
+    }
+
+    void account(double start, double dt)
+    {
+        ++m_out.steps;
+        m_out.busySeconds += dt;
+        long long padding = 0;
+        for (const Sequence& s : m_running)
+            padding += s.finished ? 1 : 0;
+        const double holding = double(m_running.size());
+        m_slotSeconds += holding * dt;
+        m_finishedSlotSeconds += double(padding) * dt;
+        m_out.peakSequences = std::max(m_out.peakSequences, int(m_running.size()));
+        m_peakBlocks = std::max(m_peakBlocks, m_usedBlocks);
+        // KV series: one sample per m_stride steps, the peak of its steps; halve when full.
+        if (m_strideCount == 0) {
+            m_pending = KvSample{start, 0.0, 0};
+        }
+        m_pending.blocks = std::max(m_pending.blocks, double(m_usedBlocks));
+        m_pending.sequences = std::max(m_pending.sequences, int(m_running.size()));
+        if (++m_strideCount >= m_stride) {
+            pushSample();
+        }
+    }
+
+    void pushSample()
+    {
+        m_out.kvSeries.push_back(m_pending);
+        m_strideCount = 0;
+        if (int(m_out.kvSeries.size()) >= m_seriesLimit) {
+            std::vector<KvSample>& v = m_out.kvSeries;
+            size_t w = 0;
+            for (size_t i = 0; i + 1 < v.size(); i += 2) {
+                KvSample merged = v[i];
+                merged.blocks = std::max(v[i].blocks, v[i + 1].blocks);
+                merged.sequences = std::max(v[i].sequences, v[i + 1].sequences);
+                v[w++] = merged;
+            }
+            if (v.size() % 2 == 1)
+                v[w++] = v.back();
+            v.resize(w);
+            m_stride *= 2;
+        }
+    }
+
+    void emitToken(Sequence& s, double start, double now)
+    {
+        Progress& p = m_progress[size_t(s.request)];
+        RequestResult& r = m_out.requests[size_t(s.request)];
+        const int cls = r.classIndex;
+        ++p.generated;
+        if (p.generated == 1) {
+            r.firstTokenSeconds = now;
+        } else {
+            const double itl = now - p.lastToken;
+            p.itlSum += itl;
+            ++p.itlCount;
+            r.maxItlSeconds = std::max(r.maxItlSeconds, itl);
+            const size_t c = cls >= 0 && size_t(cls) < m_config.classes.size() ? size_t(cls) : m_config.classes.size();
+            if (p.lastToken == start) {
+                if (m_classBulk[c]++ == 0)
+                    m_bulkClasses.push_back(int(c));
+            } else
+                m_itl[c].add(itl, 1);
+        }
+        p.lastToken = now;
+        if (m_config.recordTokenTimes)
+            m_out.tokenTimes[size_t(m_out.tokenOffsets[size_t(s.request)] + p.generated - 1)] = now;
+        if (p.generated >= s.output) {
+            s.finished = true;
+            r.finishedSeconds = now;
+            if (p.itlCount > 0)
+                r.tpotSeconds = (now - r.firstTokenSeconds) / double(s.output - 1);
+            noteDone(now);
+            release(now);
+        }
+    }
+
+    void apply(double start, double now)
+    {
+        bool anyFinished = false;
+        for (Sequence& s : m_running) {
+            if (s.finished)
+                continue;
+            if (s.chunk > 0) {
+                s.prefilled += s.chunk;
+                if (s.prefilled >= s.target) {
+                    s.cache = s.target;
+                    emitToken(s, start, now);
+                }
+            } else if (s.decoding) {
+                s.cache += 1;
+                emitToken(s, start, now);
+            }
+            anyFinished = anyFinished || s.finished;
+        }
+        // Only the classes that decoded this step: a loop over every class here made a run cost steps x classes.
+        for (const int c : m_bulkClasses) {
+            m_itl[size_t(c)].add(now - start, m_classBulk[size_t(c)]);
+            m_classBulk[size_t(c)] = 0;
+        }
+        m_bulkClasses.clear();
+        if (!anyFinished)
+            return;
+        if (m_config.policy == BatchingPolicy::Static) {
+            endStaticBatchIfDone();
+            return;
+        }
+        for (Sequence& s : m_running)
+            if (s.finished)
+                releaseBlocks(s);
+        m_running.erase(std::remove_if(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.finished; }),
+                        m_running.end());
+    }
+
+    /** Static batching: the batch ends when its last sequence does; until then finished ones keep their slot and cache. */
+    void endStaticBatchIfDone()
+    {
+        if (!std::all_of(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.finished; }))
+            return;
+        for (Sequence& s : m_running)
+            releaseBlocks(s);
+        m_running.clear();
+    }
+
+    // -- results -----------------------------------------------------------------------------
+
+    void finish()
+    {
+        if (m_strideCount > 0)
+            m_out.kvSeries.push_back(m_pending);
+        const double itlSlo = m_config.itlSloMs / 1000.0;
+        const double ttftSlo = m_config.ttftSloMs / 1000.0;
+        for (RequestResult& r : m_out.requests) {
+            if (r.rejected || std::isnan(r.finishedSeconds))
+                continue;
+            const double itl = m_config.itlSloStatistic == ItlSloStatistic::Mean
+                ? (std::isnan(r.tpotSeconds) ? 0.0 : r.tpotSeconds) : r.maxItlSeconds;
+            r.metSlo = r.ttftSeconds() <= ttftSlo && itl <= itlSlo;
+        }
+        summariseResult(m_out, m_itl, m_config.classes.size());
+        m_out.finishedSlotFraction = m_slotSeconds > 0 ? m_finishedSlotSeconds / m_slotSeconds : 0.0;
+        m_out.meanSequences = m_out.busySeconds > 0 ? m_slotSeconds / m_out.busySeconds : 0.0;
+        const double layers = std::max(1.0, m_cost.layers());
+        m_out.kvBlocksTotal = double(m_totalBlocks) / layers;
+        m_out.kvBlocksPeak = double(m_peakBlocks) / layers;
+        for (KvSample& k : m_out.kvSeries)
+            k.blocks /= layers;
+    }
+
+    const SimulationConfig& m_config;
+    const std::vector<Request>& m_requests;
+    const SimulationProgress& m_onProgress;
+    static constexpr long long kCheckWork = 16384;
+    long long m_workSinceCheck = 0;
+    StepCost m_cost;
+    long long m_maxContext = 0;
+    std::vector<int> m_order;
+    double m_requestDelay = 0;     // efficiency.ttft_overhead_ms: from sending to the engine seeing the request, seconds
+    std::vector<double> m_arrival; // when the engine sees each request: sent (its arrival, or in a closed loop when a slot
+                                   // frees; inf until then) + m_requestDelay
+    size_t m_released = 0;         // closed loop: requests (in m_order) sent or scheduled so far
+    std::deque<int> m_queue[2];
+    std::vector<Sequence> m_running;
+    std::vector<Progress> m_progress;
+    std::vector<LatencyHistogram> m_itl; // per class, the last for class indices out of range: fixed size
+    std::vector<long long> m_classBulk;
+    std::vector<int> m_bulkClasses; // classes with m_classBulk > 0 this step, in first-touch order
+    SimulationResult m_out;
+    size_t m_done = 0;
+    double m_now = 0;              // start of the next step
+    size_t m_nextArrival = 0;      // of m_order: the first not yet enqueued
+    double m_lastDoneSeconds = -kInf; // time of the latest finish or rejection, and how many happened then
+    long long m_doneAtLast = 0;
+    long long m_totalBlocks = 0, m_usedBlocks = 0, m_batchBlocks = 0, m_peakBlocks = 0;
+    long long m_watermarkBlocks = 0, m_batchShareBlocks = 0, m_contiguousBlocks = 0;
+    bool m_preferBatchVictims = false;
+    long long m_budget = 0;    // prefill tokens left in the current step
+    int m_contextsThisStep = 0; // TrtllmInflight: whole prompts scheduled in the current step
+    long long m_batchCap = 0;  // batch-class prefill tokens left in the current step
+    bool m_anyPreempted = false;
+    double m_slotSeconds = 0, m_finishedSlotSeconds = 0;
+    KvSample m_pending;
+    long long m_stride = 1, m_strideCount = 0;
+    int m_seriesLimit = 400;
+};
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// LatencyHistogram.
+
+int LatencyHistogram::binOf(double seconds)
+{
+    if (!(seconds > std::ldexp(1.0, kMinExponent)))
+        return 0;
+    if (seconds >= std::ldexp(1.0, kMaxExponent))
+        return kBins - 1;
+    int exponent = 0;
+    const double mantissa = std::frexp(seconds, &exponent); // [0.5, 1)
+    const int octave = exponent - 1 - kMinExponent;
+    const int within = std::min(kBinsPerOctave - 1, static_cast<int>((2.0 * mantissa - 1.0) * kBinsPerOctave));
+    return std::clamp(octave * kBinsPerOctave + within, 0, kBins - 1);
+}
+
+LatencyHistogram::Octave& LatencyHistogram::octave(int index)
+{
+    if (m_octaves.empty())
+        m_octaves.resize(size_t(kOctaves));
+    std::unique_ptr<Octave>& o = m_octaves[size_t(index)];
+    if (!o) {
+        o = std::make_unique<Octave>();
+        o->top.fill(-kInf);
+    }
+    return *o;
+}
+
+void LatencyHistogram::add(double seconds, long long count)
+{
+    if (count <= 0 || !std::isfinite(seconds))
+        return;
+    const int b = binOf(seconds);
+    Octave& o = octave(b / kBinsPerOctave);
+    const size_t i = size_t(b % kBinsPerOctave);
+    o.count[i] += count;
+    o.top[i] = std::max(o.top[i], seconds);
+    m_max = m_total == 0 ? seconds : std::max(m_max, seconds);
+    m_total += count;
+    m_sum += seconds * double(count);
+}
+
+void LatencyHistogram::merge(const LatencyHistogram& other)
+{
+    if (other.m_total == 0)
+        return;
+    for (size_t k = 0; k < other.m_octaves.size(); ++k) {
+        if (!other.m_octaves[k])
+            continue;
+        Octave& o = octave(int(k));
+        for (size_t i = 0; i < size_t(kBinsPerOctave); ++i) {
+            o.count[i] += other.m_octaves[k]->count[i];
+            o.top[i] = std::max(o.top[i], other.m_octaves[k]->top[i]);
+        }
+    }
+    m_max = m_total == 0 ? other.m_max : std::max(m_max, other.m_max);
+    m_total += other.m_total;
+    m_sum += other.m_sum;
+}
+
+Percentiles LatencyHistogram::percentiles() const
+{
+    Percentiles p;
+    p.count = m_total;
+    if (m_total == 0)
+        return p;
+    p.mean = m_sum / double(m_total);
+    p.max = m_max;
+    const double quantiles[4] = {0.50, 0.90, 0.95, 0.99};
+    double* outs[4] = {&p.p50, &p.p90, &p.p95, &p.p99};
+    int next = 0;
+    long long seen = 0;
+    for (size_t k = 0; k < m_octaves.size() && next < 4; ++k) {
+        if (!m_octaves[k])
+            continue;
+        const Octave& o = *m_octaves[k];
+        for (size_t i = 0; i < size_t(kBinsPerOctave) && next < 4; ++i) {
+            seen += o.count[i];
+            while (next < 4 && seen >= std::clamp<long long>(static_cast<long long>(std::ceil(quantiles[next] * double(m_total))), 1, m_total))
+                *outs[next++] = o.top[i];
+        }
+    }
+    return p;
+}
+
+int sampleLength(const LengthDistribution& d, std::mt19937_64& g)
+{
+    switch (d.kind) {
+    case LengthDistribution::Kind::Fixed:
+        return toTokens(d.value);
+    case LengthDistribution::Kind::Uniform: {
+        const double lo = std::round(d.min), hi = std::round(d.max);
+        return toTokens(lo + std::floor(uniform01(g) * (hi - lo + 1.0)));
+    }
+    case LengthDistribution::Kind::LogNormal: {
+        const double sigma = std::log(d.p99 / d.median) / kZ99;
+        double x = d.median * std::exp(sigma * standardNormal(g));
+        if (d.min > 0)
+            x = std::max(x, d.min);
+        if (d.max > 0)
+            x = std::min(x, d.max);
+        return toTokens(x);
+    }
+    }
+    return 1;
+}
+
+std::string simulationRangeMessage(const std::string& field, double value, long long min, long long max)
+{
+    return field + " = " + messageNumber(value) + ": must be " + (min == max ? grouped(min) : "from " + grouped(min) + " to " + grouped(max));
+}
+
+std::string checkSimulationConfig(const SimulationConfig& c)
+{
+    const std::string s = "simulation.";
+    constexpr double kMaxRequests = double(kMaxSimulationRequests);
+    const std::string inAll = "at most " + grouped(kMaxSimulationRequests) + " requests in all";
+    auto range = [&](const char* name, double v, long long min, long long max) -> std::string {
+        if (!(v >= double(min) && v <= double(max)))
+            return simulationRangeMessage(s + name, v, min, max);
+        return {};
+    };
+    for (const std::string& e : {range("max_sequences", c.maxSequences, 1, kMaxSimulationSequences),
+                                 range("token_budget", c.tokenBudget, 1, kMaxSimulationTokens),
+                                 range("block_tokens", c.blockTokens, 1, kMaxSimulationBlockTokens),
+                                 range("batch_prefill_token_cap", c.batchPrefillTokenCap, 1, kMaxSimulationTokens),
+                                 range("kv_series_points", c.kvSeriesPoints, 1, kMaxSimulationSeriesPoints)})
+        if (!e.empty())
+            return e;
+    if (c.durationSeconds && !(std::isfinite(*c.durationSeconds) && *c.durationSeconds > 0 && *c.durationSeconds <= kMaxSimulationSeconds))
+        return s + "duration_s = " + messageNumber(*c.durationSeconds) + ": must be a number of seconds > 0 and at most 1e7";
+    if (c.requests)
+        if (std::string e = range("requests", double(*c.requests), 1, kMaxSimulationRequests); !e.empty())
+            return e;
+    if (c.sweepMaxSequences.size() > size_t(kMaxSimulationSweepCaps))
+        return s + "sweep_max_sequences: " + std::to_string(c.sweepMaxSequences.size()) + " caps; at most "
+               + std::to_string(kMaxSimulationSweepCaps) + " (each is one more simulation)";
+    for (size_t i = 0; i < c.sweepMaxSequences.size(); ++i)
+        if (std::string e = range(("sweep_max_sequences[" + std::to_string(i) + "]").c_str(), c.sweepMaxSequences[i], 1,
+                                  kMaxSimulationSequences);
+            !e.empty())
+            return e;
+    if (!(c.kvWatermark >= 0 && c.kvWatermark < 1))
+        return s + "kv_watermark = " + messageNumber(c.kvWatermark) + ": must be in [0, 1)";
+    if (!(std::isfinite(c.itlSloMs) && c.itlSloMs > 0))
+        return s + "itl_slo_ms = " + messageNumber(c.itlSloMs) + ": must be a finite number of milliseconds > 0";
+    if (!(std::isfinite(c.ttftSloMs) && c.ttftSloMs > 0))
+        return s + "ttft_slo_ms = " + messageNumber(c.ttftSloMs) + ": must be a finite number of milliseconds > 0";
+    if (!(c.reservedKvFraction > 0 && c.reservedKvFraction < 1))
+        return s + "reserved_kv_fraction = " + messageNumber(c.reservedKvFraction) + ": must be in (0, 1)";
+    if (std::string e = range("replicas", c.replicas, 1, kMaxSimulationReplicas); !e.empty())
+        return e;
+    if (c.router != RouterPolicy::RoundRobin && c.router != RouterPolicy::LeastLoaded && c.router != RouterPolicy::PrefixAware)
+        return s + "router = " + std::to_string(int(c.router)) + ": expected round_robin, least_loaded or prefix_aware";
+    if (c.replicas > 1 && c.closedLoopClients > 0)
+        return s + "replicas = " + std::to_string(c.replicas) + ": a fleet is simulated open loop only, not with "
+               + std::to_string(c.closedLoopClients) + " closed-loop clients";
+    if (c.classes.empty() && c.trace.empty())
+        return s + "classes: at least one class (or a trace_csv) is needed";
+    if (c.classes.size() > size_t(kMaxSimulationClasses))
+        return s + "classes: " + std::to_string(c.classes.size()) + " classes"
+               + (c.trace.empty() ? "" : " (a trace_csv's rows without a class add one, \"trace\")") + "; at most "
+               + std::to_string(kMaxSimulationClasses);
+    bool unbounded = false;
+    for (size_t i = 0; i < c.classes.size(); ++i) {
+        const RequestClass& k = c.classes[i];
+        const std::string f = s + "classes[" + std::to_string(i) + "]";
+        if (k.name.empty())
+            return f + ".name = \"\": must not be empty";
+        if (const size_t at = findControlCharacter(k.name); at != std::string::npos)
+            return f + ".name = \"" + printableText(k.name) + "\": must not contain control characters (byte "
+                   + std::to_string(at + 1) + " is " + printableText(k.name.substr(at, 1)) + ")";
+        if (k.name.size() > kMaxTextBytes)
+            return f + ".name: " + std::to_string(k.name.size()) + " bytes; at most " + std::to_string(kMaxTextBytes);
+        for (size_t j = 0; j < i; ++j)
+            if (c.classes[j].name == k.name)
+                return f + ".name = \"" + printableText(k.name) + "\": another class has this name";
+        if (!(std::isfinite(k.ratePerSecond) && k.ratePerSecond >= 0))
+            return f + ".rate_per_s = " + messageNumber(k.ratePerSecond) + ": must be a finite rate >= 0";
+        if (std::string e = range(("classes[" + std::to_string(i) + "].count").c_str(), double(k.count), 0, kMaxSimulationRequests);
+            !e.empty())
+            return e;
+        if (!(std::isfinite(k.startSeconds) && k.startSeconds >= 0 && k.startSeconds <= kMaxSimulationSeconds))
+            return f + ".start_s = " + messageNumber(k.startSeconds) + ": must be a number of seconds from 0 to 1e7";
+        if (k.endSeconds && !(std::isfinite(*k.endSeconds) && *k.endSeconds > k.startSeconds))
+            return f + ".end_s = " + messageNumber(*k.endSeconds) + ": must be later than start_s (" + messageNumber(k.startSeconds) + ")";
+        if (k.endSeconds && *k.endSeconds > kMaxSimulationSeconds)
+            return f + ".end_s = " + messageNumber(*k.endSeconds) + ": must be at most 1e7 seconds";
+        if (k.ratePerSecond > 0 || k.count > 0) {
+            if (auto e = checkDistribution(f + ".prompt", k.prompt); !e.empty())
+                return e;
+            if (auto e = checkDistribution(f + ".output", k.output); !e.empty())
+                return e;
+        }
+        if (k.ratePerSecond > 0 && !k.endSeconds)
+            unbounded = true;
+        if (k.arrival != ArrivalProcess::Poisson && k.arrival != ArrivalProcess::Gamma)
+            return f + ".arrival = " + std::to_string(int(k.arrival)) + ": expected poisson or gamma";
+        if (!(k.burstiness >= kMinSimulationBurstiness && k.burstiness <= kMaxSimulationBurstiness))
+            return f + ".burstiness = " + messageNumber(k.burstiness) + ": must be from 0.001 to 1,000 (the gamma shape; 1 is Poisson)";
+        if (std::string e = range(("classes[" + std::to_string(i) + "].prefix_groups").c_str(), k.prefixGroups, 0,
+                                  kMaxSimulationPrefixGroups);
+            !e.empty())
+            return e;
+    }
+    if (unbounded && !c.durationSeconds && !c.requests)
+        return s + "duration_s: a class arrives at a rate without end_s, so duration_s or requests is needed";
+    if (double(c.trace.size()) > kMaxRequests)
+        return s + "trace_csv: " + countText(double(c.trace.size())) + " rows; " + inAll;
+    for (size_t i = 0; i < c.trace.size(); ++i) {
+        const Request& r = c.trace[i];
+        const std::string f = s + "trace_csv row " + std::to_string(i + 1);
+        if (!std::isfinite(r.arrivalSeconds) || r.arrivalSeconds < 0 || r.arrivalSeconds > kMaxSimulationSeconds)
+            return f + ": arrival " + messageNumber(r.arrivalSeconds) + " must be from 0 to 1e7 seconds";
+        if (r.promptTokens < 1 || r.outputTokens < 1)
+            return f + ": prompt and output must be >= 1 token";
+        if (r.classIndex < 0 || size_t(r.classIndex) >= c.classes.size())
+            return f + ": class index " + std::to_string(r.classIndex) + " is not a class";
+    }
+
+    // Requests generateRequests() makes: each class up to `requests` (the first `requests` of all are kept
+    // after sorting), plus the trace's rows. Every sweep cap simulates the kept requests once more.
+    const double perClassLimit = c.requests ? double(*c.requests) : kInf;
+    double generated = double(c.trace.size());
+    for (size_t i = 0; i < c.classes.size(); ++i) {
+        const RequestClass& k = c.classes[i];
+        double fromRate = 0, span = 0;
+        if (k.ratePerSecond > 0) {
+            const double end = std::min(k.endSeconds.value_or(kInf), c.durationSeconds.value_or(kInf));
+            span = std::max(0.0, end - k.startSeconds);
+            fromRate = std::isfinite(end) ? k.ratePerSecond * span : kInf;
+        }
+        const double perClass = std::min(double(k.count) + fromRate, perClassLimit);
+        if (perClass > kMaxRequests)
+            return s + "classes[" + std::to_string(i) + "].rate_per_s = " + messageNumber(k.ratePerSecond) + ": "
+                   + aboutCount(perClass) + " requests over " + messageNumber(span) + " s" + (k.count > 0 ? " with count" : "") + "; " + inAll
+                   + " (lower rate_per_s, end_s, duration_s or requests)";
+        generated += perClass;
+    }
+    if (generated > kMaxRequests)
+        return s + "classes: " + (c.trace.empty() ? "the classes would generate " : "the classes and trace_csv would generate ")
+               + aboutCount(generated) + " requests; " + inAll + " (lower rate_per_s, count, duration_s or requests)";
+    const double simulated = std::min(generated, perClassLimit);
+    const double runs = 1.0 + double(c.sweepMaxSequences.size());
+    if (simulated * runs > kMaxRequests)
+        return s + "sweep_max_sequences: " + std::to_string(c.sweepMaxSequences.size()) + " caps simulate the "
+               + countText(simulated) + " requests " + std::to_string(c.sweepMaxSequences.size()) + " more times, "
+               + countText(simulated * runs) + " in all; " + inAll + " (fewer caps, or fewer requests)";
+
+    // Work and memory: what the requests' lengths make of them.
+    const SimulationCost cost = estimateSimulationCost(c);
+    const std::string estimate = "about " + countText(cost.requests) + " requests x about " + countText(cost.outputTokens / std::max(1.0, cost.requests))
+                                 + " output tokens each" + (cost.runs > 1 ? " x " + std::to_string(cost.runs) + " runs (the sweep)" : "");
+    if (!(cost.workUnits * cost.runs <= kMaxSimulationOutputTokens)) {
+        const double runs = cost.runs;
+        if (cost.paddingTokens > cost.outputTokens && cost.paddingTokens >= 2.0 * cost.prefillSteps)
+            return s + "policy = static: " + estimate + ", but a static batch computes every slot until its longest output ("
+                   + countText(cost.longestOutput) + " tokens) ends: about " + countText(cost.workUnits * runs)
+                   + " sequence-steps to simulate, about " + durationText(cost.seconds) + " of work; at most "
+                   + countText(kMaxSimulationOutputTokens) + " (about "
+                   + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
+                   + "): use policy continuous, or lower the longest output or the requests";
+        if (2.0 * cost.prefillSteps > cost.outputTokens)
+            return s + "token_budget = " + std::to_string(c.tokenBudget) + ": " + estimate + " need at least "
+                   + countText(cost.prefillSteps * runs) + " chunked-prefill steps (prompt tokens / token_budget), about "
+                   + durationText(cost.seconds) + " of work; at most " + countText(kMaxSimulationOutputTokens / 2.0)
+                   + " steps (about " + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
+                   + "): raise token_budget, or lower the prompt lengths or requests";
+        if (cost.routingChecks / 4.0 > cost.outputTokens)
+            return s + "replicas = " + std::to_string(c.replicas) + ": " + estimate + " routed by load over "
+                   + std::to_string(c.replicas) + " replicas: about " + countText(cost.routingChecks * runs)
+                   + " replica checks, about " + durationText(cost.seconds) + " of work; at most "
+                   + countText(4.0 * kMaxSimulationOutputTokens) + ": use router round_robin, or fewer replicas or requests";
+        return s + "classes: " + estimate + " = " + countText(cost.outputTokens * cost.runs) + " output tokens to simulate, about "
+               + durationText(cost.seconds) + " of work; at most " + countText(kMaxSimulationOutputTokens) + " (about "
+               + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
+               + "): lower the output lengths, requests, duration_s or sweep caps";
+    }
+    if (!(cost.bytes <= kMaxSimulationBytes))
+        return s + "classes: " + estimate + " need about " + bytesText(cost.bytes) + " of memory; at most "
+               + bytesText(kMaxSimulationBytes) + ": lower the requests or duration_s";
+    return {};
+}
+
+namespace {
+
+/** Expected tokens of one sample of @p d (the lognormal's mean, clamped as its samples are). */
+double expectedLength(const LengthDistribution& d)
+{
+    switch (d.kind) {
+    case LengthDistribution::Kind::Fixed:
+        return toTokens(d.value);
+    case LengthDistribution::Kind::Uniform:
+        return (std::max(1.0, std::round(d.min)) + std::max(1.0, std::round(d.max))) / 2.0;
+    case LengthDistribution::Kind::LogNormal: {
+        const double sigma = d.p99 > d.median && d.median > 0 ? std::log(d.p99 / d.median) / kZ99 : 0.0;
+        double mean = d.median * std::exp(sigma * sigma / 2.0);
+        if (d.max > 0)
+            mean = std::min(mean, d.max);
+        if (d.min > 0)
+            mean = std::max(mean, d.min);
+        return std::max(1.0, mean);
+    }
+    }
+    return 1;
+}
+
+/** The longest sample of @p d, tokens, as a batch of a few hundred meets it (a lognormal without a max clamp: 2 x its p99). */
+double longestLength(const LengthDistribution& d)
+{
+    switch (d.kind) {
+    case LengthDistribution::Kind::Fixed:
+        return toTokens(d.value);
+    case LengthDistribution::Kind::Uniform:
+        return std::max(1.0, std::round(d.max));
+    case LengthDistribution::Kind::LogNormal:
+        return std::max(1.0, d.max > 0 ? d.max : 2.0 * d.p99);
+    }
+    return 1;
+}
+
+} // namespace
+
+SimulationCost estimateSimulationCost(const SimulationConfig& c)
+{
+    SimulationCost cost;
+    const double perClassLimit = c.requests ? double(*c.requests) : kInf;
+    double requests = double(c.trace.size()), tokens = 0, promptTokens = 0, longest = 0;
+    for (const Request& r : c.trace) {
+        tokens += r.outputTokens;
+        promptTokens += r.promptTokens;
+        longest = std::max(longest, double(r.outputTokens));
+    }
+    for (const RequestClass& k : c.classes) {
+        double fromRate = 0;
+        if (k.ratePerSecond > 0) {
+            const double end = std::min(k.endSeconds.value_or(kInf), c.durationSeconds.value_or(kInf));
+            fromRate = k.ratePerSecond * std::max(0.0, end - k.startSeconds);
+        }
+        const double n = std::min(double(k.count) + fromRate, perClassLimit);
+        if (n > 0) {
+            requests += n;
+            tokens += n * expectedLength(k.output);
+            promptTokens += n * expectedLength(k.prompt);
+            longest = std::max(longest, longestLength(k.output));
+        }
+    }
+    if (requests > perClassLimit) { // the first `requests` of all are kept
+        tokens *= perClassLimit / requests;
+        promptTokens *= perClassLimit / requests;
+        requests = perClassLimit;
+    }
+    cost.requests = requests;
+    cost.outputTokens = tokens;
+    cost.longestOutput = longest;
+    if (c.policy == BatchingPolicy::Static) // a batch steps until its longest sequence ends
+        cost.paddingTokens = std::max(0.0, requests * longest - tokens);
+    if (c.policy == BatchingPolicy::Chunked)
+        cost.prefillSteps = promptTokens / double(std::max(1, c.tokenBudget));
+    // A load-aware router looks at every replica for every request (about a quarter of a sequence-step each).
+    if (c.replicas > 1 && c.router != RouterPolicy::RoundRobin)
+        cost.routingChecks = requests * double(c.replicas);
+    cost.workUnits = tokens + cost.paddingTokens + 2.0 * cost.prefillSteps + cost.routingChecks / 4.0;
+    cost.runs = 1 + int(c.sweepMaxSequences.size());
+    cost.bytes = requests * (kSimulationBytesPerRequest + (c.replicas > 1 ? kFleetBytesPerRequest : 0.0)) + (c.recordTokenTimes ? 8.0 * tokens : 0.0)
+                 + double(c.classes.size() + 2) * 4.0 * 4096.0 * double(std::max(1, c.replicas)); // a few octaves of ITL
+                                                                                                     // histogram per class and replica
+    cost.seconds = cost.workUnits * double(cost.runs) * kSimulationSecondsPerToken;
+    return cost;
+}
+
+std::vector<Request> generateRequests(const SimulationConfig& c, const SimulationProgress& progress)
+{
+    std::vector<Request> out;
+    const long long expected = static_cast<long long>(std::min(estimateSimulationCost(c).requests, double(kMaxSimulationRequests)));
+    bool stopped = false;
+    const double duration = c.durationSeconds.value_or(kInf);
+    const long long perClassLimit = c.requests.value_or(std::numeric_limits<long long>::max());
+    long long groupBase = 0; // prefix groups of the classes before: each class's ids are its own
+    for (size_t i = 0; i < c.classes.size(); ++i) {
+        const RequestClass& k = c.classes[i];
+        std::mt19937_64 g(splitMix64(c.seed ^ splitMix64(0x5157u + i)));
+        auto draw = [&](double at) {
+            Request r;
+            r.arrivalSeconds = at;
+            r.promptTokens = sampleLength(k.prompt, g);
+            r.outputTokens = sampleLength(k.output, g);
+            r.classIndex = int(i);
+            if (k.prefixGroups > 0) // a draw only then: classes without groups keep their streams
+                r.prefixGroup = int(groupBase + std::min<long long>(k.prefixGroups - 1,
+                                                                    static_cast<long long>(uniform01(g) * double(k.prefixGroups))));
+            out.push_back(r);
+            if (progress && out.size() % 65536 == 0 && !progress(static_cast<long long>(out.size()), expected))
+                stopped = true;
+        };
+        if (k.count > 0 && k.startSeconds < duration)
+            for (long long j = 0; j < std::min(k.count, perClassLimit) && !stopped; ++j)
+                draw(k.startSeconds);
+        if (k.ratePerSecond > 0) {
+            const double end = std::min(duration, k.endSeconds.value_or(kInf));
+            double t = k.startSeconds;
+            const bool gamma = k.arrival == ArrivalProcess::Gamma;
+            const double gammaScale = 1.0 / (k.ratePerSecond * k.burstiness); // mean shape x scale = 1 / rate
+            for (long long j = 0; j < perClassLimit && !stopped; ++j) {
+                t += gamma ? sampleGamma(k.burstiness, g) * gammaScale : exponential(g, k.ratePerSecond);
+                if (!(t < end))
+                    break;
+                draw(t);
+            }
+        }
+        groupBase += std::max(0, k.prefixGroups);
+    }
+    if (stopped)
+        return {};
+    for (const Request& r : c.trace)
+        if (r.arrivalSeconds < duration)
+            out.push_back(r);
+    std::stable_sort(out.begin(), out.end(), [](const Request& a, const Request& b) {
+        return a.arrivalSeconds < b.arrivalSeconds || (a.arrivalSeconds == b.arrivalSeconds && a.classIndex < b.classIndex);
+    });
+    if (c.requests && out.size() > size_t(*c.requests))
+        out.resize(size_t(*c.requests));
+    return out;
+}
+
+SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                          const SimulationProgress& progress)
+{
+    if (config.replicas > 1)
+        return simulateFleet(scenario, config, requests, progress);
+    Engine engine(scenario, config, requests, progress);
+    return engine.run();
+}
+
+SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                               const SimulationProgress& progress)
+{
+    const size_t replicas = size_t(std::max(1, config.replicas));
+    const size_t n = requests.size();
+    std::vector<size_t> order(n);
+    std::iota(order.begin(), order.end(), size_t(0));
+    auto earlier = [&](size_t a, size_t b) { return requests[a].arrivalSeconds < requests[b].arrivalSeconds; };
+    if (!std::is_sorted(order.begin(), order.end(), earlier))
+        std::stable_sort(order.begin(), order.end(), earlier);
+
+    // Each replica is the single-replica engine reading its own list, to which the router appends.
+    std::vector<std::vector<Request>> inputs(replicas);
+    std::vector<std::vector<size_t>> global(replicas); // replica's request j -> index into requests
+    std::vector<std::unique_ptr<Engine>> engines;
+    SimulationProgress hook;
+    if (progress)
+        hook = [&](long long, long long) {
+            long long done = 0;
+            for (const std::unique_ptr<Engine>& e : engines)
+                done += static_cast<long long>(e->done());
+            return progress(done, static_cast<long long>(n));
+        };
+    engines.reserve(replicas);
+    for (size_t r = 0; r < replicas; ++r)
+        engines.push_back(std::make_unique<Engine>(scenario, config, inputs[r], hook));
+
+    SimulationResult out;
+    out.replicaOf.assign(n, 0);
+    const bool loadAware = config.router != RouterPolicy::RoundRobin;
+    std::unordered_map<int, int> lastServed; // prefix group -> replica
+    auto leastLoaded = [&](double t) {
+        size_t best = 0;
+        long long bestLoad = std::numeric_limits<long long>::max();
+        for (size_t r = 0; r < replicas; ++r)
+            if (const long long load = engines[r]->inFlightAt(t); load < bestLoad) {
+                best = r;
+                bestLoad = load;
+            }
+        return best;
+    };
+    for (size_t k = 0; k < n; ++k) {
+        const size_t i = order[k];
+        const Request& q = requests[i];
+        size_t target = k % replicas;
+        if (loadAware) {
+            // The router sees each replica as it is at the arrival: every step starting before it has run.
+            for (const std::unique_ptr<Engine>& e : engines)
+                if (!e->advance(q.arrivalSeconds)) {
+                    out.cancelled = true;
+                    return out;
+                }
+            const auto served = q.prefixGroup >= 0 && config.router == RouterPolicy::PrefixAware ? lastServed.find(q.prefixGroup)
+                                                                                                 : lastServed.end();
+            target = served != lastServed.end() ? size_t(served->second) : leastLoaded(q.arrivalSeconds);
+            if (q.prefixGroup >= 0 && config.router == RouterPolicy::PrefixAware)
+                lastServed[q.prefixGroup] = int(target);
+        }
+        inputs[target].push_back(q);
+        global[target].push_back(i);
+        engines[target]->added();
+        out.replicaOf[i] = int(target);
+    }
+    for (const std::unique_ptr<Engine>& e : engines)
+        if (!e->advance(kInf)) {
+            out.cancelled = true;
+            return out;
+        }
+
+    // The fleet's record: requests back in input order, histograms merged, counters summed.
+    out.requests.resize(n);
+    if (config.recordTokenTimes) {
+        out.tokenOffsets.assign(n + 1, 0);
+        for (size_t i = 0; i < n; ++i)
+            out.tokenOffsets[i + 1] = out.tokenOffsets[i] + std::max(0, requests[i].outputTokens);
+        out.tokenTimes.assign(size_t(out.tokenOffsets[n]), kNaN);
+    }
+    std::vector<LatencyHistogram> itl(config.classes.size() + 1);
+    double slotSeconds = 0, finishedSlotSeconds = 0;
+    for (size_t r = 0; r < replicas; ++r) {
+        std::vector<LatencyHistogram> h;
+        double replicaSlotSeconds = 0;
+        SimulationResult part = engines[r]->finishAndTake(h, replicaSlotSeconds);
+        for (size_t j = 0; j < global[r].size(); ++j) {
+            const size_t i = global[r][j];
+            out.requests[i] = part.requests[j];
+            if (config.recordTokenTimes)
+                std::copy(part.tokenTimes.begin() + part.tokenOffsets[j], part.tokenTimes.begin() + part.tokenOffsets[j + 1],
+                          out.tokenTimes.begin() + out.tokenOffsets[i]);
+        }
+        for (size_t c = 0; c < h.size() && c < itl.size(); ++c)
+            itl[c].merge(h[c]);
+        slotSeconds += replicaSlotSeconds;
+        finishedSlotSeconds += part.finishedSlotFraction * replicaSlotSeconds;
+        out.busySeconds += part.busySeconds;
+        out.steps += part.steps;
+        out.mixedSteps += part.mixedSteps;
+        out.overheadSeconds += part.overheadSeconds;
+        out.chunkOverheadSeconds += part.chunkOverheadSeconds;
+        out.commSeconds += part.commSeconds;
+        out.preemptions += part.preemptions;
+        out.prefillTokensComputed += part.prefillTokensComputed;
+        out.recomputedTokens += part.recomputedTokens;
+        out.rejectedOverMaxContext += part.rejectedOverMaxContext;
+        out.rejectedOverKvBudget += part.rejectedOverKvBudget;
+        out.peakSequences = std::max(out.peakSequences, part.peakSequences);
+        out.kvBlocksTotal = part.kvBlocksTotal;
+        if (r == 0 || part.kvBlocksPeak > out.kvBlocksPeak) {
+            out.kvBlocksPeak = part.kvBlocksPeak;
+            out.kvSeries = std::move(part.kvSeries);
+        }
+        ReplicaLoad load;
+        load.requests = part.all.requests;
+        load.completed = part.all.completed;
+        load.rejected = part.all.rejected;
+        load.outputTokens = part.all.outputTokens;
+        load.goodputFraction = part.all.goodputFraction;
+        load.busySeconds = part.busySeconds;
+        load.p99TtftSeconds = part.all.latency.ttft.p99;
+        load.peakSequences = part.peakSequences;
+        load.meanSequences = part.meanSequences;
+        load.kvBlocksPeak = part.kvBlocksPeak;
+        load.preemptions = part.preemptions;
+        out.replicas.push_back(load);
+    }
+    summariseResult(out, itl, config.classes.size());
+    out.meanSequences = out.busySeconds > 0 ? slotSeconds / out.busySeconds : 0.0;
+    out.finishedSlotFraction = slotSeconds > 0 ? finishedSlotSeconds / slotSeconds : 0.0;
+    for (ReplicaLoad& load : out.replicas) {
+        load.throughputTokensPerSecond = out.spanSeconds > 0 ? load.outputTokens / out.spanSeconds : 0.0;
+        load.busyFraction = out.spanSeconds > 0 ? load.busySeconds / out.spanSeconds : 0.0;
+    }
+    return out;
+}
+
+double sampleGamma(double shape, std::mt19937_64& g)
+{
+    if (!(shape > 0))
+        return 0;
+    if (shape < 1) // Gamma(a) = Gamma(a + 1) U^(1/a)
+        return sampleGamma(shape + 1.0, g) * std::pow(uniformOpen(g), 1.0 / shape);
+    const double d = shape - 1.0 / 3.0;
+    const double c = 1.0 / std::sqrt(9.0 * d);
+    for (;;) {
+        double x = 0, v = 0;
+        do {
+            x = standardNormal(g);
+            v = 1.0 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        const double u = uniformOpen(g);
+        if (u < 1.0 - 0.0331 * x * x * x * x || std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v)))
+            return d * v;
+    }
+}
+
+double workloadRatePerSecond(const SimulationConfig& c)
+{
+    double rate = 0;
+    for (const RequestClass& k : c.classes)
+        rate += k.ratePerSecond;
+    if (c.trace.size() >= 2) {
+        double first = kInf, last = -kInf;
+        for (const Request& r : c.trace) {
+            first = std::min(first, r.arrivalSeconds);
+            last = std::max(last, r.arrivalSeconds);
+        }
+        if (last > first)
+            rate += double(c.trace.size()) / (last - first);
+    }
+    return rate;
+}
+
+SimulationConfig configAtRate(const SimulationConfig& config, double ratePerSecond)
+{
+    SimulationConfig c = config;
+    const double base = workloadRatePerSecond(config);
+    if (!(base > 0) || !(ratePerSecond > 0))
+        return c;
+    const double factor = ratePerSecond / base;
+    for (RequestClass& k : c.classes)
+        k.ratePerSecond *= factor;
+    for (Request& r : c.trace)
+        r.arrivalSeconds /= factor;
+    return c;
+}
+
+namespace {
+
+/** The even steps of @p sweep. */
+std::vector<double> sweepRates(const RateSweep& sweep)
+{
+    std::vector<double> rates;
+    for (int i = 0; i < sweep.steps; ++i)
+        rates.push_back(sweep.steps == 1 ? sweep.fromPerSecond
+                                         : sweep.fromPerSecond + (sweep.toPerSecond - sweep.fromPerSecond) * double(i) / double(sweep.steps - 1));
+    return rates;
+}
+
+} // namespace
+
+std::string checkRateSweep(const SimulationConfig& config, const RateSweep& sweep, const std::string& field)
+{
+    if (!(sweep.steps >= 1 && sweep.steps <= kMaxRateSweepSteps))
+        return simulationRangeMessage(field + ".steps", sweep.steps, 1, kMaxRateSweepSteps);
+    if (!(std::isfinite(sweep.fromPerSecond) && sweep.fromPerSecond > 0))
+        return field + ".from = " + messageNumber(sweep.fromPerSecond) + ": must be a rate > 0 requests/s";
+    if (!(std::isfinite(sweep.toPerSecond) && sweep.toPerSecond >= sweep.fromPerSecond))
+        return field + ".to = " + messageNumber(sweep.toPerSecond) + ": must be a finite rate >= from (" + messageNumber(sweep.fromPerSecond) + ")";
+    if (!(sweep.attainmentTarget > 0 && sweep.attainmentTarget <= 1))
+        return field + ".attainment = " + messageNumber(sweep.attainmentTarget) + ": must be a fraction in (0, 1], e.g. 0.99";
+    if (!(sweep.bisections >= 0 && sweep.bisections <= kMaxRateSweepBisections))
+        return simulationRangeMessage(field + ".bisections", sweep.bisections, 0, kMaxRateSweepBisections);
+    if (!(workloadRatePerSecond(config) > 0))
+        return field + ": the workload has no arrival rate to scale (every class has rate_per_s 0 and there is no trace_csv "
+                       "with two or more arrival times); give a class a rate_per_s";
+    SimulationConfig base = config;
+    base.sweepMaxSequences.clear();
+    base.recordTokenTimes = false;
+    double work = 0;
+    const std::vector<double> rates = sweepRates(sweep);
+    for (const double rate : rates) {
+        const SimulationConfig at = configAtRate(base, rate);
+        if (std::string e = checkSimulationConfig(at); !e.empty())
+            return field + " at " + messageNumber(rate) + " requests/s: " + e;
+        work += estimateSimulationCost(at).workUnits;
+    }
+    work += double(sweep.bisections) * estimateSimulationCost(configAtRate(base, sweep.toPerSecond)).workUnits;
+    if (!(work <= kMaxSimulationOutputTokens))
+        return field + ": " + std::to_string(sweep.steps) + " rates and " + std::to_string(sweep.bisections) + " bisections need about "
+               + countText(work) + " sequence-steps to simulate, about " + durationText(work * kSimulationSecondsPerToken)
+               + " of work; at most " + countText(kMaxSimulationOutputTokens) + ": fewer steps, or fewer requests or a shorter duration_s";
+    return {};
+}
+
+RateSweepResult sweepArrivalRate(const Scenario& scenario, const SimulationConfig& config, const RateSweep& sweep,
+                                 const SimulationProgress& progress)
+{
+    RateSweepResult result;
+    result.baseRatePerSecond = workloadRatePerSecond(config);
+    SimulationConfig base = config;
+    base.sweepMaxSequences.clear();
+    base.recordTokenTimes = false;
+    auto runAt = [&](double rate, bool bisection) -> bool {
+        const SimulationConfig c = configAtRate(base, rate);
+        const std::vector<Request> requests = generateRequests(c, progress);
+        const SimulationResult r = simulate(scenario, c, requests, progress);
+        if (r.cancelled)
+            return false;
+        RatePoint p;
+        p.ratePerSecond = rate;
+        p.requests = r.all.requests;
+        p.attainment = r.all.goodputFraction;
+        p.goodputRequestsPerSecond = r.all.goodputRequestsPerSecond;
+        p.throughputTokensPerSecond = r.all.throughputTokensPerSecond;
+        p.p50TtftSeconds = r.all.latency.ttft.p50;
+        p.p99TtftSeconds = r.all.latency.ttft.p99;
+        p.p50ItlSeconds = r.all.latency.itl.p50;
+        p.p99ItlSeconds = r.all.latency.itl.p99;
+        p.p99EndToEndSeconds = r.all.latency.endToEnd.p99;
+        p.bisection = bisection;
+        result.points.push_back(p);
+        return true;
+    };
+    const double target = sweep.attainmentTarget;
+    for (const double rate : sweepRates(sweep))
+        if (!runAt(rate, false)) {
+            result.cancelled = true;
+            return result;
+        }
+    // The first rate, from the lowest, that misses the target: the highest holding it is below.
+    size_t miss = result.points.size();
+    for (size_t i = 0; i < result.points.size() && miss == result.points.size(); ++i)
+        if (result.points[i].attainment < target)
+            miss = i;
+    if (miss == result.points.size()) {
+        result.maxRatePerSecond = result.points.back().ratePerSecond;
+        return result;
+    }
+    result.firstMissPerSecond = result.points[miss].ratePerSecond;
+    if (miss == 0)
+        return result;
+    double lo = result.points[miss - 1].ratePerSecond, hi = result.points[miss].ratePerSecond;
+    for (int b = 0; b < sweep.bisections; ++b) {
+        const double mid = 0.5 * (lo + hi);
+        if (!runAt(mid, true)) {
+            result.cancelled = true;
+            break;
+        }
+        (result.points.back().attainment >= target ? lo : hi) = mid;
+    }
+    result.maxRatePerSecond = lo;
+    result.firstMissPerSecond = hi;
+    std::stable_sort(result.points.begin(), result.points.end(),
+                     [](const RatePoint& a, const RatePoint& b) { return a.ratePerSecond < b.ratePerSecond; });
+    return result;
+}
+
+std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
+                                          const std::vector<Request>& requests, const SimulationProgress& progress)
+{
+    std::vector<SweepPoint> points;
+    SimulationConfig c = config;
+    c.recordTokenTimes = false;
+    for (int cap : config.sweepMaxSequences) {
+        c.maxSequences = cap;
+        const SimulationResult r = simulate(scenario, c, requests, progress);
+        if (r.cancelled)
+            break;
+        SweepPoint p;
+        p.maxSequences = cap;
+        p.throughputTokensPerSecond = r.all.throughputTokensPerSecond;
+        p.goodputRequestsPerSecond = r.all.goodputRequestsPerSecond;
+        p.goodputFraction = r.all.goodputFraction;
+        p.p95TtftSeconds = r.all.latency.ttft.p95;
+        p.p95TpotSeconds = r.all.latency.tpot.p95;
+        p.p99ItlSeconds = r.all.latency.itl.p99;
+        p.meanSequences = r.meanSequences;
+        p.preemptions = r.preemptions;
+        points.push_back(p);
+    }
+    return points;
+}
+
+} // namespace ridgeline::model

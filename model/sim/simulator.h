@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <functional>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/cost/messagetext.h"
+#include "model/cost/scenario.h"
+#include "model/cost/schedulerversion.h"
+
+namespace ridgeline::model {
+
+/**
+ * Discrete-event, iteration-level simulation of one serving replica (one GPU, or T with tensor
+ * parallelism): requests arrive, wait in a queue, are admitted by the scheduler, prefill, decode one
+ * token per step and leave. Each step's time is the cost model's time for that step's mixed batch
+ * (StepCost, model/cost/steptime.h). Times are seconds, lengths tokens.
+ *
+ * Each step, in order:
+ * 1. arrivals up to the step's start join their class's queue; requests that could never fit (prompt +
+ *    output over serving.max_context_tokens, or over the KV budget) are rejected;
+ * 2. every decoding sequence gets the paged block its next token needs; when none is free the
+ *    latest-admitted sequence is preempted by recompute (its cache is dropped; it rejoins the front of its
+ *    queue and later prefills prompt + generated tokens again), batch class first unless the rule is None;
+ * 3. prompts under way take their next chunk, then new sequences are admitted while a slot, KV blocks
+ *    (beyond the watermark) and, under Chunked, token budget remain; under SeparateQueues an interactive
+ *    request that finds no slot or memory preempts the latest batch sequence;
+ * 4. the step lasts StepCost::seconds of its work; its tokens appear at its end.
+ * A decoding sequence holding P + g tokens (g generated so far) costs a decode at context S = P + g; the
+ * step that completes a prefill yields the first token. An inter-token interval is the time between two
+ * of a request's tokens, a preemption's wait included.
+ *
+ * The shapes it reproduces (tests/model/tst_simulator.cpp) are those of seed 001, section 3: continuous
+ * against static batching (3.2a), chunked prefill against whole-prompt prefill (3.4), the goodput-
+ * against the throughput-optimal admission cap (3.1), paged against contiguous KV admission (3.3),
+ * and a batch job sharing the replica with chat (seed 000, ticket B4).
+ */
+
+/** How the scheduler forms each step's batch. */
+enum class BatchingPolicy {
+    Static,     ///< request-level: a batch is formed when the previous one has wholly finished; finished
+                ///< sequences keep their slot (computing padding) until the longest one ends
+    Continuous, ///< iteration-level (Orca): admit whenever a slot and KV are free; whole prompts prefill in one step
+    Chunked     ///< continuous with chunked prefill (Sarathi-Serve): decodes first, prompts fill the rest of a
+                ///< per-step token budget
+};
+
+/** How admission sizes a sequence's KV cache. */
+enum class KvAdmission {
+    Paged,     ///< blocks of block_tokens allocated as the sequence grows; preemption by recompute when they run out
+    Contiguous ///< a whole max-context reservation (serving.max_context_tokens) per sequence at admission
+};
+
+
+/** Priority class of a request. */
+enum class Priority { Interactive, Batch };
+
+/** How interactive and batch requests share admission. */
+enum class AdmissionRule {
+    None,            ///< one FIFO queue in arrival order; a head that cannot be admitted blocks the rest
+    SeparateQueues,  ///< interactive requests (and their prefill chunks) always go before batch ones
+    PrefillTokenCap, ///< FIFO, but batch requests prefill at most batchPrefillTokenCap tokens per step
+                     ///< (their prompts are chunked to it under every policy); a capped batch head is skipped
+    ReservedKv       ///< FIFO, but batch requests may hold at most (1 - reservedKvFraction) of the KV blocks;
+                     ///< a batch head blocked by its share is skipped
+};
+
+/** Which per-request statistic of its inter-token intervals the ITL SLO is checked against. */
+enum class ItlSloStatistic {
+    Mean, ///< TPOT, the request's mean inter-token interval (seed 001, 3.1)
+    Max   ///< the request's worst inter-token interval (seed 001, 3.4)
+};
+
+/** A distribution of token counts; samples are rounded to whole tokens and at least 1. */
+struct LengthDistribution {
+    enum class Kind {
+        Fixed,    ///< always value
+        Uniform,  ///< whole numbers in [min, max], equally likely
+        LogNormal ///< exp(N(mu, sigma)) with mu = ln(median), sigma = ln(p99 / median) / 2.3263; clamped to [min, max]
+                  ///< when those are > 0 (min <= median <= max, else refused)
+    };
+    Kind kind = Kind::Fixed;
+    double value = 1;   ///< Fixed: tokens
+    double min = 0;     ///< Uniform: lower bound; LogNormal: optional clamp (0: none)
+    double max = 0;     ///< Uniform: upper bound; LogNormal: optional clamp (0: none)
+    double median = 0;  ///< LogNormal: median tokens
+    double p99 = 0;     ///< LogNormal: 99th percentile tokens (> median)
+};
+
+/** How a class's requests arrive at its rate. */
+enum class ArrivalProcess {
+    Poisson, ///< exponential inter-arrival times (coefficient of variation 1)
+    /// gamma inter-arrival times with shape = burstiness and scale = 1 / (rate x burstiness): mean 1 / rate, squared
+    /// coefficient of variation 1 / burstiness; burstiness 1 is Poisson, below 1 burstier, above 1 smoother (vLLM bench
+    /// serve's --burstiness). Drawn by Marsaglia-Tsang from the class's own stream.
+    Gamma
+};
+
+/** One class of traffic: arrivals at a rate (Poisson or gamma), or a burst of requests landing together. */
+struct RequestClass {
+    std::string name;                    ///< unique, e.g. "chat"
+    Priority priority = Priority::Interactive;
+    double ratePerSecond = 0;            ///< arrival rate, requests/s (0: no arrivals at a rate)
+    long long count = 0;                 ///< burst: this many requests all arriving at startSeconds (0: none)
+    LengthDistribution prompt;           ///< prompt tokens
+    LengthDistribution output;           ///< output tokens
+    double startSeconds = 0;             ///< first possible arrival
+    std::optional<double> endSeconds;    ///< Poisson arrivals stop here (none: at the duration or request count)
+    ArrivalProcess arrival = ArrivalProcess::Poisson; ///< arrival: how arrivals at ratePerSecond are spaced
+    double burstiness = 1;               ///< burstiness: the gamma shape (ArrivalProcess::Gamma), from 0.001 to 1000
+    /// prefix_groups: 0, the class's requests share no prompt prefix a router could follow; N >= 1, each request
+    /// draws one of N prefix groups (conversations or system prompts), equally likely, ids distinct from other classes'
+    int prefixGroups = 0;
+};
+
+/** How a fleet's router assigns each arriving request to a replica (SimulationConfig::router). */
+enum class RouterPolicy {
+    RoundRobin,  ///< request k (in arrival order) to replica k mod N
+    LeastLoaded, ///< to the replica with the fewest requests in flight (routed, not yet finished or rejected) at the
+                 ///< arrival; ties to the lowest index
+    PrefixAware  ///< a request with a prefix group to the replica that last served that group; a request without one,
+                 ///< or whose group is new, to the least loaded replica (as LeastLoaded)
+};
+
+/** One request: when it arrives and how long it is. */
+struct Request {
+    double arrivalSeconds = 0;
+    int promptTokens = 1;
+    int outputTokens = 1;   ///< including the first token, which the prefill produces
+    int classIndex = 0;     ///< into SimulationConfig::classes
+    int prefixGroup = -1;   ///< requests sharing a prompt prefix (RequestClass::prefixGroups, a Mooncake trace's first
+                            ///< hash id); -1: none. Only the prefix-aware router reads it.
+};
+
+/** Everything the simulation does besides the scenario. Field names follow the simulation file's keys. */
+struct SimulationConfig {
+    BatchingPolicy policy = BatchingPolicy::Continuous;
+    int maxSequences = 256;              ///< max_sequences: cap on sequences holding a slot
+    int tokenBudget = 512;               ///< token_budget: tokens per step under Chunked (decodes count 1 each)
+    KvAdmission kvAdmission = KvAdmission::Paged;
+    int blockTokens = 16;                ///< block_tokens: paged-KV block size
+    double kvWatermark = 0.01;           ///< kv_watermark: fraction of blocks admission keeps free for growth
+    std::optional<double> durationSeconds; ///< duration_s: generate arrivals in [0, duration)
+    std::optional<long long> requests;   ///< requests: generate (or keep) the first N arrivals
+    std::uint64_t seed = 1;              ///< seed of the workload's random streams
+    double itlSloMs = 20;                ///< itl_slo_ms
+    double ttftSloMs = 800;              ///< ttft_slo_ms
+    ItlSloStatistic itlSloStatistic = ItlSloStatistic::Mean; ///< itl_slo_statistic
+    std::vector<RequestClass> classes;   ///< classes
+    std::vector<Request> trace;          ///< rows of trace_csv (classIndex into classes)
+    AdmissionRule admissionRule = AdmissionRule::None;
+    int batchPrefillTokenCap = 256;      ///< batch_prefill_token_cap (AdmissionRule::PrefillTokenCap)
+    double reservedKvFraction = 0.3;     ///< reserved_kv_fraction (AdmissionRule::ReservedKv), in (0, 1)
+    std::vector<int> sweepMaxSequences;  ///< sweep_max_sequences: caps to sweep (empty: no sweep)
+    int kvSeriesPoints = 200;            ///< kv_series_points: most points of the KV-in-use series (at least this many / 2)
+    bool recordTokenTimes = false;       ///< keep every token's time (SimulationResult::tokenTimes); memory ~ 8 B per token
+    SchedulerVersion scheduler = SchedulerVersion::V0; ///< KV reservation of admitted prompts (Paged only)
+    /**
+     * Closed loop (benchmark clients): 0 for none; else at most this many requests are in the system at once.
+     * Request k (in arrival order) is sent at the later of its own arrival time and the completion (or
+     * rejection) of request k - N: N clients each sending the next request as the last one finishes (all
+     * arrivals 0), or an open loop capped at N in flight (vLLM's --max-concurrency with a request rate).
+     * RequestResult::arrivalSeconds is then the sending time, from which TTFT and E2E count.
+     */
+    int closedLoopClients = 0;
+    /**
+     * replicas: identical replicas (each this scenario's GPUs and scheduler) behind one router; 1: the single replica
+     * above. With more, simulate() routes each request at its arrival (router) and runs every replica's engine in
+     * step up to that time, so that the router sees the load in flight. Not with closedLoopClients.
+     */
+    int replicas = 1;
+    RouterPolicy router = RouterPolicy::RoundRobin; ///< router
+};
+
+/**
+ * Bounds of a simulation, shared by checkSimulationConfig() and the simulation file parser. With the
+ * work and memory budgets below they keep any accepted run to seconds on a 2-core machine (about 4 s
+ * and 210 MB per million chat requests).
+ */
+inline constexpr long long kMaxSimulationRequests = 2000000; ///< requests generated in all: classes and trace,
+                                                             ///< and again for each sweep run
+inline constexpr int kMaxSimulationClasses = 64;             ///< classes, a trace's "trace" class included
+inline constexpr int kMaxSimulationSequences = 1000000;      ///< max_sequences and each sweep cap
+inline constexpr int kMaxSimulationSweepCaps = 16;           ///< entries of sweep_max_sequences
+inline constexpr int kMaxSimulationTokens = 1000000000;      ///< token_budget, batch_prefill_token_cap, lengths
+inline constexpr int kMaxSimulationBlockTokens = 1000000;    ///< block_tokens
+inline constexpr int kMaxSimulationSeriesPoints = 100000;    ///< kv_series_points
+inline constexpr double kMaxSimulationSeconds = 1e7;         ///< duration_s, start_s, end_s, trace arrivals
+inline constexpr int kMaxSimulationReplicas = 4096;          ///< replicas
+inline constexpr int kMaxSimulationPrefixGroups = 1000000;   ///< a class's prefix_groups
+inline constexpr double kMinSimulationBurstiness = 0.001;    ///< burstiness (gamma shape) bounds
+inline constexpr double kMaxSimulationBurstiness = 1000;
+
+/**
+ * Called by simulate() about every 16,384 sequence-steps or requests prepared (under a millisecond) and by
+ * generateRequests() every 65,536 requests, from the thread running them, with the requests finished
+ * (generated) so far and in all. Returning false stops the run at once: simulate() returns a result
+ * with cancelled set, generateRequests() an empty list. Empty: never called.
+ */
+using SimulationProgress = std::function<bool(long long done, long long total)>;
+
+/**
+ * Work and memory bounds of a simulation, stated in the refusal message and docs/performance.md. The
+ * engine's work is one sequence-step per output token, plus, under Static, the padding steps of
+ * sequences that finished before the longest in their batch, plus, under Chunked, at least
+ * prompt tokens / token_budget steps of prefill (a step costs about two sequence-steps): about 16 ns of CPU each
+ * (measured: 1,000,000 chat requests, 254 million output tokens, 4.1 s), so the budget of 1e9 output
+ * tokens over all runs is about 16 s; the run shows progress and stops within milliseconds when
+ * cancelled. Memory is about kSimulationBytesPerRequest per request (206 MB for that run), plus 8
+ * bytes per recorded token time, plus the fixed ITL histograms.
+ */
+inline constexpr double kMaxSimulationOutputTokens = 1e9;           ///< work units in all runs (SimulationCost::workUnits: output tokens, static padding, prefill steps)
+inline constexpr double kMaxSimulationBytes = 1024.0 * 1024 * 1024; ///< estimated peak memory of one run, bytes (1 GiB)
+inline constexpr double kSimulationSecondsPerToken = 16e-9;         ///< measured engine CPU time per output token, s (for messages)
+inline constexpr double kSimulationBytesPerRequest = 220;           ///< measured peak bytes per request (input, result, summaries)
+inline constexpr double kFleetBytesPerRequest = 120;                ///< a fleet's extra: the replicas' copies of inputs and results
+
+/** What a configuration will cost, from the expected request count and lengths (before generating them). */
+struct SimulationCost {
+    double requests = 0;     ///< requests of one run (expected; the trace's exactly)
+    double outputTokens = 0; ///< output tokens of one run (expected: means of the length distributions)
+    double prefillSteps = 0; ///< Chunked: engine steps the prompts need at least (prompt tokens / token_budget)
+    double paddingTokens = 0;///< Static: sequence-steps of finished sequences kept in their batch (up to the longest output)
+    double longestOutput = 0;///< Static: the longest output a request can have, tokens
+    double routingChecks = 0;///< a fleet with a load-aware router: replicas looked at, requests x replicas
+    double workUnits = 0;    ///< sequence-steps of one run: outputTokens + paddingTokens + 2 x prefillSteps + routingChecks / 4
+    int runs = 1;            ///< the run plus one per sweep cap
+    double bytes = 0;        ///< estimated peak memory of one run, bytes
+    double seconds = 0;      ///< estimated engine time of all runs, s
+};
+
+/** Estimates @p config's cost; meaningful once checkSimulationConfig()'s other checks pass. */
+SimulationCost estimateSimulationCost(const SimulationConfig& config);
+
+/**
+ * The one range message of simulation files: "FIELD = VALUE: must be from MIN to MAX", the bounds with
+ * thousands separators ("simulation.max_sequences = 0: must be from 1 to 1,000,000").
+ */
+std::string simulationRangeMessage(const std::string& field, double value, long long min, long long max);
+
+
+/**
+ * Checks @p config; returns "" or one sentence naming the field as spelled in simulation files and its
+ * value, e.g. "simulation.classes[0].prompt.p99 = 100: must exceed the median (2000)". Refuses class
+ * names with control characters, more than kMaxSimulationClasses classes, and workloads over the
+ * bounds above (requests generated, sweep runs included), or over the work and memory budgets
+ * (estimateSimulationCost(); the message gives the estimate: "about 1,000 requests x about 2,000,000
+ * output tokens each = 2,000,000,000 output tokens to simulate, about 32 s of work; at most ...").
+ */
+std::string checkSimulationConfig(const SimulationConfig& config);
+
+/**
+ * The workload: each class's Poisson arrivals (its own std::mt19937_64 stream, seeded from seed and the
+ * class index, with inverse-CDF exponentials and Box-Muller normals, so the result is the same on every
+ * standard library) and bursts, plus the trace rows, sorted by arrival (ties: class order), limited to
+ * durationSeconds and to the first `requests`. Precondition: checkSimulationConfig(config) is "".
+ */
+std::vector<Request> generateRequests(const SimulationConfig& config, const SimulationProgress& progress = {});
+
+/**
+ * Draws one length from @p dist with @p engine (advanced): uniforms from the top 53 bits of one draw,
+ * normals by Box-Muller from two. Exposed for tests.
+ */
+int sampleLength(const LengthDistribution& dist, std::mt19937_64& engine);
+
+/** What happened to one request. Times are seconds since the start; NaN where it never happened. */
+struct RequestResult {
+    double arrivalSeconds = 0;
+    double admittedSeconds = 0;   ///< start of the first step it was scheduled in
+    double firstTokenSeconds = 0; ///< end of the step that completed its prefill
+    double finishedSeconds = 0;   ///< end of the step that produced its last token
+    double maxItlSeconds = 0;     ///< worst inter-token interval (0 with one output token)
+    double tpotSeconds = 0;       ///< (finished - first token) / (output - 1): mean inter-token interval (NaN with one token)
+    int promptTokens = 0;
+    int outputTokens = 0;
+    int classIndex = 0;
+    int preemptions = 0;          ///< times its KV was dropped and later recomputed
+    bool rejected = false;        ///< could never fit (prompt + output over max context, or over the KV budget)
+    bool metSlo = false;          ///< TTFT <= ttft SLO and (TPOT or max ITL) <= ITL SLO
+
+    double queueWaitSeconds() const { return admittedSeconds - arrivalSeconds; }
+    double prefillSeconds() const { return firstTokenSeconds - admittedSeconds; }
+    double ttftSeconds() const { return firstTokenSeconds - arrivalSeconds; }
+    double endToEndSeconds() const { return finishedSeconds - arrivalSeconds; }
+};
+
+/** Order statistics of one latency, seconds (nearest rank). All zero when count is 0. */
+struct Percentiles {
+    long long count = 0;
+    double mean = 0, p50 = 0, p95 = 0, p99 = 0, max = 0;
+    double p90 = 0;
+};
+
+/**
+ * Inter-token intervals in fixed memory: counts in kBins log-spaced bins (kBinsPerOctave per power of
+ * two, from 2^kMinExponent to 2^kMaxExponent s, about 1 us to 194 days; outside values go to the end
+ * bins), each with the largest interval it holds; count, mean and max are exact. A percentile is the
+ * largest interval in the bin holding the nearest rank: an interval that occurred, never below the exact
+ * nearest-rank value and less than 1/256 (0.4 %) above it; exact when the bin holds one distinct value
+ * (equal step times). Memory: 4 KiB per power of two that holds an interval (a run's step times span a
+ * few), at most 176 KiB, whatever the run's length (it replaced a record of every step's intervals,
+ * which grew to gigabytes on long runs).
+ */
+class LatencyHistogram {
+public:
+    static constexpr int kBinsPerOctave = 256;
+    static constexpr int kMinExponent = -20;
+    static constexpr int kMaxExponent = 24;
+    static constexpr int kOctaves = kMaxExponent - kMinExponent;
+    static constexpr int kBins = kOctaves * kBinsPerOctave;
+
+    /** Adds @p count intervals of @p seconds (ignored unless finite and count > 0). */
+    void add(double seconds, long long count = 1);
+    /** Adds every interval of @p other. */
+    void merge(const LatencyHistogram& other);
+    /** Count, mean, p50 / p90 / p95 / p99 (as above) and max; all zero when empty. */
+    Percentiles percentiles() const;
+    long long count() const { return m_total; }
+    /** Bin of @p seconds (exposed for tests). */
+    static int binOf(double seconds);
+
+private:
+    /** One power of two's bins: counts and the largest interval in each. */
+    struct Octave {
+        std::array<long long, kBinsPerOctave> count{};
+        std::array<double, kBinsPerOctave> top{};
+    };
+    Octave& octave(int index);
+
+    std::vector<std::unique_ptr<Octave>> m_octaves; // kOctaves, each allocated when it first holds an interval
+    long long m_total = 0;
+    double m_sum = 0, m_max = 0;
+};
+
+/** The latencies of a set of requests. itl is over every inter-token interval (LatencyHistogram: its
+ *  percentiles within 0.4 %), the others per request (exact). */
+struct LatencySummary {
+    Percentiles queueWait, prefill, ttft, itl, tpot, endToEnd;
+};
+
+/** Aggregates of one set of requests (all, or one class). Rates are over the run's span. */
+struct TrafficSummary {
+    long long requests = 0, completed = 0, rejected = 0;
+    double outputTokens = 0;
+    double throughputTokensPerSecond = 0;   ///< output tokens / span
+    double goodputRequestsPerSecond = 0;    ///< requests meeting both SLOs / span
+    double goodputFraction = 0;             ///< requests meeting both SLOs / requests (rejected count as missing)
+    LatencySummary latency;
+};
+
+/** One point of the KV-in-use series (downsampled: the peak over the interval it stands for). */
+struct KvSample {
+    double seconds = 0;       ///< start of the interval
+    double blocks = 0;        ///< whole-model blocks in use (per-layer blocks / L)
+    int sequences = 0;        ///< sequences holding a slot
+};
+
+/** What one replica of a fleet (SimulationConfig::replicas > 1) served. Rates are over the fleet's span. */
+struct ReplicaLoad {
+    long long requests = 0, completed = 0, rejected = 0; ///< routed to it
+    double outputTokens = 0;
+    double throughputTokensPerSecond = 0;
+    double goodputFraction = 0;  ///< of its requests, meeting both SLOs
+    double busySeconds = 0;      ///< time it spent in steps
+    double busyFraction = 0;     ///< busySeconds / the fleet's span
+    double p99TtftSeconds = 0;
+    int peakSequences = 0;
+    double meanSequences = 0;
+    double kvBlocksPeak = 0;     ///< whole-model blocks, of SimulationResult::kvBlocksTotal
+    long long preemptions = 0;
+};
+
+/** Everything a run measures. */
+struct SimulationResult {
+    std::vector<RequestResult> requests;     ///< same order as the input requests
+    TrafficSummary all;
+    std::vector<TrafficSummary> classes;     ///< one per SimulationConfig::classes entry
+    double spanSeconds = 0;                  ///< first arrival to last completion
+    double busySeconds = 0;                  ///< time spent in steps
+    long long steps = 0;
+    long long mixedSteps = 0;                ///< steps holding decodes and prefill chunks together
+    double overheadSeconds = 0;              ///< of busySeconds: fixed step / prefill overheads (StepBreakdown)
+    double chunkOverheadSeconds = 0;         ///< of busySeconds: per-chunk prefill cost
+    double commSeconds = 0;                  ///< of busySeconds: tensor-parallel all-reduces
+    long long preemptions = 0;
+    double prefillTokensComputed = 0;        ///< including recomputation after preemption
+    double recomputedTokens = 0;             ///< prefill tokens spent rebuilding preempted caches
+    double finishedSlotFraction = 0;         ///< slot-seconds on finished sequences / all slot-seconds (static only > 0)
+    int peakSequences = 0;                   ///< most sequences holding a slot at once
+    double meanSequences = 0;                ///< time-weighted mean of the same over busy time
+    double kvBlocksTotal = 0;                ///< whole-model blocks the KV budget holds
+    double kvBlocksPeak = 0;                 ///< most whole-model blocks in use at once
+    long long rejectedOverMaxContext = 0;    ///< rejected: prompt + output over serving.max_context_tokens
+    long long rejectedOverKvBudget = 0;      ///< rejected: needs more KV blocks than admission may ever grant
+    std::vector<KvSample> kvSeries;          ///< KV blocks in use over time
+    std::vector<double> tokenTimes;          ///< recordTokenTimes: emission time of every token, request by request
+    std::vector<long long> tokenOffsets;     ///< recordTokenTimes: request i's tokens start at tokenOffsets[i] (size n + 1)
+    bool cancelled = false;                  ///< the progress callback stopped the run: the rest is partial, not to be shown
+    /**
+     * A fleet (SimulationConfig::replicas > 1): one entry per replica, and the fields above are the fleet's: requests,
+     * latencies, throughput and goodput over every request; steps, busySeconds, preemptions, token and rejection counts
+     * summed over replicas; peakSequences, kvBlocksTotal and kvBlocksPeak those of one replica (the most loaded one's
+     * peak); meanSequences per replica; kvSeries that of the replica with the highest KV peak. Empty for one replica.
+     */
+    std::vector<ReplicaLoad> replicas;
+    std::vector<int> replicaOf;              ///< a fleet: the replica each request was routed to (input order)
+};
+
+
+/**
+ * Simulates @p requests (any order) on @p scenario under @p config's policy. Deterministic.
+ * Preconditions: validate(scenario) and checkSimulationConfig(config) are empty, every classIndex is
+ * a valid index into config.classes. Cost: O(steps * sequences holding a slot), plus the summaries'
+ * O(requests + ITL record) whatever the number of classes; no allocation per step beyond amortised
+ * growth of the ITL record.
+ */
+SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                          const SimulationProgress& progress = {});
+
+/**
+ * The fleet engine under simulate() when config.replicas > 1, callable with any replica count (1 gives the same
+ * result as the single-replica engine: tests/tst_fleet.cpp). Each replica is the single-replica engine with its own
+ * queue, KV and clock; before routing a request arriving at t, every replica runs its steps that start before t.
+ * Cost: the replicas' steps plus O(replicas) per request. Preconditions as simulate(), closedLoopClients 0.
+ */
+SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                               const SimulationProgress& progress = {});
+
+/** One point of the max-sequences sweep. */
+struct SweepPoint {
+    int maxSequences = 0;
+    double throughputTokensPerSecond = 0;
+    double goodputRequestsPerSecond = 0;
+    double goodputFraction = 0;
+    double p95TtftSeconds = 0;
+    double p95TpotSeconds = 0;
+    double p99ItlSeconds = 0;
+    double meanSequences = 0;
+    long long preemptions = 0;
+};
+
+/** Simulates @p requests once per cap in config.sweepMaxSequences (seed 001, 3.1: goodput vs throughput).
+ *  @p progress as in simulate(); when it stops a run the points so far are returned. */
+std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
+                                          const std::vector<Request>& requests, const SimulationProgress& progress = {});
+
+/** An open-loop arrival-rate sweep (the simulation file's "rate_sweep", or --rate-sweep FROM:TO:STEPS). */
+struct RateSweep {
+    double fromPerSecond = 0;      ///< first rate, requests/s (> 0)
+    double toPerSecond = 0;        ///< last rate (>= from)
+    int steps = 0;                 ///< rates from..to, evenly spaced (1: from only); 0: no sweep
+    double attainmentTarget = 0.99;///< attainment: fraction of requests meeting both SLOs the search holds, in (0, 1]
+    int bisections = 6;            ///< simulations spent narrowing the bracket after the sweep (0: none)
+};
+
+inline constexpr int kMaxRateSweepSteps = 64;   ///< steps
+inline constexpr int kMaxRateSweepBisections = 20;
+
+/** One rate of the sweep: the workload's rates scaled to ratePerSecond in all (its trace's time compressed). */
+struct RatePoint {
+    double ratePerSecond = 0;
+    long long requests = 0;
+    double attainment = 0;                 ///< requests meeting both SLOs / requests (rejected ones miss)
+    double goodputRequestsPerSecond = 0;   ///< requests meeting both SLOs / span
+    double throughputTokensPerSecond = 0;
+    double p50TtftSeconds = 0, p99TtftSeconds = 0;
+    double p50ItlSeconds = 0, p99ItlSeconds = 0;
+    double p99EndToEndSeconds = 0;
+    bool bisection = false;                ///< added by the bisection, not one of the even steps
+};
+
+/** The sweep's points in rate order and the highest rate holding the target. */
+struct RateSweepResult {
+    std::vector<RatePoint> points;         ///< sorted by rate
+    double baseRatePerSecond = 0;          ///< the workload's own total rate, which the sweep scales
+    /// the highest rate simulated whose attainment is >= the target with every lower swept rate's too; none when
+    /// the first rate misses it
+    std::optional<double> maxRatePerSecond;
+    /// the lowest simulated rate above maxRatePerSecond that misses the target (the bracket's upper end); none when
+    /// every rate met it (the answer is then at least toPerSecond)
+    std::optional<double> firstMissPerSecond;
+    bool cancelled = false;
+};
+
+/**
+ * The workload's total arrival rate: the classes' rate_per_s plus a trace's rows over its span (first to last
+ * arrival); bursts (count) do not count. 0 when nothing arrives at a rate.
+ */
+double workloadRatePerSecond(const SimulationConfig& config);
+
+/**
+ * @p config with its arrival rate scaled to @p ratePerSecond in all: each class's rate_per_s multiplied, trace
+ * arrivals divided, by ratePerSecond / workloadRatePerSecond(config) (the same seed: the same draws, time
+ * compressed); bursts, duration_s and requests unchanged. Precondition: workloadRatePerSecond(config) > 0.
+ */
+SimulationConfig configAtRate(const SimulationConfig& config, double ratePerSecond);
+
+/**
+ * Checks @p sweep against @p config: "" or one message naming the field ("simulation.rate_sweep.steps = 0: must be
+ * from 1 to 64"; @p field is "simulation.rate_sweep" or "--rate-sweep"), including the workload having a rate to
+ * scale and every rate's run passing checkSimulationConfig() and the work budget over all runs.
+ */
+std::string checkRateSweep(const SimulationConfig& config, const RateSweep& sweep, const std::string& field);
+
+/**
+ * Simulates the workload at each rate of @p sweep (fleet and policy as in @p config), then bisects between the
+ * last rate meeting the attainment target and the first missing it, sweep.bisections times. Attainment is the
+ * fraction of requests meeting both SLOs (TTFT and the ITL statistic), goodput those requests per second.
+ * Preconditions: checkRateSweep() is "". @p progress as in simulate() (per run).
+ */
+RateSweepResult sweepArrivalRate(const Scenario& scenario, const SimulationConfig& config, const RateSweep& sweep,
+                                 const SimulationProgress& progress = {});
+
+/**
+ * Draws a gamma variate of @p shape (> 0) and scale 1 with @p engine (Marsaglia and Tsang 2000, normals by
+ * Box-Muller; shape < 1 by the shape + 1 draw times U^(1/shape)). Exposed for tests.
+ */
+double sampleGamma(double shape, std::mt19937_64& engine);
+
+} // namespace ridgeline::model

@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The real binary's command line: the JSON report against the reference values, and one clear
+// line on stderr with a non-zero exit for every kind of bad input.
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "model/cost/presets.h"
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Result runRidgeline(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(RIDGELINE_BINARY), args);
+    if (!p.waitForFinished(60000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QJsonObject reportFor(const QStringList& extra)
+{
+    const Result r = runRidgeline(QStringList{QStringLiteral("--report"), QStringLiteral("--format"), QStringLiteral("json")} + extra);
+    if (r.exitCode != 0)
+        qWarning("ridgeline failed: %s", r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+double at(const QJsonObject& o, const QString& dotted)
+{
+    QJsonValue v = o;
+    for (const QString& part : dotted.split(QLatin1Char('.')))
+        v = v.toObject().value(part);
+    if (!v.isDouble())
+        qWarning("missing key %s", qPrintable(dotted));
+    return v.toDouble(qQNaN());
+}
+
+bool near(double actual, double expected, double relative = 0.005)
+{
+    return std::abs(actual - expected) <= relative * std::abs(expected);
+}
+
+QString source(const char* relative) { return QStringLiteral(RIDGELINE_SOURCE_DIR "/") + QString::fromUtf8(relative); }
+
+} // namespace
+
+class TestCommandLine final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void defaultReportHasTheContractKeys()
+    {
+        const QJsonObject r = reportFor({});
+        for (const char* key : {"kv_bytes_per_token", "weight_bytes", "decode.floor_ms_batch1", "decode.step_ms",
+                                "decode.memory_ms", "decode.compute_ms", "decode.read_bytes", "decode.kv_share",
+                                "decode.tokens_per_s_per_user", "decode.tokens_per_s_total",
+                                "decode.intensity_flop_per_byte", "decode.t_step_intercept_ms", "decode.t_step_slope_ms",
+                                "roofline.ridge_flop_per_byte", "prefill.flop", "prefill.ms", "prefill.crossover_tokens",
+                                "prefill.compute_bound_tokens", "prefill.attention_share", "prefill.kv_written_bytes"})
+            QVERIFY2(std::isfinite(at(r, QString::fromUtf8(key))), key);
+        QCOMPARE(r.value(QStringLiteral("decode")).toObject().value(QStringLiteral("bound")).toString(), QStringLiteral("memory"));
+        QVERIFY(r.value(QStringLiteral("roofline")).toObject().contains(QStringLiteral("compute_bound_batch")));
+        const QJsonArray slo = r.value(QStringLiteral("decode")).toObject().value(QStringLiteral("max_batch_for_itl_slo")).toArray();
+        QCOMPARE(slo.size(), 3);
+        QCOMPARE(slo.at(1).toObject().value(QStringLiteral("slo_ms")).toDouble(), 40.0);
+        // Default: Llama 3.1 8B on H100 SXM (reference values 4, 6, 11 of cost-model.md).
+        QVERIFY(near(at(r, QStringLiteral("kv_bytes_per_token")), 131072));
+        QVERIFY(near(at(r, QStringLiteral("prefill.crossover_tokens")), 30632, 0.001));
+        QVERIFY(near(at(r, QStringLiteral("roofline.ridge_flop_per_byte")), 295));
+    }
+
+    void referenceValuesThroughSet()
+    {
+        // Reference 9 and 10: B 64, S 8,192, eta_bw 0.75.
+        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("model.embedding_read=table"), QStringLiteral("--set"), QStringLiteral("model.params=8.03e9"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.batch=64"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.context_tokens=8192"),
+                                         QStringLiteral("--set"), QStringLiteral("efficiency.bandwidth=0.75")});
+        QVERIFY(near(at(r, QStringLiteral("decode.read_bytes")), 84.8e9));
+        QVERIFY(near(at(r, QStringLiteral("decode.kv_share")), 0.811));
+        QVERIFY(near(at(r, QStringLiteral("decode.tokens_per_s_per_user")), 29.6, 0.01));
+        // Reference 12: S 2,200 at the floor: a = 4.79 ms, b = 0.086 ms, 40 ms allows B = 409.
+        const QJsonObject t = reportFor({QStringLiteral("--set"), QStringLiteral("model.embedding_read=table"), QStringLiteral("--set"), QStringLiteral("model.params=8.03e9"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.context_tokens=2200"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.itl_slo_ms=40")});
+        QVERIFY(near(at(t, QStringLiteral("decode.t_step_intercept_ms")), 4.79));
+        QVERIFY(near(at(t, QStringLiteral("decode.t_step_slope_ms")), 0.086));
+        const QJsonArray slo = t.value(QStringLiteral("decode")).toObject().value(QStringLiteral("max_batch_for_itl_slo")).toArray();
+        QCOMPARE(slo.at(0).toObject().value(QStringLiteral("batch")).toDouble(), 409.0);
+    }
+
+    void shippedDrillScenario()
+    {
+        const QJsonObject r = reportFor({QStringLiteral("--scenario"), source("resources/scenarios/incident-drill-13b-a100.json")});
+        QVERIFY(near(at(r, QStringLiteral("decode.floor_ms_batch1")), 13.0));
+        QVERIFY(near(at(r, QStringLiteral("kv_bytes_per_token")), 160 * 1024));
+    }
+
+    void textReportIsReadable()
+    {
+        const Result r = runRidgeline({QStringLiteral("--report")});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY(text.contains(QStringLiteral("batch-1 decode floor")));
+        // embedding_read = rows (the default): W_read(B = 1) = W minus the unread input-table rows.
+        QVERIFY2(QRegularExpression(QStringLiteral("batch-1 decode floor +4\\.48 ms/token.*W_read\\(B = 1\\) / BW")).match(text).hasMatch(),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("P* = 30,633 tokens")));
+        QVERIFY(!text.contains(QStringLiteral("nan"), Qt::CaseInsensitive));
+    }
+
+    /**
+     * Found by a tester: under a file-size limit (ulimit -f, as on a full quota) the screenshot was
+     * killed by SIGXFSZ without a word. It must say why, exit 1 and leave the previous file.
+     */
+    void fileSizeLimitIsReportedNotFatal()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("window.png"));
+        {
+            QFile old(png);
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write("previous picture");
+        }
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("ulimit -f 8 && exec \"$0\" --screenshot \"$1\" --size 800x600"),
+                                            QStringLiteral(RIDGELINE_BINARY), png});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 1, qPrintable(QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(err)));
+        QVERIFY2(err.contains(QStringLiteral("File too large")), qPrintable(err));
+        QFile old(png);
+        QVERIFY(old.open(QIODevice::ReadOnly));
+        QCOMPARE(old.readAll(), QByteArray("previous picture"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+    }
+
+    /** Found by a tester: for MoE the report's floor read "W / BW" with W = N * b_w (27.9 ms) beside 7.69 ms. */
+    void moeReportNamesTheWeightsItReads()
+    {
+        const Result r = runRidgeline({QStringLiteral("--report"), QStringLiteral("--model-config"),
+                                       QStringLiteral(RIDGELINE_SOURCE_DIR "/tests/data/configs/mixtral-8x7b.json"),
+                                       QStringLiteral("--set"), QStringLiteral("model.embedding_read=table")});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        const QRegularExpression floor(QStringLiteral("batch-1 decode floor +7\\.69 ms/token.*W_read\\(B = 1\\) / BW"));
+        QVERIFY2(floor.match(text).hasMatch(), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("R = W_read + B * S * kv_tok")), qPrintable(text));
+        // A dense model on one GPU reads all of W under the table convention.
+        const QString dense = QString::fromUtf8(
+            runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("model.embedding_read=table")}).out);
+        QVERIFY2(QRegularExpression(QStringLiteral("batch-1 decode floor .* W / BW")).match(dense).hasMatch(), qPrintable(dense));
+    }
+
+    void efficiencyPresetComesBeforeSet()
+    {
+        // --efficiency sets every coefficient of the preset; a --set after it wins; an unknown name lists the choices.
+        const QJsonObject o = reportFor({QStringLiteral("--efficiency"), QStringLiteral("A100-TRTLLM-STATIC"), QStringLiteral("--set"),
+                                         QStringLiteral("efficiency.mfu_decode=0.3")});
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.mfu_prefill")), 0.8681);
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.kv_bandwidth")), 0.9336);
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.per_sequence_overhead_us")), 39.7);
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.step_overhead_ms")), 7.024);
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.mfu_decode")), 0.3);
+        const Result bad = runRidgeline({QStringLiteral("--report"), QStringLiteral("--efficiency"), QStringLiteral("planning")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--efficiency planning: no such preset") && bad.err.contains("h100-trtllm-inflight"), bad.err.constData());
+        QVERIFY(bad.out.isEmpty());
+    }
+    void helpAndVersion()
+    {
+        const Result help = runRidgeline({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("--report"));
+        QVERIFY(help.out.contains("workload.itl_slo_ms"));
+        const Result version = runRidgeline({QStringLiteral("--version")});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY(version.out.startsWith("ridgeline "));
+    }
+
+    void badInputExitsWithOneLine_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expectedPhrase");
+        const QString report = QStringLiteral("--report");
+        QTest::newRow("unknown option") << QStringList{report, QStringLiteral("--bogus")} << "bogus";
+        QTest::newRow("bad format") << QStringList{report, QStringLiteral("--format"), QStringLiteral("xml")} << "xml";
+        QTest::newRow("unknown key") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batchh=3")} << "workload.batchh";
+        QTest::newRow("set without value") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch")} << "KEY=VALUE";
+        QTest::newRow("zero bandwidth") << QStringList{report, QStringLiteral("--set"), QStringLiteral("hardware.bandwidth=0")} << "hardware.bandwidth";
+        QTest::newRow("nan FLOP/s") << QStringList{report, QStringLiteral("--set"), QStringLiteral("hardware.peak_flops=nan")} << "hardware.peak_flops";
+        QTest::newRow("negative batch") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch=-3")} << "workload.batch";
+        QTest::newRow("text batch") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch=many")} << "many";
+        QTest::newRow("kv heads not dividing") << QStringList{report, QStringLiteral("--set"), QStringLiteral("model.kv_heads=5")} << "model.kv_heads";
+        QTest::newRow("unknown serving key") << QStringList{report, QStringLiteral("--set"), QStringLiteral("serving.prefix=3")} << "serving.prefix";
+        QTest::newRow("hit rate over 1") << QStringList{report, QStringLiteral("--set"), QStringLiteral("serving.prefix_hit_rate=2")} << "serving.prefix_hit_rate";
+        QTest::newRow("missing config") << QStringList{report, QStringLiteral("--model-config"), QStringLiteral("/nonexistent/config.json")} << "/nonexistent/config.json";
+        QTest::newRow("missing file") << QStringList{report, QStringLiteral("--scenario"), QStringLiteral("/nonexistent/x.json")} << "/nonexistent/x.json";
+        // Control characters in a value are refused and echoed escaped: one line, no terminal codes.
+        QTest::newRow("escape code in a name") << QStringList{report, QStringLiteral("--set"), QStringLiteral("model.name=a\x1b[31mb\nc")}
+                                               << "model.name=a\\x1B[31mb\\x0Ac: model.name: contains a control character (0x1B)";
+        QTest::newRow("name too long") << QStringList{report, QStringLiteral("--set"), QStringLiteral("model.name=") + QString(300, QLatin1Char('n'))}
+                                       << "model.name: 300 bytes long; expected at most 256";
+        QTest::newRow("number as a list in a file") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch=[64]")} << "workload.batch";
+        QTest::newRow("bad size") << QStringList{QStringLiteral("--screenshot"), QStringLiteral("/tmp/x.png"), QStringLiteral("--size"), QStringLiteral("big")} << "--size";
+    }
+
+    void badInputExitsWithOneLine()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expectedPhrase);
+        const Result r = runRidgeline(args);
+        QVERIFY2(r.exitCode != 0 && r.exitCode != -1, qPrintable(QString::number(r.exitCode)));
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(err.contains(expectedPhrase), qPrintable(err));
+        QCOMPARE(err.count(QLatin1Char('\n')), 0);
+        QVERIFY2(!r.err.contains('\x1b'), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void malformedScenarioFile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"workload": {"batch": 64, "context_tokens": )");
+        f.close();
+        const Result r = runRidgeline({QStringLiteral("--report"), QStringLiteral("--scenario"), path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("bad.json"));
+        QVERIFY(r.err.contains("not valid JSON"));
+    }
+
+    void triageClassifiesTheDrillTickets_data()
+    {
+        QTest::addColumn<QString>("ticket");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("B1") << "b1-ttft.json" << "prefill";
+        QTest::newRow("B2") << "b2-itl.json" << "decode";
+        QTest::newRow("B3") << "b3-concurrency.json" << "admission";
+        QTest::newRow("B4") << "b4-batch-job.json" << "noisy_neighbour_prefill";
+        QTest::newRow("B5") << "b5-oom.json" << "kv_capacity";
+    }
+    void triageClassifiesTheDrillTickets()
+    {
+        QFETCH(QString, ticket);
+        QFETCH(QString, expected);
+        const QString drill = source("resources/scenarios/incident-drill-13b-a100.json");
+        const Result json = runRidgeline({QStringLiteral("--triage"), source("resources/tickets/") + ticket, QStringLiteral("--scenario"),
+                                          drill, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(o.value(QStringLiteral("class")).toString(), expected);
+        QVERIFY(o.value(QStringLiteral("standup")).toObject().value(QStringLiteral("text")).toString().contains(QStringLiteral("Symptom: ")));
+        const Result text = runRidgeline({QStringLiteral("--triage"), source("resources/tickets/") + ticket, QStringLiteral("--scenario"), drill});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("How we will know in 30 minutes: "));
+    }
+
+    void triageBadTicket()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("ticket.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"p95_itl_ms": "slow"})");
+        f.close();
+        const Result r = runRidgeline({QStringLiteral("--triage"), path});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("p95_itl_ms"));
+    }
+
+    void simulationSaysWhyRequestsWereRejected()
+    {
+        // The shipped chat simulation with a 100-token max context: every request is rejected, and
+        // stderr says how many and why while stdout still carries the (machine-readable) JSON.
+        QFile shipped(source("resources/simulations/chat-llama-3.1-8b-h100.json"));
+        QVERIFY(shipped.open(QIODevice::ReadOnly));
+        QJsonObject file = QJsonDocument::fromJson(shipped.readAll()).object();
+        QJsonObject scenario = file.value(QStringLiteral("scenario")).toObject();
+        scenario.insert(QStringLiteral("serving"), QJsonObject{{QStringLiteral("max_context_tokens"), 100}});
+        file.insert(QStringLiteral("scenario"), scenario);
+        QJsonObject simulation = file.value(QStringLiteral("simulation")).toObject();
+        simulation.insert(QStringLiteral("duration_s"), 5);
+        file.insert(QStringLiteral("simulation"), simulation);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tiny-context.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(file).toJson());
+        f.close();
+        const Result r = runRidgeline({QStringLiteral("--simulate"), path, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject all = QJsonDocument::fromJson(r.out).object();
+        const int requests = all.value(QStringLiteral("requests")).toInt();
+        QVERIFY(requests > 0);
+        QCOMPARE(all.value(QStringLiteral("rejected")).toInt(), requests);
+        QCOMPARE(all.value(QStringLiteral("rejected_over_max_context")).toInt(), requests);
+        QVERIFY2(r.err.contains(QStringLiteral("%1 of %1 requests were rejected").arg(requests).toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains("serving.max_context_tokens = 100"), r.err.constData());
+    }
+
+    void simulateRateSweepAsCsvAndJson()
+    {
+        // The shipped chat simulation (6 req/s) swept from 2 to 10 req/s at 3 rates with 2 bisections: a CSV header
+        // and 5 rows, the highest rate holding 95 % between the last even step holding it and the first missing it.
+        const QString file = source("resources/simulations/chat-llama-3.1-8b-h100.json");
+        const Result csv = runRidgeline({QStringLiteral("--simulate"), file, QStringLiteral("--rate-sweep"), QStringLiteral("2:10:3"),
+                                         QStringLiteral("--attainment"), QStringLiteral("0.95"), QStringLiteral("--format"),
+                                         QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+        QCOMPARE(lines.constFirst(), QByteArray("rate_per_s,requests,attainment,goodput_requests_per_s,throughput_tokens_per_s,"
+                                                "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,end_to_end_p99_ms,bisection,meets_target"));
+        QCOMPARE(lines.size(), 1 + 3 + 6); // the file's default of 6 bisections
+        QVERIFY(lines[1].startsWith("2,"));
+        QVERIFY(lines.constLast().startsWith("10,"));
+        const Result json = runRidgeline({QStringLiteral("--simulate"), file, QStringLiteral("--rate-sweep"), QStringLiteral("2:10:3"),
+                                          QStringLiteral("--attainment"), QStringLiteral("0.95"), QStringLiteral("--format"),
+                                          QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject sweep = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("rate_sweep")).toObject();
+        QCOMPARE(sweep.value(QStringLiteral("attainment_target")).toDouble(), 0.95);
+        const double best = sweep.value(QStringLiteral("max_rate_per_s")).toDouble();
+        const double miss = sweep.value(QStringLiteral("first_miss_rate_per_s")).toDouble();
+        QVERIFY2(best > 2 && best < miss && miss <= 10, qPrintable(QStringLiteral("%1 %2").arg(best).arg(miss)));
+        for (const QJsonValue& v : sweep.value(QStringLiteral("points")).toArray()) {
+            const QJsonObject p = v.toObject();
+            if (p.value(QStringLiteral("rate_per_s")).toDouble() == best)
+                QVERIFY(p.value(QStringLiteral("attainment")).toDouble() >= 0.95);
+            if (p.value(QStringLiteral("rate_per_s")).toDouble() == miss)
+                QVERIFY(p.value(QStringLiteral("attainment")).toDouble() < 0.95);
+        }
+        const Result bad = runRidgeline({QStringLiteral("--simulate"), file, QStringLiteral("--rate-sweep"), QStringLiteral("10:2:3")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--rate-sweep 10:2:3: FROM must be > 0 and TO >= FROM"), bad.err.constData());
+    }
+
+    void compareSideBySide()
+    {
+        // 8B on H100 against the 13B drill on A100: the JSON's ratio is B / A of the two reports,
+        // and every row of the text table keeps its four columns apart (19-digit FLOP/s included).
+        const QString a = source("resources/scenarios/llama-3.1-8b-h100.json");
+        const QString b = source("resources/scenarios/incident-drill-13b-a100.json");
+        const Result json = runRidgeline({QStringLiteral("--report"), QStringLiteral("--format"), QStringLiteral("json"),
+                                          QStringLiteral("--scenario"), a, QStringLiteral("--compare"), b});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        const double floorA = at(o, QStringLiteral("a.decode.floor_ms_batch1"));
+        const double floorB = at(o, QStringLiteral("b.decode.floor_ms_batch1"));
+        QVERIFY(near(floorB, 13.0));
+        QVERIFY(near(at(o, QStringLiteral("ratio.decode.floor_ms_batch1")), floorB / floorA, 1e-9));
+
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--scenario"), a, QStringLiteral("--compare"), b});
+        QCOMPARE(text.exitCode, 0);
+        const QStringList lines = QString::fromUtf8(text.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        int rows = 0;
+        bool sawPeak = false;
+        for (const QString& line : lines.mid(2)) { // after the "A: ..." and "B: ..." lines
+            const QStringList cells = line.split(QRegularExpression(QStringLiteral("\\s{2,}")), Qt::SkipEmptyParts);
+            QVERIFY2(cells.size() == 4, qPrintable(line));
+            sawPeak = sawPeak || cells[0] == QLatin1String("roofline.peak_flop_per_s");
+            ++rows;
+        }
+        QVERIFY(rows > 50);
+        QVERIFY(sawPeak);
+    }
+
+    void servingWhatIfKeysInTheReport()
+    {
+        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("serving.prefix_tokens=1800")});
+        for (const char* key : {"capacity.kv_budget_bytes", "capacity.max_sequences_paged", "capacity.max_sequences_contiguous_at_max_context",
+                                "slo.ttft_ms", "workload.prefill_share", "prefix_cache.saved_ms_per_request",
+                                "speculative.speedup", "speculative.discarded_fraction"})
+            QVERIFY2(std::isfinite(at(r, QString::fromUtf8(key))), key);
+        QVERIFY(near(at(r, QStringLiteral("speculative.speedup")), 2.31));
+    }
+
+    void calibrateFromCsv()
+    {
+        const Result r = runRidgeline({QStringLiteral("--calibrate"), source("resources/calibration/example-h100-llama-8b.csv")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject eta = o.value(QStringLiteral("coefficients")).toObject().value(QStringLiteral("bandwidth_efficiency")).toObject();
+        // The example was made from eta_bw 0.72 with 1 % noise.
+        QVERIFY(std::abs(eta.value(QStringLiteral("value")).toDouble() - 0.72)
+                <= 3 * eta.value(QStringLiteral("standard_error")).toDouble());
+        QVERIFY(o.value(QStringLiteral("itl")).toObject().value(QStringLiteral("mape_after")).toDouble()
+                < o.value(QStringLiteral("itl")).toObject().value(QStringLiteral("mape_before")).toDouble());
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("batch,itl (us)\n1,5\n");
+        f.close();
+        const Result refused = runRidgeline({QStringLiteral("--calibrate"), bad});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY(refused.err.contains("itl_us"));
+    }
+
+    void predictMeasuredFile()
+    {
+        const QStringList base{QStringLiteral("--predict"), source("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.csv"),
+                               QStringLiteral("--scenario"), source("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.scenario.json"),
+                               QStringLiteral("--set"), QStringLiteral("efficiency.bandwidth=0.75")};
+        const Result r = runRidgeline(base + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray points = o.value(QStringLiteral("points")).toArray();
+        QCOMPARE(points.size(), 31);
+        // Each residual is (predicted - measured) / measured of the numbers printed beside it, and the MAPE their mean.
+        double sum = 0;
+        int n = 0;
+        for (const QJsonValue v : points) {
+            const QJsonObject itl = v.toObject().value(QStringLiteral("itl")).toObject();
+            QCOMPARE(itl.value(QStringLiteral("statistic")).toString(), QStringLiteral("mean"));
+            const double m = itl.value(QStringLiteral("measured_ms")).toDouble(), p = itl.value(QStringLiteral("predicted_ms")).toDouble();
+            QVERIFY(m > 0 && p > 0);
+            QVERIFY(std::abs(itl.value(QStringLiteral("residual")).toDouble() - (p - m) / m) < 1e-12);
+            sum += std::abs((p - m) / m);
+            ++n;
+        }
+        QVERIFY(std::abs(o.value(QStringLiteral("mape")).toObject().value(QStringLiteral("itl")).toDouble() - sum / n) < 1e-12);
+        QCOMPARE(points.at(0).toObject().value(QStringLiteral("itl")).toObject().value(QStringLiteral("measured_ms")).toDouble(), 6.7616);
+        QCOMPARE(points.at(3).toObject().value(QStringLiteral("load")).toString(), QStringLiteral("static_batch"));
+        QVERIFY(o.value(QStringLiteral("step_cost_terms")).toArray().size() >= 3);
+
+        const Result text = runRidgeline(base);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("MAPE: ITL"));
+        QVERIFY(text.out.contains("Step cost terms"));
+        QVERIFY(text.out.contains("columns ignored")); // model, gpu, engine, ... said once
+        // The per-request TTFT overhead and a scenario token budget are named among the terms only when set.
+        QVERIFY(!text.out.contains("efficiency.ttft_overhead_ms") && !text.out.contains("serving.max_num_tokens"));
+        const Result withTerms = runRidgeline(base + QStringList{QStringLiteral("--set"), QStringLiteral("efficiency.ttft_overhead_ms=7"),
+                                                                 QStringLiteral("--set"), QStringLiteral("serving.max_num_tokens=32768")});
+        QCOMPARE(withTerms.exitCode, 0);
+        QVERIFY2(withTerms.out.contains("TTFT = 7 ms per request before the engine") && withTerms.out.contains("32768 per step (serving.max_num_tokens)"),
+                 withTerms.out.constData());
+
+        const Result csv = runRidgeline(base + QStringList{QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 32);
+        QVERIFY(lines.at(0).startsWith("label,set,load,concurrency"));
+
+        // Refusals name the option or the file's problem.
+        QCOMPARE(runRidgeline(base + QStringList{QStringLiteral("--scheduler"), QStringLiteral("v2")}).exitCode, 2);
+        const Result budget = runRidgeline(base + QStringList{QStringLiteral("--token-budget"), QStringLiteral("0")});
+        QCOMPARE(budget.exitCode, 2);
+        QVERIFY(budget.err.contains("--token-budget 0"));
+        QCOMPARE(runRidgeline({QStringLiteral("--report"), QStringLiteral("--scheduler"), QStringLiteral("v0")}).exitCode, 2);
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("concurrency,isl,osl,itl_ms\n4,100,fifty,5\n");
+        f.close();
+        const Result refused = runRidgeline({QStringLiteral("--predict"), bad});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("line 2, column osl"), refused.err.constData());
+    }
+
+    /** --screenshot with --predict FILE: the window on the Calibration tab's "Predict a benchmark" page, predicted. */
+    void screenshotOfAPrediction()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("predict.png"));
+        const QStringList base{QStringLiteral("--predict"), source("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.csv"),
+                               QStringLiteral("--scenario"), source("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.scenario.json")};
+        const Result r = runRidgeline(base + QStringList{QStringLiteral("--screenshot"), path, QStringLiteral("--size"), QStringLiteral("1600x1000")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.isEmpty()); // the window, not the text report
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        image.save(QStringLiteral("/tmp/ridgeline-predict-screenshot.png")); // for a person to look at
+
+        // A file the reader refuses: status 2, naming the option and the file; --format has no meaning here.
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("concurrency,isl,osl,itl_ms\n4,100,fifty,5\n");
+        f.close();
+        const Result refused = runRidgeline({QStringLiteral("--predict"), bad, QStringLiteral("--screenshot"), path});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("--predict") && refused.err.contains("bad.csv") && refused.err.contains("column osl"), refused.err.constData());
+        const Result format = runRidgeline(base + QStringList{QStringLiteral("--screenshot"), path, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(format.exitCode, 2);
+    }
+
+    void screenshotWritesAPng()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("window.png"));
+        const Result r = runRidgeline({QStringLiteral("--screenshot"), path, QStringLiteral("--size"), QStringLiteral("1280x800")});
+        QCOMPARE(r.exitCode, 0);
+        QImage image(path);
+        QCOMPARE(image.size(), QSize(1280, 800));
+        const Result bad = runRidgeline({QStringLiteral("--screenshot"), QStringLiteral("/nonexistent-dir/window.png")});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY(bad.err.contains("/nonexistent-dir/window.png"));
+    }
+
+    /** Issue 15: --list-hardware prints the built-in catalogue as a text table, JSON or CSV. */
+    void listHardwareText()
+    {
+        const Result r = runRidgeline({QStringLiteral("--list-hardware")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.err.isEmpty());
+        const QString text = QString::fromUtf8(r.out);
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        for (const QString& column : {QStringLiteral("device"), QStringLiteral("bf16"), QStringLiteral("fp8"), QStringLiteral("int8"),
+                                      QStringLiteral("fp4"), QStringLiteral("ridge"), QStringLiteral("power"), QStringLiteral("link")})
+            QVERIFY2(text.contains(column), qPrintable(column));
+        QVERIFY(text.contains(QStringLiteral("\nSources\n")));
+        for (const ridgeline::model::HardwarePreset& p : ridgeline::model::hardwarePresets()) {
+            const QString name = QString::fromStdString(p.hardware.name);
+            // One table row starts with the name, one source line names it with its id.
+            int rows = 0;
+            for (const QString& line : lines)
+                rows += line.startsWith(name + QLatin1Char(' ')) ? 1 : 0;
+            QVERIFY2(rows >= 1, qPrintable(name));
+            QVERIFY2(text.contains(QStringLiteral("  %1 (%2;").arg(name, QString::fromStdString(p.id))), qPrintable(name));
+        }
+        // The H100 SXM row carries the ridge point of reference value 11 (989.4 / 3.35 = 295 FLOP/byte).
+        QString h100;
+        for (const QString& line : lines)
+            if (line.startsWith(QStringLiteral("H100 SXM ")))
+                h100 = line;
+        QVERIFY2(h100.contains(QRegularExpression(QStringLiteral("\\b295\\b"))), qPrintable(h100));
+        QVERIFY(!text.contains(QStringLiteral("nan"), Qt::CaseInsensitive));
+    }
+
+    /** Found by a new-user trial: the text form's devices lacked their sources; each has one, with its date. */
+    void listHardwareTextSourcesAreDated()
+    {
+        const Result r = runRidgeline({QStringLiteral("--list-hardware")});
+        QCOMPARE(r.exitCode, 0);
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(text.contains(QStringLiteral("sources, with their dates, below the table")), qPrintable(text.left(400)));
+        const QString sources = text.mid(text.indexOf(QStringLiteral("\nSources\n")));
+        for (const ridgeline::model::HardwarePreset& p : ridgeline::model::hardwarePresets()) {
+            const QString name = QString::fromStdString(p.hardware.name);
+            QString line;
+            for (const QString& l : sources.split(QLatin1Char('\n')))
+                if (l.startsWith(QStringLiteral("  %1 (%2;").arg(name, QString::fromStdString(p.id))))
+                    line = l;
+            QVERIFY2(line.contains(QRegularExpression(QStringLiteral("\\b20[0-9][0-9]\\b"))), qPrintable(name + QStringLiteral(": ") + line));
+        }
+    }
+
+    /** Found by a new-user trial: the command line could not pick a catalogue device (hardware.name only renames). */
+    void hardwarePresetLoadsTheDevice()
+    {
+        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("hardware.gpus=2"), QStringLiteral("--set"),
+                                         QStringLiteral("hardware.preset=H200")});
+        const auto& presets = ridgeline::model::hardwarePresets();
+        const auto h200 = std::find_if(presets.begin(), presets.end(), [](const auto& p) { return p.id == "h200"; });
+        QVERIFY(h200 != presets.end());
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("hardware.preset=h200")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("on H200"), text.out.left(200).constData());
+        QCOMPARE(at(r, QStringLiteral("gpus")), 2.0); // the tensor parallelism is kept
+        // 141 GB of HBM: the KV budget follows the device's memory, not the H100's 80 GB.
+        const QJsonObject h100 = reportFor({QStringLiteral("--set"), QStringLiteral("hardware.gpus=2")});
+        QCOMPARE(at(r, QStringLiteral("capacity.kv_budget_bytes")) - at(h100, QStringLiteral("capacity.kv_budget_bytes")),
+                 (h200->hardware.memoryBytes - 80e9) * 0.9);
+        // A later --set overrides one of its figures.
+        const QJsonObject later = reportFor({QStringLiteral("--set"), QStringLiteral("hardware.preset=H200"), QStringLiteral("--set"),
+                                             QStringLiteral("hardware.memory_bytes=100e9")});
+        const QJsonObject h100At100 = reportFor({QStringLiteral("--set"), QStringLiteral("hardware.memory_bytes=100e9")});
+        QCOMPARE(at(later, QStringLiteral("capacity.kv_budget_bytes")), at(h100At100, QStringLiteral("capacity.kv_budget_bytes")));
+        // An unknown name: exit 2, the nearest names listed.
+        const Result bad = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("hardware.preset=H210")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("hardware.preset = \"H210\": no such device in the catalogue; nearest: ") && bad.err.contains("h200"),
+                 bad.err.constData());
+        QVERIFY(bad.out.isEmpty());
+    }
+
+    /** Found by a new-user trial: a context past the model's trained one (max_position_embeddings) was not said. */
+    void contextPastTheTrainedOneIsFlagged()
+    {
+        const QString config = source("tests/data/configs/qwen3-8b.json"); // max_position_embeddings 40960
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--model-config"), config, QStringLiteral("--set"),
+                                          QStringLiteral("workload.context_tokens=65536")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("longer than the model was trained for, model.max_position_embeddings = 40,960"), text.out.constData());
+        QVERIFY2(text.out.contains("than the model was trained for (model.max_position_embeddings 40960)"), text.out.constData()); // import note
+        const QJsonObject r = reportFor({QStringLiteral("--model-config"), config, QStringLiteral("--set"), QStringLiteral("serving.max_context_tokens=32768"),
+                                         QStringLiteral("--set"), QStringLiteral("workload.context_tokens=4096")});
+        QCOMPARE(r.value(QStringLiteral("capacity")).toObject().value(QStringLiteral("max_position_embeddings")).toInt(), 40960);
+        QCOMPARE(r.value(QStringLiteral("capacity")).toObject().value(QStringLiteral("context_exceeds_max_position_embeddings")).toBool(), false);
+        const QJsonObject past = reportFor({QStringLiteral("--model-config"), config});
+        QCOMPARE(past.value(QStringLiteral("capacity")).toObject().value(QStringLiteral("context_exceeds_max_position_embeddings")).toBool(), true);
+    }
+
+    /** Found by a new-user trial: the KV-per-token formula said L for a hybrid, whose count is of attention layers. */
+    void hybridKvFormulaNamesAttentionLayers()
+    {
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--model-config"),
+                                          source("tests/data/configs/qwen3-coder-next-nvfp4.json")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("2 * L_attn * H_kv * h * b_kv, L_attn = 12 of L = 48 layers"), text.out.constData());
+        const Result dense = runRidgeline({QStringLiteral("--report")});
+        QVERIFY2(dense.out.contains("2 * L * H_kv * h * b_kv") && !dense.out.contains("L_attn"), dense.out.constData());
+    }
+
+    void listHardwareJsonAndCsv()
+    {
+        const auto& presets = ridgeline::model::hardwarePresets();
+        const Result r = runRidgeline({QStringLiteral("--list-hardware"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonArray devices = doc.object().value(QStringLiteral("devices")).toArray();
+        QCOMPARE(devices.size(), qsizetype(presets.size()));
+        for (qsizetype i = 0; i < devices.size(); ++i) {
+            const QJsonObject d = devices.at(i).toObject();
+            const ridgeline::model::Hardware& h = presets[size_t(i)].hardware;
+            QCOMPARE(d.value(QStringLiteral("id")).toString(), QString::fromStdString(presets[size_t(i)].id));
+            QCOMPARE(d.value(QStringLiteral("peak_flops_bf16")).toDouble(), h.peakFlopsPerSecond);
+            QCOMPARE(d.value(QStringLiteral("bandwidth_bytes_per_second")).toDouble(), h.bandwidthBytesPerSecond);
+            QVERIFY(near(d.value(QStringLiteral("ridge_flop_per_byte")).toDouble(), h.peakFlopsPerSecond / h.bandwidthBytesPerSecond, 1e-12));
+            // None published is null, never a made-up 0.
+            QCOMPARE(d.value(QStringLiteral("peak_flops_fp4")).isNull(), !(h.peakFlopsFp4 > 0));
+            QVERIFY(d.value(QStringLiteral("source")).toString().size() > 20);
+            for (const char* key : {"name", "memory_bytes", "memory_reported_bytes", "peak_flops_fp8", "peak_ops_int8",
+                                    "board_power_watts", "link_bandwidth_bytes_per_second", "link"})
+                QVERIFY2(d.contains(QString::fromUtf8(key)), key);
+        }
+
+        const Result csv = runRidgeline({QStringLiteral("--list-hardware"), QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QStringList rows = QString::fromUtf8(csv.out).trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(rows.size(), qsizetype(presets.size()) + 1);
+        QVERIFY(rows.first().startsWith(QStringLiteral("id,device,memory [GB],")));
+        QVERIFY(rows.at(1).startsWith(QString::fromStdString(presets.front().id) + QLatin1Char(',')));
+    }
+
+    void listHardwareRefusesWhatItCannotDo()
+    {
+        const Result xml = runRidgeline({QStringLiteral("--list-hardware"), QStringLiteral("--format"), QStringLiteral("xml")});
+        QCOMPARE(xml.exitCode, 2);
+        QVERIFY2(xml.err.contains("--format xml") && xml.err.contains("csv"), xml.err.constData());
+        const Result withReport = runRidgeline({QStringLiteral("--list-hardware"), QStringLiteral("--report")});
+        QCOMPARE(withReport.exitCode, 2);
+        QVERIFY2(withReport.err.contains("--list-hardware goes alone"), withReport.err.constData());
+        QVERIFY(withReport.out.isEmpty());
+    }
+
+    /** Issue 14: --plan prints the shipped example's ranked plans as text, JSON and CSV; bad files exit 2. */
+    void planFormats()
+    {
+        const QString file = QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json");
+        const Result text = runRidgeline({QStringLiteral("--plan"), file});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("Takeaway: Cheapest: ") && text.out.contains("Ranked plans") && text.out.contains("L4: misses ITL"),
+                 text.out.constData());
+        QVERIFY(text.out.contains("not percentiles"));
+        const Result json = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        QVERIFY(!o.value(QStringLiteral("plans")).toArray().isEmpty());
+        QCOMPARE(o.value(QStringLiteral("devices")).toArray().size(), 7);
+        const QJsonObject first = o.value(QStringLiteral("plans")).toArray().first().toObject();
+        QCOMPARE(first.value(QStringLiteral("rank")).toInt(), 1);
+        QVERIFY(first.value(QStringLiteral("cost_per_million_output_tokens_all_in")).toDouble() > 0);
+        const Result csv = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> rows = csv.out.trimmed().split('\n');
+        QVERIFY(rows.first().startsWith("rank,device_id,device,gpus_per_instance,tp,pp,ep,"));
+        QCOMPARE(rows.size(), o.value(QStringLiteral("plans")).toArray().size() + 1);
+    }
+
+    void planRefusesBadInput()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model": "llama-3.1-70b", "load": {"requests_per_second": 1, "prompt_tokens": 10, "output_tokens": 10},
+                    "candidates": {"layouts": [{"tp": 3}]}})");
+        f.close();
+        const Result r = runRidgeline({QStringLiteral("--plan"), bad});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("candidates.layouts[0]") && r.err.contains("64 attention heads"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        const Result xml = runRidgeline({QStringLiteral("--plan"), bad, QStringLiteral("--format"), QStringLiteral("xml")});
+        QCOMPARE(xml.exitCode, 2);
+        const Result withSet = runRidgeline({QStringLiteral("--plan"), bad, QStringLiteral("--set"), QStringLiteral("workload.batch=2")});
+        QCOMPARE(withSet.exitCode, 2);
+        QVERIFY2(withSet.err.contains("--plan goes alone"), withSet.err.constData());
+    }
+
+    /** Issue 15: the score matrix and the all-positions logits, in the JSON and text report. */
+    void reportShowsHiddenBuffers()
+    {
+        const double prompt = 120000, vocab = 128256;
+        const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=120000")});
+        QCOMPARE(at(r, QStringLiteral("prefill.score_matrix_bytes_per_head")), prompt * prompt * 2);
+        QVERIFY(near(at(r, QStringLiteral("prefill.score_matrix_bytes_per_head")), 28.8e9));
+        const QJsonObject l = reportFor({QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=8192")});
+        QCOMPARE(at(l, QStringLiteral("prefill.logits_bytes_all_positions")), 8192 * vocab * 4);
+        QVERIFY(near(at(l, QStringLiteral("prefill.logits_bytes_all_positions")) / (1024.0 * 1024.0 * 1024.0), 3.91));
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=8192")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("logits, all positions") && text.out.contains("3.91 GiB"), text.out.constData());
+        QVERIFY(text.out.contains("score matrix, one head"));
+        // One unit for the prefill buffers: the score matrix in GiB as the logits and the KV written beside it.
+        const Result big = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=120000")});
+        QVERIFY2(big.out.contains("26.82 GiB if materialised"), big.out.constData());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCommandLine)
+#include "tst_commandline.moc"

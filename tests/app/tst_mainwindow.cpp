@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Widget test of the main window: real key events on real widgets, assertions on document
+// signals, plot data and label text (compared with model::evaluate, not hard-coded answers).
+
+#include <cmath>
+
+#include <QBarSet>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+#include <QToolButton>
+#include <QAction>
+
+#include <qcustomplot.h>
+
+#include "app/mainwindow.h"
+#include "app/presentation.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/efficiencypresets.h"
+#include "model/cost/scenario.h"
+#include "views/controls/controlspanel.h"
+#include "views/floors/decodeplot.h"
+#include "document/format.h"
+#include "views/whatifs/kvfitplot.h"
+#include "views/floors/kvshareplot.h"
+#include "views/floors/numberspanel.h"
+#include "views/kit/plotpanel.h"
+#include "views/floors/prefillplot.h"
+#include "document/scenariodocument.h"
+#include "views/simulation/simulationtab.h"
+#include "views/floors/sloplot.h"
+#include "views/whatifs/whatifstabs.h"
+
+using ridgeline::app::MainWindow;
+using ridgeline::views::ScenarioDocument;
+namespace model = ridgeline::model;
+namespace format = ridgeline::views::format;
+
+namespace {
+
+/** Every (key, value) of every graph of every plot, for before/after comparisons. */
+QList<QList<QPair<double, double>>> plotData(const MainWindow& window)
+{
+    QList<QList<QPair<double, double>>> out;
+    for (QCustomPlot* plot : window.plots()) {
+        for (int g = 0; g < plot->graphCount(); ++g) {
+            QList<QPair<double, double>> points;
+            const QSharedPointer<QCPGraphDataContainer> data = plot->graph(g)->data();
+            for (auto it = data->constBegin(); it != data->constEnd(); ++it)
+                points.append({it->key, it->value});
+            out.append(points);
+        }
+    }
+    return out;
+}
+
+/** True when no graph holds a non-finite key, and values are finite or deliberate gaps (none expected here). */
+bool allFinite(const QList<QList<QPair<double, double>>>& data)
+{
+    for (const auto& graph : data) {
+        for (const auto& point : graph) {
+            if (!std::isfinite(point.first) || !std::isfinite(point.second))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool near(double a, double b)
+{
+    return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
+}
+
+} // namespace
+
+class TestMainWindow final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void batchKeysMoveEveryView();
+    void invalidArchitectureShowsBanner();
+    void burstOfEditsEvaluatesOnce();
+    void timedBurstIsThrottledToFrames();
+    void presetsAndCustomMarker();
+    void efficiencyPresetSetsEveryEfficiency();
+    void renderWindowPng();
+    void prefillSkipsStepsThatLeaveItsInputs();
+    void floorPlotsSkipStepsThatLeaveTheirInputs();
+    void whatIfPlotsSkipStepsThatLeaveTheirInputs();
+    void hiddenTabsAreBuiltOnFirstShow();
+    void tabBuiltInPresentationLooksAsOneBuiltBefore();
+};
+
+void TestMainWindow::initTestCase()
+{
+    // The window reads the user's catalogue from AppDataLocation: use the test location.
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestMainWindow::batchKeysMoveEveryView()
+{
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    ScenarioDocument* document = window.document();
+    QCOMPARE(document->scenario().workload.batch, 1);
+
+    auto* slider = window.findChild<QSlider*>(QStringLiteral("batchSlider"));
+    QVERIFY(slider);
+    auto* stepTitle = window.findChild<QLabel*>(QStringLiteral("sloTitle"));
+    auto* decodeTitle = window.findChild<QLabel*>(QStringLiteral("decodeTitle"));
+    auto* stepNumber = window.numbersPanel()->valueLabel(QStringLiteral("step"));
+    QVERIFY(stepTitle && decodeTitle && stepNumber);
+    const QString sloTitleBefore = stepTitle->text();
+    const QString decodeTitleBefore = decodeTitle->text();
+    const QString stepNumberBefore = stepNumber->text();
+
+    QSignalSpy evaluated(document, &ScenarioDocument::evaluated);
+    QSignalSpy changed(document, &ScenarioDocument::scenarioChanged);
+
+    // Page Up: one decade on the log slider, 1 -> 10.
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_PageUp);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(evaluated.count(), 0); // coalesced: evaluated on the next event-loop pass
+    QTRY_COMPARE(evaluated.count(), 1);
+    QCOMPARE(document->scenario().workload.batch, 10);
+
+    const model::Evaluation expected = model::evaluate(document->scenario());
+    const double expectedStepMs = expected.decode.stepSeconds * 1e3;
+    QCPGraph* marker = window.sloPanel()->currentMarker();
+    QCOMPARE(marker->data()->size(), 1);
+    QCOMPARE(marker->data()->constBegin()->key, 10.0);
+    QVERIFY(near(marker->data()->constBegin()->value, expectedStepMs));
+    QCPGraph* decodeMarker = window.decodePanel()->currentMarker();
+    QCOMPARE(decodeMarker->data()->constBegin()->key, 10.0);
+
+    const QString stepText = format::milliseconds(expectedStepMs);
+    QVERIFY(stepTitle->text() != sloTitleBefore);
+    QVERIFY2(stepTitle->text().contains(QStringLiteral("B = 10")), qPrintable(stepTitle->text()));
+    QVERIFY2(stepTitle->text().contains(stepText), qPrintable(stepTitle->text() + QStringLiteral(" / ") + stepText));
+    QVERIFY(decodeTitle->text() != decodeTitleBefore);
+    QVERIFY2(decodeTitle->text().contains(stepText), qPrintable(decodeTitle->text()));
+    QVERIFY(stepNumber->text() != stepNumberBefore);
+    QVERIFY2(stepNumber->text().contains(stepText), qPrintable(stepNumber->text()));
+    QVERIFY(window.numbersPanel()->valueLabel(QStringLiteral("total"))->text()
+                .contains(format::tokensPerSecond(expected.decode.tokensPerSecondTotal)));
+
+    // Qt Charts bar of the read, updated in place (still one value per set).
+    QBarSet* kvSet = window.kvSharePanel()->kvBarSet();
+    QCOMPARE(kvSet->count(), 1);
+    QVERIFY(near(kvSet->at(0), expected.decode.kvBytes / 1e9));
+    QVERIFY(near(window.kvSharePanel()->weightsBarSet()->at(0), expected.decode.weightBytes / 1e9));
+
+    // Arrow right: a nudge of at least one whole sequence, 10 -> 11.
+    QTest::keyClick(slider, Qt::Key_Right);
+    QTRY_COMPARE(evaluated.count(), 2);
+    QCOMPARE(document->scenario().workload.batch, 11);
+    QCOMPARE(window.sloPanel()->currentMarker()->data()->constBegin()->key, 11.0);
+    const model::Evaluation expected11 = model::evaluate(document->scenario());
+    QVERIFY(stepNumber->text().contains(format::milliseconds(expected11.decode.stepSeconds * 1e3)));
+
+    // The spin box beside the slider follows.
+    auto* spin = window.findChild<QDoubleSpinBox*>(QStringLiteral("batchSpinBox"));
+    QVERIFY(spin);
+    QCOMPARE(spin->value(), 11.0);
+
+    // Page Down from 11 goes back one decade to about 1.
+    QTest::keyClick(slider, Qt::Key_PageDown);
+    QTRY_COMPARE(evaluated.count(), 3);
+    QCOMPARE(document->scenario().workload.batch, 1);
+
+    // The spin box's up arrow also moves by at least one whole sequence: 1 -> 2.
+    spin->setFocus();
+    QTest::keyClick(spin, Qt::Key_Up);
+    QTRY_COMPARE(evaluated.count(), 4);
+    QCOMPARE(document->scenario().workload.batch, 2);
+    QCOMPARE(slider->value(), 15); // round(50 * log10(2)) on the 50-positions-per-decade scale
+}
+
+void TestMainWindow::invalidArchitectureShowsBanner()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QLabel* banner = window.errorBanner();
+    QVERIFY(banner);
+    QVERIFY(!banner->isVisible());
+
+    auto* toggle = window.findChild<QToolButton*>(QStringLiteral("architectureToggle"));
+    QVERIFY(toggle);
+    toggle->click();
+    auto* heads = window.findChild<QSpinBox*>(QStringLiteral("headsSpinBox"));
+    QVERIFY(heads);
+    QVERIFY(heads->isVisible());
+    QCOMPARE(heads->value(), 32);
+
+    const auto before = plotData(window);
+    QVERIFY(allFinite(before));
+    const int evaluationsBefore = document->evaluationCount();
+    const QString titleBefore = window.sloPanel()->titleLabel()->text();
+    QSignalSpy invalid(document, &ScenarioDocument::invalidChanged);
+    QSignalSpy evaluated(document, &ScenarioDocument::evaluated);
+
+    // H = 33 with H_kv = 8: 8 does not divide 33. Typed, then committed with Enter.
+    heads->setFocus();
+    QTest::keyClick(heads, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(heads, QStringLiteral("33"));
+    QTest::keyClick(heads, Qt::Key_Return);
+    QCOMPARE(document->scenario().model.heads, 33);
+    QTRY_COMPARE(invalid.count(), 1);
+    QVERIFY(!invalid.first().first().toString().isEmpty());
+    QCOMPARE(evaluated.count(), 0);
+    QCOMPARE(document->evaluationCount(), evaluationsBefore);
+    QVERIFY(!document->errorText().isEmpty());
+    QVERIFY(banner->isVisible());
+    QVERIFY2(banner->text().contains(QStringLiteral("33")), qPrintable(banner->text()));
+
+    // The plots keep the last valid evaluation: data unchanged and finite.
+    const auto after = plotData(window);
+    QVERIFY(after == before);
+    QVERIFY(allFinite(after));
+    QCOMPARE(window.sloPanel()->titleLabel()->text(), titleBefore);
+    QCOMPARE(document->evaluatedScenario().model.heads, 32);
+
+    // Back to 32: valid again, banner gone, evaluated once more.
+    QTest::keyClick(heads, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(heads, QStringLiteral("32"));
+    QTest::keyClick(heads, Qt::Key_Return);
+    QTRY_COMPARE(evaluated.count(), 1);
+    QCOMPARE(invalid.count(), 2);
+    QVERIFY(invalid.last().first().toString().isEmpty());
+    QVERIFY(!banner->isVisible());
+    QVERIFY(document->errorText().isEmpty());
+
+    // A zero efficiency, which validate() rejects, never gets into the scenario: the box's range is
+    // (0, 1] (issue 17), so the typed 0 is refused and the value stays; no banner, data unchanged.
+    auto* eta = window.findChild<QDoubleSpinBox*>(QStringLiteral("bandwidthEfficiencySpinBox"));
+    QVERIFY(eta);
+    const double etaBefore = document->scenario().efficiency.bandwidth;
+    const auto beforeEta = plotData(window);
+    eta->setFocus();
+    QTest::keyClick(eta, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(eta, QStringLiteral("0"));
+    QTest::keyClick(eta, Qt::Key_Return);
+    eta->clearFocus();
+    QCOMPARE(document->scenario().efficiency.bandwidth, etaBefore);
+    QVERIFY(document->errorText().isEmpty());
+    QVERIFY(!banner->isVisible());
+    QVERIFY(plotData(window) == beforeEta);
+    QVERIFY(allFinite(plotData(window)));
+}
+
+void TestMainWindow::burstOfEditsEvaluatesOnce()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    auto* slider = window.findChild<QSlider*>(QStringLiteral("batchSlider"));
+    QVERIFY(slider);
+    QTRY_VERIFY(!document->isEvaluationPending());
+    const int before = document->evaluationCount();
+    QSignalSpy evaluated(document, &ScenarioDocument::evaluated);
+    QSignalSpy changed(document, &ScenarioDocument::scenarioChanged);
+
+    // 100 slider moves inside one event-loop pass.
+    int lastPosition = 0;
+    for (int i = 1; i <= 100; ++i) {
+        lastPosition = 1 + (i * 7) % slider->maximum();
+        slider->setValue(lastPosition);
+    }
+    QVERIFY(changed.count() >= 90); // consecutive positions can map to the same whole batch
+    QCOMPARE(document->evaluationCount(), before);
+    QTRY_COMPARE(evaluated.count(), 1);
+    QTest::qWait(50);
+    QCOMPARE(evaluated.count(), 1);
+    QCOMPARE(document->evaluationCount(), before + 1);
+
+    // The one evaluation is of the final scenario.
+    const int batch = document->scenario().workload.batch;
+    QCOMPARE(document->evaluatedScenario().workload.batch, batch);
+    QCOMPARE(window.sloPanel()->currentMarker()->data()->constBegin()->key, double(batch));
+}
+
+void TestMainWindow::timedBurstIsThrottledToFrames()
+{
+    // Edits arriving faster than the screen refreshes (a 1 kHz mouse) are evaluated at most once
+    // per ScenarioDocument::minimumInterval(): leading edge at once, then the latest value on the
+    // trailing edge, so the window ends on the last value without a backlog. Structural: the bound
+    // is the elapsed time divided by the interval, whatever the machine's speed.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ScenarioDocument* document = window.document();
+    QCOMPARE(document->minimumInterval(), ScenarioDocument::kDefaultMinimumIntervalMs);
+    auto* slider = window.findChild<QSlider*>(QStringLiteral("batchSlider"));
+    QVERIFY(slider);
+    QTRY_VERIFY(!document->isEvaluationPending());
+    QElapsedTimer clock;
+    clock.start();
+    const int before = document->evaluationCount();
+    const int edits = 200;
+    for (int i = 0; i < edits; ++i) {
+        slider->setSliderPosition(slider->minimum() + (i * 7) % (slider->maximum() - slider->minimum() + 1));
+        QTest::qWait(1);
+    }
+    const int lastPosition = slider->value();
+    QTRY_VERIFY(!document->isEvaluationPending());
+    const qint64 elapsedMs = clock.elapsed();
+    const int evaluations = document->evaluationCount() - before;
+    QVERIFY2(evaluations >= 2, qPrintable(QString::number(evaluations)));
+    QVERIFY2(evaluations <= elapsedMs / ScenarioDocument::kDefaultMinimumIntervalMs + 2,
+             qPrintable(QStringLiteral("%1 evaluations in %2 ms").arg(evaluations).arg(elapsedMs)));
+    QCOMPARE(slider->value(), lastPosition);
+    QCOMPARE(document->evaluatedScenario().workload.batch, document->scenario().workload.batch);
+    QCOMPARE(window.sloPanel()->currentMarker()->data()->constBegin()->key, double(document->scenario().workload.batch));
+}
+
+void TestMainWindow::efficiencyPresetSetsEveryEfficiency()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QComboBox* combo = window.controlsPanel()->efficiencyPresetCombo();
+    QVERIFY(combo);
+    QCOMPARE(combo->count(), int(model::efficiencyPresets().size()) + 1);
+    const model::EfficiencyPreset& preset = model::efficiencyPresets().front();
+    QVERIFY(combo->itemData(1, Qt::ToolTipRole).toString().contains(QString::fromStdString(preset.source)));
+
+    // The keyboard picks the first preset, as a user would: every coefficient lands in the scenario.
+    combo->setFocus();
+    QTest::keyClick(combo, Qt::Key_Down);
+    const model::Efficiency& e = document->scenario().efficiency;
+    QCOMPARE(e.bandwidth, preset.efficiency.bandwidth);
+    QCOMPARE(e.mfuPrefill, preset.efficiency.mfuPrefill);
+    QCOMPARE(e.mfuDecode, preset.efficiency.mfuDecode);
+    QCOMPARE(e.stepOverheadSeconds, preset.efficiency.stepOverheadSeconds);
+    QCOMPARE(e.prefillOverheadSeconds, preset.efficiency.prefillOverheadSeconds);
+    QCOMPARE(e.kvBandwidth, preset.efficiency.kvBandwidth);
+    QCOMPARE(e.perSequenceOverheadSeconds, preset.efficiency.perSequenceOverheadSeconds);
+    QCOMPARE(combo->currentIndex(), 0); // a command: the spin boxes, not the combo, show the state
+    auto* mfu = window.findChild<QDoubleSpinBox*>(QStringLiteral("mfuPrefillSpinBox"));
+    QVERIFY(mfu);
+    QTRY_COMPARE(mfu->value(), std::round(preset.efficiency.mfuPrefill * std::pow(10, mfu->decimals())) / std::pow(10, mfu->decimals()));
+    QTRY_VERIFY(!document->isEvaluationPending());
+    QVERIFY(document->errorText().isEmpty());
+}
+
+void TestMainWindow::presetsAndCustomMarker()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QComboBox* modelCombo = window.controlsPanel()->modelPresetCombo();
+    QVERIFY(modelCombo->currentText().contains(QStringLiteral("8B")));
+
+    // Moving N away from the preset shows the custom entry and applies the family rule.
+    auto* sizeSlider = window.findChild<QSlider*>(QStringLiteral("modelSizeSlider"));
+    QVERIFY(sizeSlider);
+    QTest::keyClick(sizeSlider, Qt::Key_PageUp);
+    QCOMPARE(modelCombo->currentIndex(), modelCombo->count() - 1);
+    QVERIFY(document->scenario().model.params > 50e9);
+    QCOMPARE(document->scenario().model.heads % document->scenario().model.kvHeads, 0);
+    QTRY_VERIFY(!document->isEvaluationPending());
+    QVERIFY(document->errorText().isEmpty());
+
+    // GQA slider steps through divisors of H only.
+    auto* kvSlider = window.findChild<QSlider*>(QStringLiteral("kvHeadsSlider"));
+    QVERIFY(kvSlider);
+    for (int i = 0; i < 3; ++i) {
+        QTest::keyClick(kvSlider, Qt::Key_Right);
+        const model::ModelShape& shape = document->scenario().model;
+        QCOMPARE(shape.heads % shape.kvHeads, 0);
+    }
+}
+
+void TestMainWindow::renderWindowPng()
+{
+    for (const QSize size : {QSize(1600, 1000), QSize(1280, 800)}) {
+        MainWindow window(model::defaultScenario());
+        window.resize(size);
+        window.show();
+        window.flushForScreenshot();
+        const QImage image = window.grab().toImage();
+        QVERIFY(!image.isNull());
+        const QString path = size.width() == 1600 ? QStringLiteral("/tmp/ridgeline-window.png")
+                                                  : QStringLiteral("/tmp/ridgeline-window-1280.png");
+        QVERIFY(image.save(path, "PNG"));
+        for (QCustomPlot* plot : window.plots()) {
+            for (QCPAxis* axis : plot->axisRect()->axes()) {
+                QVERIFY(std::isfinite(axis->range().lower));
+                QVERIFY(std::isfinite(axis->range().upper));
+                QVERIFY(axis->range().upper > axis->range().lower);
+            }
+        }
+    }
+}
+
+/** Issue 16: the prefill plot does not depend on the batch or the context; a step of either must not
+ *  redraw it, and what it shows must still be what a fresh window shows for the same scenario. */
+void TestMainWindow::prefillSkipsStepsThatLeaveItsInputs()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QTRY_VERIFY(!document->isEvaluationPending());
+    ridgeline::views::PrefillPlot* prefill = window.prefillPanel();
+    QSignalSpy prefillReplots(prefill->plot(), &QCustomPlot::afterReplot);
+    QSignalSpy decodeReplots(window.decodePanel()->plot(), &QCustomPlot::afterReplot);
+    const long long redraws = prefill->redrawCount();
+
+    auto step = [&](auto change) {
+        document->edit(change);
+        document->evaluateNow();
+        QCoreApplication::processEvents();
+    };
+    step([](model::Scenario& s) { s.workload.batch *= 4; });
+    step([](model::Scenario& s) { s.workload.contextTokens *= 2; });
+    QVERIFY(decodeReplots.count() >= 2); // the others follow every step
+    QCOMPARE(prefill->redrawCount(), redraws);
+    QCOMPARE(prefillReplots.count(), 0);
+
+    // A prompt step redraws it, and it shows what a fresh window shows.
+    step([](model::Scenario& s) { s.workload.promptTokens = 4096; });
+    QCOMPARE(prefill->redrawCount(), redraws + 1);
+    QCOMPARE(prefillReplots.count(), 1);
+    MainWindow fresh(document->scenario());
+    QCOMPARE(prefill->takeaway(), fresh.prefillPanel()->takeaway());
+    QCOMPARE(prefill->plot()->yAxis->range().lower, fresh.prefillPanel()->plot()->yAxis->range().lower);
+    QCOMPARE(prefill->plot()->yAxis->range().upper, fresh.prefillPanel()->plot()->yAxis->range().upper);
+
+    // Baseline A (eight times the layers: eight times the prefill work) widened the axis; once
+    // cleared, the next step narrows it again, batch step or not.
+    model::Scenario large = document->scenario();
+    large.model.layers *= 8;
+    const model::Scenario current = document->scenario();
+    document->setScenario(large);
+    document->evaluateNow();
+    window.pinBaseline();
+    document->setScenario(current);
+    document->evaluateNow();
+    QCoreApplication::processEvents();
+    const QCPRange widened = prefill->plot()->yAxis->range();
+    QCOMPARE(document->evaluatedScenario().model.layers, current.model.layers);
+    window.clearBaseline();
+    step([](model::Scenario& s) { s.workload.batch += 1; });
+    MainWindow fresh2(document->scenario());
+    QVERIFY(widened != fresh2.prefillPanel()->plot()->yAxis->range());
+    QCOMPARE(prefill->plot()->yAxis->range().lower, fresh2.prefillPanel()->plot()->yAxis->range().lower);
+    QCOMPARE(prefill->plot()->yAxis->range().upper, fresh2.prefillPanel()->plot()->yAxis->range().upper);
+
+    // A theme refresh (refreshAll) redraws whatever the inputs.
+    const long long beforeAll = prefill->redrawCount();
+    window.refreshAll();
+    QCOMPARE(prefill->redrawCount(), beforeAll + 1);
+}
+
+namespace {
+
+/** Every point of every graph of @p plot, and its axes' ranges: what a redraw leaves drawn. */
+QList<double> drawnData(QCustomPlot* plot)
+{
+    QList<double> out;
+    for (int g = 0; g < plot->graphCount(); ++g)
+        for (auto it = plot->graph(g)->data()->constBegin(); it != plot->graph(g)->data()->constEnd(); ++it)
+            out << it->key << it->value;
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis, plot->xAxis2, plot->yAxis2})
+        out << axis->range().lower << axis->range().upper;
+    return out;
+}
+
+} // namespace
+
+void TestMainWindow::floorPlotsSkipStepsThatLeaveTheirInputs()
+{
+    // Issue 16: the KV share plot does not read the bandwidth or the peak, the decode floor does
+    // not read the prompt; steps of those leave them undrawn, and a step of what they read redraws
+    // them as a fresh window draws them.
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    QTRY_VERIFY(!document->isEvaluationPending());
+    ridgeline::views::KvSharePlot* kvShare = window.kvSharePanel();
+    ridgeline::views::DecodePlot* decode = window.decodePanel();
+    QSignalSpy kvShareReplots(kvShare->plot(), &QCustomPlot::afterReplot);
+    QSignalSpy decodeReplots(decode->plot(), &QCustomPlot::afterReplot);
+    QSignalSpy sloReplots(window.sloPanel()->plot(), &QCustomPlot::afterReplot);
+    const long long kvShareRedraws = kvShare->redrawCount();
+    const long long decodeRedraws = decode->redrawCount();
+    auto step = [&](auto change) {
+        document->edit(change);
+        document->evaluateNow();
+        QCoreApplication::processEvents();
+    };
+
+    step([](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond *= 1.5; });
+    step([](model::Scenario& s) { s.hardware.peakFlopsPerSecond *= 0.5; });
+    QVERIFY(sloReplots.count() >= 2); // the plots that read them follow every step
+    QCOMPARE(kvShare->redrawCount(), kvShareRedraws);
+    QCOMPARE(kvShareReplots.count(), 0);
+    const long long decodeAfterHardware = decode->redrawCount();
+    QCOMPARE(decodeAfterHardware, decodeRedraws + 2);
+
+    step([](model::Scenario& s) { s.workload.promptTokens = 3000; });
+    QCOMPARE(decode->redrawCount(), decodeAfterHardware);
+    QCOMPARE(decodeReplots.count(), 2);
+
+    // A context step redraws the KV share, a batch step the decode floor: as a fresh window draws them.
+    step([](model::Scenario& s) { s.workload.contextTokens *= 2; });
+    step([](model::Scenario& s) { s.workload.batch = 48; });
+    QCOMPARE(kvShare->redrawCount(), kvShareRedraws + 2); // both read S and B
+    QCOMPARE(decode->redrawCount(), decodeAfterHardware + 2);
+    MainWindow fresh(document->scenario());
+    fresh.show();
+    QTRY_VERIFY(!fresh.document()->isEvaluationPending());
+    QCOMPARE(kvShare->takeaway(), fresh.kvSharePanel()->takeaway());
+    QCOMPARE(drawnData(kvShare->plot()), drawnData(fresh.kvSharePanel()->plot()));
+    QCOMPARE(kvShare->kvBarSet()->at(0), fresh.kvSharePanel()->kvBarSet()->at(0));
+    QCOMPARE(decode->takeaway(), fresh.decodePanel()->takeaway());
+    QCOMPARE(drawnData(decode->plot()), drawnData(fresh.decodePanel()->plot()));
+
+    // A theme refresh (refreshAll) redraws whatever the inputs.
+    window.refreshAll();
+    QCOMPARE(kvShare->redrawCount(), kvShareRedraws + 3);
+    QCOMPARE(decode->redrawCount(), decodeAfterHardware + 3);
+}
+
+void TestMainWindow::whatIfPlotsSkipStepsThatLeaveTheirInputs()
+{
+    // Issue 16: where the KV cache fits does not depend on the bandwidth or the peak.
+    MainWindow window(model::defaultScenario());
+    window.show();
+    ScenarioDocument* document = window.document();
+    ridgeline::views::WhatIfTabs* tabs = window.whatIfTabs();
+    tabs->setCurrentIndex(ridgeline::views::WhatIfTabs::CapacityTab);
+    QTRY_VERIFY(!document->isEvaluationPending());
+    ridgeline::views::KvFitPlot* kvFit = tabs->kvFitPlot();
+    QTest::qWait(50); // the new page's first layout and resize replots
+    QSignalSpy replots(kvFit->plot(), &QCustomPlot::afterReplot);
+    const long long redraws = kvFit->redrawCount();
+    auto step = [&](auto change) {
+        document->edit(change);
+        document->evaluateNow();
+        QCoreApplication::processEvents();
+    };
+    step([](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond *= 1.5; });
+    step([](model::Scenario& s) { s.hardware.peakFlopsPerSecond *= 0.5; });
+    QCOMPARE(kvFit->redrawCount(), redraws);
+    QCOMPARE(replots.count(), 0);
+
+    step([](model::Scenario& s) { s.workload.contextTokens *= 4; });
+    QCOMPARE(kvFit->redrawCount(), redraws + 1);
+    MainWindow fresh(document->scenario());
+    fresh.show();
+    ridgeline::views::KvFitPlot* freshFit = fresh.whatIfTabs()->kvFitPlot();
+    QTRY_VERIFY(!fresh.document()->isEvaluationPending());
+    QCOMPARE(kvFit->takeaway(), freshFit->takeaway());
+    QCOMPARE(drawnData(kvFit->plot()), drawnData(freshFit->plot()));
+
+    window.refreshAll();
+    QCOMPARE(kvFit->redrawCount(), redraws + 2);
+}
+
+void TestMainWindow::hiddenTabsAreBuiltOnFirstShow()
+{
+    // Issue 16 (start-up): the what-if tabs are placeholders until first shown or asked for.
+    using ridgeline::views::WhatIfTabs;
+    MainWindow window(model::defaultScenario());
+    window.show();
+    WhatIfTabs* tabs = window.whatIfTabs();
+    QCOMPARE(tabs->count(), 7);
+    for (int tab = WhatIfTabs::CapacityTab; tab <= WhatIfTabs::PlanTab; ++tab)
+        QVERIFY2(!tabs->isBuilt(tab), qPrintable(tabs->tabText(tab)));
+    QVERIFY(!window.findChild<QWidget*>(QStringLiteral("capacityTab")));
+    QVERIFY(!window.findChild<QWidget*>(QStringLiteral("simulationTab")));
+    QCOMPARE(tabs->tabText(WhatIfTabs::CapacityTab), QStringLiteral("Capacity && SLOs"));
+
+    // Alt+2 shows the capacity tab, built and drawn from the document at once.
+    QSignalSpy changed(tabs, &QTabWidget::currentChanged);
+    auto* action = window.findChild<QAction*>(QStringLiteral("whatIfTabAction1"));
+    QVERIFY(action);
+    action->trigger();
+    QCOMPARE(changed.count(), 1); // the swap of the page is no change of tab
+    QCOMPARE(tabs->currentIndex(), int(WhatIfTabs::CapacityTab));
+    QVERIFY(tabs->isBuilt(WhatIfTabs::CapacityTab));
+    QCOMPARE(tabs->widget(WhatIfTabs::CapacityTab)->objectName(), QStringLiteral("capacityTab"));
+    QVERIFY(tabs->currentWidget()->isVisible());
+    QVERIFY(tabs->currentWidget()->isAncestorOf(tabs->kvFitPlot()));
+    QCOMPARE(tabs->tabText(WhatIfTabs::CapacityTab), QStringLiteral("Capacity && SLOs"));
+    QVERIFY(!tabs->tabToolTip(WhatIfTabs::CapacityTab).isEmpty());
+    QVERIFY(!tabs->kvFitPlot()->takeaway().isEmpty());
+    QVERIFY(tabs->kvFitPlot()->plot()->graph(0)->data()->size() > 0);
+    // Its sliders joined the undo history's gestures and carry accessible names, as at start.
+    for (QSlider* slider : tabs->currentWidget()->findChildren<QSlider*>()) {
+        QVERIFY(slider->property("ridgelineHistoryTracked").toBool());
+        QVERIFY(!slider->accessibleName().isEmpty());
+    }
+
+    // An accessor builds its tab without showing it; the page is the tab's widget from then on.
+    QVERIFY(!tabs->isBuilt(WhatIfTabs::SimulationTab));
+    QWidget* simulation = tabs->simulationTab();
+    QVERIFY(tabs->isBuilt(WhatIfTabs::SimulationTab));
+    QCOMPARE(tabs->widget(WhatIfTabs::SimulationTab), simulation);
+    QCOMPARE(tabs->currentIndex(), int(WhatIfTabs::CapacityTab));
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(!tabs->isBuilt(WhatIfTabs::PlanTab));
+}
+
+void TestMainWindow::tabBuiltInPresentationLooksAsOneBuiltBefore()
+{
+    // A tab first shown in presentation mode gets the projector theme's pens, colours and fonts, as
+    // a tab built before presentation mode was entered.
+    using ridgeline::views::WhatIfTabs;
+    MainWindow early(model::defaultScenario());
+    early.whatIfTabs()->ensureBuilt(WhatIfTabs::CapacityTab);
+    early.presentation()->setActive(true);
+    MainWindow late(model::defaultScenario());
+    late.presentation()->setActive(true);
+    late.whatIfTabs()->ensureBuilt(WhatIfTabs::CapacityTab);
+    ridgeline::views::KvFitPlot* a = early.whatIfTabs()->kvFitPlot();
+    ridgeline::views::KvFitPlot* b = late.whatIfTabs()->kvFitPlot();
+    QCOMPARE(b->plot()->graph(0)->pen().widthF(), a->plot()->graph(0)->pen().widthF());
+    QCOMPARE(b->plot()->graph(0)->pen().color(), a->plot()->graph(0)->pen().color());
+    QCOMPARE(b->plot()->xAxis->tickLabelFont().pointSizeF(), a->plot()->xAxis->tickLabelFont().pointSizeF());
+    QCOMPARE(b->plot()->xAxis->basePen().color(), a->plot()->xAxis->basePen().color());
+    QCOMPARE(b->titleLabel()->font().pointSizeF(), a->titleLabel()->font().pointSizeF());
+    late.presentation()->setActive(false);
+    early.presentation()->setActive(false);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

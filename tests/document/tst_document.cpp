@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The document layer (issue 16): what moved out of the views answers as the model does. The cursor read-outs and
+// the calibration curves against model::evaluate's sweeps and results, baseline A's evaluation against
+// model::evaluate, and the triage run against model::triage on the same ticket.
+
+#include <cmath>
+
+#include <QtTest>
+
+#include "document/baseline.h"
+#include "document/readouts.h"
+#include "document/scenariodocument.h"
+#include "document/triagerun.h"
+#include "model/analysis/triage.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/presets.h"
+#include "model/cost/scenariokeys.h"
+
+using namespace ridgeline;
+
+namespace {
+
+bool near(double a, double b, double relative = 1e-12)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+
+/** The default scenario (Llama 3.1 8B on H100) at a batch, context and prompt where no term is trivially 0. */
+model::Scenario scenario()
+{
+    model::Scenario s = model::defaultScenario();
+    s.workload.batch = 24;
+    s.workload.contextTokens = 6000;
+    s.workload.promptTokens = 3000;
+    return s;
+}
+
+} // namespace
+
+class TestDocument final : public QObject {
+    Q_OBJECT
+
+private slots:
+    /** At the operating point (B, S, P) the read-outs give the evaluation's own numbers. */
+    void readoutsAtTheOperatingPointMatchTheEvaluation()
+    {
+        const model::Scenario s = scenario();
+        const model::Evaluation e = model::evaluate(s);
+        const document::DecodeAt decode = document::decodeAt(s, s.workload.batch, s.workload.contextTokens);
+        QVERIFY(near(decode.stepSeconds, e.decode.stepSeconds));
+        QVERIFY(near(decode.stepSeconds, model::stepSecondsAt(s, s.workload.batch)));
+        QVERIFY(decode.memorySeconds > 0 && decode.computeSeconds > 0);
+        QVERIFY(decode.weightFloorSeconds > 0 && decode.weightFloorSeconds < decode.memorySeconds);
+        const document::KvShareAt kv = document::kvShareAt(s, s.workload.batch, s.workload.contextTokens);
+        QVERIFY2(near(kv.share, e.decode.kvShare, 1e-9), qPrintable(QStringLiteral("%1 vs %2").arg(kv.share).arg(e.decode.kvShare)));
+        const document::PrefillFlopAt prefill = document::prefillFlopAt(s, s.workload.promptTokens);
+        QVERIFY(near(prefill.linearFlop, e.prefill.linearFlop, 1e-9));
+        QVERIFY(near(prefill.attentionFlop, e.prefill.attentionFlop, 1e-9));
+    }
+
+    /** The roofline read-out is min(F_peak, I * BW): flat right of the ridge point, I * BW left of it; derated,
+     *  min(F_peak * MFU_decode, I * BW * eta_bw). */
+    void roofBendsAtTheRidgePoint()
+    {
+        model::Scenario s = scenario();
+        s.efficiency.bandwidth = 0.8; // the derated roof lies under the peak one only with efficiencies below 1
+        s.efficiency.mfuDecode = 0.6;
+        const model::Evaluation e = model::evaluate(s);
+        const double ridge = e.roofline.ridgeFlopPerByte;
+        QVERIFY(ridge > 0);
+        QVERIFY(near(document::roofAt(s, ridge * 4).roofFlopsPerSecond, e.roofline.peakFlopsPerSecond));
+        QVERIFY(near(document::roofAt(s, ridge / 4).roofFlopsPerSecond, e.roofline.peakFlopsPerSecond / 4));
+        QVERIFY(near(document::roofAt(s, ridge * 4).deratedFlopsPerSecond, 0.6 * e.roofline.peakFlopsPerSecond));
+        QVERIFY(near(document::roofAt(s, ridge / 4).deratedFlopsPerSecond, 0.8 * e.roofline.peakFlopsPerSecond / 4));
+    }
+
+    /** The calibration plot's ITL curve is t_step(B) at the context: the decode read-out's step time, without the
+     *  fixed per-step overheads the serving step has (both are the cost terms' stepSeconds). TTFT grows with P. */
+    void latencyCurves()
+    {
+        const model::Scenario s = scenario();
+        const std::vector<double> batches{1, 8, 64};
+        const std::vector<double> itl = document::latencyMs(s, document::LatencyKind::Itl, batches, 4000);
+        QCOMPARE(itl.size(), batches.size());
+        for (size_t i = 0; i < batches.size(); ++i) {
+            QVERIFY(itl[i] > 0);
+            QCOMPARE(document::latencyMs(s, document::LatencyKind::Itl, batches[i], 4000), itl[i]);
+        }
+        QVERIFY(itl[0] < itl[1] && itl[1] < itl[2]);
+        const std::vector<double> ttft = document::latencyMs(s, document::LatencyKind::Ttft, {128, 1024, 8192}, 0);
+        QVERIFY(ttft[0] > 0 && ttft[0] < ttft[1] && ttft[1] < ttft[2]);
+    }
+
+    /** Baseline A holds the scenario and model::evaluate's result for it; clear() unpins. */
+    void baselineEvaluatesOnce()
+    {
+        document::Baseline a;
+        QVERIFY(!a.isPinned());
+        const model::Scenario s = scenario();
+        a.pin(s);
+        QVERIFY(a.isPinned());
+        QCOMPARE(a.scenario().workload.batch, s.workload.batch);
+        const model::Evaluation e = model::evaluate(s);
+        QCOMPARE(a.evaluation().decode.stepSeconds, e.decode.stepSeconds);
+        QCOMPARE(a.evaluation().prefill.seconds, e.prefill.seconds);
+        a.clear();
+        QVERIFY(!a.isPinned());
+    }
+
+    /** A shipped ticket, run against the document's evaluated scenario, classifies as model::triage does; a
+     *  missing file is refused with its name and leaves the input as it was. */
+    void triageRunMatchesTheModel()
+    {
+        views::ScenarioDocument doc(scenario());
+        document::TriageRun run(&doc);
+        QCOMPARE(run.loadTicket(QStringLiteral(":/tickets/b2-itl.json")), QString());
+        const model::TriageInput loaded = run.input();
+        const model::TriageResult& r = run.run();
+        const model::TriageResult direct = model::triage(doc.evaluatedScenario(), loaded);
+        QCOMPARE(int(r.ticketClass), int(direct.ticketClass));
+        QVERIFY(r.reasoning == direct.reasoning);
+        QCOMPARE(&run.scenario(), &doc.evaluatedScenario());
+
+        const QString error = run.loadTicket(QStringLiteral("/nonexistent/ticket.json"));
+        QVERIFY(error.startsWith(QStringLiteral("Cannot read /nonexistent/ticket.json: ")));
+        QCOMPARE(run.input().p95ItlMs, loaded.p95ItlMs);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDocument)
+#include "tst_document.moc"

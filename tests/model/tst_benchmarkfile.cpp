@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Readers of the serving-benchmark tools' outputs (model/files/benchmarkfile.h), each on a real output
+// (tests/data/bench/README.md names the sources), checked against the file's own numbers.
+#include <QFile>
+#include <QtTest>
+
+#include <cmath>
+
+#include "model/files/benchmarkfile.h"
+
+using namespace ridgeline::model;
+
+namespace {
+
+QByteArray readData(const QString& relative)
+{
+    QFile f(QStringLiteral(RIDGELINE_TEST_DATA "/") + relative);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot open %s", qPrintable(f.fileName()));
+    return f.readAll();
+}
+
+BenchmarkFile read(const QString& relative)
+{
+    BenchmarkFile f;
+    const std::string e = readBenchmarkFile(readData(relative), relative.toStdString(), f);
+    if (!e.empty())
+        qFatal("%s: %s", qPrintable(relative), e.c_str());
+    return f;
+}
+
+bool hasNote(const BenchmarkFile& f, const char* words)
+{
+    for (const std::string& n : f.notes)
+        if (n.find(words) != std::string::npos)
+            return true;
+    return false;
+}
+
+double value(const BenchmarkPoint& p, BenchmarkMetric m, BenchmarkStatistic s)
+{
+    const auto v = p.latency(m, s);
+    if (!v)
+        qFatal("%s: no %s %s", p.label.c_str(), benchmarkStatisticKey(s), benchmarkMetricKey(m));
+    return *v;
+}
+
+} // namespace
+
+class TestBenchmarkFile : public QObject {
+    Q_OBJECT
+private slots:
+    void vllmRequestRateWithoutConcurrency()
+    {
+        const BenchmarkFile f = read(QStringLiteral("bench/vllm-rate-qwen3-vl-8b.json"));
+        QCOMPARE(f.format, std::string("vLLM bench serve JSON"));
+        QCOMPARE(f.points.size(), size_t(1));
+        const BenchmarkPoint& p = f.points[0];
+        QCOMPARE(p.load, BenchmarkLoad::RequestRate); // max_concurrency null: open loop at request_rate
+        QCOMPARE(p.requestRatePerSecond, 1.0);
+        QCOMPARE(p.concurrency, 0.0);
+        QCOMPARE(p.requests, 200LL);
+        QCOMPARE(p.inputTokens, 40000.0 / 200);
+        QCOMPARE(p.outputTokens, 25600.0 / 200);
+        // Mean and median stay apart, each under its own statistic.
+        QCOMPARE(value(p, BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 95.6344293046277);
+        QCOMPARE(value(p, BenchmarkMetric::Ttft, BenchmarkStatistic::Median), 95.6995899323374);
+        QCOMPARE(value(p, BenchmarkMetric::Ttft, BenchmarkStatistic::P99), 143.32562107359988);
+        QCOMPARE(value(p, BenchmarkMetric::Tpot, BenchmarkStatistic::Mean), 27.911832109121164);
+        QCOMPARE(value(p, BenchmarkMetric::Itl, BenchmarkStatistic::Median), 27.339585009030998);
+        QVERIFY(!p.latency(BenchmarkMetric::EndToEnd, BenchmarkStatistic::Mean)); // not in the file: not invented
+        QCOMPARE(*p.requestsPerSecond, 0.9827502819171137);
+    }
+
+    void vllmJsonLinesWithMetadataAndInfString()
+    {
+        const BenchmarkFile f = read(QStringLiteral("bench/vllm-llmd-llama-3.2-3b.jsonl"));
+        QCOMPARE(f.points.size(), size_t(3));
+        QCOMPARE(f.points[0].requestRatePerSecond, 10.0);
+        QCOMPARE(f.points[1].requestRatePerSecond, 30.0);
+        QVERIFY(std::isinf(f.points[2].requestRatePerSecond)); // "request_rate": "inf"
+        QCOMPARE(f.points[2].inputTokens, 899100.0 / 900);
+        QCOMPARE(f.points[2].outputTokens, 240163.0 / 900);
+        QCOMPARE(value(f.points[2], BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 902.2531994799939);
+        QCOMPARE(value(f.points[2], BenchmarkMetric::Itl, BenchmarkStatistic::P99), 66.37176537940839);
+        QCOMPARE(value(f.points[1], BenchmarkMetric::Tpot, BenchmarkStatistic::Median), 24.64663913131863);
+    }
+
+    void sglangWithConcurrencyCapAndE2e()
+    {
+        const BenchmarkFile f = read(QStringLiteral("bench/sglang-sharegpt-rate5-conc256.jsonl"));
+        QCOMPARE(f.format, std::string("SGLang bench_serving JSON"));
+        const BenchmarkPoint& p = f.points.at(0);
+        QCOMPARE(p.load, BenchmarkLoad::RequestRate);
+        QCOMPARE(p.requestRatePerSecond, 5.0);
+        QCOMPARE(p.concurrency, 256.0); // the cap on requests in flight
+        QCOMPARE(p.inputTokens, 302118.0 / 1000);
+        QCOMPARE(value(p, BenchmarkMetric::EndToEnd, BenchmarkStatistic::Median), 1537.8948565048631);
+        QCOMPARE(value(p, BenchmarkMetric::Itl, BenchmarkStatistic::P95), 18.839622958330438);
+    }
+
+    void sglangInfinityLiteral()
+    {
+        const BenchmarkFile f = read(QStringLiteral("bench/sglang-random-infinity.jsonl"));
+        const BenchmarkPoint& p = f.points.at(0);
+        QVERIFY(std::isinf(p.requestRatePerSecond));
+        QVERIFY(hasNote(f, "Infinity"));
+        // Tokens from throughput x duration / completed: the run's 6,000 / 1,000 random lengths.
+        QVERIFY(std::abs(p.inputTokens - 23196.43315263702 * 3103.9254839839414 / 12000) < 1e-9);
+        QVERIFY(std::abs(p.inputTokens - 6000) < 1);
+        QVERIFY(std::abs(p.outputTokens - 1000) < 1);
+        QVERIFY(hasNote(f, "throughput x duration"));
+        QCOMPARE(value(p, BenchmarkMetric::Tpot, BenchmarkStatistic::Mean), 50.85409914053094);
+    }
+
+    void genaiPerfCsvWithQuotedThousands()
+    {
+        const BenchmarkFile f = read(QStringLiteral("bench/genai-perf-cloudai.csv"));
+        QCOMPARE(f.format, std::string("GenAI-Perf CSV"));
+        const BenchmarkPoint& p = f.points.at(0);
+        QCOMPARE(value(p, BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 1146.31); // "1,146.31"
+        QCOMPARE(value(p, BenchmarkMetric::Ttft, BenchmarkStatistic::Median), 640.07);
+        QCOMPARE(value(p, BenchmarkMetric::Tpot, BenchmarkStatistic::P99), 35.23); // GenAI-Perf's ITL is per-request TPOT
+        QCOMPARE(value(p, BenchmarkMetric::EndToEnd, BenchmarkStatistic::Mean), 6406.20);
+        QCOMPARE(p.inputTokens, 3000.05);
+        QCOMPARE(p.outputTokens, 174.45);
+        QCOMPARE(p.requests, 40LL);
+        QVERIFY(p.steadyState);
+        // No concurrency in the CSV: Little's law, 1.50 req/s x 6.4062 s = 9.6, said in a note.
+        QCOMPARE(p.concurrency, std::round(1.50 * 6406.20 / 1000));
+        QVERIFY(hasNote(f, "Little's law"));
+        // An artifact directory's name gives it instead.
+        BenchmarkFile named;
+        QCOMPARE(readBenchmarkFile(readData(QStringLiteral("bench/genai-perf-cloudai.csv")),
+                                   "artifacts/llama-openai-chat-concurrency16/profile_export_genai_perf.csv", named),
+                 std::string());
+        QCOMPARE(named.points.at(0).concurrency, 16.0);
+    }
+
+    void aiperfJson()
+    {
+        const BenchmarkFile f = read(QStringLiteral("bench/aiperf-export.json"));
+        const BenchmarkPoint& p = f.points.at(0);
+        QCOMPARE(value(p, BenchmarkMetric::Ttft, BenchmarkStatistic::Median), 175.05);
+        QCOMPARE(value(p, BenchmarkMetric::Tpot, BenchmarkStatistic::P95), 35.955);
+        QCOMPARE(value(p, BenchmarkMetric::EndToEnd, BenchmarkStatistic::P99), 2439.45);
+        QCOMPARE(p.inputTokens, 256.0);
+        QCOMPARE(p.outputTokens, 64.0);
+        QCOMPARE(p.concurrency, std::round(0.8233 * 2413.5 / 1000)); // Little's law: 1.99
+        QCOMPARE(p.load, BenchmarkLoad::Concurrency);
+    }
+
+    void llmperfSummary()
+    {
+        const BenchmarkFile f = read(QStringLiteral("bench/llmperf-tinyllama-summary.json"));
+        QCOMPARE(f.format, std::string("llmperf summary JSON"));
+        const BenchmarkPoint& p = f.points.at(0);
+        QCOMPARE(p.load, BenchmarkLoad::Concurrency);
+        QCOMPARE(p.concurrency, 5.0);
+        QCOMPARE(p.inputTokens, 259.78);
+        QCOMPARE(p.outputTokens, 99.44);
+        QCOMPARE(value(p, BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 0.25382229144015583 * 1000);
+        QCOMPARE(value(p, BenchmarkMetric::Ttft, BenchmarkStatistic::P90), 0.4566385881018505 * 1000);
+        // llmperf's "inter-token latency" is E2E / output tokens: not ITL.
+        QCOMPARE(value(p, BenchmarkMetric::EndToEndPerOutputToken, BenchmarkStatistic::Mean), 0.011929198805297702 * 1000);
+        QVERIFY(!p.latency(BenchmarkMetric::Itl, BenchmarkStatistic::Mean));
+        QCOMPARE(p.requests, 50LL);
+    }
+
+    void measuredCsvSetsWithExtraColumns()
+    {
+        const BenchmarkFile nim = read(QStringLiteral("measured/nim-llama3-8b-h100-tp1-fp16.csv"));
+        QCOMPARE(nim.points.size(), size_t(60));
+        QVERIFY(hasNote(nim, "columns ignored"));
+        QVERIFY(hasNote(nim, "model") && hasNote(nim, "gpu") && hasNote(nim, "engine"));
+        const BenchmarkPoint& first = nim.points[0];
+        QCOMPARE(first.load, BenchmarkLoad::Concurrency);
+        QCOMPARE(first.concurrency, 1.0);
+        QCOMPARE(first.inputTokens, 200.0);
+        QCOMPARE(first.outputTokens, 200.0);
+        QCOMPARE(value(first, BenchmarkMetric::Itl, BenchmarkStatistic::Mean), 7.3857);
+        QCOMPARE(value(first, BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 12.6204);
+        QCOMPARE(first.set, std::string("nim-llama3-8b-h100-tp1-fp16"));
+        QCOMPARE(nim.points.back().concurrency, 250.0);
+        QCOMPARE(value(nim.points.back(), BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 148827.8852);
+
+        const BenchmarkFile trt = read(QStringLiteral("measured/trt09-llama2-7b-h100-tp1-fp16.csv"));
+        QCOMPARE(trt.points.size(), size_t(31));
+        QCOMPARE(trt.points[3].load, BenchmarkLoad::StaticBatch); // a batch column, no concurrency
+        QCOMPARE(trt.points[3].concurrency, 8.0);
+        QCOMPARE(value(trt.points[3], BenchmarkMetric::Itl, BenchmarkStatistic::Mean), 6.8202);
+        QCOMPARE(read(QStringLiteral("measured/trt09-llama2-13b-a100-tp1-fp16.csv")).points.size(), size_t(30));
+    }
+
+    void statisticsInColumnNames()
+    {
+        BenchmarkFile f;
+        QCOMPARE(readBenchmarkFile("concurrency,isl,osl,median_ttft_ms,tpot_p99_s,ITL (ms)\n4,100,50,20,0.03,9\n", "x.csv", f), std::string());
+        const BenchmarkPoint& p = f.points.at(0);
+        QCOMPARE(value(p, BenchmarkMetric::Ttft, BenchmarkStatistic::Median), 20.0);
+        QVERIFY(!p.latency(BenchmarkMetric::Ttft, BenchmarkStatistic::Mean));
+        QCOMPARE(value(p, BenchmarkMetric::Tpot, BenchmarkStatistic::P99), 30.0);
+        QCOMPARE(value(p, BenchmarkMetric::Itl, BenchmarkStatistic::Mean), 9.0);
+        QVERIFY(hasNote(f, "column \"itl_ms\" names no statistic: read as the mean"));
+    }
+
+    void vllmClosedLoop()
+    {
+        BenchmarkFile f;
+        QCOMPARE(readBenchmarkFile(R"({"completed": 64, "total_input_tokens": 6400, "total_output_tokens": 3200, "request_rate": "inf",
+                                       "max_concurrency": 16, "mean_ttft_ms": 50, "median_itl_ms": 12})", "r.json", f),
+                 std::string());
+        QCOMPARE(f.points.at(0).load, BenchmarkLoad::Concurrency);
+        QCOMPARE(f.points.at(0).concurrency, 16.0);
+    }
+
+    void badInputNamesTheField_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("text latency") << QByteArray(R"({"completed": 4, "total_input_tokens": 40, "total_output_tokens": 40, "mean_ttft_ms": "fast"})")
+                                      << QStringLiteral("mean_ttft_ms = \"fast\"");
+        QTest::newRow("negative latency") << QByteArray(R"({"completed": 4, "total_input_tokens": 40, "total_output_tokens": 40, "mean_ttft_ms": -3})")
+                                          << QStringLiteral("mean_ttft_ms = -3");
+        QTest::newRow("csv cell") << QByteArray("concurrency,isl,osl,itl_ms\nabc,10,10,5\n") << QStringLiteral("line 2, column concurrency");
+        QTest::newRow("fractional clients") << QByteArray("concurrency,isl,osl,itl_ms\n2.5,10,10,5\n") << QStringLiteral("concurrency = 2.5");
+        QTest::newRow("no load column") << QByteArray("isl,osl,itl_ms\n10,10,5\n") << QStringLiteral("concurrency, batch or request_rate");
+        QTest::newRow("unknown json") << QByteArray(R"({"hello": 1})") << QStringLiteral("not a benchmark result");
+        QTest::newRow("bad json line") << QByteArray("{\"completed\": 1}\n{oops\n") << QStringLiteral("line 2");
+    }
+    void badInputNamesTheField()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, words);
+        BenchmarkFile f;
+        f.format = "kept";
+        const std::string e = readBenchmarkFile(bytes, "x", f);
+        QVERIFY2(QString::fromStdString(e).contains(words), e.c_str());
+        QCOMPARE(f.format, std::string("kept")); // nothing half-read is handed back
+    }
+
+    /**
+     * Found by an adversarial trial (each read with exit 0 and a wrong number): an unclosed quote shifted the GenAI-Perf
+     * columns (p99 read as avg), a nan average switched the comparison from the mean to the median, and a
+     * max_concurrency of 1e12 went on to an int cast. Each is refused, the line or field and the value named.
+     */
+    void adversarialInputRefused()
+    {
+        const QByteArray csv = readData(QStringLiteral("bench/genai-perf-cloudai.csv"));
+        auto refusal = [](const QByteArray& bytes, const std::string& name) {
+            BenchmarkFile f;
+            return QString::fromStdString(readBenchmarkFile(bytes, name, f));
+        };
+        QVERIFY(refusal(csv, "run.csv").isEmpty());
+        QByteArray unclosed = csv;
+        unclosed.replace("Time To First Token (ms),\"1,146.31\"", "Time To First Token (ms),\"1,146.31");
+        QString e = refusal(unclosed, "run.csv");
+        QVERIFY2(e.startsWith(QStringLiteral("line 2: a double quote is not closed (the line holds 11;")), qPrintable(e));
+
+        QByteArray nanAverage = csv;
+        nanAverage.replace("Time To First Token (ms),\"1,146.31\"", "Time To First Token (ms),nan");
+        e = refusal(nanAverage, "run.csv");
+        QVERIFY2(e.contains(QStringLiteral("line 2 (Time To First Token (ms)) avg = nan: expected a finite number")), qPrintable(e));
+
+        // The measurement CSV and the profile export JSON alike.
+        e = refusal("concurrency,isl,osl,\"itl_ms\n4,100,50,9\n", "x.csv");
+        QVERIFY2(e.contains(QStringLiteral("line 1: a double quote")), qPrintable(e));
+        QByteArray aiperf = readData(QStringLiteral("bench/aiperf-export.json"));
+        QVERIFY(aiperf.contains("\"avg\": 195.84"));
+        aiperf.replace("\"avg\": 195.84", "\"avg\": NaN");
+        e = refusal(aiperf, "export.json");
+        QVERIFY2(e.contains(QStringLiteral("time_to_first_token.avg = \"NaN\": expected a finite number")), qPrintable(e));
+
+        const QByteArray flat = R"({"completed": 4, "total_input_tokens": 40, "total_output_tokens": 40, "mean_ttft_ms": 30,
+            "request_rate": 5, "max_concurrency": 1e12})";
+        e = refusal(flat, "x.json");
+        QVERIFY2(e.contains(QStringLiteral("max_concurrency = 1e12: expected a whole number from 1 to 1,000,000")), qPrintable(e));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBenchmarkFile)
+#include "tst_benchmarkfile.moc"

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Fleet plan (issue 14): economics, parallel layouts, the search and its Pareto frontier, and the --plan file.
+// Expected figures are worked by hand from the catalogue's and the presets' numbers (the arithmetic is in each
+// test), never copied from the code's output.
+
+#include <cmath>
+
+#include <QtTest>
+
+#include "model/cost/costmodel.h"
+#include "model/analysis/plan.h"
+#include "model/analysis/planfile.h"
+#include "model/cost/presets.h"
+
+using namespace ridgeline::model;
+
+namespace {
+
+ModelShape presetModel(const char* id)
+{
+    for (const ModelPreset& p : modelPresets())
+        if (p.id == id)
+            return p.shape;
+    qFatal("no preset %s", id);
+}
+
+Hardware presetHardware(const char* id)
+{
+    for (const HardwarePreset& p : hardwarePresets())
+        if (p.id == id)
+            return p.hardware;
+    qFatal("no device %s", id);
+}
+
+/** Llama 3.1 70B bf16 on H100 SXM at the floor (efficiencies 1.0), serving defaults (utilization 0.90). */
+Scenario llama70bH100()
+{
+    Scenario s = defaultScenario();
+    s.model = presetModel("llama-3.1-70b");
+    s.hardware = presetHardware("h100-sxm");
+    return s;
+}
+
+bool close(double a, double b, double rel = 1e-9) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
+
+} // namespace
+
+class TestPlan final : public QObject {
+    Q_OBJECT
+
+private slots:
+    // --- Economics -------------------------------------------------------------------------
+    void economicsUnits()
+    {
+        // 8 GPUs at 2.50 per GPU-hour, 700 W each, PUE 1.2, delivering 4,000 output and 32,000 input tokens/s with a
+        // quarter of the GPU time in prefill.
+        EconomicsInputs e;
+        e.pricePerGpuHour = 2.5;
+        e.boardPowerWatts = 700;
+        e.pue = 1.2;
+        const OperatingCost c = operatingCost(e, 8, 4000, 32000, 0.25);
+        // 8 x 2.50 = 20 per hour = 0.0055556 per second.
+        QVERIFY(close(*c.costPerHour, 20.0));
+        // 20 / 3600 / 4000 * 1e6 = 1.388889 per 1M output tokens, all-in.
+        QVERIFY(close(*c.costPerMillionOutputTokensAllIn, 20.0 / 3600.0 / 4000.0 * 1e6));
+        QVERIFY(close(*c.costPerMillionOutputTokensAllIn, 1.3888888889, 1e-9));
+        // Decode share 0.75 of that: 1.041667; prefill share 0.25 over 32,000 input tokens/s: 0.0434028.
+        QVERIFY(close(*c.costPerMillionOutputTokens, 1.0416666667, 1e-9));
+        QVERIFY(close(*c.costPerMillionInputTokens, 0.0434027778, 1e-9));
+        // 8 x 700 W x 1.2 = 6,720 W; 6720 / 4000 = 1.68 J per output token; 4000 / 0.00672 MW = 595,238 tokens/s per MW.
+        QVERIFY(close(*c.facilityPowerWatts, 6720.0));
+        QVERIFY(close(*c.joulesPerOutputToken, 1.68));
+        QVERIFY(close(*c.outputTokensPerSecondPerMegawatt, 595238.0952, 1e-9));
+    }
+
+    void economicsUnknownsAreNotNumbers()
+    {
+        EconomicsInputs e; // no price, no power
+        const OperatingCost c = operatingCost(e, 4, 1000, 1000, 0.5);
+        QVERIFY(!c.costPerHour && !c.costPerMillionOutputTokensAllIn && !c.costPerMillionInputTokens);
+        QVERIFY(!c.facilityPowerWatts && !c.joulesPerOutputToken && !c.outputTokensPerSecondPerMegawatt);
+        e.pricePerGpuHour = 2.0;
+        e.boardPowerWatts = 500;
+        const OperatingCost zero = operatingCost(e, 4, 0, 0, 0.5); // nothing served: no per-token figure, no NaN
+        QVERIFY(zero.costPerHour.has_value());
+        QVERIFY(!zero.costPerMillionOutputTokensAllIn && !zero.joulesPerOutputToken && !zero.costPerMillionInputTokens);
+    }
+
+    void economicsOfAnEvaluatedScenario()
+    {
+        // The window's operating point: one request costs prefill + O t_step / B GPU-seconds (WorkloadResult).
+        Scenario s = defaultScenario(); // Llama 3.1 8B on 1 H100, B = 1
+        s.workload.batch = 8;
+        const Evaluation ev = evaluate(s);
+        EconomicsInputs e;
+        e.pricePerGpuHour = 3.6; // 0.001 per second
+        const OperatingCost c = operatingCost(e, s, ev);
+        const double requestSeconds = ev.workload.prefillSecondsPerRequest + ev.workload.decodeSecondsPerRequest;
+        // 0.001 per GPU-second x request seconds / O tokens x 1e6.
+        QVERIFY(close(*c.costPerMillionOutputTokensAllIn, 0.001 * requestSeconds / s.workload.outputTokens * 1e6, 1e-12));
+    }
+
+    // --- Layout ----------------------------------------------------------------------------
+    void layoutRefusals_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("70B TP3: 64 heads") << "llama-3.1-70b" << 3 << 1 << 1 << "does not divide the 64 attention heads";
+        QTest::newRow("70B PP3: 80 layers") << "llama-3.1-70b" << 1 << 3 << 1 << "does not divide the 80 layers";
+        QTest::newRow("70B EP2: dense") << "llama-3.1-70b" << 2 << 1 << 2 << "dense model has no experts";
+        QTest::newRow("Mixtral EP3: 8 experts") << "mixtral-8x7b" << 1 << 1 << 3 << "does not divide the 8 routed experts";
+        QTest::newRow("DeepSeek-V3 PP2: 61 layers") << "deepseek-v3" << 8 << 2 << 8 << "does not divide the 61 layers";
+        QTest::newRow("Mixtral TP2 EP4: valid") << "mixtral-8x7b" << 2 << 1 << 4 << "";
+        QTest::newRow("Qwen2.5 3B TP4: 2 KV heads") << "qwen2.5-3b" << 4 << 1 << 1 << "";
+        QTest::newRow("70B TP16: 8 KV heads divide it") << "llama-3.1-70b" << 16 << 1 << 1 << "";
+    }
+    void layoutRefusals()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(int, ep);
+        QFETCH(QString, reason);
+        const std::string why = layoutRefusal(presetModel(qPrintable(model)), ParallelLayout{tp, pp, ep, 0});
+        if (reason.isEmpty())
+            QVERIFY2(why.empty(), why.c_str());
+        else
+            QVERIFY2(QString::fromStdString(why).contains(reason), why.c_str());
+    }
+
+    void layoutsForSkipsWhatDoesNotDivide()
+    {
+        // Llama 3.1 70B on 6 GPUs: TP6 (64 heads) and TP3 x PP2 fail; PP6 fails (80 layers); TP2 x PP3, TP1 x PP6 fail
+        // on layers (80 % 3, 80 % 6). Nothing of 6 GPUs is left.
+        QVERIFY(layoutsFor(presetModel("llama-3.1-70b"), 6).empty());
+        // 8 GPUs: TP8, TP4 PP2, TP2 PP4, TP1 PP8 (80 layers divide by 2, 4, 8).
+        QCOMPARE(int(layoutsFor(presetModel("llama-3.1-70b"), 8).size()), 4);
+        for (const ParallelLayout& l : layoutsFor(presetModel("mixtral-8x7b"), 8))
+            QCOMPARE(l.gpus(), 8);
+    }
+
+    void tensorParallelByHand()
+    {
+        // Llama 3.1 70B bf16, 2 x H100 SXM, TP2, B = 1, mean context 2,048 + 256/2 = 2,176, capacity context 2,304.
+        const Scenario s = llama70bH100();
+        const LayoutResult r = evaluateLayout(s, ParallelLayout{2, 1, 1, 0}, 1, 2176, 2048, 2304);
+        QVERIFY(r.refusal.empty());
+        // Weights: 70,553,706,496 x 2 B / 2 = 70,553,706,496 B per GPU.
+        QVERIFY(close(r.weightBytesPerGpu, 70553706496.0));
+        // KV budget: 80e9 x 0.90 - 70,553,706,496 = 1,446,293,504 B.
+        QVERIFY(close(r.kvBudgetBytesPerGpu, 1446293504.0));
+        // KV per token per GPU: 2 x 80 layers x (8 / 2 = 4 KV heads) x 128 x 2 B = 163,840 B; x 2,304 = 377,487,360 B;
+        // 1,446,293,504 / 377,487,360 = 3.83 -> 3 sequences.
+        QVERIFY(close(r.kvBytesPerSequencePerGpu, 377487360.0));
+        QCOMPARE(r.maxSequences, 3LL);
+        // Step: weights read = (141,107,412,992 - (128,256 x 8,192 x 2 = 2,101,346,304 B table) x (1 - 1/128,256)) / 2
+        //   = (141,107,412,992 - 2,101,329,920) / 2 = 69,503,041,536 B; KV read 163,840 x 2,176 = 356,515,840 B;
+        //   (69,503,041,536 + 356,515,840) / 3.35e12 = 20.853599 ms (memory-bound: the FLOP take 0.074 ms).
+        // All-reduce: 2 per layer x 80 x ring 2 (2 - 1) / 2 = 1 x 8,192 x 2 B / 450e9 = 5.825 us per token, latency
+        // 2 x 80 x 5 us = 0.8 ms. Step = 20.853599 + 0.8 + 0.005825 = 21.659424 ms.
+        const double expected = (69503041536.0 + 356515840.0) / 3.35e12 + 2 * 80 * 5e-6 + 2.0 * 80 * 8192 * 2 / 450e9;
+        QVERIFY(close(r.stepSeconds, expected, 1e-12));
+        QVERIFY(close(r.stepSeconds * 1e3, 21.659424, 1e-6));
+        // All-reduce bytes per GPU per step: 2 x 80 x 1 x 8,192 x 2 B = 2,621,440 B.
+        QVERIFY(close(r.allReduceBytesPerStep, 2621440.0));
+        QCOMPARE(r.allToAllBytesPerStep, 0.0);
+        // KV moved per request when disaggregated: 2,048 x (2 x 80 x 8 x 128 x 2 = 327,680 B) = 671,088,640 B.
+        QVERIFY(close(r.kvTransferBytesPerRequest, 671088640.0));
+    }
+
+    void oneFormulaAtPipelineOne()
+    {
+        // With pp = ep = 1 the layout step is the cost model's t_step at T = tp (one implementation).
+        for (int tp : {1, 2, 4, 8})
+            for (double batch : {1.0, 7.0, 64.0}) {
+                Scenario s = llama70bH100();
+                s.efficiency.bandwidth = 0.8;
+                s.efficiency.mfuDecode = 0.4;
+                s.efficiency.stepOverheadSeconds = 0.002;
+                s.hardware.gpus = tp;
+                s.workload.contextTokens = 3000;
+                const LayoutResult r = evaluateLayout(s, ParallelLayout{tp, 1, 1, 0}, batch, 3000, 1000, 3000);
+                QVERIFY2(close(r.stepSeconds, stepSecondsAt(s, batch), 1e-12), qPrintable(QStringLiteral("tp %1 batch %2").arg(tp).arg(batch)));
+            }
+    }
+
+    void pipelineByHand()
+    {
+        // TP2 PP2 on 4 H100, B = 2: two microbatches of one sequence. Each stage holds 40 layers: weights
+        // 70,553,706,496 / 2 = 35,276,853,248 B per GPU. A stage reads half of the TP2 figures above for one sequence:
+        // (69,503,041,536 + 356,515,840) / 2 / 3.35e12 = 10.4268 ms, plus half the all-reduce (0.4 ms + 2.9 us); it sends
+        // 1 x 8,192 x 2 B / 2 GPUs = 8,192 B to the next stage (18.2 ns + 5 us). ITL = max(pp, m) = 2 cycles of
+        // (stage + send) = 21.6594 + 0.0100 ms.
+        const LayoutResult r = evaluateLayout(llama70bH100(), ParallelLayout{2, 2, 1, 0}, 2, 2176, 2048, 2304);
+        QVERIFY(close(r.weightBytesPerGpu, 35276853248.0));
+        QCOMPARE(r.microbatches, 2);
+        QCOMPARE(r.pipelineBubble, 0.0);
+        QVERIFY(close(r.pipelineSendBytesPerStep, 8192.0));
+        const double stage = ((69503041536.0 + 356515840.0) / 3.35e12 + 2 * 80 * 5e-6 + 2.0 * 80 * 8192 * 2 / 450e9) / 2;
+        QVERIFY(close(r.stepSeconds, 2 * (stage + 8192 / 450e9 + 5e-6), 1e-12));
+        // One microbatch only (B = 1): half the stages idle, bubble 1 - 1/2.
+        const LayoutResult one = evaluateLayout(llama70bH100(), ParallelLayout{2, 2, 1, 0}, 1, 2176, 2048, 2304);
+        QCOMPARE(one.pipelineBubble, 0.5);
+    }
+
+    void expertParallelByHand()
+    {
+        // Mixtral 8x7B bf16: experts 8 x 5,637,144,576 x 2 B = 90,194,313,216 B; the rest 46,702,792,704 x 2 - that =
+        // 3,211,272,192 B. TP2 EP4 on 4 GPUs (2 attention groups): 3,211,272,192 / 2 + 90,194,313,216 / 4
+        // = 1,605,636,096 + 22,548,578,304 = 24,154,214,400 B per GPU.
+        Scenario s = llama70bH100();
+        s.model = presetModel("mixtral-8x7b");
+        const LayoutResult r = evaluateLayout(s, ParallelLayout{2, 1, 4, 0}, 8, 2176, 2048, 2304);
+        QVERIFY(r.refusal.empty());
+        QCOMPARE(r.gpus, 4);
+        QVERIFY(close(r.weightBytesPerGpu, 24154214400.0));
+        // All-to-all per GPU per step at B = 8: dispatch + combine x 32 layers x (8 tokens / 4 GPUs) x k = 2 x 4,096 x 2 B
+        // x (4 - 1) / 4 = 2 x 32 x 2 x 2 x 8,192 x 0.75 = 1,572,864 B.
+        QVERIFY(close(r.allToAllBytesPerStep, 1572864.0));
+        // EP1 TP4 holds the same bytes in all (experts sliced 4 ways), the dense part split 4 ways instead of 2.
+        const LayoutResult tp4 = evaluateLayout(s, ParallelLayout{4, 1, 1, 0}, 8, 2176, 2048, 2304);
+        QVERIFY(close(tp4.weightBytesPerGpu, 3211272192.0 / 4 + 90194313216.0 / 4));
+    }
+
+    // --- Search ----------------------------------------------------------------------------
+    void paretoOfHandMadePoints()
+    {
+        // (per user, per GPU): A (10, 100), B (20, 80), C (15, 70) dominated by B, D (20, 60) dominated by B, E (5, 100)
+        // dominated by A (same per GPU, slower).
+        std::vector<PlanPoint> pts(5);
+        const double xy[5][2] = {{10, 100}, {20, 80}, {15, 70}, {20, 60}, {5, 100}};
+        for (int i = 0; i < 5; ++i) {
+            pts[size_t(i)].tokensPerSecondPerUser = xy[i][0];
+            pts[size_t(i)].outputTokensPerSecondPerGpu = xy[i][1];
+        }
+        const std::vector<int> f = paretoFrontier(pts, {0, 1, 2, 3, 4});
+        QCOMPARE(f, (std::vector<int>{0, 1}));
+    }
+
+    void searchFrontierIsNotDominated()
+    {
+        PlanRequest req;
+        req.scenario = llama70bH100();
+        req.scenario.efficiency.bandwidth = 0.8;
+        req.scenario.efficiency.mfuPrefill = 0.5;
+        req.load = {5, 2048, 256};
+        req.slo = {1000, 50};
+        for (const char* id : {"h100-sxm", "h200", "l4"}) {
+            PlanDevice d;
+            d.id = id;
+            d.hardware = presetHardware(id);
+            d.economics.pricePerGpuHour = 2.0;
+            d.economics.boardPowerWatts = d.hardware.boardPowerWatts;
+            req.candidates.devices.push_back(d);
+        }
+        const PlanResult r = searchPlans(req);
+        QVERIFY(!r.plans.empty());
+        QCOMPARE(int(r.devices.size()), 3);
+        for (const DeviceSummary& d : r.devices) {
+            for (int fi : d.frontier) {
+                const PlanPoint& f = r.points[size_t(fi)];
+                QCOMPARE(f.device, d.device);
+                for (const PlanPoint& p : r.points) {
+                    if (p.device != d.device)
+                        continue;
+                    const bool dominates = p.tokensPerSecondPerUser >= f.tokensPerSecondPerUser
+                                           && p.outputTokensPerSecondPerGpu >= f.outputTokensPerSecondPerGpu
+                                           && (p.tokensPerSecondPerUser > f.tokensPerSecondPerUser
+                                               || p.outputTokensPerSecondPerGpu > f.outputTokensPerSecondPerGpu);
+                    QVERIFY(!dominates);
+                }
+            }
+        }
+        // L4 (24 GB): 70B bf16 needs 141 GB; 8 x 24 GB x 0.9 = 172.8 GB holds the weights (17.6 GB per GPU of 21.6 GB)
+        // but the search must either plan it or say why not; H100 and H200 meet a 50 ms ITL.
+        QVERIFY(r.devices[0].bestPlan.has_value());
+        QVERIFY(r.devices[1].bestPlan.has_value());
+        // Ranked cheapest first, every plan meets both SLOs, and the cheapest is the first priced plan.
+        for (size_t i = 0; i + 1 < r.plans.size(); ++i)
+            QVERIFY(*r.points[size_t(r.plans[i])].cost.costPerMillionOutputTokensAllIn
+                    <= *r.points[size_t(r.plans[i + 1])].cost.costPerMillionOutputTokensAllIn);
+        for (int i : r.plans)
+            QVERIFY(r.points[size_t(i)].meetsSlo());
+        QCOMPARE(*r.cheapest, r.plans.front());
+        QVERIFY(QString::fromStdString(r.takeaway).startsWith(QLatin1String("Cheapest: ")));
+    }
+
+    void colocatedPlanByHand()
+    {
+        // One layout, one batch cap: the fleet arithmetic checked against the layout's step and prefill.
+        PlanRequest req;
+        req.scenario = defaultScenario(); // Llama 3.1 8B
+        req.load = {20, 1024, 128};
+        req.slo = {10000, 1000}; // loose: capacity sets the fleet
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        d.economics.pricePerGpuHour = 2.0;
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1};
+        req.candidates.batchCaps = {16};
+        req.candidates.disaggregation = Disaggregation::Colocated;
+        const PlanResult r = searchPlans(req);
+        QCOMPARE(int(r.plans.size()), 1);
+        const PlanPoint& p = r.points[size_t(r.plans.front())];
+        Scenario s = req.scenario;
+        s.hardware = d.hardware;
+        const LayoutResult lr = evaluateLayout(s, ParallelLayout{1, 1, 1, 0}, 16, 1024 + 64, 1024, 1024 + 128);
+        // g = t_pre + 128 t_step / 16; the TTFT slack is wide, so one instance takes 0.85 / g requests/s (the default
+        // utilization cap); 20 requests/s need ceil(20 g / 0.85) instances.
+        const double g = lr.prefillSeconds + 128 * lr.stepSeconds / 16;
+        QCOMPARE(p.replicas, int(std::ceil(20 * g / 0.85)));
+        QCOMPARE(p.totalGpus, p.replicas);
+        // Prefill utilization rho = (20 / R) t_pre; ITL = t_step / (1 - rho).
+        const double rho = 20.0 / p.replicas * lr.prefillSeconds;
+        QVERIFY(close(p.itlMs, lr.stepSeconds / (1 - rho) * 1e3, 1e-12));
+        // TTFT = t_pre + rho t_pre / (2 (1 - rho)) + t_step / 2 (M/D/1 wait, half a step in flight).
+        QVERIFY(close(p.ttftMs, (lr.prefillSeconds + rho * lr.prefillSeconds / (2 * (1 - rho)) + lr.stepSeconds / 2) * 1e3, 1e-12));
+        // Cost: R GPUs x 2.0 per hour over 20 x 128 output tokens/s.
+        QVERIFY(close(*p.cost.costPerMillionOutputTokensAllIn, p.replicas * 2.0 / 3600 / (20 * 128) * 1e6, 1e-12));
+        QVERIFY(close(p.outputTokensPerSecondPerGpu, 0.85 * 128 / g, 1e-12));
+        // At full utilization the same load needs ceil(20 g) instances.
+        req.candidates.maxUtilization = 1.0;
+        const PlanResult full = searchPlans(req);
+        QCOMPARE(full.points[size_t(full.plans.front())].replicas, int(std::ceil(20 * g)));
+    }
+
+    void excludedDevicesSayWhy()
+    {
+        PlanRequest req;
+        req.scenario = llama70bH100();
+        req.load = {1, 2048, 256};
+        req.slo = {2000, 20};
+        for (const char* id : {"l4", "h100-sxm"}) {
+            PlanDevice d;
+            d.id = id;
+            d.hardware = presetHardware(id);
+            req.candidates.devices.push_back(d);
+        }
+        req.candidates.gpuCounts = {1, 2, 4};
+        const PlanResult r = searchPlans(req);
+        // L4 x 4: 141.1 GB / 4 = 35.3 GB per GPU > 24 x 0.9 = 21.6 GB: does not fit.
+        QCOMPARE(int(r.devices[0].reason), int(ExclusionReason::DoesNotFit));
+        QVERIFY(QString::fromStdString(r.devices[0].detail).contains(QLatin1String("35.3 GB per GPU")));
+        // H100 x 4 at TP4: weights 141.1 GB / 4 / 3.35 TB/s = 10.5 ms per step at best; a 20 ms ITL is met (with
+        // all-reduces); x 2 TP2: 21.0 ms + 0.8 ms misses. So H100 meets ITL 20 ms only at 4 GPUs.
+        QCOMPARE(int(r.devices[1].reason), int(ExclusionReason::None));
+        // Tighten ITL to 5 ms: no batch of any layout makes it (10.5 ms floor at 4 GPUs).
+        req.slo.itlMs = 5;
+        const PlanResult tight = searchPlans(req);
+        QCOMPARE(int(tight.devices[1].reason), int(ExclusionReason::MissesItl));
+        QVERIFY(tight.plans.empty());
+        QVERIFY(QString::fromStdString(tight.takeaway).contains(QLatin1String("No configuration")));
+    }
+
+    void simulatorCheckAtLowLoad()
+    {
+        // At 0.05 requests/s on one H100 (Llama 3.1 8B, floor efficiencies) requests almost never overlap: the
+        // simulator's TTFT is the prefill time and its TPOT the batch-1 step at about P + O/2 of context.
+        PlanRequest req;
+        req.scenario = defaultScenario();
+        req.load = {0.05, 1024, 64};
+        req.slo = {1000, 50};
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1};
+        req.candidates.batchCaps = {8};
+        req.candidates.disaggregation = Disaggregation::Both;
+        const PlanResult r = searchPlans(req);
+        QCOMPARE(int(r.plans.size()), 2); // colocated and disaggregated
+        for (int i : r.plans) {
+            const PlanPoint& p = r.points[size_t(i)];
+            const SimulatedCheck c = simulatePlan(req, p, 300);
+            if (p.disaggregated) {
+                QVERIFY(!c.simulated);
+                QVERIFY(QString::fromStdString(c.skipped).contains(QLatin1String("pools")));
+                continue;
+            }
+            QVERIFY2(c.simulated, c.skipped.c_str());
+            QCOMPARE(c.requests, 300LL);
+            const LayoutResult one = evaluateLayout(req.scenario, ParallelLayout{1, 1, 1, 0}, 1, 1024 + 32, 1024, 1024 + 64);
+            QVERIFY2(std::abs(c.ttftMeanMs / (one.prefillSeconds * 1e3) - 1) < 0.10,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(c.ttftMeanMs).arg(one.prefillSeconds * 1e3)));
+            QVERIFY2(std::abs(c.tpotMeanMs / (one.stepSeconds * 1e3) - 1) < 0.10,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(c.tpotMeanMs).arg(one.stepSeconds * 1e3)));
+            QVERIFY(c.meetsSloAtP90);
+        }
+        PlanPoint piped = r.points[size_t(r.plans.front())];
+        piped.disaggregated = false;
+        piped.layout.pp = 2;
+        QVERIFY(!simulatePlan(req, piped, 100).simulated);
+    }
+
+    void requestForTheWindowScenario()
+    {
+        Scenario s = defaultScenario();
+        s.workload.promptTokens = 4000;
+        s.workload.outputTokens = 300;
+        s.workload.ttftSloMs = 900;
+        const PlanRequest r = planRequestFor(s, 7, 40);
+        QCOMPARE(r.load.requestsPerSecond, 7.0);
+        QCOMPARE(r.load.promptTokens, 4000.0);
+        QCOMPARE(r.load.outputTokens, 300.0);
+        QCOMPARE(r.slo.ttftMs, 900.0);
+        QCOMPARE(r.slo.itlMs, 40.0);
+        QCOMPARE(r.candidates.devices.size(), hardwarePresets().size());
+        // The H100's example price and its catalogue TDP; TPUs have no board power in the catalogue: unknown, not 0.
+        for (const PlanDevice& d : r.candidates.devices) {
+            if (d.id == "h100-sxm") {
+                QVERIFY(d.economics.pricePerGpuHour.has_value());
+                QCOMPARE(*d.economics.boardPowerWatts, 700.0);
+            }
+            if (d.id == "tpu-v5e")
+                QVERIFY(!d.economics.boardPowerWatts.has_value());
+        }
+    }
+
+    // --- Plan file -------------------------------------------------------------------------
+    void goodPlanFile()
+    {
+        const QByteArray json = R"({"model": {"preset": "mixtral-8x7b", "weight_dtype": "fp8"},
+            "set": {"efficiency.bandwidth": 0.7},
+            "load": {"requests_per_second": 3, "prompt_tokens": 1000, "output_tokens": 200},
+            "slo": {"ttft_ms": 500, "itl_ms": 30},
+            "candidates": {"devices": ["h100-sxm", "l40s"], "layouts": [{"tp": 2, "pp": 1, "ep": 2}, {"tp": 4}]},
+            "prices": {"l40s": 0.9}, "power_watts": {"h100-sxm": 650}, "pue": 1.3})";
+        PlanFile f;
+        const std::string err = parsePlanFile(json, QString(), f);
+        QVERIFY2(err.empty(), err.c_str());
+        QCOMPARE(f.request.scenario.model.weightDtype, DType::FP8);
+        QCOMPARE(f.request.scenario.efficiency.bandwidth, 0.7);
+        QCOMPARE(f.request.load.requestsPerSecond, 3.0);
+        QCOMPARE(f.request.slo.itlMs, 30.0);
+        QCOMPARE(int(f.request.candidates.devices.size()), 2);
+        QCOMPARE(*f.request.candidates.devices[1].economics.pricePerGpuHour, 0.9);
+        QCOMPARE(*f.request.candidates.devices[0].economics.boardPowerWatts, 650.0);
+        QCOMPARE(*f.request.candidates.devices[1].economics.boardPowerWatts, 350.0); // the catalogue's L40S TDP
+        QCOMPARE(f.request.candidates.devices[0].economics.pue, 1.3);
+        // Layouts given: the GPU counts are theirs (2 and 4).
+        QCOMPARE(f.request.candidates.gpuCounts, (std::vector<int>{2, 4}));
+        // H100 has no price in the file: the shipped example price applies and a note says so.
+        QVERIFY(f.request.candidates.devices[0].economics.pricePerGpuHour.has_value());
+        QVERIFY(!f.notes.empty() && QString::fromStdString(f.notes.back()).contains(QLatin1String("h100-sxm")));
+    }
+
+    void badPlanFiles_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("message");
+        const QByteArray load = R"("load": {"requests_per_second": 1, "prompt_tokens": 100, "output_tokens": 10})";
+        QTest::newRow("not JSON") << QByteArray("{\"model\": ") << "not valid JSON";
+        QTest::newRow("no model") << QByteArray("{" + load + "}") << "missing \"model\"";
+        QTest::newRow("unknown preset") << QByteArray(R"({"model": "llama-9", )" + load + "}") << "model = \"llama-9\": no such model preset";
+        QTest::newRow("unknown top key") << QByteArray(R"({"model": "llama-3.1-8b", "lod": 1, )" + load + "}") << "unknown key \"lod\"";
+        QTest::newRow("no load") << QByteArray(R"({"model": "llama-3.1-8b"})") << "missing \"load\"";
+        QTest::newRow("negative rate") << QByteArray(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": -2, "prompt_tokens": 1, "output_tokens": 1}})")
+                                       << "load.requests_per_second = -2";
+        QTest::newRow("rate as text") << QByteArray(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": "ten", "prompt_tokens": 1, "output_tokens": 1}})")
+                                      << "load.requests_per_second = \"ten\"";
+        QTest::newRow("bad device") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "candidates": {"devices": ["h100", "h200"]}})")
+                                    << "candidates.devices[0] = \"h100\": no such device";
+        QTest::newRow("refused layout") << QByteArray(R"({"model": "llama-3.1-70b", )" + load + R"(, "candidates": {"layouts": [{"tp": 3}]}})")
+                                        << "candidates.layouts[0] = {\"tp\":3}: TP 3 does not divide the 64 attention heads";
+        QTest::newRow("fractional GPU count") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "candidates": {"gpu_counts": [1, 2.5]}})")
+                                              << "candidates.gpu_counts[1] = 2.5";
+        QTest::newRow("price of unknown device") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "prices": {"hx100": 2}})")
+                                                 << "prices.hx100: no such device";
+        QTest::newRow("zero price") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "prices": {"h100-sxm": 0}})")
+                                    << "prices.h100-sxm = 0";
+        QTest::newRow("PUE below 1") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "pue": 0.9})") << "pue = 0.9";
+        QTest::newRow("hardware key in set") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "set": {"hardware.gpus": 4}})")
+                                             << "set.hardware.gpus";
+        QTest::newRow("bad model key") << QByteArray(R"({"model": {"preset": "llama-3.1-8b", "layers": -3}, )" + load + "}") << "model";
+        QTest::newRow("bad disaggregation") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "candidates": {"disaggregation": "yes"}})")
+                                            << "candidates.disaggregation = \"yes\"";
+        QTest::newRow("utilization above 1") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "candidates": {"max_utilization": 1.5}})")
+                                             << "candidates.max_utilization = 1.5";
+        QTest::newRow("simulate_top too large") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "simulate_top": 50})")
+                                                << "simulate_top = 50";
+        QTest::newRow("missing config") << QByteArray(R"({"model": {"config": "no/such/config.json"}, )" + load + "}") << "model.config = \"no/such/config.json\"";
+    }
+    void badPlanFiles()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, message);
+        PlanFile f;
+        const std::string err = parsePlanFile(json, QDir::tempPath(), f);
+        QVERIFY2(QString::fromStdString(err).contains(message), err.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPlan)
+#include "tst_plan.moc"

@@ -1,0 +1,1041 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/controls/controlspanel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "model/cost/dtype.h"
+#include "model/cost/efficiencypresets.h"
+#include "model/cost/family.h"
+#include "model/cost/presets.h"
+#include "document/format.h"
+#include "views/kit/glossary.h"
+#include "views/kit/palette.h"
+#include "document/scenariodocument.h"
+#include "document/usercatalogue.h"
+#include "views/kit/valueslider.h"
+#include "views/whatifs/whatifkit.h"
+
+namespace ridgeline::views {
+
+namespace {
+
+constexpr double kBillion = 1e9;
+constexpr double kTera = 1e12;
+
+bool close(double a, double b)
+{
+    return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
+}
+
+bool sameShape(const model::ModelShape& a, const model::ModelShape& b)
+{
+    return close(a.params, b.params) && close(a.activeParamsOrTotal(), b.activeParamsOrTotal())
+        && a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kvHeads == b.kvHeads
+        && a.headDimOrDefault() == b.headDimOrDefault() && a.vocab == b.vocab && a.experts == b.experts
+        && a.expertsPerToken == b.expertsPerToken && close(a.expertParams, b.expertParams)
+        && a.kvLoraRank == b.kvLoraRank && a.ropeHeadDim == b.ropeHeadDim && a.slidingWindow == b.slidingWindow
+        && a.slidingLayers == b.slidingLayers;
+}
+
+/** Every field of the two models equal, name, dtypes and attention convention included. */
+bool sameModel(const model::ModelShape& a, const model::ModelShape& b)
+{
+    return sameShape(a, b) && a.params == b.params && a.activeParams == b.activeParams && a.headDim == b.headDim
+           && a.name == b.name && a.weightDtype == b.weightDtype && a.kvDtype == b.kvDtype && a.attention == b.attention;
+}
+
+bool sameHardware(const model::Hardware& a, const model::Hardware& b)
+{
+    return close(a.bandwidthBytesPerSecond, b.bandwidthBytesPerSecond)
+        && close(a.peakFlopsPerSecond, b.peakFlopsPerSecond) && close(a.memoryBytes, b.memoryBytes)
+        && close(a.peakFlopsFp8, b.peakFlopsFp8) && close(a.peakOpsInt8, b.peakOpsInt8)
+        && close(a.linkBandwidthBytesPerSecond, b.linkBandwidthBytesPerSecond);
+}
+
+/** Index of the first of @p choices @p same accepts, preferring one named @p name; -1 when none. */
+template <typename Choice, typename Same, typename NameOf>
+int matchChoice(const std::vector<Choice>& choices, Same same, NameOf nameOf, const std::string& name)
+{
+    int firstSame = -1;
+    for (int i = 0; i < int(choices.size()); ++i) {
+        if (!same(choices[size_t(i)]))
+            continue;
+        if (nameOf(choices[size_t(i)]) == name)
+            return i;
+        if (firstSame < 0)
+            firstSame = i;
+    }
+    return firstSame;
+}
+
+QDoubleSpinBox* figureSpin(const QString& objectName, const QString& suffix, int decimals, double maximum,
+                           const QString& toolTip)
+{
+    auto* spin = new QDoubleSpinBox;
+    spin->setObjectName(objectName);
+    spin->setRange(0.0, maximum);
+    spin->setDecimals(decimals);
+    spin->setSuffix(suffix);
+    spin->setKeyboardTracking(false);
+    spin->setGroupSeparatorShown(true);
+    spin->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    spin->setToolTip(toolTip);
+    spin->setAccessibleDescription(toolTip);
+    return spin;
+}
+
+/** One decimal, grouped: "1,978.9". */
+QString oneDecimal(double value)
+{
+    static const QLocale english(QLocale::English, QLocale::UnitedStates);
+    return english.toString(value, 'f', 1);
+}
+
+/** Appends " (edited)" to a preset-derived name once. */
+std::string editedName(const std::string& name)
+{
+    static const std::string kSuffix = " (edited)";
+    if (name.size() >= kSuffix.size() && name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0)
+        return name;
+    return name + kSuffix;
+}
+
+/** Adds a final, not user-selectable "Custom" entry to @p combo. */
+void addCustomEntry(QComboBox* combo, const QString& text, const QString& toolTip)
+{
+    combo->addItem(text, -1);
+    const int index = combo->count() - 1;
+    combo->setItemData(index, toolTip, Qt::ToolTipRole);
+    if (auto* model = qobject_cast<QStandardItemModel*>(combo->model()))
+        model->item(index)->setFlags(model->item(index)->flags() & ~(Qt::ItemIsSelectable | Qt::ItemIsEnabled));
+}
+
+void setIndexQuietly(QComboBox* combo, int index)
+{
+    if (combo->currentIndex() == index)
+        return;
+    const QSignalBlocker blocker(combo);
+    combo->setCurrentIndex(index);
+}
+
+using whatifkit::setQuietly; // spin boxes: widens the range rather than show a clamped value
+
+void setQuietly(ValueSlider* slider, double value)
+{
+    if (slider->value() != value)
+        slider->setValue(value);
+}
+
+QComboBox* dtypeCombo(const QString& objectName, const QString& toolTip)
+{
+    auto* combo = new QComboBox;
+    combo->setObjectName(objectName);
+    for (model::DType type : model::kAllDTypes) {
+        const QString name = QString::fromUtf8(model::dtypeName(type).data(), qsizetype(model::dtypeName(type).size()));
+        combo->addItem(QStringLiteral("%1  (%2 B)").arg(name, format::number(model::bytesPerElement(type))), int(type));
+    }
+    combo->setToolTip(toolTip);
+    combo->setAccessibleDescription(toolTip);
+    return combo;
+}
+
+QSpinBox* integerSpin(const QString& objectName, int minimum, int maximum, const QString& toolTip)
+{
+    auto* spin = new QSpinBox;
+    spin->setObjectName(objectName);
+    spin->setRange(minimum, maximum);
+    spin->setKeyboardTracking(false);
+    spin->setGroupSeparatorShown(true);
+    spin->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    spin->setToolTip(toolTip);
+    spin->setAccessibleDescription(toolTip);
+    return spin;
+}
+
+QDoubleSpinBox* efficiencySpin(const QString& objectName, const QString& toolTip)
+{
+    auto* spin = new QDoubleSpinBox;
+    spin->setObjectName(objectName);
+    // (0, 1] as validate() requires: the box refuses what the scenario would reject (issue 17).
+    spin->setRange(0.01, 1.0);
+    spin->setDecimals(2);
+    spin->setSingleStep(0.05);
+    spin->setKeyboardTracking(false);
+    spin->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    spin->setToolTip(toolTip);
+    spin->setAccessibleDescription(toolTip);
+    return spin;
+}
+
+QGroupBox* group(const QString& title)
+{
+    auto* box = new QGroupBox(title);
+    box->setFlat(false);
+    return box;
+}
+
+QString sloText(const std::vector<double>& values)
+{
+    QStringList parts;
+    for (double value : values)
+        parts.append(QString::number(value, 'g', 6));
+    return parts.join(QStringLiteral(", "));
+}
+
+/** Parses "20, 40, 100" into numbers; false (with @p error) on anything else. */
+bool parseSlo(const QString& text, std::vector<double>& values, QString& error)
+{
+    values.clear();
+    const QStringList parts = text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
+    for (const QString& part : parts) {
+        bool ok = false;
+        const double value = part.toDouble(&ok);
+        if (!ok || !std::isfinite(value) || value <= 0) {
+            error = QObject::tr("\u201c%1\u201d is not a positive number of milliseconds").arg(part);
+            return false;
+        }
+        values.push_back(value);
+    }
+    return true;
+}
+
+} // namespace
+
+std::vector<int> divisors(int heads)
+{
+    std::vector<int> out;
+    for (int d = 1; d <= heads; ++d) {
+        if (heads % d == 0)
+            out.push_back(d);
+    }
+    if (out.empty())
+        out.push_back(1);
+    return out;
+}
+
+ControlsPanel::ControlsPanel(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    setObjectName(QStringLiteral("controlsPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 8);
+    layout->setSpacing(8);
+    layout->addWidget(buildModelGroup());
+    layout->addWidget(buildArchitectureGroup());
+    layout->addWidget(buildMoeGroup());
+    layout->addWidget(buildWorkloadGroup());
+    layout->addWidget(buildHardwareGroup());
+    layout->addWidget(buildEfficiencyGroup());
+    layout->addWidget(buildSloGroup());
+    layout->addStretch(1);
+
+    rebuildPresetCombos();
+    connect(m_document, &ScenarioDocument::scenarioChanged, this, &ControlsPanel::syncFromScenario);
+    connect(m_document, &ScenarioDocument::evaluated, this, &ControlsPanel::syncFromEvaluation);
+    syncFromScenario();
+    syncFromEvaluation();
+}
+
+void ControlsPanel::setUserCatalogue(UserCatalogue* catalogue)
+{
+    if (m_catalogue == catalogue)
+        return;
+    if (m_catalogue)
+        disconnect(m_catalogue, nullptr, this, nullptr);
+    m_catalogue = catalogue;
+    if (m_catalogue)
+        connect(m_catalogue, &UserCatalogue::changed, this, &ControlsPanel::rebuildPresetCombos);
+    rebuildPresetCombos();
+}
+
+void ControlsPanel::rebuildPresetCombos()
+{
+    m_modelChoices = model::modelPresets();
+    m_builtinModels = m_modelChoices.size();
+    m_hardwareChoices = model::hardwarePresets();
+    m_builtinHardware = m_hardwareChoices.size();
+    if (m_catalogue) {
+        m_modelChoices.insert(m_modelChoices.end(), m_catalogue->models().begin(), m_catalogue->models().end());
+        m_hardwareChoices.insert(m_hardwareChoices.end(), m_catalogue->devices().begin(), m_catalogue->devices().end());
+    }
+
+    auto fill = [](QComboBox* combo, const auto& choices, size_t builtin, auto name, const QString& customToolTip) {
+        const QSignalBlocker blocker(combo);
+        combo->clear();
+        for (int i = 0; i < int(choices.size()); ++i) {
+            const auto& choice = choices[size_t(i)];
+            const QString text = size_t(i) < builtin ? QString::fromStdString(name(choice))
+                                                     : tr("%1 (yours)").arg(QString::fromStdString(name(choice)));
+            combo->addItem(text, i);
+            QString source = QString::fromStdString(choice.source);
+            if (size_t(i) >= builtin)
+                source = source.isEmpty() ? tr("From your catalogue.") : tr("From your catalogue: %1").arg(source);
+            combo->setItemData(i, source, Qt::ToolTipRole);
+        }
+        addCustomEntry(combo, tr("Custom (edited)"), customToolTip);
+    };
+    fill(m_modelPreset, m_modelChoices, m_builtinModels, [](const model::ModelPreset& p) { return p.shape.name; },
+         tr("The model no longer matches a preset: a slider or an architecture field was moved, or it was imported."));
+    fill(m_hardwarePreset, m_hardwareChoices, m_builtinHardware,
+         [](const model::HardwarePreset& p) { return p.hardware.name; },
+         tr("The hardware no longer matches a preset: a slider or figure was moved."));
+    // Adding an item may have made the combo current: re-select from the scenario.
+    m_modelPreset->setCurrentIndex(-1);
+    m_hardwarePreset->setCurrentIndex(-1);
+    syncFromScenario();
+}
+
+void ControlsPanel::applyHardwareChoice(int choice)
+{
+    if (choice < 0 || choice >= int(m_hardwareChoices.size()))
+        return;
+    const model::Hardware hardware = m_hardwareChoices[size_t(choice)].hardware;
+    m_document->edit([hardware](model::Scenario& s) {
+        // Tensor parallelism and the all-reduce latency are deployment choices, not the device's.
+        const int gpus = s.hardware.gpus;
+        const double latency = s.hardware.linkLatencySeconds;
+        s.hardware = hardware;
+        s.hardware.gpus = gpus;
+        s.hardware.linkLatencySeconds = latency;
+    });
+}
+
+void ControlsPanel::selectUserDevice(int index)
+{
+    if (!m_catalogue || index < 0 || index >= int(m_catalogue->devices().size()))
+        return;
+    applyHardwareChoice(int(m_builtinHardware) + index);
+}
+
+int ControlsPanel::selectedUserDevice() const
+{
+    const int index = m_hardwarePreset->currentData().toInt();
+    if (!m_catalogue || index < int(m_builtinHardware) || index >= int(m_hardwareChoices.size()))
+        return -1;
+    return index - int(m_builtinHardware);
+}
+
+int ControlsPanel::selectedUserModel() const
+{
+    const int index = m_modelPreset->currentData().toInt();
+    if (!m_catalogue || index < int(m_builtinModels) || index >= int(m_modelChoices.size()))
+        return -1;
+    return index - int(m_builtinModels);
+}
+
+QWidget* ControlsPanel::buildModelGroup()
+{
+    QGroupBox* box = group(tr("Model"));
+    auto* layout = new QVBoxLayout(box);
+    layout->setSpacing(4);
+
+    m_modelPreset = new QComboBox;
+    m_modelPreset->setObjectName(QStringLiteral("modelPresetCombo"));
+    m_modelPreset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_modelPreset->setMinimumContentsLength(14);
+    m_modelPreset->setToolTip(tr("Model preset: replaces the model's shape (N, L, d, H, H_kv, h, vocabulary, MoE,\n"
+                                 "MLA and sliding-window fields). The weight and KV precisions and the attention\n"
+                                 "FLOP convention keep their settings. Your saved models follow the built-in ones,\n"
+                                 "marked \u201c(yours)\u201d. Shows \u201cCustom (edited)\u201d once a control moves away\n"
+                                 "from the preset, or after File > Import model config."));
+    m_modelPreset->setAccessibleName(tr("Model preset"));
+    connect(m_modelPreset, &QComboBox::activated, this, [this](int index) {
+        const int presetIndex = m_modelPreset->itemData(index).toInt();
+        if (presetIndex < 0 || presetIndex >= int(m_modelChoices.size()))
+            return;
+        const model::ModelShape shape = m_modelChoices[size_t(presetIndex)].shape;
+        m_document->edit([shape](model::Scenario& s) {
+            const model::DType weights = s.model.weightDtype;
+            const model::DType kv = s.model.kvDtype;
+            const model::AttentionFlops attention = s.model.attention;
+            s.model = shape;
+            s.model.weightDtype = weights;
+            s.model.kvDtype = kv;
+            s.model.attention = attention;
+        });
+    });
+    layout->addWidget(m_modelPreset);
+
+    m_modelSize = new ValueSlider({QStringLiteral("modelSize"), tr("Model size N"), tr("B params"),
+                                   tr("Total parameters N, in billions. Moving N applies the dense-family rule:\n"
+                                      "L and d follow N by log-log interpolation through Llama 3.2 1B and 3B and\n"
+                                      "Llama 3.1 8B, 70B and 405B (extrapolated outside), d rounded to a multiple of\n"
+                                      "the 128 head dim, H = d / 128, head dim 128; H_kv is kept when it divides H\n"
+                                      "(else the largest divisor below it, said under the slider). Moving back to\n"
+                                      "where you started restores the starting model exactly.\n"
+                                      "L, d, H and H_kv stay editable afterwards (Architecture, GQA slider).\n"
+                                      "The result is a dense model: MoE, MLA and sliding-window fields are cleared."),
+                                   ValueSlider::Scale::Log, 0.5, 2000, 0, 0, 2, false},
+                                  box);
+    connect(m_modelSize, &ValueSlider::valueChanged, this, &ControlsPanel::applyModelSize);
+    layout->addWidget(m_modelSize);
+    m_modelSizeNote = new QLabel(box);
+    m_modelSizeNote->setObjectName(QStringLiteral("modelSizeNoteLabel"));
+    m_modelSizeNote->setWordWrap(true);
+    m_modelSizeNote->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::error())));
+    m_modelSizeNote->setVisible(false);
+    layout->addWidget(m_modelSizeNote);
+
+    m_kvHeads = new ValueSlider({QStringLiteral("kvHeads"), tr("KV heads H_kv"), QString(),
+                                 tr("Key/value heads H_kv. The slider steps through the divisors of the query\n"
+                                    "heads H only: 1 is MQA, H is MHA, anything between is GQA.\n"
+                                    "KV cache per token = 2 \u00b7 L \u00b7 H_kv \u00b7 h \u00b7 b_kv."),
+                                 ValueSlider::Scale::List, 1, 1024, 0, 1024, 0, true},
+                                box);
+    connect(m_kvHeads, &ValueSlider::valueChanged, this, [this](double heads) {
+        m_document->edit([heads](model::Scenario& s) {
+            s.model.kvHeads = int(std::lround(heads));
+            s.model.name = editedName(s.model.name);
+        });
+    });
+    layout->addWidget(m_kvHeads);
+
+    auto* form = new QFormLayout;
+    form->setContentsMargins(0, 4, 0, 0);
+    m_weightDtype = dtypeCombo(QStringLiteral("weightDtypeCombo"),
+                               tr("Bytes per weight b_w: weights read per decode step W = N \u00b7 b_w."));
+    m_kvDtype = dtypeCombo(QStringLiteral("kvDtypeCombo"),
+                           tr("Bytes per KV-cache element b_kv: kv_tok = 2 \u00b7 L \u00b7 H_kv \u00b7 h \u00b7 b_kv."));
+    m_attention = new QComboBox;
+    m_attention->setObjectName(QStringLiteral("attentionCombo"));
+    m_attention->addItem(tr("full P\u00d7P (seeds)"), int(model::AttentionFlops::Full));
+    m_attention->addItem(tr("causal half"), int(model::AttentionFlops::Causal));
+    m_attention->setToolTip(tr("How prefill attention FLOP are counted: the whole P \u00d7 P score matrix,\n"
+                               "4 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn (the seeds' convention), or the causal half that\n"
+                               "causal kernels compute, 2 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn (P* doubles)."));
+    m_attention->setAccessibleDescription(m_attention->toolTip());
+    form->addRow(tr("Weights"), m_weightDtype);
+    form->addRow(tr("KV cache"), m_kvDtype);
+    form->addRow(tr("Attention"), m_attention);
+    connect(m_attention, &QComboBox::activated, this, [this](int index) {
+        const auto attention = model::AttentionFlops(m_attention->itemData(index).toInt());
+        m_document->edit([attention](model::Scenario& s) { s.model.attention = attention; });
+    });
+    connect(m_weightDtype, &QComboBox::activated, this, [this](int index) {
+        const auto type = model::DType(m_weightDtype->itemData(index).toInt());
+        m_document->edit([type](model::Scenario& s) { s.model.weightDtype = type; });
+    });
+    connect(m_kvDtype, &QComboBox::activated, this, [this](int index) {
+        const auto type = model::DType(m_kvDtype->itemData(index).toInt());
+        m_document->edit([type](model::Scenario& s) { s.model.kvDtype = type; });
+    });
+    layout->addLayout(form);
+    return box;
+}
+
+QWidget* ControlsPanel::buildArchitectureGroup()
+{
+    auto* container = new QWidget;
+    auto* outer = new QVBoxLayout(container);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+
+    m_architectureToggle = new QToolButton;
+    m_architectureToggle->setObjectName(QStringLiteral("architectureToggle"));
+    m_architectureToggle->setText(tr("Architecture (L, d, H, h)"));
+    m_architectureToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_architectureToggle->setArrowType(Qt::RightArrow);
+    m_architectureToggle->setCheckable(true);
+    m_architectureToggle->setChecked(false);
+    m_architectureToggle->setAutoRaise(true);
+    m_architectureToggle->setToolTip(tr("Show or hide the architecture fields. N stays as set when you edit them;\n"
+                                        "they change the KV cache and the attention terms."));
+    outer->addWidget(m_architectureToggle);
+
+    m_architecture = new QGroupBox;
+    m_architecture->setObjectName(QStringLiteral("architectureGroup"));
+    auto* form = new QFormLayout(m_architecture);
+    m_layers = integerSpin(QStringLiteral("layersSpinBox"), 1, 1000, tr("Layers L (attention and KV terms)."));
+    m_hidden = integerSpin(QStringLiteral("hiddenSpinBox"), 1, 1 << 20, tr("Hidden size d (d_model)."));
+    m_hidden->setSingleStep(128);
+    m_heads = integerSpin(QStringLiteral("headsSpinBox"), 1, 4096,
+                          tr("Query heads H. H_kv must divide H; the GQA slider offers the divisors."));
+    m_headDim = integerSpin(QStringLiteral("headDimSpinBox"), 1, 4096,
+                            tr("Head dimension h. d_attn = H \u00b7 h (equal to d for most models, not all)."));
+    m_attentionWidth = new QLabel;
+    m_attentionWidth->setObjectName(QStringLiteral("attentionWidthLabel"));
+    m_attentionWidth->setToolTip(tr("Attention width d_attn = H \u00b7 h, used by the attention FLOP terms."));
+    form->addRow(tr("Layers L"), m_layers);
+    form->addRow(tr("Hidden d"), m_hidden);
+    form->addRow(tr("Query heads H"), m_heads);
+    form->addRow(tr("Head dim h"), m_headDim);
+    form->addRow(tr("d_attn = H\u00b7h"), m_attentionWidth);
+    m_architecture->setVisible(false);
+    outer->addWidget(m_architecture);
+
+    connect(m_architectureToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_architectureToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_architecture->setVisible(open);
+    });
+    auto editInt = [this](QSpinBox* spin, int model::ModelShape::*field) {
+        connect(spin, &QSpinBox::valueChanged, this, [this, field](int value) {
+            m_document->edit([field, value](model::Scenario& s) {
+                // The head dim shown stays put when d or H change (it no longer follows d / H).
+                if (!s.model.headDim && s.model.headDimOrDefault() > 0)
+                    s.model.headDim = s.model.headDimOrDefault();
+                s.model.*field = value;
+                s.model.name = editedName(s.model.name);
+            });
+        });
+    };
+    editInt(m_layers, &model::ModelShape::layers);
+    editInt(m_hidden, &model::ModelShape::hidden);
+    editInt(m_heads, &model::ModelShape::heads);
+    connect(m_headDim, &QSpinBox::valueChanged, this, [this](int value) {
+        m_document->edit([value](model::Scenario& s) {
+            s.model.headDim = value;
+            s.model.name = editedName(s.model.name);
+        });
+    });
+    return container;
+}
+
+QWidget* ControlsPanel::buildMoeGroup()
+{
+    auto* container = new QWidget;
+    auto* outer = new QVBoxLayout(container);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+
+    m_moeToggle = new QToolButton;
+    m_moeToggle->setObjectName(QStringLiteral("moeToggle"));
+    m_moeToggle->setText(tr("MoE, MLA, sliding window"));
+    m_moeToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_moeToggle->setArrowType(Qt::RightArrow);
+    m_moeToggle->setCheckable(true);
+    m_moeToggle->setChecked(false);
+    m_moeToggle->setAutoRaise(true);
+    m_moeToggle->setToolTip(tr("Show or hide the mixture-of-experts, latent-attention (MLA) and sliding-window fields.\n"
+                               "0 in a field switches that feature off."));
+    outer->addWidget(m_moeToggle);
+
+    m_moe = new QGroupBox;
+    m_moe->setObjectName(QStringLiteral("moeGroup"));
+    auto* form = new QFormLayout(m_moe);
+    m_experts = integerSpin(QStringLiteral("expertsSpinBox"), 0, 4096,
+                            tr("E, routed experts per MoE layer (0: dense). Changing E adds or removes whole\n"
+                               "experts: N changes by \u0394E \u00b7 expert size, the shared weights stay.\n"
+                               "Decode reads the shared weights plus the experts B tokens touch,\n"
+                               "E (1 \u2212 (1 \u2212 k/E)^B) per layer for uniform routing: at B = 1 only k, at\n"
+                               "large B all E. Every expert stays resident in HBM."));
+    m_expertsPerToken = integerSpin(QStringLiteral("expertsPerTokenSpinBox"), 0, 4096,
+                                    tr("k, routed experts each token uses (top-k). N_active = shared + k \u00b7 expert size:\n"
+                                       "the FLOP per token and the batch-1 weight read."));
+    m_expertParams = new QDoubleSpinBox;
+    m_expertParams->setObjectName(QStringLiteral("expertParamsSpinBox"));
+    m_expertParams->setRange(0.0, 1e5);
+    m_expertParams->setDecimals(3);
+    m_expertParams->setSuffix(tr(" B params"));
+    m_expertParams->setKeyboardTracking(false);
+    m_expertParams->setGroupSeparatorShown(true);
+    m_expertParams->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_expertParams->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    m_expertParams->setToolTip(tr("Parameters of one routed expert summed over all MoE layers, in billions\n"
+                                  "(Mixtral 8x7B: 3 \u00b7 4,096 \u00b7 14,336 \u00b7 32 layers = 5.64 B). Changing it changes N by\n"
+                                  "E \u00b7 \u0394 and N_active by k \u00b7 \u0394."));
+    m_expertParams->setAccessibleDescription(m_expertParams->toolTip());
+    m_activeParams = new QLabel;
+    m_activeParams->setObjectName(QStringLiteral("activeParamsLabel"));
+    m_activeParams->setToolTip(tr("N_active = N \u2212 (E \u2212 k) \u00b7 expert size: the parameters one token uses."));
+    m_kvLoraRank = integerSpin(QStringLiteral("kvLoraRankSpinBox"), 0, 1 << 16,
+                               tr("MLA (DeepSeek-style latent attention): r, width of the cached KV latent (0: a standard\n"
+                                  "K/V cache). kv_tok = L \u00b7 (r + d_r) \u00b7 b_kv, independent of H_kv. Under tensor\n"
+                                  "parallelism the latent is replicated on every GPU (it is not split by head)."));
+    m_ropeHeadDim = integerSpin(QStringLiteral("ropeHeadDimSpinBox"), 0, 4096,
+                                tr("MLA: d_r, the decoupled RoPE key width cached beside the latent (DeepSeek-V3: 64)."));
+    m_slidingWindow = integerSpin(QStringLiteral("slidingWindowSpinBox"), 0, 1 << 24,
+                                  tr("Sliding-window attention: tokens a sliding layer holds and attends over (0: every layer\n"
+                                     "global). A sliding layer holds min(S, window) tokens of cache; the other layers hold S.\n"
+                                     "Prefill attention of a sliding layer grows linearly past the window."));
+    m_slidingWindow->setSuffix(tr(" tokens"));
+    m_slidingWindow->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    m_slidingLayers = integerSpin(QStringLiteral("slidingLayersSpinBox"), 0, 1000,
+                                  tr("How many of the L layers use the window (Gemma 2: every other layer, L / 2).\n"
+                                     "All L: attention never overtakes the linear term and there is no P*."));
+    form->addRow(tr("Experts E"), m_experts);
+    form->addRow(tr("Per token k"), m_expertsPerToken);
+    form->addRow(tr("Expert size"), m_expertParams);
+    form->addRow(tr("N_active"), m_activeParams);
+    form->addRow(tr("KV latent r"), m_kvLoraRank);
+    form->addRow(tr("RoPE dim d_r"), m_ropeHeadDim);
+    form->addRow(tr("Window"), m_slidingWindow);
+    form->addRow(tr("Sliding layers"), m_slidingLayers);
+    m_moe->setVisible(false);
+    outer->addWidget(m_moe);
+
+    connect(m_moeToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_moeToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_moe->setVisible(open);
+    });
+    connect(m_experts, &QSpinBox::valueChanged, this, [this](int value) {
+        m_document->edit([value](model::Scenario& s) {
+            model::setMoeExperts(s.model, value, s.model.expertsPerToken, s.model.expertParams);
+            s.model.name = editedName(s.model.name);
+        });
+    });
+    connect(m_expertsPerToken, &QSpinBox::valueChanged, this, [this](int value) {
+        m_document->edit([value](model::Scenario& s) {
+            model::setMoeExperts(s.model, s.model.experts, value, s.model.expertParams);
+            s.model.name = editedName(s.model.name);
+        });
+    });
+    connect(m_expertParams, &QDoubleSpinBox::valueChanged, this, [this](double billions) {
+        m_document->edit([billions](model::Scenario& s) {
+            model::setMoeExperts(s.model, s.model.experts, s.model.expertsPerToken, billions * kBillion);
+            s.model.name = editedName(s.model.name);
+        });
+    });
+    auto editInt = [this](QSpinBox* spin, int model::ModelShape::*field) {
+        connect(spin, &QSpinBox::valueChanged, this, [this, field](int value) {
+            m_document->edit([field, value](model::Scenario& s) {
+                s.model.*field = value;
+                s.model.name = editedName(s.model.name);
+            });
+        });
+    };
+    editInt(m_kvLoraRank, &model::ModelShape::kvLoraRank);
+    editInt(m_ropeHeadDim, &model::ModelShape::ropeHeadDim);
+    editInt(m_slidingWindow, &model::ModelShape::slidingWindow);
+    editInt(m_slidingLayers, &model::ModelShape::slidingLayers);
+    return container;
+}
+
+QWidget* ControlsPanel::buildWorkloadGroup()
+{
+    QGroupBox* box = group(tr("Workload"));
+    auto* layout = new QVBoxLayout(box);
+    layout->setSpacing(4);
+    m_batch = new ValueSlider({QStringLiteral("batch"), tr("Batch B"), tr("sequences"),
+                               tr("Sequences decoding together. Each decode step reads the weights once and\n"
+                                  "every sequence's KV cache: R = W + B \u00b7 S \u00b7 kv_tok."),
+                               ValueSlider::Scale::Log, 1, 1024, 0, 0, 0, true},
+                              box);
+    connect(m_batch, &ValueSlider::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.workload.batch = int(std::lround(value)); });
+    });
+    layout->addWidget(m_batch);
+
+    m_context = new ValueSlider({QStringLiteral("context"), tr("Context S"), tr("tokens"),
+                                 tr("Tokens each sequence holds in the KV cache during decode\n"
+                                    "(0 in the box: weights only)."),
+                                 ValueSlider::Scale::Log, 128, 1048576, 0, 1048576, 0, true},
+                                box);
+    connect(m_context, &ValueSlider::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.workload.contextTokens = int(std::lround(value)); });
+    });
+    layout->addWidget(m_context);
+
+    // P beside S, built like it (log scale, exact box): the prefill plots follow it.
+    m_prompt = new ValueSlider({QStringLiteral("prompt"), tr("Prompt P"), tr("tokens"),
+                                tr("Prompt length P for prefill, tokens: F_pre = 2 \u00b7 N \u00b7 P + 4 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn\n"
+                                   "(workload.prompt_tokens; 0 in the box: no prefill)."),
+                                ValueSlider::Scale::Log, 16, 1048576, 0, 1048576, 0, true},
+                               box);
+    connect(m_prompt, &ValueSlider::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.workload.promptTokens = int(std::lround(value)); });
+    });
+    layout->addWidget(m_prompt);
+    return box;
+}
+
+QWidget* ControlsPanel::buildHardwareGroup()
+{
+    QGroupBox* box = group(tr("Hardware"));
+    auto* layout = new QVBoxLayout(box);
+    layout->setSpacing(4);
+    m_hardwarePreset = new QComboBox;
+    m_hardwarePreset->setObjectName(QStringLiteral("hardwarePresetCombo"));
+    m_hardwarePreset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_hardwarePreset->setMinimumContentsLength(14);
+    m_hardwarePreset->setToolTip(tr("Accelerator preset: dense (not sparse) peak figures from datasheets.\n"
+                                    "Replaces HBM bandwidth, bf16 / fp8 / int8 peaks, memory capacity and link\n"
+                                    "bandwidth; keeps the GPU count T and the link latency (deployment choices).\n"
+                                    "Your devices (Hardware > Add device) follow the built-in ones, marked \u201c(yours)\u201d."));
+    m_hardwarePreset->setAccessibleName(tr("Hardware preset"));
+    connect(m_hardwarePreset, &QComboBox::activated, this, [this](int index) {
+        applyHardwareChoice(m_hardwarePreset->itemData(index).toInt());
+    });
+    layout->addWidget(m_hardwarePreset);
+
+    m_bandwidth = new ValueSlider({QStringLiteral("bandwidth"), tr("HBM bandwidth"), tr("TB/s"),
+                                   tr("Peak memory bandwidth BW (1 TB/s = 10\u00b9\u00b2 B/s). Decode reads the weights\n"
+                                      "and the KV cache every step: t_mem = R / (BW \u00b7 \u03b7_bw)."),
+                                   ValueSlider::Scale::Log, 0.1, 20, 0, 0, 3, false},
+                                  box);
+    connect(m_bandwidth, &ValueSlider::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) {
+            s.hardware.bandwidthBytesPerSecond = value * kTera;
+            s.hardware.name = editedName(s.hardware.name);
+        });
+    });
+    layout->addWidget(m_bandwidth);
+
+    m_peakFlops = new ValueSlider({QStringLiteral("peakFlops"), tr("Peak bf16"), tr("TFLOP/s"),
+                                   tr("Dense peak F_peak the matmuls run at (1 TFLOP/s = 10\u00b9\u00b2 FLOP/s), labelled with\n"
+                                      "their dtype: fp8 weights use the fp8 peak, int8 weights the int8 peak, every other\n"
+                                      "dtype (bf16, fp16, int4 as W4A16) the bf16 peak; a device without an fp8 / int8 peak\n"
+                                      "falls back to bf16. The slider moves that peak (the fp8 / int8 boxes below show the\n"
+                                      "same figure). Ridge point I* = F_peak / BW."),
+                                   ValueSlider::Scale::Log, 10, 10000, 0, 0, 1, false},
+                                  box);
+    connect(m_peakFlops, &ValueSlider::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) {
+            model::matmulPeakField(s.hardware, s.model.weightDtype) = value * kTera;
+            s.hardware.name = editedName(s.hardware.name);
+        });
+    });
+    layout->addWidget(m_peakFlops);
+
+    auto* form = new QFormLayout;
+    m_peakFp8 = figureSpin(QStringLiteral("peakFp8SpinBox"), tr(" TFLOP/s"), 1, 1e5,
+                           tr("Dense fp8 peak per GPU, used when the weights are fp8.\n"
+                              "0: none published; fp8 matmuls then run at the bf16 peak."));
+    m_peakInt8 = figureSpin(QStringLiteral("peakInt8SpinBox"), tr(" TOP/s"), 1, 1e5,
+                            tr("Dense int8 peak per GPU, used when the weights are int8 (W8A8).\n"
+                               "0: none published; int8 matmuls then run at the bf16 peak."));
+    m_gpus = integerSpin(QStringLiteral("gpusSpinBox"), 1, 1024,
+                         tr("T, GPUs in tensor parallelism. Weights and FLOP split T ways. The KV cache splits\n"
+                            "by whole KV heads: each GPU holds ceil(H_kv / T) heads, so with H_kv < T every GPU\n"
+                            "still holds one (the cache is replicated); an MLA latent is replicated on every GPU.\n"
+                            "Two all-reduces of B \u00b7 d activations per layer cross the link, each moving\n"
+                            "2 (T \u2212 1) / T of their bytes, plus the link latency. Bytes, times and capacity\n"
+                            "are then per GPU."));
+    m_linkBandwidth = figureSpin(QStringLiteral("linkBandwidthSpinBox"), tr(" GB/s"), 0, 1e5,
+                                 tr("GPU-to-GPU link bandwidth per GPU, one direction (1 GB/s = 10\u2079 B/s;\n"
+                                    "NVLink 4: 450 GB/s). Tensor-parallel all-reduces cross it; unused at T = 1."));
+    m_linkLatency = figureSpin(QStringLiteral("linkLatencySpinBox"), tr(" \u00b5s"), 1, 1e5,
+                               tr("Latency of one all-reduce, microseconds (1 \u00b5s = 10\u207b\u2076 s).\n"
+                                  "Added per step at T > 1; a deployment choice, kept when the device changes."));
+    m_computeDtype = new QLabel;
+    m_computeDtype->setObjectName(QStringLiteral("computeDtypeLabel"));
+    m_computeDtype->setWordWrap(true);
+    m_computeDtype->setToolTip(tr("The dtype the matmuls run in follows the weights: fp8 \u2192 fp8 peak, int8 \u2192 int8\n"
+                                  "peak, anything else \u2192 bf16 peak. A device without that peak falls back to bf16."));
+    m_computeDtype->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
+    m_linkBandwidth->setMinimum(1.0); // validate() requires > 0; the box shows whole GB/s
+    form->addRow(tr("fp8 peak"), m_peakFp8);
+    form->addRow(tr("int8 peak"), m_peakInt8);
+    form->addRow(tr("GPUs (tensor parallel)"), m_gpus);
+    form->addRow(tr("Link bandwidth"), m_linkBandwidth);
+    form->addRow(tr("Link latency"), m_linkLatency);
+    form->addRow(m_computeDtype);
+    layout->addLayout(form);
+    connect(m_gpus, &QSpinBox::valueChanged, this, [this](int value) {
+        m_document->edit([value](model::Scenario& s) { s.hardware.gpus = value; });
+    });
+    connect(m_peakFp8, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) {
+            s.hardware.peakFlopsFp8 = value * kTera;
+            s.hardware.name = editedName(s.hardware.name);
+        });
+    });
+    connect(m_peakInt8, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) {
+            s.hardware.peakOpsInt8 = value * kTera;
+            s.hardware.name = editedName(s.hardware.name);
+        });
+    });
+    connect(m_linkBandwidth, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) {
+            s.hardware.linkBandwidthBytesPerSecond = value * 1e9;
+            s.hardware.name = editedName(s.hardware.name);
+        });
+    });
+    connect(m_linkLatency, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.hardware.linkLatencySeconds = value * 1e-6; });
+    });
+    return box;
+}
+
+QWidget* ControlsPanel::buildEfficiencyGroup()
+{
+    QGroupBox* box = group(tr("Efficiency"));
+    auto* layout = new QVBoxLayout(box);
+    auto* form = new QFormLayout;
+    m_bandwidthEfficiency = efficiencySpin(QStringLiteral("bandwidthEfficiencySpinBox"),
+                                           tr("\u03b7_bw: achieved / peak HBM bandwidth, in (0, 1]."));
+    m_mfuPrefill = efficiencySpin(QStringLiteral("mfuPrefillSpinBox"),
+                                  tr("MFU during prefill: achieved / peak FLOP/s, in (0, 1]."));
+    m_mfuDecode = efficiencySpin(QStringLiteral("mfuDecodeSpinBox"),
+                                 tr("MFU during decode: achieved / peak FLOP/s, in (0, 1]."));
+    form->addRow(tr("\u03b7_bw (bandwidth)"), m_bandwidthEfficiency);
+    form->addRow(tr("MFU prefill"), m_mfuPrefill);
+    form->addRow(tr("MFU decode"), m_mfuDecode);
+    layout->addLayout(form);
+    connect(m_bandwidthEfficiency, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.efficiency.bandwidth = value; });
+    });
+    connect(m_mfuPrefill, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.efficiency.mfuPrefill = value; });
+    });
+    connect(m_mfuDecode, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.efficiency.mfuDecode = value; });
+    });
+
+    auto* buttons = new QHBoxLayout;
+    m_floorButton = new QPushButton(tr("Floor (1.0)"));
+    m_floorButton->setObjectName(QStringLiteral("floorButton"));
+    m_floorButton->setToolTip(tr("All efficiencies 1.0: the physical floor the formulas define."));
+    m_planningButton = new QPushButton(tr("Planning (0.75 / 0.40)"));
+    m_planningButton->setObjectName(QStringLiteral("planningButton"));
+    m_planningButton->setToolTip(tr("The seeds' planning convention: \u03b7_bw = 0.75, MFU = 0.40 for prefill\n"
+                                    "(and for decode, which rarely does better)."));
+    buttons->addWidget(m_floorButton);
+    buttons->addWidget(m_planningButton);
+    layout->addLayout(buttons);
+
+    // Calibrated presets (issue 13): every efficiency fitted to one public measured benchmark, with its error.
+    m_efficiencyPreset = new QComboBox;
+    m_efficiencyPreset->setObjectName(QStringLiteral("efficiencyPresetCombo"));
+    m_efficiencyPreset->setAccessibleName(tr("Measured efficiency preset"));
+    m_efficiencyPreset->addItem(tr("Measured…"));
+    for (const model::EfficiencyPreset& preset : model::efficiencyPresets()) {
+        m_efficiencyPreset->addItem(QString::fromStdString(preset.name), QString::fromStdString(preset.id));
+        m_efficiencyPreset->setItemData(m_efficiencyPreset->count() - 1,
+                                        QString::fromStdString(model::efficiencyPresetDescription(preset)), Qt::ToolTipRole);
+    }
+    m_efficiencyPreset->setToolTip(tr("Efficiencies calibrated on public measured serving benchmarks (with the simulator in the loop),\n"
+                                      "named by device, engine and batching, with the error the fit made on points it never saw.\n"
+                                      "Sets every efficiency, the step, chunk, per-sequence and TTFT overheads, \u03b7_kv and the fitted token budget."));
+    layout->addWidget(m_efficiencyPreset);
+    connect(m_efficiencyPreset, &QComboBox::activated, this, [this](int index) {
+        const model::EfficiencyPreset* preset = model::findEfficiencyPreset(m_efficiencyPreset->itemData(index).toString().toStdString());
+        m_efficiencyPreset->setCurrentIndex(0); // a command, not a state: the spin boxes show what it set
+        if (preset)
+            m_document->edit([e = preset->efficiency, tokens = preset->maxNumTokens](model::Scenario& s) {
+                s.efficiency = e;
+                s.serving.maxNumTokens = tokens; // the engine budget fitted with them (0: the engine's default)
+            });
+    });
+    connect(m_floorButton, &QPushButton::clicked, this, [this] {
+        m_document->edit([](model::Scenario& s) { s.efficiency = model::Efficiency{1.0, 1.0, 1.0}; });
+    });
+    connect(m_planningButton, &QPushButton::clicked, this, [this] {
+        m_document->edit([](model::Scenario& s) { s.efficiency = model::Efficiency{0.75, 0.40, 0.40}; });
+    });
+    return box;
+}
+
+QWidget* ControlsPanel::buildSloGroup()
+{
+    QGroupBox* box = group(tr("Service-level objectives"));
+    auto* layout = new QVBoxLayout(box);
+    auto* form = new QFormLayout;
+    m_itlSlo = new QLineEdit;
+    m_itlSlo->setObjectName(QStringLiteral("itlSloEdit"));
+    m_itlSlo->setPlaceholderText(tr("e.g. 20, 40, 100"));
+    m_itlSlo->setToolTip(tr("Inter-token latency SLO lines in ms, comma-separated. Each becomes a line on the\n"
+                            "t_step plot with the largest batch that meets it. Press Enter to apply.")
+                         + QStringLiteral("\n\n") + glossaryTip(QStringLiteral("ITL")));
+    m_itlSlo->setAccessibleName(tr("ITL SLO lines in milliseconds"));
+    m_itlSloError = new QLabel;
+    m_itlSloError->setObjectName(QStringLiteral("itlSloError"));
+    m_itlSloError->setWordWrap(true);
+    m_itlSloError->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::error())));
+    m_itlSloError->setVisible(false);
+    m_ttft = new QDoubleSpinBox;
+    m_ttft->setObjectName(QStringLiteral("ttftSpinBox"));
+    m_ttft->setRange(1, 1e7); // validate(): > 0 and at most 1e9 ms
+    m_ttft->setDecimals(0);
+    m_ttft->setSuffix(tr(" ms"));
+    m_ttft->setKeyboardTracking(false);
+    m_ttft->setGroupSeparatorShown(true);
+    m_ttft->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_ttft->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    m_ttft->setToolTip(tr("Time-to-first-token SLO in ms, compared with the prefill time.") + QStringLiteral("\n\n")
+                       + glossaryTip(QStringLiteral("TTFT")));
+    form->addRow(tr("ITL SLOs (ms)"), m_itlSlo);
+    form->addRow(QString(), m_itlSloError);
+    form->addRow(tr("TTFT SLO"), m_ttft);
+    layout->addLayout(form);
+
+    connect(m_itlSlo, &QLineEdit::editingFinished, this, &ControlsPanel::applySloText);
+    connect(m_itlSlo, &QLineEdit::textEdited, this, [this](const QString& text) {
+        std::vector<double> values;
+        QString error;
+        const bool ok = parseSlo(text, values, error);
+        m_itlSlo->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { border: 1px solid %1; }")
+                                                     .arg(palette::css(palette::error())));
+        m_itlSloError->setText(error);
+        m_itlSloError->setVisible(!ok);
+    });
+    connect(m_ttft, &QDoubleSpinBox::valueChanged, this, [this](double value) {
+        m_document->edit([value](model::Scenario& s) { s.workload.ttftSloMs = value; });
+    });
+    return box;
+}
+
+void ControlsPanel::applySloText()
+{
+    std::vector<double> values;
+    QString error;
+    if (!parseSlo(m_itlSlo->text(), values, error)) {
+        m_itlSloError->setText(error + tr(": the SLO lines were not changed."));
+        m_itlSloError->setVisible(true);
+        return;
+    }
+    m_itlSloError->setVisible(false);
+    m_itlSlo->setStyleSheet(QString());
+    if (values == m_document->scenario().workload.itlSloMs)
+        return;
+    m_document->edit([values](model::Scenario& s) { s.workload.itlSloMs = values; });
+}
+
+void ControlsPanel::applyModelSize(double billions)
+{
+    const model::ModelShape current = m_document->scenario().model;
+    // The starting point of a run of size moves: the model as it was before the first one. Every
+    // move derives from it (so H_kv comes back where it divides H again) and returning the slider to
+    // its position, or typing its N, restores it exactly.
+    if (!m_sizeAnchor || !sameModel(current, m_sizeResult)) {
+        m_sizeAnchor = current;
+        m_sizeAnchorPosition = m_sizeSyncedPosition;
+    }
+    const bool back = m_modelSize->lastEditFromSlider() ? m_modelSize->slider()->value() == m_sizeAnchorPosition
+                                                        : billions * kBillion == m_sizeAnchor->params;
+    model::ModelShape next = *m_sizeAnchor;
+    if (!back) {
+        next = model::denseFamilyMember(*m_sizeAnchor, billions * kBillion);
+        next.name = tr("Dense %1 (Llama 3 family rule)").arg(format::billionParams(billions * kBillion)).toStdString();
+    }
+    m_sizeResult = next;
+    m_document->edit([next](model::Scenario& s) { s.model = next; });
+}
+
+void ControlsPanel::syncFromEvaluation()
+{
+    const model::RooflineResult& roof = m_document->evaluation().roofline;
+    const std::string_view dtype = model::dtypeName(roof.computeDtype);
+    const QString name = QString::fromUtf8(dtype.data(), qsizetype(dtype.size()));
+    const QString unit = roof.computeDtype == model::DType::INT8 ? tr("TOP/s") : tr("TFLOP/s");
+    const QString peak = oneDecimal(roof.peakFlopsPerSecond / kTera);
+    QString text;
+    if (roof.computePeakFallback)
+        text = tr("no %1 peak on this device: bf16 %2 TFLOP/s used").arg(name, peak);
+    else
+        text = tr("matmuls in %1: %2 %3").arg(name, peak, unit);
+    if (m_computeDtype->text() != text)
+        m_computeDtype->setText(text);
+}
+
+void ControlsPanel::syncFromScenario()
+{
+    const model::Scenario& s = m_document->scenario();
+
+    const int modelMatch = matchChoice(
+        m_modelChoices, [&s](const model::ModelPreset& p) { return sameShape(p.shape, s.model); },
+        [](const model::ModelPreset& p) { return p.shape.name; }, s.model.name);
+    setIndexQuietly(m_modelPreset, modelMatch >= 0 ? modelMatch : m_modelPreset->count() - 1);
+    setQuietly(m_modelSize, s.model.params / kBillion);
+    m_sizeSyncedPosition = m_modelSize->slider()->value();
+    {
+        const bool fromFamily = m_sizeAnchor && sameModel(s.model, m_sizeResult);
+        const bool changed = fromFamily && s.model.kvHeads != m_sizeAnchor->kvHeads;
+        if (changed)
+            m_modelSizeNote->setText(tr("H_kv %1 does not divide H = %2 at this size: %3 KV heads here (%1 again where it divides)")
+                                         .arg(m_sizeAnchor->kvHeads)
+                                         .arg(s.model.heads)
+                                         .arg(s.model.kvHeads));
+        m_modelSizeNote->setVisible(changed);
+    }
+
+    std::vector<double> allowed;
+    for (int d : divisors(s.model.heads))
+        allowed.push_back(d);
+    m_kvHeads->setAllowedValues(allowed);
+    setQuietly(m_kvHeads, s.model.kvHeads);
+    QString grouping;
+    if (s.model.kvHeads <= 0 || s.model.heads <= 0 || s.model.heads % s.model.kvHeads != 0)
+        grouping = tr("of %1").arg(s.model.heads);
+    else if (s.model.kvHeads == 1)
+        grouping = tr("of %1: MQA").arg(s.model.heads);
+    else if (s.model.kvHeads == s.model.heads)
+        grouping = tr("of %1: MHA").arg(s.model.heads);
+    else
+        grouping = tr("of %1: GQA").arg(s.model.heads);
+    m_kvHeads->setUnitText(grouping);
+
+    setIndexQuietly(m_weightDtype, m_weightDtype->findData(int(s.model.weightDtype)));
+    setIndexQuietly(m_kvDtype, m_kvDtype->findData(int(s.model.kvDtype)));
+    setIndexQuietly(m_attention, m_attention->findData(int(s.model.attention)));
+
+    setQuietly(m_layers, s.model.layers);
+    setQuietly(m_hidden, s.model.hidden);
+    setQuietly(m_heads, s.model.heads);
+    setQuietly(m_headDim, s.model.headDimOrDefault());
+    m_attentionWidth->setText(format::integer(s.model.attentionWidth()));
+
+    setQuietly(m_experts, s.model.experts);
+    setQuietly(m_expertsPerToken, s.model.expertsPerToken);
+    setQuietly(m_expertParams, s.model.expertParams / kBillion);
+    m_expertsPerToken->setEnabled(s.model.experts > 0);
+    m_expertParams->setEnabled(s.model.experts > 0);
+    m_activeParams->setText(s.model.isMoe() ? tr("%1 of %2 params")
+                                                  .arg(format::billionParams(s.model.activeParamsOrTotal()),
+                                                       format::billionParams(s.model.params))
+                                            : tr("%1 params (dense)").arg(format::billionParams(s.model.params)));
+    setQuietly(m_kvLoraRank, s.model.kvLoraRank);
+    setQuietly(m_ropeHeadDim, s.model.ropeHeadDim);
+    m_ropeHeadDim->setEnabled(s.model.kvLoraRank > 0);
+    setQuietly(m_slidingWindow, s.model.slidingWindow);
+    setQuietly(m_slidingLayers, s.model.slidingLayers);
+    m_slidingLayers->setEnabled(s.model.slidingWindow > 0);
+
+    setQuietly(m_batch, s.workload.batch);
+    setQuietly(m_context, s.workload.contextTokens);
+    setQuietly(m_prompt, s.workload.promptTokens);
+
+    const int hardwareMatch = matchChoice(
+        m_hardwareChoices, [&s](const model::HardwarePreset& p) { return sameHardware(p.hardware, s.hardware); },
+        [](const model::HardwarePreset& p) { return p.hardware.name; }, s.hardware.name);
+    setIndexQuietly(m_hardwarePreset, hardwareMatch >= 0 ? hardwareMatch : m_hardwarePreset->count() - 1);
+    setQuietly(m_bandwidth, s.hardware.bandwidthBytesPerSecond / kTera);
+    {
+        // The slider shows and moves the peak the matmuls use, named by its dtype.
+        const model::DType peakDtype = model::matmulPeakDtype(s.hardware, s.model.weightDtype);
+        const std::string_view name = model::dtypeName(peakDtype);
+        m_peakFlops->setLabelText(tr("Peak %1").arg(QString::fromUtf8(name.data(), qsizetype(name.size()))));
+        m_peakFlops->setUnitText(peakDtype == model::DType::INT8 ? tr("TOP/s") : tr("TFLOP/s"));
+        setQuietly(m_peakFlops, model::matmulPeak(s.hardware, s.model.weightDtype) / kTera);
+    }
+    setQuietly(m_peakFp8, s.hardware.peakFlopsFp8 / kTera);
+    setQuietly(m_peakInt8, s.hardware.peakOpsInt8 / kTera);
+    setQuietly(m_gpus, s.hardware.gpus);
+    setQuietly(m_linkBandwidth, s.hardware.linkBandwidthBytesPerSecond / 1e9);
+    setQuietly(m_linkLatency, s.hardware.linkLatencySeconds * 1e6);
+
+    setQuietly(m_bandwidthEfficiency, s.efficiency.bandwidth);
+    setQuietly(m_mfuPrefill, s.efficiency.mfuPrefill);
+    setQuietly(m_mfuDecode, s.efficiency.mfuDecode);
+
+    if (!m_itlSlo->hasFocus()) {
+        std::vector<double> shown;
+        QString error;
+        if (!parseSlo(m_itlSlo->text(), shown, error) || shown != s.workload.itlSloMs || m_itlSlo->text().isEmpty()) {
+            const QSignalBlocker blocker(m_itlSlo);
+            m_itlSlo->setText(sloText(s.workload.itlSloMs));
+        }
+    }
+    setQuietly(m_ttft, s.workload.ttftSloMs);
+}
+
+} // namespace ridgeline::views

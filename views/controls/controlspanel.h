@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include <QWidget>
+
+#include "model/cost/presets.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QToolButton;
+
+namespace ridgeline::views {
+
+class ScenarioDocument;
+class UserCatalogue;
+class ValueSlider;
+
+/**
+ * The controls dock's contents: model and hardware presets, the seven sliders (model size N,
+ * GQA KV heads, batch B, context S, prompt P, HBM bandwidth, peak FLOP/s), precisions,
+ * efficiencies, SLOs, a collapsible architecture group (L, d, H, h) and a collapsible "MoE / MLA /
+ * sliding window" group (E, k, expert size, KV latent rank r, RoPE dim d_r, window, sliding layers);
+ * in the hardware group the fp8 / int8 peaks, GPUs T, link bandwidth and latency, and a read-only
+ * line naming the matmul dtype and the peak the model uses.
+ *
+ * The preset combos list the built-in presets, then the user's catalogue (setUserCatalogue(),
+ * entries marked "(yours)"), then a disabled "Custom (edited)" entry shown when nothing matches.
+ * Choosing a device takes all its figures (peaks, memory, link bandwidth) but keeps T and the link
+ * latency (deployment choices); choosing a model keeps the weight / KV precisions and the attention
+ * FLOP convention.
+ *
+ * Every control edits the ScenarioDocument; on scenarioChanged() every control re-reads the
+ * scenario with its signals blocked, so there is no feedback loop. Values the model rejects are
+ * passed on, not clamped away: the document reports them (the window shows a banner).
+ *
+ * Object names: modelPresetCombo, hardwarePresetCombo, weightDtypeCombo, kvDtypeCombo;
+ * attentionCombo; sliders "<stem>Slider" / "<stem>SpinBox" for stems modelSize, kvHeads, batch,
+ * context, prompt, bandwidth, peakFlops; gpusSpinBox, bandwidthEfficiencySpinBox, mfuPrefillSpinBox,
+ * mfuDecodeSpinBox, floorButton, planningButton, itlSloEdit, itlSloError, ttftSpinBox,
+ * architectureToggle, architectureGroup, layersSpinBox, hiddenSpinBox, headsSpinBox,
+ * headDimSpinBox; moeToggle, moeGroup, expertsSpinBox, expertsPerTokenSpinBox, expertParamsSpinBox,
+ * activeParamsLabel, kvLoraRankSpinBox, ropeHeadDimSpinBox, slidingWindowSpinBox, slidingLayersSpinBox;
+ * peakFp8SpinBox, peakInt8SpinBox, linkBandwidthSpinBox, linkLatencySpinBox, computeDtypeLabel.
+ */
+class ControlsPanel final : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ControlsPanel(ScenarioDocument* document, QWidget* parent = nullptr);
+
+    ValueSlider* modelSizeSlider() const { return m_modelSize; }
+    ValueSlider* kvHeadsSlider() const { return m_kvHeads; }
+    ValueSlider* batchSlider() const { return m_batch; }
+    ValueSlider* contextSlider() const { return m_context; }
+    /** Prompt length P (workload.prompt_tokens), log scale like S; drives the prefill plots. */
+    ValueSlider* promptSlider() const { return m_prompt; }
+    ValueSlider* bandwidthSlider() const { return m_bandwidth; }
+    ValueSlider* peakFlopsSlider() const { return m_peakFlops; }
+    QComboBox* modelPresetCombo() const { return m_modelPreset; }
+    QComboBox* hardwarePresetCombo() const { return m_hardwarePreset; }
+    /** "Measured..." efficiency presets (model::efficiencyPresets()); activating one sets every efficiency in one edit. */
+    QComboBox* efficiencyPresetCombo() const { return m_efficiencyPreset; }
+    QSpinBox* headsSpinBox() const { return m_heads; }
+    QToolButton* architectureToggle() const { return m_architectureToggle; }
+    QToolButton* moeToggle() const { return m_moeToggle; }
+    /** "matmuls in fp8: 1,978.9 TFLOP/s", or the bf16 fallback; from the last evaluation. */
+    QLabel* computeDtypeLabel() const { return m_computeDtype; }
+
+    /**
+     * Lists @p catalogue's devices and models in the preset combos after the built-in ones, marked
+     * "(yours)", and follows its changed() signal. nullptr: built-in presets only. Not owned.
+     */
+    void setUserCatalogue(UserCatalogue* catalogue);
+
+    /** Index into the catalogue's devices() of the device the scenario's hardware matches, else -1. */
+    int selectedUserDevice() const;
+    /** Index into the catalogue's models() of the model the scenario's model matches, else -1. */
+    int selectedUserModel() const;
+
+    /** Applies the catalogue's device @p index to the scenario as choosing it in the combo does
+     *  (T and the link latency kept). Out of range: nothing happens. */
+    void selectUserDevice(int index);
+
+public slots:
+    /** Re-reads every control from the document's scenario, signals blocked. */
+    void syncFromScenario();
+    /** Rewrites the compute-dtype line from the document's last evaluation. */
+    void syncFromEvaluation();
+
+private:
+    /** The model-size slider moved to @p billions: the dense-family member from the anchor (see m_sizeAnchor). */
+    void applyModelSize(double billions);
+    QWidget* buildModelGroup();
+    QWidget* buildArchitectureGroup();
+    QWidget* buildMoeGroup();
+    void rebuildPresetCombos();
+    void applyHardwareChoice(int choice);
+    QWidget* buildWorkloadGroup();
+    QWidget* buildHardwareGroup();
+    QWidget* buildEfficiencyGroup();
+    QWidget* buildSloGroup();
+    void applySloText();
+
+    ScenarioDocument* m_document = nullptr;
+
+    QComboBox* m_modelPreset = nullptr;
+    ValueSlider* m_modelSize = nullptr;
+    QLabel* m_modelSizeNote = nullptr;          ///< says when the family rule had to change H_kv
+    std::optional<model::ModelShape> m_sizeAnchor; ///< the model before the current run of size moves
+    model::ModelShape m_sizeResult;             ///< the model the last size move produced
+    int m_sizeAnchorPosition = -1;              ///< slider position showing the anchor's N
+    int m_sizeSyncedPosition = -1;              ///< slider position after the last sync from the scenario
+    ValueSlider* m_kvHeads = nullptr;
+    QComboBox* m_weightDtype = nullptr;
+    QComboBox* m_kvDtype = nullptr;
+    QComboBox* m_attention = nullptr;
+
+    QToolButton* m_architectureToggle = nullptr;
+    QWidget* m_architecture = nullptr;
+    QSpinBox* m_layers = nullptr;
+    QSpinBox* m_hidden = nullptr;
+    QSpinBox* m_heads = nullptr;
+    QSpinBox* m_headDim = nullptr;
+    QLabel* m_attentionWidth = nullptr;
+
+    QToolButton* m_moeToggle = nullptr;
+    QWidget* m_moe = nullptr;
+    QSpinBox* m_experts = nullptr;
+    QSpinBox* m_expertsPerToken = nullptr;
+    QDoubleSpinBox* m_expertParams = nullptr;
+    QLabel* m_activeParams = nullptr;
+    QSpinBox* m_kvLoraRank = nullptr;
+    QSpinBox* m_ropeHeadDim = nullptr;
+    QSpinBox* m_slidingWindow = nullptr;
+    QSpinBox* m_slidingLayers = nullptr;
+
+    ValueSlider* m_batch = nullptr;
+    ValueSlider* m_context = nullptr;
+    ValueSlider* m_prompt = nullptr;
+
+    QComboBox* m_hardwarePreset = nullptr;
+    ValueSlider* m_bandwidth = nullptr;
+    ValueSlider* m_peakFlops = nullptr;
+    QSpinBox* m_gpus = nullptr;
+    QDoubleSpinBox* m_peakFp8 = nullptr;
+    QDoubleSpinBox* m_peakInt8 = nullptr;
+    QDoubleSpinBox* m_linkBandwidth = nullptr;
+    QDoubleSpinBox* m_linkLatency = nullptr;
+    QLabel* m_computeDtype = nullptr;
+
+    UserCatalogue* m_catalogue = nullptr;
+    std::vector<model::ModelPreset> m_modelChoices;      ///< built-in presets, then the user's
+    std::vector<model::HardwarePreset> m_hardwareChoices; ///< built-in presets, then the user's
+    size_t m_builtinModels = 0;
+    size_t m_builtinHardware = 0;
+
+    QDoubleSpinBox* m_bandwidthEfficiency = nullptr;
+    QDoubleSpinBox* m_mfuPrefill = nullptr;
+    QDoubleSpinBox* m_mfuDecode = nullptr;
+    QPushButton* m_floorButton = nullptr;
+    QPushButton* m_planningButton = nullptr;
+    QComboBox* m_efficiencyPreset = nullptr;
+
+    QLineEdit* m_itlSlo = nullptr;
+    QLabel* m_itlSloError = nullptr;
+    QDoubleSpinBox* m_ttft = nullptr;
+};
+
+/** The divisors of @p heads in ascending order (the allowed H_kv values: MQA 1 ... MHA H). */
+std::vector<int> divisors(int heads);
+
+} // namespace ridgeline::views

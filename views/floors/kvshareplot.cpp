@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/floors/kvshareplot.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QToolTip>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include "document/readouts.h"
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
+
+namespace ridgeline::views {
+
+using namespace plotkit;
+
+namespace {
+
+/** Context where the share crosses one half (cache bytes = weight bytes), interpolated in log S
+ *  on the sweep; NaN when it stays on one side. */
+double halfShareContext(const model::Sweeps& sweeps)
+{
+    const Eigen::Index n = std::min(sweeps.context.size(), sweeps.kvShare.size());
+    for (Eigen::Index i = 1; i < n; ++i) {
+        const double a = sweeps.kvShare[i - 1];
+        const double b = sweeps.kvShare[i];
+        if (std::isfinite(a) && std::isfinite(b) && a < 0.5 && b >= 0.5) {
+            const double t = (0.5 - a) / (b - a);
+            const double logS = std::log(sweeps.context[i - 1]) + t * (std::log(sweeps.context[i]) - std::log(sweeps.context[i - 1]));
+            return std::exp(logS);
+        }
+    }
+    return qQNaN();
+}
+
+QFont chartFont(double points)
+{
+    QFont font;
+    font.setPointSizeF(points);
+    return font;
+}
+
+} // namespace
+
+KvSharePlot::KvSharePlot(QWidget* parent)
+    : PlotPanel(tr("KV share of the decode read"), QStringLiteral("kvShare"),
+                tr("Bytes one decode step reads: R = W + B\u00b7S\u00b7kv_tok, with W = N\u00b7b_w and\n"
+                   "kv_tok = 2\u00b7L\u00b7H_kv\u00b7h\u00b7b_kv.\n"
+                   "KV share = B\u00b7S\u00b7kv_tok / R, drawn across context S at the current batch B.\n"
+                   "With tensor parallelism over T GPUs both are per GPU: W / T (MoE: the experts the batch\n"
+                   "touches) and the KV heads each GPU holds, ceil(H_kv / T); an MLA latent is replicated.\n"
+                   "Sliding-window layers hold min(S, window) tokens.\n"
+                   "At 50 % the cache reads as many bytes as the weights."),
+                parent)
+{
+    // Qt Charts: one horizontal stacked bar, weights then KV cache, in GB.
+    m_weightsSet = new QBarSet(tr("Weights"));
+    m_weightsSet->setColor(palette::memory());
+    m_weightsSet->setBorderColor(palette::memory());
+    m_weightsSet->append(0.0);
+    m_kvSet = new QBarSet(tr("KV cache"));
+    m_kvSet->setColor(palette::kv());
+    m_kvSet->setBorderColor(palette::kv());
+    m_kvSet->append(0.0);
+    auto* series = new QHorizontalStackedBarSeries;
+    series->setBarWidth(0.7);
+    series->append(m_weightsSet);
+    series->append(m_kvSet);
+
+    m_chart = new QChart;
+    m_chart->addSeries(series);
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->setBackgroundRoundness(0);
+    m_chart->setBackgroundBrush(QBrush(palette::card()));
+    m_chart->setMargins(QMargins(0, 0, 0, 0));
+    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
+    m_chart->legend()->setAlignment(Qt::AlignTop);
+    m_chart->legend()->setFont(chartFont(8.0));
+    m_chart->legend()->setLabelColor(palette::axis());
+    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
+
+    auto* category = new QBarCategoryAxis;
+    category->append(tr("read"));
+    category->setLabelsFont(chartFont(8.0));
+    category->setLabelsColor(palette::axis());
+    category->setGridLineVisible(false);
+    category->setVisible(false);
+    m_chart->addAxis(category, Qt::AlignLeft);
+    series->attachAxis(category);
+    m_bytesAxis = new QValueAxis;
+    m_bytesAxis->setLabelsFont(chartFont(7.5));
+    m_bytesAxis->setLabelsColor(palette::axis());
+    m_bytesAxis->setGridLineColor(palette::grid());
+    m_bytesAxis->setLabelFormat(QStringLiteral("%.3g GB"));
+    m_bytesAxis->setTickCount(3);
+    m_chart->addAxis(m_bytesAxis, Qt::AlignBottom);
+    series->attachAxis(m_bytesAxis);
+
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setObjectName(QStringLiteral("kvShareChart"));
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setFrameShape(QFrame::NoFrame);
+    m_chartView->setStyleSheet(QStringLiteral("background: transparent; border: none;"));
+    m_chartView->setFixedHeight(84);
+    m_chartView->setAccessibleName(tr("Weights and KV cache bytes per decode step"));
+    cardLayout()->insertWidget(1, m_chartView);
+
+    // QCustomPlot: share across context.
+    QCustomPlot* p = plot();
+    QCPAxis* x = p->xAxis;
+    QCPAxis* y = p->yAxis;
+    setupAxis(x, tr("context S (tokens per sequence)"), true);
+    setupAxis(y, tr("KV share (%)"), false);
+    x->setRange(model::Sweeps::kContextMin, model::Sweeps::kContextMax);
+    y->setRange(0, 104); // 100 % inside the rect, so its tick label is not cut
+    y->ticker()->setTickCount(5);
+
+    m_halfLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
+    placeHorizontal(m_halfLine, 50.0);
+    m_halfLabel = addLabel(p, x, y, palette::reference());
+    m_halfLabel->setText(tr("cache = weights"));
+    placeLabelAt(m_halfLabel, model::Sweeps::kContextMin, 50.0);
+    setPlacement(m_halfLabel, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 2));
+    m_currentLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
+    m_share = addCurve(p, x, y, pen(palette::kv(), 2.4), tr("KV share at the current B"));
+    m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::kv(), palette::kv(), 8));
+    m_current->setName(tr("current S"));
+    m_current->addToLegend();
+    placeLegendBelow(p, 2);
+
+    // Read-out: the KV share the model gives at the whole context under the cursor, current B.
+    interaction()->setReadout([this](double key) {
+        const model::Scenario* s = readoutScenario();
+        if (!s)
+            return interaction()->interpolatedReadout(key);
+        const double context = std::clamp(std::round(key), model::Sweeps::kContextMin, model::Sweeps::kContextMax);
+        const document::KvShareAt at = document::kvShareAt(*s, s->workload.batch, context);
+        const double kvBytes = at.kvBytes;
+        const double share = at.share;
+        Readout r;
+        r.key = context;
+        r.keyText = tr("S = %1 tokens").arg(format::integer(context));
+        r.values = {{tr("KV share"), share * 100.0, format::percent(share), m_share},
+                    {tr("KV read"), kvBytes, format::gigabytes(kvBytes), nullptr}};
+        return r;
+    });
+    // The bars: their values on hover.
+    connect(series, &QHorizontalStackedBarSeries::hovered, this, [this](bool status, int index, QBarSet* set) {
+        if (!status) {
+            QToolTip::hideText();
+            return;
+        }
+        QToolTip::showText(QCursor::pos(), barToolTip(set, index), m_chartView);
+    });
+}
+
+QString KvSharePlot::barToolTip(const QBarSet* set, int index) const
+{
+    const double weights = m_weightsSet->at(index), kv = m_kvSet->at(index);
+    const QString line = tr("%1: %2 GB").arg(set ? set->label() : QString(), format::number(set ? set->at(index) : 0.0));
+    return line + QLatin1Char('\n')
+        + tr("weights %1 GB + KV cache %2 GB = %3 GB read per decode step (per GPU)")
+              .arg(format::number(weights), format::number(kv), format::number(weights + kv));
+}
+
+void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
+{
+    const model::DecodeResult& decode = evaluation.decode;
+    const model::Sweeps& sweeps = evaluation.sweeps;
+
+    // Qt Charts, in place.
+    keepForReadout(scenario); // the read-out at the cursor follows every change
+    // Everything drawn below comes from these: a bandwidth or peak FLOP/s step leaves them as they were.
+    const QCPRange x = plot()->xAxis->range();
+    InputBytes inputs;
+    inputs.addArray(sweeps.context).addArray(sweeps.kvShare);
+    inputs.add(decode.weightBytes, decode.kvBytes, decode.kvShare, decode.readBytes, x.lower, x.upper,
+               scenario.workload.contextTokens, scenario.workload.batch, scenario.hardware.gpus);
+    if (sameInputsAsDrawn(inputs.bytes()))
+        return;
+    const double weightsGb = decode.weightBytes / 1e9;
+    const double kvGb = decode.kvBytes / 1e9;
+    m_weightsSet->replace(0, weightsGb);
+    m_kvSet->replace(0, kvGb);
+    // The legend names the parts and the axis ends on a round number that stays put while the
+    // total moves within ~20 %: neither relabels (and re-lays out the chart) on every slider step.
+    // The figures themselves are in the title and the numbers panel.
+    const double total = weightsGb + kvGb;
+    const double axisMax = niceCeiling(total);
+    if (m_bytesAxis->max() != axisMax || m_bytesAxis->min() != 0.0)
+        m_bytesAxis->setRange(0.0, axisMax);
+    const QString labelFormat = axisMax >= 10 ? QStringLiteral("%.0f GB") : axisMax >= 1 ? QStringLiteral("%.1f GB")
+                                                                                        : QStringLiteral("%.2f GB");
+    if (m_bytesAxis->labelFormat() != labelFormat)
+        m_bytesAxis->setLabelFormat(labelFormat);
+
+    // Share across context.
+    assignCurve(m_share, sweeps.context, sweeps.kvShare, 100.0, false);
+    const double context = scenario.workload.contextTokens;
+    assignPoint(m_current, context, decode.kvShare * 100.0);
+    m_current->setVisible(context >= model::Sweeps::kContextMin);
+    placeVertical(m_currentLine, context);
+
+    const double half = halfShareContext(sweeps);
+    QString crossing;
+    if (std::isfinite(half))
+        crossing = tr("the cache outweighs the weights from S \u2248 %1").arg(format::approximate(half));
+    else if (sweeps.kvShare.size() > 0 && sweeps.kvShare[0] >= 0.5)
+        crossing = tr("the cache outweighs the weights at every context shown");
+    else
+        crossing = tr("the weights dominate throughout the range shown (to S = %1)").arg(format::integer(model::Sweeps::kContextMax));
+    const int gpus = std::max(1, scenario.hardware.gpus);
+    setTakeaway(tr("KV cache is %1 of the decode read at B = %2, S = %3 (%4 of %5%6); %7.")
+                    .arg(format::percent(decode.kvShare), format::integer(scenario.workload.batch),
+                         format::integer(context), format::gigabytes(decode.kvBytes),
+                         format::gigabytes(decode.readBytes),
+                         gpus > 1 ? tr(" per GPU of %1").arg(format::integer(gpus)) : QString(), crossing));
+    countRedraw();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace ridgeline::views

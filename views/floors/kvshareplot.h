@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "views/kit/plotpanel.h"
+
+class QBarSet;
+class QChart;
+class QChartView;
+class QValueAxis;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+
+namespace ridgeline::views {
+
+/**
+ * Plot 3, "KV share of the decode read": a Qt Charts stacked bar of the bytes one decode step
+ * reads at the current (B, S), weights vs KV cache in GB, above a QCustomPlot curve of the KV
+ * share (%) across context S for the current batch, the current S marked. The bar sets are
+ * updated in place (QBarSet::replace), never cleared and refilled.
+ */
+class KvSharePlot final : public PlotPanel {
+    Q_OBJECT
+
+public:
+    explicit KvSharePlot(QWidget* parent = nullptr);
+
+    void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) override;
+
+    QCPGraph* shareGraph() const { return m_share; }
+    /** One point: (current S tokens, KV share %). */
+    QCPGraph* currentMarker() const { return m_current; }
+    QChartView* chartView() const { return m_chartView; }
+    /** Bar set of weight bytes (GB) and of KV cache bytes (GB) at the current point. */
+    QBarSet* weightsBarSet() const { return m_weightsSet; }
+    QBarSet* kvBarSet() const { return m_kvSet; }
+    /** What hovering bar @p index of @p set shows: that part and the total, in GB. */
+    QString barToolTip(const QBarSet* set, int index) const;
+
+private:
+    QChartView* m_chartView = nullptr;
+    QChart* m_chart = nullptr;
+    QBarSet* m_weightsSet = nullptr;
+    QBarSet* m_kvSet = nullptr;
+    QValueAxis* m_bytesAxis = nullptr;
+    QCPGraph* m_share = nullptr;
+    QCPGraph* m_current = nullptr;
+    QCPItemStraightLine* m_currentLine = nullptr;
+    QCPItemStraightLine* m_halfLine = nullptr;
+    QCPItemText* m_halfLabel = nullptr;
+};
+
+} // namespace ridgeline::views

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <vector>
+
+#include "views/kit/plotpanel.h"
+
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+
+namespace ridgeline::views {
+
+/**
+ * Plot 5, "t_step(B) against ITL SLO lines": t_step against batch (log-log), one dashed line per
+ * ITL SLO with the largest batch that meets it marked, aggregate tokens/s on the right axis, and
+ * the line form of t_step(B) at the current B in the takeaway (model/cost/formulatext.h). Each marked
+ * batch is the smaller of the SLO's and what the KV budget holds; the takeaway says which binds.
+ */
+class SloPlot final : public PlotPanel {
+    Q_OBJECT
+
+public:
+    explicit SloPlot(QWidget* parent = nullptr);
+
+    void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) override;
+
+    QCPGraph* stepGraph() const { return m_step; }
+    QCPGraph* throughputGraph() const { return m_throughput; }
+    /** One point: (current B, t_step ms). */
+    QCPGraph* currentMarker() const { return m_current; }
+    /** One point per SLO that some batch meets within memory: (largest servable batch, t_step there, ms).
+     *  The batch is the smaller of the SLO's and the one whose KV cache fits (model::SloBatch::servableBatch). */
+    QCPGraph* sloBatchMarkers() const { return m_sloBatches; }
+    /** The vertical line at the largest batch whose KV cache fits at S (shown when memory binds). */
+    QCPItemStraightLine* memoryLine() const { return m_memoryLine; }
+
+private:
+    void ensureSloItems(size_t count);
+
+    QCPGraph* m_step = nullptr;
+    QCPGraph* m_throughput = nullptr;
+    QCPGraph* m_current = nullptr;
+    QCPGraph* m_sloBatches = nullptr;
+    QCPItemStraightLine* m_currentLine = nullptr;
+    QCPItemStraightLine* m_memoryLine = nullptr;
+    QCPItemText* m_memoryLabel = nullptr;
+    std::vector<QCPItemStraightLine*> m_sloLines;
+    std::vector<QCPItemText*> m_sloLabels;
+};
+
+} // namespace ridgeline::views

@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/kit/plotkit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <QFontMetrics>
+#include <QVector>
+#include <QtMath>
+
+#include "views/kit/palette.h"
+
+namespace ridgeline::views::plotkit {
+
+namespace {
+
+QFont tickFont()
+{
+    QFont font;
+    font.setPointSizeF(8.0);
+    return font;
+}
+
+QFont axisLabelFont()
+{
+    QFont font;
+    font.setPointSizeF(8.5);
+    return font;
+}
+
+bool drawable(double value, bool log)
+{
+    return std::isfinite(value) && (!log || value > 0);
+}
+
+/** Largest distance (px) a dropped vertex may lie from the simplified line: far below what
+ *  antialiasing resolves (a coverage change of at most 2 % of one pixel). */
+constexpr double kSimplifyTolerancePx = 0.02;
+
+/**
+ * The polyline @p points (pixels; NaN or infinite points are gaps, kept) without the vertices
+ * that lie within kSimplifyTolerancePx of the line through their kept neighbours. On a log-log
+ * plot many sweeps are straight or nearly so over long stretches; each dropped vertex is one join
+ * and two edges less to stroke and rasterise, for a picture that is the same to the pixel but for
+ * an occasional one-level difference in antialiasing.
+ */
+QVector<QPointF> simplified(const QVector<QPointF>& points)
+{
+    auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
+    const int n = int(points.size());
+    QVector<QPointF> out;
+    out.reserve(n);
+    int i = 0;
+    while (i < n) {
+        if (!finite(points[i])) {
+            out.append(points[i++]);
+            continue;
+        }
+        int end = i; // one past the run of finite points starting at i
+        while (end < n && finite(points[end]))
+            ++end;
+        out.append(points[i]);
+        // Sleeve fitting (Zhao and Saalfeld 1997), O(1) per vertex: from the anchor, keep the range
+        // of directions [low, high] (radians, relative to the first far vertex) whose ray passes
+        // within the tolerance of every vertex since the anchor. Vertex k can end the segment when
+        // its own direction is in that range and no skipped vertex lies farther out than it.
+        int anchor = i;
+        int k = i + 1;
+        while (k < end) {
+            const QPointF a = points[anchor];
+            double reference = 0, low = -M_PI, high = M_PI, farthest = 0;
+            bool haveReference = false;
+            int last = anchor; // the last vertex that may end the segment
+            for (; k < end; ++k) {
+                const QPointF v = points[k] - a;
+                const double r = std::hypot(v.x(), v.y());
+                if (r <= kSimplifyTolerancePx) {
+                    last = k;
+                    continue;
+                }
+                if (!haveReference) {
+                    reference = std::atan2(v.y(), v.x());
+                    haveReference = true;
+                }
+                double angle = std::atan2(v.y(), v.x()) - reference;
+                angle = std::remainder(angle, 2 * M_PI);
+                if (angle < low || angle > high || r < farthest - kSimplifyTolerancePx)
+                    break;
+                last = k;
+                farthest = std::max(farthest, r);
+                const double spread = std::asin(std::min(1.0, kSimplifyTolerancePx / r));
+                low = std::max(low, angle - spread);
+                high = std::min(high, angle + spread);
+            }
+            if (last == anchor) // cannot happen (the vertex after the anchor always fits); be safe
+                last = anchor + 1;
+            out.append(points[last]);
+            anchor = last;
+            k = last + 1;
+        }
+        i = end;
+    }
+    return out;
+}
+
+/**
+ * A legend entry that measures its name once per name, font and icon height, not once per call:
+ * QCustomPlot asks every entry for its size several times per replot (the plot's layout,
+ * fitLegend()), each time laying the text out. Draws as QCPPlottableLegendItem (its own code).
+ */
+class CachedLegendItem final : public QCPPlottableLegendItem {
+public:
+    using QCPPlottableLegendItem::QCPPlottableLegendItem;
+
+protected:
+    QSize minimumOuterSizeHint() const override
+    {
+        if (!mPlottable)
+            return QSize();
+        // As QCPPlottableLegendItem::minimumOuterSizeHint(), with the text's size from the cache.
+        const QSize iconSize = mParentLegend->iconSize();
+        const QRect textRect = textBounds();
+        QSize result(iconSize.width() + mParentLegend->iconTextPadding() + textRect.width(),
+                     std::max(textRect.height(), iconSize.height()));
+        result.rwidth() += mMargins.left() + mMargins.right();
+        result.rheight() += mMargins.top() + mMargins.bottom();
+        return result;
+    }
+
+private:
+    /** The bounding rect QCPPlottableLegendItem computes for the name, recomputed on a change. */
+    QRect textBounds() const
+    {
+        const QFont font = getFont();
+        const int iconHeight = mParentLegend->iconSize().height();
+        if (m_name != mPlottable->name() || m_font != font || m_iconHeight != iconHeight) {
+            m_name = mPlottable->name();
+            m_font = font;
+            m_iconHeight = iconHeight;
+            m_textRect = QFontMetrics(font).boundingRect(0, 0, 0, iconHeight, Qt::TextDontClip, m_name);
+        }
+        return m_textRect;
+    }
+
+    mutable QString m_name;
+    mutable QFont m_font;
+    mutable int m_iconHeight = -1;
+    mutable QRect m_textRect;
+};
+
+/** Replaces the legend's plain QCPPlottableLegendItems (QCustomPlot adds one per named plottable)
+ *  by CachedLegendItems in the same order; a no-op once all are cached. */
+void cacheLegendItems(QCPLegend* legend)
+{
+    QList<QCPAbstractLegendItem*> items;
+    bool plain = false;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem* item = legend->item(i)) {
+            items.append(item);
+            plain = plain || (qobject_cast<QCPPlottableLegendItem*>(item) && !dynamic_cast<CachedLegendItem*>(item));
+        }
+    }
+    if (!plain)
+        return;
+    for (QCPAbstractLegendItem* item : items)
+        legend->take(item);
+    legend->simplify();
+    for (QCPAbstractLegendItem* item : items) {
+        auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
+        if (entry && !dynamic_cast<CachedLegendItem*>(item)) {
+            auto* cached = new CachedLegendItem(legend, entry->plottable());
+            cached->setMargins(entry->margins());
+            cached->setVisible(entry->visible());
+            delete entry;
+            item = cached;
+        }
+        legend->addItem(item);
+    }
+}
+
+/** A line graph that strokes its polyline simplified (see simplified()); exact in vector exports. */
+class CurveGraph final : public QCPGraph {
+public:
+    using QCPGraph::QCPGraph;
+
+protected:
+    void drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const override
+    {
+        if (painter->modes().testFlag(QCPPainter::pmVectorized) || lineStyle() != lsLine)
+            QCPGraph::drawLinePlot(painter, lines);
+        else
+            QCPGraph::drawLinePlot(painter, simplified(lines));
+    }
+};
+
+} // namespace
+
+CompactLogTicker::CompactLogTicker()
+{
+    setLogBase(10.0);
+    setSubTickCount(8);
+    setTickCount(6);
+}
+
+QString CompactLogTicker::getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision)
+{
+    if (!(tick > 0) || !std::isfinite(tick))
+        return QCPAxisTickerLog::getTickLabel(tick, locale, formatChar, precision);
+    static const char* const kSuffixes[] = {"", "k", "M", "G", "T", "P", "E"};
+    const int exponent = int(std::floor(std::log10(tick) + 1e-9));
+    if (exponent >= 0) {
+        const int group = std::min(exponent / 3, 6);
+        return QString::number(tick / std::pow(10.0, 3 * group), 'g', 3) + QLatin1String(kSuffixes[group]);
+    }
+    if (exponent >= -4)
+        return QString::number(tick, 'g', 3);
+    return QString::number(tick, 'e', 0);
+}
+
+QVector<double> CompactLogTicker::createTickVector(double tickStep, const QCPRange& range)
+{
+    m_dense = false;
+    if (!(range.lower > 0) || !(range.upper > range.lower))
+        return QCPAxisTickerLog::createTickVector(tickStep, range);
+    const double decades = std::log10(range.upper / range.lower);
+    if (decades >= 2.2)
+        return QCPAxisTickerLog::createTickVector(tickStep, range);
+    m_dense = true;
+    QVector<double> ticks;
+    const int first = int(std::floor(std::log10(range.lower))) - 1;
+    const int last = int(std::ceil(std::log10(range.upper))) + 1;
+    const double multiples[] = {1.0, 2.0, 5.0};
+    for (int exponent = first; exponent <= last; ++exponent) {
+        for (double multiple : multiples)
+            ticks.append(multiple * std::pow(10.0, exponent));
+    }
+    return ticks;
+}
+
+int CompactLogTicker::getSubTickCount(double tickStep)
+{
+    return m_dense ? 0 : QCPAxisTickerLog::getSubTickCount(tickStep);
+}
+
+QPen pen(const QColor& color, double width, Qt::PenStyle style)
+{
+    QPen result(color, width, style);
+    result.setCapStyle(Qt::FlatCap);
+    // Miter, not round: the curves have hundreds of joints each, and a round join builds an arc at
+    // every one of them when the pen is stroked (the same picture: 26 pixels of 1.6 million differ).
+    result.setJoinStyle(Qt::MiterJoin);
+    return result;
+}
+
+void setupPlot(QCustomPlot* plot)
+{
+    plot->setAntialiasedElements(QCP::aeAll);
+    // Grid lines, axes and ticks are horizontal or vertical: antialiased they cost a polygon fill
+    // each (a log axis has dozens of sub-grid lines) and only come out blurred across two pixels.
+    // Off, as QCustomPlot's own default, they are crisp one-pixel lines.
+    plot->setNotAntialiasedElements(QCP::aeGrid | QCP::aeSubGrid | QCP::aeAxes);
+    plot->setBackground(QBrush(palette::card()));
+    plot->setInteractions({});
+    // QCustomPlot repaints synchronously at the end of every replot by default (phImmediateRefresh):
+    // with five plots that is five separate paint-and-flush passes per slider step. Off, a replot
+    // only marks the widget dirty and every plot and label of the step is painted in one pass.
+    plot->setPlottingHint(QCP::phImmediateRefresh, false);
+    // The "overlay" layer (QCustomPlot's selection rectangle; no interactions here) needs no paint
+    // buffer of its own: one buffer less to clear on every replot and to blend on every paint.
+    if (QCPLayer* overlay = plot->layer(QStringLiteral("overlay")))
+        overlay->setMode(QCPLayer::lmLogical);
+    // QCustomPlot fills its whole rect with its (opaque) background brush: the card behind it needs
+    // no painting.
+    plot->setAttribute(Qt::WA_OpaquePaintEvent);
+    plot->legend->setVisible(false);
+    plot->axisRect()->setMinimumMargins(QMargins(4, 4, 4, 4));
+    plot->setMinimumSize(200, 150);
+    plot->setFocusPolicy(Qt::NoFocus);
+}
+
+void setupAxis(QCPAxis* axis, const QString& label, bool log)
+{
+    axis->setLabel(label);
+    axis->setLabelFont(axisLabelFont());
+    axis->setLabelColor(palette::axis());
+    axis->setTickLabelFont(tickFont());
+    axis->setTickLabelColor(palette::axis());
+    axis->setBasePen(pen(palette::axis(), 1));
+    axis->setTickPen(pen(palette::axis(), 1));
+    axis->setSubTickPen(pen(palette::axis(), 1));
+    axis->setTickLengthIn(0);
+    axis->setTickLengthOut(4);
+    axis->setSubTickLengthIn(0);
+    axis->setSubTickLengthOut(2);
+    axis->setLabelPadding(3);
+    axis->setTickLabelPadding(3);
+    axis->grid()->setPen(pen(palette::grid(), 1));
+    axis->grid()->setSubGridPen(pen(palette::subGrid(), 1));
+    axis->grid()->setZeroLinePen(Qt::NoPen);
+    if (log) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<CompactLogTicker>::create());
+        axis->grid()->setSubGridVisible(true);
+    } else {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->grid()->setSubGridVisible(false);
+    }
+}
+
+void placeLegendBelow(QCustomPlot* plot, int columns)
+{
+    QCPLegend* legend = plot->legend;
+    plot->axisRect()->insetLayout()->take(legend);
+    plot->plotLayout()->addElement(1, 0, legend);
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot->plotLayout()->setRowSpacing(0);
+    legend->setVisible(true);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    legend->setWrap(columns);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    QFont font;
+    font.setPointSizeF(8.0);
+    legend->setFont(font);
+    legend->setTextColor(palette::axis());
+    legend->setIconSize(18, 8);
+    legend->setIconTextPadding(4);
+    legend->setRowSpacing(2);
+    legend->setColumnSpacing(10);
+    legend->setMargins(QMargins(6, 2, 6, 4));
+    legend->setMinimumMargins(QMargins(0, 0, 0, 0));
+    legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+}
+
+QCPGraph* addCurve(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen, const QString& name)
+{
+    // A CurveGraph registers itself with the axes' plot, as QCustomPlot::addGraph() does.
+    QCPGraph* graph = keyAxis->parentPlot() == plot && valueAxis->parentPlot() == plot
+        ? new CurveGraph(keyAxis, valueAxis)
+        : plot->addGraph(keyAxis, valueAxis);
+    graph->setPen(pen);
+    graph->setLineStyle(QCPGraph::lsLine);
+    graph->setAdaptiveSampling(false);
+    graph->setName(name);
+    if (name.isEmpty())
+        graph->removeFromLegend();
+    return graph;
+}
+
+QCPGraph* addMarker(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QCPScatterStyle& style)
+{
+    QCPGraph* graph = plot->addGraph(keyAxis, valueAxis);
+    graph->setLineStyle(QCPGraph::lsNone);
+    graph->setScatterStyle(style);
+    graph->removeFromLegend();
+    return graph;
+}
+
+void assignCurve(QCPGraph* graph, const Eigen::ArrayXd& keys, const Eigen::ArrayXd& values, double scale,
+                 bool logValues)
+{
+    const int count = int(std::min(keys.size(), values.size()));
+    auto clean = [&](Eigen::Index i) {
+        const double value = values[i] * scale;
+        return drawable(value, logValues) ? value : qQNaN();
+    };
+    QSharedPointer<QCPGraphDataContainer> data = graph->data();
+    if (data->size() != count) {
+        QVector<QCPGraphData> points(count);
+        for (int i = 0; i < count; ++i)
+            points[i] = QCPGraphData(keys[i], clean(i));
+        data->set(points, true);
+        return;
+    }
+    // Fixed grid: overwrite in place, no allocation.
+    auto it = data->begin();
+    for (int i = 0; i < count; ++i, ++it) {
+        it->key = keys[i];
+        it->value = clean(i);
+    }
+}
+
+void assignPoint(QCPGraph* graph, double key, double value)
+{
+    QSharedPointer<QCPGraphDataContainer> data = graph->data();
+    const bool ok = std::isfinite(key) && std::isfinite(value);
+    if (data->size() != 1) {
+        data->clear();
+        data->add(QCPGraphData(key, value));
+    } else {
+        data->begin()->key = key;
+        data->begin()->value = value;
+    }
+    graph->setVisible(ok);
+}
+
+void Extent::include(double value)
+{
+    if (!drawable(value, log))
+        return;
+    low = std::min(low, value);
+    high = std::max(high, value);
+}
+
+void Extent::include(const Eigen::ArrayXd& values, double scale)
+{
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+        include(values[i] * scale);
+}
+
+double niceCeiling(double value)
+{
+    if (!std::isfinite(value) || value <= 0)
+        return 1.0;
+    const double decade = std::pow(10.0, std::floor(std::log10(value)));
+    for (const double step : {1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
+        if (step * decade >= value * (1 - 1e-12))
+            return step * decade;
+    return 10.0 * decade;
+}
+
+void applyRange(QCPAxis* axis, const Extent& extent, double pad, const QCPRange& fallback)
+{
+    if (!extent.valid()) {
+        axis->setRange(fallback);
+        return;
+    }
+    double low = extent.low;
+    double high = extent.high;
+    if (extent.log) {
+        if (high <= low * 1.0001) {
+            low /= 10.0;
+            high *= 10.0;
+        }
+        axis->setRange(low / pad, high * pad);
+    } else {
+        if (high - low <= 1e-12 * std::max(1.0, std::abs(high))) {
+            low -= 1.0;
+            high += 1.0;
+        }
+        const double span = high - low;
+        axis->setRange(low - span * pad, high + span * pad);
+    }
+}
+
+QCPItemStraightLine* addStraightLine(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen)
+{
+    auto* line = new QCPItemStraightLine(plot);
+    line->setClipAxisRect(keyAxis->axisRect());
+    line->point1->setAxes(keyAxis, valueAxis);
+    line->point2->setAxes(keyAxis, valueAxis);
+    line->setPen(pen);
+    line->setSelectable(false);
+    return line;
+}
+
+void placeVertical(QCPItemStraightLine* line, double x)
+{
+    const bool logKey = line->point1->keyAxis()->scaleType() == QCPAxis::stLogarithmic;
+    const bool ok = drawable(x, logKey);
+    line->setVisible(ok);
+    if (!ok)
+        return;
+    line->point1->setCoords(x, 1.0);
+    line->point2->setCoords(x, 2.0);
+}
+
+void placeHorizontal(QCPItemStraightLine* line, double y)
+{
+    const bool logValue = line->point1->valueAxis()->scaleType() == QCPAxis::stLogarithmic;
+    const bool ok = drawable(y, logValue);
+    line->setVisible(ok);
+    if (!ok)
+        return;
+    line->point1->setCoords(1.0, y);
+    line->point2->setCoords(2.0, y);
+}
+
+QCPItemText* addLabel(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QColor& color)
+{
+    auto* label = new QCPItemText(plot);
+    label->setClipAxisRect(keyAxis->axisRect());
+    label->setClipToAxisRect(true);
+    label->position->setAxes(keyAxis, valueAxis);
+    label->position->setAxisRect(keyAxis->axisRect());
+    QFont font;
+    font.setPointSizeF(8.0);
+    label->setFont(font);
+    label->setColor(color);
+    QColor halo = palette::card();
+    halo.setAlpha(215);
+    label->setBrush(QBrush(halo));
+    label->setPen(Qt::NoPen);
+    label->setPadding(QMargins(2, 0, 2, 0));
+    label->setSelectable(false);
+    return label;
+}
+
+void placeLabelAtKey(QCPItemText* label, double x, double yRatio)
+{
+    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(x, yRatio);
+}
+
+void placeLabelAt(QCPItemText* label, double x, double y)
+{
+    label->position->setType(QCPItemPosition::ptPlotCoords);
+    label->position->setCoords(x, y);
+}
+
+namespace {
+
+const char* const kPreferredAlignment = "ridgelinePreferredAlignment";
+const char* const kPreferredPadding = "ridgelinePreferredPadding";
+
+bool isRotated(const QCPItemText* label)
+{
+    return std::abs(label->rotation() + 90.0) < 1.0;
+}
+
+/** Screen rectangle @p label occupies with @p alignment and @p padding around @p anchor. */
+QRectF labelBox(const QCPItemText* label, QPointF anchor, Qt::Alignment alignment, const QMargins& padding)
+{
+    const QFontMetricsF metrics(label->font());
+    const QRectF text = metrics.boundingRect(QRectF(0, 0, 0, 0), Qt::TextDontClip | label->textAlignment(), label->text());
+    const double w = text.width() + padding.left() + padding.right();
+    const double h = text.height() + padding.top() + padding.bottom();
+    const double x = (alignment & Qt::AlignLeft) ? 0.0 : (alignment & Qt::AlignRight) ? -w : -w / 2;
+    const double y = (alignment & Qt::AlignTop) ? 0.0 : (alignment & Qt::AlignBottom) ? -h : -h / 2;
+    if (!isRotated(label))
+        return QRectF(anchor.x() + x, anchor.y() + y, w, h);
+    // Rotated -90 degrees: text-frame (x, y) lands on screen at (y, -x).
+    return QRectF(anchor.x() + y, anchor.y() - (x + w), h, w);
+}
+
+Qt::Alignment withHorizontal(Qt::Alignment alignment, Qt::Alignment horizontal)
+{
+    return (alignment & ~Qt::AlignHorizontal_Mask) | horizontal;
+}
+
+Qt::Alignment withVertical(Qt::Alignment alignment, Qt::Alignment vertical)
+{
+    return (alignment & ~Qt::AlignVertical_Mask) | vertical;
+}
+
+} // namespace
+
+void setPlacement(QCPItemText* label, Qt::Alignment alignment, const QMargins& padding)
+{
+    label->setProperty(kPreferredAlignment, int(alignment));
+    label->setProperty(kPreferredPadding, QVariant::fromValue(padding));
+    label->setPositionAlignment(alignment);
+    label->setPadding(padding);
+}
+
+void fitLabels(QCustomPlot* plot)
+{
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* label = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!label || !label->visible() || !label->clipAxisRect())
+            continue;
+        const QVariant preferred = label->property(kPreferredAlignment);
+        if (!preferred.isValid())
+            continue;
+        Qt::Alignment alignment = Qt::Alignment(preferred.toInt());
+        QMargins padding = label->property(kPreferredPadding).value<QMargins>();
+        const QRectF area = label->clipAxisRect()->rect();
+        const QPointF anchor = label->position->pixelPosition();
+        const bool rotated = isRotated(label);
+        // How far a placement sticks out of the axis rect, along the text's reading direction
+        // (text-frame x) and across it (text-frame y).
+        auto overflowAlong = [&](const QRectF& box) {
+            return rotated ? std::max(0.0, area.top() - box.top()) + std::max(0.0, box.bottom() - area.bottom())
+                           : std::max(0.0, area.left() - box.left()) + std::max(0.0, box.right() - area.right());
+        };
+        auto overflowAcross = [&](const QRectF& box) {
+            return rotated ? std::max(0.0, area.left() - box.left()) + std::max(0.0, box.right() - area.right())
+                           : std::max(0.0, area.top() - box.top()) + std::max(0.0, box.bottom() - area.bottom());
+        };
+        auto mirroredHorizontal = [](Qt::Alignment a) {
+            if (a & Qt::AlignLeft)
+                return withHorizontal(a, Qt::AlignRight);
+            if (a & Qt::AlignRight)
+                return withHorizontal(a, Qt::AlignLeft);
+            return a;
+        };
+        auto mirroredVertical = [](Qt::Alignment a) {
+            if (a & Qt::AlignTop)
+                return withVertical(a, Qt::AlignBottom);
+            if (a & Qt::AlignBottom)
+                return withVertical(a, Qt::AlignTop);
+            return a;
+        };
+        const QMargins swappedLeftRight(padding.right(), padding.top(), padding.left(), padding.bottom());
+        // Mirror only when that sticks out less than the preferred side.
+        if (const double stay = overflowAlong(labelBox(label, anchor, alignment, padding)); stay > 0) {
+            const Qt::Alignment other = mirroredHorizontal(alignment);
+            if (overflowAlong(labelBox(label, anchor, other, swappedLeftRight)) < stay) {
+                alignment = other;
+                padding = swappedLeftRight;
+            }
+        }
+        const QMargins swappedTopBottom(padding.left(), padding.bottom(), padding.right(), padding.top());
+        if (const double stay = overflowAcross(labelBox(label, anchor, alignment, padding)); stay > 0) {
+            const Qt::Alignment other = mirroredVertical(alignment);
+            if (overflowAcross(labelBox(label, anchor, other, swappedTopBottom)) < stay) {
+                alignment = other;
+                padding = swappedTopBottom;
+            }
+        }
+        if (label->positionAlignment() != alignment)
+            label->setPositionAlignment(alignment);
+        if (label->padding() != padding)
+            label->setPadding(padding);
+    }
+}
+
+void fitLegend(QCustomPlot* plot)
+{
+    QCPLegend* legend = plot->legend;
+    if (!legend->visible() || legend->layout() == plot->axisRect()->insetLayout())
+        return;
+    cacheLegendItems(legend); // entries added since the last replot
+    // itemCount() counts the grid's cells, empty ones included: collect the real entries. Each
+    // entry gets a little room below, or its clip rect cuts the underscores of "t_mem".
+    const QMargins itemMargins(0, 0, 0, 3);
+    std::vector<int> widths;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem* item = legend->item(i)) {
+            if (item->margins() != itemMargins)
+                item->setMargins(itemMargins);
+            widths.push_back(item->minimumOuterSizeHint().width());
+        }
+    }
+    const int count = int(widths.size());
+    if (count == 0)
+        return;
+    const int available = plot->width() - legend->margins().left() - legend->margins().right() - 8;
+    int columns = 1;
+    for (int c = count; c >= 1; --c) {
+        int width = (c - 1) * legend->columnSpacing();
+        for (int column = 0; column < c; ++column) {
+            int widest = 0;
+            for (int i = column; i < count; i += c)
+                widest = std::max(widest, widths[size_t(i)]);
+            width += widest;
+        }
+        if (width <= available) {
+            columns = c;
+            break;
+        }
+    }
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+}
+
+bool inRange(const QCPAxis* axis, double x)
+{
+    return std::isfinite(x) && x >= axis->range().lower && x <= axis->range().upper;
+}
+
+} // namespace ridgeline::views::plotkit

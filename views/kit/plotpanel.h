@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <type_traits>
+
+#include <Eigen/Core>
+
+#include <QByteArray>
+#include <QFont>
+#include <QFrame>
+#include <QLabel>
+#include <QString>
+#include <QTextDocument>
+
+#include "model/cost/costmodel.h"
+#include "model/cost/scenario.h"
+
+class QCustomPlot;
+class QVBoxLayout;
+
+namespace ridgeline::views {
+
+class PlotInteraction;
+
+/**
+ * A QLabel in every respect (text(), font(), tool tips, selection by mouse) that measures and
+ * paints its word-wrapped text from one QTextDocument of its own, laid out once per new text,
+ * font or width.
+ *
+ * QLabel keeps a document for rich text and for selectable text and lays it out four to six times
+ * per setText() (the text, the text option, the frame format, the width, then twice more per
+ * heightForWidth()); with new figures on every slider step that was, after the window's layouts,
+ * the largest cost of a step. Here heightForWidth() at the current width costs nothing more and
+ * paintEvent() draws the same document. Pixel for pixel as QLabel for what this class reproduces:
+ * word wrap, no margin, indent, frame or pixmap, plain (selectable) or rich text; anything else,
+ * and painting while text is selected or the label has focus, is left to QLabel.
+ */
+class DocumentLabel final : public QLabel {
+public:
+    explicit DocumentLabel(QWidget* parent = nullptr);
+
+    int heightForWidth(int width) const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    bool isRich() const;
+    /** True for the settings this class reproduces (see the class comment). */
+    bool ownsLayout() const;
+    /** m_document holding text() in font(), laid out @p width px wide; rebuilt only on a change. */
+    const QTextDocument& document(int width) const;
+
+    mutable QTextDocument m_document;
+    mutable QString m_text;           ///< text() m_document holds
+    mutable QFont m_font;             ///< font() m_document was built with
+    mutable Qt::Alignment m_alignment;
+};
+
+/**
+ * Holds a word-wrapped QLabel outside any layout and stands in for it in its parent's layout, so
+ * that a new text of the same size costs a repaint of the label and nothing more.
+ *
+ * QLabel::setText() calls updateGeometry(), which invalidates every layout from the label up to the
+ * window; the next pass then re-measures every word-wrapped label on the way (for rich text, several
+ * QTextDocument layouts each: the largest cost of a slider step before this box existed). Here the
+ * label's request stops at the box, which compares the height the new text needs at the current
+ * width with the height it has and asks its own layout for a new height only when that differs.
+ * The box reports the label's size hints and height-for-width, so layouts treat it as the label.
+ *
+ * With @p growOnly the box keeps the tallest height the label needed at the current width (reset
+ * when the width changes): a takeaway alternating between two and three lines during a drag then
+ * does not make the plot below it jump, resize and re-allocate its paint buffers on every step.
+ */
+class LabelBox final : public QWidget {
+public:
+    /** Reparents @p label into the new box, which takes the label's size policy. */
+    LabelBox(QLabel* label, bool growOnly, QWidget* parent = nullptr);
+
+    /** The label held. */
+    QLabel* label() const { return m_label; }
+
+    /** With @p on the box paints its rect in palette::card(), the colour of the cards it sits on,
+     *  and is opaque (Qt::WA_OpaquePaintEvent): a new text then repaints the box and the label but
+     *  not the card's style-sheet background (a rounded rectangle) behind them. Off by default. */
+    void setCardFill(bool on);
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override;
+    int heightForWidth(int width) const override;
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    /** Asks the parent layout for a new height when the label needs one (see the class comment). */
+    void fit();
+
+    QLabel* m_label;
+    bool m_growOnly;
+    bool m_cardFill = false;
+    int m_fittedWidth = -1; ///< width (px) m_fittedHeight applies to
+    int m_fittedHeight = 0; ///< height (px) the label needs (growOnly: needed so far) at m_fittedWidth
+};
+
+/**
+ * The bytes of everything a plot draws from, for PlotPanel::sameInputsAsDrawn() (issue 16): numbers,
+ * flags and whole arrays appended in a fixed order. Equal bytes mean equal inputs (a NaN equals
+ * itself here, as it draws the same).
+ */
+class InputBytes {
+public:
+    /** Appends each of @p values (arithmetic or enum) as its bytes. */
+    template <typename... T>
+    InputBytes& add(T... values)
+    {
+        (append(values), ...);
+        return *this;
+    }
+    /** Appends every element of @p array. */
+    InputBytes& addArray(const Eigen::ArrayXd& array)
+    {
+        append(qsizetype(array.size()));
+        m_bytes.append(reinterpret_cast<const char*>(array.data()), qsizetype(array.size() * qsizetype(sizeof(double))));
+        return *this;
+    }
+    const QByteArray& bytes() const { return m_bytes; }
+
+private:
+    template <typename T>
+    void append(T value)
+    {
+        static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>, "numbers and flags only: no padding bytes");
+        m_bytes.append(reinterpret_cast<const char*>(&value), qsizetype(sizeof value));
+    }
+    QByteArray m_bytes;
+};
+
+/**
+ * A card holding one plot: a heading with the plot's live takeaway in words and numbers above a
+ * QCustomPlot. Subclasses create their graphs once and overwrite their data in refresh().
+ *
+ * Object names derive from the stem given to the constructor: "<stem>Panel", "<stem>Title",
+ * "<stem>Plot" (e.g. "decodeTitle", "sloPlot").
+ */
+class PlotPanel : public QFrame {
+    Q_OBJECT
+
+public:
+    /**
+     * @param heading short name shown in bold, e.g. "Decode floor"
+     * @param stem object-name stem, e.g. "decode"
+     * @param formulaToolTip the formulas the plot draws, shown on hover over the title and plot
+     */
+    PlotPanel(const QString& heading, const QString& stem, const QString& formulaToolTip, QWidget* parent = nullptr);
+
+    /** The title label (heading and takeaway, rich text). It sits in a LabelBox (grow-only), not
+     *  in cardLayout() directly: a new takeaway repaints the label without re-laying out the
+     *  window, and the box asks for more height only when the text needs more lines than it has. */
+    QLabel* titleLabel() const { return m_title; }
+    /** The plot. */
+    QCustomPlot* plot() const { return m_plot; }
+    /** The plot's hover read-out, zoom and pan and context menu (views/kit/plotinteraction.h). */
+    PlotInteraction* interaction() const { return m_interaction; }
+    /** The current takeaway as plain text, without the heading; led by the warning when one is set. */
+    QString takeaway() const { return m_warning.isEmpty() ? m_takeaway : m_warning + QLatin1Char(' ') + m_takeaway; }
+
+    /**
+     * Shows @p text (plain) in the error colour between the heading and the takeaway, kept across
+     * refreshes until replaced; empty removes it. The window sets weightsFitWarning() on every plot.
+     */
+    void setWarning(const QString& text);
+
+    /**
+     * Redraws from @p evaluation, which was computed from @p scenario (the document's
+     * evaluatedScenario()). Overwrites data in place and queues a replot.
+     */
+    virtual void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) = 0;
+
+    /**
+     * Runs the replot refresh() queued, now, if one is queued: the plot is drawn into its paint
+     * buffers before the window's next paint pass. Called right after refresh() by the window, so
+     * the five plots of one step are painted together in one pass. Without it the Qt Charts view of
+     * the KV share card, which dispatches the window's pending paint as soon as its scene changes,
+     * splits a step into two or three paint passes (and repaints the cards' titles in each).
+     */
+    void replotNow();
+
+    /**
+     * Makes the next refresh() redraw even when the plot's inputs are those it last drew (see
+     * sameInputsAsDrawn()): after a change refresh() does not see, e.g. the theme's font scale or a
+     * baseline's layers removed (their widened axis range).
+     */
+    void redrawOnNextRefresh() { m_drawnInputs.clear(); }
+
+    /** Times refresh() redrew the plot (queued a replot) rather than skipping unchanged inputs. */
+    long long redrawCount() const { return m_redraws; }
+
+protected:
+    /**
+     * For refresh() of a plot that reads a small part of the evaluation (issue 16: the prefill plot
+     * does not depend on the batch or the context): true when @p inputs, the bytes of everything the
+     * plot draws from, equal those of the last redraw, which refresh() may then skip. False (and
+     * @p inputs kept) otherwise, or after redrawOnNextRefresh(); an empty @p inputs never matches.
+     */
+    bool sameInputsAsDrawn(const QByteArray& inputs);
+    /** Counts a redraw (redrawCount()); refresh() calls it when it queues its replot. */
+    void countRedraw() { ++m_redraws; }
+
+    /** Sets the takeaway text (plain text: escaped here). */
+    void setTakeaway(const QString& text);
+    /** The card's layout: the title's box at index 0, plot last; subclasses may insert between. */
+    QVBoxLayout* cardLayout() const { return m_layout; }
+    /** Keeps a copy of @p scenario (the one refresh() draws) for read-outs evaluated at the cursor;
+     *  the copy reuses its storage, so this costs no allocation on a slider step. */
+    void keepForReadout(const model::Scenario& scenario);
+    /** The scenario kept by keepForReadout(), or null before the first refresh(). */
+    const model::Scenario* readoutScenario() const { return m_hasReadoutScenario ? &m_readoutScenario : nullptr; }
+
+private:
+    void renderTitle();
+
+    QString m_heading;
+    QString m_takeaway;
+    QString m_warning;
+    QLabel* m_title = nullptr;
+    LabelBox* m_titleBox = nullptr; ///< holds m_title outside the layout (see titleLabel())
+    QCustomPlot* m_plot = nullptr;
+    PlotInteraction* m_interaction = nullptr;
+    QVBoxLayout* m_layout = nullptr;
+    model::Scenario m_readoutScenario;
+    bool m_hasReadoutScenario = false;
+    QByteArray m_drawnInputs; ///< sameInputsAsDrawn(): the inputs of the last redraw
+    long long m_redraws = 0;
+};
+
+/**
+ * "Does not fit: ..." when the weights (and activation reserve) do not fit the usable HBM per GPU
+ * (model::CapacityResult::weightsFit), naming the figures; empty when they fit. For every plot's title.
+ */
+QString weightsFitWarning(const model::Scenario& scenario, const model::Evaluation& evaluation);
+
+} // namespace ridgeline::views

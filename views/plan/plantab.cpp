@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/plan/plantab.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QShowEvent>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include "document/format.h"
+#include "views/kit/palette.h"
+#include "views/kit/plotinteraction.h"
+#include "views/kit/plotkit.h"
+#include "views/kit/resulttable.h"
+#include "document/scenariodocument.h"
+
+namespace ridgeline::views {
+
+using namespace plotkit;
+
+namespace {
+
+/** Colour of the @p i-th drawn device: the palette's six series colours, then two more. */
+QColor deviceColor(int i)
+{
+    switch (i % PlanPlot::kMaxDevices) {
+    case 0: return palette::memory();
+    case 1: return palette::compute();
+    case 2: return palette::throughput();
+    case 3: return palette::kv();
+    case 4: return palette::ruling();
+    case 5: return palette::reference();
+    case 6: return QColor(0x00, 0x83, 0x8f); // teal
+    default: return QColor(0xad, 0x14, 0x57); // magenta
+    }
+}
+
+QColor withAlpha(QColor color, int alpha)
+{
+    color.setAlpha(alpha);
+    return color;
+}
+
+QString deviceName(const model::PlanRequest& request, int device)
+{
+    return QString::fromStdString(request.candidates.devices.at(size_t(device)).hardware.name);
+}
+
+/** "8x H100 SXM TP8, $0.42 / 1M out" style short description of a point for the plot labels. */
+QString pointText(const model::PlanRequest& request, const model::PlanPoint& p)
+{
+    return QStringLiteral("%1 \u00d7 %2 (%3%4)")
+        .arg(p.totalGpus)
+        .arg(deviceName(request, p.device), QString::fromStdString(model::layoutText(p.layout)),
+             p.disaggregated ? QStringLiteral(", disaggregated") : QString());
+}
+
+bool finitePositive(double v)
+{
+    return std::isfinite(v) && v > 0;
+}
+
+/** A table cell sorting by @p key (numbers numerically; nullopt after every number). */
+class SortItem final : public QTableWidgetItem {
+public:
+    SortItem(const QString& text, std::optional<double> key)
+        : QTableWidgetItem(text)
+        , m_key(key)
+    {
+        setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+        if (key)
+            setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    bool operator<(const QTableWidgetItem& other) const override
+    {
+        const auto* o = dynamic_cast<const SortItem*>(&other);
+        if (!o)
+            return QTableWidgetItem::operator<(other);
+        if (m_key && o->m_key)
+            return *m_key < *o->m_key;
+        if (m_key != o->m_key)
+            return bool(m_key); // known before unknown
+        return text() < o->text();
+    }
+
+private:
+    std::optional<double> m_key;
+};
+
+QString optionalNumber(const std::optional<double>& v, int significant = 3)
+{
+    return v && std::isfinite(*v) ? format::number(*v, significant) : QStringLiteral("-");
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// PlanPlot
+// ---------------------------------------------------------------------------------------------
+
+PlanPlot::PlanPlot(QWidget* parent)
+    : PlotPanel(tr("Fleet plan: Pareto frontier"), QStringLiteral("plan"),
+                tr("Each device's Pareto frontier over GPUs per instance x layouts x batch caps x colocated or\n"
+                   "disaggregated serving (docs/cost-model.md section 5):\n"
+                   "  x = tokens/s per user = 1000 / ITL (ms),  y = output tokens/s per GPU at the plan's utilization.\n"
+                   "Hollow markers miss the TTFT or ITL SLO (mean estimates, not percentiles). The red line is the\n"
+                   "ITL SLO: points left of it are too slow per user."),
+                parent)
+{
+    QCustomPlot* p = plot();
+    setupAxis(p->xAxis, tr("tokens/s per user (1000 / ITL ms)"), false);
+    setupAxis(p->yAxis, tr("output tokens/s per GPU"), false);
+    for (int i = 0; i < kMaxDevices; ++i) {
+        const QColor color = deviceColor(i);
+        QCPGraph* line = addCurve(p, p->xAxis, p->yAxis, pen(color, 1.8), QString());
+        line->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, color, 6));
+        line->setVisible(false);
+        line->removeFromLegend();
+        m_frontier.push_back(line);
+        QCPGraph* missed = addMarker(p, p->xAxis, p->yAxis,
+                                     QCPScatterStyle(QCPScatterStyle::ssCircle, pen(withAlpha(color, 150), 1.4), palette::card(), 8));
+        missed->setVisible(false);
+        m_missed.push_back(missed);
+    }
+    m_cheapestMarker = addMarker(p, p->xAxis, p->yAxis,
+                                 QCPScatterStyle(QCPScatterStyle::ssStar, pen(palette::text(), 2.0), QBrush(Qt::NoBrush), 18));
+    m_efficientMarker = addMarker(p, p->xAxis, p->yAxis,
+                                  QCPScatterStyle(QCPScatterStyle::ssDiamond, pen(palette::text(), 2.0), QBrush(Qt::NoBrush), 15));
+    m_cheapestMarker->setName(tr("cheapest plan"));
+    m_efficientMarker->setName(tr("most power-efficient plan"));
+    m_cheapestLabel = addLabel(p, p->xAxis, p->yAxis, palette::text());
+    setPlacement(m_cheapestLabel, Qt::AlignRight | Qt::AlignBottom, QMargins(10, 0, 10, 8));
+    m_efficientLabel = addLabel(p, p->xAxis, p->yAxis, palette::text());
+    setPlacement(m_efficientLabel, Qt::AlignLeft | Qt::AlignTop, QMargins(10, 8, 10, 0));
+    m_itlLine = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::slo(), 1.4, Qt::DashLine));
+    m_itlLabel = addLabel(p, p->xAxis, p->yAxis, palette::slo());
+    setPlacement(m_itlLabel, Qt::AlignLeft | Qt::AlignTop, QMargins(4, 0, 4, 0));
+    placeLegendBelow(p, 4);
+    p->legend->setVisible(true);
+}
+
+void PlanPlot::refresh(const model::Scenario&, const model::Evaluation&)
+{
+}
+
+void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanResult& result, const std::vector<int>& drawn)
+{
+    QCustomPlot* p = plot();
+    m_drawn = drawn;
+    Extent xs, ys;
+    xs.log = ys.log = true; // positive values only: both axes may turn logarithmic
+    for (int i = 0; i < kMaxDevices; ++i) {
+        QCPGraph* line = m_frontier[size_t(i)];
+        QCPGraph* missed = m_missed[size_t(i)];
+        QVector<double> keys, values, missedKeys, missedValues;
+        if (i < int(drawn.size())) {
+            const model::DeviceSummary& summary = result.devices.at(size_t(drawn[size_t(i)]));
+            for (int index : summary.frontier) {
+                const model::PlanPoint& point = result.points.at(size_t(index));
+                const double x = point.tokensPerSecondPerUser, y = point.outputTokensPerSecondPerGpu;
+                if (!finitePositive(x) || !finitePositive(y))
+                    continue;
+                keys << x;
+                values << y;
+                xs.include(x);
+                ys.include(y);
+                if (!point.meetsSlo()) {
+                    missedKeys << x;
+                    missedValues << y;
+                }
+            }
+        }
+        line->setData(keys, values, true);
+        missed->setData(missedKeys, missedValues, true);
+        const bool shown = i < int(drawn.size());
+        line->setVisible(shown);
+        missed->setVisible(shown);
+        if (shown) {
+            line->setName(deviceName(request, drawn[size_t(i)]));
+            line->addToLegend();
+            missed->setName(line->name() + tr(" (misses an SLO)")); // for the CSV; not in the legend
+        } else {
+            line->removeFromLegend();
+        }
+    }
+
+    auto mark = [&](QCPGraph* marker, QCPItemText* label, const std::optional<int>& index, const QString& what) {
+        if (!index) {
+            marker->data()->clear();
+            label->setVisible(false);
+            return QPointF();
+        }
+        const model::PlanPoint& point = result.points.at(size_t(*index));
+        const double x = point.tokensPerSecondPerUser, y = point.outputTokensPerSecondPerGpu;
+        if (!finitePositive(x) || !finitePositive(y)) {
+            marker->data()->clear();
+            label->setVisible(false);
+            return QPointF();
+        }
+        assignPoint(marker, x, y);
+        xs.include(x);
+        ys.include(y);
+        label->setText(what + QLatin1Char('\n') + pointText(request, point));
+        placeLabelAt(label, x, y);
+        label->setVisible(true);
+        return QPointF(x, y);
+    };
+    const bool same = result.cheapest && result.mostPowerEfficient && *result.cheapest == *result.mostPowerEfficient;
+    const QPointF cheapest = mark(m_cheapestMarker, m_cheapestLabel, result.cheapest,
+                                  same ? tr("cheapest and most power-efficient") : tr("cheapest"));
+    if (same) {
+        m_efficientMarker->data()->clear();
+        m_efficientLabel->setVisible(false);
+    } else {
+        mark(m_efficientMarker, m_efficientLabel, result.mostPowerEfficient, tr("most power-efficient"));
+    }
+    Q_UNUSED(cheapest);
+
+    const double sloX = request.slo.itlMs > 0 ? 1000.0 / request.slo.itlMs : 0;
+    if (finitePositive(sloX))
+        xs.include(sloX);
+
+    // Logarithmic where the spread is large, linear otherwise.
+    const bool logX = xs.valid() && xs.high / xs.low > 20;
+    const bool logY = ys.valid() && ys.high / ys.low > 20;
+    if (logX != m_logX) {
+        setupAxis(p->xAxis, p->xAxis->label(), logX);
+        m_logX = logX;
+    }
+    if (logY != m_logY) {
+        setupAxis(p->yAxis, p->yAxis->label(), logY);
+        m_logY = logY;
+    }
+    xs.log = logX;
+    ys.log = logY;
+    if (!logX && xs.valid())
+        xs.include(0.0);
+    if (!logY && ys.valid())
+        ys.include(0.0);
+    applyRange(p->xAxis, xs, logX ? 1.4 : 0.06, QCPRange(0, 100));
+    applyRange(p->yAxis, ys, logY ? 1.5 : 0.1, QCPRange(0, 1000));
+
+    if (finitePositive(sloX)) {
+        placeVertical(m_itlLine, sloX);
+        m_itlLine->setVisible(true);
+        m_itlLabel->setText(tr("ITL SLO %1 ms").arg(format::number(request.slo.itlMs, 3)));
+        placeLabelAtKey(m_itlLabel, sloX, 0.02);
+        m_itlLabel->setVisible(true);
+    } else {
+        m_itlLine->setVisible(false);
+        m_itlLabel->setVisible(false);
+    }
+    p->legend->setVisible(!drawn.empty());
+    p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// ---------------------------------------------------------------------------------------------
+// PlanTab
+// ---------------------------------------------------------------------------------------------
+
+PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+{
+    setObjectName(QStringLiteral("planTab"));
+
+    auto makeSpin = [this](const QString& name, double low, double high, double value, int decimals, const QString& suffix,
+                           const QString& tip) {
+        auto* spin = new QDoubleSpinBox(this);
+        spin->setObjectName(name);
+        spin->setRange(low, high);
+        spin->setDecimals(decimals);
+        spin->setValue(value);
+        spin->setSuffix(suffix);
+        spin->setKeyboardTracking(false);
+        spin->setToolTip(tip);
+        spin->setAccessibleName(tip);
+        return spin;
+    };
+    m_rate = makeSpin(QStringLiteral("planRateSpinBox"), 0, 1e6, 10, 2, tr(" req/s"),
+                      tr("Mean request rate the fleet must carry (Poisson arrivals), requests per second"));
+    m_ttft = makeSpin(QStringLiteral("planTtftSpinBox"), 1, 1e6, 800, 0, tr(" ms"),
+                      tr("TTFT SLO (mean estimate), milliseconds; follows the scenario's TTFT SLO"));
+    m_itl = makeSpin(QStringLiteral("planItlSpinBox"), 1, 1e5, 50, 1, tr(" ms"),
+                     tr("ITL SLO (mean estimate), milliseconds; follows the scenario's first ITL SLO line"));
+    m_pue = makeSpin(QStringLiteral("planPueSpinBox"), 1, 3, model::kDefaultPue, 2, QString(),
+                     tr("Power usage effectiveness: facility power / IT power (an assumption)"));
+    m_pue->setSingleStep(0.05);
+    m_examplePrices = new QCheckBox(tr("Example prices per GPU-hour"), this);
+    m_examplePrices->setObjectName(QStringLiteral("planExamplePricesCheckBox"));
+    m_examplePrices->setChecked(true);
+    m_examplePrices->setToolTip(tr("Illustrative prices from resources/plans/gpu-prices-example.json: examples to edit, "
+                                   "not quotes. Off: every cost is unknown (-) and plans rank by J/token."));
+
+    auto* inputs = new QHBoxLayout;
+    inputs->setSpacing(12);
+    auto addInput = [&](const QString& label, QWidget* widget) {
+        auto* l = new QLabel(label, this);
+        l->setBuddy(widget);
+        inputs->addWidget(l);
+        inputs->addWidget(widget);
+    };
+    addInput(tr("&Rate"), m_rate);
+    addInput(tr("&TTFT SLO"), m_ttft);
+    addInput(tr("&ITL SLO"), m_itl);
+    addInput(tr("&PUE"), m_pue);
+    inputs->addWidget(m_examplePrices);
+    inputs->addStretch(1);
+    auto* note = new QLabel(tr("Model, prompt / output lengths and efficiencies: the scenario's controls."), this);
+    note->setWordWrap(true);
+    note->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
+
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("planMessageLabel"));
+    m_message->setWordWrap(true);
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setStyleSheet(QStringLiteral("QLabel { color: %1; font-weight: 600; }").arg(palette::css(palette::error())));
+    m_message->setVisible(false);
+
+    m_plot = new PlanPlot(this);
+    m_plot->setMinimumHeight(380);
+
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setObjectName(QStringLiteral("planTable"));
+    m_table->setHorizontalHeaderLabels({tr("#"), tr("Device"), tr("GPUs"), tr("Layout"), tr("Mode"), tr("Batch cap"),
+                                        tr("Replicas / pools"), tr("ITL (ms)"), tr("TTFT (ms)"), tr("tok/s/GPU"),
+                                        tr("tok/s/user"), tr("$/1M out"), tr("J/token")});
+    m_table->horizontalHeaderItem(CostColumn)
+        ->setToolTip(tr("Cost per million output tokens, every GPU-second charged to output (all-in), at the example "
+                        "or given price; - when the price is unknown"));
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSortingEnabled(true);
+    // Widths set once per result (resizeColumnsToContents() in showResult()): ResizeToContents would
+    // measure every row again on each setItem().
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setResizeContentsPrecision(200);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setAccessibleName(tr("Ranked plans"));
+
+    m_excluded = new QListWidget(this);
+    m_excluded->setObjectName(QStringLiteral("planExcludedList"));
+    m_excluded->setAccessibleName(tr("Devices without a plan"));
+    m_excluded->setWordWrap(true);
+
+    auto* lower = new QHBoxLayout;
+    auto* tableBox = new QVBoxLayout;
+    tableBox->addWidget(new QLabel(tr("<b>Plans meeting both SLOs</b>, cheapest first (click a header to sort)"), this));
+    tableBox->addWidget(m_table, 1);
+    auto* excludedBox = new QVBoxLayout;
+    excludedBox->addWidget(new QLabel(tr("<b>Devices without a plan</b>, and devices not drawn"), this));
+    excludedBox->addWidget(m_excluded, 1);
+    lower->addLayout(tableBox, 3);
+    lower->addLayout(excludedBox, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 8, 0, 0);
+    layout->addLayout(inputs);
+    layout->addWidget(note);
+    layout->addWidget(m_message);
+    layout->addWidget(m_plot, 3);
+    layout->addLayout(lower, 2);
+
+    // One search per event-loop pass, however many changes arrive in it.
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(0);
+    connect(m_timer, &QTimer::timeout, this, [this] { recompute(); });
+
+    syncSlosFromDocument();
+    connect(m_document, &ScenarioDocument::evaluated, this, &PlanTab::scheduleRecompute);
+    for (QDoubleSpinBox* spin : {m_rate, m_ttft, m_itl, m_pue})
+        connect(spin, &QDoubleSpinBox::valueChanged, this, &PlanTab::scheduleRecompute);
+    connect(m_examplePrices, &QCheckBox::toggled, this, &PlanTab::scheduleRecompute);
+}
+
+void PlanTab::syncSlosFromDocument()
+{
+    const model::Workload& workload = m_document->evaluatedScenario().workload;
+    const QSignalBlocker blockTtft(m_ttft), blockItl(m_itl);
+    if (workload.ttftSloMs > 0 && workload.ttftSloMs != m_documentTtftMs) {
+        m_documentTtftMs = workload.ttftSloMs;
+        m_ttft->setValue(workload.ttftSloMs);
+    }
+    if (!workload.itlSloMs.empty() && workload.itlSloMs.front() > 0 && workload.itlSloMs.front() != m_documentItlMs) {
+        m_documentItlMs = workload.itlSloMs.front();
+        m_itl->setValue(workload.itlSloMs.front());
+    }
+}
+
+void PlanTab::scheduleRecompute()
+{
+    if (isVisible()) {
+        if (!m_timer->isActive())
+            m_timer->start();
+    } else {
+        m_stale = true;
+    }
+}
+
+void PlanTab::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale || !m_result)
+        recompute();
+}
+
+QString PlanTab::recompute()
+{
+    m_timer->stop();
+    m_stale = false;
+    syncSlosFromDocument();
+    const double rate = m_rate->value();
+    if (!(rate > 0) || !std::isfinite(rate)) {
+        const QString message = tr("Request rate must be above 0 req/s (it is %1): the plans below are for the last valid rate.")
+                                    .arg(format::number(rate, 3));
+        m_message->setText(message);
+        m_message->setVisible(true);
+        return message;
+    }
+    const model::Scenario& scenario = m_document->evaluatedScenario();
+    model::PlanRequest request = model::planRequestFor(scenario, rate, m_itl->value());
+    request.slo.ttftMs = m_ttft->value();
+    request.candidates.devices = model::catalogueDevices(m_examplePrices->isChecked(), m_pue->value());
+    m_result = model::searchPlans(request);
+    ++m_searches;
+    m_request = std::move(request);
+    m_message->clear();
+    m_message->setVisible(false);
+    showResult();
+    return {};
+}
+
+void PlanTab::showResult()
+{
+    const model::PlanRequest& request = *m_request;
+    const model::PlanResult& result = *m_result;
+
+    // Devices drawn: those with a plan, in the order of their best plan's rank, at most kMaxDevices.
+    std::vector<int> withPlans; // in the order of each device's first plan in the ranking
+    for (int index : result.plans) {
+        const int device = result.points.at(size_t(index)).device;
+        if (std::find(withPlans.begin(), withPlans.end(), device) == withPlans.end())
+            withPlans.push_back(device);
+    }
+    std::vector<int> drawn(withPlans.begin(), withPlans.begin() + std::min<size_t>(withPlans.size(), PlanPlot::kMaxDevices));
+    m_plot->setResult(request, result, drawn);
+    m_plot->showTakeaway(result.takeaway.empty() ? tr("No plan meets both SLOs at %1 req/s.").arg(format::number(request.load.requestsPerSecond, 3))
+                                                 : QString::fromStdString(result.takeaway));
+
+    // The ranked plans.
+    m_table->setSortingEnabled(false);
+    m_table->clearContents();
+    m_table->setRowCount(int(result.plans.size()));
+    for (int row = 0; row < int(result.plans.size()); ++row) {
+        const model::PlanPoint& p = result.points.at(size_t(result.plans[size_t(row)]));
+        const QString fleet = p.disaggregated ? tr("%1 prefill + %2 decode").arg(p.prefillInstances).arg(p.decodeInstances)
+                                              : counted(p.replicas, tr("1 replica"), tr("%1 replicas"));
+        auto set = [&](int column, const QString& text, std::optional<double> key) {
+            m_table->setItem(row, column, new SortItem(text, key));
+        };
+        set(RankColumn, QString::number(row + 1), row + 1);
+        set(DeviceColumn, deviceName(request, p.device), std::nullopt);
+        set(GpusColumn, QString::number(p.totalGpus), p.totalGpus);
+        set(LayoutColumn, QString::fromStdString(model::layoutText(p.layout)), std::nullopt);
+        set(ModeColumn, p.disaggregated ? tr("disaggregated") : tr("colocated"), std::nullopt);
+        set(BatchCapColumn, QString::number(p.batchCap), p.batchCap);
+        set(FleetColumn, fleet, p.totalGpus);
+        set(ItlColumn, format::number(p.itlMs, 3), p.itlMs);
+        set(TtftColumn, format::number(p.ttftMs, 3), p.ttftMs);
+        set(TokensPerGpuColumn, format::number(p.outputTokensPerSecondPerGpu, 3), p.outputTokensPerSecondPerGpu);
+        set(TokensPerUserColumn, format::number(p.tokensPerSecondPerUser, 3), p.tokensPerSecondPerUser);
+        set(CostColumn, optionalNumber(p.cost.costPerMillionOutputTokensAllIn), p.cost.costPerMillionOutputTokensAllIn);
+        set(JoulesColumn, optionalNumber(p.cost.joulesPerOutputToken), p.cost.joulesPerOutputToken);
+    }
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RankColumn, Qt::AscendingOrder);
+    m_table->resizeColumnsToContents();
+
+    // Devices without a plan, then the ones with plans not drawn.
+    m_excluded->clear();
+    for (const model::DeviceSummary& d : result.devices) {
+        if (d.reason == model::ExclusionReason::None)
+            continue;
+        QString line = deviceName(request, d.device) + QStringLiteral(": ") + QString::fromStdString(model::exclusionText(d.reason));
+        if (!d.detail.empty())
+            line += QStringLiteral(" \u2014 ") + QString::fromStdString(d.detail);
+        m_excluded->addItem(line);
+    }
+    for (size_t i = drawn.size(); i < withPlans.size(); ++i)
+        m_excluded->addItem(tr("%1: has plans (in the table), not drawn: the plot shows the %2 devices with the best plans")
+                                .arg(deviceName(request, withPlans[i]))
+                                .arg(PlanPlot::kMaxDevices));
+}
+
+} // namespace ridgeline::views

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include <QString>
+#include <QWidget>
+
+#include "model/analysis/plan.h"
+#include "views/kit/plotpanel.h"
+
+class QCheckBox;
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QDoubleSpinBox;
+class QLabel;
+class QListWidget;
+class QTableWidget;
+class QTimer;
+
+namespace ridgeline::views {
+
+class ScenarioDocument;
+
+/**
+ * The fleet plan's Pareto plot (issue 14): output tokens/s per GPU (y) against tokens/s per user
+ * (x = 1 / ITL), one line with markers per drawn device through its Pareto frontier
+ * (model::DeviceSummary::frontier); frontier points that miss an SLO get a hollow marker. The ITL
+ * SLO is a vertical line at x = 1000 / ITL_ms; the cheapest and most power-efficient plans are
+ * marked and labelled. Axes turn logarithmic when the drawn values span more than 20x. Every value
+ * drawn is finite. Object names: planPanel, planTitle, planPlot.
+ */
+class PlanPlot final : public PlotPanel {
+    Q_OBJECT
+
+public:
+    /** Most devices drawn; the others are listed by the tab. */
+    static constexpr int kMaxDevices = 8;
+
+    explicit PlanPlot(QWidget* parent = nullptr);
+
+    /** Nothing: the plan tab draws through setResult(). */
+    void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) override;
+
+    /** Draws @p result of @p request for the devices @p drawn (indices into the request's devices). */
+    void setResult(const model::PlanRequest& request, const model::PlanResult& result, const std::vector<int>& drawn);
+
+    /** Devices drawn, in legend order (indices into the request's devices). */
+    const std::vector<int>& drawnDevices() const { return m_drawn; }
+    /** The frontier graph (line + markers) of drawn device @p i. */
+    QCPGraph* frontierGraph(int i) const { return m_frontier.at(size_t(i)); }
+    /** Hollow markers of drawn device @p i's frontier points that miss an SLO. */
+    QCPGraph* missedGraph(int i) const { return m_missed.at(size_t(i)); }
+    QCPGraph* cheapestMarker() const { return m_cheapestMarker; }
+    QCPGraph* efficientMarker() const { return m_efficientMarker; }
+    QCPItemText* cheapestLabel() const { return m_cheapestLabel; }
+    QCPItemText* efficientLabel() const { return m_efficientLabel; }
+    QCPItemStraightLine* itlLine() const { return m_itlLine; }
+
+    /** Sets the takeaway line above the plot (plain text). */
+    void showTakeaway(const QString& text) { setTakeaway(text); }
+
+private:
+    std::vector<int> m_drawn;
+    std::vector<QCPGraph*> m_frontier; ///< kMaxDevices, created once; unused ones hidden
+    std::vector<QCPGraph*> m_missed;
+    QCPGraph* m_cheapestMarker = nullptr;
+    QCPGraph* m_efficientMarker = nullptr;
+    QCPItemText* m_cheapestLabel = nullptr;
+    QCPItemText* m_efficientLabel = nullptr;
+    QCPItemStraightLine* m_itlLine = nullptr;
+    QCPItemText* m_itlLabel = nullptr;
+    bool m_logX = false;
+    bool m_logY = false;
+};
+
+/**
+ * The "Plan" tab (issue 14): which accelerator, how many, in which layout, at what cost, for the
+ * document's scenario (model, prompt and output lengths, efficiencies, serving) at a request rate
+ * and two SLOs given here (model::planRequestFor, model::searchPlans over the hardware catalogue).
+ *
+ * Inputs: request rate (req/s, > 0), TTFT and ITL SLOs (ms; they follow the document's
+ * workload.ttft_slo_ms and first ITL SLO line whenever those change), example prices on or off
+ * (resources/plans/gpu-prices-example.json: examples, not quotes; off, every cost is unknown "-"),
+ * and PUE. Shows the takeaway, the Pareto plot (PlanPlot), the ranked plans in a sortable table
+ * and the devices without a plan with the reason (model::exclusionText) and its figures.
+ *
+ * Recomputes on the document's evaluated() and on input changes, coalesced to one search per event
+ * loop pass, while visible (else on the next show). A rate <= 0 shows a message naming the value
+ * and keeps the previous result on screen.
+ * Object names: planTab, planRateSpinBox, planTtftSpinBox, planItlSpinBox,
+ * planExamplePricesCheckBox, planPueSpinBox, planMessageLabel, planTable, planExcludedList.
+ */
+class PlanTab final : public QWidget {
+    Q_OBJECT
+
+public:
+    /** Columns of table(). */
+    enum Column {
+        RankColumn, DeviceColumn, GpusColumn, LayoutColumn, ModeColumn, BatchCapColumn, FleetColumn, ItlColumn,
+        TtftColumn, TokensPerGpuColumn, TokensPerUserColumn, CostColumn, JoulesColumn, ColumnCount
+    };
+
+    explicit PlanTab(ScenarioDocument* document, QWidget* parent = nullptr);
+
+    /** Searches now from the document's evaluated scenario and the inputs; returns "" or the message shown. */
+    QString recompute();
+
+    /** The last successful search and its request (nullopt before the first). */
+    const std::optional<model::PlanResult>& result() const { return m_result; }
+    const std::optional<model::PlanRequest>& request() const { return m_request; }
+
+    /** Searches run so far (to check that bursts of changes coalesce). */
+    int searchCount() const { return m_searches; }
+
+    QDoubleSpinBox* rateSpinBox() const { return m_rate; }
+    QDoubleSpinBox* ttftSpinBox() const { return m_ttft; }
+    QDoubleSpinBox* itlSpinBox() const { return m_itl; }
+    QCheckBox* examplePricesCheckBox() const { return m_examplePrices; }
+    QDoubleSpinBox* pueSpinBox() const { return m_pue; }
+    QLabel* messageLabel() const { return m_message; }
+    QTableWidget* table() const { return m_table; }
+    QListWidget* excludedList() const { return m_excluded; }
+    PlanPlot* plot() const { return m_plot; }
+
+public slots:
+    /** Queues one recompute for the next event-loop pass when visible; else marks the tab stale. */
+    void scheduleRecompute();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void syncSlosFromDocument();
+    void showResult();
+
+    ScenarioDocument* m_document = nullptr;
+    std::optional<model::PlanRequest> m_request;
+    std::optional<model::PlanResult> m_result;
+    bool m_stale = true;
+    int m_searches = 0;
+    double m_documentTtftMs = -1;
+    double m_documentItlMs = -1;
+    QTimer* m_timer = nullptr;
+
+    QDoubleSpinBox* m_rate = nullptr;
+    QDoubleSpinBox* m_ttft = nullptr;
+    QDoubleSpinBox* m_itl = nullptr;
+    QCheckBox* m_examplePrices = nullptr;
+    QDoubleSpinBox* m_pue = nullptr;
+    QLabel* m_message = nullptr;
+    PlanPlot* m_plot = nullptr;
+    QTableWidget* m_table = nullptr;
+    QListWidget* m_excluded = nullptr;
+};
+
+} // namespace ridgeline::views
