@@ -63,7 +63,7 @@ void MainWindow::setupFeatures()
     connect(m_whatIfs, &WhatIfTabs::tabRefreshed, m_baseline, &BaselineOverlay::afterRefresh);
     // A tab built after start (on first show) gets what finishFeatures() gave every widget then.
     connect(m_whatIfs, &WhatIfTabs::tabBuilt, this, [this](int, QWidget* page) {
-        m_history->trackSliders(page);
+        trackSliders(m_history, page);
         fillAccessibleNames(page);
     });
     // The notice about a pinned baseline belongs to the document it was pinned in.
