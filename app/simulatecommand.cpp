@@ -400,13 +400,6 @@ QString parseRateSweepOption(const QString& text, model::RateSweep& out)
     return {};
 }
 
-int runSimulate(const QString& file, bool json)
-{
-    SimulateOptions options;
-    options.format = json ? QStringLiteral("json") : QStringLiteral("text");
-    return runSimulate(file, options);
-}
-
 int runSimulate(const QString& file, const SimulateOptions& options)
 {
     const bool json = options.format == QLatin1String("json");

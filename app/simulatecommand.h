@@ -54,18 +54,13 @@ struct SimulateOptions {
 QString parseRateSweepOption(const QString& text, model::RateSweep& out);
 
 /**
- * `ridgeline --simulate FILE [--format text|json|csv] [--rate-sweep FROM:TO:STEPS] [--attainment X]`: as
- * runSimulate() below, plus the open-loop arrival-rate sweep when the file's "rate_sweep" or --rate-sweep asks for
- * one (JSON: the key "rate_sweep" added; text: a table after the run's; CSV: the sweep's table, or the run's one row).
- */
-int runSimulate(const QString& file, const SimulateOptions& options);
-
-/**
- * `ridgeline --simulate FILE [--format json]`: loads the simulation file (model/files/simulationfile.h), simulates
- * it, runs the sweep when sweep_max_sequences is given, and prints the aggregates to stdout as JSON
- * (@p json) or text. Returns 0; on a bad file prints one line "ridgeline: FILE: message" to stderr and
+ * `ridgeline --simulate FILE [--format text|json|csv] [--rate-sweep FROM:TO:STEPS] [--attainment X]`: loads the
+ * simulation file (model/files/simulationfile.h), simulates it, runs the sweep when sweep_max_sequences is given,
+ * and prints the aggregates to stdout, plus the open-loop arrival-rate sweep when the file's "rate_sweep" or
+ * --rate-sweep asks for one (JSON: the key "rate_sweep" added; text: a table after the run's; CSV: the sweep's
+ * table, or the run's one row). Returns 0; on a bad file prints one line "ridgeline: FILE: message" to stderr and
  * returns 2.
  */
-int runSimulate(const QString& file, bool json);
+int runSimulate(const QString& file, const SimulateOptions& options);
 
 } // namespace ridgeline::app
