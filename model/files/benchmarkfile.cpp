@@ -7,13 +7,13 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <regex>
 #include <set>
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
+#include <QRegularExpression>
 #include <QString>
 
 #include "model/cost/jsoninput.h"
@@ -181,18 +181,18 @@ std::string readFlatResult(const QJsonObject& o, BenchmarkPoint& p, BenchmarkFil
                         || o.value(QLatin1String("backend")).toString().startsWith(QLatin1String("sglang"));
     if (f.format.empty())
         f.format = sglang ? "SGLang bench_serving JSON" : "vLLM bench serve JSON";
-    static const std::regex key("^(mean|median|p90|p95|p99)_(ttft|tpot|itl|e2el|e2e_latency)_ms$");
+    static const QRegularExpression key(QStringLiteral("^(mean|median|p90|p95|p99)_(ttft|tpot|itl|e2el|e2e_latency)_ms$"));
     for (auto it = o.begin(); it != o.end(); ++it) {
         const std::string k = it.key().toStdString();
-        std::smatch m;
-        if (!std::regex_match(k, m, key))
+        const QRegularExpressionMatch m = key.match(it.key());
+        if (!m.hasMatch())
             continue;
         const auto v = r.number(k.c_str());
         if (!v)
             continue;
         if (std::string e = checkLatency(p.label + ": " + k, *v); !e.empty())
             return e;
-        p.latencies.push_back({*metricFrom(m[2]), *statisticFrom(m[1]), *v});
+        p.latencies.push_back({*metricFrom(m.captured(2).toStdString()), *statisticFrom(m.captured(1).toStdString()), *v});
     }
     const auto completed = r.number("completed");
     const auto inputTotal = r.number("total_input_tokens");
@@ -237,6 +237,17 @@ std::string readFlatResult(const QJsonObject& o, BenchmarkPoint& p, BenchmarkFil
 }
 
 /** GenAI-Perf / AIPerf profile export JSON: {"time_to_first_token": {"unit": "ms", "avg": ..., "p50": ...}, ...}. */
+/// The concurrency that a benchmark tool's artifact directory or file name records ("concurrency50",
+/// "concurrency-50", "concurrency_50"), as the digits; nullopt when the name has none.
+std::optional<std::string> concurrencyInFileName(const std::string& fileName)
+{
+    static const QRegularExpression inName(QStringLiteral("concurrency[-_]?([0-9]+)"));
+    const QRegularExpressionMatch m = inName.match(QString::fromStdString(fileName));
+    if (!m.hasMatch())
+        return std::nullopt;
+    return m.captured(1).toStdString();
+}
+
 std::string readProfileExport(const QJsonObject& o, const std::string& fileName, BenchmarkPoint& p, BenchmarkFile& f)
 {
     f.format = "GenAI-Perf / AIPerf profile export JSON";
@@ -307,11 +318,9 @@ std::string readProfileExport(const QJsonObject& o, const std::string& fileName,
         if (!concurrency && v.isDouble())
             concurrency = v.toDouble();
     if (!concurrency) {
-        std::smatch m;
-        static const std::regex inName("concurrency[-_]?([0-9]+)");
-        if (std::regex_search(fileName, m, inName)) {
-            concurrency = std::stod(m[1]);
-            addNote(f, "concurrency " + m[1].str() + " taken from the file name");
+        if (const std::optional<std::string> n = concurrencyInFileName(fileName)) {
+            concurrency = std::stod(*n);
+            addNote(f, "concurrency " + *n + " taken from the file name");
         }
     }
     if (!concurrency) {
@@ -513,12 +522,10 @@ std::string readGenaiPerfCsv(const QList<QByteArray>& lines, const std::string& 
             return cellProblem;
     }
     addNote(f, "inter_token_latency of GenAI-Perf / AIPerf is per request (latency - TTFT) / (output tokens - 1): compared as TPOT");
-    std::smatch m;
-    static const std::regex inName("concurrency[-_]?([0-9]+)");
     const auto latency = p.latency(BenchmarkMetric::EndToEnd, BenchmarkStatistic::Mean);
-    if (std::regex_search(fileName, m, inName)) {
-        p.concurrency = std::stod(m[1]);
-        addNote(f, "concurrency " + m[1].str() + " taken from the file name");
+    if (const std::optional<std::string> n = concurrencyInFileName(fileName)) {
+        p.concurrency = std::stod(*n);
+        addNote(f, "concurrency " + *n + " taken from the file name");
     } else if (p.requestsPerSecond && latency) {
         const double little = *p.requestsPerSecond * *latency / 1000.0;
         p.concurrency = std::max(1.0, std::round(little));
