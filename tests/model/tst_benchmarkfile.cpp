@@ -148,6 +148,15 @@ private slots:
         QCOMPARE(p.outputTokens, 64.0);
         QCOMPARE(p.concurrency, std::round(0.8233 * 2413.5 / 1000)); // Little's law: 1.99
         QCOMPARE(p.load, BenchmarkLoad::Concurrency);
+        // An artifact directory's name gives the concurrency instead, with or without a separator.
+        for (const auto& [name, expected] : {std::pair{"artifacts/qwen-concurrency-8/profile_export_aiperf.json", 8.0},
+                                             std::pair{"artifacts/qwen-concurrency_12/profile_export_aiperf.json", 12.0},
+                                             std::pair{"artifacts/qwen-concurrency32/profile_export_aiperf.json", 32.0}}) {
+            BenchmarkFile named;
+            QCOMPARE(readBenchmarkFile(readData(QStringLiteral("bench/aiperf-export.json")), name, named), std::string());
+            QCOMPARE(named.points.at(0).concurrency, expected);
+            QVERIFY(hasNote(named, "taken from the file name"));
+        }
     }
 
     void llmperfSummary()
