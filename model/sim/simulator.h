@@ -118,6 +118,10 @@ struct RequestClass {
     /// prefix_groups: 0, the class's requests share no prompt prefix a router could follow; N >= 1, each request
     /// draws one of N prefix groups (conversations or system prompts), equally likely, ids distinct from other classes'
     int prefixGroups = 0;
+    /// prefix_tokens: with prefixGroups, the tokens of the prompt prefix a group's requests share (a system prompt, a
+    /// conversation's history), at most each request's prompt; 0 (the default): the groups route but share no tokens,
+    /// so prefix caching has nothing to reuse (the behaviour before the key)
+    int prefixTokens = 0;
 };
 
 /** How a fleet's router assigns each arriving request to a replica (SimulationConfig::router). */
@@ -136,7 +140,9 @@ struct Request {
     int outputTokens = 1;   ///< including the first token, which the prefill produces
     int classIndex = 0;     ///< into SimulationConfig::classes
     int prefixGroup = -1;   ///< requests sharing a prompt prefix (RequestClass::prefixGroups, a Mooncake trace's first
-                            ///< hash id); -1: none. Only the prefix-aware router reads it.
+                            ///< hash id); -1: none. The prefix-aware router and the prefix cache read it.
+    int prefixTokens = 0;   ///< of promptTokens, the leading tokens shared with the rest of its group (RequestClass::
+                            ///< prefixTokens; a Mooncake trace: 512 per hash id of the group's chain); 0: none
 };
 
 /** Everything the simulation does besides the scenario. Field names follow the simulation file's keys. */
@@ -177,6 +183,19 @@ struct SimulationConfig {
      */
     int replicas = 1;
     RouterPolicy router = RouterPolicy::RoundRobin; ///< router
+    /**
+     * requestRecords: which requests keep a RequestResult in SimulationResult::requests (and token times, replicaOf).
+     * None (the default): every request, in input order. K >= 0: only the first K requests in arrival order (0: none),
+     * so that a run's memory does not grow with its length; the summaries cover every request either way.
+     */
+    std::optional<long long> requestRecords;
+    /**
+     * prefix_caching: each replica keeps a KV prefix cache (vLLM's automatic prefix caching): the full blocks of a
+     * request's shared prefix (Request::prefixTokens) stay cached after it, evictable (least recently used first)
+     * when running requests need the blocks, and a later request of the same group skips the prefill of the cached
+     * blocks. Only requests with a prefix read it, so a workload without prefix_tokens runs as with it off.
+     */
+    bool prefixCaching = true;
 };
 
 /**
@@ -265,6 +284,34 @@ std::string checkSimulationConfig(const SimulationConfig& config);
 std::vector<Request> generateRequests(const SimulationConfig& config, const SimulationProgress& progress = {});
 
 /**
+ * The workload of generateRequests() drawn one request at a time, in the same order and with the same values, in
+ * memory that does not grow with the number of requests: per class its random stream and next request, plus (for a
+ * trace that is not already in arrival order) one 4-byte index per trace row. simulateWorkload() runs from it.
+ * Precondition: checkSimulationConfig(config) is ""; @p config must outlive the generator.
+ */
+class RequestGenerator {
+public:
+    explicit RequestGenerator(const SimulationConfig& config);
+    ~RequestGenerator();
+    RequestGenerator(const RequestGenerator&) = delete;
+    RequestGenerator& operator=(const RequestGenerator&) = delete;
+    /** Sets @p request to the next request in arrival order (ties: class order); false when there are no more. */
+    bool next(Request& request);
+    /** Requests returned so far. */
+    long long generated() const { return m_generated; }
+
+private:
+    struct ClassStream;
+    bool fill(ClassStream& stream);
+    const SimulationConfig& m_config;
+    std::vector<ClassStream> m_streams;
+    std::vector<std::uint32_t> m_traceOrder; // trace rows in arrival order when the trace is not sorted; empty if it is
+    size_t m_traceNext = 0;
+    long long m_generated = 0;
+    long long m_limit = 0;
+};
+
+/**
  * Draws one length from @p dist with @p engine (advanced): uniforms from the top 53 bits of one draw,
  * normals by Box-Muller from two. Exposed for tests.
  */
@@ -339,8 +386,35 @@ private:
     double m_sum = 0, m_max = 0;
 };
 
+/**
+ * Order statistics of a per-request latency in bounded memory: the first kExactSamples values are kept and their
+ * percentiles are exact (nearest rank, as Percentiles); from the next one on, every value is counted in a
+ * LatencyHistogram instead and a percentile is the largest value in the 1/256-octave bin holding the nearest rank:
+ * a value that occurred, never below the exact nearest-rank value and less than 1/256 (0.4 %) above it (values under
+ * 2^-20 s, about 1 us, share one bin: there the error is under 1 us). Count, mean and max are always exact.
+ * Memory: at most 64 KiB (the exact values), then 4 KiB per power of two that holds a value.
+ */
+class StreamingPercentiles {
+public:
+    static constexpr long long kExactSamples = 8192;
+    static constexpr double kRelativeError = 1.0 / LatencyHistogram::kBinsPerOctave; ///< bound past kExactSamples
+    /** Adds one value, seconds (ignored unless finite). */
+    void add(double seconds);
+    Percentiles percentiles() const;
+    long long count() const { return m_count; }
+    /** True while the percentiles are exact (at most kExactSamples values so far). */
+    bool exact() const { return m_count <= kExactSamples; }
+
+private:
+    std::vector<double> m_exact;
+    LatencyHistogram m_histogram; // every value once there are more than kExactSamples
+    long long m_count = 0;
+    double m_sum = 0, m_max = 0;
+};
+
 /** The latencies of a set of requests. itl is over every inter-token interval (LatencyHistogram: its
- *  percentiles within 0.4 %), the others per request (exact). */
+ *  percentiles within 0.4 %), the others per request (StreamingPercentiles: exact up to 8,192 requests, then
+ *  within 0.4 %). */
 struct LatencySummary {
     Percentiles queueWait, prefill, ttft, itl, tpot, endToEnd;
 };
@@ -375,11 +449,14 @@ struct ReplicaLoad {
     double meanSequences = 0;
     double kvBlocksPeak = 0;     ///< whole-model blocks, of SimulationResult::kvBlocksTotal
     long long preemptions = 0;
+    double prefixPromptTokens = 0; ///< prompt tokens of its requests with a shared prefix (SimulationResult's)
+    double prefixHitTokens = 0;    ///< of them, taken from its prefix cache
 };
 
 /** Everything a run measures. */
 struct SimulationResult {
-    std::vector<RequestResult> requests;     ///< same order as the input requests
+    /// same order as the input requests, or with SimulationConfig::requestRecords = K the first K in arrival order
+    std::vector<RequestResult> requests;
     TrafficSummary all;
     std::vector<TrafficSummary> classes;     ///< one per SimulationConfig::classes entry
     double spanSeconds = 0;                  ///< first arrival to last completion
@@ -410,7 +487,15 @@ struct SimulationResult {
      * peak); meanSequences per replica; kvSeries that of the replica with the highest KV peak. Empty for one replica.
      */
     std::vector<ReplicaLoad> replicas;
-    std::vector<int> replicaOf;              ///< a fleet: the replica each request was routed to (input order)
+    std::vector<int> replicaOf;              ///< a fleet: the replica each request was routed to (as requests)
+    /// prefix caching (SimulationConfig::prefixCaching): prompt tokens of the requests with a shared prefix
+    /// (Request::prefixTokens > 0) at their first scheduling, and of those the tokens found in the prefix cache
+    /// (whole blocks of the shared prefix), whose prefill was skipped. Hit rate = prefixHitTokens / prefixPromptTokens.
+    double prefixPromptTokens = 0;
+    double prefixHitTokens = 0;
+    long long prefixEvictedBlocks = 0;       ///< whole-model blocks of cached prefixes given up to running requests
+    /** The prefix cache's hit rate in tokens: prefixHitTokens / prefixPromptTokens (0 when no request has a prefix). */
+    double prefixHitRate() const { return prefixPromptTokens > 0 ? prefixHitTokens / prefixPromptTokens : 0.0; }
 };
 
 
@@ -433,6 +518,15 @@ SimulationResult simulate(const Scenario& scenario, const SimulationConfig& conf
 SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
                                const SimulationProgress& progress = {});
 
+/**
+ * simulate() of the workload generateRequests(config) would return, drawn as the run goes (RequestGenerator) rather
+ * than held in a vector: with config.requestRecords = 0 its memory does not grow with the number of requests (the
+ * requests in flight, the fixed summaries; docs/fleet-simulation.md, "Memory"). The same result as
+ * simulate(scenario, config, generateRequests(config)) (tests/model/tst_simulator.cpp). @p progress's total is the
+ * expected request count (estimateSimulationCost()).
+ */
+SimulationResult simulateWorkload(const Scenario& scenario, const SimulationConfig& config, const SimulationProgress& progress = {});
+
 /** One point of the max-sequences sweep. */
 struct SweepPoint {
     int maxSequences = 0;
@@ -450,6 +544,10 @@ struct SweepPoint {
  *  @p progress as in simulate(); when it stops a run the points so far are returned. */
 std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
                                           const std::vector<Request>& requests, const SimulationProgress& progress = {});
+
+/** sweepMaxSequences() of config's own workload, drawn for each run (simulateWorkload()): memory flat in its length. */
+std::vector<SweepPoint> sweepWorkloadMaxSequences(const Scenario& scenario, const SimulationConfig& config,
+                                                  const SimulationProgress& progress = {});
 
 /** An open-loop arrival-rate sweep (the simulation file's "rate_sweep", or --rate-sweep FROM:TO:STEPS). */
 struct RateSweep {
@@ -474,6 +572,7 @@ struct RatePoint {
     double p50ItlSeconds = 0, p99ItlSeconds = 0;
     double p99EndToEndSeconds = 0;
     bool bisection = false;                ///< added by the bisection, not one of the even steps
+    double prefixCacheHitRate = 0;         ///< SimulationResult::prefixHitRate() of the run
 };
 
 /** The sweep's points in rate order and the highest rate holding the target. */

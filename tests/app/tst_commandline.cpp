@@ -333,7 +333,8 @@ private slots:
         QCOMPARE(csv.exitCode, 0);
         const QList<QByteArray> lines = csv.out.trimmed().split('\n');
         QCOMPARE(lines.constFirst(), QByteArray("rate_per_s,requests,attainment,goodput_requests_per_s,throughput_tokens_per_s,"
-                                                "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,end_to_end_p99_ms,bisection,meets_target"));
+                                                "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,end_to_end_p99_ms,bisection,meets_target,"
+                                                "prefix_cache_hit_rate"));
         QCOMPARE(lines.size(), 1 + 3 + 6); // the file's default of 6 bisections
         QVERIFY(lines[1].startsWith("2,"));
         QVERIFY(lines.constLast().startsWith("10,"));
