@@ -33,6 +33,9 @@ namespace ridgeline::model {
  *    (beyond the watermark) and, under Chunked, token budget remain; under SeparateQueues an interactive
  *    request that finds no slot or memory preempts the latest batch sequence;
  * 4. the step lasts StepCost::seconds of its work; its tokens appear at its end.
+ * With prefix caching (SimulationConfig::prefixCaching, Request::prefixTokens) an admitted request first takes its
+ * group's cached prefix blocks and prefills only past them; cached blocks share the KV budget and are evicted,
+ * least recently used first, before anything is preempted (docs/fleet-simulation.md, "Prefix caching").
  * A decoding sequence holding P + g tokens (g generated so far) costs a decode at context S = P + g; the
  * step that completes a prefill yields the first token. An inter-token interval is the time between two
  * of a request's tokens, a preemption's wait included.
@@ -201,7 +204,7 @@ struct SimulationConfig {
 /**
  * Bounds of a simulation, shared by checkSimulationConfig() and the simulation file parser. With the
  * work and memory budgets below they keep any accepted run to seconds on a 2-core machine (about 4 s
- * and 210 MB per million chat requests).
+ * per million chat requests; 210 MB keeping every request's record, under 10 MB with requestRecords = 0).
  */
 inline constexpr long long kMaxSimulationRequests = 2000000; ///< requests generated in all: classes and trace,
                                                              ///< and again for each sweep run
@@ -232,8 +235,10 @@ using SimulationProgress = std::function<bool(long long done, long long total)>;
  * prompt tokens / token_budget steps of prefill (a step costs about two sequence-steps): about 16 ns of CPU each
  * (measured: 1,000,000 chat requests, 254 million output tokens, 4.1 s), so the budget of 1e9 output
  * tokens over all runs is about 16 s; the run shows progress and stops within milliseconds when
- * cancelled. Memory is about kSimulationBytesPerRequest per request (206 MB for that run), plus 8
- * bytes per recorded token time, plus the fixed ITL histograms.
+ * cancelled. Memory is about kSimulationBytesPerRequest per request (206 MB for that run) when every request's
+ * record is kept (the estimate assumes it), plus 8 bytes per recorded token time, plus the fixed histograms; with
+ * SimulationConfig::requestRecords = 0 and simulateWorkload() it is the requests in flight and the bounded summaries
+ * (9 MB for 8 replicas and 1 to 4 million requests: docs/fleet-simulation.md, "Memory").
  */
 inline constexpr double kMaxSimulationOutputTokens = 1e9;           ///< work units in all runs (SimulationCost::workUnits: output tokens, static padding, prefill steps)
 inline constexpr double kMaxSimulationBytes = 1024.0 * 1024 * 1024; ///< estimated peak memory of one run, bytes (1 GiB)
@@ -502,9 +507,10 @@ struct SimulationResult {
 /**
  * Simulates @p requests (any order) on @p scenario under @p config's policy. Deterministic.
  * Preconditions: validate(scenario) and checkSimulationConfig(config) are empty, every classIndex is
- * a valid index into config.classes. Cost: O(steps * sequences holding a slot), plus the summaries'
- * O(requests + ITL record) whatever the number of classes; no allocation per step beyond amortised
- * growth of the ITL record.
+ * a valid index into config.classes. Cost: O(steps * sequences holding a slot), plus O(1) per request for the
+ * streamed summaries (StreamingPercentiles, LatencyHistogram) whatever the number of classes. Memory: the requests
+ * in flight (about 150 bytes each), the bounded summaries, and the records config.requestRecords keeps (all by
+ * default: about 100 bytes a request).
  */
 SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
                           const SimulationProgress& progress = {});
