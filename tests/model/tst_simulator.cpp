@@ -511,6 +511,7 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::newRow("chat") << QStringLiteral("chat-llama-3.1-8b-h100.json");
         QTest::newRow("chat and batch job") << QStringLiteral("chat-and-batch-job-llama-3.1-8b-h100.json");
+        QTest::newRow("agents with prefix caching") << QStringLiteral("agent-prefix-cache-llama-3.1-8b-h100.json");
     }
     void exampleFilesParse()
     {
