@@ -269,6 +269,7 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                      .arg(QString::number(r.prefixHitRate() * 100.0, 'f', 1), QString::number(r.prefixHitTokens, 'f', 0),
                           QString::number(r.prefixPromptTokens, 'f', 0),
                           c.prefixCaching ? QString() : QStringLiteral("; prefix_caching is off"));
+    if (!r.replicas.empty()) {
         lines << QString();
         lines << QStringLiteral("Load per replica");
         lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
