@@ -61,7 +61,8 @@ QJsonObject percentilesJson(const model::Percentiles& p)
 {
     return QJsonObject{{QStringLiteral("count"), double(p.count)},    {QStringLiteral("mean"), p.mean * 1e3},
                        {QStringLiteral("p50"), p.p50 * 1e3},          {QStringLiteral("p95"), p.p95 * 1e3},
-                       {QStringLiteral("p99"), p.p99 * 1e3},          {QStringLiteral("max"), p.max * 1e3}};
+                       {QStringLiteral("p99"), p.p99 * 1e3},          {QStringLiteral("max"), p.max * 1e3},
+                       {QStringLiteral("p90"), p.p90 * 1e3}};
 }
 
 QJsonObject latencyJson(const model::LatencySummary& l)
@@ -138,6 +139,11 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
                          {QStringLiteral("ttft_slo_ms"), c.ttftSloMs},
                          {QStringLiteral("itl_slo_statistic"),
                           c.itlSloStatistic == model::ItlSloStatistic::Mean ? QStringLiteral("mean") : QStringLiteral("max")}});
+    {
+        QJsonObject sim = o.value(QStringLiteral("simulation")).toObject();
+        sim.insert(QStringLiteral("prefix_caching"), c.prefixCaching);
+        o.insert(QStringLiteral("simulation"), sim);
+    }
     if (c.replicas > 1) {
         QJsonObject sim = o.value(QStringLiteral("simulation")).toObject();
         sim.insert(QStringLiteral("replicas"), c.replicas);
@@ -162,7 +168,9 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
                                      {QStringLiteral("peak_sequences"), l.peakSequences},
                                      {QStringLiteral("mean_sequences"), l.meanSequences},
                                      {QStringLiteral("kv_blocks_peak"), l.kvBlocksPeak},
-                                     {QStringLiteral("preemptions"), double(l.preemptions)}});
+                                     {QStringLiteral("preemptions"), double(l.preemptions)},
+                                     {QStringLiteral("prefix_cache_hit_rate"),
+                                      l.prefixPromptTokens > 0 ? l.prefixHitTokens / l.prefixPromptTokens : 0.0}});
         }
         o.insert(QStringLiteral("replicas"), loads);
     }
@@ -177,6 +185,11 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
     o.insert(QStringLiteral("finished_slot_fraction"), r.finishedSlotFraction);
     o.insert(QStringLiteral("peak_sequences"), r.peakSequences);
     o.insert(QStringLiteral("mean_sequences"), r.meanSequences);
+    // Prefix caching (docs/fleet-simulation.md): tokens of shared prefixes looked up at admission and found cached.
+    o.insert(QStringLiteral("prefix_cache"), QJsonObject{{QStringLiteral("hit_rate"), r.prefixHitRate()},
+                                                         {QStringLiteral("hit_tokens"), r.prefixHitTokens},
+                                                         {QStringLiteral("prefix_tokens"), r.prefixPromptTokens},
+                                                         {QStringLiteral("evicted_blocks"), double(r.prefixEvictedBlocks)}});
     QJsonArray series;
     for (const model::KvSample& k : r.kvSeries)
         series.append(QJsonArray{k.seconds, k.blocks, k.sequences});
@@ -251,6 +264,11 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                  .arg(QString::number(r.kvBlocksTotal, 'f', 0), QString::number(r.kvBlocksPeak, 'f', 0),
                       QString::number(r.kvBlocksTotal > 0 ? 100.0 * r.kvBlocksPeak / r.kvBlocksTotal : 0.0, 'f', 1),
                       r.replicas.empty() ? QString() : QStringLiteral(" (per replica, the highest peak)"));
+    if (r.prefixPromptTokens > 0)
+        lines << QStringLiteral("  prefix cache: %1 % hit (%2 of %3 shared-prefix tokens not prefilled)%4")
+                     .arg(QString::number(r.prefixHitRate() * 100.0, 'f', 1), QString::number(r.prefixHitTokens, 'f', 0),
+                          QString::number(r.prefixPromptTokens, 'f', 0),
+                          c.prefixCaching ? QString() : QStringLiteral("; prefix_caching is off"));
     if (!r.replicas.empty()) {
         lines << QString();
         lines << QStringLiteral("Load per replica");
@@ -309,6 +327,7 @@ QJsonObject rateSweepJson(const model::RateSweep& sweep, const model::RateSweepR
                                   {QStringLiteral("itl_p50_ms"), p.p50ItlSeconds * 1e3},
                                   {QStringLiteral("itl_p99_ms"), p.p99ItlSeconds * 1e3},
                                   {QStringLiteral("end_to_end_p99_ms"), p.p99EndToEndSeconds * 1e3},
+                                  {QStringLiteral("prefix_cache_hit_rate"), p.prefixCacheHitRate},
                                   {QStringLiteral("bisection"), p.bisection}});
     auto optional = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); };
     return QJsonObject{{QStringLiteral("from_per_s"), sweep.fromPerSecond},
@@ -365,14 +384,15 @@ QString rateSweepCsv(const model::RateSweep& sweep, const model::RateSweepResult
 {
     QStringList lines;
     lines << QStringLiteral("rate_per_s,requests,attainment,goodput_requests_per_s,throughput_tokens_per_s,ttft_p50_ms,ttft_p99_ms,"
-                            "itl_p50_ms,itl_p99_ms,end_to_end_p99_ms,bisection,meets_target");
+                            "itl_p50_ms,itl_p99_ms,end_to_end_p99_ms,bisection,meets_target,prefix_cache_hit_rate");
     auto n = [](double v) { return QString::number(v, 'g', 10); };
     for (const model::RatePoint& p : result.points)
         lines << QStringList{n(p.ratePerSecond), QString::number(p.requests), n(p.attainment), n(p.goodputRequestsPerSecond),
                              n(p.throughputTokensPerSecond), n(p.p50TtftSeconds * 1e3), n(p.p99TtftSeconds * 1e3),
                              n(p.p50ItlSeconds * 1e3), n(p.p99ItlSeconds * 1e3), n(p.p99EndToEndSeconds * 1e3),
                              p.bisection ? QStringLiteral("1") : QStringLiteral("0"),
-                             p.attainment >= sweep.attainmentTarget ? QStringLiteral("1") : QStringLiteral("0")}
+                             p.attainment >= sweep.attainmentTarget ? QStringLiteral("1") : QStringLiteral("0"),
+                             n(p.prefixCacheHitRate)}
                      .join(QLatin1Char(','));
     return lines.join(QLatin1Char('\n'));
 }
@@ -431,14 +451,17 @@ int runSimulate(const QString& file, const SimulateOptions& options)
         printLine(stderr, QStringLiteral("ridgeline: %1: %2 trace row(s) with 0 context or generated tokens (failed requests) were left out")
                               .arg(file)
                               .arg(sim.trace.skippedRows));
-    const std::vector<model::Request> requests = model::generateRequests(sim.config);
-    if (requests.empty()) {
+    // The workload is drawn as the run goes (simulateWorkload()) and no per-request record is kept: none of the outputs
+    // needs one, so memory stays flat in the run's length (docs/fleet-simulation.md, "Memory").
+    sim.config.requestRecords = 0;
+    model::Request firstRequest;
+    if (!model::RequestGenerator(sim.config).next(firstRequest)) {
         printLine(stderr, QStringLiteral("ridgeline: ") + file
                               + QStringLiteral(": the workload generates no requests (every class has rate 0 and count 0, "
                                                "duration_s or requests is 0, or the trace has no rows): nothing to simulate"));
         return kExitBadInput;
     }
-    const model::SimulationResult result = model::simulate(sim.scenario, sim.config, requests);
+    const model::SimulationResult result = model::simulateWorkload(sim.scenario, sim.config);
     if (result.all.rejected > 0) {
         // Said on stderr so that the JSON on stdout stays machine-readable; the tables still print.
         QStringList why;
@@ -459,7 +482,7 @@ int runSimulate(const QString& file, const SimulateOptions& options)
     }
     const std::vector<model::SweepPoint> sweep = sim.config.sweepMaxSequences.empty()
         ? std::vector<model::SweepPoint>{}
-        : model::sweepMaxSequences(sim.scenario, sim.config, requests);
+        : model::sweepWorkloadMaxSequences(sim.scenario, sim.config);
     model::RateSweepResult rates;
     if (sweepSpec.steps > 0)
         rates = model::sweepArrivalRate(sim.scenario, sim.config, sweepSpec);
@@ -476,6 +499,7 @@ int runSimulate(const QString& file, const SimulateOptions& options)
             p.p50ItlSeconds = result.all.latency.itl.p50;
             p.p99ItlSeconds = result.all.latency.itl.p99;
             p.p99EndToEndSeconds = result.all.latency.endToEnd.p99;
+            p.prefixCacheHitRate = result.prefixHitRate();
             rates.points = {p};
         }
         printLine(stdout, rateSweepCsv(sweepSpec, rates));

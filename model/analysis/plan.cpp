@@ -333,7 +333,8 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
         c.skipped = err;
         return c;
     }
-    const SimulationResult r = simulate(s, config, generateRequests(config));
+    config.requestRecords = 0; // the summaries only
+    const SimulationResult r = simulateWorkload(s, config);
     const LatencySummary& l = r.all.latency;
     c.simulated = true;
     c.requests = r.all.requests;

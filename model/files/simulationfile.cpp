@@ -2,6 +2,7 @@
 #include "model/files/simulationfile.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <charconv>
 #include <cmath>
 #include <initializer_list>
@@ -167,7 +168,7 @@ std::string parseClass(const QJsonValue& v, const std::string& field, RequestCla
         return field + " = " + jsonValueText(v) + ": expected an object such as {\"name\": \"chat\", \"rate_per_s\": 10, ...}";
     const QJsonObject o = v.toObject();
     if (std::string e = onlyKeys(o, field, {"name", "priority", "rate_per_s", "count", "prompt", "output", "start_s", "end_s",
-                                            "arrival", "burstiness", "prefix_groups"});
+                                            "arrival", "burstiness", "prefix_groups", "prefix_tokens"});
         !e.empty())
         return e;
     const QJsonValue name = o.value(QLatin1String("name"));
@@ -219,6 +220,16 @@ std::string parseClass(const QJsonValue& v, const std::string& field, RequestCla
             !e.empty())
             return e;
         k.prefixGroups = int(g);
+    }
+    if (o.contains(QLatin1String("prefix_tokens"))) {
+        long long t = 0;
+        if (std::string e = wholeNumber(o.value(QLatin1String("prefix_tokens")), field + ".prefix_tokens", t, 0, kMaxSimulationTokens);
+            !e.empty())
+            return e;
+        if (t > 0 && k.prefixGroups == 0)
+            return field + ".prefix_tokens = " + std::to_string(t)
+                   + ": goes with \"prefix_groups\" (the groups whose requests share those tokens)";
+        k.prefixTokens = int(t);
     }
     const bool generates = k.ratePerSecond > 0 || k.count > 0;
     for (const char* which : {"prompt", "output"}) {
@@ -342,12 +353,17 @@ std::string parseAzureTrace(const QList<QByteArray>& lines, int headerLine, cons
 
 /**
  * The Mooncake trace (JSON Lines): one object a line with "timestamp" (ms), "input_length", "output_length" and
- * "hash_ids" (the prompt's block hashes; the first is the request's prefix group). Other keys are ignored.
+ * "hash_ids" (the prompt's block hashes; the first is the request's prefix group). Other keys are ignored. A row's
+ * shared prefix (Request::prefixTokens) is kMooncakeBlockTokens per leading hash id that another row of the trace
+ * also has (the hashes chain, so a shared hash means a shared prefix up to it), at most its input length.
  */
 std::string parseMooncakeTrace(const QList<QByteArray>& lines, const std::string& field, std::vector<RequestClass>& classes,
                                std::vector<Request>& out)
 {
     const int cls = traceClassIndex(classes);
+    const size_t first = out.size();
+    std::vector<std::vector<qint64>> rowHashes; // each row's hash ids, to find the prefixes rows share
+    std::unordered_map<qint64, int> rowsWith;   // hash id -> rows holding it (counted to 2)
     for (int i = 0; i < int(lines.size()); ++i) {
         const QByteArray l = lines[i].trimmed();
         if (l.isEmpty())
@@ -385,10 +401,40 @@ std::string parseMooncakeTrace(const QList<QByteArray>& lines, const std::string
                     return where + ": hash_ids[0] is not a whole number from 0 to 2,147,483,647";
                 r.prefixGroup = int(h);
             }
-        }
+            std::vector<qint64> ids;
+            for (const QJsonValue& id : a) {
+                if (!id.isDouble() || id.toDouble() != std::floor(id.toDouble()))
+                    break; // the chain's usable part: a malformed later id ends it
+                ids.push_back(qint64(id.toDouble()));
+            }
+            std::sort(ids.begin(), ids.end()); // counted once per row
+            for (size_t k = 0; k < ids.size(); ++k)
+                if (k == 0 || ids[k] != ids[k - 1]) {
+                    int& n = rowsWith[ids[k]];
+                    n = std::min(2, n + 1);
+                }
+            ids.clear();
+            for (const QJsonValue& id : a) {
+                if (!id.isDouble() || id.toDouble() != std::floor(id.toDouble()))
+                    break;
+                ids.push_back(qint64(id.toDouble()));
+            }
+            rowHashes.push_back(std::move(ids));
+        } else
+            rowHashes.emplace_back();
         if (out.size() >= size_t(kMaxSimulationRequests))
             return tooManyRows(where);
         out.push_back(r);
+    }
+    for (size_t i = 0; i < rowHashes.size(); ++i) {
+        long long shared = 0;
+        for (const qint64 id : rowHashes[i]) {
+            if (rowsWith[id] < 2)
+                break;
+            ++shared;
+        }
+        Request& r = out[first + i];
+        r.prefixTokens = int(std::min<long long>(shared * kMooncakeBlockTokens, r.promptTokens));
     }
     return {};
 }
@@ -540,7 +586,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
                                   "duration_s", "requests", "seed", "itl_slo_ms", "ttft_slo_ms", "itl_slo_statistic",
                                   "classes", "trace_csv", "admission_rule", "batch_prefill_token_cap",
                                   "reserved_kv_fraction", "sweep_max_sequences", "kv_series_points", "replicas", "router",
-                                  "rate_sweep"});
+                                  "rate_sweep", "prefix_caching"});
         !e.empty())
         return e;
 
@@ -575,6 +621,11 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         if (std::string e = choice(val("router"), f("router"), {"round_robin", "least_loaded", "prefix_aware"}, index); !e.empty())
             return e;
         c.router = static_cast<RouterPolicy>(index);
+    }
+    if (has("prefix_caching")) {
+        if (!val("prefix_caching").isBool())
+            return f("prefix_caching") + " = " + jsonValueText(val("prefix_caching")) + ": expected true or false";
+        c.prefixCaching = val("prefix_caching").toBool();
     }
     if (has("replicas")) {
         long long n = 0;

@@ -20,6 +20,9 @@ enum class TraceFormat {
 };
 
 /** What parseTraceCsv() found besides the requests. */
+/** Tokens per hash id of a Mooncake trace (its prompts are hashed in blocks of 512 tokens; Mooncake, FAST 2025). */
+inline constexpr int kMooncakeBlockTokens = 512;
+
 struct TraceStats {
     TraceFormat format = TraceFormat::Rows;
     long long skippedRows = 0; ///< Azure rows with 0 context or generated tokens (failed requests), left out
@@ -46,11 +49,13 @@ struct TraceStats {
  *                  "rate_per_s": 10  and/or  "count": 50 (a burst at start_s),
  *                  "prompt": DIST, "output": DIST, "start_s": 0, "end_s": null,
  *                  "arrival": "poisson" | "gamma", "burstiness": 1 (gamma only: shape, 0.001 to 1000),
- *                  "prefix_groups": 0 (N: each request one of N prompt prefixes, for the prefix-aware router)}],
+ *                  "prefix_groups": 0 (N: each request one of N prompt prefixes, for the prefix-aware router),
+ *                  "prefix_tokens": 0 (with prefix_groups: the prompt tokens a group's requests share)}],
  *     "trace_csv": "trace.csv" (a file in the simulation file's folder or below it: no absolute path, no
  *                  "..", no link leading out; rows arrival_s,prompt,output[,class], or an Azure LLM
  *                  inference trace CSV, or a Mooncake trace JSONL: parseTraceCsv()),
  *     "replicas": 1 (1 to 4096), "router": "round_robin" | "least_loaded" | "prefix_aware",
+ *     "prefix_caching": true (each replica's KV prefix cache; false: every prompt prefilled in full),
  *     "rate_sweep": {"from": 1, "to": 20, "steps": 10, "attainment": 0.99, "bisections": 6},
  *     "admission_rule": "none" | "separate_queues" | "prefill_token_cap" | "reserved_kv",
  *     "batch_prefill_token_cap": 256, "reserved_kv_fraction": 0.3,

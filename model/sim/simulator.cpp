@@ -10,6 +10,7 @@
 #include <deque>
 #include <limits>
 #include <numeric>
+#include <set>
 #include <unordered_map>
 
 #include <QString>
@@ -195,15 +196,271 @@ Percentiles percentiles(std::vector<double>& values)
 // ---------------------------------------------------------------------------------------------
 // The engine.
 
+/** Where a run's requests come from, in the order they arrive (ties as generateRequests() orders them). */
+class RequestSource {
+public:
+    virtual ~RequestSource() = default;
+    /** The next request and its index in the input (the arrival rank for a generator); false when there are no more. */
+    virtual bool next(Request& request, long long& index) = 0;
+    /** Requests in all (expected, for progress). */
+    virtual long long expected() const = 0;
+};
+
+/** The requests of a vector, in arrival order (stable: ties keep the input order). */
+class VectorSource final : public RequestSource {
+public:
+    explicit VectorSource(const std::vector<Request>& requests) : m_requests(requests)
+    {
+        auto earlier = [&](size_t a, size_t b) { return requests[a].arrivalSeconds < requests[b].arrivalSeconds; };
+        bool sorted = true;
+        for (size_t i = 1; i < requests.size() && sorted; ++i)
+            sorted = !(requests[i].arrivalSeconds < requests[i - 1].arrivalSeconds);
+        if (!sorted) { // generateRequests() sorts already
+            m_order.resize(requests.size());
+            std::iota(m_order.begin(), m_order.end(), size_t(0));
+            std::stable_sort(m_order.begin(), m_order.end(), earlier);
+        }
+    }
+    bool next(Request& request, long long& index) override
+    {
+        if (m_next >= m_requests.size())
+            return false;
+        const size_t i = m_order.empty() ? m_next : m_order[m_next];
+        ++m_next;
+        request = m_requests[i];
+        index = static_cast<long long>(i);
+        return true;
+    }
+    long long expected() const override { return static_cast<long long>(m_requests.size()); }
+
+private:
+    const std::vector<Request>& m_requests;
+    std::vector<size_t> m_order; // empty when the input is in arrival order
+    size_t m_next = 0;
+};
+
+/** A RequestGenerator's requests: the index is the arrival rank. */
+class GeneratorSource final : public RequestSource {
+public:
+    explicit GeneratorSource(const SimulationConfig& config)
+        : m_generator(config),
+          m_expected(static_cast<long long>(std::min(estimateSimulationCost(config).requests, double(kMaxSimulationRequests))))
+    {
+    }
+    bool next(Request& request, long long& index) override
+    {
+        index = m_generator.generated();
+        return m_generator.next(request);
+    }
+    long long expected() const override { return m_expected; }
+
+private:
+    RequestGenerator m_generator;
+    long long m_expected = 0;
+};
+
+/** Counts and latencies of one set of requests, in bounded memory. */
+struct TrafficStats {
+    long long requests = 0, completed = 0, rejected = 0, good = 0;
+    double outputTokens = 0;
+    StreamingPercentiles queueWait, prefill, ttft, tpot, endToEnd;
+    LatencyHistogram itl; // inter-token intervals (per class; the fleet's "all" merges them)
+
+    void add(const RequestResult& r)
+    {
+        if (r.rejected) {
+            ++rejected;
+            return;
+        }
+        if (std::isnan(r.finishedSeconds))
+            return;
+        ++completed;
+        outputTokens += r.outputTokens;
+        queueWait.add(r.queueWaitSeconds());
+        prefill.add(r.prefillSeconds());
+        ttft.add(r.ttftSeconds());
+        endToEnd.add(r.endToEndSeconds());
+        if (!std::isnan(r.tpotSeconds))
+            tpot.add(r.tpotSeconds);
+        good += r.metSlo ? 1 : 0;
+    }
+
+    TrafficSummary summary(const Percentiles& itlPercentiles, double span) const
+    {
+        TrafficSummary t;
+        t.requests = requests;
+        t.completed = completed;
+        t.rejected = rejected;
+        t.outputTokens = outputTokens;
+        t.latency.queueWait = queueWait.percentiles();
+        t.latency.prefill = prefill.percentiles();
+        t.latency.ttft = ttft.percentiles();
+        t.latency.tpot = tpot.percentiles();
+        t.latency.endToEnd = endToEnd.percentiles();
+        t.latency.itl = itlPercentiles;
+        if (span > 0) {
+            t.throughputTokensPerSecond = outputTokens / span;
+            t.goodputRequestsPerSecond = double(good) / span;
+        }
+        t.goodputFraction = requests > 0 ? double(good) / double(requests) : 0.0;
+        return t;
+    }
+};
+
+/** What one replica's requests came to (a fleet's ReplicaLoad). */
+struct ReplicaStats {
+    long long requests = 0, completed = 0, rejected = 0, good = 0;
+    double outputTokens = 0;
+    StreamingPercentiles ttft;
+};
+
+/**
+ * A run's record, shared by a fleet's replicas: the summaries of every request as it leaves (StreamingPercentiles,
+ * so their memory is bounded), and the per-request records SimulationConfig::requestRecords keeps.
+ */
+class RunRecorder {
+public:
+    /** @p inputSize: the input vector's size when records are kept by input index (simulate()), else -1. */
+    RunRecorder(const SimulationConfig& config, long long inputSize)
+        : m_config(config), m_classes(config.classes.size() + 1),
+          m_keepAll(!config.requestRecords.has_value()), m_limit(config.requestRecords.value_or(0)),
+          m_itlSlo(config.itlSloMs / 1000.0), m_ttftSlo(config.ttftSloMs / 1000.0)
+    {
+        if (m_keepAll && inputSize >= 0) {
+            m_out.requests.resize(size_t(inputSize));
+            m_byInput = true;
+        }
+    }
+
+    /** The record slot of a request pulled from the source (its input index, arrival rank), or -1 when not kept. */
+    long long recordIndex(long long index, long long rank) const
+    {
+        if (m_keepAll)
+            return index;
+        return rank < m_limit ? rank : -1;
+    }
+
+    /** A request entered the run (pulled from its source): counted, and its record started when kept. */
+    void started(const RequestResult& initial, long long record, int replica)
+    {
+        ++m_all.requests;
+        ++classStats(initial.classIndex).requests;
+        if (record < 0)
+            return;
+        if (size_t(record) >= m_out.requests.size())
+            m_out.requests.resize(size_t(record) + 1);
+        m_out.requests[size_t(record)] = initial;
+        if (replica >= 0) {
+            if (size_t(record) >= m_out.replicaOf.size())
+                m_out.replicaOf.resize(size_t(record) + 1, 0);
+            m_out.replicaOf[size_t(record)] = replica;
+        }
+        if (m_config.recordTokenTimes) {
+            if (m_out.tokenOffsets.empty())
+                m_out.tokenOffsets.push_back(0);
+            // Records are started in index order when they are appended (a generator, or a limit); by input index
+            // (simulate() keeping all) the offsets were laid out for the whole input by layOutTokenTimes().
+            if (!m_byInput) {
+                m_out.tokenOffsets.push_back(m_out.tokenOffsets.back() + std::max(0, initial.outputTokens));
+                m_out.tokenTimes.resize(size_t(m_out.tokenOffsets.back()), kNaN);
+            }
+        }
+    }
+
+    /** Token times laid out for every request of @p requests (simulate() keeping all records, recordTokenTimes). */
+    void layOutTokenTimes(const std::vector<Request>& requests)
+    {
+        if (!m_config.recordTokenTimes || !m_byInput)
+            return;
+        const size_t n = requests.size();
+        m_out.tokenOffsets.assign(n + 1, 0);
+        for (size_t i = 0; i < n; ++i)
+            m_out.tokenOffsets[i + 1] = m_out.tokenOffsets[i] + std::max(0, requests[i].outputTokens);
+        m_out.tokenTimes.assign(size_t(m_out.tokenOffsets[n]), kNaN);
+    }
+
+    void tokenTime(long long record, int token, double seconds)
+    {
+        if (record >= 0 && m_config.recordTokenTimes)
+            m_out.tokenTimes[size_t(m_out.tokenOffsets[size_t(record)] + token)] = seconds;
+    }
+
+    /** A request left (finished or rejected): its SLO verdict, the summaries, its record when kept. */
+    void done(RequestResult& r, long long record, ReplicaStats* replica)
+    {
+        if (!r.rejected && !std::isnan(r.finishedSeconds)) {
+            const double itl = m_config.itlSloStatistic == ItlSloStatistic::Mean
+                ? (std::isnan(r.tpotSeconds) ? 0.0 : r.tpotSeconds) : r.maxItlSeconds;
+            r.metSlo = r.ttftSeconds() <= m_ttftSlo && itl <= m_itlSlo;
+            m_last = std::max(m_last, r.finishedSeconds);
+        }
+        m_first = std::min(m_first, r.arrivalSeconds);
+        m_all.add(r);
+        classStats(r.classIndex).add(r);
+        if (replica) {
+            if (r.rejected)
+                ++replica->rejected;
+            else if (!std::isnan(r.finishedSeconds)) {
+                ++replica->completed;
+                replica->outputTokens += r.outputTokens;
+                replica->ttft.add(r.ttftSeconds());
+                replica->good += r.metSlo ? 1 : 0;
+            }
+        }
+        if (record >= 0)
+            m_out.requests[size_t(record)] = r;
+    }
+
+    /** The ITL histogram of class @p classIndex (the last for indices out of range). */
+    LatencyHistogram& itl(size_t classSlot) { return m_classes[classSlot].itl; }
+
+    double spanSeconds() const { return m_last > m_first ? m_last - m_first : 0.0; }
+
+    /** Moves the records and the summaries into @p out. */
+    void finishInto(SimulationResult& out)
+    {
+        out.requests = std::move(m_out.requests);
+        out.tokenTimes = std::move(m_out.tokenTimes);
+        out.tokenOffsets = std::move(m_out.tokenOffsets);
+        out.replicaOf = std::move(m_out.replicaOf);
+        out.spanSeconds = spanSeconds();
+        LatencyHistogram all;
+        for (const TrafficStats& c : m_classes)
+            all.merge(c.itl);
+        out.all = m_all.summary(all.percentiles(), out.spanSeconds);
+        out.classes.clear();
+        for (size_t c = 0; c + 1 < m_classes.size(); ++c)
+            out.classes.push_back(m_classes[c].summary(m_classes[c].itl.percentiles(), out.spanSeconds));
+    }
+
+private:
+    TrafficStats& classStats(int classIndex)
+    {
+        return m_classes[classIndex >= 0 && size_t(classIndex) + 1 < m_classes.size() ? size_t(classIndex) : m_classes.size() - 1];
+    }
+
+    const SimulationConfig& m_config;
+    TrafficStats m_all;
+    std::vector<TrafficStats> m_classes; // per class, the last for class indices out of range
+    SimulationResult m_out;              // records only
+    bool m_keepAll = true, m_byInput = false;
+    long long m_limit = 0;
+    double m_itlSlo = 0, m_ttftSlo = 0;
+    double m_first = kInf, m_last = -kInf;
+};
+
 /** A sequence holding a slot. */
 struct Sequence {
-    int request = 0;
+    int request = 0;       // its slot in Engine::m_live
     int target = 0;        // tokens to prefill: the prompt, plus the tokens generated before a preemption
-    int prefilled = 0;     // of target, computed so far
+    int prefilled = 0;     // of target, computed so far (or found in the prefix cache)
     int cache = 0;         // tokens held in the KV cache once prefilled
     int output = 0;        // tokens to generate in all
     int chunk = 0;         // tokens of target prefilled in the current step
-    long long blocks = 0;  // per-layer blocks held
+    long long blocks = 0;  // per-layer blocks held (its own; not the prefix cache's)
+    long long shared = 0;  // per-layer blocks of its prefix the prefix cache holds for it
+    int prefixBlocks = 0;  // token blocks of its shared prefix (prefix caching), 0: none
+    int group = -1;        // its prefix group while it holds a reference to the group's cache entry
     bool batch = false;    // batch priority class
     bool decoding = false; // decodes in the current step
     bool finished = false; // static batching: done, still holding its slot until the batch ends
@@ -218,104 +475,31 @@ struct Progress {
     long long itlCount = 0;
 };
 
-/** The requests of @p requests at @p indices (all with nullptr), with @p itl their inter-token latencies. */
-TrafficSummary summariseRequests(const std::vector<RequestResult>& requests, const std::vector<size_t>* indices,
-                                 const Percentiles& itl, double span)
-{
-    TrafficSummary t;
-    std::vector<double> queue, prefill, ttft, tpot, e2e;
-    long long good = 0;
-    const size_t n = indices ? indices->size() : requests.size();
-    for (size_t i = 0; i < n; ++i) {
-        const RequestResult& r = requests[indices ? (*indices)[i] : i];
-        ++t.requests;
-        if (r.rejected) {
-            ++t.rejected;
-            continue;
-        }
-        if (std::isnan(r.finishedSeconds))
-            continue;
-        ++t.completed;
-        t.outputTokens += r.outputTokens;
-        queue.push_back(r.queueWaitSeconds());
-        prefill.push_back(r.prefillSeconds());
-        ttft.push_back(r.ttftSeconds());
-        e2e.push_back(r.endToEndSeconds());
-        if (!std::isnan(r.tpotSeconds))
-            tpot.push_back(r.tpotSeconds);
-        good += r.metSlo ? 1 : 0;
-    }
-    t.latency.queueWait = percentiles(queue);
-    t.latency.prefill = percentiles(prefill);
-    t.latency.ttft = percentiles(ttft);
-    t.latency.tpot = percentiles(tpot);
-    t.latency.endToEnd = percentiles(e2e);
-    t.latency.itl = itl;
-    if (span > 0) {
-        t.throughputTokensPerSecond = t.outputTokens / span;
-        t.goodputRequestsPerSecond = double(good) / span;
-    }
-    t.goodputFraction = t.requests > 0 ? double(good) / double(t.requests) : 0.0;
-    return t;
-}
-
-/**
- * Span, the overall and per-class summaries of @p out's requests (their metSlo set), with @p itl the ITL histograms
- * per class (the last for class indices out of range).
- */
-void summariseResult(SimulationResult& out, const std::vector<LatencyHistogram>& itl, size_t nClasses)
-{
-    double first = kInf, last = -kInf;
-    for (const RequestResult& r : out.requests) {
-        first = std::min(first, r.arrivalSeconds);
-        if (!std::isnan(r.finishedSeconds))
-            last = std::max(last, r.finishedSeconds);
-    }
-    out.spanSeconds = last > first ? last - first : 0.0;
-    // One pass over the requests and one over the ITL record for every class together: summarising
-    // class by class over all requests made a run cost classes x requests.
-    std::vector<std::vector<size_t>> byClass(nClasses);
-    for (size_t i = 0; i < out.requests.size(); ++i) {
-        const int c = out.requests[i].classIndex;
-        if (c >= 0 && size_t(c) < nClasses)
-            byClass[size_t(c)].push_back(i);
-    }
-    LatencyHistogram all;
-    for (const LatencyHistogram& h : itl)
-        all.merge(h);
-    out.all = summariseRequests(out.requests, nullptr, all.percentiles(), out.spanSeconds);
-    out.classes.clear();
-    for (size_t c = 0; c < nClasses; ++c)
-        out.classes.push_back(summariseRequests(out.requests, &byClass[c], c < itl.size() ? itl[c].percentiles() : Percentiles{},
-                                                out.spanSeconds));
-}
+/** A request in the system (pulled from the source, not yet finished or rejected). */
+struct LiveRequest {
+    Request request;
+    RequestResult result;
+    Progress progress;
+    double engineArrival = 0; // when the engine sees it: sent + efficiency.ttft_overhead_ms (inf: not sent yet)
+    long long record = -1;    // RunRecorder record slot, -1: none
+    bool prefixLooked = false; // its prefix has been looked up in the cache (counted once)
+};
 
 class Engine {
 public:
-    Engine(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+    /**
+     * One replica. @p source: the requests it pulls as their time comes (a single replica), or nullptr when a fleet's
+     * router pushes them (push()). @p replica: its index in a fleet (-1: alone).
+     */
+    Engine(const Scenario& scenario, const SimulationConfig& config, RunRecorder& recorder, RequestSource* source, int replica,
            const SimulationProgress& progress)
-        : m_config(config), m_requests(requests), m_onProgress(progress), m_cost(scenario),
+        : m_config(config), m_recorder(recorder), m_source(source), m_replica(replica), m_onProgress(progress), m_cost(scenario),
           m_maxContext(scenario.serving.maxContextTokens)
     {
-        const size_t n = requests.size();
-        m_order.resize(n);
-        std::iota(m_order.begin(), m_order.end(), 0);
-        auto earlier = [&](int a, int b) { return requests[size_t(a)].arrivalSeconds < requests[size_t(b)].arrivalSeconds; };
-        if (!std::is_sorted(m_order.begin(), m_order.end(), earlier)) // generateRequests() sorts already
-            std::stable_sort(m_order.begin(), m_order.end(), earlier);
-        // The engine sees each request efficiency.ttft_overhead_ms after it was sent (HTTP, tokenization): m_arrival
+        // The engine sees each request efficiency.ttft_overhead_ms after it was sent (HTTP, tokenization): engineArrival
         // holds that engine time; the results keep the sending time, from which TTFT and E2E count.
         m_requestDelay = std::max(0.0, scenario.efficiency.ttftOverheadSeconds);
-        m_arrival.resize(n);
-        for (size_t i = 0; i < n; ++i)
-            m_arrival[i] = requests[i].arrivalSeconds + m_requestDelay;
-        if (config.closedLoopClients > 0) {
-            // Only the first N are sent at their own time; each later one when a slot frees (release()).
-            m_released = std::min(n, size_t(config.closedLoopClients));
-            for (size_t k = m_released; k < n; ++k)
-                m_arrival[size_t(m_order[k])] = kInf;
-        } else
-            m_released = n;
+        m_total = source ? source->expected() : 0;
         m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
         m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
             ? static_cast<long long>(std::ceil(config.kvWatermark * double(m_totalBlocks))) : 0;
@@ -324,54 +508,23 @@ public:
             : m_totalBlocks;
         m_contiguousBlocks = m_cost.layerBlocks(m_maxContext, config.blockTokens);
         m_preferBatchVictims = config.admissionRule != AdmissionRule::None;
-        m_out.requests.reserve(n); // filled by prepare(), which run() calls: first touch of the memory costs
-        m_progress.reserve(n);     // page faults (about 0.4 s per million requests) and must be cancellable
+        m_prefixCaching = config.prefixCaching && config.kvAdmission == KvAdmission::Paged;
         m_running.reserve(size_t(std::clamp(config.maxSequences, 1, 4096))); // a fleet has thousands of engines: grow past it
         m_classBulk.assign(config.classes.size() + 1, 0); // the last: a class index out of range
         m_bulkClasses.reserve(m_classBulk.size());
-        m_itl.resize(m_classBulk.size());
         m_seriesLimit = std::max(2, 2 * config.kvSeriesPoints);
         m_out.kvSeries.reserve(size_t(std::min(m_seriesLimit, 4096)) + 1);
-        if (config.recordTokenTimes) {
-            m_out.tokenOffsets.resize(n + 1);
-            m_out.tokenOffsets[0] = 0;
-            for (size_t i = 0; i < n; ++i)
-                m_out.tokenOffsets[i + 1] = m_out.tokenOffsets[i] + std::max(0, requests[i].outputTokens);
-            m_out.tokenTimes.assign(size_t(m_out.tokenOffsets[n]), kNaN);
-        }
     }
 
-    /** The result record of request @p i before it is simulated. */
-    RequestResult initialResult(size_t i) const
-    {
-        RequestResult r;
-        r.arrivalSeconds = m_arrival[i] - m_requestDelay; // the sending time (m_arrival: the engine's)
-        r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
-        r.tpotSeconds = kNaN;
-        r.promptTokens = m_requests[i].promptTokens;
-        r.outputTokens = m_requests[i].outputTokens;
-        r.classIndex = m_requests[i].classIndex;
-        return r;
-    }
-
-    /** Per-request state, in chunks between progress calls; false when the callback stopped the run. */
-    bool prepare()
-    {
-        const size_t n = m_requests.size();
-        for (size_t i = 0; i < n; ++i) {
-            m_out.requests.push_back(initialResult(i));
-            m_progress.emplace_back();
-            if (m_onProgress && (i + 1) % size_t(kCheckWork) == 0 && !m_onProgress(0, static_cast<long long>(n)))
-                return false;
-        }
-        return !m_onProgress || m_onProgress(0, static_cast<long long>(n));
-    }
-
+    /** Runs a single replica over its whole source. */
     SimulationResult run()
     {
-        const size_t n = m_requests.size();
-        m_now = n > 0 ? std::min(0.0, m_arrival[size_t(m_order[0])]) : 0.0;
-        if (!prepare() || !advance(kInf)) {
+        if (m_config.closedLoopClients > 0) // only the first N are sent at their own time; each later one when one leaves
+            for (int k = 0; k < m_config.closedLoopClients && pull(-kInf); ++k) {
+            }
+        double first = 0;
+        m_now = peekArrival(first) ? std::min(0.0, first) : 0.0;
+        if ((m_onProgress && !m_onProgress(0, m_total)) || !advance(kInf)) {
             m_out.cancelled = true;
             return std::move(m_out);
         }
@@ -379,39 +532,28 @@ public:
         return std::move(m_out);
     }
 
-    // -- a fleet's replica (simulateFleet()): requests appended to the vector as the router assigns them --------
+    // -- a fleet's replica (simulateFleet()): requests pushed as the router assigns them ---------------------------
 
-    /** The router appended a request to the requests vector (arrivals in order, none before the last one's). */
-    void added()
-    {
-        const size_t i = m_requests.size() - 1;
-        m_order.push_back(int(i));
-        m_arrival.push_back(m_requests[i].arrivalSeconds + m_requestDelay);
-        m_released = m_arrival.size(); // open loop only
-        m_out.requests.push_back(initialResult(i));
-        m_progress.emplace_back();
-        if (m_config.recordTokenTimes) {
-            m_out.tokenOffsets.push_back(m_out.tokenOffsets.back() + std::max(0, m_requests[i].outputTokens));
-            m_out.tokenTimes.resize(size_t(m_out.tokenOffsets.back()), kNaN);
-        }
-    }
+    /** The router assigned @p request (arrivals in order, none before the last one's) with its record slot. */
+    void push(const Request& request, long long record) { admitToSystem(request, record, request.arrivalSeconds); }
 
     /** Requests finished or rejected so far. */
-    size_t done() const { return m_done; }
+    long long done() const { return m_done; }
 
     /** Requests routed here in flight at @p seconds (not finished or rejected by then), once advance(seconds) ran. */
     long long inFlightAt(double seconds) const
     {
         // Every finish or rejection later than @p seconds happened at the latest event time (advance() stops there).
         const long long later = m_lastDoneSeconds > seconds ? m_doneAtLast : 0;
-        return static_cast<long long>(m_requests.size() - m_done) + later;
+        return m_added - m_done + later;
     }
 
-    /** The summaries of a finished replica, its ITL histograms (per class, then out of range) and slot-seconds. */
-    SimulationResult finishAndTake(std::vector<LatencyHistogram>& itl, double& slotSeconds)
+    /** The counters of a finished replica, its request statistics and slot-seconds. */
+    SimulationResult finishAndTake(ReplicaStats& stats, double& slotSeconds)
     {
         finish();
-        itl = std::move(m_itl);
+        stats = std::move(m_stats);
+        stats.requests = m_added;
         slotSeconds = m_slotSeconds;
         return std::move(m_out);
     }
@@ -422,26 +564,26 @@ public:
      */
     bool advance(double horizon)
     {
-        const size_t n = m_requests.size();
-        size_t& nextArrival = m_nextArrival;
         double& now = m_now;
-        while (m_done < n) {
-            while (nextArrival < n && m_arrival[size_t(m_order[nextArrival])] <= now)
-                enqueue(m_order[nextArrival++]);
-            if (m_done >= n || now >= horizon)
+        double next = 0;
+        for (;;) {
+            while (peekArrival(next) && next <= now)
+                enqueue(popPending());
+            const bool toCome = peekArrival(next);
+            if ((m_added == m_done && !toCome) || now >= horizon)
                 break;
             const double start = now;
             StepTotals totals;
             const bool any = schedule(start, totals);
             if (!any) {
-                const bool nothingToCome = nextArrival >= n || !std::isfinite(m_arrival[size_t(m_order[nextArrival])]);
+                const bool nothingToCome = !toCome || !std::isfinite(next);
                 if (m_running.empty() && queued() > 0 && nothingToCome) {
                     // Nothing can ever be admitted (cannot happen for requests enqueue() accepted): give up on the head.
                     rejectHead();
                     continue;
                 }
-                if (nextArrival < n && std::isfinite(m_arrival[size_t(m_order[nextArrival])])) {
-                    now = std::max(now, m_arrival[size_t(m_order[nextArrival])]);
+                if (!nothingToCome) {
+                    now = std::max(now, next);
                     continue;
                 }
                 break; // defensive: nothing running, nothing to come
@@ -459,7 +601,7 @@ public:
             m_workSinceCheck += static_cast<long long>(m_running.size()) + 1;
             if (m_onProgress && m_workSinceCheck >= kCheckWork) {
                 m_workSinceCheck = 0;
-                if (!m_onProgress(static_cast<long long>(m_done), static_cast<long long>(n)))
+                if (!m_onProgress(m_done, std::max(m_total, m_added)))
                     return false;
             }
         }
@@ -467,12 +609,69 @@ public:
     }
 
 private:
-    // -- queues ------------------------------------------------------------------------------
+    // -- requests in the system ---------------------------------------------------------------
     static constexpr int kInteractive = 0, kBatch = 1;
+
+    /** Takes @p request into the system, sent at @p sentSeconds: a live slot, pending its arrival at the engine. */
+    void admitToSystem(const Request& request, long long record, double sentSeconds)
+    {
+        int slot = 0;
+        if (!m_free.empty()) {
+            slot = m_free.back();
+            m_free.pop_back();
+        } else {
+            slot = int(m_live.size());
+            m_live.emplace_back();
+        }
+        LiveRequest& l = m_live[size_t(slot)];
+        l = LiveRequest{};
+        l.request = request;
+        l.record = record;
+        RequestResult& r = l.result;
+        r.arrivalSeconds = sentSeconds;
+        r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
+        r.tpotSeconds = kNaN;
+        r.promptTokens = request.promptTokens;
+        r.outputTokens = request.outputTokens;
+        r.classIndex = request.classIndex;
+        l.engineArrival = sentSeconds + m_requestDelay;
+        ++m_added;
+        ++m_stats.requests;
+        m_recorder.started(r, record, m_replica);
+        m_pending.push_back(slot);
+    }
+
+    /** Pulls the next request from the source, sent at the later of its own time and @p notBefore; false: none left. */
+    bool pull(double notBefore)
+    {
+        Request q;
+        long long index = 0;
+        if (!m_source || !m_source->next(q, index))
+            return false;
+        admitToSystem(q, m_recorder.recordIndex(index, m_rank++), std::max(q.arrivalSeconds, notBefore));
+        return true;
+    }
+
+    /** The engine arrival of the next request to arrive (pulled from an open-loop source as needed); false: none yet. */
+    bool peekArrival(double& seconds)
+    {
+        if (m_pending.empty() && !(m_config.closedLoopClients > 0) && !pull(-kInf))
+            return false;
+        if (m_pending.empty())
+            return false;
+        seconds = m_live[size_t(m_pending.front())].engineArrival;
+        return true;
+    }
+    int popPending()
+    {
+        const int slot = m_pending.front();
+        m_pending.pop_front();
+        return slot;
+    }
 
     bool isBatch(int request) const
     {
-        const int c = m_requests[size_t(request)].classIndex;
+        const int c = m_live[size_t(request)].request.classIndex;
         return c >= 0 && size_t(c) < m_config.classes.size() && m_config.classes[size_t(c)].priority == Priority::Batch;
     }
     size_t queued() const { return m_queue[0].size() + m_queue[1].size(); }
@@ -485,7 +684,7 @@ private:
 
     void enqueue(int request)
     {
-        const Request& q = m_requests[size_t(request)];
+        const Request& q = m_live[size_t(request)].request;
         const long long full = static_cast<long long>(q.promptTokens) + q.outputTokens;
         const bool batch = isBatch(request);
         long long need = m_config.kvAdmission == KvAdmission::Contiguous ? m_contiguousBlocks
@@ -503,8 +702,8 @@ private:
         m_queue[batch ? kBatch : kInteractive].push_back(request);
     }
 
-    /** A request left the system at @p seconds (finished or rejected). */
-    void noteDone(double seconds)
+    /** Request @p request left the system at @p seconds (finished or rejected): recorded, its slot freed. */
+    void leave(int request, double seconds)
     {
         ++m_done;
         if (seconds != m_lastDoneSeconds) {
@@ -512,29 +711,31 @@ private:
             m_doneAtLast = 0;
         }
         ++m_doneAtLast;
+        LiveRequest& l = m_live[size_t(request)];
+        m_recorder.done(l.result, l.record, m_replica >= 0 ? &m_stats : nullptr);
+        m_free.push_back(request);
     }
 
     void reject(int request)
     {
-        m_out.requests[size_t(request)].rejected = true;
-        noteDone(m_now);
-        release(m_arrival[size_t(request)] - m_requestDelay);
+        m_live[size_t(request)].result.rejected = true;
+        const double sent = m_live[size_t(request)].result.arrivalSeconds;
+        leave(request, m_now);
+        release(sent);
     }
 
     /** Closed loop: a request left the system at @p seconds; the next client request is sent then (or at its own time). */
     void release(double seconds)
     {
-        if (m_released >= m_arrival.size())
-            return;
-        const size_t next = size_t(m_order[m_released++]);
-        m_out.requests[next].arrivalSeconds = std::max(m_requests[next].arrivalSeconds, seconds);
-        m_arrival[next] = m_out.requests[next].arrivalSeconds + m_requestDelay;
+        if (m_config.closedLoopClients > 0)
+            pull(seconds);
     }
     void rejectHead()
     {
         const int q = !m_queue[kInteractive].empty() ? kInteractive : kBatch;
-        reject(m_queue[q].front());
+        const int r = m_queue[q].front();
         m_queue[q].pop_front();
+        reject(r);
     }
 
     /** Which queue's head comes next (-1: none), given queues closed for the rest of this step. */
@@ -548,13 +749,137 @@ private:
             return hasI ? kInteractive : kBatch;
         if (m_config.admissionRule == AdmissionRule::SeparateQueues)
             return kInteractive;
-        const double ai = m_arrival[size_t(m_queue[kInteractive].front())];
-        const double ab = m_arrival[size_t(m_queue[kBatch].front())];
+        const double ai = m_live[size_t(m_queue[kInteractive].front())].engineArrival;
+        const double ab = m_live[size_t(m_queue[kBatch].front())].engineArrival;
         return ab < ai ? kBatch : kInteractive;
     }
 
     // -- KV ----------------------------------------------------------------------------------
     long long freeBlocks() const { return m_totalBlocks - m_usedBlocks; }
+
+    // -- prefix cache (vLLM automatic prefix caching): per group, the leading full token blocks of its shared prefix
+    // that this replica holds. Blocks of groups no running sequence uses are evictable, least recently used first (a
+    // group's tail blocks first), whenever running requests need blocks; they count as used KV until then.
+    struct PrefixEntry {
+        int tokenBlocks = 0;     // leading token blocks cached
+        long long layerBlocks = 0; // per-layer blocks they hold
+        int users = 0;           // running sequences reading them
+        double lastUse = 0;
+    };
+
+    /** Per-layer blocks of the first @p tokenBlocks token blocks. */
+    long long prefixLayerBlocks(int tokenBlocks) const
+    {
+        return tokenBlocks > 0 ? m_cost.layerBlocks(static_cast<long long>(tokenBlocks) * m_config.blockTokens, m_config.blockTokens) : 0;
+    }
+
+    void markEvictable(int group, PrefixEntry& e)
+    {
+        if (e.users == 0 && e.layerBlocks > 0)
+            m_evictable.emplace(e.lastUse, group);
+    }
+    void unmarkEvictable(int group, const PrefixEntry& e)
+    {
+        if (e.users == 0 && e.layerBlocks > 0)
+            m_evictable.erase({e.lastUse, group});
+    }
+
+    /** Evicts unused cached prefix blocks, least recently used first, until @p need blocks are free (or none is left). */
+    void makeRoom(long long need)
+    {
+        while (need > freeBlocks() && !m_evictable.empty()) {
+            const auto lru = m_evictable.begin();
+            const int group = lru->second;
+            m_evictable.erase(lru);
+            PrefixEntry& e = m_prefix[group];
+            // The tail blocks first (vLLM's evictor, on equal access times): keep the longest prefix that still fits.
+            int keep = e.tokenBlocks;
+            while (keep > 0 && need > freeBlocks() + (e.layerBlocks - prefixLayerBlocks(keep)))
+                --keep;
+            const long long freed = e.layerBlocks - prefixLayerBlocks(keep);
+            m_usedBlocks -= freed;
+            m_evictedLayerBlocks += freed;
+            e.tokenBlocks = keep;
+            e.layerBlocks -= freed;
+            if (e.tokenBlocks == 0)
+                m_prefix.erase(group);
+            else
+                markEvictable(group, e);
+        }
+    }
+
+    /** A sequence stops reading its group's cached prefix (finished or preempted) at @p seconds. */
+    void dropPrefixUse(Sequence& s, double seconds)
+    {
+        if (s.group < 0)
+            return;
+        const auto it = m_prefix.find(s.group);
+        if (it != m_prefix.end()) {
+            PrefixEntry& e = it->second;
+            --e.users;
+            e.lastUse = seconds;
+            if (e.users == 0 && e.layerBlocks == 0)
+                m_prefix.erase(it);
+            else
+                markEvictable(s.group, e);
+        }
+        s.group = -1;
+        s.shared = 0;
+    }
+
+    /**
+     * At admission: the cached leading blocks of @p s's prefix, which it then reads instead of prefilling (at most all
+     * but its last prompt token, as vLLM computes at least one). Sets s.prefilled, s.shared and s.group.
+     */
+    void lookUpPrefix(Sequence& s, LiveRequest& l, double seconds)
+    {
+        const Request& q = l.request;
+        if (!m_prefixCaching || q.prefixGroup < 0 || q.prefixTokens <= 0)
+            return;
+        const int block = m_config.blockTokens;
+        s.prefixBlocks = std::min(q.prefixTokens, q.promptTokens - 1) / block;
+        if (s.prefixBlocks <= 0)
+            return;
+        int hit = 0;
+        const auto it = m_prefix.find(q.prefixGroup);
+        if (it != m_prefix.end()) {
+            PrefixEntry& e = it->second;
+            hit = std::min(e.tokenBlocks, s.prefixBlocks);
+            unmarkEvictable(q.prefixGroup, e);
+            ++e.users;
+            e.lastUse = seconds;
+            s.group = q.prefixGroup;
+            s.shared = prefixLayerBlocks(hit);
+            s.prefilled = hit * block;
+        }
+        (void)l;
+    }
+
+    /** Once @p s has computed its whole prefix, the cache takes over the blocks it did not hold yet from @p s's own. */
+    void publishPrefix(Sequence& s, double seconds)
+    {
+        if (s.prefixBlocks <= 0 || s.prefilled < s.prefixBlocks * m_config.blockTokens)
+            return;
+        const int group = m_live[size_t(s.request)].request.prefixGroup;
+        PrefixEntry& e = m_prefix[group];
+        if (s.group != group) { // not a user yet (nothing was cached at its admission)
+            unmarkEvictable(group, e);
+            ++e.users;
+            s.group = group;
+        }
+        e.lastUse = seconds;
+        if (e.tokenBlocks < s.prefixBlocks) {
+            // Its own copies of the blocks past the cached ones move to the cache, which now holds its whole prefix.
+            const long long moved = std::clamp(prefixLayerBlocks(s.prefixBlocks) - e.layerBlocks, 0LL, s.blocks);
+            s.blocks -= moved;
+            if (s.batch)
+                m_batchBlocks -= moved;
+            e.layerBlocks += moved;
+            e.tokenBlocks = s.prefixBlocks;
+            s.shared = e.layerBlocks;
+        }
+        s.prefixBlocks = 0; // published (or another request's copy already was)
+    }
 
     void releaseBlocks(Sequence& s)
     {
@@ -586,12 +911,13 @@ private:
     void preempt(Sequence& s)
     {
         releaseBlocks(s);
+        dropPrefixUse(s, m_now);
         s.preempted = true;
         s.decoding = false;
         s.chunk = 0;
         m_anyPreempted = true;
         ++m_out.preemptions;
-        ++m_out.requests[size_t(s.request)].preemptions;
+        ++m_live[size_t(s.request)].result.preemptions;
         m_queue[s.batch ? kBatch : kInteractive].push_front(s.request);
     }
 
@@ -605,9 +931,10 @@ private:
                 continue;
             if (m_config.kvAdmission == KvAdmission::Contiguous || s.cache % block != 0)
                 continue; // still room in the last block (or a whole reservation)
-            const long long need = m_cost.layerBlocks(static_cast<long long>(s.cache) + 1, block) - s.blocks;
+            const long long need = m_cost.layerBlocks(static_cast<long long>(s.cache) + 1, block) - s.shared - s.blocks;
             if (need <= 0)
                 continue;
+            makeRoom(need);
             for (;;) {
                 const bool shareOk = !s.batch || m_batchBlocks + need <= m_batchShareBlocks;
                 if (need <= freeBlocks() && shareOk)
@@ -618,6 +945,7 @@ private:
                 preempt(m_running[size_t(v)]);
                 if (size_t(v) == i)
                     break;
+                makeRoom(need); // a victim's prefix may have become evictable
             }
             if (s.preempted)
                 continue;
@@ -729,9 +1057,11 @@ private:
     void growForChunk(size_t i)
     {
         Sequence& s = m_running[i];
-        const long long need = m_cost.layerBlocks(static_cast<long long>(s.prefilled) + s.chunk, m_config.blockTokens) - s.blocks;
+        const long long need =
+            m_cost.layerBlocks(static_cast<long long>(s.prefilled) + s.chunk, m_config.blockTokens) - s.shared - s.blocks;
         if (need <= 0)
             return;
+        makeRoom(need);
         while (need > freeBlocks() || (s.batch && m_batchBlocks + need > m_batchShareBlocks)) {
             const int v = pickVictim(s.batch && m_batchBlocks + need > m_batchShareBlocks && need <= freeBlocks());
             if (v < 0 || size_t(v) == i) {
@@ -748,6 +1078,7 @@ private:
             if (victim.batch)
                 m_batchCap += victim.chunk;
             preempt(victim);
+            makeRoom(need);
         }
         s.blocks += need;
         m_usedBlocks += need;
@@ -771,22 +1102,34 @@ private:
                 continue;
             }
             const int r = m_queue[q].front();
-            const Request& rq = m_requests[size_t(r)];
-            const int target = rq.promptTokens + m_progress[size_t(r)].generated;
+            LiveRequest& live = m_live[size_t(r)];
+            const Request& rq = live.request;
+            const int target = rq.promptTokens + live.progress.generated;
             // TensorRT-LLM: a whole prompt fits the step's max_num_tokens left, or is the step's first context.
             if (wholePromptContexts() && target > m_budget && m_contextsThisStep > 0)
                 return;
+            // The prefix cache's blocks for it (none without prefix caching): it prefills only past them.
+            Sequence s;
+            s.request = r;
+            s.target = target;
+            s.output = rq.outputTokens;
+            s.batch = batch;
+            lookUpPrefix(s, live, start);
             // V0 reserves the whole prompt; V1 only its first chunk (what this step's budget lets it compute);
             // TensorRT-LLM's GUARANTEED_NO_EVICT the whole prompt and the rest of the output.
             const long long need =
-                perChunkBlocks() ? m_cost.layerBlocks(std::min<long long>(target, m_budget), m_config.blockTokens)
-                : wholePromptContexts() && m_config.kvAdmission == KvAdmission::Paged
-                    ? m_cost.layerBlocks(static_cast<long long>(rq.promptTokens) + rq.outputTokens, m_config.blockTokens)
-                    : admissionBlocks(target);
+                (perChunkBlocks() ? m_cost.layerBlocks(s.prefilled + std::min<long long>(target - s.prefilled, m_budget), m_config.blockTokens)
+                 : wholePromptContexts() && m_config.kvAdmission == KvAdmission::Paged
+                     ? m_cost.layerBlocks(static_cast<long long>(rq.promptTokens) + rq.outputTokens, m_config.blockTokens)
+                     : admissionBlocks(target))
+                - s.shared;
             const bool slot = int(m_running.size()) < m_config.maxSequences;
+            if (slot)
+                makeRoom(need + reserve);
             const bool fits = need + reserve <= freeBlocks();
             const bool shareOk = !batch || m_batchBlocks + need <= m_batchShareBlocks;
             if (!slot || !fits || !shareOk) {
+                dropPrefixUse(s, start); // not admitted: its lookup is undone (and, counted once, not repeated)
                 if (!batch && priorityPreemption) {
                     // Priority scheduling: an interactive request displaces the latest batch sequence.
                     const int v = pickVictim(true);
@@ -809,23 +1152,23 @@ private:
                 return; // FIFO: the head waits for a slot or memory, and so does everyone behind it
             }
             m_queue[q].pop_front();
-            Sequence s;
-            s.request = r;
-            s.target = target;
-            s.output = rq.outputTokens;
-            s.batch = batch;
+            if (s.prefixBlocks > 0 && !live.prefixLooked) { // counted at its first admission, not again after a preemption
+                live.prefixLooked = true;
+                m_out.prefixPromptTokens += double(s.prefixBlocks) * m_config.blockTokens;
+                m_out.prefixHitTokens += double(s.prefilled);
+            }
             s.blocks = need;
             m_usedBlocks += need;
             if (batch)
                 m_batchBlocks += need;
-            RequestResult& res = m_out.requests[size_t(r)];
+            RequestResult& res = live.result;
             if (std::isnan(res.admittedSeconds))
                 res.admittedSeconds = start;
-            if (m_progress[size_t(r)].generated > 0)
-                m_out.recomputedTokens += target;
+            if (live.progress.generated > 0)
+                m_out.recomputedTokens += target - s.prefilled;
             if (wholePromptContexts()) {
-                s.chunk = target; // no chunking: the whole prompt in this step
-                m_budget -= target;
+                s.chunk = target - s.prefilled; // no chunking: the whole prompt in this step
+                m_budget -= s.chunk;
                 ++m_contextsThisStep;
             } else {
                 takeChunk(s);
@@ -848,10 +1191,10 @@ private:
         m_peakBlocks = std::max(m_peakBlocks, m_usedBlocks);
         // KV series: one sample per m_stride steps, the peak of its steps; halve when full.
         if (m_strideCount == 0) {
-            m_pending = KvSample{start, 0.0, 0};
+            m_pending0 = KvSample{start, 0.0, 0};
         }
-        m_pending.blocks = std::max(m_pending.blocks, double(m_usedBlocks));
-        m_pending.sequences = std::max(m_pending.sequences, int(m_running.size()));
+        m_pending0.blocks = std::max(m_pending0.blocks, double(m_usedBlocks));
+        m_pending0.sequences = std::max(m_pending0.sequences, int(m_running.size()));
         if (++m_strideCount >= m_stride) {
             pushSample();
         }
@@ -859,7 +1202,7 @@ private:
 
     void pushSample()
     {
-        m_out.kvSeries.push_back(m_pending);
+        m_out.kvSeries.push_back(m_pending0);
         m_strideCount = 0;
         if (int(m_out.kvSeries.size()) >= m_seriesLimit) {
             std::vector<KvSample>& v = m_out.kvSeries;
@@ -879,8 +1222,9 @@ private:
 
     void emitToken(Sequence& s, double start, double now)
     {
-        Progress& p = m_progress[size_t(s.request)];
-        RequestResult& r = m_out.requests[size_t(s.request)];
+        LiveRequest& l = m_live[size_t(s.request)];
+        Progress& p = l.progress;
+        RequestResult& r = l.result;
         const int cls = r.classIndex;
         ++p.generated;
         if (p.generated == 1) {
@@ -895,17 +1239,16 @@ private:
                 if (m_classBulk[c]++ == 0)
                     m_bulkClasses.push_back(int(c));
             } else
-                m_itl[c].add(itl, 1);
+                m_recorder.itl(c).add(itl, 1);
         }
         p.lastToken = now;
-        if (m_config.recordTokenTimes)
-            m_out.tokenTimes[size_t(m_out.tokenOffsets[size_t(s.request)] + p.generated - 1)] = now;
+        m_recorder.tokenTime(l.record, p.generated - 1, now);
         if (p.generated >= s.output) {
             s.finished = true;
             r.finishedSeconds = now;
             if (p.itlCount > 0)
                 r.tpotSeconds = (now - r.firstTokenSeconds) / double(s.output - 1);
-            noteDone(now);
+            leave(s.request, now);
             release(now);
         }
     }
@@ -918,6 +1261,8 @@ private:
                 continue;
             if (s.chunk > 0) {
                 s.prefilled += s.chunk;
+                if (s.prefixBlocks > 0)
+                    publishPrefix(s, now);
                 if (s.prefilled >= s.target) {
                     s.cache = s.target;
                     emitToken(s, start, now);
@@ -930,7 +1275,7 @@ private:
         }
         // Only the classes that decoded this step: a loop over every class here made a run cost steps x classes.
         for (const int c : m_bulkClasses) {
-            m_itl[size_t(c)].add(now - start, m_classBulk[size_t(c)]);
+            m_recorder.itl(size_t(c)).add(now - start, m_classBulk[size_t(c)]);
             m_classBulk[size_t(c)] = 0;
         }
         m_bulkClasses.clear();
@@ -941,8 +1286,10 @@ private:
             return;
         }
         for (Sequence& s : m_running)
-            if (s.finished)
+            if (s.finished) {
                 releaseBlocks(s);
+                dropPrefixUse(s, now);
+            }
         m_running.erase(std::remove_if(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.finished; }),
                         m_running.end());
     }
@@ -952,8 +1299,10 @@ private:
     {
         if (!std::all_of(m_running.begin(), m_running.end(), [](const Sequence& s) { return s.finished; }))
             return;
-        for (Sequence& s : m_running)
+        for (Sequence& s : m_running) {
             releaseBlocks(s);
+            dropPrefixUse(s, m_now);
+        }
         m_running.clear();
     }
 
@@ -962,59 +1311,55 @@ private:
     void finish()
     {
         if (m_strideCount > 0)
-            m_out.kvSeries.push_back(m_pending);
-        const double itlSlo = m_config.itlSloMs / 1000.0;
-        const double ttftSlo = m_config.ttftSloMs / 1000.0;
-        for (RequestResult& r : m_out.requests) {
-            if (r.rejected || std::isnan(r.finishedSeconds))
-                continue;
-            const double itl = m_config.itlSloStatistic == ItlSloStatistic::Mean
-                ? (std::isnan(r.tpotSeconds) ? 0.0 : r.tpotSeconds) : r.maxItlSeconds;
-            r.metSlo = r.ttftSeconds() <= ttftSlo && itl <= itlSlo;
-        }
-        summariseResult(m_out, m_itl, m_config.classes.size());
+            m_out.kvSeries.push_back(m_pending0);
         m_out.finishedSlotFraction = m_slotSeconds > 0 ? m_finishedSlotSeconds / m_slotSeconds : 0.0;
         m_out.meanSequences = m_out.busySeconds > 0 ? m_slotSeconds / m_out.busySeconds : 0.0;
         const double layers = std::max(1.0, m_cost.layers());
         m_out.kvBlocksTotal = double(m_totalBlocks) / layers;
         m_out.kvBlocksPeak = double(m_peakBlocks) / layers;
+        m_out.prefixEvictedBlocks = std::llround(double(m_evictedLayerBlocks) / layers);
         for (KvSample& k : m_out.kvSeries)
             k.blocks /= layers;
     }
 
     const SimulationConfig& m_config;
-    const std::vector<Request>& m_requests;
+    RunRecorder& m_recorder;
+    RequestSource* m_source = nullptr;
+    int m_replica = -1;
     const SimulationProgress& m_onProgress;
     static constexpr long long kCheckWork = 16384;
     long long m_workSinceCheck = 0;
     StepCost m_cost;
     long long m_maxContext = 0;
-    std::vector<int> m_order;
     double m_requestDelay = 0;     // efficiency.ttft_overhead_ms: from sending to the engine seeing the request, seconds
-    std::vector<double> m_arrival; // when the engine sees each request: sent (its arrival, or in a closed loop when a slot
-                                   // frees; inf until then) + m_requestDelay
-    size_t m_released = 0;         // closed loop: requests (in m_order) sent or scheduled so far
+    long long m_total = 0;         // requests expected in all (progress)
+    long long m_rank = 0;          // requests pulled from the source so far
+    std::vector<LiveRequest> m_live; // requests in the system, by slot; free slots in m_free
+    std::vector<int> m_free;
+    std::deque<int> m_pending;     // sent, not yet arrived at the engine, in arrival order
     std::deque<int> m_queue[2];
     std::vector<Sequence> m_running;
-    std::vector<Progress> m_progress;
-    std::vector<LatencyHistogram> m_itl; // per class, the last for class indices out of range: fixed size
     std::vector<long long> m_classBulk;
     std::vector<int> m_bulkClasses; // classes with m_classBulk > 0 this step, in first-touch order
-    SimulationResult m_out;
-    size_t m_done = 0;
+    SimulationResult m_out;        // the engine's counters and KV series
+    ReplicaStats m_stats;          // a fleet's replica: its requests
+    long long m_added = 0, m_done = 0;
     double m_now = 0;              // start of the next step
-    size_t m_nextArrival = 0;      // of m_order: the first not yet enqueued
     double m_lastDoneSeconds = -kInf; // time of the latest finish or rejection, and how many happened then
     long long m_doneAtLast = 0;
     long long m_totalBlocks = 0, m_usedBlocks = 0, m_batchBlocks = 0, m_peakBlocks = 0;
     long long m_watermarkBlocks = 0, m_batchShareBlocks = 0, m_contiguousBlocks = 0;
     bool m_preferBatchVictims = false;
+    bool m_prefixCaching = false;
+    long long m_evictedLayerBlocks = 0;
+    std::unordered_map<int, PrefixEntry> m_prefix; // prefix group -> its cached blocks here
+    std::set<std::pair<double, int>> m_evictable;  // (last use, group) of cached groups no running sequence reads
     long long m_budget = 0;    // prefill tokens left in the current step
     int m_contextsThisStep = 0; // TrtllmInflight: whole prompts scheduled in the current step
     long long m_batchCap = 0;  // batch-class prefill tokens left in the current step
     bool m_anyPreempted = false;
     double m_slotSeconds = 0, m_finishedSlotSeconds = 0;
-    KvSample m_pending;
+    KvSample m_pending0;
     long long m_stride = 1, m_strideCount = 0;
     int m_seriesLimit = 400;
 };
@@ -1103,6 +1448,45 @@ Percentiles LatencyHistogram::percentiles() const
                 *outs[next++] = o.top[i];
         }
     }
+    return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// StreamingPercentiles.
+
+void StreamingPercentiles::add(double seconds)
+{
+    if (!std::isfinite(seconds))
+        return;
+    m_max = m_count == 0 ? seconds : std::max(m_max, seconds);
+    ++m_count;
+    m_sum += seconds;
+    if (m_count <= kExactSamples) {
+        m_exact.push_back(seconds);
+        return;
+    }
+    if (!m_exact.empty()) { // the first value past the exact ones: they all move to the histogram
+        for (const double v : m_exact)
+            m_histogram.add(v);
+        std::vector<double>().swap(m_exact);
+    }
+    m_histogram.add(seconds);
+}
+
+Percentiles StreamingPercentiles::percentiles() const
+{
+    Percentiles p;
+    if (m_count == 0)
+        return p;
+    if (m_count <= kExactSamples) {
+        std::vector<double> sorted = m_exact;
+        p = ridgeline::model::percentiles(sorted);
+    } else {
+        p = m_histogram.percentiles();
+    }
+    p.count = m_count;
+    p.mean = m_sum / double(m_count);
+    p.max = m_max;
     return p;
 }
 
@@ -1225,6 +1609,9 @@ std::string checkSimulationConfig(const SimulationConfig& c)
                                   kMaxSimulationPrefixGroups);
             !e.empty())
             return e;
+        if (std::string e = range(("classes[" + std::to_string(i) + "].prefix_tokens").c_str(), k.prefixTokens, 0, kMaxSimulationTokens);
+            !e.empty())
+            return e;
     }
     if (unbounded && !c.durationSeconds && !c.requests)
         return s + "duration_s: a class arrives at a rate without end_s, so duration_s or requests is needed";
@@ -1237,6 +1624,9 @@ std::string checkSimulationConfig(const SimulationConfig& c)
             return f + ": arrival " + messageNumber(r.arrivalSeconds) + " must be from 0 to 1e7 seconds";
         if (r.promptTokens < 1 || r.outputTokens < 1)
             return f + ": prompt and output must be >= 1 token";
+        if (r.prefixTokens < 0 || r.prefixTokens > r.promptTokens)
+            return f + ": shared prefix of " + std::to_string(r.prefixTokens) + " tokens must be from 0 to the prompt's "
+                   + std::to_string(r.promptTokens);
         if (r.classIndex < 0 || size_t(r.classIndex) >= c.classes.size())
             return f + ": class index " + std::to_string(r.classIndex) + " is not a class";
     }
@@ -1392,98 +1782,181 @@ SimulationCost estimateSimulationCost(const SimulationConfig& c)
     return cost;
 }
 
+struct RequestGenerator::ClassStream {
+    std::mt19937_64 engine;
+    size_t index = 0;           // into config.classes
+    long long groupBase = 0;    // its prefix groups' first id
+    long long burstLeft = 0;    // burst requests still to draw
+    long long rated = 0;        // arrivals at its rate drawn so far
+    double t = 0;               // the last arrival at its rate
+    double end = 0;             // arrivals at its rate stop before this
+    bool rateDone = true;
+    bool has = false;           // `next` holds its next request
+    Request next;
+};
+
+RequestGenerator::RequestGenerator(const SimulationConfig& c) : m_config(c)
+{
+    const double duration = c.durationSeconds.value_or(kInf);
+    const long long perClassLimit = c.requests.value_or(std::numeric_limits<long long>::max());
+    m_limit = perClassLimit;
+    long long groupBase = 0; // prefix groups of the classes before: each class's ids are its own
+    m_streams.resize(c.classes.size());
+    for (size_t i = 0; i < c.classes.size(); ++i) {
+        const RequestClass& k = c.classes[i];
+        ClassStream& s = m_streams[i];
+        s.engine.seed(splitMix64(c.seed ^ splitMix64(0x5157u + i)));
+        s.index = i;
+        s.groupBase = groupBase;
+        s.burstLeft = k.count > 0 && k.startSeconds < duration ? std::min(k.count, perClassLimit) : 0;
+        s.rateDone = !(k.ratePerSecond > 0);
+        s.t = k.startSeconds;
+        s.end = std::min(duration, k.endSeconds.value_or(kInf));
+        fill(s);
+        groupBase += std::max(0, k.prefixGroups);
+    }
+    // Trace rows in arrival order (ties: class order, then row order), as generateRequests() sorted them.
+    const std::vector<Request>& trace = c.trace;
+    auto earlier = [&](std::uint32_t a, std::uint32_t b) {
+        return trace[a].arrivalSeconds < trace[b].arrivalSeconds
+               || (trace[a].arrivalSeconds == trace[b].arrivalSeconds && trace[a].classIndex < trace[b].classIndex);
+    };
+    bool sorted = true;
+    for (size_t i = 1; i < trace.size() && sorted; ++i)
+        sorted = !earlier(std::uint32_t(i), std::uint32_t(i - 1));
+    if (!sorted) {
+        m_traceOrder.resize(trace.size());
+        std::iota(m_traceOrder.begin(), m_traceOrder.end(), std::uint32_t(0));
+        std::stable_sort(m_traceOrder.begin(), m_traceOrder.end(), earlier);
+    }
+}
+
+RequestGenerator::~RequestGenerator() = default;
+
+bool RequestGenerator::fill(ClassStream& s)
+{
+    const RequestClass& k = m_config.classes[s.index];
+    auto draw = [&](double at) {
+        Request& r = s.next;
+        r = Request{};
+        r.arrivalSeconds = at;
+        r.promptTokens = sampleLength(k.prompt, s.engine);
+        r.outputTokens = sampleLength(k.output, s.engine);
+        r.classIndex = int(s.index);
+        if (k.prefixGroups > 0) { // a draw only then: classes without groups keep their streams
+            r.prefixGroup = int(s.groupBase + std::min<long long>(k.prefixGroups - 1,
+                                                                  static_cast<long long>(uniform01(s.engine) * double(k.prefixGroups))));
+            r.prefixTokens = std::min(k.prefixTokens, r.promptTokens);
+        }
+        s.has = true;
+    };
+    s.has = false;
+    if (s.burstLeft > 0) {
+        --s.burstLeft;
+        draw(k.startSeconds);
+        return true;
+    }
+    if (!s.rateDone && s.rated < m_limit) {
+        const bool gamma = k.arrival == ArrivalProcess::Gamma;
+        const double gammaScale = 1.0 / (k.ratePerSecond * k.burstiness); // mean shape x scale = 1 / rate
+        s.t += gamma ? sampleGamma(k.burstiness, s.engine) * gammaScale : exponential(s.engine, k.ratePerSecond);
+        ++s.rated;
+        if (s.t < s.end) {
+            draw(s.t);
+            return true;
+        }
+    }
+    s.rateDone = true;
+    return false;
+}
+
+bool RequestGenerator::next(Request& request)
+{
+    if (m_generated >= m_limit)
+        return false;
+    const double duration = m_config.durationSeconds.value_or(kInf);
+    const std::vector<Request>& trace = m_config.trace;
+    // The trace's next row before the duration (rows from it on are past it only if sorted; skip each that is).
+    const Request* row = nullptr;
+    while (m_traceNext < trace.size()) {
+        const Request& r = trace[m_traceOrder.empty() ? m_traceNext : m_traceOrder[m_traceNext]];
+        if (r.arrivalSeconds < duration) {
+            row = &r;
+            break;
+        }
+        ++m_traceNext;
+    }
+    // The earliest head: arrival, then class index; a class's own requests before trace rows of the same class.
+    ClassStream* best = nullptr;
+    for (ClassStream& s : m_streams) {
+        if (!s.has)
+            continue;
+        if (!best || s.next.arrivalSeconds < best->next.arrivalSeconds
+            || (s.next.arrivalSeconds == best->next.arrivalSeconds && s.next.classIndex < best->next.classIndex))
+            best = &s;
+    }
+    const bool takeRow = row && (!best || row->arrivalSeconds < best->next.arrivalSeconds
+                                 || (row->arrivalSeconds == best->next.arrivalSeconds && row->classIndex < best->next.classIndex));
+    if (takeRow) {
+        request = *row;
+        ++m_traceNext;
+    } else if (best) {
+        request = best->next;
+        fill(*best);
+    } else
+        return false;
+    ++m_generated;
+    return true;
+}
+
 std::vector<Request> generateRequests(const SimulationConfig& c, const SimulationProgress& progress)
 {
     std::vector<Request> out;
     const long long expected = static_cast<long long>(std::min(estimateSimulationCost(c).requests, double(kMaxSimulationRequests)));
-    bool stopped = false;
-    const double duration = c.durationSeconds.value_or(kInf);
-    const long long perClassLimit = c.requests.value_or(std::numeric_limits<long long>::max());
-    long long groupBase = 0; // prefix groups of the classes before: each class's ids are its own
-    for (size_t i = 0; i < c.classes.size(); ++i) {
-        const RequestClass& k = c.classes[i];
-        std::mt19937_64 g(splitMix64(c.seed ^ splitMix64(0x5157u + i)));
-        auto draw = [&](double at) {
-            Request r;
-            r.arrivalSeconds = at;
-            r.promptTokens = sampleLength(k.prompt, g);
-            r.outputTokens = sampleLength(k.output, g);
-            r.classIndex = int(i);
-            if (k.prefixGroups > 0) // a draw only then: classes without groups keep their streams
-                r.prefixGroup = int(groupBase + std::min<long long>(k.prefixGroups - 1,
-                                                                    static_cast<long long>(uniform01(g) * double(k.prefixGroups))));
-            out.push_back(r);
-            if (progress && out.size() % 65536 == 0 && !progress(static_cast<long long>(out.size()), expected))
-                stopped = true;
-        };
-        if (k.count > 0 && k.startSeconds < duration)
-            for (long long j = 0; j < std::min(k.count, perClassLimit) && !stopped; ++j)
-                draw(k.startSeconds);
-        if (k.ratePerSecond > 0) {
-            const double end = std::min(duration, k.endSeconds.value_or(kInf));
-            double t = k.startSeconds;
-            const bool gamma = k.arrival == ArrivalProcess::Gamma;
-            const double gammaScale = 1.0 / (k.ratePerSecond * k.burstiness); // mean shape x scale = 1 / rate
-            for (long long j = 0; j < perClassLimit && !stopped; ++j) {
-                t += gamma ? sampleGamma(k.burstiness, g) * gammaScale : exponential(g, k.ratePerSecond);
-                if (!(t < end))
-                    break;
-                draw(t);
-            }
-        }
-        groupBase += std::max(0, k.prefixGroups);
+    RequestGenerator generator(c);
+    for (Request r; generator.next(r);) {
+        out.push_back(r);
+        if (progress && out.size() % 65536 == 0 && !progress(static_cast<long long>(out.size()), expected))
+            return {};
     }
-    if (stopped)
-        return {};
-    for (const Request& r : c.trace)
-        if (r.arrivalSeconds < duration)
-            out.push_back(r);
-    std::stable_sort(out.begin(), out.end(), [](const Request& a, const Request& b) {
-        return a.arrivalSeconds < b.arrivalSeconds || (a.arrivalSeconds == b.arrivalSeconds && a.classIndex < b.classIndex);
-    });
-    if (c.requests && out.size() > size_t(*c.requests))
-        out.resize(size_t(*c.requests));
     return out;
 }
 
-SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
-                          const SimulationProgress& progress)
+namespace {
+
+/** The engine of simulate() and simulateWorkload(): one replica over @p source, or a fleet. */
+SimulationResult runFleet(const Scenario& scenario, const SimulationConfig& config, RequestSource& source, RunRecorder& recorder,
+                          const SimulationProgress& progress);
+
+SimulationResult runSingle(const Scenario& scenario, const SimulationConfig& config, RequestSource& source, RunRecorder& recorder,
+                           const SimulationProgress& progress)
 {
-    if (config.replicas > 1)
-        return simulateFleet(scenario, config, requests, progress);
-    Engine engine(scenario, config, requests, progress);
-    return engine.run();
+    Engine engine(scenario, config, recorder, &source, -1, progress);
+    SimulationResult out = engine.run();
+    if (!out.cancelled)
+        recorder.finishInto(out);
+    return out;
 }
 
-SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
-                               const SimulationProgress& progress)
+SimulationResult runFleet(const Scenario& scenario, const SimulationConfig& config, RequestSource& source, RunRecorder& recorder,
+                          const SimulationProgress& progress)
 {
     const size_t replicas = size_t(std::max(1, config.replicas));
-    const size_t n = requests.size();
-    std::vector<size_t> order(n);
-    std::iota(order.begin(), order.end(), size_t(0));
-    auto earlier = [&](size_t a, size_t b) { return requests[a].arrivalSeconds < requests[b].arrivalSeconds; };
-    if (!std::is_sorted(order.begin(), order.end(), earlier))
-        std::stable_sort(order.begin(), order.end(), earlier);
-
-    // Each replica is the single-replica engine reading its own list, to which the router appends.
-    std::vector<std::vector<Request>> inputs(replicas);
-    std::vector<std::vector<size_t>> global(replicas); // replica's request j -> index into requests
+    const long long total = source.expected();
     std::vector<std::unique_ptr<Engine>> engines;
     SimulationProgress hook;
     if (progress)
         hook = [&](long long, long long) {
             long long done = 0;
             for (const std::unique_ptr<Engine>& e : engines)
-                done += static_cast<long long>(e->done());
-            return progress(done, static_cast<long long>(n));
+                done += e->done();
+            return progress(done, total);
         };
     engines.reserve(replicas);
     for (size_t r = 0; r < replicas; ++r)
-        engines.push_back(std::make_unique<Engine>(scenario, config, inputs[r], hook));
+        engines.push_back(std::make_unique<Engine>(scenario, config, recorder, nullptr, int(r), hook));
 
     SimulationResult out;
-    out.replicaOf.assign(n, 0);
     const bool loadAware = config.router != RouterPolicy::RoundRobin;
     std::unordered_map<int, int> lastServed; // prefix group -> replica
     auto leastLoaded = [&](double t) {
@@ -1496,10 +1969,10 @@ SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig&
             }
         return best;
     };
-    for (size_t k = 0; k < n; ++k) {
-        const size_t i = order[k];
-        const Request& q = requests[i];
-        size_t target = k % replicas;
+    Request q;
+    long long index = 0;
+    for (long long k = 0; source.next(q, index); ++k) {
+        size_t target = size_t(k % static_cast<long long>(replicas));
         if (loadAware) {
             // The router sees each replica as it is at the arrival: every step starting before it has run.
             for (const std::unique_ptr<Engine>& e : engines)
@@ -1512,11 +1985,13 @@ SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig&
             target = served != lastServed.end() ? size_t(served->second) : leastLoaded(q.arrivalSeconds);
             if (q.prefixGroup >= 0 && config.router == RouterPolicy::PrefixAware)
                 lastServed[q.prefixGroup] = int(target);
+        } else if (!engines[target]->advance(q.arrivalSeconds)) {
+            // Round robin needs no look, but its replica runs up to the arrival first, so that requests waiting to
+            // arrive stay few: memory flat in the run's length (the steps are the same whenever they run).
+            out.cancelled = true;
+            return out;
         }
-        inputs[target].push_back(q);
-        global[target].push_back(i);
-        engines[target]->added();
-        out.replicaOf[i] = int(target);
+        engines[target]->push(q, recorder.recordIndex(index, k));
     }
     for (const std::unique_ptr<Engine>& e : engines)
         if (!e->advance(kInf)) {
@@ -1524,29 +1999,13 @@ SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig&
             return out;
         }
 
-    // The fleet's record: requests back in input order, histograms merged, counters summed.
-    out.requests.resize(n);
-    if (config.recordTokenTimes) {
-        out.tokenOffsets.assign(n + 1, 0);
-        for (size_t i = 0; i < n; ++i)
-            out.tokenOffsets[i + 1] = out.tokenOffsets[i] + std::max(0, requests[i].outputTokens);
-        out.tokenTimes.assign(size_t(out.tokenOffsets[n]), kNaN);
-    }
-    std::vector<LatencyHistogram> itl(config.classes.size() + 1);
+    // The fleet's record: the recorder's summaries over every request, counters summed.
     double slotSeconds = 0, finishedSlotSeconds = 0;
     for (size_t r = 0; r < replicas; ++r) {
-        std::vector<LatencyHistogram> h;
+        ReplicaStats stats;
         double replicaSlotSeconds = 0;
-        SimulationResult part = engines[r]->finishAndTake(h, replicaSlotSeconds);
-        for (size_t j = 0; j < global[r].size(); ++j) {
-            const size_t i = global[r][j];
-            out.requests[i] = part.requests[j];
-            if (config.recordTokenTimes)
-                std::copy(part.tokenTimes.begin() + part.tokenOffsets[j], part.tokenTimes.begin() + part.tokenOffsets[j + 1],
-                          out.tokenTimes.begin() + out.tokenOffsets[i]);
-        }
-        for (size_t c = 0; c < h.size() && c < itl.size(); ++c)
-            itl[c].merge(h[c]);
+        SimulationResult part = engines[r]->finishAndTake(stats, replicaSlotSeconds);
+        engines[r].reset();
         slotSeconds += replicaSlotSeconds;
         finishedSlotSeconds += part.finishedSlotFraction * replicaSlotSeconds;
         out.busySeconds += part.busySeconds;
@@ -1560,6 +2019,9 @@ SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig&
         out.recomputedTokens += part.recomputedTokens;
         out.rejectedOverMaxContext += part.rejectedOverMaxContext;
         out.rejectedOverKvBudget += part.rejectedOverKvBudget;
+        out.prefixPromptTokens += part.prefixPromptTokens;
+        out.prefixHitTokens += part.prefixHitTokens;
+        out.prefixEvictedBlocks += part.prefixEvictedBlocks;
         out.peakSequences = std::max(out.peakSequences, part.peakSequences);
         out.kvBlocksTotal = part.kvBlocksTotal;
         if (r == 0 || part.kvBlocksPeak > out.kvBlocksPeak) {
@@ -1567,20 +2029,22 @@ SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig&
             out.kvSeries = std::move(part.kvSeries);
         }
         ReplicaLoad load;
-        load.requests = part.all.requests;
-        load.completed = part.all.completed;
-        load.rejected = part.all.rejected;
-        load.outputTokens = part.all.outputTokens;
-        load.goodputFraction = part.all.goodputFraction;
+        load.requests = stats.requests;
+        load.completed = stats.completed;
+        load.rejected = stats.rejected;
+        load.outputTokens = stats.outputTokens;
+        load.goodputFraction = stats.requests > 0 ? double(stats.good) / double(stats.requests) : 0.0;
         load.busySeconds = part.busySeconds;
-        load.p99TtftSeconds = part.all.latency.ttft.p99;
+        load.p99TtftSeconds = stats.ttft.percentiles().p99;
         load.peakSequences = part.peakSequences;
         load.meanSequences = part.meanSequences;
         load.kvBlocksPeak = part.kvBlocksPeak;
         load.preemptions = part.preemptions;
+        load.prefixPromptTokens = part.prefixPromptTokens;
+        load.prefixHitTokens = part.prefixHitTokens;
         out.replicas.push_back(load);
     }
-    summariseResult(out, itl, config.classes.size());
+    recorder.finishInto(out);
     out.meanSequences = out.busySeconds > 0 ? slotSeconds / out.busySeconds : 0.0;
     out.finishedSlotFraction = slotSeconds > 0 ? finishedSlotSeconds / slotSeconds : 0.0;
     for (ReplicaLoad& load : out.replicas) {
@@ -1588,6 +2052,36 @@ SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig&
         load.busyFraction = out.spanSeconds > 0 ? load.busySeconds / out.spanSeconds : 0.0;
     }
     return out;
+}
+
+} // namespace
+
+SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                          const SimulationProgress& progress)
+{
+    if (config.replicas > 1)
+        return simulateFleet(scenario, config, requests, progress);
+    VectorSource source(requests);
+    RunRecorder recorder(config, static_cast<long long>(requests.size()));
+    recorder.layOutTokenTimes(requests);
+    return runSingle(scenario, config, source, recorder, progress);
+}
+
+SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
+                               const SimulationProgress& progress)
+{
+    VectorSource source(requests);
+    RunRecorder recorder(config, static_cast<long long>(requests.size()));
+    recorder.layOutTokenTimes(requests);
+    return runFleet(scenario, config, source, recorder, progress);
+}
+
+SimulationResult simulateWorkload(const Scenario& scenario, const SimulationConfig& config, const SimulationProgress& progress)
+{
+    GeneratorSource source(config);
+    RunRecorder recorder(config, -1);
+    return config.replicas > 1 ? runFleet(scenario, config, source, recorder, progress)
+                               : runSingle(scenario, config, source, recorder, progress);
 }
 
 double sampleGamma(double shape, std::mt19937_64& g)
@@ -1699,9 +2193,9 @@ RateSweepResult sweepArrivalRate(const Scenario& scenario, const SimulationConfi
     base.sweepMaxSequences.clear();
     base.recordTokenTimes = false;
     auto runAt = [&](double rate, bool bisection) -> bool {
-        const SimulationConfig c = configAtRate(base, rate);
-        const std::vector<Request> requests = generateRequests(c, progress);
-        const SimulationResult r = simulate(scenario, c, requests, progress);
+        SimulationConfig c = configAtRate(base, rate);
+        c.requestRecords = 0; // the summaries only: memory flat in the run's length
+        const SimulationResult r = simulateWorkload(scenario, c, progress);
         if (r.cancelled)
             return false;
         RatePoint p;
@@ -1716,6 +2210,7 @@ RateSweepResult sweepArrivalRate(const Scenario& scenario, const SimulationConfi
         p.p99ItlSeconds = r.all.latency.itl.p99;
         p.p99EndToEndSeconds = r.all.latency.endToEnd.p99;
         p.bisection = bisection;
+        p.prefixCacheHitRate = r.prefixHitRate();
         result.points.push_back(p);
         return true;
     };
@@ -1753,15 +2248,19 @@ RateSweepResult sweepArrivalRate(const Scenario& scenario, const SimulationConfi
     return result;
 }
 
-std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
-                                          const std::vector<Request>& requests, const SimulationProgress& progress)
+namespace {
+
+/** The max-sequences sweep, each run by @p run(config). */
+template <typename Run>
+std::vector<SweepPoint> sweepCaps(const SimulationConfig& config, Run&& run)
 {
     std::vector<SweepPoint> points;
     SimulationConfig c = config;
     c.recordTokenTimes = false;
+    c.requestRecords = 0; // a point needs the summaries only
     for (int cap : config.sweepMaxSequences) {
         c.maxSequences = cap;
-        const SimulationResult r = simulate(scenario, c, requests, progress);
+        const SimulationResult r = run(c);
         if (r.cancelled)
             break;
         SweepPoint p;
@@ -1777,6 +2276,20 @@ std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const Simula
         points.push_back(p);
     }
     return points;
+}
+
+} // namespace
+
+std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
+                                          const std::vector<Request>& requests, const SimulationProgress& progress)
+{
+    return sweepCaps(config, [&](const SimulationConfig& c) { return simulate(scenario, c, requests, progress); });
+}
+
+std::vector<SweepPoint> sweepWorkloadMaxSequences(const Scenario& scenario, const SimulationConfig& config,
+                                                  const SimulationProgress& progress)
+{
+    return sweepCaps(config, [&](const SimulationConfig& c) { return simulateWorkload(scenario, c, progress); });
 }
 
 } // namespace ridgeline::model

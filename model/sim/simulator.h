@@ -33,6 +33,9 @@ namespace ridgeline::model {
  *    (beyond the watermark) and, under Chunked, token budget remain; under SeparateQueues an interactive
  *    request that finds no slot or memory preempts the latest batch sequence;
  * 4. the step lasts StepCost::seconds of its work; its tokens appear at its end.
+ * With prefix caching (SimulationConfig::prefixCaching, Request::prefixTokens) an admitted request first takes its
+ * group's cached prefix blocks and prefills only past them; cached blocks share the KV budget and are evicted,
+ * least recently used first, before anything is preempted (docs/fleet-simulation.md, "Prefix caching").
  * A decoding sequence holding P + g tokens (g generated so far) costs a decode at context S = P + g; the
  * step that completes a prefill yields the first token. An inter-token interval is the time between two
  * of a request's tokens, a preemption's wait included.
@@ -118,6 +121,10 @@ struct RequestClass {
     /// prefix_groups: 0, the class's requests share no prompt prefix a router could follow; N >= 1, each request
     /// draws one of N prefix groups (conversations or system prompts), equally likely, ids distinct from other classes'
     int prefixGroups = 0;
+    /// prefix_tokens: with prefixGroups, the tokens of the prompt prefix a group's requests share (a system prompt, a
+    /// conversation's history), at most each request's prompt; 0 (the default): the groups route but share no tokens,
+    /// so prefix caching has nothing to reuse (the behaviour before the key)
+    int prefixTokens = 0;
 };
 
 /** How a fleet's router assigns each arriving request to a replica (SimulationConfig::router). */
@@ -136,7 +143,9 @@ struct Request {
     int outputTokens = 1;   ///< including the first token, which the prefill produces
     int classIndex = 0;     ///< into SimulationConfig::classes
     int prefixGroup = -1;   ///< requests sharing a prompt prefix (RequestClass::prefixGroups, a Mooncake trace's first
-                            ///< hash id); -1: none. Only the prefix-aware router reads it.
+                            ///< hash id); -1: none. The prefix-aware router and the prefix cache read it.
+    int prefixTokens = 0;   ///< of promptTokens, the leading tokens shared with the rest of its group (RequestClass::
+                            ///< prefixTokens; a Mooncake trace: 512 per hash id of the group's chain); 0: none
 };
 
 /** Everything the simulation does besides the scenario. Field names follow the simulation file's keys. */
@@ -177,12 +186,25 @@ struct SimulationConfig {
      */
     int replicas = 1;
     RouterPolicy router = RouterPolicy::RoundRobin; ///< router
+    /**
+     * requestRecords: which requests keep a RequestResult in SimulationResult::requests (and token times, replicaOf).
+     * None (the default): every request, in input order. K >= 0: only the first K requests in arrival order (0: none),
+     * so that a run's memory does not grow with its length; the summaries cover every request either way.
+     */
+    std::optional<long long> requestRecords;
+    /**
+     * prefix_caching: each replica keeps a KV prefix cache (vLLM's automatic prefix caching): the full blocks of a
+     * request's shared prefix (Request::prefixTokens) stay cached after it, evictable (least recently used first)
+     * when running requests need the blocks, and a later request of the same group skips the prefill of the cached
+     * blocks. Only requests with a prefix read it, so a workload without prefix_tokens runs as with it off.
+     */
+    bool prefixCaching = true;
 };
 
 /**
  * Bounds of a simulation, shared by checkSimulationConfig() and the simulation file parser. With the
  * work and memory budgets below they keep any accepted run to seconds on a 2-core machine (about 4 s
- * and 210 MB per million chat requests).
+ * per million chat requests; 210 MB keeping every request's record, under 10 MB with requestRecords = 0).
  */
 inline constexpr long long kMaxSimulationRequests = 2000000; ///< requests generated in all: classes and trace,
                                                              ///< and again for each sweep run
@@ -213,8 +235,10 @@ using SimulationProgress = std::function<bool(long long done, long long total)>;
  * prompt tokens / token_budget steps of prefill (a step costs about two sequence-steps): about 16 ns of CPU each
  * (measured: 1,000,000 chat requests, 254 million output tokens, 4.1 s), so the budget of 1e9 output
  * tokens over all runs is about 16 s; the run shows progress and stops within milliseconds when
- * cancelled. Memory is about kSimulationBytesPerRequest per request (206 MB for that run), plus 8
- * bytes per recorded token time, plus the fixed ITL histograms.
+ * cancelled. Memory is about kSimulationBytesPerRequest per request (206 MB for that run) when every request's
+ * record is kept (the estimate assumes it), plus 8 bytes per recorded token time, plus the fixed histograms; with
+ * SimulationConfig::requestRecords = 0 and simulateWorkload() it is the requests in flight and the bounded summaries
+ * (9 MB for 8 replicas and 1 to 4 million requests: docs/fleet-simulation.md, "Memory").
  */
 inline constexpr double kMaxSimulationOutputTokens = 1e9;           ///< work units in all runs (SimulationCost::workUnits: output tokens, static padding, prefill steps)
 inline constexpr double kMaxSimulationBytes = 1024.0 * 1024 * 1024; ///< estimated peak memory of one run, bytes (1 GiB)
@@ -263,6 +287,34 @@ std::string checkSimulationConfig(const SimulationConfig& config);
  * durationSeconds and to the first `requests`. Precondition: checkSimulationConfig(config) is "".
  */
 std::vector<Request> generateRequests(const SimulationConfig& config, const SimulationProgress& progress = {});
+
+/**
+ * The workload of generateRequests() drawn one request at a time, in the same order and with the same values, in
+ * memory that does not grow with the number of requests: per class its random stream and next request, plus (for a
+ * trace that is not already in arrival order) one 4-byte index per trace row. simulateWorkload() runs from it.
+ * Precondition: checkSimulationConfig(config) is ""; @p config must outlive the generator.
+ */
+class RequestGenerator {
+public:
+    explicit RequestGenerator(const SimulationConfig& config);
+    ~RequestGenerator();
+    RequestGenerator(const RequestGenerator&) = delete;
+    RequestGenerator& operator=(const RequestGenerator&) = delete;
+    /** Sets @p request to the next request in arrival order (ties: class order); false when there are no more. */
+    bool next(Request& request);
+    /** Requests returned so far. */
+    long long generated() const { return m_generated; }
+
+private:
+    struct ClassStream;
+    bool fill(ClassStream& stream);
+    const SimulationConfig& m_config;
+    std::vector<ClassStream> m_streams;
+    std::vector<std::uint32_t> m_traceOrder; // trace rows in arrival order when the trace is not sorted; empty if it is
+    size_t m_traceNext = 0;
+    long long m_generated = 0;
+    long long m_limit = 0;
+};
 
 /**
  * Draws one length from @p dist with @p engine (advanced): uniforms from the top 53 bits of one draw,
@@ -339,8 +391,35 @@ private:
     double m_sum = 0, m_max = 0;
 };
 
+/**
+ * Order statistics of a per-request latency in bounded memory: the first kExactSamples values are kept and their
+ * percentiles are exact (nearest rank, as Percentiles); from the next one on, every value is counted in a
+ * LatencyHistogram instead and a percentile is the largest value in the 1/256-octave bin holding the nearest rank:
+ * a value that occurred, never below the exact nearest-rank value and less than 1/256 (0.4 %) above it (values under
+ * 2^-20 s, about 1 us, share one bin: there the error is under 1 us). Count, mean and max are always exact.
+ * Memory: at most 64 KiB (the exact values), then 4 KiB per power of two that holds a value.
+ */
+class StreamingPercentiles {
+public:
+    static constexpr long long kExactSamples = 8192;
+    static constexpr double kRelativeError = 1.0 / LatencyHistogram::kBinsPerOctave; ///< bound past kExactSamples
+    /** Adds one value, seconds (ignored unless finite). */
+    void add(double seconds);
+    Percentiles percentiles() const;
+    long long count() const { return m_count; }
+    /** True while the percentiles are exact (at most kExactSamples values so far). */
+    bool exact() const { return m_count <= kExactSamples; }
+
+private:
+    std::vector<double> m_exact;
+    LatencyHistogram m_histogram; // every value once there are more than kExactSamples
+    long long m_count = 0;
+    double m_sum = 0, m_max = 0;
+};
+
 /** The latencies of a set of requests. itl is over every inter-token interval (LatencyHistogram: its
- *  percentiles within 0.4 %), the others per request (exact). */
+ *  percentiles within 0.4 %), the others per request (StreamingPercentiles: exact up to 8,192 requests, then
+ *  within 0.4 %). */
 struct LatencySummary {
     Percentiles queueWait, prefill, ttft, itl, tpot, endToEnd;
 };
@@ -375,11 +454,14 @@ struct ReplicaLoad {
     double meanSequences = 0;
     double kvBlocksPeak = 0;     ///< whole-model blocks, of SimulationResult::kvBlocksTotal
     long long preemptions = 0;
+    double prefixPromptTokens = 0; ///< prompt tokens of its requests with a shared prefix (SimulationResult's)
+    double prefixHitTokens = 0;    ///< of them, taken from its prefix cache
 };
 
 /** Everything a run measures. */
 struct SimulationResult {
-    std::vector<RequestResult> requests;     ///< same order as the input requests
+    /// same order as the input requests, or with SimulationConfig::requestRecords = K the first K in arrival order
+    std::vector<RequestResult> requests;
     TrafficSummary all;
     std::vector<TrafficSummary> classes;     ///< one per SimulationConfig::classes entry
     double spanSeconds = 0;                  ///< first arrival to last completion
@@ -410,16 +492,25 @@ struct SimulationResult {
      * peak); meanSequences per replica; kvSeries that of the replica with the highest KV peak. Empty for one replica.
      */
     std::vector<ReplicaLoad> replicas;
-    std::vector<int> replicaOf;              ///< a fleet: the replica each request was routed to (input order)
+    std::vector<int> replicaOf;              ///< a fleet: the replica each request was routed to (as requests)
+    /// prefix caching (SimulationConfig::prefixCaching): prompt tokens of the requests with a shared prefix
+    /// (Request::prefixTokens > 0) at their first scheduling, and of those the tokens found in the prefix cache
+    /// (whole blocks of the shared prefix), whose prefill was skipped. Hit rate = prefixHitTokens / prefixPromptTokens.
+    double prefixPromptTokens = 0;
+    double prefixHitTokens = 0;
+    long long prefixEvictedBlocks = 0;       ///< whole-model blocks of cached prefixes given up to running requests
+    /** The prefix cache's hit rate in tokens: prefixHitTokens / prefixPromptTokens (0 when no request has a prefix). */
+    double prefixHitRate() const { return prefixPromptTokens > 0 ? prefixHitTokens / prefixPromptTokens : 0.0; }
 };
 
 
 /**
  * Simulates @p requests (any order) on @p scenario under @p config's policy. Deterministic.
  * Preconditions: validate(scenario) and checkSimulationConfig(config) are empty, every classIndex is
- * a valid index into config.classes. Cost: O(steps * sequences holding a slot), plus the summaries'
- * O(requests + ITL record) whatever the number of classes; no allocation per step beyond amortised
- * growth of the ITL record.
+ * a valid index into config.classes. Cost: O(steps * sequences holding a slot), plus O(1) per request for the
+ * streamed summaries (StreamingPercentiles, LatencyHistogram) whatever the number of classes. Memory: the requests
+ * in flight (about 150 bytes each), the bounded summaries, and the records config.requestRecords keeps (all by
+ * default: about 100 bytes a request).
  */
 SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
                           const SimulationProgress& progress = {});
@@ -432,6 +523,15 @@ SimulationResult simulate(const Scenario& scenario, const SimulationConfig& conf
  */
 SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
                                const SimulationProgress& progress = {});
+
+/**
+ * simulate() of the workload generateRequests(config) would return, drawn as the run goes (RequestGenerator) rather
+ * than held in a vector: with config.requestRecords = 0 its memory does not grow with the number of requests (the
+ * requests in flight, the fixed summaries; docs/fleet-simulation.md, "Memory"). The same result as
+ * simulate(scenario, config, generateRequests(config)) (tests/model/tst_simulator.cpp). @p progress's total is the
+ * expected request count (estimateSimulationCost()).
+ */
+SimulationResult simulateWorkload(const Scenario& scenario, const SimulationConfig& config, const SimulationProgress& progress = {});
 
 /** One point of the max-sequences sweep. */
 struct SweepPoint {
@@ -450,6 +550,10 @@ struct SweepPoint {
  *  @p progress as in simulate(); when it stops a run the points so far are returned. */
 std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const SimulationConfig& config,
                                           const std::vector<Request>& requests, const SimulationProgress& progress = {});
+
+/** sweepMaxSequences() of config's own workload, drawn for each run (simulateWorkload()): memory flat in its length. */
+std::vector<SweepPoint> sweepWorkloadMaxSequences(const Scenario& scenario, const SimulationConfig& config,
+                                                  const SimulationProgress& progress = {});
 
 /** An open-loop arrival-rate sweep (the simulation file's "rate_sweep", or --rate-sweep FROM:TO:STEPS). */
 struct RateSweep {
@@ -474,6 +578,7 @@ struct RatePoint {
     double p50ItlSeconds = 0, p99ItlSeconds = 0;
     double p99EndToEndSeconds = 0;
     bool bisection = false;                ///< added by the bisection, not one of the even steps
+    double prefixCacheHitRate = 0;         ///< SimulationResult::prefixHitRate() of the run
 };
 
 /** The sweep's points in rate order and the highest rate holding the target. */

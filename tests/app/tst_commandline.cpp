@@ -322,6 +322,41 @@ private slots:
         QVERIFY2(r.err.contains("serving.max_context_tokens = 100"), r.err.constData());
     }
 
+    void simulatePrefixCacheKeys()
+    {
+        // The shipped prefix-caching example: the hit rate as new keys in JSON (top level, per replica), text and CSV,
+        // and every latency object with p90; the keys before stay.
+        const QString file = source("resources/simulations/agent-prefix-cache-llama-3.1-8b-h100.json");
+        const Result json = runRidgeline({QStringLiteral("--simulate"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        const QJsonObject cache = o.value(QStringLiteral("prefix_cache")).toObject();
+        const double hit = cache.value(QStringLiteral("hit_rate")).toDouble();
+        QVERIFY2(hit > 0.5 && hit < 1, qPrintable(QString::number(hit)));
+        QVERIFY(cache.value(QStringLiteral("hit_tokens")).toDouble() > 0);
+        QVERIFY(cache.contains(QStringLiteral("prefix_tokens")) && cache.contains(QStringLiteral("evicted_blocks")));
+        QCOMPARE(o.value(QStringLiteral("simulation")).toObject().value(QStringLiteral("prefix_caching")).toBool(), true);
+        QCOMPARE(o.value(QStringLiteral("simulation")).toObject().value(QStringLiteral("router")).toString(), QStringLiteral("prefix_aware"));
+        const QJsonArray replicas = o.value(QStringLiteral("replicas")).toArray();
+        QCOMPARE(replicas.size(), 4);
+        for (const QJsonValue& v : replicas)
+            QVERIFY(v.toObject().value(QStringLiteral("prefix_cache_hit_rate")).toDouble() > 0.5);
+        const QJsonObject ttft = o.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("ttft")).toObject();
+        for (const char* key : {"count", "mean", "p50", "p90", "p95", "p99", "max"})
+            QVERIFY2(ttft.contains(QLatin1String(key)), key);
+        QVERIFY(ttft.value(QStringLiteral("p50")).toDouble() <= ttft.value(QStringLiteral("p90")).toDouble());
+        QVERIFY(ttft.value(QStringLiteral("p90")).toDouble() <= ttft.value(QStringLiteral("p95")).toDouble());
+        const Result text = runRidgeline({QStringLiteral("--simulate"), file});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("prefix cache: "), text.out.constData());
+        const Result csv = runRidgeline({QStringLiteral("--simulate"), file, QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].endsWith(",meets_target,prefix_cache_hit_rate"));
+        QVERIFY(std::abs(lines[1].split(',').constLast().toDouble() - hit) < 1e-6);
+    }
+
     void simulateRateSweepAsCsvAndJson()
     {
         // The shipped chat simulation (6 req/s) swept from 2 to 10 req/s at 3 rates with 2 bisections: a CSV header
@@ -333,7 +368,8 @@ private slots:
         QCOMPARE(csv.exitCode, 0);
         const QList<QByteArray> lines = csv.out.trimmed().split('\n');
         QCOMPARE(lines.constFirst(), QByteArray("rate_per_s,requests,attainment,goodput_requests_per_s,throughput_tokens_per_s,"
-                                                "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,end_to_end_p99_ms,bisection,meets_target"));
+                                                "ttft_p50_ms,ttft_p99_ms,itl_p50_ms,itl_p99_ms,end_to_end_p99_ms,bisection,meets_target,"
+                                                "prefix_cache_hit_rate"));
         QCOMPARE(lines.size(), 1 + 3 + 6); // the file's default of 6 bisections
         QVERIFY(lines[1].startsWith("2,"));
         QVERIFY(lines.constLast().startsWith("10,"));

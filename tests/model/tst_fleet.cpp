@@ -13,6 +13,7 @@
 #include "model/analysis/plan.h"
 #include "model/files/simulationfile.h"
 #include "model/sim/simulator.h"
+#include "model/cost/steptime.h"
 
 using namespace ridgeline::model;
 
@@ -488,6 +489,150 @@ private slots:
         QCOMPARE(out[0].prefixGroup, 46); // requests 0 and 1 share their first block
         QCOMPARE(out[1].prefixGroup, 46);
         QCOMPARE(out[2].prefixGroup, -1);
+        // Shared prefix: 512 tokens per leading hash id another row also has (46 is shared, 47 and 52 are not).
+        QCOMPARE(out[0].prefixTokens, 512);
+        QCOMPARE(out[1].prefixTokens, 512);
+        QCOMPARE(out[2].prefixTokens, 0);
+    }
+
+    // -- prefix caching (issues 13, 14) ---------------------------------------------------------------
+
+    /**
+     * Every request shares one 3,968-token prefix (248 blocks of 16) of a 4,000-token prompt, arriving one at a time: the
+     * first prefills it all, each later one finds it cached, so the hit rate is (n - 1) / n, the later ones prefill
+     * only their last 32 tokens (paying attention over the cached prefix: the step cost of a 32-token chunk at
+     * offset 3,968) and their TTFT falls many-fold against prefix_caching off.
+     */
+    void prefixCacheHitsASharedPrefix()
+    {
+        const Scenario s = planning();
+        SimulationConfig c;
+        c.policy = BatchingPolicy::Chunked;
+        c.tokenBudget = 8192;
+        c.requests = 40;
+        c.classes = {rated("agent", 0.5, 4000, 8)}; // 2 s apart: each finishes long before the next arrives
+        c.classes[0].prefixGroups = 1;
+        c.classes[0].prefixTokens = 3968;
+        const SimulationResult cached = simulate(s, c, generateRequests(c));
+        SimulationConfig off = c;
+        off.prefixCaching = false;
+        const SimulationResult full = simulate(s, off, generateRequests(off));
+        QCOMPARE(cached.prefixPromptTokens, 40.0 * 3968);
+        QCOMPARE(cached.prefixHitTokens, 39.0 * 3968);
+        QVERIFY(std::abs(cached.prefixHitRate() - 39.0 / 40.0) < 1e-12);
+        QCOMPARE(full.prefixHitTokens, 0.0);
+        QCOMPARE(cached.prefillTokensComputed, full.prefillTokensComputed - 39.0 * 3968);
+        // The first request is the same; each later one prefills 32 tokens against its cached 3,968.
+        QCOMPARE(cached.requests[0].firstTokenSeconds, full.requests[0].firstTokenSeconds);
+        StepCost cost(s);
+        StepTotals chunk;
+        cost.addPrefill(chunk, 3968, 32);
+        QVERIFY(relative(cached.requests[5].prefillSeconds(), cost.seconds(chunk)) < 1e-9);
+        QVERIFY2(cached.all.latency.ttft.p50 < 0.25 * full.all.latency.ttft.p50,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(cached.all.latency.ttft.p50).arg(full.all.latency.ttft.p50)));
+        qInfo("one shared 3,968-token prefix: hit rate %.3f, p50 TTFT %.1f ms cached vs %.1f ms without", cached.prefixHitRate(),
+              cached.all.latency.ttft.p50 * 1e3, full.all.latency.ttft.p50 * 1e3);
+    }
+
+    /** Without prefix_tokens (groups that only route) prefix caching changes nothing: the run before the keys. */
+    void prefixCachingWithoutSharedTokensChangesNothing()
+    {
+        SimulationConfig c;
+        c.policy = BatchingPolicy::Chunked;
+        c.maxSequences = 32;
+        c.requests = 1500;
+        c.replicas = 2;
+        c.router = RouterPolicy::PrefixAware;
+        c.classes = {rated("chat", 20, 1500, 60)};
+        c.classes[0].prefixGroups = 30;
+        const std::vector<Request> w = generateRequests(c);
+        const SimulationResult on = simulate(planning(), c, w);
+        SimulationConfig off = c;
+        off.prefixCaching = false;
+        const SimulationResult without = simulate(planning(), off, w);
+        QCOMPARE(on.prefixPromptTokens, 0.0);
+        QCOMPARE(on.steps, without.steps);
+        QCOMPARE(on.kvBlocksPeak, without.kvBlocksPeak);
+        for (size_t i = 0; i < w.size(); ++i)
+            QCOMPARE(on.requests[i].finishedSeconds, without.requests[i].finishedSeconds);
+        // And a file without the new keys reads as before: caching on, no shared tokens.
+        SimulationFile sim;
+        const std::string err = parseSimulationJson(
+            R"({"simulation": {"requests": 10, "classes": [{"name": "chat", "rate_per_s": 1, "prefix_groups": 3,
+                "prompt": {"dist": "fixed", "value": 100}, "output": {"dist": "fixed", "value": 10}}]}})", QString(), sim);
+        QVERIFY2(err.empty(), err.c_str());
+        QVERIFY(sim.config.prefixCaching);
+        QCOMPARE(sim.config.classes[0].prefixTokens, 0);
+        const std::vector<Request> plain = generateRequests(sim.config);
+        QVERIFY(std::all_of(plain.begin(), plain.end(), [](const Request& r) { return r.prefixTokens == 0; }));
+        const std::string bad = parseSimulationJson(
+            R"({"simulation": {"requests": 10, "prefix_caching": 1, "classes": [{"name": "chat", "rate_per_s": 1,
+                "prompt": {"dist": "fixed", "value": 100}, "output": {"dist": "fixed", "value": 10}}]}})", QString(), sim);
+        QVERIFY2(bad.find("simulation.prefix_caching = 1: expected true or false") == 0, bad.c_str());
+        const std::string alone = parseSimulationJson(
+            R"({"simulation": {"requests": 10, "classes": [{"name": "chat", "rate_per_s": 1, "prefix_tokens": 50,
+                "prompt": {"dist": "fixed", "value": 100}, "output": {"dist": "fixed", "value": 10}}]}})", QString(), sim);
+        QVERIFY2(alone.find("simulation.classes[0].prefix_tokens = 50: goes with \"prefix_groups\"") == 0, alone.c_str());
+    }
+
+    /** Over 4 replicas, the prefix-aware router keeps each group on one replica's cache: a higher hit rate than round robin. */
+    void prefixAwareRouterHitsMoreThanRoundRobin()
+    {
+        SimulationConfig c;
+        c.policy = BatchingPolicy::Chunked;
+        c.tokenBudget = 4096;
+        c.maxSequences = 64;
+        c.requests = 2000;
+        c.replicas = 4;
+        c.classes = {rated("chat", 40, 2100, 40)};
+        c.classes[0].prefixGroups = 200;
+        c.classes[0].prefixTokens = 2000;
+        const std::vector<Request> w = generateRequests(c);
+        c.router = RouterPolicy::RoundRobin;
+        const SimulationResult rr = simulate(planning(), c, w);
+        c.router = RouterPolicy::PrefixAware;
+        const SimulationResult pa = simulate(planning(), c, w);
+        QVERIFY2(pa.prefixHitRate() > rr.prefixHitRate() + 0.1,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(pa.prefixHitRate()).arg(rr.prefixHitRate())));
+        // 200 groups of about 10 requests: one miss per group when each stays on one replica.
+        QVERIFY(pa.prefixHitRate() > 0.85);
+        QVERIFY(pa.all.latency.ttft.mean < rr.all.latency.ttft.mean);
+        double hits = 0;
+        for (const ReplicaLoad& l : pa.replicas)
+            hits += l.prefixHitTokens;
+        QCOMPARE(hits, pa.prefixHitTokens);
+        qInfo("4 replicas, 200 groups: hit rate prefix aware %.3f, round robin %.3f; mean TTFT %.0f vs %.0f ms", pa.prefixHitRate(),
+              rr.prefixHitRate(), pa.all.latency.ttft.mean * 1e3, rr.all.latency.ttft.mean * 1e3);
+    }
+
+    /**
+     * KV pressure: cached prefixes give way (least recently used first) to running requests. 100 groups of 8,000 shared
+     * tokens need about twice the replica's KV (about 430,000 tokens of Llama 3.1 8B on an H100): blocks are evicted and
+     * the hit rate falls below that of 20 groups, which all stay cached. Every request still completes.
+     */
+    void prefixCacheEvictsUnderKvPressure()
+    {
+        auto run = [](int groups) {
+            SimulationConfig c;
+            c.policy = BatchingPolicy::Chunked;
+            c.tokenBudget = 8192;
+            c.maxSequences = 16;
+            c.requests = 800;
+            c.classes = {rated("rag", 2, 8100, 20)};
+            c.classes[0].prefixGroups = groups;
+            c.classes[0].prefixTokens = 8000;
+            return simulate(planning(), c, generateRequests(c));
+        };
+        const SimulationResult fits = run(20), pressed = run(100);
+        QCOMPARE(fits.prefixEvictedBlocks, 0LL);
+        QVERIFY(pressed.prefixEvictedBlocks > 0);
+        QVERIFY2(pressed.prefixHitRate() < fits.prefixHitRate() - 0.1,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(pressed.prefixHitRate()).arg(fits.prefixHitRate())));
+        QVERIFY(pressed.prefixHitRate() > 0); // recently used groups still hit
+        QCOMPARE(pressed.all.completed, 800LL);
+        QVERIFY(pressed.kvBlocksPeak <= pressed.kvBlocksTotal);
+        qInfo("KV pressure: hit rate %.3f with 100 groups (%lld blocks evicted), %.3f with 20", pressed.prefixHitRate(),
+              pressed.prefixEvictedBlocks, fits.prefixHitRate());
     }
 
     void mooncakeTraceRefusals_data()

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <tuple>
 #include <random>
 
 #include <QDir>
@@ -509,6 +511,7 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::newRow("chat") << QStringLiteral("chat-llama-3.1-8b-h100.json");
         QTest::newRow("chat and batch job") << QStringLiteral("chat-and-batch-job-llama-3.1-8b-h100.json");
+        QTest::newRow("agents with prefix caching") << QStringLiteral("agent-prefix-cache-llama-3.1-8b-h100.json");
     }
     void exampleFilesParse()
     {
@@ -929,6 +932,222 @@ private slots:
         many.requests = 500000;
         many.classes[0].ratePerSecond = 1000;
         QVERIFY(generateRequests(many, [](long long, long long) { return false; }).empty());
+    }
+
+    // -- memory flat in the run's length (issue 16) --------------------------------------------------
+
+    /**
+     * RequestGenerator (the lazy workload) gives what generating each class's stream in full, adding the trace rows
+     * and sorting by arrival (ties: class order, a class's own requests before trace rows of the same class) gave.
+     */
+    void lazyWorkloadIsTheSortedWorkload()
+    {
+        SimulationConfig c;
+        c.durationSeconds = 60;
+        c.requests = 1300; // of about 1,470 before the duration: the first 1,300 are kept
+        c.classes.push_back(poisson("chat", 20, logNormal(500, 2000), logNormal(100, 800)));
+        c.classes[0].prefixGroups = 7;
+        c.classes[0].prefixTokens = 300;
+        RequestClass g = poisson("bursty", 4, fixedTokens(900), fixedTokens(40));
+        g.arrival = ArrivalProcess::Gamma;
+        g.burstiness = 0.3;
+        g.startSeconds = 2;
+        c.classes.push_back(g);
+        RequestClass job = poisson("job", 0, fixedTokens(8000), fixedTokens(200));
+        job.count = 30;
+        job.startSeconds = 10;
+        job.priority = Priority::Batch;
+        c.classes.push_back(job);
+        // Trace rows out of order, one tied with the burst (an earlier class: before it) and past the duration.
+        for (const auto& [t, cls] : {std::pair{12.5, 1}, std::pair{10.0, 0}, std::pair{10.0, 2}, std::pair{3.25, 1}, std::pair{70.0, 0}}) {
+            Request r;
+            r.arrivalSeconds = t;
+            r.promptTokens = 77;
+            r.outputTokens = 5;
+            r.classIndex = cls;
+            c.trace.push_back(r);
+        }
+        QVERIFY2(checkSimulationConfig(c).empty(), checkSimulationConfig(c).c_str());
+        // The reference: each class's stream alone (the others silenced keep their indices, so their seeds), then sorted.
+        std::vector<Request> want;
+        for (size_t i = 0; i < c.classes.size(); ++i) {
+            SimulationConfig alone = c;
+            alone.trace.clear();
+            for (size_t j = 0; j < alone.classes.size(); ++j)
+                if (j != i) {
+                    alone.classes[j].ratePerSecond = 0;
+                    alone.classes[j].count = 0;
+                }
+            const std::vector<Request> part = generateRequests(alone);
+            want.insert(want.end(), part.begin(), part.end());
+        }
+        for (const Request& r : c.trace)
+            if (r.arrivalSeconds < *c.durationSeconds)
+                want.push_back(r);
+        std::stable_sort(want.begin(), want.end(), [](const Request& a, const Request& b) {
+            return a.arrivalSeconds < b.arrivalSeconds || (a.arrivalSeconds == b.arrivalSeconds && a.classIndex < b.classIndex);
+        });
+        QVERIFY(want.size() > size_t(*c.requests));
+        want.resize(size_t(*c.requests));
+        const std::vector<Request> got = generateRequests(c);
+        QCOMPARE(got.size(), want.size());
+        for (size_t i = 0; i < got.size(); ++i)
+            QVERIFY2(got[i].arrivalSeconds == want[i].arrivalSeconds && got[i].promptTokens == want[i].promptTokens
+                         && got[i].outputTokens == want[i].outputTokens && got[i].classIndex == want[i].classIndex
+                         && got[i].prefixGroup == want[i].prefixGroup && got[i].prefixTokens == want[i].prefixTokens,
+                     qPrintable(QStringLiteral("request %1").arg(i)));
+        QVERIFY(std::any_of(got.begin(), got.end(), [](const Request& r) { return r.promptTokens == 77; })); // trace rows in
+        QVERIFY(std::all_of(got.begin(), got.end(), [](const Request& r) { return r.prefixTokens <= r.promptTokens; }));
+        // One at a time from the generator: the same.
+        RequestGenerator gen(c);
+        Request r;
+        size_t n = 0;
+        while (gen.next(r)) {
+            QVERIFY(n < got.size() && r.arrivalSeconds == got[n].arrivalSeconds && r.classIndex == got[n].classIndex);
+            ++n;
+        }
+        QCOMPARE(n, got.size());
+        QCOMPARE(gen.generated(), static_cast<long long>(n));
+    }
+
+    /** simulateWorkload() (drawn as it runs, records optional) gives simulate()'s result, single replica and fleet. */
+    void workloadRunMatchesVectorRun()
+    {
+        SimulationConfig c;
+        c.policy = BatchingPolicy::Chunked;
+        c.maxSequences = 32;
+        c.requests = 4000;
+        c.classes.push_back(poisson("chat", 12, logNormal(800, 3000), logNormal(80, 400)));
+        c.classes[0].prefixGroups = 50;
+        RequestClass job = poisson("job", 0, fixedTokens(4000), fixedTokens(100));
+        job.count = 20;
+        job.startSeconds = 30;
+        job.priority = Priority::Batch;
+        c.classes.push_back(job);
+        for (const int replicas : {1, 3}) {
+            c.replicas = replicas;
+            c.router = replicas > 1 ? RouterPolicy::LeastLoaded : RouterPolicy::RoundRobin;
+            const SimulationResult a = simulate(planning(), c, generateRequests(c));
+            const SimulationResult b = simulateWorkload(planning(), c);
+            QCOMPARE(b.requests.size(), a.requests.size());
+            for (size_t i = 0; i < a.requests.size(); ++i) {
+                const RequestResult &x = a.requests[i], &y = b.requests[i];
+                QVERIFY2(x.arrivalSeconds == y.arrivalSeconds && x.firstTokenSeconds == y.firstTokenSeconds
+                             && x.finishedSeconds == y.finishedSeconds && x.metSlo == y.metSlo && x.preemptions == y.preemptions,
+                         qPrintable(QStringLiteral("replicas %1, request %2").arg(replicas).arg(i)));
+            }
+            QCOMPARE(b.replicaOf, a.replicaOf);
+            QCOMPARE(b.all.latency.ttft.p99, a.all.latency.ttft.p99);
+            QCOMPARE(b.all.latency.itl.p99, a.all.latency.itl.p99);
+            QCOMPARE(b.classes[1].latency.endToEnd.p50, a.classes[1].latency.endToEnd.p50);
+            QCOMPARE(b.all.goodputFraction, a.all.goodputFraction);
+            QCOMPARE(b.steps, a.steps);
+            // Records for the first 100 arrivals only (or none): the same summaries over every request.
+            SimulationConfig few = c;
+            few.requestRecords = 100;
+            const SimulationResult f = simulateWorkload(planning(), few);
+            QCOMPARE(f.requests.size(), size_t(100));
+            for (size_t i = 0; i < 100; ++i)
+                QCOMPARE(f.requests[i].finishedSeconds, a.requests[i].finishedSeconds); // generateRequests() is in arrival order
+            few.requestRecords = 0;
+            const SimulationResult none = simulateWorkload(planning(), few);
+            QVERIFY(none.requests.empty() && none.replicaOf.empty());
+            QCOMPARE(none.all.requests, a.all.requests);
+            QCOMPARE(none.all.latency.ttft.p95, a.all.latency.ttft.p95);
+            QCOMPARE(none.all.latency.tpot.mean, a.all.latency.tpot.mean);
+            QCOMPARE(none.spanSeconds, a.spanSeconds);
+            if (replicas > 1) {
+                QCOMPARE(none.replicas.size(), a.replicas.size());
+                for (size_t k = 0; k < a.replicas.size(); ++k) {
+                    QCOMPARE(none.replicas[k].requests, a.replicas[k].requests);
+                    QCOMPARE(none.replicas[k].p99TtftSeconds, a.replicas[k].p99TtftSeconds);
+                }
+            }
+        }
+    }
+
+    /** StreamingPercentiles: exact up to kExactSamples values, then within kRelativeError above the exact nearest rank. */
+    void streamingPercentilesExactThenBounded()
+    {
+        std::mt19937_64 g(11);
+        std::vector<double> values;
+        StreamingPercentiles s;
+        auto rank = [&](double q) {
+            std::vector<double> v = values;
+            std::sort(v.begin(), v.end());
+            return v[size_t(std::clamp(std::ceil(q * double(v.size())), 1.0, double(v.size()))) - 1];
+        };
+        for (long long i = 0; i < 3 * StreamingPercentiles::kExactSamples; ++i) {
+            const double v = 1e-2 * std::exp(3.0 * double(g() >> 11) * 0x1.0p-53);
+            values.push_back(v);
+            s.add(v);
+            if (i + 1 == StreamingPercentiles::kExactSamples) {
+                QVERIFY(s.exact());
+                const Percentiles p = s.percentiles();
+                QCOMPARE(p.p50, rank(0.50)); // exact: the nearest-rank value itself
+                QCOMPARE(p.p99, rank(0.99));
+            }
+        }
+        QVERIFY(!s.exact());
+        const Percentiles p = s.percentiles();
+        QCOMPARE(p.count, static_cast<long long>(values.size()));
+        QCOMPARE(p.max, *std::max_element(values.begin(), values.end()));
+        for (const auto& [q, got] : {std::pair{0.5, p.p50}, std::pair{0.9, p.p90}, std::pair{0.95, p.p95}, std::pair{0.99, p.p99}}) {
+            const double want = rank(q);
+            QVERIFY2(got >= want && got <= want * (1 + StreamingPercentiles::kRelativeError),
+                     qPrintable(QStringLiteral("q %1: %2 vs %3").arg(q).arg(got).arg(want)));
+        }
+        s.add(std::numeric_limits<double>::quiet_NaN()); // ignored
+        QCOMPARE(s.count(), static_cast<long long>(values.size()));
+    }
+
+    /**
+     * On a long run (40,000 requests, past the exact samples) the reported TTFT, TPOT, E2E, queue and prefill
+     * percentiles agree with the exact nearest-rank ones from the records within the stated error (0.4 % above,
+     * never below); counts, means and maxima are exact.
+     */
+    void streamingPercentilesMatchExactOnALongRun()
+    {
+        SimulationConfig c;
+        c.policy = BatchingPolicy::Chunked;
+        c.maxSequences = 64;
+        c.tokenBudget = 2048;
+        c.requests = 40000;
+        c.classes.push_back(poisson("chat", 25, logNormal(600, 3000), logNormal(40, 200)));
+        const SimulationResult r = simulateWorkload(planning(), c);
+        QCOMPARE(r.requests.size(), size_t(40000));
+        std::vector<double> ttft, tpot, e2e, queue, prefill;
+        for (const RequestResult& q : r.requests) {
+            if (q.rejected || std::isnan(q.finishedSeconds))
+                continue;
+            ttft.push_back(q.ttftSeconds());
+            e2e.push_back(q.endToEndSeconds());
+            queue.push_back(q.queueWaitSeconds());
+            prefill.push_back(q.prefillSeconds());
+            if (!std::isnan(q.tpotSeconds))
+                tpot.push_back(q.tpotSeconds);
+        }
+        QVERIFY(ttft.size() > size_t(StreamingPercentiles::kExactSamples) * 4);
+        const LatencySummary& l = r.all.latency;
+        for (const auto& [name, got, values] : {std::tuple{"ttft", l.ttft, ttft}, std::tuple{"tpot", l.tpot, tpot},
+                                                std::tuple{"e2e", l.endToEnd, e2e}, std::tuple{"queue", l.queueWait, queue},
+                                                std::tuple{"prefill", l.prefill, prefill}}) {
+            std::vector<double> v = values;
+            std::sort(v.begin(), v.end());
+            auto rank = [&](double q) { return v[size_t(std::clamp(std::ceil(q * double(v.size())), 1.0, double(v.size()))) - 1]; };
+            QCOMPARE(got.count, static_cast<long long>(v.size()));
+            QCOMPARE(got.max, v.back());
+            const double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+            QVERIFY2(std::abs(got.mean - mean) <= 1e-9 * std::max(1e-9, mean), name);
+            for (const auto& [q, p] : {std::pair{0.5, got.p50}, std::pair{0.9, got.p90}, std::pair{0.95, got.p95}, std::pair{0.99, got.p99}}) {
+                const double want = rank(q);
+                // Below 2^-20 s (about 1 us) values share one bin: there the bound is absolute.
+                const bool ok = p >= want && (p <= want * (1 + StreamingPercentiles::kRelativeError) || p - want < 1e-6);
+                QVERIFY2(ok, qPrintable(QStringLiteral("%1 q %2: %3 vs exact %4").arg(QLatin1String(name)).arg(q).arg(p, 0, 'g', 10).arg(want, 0, 'g', 10)));
+            }
+        }
+        qInfo("40,000 requests: p99 TTFT %.2f ms (exact %.2f ms)", l.ttft.p99 * 1e3,
+              [&] { std::vector<double> v = ttft; std::sort(v.begin(), v.end()); return v[size_t(std::ceil(0.99 * double(v.size()))) - 1] * 1e3; }());
     }
 
     /** trace_csv stays in the simulation file's folder and its errors do not quote the file's text. */
