@@ -272,12 +272,12 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     row(QStringLiteral("memory / compute time"),
         num(d.memorySeconds * 1e3, 3) + QStringLiteral(" / ") + num(d.computeSeconds * 1e3, 3) + QStringLiteral(" ms"),
         s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth
-            ? QStringLiteral("W_read / (BW * eta_bw) + B * S * kv_tok / (BW * eta_kv), F_dec / (F_peak * MFU)")
-            : QStringLiteral("R / (BW * eta_bw), F_dec / (F_peak * MFU)"));
+            ? model::asciiFormula(model::formula(model::Quantity::MemoryTimeSplit) + QStringLiteral(", ") + model::formula(model::Quantity::ComputeTime))
+            : model::asciiFormula(model::formula(model::Quantity::MemoryTime) + QStringLiteral(", ") + model::formula(model::Quantity::ComputeTime)));
     row(QStringLiteral("bytes read per step"), num(d.readBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("R = ") + weightsRead + QStringLiteral(" + B * S * kv_tok"));
     row(QStringLiteral("KV share of the read"), num(d.kvShare * 100, 1) + QStringLiteral(" %"), QStringLiteral("B * S * kv_tok / R"));
-    row(QStringLiteral("speed per user"), num(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), QStringLiteral("1 / t_step"));
-    row(QStringLiteral("throughput"), num(d.tokensPerSecondTotal, 0) + QStringLiteral(" tok/s"), QStringLiteral("B / t_step"));
+    row(QStringLiteral("speed per user"), num(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::PerUserSpeed)));
+    row(QStringLiteral("throughput"), num(d.tokensPerSecondTotal, 0) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::Throughput)));
     row(QStringLiteral("arithmetic intensity"), num(d.intensityFlopPerByte, 2) + QStringLiteral(" FLOP/B"), QStringLiteral("F_dec / R"));
     {
         const model::FormulaText line = model::stepLineFormula(s, e);
@@ -313,7 +313,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
             + num(p.attentionFlop / 1e12, 2) + QStringLiteral(")"),
         model::asciiFormula(model::prefillFlopFormula(s, e).symbols + QStringLiteral(", ") + model::prefillAttentionFormula(s, e).symbols));
     row(QStringLiteral("time"), num(p.seconds * 1e3, 2) + QStringLiteral(" ms, ") + boundName(p.bound) + QStringLiteral("-bound"),
-        QStringLiteral("max(F_pre / (F_peak * MFU), (W + P * kv_tok) / (BW * eta_bw))"));
+        model::asciiFormula(model::formula(model::Quantity::PrefillTime)));
     row(QStringLiteral("quadratic = linear at"),
         p.crossoverExists ? QStringLiteral("P* = ") + num(p.crossoverTokens) + QStringLiteral(" tokens")
                           : (m.attentionLayersOrAll() == 0 ? QStringLiteral("never (no attention layer)")

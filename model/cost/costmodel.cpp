@@ -173,10 +173,14 @@ void evaluate(const Scenario& s, Evaluation& out)
     d.kvBytes = B * d.kvBytesPerSequence;
     d.readBytes = d.weightBytes + d.kvBytes;
     d.flop = t.decodeFlop(B, S);
-    d.memorySeconds = d.weightBytes / t.effectiveBandwidth + d.kvBytes / t.kvEffectiveBandwidth;
-    d.computeSeconds = d.flop / t.decodeFlops;
-    d.commSeconds = t.commSeconds(B);
-    d.stepSeconds = std::max(d.memorySeconds, d.computeSeconds) + d.commSeconds + t.stepOverheadSeconds + B * t.perSequenceOverheadSeconds;
+    {
+        // The cost model's one step time (CostTerms::step, as the sweep below and the simulator's StepCost).
+        const StepBreakdown step = t.step(t.decodeStep(B, S));
+        d.memorySeconds = step.memorySeconds;
+        d.computeSeconds = step.computeSeconds;
+        d.commSeconds = step.commSeconds;
+        d.stepSeconds = step.seconds;
+    }
     d.bound = d.computeSeconds > d.memorySeconds ? Bound::Compute : Bound::Memory;
     d.floorSecondsBatch1 = t.weightReadBytes(1.0) / t.bandwidth;
     d.totalWeightFloorSeconds = t.residentWeightBytes / t.gpus / t.bandwidth;
@@ -393,13 +397,16 @@ void evaluate(const Scenario& s, Evaluation& out)
     } else {
         w.weightFloorMs.setConstant(w.batch.size(), t.residentWeightBytes / t.gpus / t.bandwidth * 1000.0);
     }
-    const double etaBw = t.effectiveBandwidth / t.bandwidth;
-    w.memoryMs = w.weightFloorMs / etaBw + (d.kvBytesPerSequence / t.kvEffectiveBandwidth * 1000.0) * w.batch;
-    w.computeMs = (t.decodeFlop(1.0, S) / t.decodeFlops * 1000.0) * w.batch;
-    w.stepMs = w.memoryMs.max(w.computeMs);
-    if (t.gpus > 1)
-        w.stepMs += (t.commLatencySeconds + t.commSecondsPerToken * w.batch) * 1000.0;
-    w.stepMs += t.stepOverheadSeconds * 1000.0 + t.perSequenceOverheadSeconds * 1000.0 * w.batch;
+    // t_step(B) at each grid batch from the one step time (CostTerms::step), as d.stepSeconds above.
+    w.memoryMs.resize(w.batch.size());
+    w.computeMs.resize(w.batch.size());
+    w.stepMs.resize(w.batch.size());
+    for (Eigen::Index i = 0; i < w.batch.size(); ++i) {
+        const StepBreakdown step = t.step(t.decodeStep(w.batch(i), S));
+        w.memoryMs(i) = step.memorySeconds * 1000.0;
+        w.computeMs(i) = step.computeSeconds * 1000.0;
+        w.stepMs(i) = step.seconds * 1000.0;
+    }
     w.tokensPerSecondPerUser = 1000.0 / w.stepMs;
     w.tokensPerSecondTotal = w.batch * w.tokensPerSecondPerUser;
 

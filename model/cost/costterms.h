@@ -12,6 +12,31 @@ namespace ridgeline::model {
 inline constexpr double kActivationBytes = 2.0;
 
 /**
+ * Running sums of a step's work, built with StepCost::addDecode / addPrefill (model/cost/steptime.h) or
+ * CostTerms::decodeStep without allocating. "Layer-tokens" weigh each token by the layers that hold it:
+ * K(S) = L_global * S + L_window * min(S, w).
+ */
+struct StepTotals {
+    double decodeTokens = 0;          ///< decoding sequences (one token each)
+    double decodeLayerTokens = 0;     ///< sum of K(S) over decoding sequences: the KV they read
+    double prefillTokens = 0;         ///< sum of chunk tokens c
+    double prefillPairs = 0;          ///< layer-weighted (query, key) pairs the chunks score
+    double prefillLayerTokens = 0;    ///< sum of K(o + c): cache the chunks read (K(o)) and write (K(o + c) - K(o))
+    double prefillChunks = 0;         ///< prefill chunks in the step (one per prefilling sequence)
+};
+
+/** Time of one step split by resource, seconds, per GPU (formula text: model/cost/formulatext.h, Quantity::StepTime). */
+struct StepBreakdown {
+    double memorySeconds = 0;  ///< t_mem: weights read at BW * eta_bw + KV and state read and written at BW * eta_kv
+    double computeSeconds = 0; ///< t_comp: decode FLOP / (F_peak * MFU_decode) + prefill FLOP / (F_peak * MFU_prefill)
+    double commSeconds = 0;    ///< t_comm: tensor-parallel all-reduces for every token of the step (0 at T = 1)
+    double overheadSeconds = 0; ///< t_oh, fixed: max(step overhead if it decodes, prefill overhead if it prefills)
+    double chunkSeconds = 0;   ///< prefill chunks x efficiency.chunk_overhead_ms (per-chunk launches and metadata)
+    double sequenceSeconds = 0; ///< B x t_seq: decoding sequences x efficiency.per_sequence_overhead_us
+    double seconds = 0;        ///< t_step = max(t_mem, t_comp) + t_comm + t_oh + chunks x t_chunk + B x t_seq
+};
+
+/**
  * Every per-scenario constant of the formulas, resolved once: per-GPU rates and sizes, so that
  * t_step(B), t_pre(P) and their sweeps are cheap closed forms of B, S and P.
  * Source: docs/cost-model.md section 3.
@@ -81,20 +106,52 @@ struct CostTerms {
 
     double commSeconds(double tokens) const { return gpus > 1 ? commLatencySeconds + commSecondsPerToken * tokens : 0.0; }
 
-    double decodeMemorySeconds(double batch, double context) const
+    /**
+     * The one step time of the cost model (docs/cost-model.md section 3, "Decode step" and "Serving-step costs"):
+     * t_step = max(t_mem, t_comp) + t_comm + t_oh (+ chunks x t_chunk + B x t_seq) of the work in @p totals.
+     * evaluate()'s decode result and t_step(B) sweep (model/cost/costmodel.cpp), stepSeconds() below and the
+     * simulator's StepCost (model/cost/steptime.h) all call it. A step with no token still pays nothing but
+     * what the totals name (StepCost returns zero for it).
+     */
+    StepBreakdown step(const StepTotals& work) const
     {
-        return weightReadBytes(batch) / effectiveBandwidth + batch * cacheBytesPerSequence(context) / kvEffectiveBandwidth;
+        StepBreakdown b;
+        const double tokens = work.decodeTokens + work.prefillTokens;
+        // Weights at eta_bw; the KV the step reads and writes and each sequence's fixed-size state at eta_kv
+        // (a decoding sequence reads its state, a prefill chunk writes it).
+        b.memorySeconds = weightReadBytes(tokens) / effectiveBandwidth
+                          + ((work.decodeLayerTokens + work.prefillLayerTokens) * kvPerLayerTokenPerGpu
+                             + (work.decodeTokens + work.prefillChunks) * statePerSequencePerGpu)
+                                / kvEffectiveBandwidth;
+        const double decodeFlop = (2.0 * activeParams * work.decodeTokens + 4.0 * attentionWidth * work.decodeLayerTokens) / gpus;
+        b.computeSeconds = decodeFlop / decodeFlops
+                           + prefillComputeSecondsOf(2.0 * activeParams * work.prefillTokens, 4.0 * attentionWidth * work.prefillPairs);
+        b.commSeconds = commSeconds(tokens);
+        // One forward pass: the larger fixed overhead of the kinds of work it holds.
+        b.overheadSeconds = std::max(work.decodeTokens > 0 ? stepOverheadSeconds : 0.0, work.prefillTokens > 0 ? prefillOverheadSeconds : 0.0);
+        b.chunkSeconds = work.prefillChunks * chunkOverheadSeconds;
+        b.sequenceSeconds = work.decodeTokens * perSequenceOverheadSeconds;
+        b.seconds = std::max(b.memorySeconds, b.computeSeconds) + b.commSeconds + b.overheadSeconds + b.chunkSeconds + b.sequenceSeconds;
+        return b;
     }
+    /** The work of a decode step of @p batch sequences each holding @p context tokens. */
+    StepTotals decodeStep(double batch, double context) const
+    {
+        StepTotals work;
+        work.decodeTokens = batch;
+        work.decodeLayerTokens = batch * layerTokens(context);
+        return work;
+    }
+    /** t_mem of a decode step of B sequences at context S: step(decodeStep(B, S)).memorySeconds. */
+    double decodeMemorySeconds(double batch, double context) const { return step(decodeStep(batch, context)).memorySeconds; }
     double decodeFlop(double batch, double context) const
     {
         return (2.0 * activeParams * batch + 4.0 * attentionWidth * batch * layerTokens(context)) / gpus;
     }
-    double decodeComputeSeconds(double batch, double context) const { return decodeFlop(batch, context) / decodeFlops; }
-    double stepSeconds(double batch, double context) const
-    {
-        return std::max(decodeMemorySeconds(batch, context), decodeComputeSeconds(batch, context)) + commSeconds(batch)
-               + stepOverheadSeconds + batch * perSequenceOverheadSeconds;
-    }
+    /** t_comp of a decode step of B sequences at context S: step(decodeStep(B, S)).computeSeconds. */
+    double decodeComputeSeconds(double batch, double context) const { return step(decodeStep(batch, context)).computeSeconds; }
+    /** t_step(B, S), seconds: step(decodeStep(B, S)).seconds. */
+    double stepSeconds(double batch, double context) const { return step(decodeStep(batch, context)).seconds; }
 
     double prefillLinearFlop(double prompt) const { return 2.0 * activeParams * prompt; }
     double prefillAttentionFlop(double prompt) const

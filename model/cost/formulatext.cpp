@@ -109,24 +109,62 @@ QString FormulaText::asciiLine() const
 
 namespace {
 
+// The terms a step adds after max(t_mem, t_comp), in the order formula(Quantity::StepTime) writes them.
+const QString kCommTerm = QStringLiteral(" + t_comm");
+const QString kOverheadTerm = QStringLiteral(" + t_oh");
+const QString kSequenceTerm = QStringLiteral(" + B\u00b7t_seq"); // B x t_seq, efficiency.per_sequence_overhead_us
+
 /** Appends "+ t_comm" (tensor parallel, @p split) and "+ t_oh" (when @p overheadMs > 0) to @p f. */
 void appendStepAdditions(FormulaText& f, bool split, double commMs, double overheadMs, double sequenceMs = 0)
 {
     if (split) {
-        f.symbols += QStringLiteral(" + t_comm");
+        f.symbols += kCommTerm;
         f.numbers += QStringLiteral(" + ") + n(commMs);
     }
     if (overheadMs > 0) {
-        f.symbols += QStringLiteral(" + t_oh");
+        f.symbols += kOverheadTerm;
         f.numbers += QStringLiteral(" + ") + n(overheadMs);
     }
     if (sequenceMs > 0) { // B x t_seq, efficiency.per_sequence_overhead_us (docs/cost-model.md)
-        f.symbols += QStringLiteral(" + B%1t_seq").arg(kDot);
+        f.symbols += kSequenceTerm;
         f.numbers += QStringLiteral(" + ") + n(sequenceMs);
     }
 }
 
+const QString kStepHead = QStringLiteral("t_step = max(t_mem, t_comp)");
+const QString kStepLineHead = QStringLiteral("t_step(B) = ");
+
 } // namespace
+
+const std::vector<FormulaEntry>& formulaTable()
+{
+    // One row per quantity, in the enum's order; docs/cost-model.md section 3 states each (tests/model/tst_formulatext.cpp).
+    static const std::vector<FormulaEntry> table = {
+        {Quantity::StepTime, "step_time", kStepHead + kCommTerm + kOverheadTerm + kSequenceTerm, "Decode step"},
+        {Quantity::MemoryTime, "memory_time", QStringLiteral("t_mem = R / (BW\u00b7\u03b7_bw)"), "Decode step"},
+        {Quantity::MemoryTimeSplit, "memory_time_kv",
+         QStringLiteral("t_mem = W_read / (BW\u00b7\u03b7_bw) + B\u00b7S\u00b7kv_tok / (BW\u00b7\u03b7_kv)"), "KV-read bandwidth efficiency"},
+        {Quantity::ComputeTime, "compute_time", QStringLiteral("t_comp = F_dec / (F_peak\u00b7MFU_decode)"), "Decode step"},
+        {Quantity::PerUserSpeed, "per_user_speed", QStringLiteral("per-user speed = 1 / t_step"), "Decode step"},
+        {Quantity::Throughput, "throughput", QStringLiteral("throughput = B / t_step"), "Decode step"},
+        {Quantity::StepLine, "step_line", kStepLineHead + QStringLiteral("a + b\u00b7B"), "Decode step"},
+        {Quantity::PrefillFlop, "prefill_flop", QStringLiteral("F_pre = 2\u00b7N_active\u00b7P + F_attn"), "Prefill of P prompt tokens"},
+        {Quantity::PrefillAttention, "prefill_attention_flop",
+         QStringLiteral("F_attn = c\u00b7d_attn\u00b7P\u00b7(L_g\u00b7P + L_w\u00b7min(P, w))"), "Prefill of P prompt tokens"},
+        {Quantity::PrefillTime, "prefill_time",
+         QStringLiteral("t_pre = max(F_pre / (F_peak\u00b7MFU_prefill), (W + P\u00b7kv_tok) / (BW\u00b7\u03b7_bw)) + t_comm + t_oh"),
+         "Prefill of P prompt tokens"},
+        {Quantity::Crossover, "crossover", QStringLiteral("P* = 2\u00b7N_active / (c\u00b7L\u00b7d_attn)"), "Prefill of P prompt tokens"},
+        {Quantity::AttentionShare, "attention_share", QStringLiteral("attention share = F_attn / (2\u00b7N_active\u00b7P + F_attn)"),
+         "Prefill of P prompt tokens"},
+    };
+    return table;
+}
+
+const QString& formula(Quantity quantity)
+{
+    return formulaTable().at(size_t(quantity)).symbols;
+}
 
 FormulaText stepTimeFormula(const Scenario& s, const Evaluation& e)
 {
@@ -134,7 +172,7 @@ FormulaText stepTimeFormula(const Scenario& s, const Evaluation& e)
     const bool split = std::max(1, s.hardware.gpus) > 1;
     const double overheadMs = s.efficiency.stepOverheadSeconds * 1e3;
     FormulaText f;
-    f.symbols = QStringLiteral("t_step = max(t_mem, t_comp)");
+    f.symbols = kStepHead;
     f.numbers = QStringLiteral("max(%1, %2)").arg(n(d.memorySeconds * 1e3), n(d.computeSeconds * 1e3));
     appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs, s.workload.batch * s.efficiency.perSequenceOverheadSeconds * 1e3);
     f.value = d.stepSeconds * 1e3;
@@ -162,7 +200,7 @@ FormulaText stepLineFormula(const Scenario& s, const Evaluation& e)
         // Dense: a holds the weights but the input table's rows, which b counts per sequence (docs/cost-model.md).
         const bool rows = !moe && t.embeddingRowBytesPerGpu() > 0;
         const double aMs = (t.weightReadBytes(moe ? B : 0.0) / t.effectiveBandwidth + (split ? t.commLatencySeconds : 0.0)) * 1e3 + overheadMs;
-        f.symbols = moe ? QStringLiteral("t_step(B) = a(B) + b%1B").arg(kDot) : QStringLiteral("t_step(B) = a + b%1B").arg(kDot);
+        f.symbols = kStepLineHead + (moe ? QStringLiteral("a(B) + b%1B").arg(kDot) : QStringLiteral("a + b%1B").arg(kDot));
         f.numbers = QStringLiteral("%1 + %2%3%4").arg(n(aMs), n(bMs), kDot, n(B));
         QStringList notes;
         notes << (moe    ? QStringLiteral("a(B) = W(B) / (BW%1\u03b7_bw)").arg(kDot)
@@ -199,7 +237,7 @@ FormulaText stepLineFormula(const Scenario& s, const Evaluation& e)
         f.note = notes.join(QStringLiteral("; "));
     } else {
         const double cMs = t.decodeFlop(1.0, S) / t.decodeFlops * 1e3;
-        f.symbols = QStringLiteral("t_step(B) = c%1B").arg(kDot);
+        f.symbols = kStepLineHead + QStringLiteral("c%1B").arg(kDot);
         f.numbers = QStringLiteral("%1%2%3").arg(n(cMs), kDot, n(B));
         appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs, B * t.perSequenceOverheadSeconds * 1e3);
         f.note = QStringLiteral("c = F_dec(B = 1) / (F_peak%1MFU_decode); compute-bound").arg(kDot)
@@ -237,7 +275,7 @@ FormulaText prefillFlopFormula(const Scenario& s, const Evaluation& e)
 {
     const PrefillResult& p = e.prefill;
     FormulaText f;
-    f.symbols = QStringLiteral("F_pre = 2%1N_active%1P + F_attn").arg(kDot);
+    f.symbols = formula(Quantity::PrefillFlop);
     f.numbers = QStringLiteral("2%1%2%1%3 + %4").arg(kDot, n(s.model.activeParamsOrTotal()), n(s.workload.promptTokens), n(p.attentionFlop));
     f.value = p.flop;
     f.valueText = flopText(f.value);
@@ -283,7 +321,7 @@ FormulaText attentionShareFormula(const Scenario& s, const Evaluation& e)
 {
     const PrefillResult& p = e.prefill;
     FormulaText f;
-    f.symbols = QStringLiteral("attention share = F_attn / (2%1N_active%1P + F_attn)").arg(kDot);
+    f.symbols = formula(Quantity::AttentionShare);
     f.numbers = QStringLiteral("%1 / (%2 + %1)").arg(n(p.attentionFlop), n(p.linearFlop));
     f.value = p.attentionShare;
     f.valueText = english().toString(p.attentionShare * 100.0, 'f', 1) + QStringLiteral(" %");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <vector>
+
 #include <QString>
 
 #include "model/cost/costmodel.h"
@@ -14,7 +16,8 @@ namespace ridgeline::model {
  * crossover P* and the attention share (issue 17). The symbols follow the scenario (causal or full
  * attention, sliding-window layers, MoE, tensor parallelism, fixed overheads), so that the numbers
  * written after them evaluate to the value shown beside them: tests/tst_formulatext.cpp parses
- * `numbers` and compares it with the cost model's value.
+ * `numbers` and compares it with the cost model's value. The general
+ * form of each formula, without numbers, is formula() (one table).
  */
 struct FormulaText {
     QString symbols;   ///< e.g. "t_step = max(t_mem, t_comp) + t_oh"
@@ -29,6 +32,41 @@ struct FormulaText {
     /** line() in ASCII (· → *, ² → ^2, − → -, η → eta, ≈ → ~) for the text report. */
     QString asciiLine() const;
 };
+
+/**
+ * The quantities whose formula text has one source: formula() below. The window (Explain panel, Numbers
+ * panel tool tips, control tool tips), the text report and docs/cost-model.md write these and no other
+ * spelling; tests/model/tst_formulatext.cpp checks the doc, tests/app/tst_numbertrust.cpp the window and
+ * the report. The scenario's own form with its numbers in is the FormulaText of the functions further down.
+ */
+enum class Quantity {
+    StepTime,         ///< t_step of a decode step, every term the model can add
+    MemoryTime,       ///< t_mem, weights and KV at one bandwidth efficiency
+    MemoryTimeSplit,  ///< t_mem with the KV read at its own efficiency (efficiency.kv_bandwidth)
+    ComputeTime,      ///< t_comp of a decode step
+    PerUserSpeed,     ///< tokens per second per sequence
+    Throughput,       ///< tokens per second, all sequences
+    StepLine,         ///< t_step(B) as a line in B while memory-bound
+    PrefillFlop,      ///< F_pre
+    PrefillAttention, ///< F_attn, sliding-window layers included
+    PrefillTime,      ///< t_pre
+    Crossover,        ///< P*
+    AttentionShare,   ///< attention share of prefill FLOP
+};
+
+/** One row of the formula table. */
+struct FormulaEntry {
+    Quantity quantity;
+    const char* id;         ///< stable name, e.g. "step_time"
+    QString symbols;        ///< the general formula in symbols, e.g. "t_step = max(t_mem, t_comp) + t_comm + t_oh + B·t_seq"
+    const char* docSection; ///< the docs/cost-model.md heading or list title that states it, e.g. "Decode step"
+};
+
+/** Every quantity's row, in the order of the enum. */
+const std::vector<FormulaEntry>& formulaTable();
+
+/** The general formula of @p quantity in symbols (Unicode glyphs: · η ² −); asciiFormula() of it for the report and docs. */
+const QString& formula(Quantity quantity);
 
 /** @p text with the formula glyphs replaced by ASCII (see FormulaText::asciiLine()). */
 QString asciiFormula(QString text);

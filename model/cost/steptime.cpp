@@ -13,25 +13,9 @@ StepCost::StepCost(const Scenario& s) : m_t(costTerms(s)), m_causal(s.model.atte
 
 StepBreakdown StepCost::breakdown(const StepTotals& t) const
 {
-    StepBreakdown b;
-    const double tokens = t.decodeTokens + t.prefillTokens;
-    if (tokens <= 0)
-        return b;
-    b.memorySeconds = m_t.weightReadBytes(tokens) / m_t.effectiveBandwidth
-                      + ((t.decodeLayerTokens + t.prefillLayerTokens) * m_t.kvPerLayerTokenPerGpu
-                         + t.decodeTokens * m_t.statePerSequencePerGpu) // each decoding sequence reads its fixed-size state
-                            / m_t.kvEffectiveBandwidth;
-    const double decodeFlop = (2.0 * m_t.activeParams * t.decodeTokens + 4.0 * m_t.attentionWidth * t.decodeLayerTokens) / m_t.gpus;
-    b.computeSeconds = decodeFlop / m_t.decodeFlops
-                       + m_t.prefillComputeSecondsOf(2.0 * m_t.activeParams * t.prefillTokens, 4.0 * m_t.attentionWidth * t.prefillPairs);
-    b.commSeconds = m_t.commSeconds(tokens);
-    // One forward pass: the larger fixed overhead of the kinds of work it holds.
-    b.overheadSeconds = std::max(t.decodeTokens > 0 ? m_t.stepOverheadSeconds : 0.0,
-                                 t.prefillTokens > 0 ? m_t.prefillOverheadSeconds : 0.0);
-    b.chunkSeconds = t.prefillChunks * m_t.chunkOverheadSeconds;
-    b.sequenceSeconds = t.decodeTokens * m_t.perSequenceOverheadSeconds;
-    b.seconds = std::max(b.memorySeconds, b.computeSeconds) + b.commSeconds + b.overheadSeconds + b.chunkSeconds + b.sequenceSeconds;
-    return b;
+    if (t.decodeTokens + t.prefillTokens <= 0)
+        return {}; // an empty step costs nothing
+    return m_t.step(t);
 }
 
 double StepCost::seconds(const StepTotals& totals) const

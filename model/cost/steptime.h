@@ -23,29 +23,7 @@ struct StepLoad {
     std::vector<PrefillChunk> prefillChunks; ///< one per sequence prefilling this step
 };
 
-/**
- * Running sums of a step's work, built with StepCost::addDecode / addPrefill without allocating.
- * "Layer-tokens" weigh each token by the layers that hold it: K(S) = L_global * S + L_window * min(S, w).
- */
-struct StepTotals {
-    double decodeTokens = 0;          ///< decoding sequences (one token each)
-    double decodeLayerTokens = 0;     ///< sum of K(S) over decoding sequences: the KV they read
-    double prefillTokens = 0;         ///< sum of chunk tokens c
-    double prefillPairs = 0;          ///< layer-weighted (query, key) pairs the chunks score
-    double prefillLayerTokens = 0;    ///< sum of K(o + c): cache the chunks read (K(o)) and write (K(o + c) - K(o))
-    double prefillChunks = 0;         ///< prefill chunks in the step (one per prefilling sequence)
-};
-
-/** Time of one step split by resource, seconds, per GPU. */
-struct StepBreakdown {
-    double memorySeconds = 0;  ///< (weights read + KV read and written) / (BW * eta_bw)
-    double computeSeconds = 0; ///< decode FLOP / (F_peak * MFU_decode) + prefill FLOP / (F_peak * MFU_prefill)
-    double commSeconds = 0;    ///< tensor-parallel all-reduces for every token of the step (0 at T = 1)
-    double overheadSeconds = 0; ///< fixed: max(step overhead if it decodes, prefill overhead if it prefills)
-    double chunkSeconds = 0;   ///< prefill chunks x efficiency.chunk_overhead_ms (per-chunk launches and metadata)
-    double sequenceSeconds = 0; ///< decoding sequences x efficiency.per_sequence_overhead_us (sampling, scheduling per sequence)
-    double seconds = 0;        ///< max(memory, compute) + comm + overhead + chunk + sequence
-};
+// StepTotals and StepBreakdown live in model/cost/costterms.h beside CostTerms::step(), the one step time.
 
 /**
  * Step time of a mixed batch from the cost model's formulas (docs/cost-model.md section 3),
@@ -68,7 +46,9 @@ struct StepBreakdown {
  * - each prefill chunk in the step adds efficiency.chunk_overhead_ms (0 at the floor), so a prompt split in k
  *   chunks pays k times what one whole-prompt prefill pays (docs/cost-model.md, "Serving-step costs");
  * - each decoding sequence adds efficiency.per_sequence_overhead_us (0 at the floor), and the KV bytes move at
- *   BW * eta_kv (efficiency.kv_bandwidth; eta_bw when unset) while the weights move at BW * eta_bw.
+ *   BW * eta_kv (efficiency.kv_bandwidth; eta_bw when unset) while the weights move at BW * eta_bw;
+ * - a decoding sequence reads its fixed-size recurrent state (hybrids) and a prefill chunk writes it.
+ * The time itself is CostTerms::step() (model/cost/costterms.h), the cost model's one step time.
  * Precondition: validate(scenario) is empty.
  */
 class StepCost {

@@ -9,6 +9,7 @@
 //  - the peak slider moves the peak the matmuls use; --set hardware.peak_flops says when it is not;
 //  - the model-size slider keeps H_kv and returns exactly to where it started.
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -226,6 +227,8 @@ private slots:
     void peakSliderMovesTheMatmulPeak();
     void peakFlopsKeyOnTheCommandLine();
     void modelSizeRoundTrip();
+    void shownFormulasComeFromOneSource_data();
+    void shownFormulasComeFromOneSource();
 };
 
 void TestNumberTrust::formulaNumbersGiveTheValue_data()
@@ -521,6 +524,53 @@ void TestNumberTrust::peakFlopsKeyOnTheCommandLine()
     QVERIFY(ridgeline::app::buildScenario(path, QString(), {QStringLiteral("hardware.peak_flops=1e14")}, out, notes).isEmpty());
     QVERIFY(notes.isEmpty());
     QCOMPARE(model::evaluate(out).roofline.peakFlopsPerSecond, 1e14);
+}
+
+void TestNumberTrust::shownFormulasComeFromOneSource_data()
+{
+    QTest::addColumn<double>("kvBandwidth");
+    QTest::newRow("one bandwidth efficiency") << 0.0;
+    QTest::newRow("KV read at its own efficiency") << 0.5;
+}
+
+/**
+ * Issue 16: the report, the Explain panel and the Numbers panel's tool tips write each general formula as the one
+ * source (model::formula, model/cost/formulatext.h) does: t_mem, t_comp, throughput, per-user speed and t_pre.
+ */
+void TestNumberTrust::shownFormulasComeFromOneSource()
+{
+    QFETCH(double, kvBandwidth);
+    model::Scenario scenario = model::defaultScenario();
+    scenario.workload.batch = 32;
+    scenario.efficiency.bandwidth = 0.75;
+    scenario.efficiency.kvBandwidth = kvBandwidth;
+    const model::Evaluation e = model::evaluate(scenario);
+    const model::Quantity memory = kvBandwidth > 0 ? model::Quantity::MemoryTimeSplit : model::Quantity::MemoryTime;
+
+    const QString report = ridgeline::app::reportText(scenario, e);
+    for (model::Quantity q : {memory, model::Quantity::ComputeTime, model::Quantity::PerUserSpeed, model::Quantity::Throughput,
+                              model::Quantity::PrefillTime})
+        QVERIFY2(report.contains(model::asciiFormula(model::formula(q))), qPrintable(model::asciiFormula(model::formula(q))));
+
+    auto startsOneStep = [](const views::Explanation& x, const QString& formula) {
+        return std::any_of(x.steps.begin(), x.steps.end(), [&](const QString& step) { return step.startsWith(formula + QStringLiteral(" = ")); });
+    };
+    const views::Explanation decode = views::explainPlot(0, scenario, e);
+    for (model::Quantity q : {memory, model::Quantity::ComputeTime, model::Quantity::Throughput})
+        QVERIFY2(startsOneStep(decode, model::formula(q)), qPrintable(model::formula(q) + QStringLiteral("\n") + decode.steps.join(QLatin1Char('\n'))));
+    QVERIFY(startsOneStep(views::explainPlot(3, scenario, e), model::formula(model::Quantity::PrefillTime)));
+
+    MainWindow window(scenario);
+    window.document()->evaluateNow();
+    QCoreApplication::processEvents();
+    const QString stepTip = window.numbersPanel()->valueLabel(QStringLiteral("step"))->toolTip();
+    QVERIFY2(stepTip.contains(model::formula(memory)) && stepTip.contains(model::formula(model::Quantity::ComputeTime)), qPrintable(stepTip));
+    for (const auto& [key, quantity] : {std::pair{QStringLiteral("perUser"), model::Quantity::PerUserSpeed},
+                                        std::pair{QStringLiteral("total"), model::Quantity::Throughput},
+                                        std::pair{QStringLiteral("prefillTime"), model::Quantity::PrefillTime}}) {
+        const QString tip = window.numbersPanel()->valueLabel(key)->toolTip();
+        QVERIFY2(tip.contains(model::formula(quantity)), qPrintable(key + QStringLiteral(": ") + tip));
+    }
 }
 
 void TestNumberTrust::modelSizeRoundTrip()

@@ -2,6 +2,7 @@
 #include "views/controls/controlspanel.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 #include <QComboBox>
@@ -23,7 +24,9 @@
 #include "model/cost/dtype.h"
 #include "model/cost/efficiencypresets.h"
 #include "model/cost/family.h"
+#include "model/cost/formulatext.h"
 #include "model/cost/presets.h"
+#include "model/cost/scenariokeys.h"
 #include "document/format.h"
 #include "views/kit/glossary.h"
 #include "views/kit/palette.h"
@@ -107,6 +110,38 @@ QString oneDecimal(double value)
 {
     static const QLocale english(QLocale::English, QLocale::UnitedStates);
     return english.toString(value, 'f', 1);
+}
+
+/** The row of the scenario key table (model::scenarioKeys()) for @p key, or nullptr. */
+const model::KeyInfo* keyInfo(std::string_view key)
+{
+    for (const model::KeyInfo& info : model::scenarioKeys())
+        if (info.key == key)
+            return &info;
+    return nullptr;
+}
+
+/**
+ * Sets @p key to @p value (in the key's unit) through the key table's setter, model::setKey: its parsing and its
+ * checks (an integer key takes the nearest whole number). A refused value leaves the scenario as it was.
+ */
+void setKeyValue(model::Scenario& s, const std::string& key, double value)
+{
+    const model::KeyInfo* info = keyInfo(key);
+    if (info && info->kind == model::KeyKind::Integer)
+        value = std::round(value);
+    const std::string error = model::setKey(s, key, model::formatNumber(value));
+    if (!error.empty())
+        qWarning("%s", error.c_str());
+}
+
+/** @p key's value in @p s (the key's unit) as the key table reads it, model::getKey; 0 for an unset optional. */
+double keyValue(const model::Scenario& s, const std::string& key)
+{
+    const std::string text = model::getKey(s, key);
+    double value = 0;
+    std::from_chars(text.data(), text.data() + text.size(), value); // C locale, as getKey writes it
+    return value;
 }
 
 /** Appends " (edited)" to a preset-derived name once. */
@@ -386,7 +421,14 @@ QWidget* ControlsPanel::buildModelGroup()
                                       "The result is a dense model: MoE, MLA and sliding-window fields are cleared."),
                                    ValueSlider::Scale::Log, 0.5, 2000, 0, 0, 2, false},
                                   box);
-    connect(m_modelSize, &ValueSlider::valueChanged, this, &ControlsPanel::applyModelSize);
+    // The dense-family rule (model/cost/family.h) makes the edit: it keeps its anchor across a run of moves.
+    bind({.control = m_modelSize,
+          .key = "model.params",
+          .scale = kBillion,
+          .command = [this](double billions) { applyModelSize(billions); },
+          .alsoChanges = {"model.name", "model.active_params", "model.layers", "model.hidden", "model.heads", "model.kv_heads",
+                          "model.head_dim", "model.experts", "model.experts_per_token", "model.expert_params",
+                          "model.kv_lora_rank", "model.rope_head_dim", "model.sliding_window", "model.sliding_layers"}});
     layout->addWidget(m_modelSize);
     m_modelSizeNote = new QLabel(box);
     m_modelSizeNote->setObjectName(QStringLiteral("modelSizeNoteLabel"));
@@ -401,12 +443,7 @@ QWidget* ControlsPanel::buildModelGroup()
                                     "KV cache per token = 2 \u00b7 L \u00b7 H_kv \u00b7 h \u00b7 b_kv."),
                                  ValueSlider::Scale::List, 1, 1024, 0, 1024, 0, true},
                                 box);
-    connect(m_kvHeads, &ValueSlider::valueChanged, this, [this](double heads) {
-        m_document->edit([heads](model::Scenario& s) {
-            s.model.kvHeads = int(std::lround(heads));
-            s.model.name = editedName(s.model.name);
-        });
-    });
+    bind({.control = m_kvHeads, .key = "model.kv_heads", .mark = KeyBinding::Mark::ModelName});
     layout->addWidget(m_kvHeads);
 
     auto* form = new QFormLayout;
@@ -486,26 +523,26 @@ QWidget* ControlsPanel::buildArchitectureGroup()
         m_architectureToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
         m_architecture->setVisible(open);
     });
-    auto editInt = [this](QSpinBox* spin, int model::ModelShape::*field) {
-        connect(spin, &QSpinBox::valueChanged, this, [this, field](int value) {
-            m_document->edit([field, value](model::Scenario& s) {
-                // The head dim shown stays put when d or H change (it no longer follows d / H).
-                if (!s.model.headDim && s.model.headDimOrDefault() > 0)
-                    s.model.headDim = s.model.headDimOrDefault();
-                s.model.*field = value;
-                s.model.name = editedName(s.model.name);
-            });
-        });
+    auto pinningHeadDim = [this](QSpinBox* spin, const char* key) {
+        bind({.control = spin,
+              .key = key,
+              .mark = KeyBinding::Mark::ModelName,
+              .rule =
+                  [key = std::string(key)](model::Scenario& s, double value) {
+                      // The head dim shown stays put when d or H change (it no longer follows d / H).
+                      if (!s.model.headDim && s.model.headDimOrDefault() > 0)
+                          s.model.headDim = s.model.headDimOrDefault();
+                      setKeyValue(s, key, value);
+                  },
+              .alsoChanges = {"model.head_dim"}});
     };
-    editInt(m_layers, &model::ModelShape::layers);
-    editInt(m_hidden, &model::ModelShape::hidden);
-    editInt(m_heads, &model::ModelShape::heads);
-    connect(m_headDim, &QSpinBox::valueChanged, this, [this](int value) {
-        m_document->edit([value](model::Scenario& s) {
-            s.model.headDim = value;
-            s.model.name = editedName(s.model.name);
-        });
-    });
+    pinningHeadDim(m_layers, "model.layers");
+    pinningHeadDim(m_hidden, "model.hidden");
+    pinningHeadDim(m_heads, "model.heads");
+    bind({.control = m_headDim,
+          .key = "model.head_dim",
+          .mark = KeyBinding::Mark::ModelName,
+          .read = [](const model::Scenario& s) { return double(s.model.headDimOrDefault()); }});
     return container;
 }
 
@@ -586,36 +623,35 @@ QWidget* ControlsPanel::buildMoeGroup()
         m_moeToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
         m_moe->setVisible(open);
     });
-    connect(m_experts, &QSpinBox::valueChanged, this, [this](int value) {
-        m_document->edit([value](model::Scenario& s) {
-            model::setMoeExperts(s.model, value, s.model.expertsPerToken, s.model.expertParams);
-            s.model.name = editedName(s.model.name);
-        });
-    });
-    connect(m_expertsPerToken, &QSpinBox::valueChanged, this, [this](int value) {
-        m_document->edit([value](model::Scenario& s) {
-            model::setMoeExperts(s.model, s.model.experts, value, s.model.expertParams);
-            s.model.name = editedName(s.model.name);
-        });
-    });
-    connect(m_expertParams, &QDoubleSpinBox::valueChanged, this, [this](double billions) {
-        m_document->edit([billions](model::Scenario& s) {
-            model::setMoeExperts(s.model, s.model.experts, s.model.expertsPerToken, billions * kBillion);
-            s.model.name = editedName(s.model.name);
-        });
-    });
-    auto editInt = [this](QSpinBox* spin, int model::ModelShape::*field) {
-        connect(spin, &QSpinBox::valueChanged, this, [this, field](int value) {
-            m_document->edit([field, value](model::Scenario& s) {
-                s.model.*field = value;
-                s.model.name = editedName(s.model.name);
-            });
-        });
-    };
-    editInt(m_kvLoraRank, &model::ModelShape::kvLoraRank);
-    editInt(m_ropeHeadDim, &model::ModelShape::ropeHeadDim);
-    editInt(m_slidingWindow, &model::ModelShape::slidingWindow);
-    editInt(m_slidingLayers, &model::ModelShape::slidingLayers);
+    // The MoE rule (model::setMoeExperts) keeps the shared parameters: N and N_active follow E, k and the expert size.
+    const std::vector<std::string> moeKeys = {"model.params", "model.active_params", "model.experts", "model.experts_per_token",
+                                              "model.expert_params"};
+    bind({.control = m_experts,
+          .key = "model.experts",
+          .mark = KeyBinding::Mark::ModelName,
+          .rule = [](model::Scenario& s, double value) {
+              model::setMoeExperts(s.model, int(std::lround(value)), s.model.expertsPerToken, s.model.expertParams);
+          },
+          .alsoChanges = moeKeys});
+    bind({.control = m_expertsPerToken,
+          .key = "model.experts_per_token",
+          .mark = KeyBinding::Mark::ModelName,
+          .rule = [](model::Scenario& s, double value) {
+              model::setMoeExperts(s.model, s.model.experts, int(std::lround(value)), s.model.expertParams);
+          },
+          .alsoChanges = moeKeys});
+    bind({.control = m_expertParams,
+          .key = "model.expert_params",
+          .scale = kBillion,
+          .mark = KeyBinding::Mark::ModelName,
+          .rule = [](model::Scenario& s, double value) {
+              model::setMoeExperts(s.model, s.model.experts, s.model.expertsPerToken, value);
+          },
+          .alsoChanges = moeKeys});
+    bind({.control = m_kvLoraRank, .key = "model.kv_lora_rank", .mark = KeyBinding::Mark::ModelName});
+    bind({.control = m_ropeHeadDim, .key = "model.rope_head_dim", .mark = KeyBinding::Mark::ModelName});
+    bind({.control = m_slidingWindow, .key = "model.sliding_window", .mark = KeyBinding::Mark::ModelName});
+    bind({.control = m_slidingLayers, .key = "model.sliding_layers", .mark = KeyBinding::Mark::ModelName});
     return container;
 }
 
@@ -629,9 +665,7 @@ QWidget* ControlsPanel::buildWorkloadGroup()
                                   "every sequence's KV cache: R = W + B \u00b7 S \u00b7 kv_tok."),
                                ValueSlider::Scale::Log, 1, 1024, 0, 0, 0, true},
                               box);
-    connect(m_batch, &ValueSlider::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) { s.workload.batch = int(std::lround(value)); });
-    });
+    bind({.control = m_batch, .key = "workload.batch"});
     layout->addWidget(m_batch);
 
     m_context = new ValueSlider({QStringLiteral("context"), tr("Context S"), tr("tokens"),
@@ -639,20 +673,16 @@ QWidget* ControlsPanel::buildWorkloadGroup()
                                     "(0 in the box: weights only)."),
                                  ValueSlider::Scale::Log, 128, 1048576, 0, 1048576, 0, true},
                                 box);
-    connect(m_context, &ValueSlider::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) { s.workload.contextTokens = int(std::lround(value)); });
-    });
+    bind({.control = m_context, .key = "workload.context_tokens"});
     layout->addWidget(m_context);
 
     // P beside S, built like it (log scale, exact box): the prefill plots follow it.
     m_prompt = new ValueSlider({QStringLiteral("prompt"), tr("Prompt P"), tr("tokens"),
-                                tr("Prompt length P for prefill, tokens: F_pre = 2 \u00b7 N \u00b7 P + 4 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn\n"
-                                   "(workload.prompt_tokens; 0 in the box: no prefill)."),
+                                tr("Prompt length P for prefill, tokens: ") + model::formula(model::Quantity::PrefillFlop)
+                                    + tr("\n(workload.prompt_tokens; 0 in the box: no prefill)."),
                                 ValueSlider::Scale::Log, 16, 1048576, 0, 1048576, 0, true},
                                box);
-    connect(m_prompt, &ValueSlider::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) { s.workload.promptTokens = int(std::lround(value)); });
-    });
+    bind({.control = m_prompt, .key = "workload.prompt_tokens"});
     layout->addWidget(m_prompt);
     return box;
 }
@@ -678,15 +708,11 @@ QWidget* ControlsPanel::buildHardwareGroup()
 
     m_bandwidth = new ValueSlider({QStringLiteral("bandwidth"), tr("HBM bandwidth"), tr("TB/s"),
                                    tr("Peak memory bandwidth BW (1 TB/s = 10\u00b9\u00b2 B/s). Decode reads the weights\n"
-                                      "and the KV cache every step: t_mem = R / (BW \u00b7 \u03b7_bw)."),
+                                      "and the KV cache every step: ")
+                                       + model::formula(model::Quantity::MemoryTime) + QLatin1Char('.'),
                                    ValueSlider::Scale::Log, 0.1, 20, 0, 0, 3, false},
                                   box);
-    connect(m_bandwidth, &ValueSlider::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) {
-            s.hardware.bandwidthBytesPerSecond = value * kTera;
-            s.hardware.name = editedName(s.hardware.name);
-        });
-    });
+    bind({.control = m_bandwidth, .key = "hardware.bandwidth", .scale = kTera, .mark = KeyBinding::Mark::HardwareName});
     layout->addWidget(m_bandwidth);
 
     m_peakFlops = new ValueSlider({QStringLiteral("peakFlops"), tr("Peak bf16"), tr("TFLOP/s"),
@@ -697,12 +723,11 @@ QWidget* ControlsPanel::buildHardwareGroup()
                                       "same figure). Ridge point I* = F_peak / BW."),
                                    ValueSlider::Scale::Log, 10, 10000, 0, 0, 1, false},
                                   box);
-    connect(m_peakFlops, &ValueSlider::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) {
-            model::matmulPeakField(s.hardware, s.model.weightDtype) = value * kTera;
-            s.hardware.name = editedName(s.hardware.name);
-        });
-    });
+    // The peak the matmuls run at: its key follows the weights' dtype (model::matmulPeakKey).
+    bind({.control = m_peakFlops,
+          .keyOf = [](const model::Scenario& s) { return std::string(model::matmulPeakKey(s.hardware, s.model.weightDtype)); },
+          .scale = kTera,
+          .mark = KeyBinding::Mark::HardwareName});
     layout->addWidget(m_peakFlops);
 
     auto* form = new QFormLayout;
@@ -739,30 +764,11 @@ QWidget* ControlsPanel::buildHardwareGroup()
     form->addRow(tr("Link latency"), m_linkLatency);
     form->addRow(m_computeDtype);
     layout->addLayout(form);
-    connect(m_gpus, &QSpinBox::valueChanged, this, [this](int value) {
-        m_document->edit([value](model::Scenario& s) { s.hardware.gpus = value; });
-    });
-    connect(m_peakFp8, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) {
-            s.hardware.peakFlopsFp8 = value * kTera;
-            s.hardware.name = editedName(s.hardware.name);
-        });
-    });
-    connect(m_peakInt8, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) {
-            s.hardware.peakOpsInt8 = value * kTera;
-            s.hardware.name = editedName(s.hardware.name);
-        });
-    });
-    connect(m_linkBandwidth, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) {
-            s.hardware.linkBandwidthBytesPerSecond = value * 1e9;
-            s.hardware.name = editedName(s.hardware.name);
-        });
-    });
-    connect(m_linkLatency, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) { s.hardware.linkLatencySeconds = value * 1e-6; });
-    });
+    bind({.control = m_peakFp8, .key = "hardware.peak_flops_fp8", .scale = kTera, .mark = KeyBinding::Mark::HardwareName});
+    bind({.control = m_peakInt8, .key = "hardware.peak_ops_int8", .scale = kTera, .mark = KeyBinding::Mark::HardwareName});
+    bind({.control = m_gpus, .key = "hardware.gpus"});
+    bind({.control = m_linkBandwidth, .key = "hardware.link_bandwidth", .scale = 1e9, .mark = KeyBinding::Mark::HardwareName});
+    bind({.control = m_linkLatency, .key = "hardware.link_latency_s", .scale = 1e-6}); // a deployment choice: no "(edited)"
     return box;
 }
 
@@ -781,15 +787,9 @@ QWidget* ControlsPanel::buildEfficiencyGroup()
     form->addRow(tr("MFU prefill"), m_mfuPrefill);
     form->addRow(tr("MFU decode"), m_mfuDecode);
     layout->addLayout(form);
-    connect(m_bandwidthEfficiency, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) { s.efficiency.bandwidth = value; });
-    });
-    connect(m_mfuPrefill, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) { s.efficiency.mfuPrefill = value; });
-    });
-    connect(m_mfuDecode, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) { s.efficiency.mfuDecode = value; });
-    });
+    bind({.control = m_bandwidthEfficiency, .key = "efficiency.bandwidth"});
+    bind({.control = m_mfuPrefill, .key = "efficiency.mfu_prefill"});
+    bind({.control = m_mfuDecode, .key = "efficiency.mfu_decode"});
 
     auto* buttons = new QHBoxLayout;
     m_floorButton = new QPushButton(tr("Floor (1.0)"));
@@ -878,9 +878,7 @@ QWidget* ControlsPanel::buildSloGroup()
         m_itlSloError->setText(error);
         m_itlSloError->setVisible(!ok);
     });
-    connect(m_ttft, &QDoubleSpinBox::valueChanged, this, [this](double value) {
-        m_document->edit([value](model::Scenario& s) { s.workload.ttftSloMs = value; });
-    });
+    bind({.control = m_ttft, .key = "workload.ttft_slo_ms"});
     return box;
 }
 
@@ -898,6 +896,57 @@ void ControlsPanel::applySloText()
     if (values == m_document->scenario().workload.itlSloMs)
         return;
     m_document->edit([values](model::Scenario& s) { s.workload.itlSloMs = values; });
+}
+
+void ControlsPanel::bind(KeyBinding binding)
+{
+    Q_ASSERT(binding.keyOf || keyInfo(binding.key));
+    if (binding.mark == KeyBinding::Mark::ModelName)
+        binding.alsoChanges.push_back("model.name");
+    else if (binding.mark == KeyBinding::Mark::HardwareName)
+        binding.alsoChanges.push_back("hardware.name");
+    QWidget* control = binding.control;
+    const size_t index = m_bindings.size();
+    m_bindings.push_back(std::move(binding));
+    auto write = [this, index](double shown) { writeKey(m_bindings[index], shown); };
+    if (auto* slider = qobject_cast<ValueSlider*>(control))
+        connect(slider, &ValueSlider::valueChanged, this, write);
+    else if (auto* spin = qobject_cast<QSpinBox*>(control))
+        connect(spin, &QSpinBox::valueChanged, this, [write](int value) { write(value); });
+    else if (auto* spin = qobject_cast<QDoubleSpinBox*>(control))
+        connect(spin, &QDoubleSpinBox::valueChanged, this, write);
+    else
+        Q_ASSERT_X(false, "ControlsPanel::bind", "not a ValueSlider, QSpinBox or QDoubleSpinBox");
+}
+
+void ControlsPanel::writeKey(const KeyBinding& binding, double shown)
+{
+    const double value = shown * binding.scale; // in the key's unit
+    if (binding.command) {
+        binding.command(shown);
+        return;
+    }
+    m_document->edit([binding, value](model::Scenario& s) {
+        if (binding.rule)
+            binding.rule(s, value);
+        else
+            setKeyValue(s, binding.keyFor(s), value);
+        if (binding.mark == KeyBinding::Mark::ModelName)
+            s.model.name = editedName(s.model.name);
+        else if (binding.mark == KeyBinding::Mark::HardwareName)
+            s.hardware.name = editedName(s.hardware.name);
+    });
+}
+
+void ControlsPanel::readKey(const KeyBinding& binding, const model::Scenario& s)
+{
+    const double shown = (binding.read ? binding.read(s) : keyValue(s, binding.keyFor(s))) / binding.scale;
+    if (auto* slider = qobject_cast<ValueSlider*>(binding.control))
+        setQuietly(slider, shown);
+    else if (auto* spin = qobject_cast<QSpinBox*>(binding.control))
+        setQuietly(spin, int(std::lround(shown)));
+    else if (auto* spin = qobject_cast<QDoubleSpinBox*>(binding.control))
+        setQuietly(spin, shown);
 }
 
 void ControlsPanel::applyModelSize(double billions)
@@ -945,7 +994,22 @@ void ControlsPanel::syncFromScenario()
         m_modelChoices, [&s](const model::ModelPreset& p) { return sameShape(p.shape, s.model); },
         [](const model::ModelPreset& p) { return p.shape.name; }, s.model.name);
     setIndexQuietly(m_modelPreset, modelMatch >= 0 ? modelMatch : m_modelPreset->count() - 1);
-    setQuietly(m_modelSize, s.model.params / kBillion);
+    {
+        // The KV-heads slider offers the divisors of H: set them before it shows H_kv.
+        std::vector<double> allowed;
+        for (int d : divisors(s.model.heads))
+            allowed.push_back(d);
+        m_kvHeads->setAllowedValues(allowed);
+    }
+    {
+        // The peak slider shows and moves the peak the matmuls use, named by its dtype.
+        const model::DType peakDtype = model::matmulPeakDtype(s.hardware, s.model.weightDtype);
+        const std::string_view name = model::dtypeName(peakDtype);
+        m_peakFlops->setLabelText(tr("Peak %1").arg(QString::fromUtf8(name.data(), qsizetype(name.size()))));
+        m_peakFlops->setUnitText(peakDtype == model::DType::INT8 ? tr("TOP/s") : tr("TFLOP/s"));
+    }
+    for (const KeyBinding& binding : m_bindings)
+        readKey(binding, s);
     m_sizeSyncedPosition = m_modelSize->slider()->value();
     {
         const bool fromFamily = m_sizeAnchor && sameModel(s.model, m_sizeResult);
@@ -958,11 +1022,6 @@ void ControlsPanel::syncFromScenario()
         m_modelSizeNote->setVisible(changed);
     }
 
-    std::vector<double> allowed;
-    for (int d : divisors(s.model.heads))
-        allowed.push_back(d);
-    m_kvHeads->setAllowedValues(allowed);
-    setQuietly(m_kvHeads, s.model.kvHeads);
     QString grouping;
     if (s.model.kvHeads <= 0 || s.model.heads <= 0 || s.model.heads % s.model.kvHeads != 0)
         grouping = tr("of %1").arg(s.model.heads);
@@ -978,54 +1037,21 @@ void ControlsPanel::syncFromScenario()
     setIndexQuietly(m_kvDtype, m_kvDtype->findData(int(s.model.kvDtype)));
     setIndexQuietly(m_attention, m_attention->findData(int(s.model.attention)));
 
-    setQuietly(m_layers, s.model.layers);
-    setQuietly(m_hidden, s.model.hidden);
-    setQuietly(m_heads, s.model.heads);
-    setQuietly(m_headDim, s.model.headDimOrDefault());
     m_attentionWidth->setText(format::integer(s.model.attentionWidth()));
 
-    setQuietly(m_experts, s.model.experts);
-    setQuietly(m_expertsPerToken, s.model.expertsPerToken);
-    setQuietly(m_expertParams, s.model.expertParams / kBillion);
     m_expertsPerToken->setEnabled(s.model.experts > 0);
     m_expertParams->setEnabled(s.model.experts > 0);
     m_activeParams->setText(s.model.isMoe() ? tr("%1 of %2 params")
                                                   .arg(format::billionParams(s.model.activeParamsOrTotal()),
                                                        format::billionParams(s.model.params))
                                             : tr("%1 params (dense)").arg(format::billionParams(s.model.params)));
-    setQuietly(m_kvLoraRank, s.model.kvLoraRank);
-    setQuietly(m_ropeHeadDim, s.model.ropeHeadDim);
     m_ropeHeadDim->setEnabled(s.model.kvLoraRank > 0);
-    setQuietly(m_slidingWindow, s.model.slidingWindow);
-    setQuietly(m_slidingLayers, s.model.slidingLayers);
     m_slidingLayers->setEnabled(s.model.slidingWindow > 0);
-
-    setQuietly(m_batch, s.workload.batch);
-    setQuietly(m_context, s.workload.contextTokens);
-    setQuietly(m_prompt, s.workload.promptTokens);
 
     const int hardwareMatch = matchChoice(
         m_hardwareChoices, [&s](const model::HardwarePreset& p) { return sameHardware(p.hardware, s.hardware); },
         [](const model::HardwarePreset& p) { return p.hardware.name; }, s.hardware.name);
     setIndexQuietly(m_hardwarePreset, hardwareMatch >= 0 ? hardwareMatch : m_hardwarePreset->count() - 1);
-    setQuietly(m_bandwidth, s.hardware.bandwidthBytesPerSecond / kTera);
-    {
-        // The slider shows and moves the peak the matmuls use, named by its dtype.
-        const model::DType peakDtype = model::matmulPeakDtype(s.hardware, s.model.weightDtype);
-        const std::string_view name = model::dtypeName(peakDtype);
-        m_peakFlops->setLabelText(tr("Peak %1").arg(QString::fromUtf8(name.data(), qsizetype(name.size()))));
-        m_peakFlops->setUnitText(peakDtype == model::DType::INT8 ? tr("TOP/s") : tr("TFLOP/s"));
-        setQuietly(m_peakFlops, model::matmulPeak(s.hardware, s.model.weightDtype) / kTera);
-    }
-    setQuietly(m_peakFp8, s.hardware.peakFlopsFp8 / kTera);
-    setQuietly(m_peakInt8, s.hardware.peakOpsInt8 / kTera);
-    setQuietly(m_gpus, s.hardware.gpus);
-    setQuietly(m_linkBandwidth, s.hardware.linkBandwidthBytesPerSecond / 1e9);
-    setQuietly(m_linkLatency, s.hardware.linkLatencySeconds * 1e6);
-
-    setQuietly(m_bandwidthEfficiency, s.efficiency.bandwidth);
-    setQuietly(m_mfuPrefill, s.efficiency.mfuPrefill);
-    setQuietly(m_mfuDecode, s.efficiency.mfuDecode);
 
     if (!m_itlSlo->hasFocus()) {
         std::vector<double> shown;
@@ -1035,7 +1061,6 @@ void ControlsPanel::syncFromScenario()
             m_itlSlo->setText(sloText(s.workload.itlSloMs));
         }
     }
-    setQuietly(m_ttft, s.workload.ttftSloMs);
 }
 
 } // namespace ridgeline::views

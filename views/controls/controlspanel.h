@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <QWidget>
@@ -21,6 +23,33 @@ namespace ridgeline::views {
 class ScenarioDocument;
 class UserCatalogue;
 class ValueSlider;
+
+/**
+ * A numeric control bound to one scenario key of the `--set` table (model::scenarioKeys(),
+ * model/cost/scenariokeys.h). The control shows the key's value divided by @c scale (TB/s for
+ * hardware.bandwidth in B/s: scale 1e12) and one generic binding writes it back through model::setKey
+ * (the table's parsing and validation; integer keys take the rounded value), in one document edit,
+ * unless a rule of the model writes it instead (MoE: model::setMoeExperts; the model-size slider's
+ * dense-family rule). The edit marks the preset name it leaves "(edited)".
+ */
+struct KeyBinding {
+    enum class Mark { None, ModelName, HardwareName };
+
+    QWidget* control = nullptr; ///< a ValueSlider, QSpinBox or QDoubleSpinBox
+    std::string key{};          ///< the key it shows and edits ("" when keyOf names it per scenario)
+    std::function<std::string(const model::Scenario&)> keyOf{}; ///< the key for a scenario (the peak slider's follows the weights)
+    double scale = 1.0;         ///< key value = control value x scale
+    Mark mark = Mark::None;     ///< the preset name an edit marks "(edited)"
+    /** Writes the key's value (in the key's unit) by a rule instead of setKey (MoE, the head-dim pin). */
+    std::function<void(model::Scenario&, double)> rule{};
+    /** Makes the whole edit itself from the control's value (the family rule keeps an anchor across moves). */
+    std::function<void(double)> command{};
+    /** The key's value when getKey's text is not what the control shows (an unset optional: its default). */
+    std::function<double(const model::Scenario&)> read{};
+    std::vector<std::string> alsoChanges{}; ///< keys the rule (or the name mark) may change beside the key
+
+    std::string keyFor(const model::Scenario& scenario) const { return keyOf ? keyOf(scenario) : key; }
+};
 
 /**
  * The controls dock's contents: model and hardware presets, the seven sliders (model size N,
@@ -72,6 +101,8 @@ public:
     QToolButton* moeToggle() const { return m_moeToggle; }
     /** "matmuls in fp8: 1,978.9 TFLOP/s", or the bf16 fallback; from the last evaluation. */
     QLabel* computeDtypeLabel() const { return m_computeDtype; }
+    /** Every slider and spin box with the scenario key it is bound to (see KeyBinding), in layout order. */
+    const std::vector<KeyBinding>& keyBindings() const { return m_bindings; }
 
     /**
      * Lists @p catalogue's devices and models in the preset combos after the built-in ones, marked
@@ -95,6 +126,12 @@ public slots:
     void syncFromEvaluation();
 
 private:
+    /** Declares @p binding and connects its control's valueChanged() to writeKey(). */
+    void bind(KeyBinding binding);
+    /** The generic binding: writes @p shown (the control's value) to the scenario as @p binding says. */
+    void writeKey(const KeyBinding& binding, double shown);
+    /** Shows @p scenario's value of @p binding's key in its control, signals blocked. */
+    static void readKey(const KeyBinding& binding, const model::Scenario& scenario);
     /** The model-size slider moved to @p billions: the dense-family member from the anchor (see m_sizeAnchor). */
     void applyModelSize(double billions);
     QWidget* buildModelGroup();
@@ -171,6 +208,8 @@ private:
     QLineEdit* m_itlSlo = nullptr;
     QLabel* m_itlSloError = nullptr;
     QDoubleSpinBox* m_ttft = nullptr;
+
+    std::vector<KeyBinding> m_bindings; ///< every slider and spin box, by key
 };
 
 /** The divisors of @p heads in ascending order (the allowed H_kv values: MQA 1 ... MHA H). */

@@ -76,15 +76,17 @@ NumbersPanel::NumbersPanel(QWidget* parent)
            tr("W(B = 1) / (T \u00b7 BW) at peak bandwidth; speed 1 / floor (MoE: shared + k experts)"));
     addRow(QStringLiteral("allExpertsFloor"), tr("All-experts floor"),
            tr("N \u00b7 b_w / (T \u00b7 BW): the weights-only floor once a batch touches every expert"));
-    addRow(QStringLiteral("step"), tr("t_step"), tr("t_step = max(t_mem, t_comp) (+ all-reduce at T > 1)\nt_mem = R / (BW \u00b7 \u03b7_bw)\nt_comp = F_dec / (F_peak \u00b7 MFU_decode)"));
+    addRow(QStringLiteral("step"), tr("t_step"),
+           model::formula(model::Quantity::StepTime) + QLatin1Char('\n') + model::formula(model::Quantity::MemoryTime) + QLatin1Char('\n') + model::formula(model::Quantity::ComputeTime));
     addRow(QStringLiteral("comm"), tr("All-reduce/step"),
            tr("Two all-reduces of B \u00b7 d activations per layer, 2 (T \u2212 1) / T of their bytes over the link,\n"
               "plus the link latency; added to t_step"));
     addRow(QStringLiteral("read"), tr("Read per step R"), tr("R = W + B \u00b7 S \u00b7 kv_tok"));
     addRow(QStringLiteral("kvShare"), tr("KV share of read"), tr("B \u00b7 S \u00b7 kv_tok / R"));
-    addRow(QStringLiteral("perUser"), tr("Per-user speed"), tr("1 / t_step"));
-    addRow(QStringLiteral("total"), tr("Throughput (total)"), tr("B / t_step"));
-    addRow(QStringLiteral("affine"), tr("t_step(B) as a line"), tr("Memory-bound form: a = W / (BW \u00b7 \u03b7_bw), b = S \u00b7 kv_tok / (BW \u00b7 \u03b7_bw)"));
+    addRow(QStringLiteral("perUser"), tr("Per-user speed"), model::formula(model::Quantity::PerUserSpeed));
+    addRow(QStringLiteral("total"), tr("Throughput (total)"), model::formula(model::Quantity::Throughput));
+    addRow(QStringLiteral("affine"), tr("t_step(B) as a line"),
+           model::formula(model::Quantity::StepLine) + tr(", memory-bound: a = W / (BW \u00b7 \u03b7_bw), b = S \u00b7 kv_tok / (BW \u00b7 \u03b7_bw)"));
     addSection(tr("Roofline"));
     addRow(QStringLiteral("ridge"), tr("Ridge point I*"), tr("I* = F_peak / BW"));
     addRow(QStringLiteral("computePeak"), tr("Matmul peak"),
@@ -97,11 +99,11 @@ NumbersPanel::NumbersPanel(QWidget* parent)
            tr("For each ITL SLO s: the smaller of the largest B with t_step(B) \u2264 s and the largest B whose KV\n"
               "cache at S fits the budget, and which of the two binds; none when t_step(1) > s or nothing fits"));
     addSection(tr("Prefill of P tokens"));
-    addRow(QStringLiteral("prefillFlop"), tr("Prefill work"), tr("F_pre = 2 \u00b7 N_active \u00b7 P + 4 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn"));
-    addRow(QStringLiteral("prefillTime"), tr("Prefill time"), tr("t_pre = max(F_pre / (F_peak \u00b7 MFU_prefill), (W + P \u00b7 kv_tok) / (BW \u00b7 \u03b7_bw)), compared with the TTFT SLO"));
-    addRow(QStringLiteral("crossover"), tr("Crossover P*"), tr("P* = 2 \u00b7 N_active / (c \u00b7 L \u00b7 d_attn), c = 4 full or 2 causal: the quadratic term equals the linear one"));
+    addRow(QStringLiteral("prefillFlop"), tr("Prefill work"), model::formula(model::Quantity::PrefillFlop) + QLatin1Char('\n') + model::formula(model::Quantity::PrefillAttention));
+    addRow(QStringLiteral("prefillTime"), tr("Prefill time"), model::formula(model::Quantity::PrefillTime) + tr(", compared with the TTFT SLO"));
+    addRow(QStringLiteral("crossover"), tr("Crossover P*"), model::formula(model::Quantity::Crossover) + tr(", c = 4 full or 2 causal: the quadratic term equals the linear one"));
     addRow(QStringLiteral("computeBoundPrompt"), tr("Compute-bound from"), tr("The P where F_pre / (F_peak \u00b7 MFU) = (W + P \u00b7 kv_tok) / (BW \u00b7 \u03b7_bw)"));
-    addRow(QStringLiteral("attentionShare"), tr("Attention share"), tr("F_attn / F_pre"));
+    addRow(QStringLiteral("attentionShare"), tr("Attention share"), model::formula(model::Quantity::AttentionShare));
     addRow(QStringLiteral("kvWritten"), tr("KV written"), tr("P \u00b7 kv_tok (GiB = 1024\u00b3 B)"));
     addRow(QStringLiteral("scoreMatrix"), tr("Score matrix/head"),
            tr("P\u00b2 \u00b7 2 B (GiB = 1024\u00b3 B): one head's bf16 attention scores if materialised (eager attention);\n"
@@ -252,8 +254,12 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     setValue(QStringLiteral("floor"), tr("%1 \u00b7 %2").arg(milliseconds(decode.floorSecondsBatch1 * 1e3),
                                                           tokensPerSecond(1.0 / decode.floorSecondsBatch1)));
     setValue(QStringLiteral("step"), tr("%1 (%2)").arg(milliseconds(decode.stepSeconds * 1e3), boundName(decode.bound)));
-    setFormula(QStringLiteral("step"), model::stepTimeFormula(scenario, evaluation).line()
-                                           + tr("\nt_mem = R / (BW \u00b7 \u03b7_bw)\nt_comp = F_dec / (F_peak \u00b7 MFU_decode)"));
+    setFormula(QStringLiteral("step"),
+               model::stepTimeFormula(scenario, evaluation).line() + QLatin1Char('\n')
+                   + model::formula(scenario.efficiency.kvBandwidth > 0 && scenario.efficiency.kvBandwidth != scenario.efficiency.bandwidth
+                                        ? model::Quantity::MemoryTimeSplit
+                                        : model::Quantity::MemoryTime)
+                   + QLatin1Char('\n') + model::formula(model::Quantity::ComputeTime));
     setRowVisible(QStringLiteral("comm"), split);
     if (split)
         setValue(QStringLiteral("comm"), tr("%1 (%2 GB/s link)")

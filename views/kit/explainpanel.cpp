@@ -84,16 +84,16 @@ Explanation explainPlot(int index, const model::Scenario& s, const model::Evalua
         x.steps << weights << kvTok
                 << tr("R = W + B\u00b7S\u00b7kv_tok = %1 + %2\u00b7%3\u00b7kv_tok = %4").arg(gigabytes(d.weightBytes), B, S, gigabytes(d.readBytes))
                 << (s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth
-                        ? tr("t_mem = W_read / (BW\u00b7\u03b7_bw) + B\u00b7S\u00b7kv_tok / (BW\u00b7\u03b7_kv) = %1 / (%2\u00b7%3) + %4 / (%2\u00b7%5) = %6")
+                        ? model::formula(model::Quantity::MemoryTimeSplit) + tr(" = %1 / (%2\u00b7%3) + %4 / (%2\u00b7%5) = %6")
                               .arg(gigabytes(d.weightBytes), terabytesPerSecond(bw), plain(eta), gigabytes(d.kvBytes),
                                    plain(s.efficiency.kvBandwidth), milliseconds(d.memorySeconds * 1e3))
-                        : tr("t_mem = R / (BW\u00b7\u03b7_bw) = %1 / (%2\u00b7%3) = %4")
+                        : model::formula(model::Quantity::MemoryTime) + tr(" = %1 / (%2\u00b7%3) = %4")
                               .arg(gigabytes(d.readBytes), terabytesPerSecond(bw), plain(eta), milliseconds(d.memorySeconds * 1e3)))
-                << tr("t_comp = F_dec / (F_peak\u00b7MFU) = %1 / (%2\u00b7%3) = %4")
+                << model::formula(model::Quantity::ComputeTime) + tr(" = %1 / (%2\u00b7%3) = %4")
                        .arg(teraflop(d.flop), teraflopsPerSecond(r.peakFlopsPerSecond), plain(s.efficiency.mfuDecode),
                             milliseconds(d.computeSeconds * 1e3))
                 << model::stepTimeFormula(s, e).line()
-                << tr("throughput = B / t_step = %1 / %2 = %3").arg(B, milliseconds(d.stepSeconds * 1e3), tokensPerSecond(d.tokensPerSecondTotal))
+                << model::formula(model::Quantity::Throughput) + tr(" = %1 / %2 = %3").arg(B, milliseconds(d.stepSeconds * 1e3), tokensPerSecond(d.tokensPerSecondTotal))
                 << tr("batch-1 floor = W / BW = %1 per token").arg(milliseconds(d.floorSecondsBatch1 * 1e3));
         break;
     }
@@ -133,7 +133,7 @@ Explanation explainPlot(int index, const model::Scenario& s, const model::Evalua
                 << model::prefillFlopFormula(s, e).line()
                 << model::crossoverFormula(s, e).line()
                 << model::attentionShareFormula(s, e).line()
-                << tr("t_pre = max(F_pre / (F_peak\u00b7MFU), (W + P\u00b7kv_tok) / (BW\u00b7\u03b7_bw)) = %1, %2")
+                << model::formula(model::Quantity::PrefillTime) + tr(" = %1, %2")
                        .arg(duration(p.seconds), boundName(p.bound));
         break;
     }

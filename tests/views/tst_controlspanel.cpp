@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Issue 16: the controls are bound through the scenario key table (model::scenarioKeys(), the `--set` keys).
+//  - every slider and spin box of the controls panel is declared by a key that exists in the table;
+//  - moving each one with the keyboard (the real widget, QTest) changes exactly that key, plus only the keys its
+//    documented rule touches (the preset name it marks "(edited)", the MoE rule's N and N_active, the family rule);
+//  - the control then shows the key's value in its own unit (TB/s for the B/s of hardware.bandwidth).
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include <QDoubleSpinBox>
+#include <QSlider>
+#include <QSpinBox>
+#include <QtTest>
+
+#include "document/scenariodocument.h"
+#include "document/scenariohistory.h"
+#include "model/cost/scenario.h"
+#include "model/cost/scenariokeys.h"
+#include "views/controls/controlspanel.h"
+#include "views/kit/valueslider.h"
+
+using namespace ridgeline;
+using ridgeline::views::KeyBinding;
+
+namespace {
+
+/** Llama 3.1 8B with every optional feature on, so that every control is enabled (MoE, MLA, sliding window, T = 2). */
+model::Scenario everythingOn()
+{
+    model::Scenario s = model::defaultScenario();
+    s.model.experts = 8;
+    s.model.expertsPerToken = 2;
+    s.model.expertParams = 0.7e9;
+    s.model.kvLoraRank = 512;
+    s.model.ropeHeadDim = 64;
+    s.model.slidingWindow = 4096;
+    s.model.slidingLayers = 16;
+    s.hardware.gpus = 2;
+    s.efficiency.bandwidth = 0.75;
+    return s;
+}
+
+bool inTable(const std::string& key)
+{
+    const auto& keys = model::scenarioKeys();
+    return std::any_of(keys.begin(), keys.end(), [&](const model::KeyInfo& k) { return k.key == key; });
+}
+
+double keyValue(const model::Scenario& s, const std::string& key)
+{
+    const std::string text = model::getKey(s, key);
+    double value = 0;
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    return value;
+}
+
+/** The widget a person moves: a ValueSlider's slider, else the spin box itself. */
+QWidget* handle(QWidget* control)
+{
+    if (auto* slider = qobject_cast<views::ValueSlider*>(control))
+        return slider->slider();
+    return control;
+}
+
+double shownValue(QWidget* control)
+{
+    if (auto* slider = qobject_cast<views::ValueSlider*>(control))
+        return slider->value();
+    if (auto* spin = qobject_cast<QSpinBox*>(control))
+        return spin->value();
+    if (auto* spin = qobject_cast<QDoubleSpinBox*>(control))
+        return spin->value();
+    return qQNaN();
+}
+
+} // namespace
+
+class TestControlsPanel final : public QObject {
+    Q_OBJECT
+
+private slots:
+    /** Every slider and spin box is bound, each to a key of the table; no key is bound twice. */
+    void everyControlIsBoundToATableKey()
+    {
+        views::ScenarioDocument document(everythingOn());
+        views::ControlsPanel panel(&document);
+        const std::vector<KeyBinding>& bindings = panel.keyBindings();
+        QVERIFY(bindings.size() >= 25);
+        std::set<std::string> keys;
+        for (const KeyBinding& b : bindings) {
+            const std::string key = b.keyFor(document.scenario());
+            QVERIFY2(inTable(key), key.c_str());
+            QVERIFY2(keys.insert(key).second, ("bound twice: " + key).c_str());
+            for (const std::string& also : b.alsoChanges)
+                QVERIFY2(inTable(also), also.c_str());
+            QVERIFY(b.control);
+            QVERIFY(b.scale > 0);
+        }
+        // Every spin box in the panel is a bound control or the box of a bound slider.
+        auto bound = [&](const QWidget* w) {
+            return std::any_of(bindings.begin(), bindings.end(), [&](const KeyBinding& b) {
+                return b.control == w || (qobject_cast<views::ValueSlider*>(b.control) && b.control->isAncestorOf(w));
+            });
+        };
+        for (const QAbstractSpinBox* spin : panel.findChildren<QAbstractSpinBox*>())
+            QVERIFY2(bound(spin), qPrintable(spin->objectName()));
+        for (const views::ValueSlider* slider : panel.findChildren<views::ValueSlider*>())
+            QVERIFY2(bound(slider), qPrintable(slider->objectName()));
+    }
+
+    void movingAControlChangesExactlyItsKey_data()
+    {
+        QTest::addColumn<int>("weights");
+        QTest::newRow("bf16 weights") << int(model::DType::BF16);
+        QTest::newRow("fp8 weights: the peak slider moves the fp8 peak") << int(model::DType::FP8);
+    }
+
+    /** Up (or Down at the top of the range) on each control: its key changes, and nothing but its rule's keys beside it. */
+    void movingAControlChangesExactlyItsKey()
+    {
+        QFETCH(int, weights);
+        model::Scenario start = everythingOn();
+        start.model.weightDtype = model::DType(weights);
+        views::ScenarioDocument document(start);
+        views::ControlsPanel panel(&document);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const std::vector<KeyBinding>& bindings = panel.keyBindings();
+        QCOMPARE(bindings[size_t(std::find_if(bindings.begin(), bindings.end(),
+                                              [&](const KeyBinding& b) { return b.control == panel.peakFlopsSlider(); })
+                                 - bindings.begin())]
+                     .keyFor(start),
+                 weights == int(model::DType::FP8) ? std::string("hardware.peak_flops_fp8") : std::string("hardware.peak_flops"));
+        for (const KeyBinding& b : bindings) {
+            document.setScenario(start);
+            const model::Scenario before = document.scenario();
+            const std::string key = b.keyFor(before);
+            QWidget* widget = handle(b.control);
+            QVERIFY2(widget->isEnabled(), key.c_str());
+            QTest::keyClick(widget, Qt::Key_Up);
+            if (views::ScenarioHistory::changedKeys(before, document.scenario()).empty())
+                QTest::keyClick(widget, Qt::Key_Down); // at the top of its range
+            const model::Scenario after = document.scenario();
+            const std::vector<std::string> changed = views::ScenarioHistory::changedKeys(before, after);
+            QVERIFY2(std::find(changed.begin(), changed.end(), key) != changed.end(), ("did not change " + key).c_str());
+            for (const std::string& k : changed)
+                QVERIFY2(k == key || std::find(b.alsoChanges.begin(), b.alsoChanges.end(), k) != b.alsoChanges.end(),
+                         ("moving the " + key + " control also changed " + k).c_str());
+            // The control shows the key's new value in its unit (a spin box to its decimals).
+            const double shown = shownValue(b.control);
+            const double expected = keyValue(after, key) / b.scale;
+            QVERIFY2(std::abs(shown - expected) <= 1e-9 * std::max(1.0, std::abs(expected))
+                         || (qobject_cast<QDoubleSpinBox*>(b.control)
+                             && std::abs(shown - expected) <= std::pow(10.0, -qobject_cast<QDoubleSpinBox*>(b.control)->decimals())),
+                     qPrintable(QStringLiteral("%1: shows %2, the key holds %3 in its unit")
+                                    .arg(QString::fromStdString(key))
+                                    .arg(shown)
+                                    .arg(expected)));
+        }
+    }
+
+    /** The generic binding writes the control's value times its scale through the table (bandwidth in TB/s). */
+    void scaleConvertsTheControlsUnit()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ControlsPanel panel(&document);
+        QDoubleSpinBox* box = panel.bandwidthSlider()->spinBox();
+        box->setFocus();
+        box->selectAll();
+        QTest::keyClicks(box, QStringLiteral("2.5"));
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(model::getKey(document.scenario(), "hardware.bandwidth"), model::formatNumber(2.5e12));
+        QVERIFY(QString::fromStdString(document.scenario().hardware.name).endsWith(QStringLiteral("(edited)")));
+        QSpinBox* gpus = panel.findChild<QSpinBox*>(QStringLiteral("gpusSpinBox"));
+        QVERIFY(gpus);
+        gpus->setFocus();
+        gpus->selectAll();
+        QTest::keyClicks(gpus, QStringLiteral("4"));
+        QTest::keyClick(gpus, Qt::Key_Return);
+        QCOMPARE(document.scenario().hardware.gpus, 4);
+    }
+};
+
+QTEST_MAIN(TestControlsPanel)
+#include "tst_controlspanel.moc"
