@@ -19,8 +19,12 @@
 #include "document/baseline.h"
 #include "document/scenariodocument.h"
 #include "model/cost/costmodel.h"
+#include "views/floors/decodeplot.h"
 #include "views/floors/floorplot.h"
 #include "views/floors/kvshareplot.h"
+#include "views/floors/prefillplot.h"
+#include "views/floors/rooflineplot.h"
+#include "views/floors/sloplot.h"
 #include "views/kit/explainpanel.h"
 #include "views/whatifs/baseline.h"
 
@@ -220,13 +224,14 @@ void TestFloorPlot::baselineIsDrawnByThePlot()
 
     QVERIFY(plot->hasBaseline());
     const QList<QCPGraph*> drawn = plot->baselineGraphs();
-    QVERIFY(drawn.size() >= 2); // A's curve and A's operating point at least
+    QVERIFY(!drawn.isEmpty()); // A's main curve first (prefill: A's P* is a line item, not a graph)
     QCOMPARE(p->graphCount(), graphs + drawn.size());
     QCOMPARE(countBaselineGraphs(p), drawn.size());
     for (QCPGraph* graph : drawn)
         QCOMPARE(graph->parentPlot(), p);
     QCOMPARE(values(drawn.first()), mainCurveOf(id, a.evaluation()));
-    QVERIFY(values(drawn.first()) != mainCurveOf(id, model::evaluate(b)));
+    if (id != FloorPlotId::Prefill) // prefill FLOP depend on neither bandwidth nor batch
+        QVERIFY(values(drawn.first()) != mainCurveOf(id, model::evaluate(b)));
     // A's curve is named inside the plot.
     bool named = false;
     for (int i = 0; i < p->itemCount(); ++i)
