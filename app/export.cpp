@@ -38,7 +38,7 @@
 #include "document/format.h"
 #include "views/floors/headlinefigures.h"
 #include "views/whatifs/kvfitplot.h"
-#include "views/floors/kvshareplot.h"
+#include "views/floors/floorplot.h"
 #include "views/kit/palette.h"
 #include "views/plan/plantab.h"
 #include "views/kit/plotpanel.h"
@@ -63,33 +63,6 @@ QString tr(const char* text)
 constexpr int kGap = 12;       ///< between dashboard cells, logical pixels
 constexpr int kHeader = 34;    ///< dashboard header line
 constexpr int kMargin = 10;    ///< inside a panel
-
-struct Column {
-    const char* header;
-    const Eigen::ArrayXd* values;
-};
-
-QByteArray csv(const std::vector<Column>& columns)
-{
-    QByteArray out;
-    for (size_t c = 0; c < columns.size(); ++c)
-        out += (c ? "," : "") + QByteArray(columns[c].header);
-    out += '\n';
-    Eigen::Index rows = columns.empty() ? 0 : columns.front().values->size();
-    for (const Column& c : columns)
-        rows = std::min(rows, c.values->size());
-    for (Eigen::Index r = 0; r < rows; ++r) {
-        for (size_t c = 0; c < columns.size(); ++c) {
-            const double v = (*columns[c].values)[r];
-            if (c)
-                out += ',';
-            if (std::isfinite(v))
-                out += QByteArray::fromStdString(model::formatNumber(v));
-        }
-        out += '\n';
-    }
-    return out;
-}
 
 QString dtypeText(model::DType type)
 {
@@ -185,7 +158,7 @@ QString tabName(const views::WhatIfTabs* tabs, int index)
 QList<QPair<QString, QString>> takeawaysOf(const ExportSource& window)
 {
     QList<QPair<QString, QString>> out;
-    for (views::PlotPanel* panel : window.plotPanels())
+    for (views::PlotPanel* panel : window.floorPlots())
         out.append({panel->titleLabel()->accessibleName(), panel->takeaway()});
     // Every other tab: each card's title carries its heading (accessible name) and its live
     // takeaway (accessible description), PlotPanel and whatifkit alike.
@@ -459,8 +432,8 @@ void drawDashboard(QCPPainter& painter, const QRect& rect, ExportSource& window,
         line += tr(" \u00b7 dashed: %1").arg(window.baseline()->label());
     painter.drawText(QRect(rect.left() + kGap, rect.top(), rect.width() - 2 * kGap, kHeader), Qt::AlignLeft | Qt::AlignVCenter,
                      QFontMetrics(header).elidedText(line, Qt::ElideRight, rect.width() - 2 * kGap));
-    const QList<views::PlotPanel*> panels = window.plotPanels();
-    for (int i = 0; i < 6; ++i) {
+    const QList<views::FloorPlot*> panels = window.floorPlots();
+    for (int i = 0; i < 6; ++i) { // the plots in floorPlotIds() order, three to a row, then the figures
         const int column = i % 3, row = i / 3;
         const QRect cell(rect.left() + kGap + column * (plotSize.width() + kGap),
                          rect.top() + kHeader + row * (plotSize.height() + kGap), plotSize.width(), plotSize.height());
@@ -508,8 +481,10 @@ QString parseExportFormats(const QString& text, ExportFormats& out)
 
 QStringList plotStems()
 {
-    return {QStringLiteral("decode_floor"), QStringLiteral("roofline"), QStringLiteral("kv_share"),
-            QStringLiteral("prefill_crossover"), QStringLiteral("slo")};
+    QStringList stems;
+    for (views::FloorPlotId id : views::floorPlotIds())
+        stems << views::floorPlotName(id);
+    return stems;
 }
 
 QStringList tabPlotStems()
@@ -588,22 +563,8 @@ QByteArray curvesCsv(const QList<QCustomPlot*>& plots)
 
 QByteArray plotCsv(const QString& stem, const model::Evaluation& evaluation)
 {
-    const model::Sweeps& s = evaluation.sweeps;
-    if (stem == QLatin1String("decode_floor"))
-        return csv({{"batch", &s.batch}, {"t_step_ms", &s.stepMs}, {"t_mem_ms", &s.memoryMs}, {"t_comp_ms", &s.computeMs},
-                    {"tokens_per_s_total", &s.tokensPerSecondTotal}, {"weight_floor_ms", &s.weightFloorMs}});
-    if (stem == QLatin1String("roofline"))
-        return csv({{"intensity_flop_per_byte", &s.intensity}, {"attainable_flop_per_s", &s.attainableFlopsPerSecond},
-                    {"attainable_derated_flop_per_s", &s.attainableDeratedFlopsPerSecond}});
-    if (stem == QLatin1String("kv_share"))
-        return csv({{"context_tokens", &s.context}, {"kv_share_fraction", &s.kvShare}});
-    if (stem == QLatin1String("prefill_crossover"))
-        return csv({{"prompt_tokens", &s.prompt}, {"linear_flop", &s.prefillLinearFlop}, {"attention_flop", &s.prefillAttentionFlop},
-                    {"total_flop", &s.prefillFlop}, {"prefill_ms", &s.prefillMs}});
-    if (stem == QLatin1String("slo"))
-        return csv({{"batch", &s.batch}, {"t_step_ms", &s.stepMs}, {"tokens_per_s_total", &s.tokensPerSecondTotal},
-                    {"tokens_per_s_per_user", &s.tokensPerSecondPerUser}});
-    return {};
+    const std::optional<views::FloorPlotId> id = views::floorPlotFromName(stem);
+    return id ? views::sweepsCsv(views::floorPlotCsvColumns(*id), evaluation.sweeps) : QByteArray();
 }
 
 QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation& evaluation,
@@ -723,9 +684,9 @@ void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect
     y += drawTitle(painter, panel->titleLabel(), inner.left(), y, inner.width()) + 4;
 
     // The KV panel's bar chart, laid out at the export width.
-    if (auto* kv = qobject_cast<views::KvSharePlot*>(panel)) {
-        const int height = kv->chartView()->height();
-        drawChart(painter, kv->chartView()->chart(), QRectF(inner.left(), y, inner.width(), height));
+    if (auto* floor = qobject_cast<views::FloorPlot*>(panel); floor && floor->chartView()) {
+        const int height = floor->chartView()->height();
+        drawChart(painter, floor->chartView()->chart(), QRectF(inner.left(), y, inner.width(), height));
         y += height + 4;
     }
 
@@ -802,8 +763,7 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
             written->append(path);
         return error.isEmpty() ? QString() : tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), error);
     };
-    const QList<views::PlotPanel*> panels = window.plotPanels();
-    const QStringList stems = plotStems();
+    const QList<views::FloorPlot*> panels = window.floorPlots();
     if (!window.whatIfTabs()->calibrationTab()->measurements().empty())
         window.whatIfTabs()->calibrationTab()->refresh(); // it redraws only while visible otherwise
     window.whatIfTabs()->planTab()->recompute(); // likewise: searches only while visible
@@ -813,9 +773,8 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
     for (const auto& [format, suffix] : images) {
         if (!(options.formats & format))
             continue;
-        for (qsizetype i = 0; i < panels.size(); ++i) {
-            views::PlotPanel* panel = panels[i];
-            const QString path = dir.absoluteFilePath(stems[i] + QLatin1Char('.') + suffix);
+        for (views::FloorPlot* panel : panels) {
+            const QString path = dir.absoluteFilePath(panel->name() + QLatin1Char('.') + suffix);
             const QString error = writeImage(path, format, options.size, options.dpi, panel->titleLabel()->accessibleName(),
                                              [panel](QCPPainter& painter, const QRect& rect) { renderPanel(painter, panel, rect); });
             if (QString message = record(path, error); !message.isEmpty())
@@ -840,13 +799,13 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
     if (options.formats & ExportFormat::Csv) {
         const views::BaselineOverlay* baseline = window.baseline();
         const bool ab = baseline && baseline->isPinned();
-        for (const QString& stem : stems) {
-            const QString path = dir.absoluteFilePath(stem + QStringLiteral(".csv"));
-            if (QString message = record(path, writeBytes(path, plotCsv(stem, window.document()->evaluation()))); !message.isEmpty())
+        for (const views::FloorPlot* panel : panels) {
+            const QString path = dir.absoluteFilePath(panel->name() + QStringLiteral(".csv"));
+            if (QString message = record(path, writeBytes(path, panel->csv(window.document()->evaluation()))); !message.isEmpty())
                 return message;
             if (ab) {
-                const QString pathA = dir.absoluteFilePath(stem + QStringLiteral("_a.csv"));
-                if (QString message = record(pathA, writeBytes(pathA, plotCsv(stem, baseline->evaluation()))); !message.isEmpty())
+                const QString pathA = dir.absoluteFilePath(panel->name() + QStringLiteral("_a.csv"));
+                if (QString message = record(pathA, writeBytes(pathA, panel->csv(baseline->evaluation()))); !message.isEmpty())
                     return message;
             }
         }

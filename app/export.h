@@ -68,7 +68,8 @@ QString savePng(const QImage& image, const QString& path);
  */
 QString parseExportFormats(const QString& text, ExportFormats& out);
 
-/** The file stems of the five plots, in plot order: decode_floor, roofline, kv_share, prefill_crossover, slo. */
+/** The file stems of the five plots, in plot order (views::floorPlotIds(), each views::floorPlotName()):
+ *  decode_floor, roofline, kv_share, prefill_crossover, slo. */
 QStringList plotStems();
 
 /**
@@ -94,7 +95,8 @@ QByteArray curvesCsv(const QList<QCustomPlot*>& plots);
 
 /**
  * The CSV of one plot's curves from @p evaluation's sweeps, "\n" line ends, values in the shortest
- * form that reads back to the same double (model::formatNumber). Columns (units in the names):
+ * form that reads back to the same double (model::formatNumber): views::FloorPlot::csv() of the plot
+ * named @p stem (its columns: views::FloorPlot::csvColumns()). Columns (units in the names):
  * - decode_floor: batch,t_step_ms,t_mem_ms,t_comp_ms,tokens_per_s_total,weight_floor_ms
  * - roofline: intensity_flop_per_byte,attainable_flop_per_s,attainable_derated_flop_per_s
  * - kv_share: context_tokens,kv_share_fraction

@@ -5,7 +5,7 @@
 
 namespace ridgeline::views {
 class BaselineOverlay;
-class PlotPanel;
+class FloorPlot;
 class ScenarioDocument;
 class WhatIfTabs;
 } // namespace ridgeline::views
@@ -23,8 +23,8 @@ public:
 
     /** The scenario document (its evaluated scenario and evaluation are what the export writes). */
     virtual views::ScenarioDocument* document() const = 0;
-    /** The five floor plots, in the dashboard's order (decode, roofline, KV share, prefill, SLO). */
-    virtual QList<views::PlotPanel*> plotPanels() const = 0;
+    /** The five floor plots, in views::floorPlotIds() order (the window's and the dashboard's). */
+    virtual QList<views::FloorPlot*> floorPlots() const = 0;
     /** The what-if tabs (their plots, the Simulation, Calibration and Plan tabs). */
     virtual views::WhatIfTabs* whatIfTabs() const = 0;
     /** Baseline A's overlay (may be nullptr; isPinned() says whether A is drawn). */

@@ -165,20 +165,19 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     connect(noticeClose, &QToolButton::clicked, m_notice, &QWidget::hide);
     m_notice->setVisible(false);
 
-    m_decode = new DecodePlot(central);
-    m_roofline = new RooflinePlot(central);
-    m_kvShare = new KvSharePlot(central);
-    m_prefill = new PrefillPlot(central);
-    m_slo = new SloPlot(central);
+    for (FloorPlotId id : floorPlotIds())
+        m_floorPlots.append(createFloorPlot(id, central));
+    m_decode = qobject_cast<DecodePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Decode)]);
+    m_roofline = qobject_cast<RooflinePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Roofline)]);
+    m_kvShare = qobject_cast<KvSharePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::KvShare)]);
+    m_prefill = qobject_cast<PrefillPlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Prefill)]);
+    m_slo = qobject_cast<SloPlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Slo)]);
     m_numbers = new NumbersPanel(central);
 
     auto* grid = new QGridLayout;
     grid->setSpacing(8);
-    grid->addWidget(m_decode, 0, 0);
-    grid->addWidget(m_roofline, 0, 1);
-    grid->addWidget(m_kvShare, 0, 2);
-    grid->addWidget(m_prefill, 1, 0);
-    grid->addWidget(m_slo, 1, 1);
+    for (int i = 0; i < m_floorPlots.size(); ++i) // three to a row, in floorPlotIds() order
+        grid->addWidget(m_floorPlots[i], i / 3, i % 3);
     // The numbers, or A / B / B ÷ A while a baseline is pinned.
     m_numbersCell = new QWidget(central);
     m_numbersCell->setObjectName(QStringLiteral("numbersCell"));
@@ -257,7 +256,7 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
 
 QList<PlotPanel*> MainWindow::plotPanels() const
 {
-    return {m_decode, m_roofline, m_kvShare, m_prefill, m_slo};
+    return QList<PlotPanel*>(m_floorPlots.cbegin(), m_floorPlots.cend());
 }
 
 QList<QCustomPlot*> MainWindow::plots() const

@@ -22,6 +22,7 @@ class ComparisonTable;
 class ControlsPanel;
 class DecodePlot;
 class ExplainPanel;
+class FloorPlot;
 class KvSharePlot;
 class NumbersPanel;
 class PlotPanel;
@@ -91,8 +92,10 @@ public:
     views::PrefillPlot* prefillPanel() const { return m_prefill; }
     views::SloPlot* sloPanel() const { return m_slo; }
     views::NumbersPanel* numbersPanel() const { return m_numbers; }
-    /** The five plot panels, in plot order. */
-    QList<views::PlotPanel*> plotPanels() const override;
+    /** The five floor plots, in views::floorPlotIds() order. */
+    QList<views::FloorPlot*> floorPlots() const override { return m_floorPlots; }
+    /** floorPlots() as their plot panels. */
+    QList<views::PlotPanel*> plotPanels() const;
     /** Every QCustomPlot of the window, in plot order. */
     QList<QCustomPlot*> plots() const;
     /** The red banner above the plots ("errorBanner"); hidden while the scenario is valid. */
@@ -200,6 +203,7 @@ private:
     views::KvSharePlot* m_kvShare = nullptr;
     views::PrefillPlot* m_prefill = nullptr;
     views::SloPlot* m_slo = nullptr;
+    QList<views::FloorPlot*> m_floorPlots; ///< the five above, in views::floorPlotIds() order
     views::NumbersPanel* m_numbers = nullptr;
     QLabel* m_banner = nullptr;
     QLabel* m_summary = nullptr;

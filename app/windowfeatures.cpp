@@ -27,7 +27,7 @@
 #include "views/whatifs/comparisontable.h"
 #include "views/kit/explainpanel.h"
 #include "views/floors/headlinefigures.h"
-#include "views/floors/kvshareplot.h"
+#include "views/floors/floorplot.h"
 #include "views/floors/numberspanel.h"
 #include "document/scenariodocument.h"
 #include "document/scenariohistory.h"
@@ -59,7 +59,7 @@ void MainWindow::setupFeatures()
 {
     m_history = new ScenarioHistory(m_document, this);
     m_files = new ScenarioFiles(this, m_history);
-    m_baseline = new BaselineOverlay(m_decode, m_roofline, m_kvShare, m_prefill, m_slo, this);
+    m_baseline = new BaselineOverlay(floorPlots(), this);
     connect(m_whatIfs, &WhatIfTabs::tabRefreshed, m_baseline, &BaselineOverlay::afterRefresh);
     // A tab built after start (on first show) gets what finishFeatures() gave every widget then.
     connect(m_whatIfs, &WhatIfTabs::tabBuilt, this, [this](int, QWidget* page) {
@@ -73,7 +73,7 @@ void MainWindow::setupFeatures()
     });
     m_presentation = new Presentation(this);
 
-    m_explain = new ExplainPanel(m_document, plotPanels());
+    m_explain = new ExplainPanel(m_document, floorPlots());
     m_explainDock = new QDockWidget(tr("What the plots show"), this);
     m_explainDock->setObjectName(QStringLiteral("explainDock"));
     m_explainDock->setWidget(m_explain);

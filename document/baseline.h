@@ -8,8 +8,10 @@ namespace ridgeline::document {
 
 /**
  * Baseline A for A/B comparison: a pinned scenario and its model::Evaluation, computed once at pin time (one
- * model::evaluate, the same as the live scenario's). The overlay (views/whatifs/baseline.h) draws it; the A/B
- * table and the export read it. Nothing on the live path evaluates A again.
+ * model::evaluate, the same as the live scenario's). Each floor plot draws it from here
+ * (views/floors/floorplot.h: FloorPlot::setBaseline), handed to them by the overlay (views/whatifs/baseline.h),
+ * which also draws it on the what-if plots; the A/B table and the export read it. Nothing on the live path
+ * evaluates A again.
  */
 class Baseline {
 public:

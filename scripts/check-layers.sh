@@ -5,7 +5,9 @@
 #   (a library includes only itself and the ones before it: model/CMakeLists.txt links them in that order);
 # - document/ includes nothing from views/ or app/, and no Qt Widgets or QCustomPlot header (Qt Core and Gui only);
 # - views/ includes no cost-term, step-time or simulator header (model/cost/costterms.h, model/cost/steptime.h,
-#   model/sim/*): a view asks document/ (document/readouts.h, document/simulationrunner.h) for what it shows.
+#   model/sim/*): a view asks document/ (document/readouts.h, document/simulationrunner.h) for what it shows;
+# - outside views/floors/ only app/mainwindow.cpp includes a floor plot's own header (decodeplot.h, ...): the rest
+#   goes through views/floors/floorplot.h, so no code outside the plots touches their graphs.
 # Run by .ci/run and by CTest (test check_layers). Usage: scripts/check-layers.sh [SOURCE_ROOT]
 set -euo pipefail
 cd "${1:-$(dirname "$0")/..}"
@@ -43,6 +45,15 @@ for dir in /usr/include/x86_64-linux-gnu/qt6/QtWidgets /usr/include/aarch64-linu
 done
 check views 'model/cost/costterms\.h|model/cost/steptime\.h|model/sim/' \
   "views/ must not include the cost terms, the step time or the simulator: ask document/ (document/readouts.h, document/simulationrunner.h)"
+# The floor plots draw their own graphs (baseline A too: FloorPlot::setBaseline); outside views/floors/ a floor
+# plot is a views::FloorPlot (views/floors/floorplot.h). app/mainwindow.cpp builds the window and hands the typed
+# plots to the tests: the one file outside views/floors/ that includes their own headers.
+while IFS= read -r line; do
+  case "$line" in
+    views/floors/* | app/mainwindow.cpp:*) ;;
+    ?*) breach "$line" "only views/floors/ includes a floor plot's own header: use views/floors/floorplot.h (FloorPlot), so that no code outside the plot touches its graphs" ;;
+  esac
+done < <(includes views 'views/floors/(decode|roofline|kvshare|prefill|slo)plot\.h'; includes app 'views/floors/(decode|roofline|kvshare|prefill|slo)plot\.h')
 
 if [ "$breaches" -gt 0 ]; then
   echo "check-layers: $breaches include(s) break the layers (docs/architecture.md)" >&2

@@ -18,7 +18,7 @@ namespace ridgeline::views {
 using namespace plotkit;
 
 DecodePlot::DecodePlot(QWidget* parent)
-    : PlotPanel(tr("Decode floor"), QStringLiteral("decode"),
+    : FloorPlot(FloorPlotId::Decode,
                 tr("Decode step of B sequences each holding S tokens:\n"
                    "t_mem = (W + B\u00b7S\u00b7kv_tok) / (BW\u00b7\u03b7_bw)\n"
                    "t_comp = (2\u00b7N_active\u00b7B + 4\u00b7L\u00b7B\u00b7S\u00b7d_attn) / (F_peak\u00b7MFU_decode)\n"
@@ -213,6 +213,60 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
                          format::tokensPerSecond(decode.tokensPerSecondTotal)));
     countRedraw();
     p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QList<SweepColumn> DecodePlot::columns()
+{
+    return {{"batch", &model::Sweeps::batch},
+            {"t_step_ms", &model::Sweeps::stepMs},
+            {"t_mem_ms", &model::Sweeps::memoryMs},
+            {"t_comp_ms", &model::Sweeps::computeMs},
+            {"tokens_per_s_total", &model::Sweeps::tokensPerSecondTotal},
+            {"weight_floor_ms", &model::Sweeps::weightFloorMs}};
+}
+
+Explanation DecodePlot::explain(const model::Scenario& s, const model::Evaluation& e)
+{
+    using namespace format;
+    const model::DecodeResult& d = e.decode;
+    const model::RooflineResult& r = e.roofline;
+    const double bw = s.hardware.bandwidthBytesPerSecond;
+    const double eta = s.efficiency.bandwidth;
+    const QString B = integer(s.workload.batch);
+    const QString S = integer(s.workload.contextTokens);
+    Explanation x;
+    x.title = floorPlotTitle(FloorPlotId::Decode);
+    x.summary = tr("Each decode step reads every weight once, shared by the whole batch, plus each sequence's KV "
+                   "cache. Small batches wait on memory; the step only gets slower per token once the cache or the "
+                   "FLOPs dominate.");
+    x.steps << weightsStep(s, e) << kvPerTokenStep(s, e)
+            << tr("R = W + B\u00b7S\u00b7kv_tok = %1 + %2\u00b7%3\u00b7kv_tok = %4").arg(gigabytes(d.weightBytes), B, S, gigabytes(d.readBytes))
+            << (s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth
+                    ? model::formula(model::Quantity::MemoryTimeSplit) + tr(" = %1 / (%2\u00b7%3) + %4 / (%2\u00b7%5) = %6")
+                          .arg(gigabytes(d.weightBytes), terabytesPerSecond(bw), plain(eta), gigabytes(d.kvBytes),
+                               plain(s.efficiency.kvBandwidth), milliseconds(d.memorySeconds * 1e3))
+                    : model::formula(model::Quantity::MemoryTime) + tr(" = %1 / (%2\u00b7%3) = %4")
+                          .arg(gigabytes(d.readBytes), terabytesPerSecond(bw), plain(eta), milliseconds(d.memorySeconds * 1e3)))
+            << model::formula(model::Quantity::ComputeTime) + tr(" = %1 / (%2\u00b7%3) = %4")
+                   .arg(teraflop(d.flop), teraflopsPerSecond(r.peakFlopsPerSecond), plain(s.efficiency.mfuDecode),
+                        milliseconds(d.computeSeconds * 1e3))
+            << model::stepTimeFormula(s, e).line()
+            << model::formula(model::Quantity::Throughput) + tr(" = %1 / %2 = %3").arg(B, milliseconds(d.stepSeconds * 1e3), tokensPerSecond(d.tokensPerSecondTotal))
+            << tr("batch-1 floor = W / BW = %1 per token").arg(milliseconds(d.floorSecondsBatch1 * 1e3));
+    return x;
+}
+
+void DecodePlot::drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer)
+{
+    // A's t_step(B) and A's operating point.
+    const model::Sweeps& sweeps = a.evaluation().sweeps;
+    const double stepMs = a.evaluation().decode.stepSeconds * 1e3;
+    assignCurve(layer.addCurve(label), sweeps.batch, sweeps.stepMs);
+    assignPoint(layer.addMarker(), a.scenario().workload.batch, stepMs);
+    Extent extent;
+    extent.include(sweeps.stepMs);
+    extent.include(stepMs);
+    layer.setExtent(extent.low, extent.high);
 }
 
 } // namespace ridgeline::views

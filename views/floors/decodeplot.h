@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "views/kit/plotpanel.h"
+#include "views/floors/floorplot.h"
 
 class QCPGraph;
 class QCPItemStraightLine;
@@ -17,13 +17,22 @@ namespace ridgeline::views {
  * names the batch-1 floor W/BW (W/(T BW) per GPU share with tensor parallelism), the all-reduce
  * time when T > 1, and where decode turns compute-bound.
  */
-class DecodePlot final : public PlotPanel {
+class DecodePlot final : public FloorPlot {
     Q_OBJECT
 
 public:
     explicit DecodePlot(QWidget* parent = nullptr);
 
     void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) override;
+    QList<SweepColumn> csvColumns() const override { return columns(); }
+    Explanation explanation(const model::Scenario& scenario, const model::Evaluation& evaluation) const override
+    {
+        return explain(scenario, evaluation);
+    }
+    /** The CSV columns (the export's "<name>.csv": headers with units, and the sweeps they read). */
+    static QList<SweepColumn> columns();
+    /** What the Explain panel shows for this plot at @p evaluation of @p scenario. */
+    static Explanation explain(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
     QCPGraph* memoryGraph() const { return m_memory; }
     QCPGraph* computeGraph() const { return m_compute; }
@@ -36,6 +45,9 @@ public:
     QCPItemText* totalFloorLabel() const { return m_totalFloorLabel; }
     /** One point: (current B, t_step ms). */
     QCPGraph* currentMarker() const { return m_current; }
+
+protected:
+    void drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer) override;
 
 private:
     QCPGraph* m_memory = nullptr;

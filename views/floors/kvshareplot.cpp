@@ -56,7 +56,7 @@ QFont chartFont(double points)
 } // namespace
 
 KvSharePlot::KvSharePlot(QWidget* parent)
-    : PlotPanel(tr("KV share of the decode read"), QStringLiteral("kvShare"),
+    : FloorPlot(FloorPlotId::KvShare,
                 tr("Bytes one decode step reads: R = W + B\u00b7S\u00b7kv_tok, with W = N\u00b7b_w and\n"
                    "kv_tok = 2\u00b7L\u00b7H_kv\u00b7h\u00b7b_kv.\n"
                    "KV share = B\u00b7S\u00b7kv_tok / R, drawn across context S at the current batch B.\n"
@@ -230,6 +230,93 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
                          gpus > 1 ? tr(" per GPU of %1").arg(format::integer(gpus)) : QString(), crossing));
     countRedraw();
     plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QList<SweepColumn> KvSharePlot::columns()
+{
+    return {{"context_tokens", &model::Sweeps::context}, {"kv_share_fraction", &model::Sweeps::kvShare}};
+}
+
+Explanation KvSharePlot::explain(const model::Scenario& s, const model::Evaluation& e)
+{
+    using namespace format;
+    const model::DecodeResult& d = e.decode;
+    const QString B = integer(s.workload.batch);
+    const QString S = integer(s.workload.contextTokens);
+    Explanation x;
+    x.title = floorPlotTitle(FloorPlotId::KvShare);
+    x.summary = tr("How much of each step's read is KV cache rather than weights. The cache grows with B\u00b7S, the "
+                   "weights do not: long contexts and big batches make decode a cache-reading problem.");
+    x.steps << kvPerTokenStep(s, e)
+            << tr("KV read = B\u00b7S\u00b7kv_tok = %1\u00b7%2\u00b7kv_tok = %3").arg(B, S, gigabytes(d.kvBytes))
+            << tr("share = KV / (W + KV) = %1 / %2 = %3").arg(gigabytes(d.kvBytes), gigabytes(d.readBytes), percent(d.kvShare))
+            << tr("the cache equals the weights at S = W / (B\u00b7kv_tok) = %1 tokens")
+                   .arg(d.kvBytesPerTokenPerGpu > 0 ? approximate(d.weightBytes / (s.workload.batch * d.kvBytesPerTokenPerGpu))
+                                                    : QStringLiteral("\u2013"));
+    return x;
+}
+
+namespace {
+
+QBarCategoryAxis* categoryAxis(QChart* chart)
+{
+    for (QAbstractAxis* axis : chart->axes(Qt::Vertical))
+        if (auto* category = qobject_cast<QBarCategoryAxis*>(axis))
+            return category;
+    return nullptr;
+}
+
+QValueAxis* valueAxis(QChart* chart)
+{
+    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
+        if (auto* value = qobject_cast<QValueAxis*>(axis))
+            return value;
+    return nullptr;
+}
+
+} // namespace
+
+void KvSharePlot::drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer)
+{
+    // A's share over S and A's point; A's bytes as a second bar ("A") in the bar chart.
+    const model::Sweeps& sweeps = a.evaluation().sweeps;
+    const model::DecodeResult& decode = a.evaluation().decode;
+    assignCurve(layer.addCurve(label), sweeps.context, sweeps.kvShare, 100.0, false);
+    assignPoint(layer.addMarker(), a.scenario().workload.contextTokens, decode.kvShare * 100.0);
+    m_weightsSet->append(decode.weightBytes / 1e9);
+    m_kvSet->append(decode.kvBytes / 1e9);
+    m_barTotalGb = (decode.weightBytes + decode.kvBytes) / 1e9;
+    if (QBarCategoryAxis* axis = categoryAxis(m_chartView->chart())) {
+        axis->setCategories({tr("B"), tr("A")});
+        axis->setVisible(true);
+    }
+    // Room for two labelled bars (Qt Charts drops category labels taller than their bar).
+    m_barViewHeight = m_chartView->minimumHeight();
+    m_chartView->setFixedHeight(m_barViewHeight + m_barViewHeight / 3);
+}
+
+void KvSharePlot::eraseBaseline()
+{
+    for (QBarSet* set : {m_weightsSet, m_kvSet})
+        if (set->count() > 1)
+            set->remove(1, set->count() - 1);
+    if (QBarCategoryAxis* axis = categoryAxis(m_chartView->chart())) {
+        axis->setCategories({tr("read")});
+        axis->setVisible(false);
+    }
+    if (m_barViewHeight > 0)
+        m_chartView->setFixedHeight(m_barViewHeight);
+    m_barViewHeight = 0;
+    m_barTotalGb = 0;
+}
+
+void KvSharePlot::keepBaselineInView()
+{
+    FloorPlot::keepBaselineInView();
+    if (!hasBaseline())
+        return;
+    if (QValueAxis* axis = valueAxis(m_chartView->chart()); axis && m_barTotalGb > axis->max())
+        axis->setRange(0.0, niceCeiling(m_barTotalGb));
 }
 
 } // namespace ridgeline::views

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "views/kit/plotpanel.h"
+#include "views/floors/floorplot.h"
 
 class QBarSet;
 class QChart;
@@ -19,23 +19,38 @@ namespace ridgeline::views {
  * share (%) across context S for the current batch, the current S marked. The bar sets are
  * updated in place (QBarSet::replace), never cleared and refilled.
  */
-class KvSharePlot final : public PlotPanel {
+class KvSharePlot final : public FloorPlot {
     Q_OBJECT
 
 public:
     explicit KvSharePlot(QWidget* parent = nullptr);
 
     void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) override;
+    QList<SweepColumn> csvColumns() const override { return columns(); }
+    Explanation explanation(const model::Scenario& scenario, const model::Evaluation& evaluation) const override
+    {
+        return explain(scenario, evaluation);
+    }
+    /** The CSV columns (the export's "<name>.csv": headers with units, and the sweeps they read). */
+    static QList<SweepColumn> columns();
+    /** What the Explain panel shows for this plot at @p evaluation of @p scenario. */
+    static Explanation explain(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
     QCPGraph* shareGraph() const { return m_share; }
     /** One point: (current S tokens, KV share %). */
     QCPGraph* currentMarker() const { return m_current; }
-    QChartView* chartView() const { return m_chartView; }
+    QChartView* chartView() const override { return m_chartView; }
+    /** Also A's bar: the bar chart's value axis reaches A's bytes. */
+    void keepBaselineInView() override;
     /** Bar set of weight bytes (GB) and of KV cache bytes (GB) at the current point. */
     QBarSet* weightsBarSet() const { return m_weightsSet; }
     QBarSet* kvBarSet() const { return m_kvSet; }
     /** What hovering bar @p index of @p set shows: that part and the total, in GB. */
     QString barToolTip(const QBarSet* set, int index) const;
+
+protected:
+    void drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer) override;
+    void eraseBaseline() override;
 
 private:
     QChartView* m_chartView = nullptr;
@@ -48,6 +63,8 @@ private:
     QCPItemStraightLine* m_currentLine = nullptr;
     QCPItemStraightLine* m_halfLine = nullptr;
     QCPItemText* m_halfLabel = nullptr;
+    double m_barTotalGb = 0; ///< A's bytes per decode step in the bar chart (GB); 0 without A
+    int m_barViewHeight = 0; ///< the bar chart's height before A's bar was added; 0 without A
 };
 
 } // namespace ridgeline::views

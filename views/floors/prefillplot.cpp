@@ -45,7 +45,7 @@ void placeRotatedFromBottom(QCPItemText* label, double x)
 } // namespace
 
 PrefillPlot::PrefillPlot(QWidget* parent)
-    : PlotPanel(tr("Prefill crossover"), QStringLiteral("prefill"),
+    : FloorPlot(FloorPlotId::Prefill,
                 tr("Prefill FLOP of a P-token prompt: F_pre = 2\u00b7N_active\u00b7P + 4\u00b7L\u00b7P\u00b2\u00b7d_attn\n"
                    "(the full P \u00d7 P score matrix, the seeds' convention; the causal setting halves the\n"
                    "attention term to 2\u00b7L\u00b7P\u00b2\u00b7d_attn).\n"
@@ -235,6 +235,47 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
                          format::approximate(bound)));
     countRedraw();
     p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QList<SweepColumn> PrefillPlot::columns()
+{
+    return {{"prompt_tokens", &model::Sweeps::prompt},
+            {"linear_flop", &model::Sweeps::prefillLinearFlop},
+            {"attention_flop", &model::Sweeps::prefillAttentionFlop},
+            {"total_flop", &model::Sweeps::prefillFlop},
+            {"prefill_ms", &model::Sweeps::prefillMs}};
+}
+
+Explanation PrefillPlot::explain(const model::Scenario& s, const model::Evaluation& e)
+{
+    using namespace format;
+    const model::PrefillResult& p = e.prefill;
+    Explanation x;
+    x.title = floorPlotTitle(FloorPlotId::Prefill);
+    x.summary = tr("Prefill work has a part linear in the prompt (every token through every weight) and an attention "
+                   "part quadratic in it. P* is where they are equal: beyond it attention dominates.");
+    x.steps << tr("linear = 2\u00b7N_active\u00b7P = 2\u00b7%1\u00b7%2 = %3")
+                   .arg(billionParams(s.model.activeParamsOrTotal()), integer(s.workload.promptTokens), teraflop(p.linearFlop))
+            << model::prefillAttentionFormula(s, e).line()
+            << model::prefillFlopFormula(s, e).line()
+            << model::crossoverFormula(s, e).line()
+            << model::attentionShareFormula(s, e).line()
+            << model::formula(model::Quantity::PrefillTime) + tr(" = %1, %2")
+                   .arg(duration(p.seconds), boundName(p.bound));
+    return x;
+}
+
+void PrefillPlot::drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer)
+{
+    // A's total work and A's P*.
+    const model::Sweeps& sweeps = a.evaluation().sweeps;
+    assignCurve(layer.addCurve(label), sweeps.prompt, sweeps.prefillFlop, 1.0 / kTera);
+    const model::PrefillResult& prefill = a.evaluation().prefill;
+    if (prefill.crossoverExists && prefill.crossoverTokens > 0)
+        layer.addVerticalLine(prefill.crossoverTokens);
+    Extent extent;
+    extent.include(sweeps.prefillFlop, 1.0 / kTera);
+    layer.setExtent(extent.low, extent.high, 1.5, 1.5);
 }
 
 } // namespace ridgeline::views

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "views/kit/plotpanel.h"
+#include "views/floors/floorplot.h"
 
 class QCPGraph;
 class QCPItemStraightLine;
@@ -17,13 +17,22 @@ namespace ridgeline::views {
  * P* of the current model, P* of the Llama 3.1 8B/70B/405B references, the prompt length where
  * prefill turns compute-bound, and the current P.
  */
-class PrefillPlot final : public PlotPanel {
+class PrefillPlot final : public FloorPlot {
     Q_OBJECT
 
 public:
     explicit PrefillPlot(QWidget* parent = nullptr);
 
     void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) override;
+    QList<SweepColumn> csvColumns() const override { return columns(); }
+    Explanation explanation(const model::Scenario& scenario, const model::Evaluation& evaluation) const override
+    {
+        return explain(scenario, evaluation);
+    }
+    /** The CSV columns (the export's "<name>.csv": headers with units, and the sweeps they read). */
+    static QList<SweepColumn> columns();
+    /** What the Explain panel shows for this plot at @p evaluation of @p scenario. */
+    static Explanation explain(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
     QCPGraph* linearGraph() const { return m_linear; }
     QCPGraph* attentionGraph() const { return m_attention; }
@@ -32,6 +41,9 @@ public:
     QCPGraph* currentMarker() const { return m_current; }
     /** The "70B P*", "405B P*" reference labels, in referenceCrossovers() order. */
     const std::vector<QCPItemText*>& referenceLabels() const { return m_referenceLabels; }
+
+protected:
+    void drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer) override;
 
 private:
     /** After each layout: shows a reference label only when its line is at least a label's height

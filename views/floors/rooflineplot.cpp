@@ -34,7 +34,7 @@ void placeBeside(QCPItemText* label, double x, double y, Qt::Alignment horizonta
 } // namespace
 
 RooflinePlot::RooflinePlot(QWidget* parent)
-    : PlotPanel(tr("Roofline"), QStringLiteral("roofline"),
+    : FloorPlot(FloorPlotId::Roofline,
                 tr("Attainable FLOP/s = min(F_peak, I \u00b7 BW) at arithmetic intensity I (FLOP per byte moved).\n"
                    "Ridge point I* = F_peak / BW: below it a kernel is bandwidth-bound, above it compute-bound.\n"
                    "Decode point: I_dec = F_dec / R at (B, S), achieved F_dec / t_step.\n"
@@ -156,6 +156,50 @@ void RooflinePlot::refresh(const model::Scenario& scenario, const model::Evaluat
                                      .arg(QString::fromUtf8(name.data(), qsizetype(name.size()))));
     }
     p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QList<SweepColumn> RooflinePlot::columns()
+{
+    return {{"intensity_flop_per_byte", &model::Sweeps::intensity},
+            {"attainable_flop_per_s", &model::Sweeps::attainableFlopsPerSecond},
+            {"attainable_derated_flop_per_s", &model::Sweeps::attainableDeratedFlopsPerSecond}};
+}
+
+Explanation RooflinePlot::explain(const model::Scenario& s, const model::Evaluation& e)
+{
+    using namespace format;
+    const model::DecodeResult& d = e.decode;
+    const model::PrefillResult& p = e.prefill;
+    const model::RooflineResult& r = e.roofline;
+    const double bw = s.hardware.bandwidthBytesPerSecond;
+    Explanation x;
+    x.title = floorPlotTitle(FloorPlotId::Roofline);
+    x.summary = tr("A kernel can go no faster than the peak FLOP/s, nor than the bytes it moves allow: attainable = "
+                   "min(F_peak, I\u00b7BW). Left of the ridge it waits on memory, right of it on arithmetic.");
+    x.steps << tr("I* = F_peak / BW = %1 / %2 = %3").arg(teraflopsPerSecond(r.peakFlopsPerSecond), terabytesPerSecond(bw),
+                                                          flopPerByte(r.ridgeFlopPerByte))
+            << tr("I_dec = F_dec / R = %1 / %2 = %3 \u2192 %4")
+                   .arg(teraflop(d.flop), gigabytes(d.readBytes), flopPerByte(r.decodeIntensityFlopPerByte), boundName(d.bound))
+            << tr("decode achieves F_dec / t_step = %1 (%2 of peak)")
+                   .arg(teraflopsPerSecond(r.decodeAchievedFlopsPerSecond),
+                        percent(r.peakFlopsPerSecond > 0 ? r.decodeAchievedFlopsPerSecond / r.peakFlopsPerSecond : 0.0))
+            << tr("I_pre = F_pre / (W + P\u00b7kv_tok) = %1 at P = %2 \u2192 %3")
+                   .arg(flopPerByte(r.prefillIntensityFlopPerByte), integer(s.workload.promptTokens), boundName(p.bound));
+    return x;
+}
+
+void RooflinePlot::drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer)
+{
+    // A's roof and A's decode and prefill points.
+    const model::Sweeps& sweeps = a.evaluation().sweeps;
+    const model::RooflineResult& roof = a.evaluation().roofline;
+    assignCurve(layer.addCurve(label), sweeps.intensity, sweeps.attainableFlopsPerSecond, 1.0 / kTera);
+    const double decodeTera = roof.decodeAchievedFlopsPerSecond / kTera;
+    const double prefillTera = roof.prefillAchievedFlopsPerSecond / kTera;
+    assignPoint(layer.addMarker(), roof.decodeIntensityFlopPerByte, decodeTera);
+    assignPoint(layer.addMarker(), roof.prefillIntensityFlopPerByte, prefillTera);
+    // As the plot: one decade under the lowest operating point, and headroom for the labels.
+    layer.setExtent(std::min(decodeTera, prefillTera), roof.peakFlopsPerSecond / kTera, 10.0, 4.0);
 }
 
 } // namespace ridgeline::views

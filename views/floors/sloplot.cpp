@@ -37,7 +37,7 @@ QColor sloColor(size_t index, size_t count)
 } // namespace
 
 SloPlot::SloPlot(QWidget* parent)
-    : PlotPanel(tr("t_step(B) against ITL SLO lines"), QStringLiteral("slo"),
+    : FloorPlot(FloorPlotId::Slo,
                 tr("Time per decode step t_step(B) = max(t_mem, t_comp) at the current context S.\n"
                    "Memory-bound it is affine: t_step(B) = a + b\u00b7B with a = W / (BW\u00b7\u03b7_bw) and\n"
                    "b = S\u00b7kv_tok / (BW\u00b7\u03b7_bw).\n"
@@ -236,6 +236,58 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
                     .arg(line.symbols, line.numbers, line.valueText,
                          parts.isEmpty() ? tr("no SLO lines set") : parts.join(QStringLiteral("; "))));
     p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QList<SweepColumn> SloPlot::columns()
+{
+    return {{"batch", &model::Sweeps::batch},
+            {"t_step_ms", &model::Sweeps::stepMs},
+            {"tokens_per_s_total", &model::Sweeps::tokensPerSecondTotal},
+            {"tokens_per_s_per_user", &model::Sweeps::tokensPerSecondPerUser}};
+}
+
+Explanation SloPlot::explain(const model::Scenario& s, const model::Evaluation& e)
+{
+    using namespace format;
+    const model::DecodeResult& d = e.decode;
+    Explanation x;
+    x.title = floorPlotTitle(FloorPlotId::Slo);
+    x.summary = tr("While memory-bound, every extra sequence adds its cache read to the step: t_step grows in a "
+                   "straight line from the weight floor. An ITL SLO is met up to the batch where the line crosses it.");
+    x.steps << model::stepLineFormula(s, e).line();
+    const model::CapacityResult& c = e.capacity;
+    x.steps << (c.weightsFit ? tr("memory: the KV cache of B sequences at S fits up to B = %1 (budget %2 / %3 per sequence)")
+                                   .arg(integer(double(c.maxSequencesContiguous)), gigabytes(c.kvBudgetBytes),
+                                        gigabytes(d.kvBytesPerSequence))
+                             : tr("memory: the weights do not fit (KV budget %1), so no batch can be served")
+                                   .arg(gigabytes(c.kvBudgetBytes)));
+    for (const model::SloBatch& slo : d.maxBatchForItlSlo) {
+        const QString ms = plain(slo.sloMs);
+        if (slo.servableBatch)
+            x.steps << (slo.limit == model::BatchLimit::Memory
+                            ? tr("ITL \u2264 %1 ms: B_max = min(SLO %2, memory %3) = %3, memory binds")
+                                  .arg(ms, integer(double(*slo.batch)), integer(double(slo.fittingBatch)))
+                            : tr("ITL \u2264 %1 ms: B_max = min(SLO %2, memory %3) = %2, the SLO binds")
+                                  .arg(ms, integer(double(*slo.batch)), integer(double(slo.fittingBatch))));
+        else if (slo.limit == model::BatchLimit::Memory)
+            x.steps << tr("ITL \u2264 %1 ms: none, memory holds no sequence").arg(ms);
+        else
+            x.steps << tr("ITL \u2264 %1 ms: none, t_step(1) = %2 is already above it")
+                           .arg(ms, milliseconds(model::stepSecondsAt(s, 1.0) * 1e3));
+    }
+    x.steps << tr("now B = %1: t_step = %2 per token").arg(integer(s.workload.batch), milliseconds(d.stepSeconds * 1e3));
+    return x;
+}
+
+void SloPlot::drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer)
+{
+    // A's t_step(B) against the SLO lines, and A's operating point.
+    const model::Sweeps& sweeps = a.evaluation().sweeps;
+    assignCurve(layer.addCurve(label), sweeps.batch, sweeps.stepMs);
+    assignPoint(layer.addMarker(), a.scenario().workload.batch, a.evaluation().decode.stepSeconds * 1e3);
+    Extent extent;
+    extent.include(sweeps.stepMs);
+    layer.setExtent(extent.low, extent.high, 1.5, 1.5);
 }
 
 } // namespace ridgeline::views

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "views/kit/plotpanel.h"
+#include "views/floors/floorplot.h"
 
 class QCPGraph;
 class QCPItemStraightLine;
@@ -17,13 +17,22 @@ namespace ridgeline::views {
  * the line form of t_step(B) at the current B in the takeaway (model/cost/formulatext.h). Each marked
  * batch is the smaller of the SLO's and what the KV budget holds; the takeaway says which binds.
  */
-class SloPlot final : public PlotPanel {
+class SloPlot final : public FloorPlot {
     Q_OBJECT
 
 public:
     explicit SloPlot(QWidget* parent = nullptr);
 
     void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation) override;
+    QList<SweepColumn> csvColumns() const override { return columns(); }
+    Explanation explanation(const model::Scenario& scenario, const model::Evaluation& evaluation) const override
+    {
+        return explain(scenario, evaluation);
+    }
+    /** The CSV columns (the export's "<name>.csv": headers with units, and the sweeps they read). */
+    static QList<SweepColumn> columns();
+    /** What the Explain panel shows for this plot at @p evaluation of @p scenario. */
+    static Explanation explain(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
     QCPGraph* stepGraph() const { return m_step; }
     QCPGraph* throughputGraph() const { return m_throughput; }
@@ -34,6 +43,9 @@ public:
     QCPGraph* sloBatchMarkers() const { return m_sloBatches; }
     /** The vertical line at the largest batch whose KV cache fits at S (shown when memory binds). */
     QCPItemStraightLine* memoryLine() const { return m_memoryLine; }
+
+protected:
+    void drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer) override;
 
 private:
     void ensureSloItems(size_t count);

@@ -3,33 +3,19 @@
 
 #include <QList>
 #include <QString>
-#include <QStringList>
 #include <QWidget>
 
-#include "model/cost/costmodel.h"
-#include "model/cost/scenario.h"
+#include "views/floors/floorplot.h"
 
 class QTextBrowser;
 
 namespace ridgeline::views {
 
-class PlotPanel;
 class ScenarioDocument;
 
-/** What one plot shows, for a class to follow the derivation: a sentence and the formulas with the
- *  live values filled in ("t_mem = R / (BW · η_bw) = 16.3 GB / (3.35 TB/s · 1) = 4.87 ms"). */
-struct Explanation {
-    QString title;
-    QString summary;     ///< one or two sentences: what the plot shows and how to read it
-    QStringList steps;   ///< formula = values = result, one per line
-};
-
-/** The explanation of plot @p index (0 decode floor, 1 roofline, 2 KV share, 3 prefill, 4 SLO)
- *  at @p evaluation of @p scenario. */
-Explanation explainPlot(int index, const model::Scenario& scenario, const model::Evaluation& evaluation);
-
 /**
- * "What this shows": a side panel (View > Explain plots) with every plot's explanation, redrawn from
+ * "What this shows": a side panel (View > Explain plots) with every floor plot's explanation
+ * (FloorPlot::explanation(), in the order of the plots given), redrawn from
  * the document's evaluation while visible (stale while hidden, redrawn when shown: no cost on the live
  * path), and the same text as the tooltip of each plot's title, built when the tooltip opens.
  * Object name "explainPanel"; the text is in explainBrowser().
@@ -38,11 +24,11 @@ class ExplainPanel final : public QWidget {
     Q_OBJECT
 
 public:
-    ExplainPanel(ScenarioDocument* document, const QList<PlotPanel*>& panels, QWidget* parent = nullptr);
+    ExplainPanel(ScenarioDocument* document, const QList<FloorPlot*>& plots, QWidget* parent = nullptr);
 
     QTextBrowser* explainBrowser() const { return m_browser; }
 
-    /** The title tooltip of plot @p index as it would show now (plain text). */
+    /** The title tooltip of plot @p index (of the plots given) as it would show now (plain text). */
     QString toolTipText(int index) const;
 
 public slots:
@@ -55,7 +41,7 @@ protected:
 
 private:
     ScenarioDocument* m_document;
-    QList<PlotPanel*> m_panels;
+    QList<FloorPlot*> m_plots;
     QTextBrowser* m_browser = nullptr;
     bool m_stale = true;
 };

@@ -1,38 +1,34 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <vector>
+
 #include <QList>
 #include <QObject>
 #include <QString>
 
 #include "document/baseline.h"
+#include "views/kit/baselinelayer.h"
 
-class QCPAbstractItem;
 class QCPGraph;
-class QCustomPlot;
 
 namespace ridgeline::views {
 
 class CapacityPlot;
-class DecodePlot;
+class FloorPlot;
 class KvFitPlot;
-class KvSharePlot;
 class PlotPanel;
-class PrefillPlot;
-class RooflinePlot;
-class SloPlot;
 class SpeculativePlot;
 
 /**
- * Baseline A for A/B comparison, drawn into the five plot panels on the same axes as the live
- * scenario B.
+ * Baseline A for A/B comparison, drawn on the five floor plots and on the what-if plots of the same
+ * cost model, on the same axes as the live scenario B.
  *
- * pin() evaluates A once (document::Baseline: model::evaluate into a stored Evaluation) and writes A's curves into
- * dashed graphs of the baseline colour once; the live path never touches them again. A's main
- * curve in each plot is named "A: <model> on <hardware>" in the legend:
- * decode floor: A's t_step(B) and A's operating point; roofline: A's roof and A's decode and
- * prefill points; KV share: A's share over S, A's point, and A's bytes as a second bar ("A") in
- * the bar chart; prefill: A's total FLOP and A's P*; SLO: A's t_step(B) and A's point.
+ * pin() evaluates A once (document::Baseline: model::evaluate into a stored Evaluation) and hands it
+ * to each floor plot, which draws A's curves into dashed graphs of its own once
+ * (views/floors/floorplot.h: FloorPlot::setBaseline; what each plot draws is in its drawBaseline());
+ * the live path never touches them again. A's main curve in each plot is named "A: <model> on
+ * <hardware>" inside the plot.
  *
  * With setWhatIfPanels() A is drawn on the what-if plots that evaluate the same cost model too:
  * capacity: A's paged and contiguous sequences over S_max and A's points; where the cache fits: A's
@@ -47,8 +43,8 @@ class BaselineOverlay final : public QObject {
     Q_OBJECT
 
 public:
-    BaselineOverlay(DecodePlot* decode, RooflinePlot* roofline, KvSharePlot* kvShare, PrefillPlot* prefill,
-                    SloPlot* slo, QObject* parent = nullptr);
+    /** @p floors: the five floor plots (views/floors/floorplot.h), in floorPlotIds() order. */
+    explicit BaselineOverlay(const QList<FloorPlot*>& floors, QObject* parent = nullptr);
 
     /** Also draws A on these what-if plots (any may be nullptr). Call before pin(). */
     void setWhatIfPanels(CapacityPlot* capacity, KvFitPlot* kvFit, SpeculativePlot* speculative);
@@ -78,32 +74,21 @@ signals:
     void pinnedChanged(bool pinned);
 
 private:
+    /** A on a what-if plot, drawn from here (the floor plots draw their own). */
     struct Layer {
         PlotPanel* panel = nullptr;
-        QList<QCPGraph*> graphs;
-        QList<QCPAbstractItem*> items;
-        double low = 0, high = 0; ///< A's extent on the left (log) value axis, plot units; 0: none
-        double lowPad = 1.4;      ///< the axis goes down to low / lowPad at least
-        double highPad = 1.4;     ///< and up to high * highPad at least
-        bool upperOnly = false;   ///< a linear axis from 0 (or a fixed floor): widen the top only
+        BaselineLayer layer;
     };
 
     void removeLayers();
-    Layer& layer(PlotPanel* panel);
-    QCPGraph* addGraph(Layer& layer, bool curve, const QString& name);
+    BaselineLayer& layer(PlotPanel* panel);
 
-    DecodePlot* m_decode;
-    RooflinePlot* m_roofline;
-    KvSharePlot* m_kvShare;
-    PrefillPlot* m_prefill;
-    SloPlot* m_slo;
+    QList<FloorPlot*> m_floors;
     CapacityPlot* m_capacity = nullptr;
     KvFitPlot* m_kvFit = nullptr;
     SpeculativePlot* m_speculative = nullptr;
     document::Baseline m_a; ///< the pinned scenario and its evaluation
-    QList<Layer> m_layers;
-    double m_barTotalGb = 0; ///< A's bytes per decode step in the bar chart
-    int m_barViewHeight = 0; ///< the bar chart's height before A's bar was added
+    std::vector<Layer> m_layers;
 };
 
 } // namespace ridgeline::views

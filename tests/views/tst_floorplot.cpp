@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The floor plots' shared identity (views/floors/floorplot.h, issue 16): one ordered list of the five
+// ids in window order, each plot's id, title, CSV columns and explanation read through the base class,
+// and baseline A drawn by the plot itself into graphs of its own.
+
+#include <memory>
+
+#include <QBarSet>
+#include <QChartView>
+#include <QGridLayout>
+#include <QLabel>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <qcustomplot.h>
+
+#include "app/export.h"
+#include "app/mainwindow.h"
+#include "document/baseline.h"
+#include "document/scenariodocument.h"
+#include "model/cost/costmodel.h"
+#include "views/floors/decodeplot.h"
+#include "views/floors/floorplot.h"
+#include "views/floors/kvshareplot.h"
+#include "views/floors/prefillplot.h"
+#include "views/floors/rooflineplot.h"
+#include "views/floors/sloplot.h"
+#include "views/kit/explainpanel.h"
+#include "views/whatifs/baseline.h"
+
+using ridgeline::app::MainWindow;
+namespace app = ridgeline::app;
+namespace document = ridgeline::document;
+namespace model = ridgeline::model;
+namespace views = ridgeline::views;
+using views::FloorPlotId;
+
+namespace {
+
+QVector<double> values(const QCPGraph* graph)
+{
+    QVector<double> out;
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+        out.append(it->value);
+    return out;
+}
+
+QVector<double> expected(const Eigen::ArrayXd& a, double scale = 1.0)
+{
+    QVector<double> out;
+    for (Eigen::Index i = 0; i < a.size(); ++i)
+        out.append(a[i] * scale);
+    return out;
+}
+
+/** The values A's main curve on plot @p id must hold: the sweep each plot draws for A, in its units. */
+QVector<double> mainCurveOf(FloorPlotId id, const model::Evaluation& e)
+{
+    switch (id) {
+    case FloorPlotId::Decode:
+    case FloorPlotId::Slo:
+        return expected(e.sweeps.stepMs);
+    case FloorPlotId::Roofline:
+        return expected(e.sweeps.attainableFlopsPerSecond, 1e-12);
+    case FloorPlotId::KvShare:
+        return expected(e.sweeps.kvShare, 100.0);
+    case FloorPlotId::Prefill:
+        return expected(e.sweeps.prefillFlop, 1e-12);
+    }
+    return {};
+}
+
+QByteArrayList headers(const QList<views::SweepColumn>& columns)
+{
+    QByteArrayList out;
+    for (const views::SweepColumn& c : columns)
+        out << QByteArray(c.header);
+    return out;
+}
+
+int countBaselineGraphs(QCustomPlot* plot)
+{
+    int n = 0;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        n += plot->graph(i)->objectName() == QLatin1String("baselineGraph") ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+class TestFloorPlot final : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void listHasTheFiveInWindowOrder();
+    void namesAreTheExportStems();
+    void plotsReportThroughTheBaseClass();
+    void baselineIsDrawnByThePlot_data();
+    void baselineIsDrawnByThePlot();
+    void overlayHandsABaselineToEachPlot();
+};
+
+void TestFloorPlot::listHasTheFiveInWindowOrder()
+{
+    const std::array<FloorPlotId, 5> order{FloorPlotId::Decode, FloorPlotId::Roofline, FloorPlotId::KvShare,
+                                           FloorPlotId::Prefill, FloorPlotId::Slo};
+    QVERIFY(views::floorPlotIds() == order);
+    for (int i = 0; i < 5; ++i)
+        QCOMPARE(views::floorPlotIndex(order[size_t(i)]), i);
+
+    MainWindow window(model::defaultScenario());
+    const QList<views::FloorPlot*> plots = window.floorPlots();
+    QCOMPARE(plots.size(), 5);
+    // The window's typed plots are the list's, and the grid holds them row by row, three to a row.
+    const QList<views::PlotPanel*> typed{window.decodePanel(), window.rooflinePanel(), window.kvSharePanel(),
+                                         window.prefillPanel(), window.sloPanel()};
+    auto* grid = qobject_cast<QGridLayout*>(plots.first()->parentWidget()->layout());
+    QVERIFY(grid);
+    for (int i = 0; i < 5; ++i) {
+        QCOMPARE(plots[i]->id(), order[size_t(i)]);
+        QCOMPARE(static_cast<views::PlotPanel*>(plots[i]), typed[i]);
+        int row = -1, column = -1, rowSpan = 0, columnSpan = 0;
+        const int at = grid->indexOf(plots[i]);
+        QVERIFY(at >= 0);
+        grid->getItemPosition(at, &row, &column, &rowSpan, &columnSpan);
+        QCOMPARE(row, i / 3);
+        QCOMPARE(column, i % 3);
+    }
+    // The Explain panel's tool tips follow the same order.
+    for (int i = 0; i < 5; ++i)
+        QVERIFY(window.explainPanel()->toolTipText(i).startsWith(plots[i]->title() + QLatin1Char('\n')));
+}
+
+void TestFloorPlot::namesAreTheExportStems()
+{
+    // The string ids are the export's file stems, a contract (README, app/export.h).
+    const QStringList stems{QStringLiteral("decode_floor"), QStringLiteral("roofline"), QStringLiteral("kv_share"),
+                            QStringLiteral("prefill_crossover"), QStringLiteral("slo")};
+    QStringList names;
+    for (FloorPlotId id : views::floorPlotIds()) {
+        names << views::floorPlotName(id);
+        QVERIFY(views::floorPlotFromName(views::floorPlotName(id)) == std::optional<FloorPlotId>(id));
+    }
+    QCOMPARE(names, stems);
+    QCOMPARE(app::plotStems(), stems);
+    QVERIFY(!views::floorPlotFromName(QStringLiteral("decode")));
+    QVERIFY(!views::floorPlotFromName(QString()));
+    QVERIFY(app::plotCsv(QStringLiteral("nonsense"), model::evaluate(model::defaultScenario())).isEmpty());
+}
+
+void TestFloorPlot::plotsReportThroughTheBaseClass()
+{
+    MainWindow window(model::defaultScenario());
+    window.document()->evaluateNow();
+    const model::Scenario& s = window.document()->evaluatedScenario();
+    const model::Evaluation& e = window.document()->evaluation();
+    // The CSV columns, as app/export.h documents them (a contract).
+    const QList<QByteArrayList> columns{
+        {"batch", "t_step_ms", "t_mem_ms", "t_comp_ms", "tokens_per_s_total", "weight_floor_ms"},
+        {"intensity_flop_per_byte", "attainable_flop_per_s", "attainable_derated_flop_per_s"},
+        {"context_tokens", "kv_share_fraction"},
+        {"prompt_tokens", "linear_flop", "attention_flop", "total_flop", "prefill_ms"},
+        {"batch", "t_step_ms", "tokens_per_s_total", "tokens_per_s_per_user"}};
+    const QStringList titles{QStringLiteral("Decode floor"), QStringLiteral("Roofline"), QStringLiteral("KV share of the decode read"),
+                             QStringLiteral("Prefill crossover"), QStringLiteral("t_step(B) against ITL SLO lines")};
+    const QStringList objectNames{QStringLiteral("decodePanel"), QStringLiteral("rooflinePanel"), QStringLiteral("kvSharePanel"),
+                                  QStringLiteral("prefillPanel"), QStringLiteral("sloPanel")};
+    const QList<views::FloorPlot*> plots = window.floorPlots();
+    for (int i = 0; i < plots.size(); ++i) {
+        const views::FloorPlot* plot = plots[i];
+        QCOMPARE(plot->name(), app::plotStems()[i]);
+        QCOMPARE(plot->title(), titles[i]);
+        QCOMPARE(plot->titleLabel()->accessibleName(), titles[i]); // the heading on screen
+        QCOMPARE(plot->objectName(), objectNames[i]);
+        QCOMPARE(headers(plot->csvColumns()), columns[i]);
+        QCOMPARE(headers(views::floorPlotCsvColumns(plot->id())), columns[i]);
+        const QByteArray csv = plot->csv(e);
+        QCOMPARE(csv, app::plotCsv(plot->name(), e));
+        QVERIFY(csv.startsWith(columns[i].join(',') + '\n'));
+        QVERIFY(csv.count('\n') > 10);
+        const views::Explanation x = plot->explanation(s, e);
+        QCOMPARE(x.title, titles[i]);
+        QVERIFY(!x.summary.isEmpty());
+        QVERIFY(!x.steps.isEmpty());
+        QCOMPARE(x.steps, views::explainPlot(plot->id(), s, e).steps);
+        QCOMPARE(x.steps, views::explainPlot(i, s, e).steps);
+        // Only the KV share card shows a chart above its plot (the export draws it).
+        QCOMPARE(plot->chartView() != nullptr, plot->id() == FloorPlotId::KvShare);
+    }
+}
+
+void TestFloorPlot::baselineIsDrawnByThePlot_data()
+{
+    QTest::addColumn<int>("index");
+    for (FloorPlotId id : views::floorPlotIds())
+        QTest::newRow(qPrintable(views::floorPlotName(id))) << views::floorPlotIndex(id);
+}
+
+void TestFloorPlot::baselineIsDrawnByThePlot()
+{
+    QFETCH(int, index);
+    const FloorPlotId id = views::floorPlotIds()[size_t(index)];
+    QWidget host;
+    views::FloorPlot* plot = views::createFloorPlot(id, &host);
+    QCOMPARE(plot->id(), id);
+    host.resize(640, 480);
+    plot->resize(640, 480);
+    const model::Scenario b = model::defaultScenario();
+    plot->refresh(b, model::evaluate(b));
+    QCustomPlot* p = plot->plot();
+    const int graphs = p->graphCount();
+    const int items = p->itemCount();
+    QVERIFY(!plot->hasBaseline());
+    QVERIFY(plot->baselineGraphs().isEmpty());
+
+    // A: half the bandwidth and another batch, so that every curve and point differs from B's.
+    model::Scenario aScenario = b;
+    aScenario.hardware.bandwidthBytesPerSecond *= 0.5;
+    aScenario.workload.batch = b.workload.batch * 2;
+    document::Baseline a;
+    a.pin(aScenario);
+    plot->setBaseline(a, QStringLiteral("A: test baseline"));
+
+    QVERIFY(plot->hasBaseline());
+    const QList<QCPGraph*> drawn = plot->baselineGraphs();
+    QVERIFY(!drawn.isEmpty()); // A's main curve first (prefill: A's P* is a line item, not a graph)
+    QCOMPARE(p->graphCount(), graphs + drawn.size());
+    QCOMPARE(countBaselineGraphs(p), drawn.size());
+    for (QCPGraph* graph : drawn)
+        QCOMPARE(graph->parentPlot(), p);
+    QCOMPARE(values(drawn.first()), mainCurveOf(id, a.evaluation()));
+    if (id != FloorPlotId::Prefill) // prefill FLOP depend on neither bandwidth nor batch
+        QVERIFY(values(drawn.first()) != mainCurveOf(id, model::evaluate(b)));
+    // A's curve is named inside the plot.
+    bool named = false;
+    for (int i = 0; i < p->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(p->item(i)))
+            named = named || text->text().endsWith(QStringLiteral("A: test baseline"));
+    QVERIFY(named);
+    if (id == FloorPlotId::KvShare) { // A's bytes as a second bar
+        auto* kv = qobject_cast<views::KvSharePlot*>(plot);
+        QCOMPARE(kv->kvBarSet()->count(), 2);
+        QCOMPARE(kv->kvBarSet()->at(1), a.evaluation().decode.kvBytes / 1e9);
+    }
+
+    // A again replaces the first A rather than adding to it.
+    plot->setBaseline(a, QStringLiteral("A: test baseline"));
+    QCOMPARE(p->graphCount(), graphs + drawn.size());
+
+    plot->clearBaseline();
+    QVERIFY(!plot->hasBaseline());
+    QVERIFY(plot->baselineGraphs().isEmpty());
+    QCOMPARE(p->graphCount(), graphs);
+    QCOMPARE(p->itemCount(), items);
+    QCOMPARE(countBaselineGraphs(p), 0);
+    if (id == FloorPlotId::KvShare)
+        QCOMPARE(qobject_cast<views::KvSharePlot*>(plot)->kvBarSet()->count(), 1);
+    plot->clearBaseline(); // twice: nothing more to take off
+    QCOMPARE(p->graphCount(), graphs);
+}
+
+void TestFloorPlot::overlayHandsABaselineToEachPlot()
+{
+    MainWindow window(model::defaultScenario());
+    window.pinBaseline();
+    for (views::FloorPlot* plot : window.floorPlots()) {
+        QVERIFY(plot->hasBaseline());
+        // The overlay's graphs of a floor plot are the plot's own.
+        QVERIFY(window.baseline()->graphs(plot) == plot->baselineGraphs());
+        QCOMPARE(values(plot->baselineGraphs().first()), mainCurveOf(plot->id(), window.baseline()->evaluation()));
+    }
+    window.baseline()->clear();
+    for (views::FloorPlot* plot : window.floorPlots()) {
+        QVERIFY(!plot->hasBaseline());
+        QCOMPARE(countBaselineGraphs(plot->plot()), 0);
+    }
+}
+
+QTEST_MAIN(TestFloorPlot)
+#include "tst_floorplot.moc"
