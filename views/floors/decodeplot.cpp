@@ -19,12 +19,12 @@ using namespace plotkit;
 
 DecodePlot::DecodePlot(QWidget* parent)
     : FloorPlot(FloorPlotId::Decode,
-                tr("Decode step of B sequences each holding S tokens:\n"
-                   "t_mem = (W + B\u00b7S\u00b7kv_tok) / (BW\u00b7\u03b7_bw)\n"
-                   "t_comp = (2\u00b7N_active\u00b7B + 4\u00b7L\u00b7B\u00b7S\u00b7d_attn) / (F_peak\u00b7MFU_decode)\n"
-                   "t_step = max(t_mem, t_comp) (+ all-reduce time with tensor parallelism over T GPUs)\n"
-                   "aggregate throughput = B / t_step\n"
-                   "Weights-only floor = weights read per step per GPU / BW: W / (T\u00b7BW) for a dense model;\n"
+                tr("Decode step of B sequences each holding S tokens:\n") + model::formula(model::Quantity::MemoryTime)
+                    + tr(", R = W + B\u00b7S\u00b7kv_tok\n") + model::formula(model::Quantity::ComputeTime)
+                    + tr(", F_dec = 2\u00b7N_active\u00b7B + 4\u00b7L\u00b7B\u00b7S\u00b7d_attn\n") + model::formula(model::Quantity::StepTime)
+                    + tr("\n(t_comm: all-reduce with tensor parallelism over T GPUs; t_oh, t_seq: calibrated overheads)\n")
+                    + model::formula(model::Quantity::Throughput) + QLatin1Char('\n')
+                    + tr("Weights-only floor = weights read per step per GPU / BW: W / (T\u00b7BW) for a dense model;\n"
                    "for MoE the shared weights plus E(1 \u2212 (1 \u2212 k/E)^B) experts per layer, rising from the\n"
                    "active-weight floor at B = 1 toward the all-experts floor N\u00b7b_w / (T\u00b7BW).\n"
                    "Batch-1 floor = W(B = 1) / (T\u00b7BW) at peak bandwidth."),

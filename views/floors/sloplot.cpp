@@ -38,9 +38,9 @@ QColor sloColor(size_t index, size_t count)
 
 SloPlot::SloPlot(QWidget* parent)
     : FloorPlot(FloorPlotId::Slo,
-                tr("Time per decode step t_step(B) = max(t_mem, t_comp) at the current context S.\n"
-                   "Memory-bound it is affine: t_step(B) = a + b\u00b7B with a = W / (BW\u00b7\u03b7_bw) and\n"
-                   "b = S\u00b7kv_tok / (BW\u00b7\u03b7_bw).\n"
+                tr("Time per decode step at the current context S: ") + model::formula(model::Quantity::StepTime)
+                    + tr(".\nMemory-bound it is affine: ") + model::formula(model::Quantity::StepLine)
+                    + tr(" with a = W / (BW\u00b7\u03b7_bw) and\nb = S\u00b7kv_tok / (BW\u00b7\u03b7_bw).\n"
                    "For each ITL SLO s: the largest B with t_step(B) \u2264 s (none when t_step(1) > s), capped by the\n"
                    "largest B whose KV cache at S fits the memory budget (the dotted line); the label says which binds.\n"
                    "Right axis: aggregate throughput B / t_step."),
