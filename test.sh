@@ -7,4 +7,4 @@ scripts/install-deps.sh
 # -g1: line tables only (backtraces keep file and line); compiles about a quarter faster than -g.
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null
 cmake --build build --parallel "$(nproc)"
-QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure --timeout 300 --parallel "$(nproc)"
+QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure --timeout 900 --parallel "$(nproc)"
