@@ -2,13 +2,17 @@
 // Times the fleet-plan search (model/analysis/plan.h) over the whole hardware catalogue x 1-8 GPUs per instance x every
 // valid TP / PP / EP layout x batch caps 1..1024 x colocated and disaggregated serving, for Llama 3.1 70B (bf16)
 // and DeepSeek-V3 (fp8 weights, as released) at a stated load. Not a test: run it by hand on a quiet machine.
-// Target (issue 14): under 2 s per search with the analytic model. Prints the best of five runs per model, the
-// takeaway and the three cheapest plans with the figures a hand cross-check needs.
-// Usage: plan_bench
+// Target (issue 14): under 2 s per search with the analytic model and under 60 s with the simulator. Prints the best
+// of five runs per model (wall and CPU), the takeaway and the three cheapest plans with the figures a hand cross-check
+// needs; then runs the serving simulator's check (simulatePlan()) on every ranked plan, every kind (colocated and
+// disaggregated, any TP / PP / EP), and prints its CPU time and how the plans fared at P90.
+// Usage: plan_bench [simulate_requests (default 500; 0: no simulator pass)]
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <string>
 
 #include "model/analysis/plan.h"
@@ -27,8 +31,9 @@ struct BenchCase {
 
 } // namespace
 
-int main()
+int main(int argc, char** argv)
 {
+    const long long simulateRequests = argc > 1 ? std::atoll(argv[1]) : 500;
     const BenchCase cases[] = {
         {"llama-3.1-70b", DType::BF16, {20, 2048, 256}, {1000, 50}},
         {"deepseek-v3", DType::FP8, {10, 2048, 512}, {2000, 50}},
@@ -57,17 +62,20 @@ int main()
         // All of the defaults: GPU counts 1..8, every layout, batch caps 1..1024, both serving modes.
         double best = 1e30;
         PlanResult result;
+        double bestCpu = 1e30;
         for (int run = 0; run < 5; ++run) {
             const auto t0 = std::chrono::steady_clock::now();
+            const std::clock_t c0 = std::clock();
             result = searchPlans(req);
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             best = std::min(best, s);
+            bestCpu = std::min(bestCpu, double(std::clock() - c0) / CLOCKS_PER_SEC);
         }
         std::printf("%s (%s weights), %g req/s, prompt %g, output %g, SLO ITL %g ms TTFT %g ms; eta_bw 0.8, MFU 0.5:\n",
                     req.scenario.model.name.c_str(), c.weights == DType::FP8 ? "fp8" : "bf16", c.load.requestsPerSecond,
                     c.load.promptTokens, c.load.outputTokens, c.slo.itlMs, c.slo.ttftMs);
-        std::printf("  %zu devices, %d operating points, %zu plans meet the SLOs; search %.1f ms (best of 5)\n",
-                    req.candidates.devices.size(), result.evaluated, result.plans.size(), best * 1e3);
+        std::printf("  %zu devices, %d operating points, %zu plans meet the SLOs; search %.1f ms wall, %.1f ms CPU (best of 5)\n",
+                    req.candidates.devices.size(), result.evaluated, result.plans.size(), best * 1e3, bestCpu * 1e3);
         std::printf("  %s\n", result.takeaway.c_str());
         for (size_t i = 0; i < result.plans.size() && i < 3; ++i) {
             const PlanPoint& p = result.points[size_t(result.plans[i])];
@@ -87,7 +95,33 @@ int main()
                 std::printf("  excluded %s: %s: %s\n", req.candidates.devices[size_t(d.device)].id.c_str(),
                             exclusionText(d.reason).c_str(), d.detail.c_str());
             }
-        std::printf("  %d device(s) excluded\n\n", excluded);
+        std::printf("  %d device(s) excluded\n", excluded);
+        if (simulateRequests > 0) {
+            // The simulator's check of every ranked plan: colocated, pipeline, expert parallel and disaggregated alike.
+            const auto t0 = std::chrono::steady_clock::now();
+            const std::clock_t c0 = std::clock();
+            int simulated = 0, skipped = 0, meets = 0, pipeline = 0, expert = 0, disaggregated = 0;
+            for (int i : result.plans) {
+                const PlanPoint& p = result.points[size_t(i)];
+                const SimulatedCheck c = simulatePlan(req, p, simulateRequests);
+                if (!c.simulated) {
+                    ++skipped;
+                    std::printf("  not simulated: %s\n", c.skipped.c_str());
+                    continue;
+                }
+                ++simulated;
+                meets += c.meetsSloAtP90 ? 1 : 0;
+                pipeline += p.layout.pp > 1 ? 1 : 0;
+                expert += p.layout.ep > 1 ? 1 : 0;
+                disaggregated += p.disaggregated ? 1 : 0;
+            }
+            const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::printf("  simulator check of all %zu plans, %lld requests each: %d simulated (%d PP > 1, %d EP > 1, %d "
+                        "disaggregated), %d skipped, %d meet both SLOs at P90; %.1f s CPU, %.1f s wall\n",
+                        result.plans.size(), simulateRequests, simulated, pipeline, expert, disaggregated, skipped, meets, cpu, wall);
+        }
+        std::printf("\n");
     }
     return 0;
 }
