@@ -88,6 +88,35 @@ int main(int argc, char** argv)
                         p.prefillSeconds * 1e3, p.itlMs, p.ttftMs, p.outputTokensPerSecondPerGpu,
                         p.cost.costPerMillionOutputTokensAllIn.value_or(-1), p.cost.joulesPerOutputToken.value_or(-1));
         }
+        // For a hand cross-check (issue 14): the cheapest plan with PP > 1 and the cheapest disaggregated plan, with
+        // the layout's figures and the simulator's.
+        for (const char* kind : {"PP > 1", "disaggregated"}) {
+            for (int i : result.plans) {
+                const PlanPoint& p = result.points[size_t(i)];
+                if (std::string(kind) == "PP > 1" ? p.layout.pp <= 1 : !p.disaggregated)
+                    continue;
+                const double P = c.load.promptTokens, O = c.load.outputTokens;
+                const LayoutResult lr = evaluateLayout([&] {
+                    Scenario s = req.scenario;
+                    s.hardware = req.candidates.devices[size_t(p.device)].hardware;
+                    return s;
+                }(), p.layout, p.batchCap, P + O / 2, P, P + O);
+                std::printf("  cross-check, cheapest %s plan: %s x%d %s %s batch %d (m %d): replicas %d, P %d D %d; weights %.4g B/GPU, "
+                            "KV budget %.4g B/GPU, stage %.4f ms, send %.3g B, bubble %.3f, step %.4f ms, prefill %.3f ms, "
+                            "KV transfer %.4g B %.4f ms; ITL %.3f ms, TTFT %.2f ms, %.2f tok/s/GPU, $%.4f/1M out all-in\n",
+                            kind, req.candidates.devices[size_t(p.device)].id.c_str(), p.gpusPerInstance, layoutText(p.layout).c_str(),
+                            p.disaggregated ? "disagg" : "coloc", p.batchCap, lr.microbatches, p.replicas, p.prefillInstances,
+                            p.decodeInstances, lr.weightBytesPerGpu, lr.kvBudgetBytesPerGpu, lr.stageSeconds * 1e3,
+                            lr.pipelineSendBytesPerStep, lr.pipelineBubble, lr.stepSeconds * 1e3, lr.prefillSeconds * 1e3,
+                            lr.kvTransferBytesPerRequest, lr.kvTransferSeconds * 1e3, p.itlMs, p.ttftMs, p.outputTokensPerSecondPerGpu,
+                            p.cost.costPerMillionOutputTokensAllIn.value_or(-1));
+                const SimulatedCheck sim = simulatePlan(req, p, 2000);
+                std::printf("    simulated (2000 requests): TTFT mean %.1f P90 %.1f P99 %.1f ms, TPOT mean %.3f P90 %.3f ms, goodput %.3f, %s\n",
+                            sim.ttftMeanMs, sim.ttftP90Ms, sim.ttftP99Ms, sim.tpotMeanMs, sim.tpotP90Ms, sim.goodputFraction,
+                            sim.meetsSloAtP90 ? "meets both SLOs at P90" : "misses an SLO at P90");
+                break;
+            }
+        }
         int excluded = 0;
         for (const DeviceSummary& d : result.devices)
             if (d.reason != ExclusionReason::None) {

@@ -91,7 +91,20 @@ LayoutStep StepCost::layoutStep(const StepTotals& t) const
         r.decodeStageSeconds = (m_microbatch.step(mb).seconds + r.decodeAllToAllSeconds) / pp;
         r.decodeSendSeconds = send(n / m);
     }
-    if (t.prefillTokens > 0) {
+    if (t.prefillTokens > 0 && l.pp == 1 && r.decodeMicrobatches == 1) {
+        // One stage and one decode microbatch: one forward pass holds the chunks and the decodes (as at TP only), the
+        // chunks each in one attention group, so not divided among the groups.
+        StepTotals mb;
+        mb.decodeTokens = t.decodeTokens / groups;
+        mb.decodeLayerTokens = t.decodeLayerTokens / groups;
+        mb.prefillTokens = t.prefillTokens;
+        mb.prefillPairs = t.prefillPairs;
+        mb.prefillLayerTokens = t.prefillLayerTokens;
+        mb.prefillChunks = t.prefillChunks;
+        mb.weightTokens = t.decodeTokens + t.prefillTokens;
+        r.decodeAllToAllSeconds = allToAll(t.decodeTokens + t.prefillTokens);
+        r.decodeStageSeconds = m_microbatch.step(mb).seconds + r.decodeAllToAllSeconds;
+    } else if (t.prefillTokens > 0) {
         // The chunks, in one attention group each, together as one microbatch (no pipelining across prompts).
         StepTotals pre;
         pre.prefillTokens = t.prefillTokens;

@@ -29,7 +29,7 @@ struct StepLoad {
 /**
  * How StepCost prices one step of an instance with a ParallelLayout (docs/cost-model.md section 5, "Parallel
  * layout"): the step's decoding sequences spread evenly over m microbatches (default min(pp, B)), its prefill
- * chunks together as one more microbatch; each microbatch's all-layer time is CostTerms::step() of its work at
+ * chunks together as one more microbatch (with one stage and one decode microbatch, the same one: one forward pass); each microbatch's all-layer time is CostTerms::step() of its work at
  * T = tp (experts over w = max(tp, ep), the decode work of one attention group, the all-reduce halved when EP > 1)
  * plus its all-to-all, a stage takes 1 / pp of it and then hands the microbatch to the next stage over the link.
  * Seconds; a field is 0 when the step holds no such microbatch.

@@ -18,10 +18,10 @@
 namespace ridgeline::model {
 
 /**
- * Discrete-event, iteration-level simulation of one serving replica (one GPU, or T with tensor
- * parallelism): requests arrive, wait in a queue, are admitted by the scheduler, prefill, decode one
- * token per step and leave. Each step's time is the cost model's time for that step's mixed batch
- * (StepCost, model/cost/steptime.h). Times are seconds, lengths tokens.
+ * Discrete-event, iteration-level simulation of one serving replica (one GPU, T with tensor parallelism, or a TP x PP x EP
+ * layout, SimulationConfig::pipelineStages): requests arrive, wait in a queue, are admitted, prefill, decode one token
+ * per step and leave (fleets, disaggregated pools: SimulationConfig). Each step's time is the cost model's time for that
+ * step's mixed batch (StepCost, model/cost/steptime.h). Times are seconds, lengths tokens.
  *
  * Each step, in order:
  * 1. arrivals up to the step's start join their class's queue; requests that could never fit (prompt +

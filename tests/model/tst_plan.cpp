@@ -512,6 +512,39 @@ private slots:
     }
 
     /**
+     * A mixed step (decodes and a prefill chunk) of an instance with one stage is one forward pass, as at TP only: the
+     * weights are read once, so it costs less than its decodes and its chunk apart (each reading them). With two stages
+     * the chunk is its own microbatch: the step is the longer of the two through both stages, max(sum, pp x longest).
+     */
+    void mixedStepOfALayout()
+    {
+        Scenario s = llama70bH100();
+        s.model = presetModel("mixtral-8x7b");
+        s.hardware.gpus = 1;
+        for (const ParallelLayout& l : {ParallelLayout{1, 1, 2, 0}, ParallelLayout{1, 2, 2, 0}}) {
+            const StepCost cost(s, l);
+            StepTotals decode, prefill, mixed;
+            for (int i = 0; i < 16; ++i) {
+                cost.addDecode(decode, 2000);
+                cost.addDecode(mixed, 2000);
+            }
+            cost.addPrefill(prefill, 0, 512);
+            cost.addPrefill(mixed, 0, 512);
+            const double apart = cost.seconds(decode) + cost.seconds(prefill), together = cost.seconds(mixed);
+            if (l.pp == 1) {
+                QVERIFY2(together < apart, qPrintable(QStringLiteral("%1 vs %2").arg(together).arg(apart)));
+                QVERIFY(!cost.layoutStep(mixed).prefillMicrobatch);
+            } else {
+                const LayoutStep ls = cost.layoutStep(mixed);
+                QVERIFY(ls.prefillMicrobatch);
+                QCOMPARE(ls.decodeMicrobatches, 2);
+                const double d = ls.decodeStageSeconds + ls.decodeSendSeconds, p = ls.prefillStageSeconds + ls.prefillSendSeconds;
+                QVERIFY(close(ls.seconds, std::max(2 * d + p, 2 * std::max(d, p)) + ls.fixedSeconds, 1e-12));
+            }
+        }
+    }
+
+    /**
      * Disaggregated pools at high load: with one prefill replica (Llama 3.1 8B on one H100 at the floor, 2,048-token
      * prompts, about 35 ms each) the prefill pool saturates near 28 requests/s. At 1.5 times that its queue grows for the whole run and
      * TTFT with it (P90 36 ms at 2 requests/s, 11.3 s at 42), while the decode pool (two replicas, batch cap 32, a third
