@@ -171,7 +171,7 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
     }
 
     if (f.simulateTop > 0 && !r.plans.empty()) {
-        out << QStringLiteral("Simulator check of the best %1 plan(s) (all replicas behind a least-loaded router, continuous batching, Poisson arrivals, %2 requests in all; "
+        out << QStringLiteral("Simulator check of the best %1 plan(s) (all replicas in the plan's layout behind a least-loaded router, or its prefill and decode pools each behind one, continuous batching, Poisson arrivals, %2 requests in all; "
                               "distributions, not mean estimates)")
                    .arg(f.simulateTop)
                    .arg(f.simulateRequests);
@@ -179,11 +179,17 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
             if (!c.simulated)
                 out << QStringLiteral("  #%1: not simulated: %2").arg(rank + 1).arg(q(c.skipped));
             else
-                out << QStringLiteral("  #%1: TTFT mean %2 ms, P90 %3 ms, P99 %4 ms; TPOT mean %5 ms, P90 %6 ms; goodput %7 %; %8")
+                out << QStringLiteral("  #%1: TTFT mean %2 ms, P90 %3 ms, P99 %4 ms; TPOT mean %5 ms, P90 %6 ms; goodput %7 %; %8%9")
                            .arg(rank + 1)
                            .arg(num(c.ttftMeanMs, 0), num(c.ttftP90Ms, 0), num(c.ttftP99Ms, 0), num(c.tpotMeanMs, 1), num(c.tpotP90Ms, 1),
                                 num(c.goodputFraction * 100, 1),
-                                c.meetsSloAtP90 ? QStringLiteral("meets both SLOs at P90") : QStringLiteral("MISSES an SLO at P90"));
+                                c.meetsSloAtP90 ? QStringLiteral("meets both SLOs at P90") : QStringLiteral("MISSES an SLO at P90"),
+                                c.prefillReplicas > 0
+                                    ? QStringLiteral(" (%1 prefill + %2 decode replicas, busy %3 % and %4 %; KV transfer %5 ms)")
+                                          .arg(c.prefillReplicas)
+                                          .arg(c.decodeReplicas)
+                                          .arg(num(c.prefillBusyFraction * 100, 0), num(c.decodeBusyFraction * 100, 0), num(c.kvTransferMs, 2))
+                                    : QString());
         }
         out << QString();
     }
@@ -244,7 +250,13 @@ QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
                                                       {QStringLiteral("tpot_mean_ms"), c.tpotMeanMs},
                                                       {QStringLiteral("tpot_p90_ms"), c.tpotP90Ms},
                                                       {QStringLiteral("goodput_fraction"), c.goodputFraction},
-                                                      {QStringLiteral("meets_slo_at_p90"), c.meetsSloAtP90}})
+                                                      {QStringLiteral("meets_slo_at_p90"), c.meetsSloAtP90},
+                                                      {QStringLiteral("replicas"), c.replicas},
+                                                      {QStringLiteral("prefill_replicas"), c.prefillReplicas},
+                                                      {QStringLiteral("decode_replicas"), c.decodeReplicas},
+                                                      {QStringLiteral("kv_transfer_ms"), c.kvTransferMs},
+                                                      {QStringLiteral("prefill_busy_fraction"), c.prefillBusyFraction},
+                                                      {QStringLiteral("decode_busy_fraction"), c.decodeBusyFraction}})
                              : QJsonValue(QJsonObject{{QStringLiteral("skipped"), q(c.skipped)}}));
         plans[rank] = o;
     }

@@ -13,6 +13,7 @@
 #include "model/cost/costmodel.h"
 #include "model/cost/costterms.h"
 #include "model/cost/presets.h"
+#include "model/cost/steptime.h"
 #include "model/sim/simulator.h"
 
 namespace ridgeline::model {
@@ -178,15 +179,15 @@ LayoutResult evaluateLayout(const Scenario& s0, const ParallelLayout& l, double 
         return r;
     Scenario s = s0;
     s.hardware.gpus = l.tp;
-    // The tensor-parallel cost terms (the one formula, model/cost/costterms.h); the experts then spread over w = max(tp, ep)
-    // GPUs: scale the bytes of one expert by tp / w so that weightReadBytes()'s division by tp gives the share of w.
-    CostTerms t = costTerms(s);
+    // The instance's step time, weights and KV budget: StepCost of the layout (model/cost/steptime.h), the one
+    // implementation the serving simulator prices its steps with too. The cost terms at T = tp give the per-sequence
+    // cache and the reported byte counts.
+    const StepCost cost(s, l);
+    const CostTerms t = costTerms(s);
     const double tp = l.tp, pp = l.pp, ep = l.ep, w = l.stageWidth(), groups = l.attentionGroups();
-    const double expertBytesAll = t.experts * t.expertWeightBytes;
-    t.expertWeightBytes *= tp / w;
     r.gpus = l.gpus();
-    r.weightBytesPerGpu = (t.nonExpertWeightBytes / tp + expertBytesAll / w) / pp;
-    r.kvBudgetBytesPerGpu = s.hardware.memoryBytes * s.serving.memoryUtilization - r.weightBytesPerGpu - s.serving.activationReserveBytes;
+    r.weightBytesPerGpu = cost.weightBytesPerGpu();
+    r.kvBudgetBytesPerGpu = cost.kvBudgetBytes();
     r.weightsFit = r.kvBudgetBytesPerGpu > 0;
     r.kvBytesPerSequencePerGpu = t.cacheBytesPerSequence(capacityContext) / pp;
     if (r.weightsFit)
@@ -194,42 +195,32 @@ LayoutResult evaluateLayout(const Scenario& s0, const ParallelLayout& l, double 
             ? static_cast<long long>(groups * std::floor(r.kvBudgetBytesPerGpu / r.kvBytesPerSequencePerGpu))
             : (1LL << 40);
 
-    // Decode: m microbatches of B / m sequences cycle through the pp stages; each attention group holds B / (m groups).
+    // Decode at batch B and mean context S: m microbatches of B / m sequences cycle through the pp stages.
     const double B = std::max(1.0, batch);
-    int m = l.microbatches > 0 ? l.microbatches : std::min(l.pp, std::max(1, int(std::floor(B))));
-    m = std::max(1, std::min(m, std::max(1, int(std::floor(B)))));
+    const LayoutStep decode = cost.layoutStep(t.decodeStep(B, context));
+    const int m = decode.decodeMicrobatches;
     r.microbatches = m;
     const double tokensPerMicrobatch = B / m;
     const double perGroup = tokensPerMicrobatch / groups;
-    const double link = s.hardware.linkBandwidthBytesPerSecond;
-    const double latency = s.hardware.linkLatencySeconds;
     const double layers = t.layers;
-    // Expert parallelism replaces each layer's MLP all-reduce by an all-to-all: half the tensor-parallel traffic stays.
+    // Reported bytes per GPU per step (the times are in the step above). EP > 1: half the all-reduce stays.
     const double allReduceShare = l.ep > 1 ? 0.5 : 1.0;
-    auto allToAllBytes = [&](double tokens) {
-        // Dispatch and combine, each MoE layer (counted as all L): tokens / w per GPU, k copies of d activations, the
-        // (ep - 1) / ep of them bound for other GPUs.
-        return l.ep > 1 ? 2.0 * layers * (tokens / w) * t.expertsPerToken * t.hidden * kActivationBytes * (ep - 1.0) / ep : 0.0;
-    };
-    auto allToAllSeconds = [&](double tokens) { return l.ep > 1 ? allToAllBytes(tokens) / link + 2.0 * layers * latency : 0.0; };
-    auto sendBytes = [&](double tokens) { return l.pp > 1 ? tokens * t.hidden * kActivationBytes / w : 0.0; };
-    auto sendSeconds = [&](double tokens) { return l.pp > 1 ? sendBytes(tokens) / link + latency : 0.0; };
-
     r.allReduceBytesPerStep = l.tp > 1 ? allReduceShare * 2.0 * layers * (2.0 * (tp - 1.0) / tp) * perGroup * t.hidden * kActivationBytes : 0.0;
-    r.allToAllBytesPerStep = allToAllBytes(tokensPerMicrobatch) / pp;
-    r.pipelineSendBytesPerStep = sendBytes(tokensPerMicrobatch);
-    const double memory = (t.weightReadBytes(tokensPerMicrobatch) + perGroup * t.cacheBytesPerSequence(context)) / t.effectiveBandwidth;
-    const double compute = t.decodeComputeSeconds(perGroup, context);
-    r.stageSeconds = (std::max(memory, compute) + allReduceShare * t.commSeconds(perGroup) + allToAllSeconds(tokensPerMicrobatch)) / pp;
-    const int cycle = std::max(l.pp, m);
-    r.pipelineBubble = 1.0 - double(m) / cycle;
-    r.stepSeconds = cycle * (r.stageSeconds + sendSeconds(tokensPerMicrobatch)) + t.stepOverheadSeconds;
+    r.allToAllBytesPerStep = l.ep > 1
+        ? 2.0 * layers * (tokensPerMicrobatch / w) * t.expertsPerToken * t.hidden * kActivationBytes * (ep - 1.0) / ep / pp
+        : 0.0;
+    r.pipelineSendBytesPerStep = l.pp > 1 ? tokensPerMicrobatch * t.hidden * kActivationBytes / w : 0.0;
+    r.stageSeconds = decode.decodeStageSeconds;
+    r.pipelineBubble = decode.bubble;
+    r.stepSeconds = decode.seconds;
     r.tokensPerSecond = B / r.stepSeconds;
 
-    // Prefill of one prompt: the stages in turn (no speed-up from pp for one request), tensor parallel within each.
-    r.prefillSeconds = std::max(t.prefillComputeSeconds(prompt), t.prefillMemorySeconds(prompt)) + allReduceShare * t.commSeconds(prompt)
-                       + allToAllSeconds(prompt) + (pp - 1.0) * sendSeconds(prompt) + t.prefillOverheadSeconds;
-    r.kvTransferBytesPerRequest = prompt * kvBytesPerToken(s.model) + s.model.stateBytesPerSequence;
+    // Prefill of one prompt: one microbatch through the stages in turn (no speed-up from pp for one request).
+    StepTotals prefill;
+    cost.addPrefill(prefill, 0.0, prompt);
+    r.prefillSeconds = cost.seconds(prefill);
+    r.kvTransferBytesPerRequest = cost.kvTransferBytes(prompt);
+    r.kvTransferSeconds = cost.kvTransferSeconds(prompt);
     return r;
 }
 
@@ -290,15 +281,8 @@ PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, d
 SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long long requests)
 {
     SimulatedCheck c;
-    if (p.disaggregated) {
-        c.skipped = "the simulator runs one colocated instance, not prefill and decode pools";
-        return c;
-    }
-    if (p.layout.pp > 1 || p.layout.ep > 1) {
-        c.skipped = "the simulator models tensor parallelism only (PP " + std::to_string(p.layout.pp) + ", EP " + std::to_string(p.layout.ep) + ")";
-        return c;
-    }
-    if (p.device < 0 || size_t(p.device) >= req.candidates.devices.size() || p.replicas < 1) {
+    const bool pools = p.disaggregated ? p.prefillInstances >= 1 && p.decodeInstances >= 1 : p.replicas >= 1;
+    if (p.device < 0 || size_t(p.device) >= req.candidates.devices.size() || !pools || !layoutRefusal(req.scenario.model, p.layout).empty()) {
         c.skipped = "not a plan of this request";
         return c;
     }
@@ -314,8 +298,13 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
     config.policy = BatchingPolicy::Continuous;
     config.maxSequences = std::max(1, p.batchCap);
     config.blockTokens = s.serving.blockTokens;
-    // The whole fleet: the plan's replicas behind a least-loaded router, sharing the requests.
-    config.replicas = p.replicas;
+    // Each replica in the plan's layout, priced by the layout's StepCost as the analytic plan is.
+    config.pipelineStages = p.layout.pp;
+    config.expertParallel = p.layout.ep;
+    config.microbatches = p.layout.microbatches;
+    // The whole fleet: the plan's replicas (or its prefill and decode pools) behind least-loaded routers, sharing the requests.
+    config.replicas = p.disaggregated ? p.decodeInstances : p.replicas;
+    config.prefillReplicas = p.disaggregated ? p.prefillInstances : 0;
     config.router = RouterPolicy::LeastLoaded;
     config.requests = std::max(1LL, requests);
     config.itlSloMs = req.slo.itlMs;
@@ -338,6 +327,19 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
     const LatencySummary& l = r.all.latency;
     c.simulated = true;
     c.requests = r.all.requests;
+    c.replicas = p.disaggregated ? 0 : p.replicas;
+    c.prefillReplicas = p.disaggregated ? p.prefillInstances : 0;
+    c.decodeReplicas = p.disaggregated ? p.decodeInstances : 0;
+    c.kvTransferMs = p.disaggregated ? StepCost(s, p.layout).kvTransferSeconds(P) * 1e3 : 0.0;
+    if (r.spanSeconds > 0) {
+        const double prefillGpuSeconds = r.prefillBusySeconds, decodeGpuSeconds = r.busySeconds - r.prefillBusySeconds;
+        if (p.disaggregated) {
+            c.prefillBusyFraction = prefillGpuSeconds / (r.spanSeconds * p.prefillInstances);
+            c.decodeBusyFraction = decodeGpuSeconds / (r.spanSeconds * p.decodeInstances);
+        } else {
+            c.decodeBusyFraction = r.busySeconds / (r.spanSeconds * p.replicas);
+        }
+    }
     c.ttftMeanMs = l.ttft.mean * 1e3;
     c.ttftP90Ms = l.ttft.p90 * 1e3;
     c.ttftP99Ms = l.ttft.p99 * 1e3;
@@ -493,8 +495,7 @@ PlanResult searchPlans(const PlanRequest& req)
                         } else {
                             // Prefill pool and decode pool of the same device and layout; the KV of each prompt crosses
                             // the link, each of the tp * pp GPUs holding the cache sending its share.
-                            p.kvTransferSeconds = lr.kvTransferBytesPerRequest / (s.hardware.linkBandwidthBytesPerSecond * layout.tp * layout.pp)
-                                                  + s.hardware.linkLatencySeconds;
+                            p.kvTransferSeconds = lr.kvTransferSeconds;
                             const double rhoMax = utilizationWithin(ttftSlo - pre - p.kvTransferSeconds, pre).value_or(0.9);
                             p.prefillInstances = wholeUnits(lambda * pre / rhoMax);
                             const double perDecodeInstance = headroom * B / (O * step);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cost/parallellayout.h"
 #include "model/cost/scenario.h"
 
 namespace ridgeline::model {
@@ -63,23 +64,7 @@ std::optional<double> examplePricePerGpuHour(const std::string& deviceId);
 // Parallel layout (docs/cost-model.md section 5, "Fleet plan: parallel layout")
 // ---------------------------------------------------------------------------------------------
 
-/**
- * How one serving instance (one replica) splits the model. The instance has pp * max(tp, ep) GPUs:
- * pp pipeline stages of L / pp layers; in each stage, attention and the dense layers split over tp GPUs,
- * routed experts split over ep GPUs (experts whole, E / ep per GPU; a slice of each when ep < tp). When
- * ep > tp the stage runs ep / tp attention groups side by side (data-parallel attention, each holding its
- * own sequences) around one expert-parallel group. Replicas (data parallel) are counted by the plan.
- */
-struct ParallelLayout {
-    int tp = 1;           ///< tensor-parallel GPUs (attention heads split over them)
-    int pp = 1;           ///< pipeline stages (layers split over them)
-    int ep = 1;           ///< expert-parallel GPUs (routed experts split over them); 1 for dense models
-    int microbatches = 0; ///< decode microbatches in flight through the pipeline; 0: min(pp, batch)
-
-    int stageWidth() const { return tp > ep ? tp : ep; }                  ///< w = max(tp, ep), GPUs per stage
-    int gpus() const { return pp * stageWidth(); }                         ///< GPUs per instance, pp * w
-    int attentionGroups() const { return stageWidth() / (tp > 0 ? tp : 1); } ///< w / tp
-};
+// ParallelLayout (how one instance splits the model) lives in model/cost/parallellayout.h beside the step time it prices.
 
 /** Why a layout cannot run a model: empty when it can. Names the count that does not divide. */
 std::string layoutRefusal(const ModelShape& model, const ParallelLayout& layout);
@@ -105,17 +90,20 @@ struct LayoutResult {
     int microbatches = 1;               ///< microbatches used
     double pipelineBubble = 0;          ///< idle fraction of each stage in decode, 1 - m / max(pp, m)
     double stageSeconds = 0;            ///< one stage's time for one microbatch (memory/compute max + comm)
-    double stepSeconds = 0;             ///< ITL at the batch: max(pp, m) * (stage + send) + step overhead
+    double stepSeconds = 0;             ///< ITL at the batch: max(pp, m) * (stage + send) + step overhead (LayoutStep::seconds)
     double tokensPerSecond = 0;         ///< batch / stepSeconds, per instance
-    double prefillSeconds = 0;          ///< one prompt's prefill on the instance (stages in turn)
+    double prefillSeconds = 0;          ///< one prompt's prefill on the instance (stages in turn, pp hand-offs)
     double kvTransferBytesPerRequest = 0; ///< P * kv bytes per token (all GPUs): what disaggregation moves per request
+    double kvTransferSeconds = 0;       ///< that over the tp * pp GPUs' links, plus a link latency (StepCost::kvTransferSeconds)
 };
 
 /**
  * Evaluates @p layout for @p scenario's model, hardware (per GPU; hardware.gpus is ignored), efficiency and
  * serving at decode batch @p batch, mean decode context @p contextTokens, prompt @p promptTokens, capacity
- * context @p capacityContextTokens. Reuses costTerms() of the scenario with hardware.gpus = tp (one formula):
- * at pp = ep = 1 stepSeconds equals stepSecondsAt() of that scenario. Precondition: validate(scenario) empty.
+ * context @p capacityContextTokens. The step, the prefill, the weights, the KV budget and the KV transfer are
+ * StepCost(scenario, layout)'s (model/cost/steptime.h: costTerms() at hardware.gpus = tp, one formula), the function
+ * the serving simulator prices its steps with: at pp = ep = 1 stepSeconds equals stepSecondsAt() of that scenario.
+ * Precondition: validate(scenario) empty.
  */
 LayoutResult evaluateLayout(const Scenario& scenario, const ParallelLayout& layout, double batch, double contextTokens,
                             double promptTokens, double capacityContextTokens);
@@ -252,11 +240,14 @@ std::vector<PlanDevice> catalogueDevices(bool examplePrices = true, double pue =
 PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, double itlSloMs);
 
 /**
- * The serving simulator's check of one plan (model/sim/simulator.h): the plan's colocated replicas of its device
- * at T = tp behind a least-loaded router (SimulationConfig::replicas), each with continuous batching and max
- * sequences = the batch cap, Poisson arrivals at the whole load, fixed prompt and output lengths; @p requests
- * in all (shared by the replicas). Distributions, not mean estimates: P90 TTFT and P90 TPOT against the SLOs.
- * Only layouts the simulator models (pp = ep = 1, colocated); else simulated is false and skipped says why.
+ * The serving simulator's check of one plan (model/sim/simulator.h): the plan's replicas of its device in its layout
+ * (T = tp, SimulationConfig::pipelineStages = pp, expertParallel = ep, microbatches; each step priced by the layout's
+ * StepCost, the analytic plan's own step time) behind a least-loaded router (SimulationConfig::replicas), each with
+ * continuous batching and max sequences = the batch cap; a disaggregated plan as its prefill and decode pools
+ * (SimulationConfig::prefillReplicas), each behind its own least-loaded router, the KV crossing the link between them.
+ * Poisson arrivals at the whole load, fixed prompt and output lengths; @p requests in all (shared by the replicas).
+ * Distributions, not mean estimates: P90 TTFT and P90 TPOT against the SLOs. Every plan kind is simulated; skipped is
+ * set (simulated false) only for a point that is not a plan of the request or a workload the simulator refuses.
  */
 struct SimulatedCheck {
     bool simulated = false;
@@ -266,6 +257,11 @@ struct SimulatedCheck {
     double tpotMeanMs = 0, tpotP90Ms = 0;
     double goodputFraction = 0;    ///< requests meeting both SLOs (TTFT and TPOT, per request)
     bool meetsSloAtP90 = false;    ///< P90 TTFT <= TTFT SLO and P90 TPOT <= ITL SLO
+    int replicas = 0;              ///< colocated replicas simulated (0 when disaggregated)
+    int prefillReplicas = 0, decodeReplicas = 0; ///< disaggregated pools simulated (0 when colocated)
+    double kvTransferMs = 0;       ///< disaggregated: each request's KV transfer, prefill pool to decode pool, ms
+    double prefillBusyFraction = 0; ///< disaggregated: the prefill pool's busy time / (span x its replicas)
+    double decodeBusyFraction = 0; ///< the decode pool's (colocated: the replicas') busy time / (span x replicas)
 };
 
 /** Runs the check above on @p point of @p request with @p requests requests in all (seed 1: deterministic). */

@@ -23,6 +23,10 @@ struct StepTotals {
     double prefillPairs = 0;          ///< layer-weighted (query, key) pairs the chunks score
     double prefillLayerTokens = 0;    ///< sum of K(o + c): cache the chunks read (K(o)) and write (K(o + c) - K(o))
     double prefillChunks = 0;         ///< prefill chunks in the step (one per prefilling sequence)
+    /// tokens whose weights (experts touched, embedding rows) the step reads when more than its own: one attention
+    /// group's share of a microbatch still reads the experts every group's tokens touch (data-parallel attention around
+    /// one expert-parallel group, StepCost with a ParallelLayout); 0: the step's own tokens
+    double weightTokens = 0;
 };
 
 /** Time of one step split by resource, seconds, per GPU (formula text: model/cost/formulatext.h, Quantity::StepTime). */
@@ -119,7 +123,7 @@ struct CostTerms {
         const double tokens = work.decodeTokens + work.prefillTokens;
         // Weights at eta_bw; the KV the step reads and writes and each sequence's fixed-size state at eta_kv
         // (a decoding sequence reads its state, a prefill chunk writes it).
-        b.memorySeconds = weightReadBytes(tokens) / effectiveBandwidth
+        b.memorySeconds = weightReadBytes(std::max(tokens, work.weightTokens)) / effectiveBandwidth
                           + ((work.decodeLayerTokens + work.prefillLayerTokens) * kvPerLayerTokenPerGpu
                              + (work.decodeTokens + work.prefillChunks) * statePerSequencePerGpu)
                                 / kvEffectiveBandwidth;

@@ -413,6 +413,17 @@ public:
 
     /** The ITL histogram of class @p classIndex (the last for indices out of range). */
     LatencyHistogram& itl(size_t classSlot) { return m_classes[classSlot].itl; }
+    /** The ITL histogram's slot of class @p classIndex. */
+    size_t classSlot(int classIndex) const
+    {
+        return classIndex >= 0 && size_t(classIndex) + 1 < m_classes.size() ? size_t(classIndex) : m_classes.size() - 1;
+    }
+    /** Adds every inter-token interval @p other counted, class by class (a disaggregated run's decode pool). */
+    void mergeItl(const RunRecorder& other)
+    {
+        for (size_t c = 0; c < m_classes.size() && c < other.m_classes.size(); ++c)
+            m_classes[c].itl.merge(other.m_classes[c].itl);
+    }
 
     double spanSeconds() const { return m_last > m_first ? m_last - m_first : 0.0; }
 
@@ -485,6 +496,13 @@ struct LiveRequest {
     bool prefixLooked = false; // its prefix has been looked up in the cache (counted once)
 };
 
+/** The replica layout of @p config on @p scenario's device: tp = hardware.gpus (SimulationConfig::pipelineStages ...). */
+ParallelLayout replicaLayout(const Scenario& scenario, const SimulationConfig& config)
+{
+    return ParallelLayout{std::max(1, scenario.hardware.gpus), std::max(1, config.pipelineStages), std::max(1, config.expertParallel),
+                          std::max(0, config.microbatches)};
+}
+
 class Engine {
 public:
     /**
@@ -493,7 +511,7 @@ public:
      */
     Engine(const Scenario& scenario, const SimulationConfig& config, RunRecorder& recorder, RequestSource* source, int replica,
            const SimulationProgress& progress)
-        : m_config(config), m_recorder(recorder), m_source(source), m_replica(replica), m_onProgress(progress), m_cost(scenario),
+        : m_config(config), m_recorder(recorder), m_source(source), m_replica(replica), m_onProgress(progress), m_cost(scenario, replicaLayout(scenario, config)),
           m_maxContext(scenario.serving.maxContextTokens)
     {
         // The engine sees each request efficiency.ttft_overhead_ms after it was sent (HTTP, tokenization): engineArrival
@@ -1105,6 +1123,8 @@ private:
             LiveRequest& live = m_live[size_t(r)];
             const Request& rq = live.request;
             const int target = rq.promptTokens + live.progress.generated;
+            // A disaggregated decode pool's request arrives with its prompt's KV (until a preemption drops it).
+            const bool kvReady = rq.kvReady && live.result.preemptions == 0;
             // TensorRT-LLM: a whole prompt fits the step's max_num_tokens left, or is the step's first context.
             if (wholePromptContexts() && target > m_budget && m_contextsThisStep > 0)
                 return;
@@ -1114,10 +1134,13 @@ private:
             s.target = target;
             s.output = rq.outputTokens;
             s.batch = batch;
-            lookUpPrefix(s, live, start);
+            if (kvReady)
+                s.prefilled = target;
+            else
+                lookUpPrefix(s, live, start);
             // V0 reserves the whole prompt; V1 only its first chunk (what this step's budget lets it compute);
             // TensorRT-LLM's GUARANTEED_NO_EVICT the whole prompt and the rest of the output.
-            const long long need =
+            const long long need = kvReady ? admissionBlocks(static_cast<long long>(target) + 1) :
                 (perChunkBlocks() ? m_cost.layerBlocks(s.prefilled + std::min<long long>(target - s.prefilled, m_budget), m_config.blockTokens)
                  : wholePromptContexts() && m_config.kvAdmission == KvAdmission::Paged
                      ? m_cost.layerBlocks(static_cast<long long>(rq.promptTokens) + rq.outputTokens, m_config.blockTokens)
@@ -1166,7 +1189,11 @@ private:
                 res.admittedSeconds = start;
             if (live.progress.generated > 0)
                 m_out.recomputedTokens += target - s.prefilled;
-            if (wholePromptContexts()) {
+            if (kvReady) {
+                s.cache = target; // decodes in this step: its cache and the block of its next token are in place
+                s.decoding = true;
+                m_budget -= m_budget > 0 && m_budget != std::numeric_limits<long long>::max() ? 1 : 0;
+            } else if (wholePromptContexts()) {
                 s.chunk = target - s.prefilled; // no chunking: the whole prompt in this step
                 m_budget -= s.chunk;
                 ++m_contextsThisStep;
@@ -1559,6 +1586,17 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         return e;
     if (c.router != RouterPolicy::RoundRobin && c.router != RouterPolicy::LeastLoaded && c.router != RouterPolicy::PrefixAware)
         return s + "router = " + std::to_string(int(c.router)) + ": expected round_robin, least_loaded or prefix_aware";
+    if (std::string e = range("pipeline_stages", c.pipelineStages, 1, kMaxSimulationLayoutCount); !e.empty())
+        return e;
+    if (std::string e = range("expert_parallel", c.expertParallel, 1, kMaxSimulationLayoutCount); !e.empty())
+        return e;
+    if (std::string e = range("microbatches", c.microbatches, 0, kMaxSimulationSequences); !e.empty())
+        return e;
+    if (std::string e = range("prefill_replicas", c.prefillReplicas, 0, kMaxSimulationReplicas); !e.empty())
+        return e;
+    if (c.prefillReplicas > 0 && c.closedLoopClients > 0)
+        return s + "prefill_replicas = " + std::to_string(c.prefillReplicas) + ": disaggregated pools are simulated open loop only, not with "
+               + std::to_string(c.closedLoopClients) + " closed-loop clients";
     if (c.replicas > 1 && c.closedLoopClients > 0)
         return s + "replicas = " + std::to_string(c.replicas) + ": a fleet is simulated open loop only, not with "
                + std::to_string(c.closedLoopClients) + " closed-loop clients";
@@ -1775,7 +1813,8 @@ SimulationCost estimateSimulationCost(const SimulationConfig& c)
         cost.routingChecks = requests * double(c.replicas);
     cost.workUnits = tokens + cost.paddingTokens + 2.0 * cost.prefillSteps + cost.routingChecks / 4.0;
     cost.runs = 1 + int(c.sweepMaxSequences.size());
-    cost.bytes = requests * (kSimulationBytesPerRequest + (c.replicas > 1 ? kFleetBytesPerRequest : 0.0)) + (c.recordTokenTimes ? 8.0 * tokens : 0.0)
+    cost.bytes = requests * (kSimulationBytesPerRequest + (c.replicas > 1 ? kFleetBytesPerRequest : 0.0)
+                             + (c.prefillReplicas > 0 ? 3.0 * kSimulationBytesPerRequest : 0.0)) + (c.recordTokenTimes ? 8.0 * tokens : 0.0)
                  + double(c.classes.size() + 2) * 4.0 * 4096.0 * double(std::max(1, c.replicas)); // a few octaves of ITL
                                                                                                      // histogram per class and replica
     cost.seconds = cost.workUnits * double(cost.runs) * kSimulationSecondsPerToken;
@@ -2054,11 +2093,145 @@ SimulationResult runFleet(const Scenario& scenario, const SimulationConfig& conf
     return out;
 }
 
+/**
+ * Disaggregated serving (SimulationConfig::prefillReplicas > 0): the prefill pool runs every request as a one-token
+ * request (its prefill yields the first token), then the decode pool runs each one from the arrival of its KV
+ * (prefill end + StepCost::kvTransferSeconds) as a kvReady request of its other output tokens. The decode pool does not
+ * act back on the prefill pool, so the two run one after the other. Each request's record joins both: TTFT to the
+ * KV's arrival, its intervals the decode pool's (the first from the KV's arrival to the first decoded token).
+ * Holds the requests of the run and the two pools' records (about 3 x kSimulationBytesPerRequest each).
+ */
+SimulationResult runDisaggregated(const Scenario& scenario, const SimulationConfig& config, RequestSource& source,
+                                  RunRecorder& recorder, const SimulationProgress& progress)
+{
+    std::vector<Request> requests;
+    std::vector<long long> records;
+    {
+        Request q;
+        long long index = 0;
+        for (long long k = 0; source.next(q, index); ++k) {
+            requests.push_back(q);
+            records.push_back(recorder.recordIndex(index, k));
+        }
+    }
+    const size_t n = requests.size();
+    const StepCost cost(scenario, replicaLayout(scenario, config));
+    SimulationResult out;
+
+    // The prefill pool: every request to its first token.
+    SimulationConfig poolConfig = config;
+    poolConfig.prefillReplicas = 0;
+    poolConfig.requestRecords.reset(); // every record, by input index: the two pools' records are joined below
+    poolConfig.recordTokenTimes = false;
+    poolConfig.closedLoopClients = 0;
+    poolConfig.replicas = std::max(1, config.prefillReplicas);
+    std::vector<Request> prefills = requests;
+    for (Request& q : prefills)
+        q.outputTokens = 1;
+    VectorSource prefillSource(prefills);
+    RunRecorder prefillRecorder(poolConfig, static_cast<long long>(n));
+    SimulationResult prefill = runFleet(scenario, poolConfig, prefillSource, prefillRecorder, progress);
+    if (prefill.cancelled) {
+        out.cancelled = true;
+        return out;
+    }
+
+    // The decode pool: each request from its KV's arrival, with its prompt's cache in place.
+    std::vector<Request> decodes;
+    std::vector<long long> decodeOf(n, -1);
+    for (size_t i = 0; i < n; ++i) {
+        const RequestResult& p = prefill.requests[i];
+        if (p.rejected || std::isnan(p.firstTokenSeconds) || requests[i].outputTokens < 2)
+            continue;
+        Request d = requests[i];
+        d.arrivalSeconds = p.firstTokenSeconds + cost.kvTransferSeconds(d.promptTokens);
+        d.outputTokens = requests[i].outputTokens - 1;
+        d.kvReady = true;
+        decodeOf[i] = static_cast<long long>(decodes.size());
+        decodes.push_back(d);
+    }
+    Scenario decodeScenario = scenario;
+    decodeScenario.efficiency.ttftOverheadSeconds = 0; // the request is in the engine already
+    poolConfig.replicas = std::max(1, config.replicas);
+    VectorSource decodeSource(decodes);
+    RunRecorder decodeRecorder(poolConfig, static_cast<long long>(decodes.size()));
+    SimulationResult decode = runFleet(decodeScenario, poolConfig, decodeSource, decodeRecorder, progress);
+    if (decode.cancelled) {
+        out.cancelled = true;
+        return out;
+    }
+
+    // Each request's record from both pools.
+    for (size_t i = 0; i < n; ++i) {
+        const RequestResult& p = prefill.requests[i];
+        RequestResult r = p;
+        r.outputTokens = requests[i].outputTokens;
+        r.metSlo = false;
+        recorder.started(r, records[i], -1);
+        if (!p.rejected && !std::isnan(p.firstTokenSeconds)) {
+            r.firstTokenSeconds = p.firstTokenSeconds + cost.kvTransferSeconds(requests[i].promptTokens);
+            r.finishedSeconds = r.firstTokenSeconds;
+            r.maxItlSeconds = 0;
+            r.tpotSeconds = kNaN;
+            if (decodeOf[i] >= 0) {
+                const RequestResult& d = decode.requests[size_t(decodeOf[i])];
+                r.preemptions += d.preemptions;
+                if (d.rejected) {
+                    r.rejected = true;
+                    r.firstTokenSeconds = r.finishedSeconds = kNaN;
+                } else {
+                    const double first = d.firstTokenSeconds - d.arrivalSeconds; // the KV's arrival to the first decoded token
+                    r.finishedSeconds = d.finishedSeconds;
+                    r.maxItlSeconds = std::max(first, d.maxItlSeconds);
+                    r.tpotSeconds = (r.finishedSeconds - r.firstTokenSeconds) / double(r.outputTokens - 1);
+                    recorder.itl(recorder.classSlot(r.classIndex)).add(first, 1);
+                }
+            }
+        }
+        recorder.done(r, records[i], nullptr);
+    }
+    recorder.mergeItl(decodeRecorder);
+
+    for (const SimulationResult* part : {&prefill, &decode}) {
+        out.busySeconds += part->busySeconds;
+        out.steps += part->steps;
+        out.mixedSteps += part->mixedSteps;
+        out.overheadSeconds += part->overheadSeconds;
+        out.chunkOverheadSeconds += part->chunkOverheadSeconds;
+        out.commSeconds += part->commSeconds;
+        out.preemptions += part->preemptions;
+        out.prefillTokensComputed += part->prefillTokensComputed;
+        out.recomputedTokens += part->recomputedTokens;
+        out.rejectedOverMaxContext += part->rejectedOverMaxContext;
+        out.rejectedOverKvBudget += part->rejectedOverKvBudget;
+        out.prefixPromptTokens += part->prefixPromptTokens;
+        out.prefixHitTokens += part->prefixHitTokens;
+        out.prefixEvictedBlocks += part->prefixEvictedBlocks;
+        out.peakSequences = std::max(out.peakSequences, part->peakSequences);
+        for (const ReplicaLoad& load : part->replicas)
+            out.replicas.push_back(load);
+    }
+    out.prefillReplicas = std::max(1, config.prefillReplicas);
+    out.prefillBusySeconds = prefill.busySeconds;
+    out.meanSequences = decode.meanSequences;
+    out.kvBlocksTotal = decode.kvBlocksTotal;
+    out.kvBlocksPeak = decode.kvBlocksPeak;
+    out.kvSeries = std::move(decode.kvSeries);
+    recorder.finishInto(out);
+    return out;
+}
+
 } // namespace
 
 SimulationResult simulate(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
                           const SimulationProgress& progress)
 {
+    if (config.prefillReplicas > 0) {
+        VectorSource source(requests);
+        RunRecorder recorder(config, static_cast<long long>(requests.size()));
+        recorder.layOutTokenTimes(requests);
+        return runDisaggregated(scenario, config, source, recorder, progress);
+    }
     if (config.replicas > 1)
         return simulateFleet(scenario, config, requests, progress);
     VectorSource source(requests);
@@ -2080,6 +2253,8 @@ SimulationResult simulateWorkload(const Scenario& scenario, const SimulationConf
 {
     GeneratorSource source(config);
     RunRecorder recorder(config, -1);
+    if (config.prefillReplicas > 0)
+        return runDisaggregated(scenario, config, source, recorder, progress);
     return config.replicas > 1 ? runFleet(scenario, config, source, recorder, progress)
                                : runSingle(scenario, config, source, recorder, progress);
 }

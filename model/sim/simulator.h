@@ -18,10 +18,10 @@
 namespace ridgeline::model {
 
 /**
- * Discrete-event, iteration-level simulation of one serving replica (one GPU, or T with tensor
- * parallelism): requests arrive, wait in a queue, are admitted by the scheduler, prefill, decode one
- * token per step and leave. Each step's time is the cost model's time for that step's mixed batch
- * (StepCost, model/cost/steptime.h). Times are seconds, lengths tokens.
+ * Discrete-event, iteration-level simulation of one serving replica (one GPU, T with tensor parallelism, or a TP x PP x EP
+ * layout, SimulationConfig::pipelineStages): requests arrive, wait in a queue, are admitted, prefill, decode one token
+ * per step and leave (fleets, disaggregated pools: SimulationConfig). Each step's time is the cost model's time for that
+ * step's mixed batch (StepCost, model/cost/steptime.h). Times are seconds, lengths tokens.
  *
  * Each step, in order:
  * 1. arrivals up to the step's start join their class's queue; requests that could never fit (prompt +
@@ -146,6 +146,10 @@ struct Request {
                             ///< hash id); -1: none. The prefix-aware router and the prefix cache read it.
     int prefixTokens = 0;   ///< of promptTokens, the leading tokens shared with the rest of its group (RequestClass::
                             ///< prefixTokens; a Mooncake trace: 512 per hash id of the group's chain); 0: none
+    /// a disaggregated decode pool's request (SimulationConfig::prefillReplicas): its prompt's KV arrived from a prefill
+    /// replica, so admission takes blocks for it and the sequence decodes from its first step, with no prefill (after a
+    /// preemption it recomputes as any request); its outputTokens are the decode tokens, its first the first decoded
+    bool kvReady = false;
 };
 
 /** Everything the simulation does besides the scenario. Field names follow the simulation file's keys. */
@@ -199,6 +203,27 @@ struct SimulationConfig {
      * blocks. Only requests with a prefix read it, so a workload without prefix_tokens runs as with it off.
      */
     bool prefixCaching = true;
+    /**
+     * The parallel layout of each replica (model/cost/parallellayout.h) with tp = the scenario's hardware.gpus:
+     * pipelineStages (pp) stages of L / pp layers, expertParallel (EP) GPUs sharing the routed experts, decode
+     * microbatches (0: min(pp, B)). Each step is priced by StepCost(scenario, layout) (model/cost/steptime.h), the
+     * function the analytic plan uses (docs/cost-model.md section 5): decodes spread over the microbatches, the step's
+     * prefill chunks one more microbatch, a stage taking 1 / pp of each; the KV budget is the layout's. 1, 1, 0: tensor
+     * parallel only, as before. Not keys of simulation files (yet): --plan's simulator check sets them.
+     */
+    int pipelineStages = 1;
+    int expertParallel = 1;
+    int microbatches = 0;
+    /**
+     * Disaggregated prefill and decode pools (DistServe, OSDI 2024; Splitwise, ISCA 2024): 0, colocated (every replica
+     * prefills and decodes); N >= 1: N prefill replicas and `replicas` decode replicas of the same scenario and layout,
+     * each pool behind its own router (router). A request prefills in the prefill pool (its first token), its KV then
+     * crosses the link (StepCost::kvTransferSeconds(prompt): P x kv_tok / (link x tp x pp) + latency) and it decodes its
+     * other tokens in the decode pool. TTFT = prefill queue + prefill + transfer; its inter-token intervals are the
+     * decode pool's (the first from the KV's arrival). The decode pool does not hold up the prefill pool (a prefill
+     * replica frees the KV as it sends it). Open loop only; simulate() and simulateWorkload() run it, not simulateFleet().
+     */
+    int prefillReplicas = 0;
 };
 
 /**
@@ -216,6 +241,7 @@ inline constexpr int kMaxSimulationBlockTokens = 1000000;    ///< block_tokens
 inline constexpr int kMaxSimulationSeriesPoints = 100000;    ///< kv_series_points
 inline constexpr double kMaxSimulationSeconds = 1e7;         ///< duration_s, start_s, end_s, trace arrivals
 inline constexpr int kMaxSimulationReplicas = 4096;          ///< replicas
+inline constexpr int kMaxSimulationLayoutCount = 1024;       ///< pipelineStages, expertParallel
 inline constexpr int kMaxSimulationPrefixGroups = 1000000;   ///< a class's prefix_groups
 inline constexpr double kMinSimulationBurstiness = 0.001;    ///< burstiness (gamma shape) bounds
 inline constexpr double kMaxSimulationBurstiness = 1000;
@@ -499,6 +525,10 @@ struct SimulationResult {
     double prefixPromptTokens = 0;
     double prefixHitTokens = 0;
     long long prefixEvictedBlocks = 0;       ///< whole-model blocks of cached prefixes given up to running requests
+    /// disaggregated (SimulationConfig::prefillReplicas > 0): the first prefillReplicas entries of replicas are the
+    /// prefill pool's, the rest the decode pool's; the KV series and KV peaks are the decode pool's. 0: colocated
+    int prefillReplicas = 0;
+    double prefillBusySeconds = 0;           ///< disaggregated: of busySeconds, the prefill pool's
     /** The prefix cache's hit rate in tokens: prefixHitTokens / prefixPromptTokens (0 when no request has a prefix). */
     double prefixHitRate() const { return prefixPromptTokens > 0 ? prefixHitTokens / prefixPromptTokens : 0.0; }
 };

@@ -732,6 +732,42 @@ private slots:
         QCOMPARE(rows.size(), o.value(QStringLiteral("plans")).toArray().size() + 1);
     }
 
+    /**
+     * Issue 14: with simulate_top, a pipeline-parallel disaggregated plan is simulated (it printed "not simulated" before)
+     * and its JSON "simulated" object carries the pools and the KV transfer beside the keys it had.
+     */
+    void planSimulatesPipelineAndDisaggregatedPlans()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("pp-disaggregated.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 4, "prompt_tokens": 2048, "output_tokens": 128},
+                    "slo": {"ttft_ms": 2000, "itl_ms": 50},
+                    "candidates": {"devices": ["h100-sxm"], "gpu_counts": [2], "layouts": [{"tp": 1, "pp": 2}],
+                                   "batch_caps": [16], "disaggregation": "disaggregated"},
+                    "simulate_top": 1, "simulate_requests": 300})");
+        f.close();
+        const Result text = runRidgeline({QStringLiteral("--plan"), file});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(!text.out.contains("not simulated") && text.out.contains("prefill + ") && text.out.contains("KV transfer"),
+                 text.out.constData());
+        const Result json = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject plan = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("plans")).toArray().first().toObject();
+        QCOMPARE(plan.value(QStringLiteral("pp")).toInt(), 2);
+        const QJsonObject sim = plan.value(QStringLiteral("simulated")).toObject();
+        QVERIFY2(!sim.contains(QStringLiteral("skipped")), json.out.constData());
+        QCOMPARE(sim.value(QStringLiteral("requests")).toInt(), 300);
+        for (const char* key : {"ttft_mean_ms", "ttft_p90_ms", "ttft_p99_ms", "tpot_mean_ms", "tpot_p90_ms", "goodput_fraction", "kv_transfer_ms",
+                                "prefill_busy_fraction", "decode_busy_fraction"})
+            QVERIFY2(sim.value(QLatin1String(key)).toDouble() > 0, key);
+        QVERIFY(sim.value(QStringLiteral("prefill_replicas")).toInt() >= 1);
+        QVERIFY(sim.value(QStringLiteral("decode_replicas")).toInt() >= 1);
+        QCOMPARE(sim.value(QStringLiteral("replicas")).toInt(), 0);
+        QVERIFY(sim.contains(QStringLiteral("meets_slo_at_p90")));
+    }
+
     void planRefusesBadInput()
     {
         QTemporaryDir dir;
