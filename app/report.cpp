@@ -616,7 +616,7 @@ QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std
         QJsonObject ratios;
         for (const QString& key : flat.keys) {
             const QJsonValue va = flat.values[0].value(key);
-            if (va.isDouble())
+            if (va.isDouble() && flat.values[i].contains(key)) // as compareJson of two: figures both reports have
                 insertDotted(ratios, key, ratio(va, flat.values[i].value(key)));
         }
         out.insert(i == 1 ? QStringLiteral("ratio") : QStringLiteral("ratio_") + letter.toLower(), ratios);

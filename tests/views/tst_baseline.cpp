@@ -40,6 +40,9 @@
 #include "views/kit/palette.h"
 #include "views/floors/floorplot.h"
 #include "views/whatifs/whatifstabs.h"
+#include "views/whatifs/capacityplot.h"
+#include "views/whatifs/kvfitplot.h"
+#include "views/whatifs/speculativeplot.h"
 
 using ridgeline::app::MainWindow;
 namespace model = ridgeline::model;

@@ -295,12 +295,12 @@ void TestFloorPlot::severalPinnedScenarios()
     QVERIFY(perPinned > 0);
     QCOMPARE(p->graphCount(), graphs + 3 * perPinned);
     QCOMPARE(countBaselineGraphs(p), 3 * perPinned);
-    const int slots[] = {0, 2, 4};
+    const int slotOf[] = {0, 2, 4};
     for (int i = 0; i < 3; ++i) {
-        QCOMPARE(plot->baselineSlot(i), slots[i]);
+        QCOMPARE(plot->baselineSlot(i), slotOf[i]);
         const QList<QCPGraph*> drawn = plot->baselineGraphs(i);
-        QCOMPARE(values(drawn.first()), mainCurveOf(id, model::evaluate(scenarios[size_t(slots[i])])));
-        QCOMPARE(drawn.first()->pen(), views::pinnedPen(slots[i]));
+        QCOMPARE(values(drawn.first()), mainCurveOf(id, model::evaluate(scenarios[size_t(slotOf[i])])));
+        QCOMPARE(drawn.first()->pen(), views::pinnedPen(slotOf[i]));
     }
     QCOMPARE(plot->baselineGraphs().size(), 3 * perPinned);
     // The names stack at the top left, one under the other.

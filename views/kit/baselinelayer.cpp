@@ -21,10 +21,10 @@ QPen baselinePen()
 
 QPen pinnedPen(int slot)
 {
-    // Dash patterns in pen widths, one per slot: A's dashes as before, then dots, dash-dot, long
-    // dashes, dash-dot-dot and short dashes.
+    // Dash patterns in pen widths, one per slot: A's dashes as before, then dots, long dashes,
+    // dash-dot, dash-dot-dot and short dashes (C's long dashes: the decode plot's live tok/s is dash-dot).
     static const QList<QList<qreal>> kPatterns{
-        {4.0, 2.5}, {1.0, 1.6}, {5.0, 1.8, 1.2, 1.8}, {8.0, 2.5}, {5.0, 1.6, 1.2, 1.6, 1.2, 1.6}, {2.2, 2.2}};
+        {4.0, 2.5}, {1.0, 1.6}, {8.0, 2.5}, {5.0, 1.8, 1.2, 1.8}, {5.0, 1.6, 1.2, 1.6, 1.2, 1.6}, {2.2, 2.2}};
     const int index = slot >= 0 && slot < int(kPatterns.size()) ? slot : 0;
     QPen p = pen(palette::pinned(index), 2.2 * currentTheme().lineScale, Qt::CustomDashLine);
     QVector<qreal> pattern(kPatterns[index].begin(), kPatterns[index].end());
@@ -46,10 +46,12 @@ QCPGraph* BaselineLayer::addCurve(const QString& name)
     graph->removeFromLegend();
     if (!name.isEmpty()) { // named, but labelled inside the plot: a legend row would cost the plot its height
         QCPItemText* text = addLabel(p, p->xAxis, p->yAxis, palette::pinned(m_slot));
-        text->setText(QStringLiteral("\u2013 \u2013 ") + name);
         QFont font = text->font();
         font.setPointSizeF(font.pointSizeF() * currentTheme().fontScale);
         text->setFont(font);
+        // Elided to the plot's width (a long scenario name would be cut by the axis rect); the graph keeps the whole name.
+        const int width = p->axisRect()->width() > 40 ? p->axisRect()->width() - 12 : 320;
+        text->setText(QFontMetrics(font).elidedText(QStringLiteral("\u2013 \u2013 ") + name, Qt::ElideRight, width));
         if (m_labelBelow) { // one line under the pinned scenario drawn before
             text->position->setParentAnchor(m_labelBelow->bottomLeft);
             text->position->setType(QCPItemPosition::ptAbsolute);

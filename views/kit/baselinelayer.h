@@ -17,7 +17,7 @@ QPen baselinePen();
 /**
  * The pen of pinned scenario @p slot (0 = A to 5 = F) in an N-way comparison: palette::pinned(slot),
  * 2.2 px times the line scale, and a dash pattern of its own (A dashed as baselinePen(), B dotted,
- * C dash-dot, D long dashes, E dash-dot-dot, F short dashes), so the curves differ without colour.
+ * C long dashes, D dash-dot, E dash-dot-dot, F short dashes), so the curves differ without colour.
  */
 QPen pinnedPen(int slot);
 /** The letter of pinned scenario @p slot: "A" for 0, "B" for 1, ... */

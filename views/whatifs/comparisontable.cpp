@@ -151,8 +151,15 @@ void ComparisonTable::rebuildGrid(int rowCount)
         m_grid->setColumnStretch(c, ab && c == 2 ? 2 : 3);
 
     const int linesPerFigure = ab ? 2 : 3; // name; values (and the ratio, A/B); ratios to the reference
+    // Four columns and more: a smaller font and tighter spacing, so the live column fits beside them in a
+    // narrow cell (the table scrolls sideways beyond that).
+    const double narrow = valueColumns >= 4 ? 0.86 : 1.0;
+    m_grid->setHorizontalSpacing(valueColumns >= 4 ? 3 : 6);
     QFont bold;
     bold.setWeight(QFont::DemiBold);
+    bold.setPointSizeF(bold.pointSizeF() * narrow);
+    QFont valueFont;
+    valueFont.setPointSizeF(valueFont.pointSizeF() * narrow);
     for (int i = 0; i < rowCount; ++i) {
         Row row;
         const int first = 1 + linesPerFigure * i;
@@ -164,13 +171,16 @@ void ComparisonTable::rebuildGrid(int rowCount)
         m_grid->addWidget(row.name, first, 0, 1, spanned);
         for (int c = 0; c < pinnedCount; ++c) {
             QLabel* value = cellLabel(Qt::AlignRight);
+            value->setFont(valueFont);
             m_grid->addWidget(value, first + 1, c);
             row.pinned << value;
             QLabel* ratio = nullptr;
             if (c > 0) {
                 ratio = cellLabel(Qt::AlignRight);
                 ratio->setTextFormat(Qt::RichText);
-                ratio->setFont(small);
+                QFont ratioFont = small;
+                ratioFont.setPointSizeF(ratioFont.pointSizeF() * narrow);
+                ratio->setFont(ratioFont);
                 m_grid->addWidget(ratio, first + 2, c);
             }
             row.pinnedRatios << ratio;
@@ -184,7 +194,9 @@ void ComparisonTable::rebuildGrid(int rowCount)
             row.liveRatio->setFont(bold);
             m_grid->addWidget(row.liveRatio, first + 1, 2);
         } else {
-            row.liveRatio->setFont(small);
+            QFont ratioFont = small;
+            ratioFont.setPointSizeF(ratioFont.pointSizeF() * narrow);
+            row.liveRatio->setFont(ratioFont);
             m_grid->addWidget(row.liveRatio, first + 2, pinnedCount);
         }
         m_rows.push_back(row);
