@@ -684,6 +684,31 @@ private slots:
         QVERIFY(bad.err.contains("/nonexistent-dir/window.png"));
     }
 
+    /** --screenshot with --compare FILE...: each FILE pinned in the window; more than six refused; a bad one named. */
+    void screenshotWithPinnedScenarios()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("nway.png"));
+        const QString file = source("resources/scenarios/crossover-70b-h100.json");
+        QStringList args{QStringLiteral("--screenshot"), path, QStringLiteral("--size"), QStringLiteral("1280x800")};
+        for (int i = 0; i < 3; ++i)
+            args << QStringLiteral("--compare") << file;
+        const Result r = runRidgeline(args);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QImage(path).size(), QSize(1280, 800));
+        for (int i = 0; i < 4; ++i)
+            args << QStringLiteral("--compare") << file;
+        const Result seven = runRidgeline(args);
+        QCOMPARE(seven.exitCode, 2);
+        QVERIFY2(seven.err.contains("6 at most"), seven.err.constData());
+        const Result bad = runRidgeline({QStringLiteral("--screenshot"), path, QStringLiteral("--compare"), dir.filePath(QStringLiteral("missing.json"))});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("missing.json"), bad.err.constData());
+        const Result alone = runRidgeline({QStringLiteral("--compare"), file});
+        QCOMPARE(alone.exitCode, 2);
+        QVERIFY2(alone.err.contains("--compare goes with --report"), alone.err.constData());
+    }
+
     /** Issue 15: --list-hardware prints the built-in catalogue as a text table, JSON or CSV. */
     void listHardwareText()
     {
