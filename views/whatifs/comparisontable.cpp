@@ -252,8 +252,7 @@ void ComparisonTable::refresh(const model::Scenario& scenario, const model::Eval
             row.liveRatio->setObjectName(fb.key + QStringLiteral("Ratio"));
             row.liveRatio->setAccessibleName(tr("%1, %2 divided by %3").arg(fb.label, ab ? live : tr("live"), reference));
         }
-        if (row.live->text() != fb.text)
-            row.live->setText(fb.text);
+        row.live->setText(fb.text);
         const QString ratio = ratioHtml(va, fb.value, fb.better);
         if (row.liveRatio->text() != ratio)
             row.liveRatio->setText(ratio);
