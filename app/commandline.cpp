@@ -36,6 +36,7 @@
 #include "model/analysis/triage.h"
 #include "model/cost/scenariokeys.h"
 #include "views/calibration/calibrationtab.h"
+#include "document/baseline.h"
 #include "document/scenariodocument.h"
 #include "views/whatifs/whatifstabs.h"
 
@@ -118,7 +119,10 @@ QString helpText()
                "                         --format text|json|csv (default text)\n"
                "  --scenario FILE        start from this scenario JSON file\n"
                "  --compare FILE         with --report: print the scenario (A) and FILE (B) side by side\n"
-               "                         with B / A for every figure (--set applies to both)\n"
+               "                         with B / A for every figure (--set applies to both); repeatable:\n"
+               "                         each further FILE is C, D, ... (N-way, with C / A, ...);\n"
+               "                         --format text|json|csv. With --screenshot instead: each FILE is\n"
+               "                         pinned in the window (A to F), the scenario live beside them\n"
                "  --model-config FILE    import the model from a HuggingFace config.json (after --scenario)\n"
                "  --set KEY=VALUE        set one scenario field after the file (repeatable)\n"
                "  --efficiency PRESET    every efficiency from a preset calibrated on a measured benchmark,\n"
@@ -422,7 +426,7 @@ int parseCommandLine(Options& o, bool noDisplay)
     }
 
     // Options that take one value: given twice, or with an empty value, is a mistake, not a choice.
-    for (const QCommandLineOption* o : {&formatOpt, &scenarioOpt, &simulateOpt, &compareOpt, &calibrateOpt, &triageOpt,
+    for (const QCommandLineOption* o : {&formatOpt, &scenarioOpt, &simulateOpt, &calibrateOpt, &triageOpt,
                                         &modelConfigOpt, &screenshotOpt, &sizeOpt, &exportOpt, &dpiOpt, &predictOpt, &schedulerOpt,
                                         &tokenBudgetOpt, &maxSequencesOpt, &efficiencyOpt, &planOpt, &rateSweepOpt, &attainmentOpt}) {
         const QStringList values = parser.values(*o);
@@ -432,6 +436,12 @@ int parseCommandLine(Options& o, bool noDisplay)
         if (values.size() == 1 && values.constFirst().trimmed().isEmpty())
             return fail(kExitBadInput, name + QStringLiteral(": empty value"));
     }
+    // --compare is repeatable (an N-way comparison), each value a file.
+    for (const QString& value : parser.values(compareOpt))
+        if (value.trimmed().isEmpty())
+            return fail(kExitBadInput, QStringLiteral("--compare: empty value"));
+    if (parser.values(compareOpt).size() > 25)
+        return fail(kExitBadInput, QStringLiteral("--compare is given %1 times; 25 at most (B to Z)").arg(parser.values(compareOpt).size()));
     if (parser.isSet(planOpt)) {
         // The plan file holds model, load, SLOs, candidates and prices: every other option but --format is a mistake.
         for (const QString& name : parser.optionNames())
@@ -474,8 +484,8 @@ int parseCommandLine(Options& o, bool noDisplay)
         for (const QCommandLineOption* o : {&schedulerOpt, &tokenBudgetOpt, &maxSequencesOpt})
             if (parser.isSet(*o) && !parser.isSet(predictOpt))
                 return fail(kExitBadInput, QStringLiteral("--") + o->names().constFirst() + QStringLiteral(" goes with --predict"));
-        if (parser.isSet(compareOpt) && !parser.isSet(reportOpt))
-            return fail(kExitBadInput, QStringLiteral("--compare goes with --report"));
+        if (parser.isSet(compareOpt) && !parser.isSet(reportOpt) && !parser.isSet(screenshotOpt))
+            return fail(kExitBadInput, QStringLiteral("--compare goes with --report (or --screenshot: pinned in the window)"));
     }
     if (noDisplay)
         return fail(kExitFailure, QStringLiteral("no display found (DISPLAY and WAYLAND_DISPLAY are unset); "
@@ -490,7 +500,8 @@ int parseCommandLine(Options& o, bool noDisplay)
     o.modelConfigFile = parser.value(modelConfigOpt);
     o.restoreSession = o.scenarioFile.isEmpty() && !parser.isSet(setOpt) && !parser.isSet(modelConfigOpt) && !parser.isSet(efficiencyOpt);
     o.report = parser.isSet(reportOpt);
-    o.compareFile = parser.value(compareOpt);
+    o.compareFiles = parser.values(compareOpt);
+    o.compareFile = o.compareFiles.value(0);
     o.calibrateFile = parser.value(calibrateOpt);
     o.predictFile = parser.value(predictOpt);
     o.screenshotFile = parser.value(screenshotOpt);
@@ -521,7 +532,7 @@ int parseCommandLine(Options& o, bool noDisplay)
         return fail(kExitBadInput, QStringLiteral("--format goes with --predict alone, not with --screenshot"));
     if ((parser.isSet(rateSweepOpt) || parser.isSet(attainmentOpt)) && (!parser.isSet(simulateOpt) || parser.isSet(exportOpt)))
         return fail(kExitBadInput, QStringLiteral("--rate-sweep and --attainment go with --simulate FILE (not with --export)"));
-    if (parser.isSet(predictOpt) || (parser.isSet(simulateOpt) && !parser.isSet(exportOpt))) {
+    if (parser.isSet(predictOpt) || (parser.isSet(simulateOpt) && !parser.isSet(exportOpt)) || parser.isSet(compareOpt)) {
         if (format != QLatin1String("text") && format != QLatin1String("json") && format != QLatin1String("csv"))
             return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv").arg(format));
     } else if (format != QLatin1String("text") && format != QLatin1String("json"))
@@ -675,9 +686,38 @@ int runTriage(const model::Scenario& scenario, const Options& o)
     return 0;
 }
 
+/**
+ * --report --compare FILE given several times (or with --format csv): @p scenario (A) against each FILE (B, C, ...;
+ * the same model config, ticket and --set), one column each and each one's ratio to A.
+ */
+int runCompareMany(const model::Scenario& scenario, const Options& o)
+{
+    std::vector<model::Scenario> scenarios{scenario};
+    for (qsizetype i = 0; i < o.compareFiles.size(); ++i) {
+        model::Scenario other;
+        QStringList otherNotes;
+        if (const QString err = buildScenario(o.compareFiles[i], o.modelConfigFile, o.ticketScenario, o.assignments, other, otherNotes);
+            !err.isEmpty())
+            return fail(kExitBadInput, QStringLiteral("--compare (%1): ").arg(comparedLetter(int(i) + 1)) + err);
+        scenarios.push_back(other);
+    }
+    std::vector<model::Evaluation> evaluations;
+    for (const model::Scenario& s : scenarios)
+        evaluations.push_back(model::evaluate(s));
+    if (o.format == QLatin1String("json"))
+        printLine(stdout, QString::fromUtf8(QJsonDocument(compareJson(scenarios, evaluations)).toJson(QJsonDocument::Indented)).trimmed());
+    else if (o.format == QLatin1String("csv"))
+        printLine(stdout, compareCsv(scenarios, evaluations).trimmed());
+    else
+        printLine(stdout, compareText(scenarios, evaluations).trimmed());
+    return 0;
+}
+
 /** --report --compare FILE: @p scenario against the scenario in FILE (the same model config, ticket and --set). */
 int runCompare(const model::Scenario& scenario, const Options& o)
 {
+    if (o.compareFiles.size() > 1 || o.format == QLatin1String("csv"))
+        return runCompareMany(scenario, o);
     model::Scenario other;
     QStringList otherNotes;
     if (const QString err = buildScenario(o.compareFile, o.modelConfigFile, o.ticketScenario, o.assignments, other, otherNotes);
@@ -721,6 +761,26 @@ int runScreenshot(const model::Scenario& scenario, const Options& o)
     window.document()->evaluateNow();
     QCoreApplication::processEvents();
     QCoreApplication::processEvents();
+    if (!o.report && !o.compareFiles.isEmpty()) {
+        // --screenshot --compare FILE...: each FILE pinned in order (A, B, ...; six at most), the scenario live.
+        if (o.compareFiles.size() > document::PinnedScenarios::kMaxPinned)
+            return fail(kExitBadInput, QStringLiteral("--compare with --screenshot: %1 files, %2 at most (A to F)")
+                                           .arg(o.compareFiles.size())
+                                           .arg(document::PinnedScenarios::kMaxPinned));
+        for (const QString& file : o.compareFiles) {
+            model::Scenario other;
+            QStringList otherNotes;
+            if (const QString err = buildScenario(file, o.modelConfigFile, o.ticketScenario, o.assignments, other, otherNotes);
+                !err.isEmpty())
+                return fail(kExitBadInput, QStringLiteral("--compare: ") + err);
+            window.document()->edit([&other](model::Scenario& s) { s = other; });
+            window.document()->evaluateNow();
+            window.pinNext();
+        }
+        window.document()->edit([&scenario](model::Scenario& s) { s = scenario; });
+        window.document()->evaluateNow();
+        window.flushForScreenshot();
+    }
     if (!o.predictFile.isEmpty()) {
         // The Calibration tab's "Predict a benchmark" page, once the prediction is on screen.
         window.whatIfTabs()->setCurrentIndex(views::WhatIfTabs::CalibrationTab);
@@ -812,7 +872,7 @@ int run(int argc, char** argv)
         if (const int code = runTriage(scenario, o); code != 0 || (!o.report && o.screenshotFile.isEmpty()))
             return code;
     }
-    if (!o.compareFile.isEmpty())
+    if (!o.compareFile.isEmpty() && o.report)
         return runCompare(scenario, o);
     if (o.report)
         runReport(scenario, notes, o); // then the screenshot, when both are asked for

@@ -428,8 +428,12 @@ void drawDashboard(QCPPainter& painter, const QRect& rect, ExportSource& window,
     QString line = tr("Ridgeline \u2014 %1 \u00b7 B = %2 \u00b7 S = %3 \u00b7 P = %4")
                        .arg(views::scenarioName(s), views::format::integer(s.workload.batch),
                             views::format::integer(s.workload.contextTokens), views::format::integer(s.workload.promptTokens));
-    if (window.baseline() && window.baseline()->isPinned())
-        line += tr(" \u00b7 dashed: %1").arg(window.baseline()->label());
+    if (window.baseline() && window.baseline()->isPinned()) {
+        QStringList labels;
+        for (const document::PinnedScenario& p : window.baseline()->pinned().items())
+            labels << window.baseline()->label(p.slot);
+        line += tr(" \u00b7 dashed: %1").arg(labels.join(QStringLiteral(", ")));
+    }
     painter.drawText(QRect(rect.left() + kGap, rect.top(), rect.width() - 2 * kGap, kHeader), Qt::AlignLeft | Qt::AlignVCenter,
                      QFontMetrics(header).elidedText(line, Qt::ElideRight, rect.width() - 2 * kGap));
     const QList<views::FloorPlot*> panels = window.floorPlots();
@@ -571,8 +575,22 @@ QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation
                         const QList<QPair<QString, QString>>& takeaways, const model::Scenario* baseline,
                         const model::Evaluation* baselineEvaluation, const QStringList& notExported)
 {
+    QList<ComparedScenario> pinned;
+    if (baseline && baselineEvaluation)
+        pinned.append({QStringLiteral("A"), baseline, baselineEvaluation});
+    return summaryMarkdown(scenario, evaluation, takeaways, pinned, notExported);
+}
+
+QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation& evaluation,
+                        const QList<QPair<QString, QString>>& takeaways, const QList<ComparedScenario>& pinned,
+                        const QStringList& notExported)
+{
     using namespace views::format;
-    const bool ab = baseline && baselineEvaluation;
+    const bool ab = !pinned.isEmpty();
+    // Beside A alone the live scenario is B (the A/B summary); beside several pinned ones it is "live".
+    const bool twoWay = pinned.size() == 1 && pinned.front().letter == QLatin1String("A");
+    const QString live = twoWay ? QStringLiteral("B") : tr("live");
+    const QString reference = ab ? pinned.front().letter : QString();
     auto inputs = [](const model::Scenario& s) {
         const model::ModelShape& m = s.model;
         const model::Hardware& h = s.hardware;
@@ -605,17 +623,32 @@ QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation
     md << tr("Ridgeline %1, %2. Analytical floors from the cost model; efficiencies as set below.")
               .arg(QStringLiteral(RIDGELINE_VERSION), QDate::currentDate().toString(Qt::ISODate))
        << QString();
-    if (ab)
-        md << tr("A (baseline): %1  ").arg(views::scenarioName(*baseline))
+    if (twoWay)
+        md << tr("A (baseline): %1  ").arg(views::scenarioName(*pinned.front().scenario))
            << tr("B (current): %1").arg(views::scenarioName(scenario)) << QString();
+    else if (ab) {
+        for (const ComparedScenario& p : pinned)
+            md << tr("%1 (pinned): %2  ").arg(p.letter, views::scenarioName(*p.scenario));
+        md << tr("live (current): %1").arg(views::scenarioName(scenario)) << QString();
+    }
 
     md << tr("## Scenario") << QString();
     const auto rowsB = inputs(scenario);
     if (ab) {
-        const auto rowsA = inputs(*baseline);
-        md << tr("| Input | A | B |") << QStringLiteral("|---|---|---|");
-        for (qsizetype i = 0; i < rowsB.size(); ++i)
-            md << QStringLiteral("| %1 | %2 | %3 |").arg(cellText(rowsB[i].first), cellText(rowsA[i].second), cellText(rowsB[i].second));
+        QList<QList<QPair<QString, QString>>> rowsPinned;
+        QString header = tr("| Input |"), rule = QStringLiteral("|---|");
+        for (const ComparedScenario& p : pinned) {
+            rowsPinned.append(inputs(*p.scenario));
+            header += QStringLiteral(" %1 |").arg(p.letter);
+            rule += QStringLiteral("---|");
+        }
+        md << header + QStringLiteral(" %1 |").arg(live) << rule + QStringLiteral("---|");
+        for (qsizetype i = 0; i < rowsB.size(); ++i) {
+            QString line = QStringLiteral("| %1 |").arg(cellText(rowsB[i].first));
+            for (const auto& rows : rowsPinned)
+                line += QStringLiteral(" %1 |").arg(cellText(rows[i].second));
+            md << line + QStringLiteral(" %1 |").arg(cellText(rowsB[i].second));
+        }
     } else {
         md << tr("| Input | Value |") << QStringLiteral("|---|---|");
         for (const auto& [name, value] : rowsB)
@@ -640,16 +673,43 @@ QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation
     md << tr("## Headline figures") << QString();
     const std::vector<views::HeadlineFigure> b = views::headlineFigures(scenario, evaluation);
     if (ab) {
-        const std::vector<views::HeadlineFigure> a = views::headlineFigures(*baseline, *baselineEvaluation);
-        md << tr("| Figure | A | B | B \u00f7 A |") << QStringLiteral("|---|---:|---:|---:|");
+        // One column per pinned scenario and the live one, then each one's ratio to the reference (the first pinned).
+        std::vector<std::vector<views::HeadlineFigure>> figures;
+        QString header = tr("| Figure |"), rule = QStringLiteral("|---|");
+        for (const ComparedScenario& p : pinned) {
+            figures.push_back(views::headlineFigures(*p.scenario, *p.evaluation));
+            header += QStringLiteral(" %1 |").arg(p.letter);
+            rule += QStringLiteral("---:|");
+        }
+        header += QStringLiteral(" %1 |").arg(live);
+        rule += QStringLiteral("---:|");
+        for (qsizetype c = 1; c < pinned.size(); ++c) {
+            header += QStringLiteral(" %1 \u00f7 %2 |").arg(pinned[c].letter, reference);
+            rule += QStringLiteral("---:|");
+        }
+        header += QStringLiteral(" %1 \u00f7 %2 |").arg(live, reference);
+        rule += QStringLiteral("---:|");
+        md << header << rule;
+        auto find = [](const std::vector<views::HeadlineFigure>& list, const QString& key) -> const views::HeadlineFigure* {
+            for (const views::HeadlineFigure& x : list)
+                if (x.key == key)
+                    return &x;
+            return nullptr;
+        };
         for (const views::HeadlineFigure& f : b) {
-            const views::HeadlineFigure* fa = nullptr;
-            for (const views::HeadlineFigure& x : a)
-                if (x.key == f.key)
-                    fa = &x;
-            md << QStringLiteral("| %1 | %2 | %3 | %4 |")
-                      .arg(cellText(f.label), cellText(fa ? fa->text : QStringLiteral("\u2013")), cellText(f.text),
-                           views::ratioText(fa ? fa->value : std::nan(""), f.value));
+            const views::HeadlineFigure* fa = find(figures.front(), f.key);
+            const double va = fa ? fa->value : std::nan("");
+            QString line = QStringLiteral("| %1 |").arg(cellText(f.label));
+            for (const auto& list : figures) {
+                const views::HeadlineFigure* x = find(list, f.key);
+                line += QStringLiteral(" %1 |").arg(cellText(x ? x->text : QStringLiteral("\u2013")));
+            }
+            line += QStringLiteral(" %1 |").arg(cellText(f.text));
+            for (size_t c = 1; c < figures.size(); ++c) {
+                const views::HeadlineFigure* x = find(figures[c], f.key);
+                line += QStringLiteral(" %1 |").arg(views::ratioText(va, x ? x->value : std::nan("")));
+            }
+            md << line + QStringLiteral(" %1 |").arg(views::ratioText(va, f.value));
         }
     } else {
         md << tr("| Figure | Value |") << QStringLiteral("|---|---:|");
@@ -662,12 +722,14 @@ QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation
 
 QString summaryMarkdown(const ExportSource& window)
 {
-    const views::BaselineOverlay* baseline = window.baseline();
-    const bool ab = baseline && baseline->isPinned();
+    QList<ComparedScenario> pinned;
+    if (const views::BaselineOverlay* baseline = window.baseline())
+        for (const document::PinnedScenario& p : baseline->pinned().items())
+            pinned.append({views::pinnedLetter(p.slot), &p.baseline.scenario(), &p.baseline.evaluation()});
     QStringList notExported;
     tabPlots(window, &notExported);
-    return summaryMarkdown(window.document()->evaluatedScenario(), window.document()->evaluation(), takeawaysOf(window),
-                           ab ? &baseline->scenario() : nullptr, ab ? &baseline->evaluation() : nullptr, notExported);
+    return summaryMarkdown(window.document()->evaluatedScenario(), window.document()->evaluation(), takeawaysOf(window), pinned,
+                           notExported);
 }
 
 void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect)
@@ -737,11 +799,11 @@ QStringList exportTargets(const ExportSource& window, const ExportOptions& optio
             out << dir.absoluteFilePath(plot.stem + QLatin1Char('.') + suffix);
     }
     if (options.formats & ExportFormat::Csv) {
-        const bool ab = window.baseline() && window.baseline()->isPinned();
         for (const QString& stem : plotStems()) {
             out << dir.absoluteFilePath(stem + QStringLiteral(".csv"));
-            if (ab)
-                out << dir.absoluteFilePath(stem + QStringLiteral("_a.csv"));
+            if (window.baseline())
+                for (const document::PinnedScenario& p : window.baseline()->pinned().items())
+                    out << dir.absoluteFilePath(stem + QLatin1Char('_') + views::pinnedLetter(p.slot).toLower() + QStringLiteral(".csv"));
         }
         for (const TabPlot& plot : tabs)
             out << dir.absoluteFilePath(plot.stem + QStringLiteral(".csv"));
@@ -798,14 +860,16 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
     }
     if (options.formats & ExportFormat::Csv) {
         const views::BaselineOverlay* baseline = window.baseline();
-        const bool ab = baseline && baseline->isPinned();
         for (const views::FloorPlot* panel : panels) {
             const QString path = dir.absoluteFilePath(panel->name() + QStringLiteral(".csv"));
             if (QString message = record(path, writeBytes(path, panel->csv(window.document()->evaluation()))); !message.isEmpty())
                 return message;
-            if (ab) {
-                const QString pathA = dir.absoluteFilePath(panel->name() + QStringLiteral("_a.csv"));
-                if (QString message = record(pathA, writeBytes(pathA, panel->csv(baseline->evaluation()))); !message.isEmpty())
+            if (!baseline)
+                continue;
+            for (const document::PinnedScenario& p : baseline->pinned().items()) { // "<stem>_a.csv", "<stem>_c.csv", ...
+                const QString pathPinned =
+                    dir.absoluteFilePath(panel->name() + QLatin1Char('_') + views::pinnedLetter(p.slot).toLower() + QStringLiteral(".csv"));
+                if (QString message = record(pathPinned, writeBytes(pathPinned, panel->csv(p.baseline.evaluation()))); !message.isEmpty())
                     return message;
             }
         }

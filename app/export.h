@@ -115,8 +115,24 @@ QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation
                         const QList<QPair<QString, QString>>& takeaways, const model::Scenario* baseline = nullptr,
                         const model::Evaluation* baselineEvaluation = nullptr, const QStringList& notExported = {});
 
+/** One pinned scenario of an N-way summary: its letter ("A", "C") and its scenario and evaluation (not owned). */
+struct ComparedScenario {
+    QString letter;
+    const model::Scenario* scenario = nullptr;
+    const model::Evaluation* evaluation = nullptr;
+};
+
 /**
- * The summary of @p window's live scenario (and pinned baseline, if any): the takeaways of every
+ * The N-way summary: as above, with one column per pinned scenario of @p pinned (slot order; the first is
+ * the reference) and the live one, then each one's ratio to the reference. With A alone it is the A/B
+ * summary above, word for word; beside several (or another letter alone) the live column is "live".
+ */
+QString summaryMarkdown(const model::Scenario& scenario, const model::Evaluation& evaluation,
+                        const QList<QPair<QString, QString>>& takeaways, const QList<ComparedScenario>& pinned,
+                        const QStringList& notExported = {});
+
+/**
+ * The summary of @p window's live scenario (and pinned scenarios, if any): the takeaways of every
  * tab (floors, capacity and SLOs, workload, prefix cache, speculative, triage, simulation,
  * calibration), and under "Not exported" the tabs whose plots need a run that is not there, with
  * the reason (e.g. "Simulation: no simulation has been run").
@@ -139,8 +155,8 @@ QStringList exportTargets(const ExportSource& window, const ExportOptions& optio
 /**
  * Writes the plots, the dashboard, the CSVs and the summary of @p window into options.folder (the
  * other tabs' plots too: tabPlotStems(), as images and curvesCsv()),
- * overwriting (each file through QSaveFile: never half-written). With a pinned baseline the CSVs of A
- * are written as well, as "<stem>_a.csv".
+ * overwriting (each file through QSaveFile: never half-written). With pinned scenarios each one's CSVs
+ * are written as well, as "<stem>_<letter>.csv" ("decode_floor_a.csv" for A, "decode_floor_c.csv" for C).
  * @param written receives every path written (may be nullptr)
  * @return "" on success, else one line naming the file and the reason (files before it were written)
  */

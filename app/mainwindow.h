@@ -156,8 +156,13 @@ public:
 
     /** Makes the current (last valid) scenario baseline A: evaluated once, drawn dashed in the plots BaselineOverlay::plotNames() lists. */
     void pinBaseline();
-    /** Removes baseline A. */
+    /** Removes every pinned scenario (baseline A and the others of an N-way comparison). */
     void clearBaseline();
+    /** Pins the current (last valid) scenario too, into the next free slot (B, C, ... up to F; Edit > Pin as next
+     *  scenario): drawn in its own colour and dash beside the others. Returns the slot (0 = A), or -1 when six are pinned. */
+    int pinNext();
+    /** Unpins the scenario in @p slot (Edit > Unpin); false when none is pinned there. */
+    bool unpin(int slot);
     /** The Markdown summary of the scenario (and of A / B when pinned), also put on the clipboard. */
     QString copySummary();
     /** Exports into options.folder, overwriting; reports in the notice bar. */
@@ -192,6 +197,7 @@ private:
     void addEditMenu();
     void addFeatureViewActions(QMenu* view);
     void updateNumbersCell();
+    void syncPinned();
     void refreshFeatures();
     void exportFromDialog();
 
@@ -221,6 +227,8 @@ private:
     Presentation* m_presentation = nullptr;
     QAction* m_pinAction = nullptr;
     QAction* m_clearAction = nullptr;
+    QAction* m_pinNextAction = nullptr;
+    QMenu* m_unpinMenu = nullptr;
     QAction* m_compareAction = nullptr;
     ExportOptions m_exportOptions;
 };

@@ -34,7 +34,8 @@ struct Options {
 
     QString format = QStringLiteral("text"); ///< --format: text|json (report, triage, simulate), also csv (predict, plan, list)
     bool report = false;        ///< --report
-    QString compareFile;        ///< --compare FILE (with --report)
+    QString compareFile;        ///< --compare FILE (with --report): the first one given
+    QStringList compareFiles;   ///< every --compare FILE in order (repeatable: an N-way comparison)
     QString triageFile;         ///< --triage FILE
     QByteArray ticket;          ///< the ticket's bytes, read and checked while parsing
     QByteArray ticketScenario;  ///< the ticket's "scenario" object (JSON), applied after the model config

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QHash>
 #include <QJsonArray>
 #include <QLocale>
 #include <QStringList>
@@ -527,6 +528,170 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
         out << row.key.leftJustified(wKey) + row.a.rightJustified(wA + 2) + row.b.rightJustified(wB + 2)
                    + row.ratio.rightJustified(wRatio + 2);
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+namespace {
+
+/** The name of a compared scenario as the comparison prints it: "Llama 3.1 8B on H100 SXM". */
+QString comparedName(const model::Scenario& s)
+{
+    return QString::fromStdString(s.model.name) + QStringLiteral(" on ") + QString::fromStdString(s.hardware.name);
+}
+
+/** A compared figure as the text table prints it (as compareText). */
+QString comparedCell(const QJsonValue& v)
+{
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        if (d == std::floor(d) && std::abs(d) < 1e15)
+            return num(d); // whole counts with thousands separators
+        return std::abs(d) >= 1e6 || (d != 0 && std::abs(d) < 1e-3) ? QString::number(d, 'g', 4) : QString::number(d, 'f', 3);
+    }
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+    if (v.isNull())
+        return QStringLiteral("none");
+    return v.toString();
+}
+
+/** One CSV field: numbers in the shortest form that reads back to the same double, text quoted when it must be. */
+QString csvField(const QJsonValue& v)
+{
+    if (v.isDouble())
+        return std::isfinite(v.toDouble()) ? QString::fromStdString(model::formatNumber(v.toDouble())) : QString();
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (v.isNull() || v.isUndefined())
+        return QString();
+    QString text = v.toString();
+    if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n')))
+        text = QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    return text;
+}
+
+/** The flattened reports of @p scenarios, one map per scenario, and the keys of the first in document order. */
+struct FlatReports {
+    QStringList keys;
+    QList<QHash<QString, QJsonValue>> values;
+    QList<QJsonObject> reports;
+};
+
+FlatReports flatReports(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+{
+    FlatReports out;
+    for (size_t i = 0; i < scenarios.size(); ++i) {
+        out.reports.append(reportJson(scenarios[i], evaluations[i]));
+        QList<QPair<QString, QJsonValue>> flat;
+        flatten(out.reports.back(), QString(), flat);
+        QHash<QString, QJsonValue> map;
+        for (const auto& [key, value] : flat) {
+            map.insert(key, value);
+            if (i == 0 && key != QLatin1String("ridgeline_version"))
+                out.keys.append(key);
+        }
+        out.values.append(map);
+    }
+    return out;
+}
+
+} // namespace
+
+QString comparedLetter(int index)
+{
+    return QString(QChar(u'A' + std::clamp(index, 0, 25)));
+}
+
+QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+{
+    const FlatReports flat = flatReports(scenarios, evaluations);
+    QJsonObject out;
+    QJsonArray labels, names;
+    for (qsizetype i = 0; i < flat.reports.size(); ++i) {
+        const QString letter = comparedLetter(int(i));
+        out.insert(letter.toLower(), flat.reports[i]);
+        labels.append(letter);
+        names.append(comparedName(scenarios[size_t(i)]));
+        if (i == 0)
+            continue;
+        QJsonObject ratios;
+        for (const QString& key : flat.keys) {
+            const QJsonValue va = flat.values[0].value(key);
+            if (va.isDouble() && flat.values[i].contains(key)) // as compareJson of two: figures both reports have
+                insertDotted(ratios, key, ratio(va, flat.values[i].value(key)));
+        }
+        out.insert(i == 1 ? QStringLiteral("ratio") : QStringLiteral("ratio_") + letter.toLower(), ratios);
+    }
+    out.insert(QStringLiteral("labels"), labels);
+    out.insert(QStringLiteral("names"), names);
+    return out;
+}
+
+QString compareText(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+{
+    const FlatReports flat = flatReports(scenarios, evaluations);
+    const qsizetype n = flat.reports.size();
+    QList<QStringList> rows;
+    QStringList header{QStringLiteral("figure")};
+    for (qsizetype i = 0; i < n; ++i)
+        header << comparedLetter(int(i));
+    for (qsizetype i = 1; i < n; ++i)
+        header << comparedLetter(int(i)) + QStringLiteral(" / A");
+    rows.append(header);
+    for (const QString& key : flat.keys) {
+        QStringList row{key};
+        const QJsonValue va = flat.values[0].value(key);
+        for (qsizetype i = 0; i < n; ++i)
+            row << comparedCell(flat.values[i].value(key, QJsonValue(QJsonValue::Null)));
+        for (qsizetype i = 1; i < n; ++i) {
+            const QJsonValue r = ratio(va, flat.values[i].value(key));
+            row << (r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-"));
+        }
+        rows.append(row);
+    }
+    // Columns as wide as their widest cell plus a two-space gap, as compareText.
+    QList<qsizetype> widths(header.size(), 0);
+    for (const QStringList& row : rows)
+        for (qsizetype c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], row[c].size());
+    QStringList out;
+    for (qsizetype i = 0; i < n; ++i)
+        out << comparedLetter(int(i)) + QStringLiteral(": ") + comparedName(scenarios[size_t(i)]);
+    out << QString();
+    for (const QStringList& row : rows) {
+        QString line = row[0].leftJustified(widths[0]);
+        for (qsizetype c = 1; c < row.size(); ++c)
+            line += row[c].rightJustified(widths[c] + 2);
+        out << line;
+    }
+    return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+{
+    const FlatReports flat = flatReports(scenarios, evaluations);
+    const qsizetype n = flat.reports.size();
+    QStringList header{QStringLiteral("figure")};
+    for (qsizetype i = 0; i < n; ++i)
+        header << comparedLetter(int(i));
+    for (qsizetype i = 1; i < n; ++i)
+        header << comparedLetter(int(i)) + QStringLiteral(" / A");
+    QStringList lines{header.join(QLatin1Char(','))};
+    QStringList names{QStringLiteral("name")};
+    for (qsizetype i = 0; i < n; ++i)
+        names << csvField(comparedName(scenarios[size_t(i)]));
+    for (qsizetype i = 1; i < n; ++i)
+        names << QString();
+    lines << names.join(QLatin1Char(','));
+    for (const QString& key : flat.keys) {
+        QStringList row{key};
+        const QJsonValue va = flat.values[0].value(key);
+        for (qsizetype i = 0; i < n; ++i)
+            row << csvField(flat.values[i].value(key));
+        for (qsizetype i = 1; i < n; ++i)
+            row << csvField(ratio(va, flat.values[i].value(key)));
+        lines << row.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
 } // namespace ridgeline::app

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <vector>
+
 #include <QJsonObject>
 #include <QString>
 
@@ -28,5 +30,27 @@ QJsonObject compareJson(const model::Scenario& a, const model::Evaluation& ea, c
 /** The same as a side-by-side text table: figure, A, B, B / A. */
 QString compareText(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
                     const model::Evaluation& eb);
+
+/** The letter of compared scenario @p index: "A" for 0 (the --scenario), "B" for the first --compare FILE, ... */
+QString comparedLetter(int index);
+
+/**
+ * N-way comparison (--report with --compare given several times): @p scenarios[0] is A (the reference),
+ * the others B, C, ... with their @p evaluations (as many). {"a": report A, "b": report B, "c": ..., "ratio":
+ * every numeric figure as B / A (as the A/B comparison), "ratio_c": C / A, "ratio_d": ..., "labels": ["A", "B",
+ * ...], "names": ["Llama 3.1 8B on H100 SXM", ...]}. With two scenarios "a", "b" and "ratio" are
+ * compareJson()'s; the A/B command line prints compareJson() itself.
+ */
+QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations);
+
+/** The N-way comparison as a text table: the names ("A: ..."), then figure, A, B, C, ..., B / A, C / A, ... */
+QString compareText(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations);
+
+/**
+ * The comparison as CSV ("\n" line ends): header figure,A,B,...,B / A,...; a "name" row with each scenario's
+ * name; then one row per figure (dotted key as in the JSON), numbers in the shortest form that reads back to the
+ * same double, ratios empty where undefined (A is 0 or either is not a number).
+ */
+QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations);
 
 } // namespace ridgeline::app

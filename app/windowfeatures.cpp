@@ -139,10 +139,84 @@ void MainWindow::addEditMenu()
     m_pinAction->setObjectName(QStringLiteral("pinBaselineAction"));
     m_pinAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     m_pinAction->setStatusTip(tr("Keep the current scenario as A, dashed in the Floors plots and the capacity, KV-fit and speculative plots, and compare the live scenario B with it"));
+    // N-way comparison (issue 14): pin again and again (A to F), unpin one, clear all.
+    m_pinNextAction = edit->addAction(tr("Pin as &next scenario (B, C, …)"), this, [this] { pinNext(); });
+    m_pinNextAction->setObjectName(QStringLiteral("pinNextAction"));
+    m_pinNextAction->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_B));
+    m_pinNextAction->setStatusTip(tr("Keep the current scenario too, beside those already pinned (up to six, A to F), each in a "
+                                     "colour and dash of its own, and compare them all in the plots and the numbers"));
+    m_unpinMenu = edit->addMenu(tr("&Unpin"));
+    m_unpinMenu->setObjectName(QStringLiteral("unpinMenu"));
+    m_unpinMenu->setEnabled(false);
     m_clearAction = edit->addAction(tr("C&lear baseline"), this, &MainWindow::clearBaseline);
     m_clearAction->setObjectName(QStringLiteral("clearBaselineAction"));
     m_clearAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    m_clearAction->setStatusTip(tr("Unpin every pinned scenario"));
     m_clearAction->setEnabled(false);
+}
+
+void MainWindow::syncPinned()
+{
+    // After every pin, unpin and clear: the table's columns, the actions, the Unpin menu.
+    const bool pinned = m_baseline->isPinned();
+    m_comparison->setPinned(m_baseline->pinned());
+    m_clearAction->setEnabled(pinned);
+    m_clearAction->setText(m_baseline->count() > 1 ? tr("C&lear all pinned") : tr("C&lear baseline"));
+    m_compareAction->setEnabled(pinned);
+    m_compareAction->setText(m_baseline->count() > 1 ? tr("Numbers as &comparison") : tr("Numbers as &A / B"));
+    m_pinAction->setText(m_baseline->pinned().at(0) ? tr("Re&pin as baseline A") : tr("&Pin as baseline A"));
+    m_pinNextAction->setEnabled(!m_baseline->pinned().isFull());
+    m_unpinMenu->clear();
+    for (const document::PinnedScenario& p : m_baseline->pinned().items()) {
+        const int slot = p.slot;
+        QAction* unpinAction = m_unpinMenu->addAction(m_baseline->label(slot), this, [this, slot] { unpin(slot); });
+        unpinAction->setObjectName(QStringLiteral("unpinAction") + pinnedLetter(slot));
+    }
+    m_unpinMenu->setEnabled(pinned);
+    if (!pinned) {
+        updateNumbersCell();
+        return;
+    }
+    if (m_compareAction->isChecked())
+        updateNumbersCell();
+    else
+        m_compareAction->setChecked(true);
+}
+
+int MainWindow::pinNext()
+{
+    m_document->evaluateNow();
+    const bool invalid = !m_document->errorText().isEmpty();
+    if (m_baseline->pinned().isFull()) {
+        showNotice(tr("Six scenarios are pinned already (A to F): Edit > Unpin one first."), true);
+        return -1;
+    }
+    m_baseline->setWhatIfPanels(m_whatIfs->capacityPlot(), m_whatIfs->kvFitPlot(), m_whatIfs->speculativePlot());
+    const int slot = m_baseline->pinNext(m_document->evaluatedScenario());
+    syncPinned();
+    showNotice(tr("Pinned %1%2: %3 scenarios in %4, with every one's figures and ratios to %5 in the numbers; "
+                  "Edit > Unpin takes one off.")
+                   .arg(m_baseline->label(slot),
+                        invalid ? tr(" (the last valid scenario: the current one is invalid)") : QString(),
+                        QString::number(m_baseline->count()), m_baseline->plotNames(),
+                        pinnedLetter(m_baseline->pinned().first()->slot)),
+               false, tr("Pinned %1").arg(m_baseline->label(slot)));
+    m_notice->setProperty("baselineNotice", true);
+    return slot;
+}
+
+bool MainWindow::unpin(int slot)
+{
+    const QString label = m_baseline->label(slot);
+    if (!m_baseline->unpin(slot))
+        return false;
+    syncPinned();
+    if (!m_baseline->isPinned() && m_notice->property("baselineNotice").toBool()) {
+        m_notice->hide();
+        m_noticeText->clear();
+    }
+    statusBar()->showMessage(tr("Unpinned %1.").arg(label), 5000);
+    return true;
 }
 
 void MainWindow::addFeatureViewActions(QMenu* view)
@@ -213,30 +287,20 @@ void MainWindow::pinBaseline()
     // A is drawn on these what-if plots too: their tabs are built now if they were not yet.
     m_baseline->setWhatIfPanels(m_whatIfs->capacityPlot(), m_whatIfs->kvFitPlot(), m_whatIfs->speculativePlot());
     m_baseline->pin(m_document->evaluatedScenario());
-    m_comparison->setBaseline(m_baseline->scenario(), m_baseline->evaluation());
-    m_clearAction->setEnabled(true);
-    m_compareAction->setEnabled(true);
-    m_pinAction->setText(tr("Re&pin as baseline A"));
-    if (m_compareAction->isChecked())
-        updateNumbersCell();
-    else
-        m_compareAction->setChecked(true);
+    syncPinned();
     showNotice(tr("Pinned %1 as baseline A%2: dashed in %3, with A, B and B \u00f7 A in the numbers. Change the "
                   "hardware, precision or model to see B against it; Edit > Clear baseline removes it.")
-                   .arg(scenarioName(m_baseline->scenario()),
+                   .arg(scenarioName(m_baseline->pinned().at(0)->baseline.scenario()),
                         invalid ? tr(" (the last valid scenario: the current one is invalid)") : QString(),
                         m_baseline->plotNames()),
-               false, tr("Baseline A: %1").arg(scenarioName(m_baseline->scenario())));
+               false, tr("Baseline A: %1").arg(scenarioName(m_baseline->pinned().at(0)->baseline.scenario())));
     m_notice->setProperty("baselineNotice", true);
 }
 
 void MainWindow::clearBaseline()
 {
     m_baseline->clear();
-    m_clearAction->setEnabled(false);
-    m_compareAction->setEnabled(false);
-    m_pinAction->setText(tr("&Pin as baseline A"));
-    updateNumbersCell();
+    syncPinned();
     if (m_notice->property("baselineNotice").toBool()) { // "Pinned ... as baseline A" is no longer true
         m_notice->hide();
         m_noticeText->clear();

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Slider-to-painted latency of the real main window (issue 6). Built with the project, not run by
 // CTest (timings on shared machines are noisy). Usage:
-//   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 500] [--spacing 17] [--load N] [--json FILE]
+//   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 500] [--spacing 17] [--load N] [--pinned N] [--json FILE]
+// --pinned N pins N scenarios first (N-way comparison, issue 14: each a different bandwidth and batch), so that
+// every step also keeps them in view and refreshes the comparison table in place of the numbers panel.
 // Prints per-slider and overall p50 / p95 / p99 / max in ms, CPU per step, the benchmark's own CPU
 // while it waits, model evaluation time per scenario,
 // start-up time to the first painted window, peak resident memory, the same-pass burst (1,000
@@ -327,6 +329,7 @@ int main(int argc, char** argv)
     QString jsonPath;
     bool sweepOnly = false; // skip the bursts (for profilers: --sweep-only under callgrind)
     QStringList only;       // --slider NAME: sweep only these sliders
+    int pinned = 0;         // --pinned N: scenarios pinned before the sweep (0 to 6)
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
@@ -341,9 +344,11 @@ int main(int argc, char** argv)
             only.append(args[++i]);
         else if (args[i] == QLatin1String("--load") && i + 1 < args.size())
             ++i; // read above, before Qt started
+        else if (args[i] == QLatin1String("--pinned") && i + 1 < args.size())
+            pinned = std::clamp(args[++i].toInt(), 0, 6);
         else {
-            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--slider NAME]... [--load N] [--sweep-only] "
-                                 "[--json FILE]\n");
+            std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--slider NAME]... [--load N] [--pinned N] "
+                                 "[--sweep-only] [--json FILE]\n");
             return 2;
         }
     }
@@ -359,6 +364,16 @@ int main(int argc, char** argv)
     window.show();
     settle(window.document(), watch, clock, 0);
     const double startupMs = ageAtMain * 1e3 + double(watch.lastPaintNs) / 1e6;
+
+    // --pinned N: N scenarios pinned (each evaluated once here, never on the steps).
+    for (int i = 0; i < pinned; ++i) {
+        window.document()->edit([i](model::Scenario& sc) {
+            sc.hardware.bandwidthBytesPerSecond *= 1.0 + 0.25 * i;
+            sc.workload.batch = 1 + 8 * i;
+        });
+        window.document()->evaluateNow();
+        window.pinNext();
+    }
 
     // Model evaluation per scenario (every quantity and sweep), into reused storage.
     model::Evaluation evaluation;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <vector>
+
 #include "model/cost/costmodel.h"
 #include "model/cost/scenario.h"
 
@@ -27,6 +29,45 @@ private:
     bool m_pinned = false;
     model::Scenario m_scenario;
     model::Evaluation m_evaluation;
+};
+
+/** One scenario pinned for an N-way comparison: its slot (0 = A, 1 = B, ...) and its Baseline (scenario and evaluation). */
+struct PinnedScenario {
+    int slot = 0;
+    Baseline baseline;
+};
+
+/**
+ * The scenarios pinned for an N-way comparison (issue 14): up to kMaxPinned, each in a slot of its own
+ * (0 = A to 5 = F) that keeps its letter, colour and dash while others are unpinned. Each is evaluated
+ * once when pinned (Baseline::pin). The first pinned (the lowest slot) is the reference the table's and
+ * the report's ratios divide by. Baseline A of the A/B comparison is the one-item case: slot 0 alone.
+ */
+class PinnedScenarios {
+public:
+    static constexpr int kMaxPinned = 6;
+
+    /** Pins @p scenario (valid: model::validate) into the lowest free slot; returns the slot, or -1 when all are taken. */
+    int pinNext(const model::Scenario& scenario);
+    /** Pins @p scenario into @p slot (0 to kMaxPinned - 1), replacing what was there. */
+    void pinAt(int slot, const model::Scenario& scenario);
+    /** Unpins @p slot; false when nothing is pinned there. */
+    bool unpin(int slot);
+    /** Unpins every scenario. */
+    void clear() { m_pinned.clear(); }
+
+    bool isEmpty() const { return m_pinned.empty(); }
+    int size() const { return int(m_pinned.size()); }
+    bool isFull() const { return size() >= kMaxPinned; }
+    /** The pinned scenarios in slot order (A first). */
+    const std::vector<PinnedScenario>& items() const { return m_pinned; }
+    /** The one in @p slot, or nullptr. */
+    const PinnedScenario* at(int slot) const;
+    /** The reference: the pinned scenario in the lowest slot (nullptr when none is pinned). */
+    const PinnedScenario* first() const { return m_pinned.empty() ? nullptr : &m_pinned.front(); }
+
+private:
+    std::vector<PinnedScenario> m_pinned; ///< sorted by slot
 };
 
 } // namespace ridgeline::document

@@ -12,6 +12,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "app/commandline.h"
+#include "app/report.h"
+#include "model/cost/costmodel.h"
 #include "model/cost/presets.h"
 
 namespace {
@@ -424,6 +427,128 @@ private slots:
         QVERIFY(sawPeak);
     }
 
+    /** One --compare FILE prints what it printed before N-way comparison: app::compareText / compareJson of the two. */
+    void singleCompareUnchanged()
+    {
+        const QString a = source("resources/scenarios/llama-3.1-8b-h100.json");
+        const QString b = source("resources/scenarios/incident-drill-13b-a100.json");
+        ridgeline::model::Scenario sa, sb;
+        QVERIFY(ridgeline::app::buildScenario(a, {}, sa).isEmpty());
+        QVERIFY(ridgeline::app::buildScenario(b, {}, sb).isEmpty());
+        const ridgeline::model::Evaluation ea = ridgeline::model::evaluate(sa), eb = ridgeline::model::evaluate(sb);
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--scenario"), a, QStringLiteral("--compare"), b});
+        QCOMPARE(text.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(text.out).trimmed(), ridgeline::app::compareText(sa, ea, sb, eb).trimmed());
+        const Result json = runRidgeline({QStringLiteral("--report"), QStringLiteral("--format"), QStringLiteral("json"),
+                                          QStringLiteral("--scenario"), a, QStringLiteral("--compare"), b});
+        QCOMPARE(json.exitCode, 0);
+        const QByteArray expected = QJsonDocument(ridgeline::app::compareJson(sa, ea, sb, eb)).toJson(QJsonDocument::Indented).trimmed();
+        QCOMPARE(json.out.trimmed(), expected);
+        // Exactly the A/B keys: nothing added to the one-file output.
+        QCOMPARE(QJsonDocument::fromJson(json.out).object().keys(),
+                 QStringList({QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("ratio")}));
+        // The N-way JSON of the same two keeps "a", "b" and "ratio" as they were.
+        const QJsonObject many = ridgeline::app::compareJson(std::vector<ridgeline::model::Scenario>{sa, sb},
+                                                             std::vector<ridgeline::model::Evaluation>{ea, eb});
+        const QJsonObject two = ridgeline::app::compareJson(sa, ea, sb, eb);
+        for (const char* key : {"a", "b", "ratio"})
+            QVERIFY2(many.value(QLatin1String(key)) == two.value(QLatin1String(key)), key);
+    }
+
+    /** --compare three times: A and B, C, D side by side with B / A, C / A, D / A, as text, JSON and CSV. */
+    void compareThreeFiles()
+    {
+        const QString a = source("resources/scenarios/llama-3.1-8b-h100.json");
+        const QStringList others{source("resources/scenarios/incident-drill-13b-a100.json"),
+                                 source("resources/scenarios/crossover-70b-h100.json"),
+                                 source("resources/scenarios/crossover-405b-h100.json")};
+        QStringList args{QStringLiteral("--report"), QStringLiteral("--scenario"), a};
+        for (const QString& f : others)
+            args << QStringLiteral("--compare") << f;
+        // Each scenario evaluated here, independently of the command line.
+        std::vector<ridgeline::model::Evaluation> evaluations;
+        QStringList names;
+        for (const QString& f : QStringList{a} + others) {
+            ridgeline::model::Scenario s;
+            QVERIFY(ridgeline::app::buildScenario(f, {}, s).isEmpty());
+            evaluations.push_back(ridgeline::model::evaluate(s));
+            names << QString::fromStdString(s.model.name) + QStringLiteral(" on ") + QString::fromStdString(s.hardware.name);
+        }
+        const double floorA = evaluations[0].decode.floorSecondsBatch1 * 1e3;
+
+        const Result json = runRidgeline(QStringList(args) << QStringLiteral("--format") << QStringLiteral("json"));
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(o.value(QStringLiteral("labels")).toArray().size(), 4);
+        QCOMPARE(o.value(QStringLiteral("names")).toArray().at(3).toString(), names[3]);
+        const char* letters[] = {"a", "b", "c", "d"};
+        for (int i = 0; i < 4; ++i) {
+            const double floor = evaluations[size_t(i)].decode.floorSecondsBatch1 * 1e3;
+            QVERIFY(near(at(o, QString::fromLatin1(letters[i]) + QStringLiteral(".decode.floor_ms_batch1")), floor, 1e-9));
+            if (i > 0) {
+                const QString ratioKey = i == 1 ? QStringLiteral("ratio") : QStringLiteral("ratio_") + QLatin1String(letters[i]);
+                QVERIFY2(near(at(o, ratioKey + QStringLiteral(".decode.floor_ms_batch1")), floor / floorA, 1e-9), qPrintable(ratioKey));
+            }
+        }
+
+        const Result text = runRidgeline(args);
+        QCOMPARE(text.exitCode, 0);
+        const QStringList lines = QString::fromUtf8(text.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(lines[i], QStringLiteral("%1: %2").arg(QChar(u'A' + i)).arg(names[i]));
+        int rows = 0;
+        bool sawFloor = false;
+        for (const QString& line : lines.mid(4)) {
+            const QStringList cells = line.split(QRegularExpression(QStringLiteral("\\s{2,}")), Qt::SkipEmptyParts);
+            QVERIFY2(cells.size() == 8, qPrintable(line)); // figure, A, B, C, D, B / A, C / A, D / A
+            if (cells[0] == QLatin1String("decode.floor_ms_batch1")) {
+                sawFloor = true;
+                const double ratioD = evaluations[3].decode.floorSecondsBatch1 * 1e3 / floorA;
+                QCOMPARE(cells[7], QString::number(ratioD, 'f', 3) + QLatin1Char('x'));
+            }
+            ++rows;
+        }
+        QVERIFY(rows > 50);
+        QVERIFY(sawFloor);
+
+        const Result csv = runRidgeline(QStringList(args) << QStringLiteral("--format") << QStringLiteral("csv"));
+        QCOMPARE(csv.exitCode, 0);
+        const QStringList csvLines = QString::fromUtf8(csv.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(csvLines[0], QStringLiteral("figure,A,B,C,D,B / A,C / A,D / A"));
+        QVERIFY2(csvLines[1].startsWith(QStringLiteral("name,") + names[0]), qPrintable(csvLines[1]));
+        bool sawCsvFloor = false;
+        for (const QString& line : csvLines.mid(2)) {
+            if (!line.startsWith(QStringLiteral("decode.floor_ms_batch1,")))
+                continue;
+            sawCsvFloor = true;
+            const QStringList cells = line.split(QLatin1Char(','));
+            QCOMPARE(cells.size(), 8);
+            for (int i = 0; i < 4; ++i)
+                QVERIFY(near(cells[1 + i].toDouble(), evaluations[size_t(i)].decode.floorSecondsBatch1 * 1e3, 1e-12));
+            QVERIFY(near(cells[6].toDouble(), evaluations[2].decode.floorSecondsBatch1 * 1e3 / floorA, 1e-12));
+        }
+        QVERIFY(sawCsvFloor);
+    }
+
+    /** A malformed --compare file: exit 2, one line naming the file, its letter and the field. */
+    void compareBadFile()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model": {"params": "lots"}})");
+        f.close();
+        const QString good = source("resources/scenarios/crossover-70b-h100.json");
+        const Result r = runRidgeline({QStringLiteral("--report"), QStringLiteral("--compare"), good, QStringLiteral("--compare"), bad});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--compare (C): " + bad.toUtf8() + ": model.params"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+        const Result empty = runRidgeline({QStringLiteral("--report"), QStringLiteral("--compare"), good, QStringLiteral("--compare"), QString()});
+        QCOMPARE(empty.exitCode, 2);
+        QVERIFY2(empty.err.contains("--compare: empty value"), empty.err.constData());
+    }
+
     void servingWhatIfKeysInTheReport()
     {
         const QJsonObject r = reportFor({QStringLiteral("--set"), QStringLiteral("serving.prefix_tokens=1800")});
@@ -557,6 +682,31 @@ private slots:
         const Result bad = runRidgeline({QStringLiteral("--screenshot"), QStringLiteral("/nonexistent-dir/window.png")});
         QCOMPARE(bad.exitCode, 1);
         QVERIFY(bad.err.contains("/nonexistent-dir/window.png"));
+    }
+
+    /** --screenshot with --compare FILE...: each FILE pinned in the window; more than six refused; a bad one named. */
+    void screenshotWithPinnedScenarios()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("nway.png"));
+        const QString file = source("resources/scenarios/crossover-70b-h100.json");
+        QStringList args{QStringLiteral("--screenshot"), path, QStringLiteral("--size"), QStringLiteral("1280x800")};
+        for (int i = 0; i < 3; ++i)
+            args << QStringLiteral("--compare") << file;
+        const Result r = runRidgeline(args);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QImage(path).size(), QSize(1280, 800));
+        for (int i = 0; i < 4; ++i)
+            args << QStringLiteral("--compare") << file;
+        const Result seven = runRidgeline(args);
+        QCOMPARE(seven.exitCode, 2);
+        QVERIFY2(seven.err.contains("6 at most"), seven.err.constData());
+        const Result bad = runRidgeline({QStringLiteral("--screenshot"), path, QStringLiteral("--compare"), dir.filePath(QStringLiteral("missing.json"))});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("missing.json"), bad.err.constData());
+        const Result alone = runRidgeline({QStringLiteral("--compare"), file});
+        QCOMPARE(alone.exitCode, 2);
+        QVERIFY2(alone.err.contains("--compare goes with --report"), alone.err.constData());
     }
 
     /** Issue 15: --list-hardware prints the built-in catalogue as a text table, JSON or CSV. */

@@ -10,7 +10,12 @@
 #include <QLabel>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QFile>
+#include <QMenu>
 #include <QTest>
+
+#include <functional>
 
 #include <qcustomplot.h>
 
@@ -31,6 +36,13 @@
 #include "document/scenariodocument.h"
 #include "views/floors/sloplot.h"
 #include "views/kit/valueslider.h"
+#include "views/kit/baselinelayer.h"
+#include "views/kit/palette.h"
+#include "views/floors/floorplot.h"
+#include "views/whatifs/whatifstabs.h"
+#include "views/whatifs/capacityplot.h"
+#include "views/whatifs/kvfitplot.h"
+#include "views/whatifs/speculativeplot.h"
 
 using ridgeline::app::MainWindow;
 namespace model = ridgeline::model;
@@ -73,6 +85,47 @@ bool choose(QComboBox* combo, const QString& text)
     return true;
 }
 
+/** The graphs of each pinned scenario on a floor plot: how many each pins (main curve + markers). */
+int graphsPerPinned(const views::FloorPlot* plot)
+{
+    switch (plot->id()) {
+    case views::FloorPlotId::Decode: return 2;
+    case views::FloorPlotId::Roofline: return 3;
+    case views::FloorPlotId::KvShare: return 2;
+    case views::FloorPlotId::Prefill: return 1;
+    case views::FloorPlotId::Slo: return 2;
+    }
+    return 0;
+}
+
+int countBaselineGraphs(QCustomPlot* plot)
+{
+    int n = 0;
+    for (int i = 0; i < plot->graphCount(); ++i)
+        n += plot->graph(i)->objectName() == QLatin1String("baselineGraph") ? 1 : 0;
+    return n;
+}
+
+/** The names written at the plot's top left, in drawing order, with their colours. */
+QList<QPair<QString, QColor>> pinnedLabels(QCustomPlot* plot)
+{
+    QList<QPair<QString, QColor>> out;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot->item(i)); text && text->objectName() == QLatin1String("baselineLabel"))
+            out.append({text->text(), text->color()});
+    return out;
+}
+
+/** Pins the window's scenario after @p edit as the next scenario; returns the scenario pinned. */
+model::Scenario pinAfter(MainWindow& window, const std::function<void(model::Scenario&)>& edit)
+{
+    window.document()->edit(edit);
+    window.document()->evaluateNow();
+    const model::Scenario s = window.document()->evaluatedScenario();
+    window.pinNext();
+    return s;
+}
+
 } // namespace
 
 class TestBaseline final : public QObject {
@@ -86,6 +139,9 @@ private slots:
     void clearRemovesEverything();
     void summaryHasBothColumns();
     void renderPng();
+    void nWayThreePinnedOnEveryPlot();
+    void nWayTableColumnsAndRatios();
+    void nWayExportAndLimit();
 };
 
 void TestBaseline::pinnedCurvesAreAsEvaluatedWhileBMoves()
@@ -245,6 +301,203 @@ void TestBaseline::renderPng()
     window.document()->edit([](model::Scenario& s) { s.workload.batch = 16; });
     window.flushForScreenshot();
     QVERIFY(window.grab().toImage().save(QStringLiteral("/tmp/ridgeline-baseline.png")));
+}
+
+void TestBaseline::nWayThreePinnedOnEveryPlot()
+{
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QList<int> before;
+    for (QCustomPlot* plot : window.plots())
+        before << plot->graphCount();
+    // A: the default (8B on H100); B: more bandwidth; C: a larger batch and fp8 KV.
+    window.document()->evaluateNow();
+    const model::Scenario a = window.document()->evaluatedScenario();
+    QCOMPARE(window.pinNext(), 0);
+    const model::Scenario b = pinAfter(window, [](model::Scenario& s) {
+        s.hardware.bandwidthBytesPerSecond = 4.8e12;
+        s.hardware.name = "H200";
+    });
+    const model::Scenario c = pinAfter(window, [](model::Scenario& s) {
+        s.workload.batch = 32;
+        s.model.kvDtype = model::DType::FP8;
+    });
+    views::BaselineOverlay* overlay = window.baseline();
+    QCOMPARE(overlay->count(), 3);
+    const std::vector<model::Scenario> pinned{a, b, c};
+    const QStringList letters{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C")};
+    // Colours: three different ones, A's the baseline colour as in the A/B comparison.
+    QCOMPARE(views::palette::pinned(0), views::palette::baseline());
+    QVERIFY(views::palette::pinned(0) != views::palette::pinned(1) && views::palette::pinned(1) != views::palette::pinned(2)
+            && views::palette::pinned(0) != views::palette::pinned(2));
+
+    const QList<views::FloorPlot*> floors = window.floorPlots();
+    for (int p = 0; p < floors.size(); ++p) {
+        views::FloorPlot* plot = floors[p];
+        const QString id = plot->name();
+        QCOMPARE(plot->baselineCount(), 3);
+        QCOMPARE(plot->plot()->graphCount() - before[p], 3 * graphsPerPinned(plot));
+        QCOMPARE(countBaselineGraphs(plot->plot()), 3 * graphsPerPinned(plot));
+        const QList<QPair<QString, QColor>> labels = pinnedLabels(plot->plot());
+        QCOMPARE(labels.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const QString name = letters[i] + QStringLiteral(": ") + views::scenarioName(pinned[size_t(i)]);
+            QCOMPARE(overlay->label(i), name);
+            const QList<QCPGraph*> graphs = plot->baselineGraphs(i);
+            QCOMPARE(graphs.size(), graphsPerPinned(plot));
+            QCOMPARE(graphs[0]->name(), name);
+            QCOMPARE(graphs[0]->pen().color(), views::palette::pinned(i));
+            QVERIFY2(labels[i].first.endsWith(name), qPrintable(id + QStringLiteral(": ") + labels[i].first));
+            QCOMPARE(labels[i].second, views::palette::pinned(i));
+            QCOMPARE(overlay->graphs(plot, i), graphs);
+        }
+        // Three different dash patterns.
+        QVERIFY(plot->baselineGraphs(0)[0]->pen().dashPattern() != plot->baselineGraphs(1)[0]->pen().dashPattern());
+        QVERIFY(plot->baselineGraphs(1)[0]->pen().dashPattern() != plot->baselineGraphs(2)[0]->pen().dashPattern());
+    }
+    // Each pinned curve is model::evaluate of its scenario.
+    for (int i = 0; i < 3; ++i) {
+        const model::Evaluation e = model::evaluate(pinned[size_t(i)]);
+        QCOMPARE(values(window.decodePanel()->baselineGraphs(i)[0]), expected(e.sweeps.stepMs));
+        QCOMPARE(values(window.kvSharePanel()->baselineGraphs(i)[0]), expected(e.sweeps.kvShare, 100.0));
+        QCOMPARE(window.kvSharePanel()->kvBarSet()->at(1 + i), e.decode.kvBytes / 1e9);
+    }
+    // The what-if plots that drew A draw all three.
+    views::WhatIfTabs* tabs = window.whatIfTabs();
+    for (views::PlotPanel* panel : QList<views::PlotPanel*>{tabs->capacityPlot(), tabs->kvFitPlot(), tabs->speculativePlot()})
+        for (int i = 0; i < 3; ++i)
+            QVERIFY2(!overlay->graphs(panel, i).isEmpty(), qPrintable(panel->objectName()));
+    QCOMPARE(pinnedLabels(tabs->speculativePlot()->plot()).size(), 3);
+    // The KV bars: live, then A, B, C.
+    QBarCategoryAxis* categories = nullptr;
+    for (QAbstractAxis* axis : window.kvSharePanel()->chartView()->chart()->axes())
+        if (auto* cat = qobject_cast<QBarCategoryAxis*>(axis))
+            categories = cat;
+    QVERIFY(categories);
+    QCOMPARE(categories->categories(), QStringList({QStringLiteral("live"), QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C")}));
+
+    window.flushForScreenshot();
+    QVERIFY(window.grab().toImage().save(QStringLiteral("/tmp/ridgeline-nway.png")));
+
+    // Unpin B from the Edit menu: A and C stay, in their colours.
+    auto* unpinB = window.findChild<QAction*>(QStringLiteral("unpinActionB"));
+    QVERIFY(unpinB);
+    unpinB->trigger();
+    QCOMPARE(overlay->count(), 2);
+    QVERIFY(!window.findChild<QAction*>(QStringLiteral("unpinActionB")));
+    for (int p = 0; p < floors.size(); ++p) {
+        QCOMPARE(floors[p]->plot()->graphCount() - before[p], 2 * graphsPerPinned(floors[p]));
+        QCOMPARE(floors[p]->baselineSlot(1), 2);
+        QCOMPARE(floors[p]->baselineGraphs(1)[0]->pen().color(), views::palette::pinned(2));
+        QCOMPARE(pinnedLabels(floors[p]->plot()).size(), 2);
+    }
+    QCOMPARE(window.kvSharePanel()->kvBarSet()->count(), 3);
+    // The next pin takes the free letter B again.
+    QCOMPARE(window.pinNext(), 1);
+    QCOMPARE(overlay->count(), 3);
+
+    // Clear all: every plot as before.
+    window.findChild<QAction*>(QStringLiteral("clearBaselineAction"))->trigger();
+    QVERIFY(!overlay->isPinned());
+    for (int p = 0; p < floors.size(); ++p) {
+        QCOMPARE(floors[p]->plot()->graphCount(), before[p]);
+        QVERIFY(pinnedLabels(floors[p]->plot()).isEmpty());
+    }
+    QCOMPARE(window.kvSharePanel()->kvBarSet()->count(), 1);
+    QVERIFY(!window.comparisonTable()->isVisible());
+}
+
+void TestBaseline::nWayTableColumnsAndRatios()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    window.document()->evaluateNow();
+    const model::Scenario a = window.document()->evaluatedScenario();
+    window.findChild<QAction*>(QStringLiteral("pinBaselineAction"))->trigger(); // A, as in the A/B comparison
+    views::ComparisonTable* table = window.comparisonTable();
+    QCOMPARE(table->headings(), QStringList({QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("B \u00f7 A")}));
+    const model::Scenario b = pinAfter(window, [](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond = 4.8e12; });
+    const model::Scenario c = pinAfter(window, [](model::Scenario& s) { s.workload.batch = 64; });
+    window.document()->edit([](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond = 2.0e12; });
+    window.document()->evaluateNow();
+    const model::Scenario live = window.document()->evaluatedScenario();
+    QVERIFY(table->isVisible());
+    // N + 1 value columns: A, B, C and the live one.
+    QCOMPARE(table->headings(), QStringList({QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("live")}));
+    QCOMPARE(table->liveColumn(), QStringLiteral("Live"));
+    const std::vector<model::Scenario> scenarios{a, b, c, live};
+    const QStringList columns{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("Live")};
+    std::vector<std::vector<views::HeadlineFigure>> figures;
+    for (const model::Scenario& s : scenarios)
+        figures.push_back(views::headlineFigures(s, model::evaluate(s)));
+    auto figure = [&](size_t i, const QString& key) {
+        for (const views::HeadlineFigure& f : figures[i])
+            if (f.key == key)
+                return f;
+        return views::HeadlineFigure{};
+    };
+    for (const QString& key : {QStringLiteral("floor_ms"), QStringLiteral("step_ms"), QStringLiteral("tokens_per_s_total")}) {
+        for (size_t i = 0; i < 4; ++i) {
+            QLabel* cell = table->cell(key, columns[qsizetype(i)]);
+            QVERIFY2(cell, qPrintable(key + columns[qsizetype(i)]));
+            QCOMPARE(cell->text(), figure(i, key).text);
+        }
+        // Ratios to A, the first pinned.
+        const double va = figure(0, key).value;
+        for (size_t i = 1; i < 3; ++i) {
+            QLabel* ratio = table->cell(key, QStringLiteral("Ratio") + columns[qsizetype(i)]);
+            QVERIFY2(ratio, qPrintable(key));
+            QVERIFY2(ratio->text().contains(views::ratioText(va, figure(i, key).value)), qPrintable(ratio->text()));
+        }
+        QLabel* liveRatio = table->cell(key, QStringLiteral("Ratio"));
+        QVERIFY2(liveRatio->text().contains(views::ratioText(va, figure(3, key).value)), qPrintable(liveRatio->text()));
+    }
+    // Colour-coded: B's floor is lower (better) than A's: green; the live one's higher (worse): red.
+    QVERIFY(table->cell(QStringLiteral("floor_ms"), QStringLiteral("RatioB"))->text().contains(views::palette::css(views::palette::throughput())));
+    QVERIFY(table->cell(QStringLiteral("floor_ms"), QStringLiteral("Ratio"))->text().contains(views::palette::css(views::palette::slo())));
+    // Unpin A: B is the reference now.
+    window.unpin(0);
+    QCOMPARE(table->headings(), QStringList({QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("live")}));
+    QLabel* cRatio = table->cell(QStringLiteral("floor_ms"), QStringLiteral("RatioC"));
+    QVERIFY(cRatio);
+    QVERIFY(cRatio->text().contains(views::ratioText(figure(1, QStringLiteral("floor_ms")).value, figure(2, QStringLiteral("floor_ms")).value)));
+    // The summary has one column per pinned scenario and the live one.
+    const QString md = window.copySummary();
+    QVERIFY2(md.contains(QStringLiteral("| Figure | B | C | live | C \u00f7 B | live \u00f7 B |")), qPrintable(md));
+}
+
+void TestBaseline::nWayExportAndLimit()
+{
+    MainWindow window(model::defaultScenario());
+    window.show();
+    window.document()->evaluateNow();
+    std::vector<model::Scenario> pinned{window.document()->evaluatedScenario()};
+    window.pinNext();
+    pinned.push_back(pinAfter(window, [](model::Scenario& s) { s.workload.batch = 8; }));
+    pinned.push_back(pinAfter(window, [](model::Scenario& s) { s.workload.contextTokens = 16384; }));
+    QTemporaryDir dir;
+    ridgeline::app::ExportOptions options;
+    options.folder = dir.path();
+    options.formats = ridgeline::app::ExportFormat::Csv;
+    QString message;
+    QVERIFY2(window.exportTo(options, &message), qPrintable(message));
+    const QStringList suffixes{QStringLiteral("_a"), QStringLiteral("_b"), QStringLiteral("_c")};
+    for (views::FloorPlot* plot : window.floorPlots())
+        for (int i = 0; i < 3; ++i) {
+            QFile f(dir.filePath(plot->name() + suffixes[i] + QStringLiteral(".csv")));
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(f.fileName()));
+            QCOMPARE(f.readAll(), plot->csv(model::evaluate(pinned[size_t(i)])));
+        }
+    // Six at most: the seventh is refused with a notice, nothing lost.
+    for (int i = 3; i < 6; ++i)
+        QCOMPARE(window.pinNext(), i);
+    QVERIFY(!window.findChild<QAction*>(QStringLiteral("pinNextAction"))->isEnabled());
+    QCOMPARE(window.pinNext(), -1);
+    QCOMPARE(window.baseline()->count(), 6);
+    QCOMPARE(window.decodePanel()->baselineCount(), 6);
+    QVERIFY(window.noticeLabel()->text().contains(QStringLiteral("Six scenarios are pinned")));
+    QCOMPARE(window.comparisonTable()->headings().size(), 7);
 }
 
 QTEST_MAIN(TestBaseline)

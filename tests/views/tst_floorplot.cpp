@@ -99,6 +99,8 @@ private slots:
     void baselineIsDrawnByThePlot_data();
     void baselineIsDrawnByThePlot();
     void overlayHandsABaselineToEachPlot();
+    void severalPinnedScenarios_data() { baselineIsDrawnByThePlot_data(); }
+    void severalPinnedScenarios();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -258,6 +260,71 @@ void TestFloorPlot::baselineIsDrawnByThePlot()
         QCOMPARE(qobject_cast<views::KvSharePlot*>(plot)->kvBarSet()->count(), 1);
     plot->clearBaseline(); // twice: nothing more to take off
     QCOMPARE(p->graphCount(), graphs);
+}
+
+void TestFloorPlot::severalPinnedScenarios()
+{
+    QFETCH(int, index);
+    const FloorPlotId id = views::floorPlotIds()[size_t(index)];
+    QWidget host;
+    views::FloorPlot* plot = views::createFloorPlot(id, &host);
+    host.resize(640, 480);
+    plot->resize(640, 480);
+    const model::Scenario b = model::defaultScenario();
+    plot->refresh(b, model::evaluate(b));
+    QCustomPlot* p = plot->plot();
+    const int graphs = p->graphCount();
+    const int items = p->itemCount();
+
+    // Slots A, C and E (B and D unpinned): three lists of graphs in slot order, each in its slot's pen.
+    document::PinnedScenarios pinned;
+    std::vector<model::Scenario> scenarios;
+    for (int i = 0; i < 5; ++i) {
+        model::Scenario s = b;
+        s.hardware.bandwidthBytesPerSecond *= 1.0 + 0.5 * i;
+        s.workload.batch = b.workload.batch + 3 * i;
+        QCOMPARE(pinned.pinNext(s), i);
+        scenarios.push_back(s);
+    }
+    QVERIFY(pinned.unpin(1));
+    QVERIFY(pinned.unpin(3));
+    QVERIFY(!pinned.unpin(3));
+    plot->setBaselines(pinned, {QStringLiteral("A: one"), QStringLiteral("C: two"), QStringLiteral("E: three")});
+    QCOMPARE(plot->baselineCount(), 3);
+    const int perPinned = int(plot->baselineGraphs(0).size());
+    QVERIFY(perPinned > 0);
+    QCOMPARE(p->graphCount(), graphs + 3 * perPinned);
+    QCOMPARE(countBaselineGraphs(p), 3 * perPinned);
+    const int slotOf[] = {0, 2, 4};
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(plot->baselineSlot(i), slotOf[i]);
+        const QList<QCPGraph*> drawn = plot->baselineGraphs(i);
+        QCOMPARE(values(drawn.first()), mainCurveOf(id, model::evaluate(scenarios[size_t(slotOf[i])])));
+        QCOMPARE(drawn.first()->pen(), views::pinnedPen(slotOf[i]));
+    }
+    QCOMPARE(plot->baselineGraphs().size(), 3 * perPinned);
+    // The names stack at the top left, one under the other.
+    QList<QCPItemText*> labels;
+    for (int i = 0; i < p->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(p->item(i)); text && text->objectName() == QLatin1String("baselineLabel"))
+            labels << text;
+    QCOMPARE(labels.size(), 3);
+    QVERIFY(labels[1]->text().endsWith(QStringLiteral("C: two")));
+    QCOMPARE(labels[1]->position->parentAnchor(), labels[0]->bottomLeft);
+    QCOMPARE(labels[2]->position->parentAnchor(), labels[1]->bottomLeft);
+    if (id == FloorPlotId::KvShare)
+        QCOMPARE(qobject_cast<views::KvSharePlot*>(plot)->kvBarSet()->count(), 4);
+
+    // setBaseline() is the one-item case: A alone, in place of the three.
+    document::Baseline a;
+    a.pin(scenarios[0]);
+    plot->setBaseline(a, QStringLiteral("A: one"));
+    QCOMPARE(plot->baselineCount(), 1);
+    QCOMPARE(p->graphCount(), graphs + perPinned);
+    plot->setBaselines(document::PinnedScenarios(), {});
+    QVERIFY(!plot->hasBaseline());
+    QCOMPARE(p->graphCount(), graphs);
+    QCOMPARE(p->itemCount(), items);
 }
 
 void TestFloorPlot::overlayHandsABaselineToEachPlot()

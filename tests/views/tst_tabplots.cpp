@@ -209,7 +209,8 @@ void TestTabPlots::themeColoursMeetContrast()
     // Curves are lines (3:1), and each curve colour also writes the labels on the plot (addLabel:
     // "SLO 50 ms", "ridge point", "weights fill HBM"), so 4.5:1 as text.
     for (Theme::Role role : {Theme::Memory, Theme::Compute, Theme::Kv, Theme::Throughput, Theme::Ruling, Theme::Slo,
-                             Theme::Reference, Theme::Baseline}) {
+                             Theme::Reference, Theme::Baseline, Theme::PinnedB, Theme::PinnedC, Theme::PinnedD,
+                             Theme::PinnedE, Theme::PinnedF}) {
         const double ratio = contrast(theme.color(role), card);
         QVERIFY2(ratio >= kLine, qPrintable(QStringLiteral("role %1 as a line: ").arg(role) + describe(theme.color(role), card, ratio)));
         QVERIFY2(ratio >= kText, qPrintable(QStringLiteral("role %1 as label text: ").arg(role) + describe(theme.color(role), card, ratio)));

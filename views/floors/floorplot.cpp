@@ -151,36 +151,67 @@ FloorPlot* createFloorPlot(FloorPlotId id, QWidget* parent)
 FloorPlot::FloorPlot(FloorPlotId id, const QString& formulaToolTip, QWidget* parent)
     : PlotPanel(floorPlotTitle(id), floorPlotObjectStem(id), formulaToolTip, parent)
     , m_id(id)
-    , m_baseline(plot())
 {
 }
 
 void FloorPlot::setBaseline(const document::Baseline& a, const QString& label)
 {
+    document::PinnedScenarios one;
+    if (a.isPinned())
+        one.pinAt(0, a.scenario()); // evaluates A again: a copy of the same scenario gives the same evaluation
+    setBaselines(one, {label});
+}
+
+void FloorPlot::setBaselines(const document::PinnedScenarios& pinned, const QStringList& labels)
+{
     clearBaseline();
-    if (!a.isPinned())
+    if (pinned.isEmpty())
         return;
-    drawBaseline(a, label, m_baseline);
-    m_hasBaseline = true;
+    m_pinned.reserve(size_t(pinned.size()));
+    for (size_t i = 0; i < pinned.items().size(); ++i) {
+        const document::PinnedScenario& p = pinned.items()[i];
+        QCPItemText* above = m_pinned.empty() ? nullptr : m_pinned.back().label();
+        m_pinned.emplace_back(plot(), p.slot, above);
+        drawBaseline(p.baseline, labels.value(qsizetype(i)), m_pinned.back());
+    }
     keepBaselineInView();
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void FloorPlot::clearBaseline()
 {
-    if (!m_hasBaseline)
+    if (m_pinned.empty())
         return;
-    redrawOnNextRefresh(); // the next refresh narrows the axes A widened
-    m_baseline.remove();
+    redrawOnNextRefresh(); // the next refresh narrows the axes the pinned scenarios widened
+    for (auto it = m_pinned.rbegin(); it != m_pinned.rend(); ++it) // the later labels hang under the earlier
+        it->remove();
+    m_pinned.clear();
     plot()->replot(QCustomPlot::rpQueuedReplot);
     eraseBaseline();
-    m_hasBaseline = false;
+}
+
+QList<QCPGraph*> FloorPlot::baselineGraphs() const
+{
+    QList<QCPGraph*> out;
+    for (const BaselineLayer& layer : m_pinned)
+        out += layer.graphs();
+    return out;
+}
+
+QList<QCPGraph*> FloorPlot::baselineGraphs(int index) const
+{
+    return index >= 0 && index < baselineCount() ? m_pinned[size_t(index)].graphs() : QList<QCPGraph*>();
+}
+
+int FloorPlot::baselineSlot(int index) const
+{
+    return index >= 0 && index < baselineCount() ? m_pinned[size_t(index)].slot() : -1;
 }
 
 void FloorPlot::keepBaselineInView()
 {
-    if (m_hasBaseline)
-        m_baseline.keepInView();
+    for (const BaselineLayer& layer : m_pinned)
+        layer.keepInView();
 }
 
 QString FloorPlot::kvPerTokenStep(const model::Scenario& s, const model::Evaluation& e)

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <optional>
+#include <vector>
 
 #include <QByteArray>
 #include <QList>
@@ -94,10 +95,11 @@ FloorPlot* createFloorPlot(FloorPlotId id, QWidget* parent = nullptr);
  * One of the five floor plots (views/floors/): a PlotPanel with a stable id, its title, its CSV
  * columns, its explanation in the Explain panel, and baseline A drawn by the plot itself.
  *
- * Baseline A: setBaseline() takes A's evaluation (document::Baseline, evaluated once at pin time)
- * and the plot draws A's curves into its own dashed graphs (baselineGraphs()) once; the live path
- * never touches them again, and keepBaselineInView() (after refresh()) only widens the value axis so
- * A stays in view. clearBaseline() takes A off. No code outside the plot writes its graphs.
+ * Pinned scenarios: setBaselines() takes each pinned scenario's evaluation (document::PinnedScenarios,
+ * evaluated once at pin time; setBaseline() is the one-item case, baseline A) and the plot draws their
+ * curves into its own dashed graphs (baselineGraphs()) once; the live path never touches them again,
+ * and keepBaselineInView() (after refresh()) only widens the value axis so they stay in view.
+ * clearBaseline() takes them off. No code outside the plot writes its graphs.
  *
  * To add a floor plot: a value in FloorPlotId, its place in kFloorPlotIds, its row in the table of
  * floorplot.cpp (name, object stem, title, class), and a subclass that implements refresh(),
@@ -126,24 +128,42 @@ public:
 
     /**
      * Draws baseline A (@p a, pinned) on this plot, named @p label ("A: Llama 3.1 8B on H100 SXM"), in
-     * place of an earlier A, keeps it in view and queues a replot.
+     * place of every pinned scenario drawn before, keeps it in view and queues a replot. The one-item
+     * case of setBaselines().
      */
     void setBaseline(const document::Baseline& a, const QString& label);
-    /** Takes A off this plot (nothing when none is drawn); the next refresh() narrows the axes A widened. */
+    /**
+     * Draws every scenario of @p pinned (N-way comparison), each in its slot's colour, dash and marker
+     * (views/kit/baselinelayer.h: pinnedPen) and named by @p labels (one per pinned scenario, in
+     * PinnedScenarios::items() order; "C: Llama 3.1 70B on H200"), in place of what was drawn before;
+     * keeps them in view and queues a replot. An empty @p pinned clears.
+     */
+    void setBaselines(const document::PinnedScenarios& pinned, const QStringList& labels);
+    /** Takes every pinned scenario off this plot (nothing when none is drawn); the next refresh() narrows the axes they widened. */
     void clearBaseline();
-    bool hasBaseline() const { return m_hasBaseline; }
-    /** A's graphs on this plot (main curve first, then markers); empty without A. */
-    QList<QCPGraph*> baselineGraphs() const { return m_baseline.graphs(); }
-    /** Widens the value axes to keep A in view; call after refresh() (nothing without A). */
+    bool hasBaseline() const { return !m_pinned.empty(); }
+    /** How many pinned scenarios the plot draws. */
+    int baselineCount() const { return int(m_pinned.size()); }
+    /** Every pinned scenario's graphs on this plot, in slot order (each: main curve first, then markers); empty without one. */
+    QList<QCPGraph*> baselineGraphs() const;
+    /** The graphs of the @p index-th pinned scenario drawn (0 = the first in slot order); empty out of range. */
+    QList<QCPGraph*> baselineGraphs(int index) const;
+    /** The slot (0 = A) of the @p index-th pinned scenario drawn, or -1. */
+    int baselineSlot(int index) const;
+    /** Widens the value axes to keep every pinned scenario in view; call after refresh() (nothing without one). */
     virtual void keepBaselineInView();
 
     /** A Qt Charts view the card shows above the plot (the KV share's bar chart), or nullptr. The export draws it. */
     virtual QChartView* chartView() const { return nullptr; }
 
 protected:
-    /** Adds A's curves, markers and extent to @p layer (empty, on plot()) and anything else A shows. */
+    /**
+     * Adds pinned scenario @p a's curves, markers and extent to @p layer (empty, on plot(); its slot()
+     * says which pinned scenario it is) and anything else it shows. Called once per pinned scenario, in
+     * slot order, after eraseBaseline().
+     */
     virtual void drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer) = 0;
-    /** Takes off what drawBaseline() drew outside the layer (the layer itself is removed by the caller). */
+    /** Takes off what drawBaseline() drew outside the layers, for every pinned scenario (the layers are removed by the caller). */
     virtual void eraseBaseline() {}
 
     /** Lines of explanation() that several plots share: the KV bytes per token, the weights read, a bound's name. */
@@ -153,8 +173,7 @@ protected:
 
 private:
     FloorPlotId m_id;
-    BaselineLayer m_baseline;
-    bool m_hasBaseline = false;
+    std::vector<BaselineLayer> m_pinned; ///< one per pinned scenario drawn, in slot order
 };
 
 } // namespace ridgeline::views

@@ -278,21 +278,27 @@ QValueAxis* valueAxis(QChart* chart)
 
 void KvSharePlot::drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer)
 {
-    // A's share over S and A's point; A's bytes as a second bar ("A") in the bar chart.
+    // The pinned scenario's share over S and its point; its bytes as one more bar (its letter) in the bar chart.
     const model::Sweeps& sweeps = a.evaluation().sweeps;
     const model::DecodeResult& decode = a.evaluation().decode;
     assignCurve(layer.addCurve(label), sweeps.context, sweeps.kvShare, 100.0, false);
     assignPoint(layer.addMarker(), a.scenario().workload.contextTokens, decode.kvShare * 100.0);
+    if (m_barViewHeight == 0) // the first pinned scenario: the height with the live bar alone
+        m_barViewHeight = m_chartView->minimumHeight();
     m_weightsSet->append(decode.weightBytes / 1e9);
     m_kvSet->append(decode.kvBytes / 1e9);
-    m_barTotalGb = (decode.weightBytes + decode.kvBytes) / 1e9;
+    m_barTotalGb = std::max(m_barTotalGb, (decode.weightBytes + decode.kvBytes) / 1e9);
+    m_barLetters << pinnedLetter(layer.slot());
     if (QBarCategoryAxis* axis = categoryAxis(m_chartView->chart())) {
-        axis->setCategories({tr("B"), tr("A")});
+        // The live bar is "B" beside A alone (the A/B comparison), "live" beside several pinned scenarios.
+        const bool ab = m_barLetters == QStringList{QStringLiteral("A")};
+        axis->setCategories(QStringList{ab ? tr("B") : tr("live")} + m_barLetters);
         axis->setVisible(true);
     }
-    // Room for two labelled bars (Qt Charts drops category labels taller than their bar).
-    m_barViewHeight = m_chartView->minimumHeight();
-    m_chartView->setFixedHeight(m_barViewHeight + m_barViewHeight / 3);
+    // Room for the labelled bars (Qt Charts drops category labels taller than their bar): a third more
+    // per pinned bar, at most twice the height.
+    const int bars = int(m_barLetters.size());
+    m_chartView->setFixedHeight(std::min(m_barViewHeight + bars * m_barViewHeight / 3, 2 * m_barViewHeight));
 }
 
 void KvSharePlot::eraseBaseline()
@@ -308,6 +314,7 @@ void KvSharePlot::eraseBaseline()
         m_chartView->setFixedHeight(m_barViewHeight);
     m_barViewHeight = 0;
     m_barTotalGb = 0;
+    m_barLetters.clear();
 }
 
 void KvSharePlot::keepBaselineInView()

@@ -40,7 +40,7 @@ public:
     /** One point: (current S tokens, KV share %). */
     QCPGraph* currentMarker() const { return m_current; }
     QChartView* chartView() const override { return m_chartView; }
-    /** Also A's bar: the bar chart's value axis reaches A's bytes. */
+    /** Also the pinned scenarios' bars: the bar chart's value axis reaches the largest one's bytes. */
     void keepBaselineInView() override;
     /** Bar set of weight bytes (GB) and of KV cache bytes (GB) at the current point. */
     QBarSet* weightsBarSet() const { return m_weightsSet; }
@@ -63,8 +63,9 @@ private:
     QCPItemStraightLine* m_currentLine = nullptr;
     QCPItemStraightLine* m_halfLine = nullptr;
     QCPItemText* m_halfLabel = nullptr;
-    double m_barTotalGb = 0; ///< A's bytes per decode step in the bar chart (GB); 0 without A
-    int m_barViewHeight = 0; ///< the bar chart's height before A's bar was added; 0 without A
+    double m_barTotalGb = 0; ///< the largest pinned scenario's bytes per decode step in the bar chart (GB); 0 without one
+    int m_barViewHeight = 0; ///< the bar chart's height before the pinned scenarios' bars were added; 0 without one
+    QStringList m_barLetters; ///< the pinned scenarios' letters, one per bar after the live one
 };
 
 } // namespace ridgeline::views

@@ -7,12 +7,21 @@
 
 class QCPAbstractItem;
 class QCPGraph;
+class QCPItemText;
 class QCustomPlot;
 
 namespace ridgeline::views {
 
 /** The pen of baseline A's curves: the baseline colour, dashed, 2.2 px times the theme's line scale. */
 QPen baselinePen();
+/**
+ * The pen of pinned scenario @p slot (0 = A to 5 = F) in an N-way comparison: palette::pinned(slot),
+ * 2.2 px times the line scale, and a dash pattern of its own (A dashed as baselinePen(), B dotted,
+ * C long dashes, D dash-dot, E dash-dot-dot, F short dashes), so the curves differ without colour.
+ */
+QPen pinnedPen(int slot);
+/** The letter of pinned scenario @p slot: "A" for 0, "B" for 1, ... */
+QString pinnedLetter(int slot);
 
 /**
  * Baseline A's layer in one QCustomPlot: the dashed graphs, markers and items A adds on the plot's
@@ -23,14 +32,28 @@ QPen baselinePen();
  */
 class BaselineLayer {
 public:
-    explicit BaselineLayer(QCustomPlot* plot)
+    /**
+     * @p slot: which pinned scenario the layer draws (0 = A to 5 = F; views::pinnedPen(), palette::pinned()
+     * and a marker shape of its own). @p labelBelow: the name label of the pinned scenario drawn before
+     * on the same plot; this layer's name goes under it (one line per pinned scenario, top left).
+     */
+    explicit BaselineLayer(QCustomPlot* plot, int slot = 0, QCPItemText* labelBelow = nullptr)
         : m_plot(plot)
+        , m_slot(slot)
+        , m_labelBelow(labelBelow)
     {
     }
 
+    /** The pinned scenario's slot (0 = A). */
+    int slot() const { return m_slot; }
+    /** The name written inside the plot by addCurve() (nullptr before, or for unnamed curves). */
+    QCPItemText* label() const { return m_label; }
+
     /**
      * A dashed curve of A. A non-empty @p name is written inside the plot's top-left corner
-     * ("– – A: Llama 3.1 8B on H100 SXM"), not in the legend: a legend row would cost the plot height.
+     * ("– – A: Llama 3.1 8B on H100 SXM") in the pinned scenario's colour, under the names of the pinned
+     * scenarios drawn before: that stack is the plot's key of the pinned scenarios (a legend row below
+     * the plot would cost it height). The graph is named @p name too.
      */
     QCPGraph* addCurve(const QString& name = QString());
     /** One of A's operating points: a ring in the baseline colour. */
@@ -60,6 +83,9 @@ public:
 
 private:
     QCustomPlot* m_plot;
+    int m_slot = 0;
+    QCPItemText* m_labelBelow = nullptr; ///< the label this layer's label goes under (not owned)
+    QCPItemText* m_label = nullptr;      ///< this layer's name label (in m_items)
     QList<QCPGraph*> m_graphs;
     QList<QCPAbstractItem*> m_items;
     double m_low = 0, m_high = 0; ///< A's extent on the yAxis, plot units; 0: none

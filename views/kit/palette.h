@@ -35,6 +35,20 @@ inline QColor error() { return currentTheme().color(Theme::Error); }           /
 inline QColor errorBackground() { return currentTheme().color(Theme::ErrorBackground); } ///< banner background (#fdecea)
 inline QColor noticeBackground() { return currentTheme().color(Theme::NoticeBackground); } ///< notice bar (#e8f1fb)
 
+/** How many scenarios an N-way comparison pins at most (A to F): one colour, dash and marker each. */
+inline constexpr int kMaxPinned = 6;
+
+/**
+ * The colour of pinned scenario @p slot (0 = A, the baseline colour; 1 to 5 = B to F: Paul Tol's
+ * colour-blind-safe "muted" wine, teal, indigo, olive and rose, darkened to 4.5:1 on the card).
+ * Each pinned scenario also has its own dash pattern and marker (views/kit/baselinelayer.h), so
+ * colour is never the only cue. A slot out of range: the baseline colour.
+ */
+inline QColor pinned(int slot)
+{
+    return slot <= 0 || slot >= kMaxPinned ? baseline() : currentTheme().color(Theme::Role(Theme::PinnedB + slot - 1));
+}
+
 /** @p color as "#rrggbb" for style sheets and rich text. */
 inline QString css(const QColor& color) { return color.name(QColor::HexRgb); }
 

@@ -170,7 +170,9 @@ Theme Theme::light()
     t.kind = Kind::Light;
     t.colors = {rgb(0x1f6fb4), rgb(0xb0600d), rgb(0x7b3fb0), rgb(0x248548), rgb(0x262b36), rgb(0xc62828),
                 rgb(0x6f757f), rgb(0x5f6b7a), rgb(0xe3e6eb), rgb(0xf1f3f6), rgb(0x5a606b), rgb(0x1d222b),
-                rgb(0xffffff), rgb(0xd5dae1), rgb(0xeef1f5), rgb(0xb71c1c), rgb(0xfdecea), rgb(0xe8f1fb)};
+                rgb(0xffffff), rgb(0xd5dae1), rgb(0xeef1f5), rgb(0xb71c1c), rgb(0xfdecea), rgb(0xe8f1fb),
+                // Pinned B to F: Paul Tol's "muted" wine, teal, indigo, olive and rose, darkened to 4.5:1 on the card.
+                rgb(0x882255), rgb(0x117a6e), rgb(0x332288), rgb(0x7a6a00), rgb(0xb04a5a)};
     return t;
 }
 
@@ -180,7 +182,8 @@ Theme Theme::dark()
     t.kind = Kind::Dark;
     t.colors = {rgb(0x5aa9f0), rgb(0xf5a04a), rgb(0xb58be0), rgb(0x4cc47a), rgb(0xe6e9ef), rgb(0xef5350),
                 rgb(0x8f96a0), rgb(0xb4bcc8), rgb(0x353b45), rgb(0x2a2f37), rgb(0xaab1bc), rgb(0xe8ebf0),
-                rgb(0x1f2329), rgb(0x3a404a), rgb(0x15181d), rgb(0xff8a80), rgb(0x3b1f1f), rgb(0x1d2b3a)};
+                rgb(0x1f2329), rgb(0x3a404a), rgb(0x15181d), rgb(0xff8a80), rgb(0x3b1f1f), rgb(0x1d2b3a),
+                rgb(0xe06c9f), rgb(0x4fd1bd), rgb(0xa99cf5), rgb(0xd9c24f), rgb(0xf0a8a0)};
     return t;
 }
 
@@ -190,7 +193,8 @@ Theme Theme::presentation()
     t.kind = Kind::Presentation;
     t.colors = {rgb(0x0050c8), rgb(0xc15300), rgb(0x6a1b9a), rgb(0x00802b), rgb(0x000000), rgb(0xd00000),
                 rgb(0x555555), rgb(0x6e6e6e), rgb(0xc4c4c4), rgb(0xe4e4e4), rgb(0x111111), rgb(0x0a0a0a),
-                rgb(0xfffffe), rgb(0x202020), rgb(0xf2f2f2), rgb(0xb00000), rgb(0xffe8e8), rgb(0xe6efff)};
+                rgb(0xfffffe), rgb(0x202020), rgb(0xf2f2f2), rgb(0xb00000), rgb(0xffe8e8), rgb(0xe6efff),
+                rgb(0x7a1a4a), rgb(0x0b6b60), rgb(0x2a1c80), rgb(0x6b5c00), rgb(0xa03a4c)};
     t.fontScale = 1.3;
     t.lineScale = 1.8;
     return t;

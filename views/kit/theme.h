@@ -23,7 +23,9 @@ struct Theme {
     /** The colour roles, in the order of colours(). */
     enum Role {
         Memory, Compute, Kv, Throughput, Ruling, Slo, Reference, Baseline, Grid, SubGrid, Axis, Text,
-        Card, CardBorder, Window, Error, ErrorBackground, NoticeBackground, RoleCount
+        Card, CardBorder, Window, Error, ErrorBackground, NoticeBackground,
+        /// Pinned scenarios B to F of an N-way comparison (A is Baseline): views::palette::pinned().
+        PinnedB, PinnedC, PinnedD, PinnedE, PinnedF, RoleCount
     };
 
     Kind kind = Kind::Light;

@@ -46,61 +46,119 @@ QString BaselineOverlay::plotNames() const
 
 QString BaselineOverlay::label() const
 {
-    return tr("A: %1").arg(scenarioName(m_a.scenario()));
+    const document::PinnedScenario* first = m_pinned.first();
+    return first ? label(first->slot) : tr("A: %1").arg(scenarioName(scenario()));
 }
 
-BaselineLayer& BaselineOverlay::layer(PlotPanel* panel)
+QString BaselineOverlay::label(int slot) const
 {
-    m_layers.push_back(Layer{panel, BaselineLayer(panel->plot())});
+    const document::PinnedScenario* p = m_pinned.at(slot);
+    return p ? tr("%1: %2").arg(pinnedLetter(slot), scenarioName(p->baseline.scenario())) : QString();
+}
+
+const model::Scenario& BaselineOverlay::scenario() const
+{
+    static const document::Baseline none;
+    const document::PinnedScenario* first = m_pinned.first();
+    return first ? first->baseline.scenario() : none.scenario();
+}
+
+const model::Evaluation& BaselineOverlay::evaluation() const
+{
+    static const document::Baseline none;
+    const document::PinnedScenario* first = m_pinned.first();
+    return first ? first->baseline.evaluation() : none.evaluation();
+}
+
+BaselineLayer& BaselineOverlay::layer(PlotPanel* panel, int slot)
+{
+    QCPItemText* above = nullptr; // the name of the pinned scenario drawn before on this panel
+    for (const Layer& l : m_layers)
+        if (l.panel == panel && l.layer.label())
+            above = l.layer.label();
+    m_layers.push_back(Layer{panel, BaselineLayer(panel->plot(), slot, above)});
     return m_layers.back().layer;
 }
 
 void BaselineOverlay::pin(const model::Scenario& scenario)
 {
+    m_pinned.pinAt(0, scenario);
+    redraw();
+}
+
+int BaselineOverlay::pinNext(const model::Scenario& scenario)
+{
+    const int slot = m_pinned.pinNext(scenario);
+    if (slot >= 0)
+        redraw();
+    return slot;
+}
+
+bool BaselineOverlay::unpin(int slot)
+{
+    if (!m_pinned.unpin(slot))
+        return false;
+    redraw();
+    return true;
+}
+
+void BaselineOverlay::redraw()
+{
     removeLayers();
-    m_a.pin(scenario);
-    for (FloorPlot* plot : m_floors) // each floor plot draws A itself
-        plot->setBaseline(m_a, label());
-    const model::Sweeps& sweeps = m_a.evaluation().sweeps;
-    const double batch = m_a.scenario().workload.batch;
-    if (m_capacity) { // Concurrent sequences over S_max: A's paged and contiguous curves and points.
-        BaselineLayer& l = layer(m_capacity);
-        const model::CapacityResult& capacity = m_a.evaluation().capacity;
-        const double maxContext = m_a.scenario().serving.maxContextTokens;
-        assignCurve(l.addCurve(label()), sweeps.maxContext, sweeps.sequencesPaged, 1.0, false);
-        assignCurve(l.addCurve(), sweeps.maxContext, sweeps.sequencesContiguous, 1.0, false);
-        assignPoint(l.addMarker(), maxContext, double(capacity.maxSequencesPaged));
-        assignPoint(l.addMarker(), maxContext, double(capacity.maxSequencesContiguousAtMaxContext));
-        Extent e;
-        e.log = false;
-        e.include(sweeps.sequencesPaged);
-        e.include(sweeps.sequencesContiguous);
-        e.include(double(capacity.maxSequencesPaged));
-        l.setUpperExtent(e.high, 1.08); // as the panel
+    if (m_pinned.isEmpty()) {
+        emit pinnedChanged(false);
+        return;
     }
-    if (m_kvFit) { // Largest batch that fits over S, and A's (S, B).
-        BaselineLayer& l = layer(m_kvFit);
-        const Eigen::Index n = std::min(sweeps.context.size(), sweeps.maxBatchFitting.size());
-        const Eigen::ArrayXd drawn = sweeps.maxBatchFitting.head(n).max(KvFitPlot::kNoBatch);
-        assignCurve(l.addCurve(label()), sweeps.context.head(n), drawn);
-        assignPoint(l.addMarker(), m_a.scenario().workload.contextTokens, batch);
-        Extent e;
-        e.include(sweeps.maxBatchFitting);
-        e.include(batch);
-        l.setUpperExtent(std::min(e.high, 1e9 / 2.0), 2.0); // as the panel
-    }
-    if (m_speculative) { // Speedup over c_v at A's alpha, k and c_d, and A's point.
-        BaselineLayer& l = layer(m_speculative);
-        assignCurve(l.addCurve(label()), sweeps.verifyCost, sweeps.speculativeSpeedup, 1.0, false);
-        const double verifyCost = m_a.scenario().speculative.verifyCost;
-        const double speedup = m_a.evaluation().speculative.speedup;
-        assignPoint(l.addMarker(), verifyCost, speedup);
-        Extent e;
-        e.log = false;
-        e.include(sweeps.speculativeSpeedup);
-        if (verifyCost <= 1.0)
-            e.include(speedup);
-        l.setUpperExtent(e.high, 1.12); // as the panel
+    QStringList labels;
+    for (const document::PinnedScenario& p : m_pinned.items())
+        labels << label(p.slot);
+    for (FloorPlot* plot : m_floors) // each floor plot draws the pinned scenarios itself
+        plot->setBaselines(m_pinned, labels);
+    m_layers.reserve(size_t(3 * m_pinned.size()));
+    for (const document::PinnedScenario& pinned : m_pinned.items()) {
+        const document::Baseline& a = pinned.baseline;
+        const QString name = label(pinned.slot);
+        const model::Sweeps& sweeps = a.evaluation().sweeps;
+        const double batch = a.scenario().workload.batch;
+        if (m_capacity) { // Concurrent sequences over S_max: the paged and contiguous curves and points.
+            BaselineLayer& l = layer(m_capacity, pinned.slot);
+            const model::CapacityResult& capacity = a.evaluation().capacity;
+            const double maxContext = a.scenario().serving.maxContextTokens;
+            assignCurve(l.addCurve(name), sweeps.maxContext, sweeps.sequencesPaged, 1.0, false);
+            assignCurve(l.addCurve(), sweeps.maxContext, sweeps.sequencesContiguous, 1.0, false);
+            assignPoint(l.addMarker(), maxContext, double(capacity.maxSequencesPaged));
+            assignPoint(l.addMarker(), maxContext, double(capacity.maxSequencesContiguousAtMaxContext));
+            Extent e;
+            e.log = false;
+            e.include(sweeps.sequencesPaged);
+            e.include(sweeps.sequencesContiguous);
+            e.include(double(capacity.maxSequencesPaged));
+            l.setUpperExtent(e.high, 1.08); // as the panel
+        }
+        if (m_kvFit) { // Largest batch that fits over S, and the pinned (S, B).
+            BaselineLayer& l = layer(m_kvFit, pinned.slot);
+            const Eigen::Index n = std::min(sweeps.context.size(), sweeps.maxBatchFitting.size());
+            const Eigen::ArrayXd drawn = sweeps.maxBatchFitting.head(n).max(KvFitPlot::kNoBatch);
+            assignCurve(l.addCurve(name), sweeps.context.head(n), drawn);
+            assignPoint(l.addMarker(), a.scenario().workload.contextTokens, batch);
+            Extent e;
+            e.include(sweeps.maxBatchFitting);
+            e.include(batch);
+            l.setUpperExtent(std::min(e.high, 1e9 / 2.0), 2.0); // as the panel
+        }
+        if (m_speculative) { // Speedup over c_v at the pinned alpha, k and c_d, and its point.
+            BaselineLayer& l = layer(m_speculative, pinned.slot);
+            assignCurve(l.addCurve(name), sweeps.verifyCost, sweeps.speculativeSpeedup, 1.0, false);
+            const double verifyCost = a.scenario().speculative.verifyCost;
+            const double speedup = a.evaluation().speculative.speedup;
+            assignPoint(l.addMarker(), verifyCost, speedup);
+            Extent e;
+            e.log = false;
+            e.include(sweeps.speculativeSpeedup);
+            if (verifyCost <= 1.0)
+                e.include(speedup);
+            l.setUpperExtent(e.high, 1.12); // as the panel
+        }
     }
     afterRefresh();
     for (const Layer& l : m_layers)
@@ -112,21 +170,20 @@ void BaselineOverlay::removeLayers()
 {
     for (FloorPlot* plot : m_floors)
         plot->clearBaseline();
-    for (Layer& l : m_layers) {
-        l.panel->redrawOnNextRefresh(); // the next refresh narrows the axes A widened
-        l.layer.remove();
-        l.panel->plot()->replot(QCustomPlot::rpQueuedReplot);
+    for (auto it = m_layers.rbegin(); it != m_layers.rend(); ++it) { // later names hang under earlier ones
+        it->panel->redrawOnNextRefresh(); // the next refresh narrows the axes the pinned scenarios widened
+        it->layer.remove();
+        it->panel->plot()->replot(QCustomPlot::rpQueuedReplot);
     }
     m_layers.clear();
 }
 
 void BaselineOverlay::clear()
 {
-    if (!m_a.isPinned())
+    if (m_pinned.isEmpty())
         return;
-    removeLayers();
-    m_a.clear();
-    emit pinnedChanged(false);
+    m_pinned.clear();
+    redraw();
 }
 
 QList<QCPGraph*> BaselineOverlay::graphs(const PlotPanel* panel) const
@@ -134,15 +191,31 @@ QList<QCPGraph*> BaselineOverlay::graphs(const PlotPanel* panel) const
     for (const FloorPlot* plot : m_floors)
         if (plot == panel)
             return plot->baselineGraphs();
+    QList<QCPGraph*> out;
     for (const Layer& l : m_layers)
         if (l.panel == panel)
+            out += l.layer.graphs();
+    return out;
+}
+
+QList<QCPGraph*> BaselineOverlay::graphs(const PlotPanel* panel, int slot) const
+{
+    for (const FloorPlot* plot : m_floors)
+        if (plot == panel) {
+            for (int i = 0; i < plot->baselineCount(); ++i)
+                if (plot->baselineSlot(i) == slot)
+                    return plot->baselineGraphs(i);
+            return {};
+        }
+    for (const Layer& l : m_layers)
+        if (l.panel == panel && l.layer.slot() == slot)
             return l.layer.graphs();
     return {};
 }
 
 void BaselineOverlay::afterRefresh()
 {
-    if (!m_a.isPinned())
+    if (m_pinned.isEmpty())
         return;
     for (FloorPlot* plot : m_floors)
         plot->keepBaselineInView();

@@ -21,7 +21,7 @@ class PlotPanel;
 class SpeculativePlot;
 
 /**
- * Baseline A for A/B comparison, drawn on the five floor plots and on the what-if plots of the same
+ * The pinned scenarios of an N-way comparison (A alone: the A/B comparison), drawn on the five floor plots and on the what-if plots of the same
  * cost model, on the same axes as the live scenario B.
  *
  * pin() evaluates A once (document::Baseline: model::evaluate into a stored Evaluation) and hands it
@@ -38,6 +38,12 @@ class SpeculativePlot;
  *
  * afterRefresh() (call after the panels refreshed from B) only widens the value axes so A stays
  * in view, from extents computed at pin time: no data is copied on the live path.
+ *
+ * N-way (issue 14): pinNext() pins the live scenario into the next free slot (B, C, ... up to F,
+ * document::PinnedScenarios), unpin() takes one off, clear() all; each is drawn in its slot's colour,
+ * dash and marker (views/kit/baselinelayer.h: pinnedPen) and named "C: <model> on <hardware>" in the
+ * stack of names at each plot's top left. pin() replaces A only. scenario(), evaluation() and label()
+ * are the reference's: the first pinned (the lowest slot), the one ratios divide by.
  */
 class BaselineOverlay final : public QObject {
     Q_OBJECT
@@ -52,25 +58,39 @@ public:
     /** The plots A is drawn on, for messages: "the five Floors plots and ...". */
     QString plotNames() const;
 
-    /** Makes @p scenario baseline A (it must be valid) and draws it. Replaces an earlier baseline. */
+    /** Makes @p scenario baseline A (it must be valid) and draws it. Replaces an earlier A; other pinned scenarios stay. */
     void pin(const model::Scenario& scenario);
-    /** Removes A from every plot. */
+    /** Pins @p scenario (valid) into the lowest free slot and draws it; returns the slot (0 = A), or -1 when all kMaxPinned are taken. */
+    int pinNext(const model::Scenario& scenario);
+    /** Unpins the scenario in @p slot and takes it off every plot; false when none is pinned there. */
+    bool unpin(int slot);
+    /** Removes every pinned scenario from every plot. */
     void clear();
 
-    bool isPinned() const { return m_a.isPinned(); }
-    const model::Scenario& scenario() const { return m_a.scenario(); }
-    const model::Evaluation& evaluation() const { return m_a.evaluation(); }
-    /** "A: Llama 3.1 8B on H100 SXM". */
+    /** Whether any scenario is pinned. */
+    bool isPinned() const { return !m_pinned.isEmpty(); }
+    /** How many scenarios are pinned. */
+    int count() const { return m_pinned.size(); }
+    /** The pinned scenarios, in slot order. */
+    const document::PinnedScenarios& pinned() const { return m_pinned; }
+    /** The reference's (first pinned) scenario and evaluation; default ones when nothing is pinned. */
+    const model::Scenario& scenario() const;
+    const model::Evaluation& evaluation() const;
+    /** The reference's name, "A: Llama 3.1 8B on H100 SXM". */
     QString label() const;
+    /** Pinned scenario @p slot's name, "C: Llama 3.1 70B on H200" (empty when none is pinned there). */
+    QString label(int slot) const;
 
     /** Widens the panels' value axes to keep A in view (after PlotPanel::refresh from B). */
     void afterRefresh();
 
-    /** A's graphs in @p panel (main curve first, then markers); empty when nothing is pinned. */
+    /** Every pinned scenario's graphs in @p panel, in slot order (each: main curve first, then markers); empty when nothing is pinned. */
     QList<QCPGraph*> graphs(const PlotPanel* panel) const;
+    /** The graphs of pinned scenario @p slot in @p panel; empty when none is pinned there. */
+    QList<QCPGraph*> graphs(const PlotPanel* panel, int slot) const;
 
 signals:
-    /** A was pinned (true) or cleared (false). */
+    /** Something is pinned (true) or nothing is any more (false); after every pin, unpin and clear. */
     void pinnedChanged(bool pinned);
 
 private:
@@ -80,15 +100,17 @@ private:
         BaselineLayer layer;
     };
 
+    /** Takes every pinned scenario off and draws the pinned set again (after a pin, unpin or clear). */
+    void redraw();
     void removeLayers();
-    BaselineLayer& layer(PlotPanel* panel);
+    BaselineLayer& layer(PlotPanel* panel, int slot);
 
     QList<FloorPlot*> m_floors;
     CapacityPlot* m_capacity = nullptr;
     KvFitPlot* m_kvFit = nullptr;
     SpeculativePlot* m_speculative = nullptr;
-    document::Baseline m_a; ///< the pinned scenario and its evaluation
-    std::vector<Layer> m_layers;
+    document::PinnedScenarios m_pinned; ///< the pinned scenarios and their evaluations
+    std::vector<Layer> m_layers;          ///< on the what-if plots, per pinned scenario
 };
 
 } // namespace ridgeline::views
