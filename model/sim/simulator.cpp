@@ -2144,7 +2144,9 @@ SimulationResult runFleet(const Scenario& scenario, const SimulationConfig& conf
         load.outputTokens = stats.outputTokens;
         load.goodputFraction = stats.requests > 0 ? double(stats.good) / double(stats.requests) : 0.0;
         load.busySeconds = part.busySeconds;
-        load.p99TtftSeconds = stats.ttft.percentiles().p99;
+        const Percentiles ttft = stats.ttft.percentiles();
+        load.p99TtftSeconds = ttft.p99;
+        load.p50TtftSeconds = ttft.p50;
         load.peakSequences = part.peakSequences;
         load.meanSequences = part.meanSequences;
         load.kvBlocksPeak = part.kvBlocksPeak;

@@ -453,6 +453,7 @@ struct ReplicaLoad {
     double busySeconds = 0;      ///< time it spent in steps
     double busyFraction = 0;     ///< busySeconds / the fleet's span
     double p99TtftSeconds = 0;
+    double p50TtftSeconds = 0;   ///< the median TTFT of its completed requests (added with the Simulation tab's replica table)
     int peakSequences = 0;
     double meanSequences = 0;
     double kvBlocksPeak = 0;     ///< whole-model blocks, of SimulationResult::kvBlocksTotal
