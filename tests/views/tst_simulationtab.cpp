@@ -459,6 +459,9 @@ void TestSimulationTab::fleetTableAndRateSweep()
     const model::SimulationResult want = model::simulate(scenario, config, model::generateRequests(config));
     QCOMPARE(int(want.replicas.size()), 4);
     QTableWidget* table = tab->replicaTable();
+    QVERIFY(tab->resultPages()->isTabVisible(1));
+    QCOMPARE(tab->resultPages()->tabText(1), QStringLiteral("Replicas (4)"));
+    tab->resultPages()->setCurrentIndex(1);
     QVERIFY(table->isVisible());
     QCOMPARE(table->rowCount(), 4);
     for (int i = 0; i < 4; ++i) {

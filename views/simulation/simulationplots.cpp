@@ -564,7 +564,7 @@ AttainmentPlot::AttainmentPlot(QWidget* parent)
 {
     QCustomPlot* p = plot();
     setupAxis(p->xAxis, tr("arrival rate (req/s)"), false);
-    setupAxis(p->yAxis, tr("SLO attainment (%)"), false);
+    setupAxis(p->yAxis, tr("attainment (%)"), false);
     m_attainment = addCurve(p, p->xAxis, p->yAxis, pen(palette::memory(), 2.2), tr("attainment"));
     m_attainment->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, palette::memory(), 6));
     m_target = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::slo(), 1.3, Qt::DashLine));

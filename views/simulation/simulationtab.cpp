@@ -23,6 +23,8 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -513,7 +515,7 @@ QWidget* SimulationTab::buildResults()
     tables->setSpacing(8);
     tables->addWidget(m_latencyTable, 4);
     tables->addWidget(m_totalsTable, 3);
-    m_replicaTitle = titleLabel(QStringLiteral("simulationReplicaTitle"), tr("Replicas"),
+    m_replicaTitle = valueLabel(QStringLiteral("simulationReplicaTitle"),
                                 tr("Each replica of the fleet: what the router sent it and how it served it (model::ReplicaLoad).\n"
                                    "Requests: completed / routed.  Throughput and busy: over the fleet's span.  Goodput: its requests\n"
                                    "meeting both SLOs.  Sequences: time-weighted mean and peak holding a slot.  KV peak: whole-model\n"
@@ -522,8 +524,6 @@ QWidget* SimulationTab::buildResults()
     m_replicaTable->setHorizontalHeaderLabels({tr("Requests"), tr("Throughput"), tr("Goodput"), tr("TTFT p50"), tr("TTFT p99"),
                                                tr("Busy"), tr("Sequences"), tr("KV peak"), tr("Preempt."), tr("Prefix hits")});
     m_replicaTable->setToolTip(m_replicaTitle->toolTip());
-    m_replicaTitle->setVisible(false);
-    m_replicaTable->setVisible(false);
     auto* cardLayout = new QVBoxLayout(card);
     cardLayout->setContentsMargins(10, 6, 10, 8);
     cardLayout->setSpacing(4);
@@ -534,9 +534,25 @@ QWidget* SimulationTab::buildResults()
     classRow->addStretch(1);
     cardLayout->addWidget(m_summary);
     cardLayout->addLayout(classRow);
-    cardLayout->addLayout(tables);
-    cardLayout->addWidget(m_replicaTitle);
-    cardLayout->addWidget(m_replicaTable);
+    // The replicas share the tables' place, on a second page whose tab shows for a fleet only: a fleet costs no height.
+    auto* aggregatesPage = new QWidget;
+    aggregatesPage->setLayout(tables);
+    tables->setContentsMargins(0, 0, 0, 0);
+    auto* replicasPage = new QWidget;
+    auto* replicasLayout = new QVBoxLayout(replicasPage);
+    replicasLayout->setContentsMargins(0, 0, 0, 0);
+    replicasLayout->setSpacing(2);
+    replicasLayout->addWidget(m_replicaTitle);
+    replicasLayout->addWidget(m_replicaTable);
+    replicasLayout->addStretch(1);
+    m_resultPages = new QTabWidget;
+    m_resultPages->setObjectName(QStringLiteral("simulationResultPages"));
+    m_resultPages->setDocumentMode(true);
+    m_resultPages->addTab(aggregatesPage, tr("Latencies and totals"));
+    m_resultPages->addTab(replicasPage, tr("Replicas"));
+    m_resultPages->setTabVisible(1, false);
+    m_resultPages->tabBar()->setVisible(false);
+    cardLayout->addWidget(m_resultPages);
 
     auto* results = new QWidget;
     auto* grid = new QGridLayout(results);
@@ -560,7 +576,7 @@ QWidget* SimulationTab::buildResults()
     grid->setColumnStretch(1, 1);
     grid->setRowStretch(0, 1);
     grid->setRowStretch(1, 1);
-    grid->setRowStretch(2, 1);
+    grid->setRowStretch(2, 0); // the rate-sweep row, 1 while shown
     return results;
 }
 
@@ -981,6 +997,8 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
         m_attainmentPlot->clearOutcome();
     }
     m_rateRow->setVisible(swept);
+    if (auto* grid = qobject_cast<QGridLayout*>(m_rateRow->parentWidget()->layout()))
+        grid->setRowStretch(2, swept ? 1 : 0); // hidden, the row takes no room
     showReplicas();
 
     {
@@ -1048,12 +1066,14 @@ static QString routerLabel(model::RouterPolicy router)
 void SimulationTab::showReplicas()
 {
     const bool fleet = m_outcome && m_outcome->result.replicas.size() > 1;
-    m_replicaTitle->setVisible(fleet);
-    m_replicaTable->setVisible(fleet);
+    m_resultPages->setTabVisible(1, fleet);
+    m_resultPages->tabBar()->setVisible(fleet);
     if (!fleet) {
+        m_resultPages->setCurrentIndex(0);
         m_replicaTable->setRowCount(0);
         return;
     }
+    m_resultPages->setTabText(1, tr("Replicas (%1)").arg(m_outcome->result.replicas.size()));
     const SimulationOutcome& o = *m_outcome;
     const std::vector<model::ReplicaLoad>& loads = o.result.replicas;
     const int rows = int(loads.size());
@@ -1077,8 +1097,7 @@ void SimulationTab::showReplicas()
         cells[ReplicaTtftP99Column] = l.completed > 0 ? format::duration(l.p99TtftSeconds) : QStringLiteral("\u2013");
         cells[ReplicaBusyColumn] = orDash(l.busyFraction, format::percent(std::clamp(l.busyFraction, 0.0, 1.0)));
         cells[ReplicaSequencesColumn] = tr("%1 / %2").arg(format::number(l.meanSequences), format::integer(l.peakSequences));
-        cells[ReplicaKvPeakColumn] = blocks > 0 ? tr("%1 (%2)").arg(format::integer(l.kvBlocksPeak), format::percent(l.kvBlocksPeak / blocks))
-                                                : format::integer(l.kvBlocksPeak);
+        cells[ReplicaKvPeakColumn] = blocks > 0 ? format::percent(l.kvBlocksPeak / blocks) : format::integer(l.kvBlocksPeak);
         cells[ReplicaPreemptionsColumn] = format::integer(double(l.preemptions));
         cells[ReplicaPrefixHitColumn] = l.prefixPromptTokens > 0 ? format::percent(hit) : QStringLiteral("\u2013");
         for (int c = 0; c < ReplicaColumnCount; ++c) {
@@ -1090,16 +1109,18 @@ void SimulationTab::showReplicas()
             }
             item->setText(cells[c]);
         }
+        m_replicaTable->item(i, ReplicaKvPeakColumn)
+            ->setToolTip(tr("%1 of %2 KV blocks").arg(format::integer(l.kvBlocksPeak), format::integer(blocks)));
     }
-    // Up to 8 rows in view; a larger fleet scrolls.
-    const int shown = std::min(rows, 8);
+    // Up to 6 rows in view (the latency table's height); a larger fleet scrolls.
+    const int shown = std::min(rows, 6);
     const int row = m_replicaTable->verticalHeader()->defaultSectionSize();
     m_replicaTable->setVerticalScrollBarPolicy(rows > shown ? Qt::ScrollBarAsNeeded : Qt::ScrollBarAlwaysOff);
     m_replicaTable->setFixedHeight(row * shown + m_replicaTable->horizontalHeader()->height() + 6);
     const QString loop = o.config.closedLoopClients > 0
         ? tr("closed loop, %1 in all").arg(counted(double(o.config.closedLoopClients), tr("1 client"), tr("%1 clients")))
         : tr("open loop");
-    setTitle(m_replicaTitle, tr("Replicas"),
+    setText(m_replicaTitle,
              tr("%1 replicas behind a %2 router (%3); busy %4 to %5, p99 TTFT %6 to %7.")
                  .arg(format::integer(double(rows)), routerLabel(o.config.router), loop,
                       format::percent(std::min_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction),

@@ -22,6 +22,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
 
 namespace ridgeline::views {
@@ -99,7 +100,7 @@ public:
         ReplicaTtftP99Column,
         ReplicaBusyColumn,        ///< busy time / the fleet's span
         ReplicaSequencesColumn,   ///< mean and peak sequences holding a slot
-        ReplicaKvPeakColumn,      ///< whole-model KV blocks at its peak, and the share of its budget
+        ReplicaKvPeakColumn,      ///< KV blocks in use at its peak, as a share of its budget (the blocks in the tool tip)
         ReplicaPreemptionsColumn,
         ReplicaPrefixHitColumn,   ///< prefix-cache hit rate in tokens
         ReplicaColumnCount
@@ -155,6 +156,8 @@ public:
     QTableWidget* replicaTable() const { return m_replicaTable; }
     /** Names the fleet and its router above replicaTable(). */
     QLabel* replicaTitle() const { return m_replicaTitle; }
+    /** The aggregates card's pages: 0 the latency and totals tables, 1 the replicas (its tab shown for a fleet only). */
+    QTabWidget* resultPages() const { return m_resultPages; }
     RateSweepPlot* rateSweepPlot() const { return m_rateSweepPlot; }
     AttainmentPlot* attainmentPlot() const { return m_attainmentPlot; }
     QPushButton* runButton() const { return m_runButton; }
@@ -260,6 +263,7 @@ private:
     QWidget* m_rateRow = nullptr;        ///< the two rate-sweep plots, shown when a run swept the rate
     QLabel* m_replicaTitle = nullptr;
     QTableWidget* m_replicaTable = nullptr;
+    QTabWidget* m_resultPages = nullptr;
     QLabel* m_summary = nullptr;
     QComboBox* m_classCombo = nullptr;
     QTableWidget* m_latencyTable = nullptr;
