@@ -165,6 +165,7 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
                                      {QStringLiteral("busy_s"), l.busySeconds},
                                      {QStringLiteral("busy_fraction"), l.busyFraction},
                                      {QStringLiteral("ttft_p99_ms"), l.p99TtftSeconds * 1e3},
+                                     {QStringLiteral("ttft_p50_ms"), l.p50TtftSeconds * 1e3},
                                      {QStringLiteral("peak_sequences"), l.peakSequences},
                                      {QStringLiteral("mean_sequences"), l.meanSequences},
                                      {QStringLiteral("kv_blocks_peak"), l.kvBlocksPeak},

@@ -3,6 +3,7 @@
 // arrival-rate sweep. Not a test: run it by hand. Peak memory is the process's, so give one mode per run:
 //   fleet_bench fleet ROUTER [replicas] [requests]   (default 8 replicas, 100,000 requests)
 //   fleet_bench sweep [replicas] [requests]          (8 steps + 6 bisections, least loaded)
+//   fleet_bench closed ROUTER [replicas] [requests] [clients]   (closed loop: default 64 clients per replica)
 // ROUTER: round_robin, least_loaded or prefix_aware. Prints user CPU time, wall time and peak resident memory. The
 // workload is drawn as the run goes and no per-request record is kept (as --simulate), so peak memory should not grow
 // with the request count (docs/fleet-simulation.md, "Memory"); requests may exceed the files' 2,000,000 cap here.
@@ -44,10 +45,12 @@ void report(const char* what, std::chrono::steady_clock::time_point start)
 
 int main(int argc, char** argv)
 {
-    if (argc < 2 || (std::strcmp(argv[1], "fleet") != 0 && std::strcmp(argv[1], "sweep") != 0)) {
-        std::fprintf(stderr, "usage: fleet_bench fleet ROUTER [replicas] [requests] | fleet_bench sweep [replicas] [requests]\n");
+    if (argc < 2 || (std::strcmp(argv[1], "fleet") != 0 && std::strcmp(argv[1], "sweep") != 0 && std::strcmp(argv[1], "closed") != 0)) {
+        std::fprintf(stderr, "usage: fleet_bench fleet ROUTER [replicas] [requests] | fleet_bench sweep [replicas] [requests]"
+                             " | fleet_bench closed ROUTER [replicas] [requests] [clients]\n");
         return 2;
     }
+    const bool closed = std::strcmp(argv[1], "closed") == 0;
     const bool sweep = std::strcmp(argv[1], "sweep") == 0;
     const int first = sweep ? 2 : 3;
     const std::string router = sweep ? "least_loaded" : (argc > 2 ? argv[2] : "round_robin");
@@ -72,10 +75,14 @@ int main(int argc, char** argv)
     RequestClass chat;
     chat.name = "chat";
     chat.ratePerSecond = 6.0 * replicas; // near one replica's capacity for these lengths, each
+    if (closed)
+        chat.ratePerSecond = 1000.0 * replicas; // every request ready long before a client is free: the clients set the pace
     chat.prompt = logNormal(1000, 4000);
     chat.output = logNormal(200, 1000);
     chat.prefixGroups = 1000;
     config.classes = {chat};
+    if (closed) // N clients in all, each sending its next request when its last one leaves (arrivals far faster)
+        config.closedLoopClients = argc > first + 2 ? std::atoi(argv[first + 2]) : 64 * replicas;
     config.requestRecords = 0; // as --simulate: summaries only, the workload drawn as the run goes
     // Past the simulation files' request cap (2,000,000) the bench still runs, to show memory flat in the run's length.
     SimulationConfig checked = config;
@@ -92,6 +99,8 @@ int main(int argc, char** argv)
             least = l.busyFraction < least || &l == &r.replicas.front() ? l.busyFraction : least;
             most = l.busyFraction > most || &l == &r.replicas.front() ? l.busyFraction : most;
         }
+        if (closed)
+            std::printf("closed loop, %d clients, %.0f tok/s: ", config.closedLoopClients, r.all.throughputTokensPerSecond);
         std::printf("%d replicas, %s, %lld requests (%.0f output tokens): p99 TTFT %.0f ms, p99 ITL %.1f ms, attainment %.3f, "
                     "busy %.0f%% to %.0f%% per replica\n",
                     replicas, router.c_str(), r.all.requests, r.all.outputTokens, r.all.latency.ttft.p99 * 1e3,

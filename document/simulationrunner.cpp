@@ -51,17 +51,23 @@ SimulationRunner::~SimulationRunner()
     waitForWorkers();
 }
 
-void SimulationRunner::start(const model::Scenario& scenario, const model::SimulationConfig& config, const std::string& title)
+int SimulationRunner::simulationCount(const model::SimulationConfig& config, const model::RateSweep& rateSweep)
+{
+    return 1 + int(config.sweepMaxSequences.size()) + (rateSweep.steps > 0 ? rateSweep.steps + rateSweep.bisections : 0);
+}
+
+void SimulationRunner::start(const model::Scenario& scenario, const model::SimulationConfig& config, const std::string& title,
+                             const model::RateSweep& rateSweep)
 {
     if (m_current)
         m_current->cancelled = true; // abandoned: its worker stops at the next check, its result is dropped
     auto job = std::make_shared<Job>();
     m_current = job;
 
-    QThread* worker = QThread::create([this, job, scenario, config, title] {
+    QThread* worker = QThread::create([this, job, scenario, config, title, rateSweep] {
         QElapsedTimer clock;
         clock.start();
-        const int total = 1 + int(config.sweepMaxSequences.size());
+        const int total = simulationCount(config, rateSweep);
         auto post = [this, job, total](int done, const QString& stage) {
             QMetaObject::invokeMethod(this, [this, job, done, total, stage] { deliverProgress(job, done, total, stage); },
                                       Qt::QueuedConnection);
@@ -117,6 +123,37 @@ void SimulationRunner::start(const model::Scenario& scenario, const model::Simul
                 return;
             outcome->sweep.insert(outcome->sweep.end(), points.begin(), points.end());
         }
+        if (rateSweep.steps > 0) {
+            // The arrival-rate sweep: one run per rate, then the bisections (model::sweepArrivalRate), summaries only.
+            // Its progress callback does not say which run it is in: a count of requests done that falls back is the
+            // next run.
+            model::SimulationConfig swept = config;
+            swept.recordTokenTimes = false;
+            swept.requestRecords = 0;
+            swept.sweepMaxSequences.clear();
+            const int first = 1 + int(config.sweepMaxSequences.size());
+            const int runs = rateSweep.steps + rateSweep.bisections;
+            int run = 0;
+            long long lastDone = -1;
+            stageIndex = first;
+            stageText = tr("Rate sweep: run 1 of up to %1").arg(runs);
+            shownPercent = -1;
+            post(stageIndex, stageText);
+            const model::SimulationProgress sweepProgress = [&](long long doneCount, long long all) {
+                if (doneCount < lastDone && run + 1 < runs) {
+                    ++run;
+                    stageIndex = first + run;
+                    stageText = tr("Rate sweep: run %1 of up to %2").arg(run + 1).arg(runs);
+                    shownPercent = -1;
+                }
+                lastDone = doneCount;
+                return keepGoing(doneCount, all);
+            };
+            outcome->rateSweep = rateSweep;
+            outcome->rateSweepResult = model::sweepArrivalRate(scenario, swept, rateSweep, sweepProgress);
+            if (job->cancelled || outcome->rateSweepResult.cancelled)
+                return;
+        }
         outcome->digest = digest(outcome->result, outcome->config);
         outcome->elapsedSeconds = double(clock.nsecsElapsed()) * 1e-9;
         std::shared_ptr<const SimulationOutcome> done = std::move(outcome);
@@ -128,7 +165,7 @@ void SimulationRunner::start(const model::Scenario& scenario, const model::Simul
     m_workers.removeAll(QPointer<QThread>());
     m_workers.append(worker);
     worker->start(QThread::LowPriority);
-    emit progressChanged(0, 1 + int(config.sweepMaxSequences.size()), tr("Generating requests"));
+    emit progressChanged(0, simulationCount(config, rateSweep), tr("Generating requests"));
 }
 
 void SimulationRunner::cancel()
@@ -170,7 +207,7 @@ void SimulationRunner::deliverResult(const std::shared_ptr<Job>& job, std::share
     if (job != m_current)
         return; // abandoned
     m_current.reset();
-    const int total = 1 + int(outcome->config.sweepMaxSequences.size());
+    const int total = simulationCount(outcome->config, outcome->rateSweep);
     emit progressChanged(total, total, tr("Done"));
     emit finished(std::move(outcome));
 }

@@ -51,6 +51,9 @@ struct SimulationOutcome {
     std::string title;                        ///< the example's title, or "" for the inputs alone
     model::SimulationResult result;           ///< model::simulate on the generated requests
     std::vector<model::SweepPoint> sweep;     ///< one point per config.sweepMaxSequences cap, same requests
+    model::RateSweep rateSweep;               ///< the arrival-rate sweep asked for (steps 0: none)
+    /// model::sweepArrivalRate of config at rateSweep's rates (empty points: none asked for); its runs keep no records
+    model::RateSweepResult rateSweepResult;
     SimulationDigest digest;
     double elapsedSeconds = 0;                ///< wall time of the whole run
 };
@@ -59,8 +62,8 @@ struct SimulationOutcome {
  * Runs model::generateRequests, model::simulate and the max-sequences sweep on a worker QThread
  * (QtConcurrent is not linked), one run wanted at a time.
  *
- * Progress is counted in whole simulations (the main run, then each cap of the sweep: total = 1 +
- * caps), with the percentage of the current one in the stage text ("Simulating 1,000 requests: 42%"),
+ * Progress is counted in whole simulations (the main run, then each cap of the sweep, then each run of
+ * the arrival-rate sweep: total = simulationCount()), with the percentage of the current one in the stage text ("Simulating 1,000 requests: 42%"),
  * from the engine's progress callback (model::SimulationProgress). cancel() abandons the run at once:
  * the UI gets cancelled() immediately and never sees that run's result; the callback returns false at
  * its next call, a few milliseconds of work later, and the worker exits: it stops computing and frees
@@ -82,9 +85,15 @@ public:
 
     /**
      * Starts simulating @p config on @p scenario (preconditions of model::simulate: both checked by
-     * the caller). Abandons any run under way first. @p title is copied into the outcome.
+     * the caller). Abandons any run under way first. @p title is copied into the outcome. @p rateSweep with steps > 0
+     * (checked by the caller: model::checkRateSweep) adds an open-loop arrival-rate sweep of @p config after the run
+     * and the cap sweep (SimulationOutcome::rateSweepResult).
      */
-    void start(const model::Scenario& scenario, const model::SimulationConfig& config, const std::string& title = {});
+    void start(const model::Scenario& scenario, const model::SimulationConfig& config, const std::string& title = {},
+               const model::RateSweep& rateSweep = {});
+
+    /** Simulations a run counts in its progress: 1 + caps + (rate sweep: steps + bisections, an upper bound). */
+    static int simulationCount(const model::SimulationConfig& config, const model::RateSweep& rateSweep);
 
     /** Abandons the run under way (no-op when none): emits cancelled() now; its result is dropped. */
     void cancel();

@@ -586,7 +586,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
                                   "duration_s", "requests", "seed", "itl_slo_ms", "ttft_slo_ms", "itl_slo_statistic",
                                   "classes", "trace_csv", "admission_rule", "batch_prefill_token_cap",
                                   "reserved_kv_fraction", "sweep_max_sequences", "kv_series_points", "replicas", "router",
-                                  "rate_sweep", "prefix_caching"});
+                                  "rate_sweep", "prefix_caching", "closed_loop_clients"});
         !e.empty())
         return e;
 
@@ -632,6 +632,12 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         if (std::string e = wholeNumber(val("replicas"), f("replicas"), n, 1, kMaxSimulationReplicas); !e.empty())
             return e;
         c.replicas = int(n);
+    }
+    if (has("closed_loop_clients")) {
+        long long n = 0;
+        if (std::string e = wholeNumber(val("closed_loop_clients"), f("closed_loop_clients"), n, 0, kMaxSimulationSequences); !e.empty())
+            return e;
+        c.closedLoopClients = int(n);
     }
     if (has("rate_sweep")) {
         const QJsonValue v = val("rate_sweep");

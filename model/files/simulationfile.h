@@ -56,6 +56,8 @@ struct TraceStats {
  *                  inference trace CSV, or a Mooncake trace JSONL: parseTraceCsv()),
  *     "replicas": 1 (1 to 4096), "router": "round_robin" | "least_loaded" | "prefix_aware",
  *     "prefix_caching": true (each replica's KV prefix cache; false: every prompt prefilled in full),
+ *     "closed_loop_clients": 0 (N >= 1: N clients in all, each sending its next request when its last one leaves,
+ *                  routed across the replicas; docs/fleet-simulation.md, "Closed-loop clients"),
  *     "rate_sweep": {"from": 1, "to": 20, "steps": 10, "attainment": 0.99, "bisections": 6},
  *     "admission_rule": "none" | "separate_queues" | "prefill_token_cap" | "reserved_kv",
  *     "batch_prefill_token_cap": 256, "reserved_kv_fraction": 0.3,

@@ -10,6 +10,7 @@
 #include <deque>
 #include <limits>
 #include <numeric>
+#include <queue>
 #include <set>
 #include <unordered_map>
 
@@ -554,9 +555,33 @@ public:
 
     /** The router assigned @p request (arrivals in order, none before the last one's) with its record slot. */
     void push(const Request& request, long long record) { admitToSystem(request, record, request.arrivalSeconds); }
+    /** The same, sent at @p sentSeconds (a closed loop's client, at or after the request's own arrival). */
+    void push(const Request& request, long long record, double sentSeconds) { admitToSystem(request, record, sentSeconds); }
 
     /** Requests finished or rejected so far. */
     long long done() const { return m_done; }
+
+    /**
+     * A closed-loop fleet's replica (SimulationConfig::closedLoopClients with a router): every time one of its requests
+     * leaves (finishes, or is rejected), the time its client sends the next request is appended to @p sink, and
+     * advance() returns at its next step boundary so that the router sends that request before the step runs (as the
+     * single engine pulls it there). nullptr: none (open loop).
+     */
+    void collectLeaves(std::vector<double>* sink) { m_leaveSink = sink; }
+
+    /**
+     * When this replica's next step may start, s (a lower bound: the step may wait for an arrival): its clock when it
+     * holds queued or running requests, the next request's engine arrival when it holds only requests still on their
+     * way, infinity when it holds none.
+     */
+    double nextStepSeconds() const
+    {
+        if (m_added == m_done)
+            return kInf;
+        if (!m_running.empty() || queued() > 0 || m_pending.empty())
+            return m_now;
+        return std::max(m_now, m_live[size_t(m_pending.front())].engineArrival);
+    }
 
     /** Requests routed here in flight at @p seconds (not finished or rejected by then), once advance(seconds) ran. */
     long long inFlightAt(double seconds) const
@@ -587,6 +612,11 @@ public:
         for (;;) {
             while (peekArrival(next) && next <= now)
                 enqueue(popPending());
+            if (m_leaveSink && m_released != m_releasedSeen) {
+                // A closed-loop fleet: clients whose requests left send their next ones now; the router places them first.
+                m_releasedSeen = m_released;
+                return true;
+            }
             const bool toCome = peekArrival(next);
             if ((m_added == m_done && !toCome) || now >= horizon)
                 break;
@@ -745,8 +775,14 @@ private:
     /** Closed loop: a request left the system at @p seconds; the next client request is sent then (or at its own time). */
     void release(double seconds)
     {
-        if (m_config.closedLoopClients > 0)
+        if (m_config.closedLoopClients <= 0)
+            return;
+        if (m_source)
             pull(seconds);
+        else if (m_leaveSink) {
+            m_leaveSink->push_back(seconds);
+            ++m_released;
+        }
     }
     void rejectHead()
     {
@@ -1352,6 +1388,8 @@ private:
     const SimulationConfig& m_config;
     RunRecorder& m_recorder;
     RequestSource* m_source = nullptr;
+    std::vector<double>* m_leaveSink = nullptr; // a closed-loop fleet: when clients send their next requests
+    long long m_released = 0, m_releasedSeen = 0; // leaves appended to m_leaveSink; those advance() has yielded for
     int m_replica = -1;
     const SimulationProgress& m_onProgress;
     static constexpr long long kCheckWork = 16384;
@@ -1586,6 +1624,8 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         return e;
     if (c.router != RouterPolicy::RoundRobin && c.router != RouterPolicy::LeastLoaded && c.router != RouterPolicy::PrefixAware)
         return s + "router = " + std::to_string(int(c.router)) + ": expected round_robin, least_loaded or prefix_aware";
+    if (std::string e = range("closed_loop_clients", c.closedLoopClients, 0, kMaxSimulationSequences); !e.empty())
+        return e;
     if (std::string e = range("pipeline_stages", c.pipelineStages, 1, kMaxSimulationLayoutCount); !e.empty())
         return e;
     if (std::string e = range("expert_parallel", c.expertParallel, 1, kMaxSimulationLayoutCount); !e.empty())
@@ -1596,9 +1636,6 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         return e;
     if (c.prefillReplicas > 0 && c.closedLoopClients > 0)
         return s + "prefill_replicas = " + std::to_string(c.prefillReplicas) + ": disaggregated pools are simulated open loop only, not with "
-               + std::to_string(c.closedLoopClients) + " closed-loop clients";
-    if (c.replicas > 1 && c.closedLoopClients > 0)
-        return s + "replicas = " + std::to_string(c.replicas) + ": a fleet is simulated open loop only, not with "
                + std::to_string(c.closedLoopClients) + " closed-loop clients";
     if (c.classes.empty() && c.trace.empty())
         return s + "classes: at least one class (or a trace_csv) is needed";
@@ -2008,9 +2045,85 @@ SimulationResult runFleet(const Scenario& scenario, const SimulationConfig& conf
             }
         return best;
     };
+    // Where the router sends request @p q (the k-th routed) arriving at @p t, once every replica has run its steps
+    // starting before t; records the prefix group's replica.
+    auto routeTo = [&](const Request& q, long long k, double t) {
+        size_t target = size_t(k % static_cast<long long>(replicas));
+        if (loadAware) {
+            const auto served = q.prefixGroup >= 0 && config.router == RouterPolicy::PrefixAware ? lastServed.find(q.prefixGroup)
+                                                                                                 : lastServed.end();
+            target = served != lastServed.end() ? size_t(served->second) : leastLoaded(t);
+            if (q.prefixGroup >= 0 && config.router == RouterPolicy::PrefixAware)
+                lastServed[q.prefixGroup] = int(target);
+        }
+        return target;
+    };
     Request q;
     long long index = 0;
-    for (long long k = 0; source.next(q, index); ++k) {
+    if (config.closedLoopClients > 0) {
+        // Closed loop: the first N requests are sent at their own times; each later one (in arrival order) when a
+        // request leaves, or at its own time if that is later, as the single engine pulls them (Engine::release()).
+        // Events run in time order over the fleet: the replica whose next step starts first steps once; a leave at t,
+        // or a request to send at t, goes first when no replica's next step starts before t. So the router sees every
+        // replica as it is at the sending time (steps starting before it have run), as in the open loop.
+        struct ToSend {
+            double seconds = 0;
+            Request request;
+            long long index = 0;
+        };
+        std::deque<ToSend> toSend; // in sending order (sending times never decrease)
+        std::priority_queue<double, std::vector<double>, std::greater<>> leaves;
+        std::vector<double> sink;
+        long long sent = 0;
+        auto pullNext = [&](double notBefore) {
+            if (!source.next(q, index))
+                return;
+            toSend.push_back({std::max(q.arrivalSeconds, notBefore), q, index});
+        };
+        for (int c = 0; c < config.closedLoopClients; ++c)
+            pullNext(-kInf);
+        std::set<std::pair<double, size_t>> nextStep; // (next step start, replica) of replicas holding requests
+        std::vector<double> key(replicas, kInf);
+        auto refresh = [&](size_t r) {
+            if (std::isfinite(key[r]))
+                nextStep.erase({key[r], r});
+            key[r] = engines[r]->nextStepSeconds();
+            if (std::isfinite(key[r]))
+                nextStep.emplace(key[r], r);
+        };
+        for (const std::unique_ptr<Engine>& e : engines)
+            e->collectLeaves(&sink);
+        for (;;) {
+            for (const double t : sink)
+                leaves.push(t);
+            sink.clear();
+            const double step = nextStep.empty() ? kInf : nextStep.begin()->first;
+            if (!leaves.empty() && leaves.top() <= step) {
+                const double t = leaves.top();
+                leaves.pop();
+                pullNext(t);
+                continue;
+            }
+            if (!toSend.empty() && toSend.front().seconds <= step) {
+                ToSend next = std::move(toSend.front());
+                toSend.pop_front();
+                const size_t target = routeTo(next.request, sent, next.seconds);
+                engines[target]->push(next.request, recorder.recordIndex(next.index, sent), next.seconds);
+                ++sent;
+                refresh(target);
+                continue;
+            }
+            if (nextStep.empty())
+                break;
+            const size_t r = nextStep.begin()->second;
+            if (!engines[r]->advance(std::nextafter(step, kInf))) {
+                out.cancelled = true;
+                return out;
+            }
+            refresh(r);
+        }
+    }
+    for (long long k = 0; config.closedLoopClients <= 0 && source.next(q, index); ++k) {
         size_t target = size_t(k % static_cast<long long>(replicas));
         if (loadAware) {
             // The router sees each replica as it is at the arrival: every step starting before it has run.
@@ -2019,11 +2132,7 @@ SimulationResult runFleet(const Scenario& scenario, const SimulationConfig& conf
                     out.cancelled = true;
                     return out;
                 }
-            const auto served = q.prefixGroup >= 0 && config.router == RouterPolicy::PrefixAware ? lastServed.find(q.prefixGroup)
-                                                                                                 : lastServed.end();
-            target = served != lastServed.end() ? size_t(served->second) : leastLoaded(q.arrivalSeconds);
-            if (q.prefixGroup >= 0 && config.router == RouterPolicy::PrefixAware)
-                lastServed[q.prefixGroup] = int(target);
+            target = routeTo(q, k, q.arrivalSeconds);
         } else if (!engines[target]->advance(q.arrivalSeconds)) {
             // Round robin needs no look, but its replica runs up to the arrival first, so that requests waiting to
             // arrive stay few: memory flat in the run's length (the steps are the same whenever they run).
@@ -2074,7 +2183,9 @@ SimulationResult runFleet(const Scenario& scenario, const SimulationConfig& conf
         load.outputTokens = stats.outputTokens;
         load.goodputFraction = stats.requests > 0 ? double(stats.good) / double(stats.requests) : 0.0;
         load.busySeconds = part.busySeconds;
-        load.p99TtftSeconds = stats.ttft.percentiles().p99;
+        const Percentiles ttft = stats.ttft.percentiles();
+        load.p99TtftSeconds = ttft.p99;
+        load.p50TtftSeconds = ttft.p50;
         load.peakSequences = part.peakSequences;
         load.meanSequences = part.meanSequences;
         load.kvBlocksPeak = part.kvBlocksPeak;

@@ -181,12 +181,15 @@ struct SimulationConfig {
      * rejection) of request k - N: N clients each sending the next request as the last one finishes (all
      * arrivals 0), or an open loop capped at N in flight (vLLM's --max-concurrency with a request rate).
      * RequestResult::arrivalSeconds is then the sending time, from which TTFT and E2E count.
+     * With replicas > 1 the N clients are the fleet's, in all: each request is routed (router) at its sending time
+     * (docs/fleet-simulation.md, "Closed-loop clients"). closed_loop_clients in a simulation file.
      */
     int closedLoopClients = 0;
     /**
      * replicas: identical replicas (each this scenario's GPUs and scheduler) behind one router; 1: the single replica
      * above. With more, simulate() routes each request at its arrival (router) and runs every replica's engine in
-     * step up to that time, so that the router sees the load in flight. Not with closedLoopClients.
+     * step up to that time, so that the router sees the load in flight. With closedLoopClients, requests are routed
+     * at their sending times.
      */
     int replicas = 1;
     RouterPolicy router = RouterPolicy::RoundRobin; ///< router
@@ -476,6 +479,7 @@ struct ReplicaLoad {
     double busySeconds = 0;      ///< time it spent in steps
     double busyFraction = 0;     ///< busySeconds / the fleet's span
     double p99TtftSeconds = 0;
+    double p50TtftSeconds = 0;   ///< the median TTFT of its completed requests (added with the Simulation tab's replica table)
     int peakSequences = 0;
     double meanSequences = 0;
     double kvBlocksPeak = 0;     ///< whole-model blocks, of SimulationResult::kvBlocksTotal
@@ -549,7 +553,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationConfig& conf
  * The fleet engine under simulate() when config.replicas > 1, callable with any replica count (1 gives the same
  * result as the single-replica engine: tests/tst_fleet.cpp). Each replica is the single-replica engine with its own
  * queue, KV and clock; before routing a request arriving at t, every replica runs its steps that start before t.
- * Cost: the replicas' steps plus O(replicas) per request. Preconditions as simulate(), closedLoopClients 0.
+ * Cost: the replicas' steps plus O(replicas) per request. Preconditions as simulate().
+ * Closed loop (config.closedLoopClients = N > 0): N clients in all; a request is sent when one leaves any replica (or
+ * at its own arrival, if later) and routed then. Events run in time order across the fleet (one replica's step at a
+ * time, the earliest first; O(log replicas) each), so the router sees every replica's steps that start before the
+ * sending time. One replica gives the single engine's closed loop request by request (tests/model/tst_fleet.cpp).
  */
 SimulationResult simulateFleet(const Scenario& scenario, const SimulationConfig& config, const std::vector<Request>& requests,
                                const SimulationProgress& progress = {});

@@ -160,6 +160,157 @@ private slots:
         }
     }
 
+    // -- closed-loop clients across a fleet ------------------------------------------------------------
+
+    void closedLoopOneReplicaFleetIsTheSingleEngine_data()
+    {
+        QTest::addColumn<int>("clients");
+        QTest::addColumn<double>("ratePerSecond");   // 0: every request ready at 0 (pure closed loop)
+        QTest::addColumn<double>("overheadSeconds"); // efficiency.ttft_overhead_ms: sent before the engine sees it
+        QTest::newRow("8 clients, all ready") << 8 << 0.0 << 0.0;
+        QTest::newRow("3 clients, all ready, overhead") << 3 << 0.0 << 0.015;
+        QTest::newRow("6 clients capping Poisson 20/s") << 6 << 20.0 << 0.0;
+    }
+    void closedLoopOneReplicaFleetIsTheSingleEngine()
+    {
+        // The fleet's closed loop on one replica is the single engine's closed loop, request by request, under every
+        // router: the same sending times, first tokens, finishes and rejections (every 29th request is over the
+        // context and rejected: its client sends again at once).
+        QFETCH(int, clients);
+        QFETCH(double, ratePerSecond);
+        QFETCH(double, overheadSeconds);
+        Scenario s = planning();
+        s.efficiency.ttftOverheadSeconds = overheadSeconds;
+        SimulationConfig c;
+        c.maxSequences = 4;
+        c.policy = BatchingPolicy::Chunked;
+        c.closedLoopClients = clients;
+        c.requests = 300;
+        c.classes.push_back(rated("chat", 1, 500, 50));
+        std::mt19937_64 g(7);
+        std::vector<Request> w(300);
+        double t = 0;
+        for (size_t i = 0; i < w.size(); ++i) {
+            if (ratePerSecond > 0)
+                t += -std::log((double(g() >> 11) + 0.5) * 0x1.0p-53) / ratePerSecond;
+            w[i].arrivalSeconds = t;
+            w[i].promptTokens = 100 + int(g() % 1900);
+            w[i].outputTokens = 5 + int(g() % 200);
+            if (i % 29 == 5)
+                w[i].promptTokens = s.serving.maxContextTokens + 1;
+        }
+        const SimulationResult single = simulate(s, c, w);
+        QVERIFY(single.all.rejected >= 10);
+        for (RouterPolicy router : {RouterPolicy::RoundRobin, RouterPolicy::LeastLoaded, RouterPolicy::PrefixAware}) {
+            SimulationConfig f = c;
+            f.router = router;
+            QVERIFY2(checkSimulationConfig(f).empty(), checkSimulationConfig(f).c_str());
+            const SimulationResult fleet = simulateFleet(s, f, w);
+            QCOMPARE(fleet.requests.size(), single.requests.size());
+            for (size_t i = 0; i < w.size(); ++i) {
+                const RequestResult& a = fleet.requests[i];
+                const RequestResult& b = single.requests[i];
+                QCOMPARE(a.rejected, b.rejected);
+                QCOMPARE(a.arrivalSeconds, b.arrivalSeconds);
+                if (!b.rejected) {
+                    QCOMPARE(a.admittedSeconds, b.admittedSeconds);
+                    QCOMPARE(a.firstTokenSeconds, b.firstTokenSeconds);
+                    QCOMPARE(a.finishedSeconds, b.finishedSeconds);
+                    QCOMPARE(a.maxItlSeconds, b.maxItlSeconds);
+                    QCOMPARE(a.preemptions, b.preemptions);
+                }
+            }
+            QCOMPARE(fleet.steps, single.steps);
+            QCOMPARE(fleet.all.goodputFraction, single.all.goodputFraction);
+            QCOMPARE(fleet.all.latency.itl.p99, single.all.latency.itl.p99);
+        }
+    }
+
+    void closedLoopFleetKeepsNClientsInFlight_data()
+    {
+        QTest::addColumn<int>("router");
+        QTest::newRow("round robin") << int(RouterPolicy::RoundRobin);
+        QTest::newRow("least loaded") << int(RouterPolicy::LeastLoaded);
+    }
+    void closedLoopFleetKeepsNClientsInFlight()
+    {
+        // 4 replicas, 24 clients: from the records, exactly 24 requests are in flight (sent, not finished) from the
+        // start until the last request is sent; never more.
+        const int clients = 24;
+        const Scenario s = planning();
+        SimulationConfig c;
+        c.replicas = 4;
+        QFETCH(int, router);
+        c.router = RouterPolicy(router);
+        c.maxSequences = 8;
+        c.closedLoopClients = clients;
+        c.classes.push_back(rated("chat", 0, 800, 60));
+        std::mt19937_64 g(3);
+        std::vector<Request> w(1500);
+        for (Request& r : w) {
+            r.arrivalSeconds = 0;
+            r.promptTokens = 200 + int(g() % 1500);
+            r.outputTokens = 10 + int(g() % 150);
+        }
+        QVERIFY(checkSimulationConfig(c).empty());
+        const SimulationResult r = simulate(s, c, w);
+        QCOMPARE(r.all.completed, 1500LL);
+        QCOMPARE(int(r.replicas.size()), 4);
+        std::vector<std::pair<double, int>> events; // (time, -1 leave / +1 send): leaves first at equal times
+        double lastSent = 0;
+        for (const RequestResult& q : r.requests) {
+            events.emplace_back(q.arrivalSeconds, +1);
+            events.emplace_back(q.finishedSeconds, -1);
+            lastSent = std::max(lastSent, q.arrivalSeconds);
+        }
+        std::sort(events.begin(), events.end());
+        int inFlight = 0, peak = 0;
+        long long checked = 0;
+        for (size_t i = 0; i < events.size(); ++i) {
+            inFlight += events[i].second;
+            peak = std::max(peak, inFlight);
+            const bool lastAtThisTime = i + 1 == events.size() || events[i + 1].first != events[i].first;
+            if (lastAtThisTime && events[i].first <= lastSent) {
+                QVERIFY2(inFlight == clients, qPrintable(QStringLiteral("%1 in flight at %2 s").arg(inFlight).arg(events[i].first)));
+                ++checked;
+            }
+        }
+        QCOMPARE(peak, clients);
+        QVERIFY(checked > 1000);
+        long long routed = 0;
+        for (const ReplicaLoad& l : r.replicas) {
+            QVERIFY(l.requests > 1500 / 8); // every replica serves its share (a quarter, give or take)
+            routed += l.requests;
+        }
+        QCOMPARE(routed, 1500LL);
+    }
+
+    void closedLoopThroughputGrowsWithReplicas()
+    {
+        // The same load per replica (16 clients and 300 requests each): throughput grows with the replicas, nearly
+        // in proportion (least loaded keeps each replica's batch full).
+        const Scenario s = planning();
+        double previous = 0;
+        for (int replicas : {1, 2, 4}) {
+            SimulationConfig c;
+            c.replicas = replicas;
+            c.router = RouterPolicy::LeastLoaded;
+            c.maxSequences = 16;
+            c.closedLoopClients = 16 * replicas;
+            c.requests = 300 * replicas;
+            c.classes.push_back(rated("chat", 1000, 1000, 100)); // arrivals far faster than the clients send
+            QVERIFY(checkSimulationConfig(c).empty());
+            const SimulationResult r = simulateWorkload(s, c);
+            QCOMPARE(r.all.completed, 300LL * replicas);
+            qInfo("closed loop, %d replica(s), %d clients: %.0f tok/s, p99 TTFT %.1f ms", replicas, 16 * replicas,
+                  r.all.throughputTokensPerSecond, r.all.latency.ttft.p99 * 1e3);
+            if (previous > 0)
+                QVERIFY2(r.all.throughputTokensPerSecond > 1.8 * previous,
+                         qPrintable(QStringLiteral("%1 against %2").arg(r.all.throughputTokensPerSecond).arg(previous)));
+            previous = r.all.throughputTokensPerSecond;
+        }
+    }
+
     void leastLoadedBalancesAnUnevenWorkload()
     {
         // Requests every 0.5 s alternate long (200 output tokens: about 1.3 s at 6.4 ms a step) and short (2 tokens);
@@ -269,6 +420,8 @@ private slots:
                                        << QStringLiteral("simulation.rate_sweep.to = 1: must be a finite rate >= from (5)");
         QTest::newRow("rate sweep attainment") << fileWith(R"("rate_sweep": {"from": 1, "to": 5, "steps": 3, "attainment": 1.5},)")
                                                << QStringLiteral("simulation.rate_sweep.attainment = 1.5: must be a fraction in (0, 1]");
+        QTest::newRow("closed loop clients") << fileWith(R"("closed_loop_clients": -1,)")
+                                             << QStringLiteral("simulation.closed_loop_clients = -1: must be from 0 to 1,000,000");
         QTest::newRow("rate sweep key") << fileWith(R"("rate_sweep": {"from": 1, "to": 5, "stps": 3},)")
                                         << QStringLiteral("unknown key \"simulation.rate_sweep.stps\"");
     }
@@ -305,9 +458,15 @@ private slots:
             wide.classes.push_back(rated(qPrintable(QStringLiteral("c%1").arg(i)), 1, 100, 10));
         const QString memory = QString::fromStdString(checkSimulationConfig(wide));
         QVERIFY2(memory.contains(QLatin1String("of memory; at most 1 GiB")), qPrintable(memory));
+        // A fleet of closed-loop clients runs (it was refused before), from the file's key too.
         SimulationConfig closed = f.config;
         closed.closedLoopClients = 4;
-        QVERIFY(QString::fromStdString(checkSimulationConfig(closed)).startsWith(QLatin1String("simulation.replicas = 8: a fleet is simulated open loop only")));
+        QVERIFY2(checkSimulationConfig(closed).empty(), checkSimulationConfig(closed).c_str());
+        SimulationFile g;
+        const std::string gerr = parseSimulationJson(fileWith(R"("replicas": 4, "closed_loop_clients": 12,)"), QString(), g);
+        QVERIFY2(gerr.empty(), gerr.c_str());
+        QCOMPARE(g.config.closedLoopClients, 12);
+        QCOMPARE(g.config.replicas, 4);
     }
 
     void planCheckSimulatesTheFleet()

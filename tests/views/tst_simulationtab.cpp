@@ -89,6 +89,7 @@ private slots:
     void perClassResults();
     void batchOnlyFileRunsAsWritten();
     void hookedIntoWhatIfTabsAndRendersPng();
+    void fleetTableAndRateSweep();
 };
 
 void TestSimulationTab::chatExampleRunsAndMatchesTheModel()
@@ -408,6 +409,115 @@ void TestSimulationTab::hookedIntoWhatIfTabsAndRendersPng()
     window.flushForScreenshot();
     QVERIFY(window.grab().toImage().save(QStringLiteral("/tmp/ridgeline-simulation-continuous-1600.png"), "PNG"));
     QVERIFY(plotsFinite(tab->plots()));
+}
+
+void TestSimulationTab::fleetTableAndRateSweep()
+{
+    // Four replicas behind a least-loaded router at four times the chat example's rate, and a rate sweep: the replica
+    // table shows the model's per-replica results row by row, the sweep plots one point per simulated rate and mark
+    // the rate model::sweepArrivalRate returns.
+    ridgeline::app::MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    ridgeline::views::WhatIfTabs* tabs = window.whatIfTabs();
+    tabs->setCurrentIndex(ridgeline::views::WhatIfTabs::SimulationTab);
+    SimulationTab* tab = tabs->simulationTab();
+    QCOMPARE(tab->loadExample(SimulationTab::examplePaths().at(0)), QString());
+    tab->requestsCheckBox()->setChecked(true);
+    tab->requestsSpinBox()->setValue(1200);
+    tab->sweepEdit()->clear();
+    tab->chatRateSpinBox()->setValue(24);
+    QVERIFY(!tab->routerCombo()->isEnabled()); // one replica: no router
+    tab->replicasSpinBox()->setValue(4);
+    QCOMPARE(tab->replicasSpinBox()->value(), 4);
+    QVERIFY(tab->routerCombo()->isEnabled());
+    tab->routerCombo()->setCurrentIndex(int(model::RouterPolicy::LeastLoaded));
+    QVERIFY(!tab->rateFromSpinBox()->isEnabled());
+    tab->rateSweepCheckBox()->setChecked(true); // (in the scrolled inputs column: a click may land outside the view)
+    QVERIFY(tab->rateSweepCheckBox()->isChecked());
+    QVERIFY(tab->rateFromSpinBox()->isEnabled());
+    tab->rateFromSpinBox()->setValue(8);
+    tab->rateToSpinBox()->setValue(48);
+    tab->rateStepsSpinBox()->setValue(5);
+    tab->attainmentSpinBox()->setValue(95);
+    const model::SimulationConfig config = tab->config();
+    QCOMPARE(config.replicas, 4);
+    QCOMPARE(config.router, model::RouterPolicy::LeastLoaded);
+    const model::RateSweep sweep = tab->rateSweep();
+    QCOMPARE(sweep.steps, 5);
+    QCOMPARE(sweep.attainmentTarget, 0.95);
+    QCOMPARE(tab->inputError(), QString());
+
+    QSignalSpy shown(tab, &SimulationTab::outcomeShown);
+    QTest::mouseClick(tab->runButton(), Qt::LeftButton);
+    QVERIFY(tab->cancelButton()->isEnabled());
+    QCOMPARE(tab->progressBar()->maximum(), 1 + sweep.steps + sweep.bisections);
+    QVERIFY(shown.wait(120000));
+
+    // The replica table: the model's own per-replica results, one row per replica, under a line naming the router.
+    const model::Scenario scenario = tab->scenario();
+    const model::SimulationResult want = model::simulate(scenario, config, model::generateRequests(config));
+    QCOMPARE(int(want.replicas.size()), 4);
+    QTableWidget* table = tab->replicaTable();
+    QVERIFY(tab->resultPages()->isTabVisible(1));
+    QCOMPARE(tab->resultPages()->tabText(1), QStringLiteral("Replicas (4)"));
+    tab->resultPages()->setCurrentIndex(1);
+    QVERIFY(table->isVisible());
+    QCOMPARE(table->rowCount(), 4);
+    for (int i = 0; i < 4; ++i) {
+        const model::ReplicaLoad& l = want.replicas[size_t(i)];
+        QVERIFY(l.requests > 0);
+        QCOMPARE(table->verticalHeaderItem(i)->text(), QStringLiteral("Replica %1").arg(i));
+        QCOMPARE(table->item(i, SimulationTab::ReplicaRequestsColumn)->text(),
+                 QStringLiteral("%1 / %2").arg(format::integer(double(l.completed)), format::integer(double(l.requests))));
+        QCOMPARE(table->item(i, SimulationTab::ReplicaThroughputColumn)->text(), format::tokensPerSecond(l.throughputTokensPerSecond));
+        QCOMPARE(table->item(i, SimulationTab::ReplicaGoodputColumn)->text(), format::percent(l.goodputFraction));
+        QCOMPARE(table->item(i, SimulationTab::ReplicaTtftP50Column)->text(), format::duration(l.p50TtftSeconds));
+        QCOMPARE(table->item(i, SimulationTab::ReplicaTtftP99Column)->text(), format::duration(l.p99TtftSeconds));
+        QCOMPARE(table->item(i, SimulationTab::ReplicaBusyColumn)->text(), format::percent(l.busyFraction));
+        QCOMPARE(table->item(i, SimulationTab::ReplicaPreemptionsColumn)->text(), format::integer(double(l.preemptions)));
+    }
+    QVERIFY2(tab->replicaTitle()->text().contains(QStringLiteral("least-loaded router")), qPrintable(tab->replicaTitle()->text()));
+    QVERIFY(tab->replicaTitle()->text().contains(QStringLiteral("open loop")));
+
+    // The sweep: one point per rate the model simulates, the target line, and the highest rate holding it marked.
+    const model::RateSweepResult rates = model::sweepArrivalRate(scenario, config, sweep);
+    QVERIFY(rates.points.size() > size_t(sweep.steps)); // the bisections added points
+    QVERIFY(rates.maxRatePerSecond.has_value());
+    ridgeline::views::AttainmentPlot* attainment = tab->attainmentPlot();
+    ridgeline::views::RateSweepPlot* goodput = tab->rateSweepPlot();
+    QVERIFY(attainment->isVisible());
+    QCOMPARE(attainment->attainmentGraph()->data()->size(), int(rates.points.size()));
+    QCOMPARE(goodput->goodputGraph()->data()->size(), int(rates.points.size()));
+    QCOMPARE(goodput->throughputGraph()->data()->size(), int(rates.points.size()));
+    for (size_t i = 0; i < rates.points.size(); ++i) {
+        const auto point = attainment->attainmentGraph()->data()->at(int(i));
+        QCOMPARE(point->key, rates.points[i].ratePerSecond);
+        QCOMPARE(point->value, 100.0 * rates.points[i].attainment);
+        QCOMPARE(goodput->goodputGraph()->data()->at(int(i))->value, rates.points[i].goodputRequestsPerSecond);
+    }
+    QVERIFY(attainment->maxRateLine()->visible());
+    QCOMPARE(attainment->maxRateLine()->point1->coords().x(), *rates.maxRatePerSecond);
+    QCOMPARE(attainment->targetLine()->point1->coords().y(), 95.0);
+    const QString rateText = QStringLiteral("%1 req/s").arg(format::number(*rates.maxRatePerSecond, 4));
+    QVERIFY2(attainment->takeaway().startsWith(QStringLiteral("Holds 95 % of requests within SLO up to %1").arg(rateText)),
+             qPrintable(attainment->takeaway()));
+    QVERIFY(tab->summaryLabel()->text().contains(rateText));
+    QVERIFY(plotsFinite(tab->plots() << goodput->plot() << attainment->plot()));
+
+    window.flushForScreenshot();
+    QVERIFY(window.grab().toImage().save(QStringLiteral("/tmp/ridgeline-simulation-fleet-1600.png"), "PNG"));
+
+    // Closed-loop clients across the fleet: the title says so, and the run keeps its clients' requests in flight.
+    tab->rateSweepCheckBox()->setChecked(false);
+    tab->clientsSpinBox()->setValue(48);
+    tab->run();
+    QVERIFY(shown.wait(120000));
+    QCOMPARE(tab->outcome()->config.closedLoopClients, 48);
+    QVERIFY2(tab->replicaTitle()->text().contains(QStringLiteral("closed loop, 48 clients in all")), qPrintable(tab->replicaTitle()->text()));
+    QVERIFY(!tab->attainmentPlot()->isVisible()); // no sweep this time
+    window.flushForScreenshot();
+    QVERIFY(window.grab().toImage().save(QStringLiteral("/tmp/ridgeline-simulation-closed-fleet-1600.png"), "PNG"));
 }
 
 QTEST_MAIN(TestSimulationTab)

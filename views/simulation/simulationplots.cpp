@@ -435,4 +435,194 @@ void KvUsagePlot::showOutcome(const SimulationOutcome& outcome)
     p->replot(QCustomPlot::rpQueuedReplot);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Arrival-rate sweep
+
+namespace {
+
+/** The sweep's points with every value drawable (a rate that is not finite and positive is left out). */
+std::vector<model::RatePoint> drawablePoints(const SimulationOutcome& outcome)
+{
+    std::vector<model::RatePoint> out;
+    for (const model::RatePoint& p : outcome.rateSweepResult.points)
+        if (std::isfinite(p.ratePerSecond) && p.ratePerSecond > 0)
+            out.push_back(p);
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.ratePerSecond < b.ratePerSecond; });
+    return out;
+}
+
+double finiteOr(double v, double fallback)
+{
+    return std::isfinite(v) ? v : fallback;
+}
+
+QString rateText(double perSecond)
+{
+    return QObject::tr("%1 req/s").arg(format::number(perSecond, 4));
+}
+
+QString targetText(double fraction)
+{
+    return QObject::tr("%1 %").arg(format::plain(fraction * 100.0));
+}
+
+} // namespace
+
+QString rateSweepTakeaway(const SimulationOutcome& outcome)
+{
+    const model::RateSweepResult& r = outcome.rateSweepResult;
+    if (outcome.rateSweep.steps <= 0 || r.points.empty())
+        return {};
+    const QString target = targetText(outcome.rateSweep.attainmentTarget);
+    if (!r.maxRatePerSecond) {
+        const model::RatePoint& first = r.points.front();
+        return QObject::tr("Misses %1 of requests within SLO already at %2 (%3 attainment).")
+            .arg(target, rateText(first.ratePerSecond), format::percent(first.attainment));
+    }
+    if (!r.firstMissPerSecond)
+        return QObject::tr("Holds %1 of requests within SLO at every rate swept, up to %2.").arg(target, rateText(*r.maxRatePerSecond));
+    return QObject::tr("Holds %1 of requests within SLO up to %2 (%3 misses it).")
+        .arg(target, rateText(*r.maxRatePerSecond), rateText(*r.firstMissPerSecond));
+}
+
+RateSweepPlot::RateSweepPlot(QWidget* parent)
+    : SimulationPlotPanel(tr("Goodput against arrival rate"), QStringLiteral("rateSweep"),
+                          tr("The workload simulated at each arrival rate of the sweep (model::sweepArrivalRate: every class's\n"
+                             "rate scaled, the same seed), then bisected where SLO attainment crosses the target:\n"
+                             "  goodput = requests meeting both SLOs / span;  throughput = output tokens / span.\n"
+                             "Dotted: the offered rate. Goodput follows it while the fleet keeps up and falls away past it."),
+                          parent)
+{
+    QCustomPlot* p = plot();
+    setupAxis(p->xAxis, tr("arrival rate (req/s)"), false);
+    setupAxis(p->yAxis, tr("goodput (req/s)"), false);
+    setupAxis(p->yAxis2, tr("throughput (tok/s)"), false);
+    p->yAxis2->setVisible(true);
+    p->yAxis2->grid()->setVisible(false);
+    m_offered = addCurve(p, p->xAxis, p->yAxis, pen(palette::reference(), 1.2, Qt::DotLine), tr("offered rate"));
+    m_goodput = addCurve(p, p->xAxis, p->yAxis, pen(palette::ruling(), 2.2), tr("goodput (left)"));
+    m_goodput->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, pen(palette::ruling(), 1.5), palette::card(), 6));
+    m_throughput = addCurve(p, p->xAxis, p->yAxis2, pen(palette::throughput(), 2.0), tr("throughput (right)"));
+    m_throughput->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, palette::throughput(), 5));
+    placeLegendBelow(p, 3);
+    clearOutcome();
+}
+
+void RateSweepPlot::clearOutcome()
+{
+    seriesdata::clear(m_goodput);
+    seriesdata::clear(m_throughput);
+    seriesdata::clear(m_offered);
+    plot()->xAxis->setRange(0, 10);
+    plot()->yAxis->setRange(0, 10);
+    plot()->yAxis2->setRange(0, 1000);
+    setTakeaway(tr("No rate sweep: tick Rate sweep and press Run."));
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void RateSweepPlot::showOutcome(const SimulationOutcome& outcome)
+{
+    const std::vector<model::RatePoint> points = drawablePoints(outcome);
+    if (points.empty()) {
+        clearOutcome();
+        return;
+    }
+    QCustomPlot* p = plot();
+    const int n = int(points.size());
+    seriesdata::assign(m_goodput, n, [&](int i) {
+        return std::make_pair(points[size_t(i)].ratePerSecond, finiteOr(points[size_t(i)].goodputRequestsPerSecond, 0.0));
+    }, false, false);
+    seriesdata::assign(m_throughput, n, [&](int i) {
+        return std::make_pair(points[size_t(i)].ratePerSecond, finiteOr(points[size_t(i)].throughputTokensPerSecond, 0.0));
+    }, false, false);
+    const double lo = points.front().ratePerSecond, hi = points.back().ratePerSecond;
+    seriesdata::assign(m_offered, 2, [&](int i) { return i == 0 ? std::make_pair(lo, lo) : std::make_pair(hi, hi); }, false, false);
+    const double pad = hi > lo ? 0.04 * (hi - lo) : 0.1 * hi;
+    p->xAxis->setRange(std::max(0.0, lo - pad), hi + pad);
+    double top = hi, topTokens = 0;
+    const model::RatePoint* best = &points.front();
+    for (const model::RatePoint& q : points) {
+        top = std::max(top, finiteOr(q.goodputRequestsPerSecond, 0.0));
+        topTokens = std::max(topTokens, finiteOr(q.throughputTokensPerSecond, 0.0));
+        if (finiteOr(q.goodputRequestsPerSecond, 0.0) > finiteOr(best->goodputRequestsPerSecond, 0.0) * (1 + 1e-9))
+            best = &q;
+    }
+    p->yAxis->setRange(0, top * 1.12);
+    p->yAxis2->setRange(0, topTokens > 0 ? topTokens * 1.12 : 1000);
+    setTakeaway(tr("Goodput peaks at %1 at an arrival rate of %2 (%3); %4 rates simulated.")
+                    .arg(rateText(best->goodputRequestsPerSecond), rateText(best->ratePerSecond),
+                         format::tokensPerSecond(best->throughputTokensPerSecond), format::integer(double(n))));
+    p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+AttainmentPlot::AttainmentPlot(QWidget* parent)
+    : SimulationPlotPanel(tr("SLO attainment against arrival rate"), QStringLiteral("attainment"),
+                          tr("At each simulated arrival rate, the fraction of requests meeting both SLOs (TTFT and the ITL\n"
+                             "statistic; rejected requests miss). Dashed: the attainment target. Dotted: the highest rate\n"
+                             "holding it with every lower swept rate holding it too (model::sweepArrivalRate)."),
+                          parent)
+{
+    QCustomPlot* p = plot();
+    setupAxis(p->xAxis, tr("arrival rate (req/s)"), false);
+    setupAxis(p->yAxis, tr("attainment (%)"), false);
+    m_attainment = addCurve(p, p->xAxis, p->yAxis, pen(palette::memory(), 2.2), tr("attainment"));
+    m_attainment->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, palette::memory(), 6));
+    m_target = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::slo(), 1.3, Qt::DashLine));
+    m_targetLabel = addLabel(p, p->xAxis, p->yAxis, palette::slo());
+    setPlacement(m_targetLabel, Qt::AlignLeft | Qt::AlignBottom);
+    m_maxRate = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::ruling(), 1.3, Qt::DotLine));
+    m_maxRateLabel = addLabel(p, p->xAxis, p->yAxis, palette::ruling());
+    setPlacement(m_maxRateLabel, Qt::AlignRight | Qt::AlignBottom);
+    placeLegendBelow(p, 1);
+    clearOutcome();
+}
+
+void AttainmentPlot::clearOutcome()
+{
+    seriesdata::clear(m_attainment);
+    for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{m_target, m_targetLabel, m_maxRate, m_maxRateLabel})
+        item->setVisible(false);
+    plot()->xAxis->setRange(0, 10);
+    plot()->yAxis->setRange(0, 105);
+    setTakeaway(tr("No rate sweep: tick Rate sweep and press Run."));
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void AttainmentPlot::showOutcome(const SimulationOutcome& outcome)
+{
+    const std::vector<model::RatePoint> points = drawablePoints(outcome);
+    if (points.empty()) {
+        clearOutcome();
+        return;
+    }
+    QCustomPlot* p = plot();
+    seriesdata::assign(m_attainment, int(points.size()), [&](int i) {
+        return std::make_pair(points[size_t(i)].ratePerSecond, 100.0 * std::clamp(finiteOr(points[size_t(i)].attainment, 0.0), 0.0, 1.0));
+    }, false, false);
+    const double lo = points.front().ratePerSecond, hi = points.back().ratePerSecond;
+    const double pad = hi > lo ? 0.04 * (hi - lo) : 0.1 * hi;
+    p->xAxis->setRange(std::max(0.0, lo - pad), hi + pad);
+    double bottom = 100;
+    for (const model::RatePoint& q : points)
+        bottom = std::min(bottom, 100.0 * std::clamp(finiteOr(q.attainment, 0.0), 0.0, 1.0));
+    const double target = 100.0 * outcome.rateSweep.attainmentTarget;
+    bottom = std::min(bottom, target);
+    p->yAxis->setRange(std::max(0.0, bottom - 0.08 * (100.0 - bottom) - 1.0), 100.0 + 0.04 * (100.0 - bottom) + 0.5);
+    placeHorizontal(m_target, target);
+    m_target->setVisible(true);
+    m_targetLabel->setText(tr("target %1").arg(targetText(outcome.rateSweep.attainmentTarget)));
+    placeLabelAt(m_targetLabel, p->xAxis->range().lower, target);
+    m_targetLabel->setVisible(true);
+    const std::optional<double> best = outcome.rateSweepResult.maxRatePerSecond;
+    m_maxRate->setVisible(best.has_value());
+    m_maxRateLabel->setVisible(best.has_value());
+    if (best) {
+        placeVertical(m_maxRate, *best);
+        m_maxRateLabel->setText(rateText(*best));
+        placeLabelAt(m_maxRateLabel, *best, p->yAxis->range().lower);
+    }
+    setTakeaway(rateSweepTakeaway(outcome));
+    p->replot(QCustomPlot::rpQueuedReplot);
+}
+
 } // namespace ridgeline::views

@@ -133,4 +133,59 @@ private:
     QCPItemText* m_totalLabel = nullptr;
 };
 
+/** The rate the attainment target holds to, as one line: "Holds 99 % of requests within SLO up to 111.5 req/s
+ *  (112.9 req/s misses it)." (SimulationOutcome::rateSweepResult; "" when no sweep ran). */
+QString rateSweepTakeaway(const SimulationOutcome& outcome);
+
+/**
+ * "Goodput against arrival rate" (model::sweepArrivalRate, the open-loop rate sweep): at each simulated rate
+ * (the even steps and the bisections, one point each), goodput (requests meeting both SLOs per second, left) and
+ * throughput (output tok/s, right), with the offered rate as a dotted diagonal on the left axis (goodput can only
+ * fall below it). Object names rateSweepPanel / rateSweepTitle / rateSweepPlot.
+ */
+class RateSweepPlot final : public SimulationPlotPanel {
+    Q_OBJECT
+
+public:
+    explicit RateSweepPlot(QWidget* parent = nullptr);
+    void showOutcome(const SimulationOutcome& outcome) override;
+    void clearOutcome() override;
+
+    QCPGraph* goodputGraph() const { return m_goodput; }
+    QCPGraph* throughputGraph() const { return m_throughput; }
+    QCPGraph* offeredGraph() const { return m_offered; }
+
+private:
+    QCPGraph* m_goodput = nullptr;
+    QCPGraph* m_throughput = nullptr;
+    QCPGraph* m_offered = nullptr;
+};
+
+/**
+ * "SLO attainment against arrival rate": the fraction of requests meeting both SLOs at each simulated rate, the
+ * attainment target as a dashed line, and the highest rate that holds it (RateSweepResult::maxRatePerSecond) as a
+ * vertical line, named in the takeaway (rateSweepTakeaway()). Object names attainmentPanel / attainmentTitle /
+ * attainmentPlot.
+ */
+class AttainmentPlot final : public SimulationPlotPanel {
+    Q_OBJECT
+
+public:
+    explicit AttainmentPlot(QWidget* parent = nullptr);
+    void showOutcome(const SimulationOutcome& outcome) override;
+    void clearOutcome() override;
+
+    QCPGraph* attainmentGraph() const { return m_attainment; }
+    QCPItemStraightLine* targetLine() const { return m_target; }
+    /** Vertical at the highest rate holding the target; hidden when none does. */
+    QCPItemStraightLine* maxRateLine() const { return m_maxRate; }
+
+private:
+    QCPGraph* m_attainment = nullptr;
+    QCPItemStraightLine* m_target = nullptr;
+    QCPItemText* m_targetLabel = nullptr;
+    QCPItemStraightLine* m_maxRate = nullptr;
+    QCPItemText* m_maxRateLabel = nullptr;
+};
+
 } // namespace ridgeline::views

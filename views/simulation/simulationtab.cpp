@@ -23,6 +23,8 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -281,6 +283,37 @@ void SimulationTab::buildInputs(QWidget* side)
     m_sweep->setToolTip(tr("Max-sequences caps to simulate the same requests at (comma separated); empty: no sweep.\n"
                            "Each cap is one more simulation."));
 
+    // Fleet and arrival-rate sweep (docs/fleet-simulation.md).
+    m_replicas = integerSpin(QStringLiteral("simulationReplicasSpinBox"), 1, model::kMaxSimulationReplicas, QString(),
+                             tr("replicas: identical replicas of the scenario's GPUs, each with its own queue, KV cache and scheduler,\n"
+                                "behind one router. 1: a single replica."));
+    m_router = new QComboBox;
+    m_router->setObjectName(QStringLiteral("simulationRouterCombo"));
+    m_router->addItems({tr("Round robin"), tr("Least loaded"), tr("Prefix aware")});
+    m_router->setToolTip(tr("router: how each request is assigned when it is sent.\n"
+                            "Round robin: request k to replica k mod N.\n"
+                            "Least loaded: to the replica with the fewest requests in flight.\n"
+                            "Prefix aware: a request's prefix group to the replica that last served it, else least loaded."));
+    m_clients = integerSpin(QStringLiteral("simulationClientsSpinBox"), 0, model::kMaxSimulationSequences, QString(),
+                            tr("closed_loop_clients: 0, open loop (requests sent at their arrival times).\n"
+                               "N: N clients in all, each sending its next request when its last one finishes\n"
+                               "(or at its arrival time, if later), routed across the replicas."));
+    m_clients->setSpecialValueText(tr("open loop"));
+    m_rateSweepCheck = new QCheckBox(tr("Rate sweep"));
+    m_rateSweepCheck->setObjectName(QStringLiteral("simulationRateSweepCheckBox"));
+    m_rateSweepCheck->setToolTip(tr("rate_sweep: after the run, simulate the workload again at each arrival rate from .. to\n"
+                                    "(every class's rate scaled, the same seed), then bisect for the highest rate whose SLO\n"
+                                    "attainment holds the target. Each rate and each bisection is one more simulation."));
+    m_rateFrom = doubleSpin(QStringLiteral("simulationRateFromSpinBox"), 0.01, 1e6, 2, 1, tr(" req/s"),
+                            tr("rate_sweep.from: the first arrival rate, requests per second in all."));
+    m_rateTo = doubleSpin(QStringLiteral("simulationRateToSpinBox"), 0.01, 1e6, 2, 1, tr(" req/s"),
+                          tr("rate_sweep.to: the last arrival rate (at least from)."));
+    m_rateSteps = integerSpin(QStringLiteral("simulationRateStepsSpinBox"), 1, model::kMaxRateSweepSteps, tr(" rates"),
+                              tr("rate_sweep.steps: rates evenly spaced from .. to (1: from only); 6 bisections follow."));
+    m_attainment = doubleSpin(QStringLiteral("simulationAttainmentSpinBox"), 0.1, 100, 1, 0.5, tr(" %"),
+                              tr("rate_sweep.attainment: the share of requests that must meet both SLOs (TTFT and ITL)."));
+    m_rateSweepCheck->setToolTip(m_rateSweepCheck->toolTip());
+
     // Run.
     m_runButton = new QPushButton(tr("Run"));
     m_runButton->setObjectName(QStringLiteral("simulationRunButton"));
@@ -351,6 +384,24 @@ void SimulationTab::buildInputs(QWidget* side)
     slos->addRow(caption(tr("Checked"), m_itlStatistic->toolTip()), m_itlStatistic);
     slos->addRow(caption(tr("Sweep caps"), m_sweep->toolTip()), m_sweep);
 
+    auto* fleet = compactForm();
+    fleet->addRow(caption(tr("Replicas"), m_replicas->toolTip()), m_replicas);
+    fleet->addRow(caption(tr("Router"), m_router->toolTip()), m_router);
+    fleet->addRow(caption(tr("Clients"), m_clients->toolTip()), m_clients);
+    fleet->addRow(m_rateSweepCheck);
+    auto* rateRow = new QHBoxLayout;
+    rateRow->setSpacing(4);
+    rateRow->addWidget(m_rateFrom, 1);
+    rateRow->addWidget(caption(tr("to"), m_rateTo->toolTip()));
+    rateRow->addWidget(m_rateTo, 1);
+    fleet->addRow(caption(tr("From"), m_rateFrom->toolTip()), rateRow);
+    auto* stepsRow = new QHBoxLayout;
+    stepsRow->setSpacing(4);
+    stepsRow->addWidget(m_rateSteps, 1);
+    stepsRow->addWidget(caption(tr("target"), m_attainment->toolTip()));
+    stepsRow->addWidget(m_attainment, 1);
+    fleet->addRow(caption(tr("Steps"), m_rateSteps->toolTip()), stepsRow);
+
     auto* cardLayout = new QVBoxLayout(card);
     cardLayout->setContentsMargins(10, 8, 10, 8);
     cardLayout->setSpacing(4);
@@ -368,6 +419,8 @@ void SimulationTab::buildInputs(QWidget* side)
     cardLayout->addWidget(m_classesNote);
     cardLayout->addWidget(sectionLabel(tr("SLOs and sweep")));
     cardLayout->addLayout(slos);
+    cardLayout->addWidget(sectionLabel(tr("Fleet and rate sweep")));
+    cardLayout->addLayout(fleet);
 
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
@@ -404,14 +457,19 @@ void SimulationTab::buildInputs(QWidget* side)
     setQuietly(m_batchOutput, 2000);
     m_sweep->setText(kDefaultSweep);
     setQuietly(m_sloFromScenario, true);
+    setQuietly(m_rateFrom, 2.0);
+    setQuietly(m_rateTo, 12.0);
+    setQuietly(m_rateSteps, 6);
+    setQuietly(m_attainment, 99.0);
 
     connect(m_exampleCombo, &QComboBox::activated, this, &SimulationTab::exampleChosen);
     connect(m_openButton, &QPushButton::clicked, this, &SimulationTab::openFromDialog);
     connect(m_useExampleScenario, &QCheckBox::toggled, this, &SimulationTab::syncFromScenario);
     connect(m_sloFromScenario, &QCheckBox::toggled, this, &SimulationTab::syncFromScenario);
-    for (QCheckBox* box : {m_durationCheck, m_requestsCheck, m_batchJob})
+    for (QCheckBox* box : {m_durationCheck, m_requestsCheck, m_batchJob, m_rateSweepCheck})
         connect(box, &QCheckBox::toggled, this, &SimulationTab::updateEnabled);
     connect(m_policy, &QComboBox::currentIndexChanged, this, &SimulationTab::updateEnabled);
+    connect(m_replicas, &QSpinBox::valueChanged, this, &SimulationTab::updateEnabled);
     connect(m_runButton, &QPushButton::clicked, this, &SimulationTab::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &SimulationTab::cancel);
     updateEnabled();
@@ -423,6 +481,8 @@ QWidget* SimulationTab::buildResults()
     m_cdf = new LatencyCdfPlot;
     m_sweepPlot = new CapSweepPlot;
     m_kvPlot = new KvUsagePlot;
+    m_rateSweepPlot = new RateSweepPlot;
+    m_attainmentPlot = new AttainmentPlot;
 
     QFrame* card = whatifkit::card(QStringLiteral("simulationResults"));
     m_summary = titleLabel(QStringLiteral("simulationSummaryLabel"), tr("Aggregates"),
@@ -455,6 +515,15 @@ QWidget* SimulationTab::buildResults()
     tables->setSpacing(8);
     tables->addWidget(m_latencyTable, 4);
     tables->addWidget(m_totalsTable, 3);
+    m_replicaTitle = valueLabel(QStringLiteral("simulationReplicaTitle"),
+                                tr("Each replica of the fleet: what the router sent it and how it served it (model::ReplicaLoad).\n"
+                                   "Requests: completed / routed.  Throughput and busy: over the fleet's span.  Goodput: its requests\n"
+                                   "meeting both SLOs.  Sequences: time-weighted mean and peak holding a slot.  KV peak: whole-model\n"
+                                   "blocks at its peak, and of its budget.  Prefix hits: its prefix cache's hit rate in tokens."));
+    m_replicaTable = resultTable(QStringLiteral("simulationReplicaTable"), 0, ReplicaColumnCount);
+    m_replicaTable->setHorizontalHeaderLabels({tr("Requests"), tr("Throughput"), tr("Goodput"), tr("TTFT p50"), tr("TTFT p99"),
+                                               tr("Busy"), tr("Sequences"), tr("KV peak"), tr("Preempt."), tr("Prefix hits")});
+    m_replicaTable->setToolTip(m_replicaTitle->toolTip());
     auto* cardLayout = new QVBoxLayout(card);
     cardLayout->setContentsMargins(10, 6, 10, 8);
     cardLayout->setSpacing(4);
@@ -465,7 +534,25 @@ QWidget* SimulationTab::buildResults()
     classRow->addStretch(1);
     cardLayout->addWidget(m_summary);
     cardLayout->addLayout(classRow);
-    cardLayout->addLayout(tables);
+    // The replicas share the tables' place, on a second page whose tab shows for a fleet only: a fleet costs no height.
+    auto* aggregatesPage = new QWidget;
+    aggregatesPage->setLayout(tables);
+    tables->setContentsMargins(0, 0, 0, 0);
+    auto* replicasPage = new QWidget;
+    auto* replicasLayout = new QVBoxLayout(replicasPage);
+    replicasLayout->setContentsMargins(0, 0, 0, 0);
+    replicasLayout->setSpacing(2);
+    replicasLayout->addWidget(m_replicaTitle);
+    replicasLayout->addWidget(m_replicaTable);
+    replicasLayout->addStretch(1);
+    m_resultPages = new QTabWidget;
+    m_resultPages->setObjectName(QStringLiteral("simulationResultPages"));
+    m_resultPages->setDocumentMode(true);
+    m_resultPages->addTab(aggregatesPage, tr("Latencies and totals"));
+    m_resultPages->addTab(replicasPage, tr("Replicas"));
+    m_resultPages->setTabVisible(1, false);
+    m_resultPages->tabBar()->setVisible(false);
+    cardLayout->addWidget(m_resultPages);
 
     auto* results = new QWidget;
     auto* grid = new QGridLayout(results);
@@ -475,11 +562,21 @@ QWidget* SimulationTab::buildResults()
     grid->addWidget(m_cdf, 0, 1);
     grid->addWidget(m_sweepPlot, 1, 0);
     grid->addWidget(m_kvPlot, 1, 1);
-    grid->addWidget(card, 2, 0, 1, 2);
+    m_rateRow = new QWidget;
+    m_rateRow->setObjectName(QStringLiteral("simulationRateRow"));
+    auto* rateLayout = new QHBoxLayout(m_rateRow);
+    rateLayout->setContentsMargins(0, 0, 0, 0);
+    rateLayout->setSpacing(8);
+    rateLayout->addWidget(m_rateSweepPlot, 1);
+    rateLayout->addWidget(m_attainmentPlot, 1);
+    m_rateRow->setVisible(false);
+    grid->addWidget(m_rateRow, 2, 0, 1, 2);
+    grid->addWidget(card, 3, 0, 1, 2);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     grid->setRowStretch(0, 1);
     grid->setRowStretch(1, 1);
+    grid->setRowStretch(2, 0); // the rate-sweep row, 1 while shown
     return results;
 }
 
@@ -505,6 +602,9 @@ void SimulationTab::fillInputs(const model::SimulationConfig& c)
     setQuietly(m_ttftSlo, c.ttftSloMs);
     setQuietly(m_itlSlo, c.itlSloMs);
     setQuietly(m_itlStatistic, c.itlSloStatistic == model::ItlSloStatistic::Mean ? 0 : 1);
+    setQuietly(m_replicas, std::clamp(c.replicas, 1, model::kMaxSimulationReplicas));
+    setQuietly(m_router, std::clamp(int(c.router), 0, 2));
+    setQuietly(m_clients, std::max(0, c.closedLoopClients));
 
     const int chat = chatClassIndex(c);
     const int batch = batchClassIndex(c);
@@ -568,6 +668,14 @@ QString SimulationTab::loadExample(const QString& path)
     fillInputs(m_example->config);
     if (m_example->config.sweepMaxSequences.empty())
         m_sweep->clear(); // the file sweeps nothing: no caps it does not hold
+    const model::RateSweep& rs = m_example->rateSweep;
+    setQuietly(m_rateSweepCheck, rs.steps > 0);
+    if (rs.steps > 0) {
+        setQuietly(m_rateFrom, rs.fromPerSecond);
+        setQuietly(m_rateTo, rs.toPerSecond);
+        setQuietly(m_rateSteps, rs.steps);
+        setQuietly(m_attainment, rs.attainmentTarget * 100.0);
+    }
     m_classesNote->setVisible(!m_classesEditable);
     setText(m_classesNote, m_classesEditable ? QString()
                                              : tr("This file's request classes (or trace) run as written; the class inputs are not used."));
@@ -661,6 +769,9 @@ void SimulationTab::updateEnabled()
         w->setEnabled(m_classesEditable && m_batchJob->isChecked());
     m_ttftSlo->setEnabled(!m_sloFromScenario->isChecked());
     m_itlSlo->setEnabled(!m_sloFromScenario->isChecked());
+    m_router->setEnabled(m_replicas->value() > 1);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_rateFrom, m_rateTo, m_rateSteps, m_attainment})
+        w->setEnabled(m_rateSweepCheck->isChecked());
     m_runButton->setEnabled(!running);
     m_cancelButton->setEnabled(running);
 }
@@ -685,6 +796,9 @@ model::SimulationConfig SimulationTab::config() const
     c.itlSloMs = m_itlSlo->value();
     c.itlSloStatistic = m_itlStatistic->currentIndex() == 0 ? model::ItlSloStatistic::Mean : model::ItlSloStatistic::Max;
     c.recordTokenTimes = false; // the runner decides
+    c.replicas = m_replicas->value();
+    c.router = model::RouterPolicy(std::clamp(m_router->currentIndex(), 0, 2));
+    c.closedLoopClients = m_clients->value();
 
     c.sweepMaxSequences.clear();
     const QStringList caps = m_sweep->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
@@ -755,11 +869,31 @@ QString SimulationTab::inputError() const
     const std::string problem = model::checkSimulationConfig(c);
     if (!problem.empty())
         return str(problem);
+    if (m_rateSweepCheck->isChecked()) {
+        if (const std::string sweep = model::checkRateSweep(c, rateSweep(), "Rate sweep"); !sweep.empty())
+            return str(sweep);
+    }
     const model::Scenario s = scenario();
     const std::vector<model::ScenarioError> errors = model::validate(s);
     if (!errors.empty())
         return tr("The scenario is not valid: %1").arg(str(errors.front().message));
     return QString();
+}
+
+model::RateSweep SimulationTab::rateSweep() const
+{
+    model::RateSweep s;
+    if (m_example && m_example->rateSweep.steps > 0)
+        s = m_example->rateSweep; // its bisections
+    if (!m_rateSweepCheck->isChecked()) {
+        s.steps = 0;
+        return s;
+    }
+    s.fromPerSecond = m_rateFrom->value();
+    s.toPerSecond = m_rateTo->value();
+    s.steps = m_rateSteps->value();
+    s.attainmentTarget = m_attainment->value() / 100.0;
+    return s;
 }
 
 void SimulationTab::run()
@@ -774,7 +908,7 @@ void SimulationTab::run()
     if (!problem.isEmpty())
         return;
     const model::SimulationConfig c = config();
-    m_runner->start(scenario(), c, m_example && usingExampleScenario() ? m_example->title : std::string());
+    m_runner->start(scenario(), c, m_example && usingExampleScenario() ? m_example->title : std::string(), rateSweep());
     setRunning(true);
 }
 
@@ -854,6 +988,18 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
     m_cdf->showOutcome(o);
     m_sweepPlot->showOutcome(o);
     m_kvPlot->showOutcome(o);
+    const bool swept = o.rateSweep.steps > 0 && !o.rateSweepResult.points.empty();
+    if (swept) {
+        m_rateSweepPlot->showOutcome(o);
+        m_attainmentPlot->showOutcome(o);
+    } else {
+        m_rateSweepPlot->clearOutcome();
+        m_attainmentPlot->clearOutcome();
+    }
+    m_rateRow->setVisible(swept);
+    if (auto* grid = qobject_cast<QGridLayout*>(m_rateRow->parentWidget()->layout()))
+        grid->setRowStretch(2, swept ? 1 : 0); // hidden, the row takes no room
+    showReplicas();
 
     {
         const QSignalBlocker blocker(m_classCombo);
@@ -896,11 +1042,91 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
         }
         takeaway += QLatin1Char('\n') + perClass.join(QStringLiteral("; ")) + QLatin1Char('.');
     }
+    if (swept)
+        takeaway += QLatin1Char('\n') + rateSweepTakeaway(o);
     setTitle(m_summary, tr("Aggregates"), takeaway);
     setText(m_status, tr("Simulated %1 in %2 (%3).")
                           .arg(counted(double(all.requests), tr("1 request"), tr("%1 requests")), format::duration(o.elapsedSeconds),
-                               counted(double(1 + o.sweep.size()), tr("1 simulation"), tr("%1 simulations"))));
+                               counted(double(1 + o.sweep.size() + o.rateSweepResult.points.size()), tr("1 simulation"),
+                                       tr("%1 simulations"))));
     emit outcomeShown();
+}
+
+/** "round-robin", "least-loaded", "prefix-aware": the router as the replica table's title names it. */
+static QString routerLabel(model::RouterPolicy router)
+{
+    switch (router) {
+    case model::RouterPolicy::RoundRobin: return QObject::tr("round-robin");
+    case model::RouterPolicy::LeastLoaded: return QObject::tr("least-loaded");
+    case model::RouterPolicy::PrefixAware: return QObject::tr("prefix-aware");
+    }
+    return {};
+}
+
+void SimulationTab::showReplicas()
+{
+    const bool fleet = m_outcome && m_outcome->result.replicas.size() > 1;
+    m_resultPages->setTabVisible(1, fleet);
+    m_resultPages->tabBar()->setVisible(fleet);
+    if (!fleet) {
+        m_resultPages->setCurrentIndex(0);
+        m_replicaTable->setRowCount(0);
+        return;
+    }
+    m_resultPages->setTabText(1, tr("Replicas (%1)").arg(m_outcome->result.replicas.size()));
+    const SimulationOutcome& o = *m_outcome;
+    const std::vector<model::ReplicaLoad>& loads = o.result.replicas;
+    const int rows = int(loads.size());
+    m_replicaTable->setRowCount(rows);
+    QStringList names;
+    for (int i = 0; i < rows; ++i)
+        names << tr("Replica %1").arg(i);
+    m_replicaTable->setVerticalHeaderLabels(names);
+    const double blocks = o.result.kvBlocksTotal;
+    auto orDash = [](double v, const QString& text) { return std::isfinite(v) ? text : QStringLiteral("\u2013"); };
+    for (int i = 0; i < rows; ++i) {
+        const model::ReplicaLoad& l = loads[size_t(i)];
+        const double hit = l.prefixPromptTokens > 0 ? l.prefixHitTokens / l.prefixPromptTokens : 0.0;
+        QString cells[ReplicaColumnCount];
+        cells[ReplicaRequestsColumn] = tr("%1 / %2%3").arg(format::integer(double(l.completed)), format::integer(double(l.requests)),
+                                                         l.rejected > 0 ? tr(", %1 rejected").arg(format::integer(double(l.rejected)))
+                                                                        : QString());
+        cells[ReplicaThroughputColumn] = orDash(l.throughputTokensPerSecond, format::tokensPerSecond(l.throughputTokensPerSecond));
+        cells[ReplicaGoodputColumn] = orDash(l.goodputFraction, format::percent(l.goodputFraction));
+        cells[ReplicaTtftP50Column] = l.completed > 0 ? format::duration(l.p50TtftSeconds) : QStringLiteral("\u2013");
+        cells[ReplicaTtftP99Column] = l.completed > 0 ? format::duration(l.p99TtftSeconds) : QStringLiteral("\u2013");
+        cells[ReplicaBusyColumn] = orDash(l.busyFraction, format::percent(std::clamp(l.busyFraction, 0.0, 1.0)));
+        cells[ReplicaSequencesColumn] = tr("%1 / %2").arg(format::number(l.meanSequences), format::integer(l.peakSequences));
+        cells[ReplicaKvPeakColumn] = blocks > 0 ? format::percent(l.kvBlocksPeak / blocks) : format::integer(l.kvBlocksPeak);
+        cells[ReplicaPreemptionsColumn] = format::integer(double(l.preemptions));
+        cells[ReplicaPrefixHitColumn] = l.prefixPromptTokens > 0 ? format::percent(hit) : QStringLiteral("\u2013");
+        for (int c = 0; c < ReplicaColumnCount; ++c) {
+            QTableWidgetItem* item = m_replicaTable->item(i, c);
+            if (!item) {
+                item = new QTableWidgetItem;
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+                m_replicaTable->setItem(i, c, item);
+            }
+            item->setText(cells[c]);
+        }
+        m_replicaTable->item(i, ReplicaKvPeakColumn)
+            ->setToolTip(tr("%1 of %2 KV blocks").arg(format::integer(l.kvBlocksPeak), format::integer(blocks)));
+    }
+    // Up to 6 rows in view (the latency table's height); a larger fleet scrolls.
+    const int shown = std::min(rows, 6);
+    const int row = m_replicaTable->verticalHeader()->defaultSectionSize();
+    m_replicaTable->setVerticalScrollBarPolicy(rows > shown ? Qt::ScrollBarAsNeeded : Qt::ScrollBarAlwaysOff);
+    m_replicaTable->setFixedHeight(row * shown + m_replicaTable->horizontalHeader()->height() + 6);
+    const QString loop = o.config.closedLoopClients > 0
+        ? tr("closed loop, %1 in all").arg(counted(double(o.config.closedLoopClients), tr("1 client"), tr("%1 clients")))
+        : tr("open loop");
+    setText(m_replicaTitle,
+             tr("%1 replicas behind a %2 router (%3); busy %4 to %5, p99 TTFT %6 to %7.")
+                 .arg(format::integer(double(rows)), routerLabel(o.config.router), loop,
+                      format::percent(std::min_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction),
+                      format::percent(std::max_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction),
+                      format::duration(std::min_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.p99TtftSeconds < b.p99TtftSeconds; })->p99TtftSeconds),
+                      format::duration(std::max_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.p99TtftSeconds < b.p99TtftSeconds; })->p99TtftSeconds)));
 }
 
 } // namespace ridgeline::views

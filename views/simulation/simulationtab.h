@@ -22,11 +22,14 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
 
 namespace ridgeline::views {
 
+class AttainmentPlot;
 class CapSweepPlot;
+class RateSweepPlot;
 class ItlTimelinePlot;
 class KvUsagePlot;
 class LatencyCdfPlot;
@@ -64,6 +67,16 @@ struct SimulationOutcome;
  * simulationStatusLabel, simulationErrorLabel, simulationSummaryLabel, simulationClassCombo,
  * simulationLatencyTable, simulationTotalsTable.
  *
+ * Fleet and rate sweep (issue 14): replicas behind a router (round robin, least loaded, prefix aware) and
+ * closed-loop clients (0: open loop) set the run's fleet; with more than one replica a table gives each replica's
+ * requests, throughput, goodput, TTFT p50 / p99, busy time, sequences, KV peak, preemptions and prefix-cache hit
+ * rate (model::ReplicaLoad) under a line naming the router. "Rate sweep" (from, to, steps, attainment target)
+ * adds model::sweepArrivalRate after the run, on the same worker: goodput and throughput against the arrival rate,
+ * and SLO attainment against it with the target line and the highest rate holding it, named in the takeaway
+ * (rateSweepTakeaway()). Object names simulationReplicasSpinBox, simulationRouterCombo,
+ * simulationClientsSpinBox, simulationRateSweepCheckBox, simulationRateFromSpinBox, simulationRateToSpinBox,
+ * simulationRateStepsSpinBox, simulationAttainmentSpinBox, simulationReplicaTitle, simulationReplicaTable.
+ *
  * Results per class: the class combo shows the tables for every class together or one class alone,
  * and with more than one class the summary gives each class's p99 TTFT, p99 ITL and goodput (a batch
  * job's queueing must not read as the chat users' TTFT).
@@ -78,6 +91,20 @@ public:
     enum LatencyColumn { P50Column, P95Column, P99Column, MaxColumn, LatencyColumnCount };
     /** Rows of totalsTable(), in order. */
     enum TotalsRow { RequestsRow, ThroughputRow, GoodputRow, PreemptionsRow, StaticWasteRow, SequencesRow, TotalsRowCount };
+    /** Columns of replicaTable() (one row per replica, in replica order). */
+    enum ReplicaColumn {
+        ReplicaRequestsColumn,    ///< completed / routed (and rejected)
+        ReplicaThroughputColumn,  ///< output tok/s over the fleet's span
+        ReplicaGoodputColumn,     ///< share of its requests meeting both SLOs
+        ReplicaTtftP50Column,
+        ReplicaTtftP99Column,
+        ReplicaBusyColumn,        ///< busy time / the fleet's span
+        ReplicaSequencesColumn,   ///< mean and peak sequences holding a slot
+        ReplicaKvPeakColumn,      ///< KV blocks in use at its peak, as a share of its budget (the blocks in the tool tip)
+        ReplicaPreemptionsColumn,
+        ReplicaPrefixHitColumn,   ///< prefix-cache hit rate in tokens
+        ReplicaColumnCount
+    };
 
     explicit SimulationTab(ScenarioDocument* document, QWidget* parent = nullptr);
     ~SimulationTab() override;
@@ -98,6 +125,8 @@ public:
     model::SimulationConfig config() const;
     /** The scenario Run would simulate on now. */
     model::Scenario scenario() const;
+    /** The arrival-rate sweep Run would add (steps 0 when "Rate sweep" is not ticked). */
+    model::RateSweep rateSweep() const;
     /** What is wrong with the inputs ("" when Run would start), e.g. a bad sweep cap list. */
     QString inputError() const;
 
@@ -115,6 +144,22 @@ public:
     QDoubleSpinBox* chatRateSpinBox() const { return m_chatRate; }
     QCheckBox* batchJobCheckBox() const { return m_batchJob; }
     QLineEdit* sweepEdit() const { return m_sweep; }
+    QSpinBox* replicasSpinBox() const { return m_replicas; }
+    QComboBox* routerCombo() const { return m_router; }
+    QSpinBox* clientsSpinBox() const { return m_clients; }
+    QCheckBox* rateSweepCheckBox() const { return m_rateSweepCheck; }
+    QDoubleSpinBox* rateFromSpinBox() const { return m_rateFrom; }
+    QDoubleSpinBox* rateToSpinBox() const { return m_rateTo; }
+    QSpinBox* rateStepsSpinBox() const { return m_rateSteps; }
+    QDoubleSpinBox* attainmentSpinBox() const { return m_attainment; }
+    /** One row per replica of a fleet run (hidden with one replica); columns ReplicaColumn. */
+    QTableWidget* replicaTable() const { return m_replicaTable; }
+    /** Names the fleet and its router above replicaTable(). */
+    QLabel* replicaTitle() const { return m_replicaTitle; }
+    /** The aggregates card's pages: 0 the latency and totals tables, 1 the replicas (its tab shown for a fleet only). */
+    QTabWidget* resultPages() const { return m_resultPages; }
+    RateSweepPlot* rateSweepPlot() const { return m_rateSweepPlot; }
+    AttainmentPlot* attainmentPlot() const { return m_attainmentPlot; }
     QPushButton* runButton() const { return m_runButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
     QProgressBar* progressBar() const { return m_progress; }
@@ -129,7 +174,7 @@ public:
     LatencyCdfPlot* latencyCdfPlot() const { return m_cdf; }
     CapSweepPlot* capSweepPlot() const { return m_sweepPlot; }
     KvUsagePlot* kvUsagePlot() const { return m_kvPlot; }
-    /** The four QCustomPlots. */
+    /** The four QCustomPlots of every run (the rate sweep's two are rateSweepPlot() and attainmentPlot()). */
     QList<QCustomPlot*> plots() const;
 
 public slots:
@@ -147,6 +192,7 @@ private:
     QWidget* buildResults();
     void showOutcome(std::shared_ptr<const SimulationOutcome> outcome);
     void showTables();
+    void showReplicas();
     void fillInputs(const model::SimulationConfig& config);
     void setRunning(bool running);
     void showError(const QString& message);
@@ -194,6 +240,14 @@ private:
     QDoubleSpinBox* m_itlSlo = nullptr;
     QComboBox* m_itlStatistic = nullptr;
     QLineEdit* m_sweep = nullptr;
+    QSpinBox* m_replicas = nullptr;
+    QComboBox* m_router = nullptr;
+    QSpinBox* m_clients = nullptr;
+    QCheckBox* m_rateSweepCheck = nullptr;
+    QDoubleSpinBox* m_rateFrom = nullptr;
+    QDoubleSpinBox* m_rateTo = nullptr;
+    QSpinBox* m_rateSteps = nullptr;
+    QDoubleSpinBox* m_attainment = nullptr;
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;
@@ -204,6 +258,12 @@ private:
     LatencyCdfPlot* m_cdf = nullptr;
     CapSweepPlot* m_sweepPlot = nullptr;
     KvUsagePlot* m_kvPlot = nullptr;
+    RateSweepPlot* m_rateSweepPlot = nullptr;
+    AttainmentPlot* m_attainmentPlot = nullptr;
+    QWidget* m_rateRow = nullptr;        ///< the two rate-sweep plots, shown when a run swept the rate
+    QLabel* m_replicaTitle = nullptr;
+    QTableWidget* m_replicaTable = nullptr;
+    QTabWidget* m_resultPages = nullptr;
     QLabel* m_summary = nullptr;
     QComboBox* m_classCombo = nullptr;
     QTableWidget* m_latencyTable = nullptr;
