@@ -916,6 +916,13 @@ private slots:
         c.durationSeconds = 100;
         sweep.toPerSecond = 1e6; // 1e8 requests at the top rate
         QVERIFY(QString::fromStdString(checkRateSweep(c, sweep, "--rate-sweep")).startsWith(QLatin1String("--rate-sweep at 1000000 requests/s: simulation.classes[0].rate_per_s")));
+        // Closed-loop clients set the load by completions, so a rate sweep would be mislabelled open loop.
+        sweep.toPerSecond = 2;
+        QVERIFY(checkRateSweep(c, sweep, "rate_sweep").empty());
+        c.closedLoopClients = 16;
+        QCOMPARE(QString::fromStdString(checkRateSweep(c, sweep, "rate_sweep")),
+                 QStringLiteral("rate_sweep: an arrival-rate sweep is open loop, but closed_loop_clients = 16 sets the load by "
+                                "completions; drop closed_loop_clients (0) to sweep the rate"));
     }
 };
 
