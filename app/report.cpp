@@ -476,60 +476,6 @@ QJsonObject compareJson(const model::Scenario& a, const model::Evaluation& ea, c
     return QJsonObject{{QStringLiteral("a"), ra}, {QStringLiteral("b"), rb}, {QStringLiteral("ratio"), ratios}};
 }
 
-QString compareText(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
-                    const model::Evaluation& eb)
-{
-    QList<QPair<QString, QJsonValue>> la, lb;
-    flatten(reportJson(a, ea), QString(), la);
-    flatten(reportJson(b, eb), QString(), lb);
-    auto name = [](const model::Scenario& s) {
-        return QString::fromStdString(s.model.name) + QStringLiteral(" on ") + QString::fromStdString(s.hardware.name);
-    };
-    auto cell = [](const QJsonValue& v) {
-        if (v.isDouble()) {
-            const double d = v.toDouble();
-            if (d == std::floor(d) && std::abs(d) < 1e15)
-                return num(d); // whole counts with thousands separators
-            return std::abs(d) >= 1e6 || (d != 0 && std::abs(d) < 1e-3) ? QString::number(d, 'g', 4) : QString::number(d, 'f', 3);
-        }
-        if (v.isBool())
-            return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
-        if (v.isNull())
-            return QStringLiteral("none");
-        return v.toString();
-    };
-    // Cells first, then columns as wide as their widest cell plus a two-space gap, so that no two
-    // figures ever run together (989,400,000,000,000 FLOP/s is 19 characters).
-    struct Row {
-        QString key, a, b, ratio;
-    };
-    QList<Row> rows{{QStringLiteral("figure"), QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("B / A")}};
-    for (const auto& [key, va] : la) {
-        QJsonValue vb;
-        for (const auto& [keyB, v] : lb)
-            if (keyB == key)
-                vb = v;
-        if (key == QLatin1String("ridgeline_version"))
-            continue;
-        const QJsonValue r = ratio(va, vb);
-        rows.append({key, cell(va), cell(vb),
-                     r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-")});
-    }
-    qsizetype wKey = 0, wA = 0, wB = 0, wRatio = 0;
-    for (const Row& row : rows) {
-        wKey = std::max(wKey, row.key.size());
-        wA = std::max(wA, row.a.size());
-        wB = std::max(wB, row.b.size());
-        wRatio = std::max(wRatio, row.ratio.size());
-    }
-    QStringList out;
-    out << QStringLiteral("A: ") + name(a) << QStringLiteral("B: ") + name(b) << QString();
-    for (const Row& row : rows)
-        out << row.key.leftJustified(wKey) + row.a.rightJustified(wA + 2) + row.b.rightJustified(wB + 2)
-                   + row.ratio.rightJustified(wRatio + 2);
-    return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
-}
-
 namespace {
 
 /** The name of a compared scenario as the comparison prints it: "Llama 3.1 8B on H100 SXM". */
@@ -538,7 +484,7 @@ QString comparedName(const model::Scenario& s)
     return QString::fromStdString(s.model.name) + QStringLiteral(" on ") + QString::fromStdString(s.hardware.name);
 }
 
-/** A compared figure as the text table prints it (as compareText). */
+/** A compared figure as the text tables print it (compareText and the N-way table). */
 QString comparedCell(const QJsonValue& v)
 {
     if (v.isDouble()) {
@@ -553,6 +499,48 @@ QString comparedCell(const QJsonValue& v)
         return QStringLiteral("none");
     return v.toString();
 }
+
+} // namespace
+
+QString compareText(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
+                    const model::Evaluation& eb)
+{
+    QList<QPair<QString, QJsonValue>> la, lb;
+    flatten(reportJson(a, ea), QString(), la);
+    flatten(reportJson(b, eb), QString(), lb);
+    // Cells first, then columns as wide as their widest cell plus a two-space gap, so that no two
+    // figures ever run together (989,400,000,000,000 FLOP/s is 19 characters).
+    struct Row {
+        QString key, a, b, ratio;
+    };
+    QList<Row> rows{{QStringLiteral("figure"), QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("B / A")}};
+    for (const auto& [key, va] : la) {
+        QJsonValue vb;
+        for (const auto& [keyB, v] : lb)
+            if (keyB == key)
+                vb = v;
+        if (key == QLatin1String("ridgeline_version"))
+            continue;
+        const QJsonValue r = ratio(va, vb);
+        rows.append({key, comparedCell(va), comparedCell(vb),
+                     r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-")});
+    }
+    qsizetype wKey = 0, wA = 0, wB = 0, wRatio = 0;
+    for (const Row& row : rows) {
+        wKey = std::max(wKey, row.key.size());
+        wA = std::max(wA, row.a.size());
+        wB = std::max(wB, row.b.size());
+        wRatio = std::max(wRatio, row.ratio.size());
+    }
+    QStringList out;
+    out << QStringLiteral("A: ") + comparedName(a) << QStringLiteral("B: ") + comparedName(b) << QString();
+    for (const Row& row : rows)
+        out << row.key.leftJustified(wKey) + row.a.rightJustified(wA + 2) + row.b.rightJustified(wB + 2)
+                   + row.ratio.rightJustified(wRatio + 2);
+    return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+namespace {
 
 /** One CSV field: numbers in the shortest form that reads back to the same double, text quoted when it must be. */
 QString csvField(const QJsonValue& v)
