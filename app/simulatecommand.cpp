@@ -359,6 +359,19 @@ QString maxRateSentence(const model::RateSweep& sweep, const model::RateSweepRes
 
 } // namespace
 
+namespace {
+
+/**
+ * An attainment fraction as a percentage with two decimals, rounded down: a rate that misses a 99 % target at
+ * 0.98995 prints 98.99, not a 99.00 beside the verdict "misses it" (the 1e-9 keeps 0.99 itself at 99.00).
+ */
+QString attainmentPercent(double attainment)
+{
+    return QString::number(std::floor(attainment * 10000.0 + 1e-9) / 100.0, 'f', 2);
+}
+
+} // namespace
+
 QString rateSweepText(const model::RateSweep& sweep, const model::RateSweepResult& result)
 {
     QStringList lines;
@@ -372,7 +385,7 @@ QString rateSweepText(const model::RateSweep& sweep, const model::RateSweepResul
     for (const model::RatePoint& p : result.points)
         lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7")
                          .arg(QString::number(p.ratePerSecond, 'f', 3).rightJustified(9), QString::number(p.requests).rightJustified(9),
-                              QString::number(p.attainment * 100.0, 'f', 2).rightJustified(9),
+                              attainmentPercent(p.attainment).rightJustified(9),
                               QString::number(p.goodputRequestsPerSecond, 'f', 3).rightJustified(11),
                               QString::number(p.throughputTokensPerSecond, 'f', 1).rightJustified(10), ms(p.p99TtftSeconds).rightJustified(12),
                               ms(p.p99ItlSeconds).rightJustified(11))

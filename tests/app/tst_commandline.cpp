@@ -14,6 +14,7 @@
 
 #include "app/commandline.h"
 #include "app/report.h"
+#include "app/simulatecommand.h"
 #include "model/cost/costmodel.h"
 #include "model/cost/presets.h"
 
@@ -939,6 +940,27 @@ private slots:
     }
 
     /** Issue 15: the score matrix and the all-positions logits, in the JSON and text report. */
+    void rateSweepPercentRoundsDown()
+    {
+        // A trial run: 0.98995 printed as "99.00" beside "60 req/s ... misses it" at a 99 % target.
+        ridgeline::model::RateSweep sweep;
+        sweep.attainmentTarget = 0.99;
+        ridgeline::model::RateSweepResult result;
+        result.baseRatePerSecond = 10;
+        ridgeline::model::RatePoint held, missed;
+        held.ratePerSecond = 50;
+        held.attainment = 0.99;
+        missed.ratePerSecond = 60;
+        missed.attainment = 0.98995;
+        result.points = {held, missed};
+        result.maxRatePerSecond = 50;
+        result.firstMissPerSecond = 60;
+        const QStringList lines = ridgeline::app::rateSweepText(sweep, result).split(QLatin1Char('\n'));
+        QVERIFY2(lines.size() >= 4, qPrintable(lines.join(QLatin1Char('\n'))));
+        QVERIFY2(lines[2].contains(QLatin1String(" 99.00 ")), qPrintable(lines[2]));
+        QVERIFY2(lines[3].contains(QLatin1String(" 98.99 ")), qPrintable(lines[3]));
+    }
+
     void reportShowsHiddenBuffers()
     {
         const double prompt = 120000, vocab = 128256;
