@@ -131,7 +131,8 @@ QString helpText()
                "                         load every catalogue figure of one device (id or name from\n"
                "                         --list-hardware, e.g. h200 or \"H100 SXM\"), keeping hardware.gpus;\n"
                "                         in order with the other --set (later ones override its figures)\n"
-               "  --screenshot FILE.png  render the whole window offscreen to a PNG, then exit\n"
+               "  --screenshot FILE.png  render the whole window offscreen to a PNG, then exit; with\n"
+               "                         --simulate FILE, the Simulation tab with that file run\n"
                "  --size WxH             window size for --screenshot (default 1600x1000); with --export\n"
                "                         the size of each plot (default 720x480, the dashboard is 3 x 2)\n"
                "  --export DIR           write every plot of every tab and the dashboard (PNG, PDF, SVG), each\n"
@@ -530,6 +531,10 @@ int parseCommandLine(Options& o, bool noDisplay)
     const QString& format = o.format;
     if (parser.isSet(predictOpt) && parser.isSet(screenshotOpt) && parser.isSet(formatOpt))
         return fail(kExitBadInput, QStringLiteral("--format goes with --predict alone, not with --screenshot"));
+    if (parser.isSet(simulateOpt) && parser.isSet(screenshotOpt) && !parser.isSet(exportOpt)
+        && (parser.isSet(formatOpt) || parser.isSet(rateSweepOpt) || parser.isSet(attainmentOpt)))
+        return fail(kExitBadInput, QStringLiteral("--format, --rate-sweep and --attainment go with --simulate alone, not with --screenshot "
+                                                  "(the screenshot shows the file's own rate_sweep, when it has one)"));
     if ((parser.isSet(rateSweepOpt) || parser.isSet(attainmentOpt)) && (!parser.isSet(simulateOpt) || parser.isSet(exportOpt)))
         return fail(kExitBadInput, QStringLiteral("--rate-sweep and --attainment go with --simulate FILE (not with --export)"));
     if (parser.isSet(predictOpt) || (parser.isSet(simulateOpt) && !parser.isSet(exportOpt)) || parser.isSet(compareOpt)) {
@@ -781,6 +786,13 @@ int runScreenshot(const model::Scenario& scenario, const Options& o)
         window.document()->evaluateNow();
         window.flushForScreenshot();
     }
+    if (!o.simulateFile.isEmpty()) {
+        // --screenshot --simulate FILE: the Simulation tab, once the file's run is on screen.
+        window.whatIfTabs()->setCurrentIndex(views::WhatIfTabs::SimulationTab);
+        if (const QString err = simulateInWindow(window, o.simulateFile); !err.isEmpty())
+            return fail(kExitBadInput, QStringLiteral("--simulate %1: %2").arg(o.simulateFile, err));
+        window.flushForScreenshot();
+    }
     if (!o.predictFile.isEmpty()) {
         // The Calibration tab's "Predict a benchmark" page, once the prediction is on screen.
         window.whatIfTabs()->setCurrentIndex(views::WhatIfTabs::CalibrationTab);
@@ -853,7 +865,7 @@ int run(int argc, char** argv)
         return runPlan(o.planFile, o.format);
     if (o.listHardware)
         return runListHardware(o);
-    if (!o.simulateFile.isEmpty() && !o.exportMode)
+    if (!o.simulateFile.isEmpty() && !o.exportMode && o.screenshotFile.isEmpty())
         return runSimulate(o.simulateFile, o.simulateOptions);
 
     model::Scenario scenario;

@@ -905,6 +905,24 @@ QString predictInWindow(ExportSource& window, const QString& path, const model::
     return predict->hasPrediction() ? QString() : tr("the prediction did not finish");
 }
 
+QString simulateInWindow(ExportSource& window, const QString& path)
+{
+    views::SimulationTab* simulation = window.whatIfTabs()->simulationTab();
+    if (const QString error = simulation->loadExample(path); !error.isEmpty())
+        return error;
+    QEventLoop loop;
+    QObject::connect(simulation, &views::SimulationTab::outcomeShown, &loop, &QEventLoop::quit);
+    QObject::connect(simulation->runner(), &views::SimulationRunner::cancelled, &loop, &QEventLoop::quit);
+    simulation->run();
+    if (simulation->runner()->isRunning())
+        loop.exec();
+    if (!simulation->outcome()) {
+        const QString why = simulation->inputError().isEmpty() ? simulation->errorLabel()->text() : simulation->inputError();
+        return why.isEmpty() ? tr("the simulation did not finish") : why;
+    }
+    return QString();
+}
+
 int runExport(const model::Scenario& scenario, const ExportOptions& options,
               const std::function<std::unique_ptr<ExportSource>(const model::Scenario&)>& openWindow)
 {
@@ -931,22 +949,8 @@ int runExport(const model::Scenario& scenario, const ExportOptions& options,
     const std::unique_ptr<ExportSource> opened = openWindow(scenario);
     ExportSource& window = *opened;
     if (!options.simulationFile.isEmpty()) {
-        views::SimulationTab* simulation = window.whatIfTabs()->simulationTab();
-        const QString path = options.simulationFile;
-        if (const QString error = simulation->loadExample(path); !error.isEmpty()) {
-            print(stderr, QStringLiteral("ridgeline: --simulate %1: %2").arg(QDir::toNativeSeparators(path), error));
-            return 2;
-        }
-        QEventLoop loop;
-        QObject::connect(simulation, &views::SimulationTab::outcomeShown, &loop, &QEventLoop::quit);
-        QObject::connect(simulation->runner(), &views::SimulationRunner::cancelled, &loop, &QEventLoop::quit);
-        simulation->run();
-        if (simulation->runner()->isRunning())
-            loop.exec();
-        if (!simulation->outcome()) {
-            const QString why = simulation->inputError().isEmpty() ? simulation->errorLabel()->text() : simulation->inputError();
-            print(stderr, QStringLiteral("ridgeline: --simulate %1: %2")
-                              .arg(QDir::toNativeSeparators(path), why.isEmpty() ? tr("the simulation did not finish") : why));
+        if (const QString error = simulateInWindow(window, options.simulationFile); !error.isEmpty()) {
+            print(stderr, QStringLiteral("ridgeline: --simulate %1: %2").arg(QDir::toNativeSeparators(options.simulationFile), error));
             return 2;
         }
     }

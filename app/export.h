@@ -170,6 +170,13 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
 QString predictInWindow(ExportSource& window, const QString& path, const model::BenchmarkOptions& options);
 
 /**
+ * Loads the simulation file @p path into @p window's Simulation tab (its own scenario) and runs it, waiting
+ * (the event loop runs; the window stays live) until the outcome is on screen. Returns "" or the reader's or
+ * the run's message (--export and --screenshot with --simulate).
+ */
+QString simulateInWindow(ExportSource& window, const QString& path);
+
+/**
  * `ridgeline --export DIR`: builds the window offscreen on @p scenario (@p openWindow: a main window, sized and
  * shown; the caller knows its type, this file does not); with options.simulationFile
  * loads it into the Simulation tab (its own scenario) and runs it, with options.calibrationFile loads

@@ -161,6 +161,9 @@ public:
     /** Pins the current (last valid) scenario too, into the next free slot (B, C, ... up to F; Edit > Pin as next
      *  scenario): drawn in its own colour and dash beside the others. Returns the slot (0 = A), or -1 when six are pinned. */
     int pinNext();
+    /** Pins @p scenarios (each valid) in order into the free slots, quietly (no notice): the session's pinned
+     *  scenarios at start-up (ScenarioFiles::enableSession). Those beyond six, and invalid ones, are skipped. */
+    void restorePinned(const std::vector<model::Scenario>& scenarios);
     /** Unpins the scenario in @p slot (Edit > Unpin); false when none is pinned there. */
     bool unpin(int slot);
     /** The Markdown summary of the scenario (and of A / B when pinned), also put on the clipboard. */

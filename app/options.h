@@ -23,7 +23,7 @@ struct Options {
 
     QString planFile;          ///< --plan FILE (alone, with --format text|json|csv)
     bool listHardware = false; ///< --list-hardware (alone, with --format text|json|csv)
-    QString simulateFile;      ///< --simulate FILE (its own scenario), or with --export: run in the Simulation tab first
+    QString simulateFile;      ///< --simulate FILE (its own scenario), or with --export / --screenshot: run in the Simulation tab first
     SimulateOptions simulateOptions; ///< --simulate's --format, --rate-sweep and --attainment
 
     QString scenarioFile;    ///< FILE or --scenario FILE

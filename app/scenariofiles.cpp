@@ -13,6 +13,7 @@
 #include <QFileSystemWatcher>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QJsonArray>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -25,6 +26,7 @@
 #include "model/cost/scenariomigration.h"
 #include "document/scenariodocument.h"
 #include "document/scenariohistory.h"
+#include "views/whatifs/baseline.h"
 
 namespace ridgeline::app {
 
@@ -33,6 +35,7 @@ namespace {
 const QString kScenarioKey = QStringLiteral("session/scenario");
 const QString kFileKey = QStringLiteral("session/file");
 const QString kModifiedKey = QStringLiteral("session/modified");
+const QString kPinnedKey = QStringLiteral("session/pinned"); // a JSON array of the pinned scenarios, slot order
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kRecentKey = QStringLiteral("files/recent");
@@ -405,6 +408,18 @@ void ScenarioFiles::enableSession(bool restoreScenario)
         return; // a broken session is no reason to refuse to start: keep the default
     m_window->document()->setScenario(scenario);
     m_history->reset();
+    // The pinned scenarios of the last session, in slot order (decision: restored into A, B, ... without gaps).
+    const QJsonArray pinned = QJsonDocument::fromJson(settings.value(kPinnedKey).toByteArray()).array();
+    std::vector<model::Scenario> pins;
+    for (const QJsonValue& v : pinned) {
+        model::Scenario pin;
+        model::ScenarioLoadReport pinReport;
+        if (v.isObject()
+            && model::loadScenarioJson(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact), model::defaultScenario(), pin, pinReport).empty())
+            pins.push_back(pin); // a broken entry is skipped, as a broken session scenario is
+    }
+    if (!pins.empty())
+        m_window->restorePinned(pins);
     const QString file = settings.value(kFileKey).toString();
     m_path = file.isEmpty() ? QString() : file;
     rememberDiskState();
@@ -428,6 +443,10 @@ void ScenarioFiles::saveSession()
     settings.setValue(kScenarioKey, QJsonDocument(model::toJson(m_window->document()->scenario())).toJson(QJsonDocument::Compact));
     settings.setValue(kFileKey, m_path.startsWith(QLatin1Char(':')) ? QString() : m_path);
     settings.setValue(kModifiedKey, !m_history->stack()->isClean());
+    QJsonArray pinned;
+    for (const document::PinnedScenario& p : m_window->baseline()->pinned().items())
+        pinned.append(model::toJson(p.baseline.scenario()));
+    settings.setValue(kPinnedKey, QJsonDocument(pinned).toJson(QJsonDocument::Compact));
     settings.setValue(kGeometryKey, m_window->saveGeometry());
     settings.setValue(kStateKey, m_window->saveState());
     settings.setValue(kRecentKey, m_recent);

@@ -3,6 +3,7 @@
 
 #include "app/commandline.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -115,6 +116,14 @@ void appendTraffic(QStringList& lines, const model::TrafficSummary& t)
           << latencyLine(QStringLiteral("TPOT"), l.tpot) << latencyLine(QStringLiteral("end to end"), l.endToEnd);
 }
 
+/** A replica's name in the text table: its index, or P0, P1, ... and D0, D1, ... for disaggregated pools. */
+QString replicaName(const model::SimulationResult& r, size_t i)
+{
+    if (r.prefillReplicas <= 0)
+        return QString::number(i);
+    return int(i) < r.prefillReplicas ? QStringLiteral("P%1").arg(i) : QStringLiteral("D%1").arg(int(i) - r.prefillReplicas);
+}
+
 } // namespace
 
 QJsonObject simulationJson(const model::SimulationFile& file, const model::SimulationResult& r,
@@ -144,10 +153,21 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
         sim.insert(QStringLiteral("prefix_caching"), c.prefixCaching);
         o.insert(QStringLiteral("simulation"), sim);
     }
-    if (c.replicas > 1) {
+    if (c.replicas > 1 || c.prefillReplicas > 0) {
         QJsonObject sim = o.value(QStringLiteral("simulation")).toObject();
         sim.insert(QStringLiteral("replicas"), c.replicas);
         sim.insert(QStringLiteral("router"), routerName(c.router));
+        o.insert(QStringLiteral("simulation"), sim);
+    }
+    if (c.pipelineStages > 1 || c.expertParallel > 1 || c.microbatches > 0 || c.prefillReplicas > 0) {
+        // The replica layout beyond TP, and disaggregated pools (keys added with the simulation file's keys of the same names).
+        QJsonObject sim = o.value(QStringLiteral("simulation")).toObject();
+        sim.insert(QStringLiteral("pipeline_stages"), c.pipelineStages);
+        sim.insert(QStringLiteral("expert_parallel"), c.expertParallel);
+        sim.insert(QStringLiteral("microbatches"), c.microbatches);
+        sim.insert(QStringLiteral("prefill_replicas"), c.prefillReplicas);
+        if (c.prefillReplicas > 0)
+            sim.insert(QStringLiteral("prefill_busy_s"), r.prefillBusySeconds);
         o.insert(QStringLiteral("simulation"), sim);
     }
     addTraffic(o, r.all);
@@ -155,7 +175,7 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
         QJsonArray loads;
         for (size_t i = 0; i < r.replicas.size(); ++i) {
             const model::ReplicaLoad& l = r.replicas[i];
-            loads.append(QJsonObject{{QStringLiteral("replica"), int(i)},
+            QJsonObject load{{QStringLiteral("replica"), int(i)},
                                      {QStringLiteral("requests"), double(l.requests)},
                                      {QStringLiteral("completed"), double(l.completed)},
                                      {QStringLiteral("rejected"), double(l.rejected)},
@@ -171,7 +191,10 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
                                      {QStringLiteral("kv_blocks_peak"), l.kvBlocksPeak},
                                      {QStringLiteral("preemptions"), double(l.preemptions)},
                                      {QStringLiteral("prefix_cache_hit_rate"),
-                                      l.prefixPromptTokens > 0 ? l.prefixHitTokens / l.prefixPromptTokens : 0.0}});
+                                      l.prefixPromptTokens > 0 ? l.prefixHitTokens / l.prefixPromptTokens : 0.0}};
+            if (r.prefillReplicas > 0) // disaggregated: the prefill pool's replicas first
+                load.insert(QStringLiteral("pool"), int(i) < r.prefillReplicas ? QStringLiteral("prefill") : QStringLiteral("decode"));
+            loads.append(load);
         }
         o.insert(QStringLiteral("replicas"), loads);
     }
@@ -241,11 +264,23 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                  .arg(c.blockTokens)
                  .arg(ruleName(c.admissionRule))
                  .arg(double(c.seed), 0, 'f', 0);
-    if (c.replicas > 1)
+    if (c.prefillReplicas > 0)
+        lines << QStringLiteral("Disaggregated: %1 prefill and %2 decode replicas, each pool behind a %3 router, the KV sent over the link")
+                     .arg(c.prefillReplicas)
+                     .arg(c.replicas)
+                     .arg(routerName(c.router).replace(QLatin1Char('_'), QLatin1Char(' ')));
+    else if (c.replicas > 1)
         lines << QStringLiteral("Fleet: %1 replicas behind a %2 router (each the scenario's %3 GPU(s))")
                      .arg(c.replicas)
                      .arg(routerName(c.router).replace(QLatin1Char('_'), QLatin1Char(' ')))
                      .arg(file.scenario.hardware.gpus);
+    if (c.pipelineStages > 1 || c.expertParallel > 1)
+        lines << QStringLiteral("Each replica: TP %1 (hardware.gpus) x PP %2, EP %3, %4 GPUs; decode microbatches %5")
+                     .arg(std::max(1, file.scenario.hardware.gpus))
+                     .arg(c.pipelineStages)
+                     .arg(c.expertParallel)
+                     .arg(c.pipelineStages * std::max(std::max(1, file.scenario.hardware.gpus), c.expertParallel))
+                     .arg(c.microbatches > 0 ? QString::number(c.microbatches) : QStringLiteral("min(PP, batch)"));
     lines << QStringLiteral("SLOs: TTFT %1 ms, ITL %2 ms (%3)")
                  .arg(c.ttftSloMs)
                  .arg(c.itlSloMs)
@@ -272,7 +307,8 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                           c.prefixCaching ? QString() : QStringLiteral("; prefix_caching is off"));
     if (!r.replicas.empty()) {
         lines << QString();
-        lines << QStringLiteral("Load per replica");
+        lines << (r.prefillReplicas > 0 ? QStringLiteral("Load per replica (P: the prefill pool, D: the decode pool)")
+                                        : QStringLiteral("Load per replica"));
         lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
                      .arg(QStringLiteral("replica").rightJustified(7), QStringLiteral("requests").rightJustified(9),
                           QStringLiteral("tok/s").rightJustified(10), QStringLiteral("busy %").rightJustified(7),
@@ -281,7 +317,7 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
         for (size_t i = 0; i < r.replicas.size(); ++i) {
             const model::ReplicaLoad& l = r.replicas[i];
             lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
-                         .arg(QString::number(i).rightJustified(7), QString::number(l.requests).rightJustified(9),
+                         .arg(replicaName(r, i).rightJustified(7), QString::number(l.requests).rightJustified(9),
                               QString::number(l.throughputTokensPerSecond, 'f', 1).rightJustified(10),
                               QString::number(l.busyFraction * 100.0, 'f', 1).rightJustified(7),
                               QString::number(l.goodputFraction * 100.0, 'f', 1).rightJustified(7),

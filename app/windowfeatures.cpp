@@ -205,6 +205,15 @@ int MainWindow::pinNext()
     return slot;
 }
 
+void MainWindow::restorePinned(const std::vector<model::Scenario>& scenarios)
+{
+    m_baseline->setWhatIfPanels(m_whatIfs->capacityPlot(), m_whatIfs->kvFitPlot(), m_whatIfs->speculativePlot());
+    for (const model::Scenario& s : scenarios)
+        if (!m_baseline->pinned().isFull() && model::validate(s).empty())
+            m_baseline->pinNext(s);
+    syncPinned();
+}
+
 bool MainWindow::unpin(int slot)
 {
     const QString label = m_baseline->label(slot);

@@ -66,8 +66,7 @@ std::optional<double> examplePricePerGpuHour(const std::string& deviceId);
 
 // ParallelLayout (how one instance splits the model) lives in model/cost/parallellayout.h beside the step time it prices.
 
-/** Why a layout cannot run a model: empty when it can. Names the count that does not divide. */
-std::string layoutRefusal(const ModelShape& model, const ParallelLayout& layout);
+// layoutRefusal(model, layout) (why a layout cannot run a model) is declared in model/cost/parallellayout.h.
 
 /** Every layout with exactly @p gpus GPUs per instance that layoutRefusal() accepts for @p model. */
 std::vector<ParallelLayout> layoutsFor(const ModelShape& model, int gpus);

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <string>
+
 namespace ridgeline::model {
+
+struct ModelShape;
 
 /**
  * How one serving instance (one replica) splits the model. The instance has pp * max(tp, ep) GPUs:
@@ -22,5 +26,12 @@ struct ParallelLayout {
     int gpus() const { return pp * stageWidth(); }                         ///< GPUs per instance, pp * w
     int attentionGroups() const { return stageWidth() / (tp > 0 ? tp : 1); } ///< w / tp
 };
+
+/**
+ * Why @p layout cannot run @p model: empty when it can. Names the count that does not divide (TP and the
+ * attention or KV heads, PP and the layers, EP and the routed experts; EP on a dense model). Used by the plan's
+ * search (model/analysis/plan.h) and by the simulator's check of a simulation file's layout.
+ */
+std::string layoutRefusal(const ModelShape& model, const ParallelLayout& layout);
 
 } // namespace ridgeline::model

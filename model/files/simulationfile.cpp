@@ -23,6 +23,7 @@
 #include "model/files/inputfile.h"
 #include "model/cost/jsoninput.h"
 #include "model/cost/messagetext.h"
+#include "model/cost/parallellayout.h"
 #include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
@@ -586,7 +587,8 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
                                   "duration_s", "requests", "seed", "itl_slo_ms", "ttft_slo_ms", "itl_slo_statistic",
                                   "classes", "trace_csv", "admission_rule", "batch_prefill_token_cap",
                                   "reserved_kv_fraction", "sweep_max_sequences", "kv_series_points", "replicas", "router",
-                                  "rate_sweep", "prefix_caching", "closed_loop_clients"});
+                                  "rate_sweep", "prefix_caching", "closed_loop_clients", "pipeline_stages", "expert_parallel",
+                                  "microbatches", "prefill_replicas"});
         !e.empty())
         return e;
 
@@ -638,6 +640,24 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         if (std::string e = wholeNumber(val("closed_loop_clients"), f("closed_loop_clients"), n, 0, kMaxSimulationSequences); !e.empty())
             return e;
         c.closedLoopClients = int(n);
+    }
+    // Each replica's layout beyond tensor parallelism (TP = the scenario's hardware.gpus) and disaggregated pools.
+    struct LayoutField { const char* name; int* out; long long min, max; };
+    for (const LayoutField& l : {LayoutField{"pipeline_stages", &c.pipelineStages, 1, kMaxSimulationLayoutCount},
+                                 LayoutField{"expert_parallel", &c.expertParallel, 1, kMaxSimulationLayoutCount},
+                                 LayoutField{"microbatches", &c.microbatches, 0, kMaxSimulationSequences},
+                                 LayoutField{"prefill_replicas", &c.prefillReplicas, 0, kMaxSimulationReplicas}})
+        if (has(l.name)) {
+            long long n = 0;
+            if (std::string e = wholeNumber(val(l.name), f(l.name), n, l.min, l.max); !e.empty())
+                return e;
+            *l.out = int(n);
+        }
+    if (c.pipelineStages > 1 || c.expertParallel > 1) {
+        const ParallelLayout layout{std::max(1, out.scenario.hardware.gpus), c.pipelineStages, c.expertParallel, c.microbatches};
+        if (std::string why = layoutRefusal(out.scenario.model, layout); !why.empty())
+            return p + ": pipeline_stages = " + std::to_string(c.pipelineStages) + ", expert_parallel = " + std::to_string(c.expertParallel)
+                   + " with TP " + std::to_string(layout.tp) + " (scenario hardware.gpus): " + why;
     }
     if (has("rate_sweep")) {
         const QJsonValue v = val("rate_sweep");

@@ -58,6 +58,11 @@ struct TraceStats {
  *     "prefix_caching": true (each replica's KV prefix cache; false: every prompt prefilled in full),
  *     "closed_loop_clients": 0 (N >= 1: N clients in all, each sending its next request when its last one leaves,
  *                  routed across the replicas; docs/fleet-simulation.md, "Closed-loop clients"),
+ *     "pipeline_stages": 1, "expert_parallel": 1, "microbatches": 0 (each replica's layout with TP = the scenario's
+ *                  hardware.gpus: PP stages, EP GPUs sharing the routed experts, decode microbatches, 0: min(PP, B);
+ *                  a layout that layoutRefusal() refuses for the scenario's model is an error naming it),
+ *     "prefill_replicas": 0 (N >= 1: disaggregated pools, N prefill replicas and `replicas` decode replicas,
+ *                  the KV sent over the link; open loop only; docs/fleet-simulation.md, "Disaggregated pools"),
  *     "rate_sweep": {"from": 1, "to": 20, "steps": 10, "attainment": 0.99, "bisections": 6},
  *     "admission_rule": "none" | "separate_queues" | "prefill_token_cap" | "reserved_kv",
  *     "batch_prefill_token_cap": 256, "reserved_kv_fraction": 0.3,

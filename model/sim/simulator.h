@@ -212,7 +212,8 @@ struct SimulationConfig {
      * microbatches (0: min(pp, B)). Each step is priced by StepCost(scenario, layout) (model/cost/steptime.h), the
      * function the analytic plan uses (docs/cost-model.md section 5): decodes spread over the microbatches, the step's
      * prefill chunks one more microbatch, a stage taking 1 / pp of each; the KV budget is the layout's. 1, 1, 0: tensor
-     * parallel only, as before. Not keys of simulation files (yet): --plan's simulator check sets them.
+     * parallel only, as before. Simulation file keys pipeline_stages, expert_parallel, microbatches (model/files/simulationfile.h);
+     * --plan's simulator check sets them too.
      */
     int pipelineStages = 1;
     int expertParallel = 1;

@@ -672,6 +672,66 @@ private slots:
         QCOMPARE(format.exitCode, 2);
     }
 
+    /** --screenshot with --simulate FILE: the window on the Simulation tab with the file run (it printed the text
+     *  report and wrote no picture before); a refused file is named; --format has no meaning here. */
+    void screenshotOfASimulation()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("simulation.png"));
+        const QString file = source("resources/simulations/disaggregated-chat-llama-3.1-70b-h100.json");
+        const Result r = runRidgeline({QStringLiteral("--screenshot"), path, QStringLiteral("--size"), QStringLiteral("1600x1000"),
+                                       QStringLiteral("--simulate"), file});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.isEmpty(), r.out.constData()); // the window, not the text report
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        image.save(QStringLiteral("/tmp/ridgeline-simulation-screenshot.png")); // for a person to look at
+
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"simulation": {"requests": 10, "pipeline_stages": 3, "classes": [{"name": "c", "rate_per_s": 1,
+                    "prompt": {"dist": "fixed", "value": 10}, "output": {"dist": "fixed", "value": 10}}]}})");
+        f.close();
+        const Result refused = runRidgeline({QStringLiteral("--screenshot"), path, QStringLiteral("--simulate"), bad});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("--simulate") && refused.err.contains("bad.json") && refused.err.contains("PP 3 does not divide the 32 layers"),
+                 refused.err.constData());
+        const Result format = runRidgeline({QStringLiteral("--screenshot"), path, QStringLiteral("--simulate"), file,
+                                            QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(format.exitCode, 2);
+    }
+
+    /** The shipped disaggregated example: its pools in the JSON (keys added: pipeline_stages ... prefill_replicas,
+     *  each replica's pool) and in the text. */
+    void simulateDisaggregatedPools()
+    {
+        const QString file = source("resources/simulations/disaggregated-chat-llama-3.1-70b-h100.json");
+        const Result json = runRidgeline({QStringLiteral("--simulate"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        const QJsonObject sim = o.value(QStringLiteral("simulation")).toObject();
+        QCOMPARE(sim.value(QStringLiteral("prefill_replicas")).toInt(), 3);
+        QCOMPARE(sim.value(QStringLiteral("replicas")).toInt(), 2);
+        QCOMPARE(sim.value(QStringLiteral("pipeline_stages")).toInt(), 1);
+        QVERIFY(sim.value(QStringLiteral("prefill_busy_s")).toDouble() > 0);
+        const QJsonArray replicas = o.value(QStringLiteral("replicas")).toArray();
+        QCOMPARE(replicas.size(), 5);
+        QCOMPARE(replicas.at(0).toObject().value(QStringLiteral("pool")).toString(), QStringLiteral("prefill"));
+        QCOMPARE(replicas.at(2).toObject().value(QStringLiteral("pool")).toString(), QStringLiteral("prefill"));
+        QCOMPARE(replicas.at(3).toObject().value(QStringLiteral("pool")).toString(), QStringLiteral("decode"));
+        // Every request prefills in the prefill pool and decodes in the decode pool.
+        double prefillRequests = 0, decodeRequests = 0;
+        for (int i = 0; i < replicas.size(); ++i)
+            (i < 3 ? prefillRequests : decodeRequests) += replicas.at(i).toObject().value(QStringLiteral("requests")).toDouble();
+        QCOMPARE(prefillRequests, o.value(QStringLiteral("requests")).toDouble());
+        QCOMPARE(decodeRequests, prefillRequests);
+        const Result text = runRidgeline({QStringLiteral("--simulate"), file});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("Disaggregated: 3 prefill and 2 decode replicas"), text.out.constData());
+        QVERIFY2(text.out.contains("     P2 ") && text.out.contains("     D1 "), text.out.constData());
+    }
+
     void screenshotWritesAPng()
     {
         QTemporaryDir dir;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <QAction>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -35,6 +36,8 @@
 #include "document/usercatalogue.h"
 #include "views/kit/valueslider.h"
 #include "views/whatifs/whatifstabs.h"
+#include "views/whatifs/baseline.h"
+#include "model/cost/costmodel.h"
 
 using ridgeline::app::MainWindow;
 using ridgeline::app::ScenarioFiles;
@@ -131,6 +134,7 @@ private slots:
     void sliderDragIsOneUndoStep();
     void typedCommitsAreOneStepEach();
     void sessionOnlyWhenEnabled();
+    void sessionKeepsPinnedScenarios();
     void devicesAndPipesAreRefused();
 
 private:
@@ -580,6 +584,46 @@ void TestScenarioFiles::sessionOnlyWhenEnabled()
         QCOMPARE(window.document()->scenario().workload.batch, 3);
         QCOMPARE(window.files()->currentPath(), QFileInfo(path).absoluteFilePath());
         QVERIFY(!window.isWindowModified());
+    }
+    QSettings().clear();
+}
+
+/** The pinned scenarios of an N-way comparison come back with the session (a trial user lost them at every start). */
+void TestScenarioFiles::sessionKeepsPinnedScenarios()
+{
+    QSettings().clear();
+    {
+        MainWindow window(model::defaultScenario());
+        window.startInteractiveSession(QString(), true);
+        window.document()->edit([](model::Scenario& s) { s.workload.batch = 16; });
+        QCOMPARE(window.pinNext(), 0);
+        window.document()->edit([](model::Scenario& s) { s.workload.batch = 48; });
+        QCOMPARE(window.pinNext(), 1);
+        window.document()->edit([](model::Scenario& s) { s.workload.batch = 5; });
+        window.files()->setSaveQuestion([] { return QMessageBox::Discard; });
+        window.show();
+        window.close();
+    }
+    {
+        MainWindow window(model::defaultScenario());
+        window.startInteractiveSession(QString(), true);
+        const auto& pinned = window.baseline()->pinned().items();
+        QCOMPARE(int(pinned.size()), 2);
+        QCOMPARE(pinned[0].baseline.scenario().workload.batch, 16);
+        QCOMPARE(pinned[1].baseline.scenario().workload.batch, 48);
+        QCOMPARE(pinned[1].slot, 1);
+        // Each restored pin is evaluated, as a pin made by hand is.
+        QCOMPARE(pinned[1].baseline.evaluation().decode.stepSeconds, model::evaluate(pinned[1].baseline.scenario()).decode.stepSeconds);
+        QVERIFY(window.findChild<QAction*>(QStringLiteral("unpinActionB")));
+        window.clearBaseline();
+        window.files()->setSaveQuestion([] { return QMessageBox::Discard; });
+        window.show();
+        window.close();
+    }
+    {
+        MainWindow window(model::defaultScenario());
+        window.startInteractiveSession(QString(), true);
+        QVERIFY(window.baseline()->pinned().isEmpty()); // cleared, and the session says so
     }
     QSettings().clear();
 }

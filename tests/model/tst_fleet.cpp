@@ -424,6 +424,23 @@ private slots:
                                              << QStringLiteral("simulation.closed_loop_clients = -1: must be from 0 to 1,000,000");
         QTest::newRow("rate sweep key") << fileWith(R"("rate_sweep": {"from": 1, "to": 5, "stps": 3},)")
                                         << QStringLiteral("unknown key \"simulation.rate_sweep.stps\"");
+        // The replica layout and disaggregated pools (keys added with issue 14), checked against the file's model
+        // (the default scenario: Llama 3.1 8B, 32 layers, dense).
+        QTest::newRow("pipeline stages 3") << fileWith(R"("pipeline_stages": 3,)")
+                                           << QStringLiteral("simulation: pipeline_stages = 3, expert_parallel = 1 with TP 1 (scenario "
+                                                             "hardware.gpus): PP 3 does not divide the 32 layers");
+        QTest::newRow("expert parallel, dense") << fileWith(R"("expert_parallel": 2,)")
+                                                << QStringLiteral("simulation: pipeline_stages = 1, expert_parallel = 2 with TP 1 (scenario "
+                                                                  "hardware.gpus): EP 2: a dense model has no experts to split");
+        QTest::newRow("pipeline stages 0") << fileWith(R"("pipeline_stages": 0,)")
+                                           << QStringLiteral("simulation.pipeline_stages = 0: must be from 1 to 1,024");
+        QTest::newRow("prefill replicas -1") << fileWith(R"("prefill_replicas": -1,)")
+                                             << QStringLiteral("simulation.prefill_replicas = -1: must be from 0 to 4,096");
+        QTest::newRow("prefill replicas 1.5") << fileWith(R"("prefill_replicas": 1.5,)")
+                                              << QStringLiteral("simulation.prefill_replicas = 1.5: expected a whole number");
+        QTest::newRow("prefill replicas, closed loop") << fileWith(R"("prefill_replicas": 1, "closed_loop_clients": 4,)")
+                                                       << QStringLiteral("simulation.prefill_replicas = 1: disaggregated pools are "
+                                                                         "simulated open loop only");
     }
     void fleetRefusals()
     {
@@ -467,6 +484,39 @@ private slots:
         QVERIFY2(gerr.empty(), gerr.c_str());
         QCOMPARE(g.config.closedLoopClients, 12);
         QCOMPARE(g.config.replicas, 4);
+    }
+
+    void layoutAndPoolKeysParse()
+    {
+        // pipeline_stages, expert_parallel, microbatches and prefill_replicas reach the run: the file's result is the
+        // result of the same config set in code, and differs from the colocated, tensor-parallel-only run.
+        SimulationFile f;
+        const std::string err = parseSimulationJson(
+            fileWith(R"("replicas": 2, "prefill_replicas": 1, "pipeline_stages": 2, "microbatches": 2, "router": "least_loaded",)"),
+            QString(), f);
+        QVERIFY2(err.empty(), err.c_str());
+        QCOMPARE(f.config.prefillReplicas, 1);
+        QCOMPARE(f.config.pipelineStages, 2);
+        QCOMPARE(f.config.microbatches, 2);
+        QCOMPARE(f.config.expertParallel, 1);
+        SimulationFile plain;
+        QVERIFY(parseSimulationJson(fileWith(R"("replicas": 2, "router": "least_loaded",)"), QString(), plain).empty());
+        SimulationConfig byHand = plain.config;
+        byHand.prefillReplicas = 1;
+        byHand.pipelineStages = 2;
+        byHand.microbatches = 2;
+        const SimulationResult fromFile = simulateWorkload(f.scenario, f.config);
+        const SimulationResult fromCode = simulateWorkload(plain.scenario, byHand);
+        const SimulationResult colocated = simulateWorkload(plain.scenario, plain.config);
+        QCOMPARE(fromFile.prefillReplicas, 1);
+        QCOMPARE(fromFile.replicas.size(), size_t(3)); // one prefill replica, then two decode replicas
+        QCOMPARE(fromFile.all.latency.ttft.mean, fromCode.all.latency.ttft.mean);
+        QCOMPARE(fromFile.all.latency.tpot.mean, fromCode.all.latency.tpot.mean);
+        QVERIFY(fromFile.all.latency.ttft.mean != colocated.all.latency.ttft.mean);
+        // A model the layout divides: 8 layers of the 32 per stage, EP off. PP 4 is accepted.
+        SimulationFile four;
+        QVERIFY(parseSimulationJson(fileWith(R"("pipeline_stages": 4,)"), QString(), four).empty());
+        QCOMPARE(four.config.pipelineStages, 4);
     }
 
     void planCheckSimulatesTheFleet()

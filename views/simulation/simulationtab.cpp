@@ -31,6 +31,7 @@
 #include <qcustomplot.h>
 
 #include "document/format.h"
+#include "model/cost/parallellayout.h"
 #include "views/kit/palette.h"
 #include "views/kit/resulttable.h"
 #include "document/scenariodocument.h"
@@ -175,7 +176,9 @@ SimulationTab::~SimulationTab()
 QStringList SimulationTab::examplePaths()
 {
     return {QStringLiteral(":/simulations/chat-llama-3.1-8b-h100.json"),
-            QStringLiteral(":/simulations/chat-and-batch-job-llama-3.1-8b-h100.json")};
+            QStringLiteral(":/simulations/chat-and-batch-job-llama-3.1-8b-h100.json"),
+            QStringLiteral(":/simulations/fleet-chat-llama-3.1-8b-h100.json"),
+            QStringLiteral(":/simulations/disaggregated-chat-llama-3.1-70b-h100.json")};
 }
 
 void SimulationTab::buildInputs(QWidget* side)
@@ -188,6 +191,8 @@ void SimulationTab::buildInputs(QWidget* side)
     m_exampleCombo->addItem(tr("None: the inputs below"), QString());
     m_exampleCombo->addItem(tr("Chat, 6 req/s, cap 32 (seed 001, 3.1)"), examplePaths().at(0));
     m_exampleCombo->addItem(tr("Chat + a batch job at 30 s (ticket B4)"), examplePaths().at(1));
+    m_exampleCombo->addItem(tr("Fleet: 8 replicas, bursty chat, rate sweep"), examplePaths().at(2));
+    m_exampleCombo->addItem(tr("Disaggregated 70B: 3 prefill + 2 decode TP4"), examplePaths().at(3));
     m_exampleCombo->setToolTip(tr("Load a shipped simulation file: its scenario, workload and engine settings fill the inputs."));
     m_exampleCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_exampleCombo->setMinimumContentsLength(12);
@@ -877,6 +882,14 @@ QString SimulationTab::inputError() const
     const std::vector<model::ScenarioError> errors = model::validate(s);
     if (!errors.empty())
         return tr("The scenario is not valid: %1").arg(str(errors.front().message));
+    if (c.pipelineStages > 1 || c.expertParallel > 1) { // a loaded file's layout, against the model run now
+        const model::ParallelLayout layout{std::max(1, s.hardware.gpus), c.pipelineStages, c.expertParallel, c.microbatches};
+        if (const std::string why = model::layoutRefusal(s.model, layout); !why.empty())
+            return tr("The file's layout (pipeline_stages %1, expert_parallel %2) cannot run this model: %3")
+                .arg(c.pipelineStages)
+                .arg(c.expertParallel)
+                .arg(str(why));
+    }
     return QString();
 }
 
@@ -1079,8 +1092,10 @@ void SimulationTab::showReplicas()
     const int rows = int(loads.size());
     m_replicaTable->setRowCount(rows);
     QStringList names;
+    const int prefillReplicas = o.result.prefillReplicas; // disaggregated: the prefill pool's replicas come first
     for (int i = 0; i < rows; ++i)
-        names << tr("Replica %1").arg(i);
+        names << (prefillReplicas <= 0 ? tr("Replica %1").arg(i)
+                                       : i < prefillReplicas ? tr("Prefill %1").arg(i) : tr("Decode %1").arg(i - prefillReplicas));
     m_replicaTable->setVerticalHeaderLabels(names);
     const double blocks = o.result.kvBlocksTotal;
     auto orDash = [](double v, const QString& text) { return std::isfinite(v) ? text : QStringLiteral("\u2013"); };
@@ -1120,9 +1135,14 @@ void SimulationTab::showReplicas()
     const QString loop = o.config.closedLoopClients > 0
         ? tr("closed loop, %1 in all").arg(counted(double(o.config.closedLoopClients), tr("1 client"), tr("%1 clients")))
         : tr("open loop");
+    const QString pools = prefillReplicas > 0
+        ? tr("%1 prefill and %2 decode replicas, each pool behind a %3 router").arg(format::integer(double(prefillReplicas)),
+                                                                                format::integer(double(rows - prefillReplicas)),
+                                                                                routerLabel(o.config.router))
+        : tr("%1 replicas behind a %2 router").arg(format::integer(double(rows)), routerLabel(o.config.router));
     setText(m_replicaTitle,
-             tr("%1 replicas behind a %2 router (%3); busy %4 to %5, p99 TTFT %6 to %7.")
-                 .arg(format::integer(double(rows)), routerLabel(o.config.router), loop,
+             tr("%1 (%2); busy %3 to %4, p99 TTFT %5 to %6.")
+                 .arg(pools, loop,
                       format::percent(std::min_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction),
                       format::percent(std::max_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction),
                       format::duration(std::min_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.p99TtftSeconds < b.p99TtftSeconds; })->p99TtftSeconds),
