@@ -84,7 +84,15 @@ std::string grouped(long long v)
 /** A request count for messages: grouped digits, or the exponent form when astronomically large. */
 std::string countText(double n)
 {
-    return n < 1e15 ? grouped(std::llround(n)) : messageNumber(n);
+    if (n < 1e15)
+        return grouped(std::llround(n));
+    // An estimate this large has no meaningful last digits: three significant ones ("3e302", not 3.0000000000000002e302).
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", n);
+    std::string text(buf);
+    if (const auto plus = text.find("e+"); plus != std::string::npos)
+        text.erase(plus + 1, 1);
+    return text;
 }
 
 /** "about 1,200", or "more than 1e308" when the product overflowed (rate_per_s: 1e308 over 600 s). */

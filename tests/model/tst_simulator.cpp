@@ -894,6 +894,11 @@ private slots:
             "prompt": {"dist": "fixed", "value": 1}, "output": {"dist": "fixed", "value": 1}}]}})", QDir::tempPath(), sim);
         QCOMPARE(err, std::string("simulation.classes[0].rate_per_s = 1e308: more than 1e308 requests over 600 s; at most 2,000,000 "
                                   "requests in all (lower rate_per_s, end_s, duration_s or requests)"));
+        // A huge finite estimate in three significant digits (a trial printed "about 3.0000000000000002e302").
+        const std::string large = parseSimulationJson(R"({"simulation": {"duration_s": 300, "classes": [{"name": "c", "rate_per_s": 1e300,
+            "prompt": {"dist": "fixed", "value": 1}, "output": {"dist": "fixed", "value": 1}}]}})", QDir::tempPath(), sim);
+        QCOMPARE(large, std::string("simulation.classes[0].rate_per_s = 1e300: about 3e302 requests over 300 s; at most 2,000,000 "
+                                    "requests in all (lower rate_per_s, end_s, duration_s or requests)"));
     }
 
     /** The progress callback sees the run advance and stops it at once when it returns false. */
