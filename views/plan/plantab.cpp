@@ -13,6 +13,7 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QSignalBlocker>
+#include <QStringList>
 #include <QShowEvent>
 #include <QTableWidget>
 #include <QTimer>
