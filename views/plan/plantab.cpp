@@ -325,7 +325,7 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         placeVertical(m_itlLine, sloX);
         m_itlLine->setVisible(true);
         m_itlLabel->setText(tr("ITL SLO %1 ms").arg(format::number(request.slo.itlMs, 3)));
-        placeLabelAtKey(m_itlLabel, sloX, 0.02);
+        placeLabelAtKey(m_itlLabel, sloX, result.plans.empty() ? 0.3 : 0.02); // below the no-plan note
         m_itlLabel->setVisible(true);
     } else {
         m_itlLine->setVisible(false);
@@ -444,7 +444,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_economics->verticalHeader()->setVisible(false);
     m_economics->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     m_economics->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_economics->horizontalHeader()->setSectionResizeMode(EconomicsDeviceColumn, QHeaderView::Stretch);
+    m_economics->horizontalHeader()->setStretchLastSection(true);
     fillEconomicsTable();
     connect(m_economics, &QTableWidget::itemChanged, this, &PlanTab::economicsEdited);
 
@@ -458,7 +458,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     auto* excludedBox = new QVBoxLayout;
     excludedBox->addWidget(new QLabel(tr("<b>Devices without a plan</b>, and devices not drawn"), this));
     excludedBox->addWidget(m_excluded, 1);
-    lower->addLayout(tableBox, 5);
+    lower->addLayout(tableBox, 4);
     lower->addLayout(economicsBox, 3);
     lower->addLayout(excludedBox, 2);
 
@@ -491,11 +491,16 @@ void PlanTab::fillEconomicsTable()
     const QSignalBlocker quiet(m_economics);
     const bool examples = m_examplePrices->isChecked();
     auto cell = [this](int row, int column, const QString& text, bool editable) {
-        auto* item = new QTableWidgetItem(text);
+        // Items are updated in place: this runs inside itemChanged() while the edited item commits.
+        QTableWidgetItem* item = m_economics->item(row, column);
+        if (!item) {
+            item = new QTableWidgetItem;
+            m_economics->setItem(row, column, item);
+        }
+        item->setText(text);
         item->setFlags(editable ? Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable : Qt::ItemIsSelectable | Qt::ItemIsEnabled);
         if (editable)
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_economics->setItem(row, column, item);
     };
     for (int row = 0; row < int(m_catalogue.size()); ++row) {
         const model::PlanDevice& d = m_catalogue[size_t(row)];
