@@ -332,10 +332,10 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         m_itlLabel->setVisible(false);
     }
     p->legend->setVisible(!drawn.empty());
-    if (result.plans.empty() && ys.valid()) {
-        // Room above the points for the note on why nothing qualifies.
+    if (result.plans.empty() && ys.valid() && !logY) {
+        // Room above the points for the note on why nothing qualifies (linear axis; a log axis keeps its range).
         const QCPRange r = p->yAxis->range();
-        p->yAxis->setRange(r.lower, logY ? r.upper * 8.0 : r.upper + 0.45 * (r.upper - r.lower));
+        p->yAxis->setRange(r.lower, r.upper + 0.45 * (r.upper - r.lower));
     }
     p->replot(QCustomPlot::rpQueuedReplot);
 }
