@@ -875,8 +875,10 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
         }
         for (const TabPlot& plot : tabs) {
             const QString path = dir.absoluteFilePath(plot.stem + QStringLiteral(".csv"));
-            const QByteArray bytes = plot.plots.isEmpty() ? workloadCsv(static_cast<views::WorkloadPanel*>(plot.panel))
-                                                          : curvesCsv(plot.plots);
+            const views::PlanTab* planTab = window.whatIfTabs()->planTab();
+            const QByteArray bytes = plot.plots.isEmpty()           ? workloadCsv(static_cast<views::WorkloadPanel*>(plot.panel))
+                                     : plot.panel == planTab->plot() ? planTab->paretoCsv() // every evaluated point, met the SLOs or not
+                                                                     : curvesCsv(plot.plots);
             if (QString message = record(path, writeBytes(path, bytes)); !message.isEmpty())
                 return message;
         }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/plancommand.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 #include <QFileInfo>
@@ -104,7 +106,7 @@ QString sloLine(const model::PlanFile& f)
 {
     return QStringLiteral("SLOs: ITL <= %1 ms, TTFT <= %2 ms, checked as mean estimates (mean decode step, M/D/1 mean queue wait), "
                           "not percentiles: use the simulator (--simulate) for distributions")
-        .arg(num(f.request.slo.itlMs, 1), num(f.request.slo.ttftMs, 0));
+        .arg(QString::number(f.request.slo.itlMs, 'g', 6), QString::number(f.request.slo.ttftMs, 'g', 6)); // 0.001 ms stays 0.001
 }
 
 } // namespace
@@ -358,6 +360,11 @@ int runPlan(const QString& file, const QString& format)
         printLine(stdout, planCsv(plan, result));
     else
         printLine(stdout, planText(plan, result));
+    if (std::ferror(stdout) != 0) { // e.g. > /dev/full: the plan was not written, and the exit status says so
+        const int error = errno;
+        printLine(stderr, QStringLiteral("ridgeline: cannot write the plan to standard output: ") + QString::fromLocal8Bit(std::strerror(error)));
+        return 1;
+    }
     return 0;
 }
 

@@ -105,21 +105,55 @@ OperatingCost operatingCost(const EconomicsInputs& economics, const Scenario& s,
                          requestsPerSecond * s.workload.promptTokens, w.prefillShare);
 }
 
-std::optional<double> examplePricePerGpuHour(const std::string& deviceId)
+namespace {
+
+/** The example price file, read once: its currency and prices per GPU-hour. */
+struct ExamplePrices {
+    std::string currency = "USD";
+    std::map<std::string, double> prices;
+};
+
+const ExamplePrices& examplePrices()
 {
-    static const std::map<std::string, double> prices = [] {
-        std::map<std::string, double> out;
+    static const ExamplePrices prices = [] {
+        ExamplePrices out;
         QFile f(QStringLiteral(":/plans/gpu-prices-example.json"));
         if (!f.open(QIODevice::ReadOnly))
             return out;
-        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("prices_per_gpu_hour")).toObject();
+        const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+        if (const QString c = root.value(QStringLiteral("currency")).toString(); !c.isEmpty())
+            out.currency = c.toStdString();
+        const QJsonObject o = root.value(QStringLiteral("prices_per_gpu_hour")).toObject();
         for (auto it = o.begin(); it != o.end(); ++it)
             if (it.value().isDouble() && it.value().toDouble() > 0)
-                out[it.key().toStdString()] = it.value().toDouble();
+                out.prices[it.key().toStdString()] = it.value().toDouble();
         return out;
     }();
+    return prices;
+}
+
+} // namespace
+
+std::optional<double> examplePricePerGpuHour(const std::string& deviceId)
+{
+    const auto& prices = examplePrices().prices;
     const auto it = prices.find(deviceId);
     return it == prices.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+std::string examplePriceCurrency()
+{
+    return examplePrices().currency;
+}
+
+bool examplePricesApply(const std::string& currency)
+{
+    return QString::fromStdString(currency).compare(QString::fromStdString(examplePriceCurrency()), Qt::CaseInsensitive) == 0;
+}
+
+std::string noGpuLinkReason(const std::string& link)
+{
+    return link.rfind("no GPU-to-GPU link", 0) == 0 ? link : std::string();
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -239,6 +273,7 @@ std::vector<PlanDevice> catalogueDevices(bool examplePrices, double pue)
         d.hardware = h.hardware;
         d.hardware.gpus = 1;
         d.economics.pue = pue;
+        d.noGpuLink = noGpuLinkReason(h.link);
         if (examplePrices)
             d.economics.pricePerGpuHour = examplePricePerGpuHour(h.id);
         if (h.hardware.boardPowerWatts > 0)
@@ -349,11 +384,17 @@ std::string layoutText(const ParallelLayout& l)
 
 namespace {
 
+/** @p v with @p decimals decimals: Qt's formatter, the one the command line's tables use, so that one value
+ *  rounds the same in the takeaway and in the tables (2.8125 J is 2.813 in both). */
 std::string fixed(double v, int decimals)
 {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
+    return QString::number(v, 'f', decimals).toStdString();
+}
+
+/** An SLO in ms with the digits it has (0.001 stays 0.001, 50 is 50), never rounded to 0. */
+std::string sloText(double ms)
+{
+    return QString::number(ms, 'g', 6).toStdString();
 }
 
 /** Orders plans: known cost first, cheaper first; then fewer J per token; then fewer GPUs. */
@@ -381,6 +422,11 @@ struct DeviceTally {
     double bestItlMs = INFINITY, bestTtftMs = INFINITY;
     double leastWeightsPerGpu = INFINITY, usableAtLeast = 0;
     int leastGpus = 0;
+    // A layout whose weights fit but whose KV budget holds not one sequence at the capacity context: the one
+    // with the largest KV budget per GPU, and what one sequence needs there.
+    bool weightsFitSomewhere = false;
+    double kvBudgetBest = -INFINITY, kvPerSequenceThere = 0;
+    int kvGpus = 0;
 };
 
 } // namespace
@@ -402,7 +448,12 @@ PlanResult searchPlans(const PlanRequest& req)
         DeviceTally& dt = tally[di];
         Scenario s = req.scenario;
         s.hardware = dev.hardware;
+        bool linkRefused = false;
         for (int gpus : req.candidates.gpuCounts) {
+            if (gpus > 1 && !dev.noGpuLink.empty()) {
+                linkRefused = true; // no GPU-to-GPU link: one GPU per instance only
+                continue;
+            }
             std::vector<ParallelLayout> layouts;
             if (req.candidates.layouts.empty()) {
                 layouts = layoutsFor(s.model, gpus);
@@ -427,6 +478,14 @@ PlanResult searchPlans(const PlanRequest& req)
                     dt.leastWeightsPerGpu = base.weightBytesPerGpu;
                     dt.usableAtLeast = usable;
                     dt.leastGpus = base.gpus;
+                }
+                if (base.weightsFit && base.maxSequences < 1) {
+                    dt.weightsFitSomewhere = true;
+                    if (base.kvBudgetBytesPerGpu > dt.kvBudgetBest) {
+                        dt.kvBudgetBest = base.kvBudgetBytesPerGpu;
+                        dt.kvPerSequenceThere = base.kvBytesPerSequencePerGpu;
+                        dt.kvGpus = base.gpus;
+                    }
                 }
                 if (!base.weightsFit || base.maxSequences < 1)
                     continue;
@@ -509,6 +568,8 @@ PlanResult searchPlans(const PlanRequest& req)
                 }
             }
         }
+        if (linkRefused)
+            out.refusals.push_back(dev.hardware.name + ": layouts of more than 1 GPU refused: the catalogue lists " + dev.noGpuLink);
     }
     out.evaluated = int(out.points.size());
 
@@ -541,15 +602,24 @@ PlanResult searchPlans(const PlanRequest& req)
                 break;
             }
         const DeviceTally& dt = tally[di];
-        const std::string slo = " (SLO ITL " + fixed(req.slo.itlMs, 0) + " ms, TTFT " + fixed(req.slo.ttftMs, 0) + " ms)";
+        const std::string slo = " (SLO ITL " + sloText(req.slo.itlMs) + " ms, TTFT " + sloText(req.slo.ttftMs) + " ms)";
         if (d.bestPlan) {
             d.reason = ExclusionReason::None;
         } else if (!dt.anyFit) {
             d.reason = ExclusionReason::DoesNotFit;
-            d.detail = std::isfinite(dt.leastWeightsPerGpu)
-                ? "the weights need " + fixed(dt.leastWeightsPerGpu / 1e9, 1) + " GB per GPU at best (" + std::to_string(dt.leastGpus)
-                      + " GPUs) with one sequence's KV besides; " + fixed(dt.usableAtLeast / 1e9, 1) + " GB usable per GPU"
-                : "no layout of the GPU counts searched can split the model";
+            const std::string capacity = fixed(req.load.promptTokens + req.load.outputTokens, 0);
+            if (dt.weightsFitSomewhere)
+                d.detail = "the weights fit, but not one sequence's KV cache at the capacity context (" + capacity + " tokens): it needs "
+                           + fixed(dt.kvPerSequenceThere / 1e9, 2) + " GB per GPU and " + fixed(std::max(0.0, dt.kvBudgetBest) / 1e9, 2)
+                           + " GB is left after the weights at best (" + std::to_string(dt.kvGpus) + " GPUs)";
+            else if (std::isfinite(dt.leastWeightsPerGpu))
+                d.detail = "the weights alone need " + fixed(dt.leastWeightsPerGpu / 1e9, 1) + " GB per GPU at best ("
+                           + std::to_string(dt.leastGpus) + (dt.leastGpus == 1 ? " GPU" : " GPUs") + "); "
+                           + fixed(dt.usableAtLeast / 1e9, 1) + " GB usable per GPU";
+            else
+                d.detail = "no layout of the GPU counts searched can split the model";
+            if (!devices[di].noGpuLink.empty())
+                d.detail += " (multi-GPU layouts refused: " + devices[di].noGpuLink + ")";
         } else if (!dt.anyItl && !dt.anyTtft) {
             d.reason = ExclusionReason::MissesBoth;
             d.detail = "best ITL " + fixed(dt.bestItlMs, 1) + " ms and best TTFT " + fixed(dt.bestTtftMs, 0) + " ms" + slo;
@@ -575,7 +645,7 @@ PlanResult searchPlans(const PlanRequest& req)
                + ", batch " + std::to_string(p.batchCap) + ")";
     };
     if (out.plans.empty()) {
-        out.takeaway = "No configuration meets ITL " + fixed(req.slo.itlMs, 0) + " ms and TTFT " + fixed(req.slo.ttftMs, 0)
+        out.takeaway = "No configuration meets ITL " + sloText(req.slo.itlMs) + " ms and TTFT " + sloText(req.slo.ttftMs)
                        + " ms at this load; see why each device fails.";
     } else {
         std::string line;

@@ -60,6 +60,13 @@ OperatingCost operatingCost(const EconomicsInputs& economics, const Scenario& sc
  *  an illustrative figure to edit, not a quote. nullopt when the example file names none. */
 std::optional<double> examplePricePerGpuHour(const std::string& deviceId);
 
+/** Currency of the example prices (the "currency" of resources/plans/gpu-prices-example.json, "USD"). The example
+ *  prices apply only to a plan in this currency: they are never converted. */
+std::string examplePriceCurrency();
+
+/** Whether plan currency @p currency is the example prices' (case-insensitive): only then may examples fill prices. */
+bool examplePricesApply(const std::string& currency);
+
 // ---------------------------------------------------------------------------------------------
 // Parallel layout (docs/cost-model.md section 5, "Fleet plan: parallel layout")
 // ---------------------------------------------------------------------------------------------
@@ -132,7 +139,13 @@ struct PlanDevice {
     std::string id;            ///< catalogue id, e.g. "h100-sxm"
     Hardware hardware;         ///< per-GPU figures (hardware.gpus is ignored)
     EconomicsInputs economics;
+    /** Non-empty: the device has no GPU-to-GPU link (the catalogue's "link" says so, e.g. Apple M2 Ultra), so the
+     *  search refuses layouts of more than one GPU on it and this text says why. */
+    std::string noGpuLink;
 };
+
+/** The catalogue's link text @p link when it marks a device without a GPU-to-GPU link ("no GPU-to-GPU link ..."), else "". */
+std::string noGpuLinkReason(const std::string& link);
 
 /** Which of colocated and disaggregated serving to consider. */
 enum class Disaggregation { Colocated, Disaggregated, Both };
@@ -210,7 +223,8 @@ struct PlanResult {
     std::optional<int> cheapest;        ///< index into points
     std::optional<int> mostPowerEfficient; ///< index into points: fewest J per output token
     std::string takeaway;           ///< one line naming both
-    std::vector<std::string> refusals; ///< layouts given explicitly that a model cannot use, with the reason
+    std::vector<std::string> refusals; ///< layouts given explicitly that a model cannot use, with the reason, and
+                                       ///< devices whose multi-GPU layouts were refused (no GPU-to-GPU link)
     int evaluated = 0;              ///< operating points evaluated
 };
 

@@ -242,8 +242,15 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             const QString k = QString::fromLatin1(key);
             if (!o.contains(k))
                 return std::string("missing load.") + key;
-            if (const std::string err = number(o.value(k), std::string("load.") + key, lo, hi, *field); !err.empty())
-                return err;
+            if (field == &l.requestsPerSecond) {
+                if (const std::string err = number(o.value(k), std::string("load.") + key, lo, hi, *field); !err.empty())
+                    return err;
+            } else { // token counts are whole: a fractional one is refused, not rounded silently
+                int tokens = 0;
+                if (const std::string err = whole(o.value(k), std::string("load.") + key, int(lo), int(hi), tokens); !err.empty())
+                    return err;
+                *field = tokens;
+            }
         }
     }
     if (root.contains(QStringLiteral("slo"))) {
@@ -260,7 +267,7 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
     }
 
     PlanCandidates& c = out.request.candidates;
-    std::vector<std::string> deviceList;
+    std::vector<std::string> deviceList, duplicates;
     bool allDevices = true;
     if (root.contains(QStringLiteral("candidates"))) {
         const QJsonValue v = root.value(QStringLiteral("candidates"));
@@ -284,6 +291,11 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                     const std::string field = "candidates.devices[" + std::to_string(i++) + "]";
                     if (!e.isString() || !findDevice(str(e.toString())))
                         return field + " = " + shown(e) + ": no such device in the catalogue (ridgeline --list-hardware; known: " + deviceIds() + ")";
+                    if (std::find(deviceList.begin(), deviceList.end(), str(e.toString())) != deviceList.end()) {
+                        if (std::find(duplicates.begin(), duplicates.end(), str(e.toString())) == duplicates.end())
+                            duplicates.push_back(str(e.toString())); // searched once: twice would double its results
+                        continue;
+                    }
                     deviceList.push_back(str(e.toString()));
                 }
             } else {
@@ -408,7 +420,9 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
     if (allDevices)
         for (const HardwarePreset& p : hardwarePresets())
             deviceList.push_back(p.id);
-    std::vector<std::string> examplesUsed;
+    // Example prices only in their own currency: never relabelled as another one (they are not converted).
+    const bool examplesApply = useExamples && examplePricesApply(out.currency);
+    std::vector<std::string> examplesUsed, unpriced;
     for (const std::string& id : deviceList) {
         const HardwarePreset* p = findDevice(id);
         PlanDevice d;
@@ -418,10 +432,13 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
         d.economics.pue = pue;
         if (auto it = prices.find(id); it != prices.end())
             d.economics.pricePerGpuHour = it->second;
-        else if (useExamples && examplePricePerGpuHour(id)) {
+        else if (examplesApply && examplePricePerGpuHour(id)) {
             d.economics.pricePerGpuHour = examplePricePerGpuHour(id);
             examplesUsed.push_back(id);
+        } else if (useExamples && !examplesApply && examplePricePerGpuHour(id)) {
+            unpriced.push_back(id);
         }
+        d.noGpuLink = noGpuLinkReason(p->link);
         if (auto it = power.find(id); it != power.end())
             d.economics.boardPowerWatts = it->second;
         else if (p->hardware.boardPowerWatts > 0)
@@ -434,6 +451,18 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             ids += (ids.empty() ? "" : ", ") + id;
         out.notes.push_back("example prices (resources/plans/gpu-prices-example.json; illustrative, not quotes) for: " + ids);
     }
+    auto joined = [](const std::vector<std::string>& ids) {
+        std::string text;
+        for (const std::string& id : ids)
+            text += (text.empty() ? "" : ", ") + id;
+        return text;
+    };
+    if (!unpriced.empty())
+        out.notes.push_back("currency " + out.currency + ": the example prices (resources/plans/gpu-prices-example.json) are in "
+                            + examplePriceCurrency() + " and are not converted, so no price and no cost for: " + joined(unpriced)
+                            + "; give \"prices\" in " + out.currency + " for them");
+    if (!duplicates.empty())
+        out.notes.push_back("candidates.devices: listed more than once, searched once: " + joined(duplicates));
     return {};
 }
 

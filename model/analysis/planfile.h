@@ -35,7 +35,10 @@ struct PlanFile {
  *   "candidates": {"devices": "all" | [ids], "gpu_counts": [n], "layouts": [{"tp", "pp", "ep", "microbatches"}],
  *                  "batch_caps": [n], "disaggregation": "both" | "colocated" | "disaggregated", "microbatches": n,
  *                  "max_utilization": fraction (default 0.85)}
- *   "prices": {id: per GPU-hour}, "use_example_prices": bool (default true), "currency": text
+ *   "prices": {id: per GPU-hour}, "use_example_prices": bool (default true), "currency": text (default "USD"; the
+ *            example prices fill in only when it is the example file's currency, examplePriceCurrency(), else the
+ *            devices without "prices" have no price and a note names them)
+ * "load.prompt_tokens" and "load.output_tokens" are whole numbers; a device listed twice is searched once (a note).
  *   "power_watts": {id: W}, "pue": number (default 1.2)
  *   "simulate_top": n (0-20, default 0), "simulate_requests": n (100-100,000, default 2,000): simulator checks
  *                  of the best n plans (simulatePlan())

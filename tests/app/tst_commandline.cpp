@@ -979,6 +979,60 @@ private slots:
         QVERIFY(sim.contains(QStringLiteral("meets_slo_at_p90")));
     }
 
+    /** Issue 14 trial: "currency": "EUR" printed the USD example prices as EUR. Now no price, and a note naming the devices. */
+    void planCurrencyIsNotConverted()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("eur.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 2, "prompt_tokens": 1000, "output_tokens": 100},
+                    "candidates": {"devices": ["h100-sxm", "h200"], "gpu_counts": [1]}, "prices": {"h100-sxm": 2.3}, "currency": "EUR"})");
+        f.close();
+        const Result text = runRidgeline({QStringLiteral("--plan"), file});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("are in USD and are not converted, so no price and no cost for: h200; give \"prices\" in EUR"),
+                 text.out.constData());
+        const Result json = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonArray devices = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("devices")).toArray();
+        QCOMPARE(devices.size(), 2);
+        QCOMPARE(devices[0].toObject().value(QStringLiteral("price_per_gpu_hour")).toDouble(), 2.3);
+        QVERIFY(devices[1].toObject().value(QStringLiteral("price_per_gpu_hour")).isNull());
+        const QJsonObject h200Best = devices[1].toObject().value(QStringLiteral("best_plan")).toObject();
+        QVERIFY(!h200Best.isEmpty());
+        QVERIFY(h200Best.value(QStringLiteral("cost_per_million_output_tokens_all_in")).isNull());
+    }
+
+    /** Trial findings: --plan > /dev/full exited 0; a fractional prompt length was taken silently; --help hid csv. */
+    void planWriteFailuresAndSmallFindings()
+    {
+        const QString file = QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json");
+        if (QFileInfo::exists(QStringLiteral("/dev/full"))) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+            p.setProcessEnvironment(env);
+            p.setStandardOutputFile(QStringLiteral("/dev/full"));
+            p.start(QStringLiteral(RIDGELINE_BINARY), {QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("json")});
+            QVERIFY(p.waitForFinished(60000));
+            QCOMPARE(p.exitCode(), 1);
+            const QByteArray err = p.readAllStandardError();
+            QVERIFY2(err.contains("cannot write the plan to standard output"), err.constData());
+        }
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("fraction.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 2048.5, "output_tokens": 10}})");
+        f.close();
+        const Result r = runRidgeline({QStringLiteral("--plan"), bad});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("load.prompt_tokens = 2048.5: expected a whole number"), r.err.constData());
+        const Result help = runRidgeline({QStringLiteral("--help")});
+        QVERIFY2(help.out.contains("--format text|json|csv") && help.out.contains("csv too with --plan"), help.out.constData());
+    }
+
     void planRefusesBadInput()
     {
         QTemporaryDir dir;

@@ -3,6 +3,7 @@
 // Expected figures are worked by hand from the catalogue's and the presets' numbers (the arithmetic is in each
 // test), never copied from the code's output.
 
+#include <algorithm>
 #include <cmath>
 
 #include <QtTest>
@@ -634,6 +635,119 @@ private slots:
         QVERIFY(!f.notes.empty() && QString::fromStdString(f.notes.back()).contains(QLatin1String("h100-sxm")));
     }
 
+    /** Issue 14 trial: "currency": "EUR" relabelled the USD example prices. Examples apply only in their own currency. */
+    void examplePricesOnlyInTheirCurrency()
+    {
+        const QByteArray body = R"("model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 1000, "output_tokens": 100},
+            "candidates": {"devices": ["h100-sxm", "h200", "l4"]}, "prices": {"h100-sxm": 2.1})";
+        QCOMPARE(examplePriceCurrency(), std::string("USD"));
+        PlanFile usd;
+        QVERIFY(parsePlanFile("{" + body + "}", QString(), usd).empty());
+        QCOMPARE(*usd.request.candidates.devices[1].economics.pricePerGpuHour, *examplePricePerGpuHour("h200"));
+        PlanFile eur;
+        QVERIFY(parsePlanFile("{" + body + R"(, "currency": "EUR"})", QString(), eur).empty());
+        QCOMPARE(*eur.request.candidates.devices[0].economics.pricePerGpuHour, 2.1); // the plan's own price stays
+        QVERIFY(!eur.request.candidates.devices[1].economics.pricePerGpuHour.has_value());
+        QVERIFY(!eur.request.candidates.devices[2].economics.pricePerGpuHour.has_value());
+        QString notes;
+        for (const std::string& n : eur.notes)
+            notes += QString::fromStdString(n) + QLatin1Char('\n');
+        QVERIFY2(notes.contains(QLatin1String("not converted")) && notes.contains(QLatin1String("h200, l4"))
+                     && notes.contains(QLatin1String("\"prices\" in EUR")) && !notes.contains(QLatin1String("illustrative, not quotes) for")),
+                 qPrintable(notes));
+        // No cost for the unpriced devices: never a USD figure labelled EUR.
+        const PlanResult r = searchPlans(eur.request);
+        for (const PlanPoint& p : r.points)
+            QCOMPARE(p.cost.costPerMillionOutputTokensAllIn.has_value(), p.device == 0);
+        // The same currency in another case is the same currency.
+        PlanFile lower;
+        QVERIFY(parsePlanFile("{" + body + R"(, "currency": "usd"})", QString(), lower).empty());
+        QVERIFY(lower.request.candidates.devices[1].economics.pricePerGpuHour.has_value());
+    }
+
+    /** A device listed twice was searched twice (every result doubled): searched once, with a note. */
+    void duplicateDeviceSearchedOnce()
+    {
+        PlanFile f;
+        QVERIFY(parsePlanFile(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 1000, "output_tokens": 100},
+            "candidates": {"devices": ["h100-sxm", "l4", "h100-sxm", "h100-sxm"]}})", QString(), f).empty());
+        QCOMPARE(int(f.request.candidates.devices.size()), 2);
+        QVERIFY(!f.notes.empty() && QString::fromStdString(f.notes.back()).contains(QLatin1String("more than once, searched once: h100-sxm")));
+        QCOMPARE(int(searchPlans(f.request).devices.size()), 2);
+    }
+
+    /** "does not fit" blamed the weights when the KV cache was the cause: the detail names the real one. */
+    void doesNotFitNamesTheCause()
+    {
+        PlanRequest req;
+        req.scenario = llama70bH100();
+        req.scenario.model = presetModel("llama-3.1-8b");
+        PlanDevice l4;
+        l4.id = "l4";
+        l4.hardware = presetHardware("l4");
+        req.candidates.devices = {l4};
+        req.candidates.gpuCounts = {1};
+        // 8B bf16 (16 GB) fits a 24 GB L4, but one sequence of 1M tokens needs 1e6 x 128 KiB = 131 GB of KV.
+        req.load = {1, 1000000, 100};
+        const PlanResult kv = searchPlans(req);
+        QCOMPARE(int(kv.devices[0].reason), int(ExclusionReason::DoesNotFit));
+        const QString kvDetail = QString::fromStdString(kv.devices[0].detail);
+        QVERIFY2(kvDetail.contains(QLatin1String("the weights fit, but not one sequence's KV cache")) && kvDetail.contains(QLatin1String("1000100 tokens"))
+                     && !kvDetail.contains(QLatin1String("weights alone")),
+                 qPrintable(kvDetail));
+        // 70B bf16 (141 GB) on one L4: the weights alone do not fit.
+        req.scenario.model = presetModel("llama-3.1-70b");
+        req.load = {1, 2048, 256};
+        const QString weights = QString::fromStdString(searchPlans(req).devices[0].detail);
+        QVERIFY2(weights.contains(QLatin1String("the weights alone need")) && !weights.contains(QLatin1String("KV")), qPrintable(weights));
+    }
+
+    /** The M2 Ultra has no GPU-to-GPU link (the catalogue's "link"): no TP/PP layout across GPUs is proposed there. */
+    void noMultiGpuLayoutsWithoutALink()
+    {
+        PlanFile f;
+        QVERIFY(parsePlanFile(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 0.1, "prompt_tokens": 1000, "output_tokens": 100},
+            "slo": {"ttft_ms": 100000, "itl_ms": 1000}, "candidates": {"devices": ["m2-ultra", "h100-sxm"], "gpu_counts": [1, 2, 4]}})",
+                              QString(), f).empty());
+        QVERIFY(!f.request.candidates.devices[0].noGpuLink.empty());
+        QVERIFY(f.request.candidates.devices[1].noGpuLink.empty());
+        const PlanResult r = searchPlans(f.request);
+        bool h100MultiGpu = false, m2Any = false;
+        for (const PlanPoint& p : r.points) {
+            if (p.device == 0) {
+                m2Any = true;
+                QCOMPARE(p.gpusPerInstance, 1);
+            } else {
+                h100MultiGpu = h100MultiGpu || p.gpusPerInstance > 1;
+            }
+        }
+        QVERIFY(m2Any && h100MultiGpu);
+        QVERIFY(std::any_of(r.refusals.begin(), r.refusals.end(), [](const std::string& s) {
+            return QString::fromStdString(s).contains(QLatin1String("M2 Ultra")) && QString::fromStdString(s).contains(QLatin1String("no GPU-to-GPU link"));
+        }));
+        // The window's candidates carry the same mark.
+        for (const PlanDevice& c : catalogueDevices())
+            if (c.id == "m2-ultra" || c.id == "h100-sxm")
+                QCOMPARE(c.noGpuLink.empty(), c.id == "h100-sxm");
+    }
+
+    /** An SLO of 0.001 ms printed as "0 ms". */
+    void smallSloKeepsItsDigits()
+    {
+        PlanRequest req;
+        req.scenario = llama70bH100();
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {4, 8};
+        req.slo = {0.002, 0.001};
+        const PlanResult r = searchPlans(req);
+        QVERIFY(r.plans.empty());
+        QVERIFY2(QString::fromStdString(r.takeaway).contains(QLatin1String("ITL 0.001 ms and TTFT 0.002 ms")), r.takeaway.c_str());
+        QVERIFY2(QString::fromStdString(r.devices[0].detail).contains(QLatin1String("SLO ITL 0.001 ms, TTFT 0.002 ms")), r.devices[0].detail.c_str());
+    }
+
     void badPlanFiles_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -668,6 +782,10 @@ private slots:
                                              << "candidates.max_utilization = 1.5";
         QTest::newRow("simulate_top too large") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "simulate_top": 50})")
                                                 << "simulate_top = 50";
+        QTest::newRow("fractional prompt") << QByteArray(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 2048.5, "output_tokens": 10}})")
+                                           << "load.prompt_tokens = 2048.5: expected a whole number";
+        QTest::newRow("fractional output") << QByteArray(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 20, "output_tokens": 0.5}})")
+                                           << "load.output_tokens = 0.5: expected a whole number";
         QTest::newRow("missing config") << QByteArray(R"({"model": {"config": "no/such/config.json"}, )" + load + "}") << "model.config = \"no/such/config.json\"";
     }
     void badPlanFiles()

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -12,6 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QLineEdit>
 #include <QTableWidget>
 #include <QTest>
 
@@ -22,6 +24,7 @@
 #include "model/cost/scenario.h"
 #include "views/controls/controlspanel.h"
 #include "views/plan/plantab.h"
+#include "document/format.h"
 #include "document/scenariodocument.h"
 #include "views/whatifs/whatifstabs.h"
 
@@ -42,6 +45,27 @@ std::vector<std::pair<double, double>> pointsOf(const QCPGraph* graph)
     return out;
 }
 
+/** The cells of one CSV line (quoted cells may hold commas and doubled quotes). */
+QList<QByteArray> csvCells(const QByteArray& line)
+{
+    QList<QByteArray> out{QByteArray()};
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+            out.last() += '"';
+            ++i;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            out << QByteArray();
+        } else {
+            out.last() += c;
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 class TestPlanTab final : public QObject {
@@ -56,6 +80,9 @@ private slots:
     void burstsCoalesceAndHiddenWaits();
     void zeroRateKeepsThePreviousResult();
     void examplePricesOffShowUnknownCosts();
+    void noPlanStillDrawsTheMisses();
+    void editedPriceScalesTheCost();
+    void badEconomicsValuesAreRefused();
     void renderForALook();
 
 private:
@@ -272,6 +299,169 @@ void TestPlanTab::examplePricesOffShowUnknownCosts()
     for (int i = 0; i < PlanPlot::kMaxDevices; ++i)
         for (const auto& [x, y] : pointsOf(t->plot()->frontierGraph(i)))
             QVERIFY(std::isfinite(x) && std::isfinite(y));
+}
+
+/** Issue 14 trial: with no plan meeting the SLOs the plot shrank to a strip and drew nothing; the CSV had a header only. */
+void TestPlanTab::noPlanStillDrawsTheMisses()
+{
+    PlanTab* t = tab();
+    PlanPlot* plot = t->plot();
+    m_window->document()->edit([](model::Scenario& s) { s.workload.promptTokens = 32768; });
+    t->itlSpinBox()->setValue(1); // 1 ms ITL and TTFT at a 32k prompt: no device makes both
+    t->ttftSpinBox()->setValue(1);
+    QTRY_COMPARE(t->request()->slo.itlMs, 1.0);
+    QTRY_COMPARE(t->request()->slo.ttftMs, 1.0);
+    QTRY_COMPARE(t->request()->load.promptTokens, 32768.0);
+    const model::PlanResult& r = *t->result();
+    QVERIFY(r.plans.empty());
+    QVERIFY(!r.points.empty());
+    QCOMPARE(t->table()->rowCount(), 0);
+    m_window->whatIfTabs()->flush();
+    plot->plot()->replot(QCustomPlot::rpImmediateRefresh);
+
+    // The fitting devices are drawn, every frontier point hollow, with the "misses SLO" key in the legend.
+    QVERIFY(!plot->drawnDevices().empty());
+    int missed = 0;
+    for (int i = 0; i < int(plot->drawnDevices().size()); ++i) {
+        QVERIFY(plot->frontierGraph(i)->visible());
+        QCOMPARE(plot->missedGraph(i)->dataCount(), plot->frontierGraph(i)->dataCount());
+        missed += plot->missedGraph(i)->dataCount();
+    }
+    QVERIFY(missed > 0);
+    QVERIFY(plot->missedLegendKey()->visible());
+    QVERIFY(plot->plot()->legend->hasItemWithPlottable(plot->missedLegendKey()));
+    QCOMPARE(plot->missedLegendKey()->name(), QStringLiteral("misses SLO"));
+    // The plot says why, inside the axes, and keeps its height (the axis rect is most of the plot, not a strip).
+    QVERIFY(plot->noPlanLabel()->visible());
+    QVERIFY2(plot->noPlanLabel()->text().contains(QStringLiteral("No plan meets ITL")) && plot->noPlanLabel()->text().contains(QStringLiteral("Best ITL")),
+             qPrintable(plot->noPlanLabel()->text()));
+    QVERIFY2(plot->plot()->axisRect()->height() > plot->plot()->height() / 2,
+             qPrintable(QStringLiteral("axis rect %1 of %2 px").arg(plot->plot()->axisRect()->height()).arg(plot->plot()->height())));
+    for (QCPAxis* axis : plot->plot()->axisRect()->axes())
+        QVERIFY(std::isfinite(axis->range().lower) && std::isfinite(axis->range().upper) && axis->range().upper > axis->range().lower);
+
+    // The CSV: every evaluated point, the plot's columns first, then meets_slo and excluded_by.
+    const QList<QByteArray> rows = t->paretoCsv().trimmed().split('\n');
+    const QList<QByteArray> header = csvCells(rows.first());
+    QCOMPARE(header.mid(0, 3), (QList<QByteArray>{"series", "tokens/s per user (1000 / ITL ms)", "output tokens/s per GPU"}));
+    const qsizetype meets = header.indexOf("meets_slo"), excludedBy = header.indexOf("excluded_by");
+    QVERIFY(meets > 0 && excludedBy > 0);
+    QCOMPARE(rows.size(), int(r.points.size()) + 1); // no cheapest or most efficient marker rows: there is no plan
+    for (qsizetype i = 1; i < rows.size(); ++i) {
+        const QList<QByteArray> cells = csvCells(rows[i]);
+        QCOMPARE(cells.size(), header.size());
+        QCOMPARE(cells[meets], QByteArray("false"));
+        QVERIFY2(cells[excludedBy] == "misses_ttft" || cells[excludedBy] == "misses_itl" || cells[excludedBy] == "misses_itl_and_ttft",
+                 rows[i].constData());
+    }
+
+    const QString picture = QDir(QDir::tempPath()).filePath(QStringLiteral("ridgeline-plan-tab-no-plan.png"));
+    QVERIFY(m_window->grab().save(picture)); // for a person to look at
+    qInfo("window with no plan: %s", qPrintable(picture));
+
+    // Back to a reachable SLO: the note goes, plans return.
+    t->itlSpinBox()->setValue(200);
+    t->ttftSpinBox()->setValue(100000);
+    QTRY_VERIFY(!t->result()->plans.empty());
+    QVERIFY(!plot->noPlanLabel()->visible());
+}
+
+/** Issue 14 trial: prices and board power could not be edited in the window. Edit a price as a person does. */
+void TestPlanTab::editedPriceScalesTheCost()
+{
+    PlanTab* t = tab();
+    QTableWidget* economics = t->economicsTable();
+    const model::PlanResult before = *t->result();
+    QVERIFY(before.cheapest.has_value());
+    const model::PlanPoint cheapest = before.points[size_t(*before.cheapest)];
+    const std::string id = t->request()->candidates.devices[size_t(cheapest.device)].id;
+    const double price = *t->request()->candidates.devices[size_t(cheapest.device)].economics.pricePerGpuHour;
+    int row = -1;
+    for (int i = 0; i < economics->rowCount(); ++i)
+        if (economics->item(i, PlanTab::EconomicsDeviceColumn)->data(Qt::UserRole).toString() == QString::fromStdString(id))
+            row = i;
+    QVERIFY(row >= 0);
+    QCOMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("example"));
+    QCOMPARE(economics->item(row, PlanTab::PowerSourceColumn)->text(), QStringLiteral("datasheet"));
+
+    // F2 on the price cell, type half the price, press Return.
+    economics->scrollToItem(economics->item(row, PlanTab::PriceColumn));
+    economics->setCurrentCell(row, PlanTab::PriceColumn);
+    economics->setFocus();
+    QTest::keyClick(economics, Qt::Key_F2);
+    auto* editor = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+    QVERIFY2(editor, "a line editor opens on the price cell");
+    editor->selectAll();
+    QTest::keyClicks(editor, QString::number(price / 2));
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_COMPARE(*t->request()->candidates.devices[size_t(cheapest.device)].economics.pricePerGpuHour, price / 2);
+    QCOMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("edited"));
+
+    // Half the price: the same plan, still the cheapest, at half the $ per 1M output tokens; the takeaway follows.
+    const model::PlanResult after = *t->result(); // copies: the next search replaces the tab's result
+    QVERIFY(after.cheapest.has_value());
+    const model::PlanPoint now = after.points[size_t(*after.cheapest)];
+    QCOMPARE(now.device, cheapest.device);
+    QCOMPARE(now.totalGpus, cheapest.totalGpus);
+    QVERIFY(std::abs(*now.cost.costPerMillionOutputTokensAllIn - *cheapest.cost.costPerMillionOutputTokensAllIn / 2)
+            <= 1e-9 * *cheapest.cost.costPerMillionOutputTokensAllIn);
+    QCOMPARE(t->table()->item(0, PlanTab::CostColumn)->text(), ridgeline::views::format::number(*now.cost.costPerMillionOutputTokensAllIn, 3));
+    QVERIFY(t->plot()->takeaway().contains(QString::number(*now.cost.costPerMillionOutputTokensAllIn, 'f', 3)));
+
+    // Board power too: double it, J per token doubles for that plan.
+    economics->setCurrentCell(row, PlanTab::PowerColumn);
+    economics->setFocus();
+    QTest::keyClick(economics, Qt::Key_F2);
+    auto* powerEditor = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+    QVERIFY(powerEditor);
+    const double watts = *t->request()->candidates.devices[size_t(cheapest.device)].economics.boardPowerWatts;
+    powerEditor->selectAll();
+    QTest::keyClicks(powerEditor, QString::number(watts * 2));
+    QTest::keyClick(powerEditor, Qt::Key_Return);
+    QTRY_COMPARE(*t->request()->candidates.devices[size_t(cheapest.device)].economics.boardPowerWatts, watts * 2);
+    for (const model::PlanPoint& p : t->result()->points)
+        if (p.device == now.device && p.layout.tp == now.layout.tp && p.layout.pp == now.layout.pp && p.layout.ep == now.layout.ep
+            && p.batchCap == now.batchCap && p.disaggregated == now.disaggregated)
+            QVERIFY(std::abs(*p.cost.joulesPerOutputToken - 2 * *now.cost.joulesPerOutputToken) <= 1e-9 * *p.cost.joulesPerOutputToken);
+}
+
+/** Negative, NaN, empty or text: a message naming the device and the field, the last good value kept. */
+void TestPlanTab::badEconomicsValuesAreRefused()
+{
+    PlanTab* t = tab();
+    QTableWidget* economics = t->economicsTable();
+    const int row = 0;
+    const QString device = economics->item(row, PlanTab::EconomicsDeviceColumn)->text();
+    const QString goodPrice = economics->item(row, PlanTab::PriceColumn)->text();
+    const model::PlanRequest before = *t->request();
+    for (const QString& bad : {QStringLiteral("-3"), QStringLiteral("nan"), QString(), QStringLiteral("cheap"), QStringLiteral("0")}) {
+        economics->setCurrentCell(row, PlanTab::PriceColumn);
+        economics->setFocus();
+        QTest::keyClick(economics, Qt::Key_F2);
+        auto* editor = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+        QVERIFY(editor);
+        editor->selectAll();
+        QTest::keyClick(editor, Qt::Key_Delete);
+        QTest::keyClicks(editor, bad);
+        QTest::keyClick(editor, Qt::Key_Return);
+        QTRY_VERIFY(t->messageLabel()->isVisible());
+        const QString message = t->messageLabel()->text();
+        QVERIFY2(message.contains(device) && message.contains(QStringLiteral("price per GPU-hour")) && message.contains(QStringLiteral("Kept ") + goodPrice),
+                 qPrintable(message));
+        QCOMPARE(economics->item(row, PlanTab::PriceColumn)->text(), goodPrice);
+        QTest::qWait(10);
+        QCOMPARE(t->request()->candidates.devices[0].economics.pricePerGpuHour, before.candidates.devices[0].economics.pricePerGpuHour);
+    }
+    // The power field is named too.
+    economics->setCurrentCell(row, PlanTab::PowerColumn);
+    economics->setFocus();
+    QTest::keyClick(economics, Qt::Key_F2);
+    auto* editor = qobject_cast<QLineEdit*>(QApplication::focusWidget());
+    QVERIFY(editor);
+    editor->selectAll();
+    QTest::keyClicks(editor, QStringLiteral("-700"));
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_VERIFY(t->messageLabel()->text().contains(QStringLiteral("board power (W)")));
 }
 
 void TestPlanTab::renderForALook()

@@ -11,6 +11,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QStringList>
 #include <QShowEvent>
 #include <QTableWidget>
 #include <QTimer>
@@ -19,6 +22,7 @@
 #include <qcustomplot.h>
 
 #include "document/format.h"
+#include "model/cost/scenariokeys.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -69,6 +73,45 @@ QString pointText(const model::PlanRequest& request, const model::PlanPoint& p)
 bool finitePositive(double v)
 {
     return std::isfinite(v) && v > 0;
+}
+
+/** Hollow grey circle: an evaluated point that misses the TTFT or the ITL SLO. */
+QCPScatterStyle missedStyle()
+{
+    return QCPScatterStyle(QCPScatterStyle::ssCircle, pen(palette::axis(), 1.4), palette::card(), 8);
+}
+
+/** Why no plan of @p result meets @p request's SLOs, in a few short lines for the plot. */
+QString whyNoPlan(const model::PlanRequest& request, const model::PlanResult& result)
+{
+    QStringList lines;
+    lines << PlanPlot::tr("No plan meets ITL \u2264 %1 ms and TTFT \u2264 %2 ms at %3 req/s (mean estimates).")
+                 .arg(format::number(request.slo.itlMs, 3), format::number(request.slo.ttftMs, 3),
+                      format::number(request.load.requestsPerSecond, 3));
+    std::optional<size_t> bestItl, bestTtft;
+    for (size_t i = 0; i < result.points.size(); ++i) {
+        const model::PlanPoint& q = result.points[i];
+        if (!bestItl || q.itlMs < result.points[*bestItl].itlMs)
+            bestItl = i;
+        if (!bestTtft || q.ttftMs < result.points[*bestTtft].ttftMs)
+            bestTtft = i;
+    }
+    int doesNotFit = 0;
+    for (const model::DeviceSummary& d : result.devices)
+        doesNotFit += d.reason == model::ExclusionReason::DoesNotFit ? 1 : 0;
+    if (!bestItl) {
+        lines << PlanPlot::tr("No device fits the model with one sequence of %1 tokens (the list below says why).")
+                     .arg(format::number(request.load.promptTokens + request.load.outputTokens, 6));
+    } else {
+        lines << PlanPlot::tr("Best ITL %1 ms (%2); best TTFT %3 ms (%4).")
+                     .arg(format::number(result.points[*bestItl].itlMs, 3), deviceName(request, result.points[*bestItl].device),
+                          format::number(result.points[*bestTtft].ttftMs, 3), deviceName(request, result.points[*bestTtft].device));
+        if (doesNotFit > 0)
+            lines << PlanPlot::tr("%1 of %2 devices do not fit; hollow grey points miss an SLO.").arg(doesNotFit).arg(result.devices.size());
+        else
+            lines << PlanPlot::tr("Hollow grey points miss an SLO.");
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 /** A table cell sorting by @p key (numbers numerically; nullopt after every number). */
@@ -128,11 +171,24 @@ PlanPlot::PlanPlot(QWidget* parent)
         line->setVisible(false);
         line->removeFromLegend();
         m_frontier.push_back(line);
-        QCPGraph* missed = addMarker(p, p->xAxis, p->yAxis,
-                                     QCPScatterStyle(QCPScatterStyle::ssCircle, pen(withAlpha(color, 150), 1.4), palette::card(), 8));
+        QCPGraph* missed = addMarker(p, p->xAxis, p->yAxis, missedStyle());
         missed->setVisible(false);
         m_missed.push_back(missed);
     }
+    // One legend key for every hollow marker (they hold the data; the key holds none).
+    m_missedKey = addMarker(p, p->xAxis, p->yAxis, missedStyle());
+    m_missedKey->setName(tr("misses SLO"));
+    m_missedKey->setVisible(false);
+    m_noPlanLabel = new QCPItemText(p);
+    m_noPlanLabel->setClipToAxisRect(true);
+    m_noPlanLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_noPlanLabel->position->setCoords(0.5, 0.03);
+    m_noPlanLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    m_noPlanLabel->setTextAlignment(Qt::AlignLeft);
+    m_noPlanLabel->setColor(palette::error());
+    m_noPlanLabel->setBrush(QBrush(withAlpha(palette::card(), 230)));
+    m_noPlanLabel->setPadding(QMargins(6, 4, 6, 4));
+    m_noPlanLabel->setVisible(false);
     m_cheapestMarker = addMarker(p, p->xAxis, p->yAxis,
                                  QCPScatterStyle(QCPScatterStyle::ssStar, pen(palette::text(), 2.0), QBrush(Qt::NoBrush), 18));
     m_efficientMarker = addMarker(p, p->xAxis, p->yAxis,
@@ -160,6 +216,7 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
     m_drawn = drawn;
     Extent xs, ys;
     xs.log = ys.log = true; // positive values only: both axes may turn logarithmic
+    bool anyMissed = false;
     for (int i = 0; i < kMaxDevices; ++i) {
         QCPGraph* line = m_frontier[size_t(i)];
         QCPGraph* missed = m_missed[size_t(i)];
@@ -183,16 +240,29 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         }
         line->setData(keys, values, true);
         missed->setData(missedKeys, missedValues, true);
+        anyMissed = anyMissed || !missedKeys.isEmpty();
         const bool shown = i < int(drawn.size());
         line->setVisible(shown);
         missed->setVisible(shown);
+        missed->removeFromLegend(); // the one "misses SLO" key stands for them all
         if (shown) {
             line->setName(deviceName(request, drawn[size_t(i)]));
             line->addToLegend();
-            missed->setName(line->name() + tr(" (misses an SLO)")); // for the CSV; not in the legend
+            missed->setName(line->name() + tr(" (misses an SLO)"));
         } else {
             line->removeFromLegend();
         }
+    }
+    m_missedKey->setVisible(anyMissed);
+    if (anyMissed)
+        m_missedKey->addToLegend();
+    else
+        m_missedKey->removeFromLegend();
+    if (result.plans.empty()) {
+        m_noPlanLabel->setText(whyNoPlan(request, result));
+        m_noPlanLabel->setVisible(true);
+    } else {
+        m_noPlanLabel->setVisible(false);
     }
 
     auto mark = [&](QCPGraph* marker, QCPItemText* label, const std::optional<int>& index, const QString& what) {
@@ -255,13 +325,18 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         placeVertical(m_itlLine, sloX);
         m_itlLine->setVisible(true);
         m_itlLabel->setText(tr("ITL SLO %1 ms").arg(format::number(request.slo.itlMs, 3)));
-        placeLabelAtKey(m_itlLabel, sloX, 0.02);
+        placeLabelAtKey(m_itlLabel, sloX, result.plans.empty() ? 0.3 : 0.02); // below the no-plan note
         m_itlLabel->setVisible(true);
     } else {
         m_itlLine->setVisible(false);
         m_itlLabel->setVisible(false);
     }
     p->legend->setVisible(!drawn.empty());
+    if (result.plans.empty() && ys.valid() && !logY) {
+        // Room above the points for the note on why nothing qualifies (linear axis; a log axis keeps its range).
+        const QCPRange r = p->yAxis->range();
+        p->yAxis->setRange(r.lower, r.upper + 0.45 * (r.upper - r.lower));
+    }
     p->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -355,15 +430,37 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_excluded->setAccessibleName(tr("Devices without a plan"));
     m_excluded->setWordWrap(true);
 
+    // Per-device economics: price per GPU-hour and board power, editable; the source says whose figure it is.
+    m_catalogue = model::catalogueDevices(true, model::kDefaultPue);
+    m_economics = new QTableWidget(int(m_catalogue.size()), EconomicsColumnCount, this);
+    m_economics->setObjectName(QStringLiteral("planEconomicsTable"));
+    m_economics->setAccessibleName(tr("Price per GPU-hour and board power per device"));
+    m_economics->setHorizontalHeaderLabels({tr("Device"), tr("$/GPU-hour"), tr("source"), tr("Board W"), tr("source")});
+    m_economics->horizontalHeaderItem(PriceColumn)
+        ->setToolTip(tr("Price per GPU-hour (USD). Double-click to edit; \"example\": resources/plans/gpu-prices-example.json, "
+                        "an illustration, not a quote"));
+    m_economics->horizontalHeaderItem(PowerColumn)
+        ->setToolTip(tr("Board power per GPU (W, at TDP). Double-click to edit; \"datasheet\": the catalogue's figure"));
+    m_economics->verticalHeader()->setVisible(false);
+    m_economics->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    m_economics->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_economics->horizontalHeader()->setStretchLastSection(true);
+    fillEconomicsTable();
+    connect(m_economics, &QTableWidget::itemChanged, this, &PlanTab::economicsEdited);
+
     auto* lower = new QHBoxLayout;
     auto* tableBox = new QVBoxLayout;
     tableBox->addWidget(new QLabel(tr("<b>Plans meeting both SLOs</b>, cheapest first (click a header to sort)"), this));
     tableBox->addWidget(m_table, 1);
+    auto* economicsBox = new QVBoxLayout;
+    economicsBox->addWidget(new QLabel(tr("<b>Price and power</b> per GPU (double-click to edit)"), this));
+    economicsBox->addWidget(m_economics, 1);
     auto* excludedBox = new QVBoxLayout;
     excludedBox->addWidget(new QLabel(tr("<b>Devices without a plan</b>, and devices not drawn"), this));
     excludedBox->addWidget(m_excluded, 1);
-    lower->addLayout(tableBox, 3);
-    lower->addLayout(excludedBox, 1);
+    lower->addLayout(tableBox, 4);
+    lower->addLayout(economicsBox, 3);
+    lower->addLayout(excludedBox, 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 8, 0, 0);
@@ -383,7 +480,115 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     connect(m_document, &ScenarioDocument::evaluated, this, &PlanTab::scheduleRecompute);
     for (QDoubleSpinBox* spin : {m_rate, m_ttft, m_itl, m_pue})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &PlanTab::scheduleRecompute);
-    connect(m_examplePrices, &QCheckBox::toggled, this, &PlanTab::scheduleRecompute);
+    connect(m_examplePrices, &QCheckBox::toggled, this, [this] {
+        fillEconomicsTable();
+        scheduleRecompute();
+    });
+}
+
+void PlanTab::fillEconomicsTable()
+{
+    const QSignalBlocker quiet(m_economics);
+    const bool examples = m_examplePrices->isChecked();
+    auto cell = [this](int row, int column, const QString& text, bool editable) {
+        // Items are updated in place: this runs inside itemChanged() while the edited item commits.
+        QTableWidgetItem* item = m_economics->item(row, column);
+        if (!item) {
+            item = new QTableWidgetItem;
+            m_economics->setItem(row, column, item);
+        }
+        item->setText(text);
+        item->setFlags(editable ? Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable : Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+        if (editable)
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    };
+    for (int row = 0; row < int(m_catalogue.size()); ++row) {
+        const model::PlanDevice& d = m_catalogue[size_t(row)];
+        cell(row, EconomicsDeviceColumn, QString::fromStdString(d.hardware.name), false);
+        m_economics->item(row, EconomicsDeviceColumn)->setData(Qt::UserRole, QString::fromStdString(d.id));
+        std::optional<double> price = examples ? d.economics.pricePerGpuHour : std::nullopt;
+        QString priceSource = d.economics.pricePerGpuHour ? (examples ? tr("example") : tr("example off")) : tr("none");
+        if (const auto it = m_priceEdits.find(d.id); it != m_priceEdits.end()) {
+            price = it->second;
+            priceSource = tr("edited");
+        }
+        cell(row, PriceColumn, price ? format::plain(*price) : QStringLiteral("-"), true);
+        cell(row, PriceSourceColumn, priceSource, false);
+        std::optional<double> power = d.economics.boardPowerWatts;
+        QString powerSource = power ? tr("datasheet") : tr("none");
+        if (const auto it = m_powerEdits.find(d.id); it != m_powerEdits.end()) {
+            power = it->second;
+            powerSource = tr("edited");
+        }
+        cell(row, PowerColumn, power ? format::plain(*power) : QStringLiteral("-"), true);
+        cell(row, PowerSourceColumn, powerSource, false);
+    }
+}
+
+void PlanTab::economicsEdited(QTableWidgetItem* item)
+{
+    const int column = item->column();
+    if (column != PriceColumn && column != PowerColumn)
+        return;
+    const model::PlanDevice& d = m_catalogue.at(size_t(item->row()));
+    const QString text = item->text().trimmed();
+    bool ok = false;
+    double value = QLocale().toDouble(text, &ok);
+    if (!ok)
+        value = text.toDouble(&ok); // "2.5" also where the locale writes "2,5"
+    if (!ok || !std::isfinite(value) || value <= 0) {
+        const QString field = column == PriceColumn ? tr("price per GPU-hour") : tr("board power (W)");
+        fillEconomicsTable(); // back to the last good value
+        const QString message = tr("%1: %2 \"%3\" is not valid: give a number above 0. Kept %4.")
+                                    .arg(QString::fromStdString(d.hardware.name), field, text.isEmpty() ? tr("(empty)") : text,
+                                         m_economics->item(item->row(), column)->text());
+        m_message->setText(message);
+        m_message->setVisible(true);
+        return;
+    }
+    (column == PriceColumn ? m_priceEdits : m_powerEdits)[d.id] = value;
+    fillEconomicsTable();
+    scheduleRecompute();
+}
+
+QByteArray PlanTab::paretoCsv() const
+{
+    auto cell = [](const QString& text) {
+        QByteArray bytes = text.toUtf8();
+        if (bytes.contains(',') || bytes.contains('"') || bytes.contains('\n'))
+            bytes = '"' + bytes.replace('"', "\"\"") + '"';
+        return bytes;
+    };
+    auto number = [](double v) { return std::isfinite(v) ? QByteArray::fromStdString(model::formatNumber(v)) : QByteArray(); };
+    auto optional = [&](const std::optional<double>& v) { return v ? number(*v) : QByteArray(); };
+    QByteArray out = "series," + cell(m_plot->plot()->xAxis->label()) + ',' + cell(m_plot->plot()->yAxis->label())
+                     + ",device_id,gpus_per_instance,tp,pp,ep,disaggregated,batch_cap,total_gpus,itl_ms,ttft_ms,meets_slo,excluded_by,"
+                       "on_frontier,cost_per_million_output_tokens_all_in,joules_per_output_token\n";
+    if (!m_result || !m_request)
+        return out;
+    const model::PlanResult& r = *m_result;
+    std::vector<bool> onFrontier(r.points.size(), false);
+    for (const model::DeviceSummary& d : r.devices)
+        for (int i : d.frontier)
+            onFrontier[size_t(i)] = true;
+    auto row = [&](const QString& series, size_t i) {
+        const model::PlanPoint& p = r.points[i];
+        const char* excludedBy = p.meetsSlo() ? "" : !p.meetsItl && !p.meetsTtft ? "misses_itl_and_ttft" : !p.meetsItl ? "misses_itl" : "misses_ttft";
+        out += cell(series) + ',' + number(p.tokensPerSecondPerUser) + ',' + number(p.outputTokensPerSecondPerGpu) + ','
+               + cell(QString::fromStdString(m_request->candidates.devices.at(size_t(p.device)).id)) + ','
+               + QByteArray::number(p.gpusPerInstance) + ',' + QByteArray::number(p.layout.tp) + ',' + QByteArray::number(p.layout.pp) + ','
+               + QByteArray::number(p.layout.ep) + ',' + (p.disaggregated ? "true" : "false") + ',' + QByteArray::number(p.batchCap) + ','
+               + QByteArray::number(p.totalGpus) + ',' + number(p.itlMs) + ',' + number(p.ttftMs) + ',' + (p.meetsSlo() ? "true" : "false")
+               + ',' + excludedBy + ',' + (onFrontier[i] ? "true" : "false") + ',' + optional(p.cost.costPerMillionOutputTokensAllIn) + ','
+               + optional(p.cost.joulesPerOutputToken) + '\n';
+    };
+    for (size_t i = 0; i < r.points.size(); ++i)
+        row(deviceName(*m_request, r.points[i].device), i);
+    if (r.cheapest)
+        row(m_plot->cheapestMarker()->name(), size_t(*r.cheapest));
+    if (r.mostPowerEfficient)
+        row(m_plot->efficientMarker()->name(), size_t(*r.mostPowerEfficient));
+    return out;
 }
 
 void PlanTab::syncSlosFromDocument()
@@ -434,6 +639,12 @@ QString PlanTab::recompute()
     model::PlanRequest request = model::planRequestFor(scenario, rate, m_itl->value());
     request.slo.ttftMs = m_ttft->value();
     request.candidates.devices = model::catalogueDevices(m_examplePrices->isChecked(), m_pue->value());
+    for (model::PlanDevice& d : request.candidates.devices) { // the user's edits in the economics table
+        if (const auto it = m_priceEdits.find(d.id); it != m_priceEdits.end())
+            d.economics.pricePerGpuHour = it->second;
+        if (const auto it = m_powerEdits.find(d.id); it != m_powerEdits.end())
+            d.economics.boardPowerWatts = it->second;
+    }
     m_result = model::searchPlans(request);
     ++m_searches;
     m_request = std::move(request);
@@ -456,6 +667,20 @@ void PlanTab::showResult()
             withPlans.push_back(device);
     }
     std::vector<int> drawn(withPlans.begin(), withPlans.begin() + std::min<size_t>(withPlans.size(), PlanPlot::kMaxDevices));
+    if (withPlans.empty()) {
+        // No plan: draw the devices that fit (all their points miss), those closest to the ITL SLO first.
+        std::vector<std::pair<double, int>> fitting; // (best tokens/s per user, device)
+        for (const model::DeviceSummary& d : result.devices) {
+            double best = 0;
+            for (int index : d.frontier)
+                best = std::max(best, result.points.at(size_t(index)).tokensPerSecondPerUser);
+            if (!d.frontier.empty())
+                fitting.emplace_back(best, d.device);
+        }
+        std::stable_sort(fitting.begin(), fitting.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (size_t i = 0; i < fitting.size() && i < size_t(PlanPlot::kMaxDevices); ++i)
+            drawn.push_back(fitting[i].second);
+    }
     m_plot->setResult(request, result, drawn);
     m_plot->showTakeaway(result.takeaway.empty() ? tr("No plan meets both SLOs at %1 req/s.").arg(format::number(request.load.requestsPerSecond, 3))
                                                  : QString::fromStdString(result.takeaway));

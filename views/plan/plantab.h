@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <QString>
@@ -18,6 +20,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
 class QTableWidget;
+class QTableWidgetItem;
 class QTimer;
 
 namespace ridgeline::views {
@@ -27,10 +30,12 @@ class ScenarioDocument;
 /**
  * The fleet plan's Pareto plot (issue 14): output tokens/s per GPU (y) against tokens/s per user
  * (x = 1 / ITL), one line with markers per drawn device through its Pareto frontier
- * (model::DeviceSummary::frontier); frontier points that miss an SLO get a hollow marker. The ITL
- * SLO is a vertical line at x = 1000 / ITL_ms; the cheapest and most power-efficient plans are
- * marked and labelled. Axes turn logarithmic when the drawn values span more than 20x. Every value
- * drawn is finite. Object names: planPanel, planTitle, planPlot.
+ * (model::DeviceSummary::frontier); frontier points that miss an SLO get a hollow grey marker (legend
+ * "misses SLO"). When no plan meets the SLOs the devices drawn are those that fit (their frontiers all
+ * hollow) and a note inside the plot says why nothing qualifies (noPlanLabel()). The ITL SLO is a
+ * vertical line at x = 1000 / ITL_ms; the cheapest and most power-efficient plans are marked and
+ * labelled. Axes turn logarithmic when the drawn values span more than 20x. Every value drawn is
+ * finite. Object names: planPanel, planTitle, planPlot.
  */
 class PlanPlot final : public PlotPanel {
     Q_OBJECT
@@ -53,6 +58,10 @@ public:
     QCPGraph* frontierGraph(int i) const { return m_frontier.at(size_t(i)); }
     /** Hollow markers of drawn device @p i's frontier points that miss an SLO. */
     QCPGraph* missedGraph(int i) const { return m_missed.at(size_t(i)); }
+    /** The legend's "misses SLO" key (no data of its own), shown while any hollow marker is. */
+    QCPGraph* missedLegendKey() const { return m_missedKey; }
+    /** The note inside the plot saying why no plan qualifies (hidden while some plan does). */
+    QCPItemText* noPlanLabel() const { return m_noPlanLabel; }
     QCPGraph* cheapestMarker() const { return m_cheapestMarker; }
     QCPGraph* efficientMarker() const { return m_efficientMarker; }
     QCPItemText* cheapestLabel() const { return m_cheapestLabel; }
@@ -66,6 +75,8 @@ private:
     std::vector<int> m_drawn;
     std::vector<QCPGraph*> m_frontier; ///< kMaxDevices, created once; unused ones hidden
     std::vector<QCPGraph*> m_missed;
+    QCPGraph* m_missedKey = nullptr;
+    QCPItemText* m_noPlanLabel = nullptr;
     QCPGraph* m_cheapestMarker = nullptr;
     QCPGraph* m_efficientMarker = nullptr;
     QCPItemText* m_cheapestLabel = nullptr;
@@ -87,11 +98,18 @@ private:
  * and PUE. Shows the takeaway, the Pareto plot (PlanPlot), the ranked plans in a sortable table
  * and the devices without a plan with the reason (model::exclusionText) and its figures.
  *
+ * Per-device economics (economicsTable()): one row per catalogue device with its price per GPU-hour
+ * and board power, each marked "example" / "datasheet" (or "none") as its source until the user
+ * edits the cell ("edited"); an edit re-runs the search. A value that is not a number above 0 is
+ * refused with a message naming the device and the field, and the cell goes back to the last good
+ * value.
+ *
  * Recomputes on the document's evaluated() and on input changes, coalesced to one search per event
  * loop pass, while visible (else on the next show). A rate <= 0 shows a message naming the value
  * and keeps the previous result on screen.
  * Object names: planTab, planRateSpinBox, planTtftSpinBox, planItlSpinBox,
- * planExamplePricesCheckBox, planPueSpinBox, planMessageLabel, planTable, planExcludedList.
+ * planExamplePricesCheckBox, planPueSpinBox, planMessageLabel, planTable, planExcludedList,
+ * planEconomicsTable.
  */
 class PlanTab final : public QWidget {
     Q_OBJECT
@@ -103,7 +121,21 @@ public:
         TtftColumn, TokensPerGpuColumn, TokensPerUserColumn, CostColumn, JoulesColumn, ColumnCount
     };
 
+    /** Columns of economicsTable(). */
+    enum EconomicsColumn { EconomicsDeviceColumn, PriceColumn, PriceSourceColumn, PowerColumn, PowerSourceColumn, EconomicsColumnCount };
+
     explicit PlanTab(ScenarioDocument* document, QWidget* parent = nullptr);
+
+    /**
+     * The Pareto plot's data as CSV (the export's plan_pareto.csv): the columns "series" (device name),
+     * "tokens/s per user (1000 / ITL ms)" and "output tokens/s per GPU" as the plot's axes, then device_id,
+     * gpus_per_instance, tp, pp, ep, disaggregated, batch_cap, total_gpus, itl_ms, ttft_ms, meets_slo,
+     * excluded_by ("", misses_itl, misses_ttft, misses_itl_and_ttft), on_frontier,
+     * cost_per_million_output_tokens_all_in, joules_per_output_token. One row per evaluated point (met the
+     * SLOs or not), then one row each for the "cheapest plan" and "most power-efficient plan" markers.
+     * Header only before the first search.
+     */
+    QByteArray paretoCsv() const;
 
     /** Searches now from the document's evaluated scenario and the inputs; returns "" or the message shown. */
     QString recompute();
@@ -123,6 +155,7 @@ public:
     QLabel* messageLabel() const { return m_message; }
     QTableWidget* table() const { return m_table; }
     QListWidget* excludedList() const { return m_excluded; }
+    QTableWidget* economicsTable() const { return m_economics; }
     PlanPlot* plot() const { return m_plot; }
 
 public slots:
@@ -135,6 +168,8 @@ protected:
 private:
     void syncSlosFromDocument();
     void showResult();
+    void fillEconomicsTable();
+    void economicsEdited(QTableWidgetItem* item);
 
     ScenarioDocument* m_document = nullptr;
     std::optional<model::PlanRequest> m_request;
@@ -154,6 +189,9 @@ private:
     PlanPlot* m_plot = nullptr;
     QTableWidget* m_table = nullptr;
     QListWidget* m_excluded = nullptr;
+    QTableWidget* m_economics = nullptr;
+    std::vector<model::PlanDevice> m_catalogue;              ///< the catalogue with example prices and datasheet power
+    std::map<std::string, double> m_priceEdits, m_powerEdits; ///< the user's values per device id
 };
 
 } // namespace ridgeline::views
