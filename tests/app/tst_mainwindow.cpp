@@ -34,6 +34,8 @@
 #include "views/kit/plotpanel.h"
 #include "views/floors/prefillplot.h"
 #include "document/scenariodocument.h"
+#include "document/scenariohistory.h"
+#include <QUndoStack>
 #include "views/simulation/simulationtab.h"
 #include "views/floors/sloplot.h"
 #include "views/whatifs/comparisontable.h"
