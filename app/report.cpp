@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <QHash>
 #include <QJsonArray>
 #include <QLocale>
 #include <QStringList>
 
+#include "model/analysis/operatingeconomics.h"
 #include "model/cost/formulatext.h"
 #include "model/cost/scenariokeys.h"
 
@@ -26,6 +28,31 @@ QString num(double v, int decimals = 0)
     QLocale c(QLocale::C);
     c.setNumberOptions(QLocale::DefaultNumberOptions);
     return c.toString(v, 'f', decimals);
+}
+
+QJsonValue optJson(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
+
+/**
+ * The economics at the operating point (docs/cost-model.md section 5, "Economics"), keys as the plan's JSON names the
+ * same quantities (app/plancommand.cpp): null where the price or the power is unknown.
+ */
+QJsonObject economicsJson(const model::OperatingEconomics& x)
+{
+    return QJsonObject{
+        {QStringLiteral("currency"), QString::fromStdString(x.currency)},
+        {QStringLiteral("price_per_gpu_hour"), optJson(x.inputs.pricePerGpuHour)},
+        {QStringLiteral("price_source"), QString::fromUtf8(model::priceSourceKey(x.priceSource).data())},
+        {QStringLiteral("board_power_watts"), optJson(x.inputs.boardPowerWatts)},
+        {QStringLiteral("power_source"), QString::fromUtf8(model::powerSourceKey(x.powerSource).data())},
+        {QStringLiteral("pue"), x.inputs.pue},
+        {QStringLiteral("cost_per_hour"), optJson(x.cost.costPerHour)},
+        {QStringLiteral("cost_per_million_output_tokens"), optJson(x.cost.costPerMillionOutputTokens)},
+        {QStringLiteral("cost_per_million_input_tokens"), optJson(x.cost.costPerMillionInputTokens)},
+        {QStringLiteral("cost_per_million_output_tokens_all_in"), optJson(x.cost.costPerMillionOutputTokensAllIn)},
+        {QStringLiteral("facility_power_watts"), optJson(x.cost.facilityPowerWatts)},
+        {QStringLiteral("joules_per_output_token"), optJson(x.cost.joulesPerOutputToken)},
+        {QStringLiteral("output_tokens_per_second_per_megawatt"), optJson(x.cost.outputTokensPerSecondPerMegawatt)},
+    };
 }
 
 } // namespace
@@ -182,6 +209,7 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("workload"), workload},
         {QStringLiteral("prefix_cache"), prefixCache},
         {QStringLiteral("speculative"), speculative},
+        {QStringLiteral("economics"), economicsJson(model::operatingEconomics(s, e))},
         {QStringLiteral("scenario"), model::toJson(s)},
     };
 }
@@ -389,6 +417,45 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         (e.workload.prefillShare >= 0.5 ? QStringLiteral("prefill, ") + num(e.workload.prefillShare * 100, 0)
                                         : QStringLiteral("decode, ") + num((1 - e.workload.prefillShare) * 100, 0))
             + QStringLiteral(" %"));
+    {
+        // Economics at this operating point (docs/cost-model.md section 5, "Economics"): unknown inputs say what to set.
+        const model::OperatingEconomics x = model::operatingEconomics(s, e);
+        const QString cur = QString::fromStdString(x.currency);
+        const QString device = QString::fromStdString(x.catalogueDevice);
+        out << QString();
+        out << QStringLiteral("Economics (%1 GPU%2 at B = %3, PUE %4)")
+                   .arg(num(std::max(1, s.hardware.gpus)), std::max(1, s.hardware.gpus) == 1 ? QString() : QStringLiteral("s"), num(B),
+                        num(x.inputs.pue, 2));
+        QString price;
+        if (x.priceSource == model::PriceSource::User)
+            price = num(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur + QStringLiteral(" (your price)");
+        else if (x.priceSource == model::PriceSource::Example)
+            price = num(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur
+                    + QStringLiteral(" (EXAMPLE price for %1, not a quote: set economics.price_per_gpu_hour)").arg(device);
+        else
+            price = QStringLiteral("unknown: set economics.price_per_gpu_hour (in %1)").arg(cur);
+        row(QStringLiteral("price per GPU-hour"), price);
+        QString power;
+        if (x.powerSource == model::PowerSource::Datasheet)
+            power = num(*x.inputs.boardPowerWatts) + QStringLiteral(" W (datasheet TDP of %1)").arg(device);
+        else if (x.powerSource == model::PowerSource::Scenario)
+            power = num(*x.inputs.boardPowerWatts) + QStringLiteral(" W (hardware.board_power_watts)");
+        else
+            power = QStringLiteral("unknown: set hardware.board_power_watts");
+        row(QStringLiteral("board power per GPU"), power, QStringLiteral("board at TDP: an upper bound"));
+        auto money = [&](const std::optional<double>& v) {
+            return v ? num(*v, 3) + QLatin1Char(' ') + cur : QStringLiteral("unknown (no price)");
+        };
+        row(QStringLiteral("per 1M output tokens"), money(x.cost.costPerMillionOutputTokens),
+            QStringLiteral("(1 - f) G p / 3600 / out/s * 1e6; all-in %1").arg(money(x.cost.costPerMillionOutputTokensAllIn)));
+        row(QStringLiteral("per 1M input tokens"), money(x.cost.costPerMillionInputTokens), QStringLiteral("f G p / 3600 / in/s * 1e6"));
+        row(QStringLiteral("energy per output token"),
+            x.cost.joulesPerOutputToken ? num(*x.cost.joulesPerOutputToken, 3) + QStringLiteral(" J") : QStringLiteral("unknown (no power)"),
+            QStringLiteral("G W PUE / out/s (prefill included)"));
+        row(QStringLiteral("output tokens/s per MW"),
+            x.cost.outputTokensPerSecondPerMegawatt ? num(*x.cost.outputTokensPerSecondPerMegawatt, 0) : QStringLiteral("unknown (no power)"),
+            QStringLiteral("out/s / (G W PUE / 1e6)"));
+    }
     if (s.serving.prefixTokens > 0) {
         out << QString();
         out << QStringLiteral("Prefix caching (%1 shared tokens, hit rate %2)").arg(num(e.prefixCache.sharedTokens), num(s.serving.prefixHitRate, 2));
@@ -440,6 +507,21 @@ QJsonValue ratio(const QJsonValue& a, const QJsonValue& b)
     return b.toDouble() / a.toDouble();
 }
 
+/** The currency a report's money figures are in (economics.currency). */
+QString currencyOf(const QJsonObject& report)
+{
+    return report.value(QStringLiteral("economics")).toObject().value(QStringLiteral("currency")).toString();
+}
+
+/** B / A of figure @p key, as ratio(); null for a money figure of two reports in different currencies (no exchange rate). */
+QJsonValue figureRatio(const QString& key, const QJsonValue& a, const QJsonValue& b, const QJsonObject& reportA, const QJsonObject& reportB)
+{
+    const bool money = key.startsWith(QLatin1String("economics.cost_")) || key == QLatin1String("economics.price_per_gpu_hour");
+    if (money && currencyOf(reportA).compare(currencyOf(reportB), Qt::CaseInsensitive) != 0)
+        return QJsonValue(QJsonValue::Null);
+    return ratio(a, b);
+}
+
 /** Inserts @p value at dotted @p key (array parts "[i]" become "_i" keys) under @p root. */
 void insertDotted(QJsonObject& root, const QString& key, const QJsonValue& value)
 {
@@ -470,7 +552,7 @@ QJsonObject compareJson(const model::Scenario& a, const model::Evaluation& ea, c
         for (const auto& [keyB, vb] : lb)
             if (keyB == key) {
                 if (va.isDouble())
-                    insertDotted(ratios, key, ratio(va, vb));
+                    insertDotted(ratios, key, figureRatio(key, va, vb, ra, rb));
                 break;
             }
     return QJsonObject{{QStringLiteral("a"), ra}, {QStringLiteral("b"), rb}, {QStringLiteral("ratio"), ratios}};
@@ -506,8 +588,9 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
                     const model::Evaluation& eb)
 {
     QList<QPair<QString, QJsonValue>> la, lb;
-    flatten(reportJson(a, ea), QString(), la);
-    flatten(reportJson(b, eb), QString(), lb);
+    const QJsonObject ra = reportJson(a, ea), rb = reportJson(b, eb);
+    flatten(ra, QString(), la);
+    flatten(rb, QString(), lb);
     // Cells first, then columns as wide as their widest cell plus a two-space gap, so that no two
     // figures ever run together (989,400,000,000,000 FLOP/s is 19 characters).
     struct Row {
@@ -521,7 +604,7 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
                 vb = v;
         if (key == QLatin1String("ridgeline_version"))
             continue;
-        const QJsonValue r = ratio(va, vb);
+        const QJsonValue r = figureRatio(key, va, vb, ra, rb);
         rows.append({key, comparedCell(va), comparedCell(vb),
                      r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-")});
     }
@@ -605,7 +688,7 @@ QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std
         for (const QString& key : flat.keys) {
             const QJsonValue va = flat.values[0].value(key);
             if (va.isDouble() && flat.values[i].contains(key)) // as compareJson of two: figures both reports have
-                insertDotted(ratios, key, ratio(va, flat.values[i].value(key)));
+                insertDotted(ratios, key, figureRatio(key, va, flat.values[i].value(key), flat.reports[0], flat.reports[i]));
         }
         out.insert(i == 1 ? QStringLiteral("ratio") : QStringLiteral("ratio_") + letter.toLower(), ratios);
     }
@@ -631,7 +714,7 @@ QString compareText(const std::vector<model::Scenario>& scenarios, const std::ve
         for (qsizetype i = 0; i < n; ++i)
             row << comparedCell(flat.values[i].value(key, QJsonValue(QJsonValue::Null)));
         for (qsizetype i = 1; i < n; ++i) {
-            const QJsonValue r = ratio(va, flat.values[i].value(key));
+            const QJsonValue r = figureRatio(key, va, flat.values[i].value(key), flat.reports[0], flat.reports[i]);
             row << (r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-"));
         }
         rows.append(row);
@@ -676,7 +759,7 @@ QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vec
         for (qsizetype i = 0; i < n; ++i)
             row << csvField(flat.values[i].value(key));
         for (qsizetype i = 1; i < n; ++i)
-            row << csvField(ratio(va, flat.values[i].value(key)));
+            row << csvField(figureRatio(key, va, flat.values[i].value(key), flat.reports[0], flat.reports[i]));
         lines << row.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -250,6 +250,14 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.nonNegative("efficiency.chunk_overhead_ms", s.efficiency.chunkOverheadSeconds * 1e3);
     c.nonNegative("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6);
     c.nonNegative("efficiency.ttft_overhead_ms", s.efficiency.ttftOverheadSeconds * 1e3);
+    // Economics (issue 14): 0 is "no price given" (the example price, or unknown); PUE is facility / IT power.
+    c.nonNegative("economics.price_per_gpu_hour", s.economics.pricePerGpuHour);
+    c.atMost("economics.price_per_gpu_hour", s.economics.pricePerGpuHour, 1e6, "1e6 per GPU-hour");
+    if (!std::isfinite(s.economics.pue) || s.economics.pue < 1.0)
+        c.fail("economics.pue", formatNumber(s.economics.pue), "must be at least 1 (facility power / IT power; 1.2 by default)");
+    c.atMost("economics.pue", s.economics.pue, 10, "10");
+    if (s.economics.currency.empty())
+        c.fail("economics.currency", "\"\"", "must name the currency of the prices (e.g. USD)");
     if (s.efficiency.kvBandwidth != 0) // 0: unset, the KV read runs at eta_bw
         c.fraction("efficiency.kv_bandwidth", s.efficiency.kvBandwidth, "achieved / peak; 0 means the same as efficiency.bandwidth");
     return errors;

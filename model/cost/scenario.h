@@ -101,7 +101,8 @@ struct Hardware {
     int gpus = 1;                        ///< T, GPUs in tensor parallelism
     double linkBandwidthBytesPerSecond = 450e9; ///< per-GPU one-direction link bandwidth (NVLink 4 default)
     double linkLatencySeconds = 5e-6;    ///< per all-reduce latency
-    double boardPowerWatts = 0;          ///< board power (TDP) per device, W; 0 = unknown. Informational (economics later)
+    double boardPowerWatts = 0;          ///< board power (TDP) per device, W; 0 = unknown: the economics then use the
+                                         ///< catalogue's datasheet TDP of the device named hardware.name, if any
 };
 
 /** Most ITL SLO lines a scenario holds (plots, reports and the SLO panel show each one). */
@@ -160,6 +161,18 @@ struct Efficiency {
     double kvBandwidthOrDefault() const { return kvBandwidth > 0 ? kvBandwidth : bandwidth; }
 };
 
+/**
+ * What running the hardware costs (docs/cost-model.md section 5, "Economics"): the inputs of the $ / 1M tokens,
+ * J / token and tokens/s per MW figures at the scenario's operating point (model/analysis/operatingeconomics.h).
+ */
+struct Economics {
+    /// price per GPU-hour in @c currency; 0 = not given: the example price of the catalogue device named
+    /// hardware.name (resources/plans/gpu-prices-example.json, USD only), labelled "example"
+    double pricePerGpuHour = 0;
+    double pue = 1.2;               ///< power usage effectiveness, facility / IT power, >= 1 (an assumption; the plan's kDefaultPue)
+    std::string currency = "USD";   ///< label of the prices; example prices apply only when it is "USD" (the example file's)
+};
+
 /** Every input of the cost model. Plain value type: copy freely. */
 struct Scenario {
     ModelShape model;
@@ -168,6 +181,7 @@ struct Scenario {
     Efficiency efficiency;
     Serving serving;
     Speculative speculative;
+    Economics economics;
 };
 
 /** One problem with a scenario: the dotted key (as in `--set`), the offending value and why. */

@@ -403,6 +403,16 @@ const std::vector<Entry>& entries()
                                  &Efficiency::ttftOverheadSeconds));
         t.push_back(number("efficiency.kv_bandwidth", "fraction", "eta_kv, achieved / peak bandwidth of the KV-cache read (0: eta_bw)",
                            [](Scenario& s) -> double& { return s.efficiency.kvBandwidth; }));
+        // Economics at the operating point (docs/cost-model.md section 5, "Economics"); issue 14.
+        t.push_back(number("economics.price_per_gpu_hour", "per GPU-hour",
+                           "price of one GPU-hour in economics.currency (0: the example price of the catalogue device "
+                           "named hardware.name, USD only, labelled example)",
+                           [](Scenario& s) -> double& { return s.economics.pricePerGpuHour; }));
+        t.push_back(number("economics.pue", "",
+                           "power usage effectiveness, facility / IT power, >= 1 (default 1.2, an assumption)",
+                           [](Scenario& s) -> double& { return s.economics.pue; }));
+        t.push_back(text("economics.currency", "label of the prices (default USD; the example prices are USD and apply only then)",
+                         [](Scenario& s) -> std::string& { return s.economics.currency; }));
         return t;
     }();
     return table;

@@ -228,6 +228,13 @@ private slots:
                                        << "model.name: 300 bytes long; expected at most 256";
         QTest::newRow("number as a list in a file") << QStringList{report, QStringLiteral("--set"), QStringLiteral("workload.batch=[64]")} << "workload.batch";
         QTest::newRow("bad size") << QStringList{QStringLiteral("--screenshot"), QStringLiteral("/tmp/x.png"), QStringLiteral("--size"), QStringLiteral("big")} << "--size";
+        // Economics keys (issue 14): the message names the key and the value.
+        QTest::newRow("PUE below 1") << QStringList{report, QStringLiteral("--set"), QStringLiteral("economics.pue=0.9")}
+                                     << "economics.pue = 0.9: must be at least 1";
+        QTest::newRow("negative price") << QStringList{report, QStringLiteral("--set"), QStringLiteral("economics.price_per_gpu_hour=-3")}
+                                        << "economics.price_per_gpu_hour = -3: must not be negative";
+        QTest::newRow("text price") << QStringList{report, QStringLiteral("--set"), QStringLiteral("economics.price_per_gpu_hour=cheap")}
+                                    << "economics.price_per_gpu_hour = \"cheap\": expected a number";
     }
 
     void badInputExitsWithOneLine()
@@ -529,6 +536,97 @@ private slots:
             QVERIFY(near(cells[6].toDouble(), evaluations[2].decode.floorSecondsBatch1 * 1e3 / floorA, 1e-12));
         }
         QVERIFY(sawCsvFloor);
+    }
+
+    /** Issue 14: the report's economics at the operating point, keys as the plan's JSON names them; null where unknown. */
+    void economicsInTheReport()
+    {
+        const QString file = source("resources/scenarios/crossover-70b-h100.json");
+        const QJsonObject r = reportFor({QStringLiteral("--scenario"), file});
+        const QJsonObject x = r.value(QStringLiteral("economics")).toObject();
+        for (const char* key : {"cost_per_million_output_tokens", "cost_per_million_input_tokens", "joules_per_output_token",
+                                "output_tokens_per_second_per_megawatt", "price_per_gpu_hour", "board_power_watts", "pue",
+                                "cost_per_hour", "cost_per_million_output_tokens_all_in", "facility_power_watts"})
+            QVERIFY2(x.value(QLatin1String(key)).isDouble() && std::isfinite(x.value(QLatin1String(key)).toDouble()), key);
+        QCOMPARE(x.value(QStringLiteral("price_source")).toString(), QStringLiteral("example"));
+        QCOMPARE(x.value(QStringLiteral("power_source")).toString(), QStringLiteral("datasheet"));
+        QCOMPARE(x.value(QStringLiteral("currency")).toString(), QStringLiteral("USD"));
+        QCOMPARE(x.value(QStringLiteral("price_per_gpu_hour")).toDouble(), 2.5); // H100 SXM in gpu-prices-example.json
+        QCOMPARE(x.value(QStringLiteral("pue")).toDouble(), 1.2);
+        // 1 GPU x 700 W x 1.2 = 840 W; J per output token = 840 / out/s, out/s = O / (prefill + decode per request).
+        const double requestSeconds = (at(r, QStringLiteral("workload.prefill_ms_per_request"))
+                                       + at(r, QStringLiteral("workload.decode_ms_per_request"))) / 1e3;
+        QVERIFY(near(at(r, QStringLiteral("economics.joules_per_output_token")), 840.0 * requestSeconds / 256.0, 1e-9));
+        QVERIFY(near(at(r, QStringLiteral("economics.cost_per_million_output_tokens_all_in")),
+                     2.5 / 3600.0 * requestSeconds / 256.0 * 1e6, 1e-9));
+
+        // --set economics.price_per_gpu_hour: every $ figure scales with the price, the energy does not.
+        const QJsonObject twice = reportFor({QStringLiteral("--scenario"), file, QStringLiteral("--set"),
+                                             QStringLiteral("economics.price_per_gpu_hour=5")});
+        QCOMPARE(twice.value(QStringLiteral("economics")).toObject().value(QStringLiteral("price_source")).toString(), QStringLiteral("user"));
+        for (const char* key : {"economics.cost_per_million_output_tokens", "economics.cost_per_million_input_tokens", "economics.cost_per_hour"})
+            QVERIFY2(near(at(twice, QLatin1String(key)), 2.0 * at(r, QLatin1String(key)), 1e-12), key);
+        QCOMPARE(at(twice, QStringLiteral("economics.joules_per_output_token")), at(r, QStringLiteral("economics.joules_per_output_token")));
+        // PUE 1.5: energy x 1.25.
+        const QJsonObject pue = reportFor({QStringLiteral("--scenario"), file, QStringLiteral("--set"), QStringLiteral("economics.pue=1.5")});
+        QVERIFY(near(at(pue, QStringLiteral("economics.joules_per_output_token")), 1.25 * at(r, QStringLiteral("economics.joules_per_output_token")), 1e-12));
+
+        // A device the catalogue does not name: no example price, no TDP: null, never 0 or NaN.
+        const QJsonObject unknown = reportFor({QStringLiteral("--set"), QStringLiteral("hardware.name=Prototype X")});
+        const QJsonObject ux = unknown.value(QStringLiteral("economics")).toObject();
+        for (const char* key : {"cost_per_million_output_tokens", "cost_per_million_input_tokens", "joules_per_output_token",
+                                "output_tokens_per_second_per_megawatt", "price_per_gpu_hour", "board_power_watts"})
+            QVERIFY2(ux.value(QLatin1String(key)).isNull(), key);
+        QCOMPARE(ux.value(QStringLiteral("price_source")).toString(), QStringLiteral("unknown"));
+
+        // The text report names the example price as an example, and what to set where a figure is unknown.
+        const Result text = runRidgeline({QStringLiteral("--report"), QStringLiteral("--scenario"), file});
+        QVERIFY2(text.out.contains("EXAMPLE price for H100 SXM"), text.out.constData());
+        QVERIFY(text.out.contains("datasheet TDP of H100 SXM"));
+        const Result unknownText = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("hardware.name=Prototype X")});
+        QVERIFY(unknownText.out.contains("unknown: set economics.price_per_gpu_hour"));
+        QVERIFY(unknownText.out.contains("unknown: set hardware.board_power_watts"));
+    }
+
+    /** The N-way comparison carries the economics rows with their ratios to A, in JSON and CSV. */
+    void compareCarriesTheEconomics()
+    {
+        const QString a = source("resources/scenarios/llama-3.1-8b-h100.json");
+        const QString b = source("resources/scenarios/crossover-70b-h100.json");
+        const QString c = source("resources/scenarios/crossover-405b-h100.json");
+        const QStringList args{QStringLiteral("--report"), QStringLiteral("--scenario"), a, QStringLiteral("--compare"), b,
+                               QStringLiteral("--compare"), c};
+        const Result json = runRidgeline(QStringList(args) << QStringLiteral("--format") << QStringLiteral("json"));
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        for (const char* key : {"cost_per_million_output_tokens", "cost_per_million_input_tokens", "joules_per_output_token",
+                                "output_tokens_per_second_per_megawatt"}) {
+            const QString k = QStringLiteral(".economics.") + QLatin1String(key);
+            const double va = at(o, QStringLiteral("a") + k), vb = at(o, QStringLiteral("b") + k), vc = at(o, QStringLiteral("c") + k);
+            QVERIFY2(va > 0 && vb > 0 && vc > 0, key);
+            QVERIFY2(near(at(o, QStringLiteral("ratio") + k), vb / va, 1e-12), key);
+            QVERIFY2(near(at(o, QStringLiteral("ratio_c") + k), vc / va, 1e-12), key);
+        }
+        const Result csv = runRidgeline(QStringList(args) << QStringLiteral("--format") << QStringLiteral("csv"));
+        QCOMPARE(csv.exitCode, 0);
+        QVERIFY(csv.out.contains("\neconomics.cost_per_million_output_tokens,"));
+        QVERIFY(csv.out.contains("\neconomics.price_source,example,example,example,,"));
+        // Different currencies: no ratio of money figures (no exchange rate); the energy ratio stays.
+        QTemporaryDir dir;
+        const QString euros = dir.filePath(QStringLiteral("eur.json"));
+        QFile f(euros);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format_version": 1, "economics": {"currency": "EUR", "price_per_gpu_hour": 2.3}})");
+        f.close();
+        const Result eur = runRidgeline({QStringLiteral("--report"), QStringLiteral("--format"), QStringLiteral("json"),
+                                         QStringLiteral("--compare"), euros, QStringLiteral("--compare"), euros});
+        QCOMPARE(eur.exitCode, 0);
+        const QJsonObject e = QJsonDocument::fromJson(eur.out).object();
+        QCOMPARE(e.value(QStringLiteral("b")).toObject().value(QStringLiteral("economics")).toObject().value(QStringLiteral("currency")).toString(),
+                 QStringLiteral("EUR"));
+        const QJsonObject ratio = e.value(QStringLiteral("ratio")).toObject().value(QStringLiteral("economics")).toObject();
+        QVERIFY(ratio.value(QStringLiteral("cost_per_million_output_tokens")).isNull());
+        QVERIFY(near(ratio.value(QStringLiteral("joules_per_output_token")).toDouble(), 1.0, 1e-12));
     }
 
     /** A malformed --compare file: exit 2, one line naming the file, its letter and the field. */

@@ -21,6 +21,7 @@
 
 #include "app/mainwindow.h"
 #include "app/presentation.h"
+#include "model/analysis/operatingeconomics.h"
 #include "model/cost/costmodel.h"
 #include "model/cost/efficiencypresets.h"
 #include "model/cost/scenario.h"
@@ -33,8 +34,11 @@
 #include "views/kit/plotpanel.h"
 #include "views/floors/prefillplot.h"
 #include "document/scenariodocument.h"
+#include "document/scenariohistory.h"
+#include <QUndoStack>
 #include "views/simulation/simulationtab.h"
 #include "views/floors/sloplot.h"
+#include "views/whatifs/comparisontable.h"
 #include "views/whatifs/whatifstabs.h"
 
 using ridgeline::app::MainWindow;
@@ -96,6 +100,7 @@ private slots:
     void whatIfPlotsSkipStepsThatLeaveTheirInputs();
     void hiddenTabsAreBuiltOnFirstShow();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
+    void economicsFollowThePriceBox();
 };
 
 void TestMainWindow::initTestCase()
@@ -634,6 +639,78 @@ void TestMainWindow::tabBuiltInPresentationLooksAsOneBuiltBefore()
     QCOMPARE(b->titleLabel()->font().pointSizeF(), a->titleLabel()->font().pointSizeF());
     late.presentation()->setActive(false);
     early.presentation()->setActive(false);
+}
+
+/** Issue 14: the numbers show $ / 1M tokens, J / token and tokens/s per MW at the operating point, with their sources; the
+ *  Price/GPU-hour box edits the price through the document (one undo step) and the figures follow. */
+void TestMainWindow::economicsFollowThePriceBox()
+{
+    model::Scenario start = model::defaultScenario(); // Llama 3.1 8B on H100 SXM: example price 2.50 USD, TDP 700 W
+    start.workload.batch = 16;
+    MainWindow window(start);
+    window.resize(1600, 1000);
+    window.show();
+    ScenarioDocument* document = window.document();
+    document->evaluateNow();
+    QLabel* cost = window.numbersPanel()->valueLabel(QStringLiteral("costOutput"));
+    QLabel* costIn = window.numbersPanel()->valueLabel(QStringLiteral("costInput"));
+    QLabel* joules = window.numbersPanel()->valueLabel(QStringLiteral("joulesPerToken"));
+    QLabel* perMegawatt = window.numbersPanel()->valueLabel(QStringLiteral("tokensPerMegawatt"));
+    QLabel* price = window.numbersPanel()->valueLabel(QStringLiteral("price"));
+    QVERIFY(cost && costIn && joules && perMegawatt && price);
+    const model::OperatingEconomics example = model::operatingEconomics(document->scenario(), document->evaluation());
+    QCOMPARE(cost->text(), format::number(*example.cost.costPerMillionOutputTokens) + QStringLiteral(" USD"));
+    QCOMPARE(costIn->text(), format::number(*example.cost.costPerMillionInputTokens) + QStringLiteral(" USD"));
+    QCOMPARE(joules->text(), format::number(*example.cost.joulesPerOutputToken) + QStringLiteral(" J"));
+    QCOMPARE(perMegawatt->text(), format::approximate(*example.cost.outputTokensPerSecondPerMegawatt));
+    QVERIFY2(price->text().contains(QStringLiteral("example")), qPrintable(price->text()));
+    QVERIFY2(cost->toolTip().contains(QStringLiteral("EXAMPLE price for H100 SXM")), qPrintable(cost->toolTip()));
+    QVERIFY2(joules->toolTip().contains(QStringLiteral("datasheet TDP of H100 SXM")), qPrintable(joules->toolTip()));
+    QVERIFY(joules->toolTip().contains(QStringLiteral("upper bound")));
+
+    // Type a price into the Hardware group's box: one edit, the $ figures scale with it, the source says "your price".
+    auto* box = window.controlsPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("priceSpinBox"));
+    QVERIFY(box);
+    QCOMPARE(box->text(), QStringLiteral("example"));
+    const int undoBefore = window.history()->stack()->count();
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, QStringLiteral("5"));
+    QTest::keyClick(box, Qt::Key_Return);
+    QCOMPARE(document->scenario().economics.pricePerGpuHour, 5.0);
+    QCOMPARE(window.history()->stack()->count(), undoBefore + 1);
+    QTRY_COMPARE(cost->text(), format::number(*example.cost.costPerMillionOutputTokens * 2.0) + QStringLiteral(" USD"));
+    QCOMPARE(costIn->text(), format::number(*example.cost.costPerMillionInputTokens * 2.0) + QStringLiteral(" USD"));
+    QCOMPARE(joules->text(), format::number(*example.cost.joulesPerOutputToken) + QStringLiteral(" J")); // the energy does not move
+    QVERIFY2(cost->toolTip().contains(QStringLiteral("your price")), qPrintable(cost->toolTip()));
+    // Undo: the example price again.
+    window.history()->stack()->undo();
+    QTRY_COMPARE(cost->text(), format::number(*example.cost.costPerMillionOutputTokens) + QStringLiteral(" USD"));
+    QCOMPARE(box->text(), QStringLiteral("example"));
+
+    // A device the catalogue does not know: no price, no power: a dash, and the tool tip says what to set.
+    document->edit([](model::Scenario& s) { s.hardware.name = "Prototype X"; });
+    document->evaluateNow();
+    QCOMPARE(cost->text(), format::number(std::nan("")));
+    QVERIFY(!cost->text().contains(QStringLiteral("nan"), Qt::CaseInsensitive));
+    QVERIFY2(cost->toolTip().contains(QStringLiteral("enter one in the Hardware group")), qPrintable(cost->toolTip()));
+    QCOMPARE(joules->text(), format::number(std::nan("")));
+    QVERIFY2(joules->toolTip().contains(QStringLiteral("set hardware.board_power_watts")), qPrintable(joules->toolTip()));
+
+    // Pinned: the comparison table carries the same figures and their ratio (H100 at 2.50 against 5.00: 2x).
+    document->edit([](model::Scenario& s) { s.hardware.name = "H100 SXM"; });
+    document->evaluateNow();
+    window.pinBaseline();
+    document->edit([](model::Scenario& s) { s.economics.pricePerGpuHour = 5.0; });
+    document->evaluateNow();
+    ridgeline::views::ComparisonTable* table = window.comparisonTable();
+    QCOMPARE(table->cell(QStringLiteral("cost_per_million_output_tokens"), QStringLiteral("A"))->text(),
+             format::number(*example.cost.costPerMillionOutputTokens) + QStringLiteral(" USD"));
+    QCOMPARE(table->cell(QStringLiteral("cost_per_million_output_tokens"), QStringLiteral("B"))->text(),
+             format::number(*example.cost.costPerMillionOutputTokens * 2.0) + QStringLiteral(" USD"));
+    const QString ratio = table->cell(QStringLiteral("cost_per_million_output_tokens"), QStringLiteral("Ratio"))->text();
+    QVERIFY2(ratio.contains(QStringLiteral("2\u00d7")), qPrintable(ratio));
+    QVERIFY(table->cell(QStringLiteral("joules_per_output_token"), QStringLiteral("Ratio"))->text().contains(QLatin1Char('=')));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -769,6 +769,34 @@ QWidget* ControlsPanel::buildHardwareGroup()
     bind({.control = m_gpus, .key = "hardware.gpus"});
     bind({.control = m_linkBandwidth, .key = "hardware.link_bandwidth", .scale = 1e9, .mark = KeyBinding::Mark::HardwareName});
     bind({.control = m_linkLatency, .key = "hardware.link_latency_s", .scale = 1e-6}); // a deployment choice: no "(edited)"
+
+    // Economics (issue 14; docs/cost-model.md section 5): the price and PUE the numbers panel's cost and energy use.
+    auto* price = figureSpin(QStringLiteral("priceSpinBox"), QString(), 2, 1e6,
+                             tr("Price of one GPU-hour (economics.price_per_gpu_hour), in economics.currency.\n"
+                                "0 (\u201cexample\u201d): the example price of the catalogue device, if any, from\n"
+                                "resources/plans/gpu-prices-example.json (USD, illustrative, not a quote).\n"
+                                "Drives $ per 1M output and input tokens in the numbers."));
+    price->setSpecialValueText(tr("example"));
+    price->setAccessibleName(tr("Price per GPU-hour"));
+    auto* pue = figureSpin(QStringLiteral("pueSpinBox"), QString(), 2, 10,
+                           tr("Power usage effectiveness (economics.pue): facility power / IT power, at least 1.\n"
+                              "1.2 by default (an assumption). Multiplies the board power in J per output token\n"
+                              "and output tokens/s per MW."));
+    pue->setMinimum(1.0); // validate() requires >= 1
+    pue->setSingleStep(0.05);
+    pue->setStepType(QAbstractSpinBox::DefaultStepType);
+    pue->setAccessibleName(tr("PUE"));
+    form->addRow(tr("Price/GPU-hour"), price);
+    form->addRow(tr("PUE"), pue);
+    bind({.control = price, .key = "economics.price_per_gpu_hour"});
+    bind({.control = pue, .key = "economics.pue"});
+    auto showCurrency = [this, price] {
+        const QString suffix = QLatin1Char(' ') + QString::fromStdString(m_document->scenario().economics.currency);
+        if (price->suffix() != suffix)
+            price->setSuffix(suffix);
+    };
+    connect(m_document, &ScenarioDocument::scenarioChanged, price, showCurrency);
+    showCurrency();
     return box;
 }
 

@@ -76,7 +76,8 @@ struct KeyBinding {
  * architectureToggle, architectureGroup, layersSpinBox, hiddenSpinBox, headsSpinBox,
  * headDimSpinBox; moeToggle, moeGroup, expertsSpinBox, expertsPerTokenSpinBox, expertParamsSpinBox,
  * activeParamsLabel, kvLoraRankSpinBox, ropeHeadDimSpinBox, slidingWindowSpinBox, slidingLayersSpinBox;
- * peakFp8SpinBox, peakInt8SpinBox, linkBandwidthSpinBox, linkLatencySpinBox, computeDtypeLabel.
+ * peakFp8SpinBox, peakInt8SpinBox, linkBandwidthSpinBox, linkLatencySpinBox, computeDtypeLabel; priceSpinBox
+ * (economics.price_per_gpu_hour, 0 shown as "example") and pueSpinBox (economics.pue).
  */
 class ControlsPanel final : public QWidget {
     Q_OBJECT

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/floors/headlinefigures.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <QCoreApplication>
 
+#include "model/analysis/operatingeconomics.h"
 #include "document/format.h"
 
 namespace ridgeline::views {
@@ -16,7 +19,108 @@ QString tr(const char* text)
     return QCoreApplication::translate("ridgeline::views::HeadlineFigures", text);
 }
 
+/** One economics figure as the numbers panel and the comparison show it. */
+struct EconomicsRow {
+    const char* panelKey;  ///< numbers panel key
+    const char* figureKey; ///< headline figure key (the JSON report's name)
+    QString label;
+    std::optional<double> value;
+    QString unit;
+    QString text;
+    QString toolTip;
+    int better;
+};
+
+std::vector<EconomicsRow> economicsRows(const model::Scenario& scenario, const model::Evaluation& evaluation)
+{
+    using namespace format;
+    const model::OperatingEconomics x = model::operatingEconomics(scenario, evaluation);
+    const model::OperatingCost& c = x.cost;
+    const QString currency = QString::fromStdString(x.currency);
+    const QString device = QString::fromStdString(x.catalogueDevice);
+    const int gpus = std::max(1, scenario.hardware.gpus);
+    const QString dash = number(std::nan(""));
+
+    QString priceTip;
+    switch (x.priceSource) {
+    case model::PriceSource::User:
+        priceTip = tr("p = %1 %2 per GPU-hour: your price (economics.price_per_gpu_hour; Hardware group, Price/GPU-hour).")
+                       .arg(number(*x.inputs.pricePerGpuHour), currency);
+        break;
+    case model::PriceSource::Example:
+        priceTip = tr("p = %1 %2 per GPU-hour: an EXAMPLE price for %3 (resources/plans/gpu-prices-example.json: round\n"
+                      "figures of the order of cloud list prices, not a quote). Enter your price in the Hardware group,\n"
+                      "Price/GPU-hour (economics.price_per_gpu_hour).")
+                       .arg(number(*x.inputs.pricePerGpuHour), currency, device);
+        break;
+    case model::PriceSource::Unknown:
+        priceTip = tr("No price per GPU-hour: enter one in the Hardware group, Price/GPU-hour (economics.price_per_gpu_hour).\n"
+                      "Example prices exist only for catalogue devices, in USD (economics.currency is %1).")
+                       .arg(currency);
+        break;
+    }
+    QString powerTip;
+    switch (x.powerSource) {
+    case model::PowerSource::Datasheet:
+        powerTip = tr("W = %1 W per GPU: the datasheet TDP of %2 (hardware catalogue, Help > Hardware catalogue for the\n"
+                      "source). Board at TDP: an upper bound.")
+                       .arg(integer(*x.inputs.boardPowerWatts), device);
+        break;
+    case model::PowerSource::Scenario:
+        powerTip = tr("W = %1 W per GPU: hardware.board_power_watts as set. Board at TDP: an upper bound.")
+                       .arg(integer(*x.inputs.boardPowerWatts));
+        break;
+    case model::PowerSource::Unknown:
+        powerTip = tr("No board power for this device: set hardware.board_power_watts (Hardware > Add device,\n"
+                      "Board power, or --set); the catalogue has no TDP for it.");
+        break;
+    }
+    const QString pueTip = tr("PUE = %1 (economics.pue, an assumption; Hardware group, PUE).").arg(number(x.inputs.pue));
+    const QString rate = tr("G = %1 GPU(s); out/s = O / (t_pre + O \u00b7 t_step(B) / B), in/s = P / (same): one instance at batch B;\n"
+                            "f = %2, the prefill share of its GPU time.")
+                             .arg(integer(gpus), percent(evaluation.workload.prefillShare));
+    auto money = [&](const std::optional<double>& v) { return v ? number(*v) + QLatin1Char(' ') + currency : dash; };
+
+    std::vector<EconomicsRow> rows;
+    rows.push_back({"price", "price_per_gpu_hour", tr("Price per GPU-hour"), x.inputs.pricePerGpuHour, currency,
+                    x.inputs.pricePerGpuHour
+                        ? tr("%1 %2 (%3)").arg(number(*x.inputs.pricePerGpuHour), currency,
+                                               x.priceSource == model::PriceSource::Example ? tr("example") : tr("yours"))
+                        : dash,
+                    priceTip, 0});
+    rows.push_back({"costOutput", "cost_per_million_output_tokens", tr("Cost per 1M output tokens"), c.costPerMillionOutputTokens,
+                    currency, money(c.costPerMillionOutputTokens),
+                    tr("(1 \u2212 f) \u00b7 G \u00b7 p / 3600 / out/s \u00b7 10\u2076: the decode share of the GPU time, charged to output tokens\n"
+                       "(all-in, prefill included: %1).\n")
+                            .arg(money(c.costPerMillionOutputTokensAllIn))
+                        + rate + QLatin1Char('\n') + priceTip,
+                    -1});
+    rows.push_back({"costInput", "cost_per_million_input_tokens", tr("Cost per 1M input tokens"), c.costPerMillionInputTokens, currency,
+                    money(c.costPerMillionInputTokens),
+                    tr("f \u00b7 G \u00b7 p / 3600 / in/s \u00b7 10\u2076: the prefill share of the GPU time, charged to prompt tokens.\n")
+                        + rate + QLatin1Char('\n') + priceTip,
+                    -1});
+    rows.push_back({"joulesPerToken", "joules_per_output_token", tr("Energy per output token"), c.joulesPerOutputToken, QStringLiteral("J"),
+                    c.joulesPerOutputToken ? number(*c.joulesPerOutputToken) + QStringLiteral(" J") : dash,
+                    tr("G \u00b7 W \u00b7 PUE / out/s (prefill energy included).\n") + rate + QLatin1Char('\n') + powerTip + QLatin1Char('\n')
+                        + pueTip,
+                    -1});
+    rows.push_back({"tokensPerMegawatt", "output_tokens_per_second_per_megawatt", tr("Output tok/s per MW"),
+                    c.outputTokensPerSecondPerMegawatt, QStringLiteral("tok/s/MW"),
+                    c.outputTokensPerSecondPerMegawatt ? approximate(*c.outputTokensPerSecondPerMegawatt) : dash,
+                    tr("out/s / (G \u00b7 W \u00b7 PUE / 10\u2076).\n") + rate + QLatin1Char('\n') + powerTip + QLatin1Char('\n') + pueTip, 1});
+    return rows;
+}
+
 } // namespace
+
+std::vector<EconomicsText> economicsTexts(const model::Scenario& scenario, const model::Evaluation& evaluation)
+{
+    std::vector<EconomicsText> out;
+    for (const EconomicsRow& row : economicsRows(scenario, evaluation))
+        out.push_back({QString::fromLatin1(row.panelKey), row.text, row.toolTip});
+    return out;
+}
 
 QString scenarioName(const model::Scenario& scenario)
 {
@@ -40,7 +144,7 @@ QString ratioText(double a, double b)
     return text + QStringLiteral("\u00d7");
 }
 
-std::vector<HeadlineFigure> headlineFigures(const model::Scenario& /*scenario*/, const model::Evaluation& evaluation)
+std::vector<HeadlineFigure> headlineFigures(const model::Scenario& scenario, const model::Evaluation& evaluation)
 {
     using namespace format;
     const model::DecodeResult& d = evaluation.decode;
@@ -89,6 +193,9 @@ std::vector<HeadlineFigure> headlineFigures(const model::Scenario& /*scenario*/,
     add("max_sequences", tr("Max sequences"), double(c.maxSequencesContiguous), "seq", integer(double(c.maxSequencesContiguous)), 1);
     const double gpuSeconds = evaluation.workload.gpuSecondsPerOutputToken;
     add("gpu_ms_per_output_token", tr("GPU time/output token"), gpuSeconds * 1e3, "ms", milliseconds(gpuSeconds * 1e3), -1);
+    for (const EconomicsRow& row : economicsRows(scenario, evaluation))
+        out.push_back({QString::fromLatin1(row.figureKey), row.label, row.value ? *row.value : nan, row.unit, row.text, row.better,
+                       row.toolTip});
     return out;
 }
 

@@ -18,14 +18,29 @@ struct HeadlineFigure {
     QString unit;        ///< e.g. "ms", "tok/s", "GB"
     QString text;        ///< value formatted with its unit, as the numbers panel shows it
     int better = 0;      ///< -1: lower is better (times, bytes), +1: higher is better (throughput), 0: neither
+    QString toolTip{};   ///< where the figure's inputs come from, when that is not the formula alone (economics); may be empty
 };
+
+/** One economics line of the numbers panel (views::NumbersPanel): its key, the text shown and its tool tip. */
+struct EconomicsText {
+    QString key;     ///< price, costOutput, costInput, joulesPerToken, tokensPerMegawatt
+    QString text;    ///< e.g. "0.412 USD"; "\u2013" where the price or the power is unknown
+    QString toolTip; ///< the formula and the source of each input (example or your price, datasheet TDP), or what to set
+};
+
+/**
+ * The economics at the operating point of @p evaluation of @p scenario (model::operatingEconomics, docs/cost-model.md
+ * section 5): price per GPU-hour, $ per 1M output and input tokens, J per output token, output tokens/s per MW.
+ */
+std::vector<EconomicsText> economicsTexts(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
 /**
  * The headline figures of @p evaluation of @p scenario, in a fixed order (the same keys for any
  * scenario, except one "max_batch_slo_<ms>" row per ITL SLO line): batch-1 floor, t_step, what
  * bounds decode (text only, value NaN), per-user and total throughput, bytes read per step, KV share, KV per token, resident weights,
  * ridge point, decode intensity, compute-bound batch, largest batch per ITL SLO, prefill time,
- * TTFT, crossover P*, KV budget, max sequences, GPU-seconds per output token.
+ * TTFT, crossover P*, KV budget, max sequences, GPU-seconds per output token; then the economics (price per GPU-hour,
+ * cost per 1M output and input tokens, J per output token, output tokens/s per MW: NaN and "\u2013" where unknown).
  */
 std::vector<HeadlineFigure> headlineFigures(const model::Scenario& scenario, const model::Evaluation& evaluation);
 

@@ -11,9 +11,11 @@
 #include <QStringList>
 #include <QVBoxLayout>
 
+#include "model/analysis/operatingeconomics.h"
 #include "model/cost/dtype.h"
 #include "model/cost/formulatext.h"
 #include "document/format.h"
+#include "views/floors/headlinefigures.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotpanel.h"
 
@@ -116,6 +118,13 @@ NumbersPanel::NumbersPanel(QWidget* parent)
            tr("HBM capacity \u00b7 utilisation \u2212 N \u00b7 b_w / T (\u2212 activation reserve), per GPU"));
     addRow(QStringLiteral("fits"), tr("Cache at (B, S)"), tr("B \u00b7 S \u00b7 kv_tok per GPU against the KV budget"));
     addRow(QStringLiteral("maxSequences"), tr("Max sequences"), tr("Contiguous reservation: floor(budget / (S \u00b7 kv_tok))"));
+    // Economics at the operating point (docs/cost-model.md section 5, "Economics"); tool tips name each input's source.
+    addSection(tr("Cost and energy at (B, S)"));
+    addRow(QStringLiteral("price"), tr("Price/GPU-hour"), QString());
+    addRow(QStringLiteral("costOutput"), tr("Per 1M output tok"), QString());
+    addRow(QStringLiteral("costInput"), tr("Per 1M input tok"), QString());
+    addRow(QStringLiteral("joulesPerToken"), tr("Energy/output tok"), QString());
+    addRow(QStringLiteral("tokensPerMegawatt"), tr("Output tok/s per MW"), QString());
     m_grid->setRowStretch(m_row, 1);
 }
 
@@ -329,6 +338,11 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     setValue(QStringLiteral("fits"), tr("%1%2 (%3)").arg(gigabytes(capacity.kvNeededBytes), perGpu,
                                                        capacity.fits ? tr("fits") : tr("does not fit")));
     setValue(QStringLiteral("maxSequences"), integer(double(capacity.maxSequencesContiguous)));
+
+    for (const EconomicsText& row : economicsTexts(scenario, evaluation)) {
+        setValue(row.key, row.text);
+        setFormula(row.key, row.toolTip);
+    }
 }
 
 } // namespace ridgeline::views

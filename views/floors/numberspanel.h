@@ -20,7 +20,9 @@ namespace ridgeline::views {
  * params, residentWeights, weights (read per step per GPU), kvPerToken, kvPerTokenPerGpu, experts,
  * floor, allExpertsFloor, step, comm, read, kvShare, perUser, total, affine, ridge, computePeak,
  * decodeIntensity, computeBoundBatch, sloBatches, prefillFlop, prefillTime, crossover,
- * computeBoundPrompt, attentionShare, kvWritten, kvBudget, fits, maxSequences.
+ * computeBoundPrompt, attentionShare, kvWritten, kvBudget, fits, maxSequences; the economics at the operating point
+ * (views::economicsTexts): price, costOutput, costInput, joulesPerToken, tokensPerMegawatt ("\u2013" where the price or
+ * the power is unknown, the tool tip saying what to set).
  *
  * Rows that do not apply are hidden (rowVisible()): kvPerTokenPerGpu and comm at T = 1, experts and
  * allExpertsFloor for a dense model. With T > 1 bytes read and capacity are labelled per GPU.

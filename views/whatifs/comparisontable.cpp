@@ -231,7 +231,8 @@ void ComparisonTable::refresh(const model::Scenario& scenario, const model::Eval
         const HeadlineFigure& fb = b[i];
         Row& row = m_rows[i];
         const HeadlineFigure* ref = m_columns.empty() ? nullptr : findFigure(m_columns.front().figures, fb.key);
-        const double va = ref ? ref->value : std::nan("");
+        // No ratio across units (money figures of scenarios in different currencies).
+        const double va = ref && ref->unit == fb.unit ? ref->value : std::nan("");
         if (rebuilt || row.live->objectName() != fb.key + live) { // the pinned cells: written once per pin
             row.name->setText(fb.label);
             row.name->setToolTip(fb.label + QStringLiteral(" (") + fb.unit + QLatin1Char(')'));
@@ -241,10 +242,12 @@ void ComparisonTable::refresh(const model::Scenario& scenario, const model::Eval
                 QLabel* value = row.pinned[qsizetype(c)];
                 value->setObjectName(fb.key + column.letter);
                 value->setText(f ? f->text : QStringLiteral("\u2013"));
+                value->setToolTip(f ? f->toolTip : QString());
                 value->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::pinned(column.slot))));
                 if (QLabel* ratio = row.pinnedRatios[qsizetype(c)]) {
                     ratio->setObjectName(fb.key + QStringLiteral("Ratio") + column.letter);
-                    ratio->setText(ratioHtml(va, f ? f->value : std::nan(""), fb.better));
+                    const bool sameUnit = ref && f && ref->unit == f->unit;
+                    ratio->setText(ratioHtml(sameUnit ? ref->value : std::nan(""), sameUnit ? f->value : std::nan(""), fb.better));
                     ratio->setAccessibleName(tr("%1, %2 divided by %3").arg(fb.label, column.letter, reference));
                 }
             }
@@ -253,6 +256,8 @@ void ComparisonTable::refresh(const model::Scenario& scenario, const model::Eval
             row.liveRatio->setAccessibleName(tr("%1, %2 divided by %3").arg(fb.label, ab ? live : tr("live"), reference));
         }
         row.live->setText(fb.text);
+        if (row.live->toolTip() != fb.toolTip)
+            row.live->setToolTip(fb.toolTip);
         const QString ratio = ratioHtml(va, fb.value, fb.better);
         if (row.liveRatio->text() != ratio)
             row.liveRatio->setText(ratio);

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Economics at the window's operating point (issue 14): the scenario's economics keys, where the price and the board
+// power come from, and the section 5 formulas of docs/cost-model.md worked by hand from the evaluation's GPU time per
+// request (never copied from the code's output).
+
+#include <cmath>
+
+#include <QtTest>
+
+#include "model/analysis/operatingeconomics.h"
+#include "model/cost/costmodel.h"
+#include "model/cost/presets.h"
+#include "model/cost/scenariokeys.h"
+#include "model/cost/scenariomigration.h"
+
+using namespace ridgeline::model;
+
+namespace {
+
+ModelShape presetModel(const char* id)
+{
+    for (const ModelPreset& p : modelPresets())
+        if (p.id == id)
+            return p.shape;
+    qFatal("no preset %s", id);
+}
+
+/** Llama 3.1 70B bf16 on 4 H100 SXM (the catalogue's device: 700 W TDP; example price 2.50 USD), batch 32. */
+Scenario llama70bOnFourH100()
+{
+    Scenario s = defaultScenario();
+    s.model = presetModel("llama-3.1-70b");
+    const std::string error = applyHardwarePreset(s, "h100-sxm");
+    if (!error.empty())
+        qFatal("%s", error.c_str());
+    s.hardware.gpus = 4;
+    s.workload.batch = 32;
+    s.workload.promptTokens = 2048;
+    s.workload.outputTokens = 256;
+    return s;
+}
+
+bool close(double a, double b, double rel = 1e-12) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
+
+} // namespace
+
+class TestEconomics final : public QObject {
+    Q_OBJECT
+
+private slots:
+    /** Section 5 by hand: C_h = G p; $/1M out = (1 - f) C_h / 3600 / out/s x 1e6; ... with out/s = O / request GPU time. */
+    void operatingPointByHand()
+    {
+        const Scenario s = llama70bOnFourH100();
+        QVERIFY(validate(s).empty());
+        const Evaluation ev = evaluate(s);
+        const OperatingEconomics x = operatingEconomics(s, ev);
+
+        // Inputs: the example price of H100 SXM (resources/plans/gpu-prices-example.json: 2.5 USD), its datasheet TDP
+        // (700 W, resources/presets/hardware.json), the default PUE 1.2.
+        QCOMPARE(x.priceSource, PriceSource::Example);
+        QCOMPARE(x.powerSource, PowerSource::Datasheet);
+        QCOMPARE(*x.inputs.pricePerGpuHour, 2.5);
+        QCOMPARE(*x.inputs.boardPowerWatts, 700.0);
+        QCOMPARE(x.inputs.pue, 1.2);
+        QCOMPARE(Economics{}.pue, kDefaultPue); // the scenario's default PUE is the plan's
+        QCOMPARE(x.currency, std::string("USD"));
+
+        // One request: t_pre(P) of prefill and O t_step(B, P + O/2) / B of decode, GPU-seconds of the 4-GPU instance.
+        const double pre = ev.workload.prefillSecondsPerRequest;
+        const double dec = ev.workload.decodeSecondsPerRequest;
+        QVERIFY(pre > 0 && dec > 0);
+        const double outPerSecond = 256.0 / (pre + dec);
+        const double inPerSecond = 2048.0 / (pre + dec);
+        const double f = pre / (pre + dec);
+        const double costPerHour = 4 * 2.5;                      // 10 USD per hour
+        const double perSecond = costPerHour / 3600.0;
+        const double allIn = perSecond / outPerSecond * 1e6;
+        const double facilityWatts = 4 * 700.0 * 1.2;            // 3,360 W
+        qInfo("70B on 4 H100, B 32, P 2048, O 256: t_pre %.3f ms, decode %.3f ms per request, f %.4f, out/s %.1f; "
+              "$/1M out %.4f, $/1M in %.4f, J/token %.4f, tok/s/MW %.0f",
+              pre * 1e3, dec * 1e3, f, outPerSecond, (1 - f) * allIn, f * perSecond / inPerSecond * 1e6,
+              facilityWatts / outPerSecond, outPerSecond / (facilityWatts / 1e6));
+        QVERIFY(close(*x.cost.costPerHour, costPerHour));
+        QVERIFY(close(*x.cost.costPerMillionOutputTokensAllIn, allIn));
+        QVERIFY(close(*x.cost.costPerMillionOutputTokens, (1 - f) * allIn));
+        QVERIFY(close(*x.cost.costPerMillionInputTokens, f * perSecond / inPerSecond * 1e6));
+        QVERIFY(close(*x.cost.facilityPowerWatts, facilityWatts));
+        QVERIFY(close(*x.cost.joulesPerOutputToken, facilityWatts / outPerSecond));
+        QVERIFY(close(*x.cost.outputTokensPerSecondPerMegawatt, outPerSecond / (facilityWatts / 1e6)));
+        // The output and input shares add up to every GPU-second of the request.
+        QVERIFY(close(*x.cost.costPerMillionOutputTokens * 256 + *x.cost.costPerMillionInputTokens * 2048, allIn * 256, 1e-9));
+    }
+
+    /** Your price wins and scales every $ figure; PUE scales the energy figures and not the $ ones. */
+    void yourPriceAndPue()
+    {
+        Scenario s = llama70bOnFourH100();
+        const Evaluation ev = evaluate(s);
+        const OperatingEconomics example = operatingEconomics(s, ev);
+        QCOMPARE(setKey(s, "economics.price_per_gpu_hour", "3.75"), std::string());
+        QCOMPARE(setKey(s, "economics.pue", "1.5"), std::string());
+        const OperatingEconomics yours = operatingEconomics(s, evaluate(s));
+        QCOMPARE(yours.priceSource, PriceSource::User);
+        QVERIFY(close(*yours.cost.costPerMillionOutputTokens, *example.cost.costPerMillionOutputTokens * 3.75 / 2.5));
+        QVERIFY(close(*yours.cost.costPerMillionInputTokens, *example.cost.costPerMillionInputTokens * 3.75 / 2.5));
+        QVERIFY(close(*yours.cost.joulesPerOutputToken, *example.cost.joulesPerOutputToken * 1.5 / 1.2));
+        QVERIFY(close(*yours.cost.outputTokensPerSecondPerMegawatt, *example.cost.outputTokensPerSecondPerMegawatt * 1.2 / 1.5));
+    }
+
+    /** No price and no power known: nullopt, never NaN or 0. Example prices only in USD; an edited device keeps them. */
+    void unknownsAndExamples()
+    {
+        Scenario s = llama70bOnFourH100();
+        s.hardware.name = "My accelerator";
+        s.hardware.boardPowerWatts = 0;
+        OperatingEconomics x = operatingEconomics(s, evaluate(s));
+        QCOMPARE(x.priceSource, PriceSource::Unknown);
+        QCOMPARE(x.powerSource, PowerSource::Unknown);
+        QVERIFY(!x.inputs.pricePerGpuHour && !x.inputs.boardPowerWatts);
+        QVERIFY(!x.cost.costPerMillionOutputTokens && !x.cost.costPerMillionInputTokens && !x.cost.costPerHour);
+        QVERIFY(!x.cost.joulesPerOutputToken && !x.cost.outputTokensPerSecondPerMegawatt);
+        QCOMPARE(priceSourceKey(x.priceSource), std::string_view("unknown"));
+
+        // The default scenario's H100 has no board power of its own (0): the catalogue's datasheet TDP is used.
+        Scenario h100 = defaultScenario();
+        QCOMPARE(h100.hardware.boardPowerWatts, 0.0);
+        x = operatingEconomics(h100, evaluate(h100));
+        QCOMPARE(x.powerSource, PowerSource::Datasheet);
+        QCOMPARE(*x.inputs.boardPowerWatts, 700.0);
+        // A slider moved: "H100 SXM (edited)" still takes H100's example price; a board power that is not the
+        // datasheet's is the scenario's.
+        h100.hardware.name = "H100 SXM (edited)";
+        h100.hardware.boardPowerWatts = 650;
+        x = operatingEconomics(h100, evaluate(h100));
+        QCOMPARE(x.priceSource, PriceSource::Example);
+        QCOMPARE(x.powerSource, PowerSource::Scenario);
+        QCOMPARE(*x.inputs.boardPowerWatts, 650.0);
+        // In EUR the USD example does not apply.
+        h100.economics.currency = "EUR";
+        x = operatingEconomics(h100, evaluate(h100));
+        QCOMPARE(x.priceSource, PriceSource::Unknown);
+        QVERIFY(!x.cost.costPerMillionOutputTokens);
+        QVERIFY(x.cost.joulesPerOutputToken.has_value());
+    }
+
+    void badValuesNameTheKeyAndTheValue_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("PUE below 1") << "economics.pue" << "0.9" << "economics.pue = 0.9: must be at least 1";
+        QTest::newRow("PUE 0") << "economics.pue" << "0" << "economics.pue = 0: must be at least 1";
+        QTest::newRow("PUE 11") << "economics.pue" << "11" << "economics.pue = 11: must be at most 10";
+        QTest::newRow("negative price") << "economics.price_per_gpu_hour" << "-2" << "economics.price_per_gpu_hour = -2: must not be negative";
+        QTest::newRow("no currency") << "economics.currency" << "" << "economics.currency = \"\": must name the currency";
+    }
+
+    void badValuesNameTheKeyAndTheValue()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, message);
+        Scenario s = defaultScenario();
+        QCOMPARE(setKey(s, key.toStdString(), value.toStdString()), std::string());
+        const std::vector<ScenarioError> errors = validate(s);
+        QCOMPARE(int(errors.size()), 1);
+        QCOMPARE(QString::fromStdString(errors.front().key), key);
+        QVERIFY2(QString::fromStdString(errors.front().message).startsWith(message), errors.front().message.c_str());
+    }
+
+    /** A file written before the economics keys loads as it did, with the defaults; a file with them round-trips. */
+    void oldFilesLoadAndNewKeysRoundTrip()
+    {
+        QFile f(QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/scenarios/crossover-70b-h100.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray old = f.readAll();
+        QVERIFY(!old.contains("economics"));
+        Scenario loaded;
+        ScenarioLoadReport report;
+        QCOMPARE(loadScenarioJson(old, defaultScenario(), loaded, report), std::string());
+        QCOMPARE(loaded.economics.pricePerGpuHour, 0.0);
+        QCOMPARE(loaded.economics.pue, 1.2);
+        QCOMPARE(loaded.economics.currency, std::string("USD"));
+        QVERIFY(report.ignored.empty());
+
+        Scenario s = defaultScenario();
+        QCOMPARE(applyJsonText(s, R"({"economics": {"price_per_gpu_hour": 2.75, "pue": 1.35, "currency": "EUR"}})"), std::string());
+        QCOMPARE(s.economics.pricePerGpuHour, 2.75);
+        QCOMPARE(s.economics.pue, 1.35);
+        QCOMPARE(s.economics.currency, std::string("EUR"));
+        Scenario back = defaultScenario();
+        QCOMPARE(applyJson(back, toJson(s)), std::string());
+        QCOMPARE(back.economics.pricePerGpuHour, 2.75);
+        QCOMPARE(back.economics.pue, 1.35);
+        QCOMPARE(back.economics.currency, std::string("EUR"));
+        // Wrong type: refused with the key, scenario unchanged.
+        const std::string error = applyJsonText(back, R"({"economics": {"pue": "high"}})");
+        QVERIFY2(error.find("economics.pue") != std::string::npos, error.c_str());
+        QCOMPARE(back.economics.pue, 1.35);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEconomics)
+#include "tst_economics.moc"
