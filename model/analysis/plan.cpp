@@ -49,6 +49,15 @@ double mdOneWaitSeconds(double rho, double service)
  * Largest utilization rho of an M/D/1 queue with service @p service whose mean wait stays within @p slack:
  * rho * s / (2 (1 - rho)) <= x  <=>  rho <= 2x / (s + 2x). nullopt when @p slack <= 0.
  */
+/**
+ * The lowest utilization a pool (a colocated instance's prefills, or a prefill pool) is sized for. A TTFT SLO
+ * barely above one prefill leaves almost no room to queue, and M/D/1 then asks for a pool at a fraction of a
+ * percent busy (a trial found 1,196 prefill instances, 9,576 GPUs, for one 32k-prompt plan). Sized at this floor
+ * instead, such a plan shows the TTFT it would have and misses the SLO: nobody buys a pool to run it 95 % idle.
+ * A planning convention, not a fact (docs/cost-model.md section 5).
+ */
+constexpr double kMinPoolUtilization = 0.05;
+
 std::optional<double> utilizationWithin(double slack, double service)
 {
     if (!(slack > 0))
@@ -522,7 +531,8 @@ PlanResult searchPlans(const PlanRequest& req)
                             // at most maxUtilization of 1 / g; prefills queue (M/D/1) and wait half a decode step on average.
                             const double g = pre + O * step / B;
                             const std::optional<double> rhoMax = utilizationWithin(ttftSlo - pre - step / 2.0, pre);
-                            const double perInstanceMax = rhoMax ? std::min(headroom / g, *rhoMax / pre) : headroom / g;
+                            const double perInstanceMax =
+                                rhoMax ? std::min(headroom / g, std::max(*rhoMax, kMinPoolUtilization) / pre) : headroom / g;
                             p.replicas = wholeUnits(lambda / perInstanceMax);
                             const double rho = lambda / p.replicas * pre;
                             p.ttftMs = (pre + mdOneWaitSeconds(rho, pre) + step / 2.0) * 1000.0;
@@ -535,7 +545,8 @@ PlanResult searchPlans(const PlanRequest& req)
                             // Prefill pool and decode pool of the same device and layout; the KV of each prompt crosses
                             // the link, each of the tp * pp GPUs holding the cache sending its share.
                             p.kvTransferSeconds = lr.kvTransferSeconds;
-                            const double rhoMax = utilizationWithin(ttftSlo - pre - p.kvTransferSeconds, pre).value_or(0.9);
+                            const double rhoMax =
+                                std::max(utilizationWithin(ttftSlo - pre - p.kvTransferSeconds, pre).value_or(0.9), kMinPoolUtilization);
                             p.prefillInstances = wholeUnits(lambda * pre / rhoMax);
                             const double perDecodeInstance = headroom * B / (O * step);
                             p.decodeInstances = wholeUnits(lambda / perDecodeInstance);

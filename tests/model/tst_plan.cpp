@@ -331,6 +331,47 @@ private slots:
         QCOMPARE(full.points[size_t(full.plans.front())].replicas, int(std::ceil(20 * g)));
     }
 
+    void poolsAreNotSizedToRunIdle()
+    {
+        // A TTFT SLO 0.2 % above one prefill: M/D/1 allows a prefill utilization of 2x / (t_pre + 2x) ~ 0.4 %, which
+        // sized a pool of hundreds of instances that run almost idle (a trial: 1,196 prefill instances). Pools are
+        // sized at no less than 5 % busy: the plan shows the TTFT at that load and misses the SLO, in both kinds.
+        PlanRequest req;
+        req.scenario = defaultScenario(); // Llama 3.1 8B
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1};
+        req.candidates.batchCaps = {16};
+        Scenario s = req.scenario;
+        s.hardware = d.hardware;
+        const LayoutResult lr = evaluateLayout(s, ParallelLayout{1, 1, 1, 0}, 16, 1024 + 64, 1024, 1024 + 128);
+        const double pre = lr.prefillSeconds;
+        req.load = {20, 1024, 128};
+        for (const Disaggregation kind : {Disaggregation::Colocated, Disaggregation::Disaggregated}) {
+            const bool disagg = kind == Disaggregation::Disaggregated;
+            req.candidates.disaggregation = kind;
+            // The TTFT the kind needs before any queueing, plus 0.2 % of a prefill to queue in.
+            const double floorMs = (pre + (disagg ? lr.kvTransferSeconds : lr.stepSeconds / 2)) * 1e3;
+            req.slo = {floorMs + pre * 2.0, 1000}; // {TTFT, ITL}: 2 ms of queueing room per second of prefill
+            const PlanResult r = searchPlans(req);
+            QCOMPARE(int(r.points.size()), 1);
+            const PlanPoint& p = r.points.front();
+            const int instances = disagg ? p.prefillInstances : p.replicas;
+            // Sized for 5 % busy: ceil(lambda t_pre / 0.05) instances. Without the floor, rho = 2x / (t_pre + 2x) with
+            // x = 0.002 t_pre, 0.4 %: about 12 times as many.
+            QCOMPARE(instances, int(std::ceil(20 * pre / 0.05)));
+            QVERIFY2(!p.meetsTtft, qPrintable(QString::number(p.ttftMs)));
+            QVERIFY(p.ttftMs > req.slo.ttftMs);
+            QVERIFY(r.plans.empty());
+            // With room to queue (one more prefill) the floor does not bind: the plan meets the SLO as before.
+            req.slo = {floorMs + pre * 1e3, 1000};
+            const PlanResult roomy = searchPlans(req);
+            QCOMPARE(int(roomy.plans.size()), 1);
+        }
+    }
+
     void excludedDevicesSayWhy()
     {
         PlanRequest req;
