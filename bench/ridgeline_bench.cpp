@@ -39,6 +39,15 @@
 
 #include <qcustomplot.h>
 
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h> // per-slider instruction counts under callgrind (docs/performance.md)
+#define RL_CALLGRIND_ZERO() CALLGRIND_ZERO_STATS
+#define RL_CALLGRIND_DUMP(name) CALLGRIND_DUMP_STATS_AT(name)
+#else
+#define RL_CALLGRIND_ZERO() ((void)0)
+#define RL_CALLGRIND_DUMP(name) ((void)(name))
+#endif
+
 #include "app/mainwindow.h"
 #include "model/cost/costmodel.h"
 #include "views/controls/controlspanel.h"
@@ -420,6 +429,9 @@ int main(int argc, char** argv)
         previousStepNs = clock.nsecsElapsed();
         QSlider* slider = control->slider();
         std::vector<double> ms;
+        // Under callgrind: one dump per slider ("slider <name> <steps>"), its steps and nothing else
+        // (the waits between steps sleep in the event loop and cost next to no instructions).
+        RL_CALLGRIND_ZERO();
         int unchanged = 0; // positions that map to the value already shown: nothing to paint
         const int lo = slider->minimum(), hi = slider->maximum();
         for (int step = 0; step < steps; ++step) {
@@ -447,6 +459,10 @@ int main(int argc, char** argv)
             } else {
                 ++unchanged;
             }
+        }
+        {
+            const QByteArray dumpName = QStringLiteral("slider %1 %2 steps").arg(name).arg(ms.size() + unchanged).toUtf8();
+            RL_CALLGRIND_DUMP(dumpName.constData());
         }
         QJsonObject sliderStats = stats(ms);
         sliderStats.insert(QStringLiteral("unchanged_positions"), unchanged);
