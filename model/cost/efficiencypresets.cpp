@@ -10,7 +10,7 @@ namespace ridgeline::model {
 namespace {
 
 Efficiency fitted(double etaBw, double mfuPrefill, double mfuDecode, double stepMs, double chunkMs, double etaKv, double perSequenceUs,
-                  double ttftMs = 0)
+                  double ttftMs = 0, double etaKvOneSequence = 0)
 {
     Efficiency e;
     e.bandwidth = etaBw;
@@ -22,6 +22,7 @@ Efficiency fitted(double etaBw, double mfuPrefill, double mfuDecode, double step
     e.kvBandwidth = etaKv;
     e.perSequenceOverheadSeconds = perSequenceUs * 1e-6;
     e.ttftOverheadSeconds = ttftMs * 1e-3;
+    e.kvBandwidthOneSequence = etaKvOneSequence;
     return e;
 }
 
@@ -84,12 +85,18 @@ std::string efficiencyPresetIds()
 std::string efficiencyPresetDescription(const EfficiencyPreset& p)
 {
     const Efficiency& e = p.efficiency;
-    char values[420];
+    char values[480];
     std::snprintf(values, sizeof values,
                   "eta_bw %.3g, MFU prefill %.3g, MFU decode %.3g, step overhead %.3g ms, chunk overhead %.3g ms, "
                   "eta_kv %.3g, per-sequence %.3g us, TTFT overhead %.3g ms",
                   e.bandwidth, e.mfuPrefill, e.mfuDecode, e.stepOverheadSeconds * 1e3, e.chunkOverheadSeconds * 1e3,
                   e.kvBandwidthOrDefault(), e.perSequenceOverheadSeconds * 1e6, e.ttftOverheadSeconds * 1e3);
+    std::string lone;
+    if (e.kvBandwidthOneSequence > 0) {
+        char b[80];
+        std::snprintf(b, sizeof b, ", eta_kv1 (one sequence's KV read) %.3g", e.kvBandwidthOneSequence);
+        lone = b;
+    }
     std::string engine;
     if (p.scheduler == SchedulerVersion::TrtllmInflight)
         engine = ", with TensorRT-LLM's in-flight scheduler (--scheduler trtllm)";
@@ -98,7 +105,7 @@ std::string efficiencyPresetDescription(const EfficiencyPreset& p)
     char errors[200];
     std::snprintf(errors, sizeof errors, "MAPE in-sample ITL %.1f %%, TTFT %.1f %%; held out (half the concurrencies) ITL %.1f %%, TTFT %.1f %%",
                   p.inSampleItlPercent, p.inSampleTtftPercent, p.heldOutItlPercent, p.heldOutTtftPercent);
-    return p.name + ". Fitted to " + p.measuredOn + ": " + values + engine + ". " + errors + ". Source: " + p.source + " (" + p.fitted
+    return p.name + ". Fitted to " + p.measuredOn + ": " + values + lone + engine + ". " + errors + ". Source: " + p.source + " (" + p.fitted
            + "). Caveat: " + p.caveat + ".";
 }
 
