@@ -531,17 +531,21 @@ struct Residuals {
 };
 
 /**
- * True when the TTFT points of @p rows (indices into @p points) include load: TTFT at two or more concurrencies (or
- * batch sizes), at least one of them above 1. Then another request's prefill delays a first token (closed loop,
- * open loop, or one static batch computing every prompt before any first token) while the per-request overhead
- * does not, so the two are told apart at one prompt length (calibrateBenchmark()).
+ * True when the TTFT points of @p rows (indices into @p points) include in-flight load: TTFT of closed-loop or
+ * open-loop points at two or more concurrencies (or rates), at least one with more than one request in flight. There
+ * a request's first token waits for a number of other prompts' prefill steps that changes with the load, while the
+ * per-request overhead is paid once, so the two are told apart at one prompt length (calibrateBenchmark()). Static
+ * batches do not count: every first token comes after the one prefill step of the batch, so TTFT = overhead + step
+ * overhead + prefill at every batch size and the overhead cannot be told from the step overhead.
  */
 bool loadedPrefills(const std::vector<BenchmarkPoint>& points, const std::vector<int>& rows)
 {
-    std::set<std::pair<double, double>> levels; // (clients or batch, request rate): distinct loads
+    std::set<std::pair<double, double>> levels; // (clients, request rate): distinct loads
     bool loaded = false;
     for (const int i : rows) {
         const BenchmarkPoint& p = points[size_t(i)];
+        if (p.load == BenchmarkLoad::StaticBatch)
+            continue;
         const bool rate = p.load == BenchmarkLoad::RequestRate;
         levels.emplace(p.concurrency, rate ? p.requestRatePerSecond : 0.0);
         loaded = loaded || rate || p.concurrency > 1;
@@ -697,10 +701,10 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         if (lengths.size() < 2 && !chunked) {
             params[4].free = false;
             // The per-request TTFT overhead is a fixed time per request too, but it delays only the request's own first
-            // token, while the prefill time also delays every other request's tokens and first token: under load (two
-            // or more concurrencies or batch sizes, or any point with more than one request in flight) the points price
-            // the prefill apart from it, so one prompt length is then enough. Alone (every point a single request)
-            // TTFT = overhead + prefill cannot be split.
+            // token, while the prefill time also delays every other request's tokens and first token: under in-flight
+            // load (closed or open loop, TTFT at two or more concurrencies, one above 1; loadedPrefills()) the points
+            // price the prefill apart from it, so one prompt length is then enough. Single requests alone give TTFT =
+            // overhead + prefill, and static batches overhead + step overhead + prefill: neither can be split.
             if (!loadedPrefills(points, ttftRows)) {
                 params[7].free = false;
                 r.notes.push_back("one prompt length, never chunked, no point under load: the per-chunk cost and the per-request "

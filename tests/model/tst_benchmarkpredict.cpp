@@ -580,6 +580,17 @@ private slots:
         QCOMPARE(calibrateBenchmark(start, alone, fo, single), std::string());
         QVERIFY(!single.ttftOverheadMs.fitted);
         QCOMPARE(single.calibrated.efficiency.ttftOverheadSeconds, 0.0);
+        // Static batches of one length: every first token after the batch's one prefill step, TTFT = overhead + step
+        // overhead + prefill at every batch size: not fitted either.
+        std::vector<BenchmarkPoint> batches = points;
+        for (BenchmarkPoint& p : batches) {
+            p.load = BenchmarkLoad::StaticBatch;
+            p.steadyState = false;
+        }
+        BenchmarkFitResult staticFit;
+        QCOMPARE(calibrateBenchmark(start, batches, fo, staticFit), std::string());
+        QVERIFY(!staticFit.ttftOverheadMs.fitted);
+        QCOMPARE(staticFit.calibrated.efficiency.ttftOverheadSeconds, 0.0);
     }
 
     void calibrationFitsTheTokenBudgetOnItsOwnPoints()
