@@ -37,16 +37,17 @@ std::string lower(std::string_view s)
 
 const std::vector<EfficiencyPreset>& efficiencyPresets()
 {
-    // In-sample fits of bench/measured_accuracy (scripts/measured-accuracy.sh) on 2026-12-01: simulator in
-    // closed loop (GenAI-Perf) or static batch (TensorRT-LLM 0.9 tables), vLLM V1 scheduler semantics, token
-    // budget 8,192, at most 256 sequences. Held-out errors: fitted on half the concurrencies, predicted on
-    // the other half (the same script's "held-out conc" column).
+    // In-sample fits of bench/measured_accuracy (scripts/measured-accuracy.sh): simulator in closed loop (GenAI-Perf)
+    // or static batch (TensorRT-LLM 0.9 tables), vLLM V1 scheduler semantics, token budget 8,192, at most 256
+    // sequences; the static presets on 2026-12-01, the in-flight one refitted on 2026-12-02 with the lone-sequence KV
+    // read (eta_kv1) and the per-request TTFT overhead free. Held-out errors: fitted on half the concurrencies,
+    // predicted on the other half (the same script's "held-out conc" column).
     static const std::vector<EfficiencyPreset> presets = {
         {"h100-trtllm-inflight", "H100 SXM \u00b7 TensorRT-LLM in-flight batching (NIM)",
          "Llama 3 8B Instruct, fp16, 1 GPU, ISL 200-7,000, OSL 200-2,000, concurrency 1-250 (60 points)",
          "tests/data/measured/nim-llama3-8b-h100-tp1-fp16.source.md",
-         "2026-12-01, bench/measured_accuracy, GenAI-Perf closed loop simulated",
-         fitted(1.0, 0.6397, 0.3742, 3.619, 0.0, 0.689, 26.97), 6.9, 44.9, 7.0, 44.8,
+         "2026-12-02, bench/measured_accuracy, GenAI-Perf closed loop simulated",
+         fitted(1.0, 0.717, 0.3564, 3.258, 0.0, 0.6542, 31.29, 4.617, 0.2491), 5.6, 35.1, 5.8, 35.6,
          "eta_bw at its upper bound 1 (the step overhead absorbs the rest); chunk overhead at its bound 0; "
          "TTFT under load is not predicted within 15 % (the engine's admission of new prompts is not modelled well)"},
         {"h100-trtllm-static", "H100 SXM \u00b7 TensorRT-LLM 0.9 static batch",

@@ -326,7 +326,8 @@ private slots:
             const Efficiency& e = preset.efficiency;
             QVERIFY2(e.bandwidth > 0 && e.bandwidth <= 1 && e.mfuPrefill > 0 && e.mfuPrefill <= 1 && e.mfuDecode > 0
                          && e.mfuDecode <= 1 && e.kvBandwidth > 0 && e.kvBandwidth <= 1 && e.stepOverheadSeconds >= 0
-                         && e.chunkOverheadSeconds >= 0 && e.perSequenceOverheadSeconds >= 0,
+                         && e.chunkOverheadSeconds >= 0 && e.perSequenceOverheadSeconds >= 0 && e.ttftOverheadSeconds >= 0
+                         && e.kvBandwidthOneSequence >= 0 && e.kvBandwidthOneSequence <= 1,
                      preset.id.c_str());
             QCOMPARE(findEfficiencyPreset(preset.id), &preset);
             QString base = QStringLiteral(RIDGELINE_SOURCE_DIR "/") + QString::fromStdString(preset.source);
