@@ -106,6 +106,10 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
         t << QStringLiteral("KV cache read at %1 of peak bandwidth, weights at %2 (efficiency.kv_bandwidth, efficiency.bandwidth)")
                  .arg(s.efficiency.kvBandwidth)
                  .arg(s.efficiency.bandwidth);
+    if (s.efficiency.kvBandwidthOneSequence > 0)
+        t << QStringLiteral("a step's KV read takes at least its longest sequence's cache at %1 of peak bandwidth (one sequence's attention "
+                            "does not fill the GPU; efficiency.kv_bandwidth_one_sequence)")
+                 .arg(s.efficiency.kvBandwidthOneSequence);
     if (s.hardware.gpus > 1)
         t << QStringLiteral("tensor-parallel all-reduces over %1 GPUs").arg(s.hardware.gpus);
     return t;

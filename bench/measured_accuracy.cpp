@@ -114,7 +114,8 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
         fits += "      " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
                 + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
                 + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
-                + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms")
+                + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
+                + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "")
                 + budgetText(fit) + "\n";
         const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
         for (size_t i = 0; i < test.size(); ++i)
@@ -252,7 +253,8 @@ int main(int argc, char** argv)
         details += "  in-sample: " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
                    + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
                    + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
-                   + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms")
+                   + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
+                + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "")
                    + budgetText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
                    + std::to_string(fit.evaluations) + " evaluations\n";
         for (const std::string& n : fit.notes)

@@ -504,10 +504,10 @@ struct FitParameter {
     bool free = true;
 };
 
-constexpr int kParameters = 8;
+constexpr int kParameters = 9;
 
 /** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
- *  TTFT overhead ms) to @p s. */
+ *  TTFT overhead ms, eta_kv1) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
 {
     s.efficiency.bandwidth = x(0);
@@ -519,6 +519,7 @@ Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
     s.efficiency.kvBandwidth = x(5);
     s.efficiency.perSequenceOverheadSeconds = x(6) / 1e6;
     s.efficiency.ttftOverheadSeconds = x(7) / 1e3;
+    s.efficiency.kvBandwidthOneSequence = x(8);
     return s;
 }
 
@@ -528,6 +529,29 @@ struct Residuals {
     int itlPoints = 0, ttftPoints = 0;
     bool ok = true;
 };
+
+/**
+ * True when the TTFT points of @p rows (indices into @p points) include in-flight load: TTFT of closed-loop or
+ * open-loop points at two or more concurrencies (or rates), at least one with more than one request in flight. There
+ * a request's first token waits for a number of other prompts' prefill steps that changes with the load, while the
+ * per-request overhead is paid once, so the two are told apart at one prompt length (calibrateBenchmark()). Static
+ * batches do not count: every first token comes after the one prefill step of the batch, so TTFT = overhead + step
+ * overhead + prefill at every batch size and the overhead cannot be told from the step overhead.
+ */
+bool loadedPrefills(const std::vector<BenchmarkPoint>& points, const std::vector<int>& rows)
+{
+    std::set<std::pair<double, double>> levels; // (clients, request rate): distinct loads
+    bool loaded = false;
+    for (const int i : rows) {
+        const BenchmarkPoint& p = points[size_t(i)];
+        if (p.load == BenchmarkLoad::StaticBatch)
+            continue;
+        const bool rate = p.load == BenchmarkLoad::RequestRate;
+        levels.emplace(p.concurrency, rate ? p.requestRatePerSecond : 0.0);
+        loaded = loaded || rate || p.concurrency > 1;
+    }
+    return levels.size() >= 2 && loaded;
+}
 
 } // namespace
 
@@ -616,7 +640,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                                                      {"efficiency.chunk_overhead_ms", 0.0, 1000.0, 0.0, 0.05},
                                                      {"efficiency.kv_bandwidth", 0.01, 1.0, 0.75, 0.01},
                                                      {"efficiency.per_sequence_overhead_us", 0.0, 10000.0, 0.0, 2.0},
-                                                     {"efficiency.ttft_overhead_ms", 0.0, 1000.0, 0.0, 0.05}}};
+                                                     {"efficiency.ttft_overhead_ms", 0.0, 1000.0, 0.0, 0.05},
+                                                     {"efficiency.kv_bandwidth_one_sequence", 0.01, 1.0, 0.3, 0.01}}};
     {
         // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
@@ -640,6 +665,23 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                               "per-sequence cost are not fitted (kept at the scenario's values)");
         }
     }
+    {
+        // A lone sequence's KV read (eta_kv1) shows where one request decodes by itself: its ITL grows with its context
+        // faster than another sequence of that context adds (docs/cost-model.md). Fitted only when the ITL points hold
+        // a single request in flight (concurrency or batch 1) at two or more decode contexts (10 % apart), from the
+        // points alone; otherwise kept at the scenario's value (0: no such limit).
+        std::set<long long> loneContexts;
+        for (const int i : itlRows) {
+            const BenchmarkPoint& p = points[size_t(i)];
+            if (std::llround(p.concurrency) == 1 && p.load != BenchmarkLoad::RequestRate)
+                loneContexts.insert(std::llround(std::log(std::max(1.0, p.inputTokens + p.outputTokens / 2.0)) / std::log(1.1)));
+        }
+        if (loneContexts.size() < 2) {
+            params[8].free = false;
+            r.notes.push_back("ITL of a single request at fewer than two contexts: the lone-sequence KV read (eta_kv1) is not fitted "
+                              "(kept at the scenario's value)");
+        }
+    }
     if (ttftRows.empty()) {
         params[1].free = false;
         params[4].free = false;
@@ -658,9 +700,20 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         }
         if (lengths.size() < 2 && !chunked) {
             params[4].free = false;
-            params[7].free = false; // likewise a fixed time per request
-            r.notes.push_back("one prompt length, never chunked: the per-chunk cost and the per-request TTFT overhead cannot be told "
-                              "from prefill MFU; kept at the scenario's values");
+            // The per-request TTFT overhead is a fixed time per request too, but it delays only the request's own first
+            // token, while the prefill time also delays every other request's tokens and first token: under in-flight
+            // load (closed or open loop, TTFT at two or more concurrencies, one above 1; loadedPrefills()) the points
+            // price the prefill apart from it, so one prompt length is then enough. Single requests alone give TTFT =
+            // overhead + prefill, and static batches overhead + step overhead + prefill: neither can be split.
+            if (!loadedPrefills(points, ttftRows)) {
+                params[7].free = false;
+                r.notes.push_back("one prompt length, never chunked, no point under load: the per-chunk cost and the per-request "
+                                  "TTFT overhead cannot be told from prefill MFU; kept at the scenario's values");
+            } else {
+                r.notes.push_back("one prompt length, never chunked: the per-chunk cost cannot be told from prefill MFU; kept at the "
+                                  "scenario's value (the per-request TTFT overhead is fitted: points under load price the prefill "
+                                  "apart from it)");
+            }
         }
     }
     Eigen::VectorXd x(kParameters);
@@ -676,6 +729,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         x(4) = scenario.efficiency.chunkOverheadSeconds * 1e3;
     if (!params[7].free)
         x(7) = scenario.efficiency.ttftOverheadSeconds * 1e3;
+    if (!params[8].free)
+        x(8) = scenario.efficiency.kvBandwidthOneSequence;
     auto clampTo = [&](Eigen::VectorXd& v) {
         for (int j = 0; j < kParameters; ++j)
             if (params[size_t(j)].free)
@@ -838,7 +893,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         }
     }
     Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
-                                      &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs};
+                                      &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs,
+                                      &r.kvOneSequenceBandwidthEfficiency};
     for (int j = 0; j < kParameters; ++j) {
         *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
         if (!params[size_t(j)].free)

@@ -15,6 +15,7 @@ CostTerms costTerms(const Scenario& s)
     t.bandwidth = hw.bandwidthBytesPerSecond;
     t.effectiveBandwidth = hw.bandwidthBytesPerSecond * s.efficiency.bandwidth;
     t.kvEffectiveBandwidth = hw.bandwidthBytesPerSecond * s.efficiency.kvBandwidthOrDefault();
+    t.kvOneSequenceBandwidth = hw.bandwidthBytesPerSecond * std::max(0.0, s.efficiency.kvBandwidthOneSequence);
     t.peakFlops = matmulPeak(hw, m.weightDtype);
     t.decodeFlops = t.peakFlops * s.efficiency.mfuDecode;
     t.prefillFlops = t.peakFlops * s.efficiency.mfuPrefill;

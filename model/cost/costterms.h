@@ -19,6 +19,7 @@ inline constexpr double kActivationBytes = 2.0;
 struct StepTotals {
     double decodeTokens = 0;          ///< decoding sequences (one token each)
     double decodeLayerTokens = 0;     ///< sum of K(S) over decoding sequences: the KV they read
+    double decodeMaxLayerTokens = 0;  ///< the largest K(S) of one decoding sequence (the lone-sequence KV read, eta_kv1)
     double prefillTokens = 0;         ///< sum of chunk tokens c
     double prefillPairs = 0;          ///< layer-weighted (query, key) pairs the chunks score
     double prefillLayerTokens = 0;    ///< sum of K(o + c): cache the chunks read (K(o)) and write (K(o + c) - K(o))
@@ -50,6 +51,7 @@ struct CostTerms {
     double bandwidth;            // BW, per GPU
     double effectiveBandwidth;   // BW * eta_bw
     double kvEffectiveBandwidth; // BW * eta_kv (eta_kv = eta_bw unless efficiency.kv_bandwidth is set)
+    double kvOneSequenceBandwidth; // BW * eta_kv1 (efficiency.kv_bandwidth_one_sequence), 0: no lone-sequence limit
     double peakFlops;            // F_peak for the matmul dtype, per GPU
     double decodeFlops;          // F_peak * MFU_decode
     double prefillFlops;         // F_peak * MFU_prefill
@@ -123,10 +125,13 @@ struct CostTerms {
         const double tokens = work.decodeTokens + work.prefillTokens;
         // Weights at eta_bw; the KV the step reads and writes and each sequence's fixed-size state at eta_kv
         // (a decoding sequence reads its state, a prefill chunk writes it).
-        b.memorySeconds = weightReadBytes(std::max(tokens, work.weightTokens)) / effectiveBandwidth
-                          + ((work.decodeLayerTokens + work.prefillLayerTokens) * kvPerLayerTokenPerGpu
-                             + (work.decodeTokens + work.prefillChunks) * statePerSequencePerGpu)
-                                / kvEffectiveBandwidth;
+        // With eta_kv1 set, the KV read takes at least the longest decoding sequence's cache at BW * eta_kv1 (one
+        // sequence's attention does not fill the GPU; docs/cost-model.md, "Serving-step costs").
+        const double kvSeconds = ((work.decodeLayerTokens + work.prefillLayerTokens) * kvPerLayerTokenPerGpu
+                                  + (work.decodeTokens + work.prefillChunks) * statePerSequencePerGpu)
+                                 / kvEffectiveBandwidth;
+        const double loneSeconds = kvOneSequenceBandwidth > 0 ? work.decodeMaxLayerTokens * kvPerLayerTokenPerGpu / kvOneSequenceBandwidth : 0.0;
+        b.memorySeconds = weightReadBytes(std::max(tokens, work.weightTokens)) / effectiveBandwidth + std::max(kvSeconds, loneSeconds);
         const double decodeFlop = (2.0 * activeParams * work.decodeTokens + 4.0 * attentionWidth * work.decodeLayerTokens) / gpus;
         b.computeSeconds = decodeFlop / decodeFlops
                            + prefillComputeSecondsOf(2.0 * activeParams * work.prefillTokens, 4.0 * attentionWidth * work.prefillPairs);
@@ -144,6 +149,7 @@ struct CostTerms {
         StepTotals work;
         work.decodeTokens = batch;
         work.decodeLayerTokens = batch * layerTokens(context);
+        work.decodeMaxLayerTokens = batch > 0 ? layerTokens(context) : 0.0;
         return work;
     }
     /** t_mem of a decode step of B sequences at context S: step(decodeStep(B, S)).memorySeconds. */

@@ -260,6 +260,8 @@ std::vector<ScenarioError> validate(const Scenario& s)
         c.fail("economics.currency", "\"\"", "must name the currency of the prices (e.g. USD)");
     if (s.efficiency.kvBandwidth != 0) // 0: unset, the KV read runs at eta_bw
         c.fraction("efficiency.kv_bandwidth", s.efficiency.kvBandwidth, "achieved / peak; 0 means the same as efficiency.bandwidth");
+    if (s.efficiency.kvBandwidthOneSequence != 0) // 0: unset, no lone-sequence limit
+        c.fraction("efficiency.kv_bandwidth_one_sequence", s.efficiency.kvBandwidthOneSequence, "achieved / peak; 0 means no such limit");
     return errors;
 }
 

@@ -153,6 +153,11 @@ struct Efficiency {
     double perSequenceOverheadSeconds = 0;
     /// eta_kv, achieved / peak bandwidth of the KV-cache read and write; 0 = the same as eta_bw (docs/cost-model.md)
     double kvBandwidth = 0;
+    /// eta_kv1, achieved / peak bandwidth of one decoding sequence's KV read by itself: a lone sequence's decode
+    /// attention splits its cache over only so many thread blocks (KV heads x splits), so it does not fill the GPU,
+    /// and a step's KV read takes at least the longest sequence's cache at BW * eta_kv1 (docs/cost-model.md,
+    /// "Serving-step costs"); 0 = unset, no such limit (the read at BW * eta_kv only)
+    double kvBandwidthOneSequence = 0;
     /// time added to each request's first token outside the engine's steps (HTTP, tokenization, detokenizing and
     /// streaming the first token): the serving prediction's engine sees a request this long after it was sent
     /// (simulator; docs/cost-model.md); 0 at the floor

@@ -403,6 +403,10 @@ const std::vector<Entry>& entries()
                                  &Efficiency::ttftOverheadSeconds));
         t.push_back(number("efficiency.kv_bandwidth", "fraction", "eta_kv, achieved / peak bandwidth of the KV-cache read (0: eta_bw)",
                            [](Scenario& s) -> double& { return s.efficiency.kvBandwidth; }));
+        t.push_back(number("efficiency.kv_bandwidth_one_sequence", "fraction",
+                           "eta_kv1, achieved / peak bandwidth of one decoding sequence's KV read by itself; a step's KV read takes at "
+                           "least the longest sequence's at this rate (0: no such limit)",
+                           [](Scenario& s) -> double& { return s.efficiency.kvBandwidthOneSequence; }));
         // Economics at the operating point (docs/cost-model.md section 5, "Economics"); issue 14.
         t.push_back(number("economics.price_per_gpu_hour", "per GPU-hour",
                            "price of one GPU-hour in economics.currency (0: the example price of the catalogue device "

@@ -86,6 +86,7 @@ LayoutStep StepCost::layoutStep(const StepTotals& t) const
         StepTotals mb;
         mb.decodeTokens = n / m / groups;
         mb.decodeLayerTokens = t.decodeLayerTokens / m / groups;
+        mb.decodeMaxLayerTokens = t.decodeMaxLayerTokens; // the longest sequence is in one microbatch of one group
         mb.weightTokens = n / m;
         r.decodeAllToAllSeconds = allToAll(n / m);
         r.decodeStageSeconds = (m_microbatch.step(mb).seconds + r.decodeAllToAllSeconds) / pp;
@@ -97,6 +98,7 @@ LayoutStep StepCost::layoutStep(const StepTotals& t) const
         StepTotals mb;
         mb.decodeTokens = t.decodeTokens / groups;
         mb.decodeLayerTokens = t.decodeLayerTokens / groups;
+        mb.decodeMaxLayerTokens = t.decodeMaxLayerTokens;
         mb.prefillTokens = t.prefillTokens;
         mb.prefillPairs = t.prefillPairs;
         mb.prefillLayerTokens = t.prefillLayerTokens;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "model/cost/costterms.h"
@@ -72,7 +73,9 @@ struct LayoutStep {
  * - each prefill chunk in the step adds efficiency.chunk_overhead_ms (0 at the floor), so a prompt split in k
  *   chunks pays k times what one whole-prompt prefill pays (docs/cost-model.md, "Serving-step costs");
  * - each decoding sequence adds efficiency.per_sequence_overhead_us (0 at the floor), and the KV bytes move at
- *   BW * eta_kv (efficiency.kv_bandwidth; eta_bw when unset) while the weights move at BW * eta_bw;
+ *   BW * eta_kv (efficiency.kv_bandwidth; eta_bw when unset) while the weights move at BW * eta_bw; with
+ *   efficiency.kv_bandwidth_one_sequence (eta_kv1) set, the KV read takes at least the longest decoding sequence's
+ *   cache at BW * eta_kv1 (a lone sequence's decode attention does not fill the GPU);
  * - a decoding sequence reads its fixed-size recurrent state (hybrids) and a prefill chunk writes it.
  * The time itself is CostTerms::step() (model/cost/costterms.h), the cost model's one step time.
  * Precondition: validate(scenario) is empty.
@@ -94,7 +97,9 @@ public:
     void addDecode(StepTotals& totals, double contextTokens) const
     {
         totals.decodeTokens += 1.0;
-        totals.decodeLayerTokens += layerTokens(contextTokens);
+        const double k = layerTokens(contextTokens);
+        totals.decodeLayerTokens += k;
+        totals.decodeMaxLayerTokens = std::max(totals.decodeMaxLayerTokens, k);
     }
     /** Adds a prefill chunk of @p tokens tokens at offset @p offset (tokens already cached). */
     void addPrefill(StepTotals& totals, double offset, double tokens) const

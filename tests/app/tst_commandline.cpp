@@ -187,6 +187,11 @@ private slots:
         QCOMPARE(at(o, QStringLiteral("scenario.efficiency.per_sequence_overhead_us")), 39.7);
         QCOMPARE(at(o, QStringLiteral("scenario.efficiency.step_overhead_ms")), 7.024);
         QCOMPARE(at(o, QStringLiteral("scenario.efficiency.mfu_decode")), 0.3);
+        QCOMPARE(at(o, QStringLiteral("scenario.efficiency.kv_bandwidth_one_sequence")), 0.0); // unset in that preset
+        // The in-flight preset (refitted 2026-12-02) sets the lone-sequence KV read and the per-request TTFT overhead.
+        const QJsonObject inflight = reportFor({QStringLiteral("--efficiency"), QStringLiteral("h100-trtllm-inflight")});
+        QCOMPARE(at(inflight, QStringLiteral("scenario.efficiency.kv_bandwidth_one_sequence")), 0.2491);
+        QCOMPARE(at(inflight, QStringLiteral("scenario.efficiency.ttft_overhead_ms")), 4.617);
         const Result bad = runRidgeline({QStringLiteral("--report"), QStringLiteral("--efficiency"), QStringLiteral("planning")});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("--efficiency planning: no such preset") && bad.err.contains("h100-trtllm-inflight"), bad.err.constData());

@@ -326,7 +326,8 @@ private slots:
             const Efficiency& e = preset.efficiency;
             QVERIFY2(e.bandwidth > 0 && e.bandwidth <= 1 && e.mfuPrefill > 0 && e.mfuPrefill <= 1 && e.mfuDecode > 0
                          && e.mfuDecode <= 1 && e.kvBandwidth > 0 && e.kvBandwidth <= 1 && e.stepOverheadSeconds >= 0
-                         && e.chunkOverheadSeconds >= 0 && e.perSequenceOverheadSeconds >= 0,
+                         && e.chunkOverheadSeconds >= 0 && e.perSequenceOverheadSeconds >= 0 && e.ttftOverheadSeconds >= 0
+                         && e.kvBandwidthOneSequence >= 0 && e.kvBandwidthOneSequence <= 1,
                      preset.id.c_str());
             QCOMPARE(findEfficiencyPreset(preset.id), &preset);
             QString base = QStringLiteral(RIDGELINE_SOURCE_DIR "/") + QString::fromStdString(preset.source);
@@ -446,6 +447,151 @@ private slots:
         QVERIFY(fit.itlMapeBefore > 3 * fit.itlMapeAfter);
         QCOMPARE(fit.calibrated.efficiency.bandwidth, fit.bandwidthEfficiency.value);
         QCOMPARE(fit.calibrated.efficiency.chunkOverheadSeconds, fit.chunkOverheadMs.value / 1e3);
+    }
+
+    void aLoneSequenceReadsItsCacheAtItsOwnRate()
+    {
+        // eta_kv1 (efficiency.kv_bandwidth_one_sequence): a step's KV read takes at least the longest decoding sequence's
+        // cache at BW x eta_kv1; other sequences read beside it at BW x eta_kv. By hand, Llama 3.1 8B on the H100 SXM
+        // (3.35 TB/s), KV 128 KiB per token: one sequence of 7,500 tokens holds 0.983 GB, 1.956 ms at 15 % of the peak,
+        // 0.489 ms at 60 %.
+        Scenario s = defaultScenario();
+        s.efficiency.bandwidth = 0.8;
+        s.efficiency.kvBandwidth = 0.6;
+        const double kvBytes = 7500.0 * 131072.0, bw = s.hardware.bandwidthBytesPerSecond;
+        const auto step = [](const Scenario& at, int sequences, double context) {
+            StepLoad load;
+            load.decodeContexts.assign(size_t(sequences), context);
+            return mixedStepSeconds(at, load);
+        };
+        const double one = step(s, 1, 7500), two = step(s, 2, 7500), eight = step(s, 8, 7500);
+        Scenario lone = s;
+        lone.efficiency.kvBandwidthOneSequence = 0.15;
+        QVERIFY(validate(lone).empty());
+        // Alone, the sequence's cache at 15 %: the step grows by its read at 15 % less its read at 60 %.
+        QVERIFY2(std::abs((step(lone, 1, 7500) - one) - (kvBytes / (bw * 0.15) - kvBytes / (bw * 0.6))) < 1e-9,
+                 qPrintable(QString::number(step(lone, 1, 7500) - one)));
+        // Two: max(2 x 0.489, 1.956) ms = 1.956 ms, the second sequence adds no KV time (only its compute).
+        QVERIFY2(std::abs((step(lone, 2, 7500) - two) - (kvBytes / (bw * 0.15) - 2 * kvBytes / (bw * 0.6))) < 1e-9,
+                 qPrintable(QString::number(step(lone, 2, 7500) - two)));
+        // Eight: 8 x 0.489 = 3.91 ms > 1.956 ms: the batch's read at eta_kv sets it, as without eta_kv1.
+        QCOMPARE(step(lone, 8, 7500), eight);
+        // The longest sequence sets it: one of 7,500 tokens beside seven of 300.
+        StepLoad mixed;
+        mixed.decodeContexts = {7500, 300, 300, 300, 300, 300, 300, 300};
+        const double mixedBytes = (7500.0 + 7 * 300.0) * 131072.0;
+        QVERIFY(mixedBytes / (bw * 0.6) < kvBytes / (bw * 0.15));
+        QVERIFY2(std::abs((mixedStepSeconds(lone, mixed) - mixedStepSeconds(s, mixed)) - (kvBytes / (bw * 0.15) - mixedBytes / (bw * 0.6)))
+                     < 1e-9,
+                 "the longest sequence's read");
+        // A key like the others: --set and JSON, refused outside (0, 1] but for 0 (unset).
+        Scenario keyed = s;
+        QCOMPARE(QString::fromStdString(setKey(keyed, "efficiency.kv_bandwidth_one_sequence", "0.15")), QString());
+        QCOMPARE(keyed.efficiency.kvBandwidthOneSequence, 0.15);
+        keyed.efficiency.kvBandwidthOneSequence = 1.5;
+        QVERIFY(!validate(keyed).empty());
+        QCOMPARE(QString::fromStdString(validate(keyed).front().key), QStringLiteral("efficiency.kv_bandwidth_one_sequence"));
+    }
+
+    void calibrationFitsTheLoneSequenceRead()
+    {
+        // Benchmarks made by the prediction at a known lone-sequence read (eta_kv1 0.15) beside eta_kv 0.6, ITL only:
+        // single requests at three contexts give the batch-1 slope against context, the concurrencies the slope
+        // against the batch. The fit finds eta_kv1 and eta_kv apart; held at the scenario's 0 (no such limit), the same
+        // fit misses the single-request points. With single requests at one context only it is not fitted.
+        Scenario truth = planning();
+        truth.efficiency.bandwidth = 0.8;
+        truth.efficiency.kvBandwidth = 0.6;
+        truth.efficiency.kvBandwidthOneSequence = 0.15;
+        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 16;
+        fo.maxIterations = 15;
+        fo.fitTtft = false;
+        std::vector<BenchmarkPoint> points;
+        for (double c : {1.0, 2.0, 8.0, 32.0})
+            for (double isl : {200.0, 2000.0, 7000.0}) {
+                BenchmarkPoint p = closedLoop(c, isl, 60);
+                p.latencies.clear();
+                p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, predict(truth, p, fo.engine).itl.mean * 1e3});
+                points.push_back(p);
+            }
+        Scenario start = planning();
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
+        QVERIFY2(fit.kvOneSequenceBandwidthEfficiency.fitted && std::abs(fit.kvOneSequenceBandwidthEfficiency.value - 0.15) < 0.03,
+                 qPrintable(QString::number(fit.kvOneSequenceBandwidthEfficiency.value)));
+        QCOMPARE(fit.calibrated.efficiency.kvBandwidthOneSequence, fit.kvOneSequenceBandwidthEfficiency.value);
+        QVERIFY2(fit.itlMapeAfter < 0.02, qPrintable(QString::number(fit.itlMapeAfter)));
+        // The single requests at one context only: eta_kv1 stays at the scenario's value, said in a note.
+        std::vector<BenchmarkPoint> oneContext;
+        for (const BenchmarkPoint& p : points)
+            if (p.concurrency > 1 || p.inputTokens == 2000)
+                oneContext.push_back(p);
+        BenchmarkFitResult held;
+        fo.maxIterations = 4;
+        QCOMPARE(calibrateBenchmark(start, oneContext, fo, held), std::string());
+        QVERIFY(!held.kvOneSequenceBandwidthEfficiency.fitted);
+        QCOMPARE(held.calibrated.efficiency.kvBandwidthOneSequence, 0.0);
+        bool said = false;
+        for (const std::string& n : held.notes)
+            said = said || n.find("lone-sequence KV read (eta_kv1) is not fitted") != std::string::npos;
+        QVERIFY(said);
+    }
+
+    void calibrationFitsTheTtftOverheadAtOnePromptLengthUnderLoad()
+    {
+        // One prompt length, closed loops at 1, 4 and 16 clients, with an 8 ms per-request TTFT overhead. Under load a
+        // prefill delays the other requests' tokens and first tokens while the per-request overhead delays only its own,
+        // so the two are told apart at one length: the fit finds the 8 ms. Single requests alone cannot: TTFT = overhead +
+        // prefill there, and the overhead stays at the scenario's value, said in a note.
+        Scenario truth = planning();
+        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
+        truth.efficiency.ttftOverheadSeconds = 8e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 16;
+        fo.maxIterations = 15;
+        std::vector<BenchmarkPoint> points;
+        for (double c : {1.0, 4.0, 16.0}) {
+            BenchmarkPoint p = closedLoop(c, 2000, 60);
+            p.latencies.clear();
+            const BenchmarkPrediction r = predict(truth, p, fo.engine);
+            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            points.push_back(p);
+        }
+        const Scenario start = defaultScenario();
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
+        QVERIFY2(fit.ttftOverheadMs.fitted && std::abs(fit.ttftOverheadMs.value - 8) < 2, qPrintable(QString::number(fit.ttftOverheadMs.value)));
+        QVERIFY2(std::abs(fit.mfuPrefill.value - 0.4) < 0.05, qPrintable(QString::number(fit.mfuPrefill.value)));
+        QVERIFY2(!fit.chunkOverheadMs.fitted, "the per-chunk cost is still a per-request cost at one length in one chunk");
+        // Single requests only (three output lengths, one prompt length): not fitted.
+        std::vector<BenchmarkPoint> alone;
+        for (double osl : {30.0, 60.0, 120.0}) {
+            BenchmarkPoint p = closedLoop(1, 2000, osl);
+            p.latencies.clear();
+            const BenchmarkPrediction r = predict(truth, p, fo.engine);
+            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            alone.push_back(p);
+        }
+        BenchmarkFitResult single;
+        fo.maxIterations = 4;
+        QCOMPARE(calibrateBenchmark(start, alone, fo, single), std::string());
+        QVERIFY(!single.ttftOverheadMs.fitted);
+        QCOMPARE(single.calibrated.efficiency.ttftOverheadSeconds, 0.0);
+        // Static batches of one length: every first token after the batch's one prefill step, TTFT = overhead + step
+        // overhead + prefill at every batch size: not fitted either.
+        std::vector<BenchmarkPoint> batches = points;
+        for (BenchmarkPoint& p : batches) {
+            p.load = BenchmarkLoad::StaticBatch;
+            p.steadyState = false;
+        }
+        BenchmarkFitResult staticFit;
+        QCOMPARE(calibrateBenchmark(start, batches, fo, staticFit), std::string());
+        QVERIFY(!staticFit.ttftOverheadMs.fitted);
+        QCOMPARE(staticFit.calibrated.efficiency.ttftOverheadSeconds, 0.0);
     }
 
     void calibrationFitsTheTokenBudgetOnItsOwnPoints()
