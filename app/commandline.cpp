@@ -886,8 +886,12 @@ int run(int argc, char** argv)
         if (const int code = runTriage(scenario, o); code != 0 || (!o.report && o.screenshotFile.isEmpty()))
             return code;
     }
-    if (!o.compareFile.isEmpty() && o.report)
-        return runCompare(scenario, o);
+    if (!o.compareFile.isEmpty() && o.report) {
+        // The comparison, then the screenshot when one is asked for too (it was silently skipped: a trial).
+        if (const int code = runCompare(scenario, o); code != 0 || o.screenshotFile.isEmpty())
+            return code;
+        return runScreenshot(scenario, o);
+    }
     if (o.report)
         runReport(scenario, notes, o); // then the screenshot, when both are asked for
     if (!o.screenshotFile.isEmpty())

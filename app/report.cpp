@@ -502,9 +502,21 @@ void flatten(const QJsonObject& o, const QString& prefix, QList<QPair<QString, Q
 
 QJsonValue ratio(const QJsonValue& a, const QJsonValue& b)
 {
-    if (!a.isDouble() || !b.isDouble() || a.toDouble() == 0)
+    // Ratios compare sizes: a figure that is negative in either scenario (a break-even cost below zero) has none
+    // (a trial found "-25.335x"), nor one that is 0 in A.
+    if (!a.isDouble() || !b.isDouble() || !(a.toDouble() > 0) || !(b.toDouble() >= 0))
         return QJsonValue(QJsonValue::Null);
-    return b.toDouble() / a.toDouble();
+    const double r = b.toDouble() / a.toDouble();
+    return std::isfinite(r) ? QJsonValue(r) : QJsonValue(QJsonValue::Null);
+}
+
+/** A ratio cell, "1.250x": three decimals, or four significant digits when far from 1 ("2.5e+14x", not 300 digits). */
+QString ratioCell(const QJsonValue& r)
+{
+    if (!r.isDouble())
+        return QStringLiteral("-");
+    const double d = r.toDouble();
+    return (d >= 1e6 || (d != 0 && d < 1e-3) ? QString::number(d, 'g', 4) : QString::number(d, 'f', 3)) + QLatin1Char('x');
 }
 
 /** The currency a report's money figures are in (economics.currency). */
@@ -606,7 +618,7 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
             continue;
         const QJsonValue r = figureRatio(key, va, vb, ra, rb);
         rows.append({key, comparedCell(va), comparedCell(vb),
-                     r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-")});
+                     ratioCell(r)});
     }
     qsizetype wKey = 0, wA = 0, wB = 0, wRatio = 0;
     for (const Row& row : rows) {
@@ -715,7 +727,7 @@ QString compareText(const std::vector<model::Scenario>& scenarios, const std::ve
             row << comparedCell(flat.values[i].value(key, QJsonValue(QJsonValue::Null)));
         for (qsizetype i = 1; i < n; ++i) {
             const QJsonValue r = figureRatio(key, va, flat.values[i].value(key), flat.reports[0], flat.reports[i]);
-            row << (r.isDouble() ? QString::number(r.toDouble(), 'f', 3) + QLatin1Char('x') : QStringLiteral("-"));
+            row << (ratioCell(r));
         }
         rows.append(row);
     }

@@ -29,6 +29,10 @@ std::optional<double> positive(double v)
 }
 
 /** ceil(x) for a positive finite x, at least 1, without counting rounding noise as a whole unit. */
+/** The most instances (replicas, or either pool) one plan may have: a load needing more is not planned (it overflowed
+ *  int and came out as a 1-GPU fleet at a negative ITL in a trial). A hundred thousand instances is far past any fleet. */
+constexpr double kMaxPlanInstances = 1e5;
+
 int wholeUnits(double x)
 {
     if (!(x > 0) || !std::isfinite(x))
@@ -458,6 +462,7 @@ PlanResult searchPlans(const PlanRequest& req)
         Scenario s = req.scenario;
         s.hardware = dev.hardware;
         bool linkRefused = false;
+        bool tooManyInstances = false; // some point needed more than kMaxPlanInstances instances
         for (int gpus : req.candidates.gpuCounts) {
             if (gpus > 1 && !dev.noGpuLink.empty()) {
                 linkRefused = true; // no GPU-to-GPU link: one GPU per instance only
@@ -533,6 +538,10 @@ PlanResult searchPlans(const PlanRequest& req)
                             const std::optional<double> rhoMax = utilizationWithin(ttftSlo - pre - step / 2.0, pre);
                             const double perInstanceMax =
                                 rhoMax ? std::min(headroom / g, std::max(*rhoMax, kMinPoolUtilization) / pre) : headroom / g;
+                            if (!(lambda / perInstanceMax <= kMaxPlanInstances)) {
+                                tooManyInstances = true;
+                                continue;
+                            }
                             p.replicas = wholeUnits(lambda / perInstanceMax);
                             const double rho = lambda / p.replicas * pre;
                             p.ttftMs = (pre + mdOneWaitSeconds(rho, pre) + step / 2.0) * 1000.0;
@@ -547,8 +556,12 @@ PlanResult searchPlans(const PlanRequest& req)
                             p.kvTransferSeconds = lr.kvTransferSeconds;
                             const double rhoMax =
                                 std::max(utilizationWithin(ttftSlo - pre - p.kvTransferSeconds, pre).value_or(0.9), kMinPoolUtilization);
-                            p.prefillInstances = wholeUnits(lambda * pre / rhoMax);
                             const double perDecodeInstance = headroom * B / (O * step);
+                            if (!(lambda * pre / rhoMax <= kMaxPlanInstances && lambda / perDecodeInstance <= kMaxPlanInstances)) {
+                                tooManyInstances = true;
+                                continue;
+                            }
+                            p.prefillInstances = wholeUnits(lambda * pre / rhoMax);
                             p.decodeInstances = wholeUnits(lambda / perDecodeInstance);
                             const double rho = lambda * pre / p.prefillInstances;
                             p.ttftMs = (pre + mdOneWaitSeconds(rho, pre) + p.kvTransferSeconds) * 1000.0;
@@ -579,6 +592,8 @@ PlanResult searchPlans(const PlanRequest& req)
                 }
             }
         }
+        if (tooManyInstances)
+            out.refusals.push_back(dev.hardware.name + ": some layouts were not planned: the load needs more than 100,000 instances of them");
         if (linkRefused)
             out.refusals.push_back(dev.hardware.name + ": layouts of more than 1 GPU refused: the catalogue lists " + dev.noGpuLink);
     }

@@ -207,6 +207,9 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             const std::string key = str(it.key());
             if (key.rfind("hardware.", 0) == 0 || key.rfind("workload.", 0) == 0)
                 return "set." + key + ": the plan takes hardware from \"candidates\" and the workload from \"load\" and \"slo\"";
+            if (key.rfind("economics.", 0) == 0) // the scenario's economics would be ignored silently (a trial)
+                return "set." + key + ": the plan takes prices, power and PUE from its own \"prices\", \"power_watts\", \"pue\" and "
+                       "\"currency\" keys";
             std::string value;
             if (it.value().isDouble())
                 value = formatNumber(it.value().toDouble());

@@ -213,6 +213,9 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.nonNegative("hardware.peak_ops_int8", s.hardware.peakOpsInt8);
     c.nonNegative("hardware.peak_flops_fp4", s.hardware.peakFlopsFp4);
     c.nonNegative("hardware.board_power_watts", s.hardware.boardPowerWatts);
+    // 0 is "unknown"; below a watt no accelerator runs, and J/token and tokens/s per MW ran to 300 digits (a trial).
+    if (s.hardware.boardPowerWatts > 0 && s.hardware.boardPowerWatts < 1)
+        c.fail("hardware.board_power_watts", formatNumber(s.hardware.boardPowerWatts), "must be 0 (unknown) or at least 1 W");
     c.positive("hardware.gpus", s.hardware.gpus);
     c.positive("hardware.link_bandwidth", s.hardware.linkBandwidthBytesPerSecond);
     c.nonNegative("hardware.link_latency_s", s.hardware.linkLatencySeconds);
@@ -253,6 +256,10 @@ std::vector<ScenarioError> validate(const Scenario& s)
     // Economics (issue 14): 0 is "no price given" (the example price, or unknown); PUE is facility / IT power.
     c.nonNegative("economics.price_per_gpu_hour", s.economics.pricePerGpuHour);
     c.atMost("economics.price_per_gpu_hour", s.economics.pricePerGpuHour, 1e6, "1e6 per GPU-hour");
+    // A price so small that every figure prints as 0.000 (a trial: 1e-300 shown as a cost of 0) is not a price.
+    if (s.economics.pricePerGpuHour > 0 && s.economics.pricePerGpuHour < 1e-3)
+        c.fail("economics.price_per_gpu_hour", formatNumber(s.economics.pricePerGpuHour),
+               "must be 0 (the example price) or at least 0.001 per GPU-hour");
     if (!std::isfinite(s.economics.pue) || s.economics.pue < 1.0)
         c.fail("economics.pue", formatNumber(s.economics.pue), "must be at least 1 (facility power / IT power; 1.2 by default)");
     c.atMost("economics.pue", s.economics.pue, 10, "10");

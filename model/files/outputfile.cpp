@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include <QFileInfo>
 #include <QSaveFile>
 
 namespace ridgeline::model {
@@ -31,6 +32,11 @@ QString abandon(QSaveFile& file, const QString& why)
 
 QString writeFileAtomically(const QString& path, const std::function<QString(QIODevice&)>& writeBody)
 {
+    // QSaveFile writes a temporary file and renames it over the target: over a device, a pipe or a socket
+    // (--screenshot /dev/full, a trial found) that replaced the node itself. Only regular files are replaced.
+    if (const QFileInfo target(path); target.exists() && !target.isFile())
+        return target.isDir() ? QStringLiteral("is a folder; give a file name")
+                              : QStringLiteral("is not a regular file (a device, a pipe or a socket); nothing was written");
     QSaveFile file(path);
     errno = 0;
     if (!file.open(QIODevice::WriteOnly))

@@ -645,7 +645,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
     struct LayoutField { const char* name; int* out; long long min, max; };
     for (const LayoutField& l : {LayoutField{"pipeline_stages", &c.pipelineStages, 1, kMaxSimulationLayoutCount},
                                  LayoutField{"expert_parallel", &c.expertParallel, 1, kMaxSimulationLayoutCount},
-                                 LayoutField{"microbatches", &c.microbatches, 0, kMaxSimulationSequences},
+                                 LayoutField{"microbatches", &c.microbatches, 0, kMaxSimulationLayoutCount},
                                  LayoutField{"prefill_replicas", &c.prefillReplicas, 0, kMaxSimulationReplicas}})
         if (has(l.name)) {
             long long n = 0;
@@ -653,6 +653,9 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
                 return e;
             *l.out = int(n);
         }
+    if (c.microbatches > 0 && c.pipelineStages <= 1) // each microbatch would read every weight again: many times the step
+        return f("microbatches") + " = " + std::to_string(c.microbatches)
+               + ": goes with pipeline_stages > 1 (decode microbatches flow through the pipeline's stages; 0: min(PP, batch))";
     if (c.pipelineStages > 1 || c.expertParallel > 1) {
         const ParallelLayout layout{std::max(1, out.scenario.hardware.gpus), c.pipelineStages, c.expertParallel, c.microbatches};
         if (std::string why = layoutRefusal(out.scenario.model, layout); !why.empty())

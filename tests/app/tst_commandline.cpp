@@ -469,6 +469,41 @@ private slots:
     }
 
     /** --compare three times: A and B, C, D side by side with B / A, C / A, D / A, as text, JSON and CSV. */
+    /** Trial findings: a ratio of 2.5e14 printed as 300 digits, and a figure negative in one scenario got "-25.335x". */
+    void compareRatiosStayReadable()
+    {
+        QTemporaryDir dir;
+        auto write = [&](const char* name, const char* json) {
+            QFile f(dir.filePath(QString::fromLatin1(name)));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(json);
+        };
+        write("cheap.json", R"({"format_version": 1, "economics": {"price_per_gpu_hour": 0.001}})");
+        write("dear.json", R"({"format_version": 1, "economics": {"price_per_gpu_hour": 1000000}})");
+        const Result r = runRidgeline({QStringLiteral("--report"), QStringLiteral("--scenario"), dir.filePath(QStringLiteral("cheap.json")),
+                                       QStringLiteral("--compare"), dir.filePath(QStringLiteral("dear.json"))});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QByteArray> lines = r.out.split('\n');
+        bool seen = false;
+        for (const QByteArray& line : lines) {
+            QVERIFY2(line.size() < 200, line.constData());
+            if (line.trimmed().startsWith("economics.price_per_gpu_hour")) {
+                seen = true;
+                QVERIFY2(line.trimmed().endsWith("1e+09x"), line.constData());
+            }
+            QVERIFY2(!line.trimmed().endsWith("x") || !line.contains(" -"), line.constData()); // no negative ratio
+        }
+        QVERIFY(seen);
+        // With --screenshot too: the comparison and the picture (the picture was skipped).
+        const QString png = dir.filePath(QStringLiteral("both.png"));
+        const Result both = runRidgeline({QStringLiteral("--report"), QStringLiteral("--scenario"), dir.filePath(QStringLiteral("cheap.json")),
+                                          QStringLiteral("--compare"), dir.filePath(QStringLiteral("dear.json")), QStringLiteral("--screenshot"),
+                                          png, QStringLiteral("--size"), QStringLiteral("800x600")});
+        QVERIFY2(both.exitCode == 0, both.err.constData());
+        QVERIFY(both.out.contains("economics.price_per_gpu_hour"));
+        QCOMPARE(QImage(png).size(), QSize(800, 600));
+    }
+
     void compareThreeFiles()
     {
         const QString a = source("resources/scenarios/llama-3.1-8b-h100.json");
@@ -1105,6 +1140,31 @@ private slots:
         const QJsonObject h200Best = devices[1].toObject().value(QStringLiteral("best_plan")).toObject();
         QVERIFY(!h200Best.isEmpty());
         QVERIFY(h200Best.value(QStringLiteral("cost_per_million_output_tokens_all_in")).isNull());
+    }
+
+    /** A failed write to standard output fails every mode (a trial: --report, --simulate, --list-hardware, --help
+     *  > /dev/full exited 0 with the output lost); a screenshot is never written over a device. */
+    void everyModeFailsOnAFullStdout()
+    {
+        if (!QFileInfo::exists(QStringLiteral("/dev/full")))
+            QSKIP("no /dev/full here");
+        const QList<QStringList> modes{{QStringLiteral("--report")},
+                                       {QStringLiteral("--report"), QStringLiteral("--format"), QStringLiteral("json")},
+                                       {QStringLiteral("--list-hardware")},
+                                       {QStringLiteral("--help")},
+                                       {QStringLiteral("--simulate"), QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/simulations/chat-llama-3.1-8b-h100.json")}};
+        for (const QStringList& args : modes) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+            p.setProcessEnvironment(env);
+            p.setStandardOutputFile(QStringLiteral("/dev/full"));
+            p.start(QStringLiteral(RIDGELINE_BINARY), args);
+            QVERIFY(p.waitForFinished(120000));
+            QVERIFY2(p.exitCode() == 1, qPrintable(args.join(QLatin1Char(' '))));
+            const QByteArray err = p.readAllStandardError();
+            QVERIFY2(err.contains("cannot write"), err.constData());
+        }
     }
 
     /** Trial findings: --plan > /dev/full exited 0; a fractional prompt length was taken silently; --help hid csv. */

@@ -432,6 +432,10 @@ private slots:
         QTest::newRow("expert parallel, dense") << fileWith(R"("expert_parallel": 2,)")
                                                 << QStringLiteral("simulation: pipeline_stages = 1, expert_parallel = 2 with TP 1 (scenario "
                                                                   "hardware.gpus): EP 2: a dense model has no experts to split");
+        QTest::newRow("microbatches without a pipeline") << fileWith(R"("microbatches": 7,)")
+                                                         << QStringLiteral("simulation.microbatches = 7: goes with pipeline_stages > 1");
+        QTest::newRow("microbatches 2000") << fileWith(R"("pipeline_stages": 2, "microbatches": 2000,)")
+                                           << QStringLiteral("simulation.microbatches = 2000: must be from 0 to 1,024");
         QTest::newRow("pipeline stages 0") << fileWith(R"("pipeline_stages": 0,)")
                                            << QStringLiteral("simulation.pipeline_stages = 0: must be from 1 to 1,024");
         QTest::newRow("prefill replicas -1") << fileWith(R"("prefill_replicas": -1,)")

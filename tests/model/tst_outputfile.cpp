@@ -3,6 +3,8 @@
 // the final flush (a full disk) or in the body leaves the previous file byte for byte and no
 // temporary file beside it, and reports the system's reason.
 
+#include <sys/stat.h>
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -32,6 +34,7 @@ private slots:
     void fullDiskInTheFinalFlushKeepsThePreviousFile();
     void failingBodyKeepsThePreviousFile();
     void missingFolderIsReported();
+    void nodesThatAreNotFilesAreNotReplaced();
 };
 
 void TestOutputFile::writesWholeFile()
@@ -97,4 +100,19 @@ void TestOutputFile::missingFolderIsReported()
 }
 
 QTEST_APPLESS_MAIN(TestOutputFile)
+/** A FIFO (as a device such as /dev/full, which --screenshot replaced with a PNG) is refused and stays what it was. */
+void TestOutputFile::nodesThatAreNotFilesAreNotReplaced()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("pipe"));
+    QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+    const QString why = model::writeFileAtomically(fifo, QByteArray("data"));
+    QVERIFY2(why.contains(QLatin1String("not a regular file")), qPrintable(why));
+    struct stat st {};
+    QVERIFY(::stat(QFile::encodeName(fifo).constData(), &st) == 0);
+    QVERIFY(S_ISFIFO(st.st_mode));
+    const QString folder = model::writeFileAtomically(dir.path(), QByteArray("data"));
+    QVERIFY2(folder.contains(QLatin1String("folder")), qPrintable(folder));
+}
+
 #include "tst_outputfile.moc"

@@ -372,6 +372,28 @@ private slots:
         }
     }
 
+    void hugeLoadsAreNotPlanned()
+    {
+        // 1e9 requests/s: over 100,000 instances of any layout. The count overflowed int and came out as a 1-GPU fleet
+        // at a negative ITL that "met" the SLO (a trial); now no point is planned and the device says why.
+        PlanRequest req;
+        req.scenario = defaultScenario();
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1, 2};
+        req.candidates.batchCaps = {16};
+        req.load = {1e9, 1024, 128};
+        req.slo = {1e7, 1e7};
+        const PlanResult r = searchPlans(req);
+        QVERIFY(r.plans.empty());
+        for (const PlanPoint& p : r.points)
+            QVERIFY(p.itlMs > 0 && p.totalGpus > 0);
+        QVERIFY(std::any_of(r.refusals.begin(), r.refusals.end(),
+                            [](const std::string& why) { return why.find("more than 100,000 instances") != std::string::npos; }));
+    }
+
     void excludedDevicesSayWhy()
     {
         PlanRequest req;
@@ -797,6 +819,8 @@ private slots:
         QTest::newRow("not JSON") << QByteArray("{\"model\": ") << "not valid JSON";
         QTest::newRow("no model") << QByteArray("{" + load + "}") << "missing \"model\"";
         QTest::newRow("unknown preset") << QByteArray(R"({"model": "llama-9", )" + load + "}") << "model = \"llama-9\": no such model preset";
+        QTest::newRow("set economics") << QByteArray(R"({"model": "llama-3.1-8b", "set": {"economics.pue": 5}, )" + load + "}")
+                                       << "set.economics.pue: the plan takes prices, power and PUE from its own";
         QTest::newRow("unknown top key") << QByteArray(R"({"model": "llama-3.1-8b", "lod": 1, )" + load + "}") << "unknown key \"lod\"";
         QTest::newRow("no load") << QByteArray(R"({"model": "llama-3.1-8b"})") << "missing \"load\"";
         QTest::newRow("negative rate") << QByteArray(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": -2, "prompt_tokens": 1, "output_tokens": 1}})")
