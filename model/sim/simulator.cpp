@@ -2272,8 +2272,10 @@ SimulationResult runDisaggregated(const Scenario& scenario, const SimulationConf
     Scenario decodeScenario = scenario;
     decodeScenario.efficiency.ttftOverheadSeconds = 0; // the request is in the engine already
     poolConfig.replicas = std::max(1, config.replicas);
+    poolConfig.recordTokenTimes = config.recordTokenTimes; // the decoded tokens' times, joined to each request's below
     VectorSource decodeSource(decodes);
     RunRecorder decodeRecorder(poolConfig, static_cast<long long>(decodes.size()));
+    decodeRecorder.layOutTokenTimes(decodes);
     SimulationResult decode = runFleet(decodeScenario, poolConfig, decodeSource, decodeRecorder, progress);
     if (decode.cancelled) {
         out.cancelled = true;
@@ -2289,6 +2291,13 @@ SimulationResult runDisaggregated(const Scenario& scenario, const SimulationConf
         recorder.started(r, records[i], -1);
         if (!p.rejected && !std::isnan(p.firstTokenSeconds)) {
             r.firstTokenSeconds = p.firstTokenSeconds + cost.kvTransferSeconds(requests[i].promptTokens);
+            // Token times (the Simulation tab's ITL timeline): the first token at the KV's arrival, the rest the decode pool's.
+            recorder.tokenTime(records[i], 0, r.firstTokenSeconds);
+            if (config.recordTokenTimes && decodeOf[i] >= 0 && size_t(decodeOf[i]) + 1 < decode.tokenOffsets.size()) {
+                const long long from = decode.tokenOffsets[size_t(decodeOf[i])], to = decode.tokenOffsets[size_t(decodeOf[i]) + 1];
+                for (long long k = from; k < to && k - from + 1 < r.outputTokens; ++k)
+                    recorder.tokenTime(records[i], int(k - from + 1), decode.tokenTimes[size_t(k)]);
+            }
             r.finishedSeconds = r.firstTokenSeconds;
             r.maxItlSeconds = 0;
             r.tpotSeconds = kNaN;

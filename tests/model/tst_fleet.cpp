@@ -517,6 +517,27 @@ private slots:
         QCOMPARE(fromFile.all.latency.ttft.mean, fromCode.all.latency.ttft.mean);
         QCOMPARE(fromFile.all.latency.tpot.mean, fromCode.all.latency.tpot.mean);
         QVERIFY(fromFile.all.latency.ttft.mean != colocated.all.latency.ttft.mean);
+        // Token times of pooled runs (the Simulation tab's ITL timeline was empty for them): every token of every
+        // finished request, the first at the KV's arrival (its first token), the last at its finish, in order.
+        SimulationConfig timed = byHand;
+        timed.recordTokenTimes = true;
+        const std::vector<Request> requests = generateRequests(timed);
+        const SimulationResult t = simulate(plain.scenario, timed, requests);
+        QCOMPARE(t.tokenOffsets.size(), requests.size() + 1);
+        int checked = 0;
+        for (size_t i = 0; i < requests.size(); ++i) {
+            const RequestResult& r = t.requests[i];
+            if (r.rejected)
+                continue;
+            const long long from = t.tokenOffsets[i], to = t.tokenOffsets[i + 1];
+            QCOMPARE(to - from, (long long)requests[i].outputTokens);
+            QCOMPARE(t.tokenTimes[size_t(from)], r.firstTokenSeconds);
+            QCOMPARE(t.tokenTimes[size_t(to - 1)], r.finishedSeconds);
+            for (long long k = from + 1; k < to; ++k)
+                QVERIFY(t.tokenTimes[size_t(k)] > t.tokenTimes[size_t(k - 1)]);
+            ++checked;
+        }
+        QVERIFY(checked > 0);
         // A model the layout divides: 8 layers of the 32 per stage, EP off. PP 4 is accepted.
         SimulationFile four;
         QVERIFY(parseSimulationJson(fileWith(R"("pipeline_stages": 4,)"), QString(), four).empty());
