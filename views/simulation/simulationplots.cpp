@@ -47,6 +47,16 @@ QString policyLabel(model::BatchingPolicy policy)
     return {};
 }
 
+QString runLabel(const model::SimulationConfig& config)
+{
+    if (config.prefillReplicas <= 0)
+        return policyLabel(config.policy);
+    return QObject::tr("disaggregated (%1 prefill + %2 decode), %3")
+        .arg(config.prefillReplicas)
+        .arg(config.replicas)
+        .arg(policyLabel(config.policy));
+}
+
 // ---------------------------------------------------------------------------------------------
 // ITL timeline
 
@@ -154,7 +164,7 @@ void ItlTimelinePlot::showOutcome(const SimulationOutcome& outcome)
     placeLabelAt(m_sloLabel, p->xAxis->range().lower, slo);
 
     const model::LatencySummary& l = r.all.latency;
-    const QString policy = policyLabel(outcome.config.policy);
+    const QString policy = runLabel(outcome.config);
     QString text = tr("%1: max ITL %2, p99 %3, TPOT %4")
                        .arg(policy, format::duration(l.itl.max), format::duration(l.itl.p99), format::duration(l.tpot.mean));
     if (intervals == 0 && !outcome.config.recordTokenTimes) {

@@ -34,6 +34,8 @@ public:
 
 /** Display name of a batching policy: "static batching", "continuous batching", "chunked prefill". */
 QString policyLabel(model::BatchingPolicy policy);
+/** The run's kind for a headline: policyLabel(), or "disaggregated (3 prefill + 2 decode), chunked prefill" for pools. */
+QString runLabel(const model::SimulationConfig& config);
 
 /**
  * "ITL timeline": token time (s) against the interval before it (ms, log) for a sample of sequences

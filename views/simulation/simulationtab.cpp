@@ -1028,7 +1028,7 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
 
     // The headline: the tail the policy leaves and the goodput at the run's cap.
     QString takeaway = tr("%1: max ITL %2; goodput %3 at cap %4")
-                           .arg(policyLabel(o.config.policy), format::duration(l.itl.max), format::percent(all.goodputFraction),
+                           .arg(runLabel(o.config), format::duration(l.itl.max), format::percent(all.goodputFraction),
                                 format::integer(o.config.maxSequences));
     if (!o.sweep.empty()) {
         const model::SweepPoint* best = &o.sweep.front();
