@@ -139,7 +139,7 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
         out << QStringLiteral("Ranked plans (cheapest first; %1 of %2 shown, --format json or csv for all)")
                    .arg(std::min<size_t>(kPlanTextRows, r.plans.size()))
                    .arg(r.plans.size());
-        const QStringList header{QStringLiteral("#"), QStringLiteral("device"), QStringLiteral("GPUs"), QStringLiteral("layout"),
+        const QStringList header{QStringLiteral("#"), QStringLiteral("device"), QStringLiteral("GPUs/inst"), QStringLiteral("layout"),
                                  QStringLiteral("mode"), QStringLiteral("batch"), QStringLiteral("fleet"), QStringLiteral("total"),
                                  QStringLiteral("ITL ms"), QStringLiteral("TTFT ms"), QStringLiteral("tok/s/GPU"), QStringLiteral("tok/s/user"),
                                  QStringLiteral("%1/1M out").arg(q(f.currency)), QStringLiteral("%1/1M in").arg(q(f.currency)),

@@ -408,7 +408,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("planTable"));
-    m_table->setHorizontalHeaderLabels({tr("#"), tr("Device"), tr("GPUs"), tr("Layout"), tr("Mode"), tr("Batch cap"),
+    m_table->setHorizontalHeaderLabels({tr("#"), tr("Device"), tr("GPUs in all"), tr("Layout"), tr("Mode"), tr("Batch cap"),
                                         tr("Replicas / pools"), tr("ITL (ms)"), tr("TTFT (ms)"), tr("tok/s/GPU"),
                                         tr("tok/s/user"), tr("$/1M out"), tr("J/token")});
     m_table->horizontalHeaderItem(CostColumn)
