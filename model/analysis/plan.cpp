@@ -427,6 +427,11 @@ bool cheaperThan(const PlanPoint& a, const PlanPoint& b)
         return *ja < *jb;
     if (a.totalGpus != b.totalGpus)
         return a.totalGpus < b.totalGpus;
+    // Same cost, energy and GPUs: the faster plan first (a trial found a tie ranked by the worse ITL and TTFT).
+    if (a.itlMs != b.itlMs)
+        return a.itlMs < b.itlMs;
+    if (a.ttftMs != b.ttftMs)
+        return a.ttftMs < b.ttftMs;
     return a.outputTokensPerSecondPerGpu > b.outputTokensPerSecondPerGpu;
 }
 
