@@ -16,6 +16,7 @@
 
 #include "model/files/hfconfig.h"
 #include "model/files/inputfile.h"
+#include "model/cost/jsoninput.h"
 #include "model/cost/presets.h"
 #include "model/cost/scenariokeys.h"
 
@@ -170,10 +171,9 @@ std::string parseModel(const QJsonValue& v, const QString& baseDir, PlanFile& ou
 
 std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFile& out)
 {
-    QJsonParseError perr;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
-    if (perr.error != QJsonParseError::NoError)
-        return "not valid JSON at byte " + std::to_string(perr.offset) + ": " + str(perr.errorString());
+    QJsonDocument doc; // the shared reader: a duplicate key is refused, as in every other input (a trial found it taken silently)
+    if (const std::string err = parseJsonInput(json, doc); !err.empty())
+        return err;
     if (!doc.isObject())
         return "expected a JSON object ({\"model\": ..., \"load\": ...})";
     const QJsonObject root = doc.object();
