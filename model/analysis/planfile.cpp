@@ -17,6 +17,7 @@
 #include "model/files/hfconfig.h"
 #include "model/files/inputfile.h"
 #include "model/cost/jsoninput.h"
+#include "model/cost/messagetext.h"
 #include "model/cost/presets.h"
 #include "model/cost/scenariokeys.h"
 
@@ -387,8 +388,9 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
     }
     if (root.contains(QStringLiteral("currency"))) {
         const QJsonValue v = root.value(QStringLiteral("currency"));
-        if (!v.isString() || v.toString().isEmpty() || v.toString().size() > 8)
-            return "currency = " + shown(v) + ": expected a short label such as \"USD\"";
+        if (!v.isString() || v.toString().trimmed().isEmpty() || v.toString().size() > 8
+            || findControlCharacter(str(v.toString())) != std::string::npos) // printed in every header and note (a trial: ESC codes)
+            return "currency = " + shown(v) + ": expected a short label such as \"USD\" (printable, up to 8 characters)";
         out.currency = str(v.toString());
         out.request.currency = out.currency;
     }

@@ -821,6 +821,10 @@ private slots:
         QTest::newRow("unknown preset") << QByteArray(R"({"model": "llama-9", )" + load + "}") << "model = \"llama-9\": no such model preset";
         QTest::newRow("duplicate key") << QByteArray(R"({"model": "llama-3.1-8b", "pue": 1.1, "pue": 1.5, )" + load + "}")
                                        << "duplicate key \"pue\"";
+        QTest::newRow("currency with an escape") << QByteArray("{\"model\": \"llama-3.1-8b\", \"currency\": \"\\u001b[31mX\", " + load + "}")
+                                                 << "currency = ";
+        QTest::newRow("blank currency") << QByteArray(R"({"model": "llama-3.1-8b", "currency": "  ", )" + load + "}")
+                                        << "currency = \"  \": expected a short label";
         QTest::newRow("set economics") << QByteArray(R"({"model": "llama-3.1-8b", "set": {"economics.pue": 5}, )" + load + "}")
                                        << "set.economics.pue: the plan takes prices, power and PUE from its own";
         QTest::newRow("unknown top key") << QByteArray(R"({"model": "llama-3.1-8b", "lod": 1, )" + load + "}") << "unknown key \"lod\"";
