@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include "app/commandline.h"
+#include "app/report.h"
 #include "model/files/inputfile.h"
 #include "model/cost/scenariokeys.h"
 
@@ -57,7 +58,7 @@ QString reasonKey(model::ExclusionReason r)
 QJsonObject pointJson(const model::PlanFile& f, const model::PlanPoint& p)
 {
     const model::PlanDevice& d = f.request.candidates.devices[size_t(p.device)];
-    return QJsonObject{
+    QJsonObject o{
         {QStringLiteral("device_id"), q(d.id)},
         {QStringLiteral("device"), q(d.hardware.name)},
         {QStringLiteral("gpus_per_instance"), p.gpusPerInstance},
@@ -84,14 +85,11 @@ QJsonObject pointJson(const model::PlanFile& f, const model::PlanPoint& p)
         {QStringLiteral("prefill_share"), p.prefillShare},
         {QStringLiteral("output_tokens_per_second_per_gpu"), p.outputTokensPerSecondPerGpu},
         {QStringLiteral("tokens_per_second_per_user"), p.tokensPerSecondPerUser},
-        {QStringLiteral("cost_per_hour"), optJson(p.cost.costPerHour)},
-        {QStringLiteral("cost_per_million_output_tokens"), optJson(p.cost.costPerMillionOutputTokens)},
-        {QStringLiteral("cost_per_million_input_tokens"), optJson(p.cost.costPerMillionInputTokens)},
-        {QStringLiteral("cost_per_million_output_tokens_all_in"), optJson(p.cost.costPerMillionOutputTokensAllIn)},
-        {QStringLiteral("facility_power_watts"), optJson(p.cost.facilityPowerWatts)},
-        {QStringLiteral("joules_per_output_token"), optJson(p.cost.joulesPerOutputToken)},
-        {QStringLiteral("output_tokens_per_second_per_megawatt"), optJson(p.cost.outputTokensPerSecondPerMegawatt)},
     };
+    const QJsonObject cost = operatingCostJson(p.cost); // the same keys as --report's "economics"
+    for (auto it = cost.begin(); it != cost.end(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
 }
 
 QString modelLine(const model::PlanFile& f)

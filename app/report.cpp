@@ -38,24 +38,34 @@ QJsonValue optJson(const std::optional<double>& v) { return v ? QJsonValue(*v) :
  */
 QJsonObject economicsJson(const model::OperatingEconomics& x)
 {
-    return QJsonObject{
+    QJsonObject o{
         {QStringLiteral("currency"), QString::fromStdString(x.currency)},
         {QStringLiteral("price_per_gpu_hour"), optJson(x.inputs.pricePerGpuHour)},
         {QStringLiteral("price_source"), QString::fromUtf8(model::priceSourceKey(x.priceSource).data())},
         {QStringLiteral("board_power_watts"), optJson(x.inputs.boardPowerWatts)},
         {QStringLiteral("power_source"), QString::fromUtf8(model::powerSourceKey(x.powerSource).data())},
         {QStringLiteral("pue"), x.inputs.pue},
-        {QStringLiteral("cost_per_hour"), optJson(x.cost.costPerHour)},
-        {QStringLiteral("cost_per_million_output_tokens"), optJson(x.cost.costPerMillionOutputTokens)},
-        {QStringLiteral("cost_per_million_input_tokens"), optJson(x.cost.costPerMillionInputTokens)},
-        {QStringLiteral("cost_per_million_output_tokens_all_in"), optJson(x.cost.costPerMillionOutputTokensAllIn)},
-        {QStringLiteral("facility_power_watts"), optJson(x.cost.facilityPowerWatts)},
-        {QStringLiteral("joules_per_output_token"), optJson(x.cost.joulesPerOutputToken)},
-        {QStringLiteral("output_tokens_per_second_per_megawatt"), optJson(x.cost.outputTokensPerSecondPerMegawatt)},
     };
+    const QJsonObject cost = operatingCostJson(x.cost);
+    for (auto it = cost.begin(); it != cost.end(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
 }
 
 } // namespace
+
+QJsonObject operatingCostJson(const model::OperatingCost& c)
+{
+    return QJsonObject{
+        {QStringLiteral("cost_per_hour"), optJson(c.costPerHour)},
+        {QStringLiteral("cost_per_million_output_tokens"), optJson(c.costPerMillionOutputTokens)},
+        {QStringLiteral("cost_per_million_input_tokens"), optJson(c.costPerMillionInputTokens)},
+        {QStringLiteral("cost_per_million_output_tokens_all_in"), optJson(c.costPerMillionOutputTokensAllIn)},
+        {QStringLiteral("facility_power_watts"), optJson(c.facilityPowerWatts)},
+        {QStringLiteral("joules_per_output_token"), optJson(c.joulesPerOutputToken)},
+        {QStringLiteral("output_tokens_per_second_per_megawatt"), optJson(c.outputTokensPerSecondPerMegawatt)},
+    };
+}
 
 QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
 {

@@ -8,7 +8,19 @@
 
 #include "model/cost/costmodel.h"
 
+namespace ridgeline::model {
+struct OperatingCost;
+}
+
 namespace ridgeline::app {
+
+/**
+ * The seven figures of an operating cost (model/analysis/plan.h, OperatingCost) under their JSON keys, shared by
+ * --report's "economics" and each --plan point: cost_per_hour, cost_per_million_output_tokens,
+ * cost_per_million_input_tokens, cost_per_million_output_tokens_all_in, facility_power_watts,
+ * joules_per_output_token, output_tokens_per_second_per_megawatt; null where the price or the power is unknown.
+ */
+QJsonObject operatingCostJson(const model::OperatingCost& cost);
 
 /**
  * The JSON report of one evaluation: nested objects with SI units named in each key
