@@ -594,10 +594,10 @@ void TestBaseline::pinnedCurvesDrawnFromAPictureRedrawnOnChange()
         plot->replot();
         QCOMPARE(shown.size(), direct.size());
         const QPair<int, int> difference = imageDifference(shown, direct);
-        // Known, not yet explained (issue 16, docs/performance.md): on the prefill plot the picture
-        // differs from the direct drawing in about 350 antialiased pixels (curves, P* lines, names).
-        if (plot->objectName() == QLatin1String("prefillPlot"))
-            QEXPECT_FAIL("", "prefill plot: picture and direct drawing differ in ~350 antialiased pixels", Continue);
+        // At most 2 levels of 255 in any channel: the picture is antialiased over a transparent
+        // background and then blended, so an edge pixel may round differently (1 to 2 levels in a few
+        // hundred pixels). A row left out of the picture (the prefill plot's pinned P* lines above the
+        // axis rect, up to 149 levels) or a curve moved by a pixel is far above that.
         QVERIFY2(difference.first <= 2, qPrintable(QStringLiteral("%1: %2 levels in %3 pixels")
                                                        .arg(plot->objectName()).arg(difference.first).arg(difference.second)));
     };

@@ -21,10 +21,12 @@ const QString kLabelCacheName = QStringLiteral("pinnedLabelCache");
  */
 struct LayerableAccess : QCPLayerable {
     static QRect clipOf(const QCPLayerable* child) { return (child->*(&LayerableAccess::clipRect))(); }
+    /** The clip QCPLayer::draw() gives @p child: its clipRect() moved one pixel up. */
+    static QRect drawClipOf(const QCPLayerable* child) { return clipOf(child).translated(0, -1); }
     static void drawOne(QCPLayerable* child, QCPPainter* painter)
     {
         painter->save();
-        painter->setClipRect(clipOf(child).translated(0, -1));
+        painter->setClipRect(drawClipOf(child));
         (child->*(&LayerableAccess::applyDefaultAntialiasingHint))(painter);
         (child->*(&LayerableAccess::draw))(painter);
         painter->restore();
@@ -140,11 +142,13 @@ void PinnedLayerCache::draw(QCPPainter* painter)
     if (now.isEmpty() || now != m_key) {
         ++m_renders;
         m_key = now;
-        // The picture covers what the children may draw in: their clip rects (the axis rect).
+        // The picture covers what the children may draw in: their clip rects as QCPLayer::draw() sets
+        // them (clipRect() one pixel up: the axis rect's top edge and the row above it). The rect
+        // untranslated lost that top row: the pinned P* lines' ends and curves along the top edge.
         QRect area;
         for (QCPLayerable* child : m_pinned->children())
             if (child->visible())
-                area |= LayerableAccess::clipOf(child);
+                area |= LayerableAccess::drawClipOf(child);
         area &= mParentPlot->viewport();
         m_origin = area.topLeft();
         if (area.isEmpty()) {
