@@ -7,6 +7,7 @@
 #include <qcustomplot.h>
 
 #include "views/kit/palette.h"
+#include "views/kit/pinnedlayer.h"
 #include "views/kit/plotkit.h"
 #include "views/kit/theme.h"
 
@@ -64,11 +65,12 @@ QCPGraph* BaselineLayer::addCurve(const QString& name)
         }
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         text->setObjectName(QStringLiteral("baselineLabel"));
-        text->setLayer(QStringLiteral("legend"));
+        text->setLayer(PinnedLayerCache::pinnedLabelLayer(p)); // above the live curves, from a picture
         m_label = text;
         m_items.append(text);
     }
-    graph->setLayer(QStringLiteral("grid")); // under B's curves, above the grid
+    // Above the grid, under the live curves; drawn from a picture redrawn only when it changes.
+    graph->setLayer(PinnedLayerCache::pinnedLayer(p));
     m_graphs.append(graph);
     return graph;
 }
@@ -87,7 +89,7 @@ QCPGraph* BaselineLayer::addMarker()
                                                          QBrush(palette::card()), 9 * scale));
     graph->setObjectName(QStringLiteral("baselineGraph"));
     graph->setProperty("pinnedSlot", m_slot);
-    graph->setLayer(QStringLiteral("grid"));
+    graph->setLayer(PinnedLayerCache::pinnedLayer(p));
     m_graphs.append(graph);
     return graph;
 }
@@ -95,7 +97,7 @@ QCPGraph* BaselineLayer::addMarker()
 void BaselineLayer::addVerticalLine(double key)
 {
     QCPItemStraightLine* line = addStraightLine(m_plot, m_plot->xAxis, m_plot->yAxis, pinnedPen(m_slot));
-    line->setLayer(QStringLiteral("grid"));
+    line->setLayer(PinnedLayerCache::pinnedLayer(m_plot));
     placeVertical(line, key);
     m_items.append(line);
 }
