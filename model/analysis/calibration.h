@@ -130,7 +130,8 @@ struct BenchmarkFitResult {
  * predicted / measured - 1 of each point's compared ITL and TTFT (compareItl(), compareTtft()): their mean absolute
  * value is the MAPE the fit is judged by (docs/cost-model.md). eta_kv and the per-sequence cost are fitted only when
  * the ITL points have two or more concurrencies at each of two or more contexts (otherwise eta_kv = eta_bw). Bounds: efficiencies in [0.01, 1] (physical: no faster than the peak), overheads >= 0
- * (at most 1 s). Starts from eta_bw 0.75, MFU 0.4 / 0.5, 0.5 ms and 0 ms, eta_kv1 0.3. A parameter no residual depends on
+ * (at most 1 s). Starts from eta_bw 0.75, MFU 0.4 / 0.5, 0.5 ms and 0 ms, eta_kv1 from the batch-1 slope (0.3 without one),
+ * prefill attention MFU 0.4. A parameter no residual depends on
  * (e.g. prefill MFU without TTFT points) stays at its scenario value, unfitted; so does the per-chunk cost when
  * every TTFT point has the same prompt length in one chunk (it is then a per-request cost that cannot be told from
  * prefill MFU). Standard errors from the
