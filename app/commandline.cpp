@@ -612,6 +612,7 @@ int parseCommandLine(Options& o, bool noDisplay)
                     << QStringLiteral("efficiency.per_sequence_overhead_us=") + number(e.perSequenceOverheadSeconds * 1e6)
                     << QStringLiteral("efficiency.kv_bandwidth=") + number(e.kvBandwidth)
                     << QStringLiteral("efficiency.kv_bandwidth_one_sequence=") + number(e.kvBandwidthOneSequence)
+                    << QStringLiteral("efficiency.mfu_prefill_attention=") + number(e.mfuPrefillAttention)
                     << QStringLiteral("efficiency.ttft_overhead_ms=") + number(e.ttftOverheadSeconds * 1e3)
                     << QStringLiteral("serving.max_num_tokens=") + QString::number(preset->maxNumTokens);
         if (!parser.isSet(schedulerOpt)) // the scheduler the preset was fitted with, unless named

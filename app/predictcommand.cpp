@@ -110,6 +110,11 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
         t << QStringLiteral("a step's KV read takes at least its longest sequence's cache at %1 of peak bandwidth (one sequence's attention "
                             "does not fill the GPU; efficiency.kv_bandwidth_one_sequence)")
                  .arg(s.efficiency.kvBandwidthOneSequence);
+    if (s.efficiency.mfuPrefillAttention > 0 && s.efficiency.mfuPrefillAttention != s.efficiency.mfuPrefill)
+        t << QStringLiteral("prefill attention at %1 of peak FLOP/s, prefill GEMMs at %2 (efficiency.mfu_prefill_attention, "
+                            "efficiency.mfu_prefill)")
+                 .arg(s.efficiency.mfuPrefillAttention)
+                 .arg(s.efficiency.mfuPrefill);
     if (s.hardware.gpus > 1)
         t << QStringLiteral("tensor-parallel all-reduces over %1 GPUs").arg(s.hardware.gpus);
     return t;

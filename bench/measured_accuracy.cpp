@@ -7,10 +7,11 @@
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
 // sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--residuals] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
+// Usage: measured_accuracy [--fit-token-budget] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget). --residuals lists every held-out point's
-// measured and predicted ITL and TTFT under its fit.
+// measured and predicted ITL and TTFT under its fit. --random-client-starts starts each steady-state closed loop's
+// clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
 // (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise.
 
@@ -115,8 +116,8 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
                 + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
                 + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
                 + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
-                + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "")
-                + budgetText(fit) + "\n";
+                + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
+                + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + budgetText(fit) + "\n";
         const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
         for (size_t i = 0; i < test.size(); ++i)
             if (r[i].error.empty()) {
@@ -166,6 +167,8 @@ int main(int argc, char** argv)
             fo.fitTokenBudget = true;
         else if (std::strcmp(argv[arg], "--residuals") == 0)
             g_residuals = true;
+        else if (std::strcmp(argv[arg], "--random-client-starts") == 0)
+            engine.randomClientStarts = true;
         else
             break;
     if (argc > arg + 1 && std::strcmp(argv[arg], "--scheduler") == 0) {
@@ -183,7 +186,8 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--residuals] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] "
+                             "DIR [NAME...]\n");
         return 2;
     }
     const QDir dir(QString::fromLocal8Bit(argv[arg]));
@@ -254,8 +258,8 @@ int main(int argc, char** argv)
                    + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
                    + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
                    + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
-                + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "")
-                   + budgetText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
+                + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
+                   + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + budgetText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
                    + std::to_string(fit.evaluations) + " evaluations\n";
         for (const std::string& n : fit.notes)
             details += "    note: " + n + "\n";

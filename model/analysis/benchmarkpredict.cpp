@@ -183,7 +183,8 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         return point.label + ": one request of " + messageNumber(prompt) + " + " + messageNumber(output)
                + " tokens needs more KV than the budget holds (" + messageNumber(capacity) + " of one); the server would reject it";
 
-    if (options.staggerClients && point.load == BenchmarkLoad::Concurrency && point.steadyState && clients > 1) {
+    if ((options.staggerClients || options.randomClientStarts) && point.load == BenchmarkLoad::Concurrency && point.steadyState
+        && clients > 1) {
         // Started together (as the tools start them), equal requests stay in lockstep: all prefilling in one step,
         // all finishing in another. Staggered, the warm-up clients start spread over one estimated request time:
         // prefill alone plus OSL steps of the batch the clients (or the KV) allow, at the mean context.
@@ -193,8 +194,19 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         for (int b = 0; b < int(batch); ++b)
             cost.addDecode(decode, prompt + output / 2.0);
         const double cycle = cost.seconds(prefill) + double(output) * cost.seconds(decode);
+        // Evenly spread (staggerClients), or at seeded uniform times over the cycle (randomClientStarts), sorted so
+        // that the sending order is kept.
+        std::vector<double> starts(static_cast<size_t>(warm));
+        for (long long i = 0; i < warm; ++i)
+            starts[size_t(i)] = cycle * double(i) / double(clients);
+        if (options.randomClientStarts) {
+            std::mt19937_64 startEngine(options.seed);
+            for (double& start : starts)
+                start = cycle * double(startEngine() >> 11) * 0x1.0p-53;
+            std::sort(starts.begin(), starts.end());
+        }
         for (long long i = 0; i < n; ++i) // the later ones no earlier than the last client's start: sending order kept
-            requests[size_t(i)].arrivalSeconds = cycle * double(std::min(i, warm - 1)) / double(clients);
+            requests[size_t(i)].arrivalSeconds = starts[size_t(std::min(i, warm - 1))];
     }
     const SimulationResult result = simulate(scenario, config, requests);
     BenchmarkPrediction p;

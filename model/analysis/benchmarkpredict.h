@@ -27,6 +27,12 @@ struct BenchmarkOptions {
      *  do, so that equal requests run in lockstep (the NIM set's TTFT at low concurrency grows as N prefills in a
      *  row, as lockstep predicts); true spreads their first requests over one estimated request time. */
     bool staggerClients = false;
+    /** Steady-state closed loops: true sends each of the N clients' first requests at a time drawn uniformly over one
+     *  estimated request time (prefill alone plus OSL decode steps of the batch the clients or the KV allow), from a
+     *  generator seeded with @c seed, so that a run is the same for the same seed. It stands in for what de-synchronises
+     *  real clients over a benchmark's warm-up and measurement windows, which the simulated equal requests lack
+     *  (docs/cost-model.md, "How the clients start"). Off (default): the clients start together (or staggerClients). */
+    bool randomClientStarts = false;
 };
 
 /**

@@ -19,6 +19,7 @@
 #include <QString>
 
 #include "model/cost/costmodel.h"
+#include "model/cost/costterms.h"
 #include "model/cost/jsoninput.h"
 #include "model/cost/messagetext.h"
 #include "model/cost/scenariokeys.h"
@@ -504,10 +505,10 @@ struct FitParameter {
     bool free = true;
 };
 
-constexpr int kParameters = 9;
+constexpr int kParameters = 10;
 
 /** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
- *  TTFT overhead ms, eta_kv1) to @p s. */
+ *  TTFT overhead ms, eta_kv1, prefill attention MFU) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
 {
     s.efficiency.bandwidth = x(0);
@@ -520,6 +521,7 @@ Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
     s.efficiency.perSequenceOverheadSeconds = x(6) / 1e6;
     s.efficiency.ttftOverheadSeconds = x(7) / 1e3;
     s.efficiency.kvBandwidthOneSequence = x(8);
+    s.efficiency.mfuPrefillAttention = x(9);
     return s;
 }
 
@@ -551,6 +553,48 @@ bool loadedPrefills(const std::vector<BenchmarkPoint>& points, const std::vector
         loaded = loaded || rate || p.concurrency > 1;
     }
     return levels.size() >= 2 && loaded;
+}
+
+/**
+ * A starting value for eta_kv1 from the single-request ITL points of @p rows: the least-squares slope s of ITL against
+ * the layer-tokens of cache K(S) at the decode context S = input + output / 2 (a lone sequence's step grows by its KV read
+ * at BW x eta_kv1, docs/cost-model.md), eta_kv1 = kv bytes per layer-token / (BW x s), within [0.01, 1]. 0 when the points
+ * give no positive slope (two or more contexts needed).
+ */
+double loneSequenceStart(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const std::vector<int>& rows)
+{
+    const CostTerms terms = costTerms(scenario);
+    std::vector<std::pair<double, double>> xy; // (K(S), ITL seconds)
+    for (const int i : rows) {
+        const BenchmarkPoint& p = points[size_t(i)];
+        if (std::llround(p.concurrency) != 1 || p.load == BenchmarkLoad::RequestRate)
+            continue;
+        std::optional<double> ms;
+        for (const BenchmarkMetric m : {BenchmarkMetric::Itl, BenchmarkMetric::Tpot})
+            for (const BenchmarkStatistic st : {BenchmarkStatistic::Mean, BenchmarkStatistic::Median})
+                if (!ms)
+                    ms = p.latency(m, st);
+        if (ms)
+            xy.emplace_back(terms.layerTokens(p.inputTokens + p.outputTokens / 2.0), *ms / 1e3);
+    }
+    if (xy.size() < 2)
+        return 0;
+    double mx = 0, my = 0;
+    for (const auto& [x, y] : xy) {
+        mx += x;
+        my += y;
+    }
+    mx /= double(xy.size());
+    my /= double(xy.size());
+    double sxy = 0, sxx = 0;
+    for (const auto& [x, y] : xy) {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx) * (x - mx);
+    }
+    if (!(sxx > 0) || !(sxy > 0) || !(terms.bandwidth > 0))
+        return 0;
+    const double slope = sxy / sxx; // seconds per layer-token
+    return std::clamp(terms.kvPerLayerTokenPerGpu / (terms.bandwidth * slope), 0.01, 1.0);
 }
 
 } // namespace
@@ -641,7 +685,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                                                      {"efficiency.kv_bandwidth", 0.01, 1.0, 0.75, 0.01},
                                                      {"efficiency.per_sequence_overhead_us", 0.0, 10000.0, 0.0, 2.0},
                                                      {"efficiency.ttft_overhead_ms", 0.0, 1000.0, 0.0, 0.05},
-                                                     {"efficiency.kv_bandwidth_one_sequence", 0.01, 1.0, 0.3, 0.01}}};
+                                                     {"efficiency.kv_bandwidth_one_sequence", 0.01, 1.0, 0.3, 0.01},
+                                                     {"efficiency.mfu_prefill_attention", 0.01, 1.0, 0.40, 0.01}}};
     {
         // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
@@ -680,6 +725,21 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             params[8].free = false;
             r.notes.push_back("ITL of a single request at fewer than two contexts: the lone-sequence KV read (eta_kv1) is not fitted "
                               "(kept at the scenario's value)");
+        } else if (const double start = loneSequenceStart(scenario, points, itlRows); start > 0) {
+            params[8].start = start;
+        }
+    }
+    {
+        // The attention share of the prefill FLOP grows with the prompt (P / (P + P*)), so prefill attention's MFU is told
+        // from the GEMMs' only by TTFT at two or more prompt lengths (10 % apart), decided from the points alone;
+        // otherwise it stays at the scenario's value (0: the same as MFU prefill, docs/cost-model.md).
+        std::set<long long> promptLengths;
+        for (const int i : ttftRows)
+            promptLengths.insert(std::llround(std::log(std::max(1.0, points[size_t(i)].inputTokens)) / std::log(1.1)));
+        if (promptLengths.size() < 2) {
+            params[9].free = false;
+            r.notes.push_back("TTFT at fewer than two prompt lengths: the prefill attention MFU is not fitted (kept at the scenario's "
+                              "value; 0 means the same as MFU prefill)");
         }
     }
     if (ttftRows.empty()) {
@@ -731,6 +791,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         x(7) = scenario.efficiency.ttftOverheadSeconds * 1e3;
     if (!params[8].free)
         x(8) = scenario.efficiency.kvBandwidthOneSequence;
+    if (!params[9].free)
+        x(9) = scenario.efficiency.mfuPrefillAttention;
     auto clampTo = [&](Eigen::VectorXd& v) {
         for (int j = 0; j < kParameters; ++j)
             if (params[size_t(j)].free)
@@ -894,7 +956,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     }
     Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
                                       &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs,
-                                      &r.kvOneSequenceBandwidthEfficiency};
+                                      &r.kvOneSequenceBandwidthEfficiency, &r.mfuPrefillAttention};
     for (int j = 0; j < kParameters; ++j) {
         *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
         if (!params[size_t(j)].free)

@@ -100,6 +100,9 @@ struct BenchmarkFitResult {
     /// eta_kv1, one decoding sequence's KV read by itself (efficiency.kv_bandwidth_one_sequence), in [0.01, 1]; 0 when
     /// unfitted and unset (no such limit)
     Coefficient kvOneSequenceBandwidthEfficiency;
+    /// MFU of prefill attention apart from the prefill GEMMs (efficiency.mfu_prefill_attention), in [0.01, 1]; fitted only
+    /// when the TTFT points hold two or more prompt lengths, else the scenario's value (0: unset, = MFU prefill)
+    Coefficient mfuPrefillAttention;
     int tokenBudget = 0;             ///< fitted serving.max_num_tokens (0: not fitted, the scenario's or the engine's budget)
     /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters
      *  fitted so far (the last round's); empty when not fitted. */
@@ -116,7 +119,10 @@ struct BenchmarkFitResult {
  * bandwidth efficiency eta_kv, the per-sequence step cost, the per-request TTFT overhead (held at the scenario's value
  * when every TTFT point has one prompt length in one chunk and no point is under load: then it cannot be told from the
  * prefill), the lone-sequence KV read eta_kv1 (fitted only when ITL points at concurrency or batch 1 hold two or more
- * decode contexts; otherwise the scenario's value) and, with BenchmarkFitOptions::fitTokenBudget, the engine's token budget
+ * decode contexts; otherwise the scenario's value, and started from the batch-1 ITL slope against the context), the
+ * prefill attention MFU (fitted only when the TTFT points hold two or more prompt lengths, 10 % apart: the attention share
+ * of the prefill FLOP grows with the prompt, so only several lengths tell it from the GEMMs' MFU; otherwise the scenario's
+ * value, 0 = the same as MFU prefill) and, with BenchmarkFitOptions::fitTokenBudget, the engine's token budget
  * (alternating: continuous fit at a budget, discrete search over the budgets at those parameters, refit; at most three
  * rounds) with the
  * benchmark prediction in the loop (predictBenchmark(), the simulator run as the benchmark ran): bounded
@@ -124,7 +130,8 @@ struct BenchmarkFitResult {
  * predicted / measured - 1 of each point's compared ITL and TTFT (compareItl(), compareTtft()): their mean absolute
  * value is the MAPE the fit is judged by (docs/cost-model.md). eta_kv and the per-sequence cost are fitted only when
  * the ITL points have two or more concurrencies at each of two or more contexts (otherwise eta_kv = eta_bw). Bounds: efficiencies in [0.01, 1] (physical: no faster than the peak), overheads >= 0
- * (at most 1 s). Starts from eta_bw 0.75, MFU 0.4 / 0.5, 0.5 ms and 0 ms, eta_kv1 0.3. A parameter no residual depends on
+ * (at most 1 s). Starts from eta_bw 0.75, MFU 0.4 / 0.5, 0.5 ms and 0 ms, eta_kv1 from the batch-1 slope (0.3 without one),
+ * prefill attention MFU 0.4. A parameter no residual depends on
  * (e.g. prefill MFU without TTFT points) stays at its scenario value, unfitted; so does the per-chunk cost when
  * every TTFT point has the same prompt length in one chunk (it is then a per-request cost that cannot be told from
  * prefill MFU). Standard errors from the

@@ -22,7 +22,8 @@ CostTerms costTerms(const Scenario& s)
     // Attention's matmuls (Q K^T, scores x V) multiply activations and the KV cache, not weights: bf16, whatever the
     // weights' dtype (docs/cost-model.md, "Peak FLOP/s").
     t.attentionPeakFlops = hw.peakFlopsPerSecond;
-    t.attentionPrefillFlops = t.attentionPeakFlops * s.efficiency.mfuPrefill;
+    // Prefill attention at its own MFU when efficiency.mfu_prefill_attention is set (docs/cost-model.md, "Serving-step costs").
+    t.attentionPrefillFlops = t.attentionPeakFlops * s.efficiency.mfuPrefillAttentionOrDefault();
     const double bw = weightBytesPerParameter(m.weightDtype);
     t.residentWeightBytes = weightBytes(m);
     t.experts = m.isMoe() ? m.experts : 0;

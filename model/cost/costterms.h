@@ -57,7 +57,7 @@ struct CostTerms {
     double prefillFlops;         // F_peak * MFU_prefill
     double attentionPeakFlops;   // F_peak of the attention matmuls' dtype (QK^T, PV: bf16 activations, or fp8 with an fp8
                                  // KV cache), whatever the weights' dtype, per GPU
-    double attentionPrefillFlops; // attentionPeakFlops * MFU_prefill
+    double attentionPrefillFlops; // attentionPeakFlops * MFU of prefill attention (efficiency.mfu_prefill_attention, else MFU_prefill)
     double residentWeightBytes;  // (N - U) * b_w + U * 2, all GPUs (U unquantized parameters; 0: N * b_w)
     double nonExpertWeightBytes; // (N - E * P_e) * b_w, all GPUs
     double expertWeightBytes;    // P_e * b_w, one expert over all MoE layers

@@ -269,6 +269,9 @@ std::vector<ScenarioError> validate(const Scenario& s)
         c.fraction("efficiency.kv_bandwidth", s.efficiency.kvBandwidth, "achieved / peak; 0 means the same as efficiency.bandwidth");
     if (s.efficiency.kvBandwidthOneSequence != 0) // 0: unset, no lone-sequence limit
         c.fraction("efficiency.kv_bandwidth_one_sequence", s.efficiency.kvBandwidthOneSequence, "achieved / peak; 0 means no such limit");
+    if (s.efficiency.mfuPrefillAttention != 0) // 0: unset, prefill attention at efficiency.mfu_prefill
+        c.fraction("efficiency.mfu_prefill_attention", s.efficiency.mfuPrefillAttention,
+                   "achieved / peak; 0 means the same as efficiency.mfu_prefill");
     return errors;
 }
 

@@ -158,12 +158,18 @@ struct Efficiency {
     /// and a step's KV read takes at least the longest sequence's cache at BW * eta_kv1 (docs/cost-model.md,
     /// "Serving-step costs"); 0 = unset, no such limit (the read at BW * eta_kv only)
     double kvBandwidthOneSequence = 0;
+    /// MFU of prefill attention (the Q K^T and scores x V matmuls, at the attention dtype's peak) apart from the prefill
+    /// GEMMs: attention kernels reach a smaller share of the peak than the weight GEMMs (docs/cost-model.md,
+    /// "Serving-step costs"); 0 = unset, the same as mfuPrefill (the attention FLOP at MFU_prefill, as before)
+    double mfuPrefillAttention = 0;
     /// time added to each request's first token outside the engine's steps (HTTP, tokenization, detokenizing and
     /// streaming the first token): the serving prediction's engine sees a request this long after it was sent
     /// (simulator; docs/cost-model.md); 0 at the floor
     double ttftOverheadSeconds = 0;
     /** eta_kv as used: kvBandwidth, or eta_bw when it is 0 (unset). */
     double kvBandwidthOrDefault() const { return kvBandwidth > 0 ? kvBandwidth : bandwidth; }
+    /** Prefill attention MFU as used: mfuPrefillAttention, or mfuPrefill when it is 0 (unset). */
+    double mfuPrefillAttentionOrDefault() const { return mfuPrefillAttention > 0 ? mfuPrefillAttention : mfuPrefill; }
 };
 
 /**

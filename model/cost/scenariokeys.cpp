@@ -407,6 +407,9 @@ const std::vector<Entry>& entries()
                            "eta_kv1, achieved / peak bandwidth of one decoding sequence's KV read by itself; a step's KV read takes at "
                            "least the longest sequence's at this rate (0: no such limit)",
                            [](Scenario& s) -> double& { return s.efficiency.kvBandwidthOneSequence; }));
+        t.push_back(number("efficiency.mfu_prefill_attention", "fraction",
+                           "MFU of prefill attention (Q K^T, scores x V) apart from the prefill GEMMs (0: efficiency.mfu_prefill)",
+                           [](Scenario& s) -> double& { return s.efficiency.mfuPrefillAttention; }));
         // Economics at the operating point (docs/cost-model.md section 5, "Economics"); issue 14.
         t.push_back(number("economics.price_per_gpu_hour", "per GPU-hour",
                            "price of one GPU-hour in economics.currency (0: the example price of the catalogue device "

@@ -759,6 +759,11 @@ private slots:
         QCOMPARE(withTerms.exitCode, 0);
         QVERIFY2(withTerms.out.contains("TTFT = 7 ms per request before the engine") && withTerms.out.contains("32768 per step (serving.max_num_tokens)"),
                  withTerms.out.constData());
+        // The prefill attention MFU likewise, when set and not MFU prefill (docs/cost-model.md, "Serving-step costs").
+        QVERIFY(!text.out.contains("efficiency.mfu_prefill_attention"));
+        const Result withAttention = runRidgeline(base + QStringList{QStringLiteral("--set"), QStringLiteral("efficiency.mfu_prefill_attention=0.41")});
+        QCOMPARE(withAttention.exitCode, 0);
+        QVERIFY2(withAttention.out.contains("prefill attention at 0.41 of peak FLOP/s"), withAttention.out.constData());
 
         const Result csv = runRidgeline(base + QStringList{QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(csv.exitCode, 0);

@@ -493,6 +493,138 @@ private slots:
         QCOMPARE(QString::fromStdString(validate(keyed).front().key), QStringLiteral("efficiency.kv_bandwidth_one_sequence"));
     }
 
+    void prefillAttentionRunsAtItsOwnMfu()
+    {
+        // efficiency.mfu_prefill_attention: the attention FLOP of a prefill at their own MFU, the GEMMs at MFU prefill.
+        // Unset (0) it is MFU prefill, exactly as before. By hand, Llama 3.1 8B on the H100 SXM (989.4 TFLOP/s): a
+        // 7,000-token prompt does 2 x 8.03e9 x 7,000 = 112.4 TFLOP of GEMMs and 4 x 32 x 4,096 x 7,000^2 = 25.7 TFLOP
+        // of attention (full-matrix convention).
+        Scenario s = defaultScenario();
+        s.efficiency.mfuPrefill = 0.86;
+        s.workload.promptTokens = 7000;
+        const double unset = evaluate(s).prefill.seconds;
+        Scenario same = s;
+        same.efficiency.mfuPrefillAttention = 0.86;
+        QCOMPARE(evaluate(same).prefill.seconds, unset);
+        Scenario slow = s;
+        slow.efficiency.mfuPrefillAttention = 0.41;
+        QVERIFY(validate(slow).empty());
+        const double peak = s.hardware.peakFlopsPerSecond;
+        const double gemm = 2.0 * s.model.params * 7000, attention = 4.0 * 32 * 4096 * 7000.0 * 7000.0;
+        QVERIFY2(std::abs(unset - (gemm + attention) / (peak * 0.86)) < 1e-9, qPrintable(QString::number(unset)));
+        const double expected = gemm / (peak * 0.86) + attention / (peak * 0.41);
+        QVERIFY2(std::abs(evaluate(slow).prefill.seconds - expected) < 1e-9,
+                 qPrintable(QStringLiteral("%1 against %2").arg(evaluate(slow).prefill.seconds).arg(expected)));
+        // The simulator's steps price a whole prompt the same way (one chunk at offset 0).
+        StepLoad load;
+        load.prefillChunks = {{7000, 0}};
+        QVERIFY(std::abs(mixedStepSeconds(slow, load) - expected) < 1e-9);
+        // Decode steps do not use it.
+        Scenario decode = s;
+        decode.workload.contextTokens = 4000;
+        Scenario decodeSlow = decode;
+        decodeSlow.efficiency.mfuPrefillAttention = 0.41;
+        QCOMPARE(evaluate(decodeSlow).decode.stepSeconds, evaluate(decode).decode.stepSeconds);
+        // A key like the others: --set and JSON, refused outside (0, 1] but for 0 (unset).
+        Scenario keyed = s;
+        QCOMPARE(QString::fromStdString(setKey(keyed, "efficiency.mfu_prefill_attention", "0.41")), QString());
+        QCOMPARE(keyed.efficiency.mfuPrefillAttention, 0.41);
+        keyed.efficiency.mfuPrefillAttention = 1.5;
+        QVERIFY(!validate(keyed).empty());
+        QCOMPARE(QString::fromStdString(validate(keyed).front().key), QStringLiteral("efficiency.mfu_prefill_attention"));
+    }
+
+    void calibrationFitsThePrefillAttentionMfu()
+    {
+        // Single requests at three prompt lengths, made by the prediction with GEMMs at 86 % of the peak, attention at
+        // 41 % and an 8.8 ms per-request overhead (the NIM set's single-request TTFTs, docs/cost-model.md): one MFU for
+        // both cannot fit the three; with the attention MFU free the fit finds it. With one prompt length it is not fitted.
+        Scenario truth = planning();
+        truth.efficiency.mfuPrefill = 0.86;
+        truth.efficiency.mfuPrefillAttention = 0.41;
+        truth.efficiency.ttftOverheadSeconds = 8.8e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 4;
+        fo.maxIterations = 20;
+        fo.fitItl = false;
+        std::vector<BenchmarkPoint> points;
+        for (double isl : {200.0, 2000.0, 7000.0}) {
+            BenchmarkPoint p = closedLoop(1, isl, 8);
+            p.latencies.clear();
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, predict(truth, p, fo.engine).ttft.mean * 1e3});
+            points.push_back(p);
+        }
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(planning(), points, fo, fit), std::string());
+        QVERIFY2(fit.mfuPrefillAttention.fitted && std::abs(fit.mfuPrefillAttention.value - 0.41) < 0.05,
+                 qPrintable(QString::number(fit.mfuPrefillAttention.value)));
+        QCOMPARE(fit.calibrated.efficiency.mfuPrefillAttention, fit.mfuPrefillAttention.value);
+        QVERIFY2(fit.ttftMapeAfter < 0.01, qPrintable(QString::number(fit.ttftMapeAfter)));
+        // One prompt length: not fitted, the scenario's value (0: the same as MFU prefill) kept, said in a note.
+        BenchmarkFitResult one;
+        fo.maxIterations = 3;
+        QCOMPARE(calibrateBenchmark(planning(), {points[1]}, fo, one), std::string());
+        QVERIFY(!one.mfuPrefillAttention.fitted);
+        QCOMPARE(one.calibrated.efficiency.mfuPrefillAttention, 0.0);
+        bool said = false;
+        for (const std::string& n : one.notes)
+            said = said || n.find("prefill attention MFU is not fitted") != std::string::npos;
+        QVERIFY(said);
+    }
+
+    void loneSequenceFitStartsFromTheBatchOneSlope()
+    {
+        // eta_kv1's fit starts from the single-request ITL slope against the context, kv bytes per layer-token / (BW x
+        // slope), not from a fixed 0.3: with no iteration the calibrated value is that start, near the truth.
+        Scenario truth = planning();
+        truth.efficiency.bandwidth = 0.8;
+        truth.efficiency.kvBandwidth = 0.6;
+        truth.efficiency.kvBandwidthOneSequence = 0.15;
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 8;
+        fo.maxIterations = 0;
+        fo.fitTtft = false;
+        std::vector<BenchmarkPoint> points;
+        for (double isl : {200.0, 2000.0, 7000.0}) {
+            BenchmarkPoint p = closedLoop(1, isl, 60);
+            p.latencies.clear();
+            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, predict(truth, p, fo.engine).itl.mean * 1e3});
+            points.push_back(p);
+        }
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(planning(), points, fo, fit), std::string());
+        QVERIFY2(std::abs(fit.calibrated.efficiency.kvBandwidthOneSequence - 0.15) < 0.02,
+                 qPrintable(QString::number(fit.calibrated.efficiency.kvBandwidthOneSequence)));
+    }
+
+    void randomClientStartsDesynchroniseTheClosedLoop()
+    {
+        // Started together, N equal requests stay in lockstep: with TensorRT-LLM's whole-prompt contexts and a budget
+        // that holds them all, each first token waits for one context step of all N prompts. With seeded random starts
+        // (BenchmarkOptions::randomClientStarts) the prompts arrive apart and TTFT falls; the same seed gives the same
+        // run, and the closed loop still keeps N in flight (Little's law).
+        Scenario s = planning();
+        s.serving.maxNumTokens = 65536;
+        BenchmarkOptions together;
+        together.scheduler = SchedulerVersion::TrtllmInflight;
+        BenchmarkOptions random = together;
+        random.randomClientStarts = true;
+        const BenchmarkPoint p = closedLoop(100, 200, 200);
+        const BenchmarkPrediction lockstep = predict(s, p, together);
+        const BenchmarkPrediction apart = predict(s, p, random);
+        qInfo("ISL 200, N = 100: TTFT %.1f ms together, %.1f ms with random starts", lockstep.ttft.mean * 1e3, apart.ttft.mean * 1e3);
+        QVERIFY2(apart.ttft.mean < 0.8 * lockstep.ttft.mean, qPrintable(QStringLiteral("%1 %2").arg(apart.ttft.mean).arg(lockstep.ttft.mean)));
+        QVERIFY2(std::abs(apart.meanInFlight - 100) / 100 < 0.05, qPrintable(QString::number(apart.meanInFlight)));
+        const BenchmarkPrediction again = predict(s, p, random);
+        QCOMPARE(again.ttft.mean, apart.ttft.mean);
+        QCOMPARE(again.itl.mean, apart.itl.mean);
+        BenchmarkOptions otherSeed = random;
+        otherSeed.seed = 7;
+        QVERIFY(predict(s, p, otherSeed).ttft.mean != apart.ttft.mean);
+        // Off, nothing changes: the default is the clients started together.
+        QCOMPARE(predict(s, p, BenchmarkOptions{.scheduler = SchedulerVersion::TrtllmInflight}).ttft.mean, lockstep.ttft.mean);
+    }
+
     void calibrationFitsTheLoneSequenceRead()
     {
         // Benchmarks made by the prediction at a known lone-sequence read (eta_kv1 0.15) beside eta_kv 0.6, ITL only:
