@@ -2,12 +2,15 @@
 // A/B comparison: the pinned baseline's curves are model::evaluate of A and stay so while B moves;
 // the numbers show A, B and B ÷ A; the typical comparisons take one pin and one change.
 
+#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -142,6 +145,7 @@ private slots:
     void nWayThreePinnedOnEveryPlot();
     void nWayTableColumnsAndRatios();
     void nWayExportAndLimit();
+    void nWayLiveColumnNeverClips();
 };
 
 void TestBaseline::pinnedCurvesAreAsEvaluatedWhileBMoves()
@@ -498,6 +502,62 @@ void TestBaseline::nWayExportAndLimit()
     QCOMPARE(window.decodePanel()->baselineCount(), 6);
     QVERIFY(window.noticeLabel()->text().contains(QStringLiteral("Six scenarios are pinned")));
     QCOMPARE(window.comparisonTable()->headings().size(), 7);
+}
+
+/**
+ * Issue 14 trial: at some window widths the N-way table clipped its live column. At several widths, with two to five
+ * scenarios pinned, every cell is at least as wide as its text needs, and a table wider than its view scrolls (the
+ * horizontal scroll bar shows): nothing is cut off silently.
+ */
+void TestBaseline::nWayLiveColumnNeverClips()
+{
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.document()->evaluateNow();
+    window.pinNext();
+    pinAfter(window, [](model::Scenario& s) { s.workload.batch = 8; });
+    views::ComparisonTable* table = window.comparisonTable();
+    auto* scroll = table->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    int checked = 0;
+    for (int extra = 0; extra < 4; ++extra) {
+        if (extra > 0)
+            pinAfter(window, [extra](model::Scenario& s) { s.workload.contextTokens = 4096 * (extra + 1); });
+        // A live scenario whose figures are long ("weights do not fit", large numbers).
+        window.document()->edit([extra](model::Scenario& s) {
+            s.workload.batch = 64 + extra;
+            s.workload.contextTokens = 131072;
+        });
+        window.document()->evaluateNow();
+        for (const QSize& size : {QSize(1024, 768), QSize(1280, 800), QSize(1440, 900), QSize(1920, 1080)}) {
+            window.resize(size);
+            QTest::qWait(20);
+            QApplication::processEvents();
+            QVERIFY(table->isVisible());
+            const QString where = QStringLiteral("%1 pinned, window %2 x %3").arg(extra + 2).arg(size.width()).arg(size.height());
+            QWidget* content = scroll->widget();
+            int liveCells = 0;
+            for (QLabel* label : content->findChildren<QLabel*>()) {
+                if (!label->isVisibleTo(content) || label->text().isEmpty())
+                    continue;
+                liveCells += label->objectName().endsWith(QStringLiteral("Live")) ? 1 : 0;
+                QVERIFY2(label->width() >= label->minimumSizeHint().width(),
+                         qPrintable(QStringLiteral("%1: cell %2 \"%3\" is %4 px of the %5 it needs")
+                                        .arg(where, label->objectName(), label->text())
+                                        .arg(label->width())
+                                        .arg(label->minimumSizeHint().width())));
+                QVERIFY2(label->geometry().right() <= content->width(), qPrintable(where + QStringLiteral(": ") + label->objectName()));
+            }
+            QVERIFY2(liveCells > 0, qPrintable(where));
+            // Wider than the view: it scrolls, and the bar says so.
+            if (content->width() > scroll->viewport()->width())
+                QVERIFY2(scroll->horizontalScrollBar()->isVisible() && scroll->horizontalScrollBar()->maximum() > 0, qPrintable(where));
+            ++checked;
+        }
+    }
+    QCOMPARE(checked, 16);
 }
 
 QTEST_MAIN(TestBaseline)
