@@ -181,10 +181,16 @@ PlanPlot::PlanPlot(QWidget* parent)
     m_missedKey = addMarker(p, p->xAxis, p->yAxis, missedStyle());
     m_missedKey->setName(tr("misses SLO"));
     m_missedKey->setVisible(false);
-    // A legend line of text alone (no line, no marker): the devices with points that are not drawn.
-    m_notDrawnKey = addMarker(p, p->xAxis, p->yAxis, QCPScatterStyle(QCPScatterStyle::ssNone));
-    m_notDrawnKey->setPen(Qt::NoPen);
-    m_notDrawnKey->setVisible(false);
+    // A line under the legend: the devices with points that are not drawn (in the layout only while there are some).
+    m_notDrawnNote = new QCPTextElement(p, QString());
+    m_notDrawnNote->setObjectName(QStringLiteral("planNotDrawnNote"));
+    QFont noteFont = m_notDrawnNote->font();
+    noteFont.setPointSizeF(8.0);
+    m_notDrawnNote->setFont(noteFont);
+    m_notDrawnNote->setTextColor(palette::axis());
+    m_notDrawnNote->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    m_notDrawnNote->setMargins(QMargins(8, 0, 8, 4));
+    m_notDrawnNote->setLayer(p->legend->layer());
     m_noPlanLabel = new QCPItemText(p);
     m_noPlanLabel->setClipToAxisRect(true);
     m_noPlanLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -283,14 +289,27 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         candidates += withPoints[d] && !isDrawn ? 1 : 0;
     }
     m_notDrawn = candidates;
-    m_notDrawnKey->removeFromLegend(); // re-added last, after the devices' keys
+    QCPLayoutGrid* layout = p->plotLayout();
+    const bool inLayout = layout->hasElement(2, 0) && layout->element(2, 0) == m_notDrawnNote;
     if (m_notDrawn > 0) {
-        m_notDrawnKey->setName(result.plans.empty()
-                                   ? tr("+%n more device(s) that fit, not drawn (the %1 nearest the ITL SLO are); every point in plan_pareto.csv",
-                                        nullptr, m_notDrawn).arg(int(drawn.size()))
-                                   : tr("+%n more device(s) with plans, not drawn (the %1 with the best plans are): see the table "
-                                        "and plan_pareto.csv", nullptr, m_notDrawn).arg(int(drawn.size())));
-        m_notDrawnKey->addToLegend();
+        m_notDrawnNote->setText(
+            result.plans.empty()
+                ? tr("+%1 more devices that fit are not drawn (drawn: the %2 nearest the ITL SLO); every point is in plan_pareto.csv")
+                      .arg(m_notDrawn)
+                      .arg(int(drawn.size()))
+                : tr("+%1 more devices with plans are not drawn (drawn: the %2 with the best plans); see the table below and "
+                     "plan_pareto.csv")
+                      .arg(m_notDrawn)
+                      .arg(int(drawn.size())));
+        if (!inLayout) {
+            layout->addElement(2, 0, m_notDrawnNote);
+            layout->setRowStretchFactor(2, 0.001);
+        }
+        m_notDrawnNote->setVisible(true);
+    } else if (inLayout) {
+        layout->take(m_notDrawnNote);
+        layout->simplify();
+        m_notDrawnNote->setVisible(false);
     }
     if (result.plans.empty()) {
         m_noPlanLabel->setText(whyNoPlan(request, result));

@@ -16,6 +16,7 @@ class QCheckBox;
 class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPTextElement;
 class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
@@ -34,7 +35,9 @@ class ScenarioDocument;
  * "misses SLO"). When no plan meets the SLOs the devices drawn are those that fit (their frontiers all
  * hollow) and a note inside the plot says why nothing qualifies (noPlanLabel()). The ITL SLO is a
  * vertical line at x = 1000 / ITL_ms; the cheapest and most power-efficient plans are marked and
- * labelled. Axes turn logarithmic when the drawn values span more than 20x. Every value drawn is
+ * labelled, their labels (and the ITL SLO's) placed apart (separateLabels()). At most kMaxDevices devices are
+ * drawn; a line under the legend says how many more have points (notDrawnNote()). Axes turn logarithmic when the
+ * drawn values span more than 20x (a linear axis gets a linear ticker back). Every value drawn is
  * finite. Object names: planPanel, planTitle, planPlot.
  */
 class PlanPlot final : public PlotPanel {
@@ -70,10 +73,11 @@ public:
     /** The ITL SLO line's label ("ITL SLO 50 ms"). */
     QCPItemText* itlLabel() const { return m_itlLabel; }
     /**
-     * The legend key saying how many devices with points are not drawn and where they are (the table, the list
-     * beside it, plan_pareto.csv in an export); no data of its own; in the legend only while some device is left out.
+     * The line under the legend saying how many devices with points are not drawn, which are, and where the others
+     * are (the table, the list beside it, plan_pareto.csv in an export); in the plot's layout only while some device
+     * is left out (else taken out, leaving no gap).
      */
-    QCPGraph* notDrawnLegendKey() const { return m_notDrawnKey; }
+    QCPTextElement* notDrawnNote() const { return m_notDrawnNote; }
     /** Devices with points that the plot leaves out (beyond kMaxDevices). */
     int notDrawnCount() const { return m_notDrawn; }
 
@@ -100,7 +104,7 @@ private:
     QCPItemText* m_efficientLabel = nullptr;
     QCPItemStraightLine* m_itlLine = nullptr;
     QCPItemText* m_itlLabel = nullptr;
-    QCPGraph* m_notDrawnKey = nullptr;
+    QCPTextElement* m_notDrawnNote = nullptr;
     int m_notDrawn = 0;
     double m_itlLabelTop = 0.02; ///< the ITL label's preferred top (axis-rect ratio): below the no-plan note when shown
     bool m_logX = false;
