@@ -659,6 +659,12 @@ void TestPlanTab::scenarioPriceSeedsItsDevice()
             break;
         }
     QVERIFY(priced);
+    {
+        economics->scrollToItem(economics->item(row, PlanTab::PriceColumn));
+        const QString picture = QDir(QDir::tempPath()).filePath(QStringLiteral("ridgeline-plan-scenario-price.png"));
+        QVERIFY(m_window->grab().save(picture)); // for a person to look at
+        qInfo("Plan tab with the scenario's price: %s", qPrintable(picture));
+    }
     // Example prices off: the scenario's price is the user's, not an example, and stays.
     t->examplePricesCheckBox()->setChecked(false);
     QTRY_VERIFY(!t->examplePricesCheckBox()->isChecked());
