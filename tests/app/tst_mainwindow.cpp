@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include <QApplication>
 #include <QBarSet>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -27,6 +28,7 @@
 #include "model/cost/scenario.h"
 #include "views/controls/controlspanel.h"
 #include "views/floors/decodeplot.h"
+#include "views/floors/headlinefigures.h"
 #include "document/format.h"
 #include "views/whatifs/kvfitplot.h"
 #include "views/floors/kvshareplot.h"
@@ -101,6 +103,8 @@ private slots:
     void hiddenTabsAreBuiltOnFirstShow();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void economicsFollowThePriceBox();
+    void costPerOutputTokenSaysWhichShare();
+    void longCurrencyKeepsTheDockWidth();
 };
 
 void TestMainWindow::initTestCase()
@@ -711,6 +715,71 @@ void TestMainWindow::economicsFollowThePriceBox()
     const QString ratio = table->cell(QStringLiteral("cost_per_million_output_tokens"), QStringLiteral("Ratio"))->text();
     QVERIFY2(ratio.contains(QStringLiteral("2\u00d7")), qPrintable(ratio));
     QVERIFY(table->cell(QStringLiteral("joules_per_output_token"), QStringLiteral("Ratio"))->text().contains(QLatin1Char('=')));
+}
+
+/** Issue 14 trial: "Per 1M output tok" was the decode share alone, unlabelled. It says so, and the all-in figure (every
+ *  GPU-second charged to output, as --report's cost_per_million_output_tokens_all_in) is beside it; the keys stay. */
+void TestMainWindow::costPerOutputTokenSaysWhichShare()
+{
+    model::Scenario start = model::defaultScenario();
+    start.workload.batch = 16;
+    MainWindow window(start);
+    window.resize(1600, 1000);
+    window.show();
+    ScenarioDocument* document = window.document();
+    document->evaluateNow();
+    const model::OperatingEconomics x = model::operatingEconomics(document->scenario(), document->evaluation());
+    QVERIFY(x.cost.costPerMillionOutputTokens && x.cost.costPerMillionOutputTokensAllIn);
+    QVERIFY(*x.cost.costPerMillionOutputTokensAllIn > *x.cost.costPerMillionOutputTokens); // prefill is part of the all-in
+    QLabel* decodeShare = window.numbersPanel()->valueLabel(QStringLiteral("costOutput"));
+    QLabel* allIn = window.numbersPanel()->valueLabel(QStringLiteral("costOutputAllIn"));
+    QVERIFY(decodeShare && allIn);
+    QVERIFY2(decodeShare->accessibleName().contains(QStringLiteral("decode")), qPrintable(decodeShare->accessibleName()));
+    QVERIFY2(allIn->accessibleName().contains(QStringLiteral("all-in")), qPrintable(allIn->accessibleName()));
+    QCOMPARE(decodeShare->text(), format::number(*x.cost.costPerMillionOutputTokens) + QStringLiteral(" USD"));
+    QCOMPARE(allIn->text(), format::number(*x.cost.costPerMillionOutputTokensAllIn) + QStringLiteral(" USD"));
+    QVERIFY2(allIn->toolTip().contains(QStringLiteral("cost_per_million_output_tokens_all_in")), qPrintable(allIn->toolTip()));
+    // The comparison and the export carry both, under the JSON report's keys, each labelled for what it is.
+    QString decodeLabel, allInLabel;
+    for (const ridgeline::views::HeadlineFigure& f : ridgeline::views::headlineFigures(document->evaluatedScenario(), document->evaluation())) {
+        if (f.key == QStringLiteral("cost_per_million_output_tokens"))
+            decodeLabel = f.label;
+        if (f.key == QStringLiteral("cost_per_million_output_tokens_all_in")) {
+            allInLabel = f.label;
+            QCOMPARE(f.value, *x.cost.costPerMillionOutputTokensAllIn);
+        }
+    }
+    QVERIFY2(decodeLabel.contains(QStringLiteral("decode share")), qPrintable(decodeLabel));
+    QVERIFY2(allInLabel.contains(QStringLiteral("all-in")), qPrintable(allInLabel));
+}
+
+/** Issue 14 trial: a long economics.currency (the price box's suffix) widened the Controls dock. The dock keeps its width;
+ *  the box shows the currency elided and the whole of it in its tool tip. */
+void TestMainWindow::longCurrencyKeepsTheDockWidth()
+{
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ScenarioDocument* document = window.document();
+    document->evaluateNow();
+    auto* box = window.controlsPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("priceSpinBox"));
+    QVERIFY(box);
+    QTRY_COMPARE(box->suffix(), QStringLiteral(" USD"));
+    QApplication::processEvents();
+    const int dockBefore = window.controlsDock()->width();
+    const int boxBefore = box->sizeHint().width();
+    const QString currency = QStringLiteral("Galactic Standard Credits of the Outer Rim Territories, settled quarterly");
+    document->edit([&](model::Scenario& s) { s.economics.currency = currency.toStdString(); });
+    document->evaluateNow();
+    QTRY_VERIFY(box->suffix() != QStringLiteral(" USD"));
+    QTest::qWait(50); // the layouts settle
+    QApplication::processEvents();
+    QCOMPARE(window.controlsDock()->width(), dockBefore);
+    QVERIFY2(box->sizeHint().width() <= boxBefore + box->fontMetrics().horizontalAdvance(QStringLiteral("MMM")),
+             qPrintable(QStringLiteral("price box %1 px wide, was %2").arg(box->sizeHint().width()).arg(boxBefore)));
+    QVERIFY2(box->suffix().startsWith(QStringLiteral(" Gal")) && box->suffix().endsWith(QChar(0x2026)), qPrintable(box->suffix()));
+    QVERIFY2(box->toolTip().contains(currency), qPrintable(box->toolTip()));
 }
 
 QTEST_MAIN(TestMainWindow)

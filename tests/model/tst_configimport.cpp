@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include "model/cost/costmodel.h"
+#include "model/cost/presets.h"
 #include "model/files/hfconfig.h"
 #include "model/cost/scenariokeys.h"
 
@@ -522,6 +523,46 @@ private slots:
         QVERIFY2(maverick.contains(QStringLiteral("every 2nd layer")) && !maverick.contains(QStringLiteral("2th")), qPrintable(maverick));
         QVERIFY2(maverick.contains(QStringLiteral("counted as active: attention, dense MLPs, shared experts, routers and norms")),
                  qPrintable(maverick));
+    }
+    /**
+     * The Qwen3-30B-A3B preset (resources/presets/models.json, issue 14) is the shape its config.json imports to, and its
+     * counts are the published totals: 30.5B parameters, 3.3B activated (Qwen's model card; rounded, so within 0.5 % of
+     * the total and 2 % of the active figure, both rounded to 3 and 2 significant figures).
+     */
+    void qwen3MoePresetMatchesItsConfig()
+    {
+        const ModelPreset* preset = nullptr;
+        for (const ModelPreset& p : modelPresets())
+            if (p.id == "qwen3-30b-a3b")
+                preset = &p;
+        QVERIFY2(preset, "the qwen3-30b-a3b preset is in resources/presets/models.json");
+        QVERIFY(QString::fromStdString(preset->source).contains(QStringLiteral("Qwen/Qwen3-30B-A3B config.json")));
+        const ModelShape& m = preset->shape;
+        QVERIFY(m.isMoe());
+        QVERIFY2(std::abs(m.params - 30.5e9) <= 0.005 * 30.5e9, qPrintable(QString::number(m.params, 'g', 12)));
+        QVERIFY2(std::abs(m.activeParamsOrTotal() - 3.3e9) <= 0.02 * 3.3e9, qPrintable(QString::number(m.activeParamsOrTotal(), 'g', 12)));
+        // The same shape as the config's import: the counts, and what the cost model reads at several batches.
+        const ImportedModel config = imported(QStringLiteral("qwen3-30b-a3b.json"));
+        QCOMPARE(m.params, config.totalParams);
+        QCOMPARE(m.activeParamsOrTotal(), config.activeParams);
+        QCOMPARE(m.layers, config.shape.layers);
+        QCOMPARE(m.hidden, config.shape.hidden);
+        QCOMPARE(m.heads, config.shape.heads);
+        QCOMPARE(m.kvHeads, config.shape.kvHeads);
+        QCOMPARE(m.headDimOrDefault(), config.shape.headDimOrDefault());
+        QCOMPARE(m.vocab, config.shape.vocab);
+        QCOMPARE(m.experts, config.shape.experts);
+        QCOMPARE(m.expertsPerToken, config.shape.expertsPerToken);
+        QCOMPARE(m.expertParams, config.shape.expertParams);
+        QCOMPARE(m.tiedEmbeddings, config.shape.tiedEmbeddings);
+        QCOMPARE(m.maxPositionEmbeddings, config.shape.maxPositionEmbeddings);
+        for (int batch : {1, 16, 256}) {
+            const Evaluation a = evaluate(onH100(m, batch, 4096));
+            const Evaluation b = evaluate(onH100(config.shape, batch, 4096));
+            QCOMPARE(a.decode.weightBytes, b.decode.weightBytes);
+            QCOMPARE(a.decode.kvBytesPerTokenPerGpu, b.decode.kvBytesPerTokenPerGpu);
+            QCOMPARE(a.decode.stepSeconds, b.decode.stepSeconds);
+        }
     }
 };
 

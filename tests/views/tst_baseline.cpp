@@ -2,6 +2,9 @@
 // A/B comparison: the pinned baseline's curves are model::evaluate of A and stay so while B moves;
 // the numbers show A, B and B ÷ A; the typical comparisons take one pin and one change.
 
+#include <QScrollBar>
+#include <QScrollArea>
+#include <QApplication>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -162,6 +165,7 @@ private slots:
     void nWayTableColumnsAndRatios();
     void nWayExportAndLimit();
     void pinnedCurvesDrawnFromAPictureRedrawnOnChange();
+    void nWayLiveColumnNeverClips();
 };
 
 void TestBaseline::pinnedCurvesAreAsEvaluatedWhileBMoves()
@@ -610,6 +614,83 @@ void TestBaseline::pinnedCurvesDrawnFromAPictureRedrawnOnChange()
     QVERIFY(cache->renders() > renders);
     for (QCustomPlot* plot : window.plots())
         compareWithDirect(plot);
+}
+
+/**
+ * Issue 14 trial: at some window widths the N-way table clipped its live column. At several widths, with one (A/B) to
+ * five scenarios pinned, every cell is at least as wide as its text needs, a table wider than its view scrolls (the
+ * horizontal scroll bar shows), and the live column is in view: nothing is cut off silently.
+ */
+void TestBaseline::nWayLiveColumnNeverClips()
+{
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.document()->evaluateNow();
+    window.pinNext(); // A alone: the A/B table first
+    views::ComparisonTable* table = window.comparisonTable();
+    auto* scroll = table->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    int checked = 0;
+    for (int extra = 0; extra < 5; ++extra) {
+        if (extra > 0)
+            pinAfter(window, [extra](model::Scenario& s) {
+                s.workload.contextTokens = 4096 * (extra + 1);
+                s.workload.batch = 8 * extra;
+            });
+        for (const QSize& size : {QSize(1024, 768), QSize(1280, 800), QSize(1440, 900), QSize(1920, 1080)}) {
+            // Short figures first, then at the same window size a live scenario whose figures are long (a large model
+            // on one GPU: "weights do not fit", long numbers): the cells grow without the window moving.
+            window.document()->edit([](model::Scenario& s) { s.workload.batch = 1; });
+            window.document()->evaluateNow();
+            window.resize(size);
+            QTest::qWait(20);
+            QApplication::processEvents();
+            window.document()->edit([extra](model::Scenario& s) {
+                s.workload.batch = 4096 + extra;
+                s.workload.contextTokens = 131072;
+                s.model.params = 405e9;
+                s.economics.currency = "Galactic credits";
+            });
+            window.document()->evaluateNow();
+            QTest::qWait(20);
+            QApplication::processEvents();
+            QVERIFY(table->isVisible());
+            const QString where = QStringLiteral("%1 pinned, window %2 x %3").arg(extra + 1).arg(size.width()).arg(size.height());
+            QWidget* content = scroll->widget();
+            int liveCells = 0;
+            for (QLabel* label : content->findChildren<QLabel*>()) {
+                if (!label->isVisibleTo(content) || label->text().isEmpty())
+                    continue;
+                liveCells += label->objectName().endsWith(table->liveColumn()) ? 1 : 0;
+                QVERIFY2(label->width() >= label->minimumSizeHint().width(),
+                         qPrintable(QStringLiteral("%1: cell %2 \"%3\" is %4 px of the %5 it needs")
+                                        .arg(where, label->objectName(), label->text())
+                                        .arg(label->width())
+                                        .arg(label->minimumSizeHint().width())));
+                QVERIFY2(label->geometry().right() <= content->width(), qPrintable(where + QStringLiteral(": ") + label->objectName()));
+            }
+            QVERIFY2(liveCells > 0, qPrintable(where));
+            // Wider than the view: it scrolls, and the bar says so.
+            if (content->width() > scroll->viewport()->width())
+                QVERIFY2(scroll->horizontalScrollBar()->isVisible() && scroll->horizontalScrollBar()->maximum() > 0, qPrintable(where));
+            // The live column (the one the controls move) is in view, not cut off at the right edge.
+            const int liveIndex = table->headings().indexOf(table->liveColumn() == QStringLiteral("B") ? QStringLiteral("B") : QStringLiteral("live"));
+            QVERIFY(liveIndex >= 0);
+            QLabel* liveHeader = nullptr;
+            for (QLabel* label : content->findChildren<QLabel*>())
+                if (label->property("heading").toString() == table->headings().at(liveIndex))
+                    liveHeader = label;
+            QVERIFY(liveHeader);
+            const QRect inView(liveHeader->mapTo(scroll->viewport(), QPoint(0, 0)), liveHeader->size());
+            QVERIFY2(inView.left() >= 0 && inView.right() <= scroll->viewport()->width(),
+                     qPrintable(where + QStringLiteral(": the live column spans x %1 to %2 of a %3 px view")
+                                            .arg(inView.left()).arg(inView.right()).arg(scroll->viewport()->width())));
+            ++checked;
+        }
+    }
+    QCOMPARE(checked, 20);
 }
 
 QTEST_MAIN(TestBaseline)

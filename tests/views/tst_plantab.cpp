@@ -4,6 +4,8 @@
 // drawn device, the plot follows the document's model, bursts coalesce, a rate of 0 keeps the result.
 
 #include <cmath>
+#include <functional>
+#include <set>
 
 #include <QApplication>
 #include <QCheckBox>
@@ -66,6 +68,28 @@ QList<QByteArray> csvCells(const QByteArray& line)
     return out;
 }
 
+/** Debug and warning messages QCustomPlot writes while @p run runs (it reports an invalid log range with qDebug). */
+QStringList messagesDuring(const std::function<void()>& run)
+{
+    static QStringList* sink = nullptr;
+    QStringList messages;
+    sink = &messages;
+    const QtMessageHandler previous = qInstallMessageHandler([](QtMsgType, const QMessageLogContext&, const QString& text) {
+        if (sink)
+            sink->append(text);
+    });
+    run();
+    qInstallMessageHandler(previous);
+    sink = nullptr;
+    return messages;
+}
+
+/** The pixel rectangle @p label covers (padding included), as QCustomPlot lays it out. */
+QRectF labelRect(const QCPItemText* label)
+{
+    return QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+}
+
 } // namespace
 
 class TestPlanTab final : public QObject {
@@ -83,6 +107,10 @@ private slots:
     void noPlanStillDrawsTheMisses();
     void editedPriceScalesTheCost();
     void badEconomicsValuesAreRefused();
+    void logAxesKeepPositiveRangesAndTickLabels();
+    void labelsDoNotOverlap();
+    void devicesNotDrawnAreSaid();
+    void scenarioPriceSeedsItsDevice();
     void renderForALook();
 
 private:
@@ -462,6 +490,189 @@ void TestPlanTab::badEconomicsValuesAreRefused()
     QTest::keyClicks(editor, QStringLiteral("-700"));
     QTest::keyClick(editor, Qt::Key_Return);
     QTRY_VERIFY(t->messageLabel()->text().contains(QStringLiteral("board power (W)")));
+}
+
+/**
+ * Issue 14 trial: after the y axis turned logarithmic (prompt 16,384 in the window scenario) it lost every tick label
+ * and QCustomPlot said "Invalid range for logarithmic plot". Each log axis has a positive range and labelled ticks,
+ * whichever way the scale switches, and nothing warns.
+ */
+void TestPlanTab::logAxesKeepPositiveRangesAndTickLabels()
+{
+    PlanTab* t = tab();
+    QCustomPlot* plot = t->plot()->plot();
+    int logAxesSeen = 0;
+    for (int prompt : {16384, 2048, 16384, 512, 32768, 16384}) {
+        const QStringList messages = messagesDuring([&] {
+            m_window->document()->edit([prompt](model::Scenario& s) { s.workload.promptTokens = prompt; });
+            QTRY_COMPARE(t->request()->load.promptTokens, double(prompt));
+            m_window->whatIfTabs()->flush();
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+        });
+        for (const QString& m : messages)
+            QVERIFY2(!m.contains(QStringLiteral("Invalid range")), qPrintable(QStringLiteral("prompt %1: %2").arg(prompt).arg(m)));
+        for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+            const QCPRange r = axis->range();
+            const QString what = QStringLiteral("prompt %1, %2 axis [%3, %4]").arg(prompt).arg(axis == plot->xAxis ? QStringLiteral("x") : QStringLiteral("y")).arg(r.lower).arg(r.upper);
+            QVERIFY2(std::isfinite(r.lower) && std::isfinite(r.upper) && r.upper > r.lower, qPrintable(what));
+            int labelled = 0;
+            for (int i = 0; i < axis->tickVector().size(); ++i)
+                labelled += axis->tickVector()[i] >= r.lower && axis->tickVector()[i] <= r.upper && !axis->tickVectorLabels().value(i).isEmpty();
+            QVERIFY2(labelled >= 2, qPrintable(what + QStringLiteral(": %1 labelled ticks").arg(labelled)));
+            if (axis->scaleType() == QCPAxis::stLogarithmic) {
+                ++logAxesSeen;
+                QVERIFY2(r.lower > 0, qPrintable(what));
+            }
+        }
+        if (prompt == 16384) { // for a person to look at
+            const QString picture = QDir(QDir::tempPath()).filePath(QStringLiteral("ridgeline-plan-prompt-16384.png"));
+            QVERIFY(m_window->grab().save(picture));
+            qInfo("Plan tab at prompt 16,384: %s", qPrintable(picture));
+        }
+    }
+    QVERIFY2(logAxesSeen > 0, "some prompt length turns an axis logarithmic");
+}
+
+/**
+ * Issue 14 trial: the "cheapest" (or most power-efficient) label could sit on the ITL SLO line's label. Over a sweep of
+ * ITL SLOs and rates the labels' rectangles (QCPItemText's own corners, padding included) never intersect one another
+ * nor the no-plan note.
+ */
+void TestPlanTab::labelsDoNotOverlap()
+{
+    PlanTab* t = tab();
+    PlanPlot* plot = t->plot();
+    int checked = 0;
+    for (double rate : {2.0, 10.0, 60.0}) {
+        for (double itl : {8.0, 15.0, 25.0, 40.0, 60.0, 100.0}) {
+            t->rateSpinBox()->setValue(rate);
+            t->itlSpinBox()->setValue(itl);
+            QTRY_COMPARE(t->request()->slo.itlMs, itl);
+            QTRY_COMPARE(t->request()->load.requestsPerSecond, rate);
+            plot->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            std::vector<std::pair<QString, QRectF>> boxes;
+            for (QCPItemText* label : {plot->cheapestLabel(), plot->efficientLabel(), plot->itlLabel(), plot->noPlanLabel()})
+                if (label->visible())
+                    boxes.emplace_back(label->text().section(QLatin1Char('\n'), 0, 0), labelRect(label));
+            for (size_t i = 0; i < boxes.size(); ++i)
+                for (size_t j = 0; j < i; ++j) {
+                    const QRectF both = boxes[i].second.intersected(boxes[j].second);
+                    QVERIFY2(!both.isValid() || both.width() * both.height() < 1.0,
+                             qPrintable(QStringLiteral("rate %1, ITL %2 ms: \"%3\" overlaps \"%4\"").arg(rate).arg(itl).arg(boxes[i].first, boxes[j].first)));
+                }
+            checked += boxes.size() >= 2 ? 1 : 0;
+            if (rate == 60.0 && itl == 8.0) { // the trial's case: "cheapest" on the ITL SLO label; for a person to look at
+                const QString picture = QDir(QDir::tempPath()).filePath(QStringLiteral("ridgeline-plan-labels.png"));
+                QVERIFY(plot->grab().save(picture));
+                qInfo("Plan plot labels: %s", qPrintable(picture));
+            }
+        }
+    }
+    QVERIFY(checked > 0);
+}
+
+/** Issue 14 trial: the plot drew 8 of 24 devices with no note. A line under the legend says how many more have points,
+ *  which are drawn, and where the others are. */
+void TestPlanTab::devicesNotDrawnAreSaid()
+{
+    PlanTab* t = tab();
+    PlanPlot* plot = t->plot();
+    t->rateSpinBox()->setValue(1);
+    t->itlSpinBox()->setValue(200);
+    t->ttftSpinBox()->setValue(100000);
+    QTRY_COMPARE(t->request()->slo.itlMs, 200.0);
+    QTRY_COMPARE(t->request()->load.requestsPerSecond, 1.0);
+    const model::PlanResult& r = *t->result();
+    std::set<int> withPlans;
+    for (int index : r.plans)
+        withPlans.insert(r.points[size_t(index)].device);
+    const int drawn = int(plot->drawnDevices().size());
+    QCOMPARE(drawn, std::min<int>(int(withPlans.size()), PlanPlot::kMaxDevices));
+    QVERIFY2(int(withPlans.size()) > drawn, "more devices have plans than the plot draws (the case to say)");
+    const int left = int(withPlans.size()) - drawn;
+    plot->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    // Under the legend, inside the plot (so an exported picture carries it too).
+    QString note;
+    QRectF noteRect;
+    for (QCPLayoutElement* element : plot->plot()->plotLayout()->elements(true))
+        if (auto* text = qobject_cast<QCPTextElement*>(element))
+            if (text->visible() && text->text().contains(QStringLiteral("not drawn"))) {
+                note = text->text();
+                noteRect = text->outerRect();
+            }
+    QVERIFY2(note.contains(QStringLiteral("+%1 more").arg(left)) && note.contains(QStringLiteral("plan_pareto.csv")), qPrintable(note));
+    QVERIFY2(noteRect.top() >= plot->plot()->legend->outerRect().bottom() - 1 && noteRect.bottom() <= plot->plot()->height() + 1,
+             "the note is below the legend, inside the plot");
+    QCOMPARE(plot->notDrawnCount(), left);
+
+    // Few devices with plans (a tight ITL SLO): every one drawn, and no note.
+    t->itlSpinBox()->setValue(4);
+    QTRY_COMPARE(t->request()->slo.itlMs, 4.0);
+    std::set<int> few;
+    for (int index : t->result()->plans)
+        few.insert(t->result()->points[size_t(index)].device);
+    if (int(few.size()) <= PlanPlot::kMaxDevices) {
+        QCOMPARE(plot->notDrawnCount(), 0);
+        QVERIFY(!plot->plot()->plotLayout()->elements(true).contains(plot->notDrawnNote()));
+    }
+}
+
+/**
+ * Issue 14 trial: the window scenario's own price (economics.price_per_gpu_hour) and board power did not reach the Plan
+ * tab. Its device's row takes them, marked "scenario", the search prices with them, and the user's edit still wins.
+ */
+void TestPlanTab::scenarioPriceSeedsItsDevice()
+{
+    PlanTab* t = tab();
+    QTableWidget* economics = t->economicsTable();
+    int row = -1;
+    for (int i = 0; i < economics->rowCount(); ++i)
+        if (economics->item(i, PlanTab::EconomicsDeviceColumn)->data(Qt::UserRole).toString() == QStringLiteral("h100-sxm"))
+            row = i;
+    QVERIFY(row >= 0);
+    QCOMPARE(QString::fromStdString(m_window->document()->evaluatedScenario().hardware.name), QStringLiteral("H100 SXM"));
+    QCOMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("example"));
+    m_window->document()->edit([](model::Scenario& s) {
+        s.economics.pricePerGpuHour = 7.25;
+        s.hardware.boardPowerWatts = 650;
+    });
+    QTRY_COMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("scenario"));
+    QCOMPARE(economics->item(row, PlanTab::PriceColumn)->text(), QStringLiteral("7.25"));
+    QCOMPARE(economics->item(row, PlanTab::PowerColumn)->text(), QStringLiteral("650"));
+    QCOMPARE(economics->item(row, PlanTab::PowerSourceColumn)->text(), QStringLiteral("scenario"));
+    const model::PlanRequest& request = *t->request();
+    for (const model::PlanDevice& d : request.candidates.devices)
+        if (d.id == "h100-sxm") {
+            QCOMPARE(*d.economics.pricePerGpuHour, 7.25);
+            QCOMPARE(*d.economics.boardPowerWatts, 650.0);
+        } else {
+            QVERIFY(!d.economics.pricePerGpuHour || *d.economics.pricePerGpuHour != 7.25);
+        }
+    // An H100 plan costs G * 7.25 / 3600 / (the load's output tokens/s) * 1e6 all-in.
+    bool priced = false;
+    for (const model::PlanPoint& p : t->result()->points)
+        if (request.candidates.devices[size_t(p.device)].id == "h100-sxm" && p.cost.costPerMillionOutputTokensAllIn) {
+            priced = true;
+            const double outputPerSecond = request.load.requestsPerSecond * request.load.outputTokens;
+            QVERIFY(std::abs(*p.cost.costPerMillionOutputTokensAllIn - p.totalGpus * 7.25 / 3600 / outputPerSecond * 1e6)
+                    <= 1e-6 * *p.cost.costPerMillionOutputTokensAllIn);
+            break;
+        }
+    QVERIFY(priced);
+    {
+        economics->scrollToItem(economics->item(row, PlanTab::PriceColumn));
+        const QString picture = QDir(QDir::tempPath()).filePath(QStringLiteral("ridgeline-plan-scenario-price.png"));
+        QVERIFY(m_window->grab().save(picture)); // for a person to look at
+        qInfo("Plan tab with the scenario's price: %s", qPrintable(picture));
+    }
+    // Example prices off: the scenario's price is the user's, not an example, and stays.
+    t->examplePricesCheckBox()->setChecked(false);
+    QTRY_VERIFY(!t->examplePricesCheckBox()->isChecked());
+    QCOMPARE(economics->item(row, PlanTab::PriceColumn)->text(), QStringLiteral("7.25"));
+    t->examplePricesCheckBox()->setChecked(true);
+    // Back to the example: the row follows the scenario.
+    m_window->document()->edit([](model::Scenario& s) { s.economics.pricePerGpuHour = 0; });
+    QTRY_COMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("example"));
 }
 
 void TestPlanTab::renderForALook()

@@ -7,6 +7,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -790,10 +791,17 @@ QWidget* ControlsPanel::buildHardwareGroup()
     form->addRow(tr("PUE"), pue);
     bind({.control = price, .key = "economics.price_per_gpu_hour"});
     bind({.control = pue, .key = "economics.pue"});
-    auto showCurrency = [this, price] {
-        const QString suffix = QLatin1Char(' ') + QString::fromStdString(m_document->scenario().economics.currency);
-        if (price->suffix() != suffix)
+    // The currency as the suffix, elided to the width of "MMMMM" so that a long economics.currency cannot widen
+    // the spin box and with it the Controls dock; the whole label is in the tool tip.
+    const QString priceTip = price->toolTip();
+    auto showCurrency = [this, price, priceTip] {
+        const QString currency = QString::fromStdString(m_document->scenario().economics.currency);
+        const QFontMetrics metrics(price->font());
+        const QString suffix = QLatin1Char(' ') + metrics.elidedText(currency, Qt::ElideRight, metrics.horizontalAdvance(QStringLiteral("MMMMM")));
+        if (price->suffix() != suffix) {
             price->setSuffix(suffix);
+            price->setToolTip(priceTip + tr("\nCurrency: %1").arg(currency));
+        }
     };
     connect(m_document, &ScenarioDocument::scenarioChanged, price, showCurrency);
     showCurrency();

@@ -88,11 +88,17 @@ std::vector<EconomicsRow> economicsRows(const model::Scenario& scenario, const m
                                                x.priceSource == model::PriceSource::Example ? tr("example") : tr("yours"))
                         : dash,
                     priceTip, 0});
-    rows.push_back({"costOutput", "cost_per_million_output_tokens", tr("Cost per 1M output tokens"), c.costPerMillionOutputTokens,
+    rows.push_back({"costOutput", "cost_per_million_output_tokens", tr("Cost per 1M output tokens, decode share"), c.costPerMillionOutputTokens,
                     currency, money(c.costPerMillionOutputTokens),
                     tr("(1 \u2212 f) \u00b7 G \u00b7 p / 3600 / out/s \u00b7 10\u2076: the decode share of the GPU time, charged to output tokens\n"
                        "(all-in, prefill included: %1).\n")
                             .arg(money(c.costPerMillionOutputTokensAllIn))
+                        + rate + QLatin1Char('\n') + priceTip,
+                    -1});
+    rows.push_back({"costOutputAllIn", "cost_per_million_output_tokens_all_in", tr("Cost per 1M output tokens, all-in"),
+                    c.costPerMillionOutputTokensAllIn, currency, money(c.costPerMillionOutputTokensAllIn),
+                    tr("G \u00b7 p / 3600 / out/s \u00b7 10\u2076: every GPU-second, prefill included, charged to output tokens\n"
+                       "(--report's cost_per_million_output_tokens_all_in; the Plan tab ranks plans by it).\n")
                         + rate + QLatin1Char('\n') + priceTip,
                     -1});
     rows.push_back({"costInput", "cost_per_million_input_tokens", tr("Cost per 1M input tokens"), c.costPerMillionInputTokens, currency,

@@ -23,14 +23,15 @@ struct HeadlineFigure {
 
 /** One economics line of the numbers panel (views::NumbersPanel): its key, the text shown and its tool tip. */
 struct EconomicsText {
-    QString key;     ///< price, costOutput, costInput, joulesPerToken, tokensPerMegawatt
+    QString key;     ///< price, costOutput, costOutputAllIn, costInput, joulesPerToken, tokensPerMegawatt
     QString text;    ///< e.g. "0.412 USD"; "\u2013" where the price or the power is unknown
     QString toolTip; ///< the formula and the source of each input (example or your price, datasheet TDP), or what to set
 };
 
 /**
  * The economics at the operating point of @p evaluation of @p scenario (model::operatingEconomics, docs/cost-model.md
- * section 5): price per GPU-hour, $ per 1M output and input tokens, J per output token, output tokens/s per MW.
+ * section 5): price per GPU-hour, $ per 1M output tokens (decode share, and all-in) and input tokens, J per output token,
+ * output tokens/s per MW.
  */
 std::vector<EconomicsText> economicsTexts(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
@@ -40,7 +41,8 @@ std::vector<EconomicsText> economicsTexts(const model::Scenario& scenario, const
  * bounds decode (text only, value NaN), per-user and total throughput, bytes read per step, KV share, KV per token, resident weights,
  * ridge point, decode intensity, compute-bound batch, largest batch per ITL SLO, prefill time,
  * TTFT, crossover P*, KV budget, max sequences, GPU-seconds per output token; then the economics (price per GPU-hour,
- * cost per 1M output and input tokens, J per output token, output tokens/s per MW: NaN and "\u2013" where unknown).
+ * cost per 1M output tokens (decode share, then all-in) and input tokens, J per output token, output tokens/s per MW: NaN
+ * and "\u2013" where unknown).
  */
 std::vector<HeadlineFigure> headlineFigures(const model::Scenario& scenario, const model::Evaluation& evaluation);
 

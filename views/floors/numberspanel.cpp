@@ -121,7 +121,8 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     // Economics at the operating point (docs/cost-model.md section 5, "Economics"); tool tips name each input's source.
     addSection(tr("Cost and energy at (B, S)"));
     addRow(QStringLiteral("price"), tr("Price/GPU-hour"), QString());
-    addRow(QStringLiteral("costOutput"), tr("Per 1M output tok"), QString());
+    addRow(QStringLiteral("costOutput"), tr("Per 1M out tok, decode"), QString());
+    addRow(QStringLiteral("costOutputAllIn"), tr("Per 1M out tok, all-in"), QString());
     addRow(QStringLiteral("costInput"), tr("Per 1M input tok"), QString());
     addRow(QStringLiteral("joulesPerToken"), tr("Energy/output tok"), QString());
     addRow(QStringLiteral("tokensPerMegawatt"), tr("Output tok/s per MW"), QString());

@@ -21,8 +21,9 @@ namespace ridgeline::views {
  * floor, allExpertsFloor, step, comm, read, kvShare, perUser, total, affine, ridge, computePeak,
  * decodeIntensity, computeBoundBatch, sloBatches, prefillFlop, prefillTime, crossover,
  * computeBoundPrompt, attentionShare, kvWritten, kvBudget, fits, maxSequences; the economics at the operating point
- * (views::economicsTexts): price, costOutput, costInput, joulesPerToken, tokensPerMegawatt ("\u2013" where the price or
- * the power is unknown, the tool tip saying what to set).
+ * (views::economicsTexts): price, costOutput (the decode share, labelled so), costOutputAllIn (every GPU-second charged to
+ * output, as --report's cost_per_million_output_tokens_all_in), costInput, joulesPerToken, tokensPerMegawatt ("\u2013" where
+ * the price or the power is unknown, the tool tip saying what to set).
  *
  * Rows that do not apply are hidden (rowVisible()): kvPerTokenPerGpu and comm at T = 1, experts and
  * allExpertsFloor for a dense model. With T > 1 bytes read and capacity are labelled per GPU.

@@ -304,6 +304,10 @@ void setupAxis(QCPAxis* axis, const QString& label, bool log)
         axis->grid()->setSubGridVisible(true);
     } else {
         axis->setScaleType(QCPAxis::stLinear);
+        // A log ticker left on a linear axis makes no ticks for a range through 0 ("Invalid range for logarithmic
+        // plot") and the axis loses every label: back to the default ticker (a text or other ticker stays).
+        if (axis->ticker().dynamicCast<QCPAxisTickerLog>())
+            axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
         axis->grid()->setSubGridVisible(false);
     }
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -22,6 +23,7 @@
 #include <qcustomplot.h>
 
 #include "document/format.h"
+#include "model/analysis/operatingeconomics.h"
 #include "model/cost/scenariokeys.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
@@ -179,6 +181,16 @@ PlanPlot::PlanPlot(QWidget* parent)
     m_missedKey = addMarker(p, p->xAxis, p->yAxis, missedStyle());
     m_missedKey->setName(tr("misses SLO"));
     m_missedKey->setVisible(false);
+    // A line under the legend: the devices with points that are not drawn (in the layout only while there are some).
+    m_notDrawnNote = new QCPTextElement(p, QString());
+    m_notDrawnNote->setObjectName(QStringLiteral("planNotDrawnNote"));
+    QFont noteFont = m_notDrawnNote->font();
+    noteFont.setPointSizeF(8.0);
+    m_notDrawnNote->setFont(noteFont);
+    m_notDrawnNote->setTextColor(palette::axis());
+    m_notDrawnNote->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    m_notDrawnNote->setMargins(QMargins(8, 0, 8, 4));
+    m_notDrawnNote->setLayer(p->legend->layer());
     m_noPlanLabel = new QCPItemText(p);
     m_noPlanLabel->setClipToAxisRect(true);
     m_noPlanLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -204,6 +216,8 @@ PlanPlot::PlanPlot(QWidget* parent)
     setPlacement(m_itlLabel, Qt::AlignLeft | Qt::AlignTop, QMargins(4, 0, 4, 0));
     placeLegendBelow(p, 4);
     p->legend->setVisible(true);
+    // After PlotPanel's plotkit::fitLabels (connected first): the final say on where the labels go.
+    connect(p, &QCustomPlot::afterLayout, this, &PlanPlot::separateLabels);
 }
 
 void PlanPlot::refresh(const model::Scenario&, const model::Evaluation&)
@@ -258,6 +272,45 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         m_missedKey->addToLegend();
     else
         m_missedKey->removeFromLegend();
+    // Devices with points that are not drawn: said in the legend, with where to find them.
+    std::vector<bool> withPoints(result.devices.size(), false);
+    for (size_t d = 0; d < result.devices.size(); ++d) {
+        if (result.plans.empty())
+            withPoints[d] = !result.devices[d].frontier.empty();
+    }
+    for (int index : result.plans) {
+        const int device = result.points.at(size_t(index)).device;
+        for (size_t d = 0; d < result.devices.size(); ++d)
+            withPoints[d] = withPoints[d] || result.devices[d].device == device;
+    }
+    int candidates = 0;
+    for (size_t d = 0; d < result.devices.size(); ++d) {
+        const bool isDrawn = std::find(drawn.begin(), drawn.end(), result.devices[d].device) != drawn.end();
+        candidates += withPoints[d] && !isDrawn ? 1 : 0;
+    }
+    m_notDrawn = candidates;
+    QCPLayoutGrid* layout = p->plotLayout();
+    const bool inLayout = layout->hasElement(2, 0) && layout->element(2, 0) == m_notDrawnNote;
+    if (m_notDrawn > 0) {
+        m_notDrawnNote->setText(
+            result.plans.empty()
+                ? tr("+%1 more devices that fit are not drawn (drawn: the %2 nearest the ITL SLO); every point is in plan_pareto.csv")
+                      .arg(m_notDrawn)
+                      .arg(int(drawn.size()))
+                : tr("+%1 more devices with plans are not drawn (drawn: the %2 with the best plans); see the table below and "
+                     "plan_pareto.csv")
+                      .arg(m_notDrawn)
+                      .arg(int(drawn.size())));
+        if (!inLayout) {
+            layout->addElement(2, 0, m_notDrawnNote);
+            layout->setRowStretchFactor(2, 0.001);
+        }
+        m_notDrawnNote->setVisible(true);
+    } else if (inLayout) {
+        layout->take(m_notDrawnNote);
+        layout->simplify();
+        m_notDrawnNote->setVisible(false);
+    }
     if (result.plans.empty()) {
         m_noPlanLabel->setText(whyNoPlan(request, result));
         m_noPlanLabel->setVisible(true);
@@ -325,7 +378,9 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         placeVertical(m_itlLine, sloX);
         m_itlLine->setVisible(true);
         m_itlLabel->setText(tr("ITL SLO %1 ms").arg(format::number(request.slo.itlMs, 3)));
-        placeLabelAtKey(m_itlLabel, sloX, result.plans.empty() ? 0.3 : 0.02); // below the no-plan note
+        m_itlLabelTop = result.plans.empty() ? 0.3 : 0.02; // below the no-plan note
+        placeLabelAtKey(m_itlLabel, sloX, m_itlLabelTop);
+        setPlacement(m_itlLabel, Qt::AlignLeft | Qt::AlignTop, QMargins(4, 0, 4, 0));
         m_itlLabel->setVisible(true);
     } else {
         m_itlLine->setVisible(false);
@@ -338,6 +393,139 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         p->yAxis->setRange(r.lower, r.upper + 0.45 * (r.upper - r.lower));
     }
     p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+namespace {
+
+/** The pixel rectangle (padding included) @p label takes with @p alignment and @p padding at pixel @p anchor, as
+ *  QCPItemText lays it out (its topLeft and bottomRight anchors); unrotated labels only. */
+QRectF labelRect(const QCPItemText* label, QPointF anchor, Qt::Alignment alignment, const QMargins& padding)
+{
+    const QRect text = QFontMetrics(label->font()).boundingRect(0, 0, 0, 0, Qt::TextDontClip | label->textAlignment(), label->text());
+    const QRectF box = QRectF(text).adjusted(-padding.left(), -padding.top(), padding.right(), padding.bottom());
+    const double x = (alignment & Qt::AlignLeft) ? 0.0 : (alignment & Qt::AlignRight) ? -box.width() : -box.width() / 2;
+    const double y = (alignment & Qt::AlignTop) ? 0.0 : (alignment & Qt::AlignBottom) ? -box.height() : -box.height() / 2;
+    return QRectF(anchor.x() + x, anchor.y() + y, box.width(), box.height());
+}
+
+double overlapArea(const QRectF& a, const QRectF& b)
+{
+    const QRectF both = a.intersected(b);
+    return both.isValid() ? both.width() * both.height() : 0.0;
+}
+
+/** Area of @p box outside @p area. */
+double outsideArea(const QRectF& box, const QRectF& area)
+{
+    return box.width() * box.height() - overlapArea(box, area);
+}
+
+/** One way to place a label: where its anchor is, how the text sits around it, and its padding. */
+struct LabelPlacement {
+    QPointF anchor;
+    Qt::Alignment alignment;
+    QMargins padding;
+};
+
+} // namespace
+
+void PlanPlot::separateLabels()
+{
+    QCustomPlot* p = plot();
+    const QRectF area = p->axisRect()->rect();
+    if (area.width() <= 0 || area.height() <= 0)
+        return;
+    // A marker label at one of its marker's four corners, 10 px beside it and 8 px above or below.
+    auto cornerPlacements = [](const QCPItemText* label, Qt::Alignment preferred) {
+        std::vector<LabelPlacement> out;
+        const QPointF anchor = label->position->pixelPosition();
+        std::vector<Qt::Alignment> order{preferred};
+        for (Qt::Alignment a : {Qt::AlignRight | Qt::AlignBottom, Qt::AlignLeft | Qt::AlignBottom, Qt::AlignLeft | Qt::AlignTop,
+                                Qt::AlignRight | Qt::AlignTop})
+            if (a != preferred)
+                order.push_back(a);
+        for (Qt::Alignment a : order)
+            out.push_back({anchor, a, QMargins(10, (a & Qt::AlignTop) ? 8 : 0, 10, (a & Qt::AlignBottom) ? 8 : 0)});
+        return out;
+    };
+    struct Movable {
+        QCPItemText* label;
+        std::vector<LabelPlacement> placements;
+    };
+    std::vector<Movable> movable;
+    if (m_itlLabel->visible()) {
+        // Beside the ITL line: right of it (preferred) or left, at its preferred top or at the bottom of the plot.
+        const double x = m_itlLabel->position->pixelPosition().x();
+        const QPointF top(x, area.top() + m_itlLabelTop * area.height()), bottom(x, area.top() + 0.98 * area.height());
+        movable.push_back({m_itlLabel,
+                           {{top, Qt::AlignLeft | Qt::AlignTop, QMargins(4, 0, 4, 0)},
+                            {top, Qt::AlignRight | Qt::AlignTop, QMargins(4, 0, 4, 0)},
+                            {bottom, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 4, 0)},
+                            {bottom, Qt::AlignRight | Qt::AlignBottom, QMargins(4, 0, 4, 0)}}});
+    }
+    if (m_cheapestLabel->visible())
+        movable.push_back({m_cheapestLabel, cornerPlacements(m_cheapestLabel, Qt::AlignRight | Qt::AlignBottom)});
+    if (m_efficientLabel->visible())
+        movable.push_back({m_efficientLabel, cornerPlacements(m_efficientLabel, Qt::AlignLeft | Qt::AlignTop)});
+    if (movable.empty())
+        return;
+    // Fixed: the no-plan note and the two markers (a label may not cover the other plan's marker).
+    std::vector<QRectF> fixed;
+    if (m_noPlanLabel->visible())
+        fixed.emplace_back(m_noPlanLabel->topLeft->pixelPosition(), m_noPlanLabel->bottomRight->pixelPosition());
+    std::vector<std::pair<QCPItemText*, QRectF>> markers;
+    for (auto [marker, label] : {std::pair{m_cheapestMarker, m_cheapestLabel}, std::pair{m_efficientMarker, m_efficientLabel}}) {
+        if (label->visible() && !marker->data()->isEmpty()) {
+            const auto it = marker->data()->constBegin();
+            const QPointF c(p->xAxis->coordToPixel(it->key), p->yAxis->coordToPixel(it->value));
+            const double r = marker->scatterStyle().size() / 2;
+            markers.emplace_back(label, QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r));
+        }
+    }
+    // Every combination (at most 4 x 4 x 4), the preferred ones first; the first with the least overlap wins.
+    size_t combinations = 1;
+    for (const Movable& m : movable)
+        combinations *= m.placements.size();
+    std::vector<size_t> choice(movable.size(), 0), best = choice;
+    double bestCost = std::numeric_limits<double>::infinity();
+    std::vector<QRectF> boxes(movable.size());
+    for (size_t n = 0; n < combinations && bestCost > 0; ++n) {
+        size_t rest = n; // n in mixed radix, the last label's placement varying fastest
+        for (size_t i = movable.size(); i-- > 0;) {
+            choice[i] = rest % movable[i].placements.size();
+            rest /= movable[i].placements.size();
+        }
+        double cost = 0;
+        for (size_t i = 0; i < movable.size(); ++i) {
+            const LabelPlacement& pl = movable[i].placements[choice[i]];
+            boxes[i] = labelRect(movable[i].label, pl.anchor, pl.alignment, pl.padding);
+            cost += outsideArea(boxes[i], area);
+            for (const QRectF& f : fixed)
+                cost += overlapArea(boxes[i], f);
+            for (const auto& [owner, m] : markers)
+                if (owner != movable[i].label)
+                    cost += overlapArea(boxes[i], m);
+            for (size_t j = 0; j < i; ++j)
+                cost += overlapArea(boxes[i], boxes[j]);
+        }
+        if (cost < bestCost) {
+            bestCost = cost;
+            best = choice;
+        }
+    }
+    for (size_t i = 0; i < movable.size(); ++i) {
+        const LabelPlacement& pl = movable[i].placements[best[i]];
+        QCPItemText* label = movable[i].label;
+        if (label == m_itlLabel) {
+            const double ratio = (pl.anchor.y() - area.top()) / area.height();
+            if (label->position->coords().y() != ratio)
+                label->position->setCoords(label->position->coords().x(), ratio);
+        }
+        if (label->positionAlignment() != pl.alignment)
+            label->setPositionAlignment(pl.alignment);
+        if (label->padding() != pl.padding)
+            label->setPadding(pl.padding);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -490,6 +678,7 @@ void PlanTab::fillEconomicsTable()
 {
     const QSignalBlocker quiet(m_economics);
     const bool examples = m_examplePrices->isChecked();
+    const ScenarioEconomics own = scenarioEconomics();
     auto cell = [this](int row, int column, const QString& text, bool editable) {
         // Items are updated in place: this runs inside itemChanged() while the edited item commits.
         QTableWidgetItem* item = m_economics->item(row, column);
@@ -508,6 +697,13 @@ void PlanTab::fillEconomicsTable()
         m_economics->item(row, EconomicsDeviceColumn)->setData(Qt::UserRole, QString::fromStdString(d.id));
         std::optional<double> price = examples ? d.economics.pricePerGpuHour : std::nullopt;
         QString priceSource = d.economics.pricePerGpuHour ? (examples ? tr("example") : tr("example off")) : tr("none");
+        const bool scenarioDevice = !own.deviceId.empty() && own.deviceId == d.id;
+        if (scenarioDevice && own.pricePerGpuHour) {
+            price = own.pricePerGpuHour;
+            priceSource = QString::fromStdString(own.currency).compare(QStringLiteral("USD"), Qt::CaseInsensitive) == 0
+                              ? tr("scenario")
+                              : tr("scenario (%1)").arg(QString::fromStdString(own.currency));
+        }
         if (const auto it = m_priceEdits.find(d.id); it != m_priceEdits.end()) {
             price = it->second;
             priceSource = tr("edited");
@@ -516,6 +712,10 @@ void PlanTab::fillEconomicsTable()
         cell(row, PriceSourceColumn, priceSource, false);
         std::optional<double> power = d.economics.boardPowerWatts;
         QString powerSource = power ? tr("datasheet") : tr("none");
+        if (scenarioDevice && own.boardPowerWatts) {
+            power = own.boardPowerWatts;
+            powerSource = tr("scenario");
+        }
         if (const auto it = m_powerEdits.find(d.id); it != m_powerEdits.end()) {
             power = it->second;
             powerSource = tr("edited");
@@ -523,6 +723,24 @@ void PlanTab::fillEconomicsTable()
         cell(row, PowerColumn, power ? format::plain(*power) : QStringLiteral("-"), true);
         cell(row, PowerSourceColumn, powerSource, false);
     }
+}
+
+PlanTab::ScenarioEconomics PlanTab::scenarioEconomics() const
+{
+    ScenarioEconomics out;
+    const model::Scenario& scenario = m_document->evaluatedScenario();
+    const model::OperatingEconomics economics = model::operatingEconomics(scenario, m_document->evaluation());
+    if (economics.catalogueDevice.empty())
+        return out;
+    for (const model::PlanDevice& d : m_catalogue)
+        if (d.hardware.name == economics.catalogueDevice)
+            out.deviceId = d.id;
+    if (economics.priceSource == model::PriceSource::User)
+        out.pricePerGpuHour = economics.inputs.pricePerGpuHour;
+    if (economics.powerSource == model::PowerSource::Scenario)
+        out.boardPowerWatts = economics.inputs.boardPowerWatts;
+    out.currency = economics.currency;
+    return out;
 }
 
 void PlanTab::economicsEdited(QTableWidgetItem* item)
@@ -639,12 +857,20 @@ QString PlanTab::recompute()
     model::PlanRequest request = model::planRequestFor(scenario, rate, m_itl->value());
     request.slo.ttftMs = m_ttft->value();
     request.candidates.devices = model::catalogueDevices(m_examplePrices->isChecked(), m_pue->value());
-    for (model::PlanDevice& d : request.candidates.devices) { // the user's edits in the economics table
+    const ScenarioEconomics own = scenarioEconomics();
+    for (model::PlanDevice& d : request.candidates.devices) { // the scenario's own figures, then the user's edits
+        if (!own.deviceId.empty() && own.deviceId == d.id) {
+            if (own.pricePerGpuHour)
+                d.economics.pricePerGpuHour = own.pricePerGpuHour;
+            if (own.boardPowerWatts)
+                d.economics.boardPowerWatts = own.boardPowerWatts;
+        }
         if (const auto it = m_priceEdits.find(d.id); it != m_priceEdits.end())
             d.economics.pricePerGpuHour = it->second;
         if (const auto it = m_powerEdits.find(d.id); it != m_powerEdits.end())
             d.economics.boardPowerWatts = it->second;
     }
+    fillEconomicsTable(); // the scenario's own price and power may have changed
     m_result = model::searchPlans(request);
     ++m_searches;
     m_request = std::move(request);

@@ -16,6 +16,7 @@ class QCheckBox;
 class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemText;
+class QCPTextElement;
 class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
@@ -34,7 +35,9 @@ class ScenarioDocument;
  * "misses SLO"). When no plan meets the SLOs the devices drawn are those that fit (their frontiers all
  * hollow) and a note inside the plot says why nothing qualifies (noPlanLabel()). The ITL SLO is a
  * vertical line at x = 1000 / ITL_ms; the cheapest and most power-efficient plans are marked and
- * labelled. Axes turn logarithmic when the drawn values span more than 20x. Every value drawn is
+ * labelled, their labels (and the ITL SLO's) placed apart (separateLabels()). At most kMaxDevices devices are
+ * drawn; a line under the legend says how many more have points (notDrawnNote()). Axes turn logarithmic when the
+ * drawn values span more than 20x (a linear axis gets a linear ticker back). Every value drawn is
  * finite. Object names: planPanel, planTitle, planPlot.
  */
 class PlanPlot final : public PlotPanel {
@@ -67,11 +70,29 @@ public:
     QCPItemText* cheapestLabel() const { return m_cheapestLabel; }
     QCPItemText* efficientLabel() const { return m_efficientLabel; }
     QCPItemStraightLine* itlLine() const { return m_itlLine; }
+    /** The ITL SLO line's label ("ITL SLO 50 ms"). */
+    QCPItemText* itlLabel() const { return m_itlLabel; }
+    /**
+     * The line under the legend saying how many devices with points are not drawn, which are, and where the others
+     * are (the table, the list beside it, plan_pareto.csv in an export); in the plot's layout only while some device
+     * is left out (else taken out, leaving no gap).
+     */
+    QCPTextElement* notDrawnNote() const { return m_notDrawnNote; }
+    /** Devices with points that the plot leaves out (beyond kMaxDevices). */
+    int notDrawnCount() const { return m_notDrawn; }
 
     /** Sets the takeaway line above the plot (plain text). */
     void showTakeaway(const QString& text) { setTakeaway(text); }
 
 private:
+    /**
+     * Moves the cheapest and most power-efficient labels (to another corner of their marker) and the ITL SLO label
+     * (top or bottom of its line) so that no two of them, nor the no-plan note, overlap and each stays inside the
+     * axis rect where some placement allows; else the placement with the least overlap. Runs after each layout
+     * (QCustomPlot::afterLayout, after plotkit::fitLabels), on pixel rectangles.
+     */
+    void separateLabels();
+
     std::vector<int> m_drawn;
     std::vector<QCPGraph*> m_frontier; ///< kMaxDevices, created once; unused ones hidden
     std::vector<QCPGraph*> m_missed;
@@ -83,6 +104,9 @@ private:
     QCPItemText* m_efficientLabel = nullptr;
     QCPItemStraightLine* m_itlLine = nullptr;
     QCPItemText* m_itlLabel = nullptr;
+    QCPTextElement* m_notDrawnNote = nullptr;
+    int m_notDrawn = 0;
+    double m_itlLabelTop = 0.02; ///< the ITL label's preferred top (axis-rect ratio): below the no-plan note when shown
     bool m_logX = false;
     bool m_logY = false;
 };
@@ -99,8 +123,11 @@ private:
  * and the devices without a plan with the reason (model::exclusionText) and its figures.
  *
  * Per-device economics (economicsTable()): one row per catalogue device with its price per GPU-hour
- * and board power, each marked "example" / "datasheet" (or "none") as its source until the user
- * edits the cell ("edited"); an edit re-runs the search. A value that is not a number above 0 is
+ * and board power, each marked "example" / "datasheet" (or "none") as its source; the row of the
+ * device the document's scenario runs on (hardware.name, model::operatingEconomics) takes the
+ * scenario's economics.price_per_gpu_hour and hardware.board_power_watts where set, marked "scenario"
+ * (the price's source names the currency when it is not USD), and follows them; until the user edits
+ * the cell ("edited", which wins over both); an edit re-runs the search. A value that is not a number above 0 is
  * refused with a message naming the device and the field, and the cell goes back to the last good
  * value.
  *
@@ -170,6 +197,15 @@ private:
     void showResult();
     void fillEconomicsTable();
     void economicsEdited(QTableWidgetItem* item);
+
+    /** The document scenario's own price and board power for the catalogue device it runs on (empty id: none). */
+    struct ScenarioEconomics {
+        std::string deviceId;                 ///< catalogue id of the scenario's device, "" when not a catalogue device
+        std::optional<double> pricePerGpuHour; ///< economics.price_per_gpu_hour when > 0
+        std::optional<double> boardPowerWatts; ///< hardware.board_power_watts when set and not the datasheet's
+        std::string currency;                 ///< economics.currency
+    };
+    ScenarioEconomics scenarioEconomics() const;
 
     ScenarioDocument* m_document = nullptr;
     std::optional<model::PlanRequest> m_request;

@@ -6,6 +6,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include "views/floors/headlinefigures.h"
@@ -73,6 +74,15 @@ ComparisonTable::ComparisonTable(QWidget* parent)
     m_grid->setHorizontalSpacing(6);
     m_grid->setVerticalSpacing(0);
     scroll->setWidget(m_content);
+    // Wider than its view (many pinned, a narrow cell): it scrolls, and each time the widths change the live column,
+    // the one the controls move, is brought into view rather than left cut off at the right edge.
+    connect(scroll->horizontalScrollBar(), &QScrollBar::rangeChanged, this, [this, scroll](int, int maximum) {
+        if (maximum > 0 && !m_headers.isEmpty()) {
+            const int live = twoWay() ? 1 : int(m_columns.size());
+            if (QLabel* header = m_headers.value(live))
+                scroll->ensureWidgetVisible(header, 0, 0);
+        }
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 8, 6, 6);
