@@ -833,9 +833,9 @@ void PlanTab::showSource()
                        .arg(QFileInfo(m_planFilePath).fileName(),
                             f.title.empty() ? QString() : QStringLiteral(" \u2014 \u201c%1\u201d").arg(QString::fromStdString(f.title)),
                             QString::fromStdString(r.scenario.model.name), QString::fromStdString(f.modelSource),
-                            format::number(r.load.requestsPerSecond, 3), format::number(r.load.promptTokens, 6),
-                            format::number(r.load.outputTokens, 6), format::number(r.slo.itlMs, 3))
-                       .arg(format::number(r.slo.ttftMs, 3));
+                            format::plain(r.load.requestsPerSecond), format::integer(r.load.promptTokens),
+                            format::integer(r.load.outputTokens), format::plain(r.slo.itlMs))
+                       .arg(format::plain(r.slo.ttftMs));
     text += QLatin1Char(' ') + tr("Prices (%1), power and PUE are the file's; the inputs below are the live plan's.")
                                    .arg(QString::fromStdString(f.currency));
     if (f.simulateTop > 0)
