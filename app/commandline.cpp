@@ -36,6 +36,7 @@
 #include "model/analysis/triage.h"
 #include "model/cost/scenariokeys.h"
 #include "views/calibration/calibrationtab.h"
+#include "views/plan/plantab.h"
 #include "document/baseline.h"
 #include "document/scenariodocument.h"
 #include "views/whatifs/whatifstabs.h"
@@ -114,7 +115,13 @@ QString helpText()
                "  --plan FILE            fleet plan: search devices x GPU counts x parallel layouts x batch caps\n"
                "                         (colocated and disaggregated) for the load and SLOs in FILE (JSON; see\n"
                "                         resources/plans/) and print the ranked plans, $ per 1M tokens, J per token,\n"
-               "                         why each excluded device fails; --format text|json|csv (default text)\n"
+               "                         why each excluded device fails; --format text|json|csv (default text).\n"
+               "                         With --export DIR also writes the plan's Pareto plot into DIR\n"
+               "                         (plan_pareto.png, .pdf, .svg and plan_pareto.csv, as --export names\n"
+               "                         them; --size, --dpi); with --screenshot FILE.png renders the window\n"
+               "                         with the Plan tab showing the plan (--size); the plans still print.\n"
+               "                         A search or simulator checks over the work budget are refused\n"
+               "                         before they run, naming the fields (see docs/performance.md)\n"
                "  --list-hardware        print the hardware catalogue (memory, bandwidth, dense peaks per\n"
                "                         dtype, ridge point, board power, link, sources), then exit;\n"
                "                         --format text|json|csv (default text)\n"
@@ -445,18 +452,49 @@ int parseCommandLine(Options& o, bool noDisplay)
     if (parser.values(compareOpt).size() > 25)
         return fail(kExitBadInput, QStringLiteral("--compare is given %1 times; 25 at most (B to Z)").arg(parser.values(compareOpt).size()));
     if (parser.isSet(planOpt)) {
-        // The plan file holds model, load, SLOs, candidates and prices: every other option but --format is a mistake.
+        // The plan file holds model, load, SLOs, candidates and prices: every other option but --format, and the
+        // Pareto plot's --export DIR or --screenshot FILE.png (with --size, --dpi), is a mistake.
+        static const QStringList withPlan{QStringLiteral("plan"), QStringLiteral("format"), QStringLiteral("export"),
+                                          QStringLiteral("screenshot"), QStringLiteral("size"), QStringLiteral("dpi")};
         for (const QString& name : parser.optionNames())
-            if (name != QLatin1String("plan") && name != QLatin1String("format"))
-                return fail(kExitBadInput, QStringLiteral("--plan goes alone (with --format text|json|csv), not with %1%2")
+            if (!withPlan.contains(name))
+                return fail(kExitBadInput, QStringLiteral("--plan goes alone (with --format text|json|csv, and --export DIR or "
+                                                          "--screenshot FILE.png with --size, --dpi), not with %1%2")
                                                .arg(name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"), name));
         if (!parser.positionalArguments().isEmpty())
             return fail(kExitBadInput, QStringLiteral("--plan takes no FILE besides its own (\"%1\")").arg(parser.positionalArguments().constFirst()));
         const QString planFormat = parser.value(formatOpt);
         if (planFormat != QLatin1String("text") && planFormat != QLatin1String("json") && planFormat != QLatin1String("csv"))
-            return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv with --plan").arg(planFormat));
+            return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv with --plan (the ranked plans; "
+                                                      "--export writes the Pareto plot as PNG, PDF, SVG and CSV)").arg(planFormat));
+        if (parser.isSet(exportOpt) && parser.isSet(screenshotOpt))
+            return fail(kExitBadInput, QStringLiteral("--plan with --export and --screenshot: give one of them"));
+        if (parser.isSet(dpiOpt) && !parser.isSet(exportOpt))
+            return fail(kExitBadInput, QStringLiteral("--dpi goes with --export"));
+        if (parser.isSet(sizeOpt) && !parser.isSet(exportOpt) && !parser.isSet(screenshotOpt))
+            return fail(kExitBadInput, QStringLiteral("--size goes with --screenshot or --export"));
         o.planFile = parser.value(planOpt);
         o.format = planFormat;
+        o.screenshotFile = parser.value(screenshotOpt);
+        o.exportMode = parser.isSet(exportOpt);
+        o.exportOptions.folder = parser.value(exportOpt);
+        if (parser.isSet(sizeOpt)) { // as below: the window's size with --screenshot, each plot's with --export
+            static const QRegularExpression re(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
+            const QRegularExpressionMatch m = re.match(parser.value(sizeOpt));
+            const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
+            const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
+            if (w < 320 || h < 240 || w > 10000 || h > 10000)
+                return fail(kExitBadInput, QStringLiteral("--size %1: expected WxH between 320x240 and 10000x10000, e.g. 1600x1000")
+                                               .arg(parser.value(sizeOpt)));
+            o.size = QSize(w, h);
+            o.exportOptions.size = o.size;
+        }
+        if (parser.isSet(dpiOpt)) {
+            bool ok = false;
+            o.exportOptions.dpi = parser.value(dpiOpt).toInt(&ok);
+            if (!ok || o.exportOptions.dpi < 48 || o.exportOptions.dpi > 600)
+                return fail(kExitBadInput, QStringLiteral("--dpi %1: expected a whole number from 48 to 600").arg(parser.value(dpiOpt)));
+        }
         return kParsed;
     }
     if (parser.isSet(listHardwareOpt)) {
@@ -641,6 +679,45 @@ int parseCommandLine(Options& o, bool noDisplay)
         o.simulateFile = parser.value(simulateOpt);
     }
     return kParsed;
+}
+
+/**
+ * --plan FILE: the ranked plans (runPlan()); with --export DIR also the file's Pareto plot (plan_pareto.png, .pdf,
+ * .svg, .csv: exportPlanPlot()), with --screenshot FILE.png the window (on the plan's model, efficiencies and serving)
+ * with the Plan tab showing the file's plan. The plans go to stdout as without them; a bad file exits 2 before
+ * anything is drawn, an export folder that is a file exits 2 before anything is printed.
+ */
+int runPlanMode(const Options& o)
+{
+    if (!o.exportMode && o.screenshotFile.isEmpty())
+        return runPlan(o.planFile, o.format);
+    if (o.exportMode)
+        if (const QString problem = exportFolderProblem(o.exportOptions.folder); !problem.isEmpty())
+            return fail(kExitBadInput, QStringLiteral("--export %1: %2").arg(QDir::toNativeSeparators(o.exportOptions.folder), problem));
+    model::PlanFile plan;
+    if (const int code = runPlan(o.planFile, o.format, &plan); code != 0)
+        return code;
+    MainWindow window(plan.request.scenario);
+    window.resize(o.exportMode ? QSize(1600, 1000) : o.size);
+    window.show();
+    window.document()->evaluateNow();
+    QCoreApplication::processEvents();
+    views::PlanTab* planTab = window.whatIfTabs()->planTab();
+    planTab->showPlanFile(plan, o.planFile);
+    if (o.exportMode) {
+        if (const QString error = exportPlanPlot(window, o.exportOptions); !error.isEmpty())
+            return fail(kExitFailure, QStringLiteral("--export %1: %2").arg(QDir::toNativeSeparators(o.exportOptions.folder), error));
+        return 0;
+    }
+    window.whatIfTabs()->setCurrentIndex(views::WhatIfTabs::PlanTab);
+    window.flushForScreenshot();
+    QCoreApplication::processEvents();
+    const QImage image = window.grab().toImage();
+    if (image.isNull())
+        return fail(kExitFailure, QStringLiteral("--screenshot %1: the window could not be rendered").arg(o.screenshotFile));
+    if (const QString why = savePng(image, o.screenshotFile); !why.isEmpty())
+        return fail(kExitFailure, QStringLiteral("--screenshot %1: cannot write the PNG: %2").arg(o.screenshotFile, why));
+    return 0;
 }
 
 /** --list-hardware: the built-in catalogue as text, JSON or CSV. */
@@ -865,7 +942,7 @@ int run(int argc, char** argv)
         return 0;
     }
     if (!o.planFile.isEmpty())
-        return runPlan(o.planFile, o.format);
+        return runPlanMode(o);
     if (o.listHardware)
         return runListHardware(o);
     if (!o.simulateFile.isEmpty() && !o.exportMode && o.screenshotFile.isEmpty())

@@ -891,6 +891,39 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
     return {};
 }
 
+QString exportPlanPlot(ExportSource& window, const ExportOptions& options, QStringList* written)
+{
+    if (!QDir().mkpath(options.folder))
+        return tr("cannot create the folder %1").arg(QDir::toNativeSeparators(options.folder));
+    views::PlanTab* planTab = window.whatIfTabs()->planTab();
+    planTab->recompute(); // searches only while visible otherwise
+    const TabPlot plot = tabPlots(window, nullptr).constLast(); // plan_pareto: exportAll()'s entry, drawn the same way
+    Q_ASSERT(plot.panel == planTab->plot());
+    const QDir dir(options.folder);
+    auto record = [&](const QString& path, const QString& error) {
+        if (error.isEmpty() && written)
+            written->append(path);
+        return error.isEmpty() ? QString() : tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), error);
+    };
+    const QList<QPair<ExportFormat, QString>> images{
+        {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};
+    for (const auto& [format, suffix] : images) {
+        if (!(options.formats & format))
+            continue;
+        const QString path = dir.absoluteFilePath(plot.stem + QLatin1Char('.') + suffix);
+        const QString error = writeImage(path, format, options.size, options.dpi, titleOf(plot),
+                                         [&plot](QCPPainter& painter, const QRect& rect) { renderTabPlot(painter, plot, rect); });
+        if (QString message = record(path, error); !message.isEmpty())
+            return message;
+    }
+    if (options.formats & ExportFormat::Csv) {
+        const QString path = dir.absoluteFilePath(plot.stem + QStringLiteral(".csv"));
+        if (QString message = record(path, writeBytes(path, planTab->paretoCsv())); !message.isEmpty())
+            return message;
+    }
+    return {};
+}
+
 QString predictInWindow(ExportSource& window, const QString& path, const model::BenchmarkOptions& options)
 {
     views::BenchmarkPredictView* predict = window.whatIfTabs()->calibrationTab()->predictView();
@@ -925,6 +958,17 @@ QString simulateInWindow(ExportSource& window, const QString& path)
     return QString();
 }
 
+QString exportFolderProblem(const QString& folder)
+{
+    for (QFileInfo at(QDir::cleanPath(QDir(folder).absolutePath()));; at = QFileInfo(at.absolutePath())) {
+        if (at.exists() || at.isSymLink())
+            return at.isDir() ? QString()
+                              : QStringLiteral("%1 is a file, not a folder; give a folder to write into").arg(QDir::toNativeSeparators(at.filePath()));
+        if (at.isRoot() || at.absolutePath() == at.absoluteFilePath())
+            return {};
+    }
+}
+
 int runExport(const model::Scenario& scenario, const ExportOptions& options,
               const std::function<std::unique_ptr<ExportSource>(const model::Scenario&)>& openWindow)
 {
@@ -936,17 +980,9 @@ int runExport(const model::Scenario& scenario, const ExportOptions& options,
     };
     // A file where the folder (or one of its parents) should be is a wrong option value (exit 2, as every bad
     // option), not a failure to write (exit 1); said before any work.
-    for (QFileInfo at(QDir::cleanPath(QDir(options.folder).absolutePath()));; at = QFileInfo(at.absolutePath())) {
-        if (at.exists() || at.isSymLink()) {
-            if (!at.isDir()) {
-                print(stderr, QStringLiteral("ridgeline: --export %1: %2 is a file, not a folder; give a folder to write into")
-                                  .arg(QDir::toNativeSeparators(options.folder), QDir::toNativeSeparators(at.filePath())));
-                return 2;
-            }
-            break;
-        }
-        if (at.isRoot() || at.absolutePath() == at.absoluteFilePath())
-            break;
+    if (const QString problem = exportFolderProblem(options.folder); !problem.isEmpty()) {
+        print(stderr, QStringLiteral("ridgeline: --export %1: %2").arg(QDir::toNativeSeparators(options.folder), problem));
+        return 2;
     }
     const std::unique_ptr<ExportSource> opened = openWindow(scenario);
     ExportSource& window = *opened;

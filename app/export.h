@@ -79,7 +79,8 @@ QStringList plotStems();
  * simulation_cap_sweep, simulation_kv_usage (Simulation: written once a run is on screen),
  * calibration_itl, calibration_ttft (Calibration: written once measurements are loaded), predict_itl,
  * predict_ttft (Calibration, "Predict a benchmark": written once a benchmark's prediction is on screen; each with
- * its residual strip), plan_pareto (Plan: the fleet plan's Pareto frontiers, searched for the export).
+ * its residual strip), plan_pareto (Plan: the fleet plan's Pareto frontiers, searched for the export: the window
+ * scenario's live plan, or the plan file the tab shows).
  */
 QStringList tabPlotStems();
 
@@ -163,6 +164,16 @@ QStringList exportTargets(const ExportSource& window, const ExportOptions& optio
 QString exportAll(ExportSource& window, const ExportOptions& options, QStringList* written = nullptr);
 
 /**
+ * Writes the Plan tab's Pareto plot of @p window alone, whatever plan the tab shows (with `ridgeline --plan FILE
+ * --export DIR`, the file's: views::PlanTab::showPlanFile()), into options.folder: plan_pareto.png, .pdf and .svg
+ * and plan_pareto.csv, those of options.formats (Markdown has no file here), the same files, drawing and columns
+ * (views::PlanTab::paretoCsv()) as exportAll() writes for plan_pareto; each through QSaveFile.
+ * @param written receives every path written (may be nullptr)
+ * @return "" on success, else one line naming the file and the reason
+ */
+QString exportPlanPlot(ExportSource& window, const ExportOptions& options, QStringList* written = nullptr);
+
+/**
  * Loads the benchmark output at @p path into @p window's "Predict a benchmark" page with the engine @p options and
  * waits (running the event loop, the window stays live) until its prediction is on screen. Returns "" or the
  * reader's message naming the file (--export and --screenshot with --predict).
@@ -175,6 +186,13 @@ QString predictInWindow(ExportSource& window, const QString& path, const model::
  * the run's message (--export and --screenshot with --simulate).
  */
 QString simulateInWindow(ExportSource& window, const QString& path);
+
+/**
+ * Why @p folder cannot be exported into before any work: "" when it can be created or written into, else the reason,
+ * e.g. "/tmp/x is a file, not a folder; give a folder to write into" (a file where the folder or one of its parents
+ * should be: a wrong option value, exit 2).
+ */
+QString exportFolderProblem(const QString& folder);
 
 /**
  * `ridgeline --export DIR`: builds the window offscreen on @p scenario (@p openWindow: a main window, sized and

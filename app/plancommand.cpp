@@ -51,6 +51,7 @@ QString reasonKey(model::ExclusionReason r)
     case model::ExclusionReason::MissesItl: return QStringLiteral("misses_itl");
     case model::ExclusionReason::MissesTtft: return QStringLiteral("misses_ttft");
     case model::ExclusionReason::MissesBoth: return QStringLiteral("misses_itl_and_ttft");
+    case model::ExclusionReason::NoLayoutSearched: return QStringLiteral("no_layout_searched");
     }
     return {};
 }
@@ -339,7 +340,7 @@ QString planCsv(const model::PlanFile& f, const model::PlanResult& r)
     return lines.join(QLatin1Char('\n'));
 }
 
-int runPlan(const QString& file, const QString& format)
+int runPlan(const QString& file, const QString& format, model::PlanFile* parsed)
 {
     QByteArray bytes;
     if (const std::string err = model::readInputFile(file, bytes); !err.empty()) {
@@ -363,6 +364,8 @@ int runPlan(const QString& file, const QString& format)
         printLine(stderr, QStringLiteral("ridgeline: cannot write the plan to standard output: ") + QString::fromLocal8Bit(std::strerror(error)));
         return 1;
     }
+    if (parsed)
+        *parsed = std::move(plan);
     return 0;
 }
 

@@ -29,8 +29,9 @@ QString planCsv(const model::PlanFile& file, const model::PlanResult& result);
 /**
  * `ridgeline --plan FILE [--format text|json|csv]`: reads the plan file (model/analysis/planfile.h), searches
  * (model/analysis/plan.h) and prints the ranked plans. Returns 0; a bad file prints "ridgeline: FILE: message" on
- * stderr and returns 2.
+ * stderr and returns 2. @p parsed (may be nullptr) receives the parsed file (with --export or --screenshot, the plan the
+ * window then shows).
  */
-int runPlan(const QString& file, const QString& format);
+int runPlan(const QString& file, const QString& format, model::PlanFile* parsed = nullptr);
 
 } // namespace ridgeline::app

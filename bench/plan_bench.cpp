@@ -6,7 +6,9 @@
 // of five runs per model (wall and CPU), the takeaway and the three cheapest plans with the figures a hand cross-check
 // needs; then runs the serving simulator's check (simulatePlan()) on every ranked plan, every kind (colocated and
 // disaggregated, any TP / PP / EP), and prints its CPU time and how the plans fared at P90.
-// Usage: plan_bench [simulate_requests (default 500; 0: no simulator pass)]
+// Usage: plan_bench [simulate_requests (default 500; 0: no simulator pass)] [top (default: every ranked plan)]
+// With top, only the best top plans are simulated, as a plan file's "simulate_top" does (the work budget's case:
+// kMaxPlanSimulatedRequests, kMaxPlanSimulatedOutputTokens), and the time per request and per output token is printed.
 
 #include <algorithm>
 #include <chrono>
@@ -34,6 +36,7 @@ struct BenchCase {
 int main(int argc, char** argv)
 {
     const long long simulateRequests = argc > 1 ? std::atoll(argv[1]) : 500;
+    const size_t top = argc > 2 ? size_t(std::max(0LL, std::atoll(argv[2]))) : size_t(-1);
     const BenchCase cases[] = {
         {"llama-3.1-70b", DType::BF16, {20, 2048, 256}, {1000, 50}},
         {"deepseek-v3", DType::FP8, {10, 2048, 512}, {2000, 50}},
@@ -76,6 +79,11 @@ int main(int argc, char** argv)
                     c.load.promptTokens, c.load.outputTokens, c.slo.itlMs, c.slo.ttftMs);
         std::printf("  %zu devices, %d operating points, %zu plans meet the SLOs; search %.1f ms wall, %.1f ms CPU (best of 5)\n",
                     req.candidates.devices.size(), result.evaluated, result.plans.size(), best * 1e3, bestCpu * 1e3);
+        // The work budget's estimate (checkPlanWork()): an upper bound on the points, and how far inside the bound it is.
+        const PlanWork work = estimatePlanWork(req);
+        std::printf("  work estimate: %d layouts x %d batch caps x %d modes = %.0f operating points (%.1f %% of the bound %.0f)\n",
+                    work.layouts, work.batchCaps, work.modes, work.operatingPoints, 100.0 * work.operatingPoints / kMaxPlanOperatingPoints,
+                    kMaxPlanOperatingPoints);
         std::printf("  %s\n", result.takeaway.c_str());
         for (size_t i = 0; i < result.plans.size() && i < 3; ++i) {
             const PlanPoint& p = result.points[size_t(result.plans[i])];
@@ -130,8 +138,8 @@ int main(int argc, char** argv)
             const auto t0 = std::chrono::steady_clock::now();
             const std::clock_t c0 = std::clock();
             int simulated = 0, skipped = 0, meets = 0, pipeline = 0, expert = 0, disaggregated = 0;
-            for (int i : result.plans) {
-                const PlanPoint& p = result.points[size_t(i)];
+            for (size_t rank = 0; rank < result.plans.size() && rank < top; ++rank) {
+                const PlanPoint& p = result.points[size_t(result.plans[rank])];
                 const SimulatedCheck c = simulatePlan(req, p, simulateRequests);
                 if (!c.simulated) {
                     ++skipped;
@@ -146,9 +154,12 @@ int main(int argc, char** argv)
             }
             const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
             const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            std::printf("  simulator check of all %zu plans, %lld requests each: %d simulated (%d PP > 1, %d EP > 1, %d "
-                        "disaggregated), %d skipped, %d meet both SLOs at P90; %.1f s CPU, %.1f s wall\n",
-                        result.plans.size(), simulateRequests, simulated, pipeline, expert, disaggregated, skipped, meets, cpu, wall);
+            std::printf("  simulator check of %zu of %zu plans, %lld requests each: %d simulated (%d PP > 1, %d EP > 1, %d "
+                        "disaggregated), %d skipped, %d meet both SLOs at P90; %.1f s CPU, %.1f s wall; per request %.2f us CPU, "
+                        "per output token %.1f ns CPU\n",
+                        std::min(top, result.plans.size()), result.plans.size(), simulateRequests, simulated, pipeline, expert,
+                        disaggregated, skipped, meets, cpu, wall, simulated ? cpu / (double(simulated) * simulateRequests) * 1e6 : 0.0,
+                        simulated ? cpu / (double(simulated) * simulateRequests * c.load.outputTokens) * 1e9 : 0.0);
         }
         std::printf("\n");
     }

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 
 #include "model/cost/costmodel.h"
 #include "model/cost/costterms.h"
@@ -386,6 +387,7 @@ std::string exclusionText(ExclusionReason reason)
     case ExclusionReason::MissesItl: return "misses ITL";
     case ExclusionReason::MissesTtft: return "misses TTFT";
     case ExclusionReason::MissesBoth: return "misses ITL and TTFT";
+    case ExclusionReason::NoLayoutSearched: return "no layout searched";
     }
     return {};
 }
@@ -445,9 +447,119 @@ struct DeviceTally {
     bool weightsFitSomewhere = false;
     double kvBudgetBest = -INFINITY, kvPerSequenceThere = 0;
     int kvGpus = 0;
+    int layoutsSearched = 0; ///< layouts tried on the device (0 with explicit layouts: none has a GPU count searched)
 };
 
 } // namespace
+
+namespace {
+
+/** A count with thousands separators, "197,600,000" (beyond 1e15 in exponent form). */
+std::string countText(double n)
+{
+    if (!(n < 1e15))
+        return QString::number(n, 'g', 3).toStdString();
+    return QLocale(QLocale::English).toString(qlonglong(std::llround(n))).toStdString();
+}
+
+/** "0.3 s", "45 s", "3 min", "2.5 h". */
+std::string secondsText(double s)
+{
+    if (s < 10)
+        return QString::number(s, 'g', 2).toStdString() + " s";
+    if (s < 120)
+        return fixed(s, 0) + " s";
+    if (s < 7200)
+        return fixed(s / 60, 0) + " min";
+    return QString::number(s / 3600, 'g', 3).toStdString() + " h";
+}
+
+/** "1, 2, 4, 8" (the first 8 entries, then "..."). */
+std::string listText(const std::vector<int>& values)
+{
+    std::string out;
+    for (size_t i = 0; i < values.size() && i < 8; ++i)
+        out += (i ? ", " : "") + std::to_string(values[i]);
+    if (values.size() > 8)
+        out += ", ... (" + std::to_string(values.size()) + " entries)";
+    return out;
+}
+
+std::string disaggregationText(Disaggregation d)
+{
+    return d == Disaggregation::Both ? "both" : d == Disaggregation::Colocated ? "colocated" : "disaggregated";
+}
+
+} // namespace
+
+PlanWork estimatePlanWork(const PlanRequest& req, int simulateTop, long long simulateRequests)
+{
+    PlanWork w;
+    const PlanCandidates& c = req.candidates;
+    w.devices = int(c.devices.size());
+    w.gpuCounts = int(c.gpuCounts.size());
+    std::map<int, int> layoutsOfCount; // the search's layouts per GPU count, as its loops find them
+    for (int gpus : c.gpuCounts) {
+        if (layoutsOfCount.count(gpus))
+            continue;
+        int n = 0;
+        if (c.layouts.empty()) {
+            n = int(layoutsFor(req.scenario.model, gpus).size());
+        } else {
+            for (const ParallelLayout& l : c.layouts)
+                n += l.gpus() == gpus && layoutRefusal(req.scenario.model, l).empty() ? 1 : 0;
+        }
+        layoutsOfCount[gpus] = n;
+    }
+    double layouts = 0;
+    for (const PlanDevice& d : c.devices)
+        for (int gpus : c.gpuCounts)
+            if (gpus == 1 || d.noGpuLink.empty())
+                layouts += layoutsOfCount[gpus];
+    w.layouts = int(std::min(layouts, 2e9));
+    std::vector<int> caps = c.batchCaps;
+    std::sort(caps.begin(), caps.end());
+    caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
+    w.batchCaps = int(caps.size());
+    w.modes = c.disaggregation == Disaggregation::Both ? 2 : 1;
+    w.operatingPoints = layouts * double(w.batchCaps) * w.modes;
+    w.searchSeconds = w.operatingPoints * kPlanSecondsPerPoint;
+    w.simulatedRequests = double(std::max(0, simulateTop)) * double(std::max(0LL, simulateRequests));
+    w.simulatedOutputTokens = w.simulatedRequests * std::max(1.0, req.load.outputTokens);
+    w.simulationSeconds = w.simulatedOutputTokens * kPlanSimulationSecondsPerToken + w.simulatedRequests * kPlanSimulationSecondsPerRequest;
+    return w;
+}
+
+std::string checkPlanWork(const PlanRequest& req, int simulateTop, long long simulateRequests)
+{
+    const PlanWork w = estimatePlanWork(req, simulateTop, simulateRequests);
+    if (!(w.operatingPoints <= kMaxPlanOperatingPoints)) {
+        // Name the field that weighs most: the batch caps when there are more of them than the default 11.
+        const bool caps = w.batchCaps > 11;
+        return std::string(caps ? "candidates.batch_caps" : "candidates") + ": " + countText(w.batchCaps) + " batch caps x "
+               + countText(w.layouts) + " layouts (" + std::to_string(w.devices) + " devices x candidates.gpu_counts ["
+               + listText(req.candidates.gpuCounts) + "]" + (req.candidates.layouts.empty() ? "" : " x candidates.layouts")
+               + ") x " + std::to_string(w.modes) + (w.modes == 1 ? " mode" : " modes") + " (candidates.disaggregation "
+               + disaggregationText(req.candidates.disaggregation) + ") = about " + countText(w.operatingPoints)
+               + " operating points to search, about " + secondsText(w.searchSeconds) + " and "
+               + countText(w.operatingPoints * kPlanBytesPerPoint / 1e6) + " MB; at most " + countText(kMaxPlanOperatingPoints)
+               + " (about " + secondsText(kMaxPlanOperatingPoints * kPlanSecondsPerPoint) + "): "
+               + (caps ? "give fewer batch caps (e.g. powers of 2: [1, 2, 4, ..., 1024])"
+                       : "give fewer devices, GPU counts or layouts");
+    }
+    const std::string sims = "simulate_top " + std::to_string(simulateTop) + " x simulate_requests " + countText(double(simulateRequests));
+    if (!(w.simulatedRequests <= kMaxPlanSimulatedRequests))
+        return "simulate_top: " + sims + " = " + countText(w.simulatedRequests) + " requests to simulate, about "
+               + secondsText(w.simulationSeconds) + " of work; at most " + countText(kMaxPlanSimulatedRequests)
+               + " in all: lower simulate_top or simulate_requests";
+    if (!(w.simulatedOutputTokens <= kMaxPlanSimulatedOutputTokens))
+        return "simulate_requests: " + sims + " x load.output_tokens " + countText(req.load.outputTokens) + " = "
+               + countText(w.simulatedOutputTokens) + " output tokens to simulate, about " + secondsText(w.simulationSeconds)
+               + " of work; at most " + countText(kMaxPlanSimulatedOutputTokens) + " (about "
+               + secondsText(kMaxPlanSimulatedOutputTokens * kPlanSimulationSecondsPerToken)
+               + "): lower simulate_top or simulate_requests";
+    return {};
+}
 
 PlanResult searchPlans(const PlanRequest& req)
 {
@@ -488,6 +600,7 @@ PlanResult searchPlans(const PlanRequest& req)
                     layouts.push_back(l);
                 }
             }
+            dt.layoutsSearched += int(layouts.size());
             for (ParallelLayout layout : layouts) {
                 if (layout.microbatches == 0)
                     layout.microbatches = req.candidates.microbatches;
@@ -636,6 +749,20 @@ PlanResult searchPlans(const PlanRequest& req)
         const std::string slo = " (SLO ITL " + sloText(req.slo.itlMs) + " ms, TTFT " + sloText(req.slo.ttftMs) + " ms)";
         if (d.bestPlan) {
             d.reason = ExclusionReason::None;
+        } else if (!dt.anyFit && dt.layoutsSearched == 0 && !req.candidates.layouts.empty()
+                   && (devices[di].noGpuLink.empty()
+                       || std::find(req.candidates.gpuCounts.begin(), req.candidates.gpuCounts.end(), 1) != req.candidates.gpuCounts.end())) {
+            // Layouts given explicitly, none of them searchable at the GPU counts given: not a memory verdict (it read
+            // "does not fit" with "no layout ... can split the model", a trial finding).
+            d.reason = ExclusionReason::NoLayoutSearched;
+            std::vector<int> layoutCounts;
+            for (const ParallelLayout& l : req.candidates.layouts)
+                if (std::find(layoutCounts.begin(), layoutCounts.end(), l.gpus()) == layoutCounts.end())
+                    layoutCounts.push_back(l.gpus());
+            d.detail = "none of the " + std::to_string(req.candidates.layouts.size()) + " layouts given (GPUs per instance: "
+                       + listText(layoutCounts) + ") is searched at candidates.gpu_counts [" + listText(req.candidates.gpuCounts)
+                       + "]" + (out.refusals.empty() ? "" : " or the model can use (see the refused layouts)")
+                       + ": give GPU counts the layouts have, or layouts of those counts";
         } else if (!dt.anyFit) {
             d.reason = ExclusionReason::DoesNotFit;
             const std::string capacity = fixed(req.load.promptTokens + req.load.outputTokens, 0);

@@ -204,8 +204,9 @@ struct PlanPoint {
     bool meetsSlo() const { return meetsItl && meetsTtft; }
 };
 
-/** Why a device has no plan meeting the SLOs. */
-enum class ExclusionReason { None, DoesNotFit, MissesItl, MissesTtft, MissesBoth };
+/** Why a device has no plan meeting the SLOs. NoLayoutSearched: layouts were given explicitly and none of them has one
+ *  of the GPU counts searched (or the model can use none of them), so nothing was evaluated on the device. */
+enum class ExclusionReason { None, DoesNotFit, MissesItl, MissesTtft, MissesBoth, NoLayoutSearched };
 
 struct DeviceSummary {
     int device = 0;
@@ -228,7 +229,53 @@ struct PlanResult {
     int evaluated = 0;              ///< operating points evaluated
 };
 
-/** Searches @p request (docs/cost-model.md section 5). Precondition: the scenario's model is valid. */
+/**
+ * Work bounds of one plan (docs/performance.md, "Fleet plan work budget"), checked before anything runs (checkPlanWork()),
+ * as the simulator bounds its own work (kMaxSimulationOutputTokens, model/sim/simulator.h). The search evaluates each
+ * operating point in about kPlanSecondsPerPoint and keeps it (kPlanBytesPerPoint); the simulator checks cost about
+ * kPlanSimulationSecondsPerToken per output token and kPlanSimulationSecondsPerRequest per request (measured, see the
+ * doc). The bounds keep the worst accepted plan file to well under a second of search and about 5 s of simulator CPU
+ * (measured: 20 checks of 48,000 Llama 3.1 70B requests, 4.6 s CPU, 17 s wall at load average 16 on 2 cores), while the
+ * whole catalogue x 1-8 GPUs x every layout x the default 11 batch caps x both modes (6,292 points at most for Llama 3.1
+ * 70B, 9,152 for DeepSeek-V3) stays more than thirty times inside.
+ */
+inline constexpr double kMaxPlanOperatingPoints = 300000;        ///< operating points one search may evaluate (upper estimate)
+inline constexpr double kMaxPlanSimulatedRequests = 1000000;     ///< simulate_top x simulate_requests
+inline constexpr double kMaxPlanSimulatedOutputTokens = 250e6;   ///< simulate_top x simulate_requests x load.output_tokens
+inline constexpr double kPlanSecondsPerPoint = 0.5e-6;           ///< search CPU time per operating point, s (measured 0.3 us; for messages)
+inline constexpr double kPlanBytesPerPoint = 256;                ///< memory per operating point kept: sizeof(PlanPoint), bytes (for messages)
+inline constexpr double kPlanSimulationSecondsPerToken = 20e-9;  ///< simulator check CPU time per output token, s (measured 13-23 ns; for messages)
+inline constexpr double kPlanSimulationSecondsPerRequest = 1.5e-6; ///< simulator check CPU time per request, s (measured 1.4 us; for messages)
+
+/** What a plan will cost before it runs: the search's loops counted from the candidates, and the simulator checks. */
+struct PlanWork {
+    int devices = 0;             ///< candidates.devices
+    int gpuCounts = 0;           ///< entries of candidates.gpu_counts (each searched)
+    int layouts = 0;             ///< layouts over all GPU counts, summed over the devices that may use them
+    int batchCaps = 0;           ///< distinct values of candidates.batch_caps
+    int modes = 0;               ///< 1 (colocated or disaggregated) or 2 (both)
+    double operatingPoints = 0;  ///< layouts x batch caps x modes: an upper bound (caps above a layout's KV capacity merge)
+    double simulatedRequests = 0;      ///< simulate_top x simulate_requests
+    double simulatedOutputTokens = 0;  ///< simulatedRequests x load.output_tokens
+    double searchSeconds = 0;          ///< operatingPoints x kPlanSecondsPerPoint
+    double simulationSeconds = 0;      ///< the simulator checks' estimated time
+};
+
+/** Estimates @p request's search and @p simulateTop checks of @p simulateRequests requests each (precondition: valid model). */
+PlanWork estimatePlanWork(const PlanRequest& request, int simulateTop = 0, long long simulateRequests = 0);
+
+/**
+ * Checks @p request (and its simulator checks) against kMaxPlanOperatingPoints, kMaxPlanSimulatedRequests and
+ * kMaxPlanSimulatedOutputTokens. Returns "" or one sentence naming the plan file's fields, their values, the estimate
+ * and the bound, e.g. "candidates.batch_caps: 100,000 batch caps x 266 layouts (26 devices x candidates.gpu_counts
+ * [1, 2, 3, 4, 5, 6, 7, 8]) x 2 modes (candidates.disaggregation both) = about 53,200,000 operating points to search,
+ * about 27 s and 13,619 MB; at most 300,000 (about 0.15 s): give fewer batch caps ..." (Llama 3.1 70B, the whole
+ * catalogue). parsePlanFile() refuses a file over it, so nothing runs for minutes.
+ */
+std::string checkPlanWork(const PlanRequest& request, int simulateTop = 0, long long simulateRequests = 0);
+
+/** Searches @p request (docs/cost-model.md section 5). Precondition: the scenario's model is valid; checkPlanWork()
+ *  bounds the work of requests from outside (plan files). */
 PlanResult searchPlans(const PlanRequest& request);
 
 /**
@@ -280,7 +327,7 @@ struct SimulatedCheck {
 /** Runs the check above on @p point of @p request with @p requests requests in all (seed 1: deterministic). */
 SimulatedCheck simulatePlan(const PlanRequest& request, const PlanPoint& point, long long requests = 2000);
 
-/** "does not fit", "misses ITL", ... */
+/** "does not fit", "misses ITL", ..., "no layout searched" */
 std::string exclusionText(ExclusionReason reason);
 
 /** "TP4 PP2 EP1" */

@@ -16,6 +16,7 @@
 
 #include "model/files/hfconfig.h"
 #include "model/files/inputfile.h"
+#include "model/cost/economicsbounds.h"
 #include "model/cost/jsoninput.h"
 #include "model/cost/messagetext.h"
 #include "model/cost/presets.h"
@@ -194,11 +195,14 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             !err.empty())
             return err;
     }
+    if (root.value(QStringLiteral("title")).isString()) // any other value is ignored, as it always was
+        out.title = printableText(oneLineText(str(root.value(QStringLiteral("title")).toString())), 200);
     if (!root.contains(QStringLiteral("model")))
         return "missing \"model\" (a preset id such as \"llama-3.1-70b\", {\"config\": path} or model keys)";
     if (const std::string err = parseModel(root.value(QStringLiteral("model")), baseDir, out); !err.empty())
         return err;
 
+    std::vector<std::string> setKeys; // the scenario keys "set" gave, to label validation errors with them
     if (root.contains(QStringLiteral("set"))) {
         const QJsonValue v = root.value(QStringLiteral("set"));
         if (!v.isObject())
@@ -220,12 +224,17 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                 return "set." + key + " = " + shown(it.value()) + ": expected a number or text";
             if (const std::string err = setKey(out.request.scenario, key, value); !err.empty())
                 return "set." + key + ": " + err;
+            setKeys.push_back(key);
         }
     }
     {
+        // An error in a key "set" gave is labelled with it (it read "model:" whatever its key: a trial finding).
         const std::vector<ScenarioError> errors = validate(out.request.scenario);
-        if (!errors.empty())
-            return "model: " + errors.front().message;
+        if (!errors.empty()) {
+            const ScenarioError& e = errors.front();
+            const bool fromSet = std::find(setKeys.begin(), setKeys.end(), e.key) != setKeys.end();
+            return (fromSet ? "set." + e.key : std::string("model")) + ": " + e.message;
+        }
     }
 
     if (!root.contains(QStringLiteral("load")))
@@ -358,8 +367,23 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                     return field + " = " + shown(e) + ": " + why;
                 c.layouts.push_back(l);
             }
-            // Only the GPU counts the layouts have, unless counts were given too.
-            if (!o.contains(QStringLiteral("gpu_counts"))) {
+            // Only the GPU counts the layouts have, unless counts were given too: then every layout needs one of them, or
+            // it would never be searched and its device would read "does not fit" (a trial finding).
+            if (o.contains(QStringLiteral("gpu_counts"))) {
+                for (size_t i = 0; i < c.layouts.size(); ++i) {
+                    const ParallelLayout& l = c.layouts[i];
+                    if (std::find(c.gpuCounts.begin(), c.gpuCounts.end(), l.gpus()) != c.gpuCounts.end())
+                        continue;
+                    std::string counts;
+                    for (int n : c.gpuCounts)
+                        counts += (counts.empty() ? "" : ", ") + std::to_string(n);
+                    return "candidates.layouts[" + std::to_string(i) + "] = " + shown(ls.toArray().at(qsizetype(i))) + ": " + layoutText(l)
+                           + " has " + std::to_string(l.gpus()) + (l.gpus() == 1 ? " GPU" : " GPUs")
+                           + " per instance, not one of candidates.gpu_counts [" + counts
+                           + "], so it would never be searched: add " + std::to_string(l.gpus())
+                           + " to gpu_counts, or leave gpu_counts out (the layouts' own counts are searched)";
+                }
+            } else {
                 c.gpuCounts.clear();
                 for (const ParallelLayout& l : c.layouts)
                     if (std::find(c.gpuCounts.begin(), c.gpuCounts.end(), l.gpus()) == c.gpuCounts.end())
@@ -396,7 +420,7 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
     }
     double pue = kDefaultPue;
     if (root.contains(QStringLiteral("pue")))
-        if (const std::string err = number(root.value(QStringLiteral("pue")), "pue", 1.0, 3.0, pue); !err.empty())
+        if (const std::string err = number(root.value(QStringLiteral("pue")), "pue", kMinPue, kMaxPue, pue); !err.empty()) // economics.pue's bounds
             return err;
     auto perDevice = [&](const char* key, double lo, double hi, std::map<std::string, double>& into) -> std::string {
         if (!root.contains(QString::fromLatin1(key)))
@@ -468,6 +492,9 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                             + "; give \"prices\" in " + out.currency + " for them");
     if (!duplicates.empty())
         out.notes.push_back("candidates.devices: listed more than once, searched once: " + joined(duplicates));
+    // The work, before any of it runs: a search or simulator checks that would take minutes are refused here.
+    if (const std::string err = checkPlanWork(out.request, out.simulateTop, out.simulateRequests); !err.empty())
+        return err;
     return {};
 }
 

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "model/cost/economicsbounds.h"
 #include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
@@ -260,9 +261,9 @@ std::vector<ScenarioError> validate(const Scenario& s)
     if (s.economics.pricePerGpuHour > 0 && s.economics.pricePerGpuHour < 1e-3)
         c.fail("economics.price_per_gpu_hour", formatNumber(s.economics.pricePerGpuHour),
                "must be 0 (the example price) or at least 0.001 per GPU-hour");
-    if (!std::isfinite(s.economics.pue) || s.economics.pue < 1.0)
+    if (!std::isfinite(s.economics.pue) || s.economics.pue < kMinPue)
         c.fail("economics.pue", formatNumber(s.economics.pue), "must be at least 1 (facility power / IT power; 1.2 by default)");
-    c.atMost("economics.pue", s.economics.pue, 10, "10");
+    c.atMost("economics.pue", s.economics.pue, kMaxPue, formatNumber(kMaxPue).c_str()); // the plan file's bound too (economicsbounds.h)
     if (s.economics.currency.empty())
         c.fail("economics.currency", "\"\"", "must name the currency of the prices (e.g. USD)");
     if (s.efficiency.kvBandwidth != 0) // 0: unset, the KV read runs at eta_bw

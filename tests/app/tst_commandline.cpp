@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -1084,6 +1085,109 @@ private slots:
         const QList<QByteArray> rows = csv.out.trimmed().split('\n');
         QVERIFY(rows.first().startsWith("rank,device_id,device,gpus_per_instance,tp,pp,ep,"));
         QCOMPARE(rows.size(), o.value(QStringLiteral("plans")).toArray().size() + 1);
+    }
+
+    /** h14f: --plan FILE --export DIR writes the file's Pareto plot (the names and columns of --export's plan_pareto) and
+     *  still prints the ranked plans, unchanged, on stdout (JSON still parses). */
+    void planExportWritesTheFilesParetoPlot()
+    {
+        const QString file = QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json");
+        const Result plain = runRidgeline({QStringLiteral("--plan"), file});
+        QCOMPARE(plain.exitCode, 0);
+        QTemporaryDir dir;
+        const Result r = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--export"), dir.path()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        QCOMPARE(r.out, plain.out);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files, QDir::Name),
+                 (QStringList{QStringLiteral("plan_pareto.csv"), QStringLiteral("plan_pareto.pdf"), QStringLiteral("plan_pareto.png"),
+                              QStringLiteral("plan_pareto.svg")}));
+        QCOMPARE(QImage(dir.filePath(QStringLiteral("plan_pareto.png"))).size(), QSize(720, 480)); // --export's default plot size
+        QFile svg(dir.filePath(QStringLiteral("plan_pareto.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly) && svg.readAll().contains("<svg"));
+        QFile pdf(dir.filePath(QStringLiteral("plan_pareto.pdf")));
+        QVERIFY(pdf.open(QIODevice::ReadOnly) && pdf.read(5) == "%PDF-");
+        QFile csvFile(dir.filePath(QStringLiteral("plan_pareto.csv")));
+        QVERIFY(csvFile.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
+        QVERIFY(lines.size() > 10);
+        // The file's devices only (the window's live plan searches the whole catalogue).
+        const qsizetype idColumn = lines.first().split(',').indexOf("device_id");
+        QVERIFY(idColumn > 0);
+        const QByteArrayList fileDevices{"h100-sxm", "h200", "b200", "mi300x", "a100-80gb-sxm", "l40s", "l4"};
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QByteArrayList cells = lines[i].split(',');
+            QVERIFY2(fileDevices.contains(cells.value(idColumn)), lines[i].constData());
+        }
+        // The columns are the window export's plan_pareto.csv columns.
+        QTemporaryDir windowDir;
+        const Result window = runRidgeline({QStringLiteral("--export"), windowDir.path(), QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(window.exitCode, 0);
+        QFile windowCsv(windowDir.filePath(QStringLiteral("plan_pareto.csv")));
+        QVERIFY(windowCsv.open(QIODevice::ReadOnly));
+        QCOMPARE(windowCsv.readLine().trimmed(), lines.first());
+
+        // --format keeps its --plan meaning (the printed plans); --size and --dpi size the plot.
+        QTemporaryDir jsonDir;
+        const Result json = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--export"),
+                                          jsonDir.path(), QStringLiteral("--size"), QStringLiteral("640x400"), QStringLiteral("--dpi"), QStringLiteral("192")});
+        QCOMPARE(json.exitCode, 0);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(json.out, &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QVERIFY(!doc.object().value(QStringLiteral("plans")).toArray().isEmpty());
+        QCOMPARE(QImage(jsonDir.filePath(QStringLiteral("plan_pareto.png"))).size(), QSize(1280, 800));
+    }
+
+    /** h14f: --plan FILE --screenshot FILE.png renders the window (the Plan tab on the file's plan) and prints the plans. */
+    void planScreenshot()
+    {
+        const QString file = QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/deepseek-v3-fp8-api.json");
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("plan.png"));
+        const Result r = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--screenshot"), png, QStringLiteral("--size"), QStringLiteral("1280x800")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        QVERIFY(r.out.contains("Takeaway: "));
+        QCOMPARE(QImage(png).size(), QSize(1280, 800));
+    }
+
+    /** h14f: what --plan takes with --export / --screenshot, and what it still refuses; nothing is written on a bad file. */
+    void planExportRefusals()
+    {
+        const QString file = QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json");
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model": "llama-3.1-70b", "load": {"requests_per_second": 1, "prompt_tokens": 10, "output_tokens": 10}, "pue": 11})");
+        f.close();
+        const QString out = dir.filePath(QStringLiteral("out"));
+        const Result badFile = runRidgeline({QStringLiteral("--plan"), bad, QStringLiteral("--export"), out});
+        QCOMPARE(badFile.exitCode, 2);
+        QVERIFY2(badFile.err.contains("pue = 11: expected a number from 1 to 10"), badFile.err.constData());
+        QVERIFY(badFile.out.isEmpty());
+        QVERIFY(!QFileInfo::exists(out));
+        const Result both = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--export"), out, QStringLiteral("--screenshot"),
+                                          dir.filePath(QStringLiteral("s.png"))});
+        QCOMPARE(both.exitCode, 2);
+        QVERIFY2(both.err.contains("give one of them"), both.err.constData());
+        const Result dpi = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--dpi"), QStringLiteral("100")});
+        QCOMPARE(dpi.exitCode, 2);
+        QVERIFY2(dpi.err.contains("--dpi goes with --export"), dpi.err.constData());
+        const Result size = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--size"), QStringLiteral("800x600")});
+        QCOMPARE(size.exitCode, 2);
+        QVERIFY2(size.err.contains("--size goes with --screenshot or --export"), size.err.constData());
+        // A file where the folder should be: exit 2 before the plans are printed.
+        const Result intoFile = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--export"), bad});
+        QCOMPARE(intoFile.exitCode, 2);
+        QVERIFY2(intoFile.err.contains("is a file, not a folder"), intoFile.err.constData());
+        QVERIFY(intoFile.out.isEmpty());
+        const Result withReport = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--export"), out, QStringLiteral("--report")});
+        QCOMPARE(withReport.exitCode, 2);
+        QVERIFY2(withReport.err.contains("--plan goes alone") && withReport.err.contains("--report"), withReport.err.constData());
+        const Result help = runRidgeline({QStringLiteral("--help")});
+        QVERIFY2(help.out.contains("With --export DIR also writes the plan's Pareto plot"), help.out.constData());
     }
 
     /**

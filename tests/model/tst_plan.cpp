@@ -671,6 +671,76 @@ private slots:
     }
 
     // --- Plan file -------------------------------------------------------------------------
+    /** h14f: a plan file's errors name the real field; the PUE bound is economics.pue's (one constant). */
+    void planFileLabelsAndBounds()
+    {
+        const QByteArray load = R"("load": {"requests_per_second": 1, "prompt_tokens": 100, "output_tokens": 10})";
+        PlanFile f;
+        std::string err = parsePlanFile(R"({"model": "llama-3.1-8b", "pue": 5, )" + load + "}", QString(), f);
+        QVERIFY2(err.empty(), err.c_str()); // refused as "from 1 to 3" before
+        QCOMPARE(f.request.candidates.devices.front().economics.pue, 5.0);
+        Scenario s = defaultScenario();
+        s.economics.pue = 10.5;
+        QVERIFY(!validate(s).empty()); // the scenario refuses what the plan file refuses
+        s.economics.pue = 10;
+        QVERIFY(validate(s).empty());
+        QVERIFY2(parsePlanFile(R"({"model": "llama-3.1-8b", "pue": 10, )" + load + "}", QString(), f).empty(), "pue 10");
+        // A model key that is wrong stays labelled "model:".
+        err = parsePlanFile(R"({"model": {"preset": "llama-3.1-8b", "params": 0}, )" + load + "}", QString(), f);
+        QVERIFY2(QString::fromStdString(err).startsWith(QLatin1String("model")), err.c_str());
+        QVERIFY2(!QString::fromStdString(err).startsWith(QLatin1String("set.")), err.c_str());
+    }
+
+    /** h14f: layouts given without a GPU count searched: its own verdict, not "does not fit" (searchPlans directly). */
+    void layoutsOutsideTheGpuCountsHaveTheirOwnVerdict()
+    {
+        PlanRequest req;
+        req.scenario = llama70bH100();
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1, 2, 4};
+        req.candidates.layouts = {ParallelLayout{8, 1, 1, 0}};
+        const PlanResult r = searchPlans(req);
+        QVERIFY(r.plans.empty());
+        QCOMPARE(r.devices[0].reason, ExclusionReason::NoLayoutSearched);
+        QCOMPARE(exclusionText(r.devices[0].reason), std::string("no layout searched"));
+        QVERIFY2(QString::fromStdString(r.devices[0].detail).contains(QLatin1String("candidates.gpu_counts [1, 2, 4]")), r.devices[0].detail.c_str());
+        // With the count the layout has, it is searched and fits.
+        req.candidates.gpuCounts = {8};
+        QVERIFY(!searchPlans(req).plans.empty());
+    }
+
+    /** h14f: the work estimate bounds what the search evaluates, and the issue's measured cases (the whole catalogue
+     *  x 1-8 GPUs x every layout x the default batch caps x both modes) stay more than ten times inside the budget. */
+    void workBudgetKeepsTheMeasuredCasesInside()
+    {
+        for (const char* id : {"llama-3.1-70b", "deepseek-v3"}) {
+            PlanRequest req = planRequestFor(defaultScenario(), 10, 50);
+            for (const ModelPreset& p : modelPresets())
+                if (p.id == id)
+                    req.scenario.model = p.shape;
+            req.scenario.model.weightDtype = std::string(id) == "deepseek-v3" ? DType::FP8 : DType::BF16;
+            QCOMPARE(req.candidates.devices.size(), hardwarePresets().size());
+            const PlanWork w = estimatePlanWork(req, 20, 2000);
+            QVERIFY2(w.operatingPoints * 10 < kMaxPlanOperatingPoints, qPrintable(QString::number(w.operatingPoints)));
+            QVERIFY(w.simulatedRequests * 10 <= kMaxPlanSimulatedRequests);
+            QVERIFY(checkPlanWork(req, 20, 2000).empty());
+            const PlanResult r = searchPlans(req);
+            QVERIFY(r.evaluated > 0);
+            QVERIFY2(double(r.evaluated) <= w.operatingPoints, qPrintable(QStringLiteral("%1 > %2").arg(r.evaluated).arg(w.operatingPoints)));
+        }
+        // The shipped plan examples parse (their work inside the budget).
+        for (const char* name : {"llama-3.1-70b-chat.json", "deepseek-v3-fp8-api.json"}) {
+            QFile file(QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/") + QLatin1String(name));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            PlanFile f;
+            const std::string err = parsePlanFile(file.readAll(), QString(), f);
+            QVERIFY2(err.empty(), err.c_str());
+        }
+    }
+
     void goodPlanFile()
     {
         const QByteArray json = R"({"model": {"preset": "mixtral-8x7b", "weight_dtype": "fp8"},
@@ -858,6 +928,27 @@ private slots:
         QTest::newRow("fractional output") << QByteArray(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 20, "output_tokens": 0.5}})")
                                            << "load.output_tokens = 0.5: expected a whole number";
         QTest::newRow("missing config") << QByteArray(R"({"model": {"config": "no/such/config.json"}, )" + load + "}") << "model.config = \"no/such/config.json\"";
+        // Issue 14, h14f: a layout no GPU count allows read as "does not fit"; an error in "set" read "model:"; the plan's
+        // PUE stopped at 3 while economics.pue goes to 10.
+        QTest::newRow("layout outside gpu_counts")
+            << QByteArray(R"({"model": "llama-3.1-70b", )" + load + R"(, "candidates": {"gpu_counts": [1, 2, 4], "layouts": [{"tp": 4}, {"tp": 8}]}})")
+            << "candidates.layouts[1] = {\"tp\":8}: TP8 PP1 EP1 has 8 GPUs per instance, not one of candidates.gpu_counts [1, 2, 4]";
+        QTest::newRow("set key labelled with its name") << QByteArray(R"({"model": "llama-3.1-8b", "set": {"efficiency.bandwidth": 1.5}, )" + load + "}")
+                                                        << "set.efficiency.bandwidth: efficiency.bandwidth";
+        QTest::newRow("PUE above the scenario's bound") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "pue": 10.5})")
+                                                        << "pue = 10.5: expected a number from 1 to 10";
+        // The work budget: refused before anything runs, naming the fields, their values and the bound.
+        QByteArray caps;
+        for (int i = 1; i <= 100000; ++i)
+            caps += (i > 1 ? "," : "") + QByteArray::number(i);
+        QTest::newRow("batch caps over the budget")
+            << QByteArray(R"({"model": "llama-3.1-70b", )" + load + R"(, "candidates": {"batch_caps": [)" + caps + "]}}")
+            << "candidates.batch_caps: 100,000 batch caps x ";
+        QTest::newRow("simulated requests over the budget") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "simulate_top": 20, "simulate_requests": 100000})")
+                                                            << "simulate_top: simulate_top 20 x simulate_requests 100,000 = 2,000,000 requests";
+        QTest::newRow("simulated tokens over the budget")
+            << QByteArray(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 100, "output_tokens": 4096}, "simulate_top": 10, "simulate_requests": 100000})")
+            << "simulate_requests: simulate_top 10 x simulate_requests 100,000 x load.output_tokens 4,096 = 4,096,000,000 output tokens";
     }
     void badPlanFiles()
     {

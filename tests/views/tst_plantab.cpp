@@ -12,10 +12,16 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QTableWidget>
 #include <QTest>
 
@@ -23,6 +29,7 @@
 
 #include "app/mainwindow.h"
 #include "model/analysis/plan.h"
+#include "model/analysis/planfile.h"
 #include "model/cost/scenario.h"
 #include "views/controls/controlspanel.h"
 #include "views/plan/plantab.h"
@@ -111,6 +118,9 @@ private slots:
     void labelsDoNotOverlap();
     void devicesNotDrawnAreSaid();
     void scenarioPriceSeedsItsDevice();
+    void planFileReplacesTheLivePlan();
+    void badPlanFileLosesNothing();
+    void openPlanFileButtonUsesTheDialog();
     void renderForALook();
 
 private:
@@ -673,6 +683,148 @@ void TestPlanTab::scenarioPriceSeedsItsDevice()
     // Back to the example: the row follows the scenario.
     m_window->document()->edit([](model::Scenario& s) { s.economics.pricePerGpuHour = 0; });
     QTRY_COMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("example"));
+namespace {
+
+const QString kLlamaPlan = QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json");
+
+/** The device_id column of every data row of @p csv (plan_pareto.csv). */
+QSet<QByteArray> csvDeviceIds(const QByteArray& csv)
+{
+    QSet<QByteArray> out;
+    const QList<QByteArray> lines = csv.trimmed().split('\n');
+    const qsizetype column = csvCells(lines.first()).indexOf("device_id");
+    for (qsizetype i = 1; i < lines.size(); ++i)
+        out.insert(csvCells(lines[i]).value(column));
+    return out;
+}
+
+} // namespace
+
+/** h14f: a plan file's plan replaces the live one (plot, table, CSV, label), ignores the document, and goes back. */
+void TestPlanTab::planFileReplacesTheLivePlan()
+{
+    PlanTab* t = tab();
+    QVERIFY(!t->planFile().has_value());
+    QVERIFY(t->liveButton()->isHidden());
+    QVERIFY(t->sourceLabel()->text().contains(QStringLiteral("window's scenario")));
+    const size_t catalogue = t->request()->candidates.devices.size();
+    QVERIFY(catalogue > 7);
+
+    QCOMPARE(t->loadPlanFile(kLlamaPlan), QString());
+    QVERIFY(t->planFile().has_value());
+    // The file's request: its 7 devices, its load and SLOs, its model; the search is the command line's.
+    QCOMPARE(t->request()->candidates.devices.size(), size_t(7));
+    QCOMPARE(t->request()->load.requestsPerSecond, 10.0);
+    QCOMPARE(t->request()->slo.ttftMs, 1000.0);
+    QCOMPARE(QString::fromStdString(t->request()->scenario.model.name), QStringLiteral("Llama 3.1 70B"));
+    const model::PlanResult expected = model::searchPlans(t->planFile()->request);
+    QCOMPARE(t->result()->plans.size(), expected.plans.size());
+    QCOMPARE(t->table()->rowCount(), int(expected.plans.size()));
+    QVERIFY2(t->plot()->takeaway().contains(QString::fromStdString(expected.takeaway).left(30)), qPrintable(t->plot()->takeaway()));
+    // The export's CSV is the file's plan: only its devices.
+    const QSet<QByteArray> ids = csvDeviceIds(t->paretoCsv());
+    QVERIFY(!ids.isEmpty());
+    for (const QByteArray& id : ids)
+        QVERIFY2(QByteArrayList({"h100-sxm", "h200", "b200", "mi300x", "a100-80gb-sxm", "l40s", "l4"}).contains(id), id.constData());
+    // Which plan is shown, and the live plan's inputs off.
+    QVERIFY2(t->sourceLabel()->text().contains(QStringLiteral("llama-3.1-70b-chat.json")), qPrintable(t->sourceLabel()->text()));
+    QVERIFY(t->sourceLabel()->text().contains(QStringLiteral("Llama 3.1 70B chat service")));
+    QVERIFY(!t->liveButton()->isHidden());
+    QVERIFY(!t->rateSpinBox()->isEnabled());
+    QVERIFY(!t->economicsTable()->isEnabled());
+
+    // The document's changes do not replace the file's plan.
+    const int searches = t->searchCount();
+    m_window->document()->edit([](model::Scenario& s) { s.workload.outputTokens = 999; });
+    m_window->document()->evaluateNow();
+    QTest::qWait(30);
+    QCOMPARE(t->searchCount(), searches);
+    QCOMPARE(t->request()->load.outputTokens, 256.0);
+    // Nor does the export's recompute().
+    QCOMPARE(t->recompute(), QString());
+    QCOMPARE(t->request()->candidates.devices.size(), size_t(7));
+
+    // Back to the live plan: the catalogue, the document's output length, the inputs on.
+    QTest::mouseClick(t->liveButton(), Qt::LeftButton);
+    QVERIFY(!t->planFile().has_value());
+    QCOMPARE(t->request()->candidates.devices.size(), catalogue);
+    QCOMPARE(t->request()->load.outputTokens, 999.0);
+    QVERIFY(t->rateSpinBox()->isEnabled());
+    QVERIFY(t->economicsTable()->isEnabled());
+    QVERIFY(t->liveButton()->isHidden());
+    QVERIFY(csvDeviceIds(t->paretoCsv()).size() > 7);
+}
+
+/** h14f: a bad plan file shows the command line's message ("PATH: field = value: ...") and keeps the plan on screen. */
+void TestPlanTab::badPlanFileLosesNothing()
+{
+    PlanTab* t = tab();
+    QTemporaryDir dir;
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"model": "llama-3.1-70b", "load": {"requests_per_second": 1, "prompt_tokens": 10, "output_tokens": 10},
+                "candidates": {"layouts": [{"tp": 3}]}})");
+    f.close();
+    for (const bool fromFile : {false, true}) {
+        if (fromFile)
+            QCOMPARE(t->loadPlanFile(kLlamaPlan), QString());
+        const size_t devices = t->request()->candidates.devices.size();
+        const QByteArray csv = t->paretoCsv();
+        const QString error = t->loadPlanFile(bad);
+        QVERIFY2(error.startsWith(bad + QStringLiteral(": candidates.layouts[0]")) && error.contains(QStringLiteral("64 attention heads")),
+                 qPrintable(error));
+        QVERIFY(t->messageLabel()->isVisibleTo(t));
+        QCOMPARE(t->messageLabel()->text(), error);
+        QCOMPARE(t->planFile().has_value(), fromFile);
+        QCOMPARE(t->request()->candidates.devices.size(), devices);
+        QCOMPARE(t->paretoCsv(), csv);
+        const QString missing = dir.filePath(QStringLiteral("missing.json"));
+        QVERIFY(t->loadPlanFile(missing).startsWith(missing + QStringLiteral(": ")));
+        QCOMPARE(t->paretoCsv(), csv);
+    }
+    // Over the work budget: refused before the search, naming the field.
+    QByteArray caps;
+    for (int i = 1; i <= 100000; ++i)
+        caps += (i > 1 ? "," : "") + QByteArray::number(i);
+    const QString big = dir.filePath(QStringLiteral("big.json"));
+    QFile g(big);
+    QVERIFY(g.open(QIODevice::WriteOnly));
+    g.write(R"({"model": "llama-3.1-70b", "load": {"requests_per_second": 1, "prompt_tokens": 10, "output_tokens": 10},
+                "candidates": {"batch_caps": [)" + caps + "]}}");
+    g.close();
+    const int searches = t->searchCount();
+    QVERIFY(t->loadPlanFile(big).contains(QStringLiteral("candidates.batch_caps: 100,000 batch caps")));
+    QCOMPARE(t->searchCount(), searches);
+}
+
+/** h14f: "Open plan file..." asks for a file and shows its plan (the dialog driven as a person would). */
+void TestPlanTab::openPlanFileButtonUsesTheDialog()
+{
+    PlanTab* t = tab();
+    QVERIFY(t->openFileButton()->isEnabled());
+    bool answered = false;
+    QTimer poll; // until the dialog is up (its exec() runs the event loop), then answer it
+    poll.setInterval(20);
+    connect(&poll, &QTimer::timeout, this, [&answered, &poll] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            auto* dialog = qobject_cast<QFileDialog*>(w);
+            if (!dialog || !dialog->isVisible())
+                continue;
+            poll.stop();
+            dialog->selectFile(kLlamaPlan);
+            QMetaObject::invokeMethod(dialog, "accept"); // QFileDialog::accept(): takes the selected file, as its Open button does
+            answered = true;
+            return;
+        }
+    });
+    poll.start();
+    QTest::mouseClick(t->openFileButton(), Qt::LeftButton);
+    poll.stop();
+    QVERIFY(answered);
+    QTRY_VERIFY(t->planFile().has_value());
+    QCOMPARE(t->planFilePath(), kLlamaPlan);
+    QCOMPARE(t->request()->candidates.devices.size(), size_t(7));
 }
 
 void TestPlanTab::renderForALook()

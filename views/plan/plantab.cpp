@@ -6,13 +6,17 @@
 #include <limits>
 
 #include <QCheckBox>
+#include <QDir>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QStringList>
 #include <QShowEvent>
@@ -24,6 +28,8 @@
 
 #include "document/format.h"
 #include "model/analysis/operatingeconomics.h"
+#include "model/cost/economicsbounds.h"
+#include "model/files/inputfile.h"
 #include "model/cost/scenariokeys.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
@@ -557,7 +563,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
                       tr("TTFT SLO (mean estimate), milliseconds; follows the scenario's TTFT SLO"));
     m_itl = makeSpin(QStringLiteral("planItlSpinBox"), 1, 1e5, 50, 1, tr(" ms"),
                      tr("ITL SLO (mean estimate), milliseconds; follows the scenario's first ITL SLO line"));
-    m_pue = makeSpin(QStringLiteral("planPueSpinBox"), 1, 3, model::kDefaultPue, 2, QString(),
+    m_pue = makeSpin(QStringLiteral("planPueSpinBox"), model::kMinPue, model::kMaxPue, model::kDefaultPue, 2, QString(),
                      tr("Power usage effectiveness: facility power / IT power (an assumption)"));
     m_pue->setSingleStep(0.05);
     m_examplePrices = new QCheckBox(tr("Example prices per GPU-hour"), this);
@@ -583,6 +589,26 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     auto* note = new QLabel(tr("Model, prompt / output lengths and efficiencies: the scenario's controls."), this);
     note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
+
+    // Which plan is shown: the window scenario's (live) or a plan file's (`ridgeline --plan FILE`'s format).
+    m_source = new QLabel(this);
+    m_source->setObjectName(QStringLiteral("planSourceLabel"));
+    m_source->setWordWrap(true);
+    m_source->setTextFormat(Qt::PlainText);
+    m_source->setAccessibleName(tr("Plan shown"));
+    m_openFile = new QPushButton(tr("Open plan &file\u2026"), this);
+    m_openFile->setObjectName(QStringLiteral("planOpenFileButton"));
+    m_openFile->setToolTip(tr("Show the plan of a plan file (JSON, as ridgeline --plan FILE reads it: model, load, SLOs, "
+                              "candidates, prices): its Pareto plot, plans and exclusions, and the export's plan_pareto files"));
+    m_live = new QPushButton(tr("Back to the scenario's plan"), this);
+    m_live->setObjectName(QStringLiteral("planLiveButton"));
+    m_live->setToolTip(tr("Show the live plan of the window's scenario again (the inputs above)"));
+    connect(m_openFile, &QPushButton::clicked, this, &PlanTab::openPlanFileFromDialog);
+    connect(m_live, &QPushButton::clicked, this, &PlanTab::showLivePlan);
+    auto* sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(m_source, 1);
+    sourceRow->addWidget(m_openFile);
+    sourceRow->addWidget(m_live);
 
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("planMessageLabel"));
@@ -652,6 +678,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 8, 0, 0);
+    layout->addLayout(sourceRow);
     layout->addLayout(inputs);
     layout->addWidget(note);
     layout->addWidget(m_message);
@@ -665,6 +692,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     connect(m_timer, &QTimer::timeout, this, [this] { recompute(); });
 
     syncSlosFromDocument();
+    showSource();
     connect(m_document, &ScenarioDocument::evaluated, this, &PlanTab::scheduleRecompute);
     for (QDoubleSpinBox* spin : {m_rate, m_ttft, m_itl, m_pue})
         connect(spin, &QDoubleSpinBox::valueChanged, this, &PlanTab::scheduleRecompute);
@@ -825,6 +853,8 @@ void PlanTab::syncSlosFromDocument()
 
 void PlanTab::scheduleRecompute()
 {
+    if (m_planFile)
+        return; // a plan file's plan does not follow the document or the inputs
     if (isVisible()) {
         if (!m_timer->isActive())
             m_timer->start();
@@ -844,6 +874,13 @@ QString PlanTab::recompute()
 {
     m_timer->stop();
     m_stale = false;
+    if (m_planFile) { // the file's own request: the same plan each time (the export asks again before writing)
+        m_request = m_planFile->request;
+        m_result = model::searchPlans(*m_request);
+        ++m_searches;
+        showResult();
+        return {};
+    }
     syncSlosFromDocument();
     const double rate = m_rate->value();
     if (!(rate > 0) || !std::isfinite(rate)) {
@@ -954,6 +991,88 @@ void PlanTab::showResult()
         m_excluded->addItem(tr("%1: has plans (in the table), not drawn: the plot shows the %2 devices with the best plans")
                                 .arg(deviceName(request, withPlans[i]))
                                 .arg(PlanPlot::kMaxDevices));
+}
+
+QString PlanTab::loadPlanFile(const QString& path)
+{
+    // The command line's reader and messages ("PATH: message"); nothing on screen changes unless the file is good.
+    QByteArray bytes;
+    model::PlanFile file;
+    std::string error = model::readInputFile(path, bytes);
+    if (error.empty())
+        error = model::parsePlanFile(bytes, QFileInfo(path).absolutePath(), file);
+    if (!error.empty()) {
+        const QString message = path + QStringLiteral(": ") + QString::fromStdString(error);
+        m_message->setText(message);
+        m_message->setVisible(true);
+        return message;
+    }
+    showPlanFile(file, path);
+    return {};
+}
+
+void PlanTab::showPlanFile(const model::PlanFile& file, const QString& path)
+{
+    m_planFile = file;
+    m_planFilePath = path;
+    m_message->clear();
+    m_message->setVisible(false);
+    showSource();
+    recompute();
+}
+
+void PlanTab::showLivePlan()
+{
+    if (!m_planFile)
+        return;
+    m_planFile.reset();
+    m_planFilePath.clear();
+    m_message->clear();
+    m_message->setVisible(false);
+    showSource();
+    recompute();
+}
+
+void PlanTab::openPlanFileFromDialog()
+{
+    const QString folder = m_planFilePath.isEmpty() ? QString() : QFileInfo(m_planFilePath).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open plan file"), folder, tr("Plan files (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        loadPlanFile(path);
+}
+
+void PlanTab::showSource()
+{
+    const bool file = m_planFile.has_value();
+    // The inputs and the economics table drive the live plan only: a file brings its own.
+    for (QWidget* w : std::initializer_list<QWidget*>{m_rate, m_ttft, m_itl, m_pue, m_examplePrices, m_economics})
+        w->setEnabled(!file);
+    m_live->setVisible(file);
+    if (!file) {
+        m_source->setText(tr("Plan for the window's scenario (live: it follows the scenario's controls and the inputs below)."));
+        m_source->setToolTip(QString());
+        return;
+    }
+    const model::PlanFile& f = *m_planFile;
+    const model::PlanRequest& r = f.request;
+    QString text = tr("Plan file %1%2: %3 (%4), %5 req/s, prompt %6 and output %7 tokens; SLOs ITL %8 ms, TTFT %9 ms.")
+                       .arg(QFileInfo(m_planFilePath).fileName(),
+                            f.title.empty() ? QString() : QStringLiteral(" \u2014 \u201c%1\u201d").arg(QString::fromStdString(f.title)),
+                            QString::fromStdString(r.scenario.model.name), QString::fromStdString(f.modelSource),
+                            format::plain(r.load.requestsPerSecond), format::integer(r.load.promptTokens),
+                            format::integer(r.load.outputTokens), format::plain(r.slo.itlMs))
+                       .arg(format::plain(r.slo.ttftMs));
+    text += QLatin1Char(' ') + tr("Prices (%1), power and PUE are the file's; the inputs below are the live plan's.")
+                                   .arg(QString::fromStdString(f.currency));
+    if (f.simulateTop > 0)
+        text += QLatin1Char(' ') + tr("Its simulator checks (simulate_top %1) run with ridgeline --plan FILE.").arg(f.simulateTop);
+    QStringList notes;
+    for (const std::string& n : f.notes)
+        notes << QString::fromStdString(n);
+    if (!notes.isEmpty())
+        text += QLatin1Char(' ') + tr("Notes: %1.").arg(notes.join(QStringLiteral("; ")));
+    m_source->setText(text);
+    m_source->setToolTip(QDir::toNativeSeparators(QFileInfo(m_planFilePath).absoluteFilePath()));
 }
 
 } // namespace ridgeline::views

@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include "model/analysis/plan.h"
+#include "model/analysis/planfile.h"
 #include "views/kit/plotpanel.h"
 
 class QCheckBox;
@@ -20,6 +21,7 @@ class QCPTextElement;
 class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
+class QPushButton;
 class QTableWidget;
 class QTableWidgetItem;
 class QTimer;
@@ -134,9 +136,16 @@ private:
  * Recomputes on the document's evaluated() and on input changes, coalesced to one search per event
  * loop pass, while visible (else on the next show). A rate <= 0 shows a message naming the value
  * and keeps the previous result on screen.
+ *
+ * A plan file instead (`ridgeline --plan FILE`'s format, model/analysis/planfile.h): "Open plan file…" (or
+ * loadPlanFile()) reads and searches it, and the plot, the tables, the takeaway and the export's plan_pareto files
+ * show that plan: its model, load, SLOs, candidates, prices, power and PUE. The source label says which file (its
+ * title, model, load and SLOs) is shown, the inputs and the economics table (the live plan's) are disabled, and
+ * "Back to the scenario's plan" returns to the live plan. A file that cannot be read or is refused shows
+ * "FILE: message" (the command line's message) and leaves the plan on screen as it was.
  * Object names: planTab, planRateSpinBox, planTtftSpinBox, planItlSpinBox,
  * planExamplePricesCheckBox, planPueSpinBox, planMessageLabel, planTable, planExcludedList,
- * planEconomicsTable.
+ * planEconomicsTable, planSourceLabel, planOpenFileButton, planLiveButton.
  */
 class PlanTab final : public QWidget {
     Q_OBJECT
@@ -164,8 +173,24 @@ public:
      */
     QByteArray paretoCsv() const;
 
-    /** Searches now from the document's evaluated scenario and the inputs; returns "" or the message shown. */
+    /** Searches now from the document's evaluated scenario and the inputs (or the plan file shown); returns "" or the
+     *  message shown. */
     QString recompute();
+
+    /**
+     * Reads the plan file at @p path (model::readInputFile, model::parsePlanFile with its folder as the base of
+     * relative paths), searches it and shows it. Returns "" or "PATH: message" (also shown in messageLabel()); on
+     * error the plan on screen (live or another file's) stays.
+     */
+    QString loadPlanFile(const QString& path);
+    /** Shows @p file's plan (parsed already, e.g. by the command line), labelled with @p path. */
+    void showPlanFile(const model::PlanFile& file, const QString& path);
+    /** Back to the window scenario's live plan (a no-op when it is shown). */
+    void showLivePlan();
+    /** The plan file shown, or nullopt while the live plan is. */
+    const std::optional<model::PlanFile>& planFile() const { return m_planFile; }
+    /** The path of the plan file shown ("" while the live plan is). */
+    const QString& planFilePath() const { return m_planFilePath; }
 
     /** The last successful search and its request (nullopt before the first). */
     const std::optional<model::PlanResult>& result() const { return m_result; }
@@ -184,10 +209,16 @@ public:
     QListWidget* excludedList() const { return m_excluded; }
     QTableWidget* economicsTable() const { return m_economics; }
     PlanPlot* plot() const { return m_plot; }
+    QLabel* sourceLabel() const { return m_source; }
+    QPushButton* openFileButton() const { return m_openFile; }
+    QPushButton* liveButton() const { return m_live; }
 
 public slots:
-    /** Queues one recompute for the next event-loop pass when visible; else marks the tab stale. */
+    /** Queues one recompute for the next event-loop pass when visible; else marks the tab stale. A plan file's plan
+     *  does not follow the document: nothing is queued while one is shown. */
     void scheduleRecompute();
+    /** "Open plan file…": asks for a file (QFileDialog) and loadPlanFile()s it. */
+    void openPlanFileFromDialog();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -197,6 +228,7 @@ private:
     void showResult();
     void fillEconomicsTable();
     void economicsEdited(QTableWidgetItem* item);
+    void showSource();
 
     /** The document scenario's own price and board power for the catalogue device it runs on (empty id: none). */
     struct ScenarioEconomics {
@@ -228,6 +260,11 @@ private:
     QTableWidget* m_economics = nullptr;
     std::vector<model::PlanDevice> m_catalogue;              ///< the catalogue with example prices and datasheet power
     std::map<std::string, double> m_priceEdits, m_powerEdits; ///< the user's values per device id
+    std::optional<model::PlanFile> m_planFile; ///< the plan file shown instead of the live plan
+    QString m_planFilePath;
+    QLabel* m_source = nullptr;
+    QPushButton* m_openFile = nullptr;
+    QPushButton* m_live = nullptr;
 };
 
 } // namespace ridgeline::views
