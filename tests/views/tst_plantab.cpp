@@ -12,17 +12,17 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QFile>
-#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QLineEdit>
+#include <QTableWidget>
+#include <QFile>
+#include <QFileDialog>
 #include <QPushButton>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTimer>
-#include <QTableWidget>
 #include <QTest>
 
 #include <qcustomplot.h>
@@ -683,6 +683,8 @@ void TestPlanTab::scenarioPriceSeedsItsDevice()
     // Back to the example: the row follows the scenario.
     m_window->document()->edit([](model::Scenario& s) { s.economics.pricePerGpuHour = 0; });
     QTRY_COMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("example"));
+}
+
 namespace {
 
 const QString kLlamaPlan = QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json");
