@@ -448,6 +448,7 @@ struct DeviceTally {
     double kvBudgetBest = -INFINITY, kvPerSequenceThere = 0;
     int kvGpus = 0;
     int layoutsSearched = 0; ///< layouts tried on the device (0 with explicit layouts: none has a GPU count searched)
+    bool tooManyInstances = false; ///< some layout that fits was not planned: the load needs more than kMaxPlanInstances
 };
 
 } // namespace
@@ -710,6 +711,7 @@ PlanResult searchPlans(const PlanRequest& req)
                 }
             }
         }
+        dt.tooManyInstances = tooManyInstances;
         if (tooManyInstances)
             out.refusals.push_back(dev.hardware.name + ": some layouts were not planned: the load needs more than 100,000 instances of them");
         if (linkRefused)
@@ -778,6 +780,12 @@ PlanResult searchPlans(const PlanRequest& req)
                 d.detail = "no layout of the GPU counts searched can split the model";
             if (!devices[di].noGpuLink.empty())
                 d.detail += " (multi-GPU layouts refused: " + devices[di].noGpuLink + ")";
+        } else if (dt.tooManyInstances && !std::isfinite(dt.bestItlMs) && !std::isfinite(dt.bestTtftMs)) {
+            // Every layout that fits needs more instances than are planned: no ITL or TTFT was computed, so none is
+            // printed (it read "best ITL inf ms", a trial finding). The verdict key stays misses_itl_and_ttft.
+            d.reason = ExclusionReason::MissesBoth;
+            d.detail = "the load (" + fixed(req.load.requestsPerSecond, 0) + " req/s) needs more than "
+                       + countText(kMaxPlanInstances) + " instances of every layout that fits: not planned";
         } else if (!dt.anyItl && !dt.anyTtft) {
             d.reason = ExclusionReason::MissesBoth;
             d.detail = "best ITL " + fixed(dt.bestItlMs, 1) + " ms and best TTFT " + fixed(dt.bestTtftMs, 0) + " ms" + slo;

@@ -392,6 +392,11 @@ private slots:
             QVERIFY(p.itlMs > 0 && p.totalGpus > 0);
         QVERIFY(std::any_of(r.refusals.begin(), r.refusals.end(),
                             [](const std::string& why) { return why.find("more than 100,000 instances") != std::string::npos; }));
+        // The device's own line says the same, with no figure: it read "misses ITL and TTFT: best ITL inf ms" (a trial).
+        QCOMPARE(int(r.devices.size()), 1);
+        const QString detail = QString::fromStdString(r.devices[0].detail);
+        QVERIFY2(detail.contains(QLatin1String("more than 100,000 instances")), qPrintable(detail));
+        QVERIFY2(!detail.contains(QLatin1String("inf")), qPrintable(detail));
     }
 
     void excludedDevicesSayWhy()
