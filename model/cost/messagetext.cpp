@@ -33,9 +33,15 @@ std::string messageNumber(double v)
 
 std::size_t findControlCharacter(std::string_view text)
 {
-    for (size_t i = 0; i < text.size(); ++i)
-        if (static_cast<unsigned char>(text[i]) < 0x20 || text[i] == 0x7f)
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c == 0x7f)
             return i;
+        // U+0080-U+009F (C1 controls, e.g. U+009B, a one-character escape sequence start) are 0xC2 0x80-0x9F in UTF-8.
+        if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80
+            && static_cast<unsigned char>(text[i + 1]) <= 0x9f)
+            return i;
+    }
     return std::string::npos;
 }
 

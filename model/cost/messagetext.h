@@ -24,7 +24,8 @@ std::string messageNumber(double value);
  */
 std::string printableText(std::string_view text, std::size_t limit = 80);
 
-/** Where @p text first holds a control character (below 0x20, or 0x7F), or std::string::npos. */
+/** Where @p text (UTF-8) first holds a control character (below 0x20, 0x7F, or U+0080-U+009F: the byte offset of
+ *  its 0xC2), or std::string::npos. */
 std::size_t findControlCharacter(std::string_view text);
 
 /** A JSON value as it would be written, for messages: 3, "fast", [1,2], {...}, null, true; through

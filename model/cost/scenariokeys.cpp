@@ -121,13 +121,14 @@ Entry text(std::string_view key, std::string_view help, std::function<std::strin
                  [field](const Scenario& s) { return field(const_cast<Scenario&>(s)); },
                  [field, key](Scenario& s, std::string_view t) {
                      // One line of printable text: a name shows in titles, reports and CSV headers.
-                     for (const char c : t) {
-                         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-                             char code[8];
-                             std::snprintf(code, sizeof code, "0x%02X", unsigned(static_cast<unsigned char>(c)));
-                             return std::string(key) + ": contains a control character (" + code
-                                    + "); expected one line of text";
-                         }
+                     if (const size_t at = findControlCharacter(t); at != std::string::npos) {
+                         const auto c = static_cast<unsigned char>(t[at]);
+                         char code[12];
+                         if (c == 0xc2) // a C1 control, U+0080-U+009F
+                             std::snprintf(code, sizeof code, "U+%04X", unsigned(static_cast<unsigned char>(t[at + 1])));
+                         else
+                             std::snprintf(code, sizeof code, "0x%02X", unsigned(c));
+                         return std::string(key) + ": contains a control character (" + code + "); expected one line of text";
                      }
                      if (t.size() > kMaxTextBytes)
                          return std::string(key) + ": " + std::to_string(t.size()) + " bytes long; expected at most "

@@ -9,6 +9,7 @@
 
 #include "model/analysis/operatingeconomics.h"
 #include "model/cost/costmodel.h"
+#include "model/cost/messagetext.h"
 #include "model/cost/presets.h"
 #include "model/cost/scenariokeys.h"
 #include "model/cost/scenariomigration.h"
@@ -159,6 +160,21 @@ private slots:
         QTest::newRow("tiny board power") << "hardware.board_power_watts" << "1e-300"
                                           << "hardware.board_power_watts = 1e-300: must be 0 (unknown) or at least 1 W";
         QTest::newRow("no currency") << "economics.currency" << "" << "economics.currency = \"\": must name the currency";
+    }
+
+    /** Adversarial trial: C1 controls (U+0080-U+009F; U+009B starts an escape sequence on some terminals) reached the
+     *  text output raw through economics.currency, a plan's currency and model.name. Printable non-ASCII text stays. */
+    void c1ControlsAreRefused()
+    {
+        QCOMPARE(findControlCharacter("US\xC2\x9B" "2J"), size_t(2));
+        QCOMPARE(findControlCharacter("\xC2\x80"), size_t(0));
+        QCOMPARE(findControlCharacter("EUR \xE2\x82\xAC caf\xC3\xA9 \xC2\xA3"), std::string::npos); // euro sign, e acute, pound sign
+        Scenario s = defaultScenario();
+        QCOMPARE(setKey(s, "economics.currency", "US\xC2\x9B" "2J"),
+                 std::string("economics.currency: contains a control character (U+009B); expected one line of text"));
+        QCOMPARE(s.economics.currency, std::string("USD")); // nothing the user had is lost
+        QCOMPARE(setKey(s, "economics.currency", "\xC2\xA3"), std::string());
+        QCOMPARE(s.economics.currency, std::string("\xC2\xA3"));
     }
 
     void badValuesNameTheKeyAndTheValue()
