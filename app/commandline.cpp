@@ -169,6 +169,24 @@ void headlessMessageHandler(QtMsgType type, const QMessageLogContext& context, c
         g_defaultHandler(type, context, message);
 }
 
+/** --size WxH: the window's size with --screenshot, each plot's with --export; 320x240 to 10000x10000 pixels, else an
+ *  empty size (sizeOptionMessage() says why). */
+QSize sizeOption(const QString& text)
+{
+    static const QRegularExpression re(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
+    const QRegularExpressionMatch m = re.match(text);
+    const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
+    const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
+    if (w < 320 || h < 240 || w > 10000 || h > 10000)
+        return {};
+    return QSize(w, h);
+}
+
+QString sizeOptionMessage(const QString& text)
+{
+    return QStringLiteral("--size %1: expected WxH between 320x240 and 10000x10000, e.g. 1600x1000").arg(text);
+}
+
 } // namespace
 
 QString buildScenario(const QString& scenarioFile, const QStringList& assignments, model::Scenario& out)
@@ -479,14 +497,9 @@ int parseCommandLine(Options& o, bool noDisplay)
         o.exportMode = parser.isSet(exportOpt);
         o.exportOptions.folder = parser.value(exportOpt);
         if (parser.isSet(sizeOpt)) { // as below: the window's size with --screenshot, each plot's with --export
-            static const QRegularExpression re(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
-            const QRegularExpressionMatch m = re.match(parser.value(sizeOpt));
-            const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
-            const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
-            if (w < 320 || h < 240 || w > 10000 || h > 10000)
-                return fail(kExitBadInput, QStringLiteral("--size %1: expected WxH between 320x240 and 10000x10000, e.g. 1600x1000")
-                                               .arg(parser.value(sizeOpt)));
-            o.size = QSize(w, h);
+            o.size = sizeOption(parser.value(sizeOpt));
+            if (o.size.isEmpty())
+                return fail(kExitBadInput, sizeOptionMessage(parser.value(sizeOpt)));
             o.exportOptions.size = o.size;
         }
         if (parser.isSet(dpiOpt)) {
@@ -618,14 +631,9 @@ int parseCommandLine(Options& o, bool noDisplay)
 
     QSize& size = o.size;
     {
-        static const QRegularExpression re(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$"));
-        const QRegularExpressionMatch m = re.match(parser.value(sizeOpt));
-        const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
-        const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
-        if (w < 320 || h < 240 || w > 10000 || h > 10000)
-            return fail(kExitBadInput, QStringLiteral("--size %1: expected WxH between 320x240 and 10000x10000, e.g. 1600x1000")
-                                           .arg(parser.value(sizeOpt)));
-        size = QSize(w, h);
+        size = sizeOption(parser.value(sizeOpt));
+        if (size.isEmpty())
+            return fail(kExitBadInput, sizeOptionMessage(parser.value(sizeOpt)));
         if (parser.isSet(sizeOpt) && !parser.isSet(screenshotOpt) && !parser.isSet(exportOpt))
             return fail(kExitBadInput, QStringLiteral("--size goes with --screenshot or --export"));
         if (parser.isSet(sizeOpt))
