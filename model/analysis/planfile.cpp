@@ -281,6 +281,7 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
 
     PlanCandidates& c = out.request.candidates;
     std::vector<std::string> deviceList, duplicates;
+    std::vector<int> repeatedGpuCounts;
     bool allDevices = true;
     if (root.contains(QStringLiteral("candidates"))) {
         const QJsonValue v = root.value(QStringLiteral("candidates"));
@@ -315,9 +316,19 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                 return "candidates.devices = " + shown(d) + ": expected \"all\" or a list of catalogue ids";
             }
         }
-        if (o.contains(QStringLiteral("gpu_counts")))
+        if (o.contains(QStringLiteral("gpu_counts"))) {
             if (const std::string err = wholeList(o.value(QStringLiteral("gpu_counts")), "candidates.gpu_counts", 1, 64, c.gpuCounts); !err.empty())
                 return err;
+            // A count listed twice is searched once: twice evaluated every point again (a trial: [2, 2, 2, 2] gave 4x the
+            // points of [2]) and counted four times against the work budget.
+            std::vector<int> once;
+            for (const int n : c.gpuCounts)
+                if (std::find(once.begin(), once.end(), n) == once.end())
+                    once.push_back(n);
+                else if (std::find(repeatedGpuCounts.begin(), repeatedGpuCounts.end(), n) == repeatedGpuCounts.end())
+                    repeatedGpuCounts.push_back(n);
+            c.gpuCounts = std::move(once);
+        }
         if (o.contains(QStringLiteral("batch_caps")))
             if (const std::string err = wholeList(o.value(QStringLiteral("batch_caps")), "candidates.batch_caps", 1, 1000000, c.batchCaps);
                 !err.empty())
@@ -492,6 +503,12 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                             + "; give \"prices\" in " + out.currency + " for them");
     if (!duplicates.empty())
         out.notes.push_back("candidates.devices: listed more than once, searched once: " + joined(duplicates));
+    if (!repeatedGpuCounts.empty()) {
+        std::vector<std::string> counts;
+        for (const int n : repeatedGpuCounts)
+            counts.push_back(std::to_string(n));
+        out.notes.push_back("candidates.gpu_counts: listed more than once, searched once: " + joined(counts));
+    }
     // The work, before any of it runs: a search or simulator checks that would take minutes are refused here.
     if (const std::string err = checkPlanWork(out.request, out.simulateTop, out.simulateRequests); !err.empty())
         return err;

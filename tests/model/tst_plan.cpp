@@ -814,6 +814,22 @@ private slots:
         QCOMPARE(int(searchPlans(f.request).devices.size()), 2);
     }
 
+    /** A GPU count listed twice was searched twice (an adversarial trial: [2, 2, 2, 2] gave 4x the points of [2]):
+     *  searched once, with a note, and the same points as the list without repeats. */
+    void repeatedGpuCountSearchedOnce()
+    {
+        const std::string head = R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 1000, "output_tokens": 100},
+            "candidates": {"devices": ["h100-sxm"], "gpu_counts": )";
+        PlanFile repeated, once;
+        QVERIFY(parsePlanFile(QByteArray::fromStdString(head + "[2, 1, 2, 2, 1]}}"), QString(), repeated).empty());
+        QVERIFY(parsePlanFile(QByteArray::fromStdString(head + "[2, 1]}}"), QString(), once).empty());
+        QCOMPARE(repeated.request.candidates.gpuCounts, (std::vector<int>{2, 1}));
+        QVERIFY(!repeated.notes.empty());
+        QCOMPARE(QString::fromStdString(repeated.notes.back()),
+                 QStringLiteral("candidates.gpu_counts: listed more than once, searched once: 2, 1"));
+        QCOMPARE(searchPlans(repeated.request).evaluated, searchPlans(once.request).evaluated);
+    }
+
     /** "does not fit" blamed the weights when the KV cache was the cause: the detail names the real one. */
     void doesNotFitNamesTheCause()
     {
