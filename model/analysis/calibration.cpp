@@ -953,7 +953,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             }
             if (searchPrefillLimit) {
                 const int best = search(limits, &Serving::maxPrefillsPerStep, r.prefillLimitCosts);
-                changed = changed || best != limit || round == 0;
+                changed = changed || best != limit; // the scenario's limit kept: nothing to refit (as without the search)
                 limit = best;
                 base.serving.maxPrefillsPerStep = limit;
             }
