@@ -87,6 +87,9 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
     else
         t << QStringLiteral("one token budget of %1 per step shared by decodes and prefill chunks (mixed steps); chunks attend to their cached prefix")
                  .arg(o.tokenBudget);
+    if (s.serving.maxPrefillsPerStep > 0) // 0: no limit, not shown
+        t << QStringLiteral("at most %1 prompts prefilled per step (serving.max_prefills_per_step); the rest wait for a later step")
+                 .arg(s.serving.maxPrefillsPerStep);
     t << QStringLiteral("decode batch capped at %1 sequences and by KV capacity (paged, %2-token blocks), preemption by recompute")
              .arg(o.maxSequences)
              .arg(s.serving.blockTokens);

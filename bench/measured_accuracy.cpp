@@ -7,9 +7,11 @@
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
 // sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
+// Usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
-// on that fit's own points only (BenchmarkFitOptions::fitTokenBudget). --residuals lists every held-out point's
+// on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
+// prefilled per step (serving.max_prefills_per_step, BenchmarkFitOptions::fitPrefillLimit) the same way, where a fit's
+// points hold two prompt lengths. --only runs one of the calibrated columns (the others print as nan). --residuals lists every held-out point's
 // measured and predicted ITL and TTFT under its fit. --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
@@ -37,6 +39,12 @@ using namespace ridgeline::model;
 namespace {
 
 bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
+std::string g_only;        // --only in-sample|concurrency|prompt: that column alone (floor and planning always), the others "-"
+
+bool column(const char* name)
+{
+    return g_only.empty() || g_only == name;
+}
 
 struct Mape {
     double itl = 0, ttft = 0;
@@ -82,18 +90,30 @@ std::string coefficient(const char* name, const Coefficient& c, const char* unit
     return b;
 }
 
-/** The fitted token budget and the search's training cost per candidate, or "" when it was not fitted. */
+/** The fitted token budget and prompt limit per step with the searches' training cost per candidate, or "" when neither was fitted. */
 std::string budgetText(const BenchmarkFitResult& fit)
 {
-    if (fit.tokenBudget <= 0)
-        return {};
-    std::string t = ", max_num_tokens " + std::to_string(fit.tokenBudget) + " (training cost:";
-    for (const auto& [budget, cost] : fit.tokenBudgetCosts) {
-        char b[48];
-        std::snprintf(b, sizeof b, " %d: %.3g", budget, cost);
-        t += b;
+    std::string t;
+    if (fit.tokenBudget > 0) {
+        t = ", max_num_tokens " + std::to_string(fit.tokenBudget) + " (training cost:";
+        for (const auto& [budget, cost] : fit.tokenBudgetCosts) {
+            char b[48];
+            std::snprintf(b, sizeof b, " %d: %.3g", budget, cost);
+            t += b;
+        }
+        t += ")";
     }
-    return t + ")";
+    if (fit.prefillLimit >= 0) {
+        t += ", max_prefills_per_step " + (fit.prefillLimit > 0 ? std::to_string(fit.prefillLimit) : std::string("0 (no limit)"))
+             + " (training cost:";
+        for (const auto& [limit, cost] : fit.prefillLimitCosts) {
+            char b[48];
+            std::snprintf(b, sizeof b, " %d: %.3g", limit, cost);
+            t += b;
+        }
+        t += ")";
+    }
+    return t;
 }
 
 /** Fits on the points where @p inA is true and predicts the others, and the other way round; pooled MAPE. */
@@ -165,6 +185,10 @@ int main(int argc, char** argv)
     for (; argc > arg; ++arg)
         if (std::strcmp(argv[arg], "--fit-token-budget") == 0)
             fo.fitTokenBudget = true;
+        else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
+            fo.fitPrefillLimit = true;
+        else if (std::strcmp(argv[arg], "--only") == 0 && argc > arg + 1)
+            g_only = argv[++arg];
         else if (std::strcmp(argv[arg], "--residuals") == 0)
             g_residuals = true;
         else if (std::strcmp(argv[arg], "--random-client-starts") == 0)
@@ -186,7 +210,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] "
                              "DIR [NAME...]\n");
         return 2;
     }
@@ -240,15 +264,19 @@ int main(int argc, char** argv)
         const Mape atPlanning = score(planning, file.points, engine);
         BenchmarkFitResult fit;
         Mape inSample;
-        if (const std::string e = calibrateBenchmark(floor, file.points, fo, fit); !e.empty())
+        if (!column("in-sample"))
+            ;
+        else if (const std::string e = calibrateBenchmark(floor, file.points, fo, fit); !e.empty())
             std::fprintf(stderr, "%s: fit failed: %s\n", qPrintable(name), e.c_str());
         else
             inSample = score(fit.calibrated, file.points, engine);
         std::string concFits, islFits;
-        const Mape byConcurrency = heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.concurrency; }),
-                                           fo, concFits);
-        const Mape byPrompt = heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.inputTokens; }),
-                                      fo, islFits);
+        const Mape byConcurrency = !column("concurrency") ? Mape{}
+                                   : heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.concurrency; }),
+                                             fo, concFits);
+        const Mape byPrompt = !column("prompt") ? Mape{}
+                              : heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.inputTokens; }),
+                                        fo, islFits);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         std::printf("%-34s %6zu  %-13s  %-13s  %-13s  %-13s  %-13s\n", qPrintable(name), file.points.size(), atFloor.text().c_str(),
                     atPlanning.text().c_str(), inSample.text().c_str(), byConcurrency.text().c_str(), byPrompt.text().c_str());

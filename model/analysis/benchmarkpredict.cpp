@@ -126,6 +126,8 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     // serving.max_num_tokens, when the scenario sets it (a calibrated or known engine value), before the option's default.
     config.tokenBudget = std::max(1, scenario.serving.maxNumTokens > 0 ? scenario.serving.maxNumTokens : options.tokenBudget);
     config.maxSequences = std::max(1, options.maxSequences);
+    config.maxPrefillsPerStep = std::max(0, scenario.serving.maxPrefillsPerStep > 0 ? scenario.serving.maxPrefillsPerStep
+                                                                                  : options.maxPrefillsPerStep);
     config.blockTokens = std::max(1, scenario.serving.blockTokens);
     config.kvSeriesPoints = 2;
     config.classes.resize(2);

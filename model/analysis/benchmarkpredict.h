@@ -20,6 +20,9 @@ struct BenchmarkOptions {
                                   ///< TensorRT-LLM max_num_tokens; 8,192 is both engines' serving default); the scenario's
                                   ///< serving.max_num_tokens replaces it when set (> 0)
     int maxSequences = 256;       ///< sequences holding a slot (vLLM max_num_seqs, TensorRT-LLM max_batch_size)
+    /// prompts one step may prefill besides the token budget (SimulationConfig::maxPrefillsPerStep); 0 (the default): no
+    /// limit; the scenario's serving.max_prefills_per_step replaces it when set (> 0)
+    int maxPrefillsPerStep = 0;
     long long measuredRequests = 64; ///< steady-state points: at least this many requests measured after the warm-up
     long long maxRequests = 4000; ///< whole-run points: at most this many of the file's requests are simulated
     std::uint64_t seed = 1;       ///< Poisson arrivals of request-rate points

@@ -897,38 +897,73 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         inFlight = inFlight || p.load != BenchmarkLoad::StaticBatch;
     if (options.fitTokenBudget && !inFlight)
         r.notes.push_back("static batches only: the token budget plays no part; not fitted");
-    if (options.fitTokenBudget && inFlight) {
-        // The budget is a discrete engine setting (powers of two, as engines are built with): at the parameters fitted
-        // so far, score every candidate on the fitted points (never on any other), keep the best, refit the continuous
-        // parameters there; until the best budget stays (at most three rounds).
+    // The prompt limit per step (serving.max_prefills_per_step): at one prompt length it and the token budget are the
+    // same thing (K prompts of P tokens = K x P tokens), so it is searched only when the TTFT points under in-flight load
+    // hold two or more prompt lengths (10 % apart), decided from the points alone (held-out fits decide on their own).
+    bool searchPrefillLimit = false;
+    if (options.fitPrefillLimit) {
+        std::set<long long> lengths;
+        for (const int i : ttftRows)
+            if (points[size_t(i)].load != BenchmarkLoad::StaticBatch)
+                lengths.insert(std::llround(std::log(std::max(1.0, points[size_t(i)].inputTokens)) / std::log(1.1)));
+        searchPrefillLimit = inFlight && lengths.size() >= 2;
+        if (!searchPrefillLimit)
+            r.notes.push_back("in-flight TTFT at fewer than two prompt lengths: the prompt limit per step cannot be told from the "
+                              "token budget; not fitted (kept at the scenario's value, 0: no limit)");
+    }
+    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit) {
+        // The budget and the prompt limit are discrete engine settings (powers of two, as engines are built with): at the
+        // parameters fitted so far, score every candidate on the fitted points (never on any other), keep the best (the
+        // budget first, then the limit at that budget), refit the continuous parameters there; until both stay (at most
+        // three rounds).
         std::vector<int> candidates;
         for (long long b = 1; b <= std::max(1, options.maxTokenBudget); b *= 2)
             if (b >= options.minTokenBudget)
                 candidates.push_back(int(b));
+        std::vector<int> limits{0}; // 0: no limit
+        for (long long k = 1; k <= std::max(1, options.maxPrefillLimit); k *= 2)
+            limits.push_back(int(k));
         int budget = 0;
-        for (int round = 0; round < 3 && !candidates.empty(); ++round) {
-            r.tokenBudgetCosts.clear();
-            int best = 0;
+        int limit = base.serving.maxPrefillsPerStep;
+        auto search = [&](const std::vector<int>& values, int Serving::*field, std::vector<std::pair<int, double>>& costs) {
+            costs.clear();
+            int best = -1;
             double bestCost = 0;
-            for (const int b : candidates) {
+            for (const int v : values) {
                 Scenario at = base;
-                at.serving.maxNumTokens = b;
+                at.serving.*field = v;
                 const Residuals res = score(withParameters(at, x), fitEngine);
                 ++r.evaluations;
                 const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
-                r.tokenBudgetCosts.emplace_back(b, c);
-                if (best == 0 || c < bestCost) {
-                    best = b;
+                costs.emplace_back(v, c);
+                if (best < 0 || c < bestCost) {
+                    best = v;
                     bestCost = c;
                 }
             }
-            if (best == budget)
+            return best;
+        };
+        for (int round = 0; round < 3; ++round) {
+            bool changed = false;
+            if (options.fitTokenBudget && inFlight && !candidates.empty()) {
+                const int best = search(candidates, &Serving::maxNumTokens, r.tokenBudgetCosts);
+                changed = changed || best != budget;
+                budget = best;
+                base.serving.maxNumTokens = budget;
+            }
+            if (searchPrefillLimit) {
+                const int best = search(limits, &Serving::maxPrefillsPerStep, r.prefillLimitCosts);
+                changed = changed || best != limit; // the scenario's limit kept: nothing to refit (as without the search)
+                limit = best;
+                base.serving.maxPrefillsPerStep = limit;
+            }
+            if (!changed)
                 break;
-            budget = best;
-            base.serving.maxNumTokens = budget;
             levenbergMarquardt();
         }
         r.tokenBudget = budget;
+        if (searchPrefillLimit)
+            r.prefillLimit = limit;
     }
 
     // Standard errors from the Jacobian at the solution, over the determined parameters not at a bound.

@@ -85,6 +85,12 @@ struct BenchmarkFitOptions {
      *  redone at the best (docs/cost-model.md). Off: the scenario's value, else engine.tokenBudget (8,192). */
     bool fitTokenBudget = false;
     int minTokenBudget = 2048, maxTokenBudget = 131072; ///< tokens, the search's range (powers of two within it)
+    /** Also fit the engine's limit on prompts prefilled per step (serving.max_prefills_per_step) when the in-flight TTFT
+     *  points hold two or more prompt lengths (at one length it is the token budget by another name): a discrete search
+     *  over 0 (no limit) and the powers of two up to maxPrefillLimit, alternating with the token budget's search and the
+     *  continuous fit (docs/cost-model.md, "Prefills per step"). Off: the scenario's value (0: no limit). */
+    bool fitPrefillLimit = false;
+    int maxPrefillLimit = 128; ///< prompts, the search's largest candidate
 };
 
 /** What calibrateBenchmark() found. MAPE as fractions over the points each latency was compared on. */
@@ -107,6 +113,10 @@ struct BenchmarkFitResult {
     /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters
      *  fitted so far (the last round's); empty when not fitted. */
     std::vector<std::pair<int, double>> tokenBudgetCosts;
+    /// fitted serving.max_prefills_per_step (0: no limit, or not fitted: then the scenario's value stays); -1: not searched
+    int prefillLimit = -1;
+    /** The prompt-limit search: each candidate (0: no limit) with its training cost, as tokenBudgetCosts; empty when not fitted. */
+    std::vector<std::pair<int, double>> prefillLimitCosts;
     int itlPoints = 0, ttftPoints = 0;
     double itlMapeBefore = 0, itlMapeAfter = 0, ttftMapeBefore = 0, ttftMapeAfter = 0;
     int iterations = 0, evaluations = 0;

@@ -206,6 +206,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6, 1e6, "1e6 us");
     c.atMost("efficiency.ttft_overhead_ms", s.efficiency.ttftOverheadSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("serving.max_num_tokens", s.serving.maxNumTokens, 1e7, "10,000,000");
+    c.atMost("serving.max_prefills_per_step", s.serving.maxPrefillsPerStep, 1e6, "1,000,000");
 
     c.positive("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond);
     c.positive("hardware.peak_flops", s.hardware.peakFlopsPerSecond);
@@ -237,6 +238,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.positive("serving.block_tokens", s.serving.blockTokens);
     c.nonNegative("serving.prefix_tokens", s.serving.prefixTokens);
     c.nonNegative("serving.max_num_tokens", s.serving.maxNumTokens); // 0: not set
+    c.nonNegative("serving.max_prefills_per_step", s.serving.maxPrefillsPerStep); // 0: no limit
     if (!std::isfinite(s.serving.prefixHitRate) || s.serving.prefixHitRate < 0 || s.serving.prefixHitRate > 1)
         c.fail("serving.prefix_hit_rate", formatNumber(s.serving.prefixHitRate), "must be between 0 and 1");
 

@@ -131,6 +131,11 @@ struct Serving {
     /// prediction (--predict); 0 = not set: the engine option's budget (--token-budget, default 8,192). Calibrated by
     /// the benchmark fit when the engine's value is unknown (docs/cost-model.md)
     int maxNumTokens = 0;
+    /// prompts one engine step may give prefill tokens (whole context requests under TensorRT-LLM's in-flight batching,
+    /// chunks under chunked prefill) for the serving prediction, besides maxNumTokens; 0 = no limit (the engine option,
+    /// BenchmarkOptions::maxPrefillsPerStep). Calibrated by the benchmark fit when its prompts have two or more lengths
+    /// (docs/cost-model.md, "Prefills per step")
+    int maxPrefillsPerStep = 0;
 };
 
 /** Speculative decoding (docs/cost-model.md section 3; seed 001). */

@@ -356,6 +356,9 @@ const std::vector<Entry>& entries()
         t.push_back(integer("serving.max_num_tokens", "tokens",
                             "tokens per engine step in the serving prediction (max_num_tokens; 0: --token-budget, 8,192)",
                             [](Scenario& s) -> int& { return s.serving.maxNumTokens; }));
+        t.push_back(integer("serving.max_prefills_per_step", "prompts",
+                            "prompts one engine step may prefill in the serving prediction (0: no limit)",
+                            [](Scenario& s) -> int& { return s.serving.maxPrefillsPerStep; }));
         t.push_back(number("serving.prefix_hit_rate", "fraction", "fraction of requests that find the prefix cached",
                            [](Scenario& s) -> double& { return s.serving.prefixHitRate; }));
         t.push_back(number("speculative.acceptance", "fraction", "alpha, acceptance rate of drafted tokens",

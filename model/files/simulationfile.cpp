@@ -588,7 +588,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
                                   "classes", "trace_csv", "admission_rule", "batch_prefill_token_cap",
                                   "reserved_kv_fraction", "sweep_max_sequences", "kv_series_points", "replicas", "router",
                                   "rate_sweep", "prefix_caching", "closed_loop_clients", "pipeline_stages", "expert_parallel",
-                                  "microbatches", "prefill_replicas"});
+                                  "microbatches", "prefill_replicas", "max_prefills_per_step"});
         !e.empty())
         return e;
 
@@ -634,6 +634,12 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
         if (std::string e = wholeNumber(val("replicas"), f("replicas"), n, 1, kMaxSimulationReplicas); !e.empty())
             return e;
         c.replicas = int(n);
+    }
+    if (has("max_prefills_per_step")) { // 0: no limit (SimulationConfig::maxPrefillsPerStep)
+        long long n = 0;
+        if (std::string e = wholeNumber(val("max_prefills_per_step"), f("max_prefills_per_step"), n, 0, kMaxSimulationSequences); !e.empty())
+            return e;
+        c.maxPrefillsPerStep = int(n);
     }
     if (has("closed_loop_clients")) {
         long long n = 0;

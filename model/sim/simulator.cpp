@@ -1071,6 +1071,17 @@ private:
         return totals.decodeTokens + totals.prefillTokens > 0;
     }
 
+    /** SimulationConfig::maxPrefillsPerStep: the step already holds that many prompts' prefill tokens. */
+    bool prefillLimitReached() const
+    {
+        if (m_config.maxPrefillsPerStep <= 0 || m_config.policy == BatchingPolicy::Static)
+            return false;
+        int n = 0;
+        for (const Sequence& s : m_running)
+            n += s.chunk > 0 ? 1 : 0;
+        return n >= m_config.maxPrefillsPerStep;
+    }
+
     /** Gives @p s its prefill chunk: what remains of its prompt, within the step's budget and the batch cap. */
     void takeChunk(Sequence& s)
     {
@@ -1092,6 +1103,8 @@ private:
                 continue;
             if (queue >= 0 && s.batch != (queue == kBatch))
                 continue;
+            if (prefillLimitReached())
+                break; // the step holds its most prompts; the rest continue in a later step
             takeChunk(s);
             if (perChunkBlocks() && s.chunk > 0)
                 growForChunk(i);
@@ -1169,6 +1182,8 @@ private:
             const int target = rq.promptTokens + live.progress.generated;
             // A disaggregated decode pool's request arrives with its prompt's KV (until a preemption drops it).
             const bool kvReady = rq.kvReady && live.result.preemptions == 0;
+            if (!kvReady && prefillLimitReached())
+                return; // FIFO: the step holds its most prompts (maxPrefillsPerStep); the head waits for the next
             // TensorRT-LLM: a whole prompt fits the step's max_num_tokens left, or is the step's first context.
             if (wholePromptContexts() && target > m_budget && m_contextsThisStep > 0)
                 return;
@@ -1602,6 +1617,7 @@ std::string checkSimulationConfig(const SimulationConfig& c)
     };
     for (const std::string& e : {range("max_sequences", c.maxSequences, 1, kMaxSimulationSequences),
                                  range("token_budget", c.tokenBudget, 1, kMaxSimulationTokens),
+                                 range("max_prefills_per_step", c.maxPrefillsPerStep, 0, kMaxSimulationSequences),
                                  range("block_tokens", c.blockTokens, 1, kMaxSimulationBlockTokens),
                                  range("batch_prefill_token_cap", c.batchPrefillTokenCap, 1, kMaxSimulationTokens),
                                  range("kv_series_points", c.kvSeriesPoints, 1, kMaxSimulationSeriesPoints)})

@@ -157,6 +157,12 @@ struct SimulationConfig {
     BatchingPolicy policy = BatchingPolicy::Continuous;
     int maxSequences = 256;              ///< max_sequences: cap on sequences holding a slot
     int tokenBudget = 512;               ///< token_budget: tokens per step under Chunked (decodes count 1 each)
+    /// max_prefills_per_step: 0 (the default), no limit; N >= 1, at most N prompts get prefill tokens in one step (prompts
+    /// under way first, then new ones in arrival order; the rest wait for a later step, FIFO), besides the token budget.
+    /// Under TrtllmInflight each is a whole prompt (a context request); under chunked V0 / V1 a chunk counts as one.
+    /// Engines may cap a step's prompts apart from its tokens (vLLM V0 max_num_partial_prefills; for TensorRT-LLM a
+    /// fitted, unsourced value: docs/cost-model.md, "Prefills per step"). Not under BatchingPolicy::Static.
+    int maxPrefillsPerStep = 0;
     KvAdmission kvAdmission = KvAdmission::Paged;
     int blockTokens = 16;                ///< block_tokens: paged-KV block size
     double kvWatermark = 0.01;           ///< kv_watermark: fraction of blocks admission keeps free for growth

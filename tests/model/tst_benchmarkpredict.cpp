@@ -291,6 +291,90 @@ private slots:
         QVERIFY(!validate(s).empty());
     }
 
+    void prefillLimitHoldsPromptsToLaterSteps()
+    {
+        // serving.max_prefills_per_step = 1, token budget 8,192: two 2,000-token prompts sent together (8,000 fit the
+        // budget) no longer share a step. By hand, under TensorRT-LLM's scheduler and under vLLM V1 alike: A's whole
+        // prompt alone, then B's with A's first decode (context 2,001), mean TTFT (alone + alone + withDecode) / 2; with
+        // 0 (no limit, the default) both prompts run in one step and each TTFT is that step.
+        Scenario s = planning();
+        QCOMPARE(setKey(s, "serving.max_prefills_per_step", "1"), std::string());
+        BenchmarkPoint once = closedLoop(2, 2000, 16);
+        once.steadyState = false;
+        once.requests = 2;
+        const StepCost cost(s);
+        StepTotals alone, withDecode, both;
+        cost.addPrefill(alone, 0, 2000);
+        cost.addPrefill(withDecode, 0, 2000);
+        cost.addDecode(withDecode, 2001);
+        cost.addPrefill(both, 0, 2000);
+        cost.addPrefill(both, 0, 2000);
+        const double expected = (cost.seconds(alone) + cost.seconds(alone) + cost.seconds(withDecode)) / 2;
+        for (const SchedulerVersion v : {SchedulerVersion::TrtllmInflight, SchedulerVersion::V1}) {
+            BenchmarkOptions o;
+            o.scheduler = v;
+            o.tokenBudget = 8192;
+            Scenario limited = s;
+            QVERIFY2(std::abs(predict(limited, once, o).ttft.mean - expected) < 1e-12, "serving.max_prefills_per_step = 1 not used");
+            limited.serving.maxPrefillsPerStep = 0; // no limit: today's behaviour
+            QVERIFY(std::abs(predict(limited, once, o).ttft.mean - cost.seconds(both)) < 1e-12);
+            o.maxPrefillsPerStep = 1; // the engine option, when the scenario does not set it
+            QVERIFY(std::abs(predict(limited, once, o).ttft.mean - expected) < 1e-12);
+        }
+        QCOMPARE(setKey(s, "serving.max_prefills_per_step", "-1"), std::string());
+        const std::vector<ScenarioError> errors = validate(s);
+        QVERIFY(!errors.empty());
+        QCOMPARE(errors.front().key, std::string("serving.max_prefills_per_step"));
+    }
+
+    void calibrationFitsThePrefillLimitAtTwoPromptLengths()
+    {
+        // Benchmarks made by TensorRT-LLM's scheduler with a 65,536-token budget and at most 4 prompts per step: 20
+        // lockstep clients of 300 tokens need 5 context steps (6,000 tokens would fit one), 20 of 3,000 tokens need 5
+        // too (a budget alone would give 1 step for the short prompts and 1 for the long ones). The fit searches 0 (no
+        // limit), 1, 2, ..., 128 and finds 4; with one prompt length the limit is the budget by another name: not searched.
+        Scenario truth = planning();
+        QCOMPARE(setKey(truth, "serving.max_prefills_per_step", "4"), std::string());
+        BenchmarkFitOptions fo;
+        fo.engine.scheduler = SchedulerVersion::TrtllmInflight;
+        fo.engine.tokenBudget = 65536;
+        fo.engine.measuredRequests = fo.measuredRequests = 16;
+        fo.maxIterations = 4;
+        fo.maxPrefillLimit = 16;
+        fo.fitItl = false; // TTFT carries the limit; ITL would only cost predictions here
+        std::vector<BenchmarkPoint> points;
+        for (double c : {1.0, 8.0, 20.0})
+            for (double isl : {300.0, 3000.0}) {
+                BenchmarkPoint p = closedLoop(c, isl, 16);
+                p.latencies.clear();
+                const BenchmarkPrediction r = predict(truth, p, fo.engine);
+                p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+                points.push_back(p);
+            }
+        Scenario start = planning();
+        fo.fitPrefillLimit = true;
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
+        QCOMPARE(fit.prefillLimit, 4);
+        QCOMPARE(fit.calibrated.serving.maxPrefillsPerStep, 4);
+        QCOMPARE(fit.prefillLimitCosts.size(), size_t(6)); // 0, 1, 2, 4, 8, 16
+        // The training cost at 4 prompts against no limit (the behaviour before the parameter), at the same parameters.
+        QCOMPARE(fit.prefillLimitCosts[0].first, 0);
+        QCOMPARE(fit.prefillLimitCosts[3].first, 4);
+        QVERIFY2(fit.prefillLimitCosts[3].second < fit.prefillLimitCosts[0].second / 3,
+                 qPrintable(QStringLiteral("cost %1 at 4, %2 without a limit").arg(fit.prefillLimitCosts[3].second).arg(fit.prefillLimitCosts[0].second)));
+        std::vector<BenchmarkPoint> oneLength;
+        for (const BenchmarkPoint& p : points)
+            if (p.inputTokens == 300)
+                oneLength.push_back(p);
+        BenchmarkFitResult one;
+        fo.maxIterations = 1;
+        QCOMPARE(calibrateBenchmark(start, oneLength, fo, one), std::string());
+        QCOMPARE(one.prefillLimit, -1);
+        QVERIFY(one.prefillLimitCosts.empty());
+        QCOMPARE(one.calibrated.serving.maxPrefillsPerStep, 0);
+    }
+
     void openLoopAtALowRateIsOnePrefill()
     {
         const Scenario s = planning();

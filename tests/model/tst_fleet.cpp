@@ -422,6 +422,8 @@ private slots:
                                                << QStringLiteral("simulation.rate_sweep.attainment = 1.5: must be a fraction in (0, 1]");
         QTest::newRow("closed loop clients") << fileWith(R"("closed_loop_clients": -1,)")
                                              << QStringLiteral("simulation.closed_loop_clients = -1: must be from 0 to 1,000,000");
+        QTest::newRow("max prefills per step") << fileWith(R"("max_prefills_per_step": -1,)")
+                                               << QStringLiteral("simulation.max_prefills_per_step = -1: must be from 0 to 1,000,000");
         QTest::newRow("rate sweep key") << fileWith(R"("rate_sweep": {"from": 1, "to": 5, "stps": 3},)")
                                         << QStringLiteral("unknown key \"simulation.rate_sweep.stps\"");
         // The replica layout and disaggregated pools (keys added with issue 14), checked against the file's model
@@ -488,6 +490,11 @@ private slots:
         QVERIFY2(gerr.empty(), gerr.c_str());
         QCOMPARE(g.config.closedLoopClients, 12);
         QCOMPARE(g.config.replicas, 4);
+        SimulationFile h; // the prompt limit per step (0 by default: none) reaches the run's config
+        const std::string herr = parseSimulationJson(fileWith(R"("max_prefills_per_step": 3,)"), QString(), h);
+        QVERIFY2(herr.empty(), herr.c_str());
+        QCOMPARE(h.config.maxPrefillsPerStep, 3);
+        QCOMPARE(g.config.maxPrefillsPerStep, 0);
     }
 
     void layoutAndPoolKeysParse()
