@@ -165,42 +165,19 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     connect(noticeClose, &QToolButton::clicked, m_notice, &QWidget::hide);
     m_notice->setVisible(false);
 
-    for (FloorPlotId id : floorPlotIds())
-        m_floorPlots.append(createFloorPlot(id, central));
-    m_decode = qobject_cast<DecodePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Decode)]);
-    m_roofline = qobject_cast<RooflinePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Roofline)]);
-    m_kvShare = qobject_cast<KvSharePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::KvShare)]);
-    m_prefill = qobject_cast<PrefillPlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Prefill)]);
-    m_slo = qobject_cast<SloPlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Slo)]);
-    m_numbers = new NumbersPanel(central);
-
-    auto* grid = new QGridLayout;
-    grid->setSpacing(8);
-    for (int i = 0; i < m_floorPlots.size(); ++i) // three to a row, in floorPlotIds() order
-        grid->addWidget(m_floorPlots[i], i / 3, i % 3);
-    // The numbers, or A / B / B ÷ A while a baseline is pinned.
-    m_numbersCell = new QWidget(central);
-    m_numbersCell->setObjectName(QStringLiteral("numbersCell"));
-    auto* numbersLayout = new QVBoxLayout(m_numbersCell);
-    numbersLayout->setContentsMargins(0, 0, 0, 0);
-    numbersLayout->addWidget(m_numbers);
-    m_comparison = new ComparisonTable(m_numbersCell);
-    m_comparison->setVisible(false);
-    numbersLayout->addWidget(m_comparison);
-    grid->addWidget(m_numbersCell, 1, 2);
-    for (int column = 0; column < 3; ++column)
-        grid->setColumnStretch(column, 1);
-    grid->setRowStretch(0, 1);
-    grid->setRowStretch(1, 1);
-
     auto* centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(8, 8, 8, 8);
     centralLayout->setSpacing(8);
     centralLayout->addWidget(m_banner);
     centralLayout->addWidget(m_notice);
+    // The tabs and their scroll area first, the cards then created in place: the tabs have a style
+    // sheet, and so has every card, and moving a widget under a style-sheet parent re-styles its whole
+    // subtree and sends it font and style changes that re-measure every label (docs/performance.md,
+    // start-up). Built the other way round, the five cards and the numbers were moved three times.
     auto* floors = new QWidget;
-    floors->setLayout(grid);
-    m_whatIfs = new WhatIfTabs(m_document, floors); // tab 1 = the grid above; issue 4's what-ifs after it
+    auto* grid = new QGridLayout(floors);
+    grid->setSpacing(8);
+    m_whatIfs = new WhatIfTabs(m_document, floors); // tab 1 = the grid below; issue 4's what-ifs after it
     // In a scroll area: a window narrower or shorter than the tabs' minimum (1024 x 700 beside the
     // controls) scrolls them instead of growing past the screen (issue 17).
     auto* tabsScroll = new QScrollArea(central);
@@ -211,6 +188,31 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     tabsScroll->setPalette(centralPalette);
     tabsScroll->viewport()->setAutoFillBackground(false);
     centralLayout->addWidget(tabsScroll, 1);
+
+    for (FloorPlotId id : floorPlotIds())
+        m_floorPlots.append(createFloorPlot(id, floors));
+    m_decode = qobject_cast<DecodePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Decode)]);
+    m_roofline = qobject_cast<RooflinePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Roofline)]);
+    m_kvShare = qobject_cast<KvSharePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::KvShare)]);
+    m_prefill = qobject_cast<PrefillPlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Prefill)]);
+    m_slo = qobject_cast<SloPlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Slo)]);
+    for (int i = 0; i < m_floorPlots.size(); ++i) // three to a row, in floorPlotIds() order
+        grid->addWidget(m_floorPlots[i], i / 3, i % 3);
+    // The numbers, or A / B / B ÷ A while a baseline is pinned.
+    m_numbersCell = new QWidget(floors);
+    m_numbersCell->setObjectName(QStringLiteral("numbersCell"));
+    auto* numbersLayout = new QVBoxLayout(m_numbersCell);
+    numbersLayout->setContentsMargins(0, 0, 0, 0);
+    m_numbers = new NumbersPanel(m_numbersCell);
+    numbersLayout->addWidget(m_numbers);
+    m_comparison = new ComparisonTable(m_numbersCell);
+    m_comparison->setVisible(false);
+    numbersLayout->addWidget(m_comparison);
+    grid->addWidget(m_numbersCell, 1, 2);
+    for (int column = 0; column < 3; ++column)
+        grid->setColumnStretch(column, 1);
+    grid->setRowStretch(0, 1);
+    grid->setRowStretch(1, 1);
     setCentralWidget(central);
 
     // Left dock: controls in a scroll area.

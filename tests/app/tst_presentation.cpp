@@ -207,11 +207,22 @@ void TestPresentation::darkSystemPaletteGivesDarkPanels()
         QVERIFY(window.decodePanel()->styleSheet().contains(views::Theme::dark().color(views::Theme::Card).name()));
         window.flushForScreenshot();
         QVERIFY(window.grab().toImage().save(QStringLiteral("/tmp/ridgeline-dark.png")));
+        // Labels coloured through their palette, not a style sheet of their own (start-up, issue 16), follow
+        // the theme as the style sheets do: dark, projector, and dark again.
+        const QLabel* stepNumber = window.numbersPanel()->valueLabel(QStringLiteral("step"));
+        const QLabel* title = window.decodePanel()->titleLabel();
+        const QColor darkText = views::Theme::dark().color(views::Theme::Text);
+        QCOMPARE(stepNumber->palette().color(QPalette::WindowText), darkText);
+        QCOMPARE(title->palette().color(QPalette::WindowText), darkText);
         // Presentation and back: dark again, not light.
         window.presentation()->setActive(true);
+        QCOMPARE(title->palette().color(QPalette::WindowText), views::Theme::presentation().color(views::Theme::Text));
+        QCOMPARE(stepNumber->palette().color(QPalette::WindowText), views::Theme::presentation().color(views::Theme::Text));
         window.presentation()->setActive(false);
         QCOMPARE(views::currentTheme().kind, views::Theme::Kind::Dark);
         QCOMPARE(window.decodePanel()->plot()->xAxis->basePen().color(), axis);
+        QCOMPARE(stepNumber->palette().color(QPalette::WindowText), darkText);
+        QCOMPARE(title->palette().color(QPalette::WindowText), darkText);
     }
     QApplication::setPalette(original);
     views::setCurrentTheme(views::Theme::light());

@@ -7,6 +7,7 @@
 #include <QGridLayout>
 #include <QLocale>
 #include <QLabel>
+#include <QPalette>
 #include <QScrollArea>
 #include <QStringList>
 #include <QVBoxLayout>
@@ -20,6 +21,19 @@
 #include "views/kit/plotpanel.h"
 
 namespace ridgeline::views {
+
+namespace {
+
+/** @p label's text in @p color, as the style sheet "QLabel { color: ... }" set it (every colour group). */
+void setTextColor(QLabel* label, const QColor& color)
+{
+    QPalette p = label->palette();
+    p.setColor(QPalette::WindowText, color);
+    p.setColor(QPalette::Text, color);
+    label->setPalette(p);
+}
+
+} // namespace
 
 NumbersPanel::NumbersPanel(QWidget* parent)
     : QFrame(parent)
@@ -131,7 +145,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
 
 void NumbersPanel::addSection(const QString& title)
 {
-    auto* label = new QLabel(title);
+    auto* label = new QLabel(title, m_grid->parentWidget()); // under its final parent: no repolish when added
     QFont font = label->font();
     font.setBold(true);
     font.setPointSizeF(font.pointSizeF() * 0.95);
@@ -143,15 +157,19 @@ void NumbersPanel::addSection(const QString& title)
 
 void NumbersPanel::addRow(const QString& key, const QString& label, const QString& formula)
 {
-    auto* name = new QLabel(label);
+    // Created under the grid's widget, coloured through the palette (applyTheme() maps it as it maps
+    // style sheets): a label with a style sheet of its own is polished again through the style sheet
+    // engine on every reparenting, about 70 labels here at start-up (docs/performance.md).
+    QWidget* content = m_grid->parentWidget();
+    auto* name = new QLabel(label, content);
     name->setToolTip(formula);
-    name->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
+    setTextColor(name, palette::axis());
     auto* value = new DocumentLabel;
     value->setObjectName(key + QStringLiteral("Number"));
     value->setToolTip(formula);
     value->setWordWrap(true);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    value->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::text())));
+    setTextColor(value, palette::text());
     value->setAccessibleName(label);
     value->setAccessibleDescription(formula);
     QFont font = value->font();
@@ -159,7 +177,7 @@ void NumbersPanel::addRow(const QString& key, const QString& label, const QStrin
     value->setFont(font);
     m_grid->addWidget(name, m_row, 0, Qt::AlignTop);
     // In a box: a new value of the same height repaints the label without re-laying out the grid.
-    auto* box = new LabelBox(value, false);
+    auto* box = new LabelBox(value, false, content);
     box->setCardFill(true);
     m_grid->addWidget(box, m_row, 1, Qt::AlignTop);
     ++m_row;

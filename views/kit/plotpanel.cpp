@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QPalette>
 #include <QStyleOption>
 #include <QTextDocument>
 #include <QVBoxLayout>
@@ -201,8 +202,12 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
     m_title->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_title->setToolTip(formulaToolTip);
-    m_title->setStyleSheet(QStringLiteral("QLabel { color: %1; background: transparent; border: none; }")
-                               .arg(palette::css(palette::text())));
+    // The colour through the palette, as a style sheet "QLabel { color: ... }" set it (applyTheme() maps
+    // both): a label with a style sheet of its own is re-polished when the box below takes it.
+    QPalette titlePalette = m_title->palette();
+    titlePalette.setColor(QPalette::WindowText, palette::text());
+    titlePalette.setColor(QPalette::Text, palette::text());
+    m_title->setPalette(titlePalette);
     m_title->setAccessibleName(heading);
     m_titleBox = new LabelBox(m_title, true, this);
     m_titleBox->setCardFill(true);
