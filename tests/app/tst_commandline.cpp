@@ -617,8 +617,8 @@ private slots:
         QVERIFY(at(longer, QStringLiteral("economics.at_batch_context.joules_per_output_token"))
                 > 1.05 * at(r, QStringLiteral("economics.at_batch_context.joules_per_output_token")));
         QCOMPARE(at(longer, QStringLiteral("economics.joules_per_output_token")), at(r, QStringLiteral("economics.joules_per_output_token")));
-        const QJsonObject full = reportFor(QStringList{QStringLiteral("--scenario"), file, QStringLiteral("--set"),
-                                                       QStringLiteral("workload.batch=4096")} + four);
+        const QJsonObject full = reportFor(QStringList{QStringLiteral("--scenario"), file} + four
+                                           + QStringList{QStringLiteral("--set"), QStringLiteral("workload.batch=4096")});
         const QJsonObject fullAt = full.value(QStringLiteral("economics")).toObject().value(QStringLiteral("at_batch_context")).toObject();
         QVERIFY(!fullAt.value(QStringLiteral("fits")).toBool(true));
         for (const char* key : {"output_tokens_per_second", "cost_per_million_output_tokens", "joules_per_output_token",
