@@ -758,9 +758,10 @@ void TestMainWindow::costPerOutputTokenSaysWhichShare()
     QLabel* joulesAtPoint = window.numbersPanel()->valueLabel(QStringLiteral("joulesPerTokenAtPoint"));
     QVERIFY(atPoint && joulesAtPoint);
     QCOMPARE(atPoint->text(), format::number(*x.atBatchContext.costPerMillionOutputTokens) + QStringLiteral(" USD"));
-    document->edit([](model::Scenario& s) { s.workload.contextTokens = 32768; });
+    document->edit([](model::Scenario& s) { s.workload.contextTokens = 8192; }); // 16 x 8,192 x 128 KiB = 17.2 GB: fits
     document->evaluateNow();
     const model::OperatingEconomics longer = model::operatingEconomics(document->scenario(), document->evaluation());
+    QVERIFY(longer.fitsAtBatchContext && longer.atBatchContext.costPerMillionOutputTokens);
     QVERIFY(*longer.atBatchContext.costPerMillionOutputTokens > *x.atBatchContext.costPerMillionOutputTokens);
     QCOMPARE(atPoint->text(), format::number(*longer.atBatchContext.costPerMillionOutputTokens) + QStringLiteral(" USD"));
     QCOMPARE(decodeShare->text(), format::number(*x.cost.costPerMillionOutputTokens) + QStringLiteral(" USD"));
