@@ -126,7 +126,7 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
                         ? QStringLiteral(" (the floor: every time is a lower bound; set efficiency.* in \"set\")")
                         : QString());
     const double pue = req.candidates.devices.empty() ? model::kDefaultPue : req.candidates.devices.front().economics.pue;
-    out << QStringLiteral("Economics: %1 per GPU-hour per device, board power at TDP (catalogue, datasheet), PUE %2")
+    out << QStringLiteral("Economics: %1 per device-hour (GPU- or TPU-hour), board power at TDP (catalogue, datasheet), PUE %2")
                .arg(q(f.currency), num(pue, 2));
     out << QStringLiteral("Searched: %1 device(s), %2 operating points; %3 plan(s) meet both SLOs")
                .arg(req.candidates.devices.size())
@@ -138,9 +138,9 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
         out << QStringLiteral("Ranked plans (cheapest first; %1 of %2 shown, --format json or csv for all)")
                    .arg(std::min<size_t>(kPlanTextRows, r.plans.size()))
                    .arg(r.plans.size());
-        const QStringList header{QStringLiteral("#"), QStringLiteral("device"), QStringLiteral("GPUs/inst"), QStringLiteral("layout"),
+        const QStringList header{QStringLiteral("#"), QStringLiteral("device"), QStringLiteral("devices/inst"), QStringLiteral("layout"),
                                  QStringLiteral("mode"), QStringLiteral("batch"), QStringLiteral("fleet"), QStringLiteral("total"),
-                                 QStringLiteral("ITL ms"), QStringLiteral("TTFT ms"), QStringLiteral("tok/s/GPU"), QStringLiteral("tok/s/user"),
+                                 QStringLiteral("ITL ms"), QStringLiteral("TTFT ms"), QStringLiteral("tok/s/device"), QStringLiteral("tok/s/user"),
                                  QStringLiteral("%1/1M out").arg(q(f.currency)), QStringLiteral("%1/1M in").arg(q(f.currency)),
                                  QStringLiteral("J/tok"), QStringLiteral("tok/s/MW")};
         std::vector<QStringList> rows{header};
@@ -163,9 +163,9 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
                 line += QLatin1Char(' ') + (c == 1 || c == 3 || c == 4 ? row[c].leftJustified(width[size_t(c)]) : row[c].rightJustified(width[size_t(c)]));
             out << line;
         }
-        out << QStringLiteral("  %1/1M out is all-in (every GPU-second charged to output tokens); JSON and CSV split it into output "
+        out << QStringLiteral("  %1/1M out is all-in (every device-second charged to output tokens); JSON and CSV split it into output "
                               "(decode share) and input (prefill share). fleet: replicas, or prefill + decode instances. "
-                              "tok/s/GPU and tok/s/user (the frontier's axes) are at the utilization the SLOs allow, before "
+                              "tok/s/device and tok/s/user (the frontier's axes) are at the utilization the SLOs allow, before "
                               "rounding to whole instances; cost and energy are for the whole fleet at the target load.")
                    .arg(q(f.currency));
         out << QString();
@@ -199,9 +199,12 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
         const QString name = q(req.candidates.devices[size_t(d.device)].hardware.name);
         if (d.bestPlan) {
             const model::PlanPoint& p = r.points[size_t(*d.bestPlan)];
-            out << QStringLiteral("  %1: meets the SLOs; best %2 x %3 GPUs (%4, %5, batch %6), %7 GPUs in all, %8/1M out %9; frontier %10 point(s)")
+            // The device's own noun: a TPU plan reads "TPUs", not "GPUs" (issue 14 trial).
+            const QString many = q(model::acceleratorNoun(req.candidates.devices[size_t(d.device)].hardware, true));
+            out << QStringLiteral("  %1: meets the SLOs; best %2 x %3 %4 (%5, %6, batch %7), %8 %4 in all, %9/1M out %10; frontier %11 point(s)")
                        .arg(name, fleetText(p))
                        .arg(p.gpusPerInstance)
+                       .arg(many)
                        .arg(q(model::layoutText(p.layout)), p.disaggregated ? QStringLiteral("disaggregated") : QStringLiteral("colocated"))
                        .arg(p.batchCap)
                        .arg(p.totalGpus)
@@ -324,6 +327,7 @@ QString planCsv(const model::PlanFile& f, const model::PlanResult& r)
     QStringList header{QStringLiteral("rank")};
     for (const char* k : keys)
         header << QString::fromLatin1(k);
+    header << QStringLiteral("currency"); // added last: the columns before it keep their places
     lines << header.join(QLatin1Char(','));
     for (size_t i = 0; i < r.plans.size(); ++i) {
         const QJsonObject o = pointJson(f, r.points[size_t(r.plans[i])]);
@@ -335,6 +339,7 @@ QString planCsv(const model::PlanFile& f, const model::PlanResult& r)
                     : v.isDouble() ? QString::number(v.toDouble(), 'g', 10)
                                    : QString());
         }
+        row << csvCell(q(f.currency)); // the money columns' currency (issue 14 trial: a CSV read alone did not say)
         lines << row.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n'));
@@ -355,8 +360,13 @@ int runPlan(const QString& file, const QString& format, model::PlanFile* parsed)
     const model::PlanResult result = model::searchPlans(plan.request);
     if (format == QLatin1String("json"))
         printLine(stdout, QString::fromUtf8(QJsonDocument(planJson(plan, result)).toJson(QJsonDocument::Indented)).trimmed());
-    else if (format == QLatin1String("csv"))
+    else if (format == QLatin1String("csv")) {
         printLine(stdout, planCsv(plan, result));
+        // The CSV has no place for notes (text and JSON print them): on stderr, so that a set key the plan ignores or a
+        // duplicate it drops is still said.
+        for (const std::string& n : plan.notes)
+            printLine(stderr, QStringLiteral("ridgeline: note: ") + q(n));
+    }
     else
         printLine(stdout, planText(plan, result));
     if (std::ferror(stdout) != 0) { // e.g. > /dev/full: the plan was not written, and the exit status says so

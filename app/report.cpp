@@ -49,6 +49,20 @@ QJsonObject economicsJson(const model::OperatingEconomics& x)
     const QJsonObject cost = operatingCostJson(x.cost);
     for (auto it = cost.begin(); it != cost.end(); ++it)
         o.insert(it.key(), it.value());
+    // At the slider's (B, S), as decode.step_ms (issue 14): new keys beside the per-request ones above, which keep their
+    // meaning (docs/cost-model.md section 5, "At the operating point"). Null figures when the point does not fit.
+    const model::OperatingCost& at = x.atBatchContext;
+    o.insert(QStringLiteral("at_batch_context"),
+             QJsonObject{
+                 {QStringLiteral("fits"), x.fitsAtBatchContext},
+                 {QStringLiteral("output_tokens_per_second"),
+                  x.fitsAtBatchContext ? QJsonValue(x.outputTokensPerSecondAtBatchContext) : QJsonValue(QJsonValue::Null)},
+                 {QStringLiteral("cost_per_hour"), optJson(at.costPerHour)},
+                 {QStringLiteral("cost_per_million_output_tokens"), optJson(at.costPerMillionOutputTokens)},
+                 {QStringLiteral("facility_power_watts"), optJson(at.facilityPowerWatts)},
+                 {QStringLiteral("joules_per_output_token"), optJson(at.joulesPerOutputToken)},
+                 {QStringLiteral("output_tokens_per_second_per_megawatt"), optJson(at.outputTokensPerSecondPerMegawatt)},
+             });
     return o;
 }
 
@@ -433,9 +447,11 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         const QString cur = QString::fromStdString(x.currency);
         const QString device = QString::fromStdString(x.catalogueDevice);
         out << QString();
-        out << QStringLiteral("Economics (%1 GPU%2 at B = %3, PUE %4)")
-                   .arg(num(std::max(1, s.hardware.gpus)), std::max(1, s.hardware.gpus) == 1 ? QString() : QStringLiteral("s"), num(B),
-                        num(x.inputs.pue, 2));
+        // The device's own noun ("TPU" on a TPU: issue 14 trial); the keys keep their names.
+        const QString unit = QString::fromStdString(model::acceleratorNoun(s.hardware));
+        out << QStringLiteral("Economics (%1 %2%3 at B = %4, S = %5, PUE %6)")
+                   .arg(num(std::max(1, s.hardware.gpus)), unit, std::max(1, s.hardware.gpus) == 1 ? QString() : QStringLiteral("s"), num(B),
+                        num(s.workload.contextTokens), num(x.inputs.pue, 2));
         QString price;
         if (x.priceSource == model::PriceSource::User)
             price = num(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur + QStringLiteral(" (your price)");
@@ -444,7 +460,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
                     + QStringLiteral(" (EXAMPLE price for %1, not a quote: set economics.price_per_gpu_hour)").arg(device);
         else
             price = QStringLiteral("unknown: set economics.price_per_gpu_hour (in %1)").arg(cur);
-        row(QStringLiteral("price per GPU-hour"), price);
+        row(QStringLiteral("price per %1-hour").arg(unit), price);
         QString power;
         if (x.powerSource == model::PowerSource::Datasheet)
             power = num(*x.inputs.boardPowerWatts) + QStringLiteral(" W (datasheet TDP of %1)").arg(device);
@@ -452,18 +468,39 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
             power = num(*x.inputs.boardPowerWatts) + QStringLiteral(" W (hardware.board_power_watts)");
         else
             power = QStringLiteral("unknown: set hardware.board_power_watts");
-        row(QStringLiteral("board power per GPU"), power, QStringLiteral("board at TDP: an upper bound"));
+        row(QStringLiteral("board power per %1").arg(unit), power, QStringLiteral("board at TDP: an upper bound"));
         auto money = [&](const std::optional<double>& v) {
             return v ? num(*v, 3) + QLatin1Char(' ') + cur : QStringLiteral("unknown (no price)");
         };
-        row(QStringLiteral("per 1M output tokens"), money(x.cost.costPerMillionOutputTokens),
-            QStringLiteral("(1 - f) G p / 3600 / out/s * 1e6; all-in %1").arg(money(x.cost.costPerMillionOutputTokensAllIn)));
-        row(QStringLiteral("per 1M input tokens"), money(x.cost.costPerMillionInputTokens), QStringLiteral("f G p / 3600 / in/s * 1e6"));
+        // Weights that do not fit: no request runs, so no per-request figure (issue 14 trial: they were priced).
+        auto perRequest = [&](const QString& text) { return x.weightsFit ? text : QStringLiteral("does not fit (weights)"); };
+        // At (B, S), as t_step: B / t_step(B, S) output tokens/s, no prefill; "does not fit" and no figure when it does not.
+        const model::OperatingCost& at = x.atBatchContext;
+        const QString noFit = QStringLiteral("does not fit at (B, S)");
+        row(QStringLiteral("per 1M out tokens at (B, S)"), x.fitsAtBatchContext ? money(at.costPerMillionOutputTokens) : noFit,
+            QStringLiteral("G p / 3600 / (B / t_step(B, S)) * 1e6, S = %1").arg(num(s.workload.contextTokens)));
+        row(QStringLiteral("energy/out token at (B, S)"),
+            !x.fitsAtBatchContext ? noFit
+            : at.joulesPerOutputToken ? num(*at.joulesPerOutputToken, 3) + QStringLiteral(" J")
+                                      : QStringLiteral("unknown (no power)"),
+            QStringLiteral("G W PUE t_step(B, S) / B"));
+        row(QStringLiteral("out tok/s per MW at (B, S)"),
+            !x.fitsAtBatchContext ? noFit
+            : at.outputTokensPerSecondPerMegawatt ? num(*at.outputTokensPerSecondPerMegawatt, 0)
+                                                  : QStringLiteral("unknown (no power)"),
+            QStringLiteral("(B / t_step(B, S)) / (G W PUE / 1e6)"));
+        out << QStringLiteral("  Per request (%1 in / %2 out at B, decode at the mean context P + O/2 = %3):")
+                   .arg(num(s.workload.promptTokens), num(s.workload.outputTokens), num(e.workload.decodeContextTokens));
+        row(QStringLiteral("per 1M output tokens"), perRequest(money(x.cost.costPerMillionOutputTokens)),
+            QStringLiteral("(1 - f) G p / 3600 / out/s * 1e6; all-in %1").arg(perRequest(money(x.cost.costPerMillionOutputTokensAllIn))));
+        row(QStringLiteral("per 1M input tokens"), perRequest(money(x.cost.costPerMillionInputTokens)), QStringLiteral("f G p / 3600 / in/s * 1e6"));
         row(QStringLiteral("energy per output token"),
-            x.cost.joulesPerOutputToken ? num(*x.cost.joulesPerOutputToken, 3) + QStringLiteral(" J") : QStringLiteral("unknown (no power)"),
+            perRequest(x.cost.joulesPerOutputToken ? num(*x.cost.joulesPerOutputToken, 3) + QStringLiteral(" J")
+                                                   : QStringLiteral("unknown (no power)")),
             QStringLiteral("G W PUE / out/s (prefill included)"));
         row(QStringLiteral("output tokens/s per MW"),
-            x.cost.outputTokensPerSecondPerMegawatt ? num(*x.cost.outputTokensPerSecondPerMegawatt, 0) : QStringLiteral("unknown (no power)"),
+            perRequest(x.cost.outputTokensPerSecondPerMegawatt ? num(*x.cost.outputTokensPerSecondPerMegawatt, 0)
+                                                               : QStringLiteral("unknown (no power)")),
             QStringLiteral("out/s / (G W PUE / 1e6)"));
     }
     if (s.serving.prefixTokens > 0) {
@@ -588,6 +625,25 @@ QString comparedName(const model::Scenario& s)
     return QString::fromStdString(s.model.name) + QStringLiteral(" on ") + QString::fromStdString(s.hardware.name);
 }
 
+/**
+ * Whether figure @p key of @p report is an economics figure left null because the configuration does not fit: every
+ * cost and energy figure when capacity.weights_fit is false, the economics.at_batch_context ones when that point's fits
+ * is false (issue 14 trial: --compare priced configurations whose weights do not fit).
+ */
+bool economicsDoesNotFit(const QString& key, const QJsonValue& value, const QJsonObject& report)
+{
+    if (!value.isNull() || !key.startsWith(QLatin1String("economics.")))
+        return false;
+    const QJsonObject economics = report.value(QStringLiteral("economics")).toObject();
+    if (key.startsWith(QLatin1String("economics.at_batch_context.")))
+        return !economics.value(QStringLiteral("at_batch_context")).toObject().value(QStringLiteral("fits")).toBool();
+    static const QStringList kInputs{QStringLiteral("economics.price_per_gpu_hour"), QStringLiteral("economics.board_power_watts")};
+    return !kInputs.contains(key) && !report.value(QStringLiteral("capacity")).toObject().value(QStringLiteral("weights_fit")).toBool(true);
+}
+
+/** The cell of an economics figure that does not fit (economicsDoesNotFit()), in the text and CSV comparisons. */
+const QString kDoesNotFit = QStringLiteral("does not fit");
+
 /** A compared figure as the text tables print it (compareText and the N-way table). */
 QString comparedCell(const QJsonValue& v)
 {
@@ -627,8 +683,8 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
         if (key == QLatin1String("ridgeline_version"))
             continue;
         const QJsonValue r = figureRatio(key, va, vb, ra, rb);
-        rows.append({key, comparedCell(va), comparedCell(vb),
-                     ratioCell(r)});
+        rows.append({key, economicsDoesNotFit(key, va, ra) ? kDoesNotFit : comparedCell(va),
+                     economicsDoesNotFit(key, vb, rb) ? kDoesNotFit : comparedCell(vb), ratioCell(r)});
     }
     qsizetype wKey = 0, wA = 0, wB = 0, wRatio = 0;
     for (const Row& row : rows) {
@@ -733,8 +789,10 @@ QString compareText(const std::vector<model::Scenario>& scenarios, const std::ve
     for (const QString& key : flat.keys) {
         QStringList row{key};
         const QJsonValue va = flat.values[0].value(key);
-        for (qsizetype i = 0; i < n; ++i)
-            row << comparedCell(flat.values[i].value(key, QJsonValue(QJsonValue::Null)));
+        for (qsizetype i = 0; i < n; ++i) {
+            const QJsonValue v = flat.values[i].value(key, QJsonValue(QJsonValue::Null));
+            row << (economicsDoesNotFit(key, v, flat.reports[i]) ? kDoesNotFit : comparedCell(v));
+        }
         for (qsizetype i = 1; i < n; ++i) {
             const QJsonValue r = figureRatio(key, va, flat.values[i].value(key), flat.reports[0], flat.reports[i]);
             row << (ratioCell(r));
@@ -778,8 +836,10 @@ QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vec
     for (const QString& key : flat.keys) {
         QStringList row{key};
         const QJsonValue va = flat.values[0].value(key);
-        for (qsizetype i = 0; i < n; ++i)
-            row << csvField(flat.values[i].value(key));
+        for (qsizetype i = 0; i < n; ++i) {
+            const QJsonValue v = flat.values[i].value(key, QJsonValue(QJsonValue::Null));
+            row << (economicsDoesNotFit(key, v, flat.reports[i]) ? kDoesNotFit : csvField(v));
+        }
         for (qsizetype i = 1; i < n; ++i)
             row << csvField(figureRatio(key, va, flat.values[i].value(key), flat.reports[0], flat.reports[i]));
         lines << row.join(QLatin1Char(','));

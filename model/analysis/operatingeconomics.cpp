@@ -64,7 +64,16 @@ OperatingEconomics operatingEconomics(const Scenario& s, const Evaluation& evalu
         out.inputs.boardPowerWatts = datasheet;
         out.powerSource = PowerSource::Datasheet;
     }
-    out.cost = operatingCost(out.inputs, s, evaluation);
+    // A configuration whose weights do not fit serves no request: no figure (it was priced as if it ran, issue 14 trial).
+    out.weightsFit = evaluation.capacity.weightsFit;
+    if (out.weightsFit)
+        out.cost = operatingCost(out.inputs, s, evaluation);
+    // At (B, S), as t_step: the decode throughput of the instance, B / t_step(B, S); nothing when the point does not fit.
+    out.fitsAtBatchContext = out.weightsFit && evaluation.capacity.fits;
+    if (out.fitsAtBatchContext && evaluation.decode.stepSeconds > 0) {
+        out.outputTokensPerSecondAtBatchContext = s.workload.batch / evaluation.decode.stepSeconds;
+        out.atBatchContext = operatingCost(out.inputs, std::max(1, s.hardware.gpus), out.outputTokensPerSecondAtBatchContext, 0.0, 0.0);
+    }
     return out;
 }
 

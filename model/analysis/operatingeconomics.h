@@ -37,7 +37,16 @@ struct OperatingEconomics {
     PowerSource powerSource = PowerSource::Unknown;
     std::string catalogueDevice;    ///< the catalogue device named hardware.name (less a trailing " (edited)"), "" when none
     std::string catalogueSource;    ///< that device's datasheet source (catalogue), "" when none
-    OperatingCost cost;             ///< the figures (section 5 formulas at G = hardware.gpus)
+    bool weightsFit = false;        ///< evaluation.capacity.weightsFit: false leaves every figure of cost nullopt ("does not fit")
+    OperatingCost cost;             ///< per request: P in, O out at batch B, decode at the mean context P + O/2 (section 5)
+    /**
+     * At the slider's operating point (B, S), as t_step: B sequences decoding at context S, out/s = B / t_step(B, S),
+     * no prefill (prefill share 0: the output-token cost is the all-in one, no input-token cost). Every figure nullopt
+     * when the cache at (B, S) does not fit the KV budget (fitsAtBatchContext false): no cost for a point that cannot run.
+     */
+    OperatingCost atBatchContext;
+    bool fitsAtBatchContext = false; ///< evaluation.capacity.fits: weights and B sequences' cache at S fit
+    double outputTokensPerSecondAtBatchContext = 0; ///< B / t_step(B, S) of the instance, tokens/s (0 when it does not fit)
 };
 
 /**
@@ -45,6 +54,9 @@ struct OperatingEconomics {
  * price = economics.price_per_gpu_hour when > 0, else the example price of the catalogue device whose name is
  * hardware.name when the currency is USD (the example file's), else unknown; board power = hardware.board_power_watts
  * when > 0, else that device's datasheet TDP, else unknown; PUE = economics.pue. Never NaN: unknowns are nullopt.
+ * cost is per request (P + O at B, decode at P + O/2), nullopt throughout when the weights do not fit (no price for a
+ * configuration that cannot run); atBatchContext is at the scenario's (B, S) (nullopt figures when the cache does not fit
+ * there).
  */
 OperatingEconomics operatingEconomics(const Scenario& scenario, const Evaluation& evaluation);
 

@@ -165,6 +165,12 @@ bool examplePricesApply(const std::string& currency)
     return QString::fromStdString(currency).compare(QString::fromStdString(examplePriceCurrency()), Qt::CaseInsensitive) == 0;
 }
 
+std::string acceleratorNoun(const Hardware& hardware, bool plural)
+{
+    const bool tpu = hardware.name.rfind("TPU", 0) == 0;
+    return std::string(tpu ? "TPU" : "GPU") + (plural ? "s" : "");
+}
+
 std::string noGpuLinkReason(const std::string& link)
 {
     return link.rfind("no GPU-to-GPU link", 0) == 0 ? link : std::string();
@@ -761,23 +767,25 @@ PlanResult searchPlans(const PlanRequest& req)
             for (const ParallelLayout& l : req.candidates.layouts)
                 if (std::find(layoutCounts.begin(), layoutCounts.end(), l.gpus()) == layoutCounts.end())
                     layoutCounts.push_back(l.gpus());
-            d.detail = "none of the " + std::to_string(req.candidates.layouts.size()) + " layouts given (GPUs per instance: "
+            d.detail = "none of the " + std::to_string(req.candidates.layouts.size()) + " layouts given ("
+                       + acceleratorNoun(devices[di].hardware, true) + " per instance: "
                        + listText(layoutCounts) + ") is searched at candidates.gpu_counts [" + listText(req.candidates.gpuCounts)
                        + "]" + (out.refusals.empty() ? "" : " or the model can use (see the refused layouts)")
-                       + ": give GPU counts the layouts have, or layouts of those counts";
+                       + ": give counts the layouts have, or layouts of those counts";
         } else if (!dt.anyFit) {
             d.reason = ExclusionReason::DoesNotFit;
             const std::string capacity = fixed(req.load.promptTokens + req.load.outputTokens, 0);
+            const std::string one = acceleratorNoun(devices[di].hardware), many = acceleratorNoun(devices[di].hardware, true);
             if (dt.weightsFitSomewhere)
                 d.detail = "the weights fit, but not one sequence's KV cache at the capacity context (" + capacity + " tokens): it needs "
-                           + fixed(dt.kvPerSequenceThere / 1e9, 2) + " GB per GPU and " + fixed(std::max(0.0, dt.kvBudgetBest) / 1e9, 2)
-                           + " GB is left after the weights at best (" + std::to_string(dt.kvGpus) + " GPUs)";
+                           + fixed(dt.kvPerSequenceThere / 1e9, 2) + " GB per " + one + " and " + fixed(std::max(0.0, dt.kvBudgetBest) / 1e9, 2)
+                           + " GB is left after the weights at best (" + std::to_string(dt.kvGpus) + " " + many + ")";
             else if (std::isfinite(dt.leastWeightsPerGpu))
-                d.detail = "the weights alone need " + fixed(dt.leastWeightsPerGpu / 1e9, 1) + " GB per GPU at best ("
-                           + std::to_string(dt.leastGpus) + (dt.leastGpus == 1 ? " GPU" : " GPUs") + "); "
-                           + fixed(dt.usableAtLeast / 1e9, 1) + " GB usable per GPU";
+                d.detail = "the weights alone need " + fixed(dt.leastWeightsPerGpu / 1e9, 1) + " GB per " + one + " at best ("
+                           + std::to_string(dt.leastGpus) + " " + (dt.leastGpus == 1 ? one : many) + "); "
+                           + fixed(dt.usableAtLeast / 1e9, 1) + " GB usable per " + one;
             else
-                d.detail = "no layout of the GPU counts searched can split the model";
+                d.detail = "no layout of the " + one + " counts searched can split the model";
             if (!devices[di].noGpuLink.empty())
                 d.detail += " (multi-GPU layouts refused: " + devices[di].noGpuLink + ")";
         } else if (dt.tooManyInstances && !std::isfinite(dt.bestItlMs) && !std::isfinite(dt.bestTtftMs)) {

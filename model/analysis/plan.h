@@ -327,6 +327,13 @@ struct SimulatedCheck {
 /** Runs the check above on @p point of @p request with @p requests requests in all (seed 1: deterministic). */
 SimulatedCheck simulatePlan(const PlanRequest& request, const PlanPoint& point, long long requests = 2000);
 
+/**
+ * What user-visible text calls one unit of @p hardware: "TPU" for a device whose name starts with "TPU" (Google's), else
+ * "GPU"; with @p plural "TPUs" / "GPUs". Text about one device uses it; text over the mixed catalogue says "device"
+ * (issue 14 trial: TPU plans read "8 GPUs"). JSON keys keep "gpu" (gpus_per_instance, gpu_counts: contracts).
+ */
+std::string acceleratorNoun(const Hardware& hardware, bool plural = false);
+
 /** "does not fit", "misses ITL", ..., "no layout searched" */
 std::string exclusionText(ExclusionReason reason);
 

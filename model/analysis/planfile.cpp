@@ -90,6 +90,18 @@ std::string wholeList(const QJsonValue& v, const std::string& field, int lo, int
     return {};
 }
 
+/**
+ * Whether the plan reads scenario key @p key given in "set": the model, the efficiencies and the serving keys of the KV
+ * budget and the simulator's blocks do; the rest of serving (prefix caching, the engine's token budget, the advertised
+ * max context: the plan sizes the cache at P + O) and speculative decoding do not.
+ */
+bool planUsesSetKey(const std::string& key)
+{
+    if (key.rfind("serving.", 0) == 0)
+        return key == "serving.memory_utilization" || key == "serving.activation_reserve_bytes" || key == "serving.block_tokens";
+    return key.rfind("speculative.", 0) != 0;
+}
+
 const HardwarePreset* findDevice(const std::string& id)
 {
     for (const HardwarePreset& p : hardwarePresets())
@@ -203,6 +215,7 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
         return err;
 
     std::vector<std::string> setKeys; // the scenario keys "set" gave, to label validation errors with them
+    std::vector<std::string> unusedSetKeys; // those the plan never reads: accepted, with a note (a trial: silently ignored)
     if (root.contains(QStringLiteral("set"))) {
         const QJsonValue v = root.value(QStringLiteral("set"));
         if (!v.isObject())
@@ -225,6 +238,8 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             if (const std::string err = setKey(out.request.scenario, key, value); !err.empty())
                 return "set." + key + ": " + err;
             setKeys.push_back(key);
+            if (!planUsesSetKey(key))
+                unusedSetKeys.push_back("set." + key);
         }
     }
     {
@@ -282,6 +297,7 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
     PlanCandidates& c = out.request.candidates;
     std::vector<std::string> deviceList, duplicates;
     std::vector<int> repeatedGpuCounts;
+    std::vector<std::string> repeatedLayouts;
     bool allDevices = true;
     if (root.contains(QStringLiteral("candidates"))) {
         const QJsonValue v = root.value(QStringLiteral("candidates"));
@@ -376,6 +392,20 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                             return err;
                 if (const std::string why = layoutRefusal(out.request.scenario.model, l); !why.empty())
                     return field + " = " + shown(e) + ": " + why;
+                // As a simulation file's pipeline_stages: microbatches without stages would read every weight once per
+                // microbatch (a trial found them accepted here while simulation files refuse them).
+                if (l.microbatches > 0 && l.pp <= 1)
+                    return field + ".microbatches = " + std::to_string(l.microbatches)
+                           + ": goes with pp > 1 (decode microbatches flow through the pipeline's stages; 0: min(PP, batch))";
+                // A layout listed twice is searched once, as a GPU count is (twice evaluated every point again).
+                if (std::any_of(c.layouts.begin(), c.layouts.end(), [&](const ParallelLayout& x) {
+                        return x.tp == l.tp && x.pp == l.pp && x.ep == l.ep && x.microbatches == l.microbatches;
+                    })) {
+                    const std::string text = layoutText(l) + (l.microbatches > 0 ? " m" + std::to_string(l.microbatches) : std::string());
+                    if (std::find(repeatedLayouts.begin(), repeatedLayouts.end(), text) == repeatedLayouts.end())
+                        repeatedLayouts.push_back(text);
+                    continue;
+                }
                 c.layouts.push_back(l);
             }
             // Only the GPU counts the layouts have, unless counts were given too: then every layout needs one of them, or
@@ -423,9 +453,11 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
     }
     if (root.contains(QStringLiteral("currency"))) {
         const QJsonValue v = root.value(QStringLiteral("currency"));
-        if (!v.isString() || v.toString().trimmed().isEmpty() || v.toString().size() > 8
-            || findControlCharacter(str(v.toString())) != std::string::npos) // printed in every header and note (a trial: ESC codes)
-            return "currency = " + shown(v) + ": expected a short label such as \"USD\" (printable, up to 8 characters)";
+        // economics.currency's rule, one function (a trial: scenarios took 256 characters and blanks, plan files 8).
+        if (!v.isString())
+            return "currency = " + shown(v) + ": expected text, a currency label such as \"USD\"";
+        if (const std::string why = currencyProblem(str(v.toString())); !why.empty())
+            return "currency = \"" + printableText(str(v.toString()), 40) + "\": " + why;
         out.currency = str(v.toString());
         out.request.currency = out.currency;
     }
@@ -457,9 +489,10 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
     if (const std::string err = perDevice("power_watts", 1.0, 1e5, power); !err.empty())
         return err;
 
-    if (allDevices)
+    if (allDevices) // every device one can buy: a drill's rounded copy of another device is not one (issue 14 trial)
         for (const HardwarePreset& p : hardwarePresets())
-            deviceList.push_back(p.id);
+            if (!p.drill)
+                deviceList.push_back(p.id);
     // Example prices only in their own currency: never relabelled as another one (they are not converted).
     const bool examplesApply = useExamples && examplePricesApply(out.currency);
     std::vector<std::string> examplesUsed, unpriced;
@@ -509,6 +542,12 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             counts.push_back(std::to_string(n));
         out.notes.push_back("candidates.gpu_counts: listed more than once, searched once: " + joined(counts));
     }
+    if (!repeatedLayouts.empty())
+        out.notes.push_back("candidates.layouts: listed more than once, searched once: " + joined(repeatedLayouts));
+    if (!unusedSetKeys.empty())
+        out.notes.push_back("set: not used by the plan, ignored: " + joined(unusedSetKeys)
+                            + " (the plan reads the model, the efficiencies and serving.memory_utilization, "
+                              "serving.activation_reserve_bytes and serving.block_tokens)");
     // The work, before any of it runs: a search or simulator checks that would take minutes are refused here.
     if (const std::string err = checkPlanWork(out.request, out.simulateTop, out.simulateRequests); !err.empty())
         return err;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "model/cost/costterms.h"
 
+#include <algorithm>
+
 #include "model/cost/costmodel.h"
 #include "model/cost/dtype.h"
 
@@ -67,11 +69,17 @@ CostTerms costTerms(const Scenario& s)
     if (t.gpus > 1) {
         // Two all-reduces per layer of tokens x d activations, ring: 2 (T - 1) / T of the bytes over the link.
         const double ringFactor = 2.0 * (t.gpus - 1) / t.gpus;
-        t.commSecondsPerToken = 2.0 * t.layers * ringFactor * t.hidden * kActivationBytes / hw.linkBandwidthBytesPerSecond;
+        t.commSecondsPerToken = 2.0 * t.layers * ringFactor * t.hidden * kActivationBytes / collectiveBandwidth(hw, t.gpus);
         t.commLatencySeconds = 2.0 * t.layers * hw.linkLatencySeconds;
     }
     t.kvBudgetBytes = hw.memoryBytes * s.serving.memoryUtilization - t.residentWeightBytes / t.gpus - s.serving.activationReserveBytes;
     return t;
+}
+
+double collectiveBandwidth(const Hardware& hw, int groupGpus)
+{
+    const bool crossesNodes = hw.scaleUpDomainGpus > 0 && groupGpus > hw.scaleUpDomainGpus;
+    return crossesNodes ? std::min(hw.linkBandwidthBytesPerSecond, hw.interNodeBandwidthBytesPerSecond) : hw.linkBandwidthBytesPerSecond;
 }
 
 } // namespace ridgeline::model

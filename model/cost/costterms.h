@@ -196,4 +196,13 @@ struct CostTerms {
 /** Resolves every per-scenario constant of the formulas. Precondition: validate(s) is empty. */
 CostTerms costTerms(const Scenario& s);
 
+/**
+ * Per-GPU one-direction bandwidth, B/s, that the collectives of a group of @p groupGpus GPUs run at: hardware.link_bandwidth
+ * while the group fits one scale-up domain (groupGpus <= hardware.scale_up_domain, or the domain is 0 = unbounded), else
+ * min(link, hardware.inter_node_bandwidth): a ring or all-to-all across nodes goes at the pace of its slowest hop.
+ * The one place the plan, the step time and the simulator choose a link (docs/cost-model.md section 3, "Tensor
+ * parallelism", and section 5). Latency stays hardware.link_latency_s.
+ */
+double collectiveBandwidth(const Hardware& hardware, int groupGpus);
+
 } // namespace ridgeline::model

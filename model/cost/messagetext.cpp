@@ -45,6 +45,29 @@ std::size_t findControlCharacter(std::string_view text)
     return std::string::npos;
 }
 
+std::string currencyProblem(std::string_view currency)
+{
+    std::size_t characters = 0;
+    for (const char c : currency)
+        characters += (static_cast<unsigned char>(c) & 0xc0) != 0x80 ? 1 : 0; // UTF-8 continuation bytes are 10xxxxxx
+    auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    std::string why;
+    if (currency.empty())
+        why = "it is empty";
+    else if (std::all_of(currency.begin(), currency.end(), blank))
+        why = "it is blank";
+    else if (findControlCharacter(currency) != std::string::npos)
+        why = "it holds a control character";
+    else if (blank(currency.front()) || blank(currency.back()))
+        why = "it starts or ends with a blank";
+    else if (characters > kMaxCurrencyCharacters)
+        why = "it is " + std::to_string(characters) + " characters long";
+    if (why.empty())
+        return {};
+    return "must name the currency in 1 to " + std::to_string(kMaxCurrencyCharacters)
+           + " printable characters, no blank at either end, e.g. \"USD\" (" + why + ")";
+}
+
 std::string printableText(std::string_view text, std::size_t limit)
 {
     const QString decoded = QString::fromUtf8(text.data(), qsizetype(text.size()));

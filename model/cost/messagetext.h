@@ -28,6 +28,18 @@ std::string printableText(std::string_view text, std::size_t limit = 80);
  *  its 0xC2), or std::string::npos. */
 std::size_t findControlCharacter(std::string_view text);
 
+/** Most characters (Unicode code points) of a currency label: short enough for every table header it titles. */
+inline constexpr std::size_t kMaxCurrencyCharacters = 8;
+
+/**
+ * Why @p currency (UTF-8) is not a currency label, or "" when it is: the one rule of economics.currency (--set, scenario
+ * files; validate()) and a plan file's "currency" (parsePlanFile()): 1 to kMaxCurrencyCharacters characters, no control
+ * character, no blank (space, tab) at either end, so never blank. "USD", "EUR", "\u20ac", "US$" and "k USD" pass. The
+ * reason reads after "field = value: ", e.g. "must name the currency in 1 to 8 printable characters, no blank at either
+ * end, e.g. \"USD\" (this is 16 characters long)".
+ */
+std::string currencyProblem(std::string_view currency);
+
 /** A JSON value as it would be written, for messages: 3, "fast", [1,2], {...}, null, true; through
  *  printableText (one line, cut when long). */
 std::string jsonValueText(const QJsonValue& value);

@@ -69,7 +69,8 @@ const std::vector<HardwarePreset>& hardwarePresets()
                            scenarioFromEntry(o, QStringLiteral("hardware"), path).hardware,
                            o.value(QStringLiteral("source")).toString().toStdString(),
                            o.value(QStringLiteral("link")).toString().toStdString(),
-                           o.value(QStringLiteral("memory_reported_gib")).toDouble()});
+                           o.value(QStringLiteral("memory_reported_gib")).toDouble(),
+                           o.value(QStringLiteral("drill")).toBool(false)});
         }
         return out;
     }();

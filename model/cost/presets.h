@@ -26,6 +26,9 @@ struct HardwarePreset {
     std::string link;    ///< the GPU-to-GPU link by name ("NVLink 4", "PCIe 5 x16", ...)
     double memoryReportedGib = 0; ///< capacity as the device reports it (nvidia-smi total / 1024, rocm-smi B / 2^30),
                                   ///< GiB; 0 where not verified. Informational: the model uses hardware.memoryBytes
+    /// A drill or test device ("drill": true in resources/presets/hardware.json, e.g. the incident drill's A100 rounded to
+    /// 2.0 TB/s): a seed's figures, not a product to buy. A plan file's "devices": "all" leaves it out (it can still be named).
+    bool drill = false;
 };
 
 /** Built-in model presets (loaded once from the compiled-in resource). */

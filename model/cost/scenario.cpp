@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/cost/economicsbounds.h"
+#include "model/cost/messagetext.h"
 #include "model/cost/scenariokeys.h"
 
 namespace ridgeline::model {
@@ -181,6 +182,9 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atLeast("hardware.link_bandwidth", s.hardware.linkBandwidthBytesPerSecond, 1e3, "1e3 B/s");
     c.atMost("hardware.link_bandwidth", s.hardware.linkBandwidthBytesPerSecond, 1e16, "1e16 B/s");
     c.atMost("hardware.link_latency_s", s.hardware.linkLatencySeconds, 1.0, "1 s");
+    c.atMost("hardware.scale_up_domain", s.hardware.scaleUpDomainGpus, 65536, "65,536");
+    c.atLeast("hardware.inter_node_bandwidth", s.hardware.interNodeBandwidthBytesPerSecond, 1e3, "1e3 B/s");
+    c.atMost("hardware.inter_node_bandwidth", s.hardware.interNodeBandwidthBytesPerSecond, 1e16, "1e16 B/s");
     c.atMost("workload.context_tokens", s.workload.contextTokens, 1e9, "1e9 tokens");
     c.atMost("workload.prompt_tokens", s.workload.promptTokens, 1e9, "1e9 tokens");
     const bool sloListOk = s.workload.itlSloMs.size() <= size_t(kMaxItlSloLines);
@@ -221,6 +225,8 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.positive("hardware.gpus", s.hardware.gpus);
     c.positive("hardware.link_bandwidth", s.hardware.linkBandwidthBytesPerSecond);
     c.nonNegative("hardware.link_latency_s", s.hardware.linkLatencySeconds);
+    c.nonNegative("hardware.scale_up_domain", s.hardware.scaleUpDomainGpus);
+    c.positive("hardware.inter_node_bandwidth", s.hardware.interNodeBandwidthBytesPerSecond);
 
     c.positive("workload.batch", s.workload.batch);
     c.nonNegative("workload.context_tokens", s.workload.contextTokens);
@@ -266,8 +272,9 @@ std::vector<ScenarioError> validate(const Scenario& s)
     if (!std::isfinite(s.economics.pue) || s.economics.pue < kMinPue)
         c.fail("economics.pue", formatNumber(s.economics.pue), "must be at least 1 (facility power / IT power; 1.2 by default)");
     c.atMost("economics.pue", s.economics.pue, kMaxPue, formatNumber(kMaxPue).c_str()); // the plan file's bound too (economicsbounds.h)
-    if (s.economics.currency.empty())
-        c.fail("economics.currency", "\"\"", "must name the currency of the prices (e.g. USD)");
+    // One rule with a plan file's "currency" (currencyProblem(), model/cost/messagetext.h): it titles table headers.
+    if (const std::string why = currencyProblem(s.economics.currency); !why.empty())
+        c.fail("economics.currency", "\"" + printableText(s.economics.currency, 40) + "\"", why);
     if (s.efficiency.kvBandwidth != 0) // 0: unset, the KV read runs at eta_bw
         c.fraction("efficiency.kv_bandwidth", s.efficiency.kvBandwidth, "achieved / peak; 0 means the same as efficiency.bandwidth");
     if (s.efficiency.kvBandwidthOneSequence != 0) // 0: unset, no lone-sequence limit

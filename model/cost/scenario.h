@@ -101,6 +101,14 @@ struct Hardware {
     int gpus = 1;                        ///< T, GPUs in tensor parallelism
     double linkBandwidthBytesPerSecond = 450e9; ///< per-GPU one-direction link bandwidth (NVLink 4 default)
     double linkLatencySeconds = 5e-6;    ///< per all-reduce latency
+    /// GPUs one scale-up domain joins at link_bandwidth (an NVSwitch baseboard, an Infinity Fabric node, a TPU pod);
+    /// a tensor- or expert-parallel group, or an instance's pipeline, wider than this crosses nodes and its traffic runs
+    /// at inter_node_bandwidth (collectiveBandwidth(), model/cost/costterms.h). 0 = unbounded. Default 8: an 8-GPU
+    /// HGX-class node, an example default; the catalogue sets each device's (resources/presets/hardware.json)
+    int scaleUpDomainGpus = 8;
+    /// per-GPU one-direction bandwidth between scale-up domains, B/s. Default 50e9: one 400 Gb/s InfiniBand / Ethernet
+    /// NIC per GPU (as in DGX H100), an example default, not a fact of any one cluster
+    double interNodeBandwidthBytesPerSecond = 50e9;
     double boardPowerWatts = 0;          ///< board power (TDP) per device, W; 0 = unknown: the economics then use the
                                          ///< catalogue's datasheet TDP of the device named hardware.name, if any
 };

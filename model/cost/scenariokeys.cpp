@@ -301,6 +301,13 @@ const std::vector<Entry>& entries()
                            [](Scenario& s) -> double& { return s.hardware.linkBandwidthBytesPerSecond; }));
         t.push_back(number("hardware.link_latency_s", "s", "latency of one all-reduce",
                            [](Scenario& s) -> double& { return s.hardware.linkLatencySeconds; }));
+        t.push_back(integer("hardware.scale_up_domain", "GPUs",
+                            "GPUs one scale-up domain (NVLink switch, Infinity Fabric node, TPU pod) joins at link_bandwidth; a "
+                            "TP / EP group or pipeline wider than this runs at inter_node_bandwidth (0: unbounded; default 8)",
+                            [](Scenario& s) -> int& { return s.hardware.scaleUpDomainGpus; }));
+        t.push_back(number("hardware.inter_node_bandwidth", "B/s",
+                           "per-GPU one-direction bandwidth between scale-up domains (default 50e9: a 400 Gb/s NIC per GPU, an example)",
+                           [](Scenario& s) -> double& { return s.hardware.interNodeBandwidthBytesPerSecond; }));
         t.push_back(number("hardware.board_power_watts", "W", "board power (TDP) per device (0: unknown); informational",
                            [](Scenario& s) -> double& { return s.hardware.boardPowerWatts; }));
         t.push_back(integer("workload.batch", "sequences", "B, sequences decoding together", [](Scenario& s) -> int& { return s.workload.batch; }));

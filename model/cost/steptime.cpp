@@ -37,6 +37,10 @@ StepCost::StepCost(const Scenario& s0, const ParallelLayout& layout)
     m_kvBytesPerToken = kvBytesPerToken(s0.model);
     m_stateBytes = s0.model.stateBytesPerSequence;
     m_linkBandwidth = s0.hardware.linkBandwidthBytesPerSecond;
+    // Beyond one scale-up domain the traffic crosses nodes (collectiveBandwidth(), the one choice of link): the
+    // expert-parallel all-to-all of a stage of w GPUs, and the pipeline's hand-offs of an instance of pp x w GPUs.
+    m_allToAllBandwidth = collectiveBandwidth(s0.hardware, int(w));
+    m_sendBandwidth = collectiveBandwidth(s0.hardware, int(pp * w));
     m_linkLatency = s0.hardware.linkLatencySeconds;
     m_weightBytesPerGpu = m_t.residentWeightBytes / m_t.gpus;
     if (m_layered) {
@@ -69,12 +73,12 @@ LayoutStep StepCost::layoutStep(const StepTotals& t) const
     // Expert-parallel dispatch and combine of @p tokens, all layers: tokens / w per GPU, k copies of d activations, the
     // (ep - 1) / ep of them bound for other GPUs, plus a link latency each way per layer (every layer counted as MoE).
     auto allToAll = [&](double tokens) {
-        return l.ep > 1 ? 2.0 * layers * (tokens / w) * m_t.expertsPerToken * m_t.hidden * kActivationBytes * (ep - 1.0) / ep / m_linkBandwidth
+        return l.ep > 1 ? 2.0 * layers * (tokens / w) * m_t.expertsPerToken * m_t.hidden * kActivationBytes * (ep - 1.0) / ep / m_allToAllBandwidth
                               + 2.0 * layers * m_linkLatency
                         : 0.0;
     };
     // A stage hands a microbatch of @p tokens to the next: tokens x d x 2 B split over the stage's w GPUs.
-    auto send = [&](double tokens) { return l.pp > 1 ? tokens * m_t.hidden * kActivationBytes / w / m_linkBandwidth + m_linkLatency : 0.0; };
+    auto send = [&](double tokens) { return l.pp > 1 ? tokens * m_t.hidden * kActivationBytes / w / m_sendBandwidth + m_linkLatency : 0.0; };
 
     if (t.decodeTokens > 0) {
         const double n = t.decodeTokens;

@@ -161,6 +161,7 @@ private:
     double m_weightBytesPerGpu = 0;
     double m_kvBytesPerToken = 0, m_stateBytes = 0; ///< all GPUs (the disaggregated transfer)
     double m_linkBandwidth = 0, m_linkLatency = 0;
+    double m_allToAllBandwidth = 0, m_sendBandwidth = 0; ///< collectiveBandwidth() of the stage (w) and of the instance (pp w)
     bool m_causal = false;
 };
 

@@ -93,6 +93,46 @@ private slots:
         QVERIFY(close(*x.cost.costPerMillionOutputTokens * 256 + *x.cost.costPerMillionInputTokens * 2048, allIn * 256, 1e-9));
     }
 
+    /** Issue 14 trial: the panel said "at (B, S)" but priced the request's mean context P + O/2, whatever S was. The
+     *  atBatchContext figures follow S as t_step does (by hand from t_step(B, S)); the per-request ones keep their
+     *  meaning; a point whose cache does not fit has no figure. */
+    void atBatchContextFollowsTheContext()
+    {
+        Scenario s = llama70bOnFourH100();
+        s.workload.contextTokens = 8192;
+        const Evaluation ev = evaluate(s);
+        const OperatingEconomics x = operatingEconomics(s, ev);
+        QVERIFY(x.fitsAtBatchContext);
+        const double step = stepSecondsAt(s, 32);                  // t_step(32, 8192) of the 4-GPU instance
+        const double outPerSecond = 32.0 / step;
+        const double facilityWatts = 4 * 700.0 * 1.2;
+        QVERIFY(close(x.outputTokensPerSecondAtBatchContext, outPerSecond, 1e-9));
+        QVERIFY(close(*x.atBatchContext.costPerMillionOutputTokens, 4 * 2.5 / 3600.0 / outPerSecond * 1e6, 1e-9));
+        QVERIFY(close(*x.atBatchContext.joulesPerOutputToken, facilityWatts / outPerSecond, 1e-9));
+        QVERIFY(close(*x.atBatchContext.outputTokensPerSecondPerMegawatt, outPerSecond / (facilityWatts / 1e6), 1e-9));
+        QVERIFY(!x.atBatchContext.costPerMillionInputTokens); // no prefill at (B, S)
+
+        // S moves the (B, S) figures and not the per-request ones (mean context P + O/2 = 2,176).
+        Scenario shorter = s;
+        shorter.workload.contextTokens = 1024;
+        const OperatingEconomics y = operatingEconomics(shorter, evaluate(shorter));
+        QVERIFY(*y.atBatchContext.costPerMillionOutputTokens < *x.atBatchContext.costPerMillionOutputTokens * 0.9);
+        QVERIFY(close(*y.cost.costPerMillionOutputTokens, *x.cost.costPerMillionOutputTokens));
+        QVERIFY(close(*y.cost.joulesPerOutputToken, *x.cost.joulesPerOutputToken));
+
+        // 1,024 sequences of 128k tokens do not fit 4 H100: no figure at (B, S), whatever the price and power.
+        Scenario huge = s;
+        huge.workload.batch = 1024;
+        huge.workload.contextTokens = 131072;
+        const Evaluation hugeEv = evaluate(huge);
+        QVERIFY(!hugeEv.capacity.fits);
+        const OperatingEconomics z = operatingEconomics(huge, hugeEv);
+        QVERIFY(!z.fitsAtBatchContext);
+        QCOMPARE(z.outputTokensPerSecondAtBatchContext, 0.0);
+        QVERIFY(!z.atBatchContext.costPerMillionOutputTokens && !z.atBatchContext.joulesPerOutputToken);
+        QVERIFY(!z.atBatchContext.outputTokensPerSecondPerMegawatt && !z.atBatchContext.costPerHour);
+    }
+
     /** Your price wins and scales every $ figure; PUE scales the energy figures and not the $ ones. */
     void yourPriceAndPue()
     {
@@ -160,6 +200,23 @@ private slots:
         QTest::newRow("tiny board power") << "hardware.board_power_watts" << "1e-300"
                                           << "hardware.board_power_watts = 1e-300: must be 0 (unknown) or at least 1 W";
         QTest::newRow("no currency") << "economics.currency" << "" << "economics.currency = \"\": must name the currency";
+        // Issue 14 trial: scenarios took 256 characters and blanks while plan files took 8 printable ones: one rule now.
+        QTest::newRow("blank currency") << "economics.currency" << "   "
+                                        << "economics.currency = \"   \": must name the currency in 1 to 8 printable characters, "
+                                           "no blank at either end, e.g. \"USD\" (it is blank)";
+        QTest::newRow("long currency") << "economics.currency" << "Galactic credits"
+                                       << "economics.currency = \"Galactic credits\": must name the currency in 1 to 8 printable "
+                                          "characters, no blank at either end, e.g. \"USD\" (it is 16 characters long)";
+        QTest::newRow("padded currency") << "economics.currency" << " EUR" << "economics.currency = \" EUR\": must name the currency";
+    }
+
+    /** The one currency rule (currencyProblem()) that economics.currency and a plan file's "currency" share. */
+    void oneCurrencyRule()
+    {
+        for (const char* ok : {"USD", "EUR", "k USD", "US$", "\xE2\x82\xAC", "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC"})
+            QVERIFY2(currencyProblem(ok).empty(), ok); // eight euro signs are 8 characters (24 bytes)
+        for (const char* bad : {"", "  ", "\t", "USD ", "ABCDEFGHI", "U\x1b[2J"})
+            QVERIFY2(!currencyProblem(bad).empty(), bad);
     }
 
     /** Adversarial trial: C1 controls (U+0080-U+009F; U+009B starts an escape sequence on some terminals) reached the

@@ -651,7 +651,7 @@ void TestBaseline::nWayLiveColumnNeverClips()
                 s.workload.batch = 4096 + extra;
                 s.workload.contextTokens = 131072;
                 s.model.params = 405e9;
-                s.economics.currency = "Galactic credits";
+                s.economics.currency = "GCredits"; // the longest currency label (8 characters, currencyProblem())
             });
             window.document()->evaluateNow();
             QTest::qWait(20);

@@ -76,10 +76,25 @@ std::vector<EconomicsRow> economicsRows(const model::Scenario& scenario, const m
         break;
     }
     const QString pueTip = tr("PUE = %1 (economics.pue, an assumption; Hardware group, PUE).").arg(number(x.inputs.pue));
-    const QString rate = tr("G = %1 GPU(s); out/s = O / (t_pre + O \u00b7 t_step(B) / B), in/s = P / (same): one instance at batch B;\n"
+    const QString rate = tr("Per request: G = %1 GPU(s); out/s = O / (t_pre + O \u00b7 t_step(B, P + O/2) / B), in/s = P / (same): one\n"
+                            "instance at batch B, decoding at the request's mean context P + O/2 = %3 (not S);\n"
                             "f = %2, the prefill share of its GPU time.")
-                             .arg(integer(gpus), percent(evaluation.workload.prefillShare));
+                             .arg(integer(gpus), percent(evaluation.workload.prefillShare), integer(evaluation.workload.decodeContextTokens));
     auto money = [&](const std::optional<double>& v) { return v ? number(*v) + QLatin1Char(' ') + currency : dash; };
+
+    // At the slider's (B, S), as t_step (issue 14): the instance's decode throughput B / t_step(B, S), no prefill; "does
+    // not fit" and no number when the cache at (B, S) does not fit.
+    const model::OperatingCost& at = x.atBatchContext;
+    const QString noFit = tr("does not fit");
+    const QString noFitTip = tr("B = %1 sequences of S = %2 tokens do not fit the KV budget (Cache at (B, S)): no cost for a\n"
+                                "point that cannot run. Lower the batch or the context.")
+                                 .arg(integer(scenario.workload.batch), integer(scenario.workload.contextTokens));
+    const QString atRate = tr("G = %1 GPU(s); out/s = B / t_step(B, S) = %2 tok/s at B = %3, S = %4 (decode only, as t_step).")
+                               .arg(integer(gpus), number(x.outputTokensPerSecondAtBatchContext), integer(scenario.workload.batch),
+                                    integer(scenario.workload.contextTokens));
+    auto atText = [&](const std::optional<double>& v, const QString& text) { return !x.fitsAtBatchContext ? noFit : v ? text : dash; };
+    // Per request: no figure when the weights do not fit (no request runs).
+    auto requestText = [&](const QString& text) { return x.weightsFit ? text : noFit; };
 
     std::vector<EconomicsRow> rows;
     rows.push_back({"price", "price_per_gpu_hour", tr("Price per GPU-hour"), x.inputs.pricePerGpuHour, currency,
@@ -88,32 +103,55 @@ std::vector<EconomicsRow> economicsRows(const model::Scenario& scenario, const m
                                                x.priceSource == model::PriceSource::Example ? tr("example") : tr("yours"))
                         : dash,
                     priceTip, 0});
+    rows.push_back({"costOutputAtPoint", "at_batch_context.cost_per_million_output_tokens", tr("Cost per 1M output tokens at (B, S)"),
+                    at.costPerMillionOutputTokens, currency,
+                    atText(at.costPerMillionOutputTokens, money(at.costPerMillionOutputTokens)),
+                    x.fitsAtBatchContext ? tr("G \u00b7 p / 3600 / out/s \u00b7 10\u2076 at the operating point (B, S), as t_step\n"
+                                              "(--report's economics.at_batch_context.cost_per_million_output_tokens).\n")
+                                               + atRate + QLatin1Char('\n') + priceTip
+                                         : noFitTip,
+                    -1});
+    rows.push_back({"joulesPerTokenAtPoint", "at_batch_context.joules_per_output_token", tr("Energy per output token at (B, S)"),
+                    at.joulesPerOutputToken, QStringLiteral("J"),
+                    atText(at.joulesPerOutputToken, at.joulesPerOutputToken ? number(*at.joulesPerOutputToken) + QStringLiteral(" J") : dash),
+                    x.fitsAtBatchContext ? tr("G \u00b7 W \u00b7 PUE / out/s at (B, S).\n") + atRate + QLatin1Char('\n') + powerTip
+                                               + QLatin1Char('\n') + pueTip
+                                         : noFitTip,
+                    -1});
+    rows.push_back({"tokensPerMegawattAtPoint", "at_batch_context.output_tokens_per_second_per_megawatt",
+                    tr("Output tok/s per MW at (B, S)"), at.outputTokensPerSecondPerMegawatt, QStringLiteral("tok/s/MW"),
+                    atText(at.outputTokensPerSecondPerMegawatt,
+                           at.outputTokensPerSecondPerMegawatt ? approximate(*at.outputTokensPerSecondPerMegawatt) : dash),
+                    x.fitsAtBatchContext ? tr("out/s / (G \u00b7 W \u00b7 PUE / 10\u2076) at (B, S).\n") + atRate + QLatin1Char('\n')
+                                               + powerTip + QLatin1Char('\n') + pueTip
+                                         : noFitTip,
+                    1});
     rows.push_back({"costOutput", "cost_per_million_output_tokens", tr("Cost per 1M output tokens, decode share"), c.costPerMillionOutputTokens,
-                    currency, money(c.costPerMillionOutputTokens),
+                    currency, requestText(money(c.costPerMillionOutputTokens)),
                     tr("(1 \u2212 f) \u00b7 G \u00b7 p / 3600 / out/s \u00b7 10\u2076: the decode share of the GPU time, charged to output tokens\n"
                        "(all-in, prefill included: %1).\n")
                             .arg(money(c.costPerMillionOutputTokensAllIn))
                         + rate + QLatin1Char('\n') + priceTip,
                     -1});
     rows.push_back({"costOutputAllIn", "cost_per_million_output_tokens_all_in", tr("Cost per 1M output tokens, all-in"),
-                    c.costPerMillionOutputTokensAllIn, currency, money(c.costPerMillionOutputTokensAllIn),
+                    c.costPerMillionOutputTokensAllIn, currency, requestText(money(c.costPerMillionOutputTokensAllIn)),
                     tr("G \u00b7 p / 3600 / out/s \u00b7 10\u2076: every GPU-second, prefill included, charged to output tokens\n"
                        "(--report's cost_per_million_output_tokens_all_in; the Plan tab ranks plans by it).\n")
                         + rate + QLatin1Char('\n') + priceTip,
                     -1});
     rows.push_back({"costInput", "cost_per_million_input_tokens", tr("Cost per 1M input tokens"), c.costPerMillionInputTokens, currency,
-                    money(c.costPerMillionInputTokens),
+                    requestText(money(c.costPerMillionInputTokens)),
                     tr("f \u00b7 G \u00b7 p / 3600 / in/s \u00b7 10\u2076: the prefill share of the GPU time, charged to prompt tokens.\n")
                         + rate + QLatin1Char('\n') + priceTip,
                     -1});
-    rows.push_back({"joulesPerToken", "joules_per_output_token", tr("Energy per output token"), c.joulesPerOutputToken, QStringLiteral("J"),
-                    c.joulesPerOutputToken ? number(*c.joulesPerOutputToken) + QStringLiteral(" J") : dash,
+    rows.push_back({"joulesPerToken", "joules_per_output_token", tr("Energy per output token, per request"), c.joulesPerOutputToken, QStringLiteral("J"),
+                    requestText(c.joulesPerOutputToken ? number(*c.joulesPerOutputToken) + QStringLiteral(" J") : dash),
                     tr("G \u00b7 W \u00b7 PUE / out/s (prefill energy included).\n") + rate + QLatin1Char('\n') + powerTip + QLatin1Char('\n')
                         + pueTip,
                     -1});
-    rows.push_back({"tokensPerMegawatt", "output_tokens_per_second_per_megawatt", tr("Output tok/s per MW"),
+    rows.push_back({"tokensPerMegawatt", "output_tokens_per_second_per_megawatt", tr("Output tok/s per MW, per request"),
                     c.outputTokensPerSecondPerMegawatt, QStringLiteral("tok/s/MW"),
-                    c.outputTokensPerSecondPerMegawatt ? approximate(*c.outputTokensPerSecondPerMegawatt) : dash,
+                    requestText(c.outputTokensPerSecondPerMegawatt ? approximate(*c.outputTokensPerSecondPerMegawatt) : dash),
                     tr("out/s / (G \u00b7 W \u00b7 PUE / 10\u2076).\n") + rate + QLatin1Char('\n') + powerTip + QLatin1Char('\n') + pueTip, 1});
     return rows;
 }

@@ -23,7 +23,8 @@ struct HeadlineFigure {
 
 /** One economics line of the numbers panel (views::NumbersPanel): its key, the text shown and its tool tip. */
 struct EconomicsText {
-    QString key;     ///< price, costOutput, costOutputAllIn, costInput, joulesPerToken, tokensPerMegawatt
+    QString key;     ///< price, costOutputAtPoint, joulesPerTokenAtPoint, tokensPerMegawattAtPoint (at (B, S)), costOutput,
+                     ///< costOutputAllIn, costInput, joulesPerToken, tokensPerMegawatt (per request)
     QString text;    ///< e.g. "0.412 USD"; "\u2013" where the price or the power is unknown
     QString toolTip; ///< the formula and the source of each input (example or your price, datasheet TDP), or what to set
 };
@@ -40,9 +41,11 @@ std::vector<EconomicsText> economicsTexts(const model::Scenario& scenario, const
  * scenario, except one "max_batch_slo_<ms>" row per ITL SLO line): batch-1 floor, t_step, what
  * bounds decode (text only, value NaN), per-user and total throughput, bytes read per step, KV share, KV per token, resident weights,
  * ridge point, decode intensity, compute-bound batch, largest batch per ITL SLO, prefill time,
- * TTFT, crossover P*, KV budget, max sequences, GPU-seconds per output token; then the economics (price per GPU-hour,
- * cost per 1M output tokens (decode share, then all-in) and input tokens, J per output token, output tokens/s per MW: NaN
- * and "\u2013" where unknown).
+ * TTFT, crossover P*, KV budget, max sequences, GPU-seconds per output token; then the economics (price per GPU-hour;
+ * at (B, S), keys at_batch_context.*: cost per 1M output tokens, J per output token, output tokens/s per MW, "does not
+ * fit" where the cache at (B, S) does not; per request: cost per 1M output tokens (decode share, then all-in) and input
+ * tokens, J per output token, output tokens/s per MW, "does not fit" where the weights do not: NaN and "\u2013" where
+ * unknown).
  */
 std::vector<HeadlineFigure> headlineFigures(const model::Scenario& scenario, const model::Evaluation& evaluation);
 

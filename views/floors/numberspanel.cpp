@@ -135,6 +135,11 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     // Economics at the operating point (docs/cost-model.md section 5, "Economics"); tool tips name each input's source.
     addSection(tr("Cost and energy at (B, S)"));
     addRow(QStringLiteral("price"), tr("Price/GPU-hour"), QString());
+    addRow(QStringLiteral("costOutputAtPoint"), tr("Per 1M out tok"), QString());
+    addRow(QStringLiteral("joulesPerTokenAtPoint"), tr("Energy/output tok"), QString());
+    addRow(QStringLiteral("tokensPerMegawattAtPoint"), tr("Output tok/s per MW"), QString());
+    // Per request of P in, O out at batch B (decode at the mean context P + O/2, not S): the --report keys of the same names.
+    addSection(tr("Cost and energy per request (P, O)"));
     addRow(QStringLiteral("costOutput"), tr("Per 1M out tok, decode"), QString());
     addRow(QStringLiteral("costOutputAllIn"), tr("Per 1M out tok, all-in"), QString());
     addRow(QStringLiteral("costInput"), tr("Per 1M input tok"), QString());

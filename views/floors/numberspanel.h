@@ -20,8 +20,9 @@ namespace ridgeline::views {
  * params, residentWeights, weights (read per step per GPU), kvPerToken, kvPerTokenPerGpu, experts,
  * floor, allExpertsFloor, step, comm, read, kvShare, perUser, total, affine, ridge, computePeak,
  * decodeIntensity, computeBoundBatch, sloBatches, prefillFlop, prefillTime, crossover,
- * computeBoundPrompt, attentionShare, kvWritten, kvBudget, fits, maxSequences; the economics at the operating point
- * (views::economicsTexts): price, costOutput (the decode share, labelled so), costOutputAllIn (every GPU-second charged to
+ * computeBoundPrompt, attentionShare, kvWritten, kvBudget, fits, maxSequences; the economics (views::economicsTexts): at
+ * the operating point (B, S), as t_step, price, costOutputAtPoint, joulesPerTokenAtPoint, tokensPerMegawattAtPoint ("does
+ * not fit" where the cache at (B, S) does not); per request of P in and O out, costOutput (the decode share, labelled so), costOutputAllIn (every GPU-second charged to
  * output, as --report's cost_per_million_output_tokens_all_in), costInput, joulesPerToken, tokensPerMegawatt ("\u2013" where
  * the price or the power is unknown, the tool tip saying what to set).
  *
