@@ -599,8 +599,8 @@ std::vector<SweepPoint> sweepWorkloadMaxSequences(const Scenario& scenario, cons
 
 /**
  * "" or one sentence saying that run @p r fell behind its offered load: at least 100 requests, and the run went on
- * after its last arrival for longer than the arrivals spanned (spanSeconds - arrivalSpanSeconds >
- * arrivalSpanSeconds > 0): "the fleet fell behind the offered load: the last request finished 3,050 s after the last
+ * after its last arrival (spanSeconds - arrivalSpanSeconds) for more than a fifth of the arrivals' span and more than
+ * ten times a request's own work (median prefill + median ITL x mean output tokens): "the fleet fell behind the offered load: the last request finished 3,050 s after the last
  * arrival (arrivals over 600 s), so the latencies grow with the run's length". Its percentiles then describe a
  * queue that never settles (a longer run reports longer ones), which a headline must not pass off as a steady state.
  */
