@@ -126,6 +126,7 @@ private slots:
     void scenarioPriceSeedsItsDevice();
     void pricesAreInTheScenariosCurrency();
     void boxesShowTheValuesThePlanUses();
+    void noDeviceFitsKeepsThePlotsSize();
     void planFileReplacesTheLivePlan();
     void badPlanFileLosesNothing();
     void openPlanFileButtonUsesTheDialog();
@@ -761,6 +762,31 @@ void TestPlanTab::boxesShowTheValuesThePlanUses()
     QCOMPARE(t->itlSpinBox()->value(), 40.0);
     QCOMPARE(t->request()->slo.itlMs, 40.0);
     QVERIFY(t->rangeNoteLabel()->isHidden());
+}
+
+void TestPlanTab::noDeviceFitsKeepsThePlotsSize()
+{
+    // h14b: with no device fitting the model (--set model.params=1e16) the empty legend, hidden, capped the plot's
+    // column: the axis rect shrank to 50 px of 1,191 with its tick labels run together.
+    PlanTab* t = tab();
+    QCustomPlot* p = t->plot()->plot();
+    const int before = p->axisRect()->width();
+    QVERIFY(before > p->width() / 2);
+    m_window->document()->edit([](model::Scenario& s) { s.model.params = 1e16; });
+    QTRY_VERIFY(t->result()->plans.empty());
+    QVERIFY(t->plot()->drawnDevices().empty());
+    p->replot();
+    QVERIFY2(p->axisRect()->width() > p->width() / 2, qPrintable(QStringLiteral("%1 of %2").arg(p->axisRect()->width()).arg(p->width())));
+    QVERIFY(t->plot()->noPlanLabel()->visible());
+    QVERIFY2(t->plot()->noPlanLabel()->text().contains(QStringLiteral("No device fits")), qPrintable(t->plot()->noPlanLabel()->text()));
+    const QString picture = QDir(QDir::tempPath()).filePath(QStringLiteral("ridgeline-plan-no-device-fits.png"));
+    QVERIFY(m_window->grab().save(picture)); // for a person to look at
+    // Back to a model that fits: the legend is under the plot again, the plot as wide as before.
+    m_window->document()->edit([](model::Scenario& s) { s.model.params = model::defaultScenario().model.params; });
+    QTRY_VERIFY(!t->result()->plans.empty());
+    p->replot();
+    QVERIFY(p->legend->visible() && p->plotLayout()->hasElement(1, 0) && p->plotLayout()->element(1, 0) == p->legend);
+    QCOMPARE(p->axisRect()->width(), before);
 }
 
 namespace {

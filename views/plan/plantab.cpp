@@ -109,7 +109,7 @@ QString whyNoPlan(const model::PlanRequest& request, const model::PlanResult& re
         doesNotFit += d.reason == model::ExclusionReason::DoesNotFit ? 1 : 0;
     if (!bestItl) {
         lines << PlanPlot::tr("No device fits the model with one sequence of %1 tokens (the list below says why).")
-                     .arg(format::number(request.load.promptTokens + request.load.outputTokens, 6));
+                     .arg(format::integer(request.load.promptTokens + request.load.outputTokens)); // whole tokens: 2,304, not 2,304.00
     } else {
         lines << PlanPlot::tr("Best ITL %1 ms (%2); best TTFT %3 ms (%4).")
                      .arg(format::number(result.points[*bestItl].itlMs, 3), deviceName(request, result.points[*bestItl].device),
@@ -296,7 +296,24 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
     }
     m_notDrawn = candidates;
     QCPLayoutGrid* layout = p->plotLayout();
-    const bool inLayout = layout->hasElement(2, 0) && layout->element(2, 0) == m_notDrawnNote;
+    auto holds = [layout](QCPLayoutElement* element) {
+        for (int i = 0; i < layout->elementCount(); ++i)
+            if (layout->elementAt(i) == element)
+                return true;
+        return false;
+    };
+    // The legend under the plot only while it has entries: an empty legend, hidden, still capped the layout column at
+    // its own grid's maximum width, so the axis rect shrank to 50 px with its tick labels run together when no device
+    // fit (--set model.params=1e16, a trial).
+    if (!drawn.empty() && !holds(p->legend)) {
+        layout->insertRow(1);
+        layout->addElement(1, 0, p->legend);
+        layout->setRowStretchFactor(1, 0.001);
+    } else if (drawn.empty() && holds(p->legend)) {
+        layout->take(p->legend);
+        layout->simplify();
+    }
+    const bool inLayout = holds(m_notDrawnNote);
     if (m_notDrawn > 0) {
         m_notDrawnNote->setText(
             result.plans.empty()
@@ -307,9 +324,10 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
                      "plan_pareto.csv")
                       .arg(m_notDrawn)
                       .arg(int(drawn.size())));
-        if (!inLayout) {
-            layout->addElement(2, 0, m_notDrawnNote);
-            layout->setRowStretchFactor(2, 0.001);
+        if (!inLayout) { // under the legend
+            const int row = layout->rowCount();
+            layout->addElement(row, 0, m_notDrawnNote);
+            layout->setRowStretchFactor(row, 0.001);
         }
         m_notDrawnNote->setVisible(true);
     } else if (inLayout) {
