@@ -1077,21 +1077,18 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
         QString line = str(backlog);
         line[0] = line[0].toUpper();
         if (r.prefillReplicas > 0 && size_t(r.prefillReplicas) < r.replicas.size()) {
-            double decodeWait = 0, prefillBusy = 0, decodeBusy = 0;
-            for (size_t i = 0; i < r.replicas.size(); ++i) {
-                const model::ReplicaLoad& load = r.replicas[i];
-                if (int(i) < r.prefillReplicas) {
-                    prefillBusy = std::max(prefillBusy, load.busyFraction);
-                } else {
-                    decodeWait = std::max(decodeWait, load.completed > 0 ? load.p99TtftSeconds : 0.0);
-                    decodeBusy = std::max(decodeBusy, load.busyFraction);
-                }
-            }
-            line += tr(" (the %1 pool: busy up to %2 against the %3 pool's %4; p99 wait for a decode slot %5, in the ITL and TPOT, "
-                       "not in the TTFT, which ends at the prefill)")
-                        .arg(decodeBusy >= prefillBusy ? tr("decode") : tr("prefill"), format::percent(std::max(decodeBusy, prefillBusy)),
-                             decodeBusy >= prefillBusy ? tr("prefill") : tr("decode"), format::percent(std::min(decodeBusy, prefillBusy)),
-                             format::duration(decodeWait));
+            // The pool behind is the one its requests wait for: a prefill slot (queue wait, in the TTFT) or a decode
+            // slot (the decode rows' wait, in the ITL and TPOT). Busy time tells them apart badly: both read ~100 %.
+            double decodeWait = 0;
+            for (size_t i = size_t(r.prefillReplicas); i < r.replicas.size(); ++i)
+                if (r.replicas[i].completed > 0)
+                    decodeWait = std::max(decodeWait, r.replicas[i].p99TtftSeconds);
+            const double prefillWait = r.all.latency.queueWait.p99;
+            const bool decodeBehind = decodeWait >= prefillWait;
+            line += tr(" (the %1 pool: p99 wait for a %1 slot %2, against %3 for a %4 slot; a decode slot's wait is in the ITL "
+                       "and TPOT, not in the TTFT, which ends at the prefill)")
+                        .arg(decodeBehind ? tr("decode") : tr("prefill"), format::duration(std::max(decodeWait, prefillWait)),
+                             format::duration(std::min(decodeWait, prefillWait)), decodeBehind ? tr("prefill") : tr("decode"));
         }
         takeaway += QLatin1Char('\n') + line + QLatin1Char('.');
     }
