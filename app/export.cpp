@@ -121,6 +121,12 @@ QList<TabPlot> tabPlots(const ExportSource& window, QStringList* notExported)
         add(5, simulation->latencyCdfPlot(), {simulation->latencyCdfPlot()->plot()});
         add(6, simulation->capSweepPlot(), {simulation->capSweepPlot()->plot()});
         add(7, simulation->kvUsagePlot(), {simulation->kvUsagePlot()->plot()});
+        const auto o = simulation->outcome();
+        if (o->rateSweep.steps > 0 && !o->rateSweepResult.points.empty()) { // the run swept the arrival rate
+            const QStringList rate = rateSweepPlotStems();
+            out.append({rate[0], simulation->rateSweepPlot(), {simulation->rateSweepPlot()->plot()}});
+            out.append({rate[1], simulation->attainmentPlot(), {simulation->attainmentPlot()->plot()}});
+        }
     } else if (notExported) {
         notExported->append(noSimulationNote());
     }
@@ -277,18 +283,44 @@ QString titleOf(const TabPlot& plot)
     return plot.stem;
 }
 
-/** Writes @p bytes whole or not at all; "" or the reason (model::writeFileAtomically). */
+/**
+ * "" or why the export will not write at @p path: a symbolic link there (QSaveFile writes through it, replacing the
+ * file it points at, outside the export's folder perhaps; a trial found it).
+ */
+QString linkRefusal(const QString& path)
+{
+    const QFileInfo at(path);
+    if (!at.isSymLink())
+        return {};
+    return tr("is a symbolic link (to %1); the export does not write through links: remove the link or export into "
+              "another folder; nothing was written at this name")
+        .arg(QDir::toNativeSeparators(at.symLinkTarget()));
+}
+
+/** Writes @p bytes whole or not at all; "" or the reason (model::writeFileAtomically; never through a link). */
 QString writeBytes(const QString& path, const QByteArray& bytes)
 {
+    if (QString refusal = linkRefusal(path); !refusal.isEmpty())
+        return refusal;
     return model::writeFileAtomically(path, bytes);
 }
 
 using Draw = std::function<void(QCPPainter&, const QRect&)>;
 
+/** The image formats, in the order the export writes them, with their file suffixes. */
+const QList<QPair<ExportFormat, QString>>& imageFormats()
+{
+    static const QList<QPair<ExportFormat, QString>> formats{
+        {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};
+    return formats;
+}
+
 /** Renders @p draw at @p size (logical pixels) into @p path as PNG (at @p dpi), PDF or SVG. */
 QString writeImage(const QString& path, ExportFormat format, const QSize& size, int dpi, const QString& title,
                    const Draw& draw)
 {
+    if (QString refusal = linkRefusal(path); !refusal.isEmpty())
+        return refusal;
     const QRect rect(QPoint(0, 0), size);
     if (format == ExportFormat::Png) {
         const double scale = dpi / 96.0;
@@ -489,6 +521,11 @@ QStringList plotStems()
     for (views::FloorPlotId id : views::floorPlotIds())
         stems << views::floorPlotName(id);
     return stems;
+}
+
+QStringList rateSweepPlotStems()
+{
+    return {QStringLiteral("simulation_rate_goodput"), QStringLiteral("simulation_rate_attainment")};
 }
 
 QStringList tabPlotStems()
@@ -782,14 +819,28 @@ QSize dashboardSize(const QSize& plotSize)
     return QSize(3 * plotSize.width() + 4 * kGap, kHeader + 2 * plotSize.height() + 2 * kGap);
 }
 
+namespace {
+
+/**
+ * Writes tab plot @p plot as @p format into @p dir (stem.suffix, options.size and dpi), the one image writer of
+ * exportAll() and exportPlanPlot(); @p record(path, error) keeps the path written and returns "" or the message.
+ */
+QString writeTabPlot(const QDir& dir, const TabPlot& plot, ExportFormat format, const QString& suffix, const ExportOptions& options,
+                     const std::function<QString(const QString&, const QString&)>& record)
+{
+    const QString path = dir.absoluteFilePath(plot.stem + QLatin1Char('.') + suffix);
+    return record(path, writeImage(path, format, options.size, options.dpi, titleOf(plot),
+                                   [&plot](QCPPainter& painter, const QRect& rect) { renderTabPlot(painter, plot, rect); }));
+}
+
+} // namespace
+
 QStringList exportTargets(const ExportSource& window, const ExportOptions& options)
 {
     const QDir dir(options.folder);
     QStringList out;
     const QList<TabPlot> tabs = tabPlots(window, nullptr);
-    const QList<QPair<ExportFormat, QString>> images{
-        {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};
-    for (const auto& [format, suffix] : images) {
+    for (const auto& [format, suffix] : imageFormats()) {
         if (!(options.formats & format))
             continue;
         for (const QString& stem : plotStems())
@@ -830,9 +881,7 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
         window.whatIfTabs()->calibrationTab()->refresh(); // it redraws only while visible otherwise
     window.whatIfTabs()->planTab()->recompute(); // likewise: searches only while visible
     const QList<TabPlot> tabs = tabPlots(window, nullptr);
-    const QList<QPair<ExportFormat, QString>> images{
-        {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};
-    for (const auto& [format, suffix] : images) {
+    for (const auto& [format, suffix] : imageFormats()) {
         if (!(options.formats & format))
             continue;
         for (views::FloorPlot* panel : panels) {
@@ -850,13 +899,9 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
                                          });
         if (QString message = record(path, error); !message.isEmpty())
             return message;
-        for (const TabPlot& plot : tabs) {
-            const QString tabPath = dir.absoluteFilePath(plot.stem + QLatin1Char('.') + suffix);
-            const QString tabError = writeImage(tabPath, format, options.size, options.dpi, titleOf(plot),
-                                                [&plot](QCPPainter& painter, const QRect& rect) { renderTabPlot(painter, plot, rect); });
-            if (QString message = record(tabPath, tabError); !message.isEmpty())
+        for (const TabPlot& plot : tabs)
+            if (QString message = writeTabPlot(dir, plot, format, suffix, options, record); !message.isEmpty())
                 return message;
-        }
     }
     if (options.formats & ExportFormat::Csv) {
         const views::BaselineOverlay* baseline = window.baseline();
@@ -905,15 +950,10 @@ QString exportPlanPlot(ExportSource& window, const ExportOptions& options, QStri
             written->append(path);
         return error.isEmpty() ? QString() : tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), error);
     };
-    const QList<QPair<ExportFormat, QString>> images{
-        {ExportFormat::Png, QStringLiteral("png")}, {ExportFormat::Pdf, QStringLiteral("pdf")}, {ExportFormat::Svg, QStringLiteral("svg")}};
-    for (const auto& [format, suffix] : images) {
+    for (const auto& [format, suffix] : imageFormats()) {
         if (!(options.formats & format))
             continue;
-        const QString path = dir.absoluteFilePath(plot.stem + QLatin1Char('.') + suffix);
-        const QString error = writeImage(path, format, options.size, options.dpi, titleOf(plot),
-                                         [&plot](QCPPainter& painter, const QRect& rect) { renderTabPlot(painter, plot, rect); });
-        if (QString message = record(path, error); !message.isEmpty())
+        if (QString message = writeTabPlot(dir, plot, format, suffix, options, record); !message.isEmpty())
             return message;
     }
     if (options.formats & ExportFormat::Csv) {

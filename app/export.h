@@ -85,6 +85,14 @@ QStringList plotStems();
 QStringList tabPlotStems();
 
 /**
+ * The Simulation tab's rate-sweep plots' file stems, exported after simulation_kv_usage when the run on screen swept
+ * the arrival rate (its "rate_sweep", or the tab's "Rate sweep"): simulation_rate_goodput (goodput and throughput
+ * against the arrival rate), simulation_rate_attainment (SLO attainment against it, the target and the highest rate
+ * holding it). Not in tabPlotStems(): a run without a sweep has neither.
+ */
+QStringList rateSweepPlotStems();
+
+/**
  * The CSV of a QCustomPlot's curves in long form, "\n" line ends: a "series" column (the curve's
  * legend name), then one column per axis the curves use, named by the axis label with its unit
  * (e.g. "context S (tokens per sequence)"); each row is one point of one curve and fills the two
@@ -158,6 +166,8 @@ QStringList exportTargets(const ExportSource& window, const ExportOptions& optio
  * other tabs' plots too: tabPlotStems(), as images and curvesCsv()),
  * overwriting (each file through QSaveFile: never half-written). With pinned scenarios each one's CSVs
  * are written as well, as "<stem>_<letter>.csv" ("decode_floor_a.csv" for A, "decode_floor_c.csv" for C).
+ * Never writes through a symbolic link: a link at a file's name is refused ("is a symbolic link (to TARGET) ...")
+ * and nothing is written at that name (QSaveFile would replace the file the link points at).
  * @param written receives every path written (may be nullptr)
  * @return "" on success, else one line naming the file and the reason (files before it were written)
  */

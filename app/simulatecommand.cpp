@@ -201,6 +201,9 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
     o.insert(QStringLiteral("rejected_over_max_context"), double(r.rejectedOverMaxContext));
     o.insert(QStringLiteral("rejected_over_kv_budget"), double(r.rejectedOverKvBudget));
     o.insert(QStringLiteral("span_s"), r.spanSeconds);
+    o.insert(QStringLiteral("arrival_span_s"), r.arrivalSpanSeconds); // first to last arrival (h14b)
+    if (const std::string backlog = model::backlogText(r); !backlog.empty())
+        o.insert(QStringLiteral("backlog"), str(backlog));
     o.insert(QStringLiteral("busy_s"), r.busySeconds);
     o.insert(QStringLiteral("steps"), double(r.steps));
     o.insert(QStringLiteral("preemptions"), double(r.preemptions));
@@ -293,6 +296,8 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                  .arg(r.steps)
                  .arg(r.preemptions)
                  .arg(QString::number(r.recomputedTokens, 'f', 0));
+    if (const std::string backlog = model::backlogText(r); !backlog.empty())
+        lines << QStringLiteral("  behind: %1").arg(str(backlog));
     lines << QStringLiteral("  sequences holding a slot: peak %1, mean %2; slot-time on finished sequences %3 %")
                  .arg(r.peakSequences)
                  .arg(QString::number(r.meanSequences, 'f', 1), QString::number(r.finishedSlotFraction * 100.0, 'f', 1));
@@ -324,6 +329,9 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                               ms(l.p99TtftSeconds).rightJustified(12), QString::number(l.meanSequences, 'f', 1).rightJustified(10),
                               QString::number(l.preemptions).rightJustified(8));
         }
+        if (r.prefillReplicas > 0)
+            lines << QStringLiteral("  (a D row's p99 TTFT is its wait for a decode slot, from the KV's arrival to the first decoded token: "
+                                    "part of the requests' ITL and TPOT; their TTFT is the P rows')");
     }
     for (size_t i = 0; i < r.classes.size() && i < c.classes.size() && c.classes.size() > 1; ++i) {
         lines << QString();

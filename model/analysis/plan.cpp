@@ -309,7 +309,10 @@ PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, d
     r.scenario = scenario;
     r.load = {requestsPerSecond, double(std::max(1, scenario.workload.promptTokens)), double(std::max(1, scenario.workload.outputTokens))};
     r.slo = {scenario.workload.ttftSloMs, itlSloMs};
-    r.candidates.devices = catalogueDevices();
+    if (!scenario.economics.currency.empty())
+        r.currency = scenario.economics.currency;
+    // The example prices are in their own currency: a plan in another has them unknown, never relabelled.
+    r.candidates.devices = catalogueDevices(examplePricesApply(r.currency));
     return r;
 }
 

@@ -295,7 +295,8 @@ std::vector<PlanDevice> catalogueDevices(bool examplePrices = true, double pue =
 /**
  * A request for the window's scenario: its model, efficiency and serving; load = @p requestsPerSecond with
  * workload.promptTokens and workload.outputTokens; SLOs = workload.ttftSloMs and @p itlSloMs (a view passes
- * the ITL line it plans for, e.g. workload.itlSloMs.front()); candidates = catalogueDevices() with the defaults.
+ * the ITL line it plans for, e.g. workload.itlSloMs.front()); candidates = catalogueDevices() with the defaults;
+ * currency = economics.currency, the example prices only when examplePricesApply() to it (else unknown).
  */
 PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, double itlSloMs);
 

@@ -502,6 +502,9 @@ struct SimulationResult {
     TrafficSummary all;
     std::vector<TrafficSummary> classes;     ///< one per SimulationConfig::classes entry
     double spanSeconds = 0;                  ///< first arrival to last completion
+    /// first arrival to last arrival. spanSeconds - arrivalSpanSeconds is how long the run went on after the last
+    /// arrival: longer than the arrivals' own span, the fleet fell behind the offered load (backlogText())
+    double arrivalSpanSeconds = 0;
     double busySeconds = 0;                  ///< time spent in steps
     long long steps = 0;
     long long mixedSteps = 0;                ///< steps holding decodes and prefill chunks together
@@ -600,6 +603,15 @@ std::vector<SweepPoint> sweepMaxSequences(const Scenario& scenario, const Simula
 std::vector<SweepPoint> sweepWorkloadMaxSequences(const Scenario& scenario, const SimulationConfig& config,
                                                   const SimulationProgress& progress = {});
 
+/**
+ * "" or one sentence saying that run @p r fell behind its offered load: at least 100 requests, and the run went on
+ * after its last arrival (spanSeconds - arrivalSpanSeconds) for more than a fifth of the arrivals' span and more than
+ * ten times a request's own work (median prefill + median ITL x mean output tokens): "the fleet fell behind the offered load: the last request finished 3,050 s after the last
+ * arrival (arrivals over 600 s), so the latencies grow with the run's length". Its percentiles then describe a
+ * queue that never settles (a longer run reports longer ones), which a headline must not pass off as a steady state.
+ */
+std::string backlogText(const SimulationResult& r);
+
 /** An open-loop arrival-rate sweep (the simulation file's "rate_sweep", or --rate-sweep FROM:TO:STEPS). */
 struct RateSweep {
     double fromPerSecond = 0;      ///< first rate, requests/s (> 0)
@@ -661,7 +673,9 @@ std::string checkRateSweep(const SimulationConfig& config, const RateSweep& swee
 
 /**
  * Simulates the workload at each rate of @p sweep (fleet and policy as in @p config), then bisects between the
- * last rate meeting the attainment target and the first missing it, sweep.bisections times. Attainment is the
+ * last rate meeting the attainment target and the first missing it, sweep.bisections times: at the midpoint, or
+ * at the geometric mean sqrt(lo x hi) while the bracket spans more than a decade (hi > 10 lo), so that a wide
+ * sweep (1 to 1e9 req/s) still narrows to the rate where attainment falls. Attainment is the
  * fraction of requests meeting both SLOs (TTFT and the ITL statistic), goodput those requests per second.
  * Preconditions: checkRateSweep() is "". @p progress as in simulate() (per run).
  */

@@ -86,6 +86,8 @@ private slots:
     void headlessExportWritesEveryFormat();
     void csvValuesAreTheModels();
     void unwritableFolderFails();
+    void linkAtATargetIsRefused();
+    void rateSweepPlotsAreExported();
     void badOptionsAreRefused();
     void windowExportListsAndWrites();
     void everyTabIsExported();
@@ -202,6 +204,48 @@ void TestExport::unwritableFolderFails()
         QVERIFY2(r.err.startsWith("ridgeline: --export "), r.err.constData());
         QVERIFY2(r.err.contains("blocker is a file, not a folder"), r.err.constData());
         QVERIFY(r.out.isEmpty());
+    }
+}
+
+void TestExport::linkAtATargetIsRefused()
+{
+    // h14b: a symbolic link at a target's name was written through (QSaveFile replaced the file it points at).
+    const QString out = m_dir.filePath(QStringLiteral("linked"));
+    QVERIFY(QDir().mkpath(out));
+    const QString outside = m_dir.filePath(QStringLiteral("outside.txt"));
+    QFile f(outside);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write("keep") == 4);
+    f.close();
+    const QString link = QDir(out).filePath(QStringLiteral("decode_floor.csv"));
+    QVERIFY(QFile::link(outside, link));
+    const Result r = runRidgeline({QStringLiteral("--export"), out, QStringLiteral("--format"), QStringLiteral("csv")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("decode_floor.csv: is a symbolic link") && r.err.contains("outside.txt"), r.err.constData());
+    QCOMPARE(readFile(outside), QByteArray("keep"));
+    QVERIFY(QFileInfo(link).isSymLink());
+}
+
+void TestExport::rateSweepPlotsAreExported()
+{
+    // h14b: --export left out the Simulation tab's rate-sweep plots without a word; a run that swept the rate
+    // exports them (images and CSVs) after simulation_kv_usage.
+    const QString sim = m_dir.filePath(QStringLiteral("sweep.json"));
+    QFile f(sim);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"format_version": 1, "simulation": {"requests": 200, "max_sequences": 16, "sweep_max_sequences": [8, 16],
+        "classes": [{"name": "chat", "rate_per_s": 2, "prompt": {"dist": "fixed", "value": 200},
+                     "output": {"dist": "fixed", "value": 20}}],
+        "rate_sweep": {"from": 1, "to": 8, "steps": 2, "attainment": 0.9, "bisections": 1}}})");
+    f.close();
+    const QString out = m_dir.filePath(QStringLiteral("swept"));
+    const Result r = runRidgeline({QStringLiteral("--export"), out, QStringLiteral("--simulate"), sim, QStringLiteral("--format"),
+                                   QStringLiteral("png,csv"), QStringLiteral("--size"), QStringLiteral("640x400")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    for (const QString& stem : app::rateSweepPlotStems()) {
+        QCOMPARE(QImage(QDir(out).filePath(stem + QStringLiteral(".png"))).size(), QSize(640, 400));
+        const QList<QByteArray> lines = readFile(QDir(out).filePath(stem + QStringLiteral(".csv"))).split('\n');
+        QVERIFY2(lines.size() > 2 && lines.first().contains("rate"), qPrintable(stem));
+        QVERIFY2(r.out.contains(QFile::encodeName(stem + QStringLiteral(".png"))), r.out.constData());
     }
 }
 

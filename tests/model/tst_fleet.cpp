@@ -980,6 +980,67 @@ private slots:
         QCOMPARE(*none.firstMissPerSecond, 70.0);
     }
 
+    void fallingBehindIsSaid()
+    {
+        // h14b: a disaggregated run with one decode replica under two prefill replicas: TTFT (the prefill pool's) stays
+        // short while the decode replica queues the requests far past the last arrival. Every request finishes; the
+        // run says it fell behind, and the decode replica's "TTFT" (its wait for a slot) dwarfs the requests' TTFT.
+        const Scenario s = planning();
+        SimulationConfig c;
+        c.requests = 400;
+        c.maxSequences = 8;
+        c.replicas = 1;
+        c.prefillReplicas = 2;
+        c.ttftSloMs = 1000;
+        c.itlSloMs = 50;
+        c.classes = {rated("chat", 20, 500, 400)};
+        QVERIFY2(checkSimulationConfig(c).empty(), checkSimulationConfig(c).c_str());
+        const SimulationResult r = simulateWorkload(s, c);
+        QCOMPARE(r.all.completed, 400LL);
+        QVERIFY(r.arrivalSpanSeconds > 10 && r.arrivalSpanSeconds < r.spanSeconds);
+        const std::string behind = backlogText(r);
+        QVERIFY2(QString::fromStdString(behind).startsWith(QLatin1String("the fleet fell behind the offered load")), behind.c_str());
+        QCOMPARE(int(r.replicas.size()), 3);
+        QVERIFY(r.replicas.back().p99TtftSeconds > 10 * r.all.latency.ttft.p99);
+        qInfo("1 decode replica: TTFT p99 %.0f ms, decode-slot wait p99 %.0f ms; %s", r.all.latency.ttft.p99 * 1e3,
+              r.replicas.back().p99TtftSeconds * 1e3, behind.c_str());
+        // Two decode replicas with room for 64 sequences each keep up: nothing to say.
+        c.replicas = 2;
+        c.maxSequences = 64;
+        const SimulationResult kept = simulateWorkload(s, c);
+        QVERIFY2(backlogText(kept).empty(), backlogText(kept).c_str());
+    }
+
+    void sweepBisectsAWideRangeInLogSpace()
+    {
+        // h14b: --rate-sweep 1:1e9 halved 1 to 1e9 req/s linearly (500,000,000 req/s, then 250,000,000, ...) and
+        // reported 1 req/s. In log space the bracket narrows to the rate where attainment falls, within a decade.
+        const Scenario s = planning();
+        SimulationConfig c;
+        c.requests = 300;
+        c.maxSequences = 32;
+        c.ttftSloMs = 500;
+        c.itlSloMs = 30;
+        c.classes = {rated("chat", 1, 200, 40)};
+        RateSweep sweep;
+        sweep.fromPerSecond = 1;
+        sweep.toPerSecond = 1e9;
+        sweep.steps = 2;
+        sweep.attainmentTarget = 0.9;
+        sweep.bisections = 8;
+        QVERIFY2(checkRateSweep(c, sweep, "--rate-sweep").empty(), checkRateSweep(c, sweep, "--rate-sweep").c_str());
+        const RateSweepResult r = sweepArrivalRate(s, c, sweep);
+        QVERIFY(r.maxRatePerSecond && r.firstMissPerSecond);
+        QVERIFY2(*r.maxRatePerSecond > 2, qPrintable(QString::number(*r.maxRatePerSecond))); // not the first rate
+        QVERIFY2(*r.firstMissPerSecond < 10 * *r.maxRatePerSecond,
+                 qPrintable(QStringLiteral("%1 to %2").arg(*r.maxRatePerSecond).arg(*r.firstMissPerSecond)));
+        for (const RatePoint& p : r.points)
+            if (p.ratePerSecond <= *r.maxRatePerSecond)
+                QVERIFY(p.attainment >= 0.9);
+        qInfo("1 to 1e9 req/s: highest rate holding 90 %% attainment %.3g req/s (%.3g misses it)", *r.maxRatePerSecond,
+              *r.firstMissPerSecond);
+    }
+
     void sweepRefusals()
     {
         SimulationConfig c;

@@ -97,6 +97,12 @@ QRectF labelRect(const QCPItemText* label)
     return QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
 }
 
+/** 1e6 as the tab writes it (the locale's grouping). */
+QString format1e6()
+{
+    return ridgeline::views::format::integer(1e6);
+}
+
 } // namespace
 
 class TestPlanTab final : public QObject {
@@ -118,6 +124,9 @@ private slots:
     void labelsDoNotOverlap();
     void devicesNotDrawnAreSaid();
     void scenarioPriceSeedsItsDevice();
+    void pricesAreInTheScenariosCurrency();
+    void boxesShowTheValuesThePlanUses();
+    void noDeviceFitsKeepsThePlotsSize();
     void planFileReplacesTheLivePlan();
     void badPlanFileLosesNothing();
     void openPlanFileButtonUsesTheDialog();
@@ -683,6 +692,101 @@ void TestPlanTab::scenarioPriceSeedsItsDevice()
     // Back to the example: the row follows the scenario.
     m_window->document()->edit([](model::Scenario& s) { s.economics.pricePerGpuHour = 0; });
     QTRY_COMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("example"));
+}
+
+void TestPlanTab::pricesAreInTheScenariosCurrency()
+{
+    // h14b: a EUR scenario's Plan tab priced every device with the USD example prices under "$" headers, the
+    // scenario's own EUR price among them.
+    PlanTab* t = tab();
+    QCOMPARE(t->table()->horizontalHeaderItem(PlanTab::CostColumn)->text(), QStringLiteral("$/1M out"));
+    m_window->document()->edit([](model::Scenario& s) {
+        s.economics.currency = "EUR";
+        s.economics.pricePerGpuHour = 3.1; // the scenario's H100 SXM, in EUR
+    });
+    QTRY_COMPARE(QString::fromStdString(t->request()->currency), QStringLiteral("EUR"));
+    QCOMPARE(t->currency(), QStringLiteral("EUR"));
+    QCOMPARE(t->table()->horizontalHeaderItem(PlanTab::CostColumn)->text(), QStringLiteral("EUR/1M out"));
+    QCOMPARE(t->economicsTable()->horizontalHeaderItem(PlanTab::PriceColumn)->text(), QStringLiteral("EUR/GPU-hour"));
+    QVERIFY(!t->examplePricesCheckBox()->isEnabled()); // USD examples do not apply to a EUR plan
+    for (const model::PlanDevice& d : t->request()->candidates.devices)
+        if (d.id == "h100-sxm")
+            QCOMPARE(*d.economics.pricePerGpuHour, 3.1);
+        else
+            QVERIFY2(!d.economics.pricePerGpuHour, d.id.c_str()); // no USD example relabelled as euros
+    QVERIFY2(t->plot()->takeaway().contains(QStringLiteral("EUR")), qPrintable(t->plot()->takeaway()));
+    // A plan file's own currency while it is shown (this one's is USD), the scenario's again after.
+    QCOMPARE(t->loadPlanFile(QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json")), QString());
+    QCOMPARE(t->table()->horizontalHeaderItem(PlanTab::CostColumn)->text(), QStringLiteral("$/1M out"));
+    t->showLivePlan();
+    QCOMPARE(t->table()->horizontalHeaderItem(PlanTab::CostColumn)->text(), QStringLiteral("EUR/1M out"));
+    QVERIFY(!t->examplePricesCheckBox()->isEnabled());
+}
+
+void TestPlanTab::boxesShowTheValuesThePlanUses()
+{
+    // h14b: the ITL box (1 to 100,000 ms) showed a scenario's 1,000,000 ms as 100,000 and the plan used 100,000; a plan
+    // file's SLOs were not shown at all (the disabled boxes kept the scenario's).
+    PlanTab* t = tab();
+    QVERIFY(t->rangeNoteLabel()->isHidden());
+    m_window->document()->edit([](model::Scenario& s) { s.workload.itlSloMs = {1e6}; });
+    QTRY_COMPARE(t->request()->slo.itlMs, 1e6);
+    QCOMPARE(t->itlSpinBox()->value(), t->itlSpinBox()->maximum());
+    const QString note = t->rangeNoteLabel()->text();
+    QVERIFY(!t->rangeNoteLabel()->isHidden());
+    QVERIFY2(note.contains(QStringLiteral("ITL SLO")) && note.contains(format1e6()) && note.contains(QStringLiteral("outside")),
+             qPrintable(note));
+    // Typing into the box is the user's value: the plan takes it and the note goes.
+    t->itlSpinBox()->setValue(40);
+    QTRY_COMPARE(t->request()->slo.itlMs, 40.0);
+    QVERIFY(t->rangeNoteLabel()->isHidden());
+
+    // A plan file's rate, SLOs and PUE in the (disabled) boxes; one the box cannot hold is said.
+    QTemporaryDir dir;
+    QFile in(QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QByteArray json = in.readAll();
+    json.replace("\"slo\": {\"ttft_ms\": 1000, \"itl_ms\": 50}", "\"slo\": {\"ttft_ms\": 1500, \"itl_ms\": 0.25}");
+    const QString path = dir.filePath(QStringLiteral("plan.json"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(json) == json.size());
+    out.close();
+    QCOMPARE(t->loadPlanFile(path), QString());
+    QCOMPARE(t->request()->slo.itlMs, 0.25);
+    QCOMPARE(t->ttftSpinBox()->value(), 1500.0);
+    QCOMPARE(t->rateSpinBox()->value(), 10.0);
+    QCOMPARE(t->pueSpinBox()->value(), 1.2);
+    QVERIFY2(t->rangeNoteLabel()->text().contains(QStringLiteral("plan file's 0.25 ms")), qPrintable(t->rangeNoteLabel()->text()));
+    // Back to the live plan: the live values again.
+    t->showLivePlan();
+    QCOMPARE(t->itlSpinBox()->value(), 40.0);
+    QCOMPARE(t->request()->slo.itlMs, 40.0);
+    QVERIFY(t->rangeNoteLabel()->isHidden());
+}
+
+void TestPlanTab::noDeviceFitsKeepsThePlotsSize()
+{
+    // h14b: with no device fitting the model (--set model.params=1e16) the empty legend, hidden, capped the plot's
+    // column: the axis rect shrank to 50 px of 1,191 with its tick labels run together.
+    PlanTab* t = tab();
+    QCustomPlot* p = t->plot()->plot();
+    const int before = p->axisRect()->width();
+    QVERIFY(before > p->width() / 2);
+    m_window->document()->edit([](model::Scenario& s) { s.model.params = 1e16; });
+    QTRY_VERIFY(t->result()->plans.empty());
+    QVERIFY(t->plot()->drawnDevices().empty());
+    p->replot();
+    QVERIFY2(p->axisRect()->width() > p->width() / 2, qPrintable(QStringLiteral("%1 of %2").arg(p->axisRect()->width()).arg(p->width())));
+    QVERIFY(t->plot()->noPlanLabel()->visible());
+    QVERIFY2(t->plot()->noPlanLabel()->text().contains(QStringLiteral("No device fits")), qPrintable(t->plot()->noPlanLabel()->text()));
+    const QString picture = QDir(QDir::tempPath()).filePath(QStringLiteral("ridgeline-plan-no-device-fits.png"));
+    QVERIFY(m_window->grab().save(picture)); // for a person to look at
+    // Back to a model that fits: the legend is under the plot again, the plot as wide as before.
+    m_window->document()->edit([](model::Scenario& s) { s.model.params = model::defaultScenario().model.params; });
+    QTRY_VERIFY(!t->result()->plans.empty());
+    p->replot();
+    QVERIFY(p->legend->visible() && p->plotLayout()->hasElement(1, 0) && p->plotLayout()->element(1, 0) == p->legend);
+    QCOMPARE(p->axisRect()->width(), before);
 }
 
 namespace {

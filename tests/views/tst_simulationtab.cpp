@@ -88,6 +88,8 @@ private slots:
     void badInputsDoNotRun();
     void perClassResults();
     void batchOnlyFileRunsAsWritten();
+    void layoutIsShownWhereTpIs();
+    void decodePoolWaitIsNotCalledTtft();
     void hookedIntoWhatIfTabsAndRendersPng();
     void fleetTableAndRateSweep();
 };
@@ -301,6 +303,73 @@ void TestSimulationTab::batchOnlyFileRunsAsWritten()
     // Typing a chat rate adds a chat class, as the inputs say.
     tab.chatRateSpinBox()->setValue(2);
     QCOMPARE(tab.config().classes.size(), size_t(2));
+}
+
+/** h14b: the scenario line showed TP alone ("H100 SXM ×2"); a file's pipeline_stages and expert_parallel ran unseen. */
+void TestSimulationTab::layoutIsShownWhereTpIs()
+{
+    ScenarioDocument document(model::defaultScenario());
+    SimulationTab tab(&document);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("pipeline.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"scenario": {"hardware": {"gpus": 2}},
+                  "simulation": {"max_sequences": 16, "requests": 50, "pipeline_stages": 2, "microbatches": 2,
+                  "classes": [{"name": "chat", "rate_per_s": 1, "prompt": {"dist": "fixed", "value": 100},
+                               "output": {"dist": "fixed", "value": 10}}]}})");
+    file.close();
+    QCOMPARE(tab.loadExample(path), QString());
+    QCOMPARE(tab.config().pipelineStages, 2);
+    const auto* label = tab.findChild<QLabel*>(QStringLiteral("simulationScenarioLabel"));
+    QVERIFY(label);
+    QVERIFY2(label->text().contains(QStringLiteral("×4 GPUs per replica (TP 2, PP 2, EP 1, 2 microbatches)")), qPrintable(label->text()));
+    // One GPU without PP or EP: no layout to name.
+    tab.clearExample();
+    QVERIFY2(!label->text().contains(QStringLiteral("GPUs per replica")), qPrintable(label->text()));
+}
+
+/**
+ * h14b: a disaggregated run with one decode replica showed TTFT p99 953 ms in the tables beside a decode row of
+ * "TTFT p99 3.66e6 ms" and no word that the decode pool had fallen an hour behind.
+ */
+void TestSimulationTab::decodePoolWaitIsNotCalledTtft()
+{
+    ScenarioDocument document(model::defaultScenario());
+    SimulationTab tab(&document);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("pools.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"simulation": {"max_sequences": 8, "requests": 400, "replicas": 1, "prefill_replicas": 2,
+                  "ttft_slo_ms": 1000, "itl_slo_ms": 50,
+                  "classes": [{"name": "chat", "rate_per_s": 20, "prompt": {"dist": "fixed", "value": 500},
+                               "output": {"dist": "fixed", "value": 400}}]}})");
+    file.close();
+    QCOMPARE(tab.loadExample(path), QString());
+    tab.sweepEdit()->clear();
+    QSignalSpy shown(&tab, &SimulationTab::outcomeShown);
+    tab.run();
+    QVERIFY(shown.wait(120000));
+    const model::SimulationResult& r = tab.outcome()->result;
+    QCOMPARE(int(r.replicas.size()), 3);
+    QTableWidget* table = tab.replicaTable();
+    QCOMPARE(table->verticalHeaderItem(2)->text(), QStringLiteral("Decode 0"));
+    QCOMPARE(table->item(2, SimulationTab::ReplicaTtftP99Column)->text(),
+             QStringLiteral("wait ") + format::duration(r.replicas[2].p99TtftSeconds));
+    QVERIFY(table->item(2, SimulationTab::ReplicaTtftP99Column)->toolTip().contains(QStringLiteral("not of their TTFT")));
+    QCOMPARE(table->item(0, SimulationTab::ReplicaTtftP99Column)->text(), format::duration(r.replicas[0].p99TtftSeconds));
+    // The title's TTFT range is the prefill pool's; the decode wait is given apart.
+    const QString title = tab.replicaTitle()->text();
+    QVERIFY2(title.contains(QStringLiteral("p99 wait for a decode slot")), qPrintable(title));
+    QVERIFY2(!title.contains(QStringLiteral("to ") + format::duration(r.replicas[2].p99TtftSeconds) + QStringLiteral(", p99 wait")),
+             qPrintable(title));
+    // The headline says the run fell behind, which pool, and the decode wait.
+    const QString summary = tab.summaryLabel()->text();
+    QVERIFY2(summary.contains(QStringLiteral("fell behind the offered load")) && summary.contains(QStringLiteral("the decode pool")),
+             qPrintable(summary));
 }
 
 void TestSimulationTab::badExampleNamesTheField()

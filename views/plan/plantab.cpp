@@ -109,7 +109,7 @@ QString whyNoPlan(const model::PlanRequest& request, const model::PlanResult& re
         doesNotFit += d.reason == model::ExclusionReason::DoesNotFit ? 1 : 0;
     if (!bestItl) {
         lines << PlanPlot::tr("No device fits the model with one sequence of %1 tokens (the list below says why).")
-                     .arg(format::number(request.load.promptTokens + request.load.outputTokens, 6));
+                     .arg(format::integer(request.load.promptTokens + request.load.outputTokens)); // whole tokens: 2,304, not 2,304.00
     } else {
         lines << PlanPlot::tr("Best ITL %1 ms (%2); best TTFT %3 ms (%4).")
                      .arg(format::number(result.points[*bestItl].itlMs, 3), deviceName(request, result.points[*bestItl].device),
@@ -296,7 +296,24 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
     }
     m_notDrawn = candidates;
     QCPLayoutGrid* layout = p->plotLayout();
-    const bool inLayout = layout->hasElement(2, 0) && layout->element(2, 0) == m_notDrawnNote;
+    auto holds = [layout](QCPLayoutElement* element) {
+        for (int i = 0; i < layout->elementCount(); ++i)
+            if (layout->elementAt(i) == element)
+                return true;
+        return false;
+    };
+    // The legend under the plot only while it has entries: an empty legend, hidden, still capped the layout column at
+    // its own grid's maximum width, so the axis rect shrank to 50 px with its tick labels run together when no device
+    // fit (--set model.params=1e16, a trial).
+    if (!drawn.empty() && !holds(p->legend)) {
+        layout->insertRow(1);
+        layout->addElement(1, 0, p->legend);
+        layout->setRowStretchFactor(1, 0.001);
+    } else if (drawn.empty() && holds(p->legend)) {
+        layout->take(p->legend);
+        layout->simplify();
+    }
+    const bool inLayout = holds(m_notDrawnNote);
     if (m_notDrawn > 0) {
         m_notDrawnNote->setText(
             result.plans.empty()
@@ -307,9 +324,10 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
                      "plan_pareto.csv")
                       .arg(m_notDrawn)
                       .arg(int(drawn.size())));
-        if (!inLayout) {
-            layout->addElement(2, 0, m_notDrawnNote);
-            layout->setRowStretchFactor(2, 0.001);
+        if (!inLayout) { // under the legend
+            const int row = layout->rowCount();
+            layout->addElement(row, 0, m_notDrawnNote);
+            layout->setRowStretchFactor(row, 0.001);
         }
         m_notDrawnNote->setVisible(true);
     } else if (inLayout) {
@@ -617,6 +635,13 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_message->setStyleSheet(QStringLiteral("QLabel { color: %1; font-weight: 600; }").arg(palette::css(palette::error())));
     m_message->setVisible(false);
 
+    m_rangeNote = new QLabel(this);
+    m_rangeNote->setObjectName(QStringLiteral("planRangeNoteLabel"));
+    m_rangeNote->setWordWrap(true);
+    m_rangeNote->setTextFormat(Qt::PlainText);
+    m_rangeNote->setAccessibleName(tr("Values the input boxes cannot show"));
+    m_rangeNote->setVisible(false);
+
     m_plot = new PlanPlot(this);
     m_plot->setMinimumHeight(380);
 
@@ -681,6 +706,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     layout->addLayout(sourceRow);
     layout->addLayout(inputs);
     layout->addWidget(note);
+    layout->addWidget(m_rangeNote);
     layout->addWidget(m_message);
     layout->addWidget(m_plot, 3);
     layout->addLayout(lower, 2);
@@ -691,11 +717,19 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_timer->setInterval(0);
     connect(m_timer, &QTimer::timeout, this, [this] { recompute(); });
 
+    m_livePue = m_pue->value();
     syncSlosFromDocument();
     showSource();
+    showCurrency();
     connect(m_document, &ScenarioDocument::evaluated, this, &PlanTab::scheduleRecompute);
-    for (QDoubleSpinBox* spin : {m_rate, m_ttft, m_itl, m_pue})
-        connect(spin, &QDoubleSpinBox::valueChanged, this, &PlanTab::scheduleRecompute);
+    // A user's edit (the boxes are set with their signals blocked otherwise): the live plan takes the box's value.
+    for (auto [spin, live] : {std::pair{m_rate, &m_liveRate}, std::pair{m_ttft, &m_liveTtftMs}, std::pair{m_itl, &m_liveItlMs},
+                              std::pair{m_pue, &m_livePue}})
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, live](double value) {
+            *live = value;
+            showInputValues();
+            scheduleRecompute();
+        });
     connect(m_examplePrices, &QCheckBox::toggled, this, [this] {
         fillEconomicsTable();
         scheduleRecompute();
@@ -705,7 +739,8 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
 void PlanTab::fillEconomicsTable()
 {
     const QSignalBlocker quiet(m_economics);
-    const bool examples = m_examplePrices->isChecked();
+    const bool examplesApply = model::examplePricesApply(currency().toStdString());
+    const bool examples = m_examplePrices->isChecked() && examplesApply;
     const ScenarioEconomics own = scenarioEconomics();
     auto cell = [this](int row, int column, const QString& text, bool editable) {
         // Items are updated in place: this runs inside itemChanged() while the edited item commits.
@@ -724,7 +759,10 @@ void PlanTab::fillEconomicsTable()
         cell(row, EconomicsDeviceColumn, QString::fromStdString(d.hardware.name), false);
         m_economics->item(row, EconomicsDeviceColumn)->setData(Qt::UserRole, QString::fromStdString(d.id));
         std::optional<double> price = examples ? d.economics.pricePerGpuHour : std::nullopt;
-        QString priceSource = d.economics.pricePerGpuHour ? (examples ? tr("example") : tr("example off")) : tr("none");
+        QString priceSource = !d.economics.pricePerGpuHour ? tr("none")
+                              : examples                   ? tr("example")
+                              : examplesApply              ? tr("example off")
+                                                           : tr("example in %1, not used").arg(QString::fromStdString(model::examplePriceCurrency()));
         const bool scenarioDevice = !own.deviceId.empty() && own.deviceId == d.id;
         if (scenarioDevice && own.pricePerGpuHour) {
             price = own.pricePerGpuHour;
@@ -840,15 +878,91 @@ QByteArray PlanTab::paretoCsv() const
 void PlanTab::syncSlosFromDocument()
 {
     const model::Workload& workload = m_document->evaluatedScenario().workload;
-    const QSignalBlocker blockTtft(m_ttft), blockItl(m_itl);
     if (workload.ttftSloMs > 0 && workload.ttftSloMs != m_documentTtftMs) {
         m_documentTtftMs = workload.ttftSloMs;
-        m_ttft->setValue(workload.ttftSloMs);
+        m_liveTtftMs = workload.ttftSloMs;
     }
     if (!workload.itlSloMs.empty() && workload.itlSloMs.front() > 0 && workload.itlSloMs.front() != m_documentItlMs) {
         m_documentItlMs = workload.itlSloMs.front();
-        m_itl->setValue(workload.itlSloMs.front());
+        m_liveItlMs = workload.itlSloMs.front();
     }
+    showInputValues();
+}
+
+void PlanTab::showInputValues()
+{
+    const bool file = m_planFile.has_value();
+    const model::PlanRequest* r = file ? &m_planFile->request : nullptr;
+    const double pue = r && !r->candidates.devices.empty() ? r->candidates.devices.front().economics.pue : m_livePue;
+    struct Shown {
+        QDoubleSpinBox* spin;
+        double value;
+        QString field, unit;
+        bool fromBox; ///< the live rate and PUE are the box's own values: nothing to note
+    };
+    const Shown values[] = {
+        {m_rate, r ? r->load.requestsPerSecond : m_liveRate, tr("Rate"), tr("req/s"), !file},
+        {m_ttft, r ? r->slo.ttftMs : m_liveTtftMs, tr("TTFT SLO"), tr("ms"), false},
+        {m_itl, r ? r->slo.itlMs : m_liveItlMs, tr("ITL SLO"), tr("ms"), false},
+        {m_pue, pue, tr("PUE"), QString(), !file},
+    };
+    // Every digit the value has, grouped when whole and large: 1,000,000 rather than 1e+06.
+    auto exact = [](double v) { return std::abs(v) >= 1e5 && v == std::round(v) ? format::integer(v) : format::plain(v); };
+    QStringList notes;
+    for (const Shown& v : values) {
+        const QSignalBlocker quiet(v.spin);
+        v.spin->setValue(v.value); // the live rate and PUE are the box's own: back from a file's
+        const double shown = v.spin->value();
+        if (v.fromBox || std::abs(shown - v.value) <= 1e-9 * std::max(1.0, std::abs(v.value)))
+            continue;
+        const QString unit = v.unit.isEmpty() ? QString() : QLatin1Char(' ') + v.unit;
+        const QString whose = file ? tr("the plan file's") : tr("the scenario's");
+        const bool outside = v.value < v.spin->minimum() || v.value > v.spin->maximum();
+        notes << (outside ? tr("%1: %2 %3%4 is outside this box's %5 to %6%4; the plan uses %3%4.")
+                                .arg(v.field, whose, exact(v.value), unit, exact(v.spin->minimum()), exact(v.spin->maximum()))
+                          : tr("%1: %2 %3%4 has more decimals than this box shows (%5%4); the plan uses %3%4.")
+                                .arg(v.field, whose, exact(v.value), unit, exact(shown)));
+    }
+    m_rangeNote->setText(notes.join(QLatin1Char(' ')));
+    m_rangeNote->setVisible(!notes.isEmpty());
+}
+
+QString PlanTab::currency() const
+{
+    if (m_planFile)
+        return QString::fromStdString(m_planFile->currency);
+    const std::string& c = m_document->evaluatedScenario().economics.currency;
+    return c.empty() ? QStringLiteral("USD") : QString::fromStdString(c);
+}
+
+void PlanTab::showCurrency()
+{
+    const QString c = currency();
+    const bool usd = c.compare(QStringLiteral("USD"), Qt::CaseInsensitive) == 0;
+    const QString unit = usd ? QStringLiteral("$") : c + QLatin1Char(' ');
+    m_table->horizontalHeaderItem(CostColumn)->setText(tr("%1/1M out").arg(usd ? unit : c));
+    m_table->horizontalHeaderItem(CostColumn)
+        ->setToolTip(tr("Cost per million output tokens (%1), every GPU-second charged to output (all-in), at the example "
+                        "or given price; - when the price is unknown")
+                         .arg(c));
+    m_economics->horizontalHeaderItem(PriceColumn)->setText(tr("%1/GPU-hour").arg(usd ? unit : c));
+    const bool examples = model::examplePricesApply(c.toStdString());
+    m_economics->horizontalHeaderItem(PriceColumn)
+        ->setToolTip(examples ? tr("Price per GPU-hour (%1). Double-click to edit; \"example\": resources/plans/gpu-prices-example.json, "
+                                   "an illustration, not a quote")
+                                    .arg(c)
+                              : tr("Price per GPU-hour (%1). Double-click to edit; the example prices are in %2 and are not "
+                                   "converted, so only the scenario's own price and your edits are known")
+                                    .arg(c, QString::fromStdString(model::examplePriceCurrency())));
+    const QString tip = tr("Illustrative prices from resources/plans/gpu-prices-example.json: examples to edit, "
+                           "not quotes. Off: every cost is unknown (-) and plans rank by J/token.");
+    m_examplePrices->setToolTip(examples ? tip
+                                         : tip + QLatin1Char('\n')
+                                               + tr("Not available: the example prices are in %1, the plan's currency is %2 "
+                                                    "(economics.currency); they are never converted.")
+                                                     .arg(QString::fromStdString(model::examplePriceCurrency()), c));
+    if (!m_planFile)
+        m_examplePrices->setEnabled(examples);
 }
 
 void PlanTab::scheduleRecompute()
@@ -882,7 +996,7 @@ QString PlanTab::recompute()
         return {};
     }
     syncSlosFromDocument();
-    const double rate = m_rate->value();
+    const double rate = m_liveRate;
     if (!(rate > 0) || !std::isfinite(rate)) {
         const QString message = tr("Request rate must be above 0 req/s (it is %1): the plans below are for the last valid rate.")
                                     .arg(format::number(rate, 3));
@@ -891,9 +1005,13 @@ QString PlanTab::recompute()
         return message;
     }
     const model::Scenario& scenario = m_document->evaluatedScenario();
-    model::PlanRequest request = model::planRequestFor(scenario, rate, m_itl->value());
-    request.slo.ttftMs = m_ttft->value();
-    request.candidates.devices = model::catalogueDevices(m_examplePrices->isChecked(), m_pue->value());
+    model::PlanRequest request = model::planRequestFor(scenario, rate, m_liveItlMs);
+    request.slo.ttftMs = m_liveTtftMs;
+    request.currency = currency().toStdString();
+    showCurrency();
+    // The example prices (USD) only for a plan in their currency: never relabelled as euros.
+    const bool examples = m_examplePrices->isChecked() && model::examplePricesApply(request.currency);
+    request.candidates.devices = model::catalogueDevices(examples, m_livePue);
     const ScenarioEconomics own = scenarioEconomics();
     for (model::PlanDevice& d : request.candidates.devices) { // the scenario's own figures, then the user's edits
         if (!own.deviceId.empty() && own.deviceId == d.id) {
@@ -1047,6 +1165,8 @@ void PlanTab::showSource()
     // The inputs and the economics table drive the live plan only: a file brings its own.
     for (QWidget* w : std::initializer_list<QWidget*>{m_rate, m_ttft, m_itl, m_pue, m_examplePrices, m_economics})
         w->setEnabled(!file);
+    showInputValues(); // the file's rate, SLOs and PUE while it is shown, the live plan's again after
+    showCurrency();
     m_live->setVisible(file);
     if (!file) {
         m_source->setText(tr("Plan for the window's scenario (live: it follows the scenario's controls and the inputs below)."));
@@ -1062,7 +1182,7 @@ void PlanTab::showSource()
                             format::plain(r.load.requestsPerSecond), format::integer(r.load.promptTokens),
                             format::integer(r.load.outputTokens), format::plain(r.slo.itlMs))
                        .arg(format::plain(r.slo.ttftMs));
-    text += QLatin1Char(' ') + tr("Prices (%1), power and PUE are the file's; the inputs below are the live plan's.")
+    text += QLatin1Char(' ') + tr("Prices (%1), power and PUE are the file's; the inputs below show its rate, SLOs and PUE.")
                                    .arg(QString::fromStdString(f.currency));
     if (f.simulateTop > 0)
         text += QLatin1Char(' ') + tr("Its simulator checks (simulate_top %1) run with ridgeline --plan FILE.").arg(f.simulateTop);

@@ -119,9 +119,12 @@ private:
  * and two SLOs given here (model::planRequestFor, model::searchPlans over the hardware catalogue).
  *
  * Inputs: request rate (req/s, > 0), TTFT and ITL SLOs (ms; they follow the document's
- * workload.ttft_slo_ms and first ITL SLO line whenever those change), example prices on or off
+ * workload.ttft_slo_ms and first ITL SLO line whenever those change, and the plan uses the scenario's value as it
+ * is even where the box cannot show it: rangeNoteLabel() says so), example prices on or off
  * (resources/plans/gpu-prices-example.json: examples, not quotes; off, every cost is unknown "-"),
- * and PUE. Shows the takeaway, the Pareto plot (PlanPlot), the ranked plans in a sortable table
+ * and PUE. Prices and costs are in currency(): the scenario's economics.currency (a plan file's "currency" while
+ * one is shown), named in the headers; the example prices (USD) apply only to a plan in their currency, else the
+ * check box is off and disabled and only the scenario's own price and the user's edits are known. Shows the takeaway, the Pareto plot (PlanPlot), the ranked plans in a sortable table
  * and the devices without a plan with the reason (model::exclusionText) and its figures.
  *
  * Per-device economics (economicsTable()): one row per catalogue device with its price per GPU-hour
@@ -140,11 +143,12 @@ private:
  * A plan file instead (`ridgeline --plan FILE`'s format, model/analysis/planfile.h): "Open plan file…" (or
  * loadPlanFile()) reads and searches it, and the plot, the tables, the takeaway and the export's plan_pareto files
  * show that plan: its model, load, SLOs, candidates, prices, power and PUE. The source label says which file (its
- * title, model, load and SLOs) is shown, the inputs and the economics table (the live plan's) are disabled, and
+ * title, model, load and SLOs) is shown, the inputs show the file's rate, SLOs and PUE (disabled), the economics
+ * table (the live plan's) is disabled, and
  * "Back to the scenario's plan" returns to the live plan. A file that cannot be read or is refused shows
  * "FILE: message" (the command line's message) and leaves the plan on screen as it was.
  * Object names: planTab, planRateSpinBox, planTtftSpinBox, planItlSpinBox,
- * planExamplePricesCheckBox, planPueSpinBox, planMessageLabel, planTable, planExcludedList,
+ * planExamplePricesCheckBox, planPueSpinBox, planMessageLabel, planRangeNoteLabel, planTable, planExcludedList,
  * planEconomicsTable, planSourceLabel, planOpenFileButton, planLiveButton.
  */
 class PlanTab final : public QWidget {
@@ -205,6 +209,15 @@ public:
     QCheckBox* examplePricesCheckBox() const { return m_examplePrices; }
     QDoubleSpinBox* pueSpinBox() const { return m_pue; }
     QLabel* messageLabel() const { return m_message; }
+    /**
+     * The note under the inputs naming every value (the scenario's or a plan file's SLO, rate or PUE) that its box
+     * cannot show as it is (outside the box's range or past its decimals): "ITL SLO: the scenario's 1,000,000 ms is
+     * outside this box's 1 to 100,000 ms; the plan uses 1,000,000 ms". Hidden when every box shows its value.
+     */
+    QLabel* rangeNoteLabel() const { return m_rangeNote; }
+    /** The currency of the prices and costs shown: the plan file's while one is shown, else the scenario's
+     *  economics.currency ("USD" by default). */
+    QString currency() const;
     QTableWidget* table() const { return m_table; }
     QListWidget* excludedList() const { return m_excluded; }
     QTableWidget* economicsTable() const { return m_economics; }
@@ -225,6 +238,12 @@ protected:
 
 private:
     void syncSlosFromDocument();
+    /** Shows the live inputs (the scenario's SLOs, the user's rate and PUE) or the plan file's in the boxes, and
+     *  the range note. */
+    void showInputValues();
+    /** The currency labels: the table's cost header, the economics table's price header and tool tips, the example
+     *  prices check box (off and disabled when the example prices' currency is not currency()). */
+    void showCurrency();
     void showResult();
     void fillEconomicsTable();
     void economicsEdited(QTableWidgetItem* item);
@@ -246,6 +265,10 @@ private:
     int m_searches = 0;
     double m_documentTtftMs = -1;
     double m_documentItlMs = -1;
+    /// The SLOs the live plan uses (the scenario's as they are, or the user's typed value): a box clamps to its range
+    /// and decimals, the plan never does
+    double m_liveTtftMs = 800, m_liveItlMs = 50;
+    double m_liveRate = 10, m_livePue = 0; ///< the live plan's rate and PUE, kept while a plan file's are shown
     QTimer* m_timer = nullptr;
 
     QDoubleSpinBox* m_rate = nullptr;
@@ -254,6 +277,7 @@ private:
     QCheckBox* m_examplePrices = nullptr;
     QDoubleSpinBox* m_pue = nullptr;
     QLabel* m_message = nullptr;
+    QLabel* m_rangeNote = nullptr;
     PlanPlot* m_plot = nullptr;
     QTableWidget* m_table = nullptr;
     QListWidget* m_excluded = nullptr;

@@ -734,6 +734,23 @@ bool SimulationTab::usingExampleScenario() const
     return m_example && m_useExampleScenario->isChecked();
 }
 
+/**
+ * Each replica's parallel layout as the Scenario label and the headline name it: "" for one GPU without PP or EP,
+ * else " ×G GPUs per replica (TP t, PP p, EP e[, m microbatches])": TP = hardware.gpus, PP, EP and the microbatches
+ * from @p config (the simulation file's pipeline_stages, expert_parallel, microbatches).
+ */
+static QString layoutLabel(const model::Scenario& s, const model::SimulationConfig& c)
+{
+    const model::ParallelLayout l{std::max(1, s.hardware.gpus), std::max(1, c.pipelineStages), std::max(1, c.expertParallel),
+                                  c.microbatches};
+    if (l.tp == 1 && l.pp == 1 && l.ep == 1)
+        return {};
+    QString text = QObject::tr(" \u00d7%1 GPUs per replica (TP %2, PP %3, EP %4").arg(l.gpus()).arg(l.tp).arg(l.pp).arg(l.ep);
+    if (l.pp > 1)
+        text += l.microbatches > 0 ? QObject::tr(", %1 microbatches").arg(l.microbatches) : QObject::tr(", min(PP, batch) microbatches");
+    return text + QLatin1Char(')');
+}
+
 model::Scenario SimulationTab::scenario() const
 {
     return usingExampleScenario() ? m_example->scenario : m_document->evaluatedScenario();
@@ -746,8 +763,7 @@ void SimulationTab::syncFromScenario()
     const model::Scenario s = scenario();
     const QString source = exampleScenario ? tr("the example's") : tr("the window's");
     setText(m_scenarioLabel, tr("Scenario: %1 \u2014 %2 on %3%4, \u03b7_bw %5, prefill MFU %6.")
-                                 .arg(source, str(s.model.name), str(s.hardware.name),
-                                      s.hardware.gpus > 1 ? tr(" \u00d7%1").arg(s.hardware.gpus) : QString(),
+                                 .arg(source, str(s.model.name), str(s.hardware.name), layoutLabel(s, config()),
                                       format::number(s.efficiency.bandwidth, 2), format::number(s.efficiency.mfuPrefill, 2)));
     if (m_sloFromScenario->isChecked()) {
         if (exampleScenario) {
@@ -1028,7 +1044,7 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
 
     // The headline: the tail the policy leaves and the goodput at the run's cap.
     QString takeaway = tr("%1: max ITL %2; goodput %3 at cap %4")
-                           .arg(runLabel(o.config), format::duration(l.itl.max), format::percent(all.goodputFraction),
+                           .arg(runLabel(o.config) + layoutLabel(o.scenario, o.config), format::duration(l.itl.max), format::percent(all.goodputFraction),
                                 format::integer(o.config.maxSequences));
     if (!o.sweep.empty()) {
         const model::SweepPoint* best = &o.sweep.front();
@@ -1054,6 +1070,27 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
                                  k.itl.count > 0 ? format::duration(k.itl.p99) : tr("none"), format::percent(r.classes[c].goodputFraction));
         }
         takeaway += QLatin1Char('\n') + perClass.join(QStringLiteral("; ")) + QLatin1Char('.');
+    }
+    // A run that fell behind its load (a 1-replica decode pool under a 3-replica prefill pool): its percentiles are of
+    // a queue that never settles, and a disaggregated run's TTFT (the prefill pool's) does not show the decode wait.
+    if (const std::string backlog = model::backlogText(r); !backlog.empty()) {
+        QString line = str(backlog);
+        line[0] = line[0].toUpper();
+        if (r.prefillReplicas > 0 && size_t(r.prefillReplicas) < r.replicas.size()) {
+            // The pool behind is the one its requests wait for: a prefill slot (queue wait, in the TTFT) or a decode
+            // slot (the decode rows' wait, in the ITL and TPOT). Busy time tells them apart badly: both read ~100 %.
+            double decodeWait = 0;
+            for (size_t i = size_t(r.prefillReplicas); i < r.replicas.size(); ++i)
+                if (r.replicas[i].completed > 0)
+                    decodeWait = std::max(decodeWait, r.replicas[i].p99TtftSeconds);
+            const double prefillWait = r.all.latency.queueWait.p99;
+            const bool decodeBehind = decodeWait >= prefillWait;
+            line += tr(" (the %1 pool: p99 wait for a %1 slot %2, against %3 for a %4 slot; a decode slot's wait is in the ITL "
+                       "and TPOT, not in the TTFT, which ends at the prefill)")
+                        .arg(decodeBehind ? tr("decode") : tr("prefill"), format::duration(std::max(decodeWait, prefillWait)),
+                             format::duration(std::min(decodeWait, prefillWait)), decodeBehind ? tr("prefill") : tr("decode"));
+        }
+        takeaway += QLatin1Char('\n') + line + QLatin1Char('.');
     }
     if (swept)
         takeaway += QLatin1Char('\n') + rateSweepTakeaway(o);
@@ -1108,8 +1145,12 @@ void SimulationTab::showReplicas()
                                                                         : QString());
         cells[ReplicaThroughputColumn] = orDash(l.throughputTokensPerSecond, format::tokensPerSecond(l.throughputTokensPerSecond));
         cells[ReplicaGoodputColumn] = orDash(l.goodputFraction, format::percent(l.goodputFraction));
-        cells[ReplicaTtftP50Column] = l.completed > 0 ? format::duration(l.p50TtftSeconds) : QStringLiteral("\u2013");
-        cells[ReplicaTtftP99Column] = l.completed > 0 ? format::duration(l.p99TtftSeconds) : QStringLiteral("\u2013");
+        // A decode replica's "first token" is its first decoded one, from the KV's arrival: the wait for a decode slot,
+        // not the requests' TTFT (the prefill pool's), so it is named so.
+        const bool decodeRow = prefillReplicas > 0 && i >= prefillReplicas;
+        const QString wait = decodeRow ? tr("wait ") : QString();
+        cells[ReplicaTtftP50Column] = l.completed > 0 ? wait + format::duration(l.p50TtftSeconds) : QStringLiteral("\u2013");
+        cells[ReplicaTtftP99Column] = l.completed > 0 ? wait + format::duration(l.p99TtftSeconds) : QStringLiteral("\u2013");
         cells[ReplicaBusyColumn] = orDash(l.busyFraction, format::percent(std::clamp(l.busyFraction, 0.0, 1.0)));
         cells[ReplicaSequencesColumn] = tr("%1 / %2").arg(format::number(l.meanSequences), format::integer(l.peakSequences));
         cells[ReplicaKvPeakColumn] = blocks > 0 ? format::percent(l.kvBlocksPeak / blocks) : format::integer(l.kvBlocksPeak);
@@ -1126,6 +1167,12 @@ void SimulationTab::showReplicas()
         }
         m_replicaTable->item(i, ReplicaKvPeakColumn)
             ->setToolTip(tr("%1 of %2 KV blocks").arg(format::integer(l.kvBlocksPeak), format::integer(blocks)));
+        const QString ttftTip = prefillReplicas <= 0 ? QString()
+            : i < prefillReplicas ? tr("TTFT of the requests this prefill replica served (to the KV's arrival at the decode pool)")
+                                  : tr("Decode replica: from the KV's arrival to the first decoded token, the wait for a decode "
+                                       "slot (part of the requests' ITL and TPOT, not of their TTFT, which ends at the prefill)");
+        for (int c : {int(ReplicaTtftP50Column), int(ReplicaTtftP99Column)})
+            m_replicaTable->item(i, c)->setToolTip(ttftTip);
     }
     // Up to 6 rows in view (the latency table's height); a larger fleet scrolls.
     const int shown = std::min(rows, 6);
@@ -1140,13 +1187,21 @@ void SimulationTab::showReplicas()
                                                                                 format::integer(double(rows - prefillReplicas)),
                                                                                 routerLabel(o.config.router))
         : tr("%1 replicas behind a %2 router").arg(format::integer(double(rows)), routerLabel(o.config.router));
-    setText(m_replicaTitle,
-             tr("%1 (%2); busy %3 to %4, p99 TTFT %5 to %6.")
-                 .arg(pools, loop,
-                      format::percent(std::min_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction),
-                      format::percent(std::max_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction),
-                      format::duration(std::min_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.p99TtftSeconds < b.p99TtftSeconds; })->p99TtftSeconds),
-                      format::duration(std::max_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.p99TtftSeconds < b.p99TtftSeconds; })->p99TtftSeconds)));
+    // The TTFT range over the replicas whose TTFT it is: the prefill pool's in a disaggregated run (a decode row's is
+    // the wait for a decode slot, given apart).
+    const auto ttftEnd = prefillReplicas > 0 ? loads.begin() + std::min(prefillReplicas, rows) : loads.end();
+    auto byTtft = [](const model::ReplicaLoad& a, const model::ReplicaLoad& b) { return a.p99TtftSeconds < b.p99TtftSeconds; };
+    QString title = tr("%1 (%2); busy %3 to %4, p99 TTFT %5 to %6")
+                        .arg(pools, loop,
+                             format::percent(std::min_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction),
+                             format::percent(std::max_element(loads.begin(), loads.end(), [](auto& a, auto& b) { return a.busyFraction < b.busyFraction; })->busyFraction),
+                             format::duration(std::min_element(loads.begin(), ttftEnd, byTtft)->p99TtftSeconds),
+                             format::duration(std::max_element(loads.begin(), ttftEnd, byTtft)->p99TtftSeconds));
+    if (prefillReplicas > 0 && prefillReplicas < rows)
+        title += tr(", p99 wait for a decode slot %1 to %2")
+                     .arg(format::duration(std::min_element(ttftEnd, loads.end(), byTtft)->p99TtftSeconds),
+                          format::duration(std::max_element(ttftEnd, loads.end(), byTtft)->p99TtftSeconds));
+    setText(m_replicaTitle, title + QLatin1Char('.'));
 }
 
 } // namespace ridgeline::views
