@@ -725,7 +725,8 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     // A user's edit (the boxes are set with their signals blocked otherwise): the live plan takes the box's value.
     for (auto [spin, live] : {std::pair{m_rate, &m_liveRate}, std::pair{m_ttft, &m_liveTtftMs}, std::pair{m_itl, &m_liveItlMs},
                               std::pair{m_pue, &m_livePue}})
-        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, live](double value) {
+        // An init-capture: clang 14 (the sanitizer build) cannot capture a structured binding by name.
+        connect(spin, &QDoubleSpinBox::valueChanged, this, [this, live = live](double value) {
             *live = value;
             showInputValues();
             scheduleRecompute();
