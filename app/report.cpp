@@ -13,6 +13,7 @@
 #include "model/analysis/operatingeconomics.h"
 #include "model/cost/formulatext.h"
 #include "model/cost/scenariokeys.h"
+#include "document/readouts.h"
 
 namespace ridgeline::app {
 
@@ -28,6 +29,23 @@ QString num(double v, int decimals = 0)
     QLocale c(QLocale::C);
     c.setNumberOptions(QLocale::DefaultNumberOptions);
     return c.toString(v, 'f', decimals);
+}
+
+/** ", 16 GPUs in tensor parallelism (...)": the link the all-reduce is priced at, across nodes when the group is wider
+ *  than the scale-up domain (document::tensorParallelLink(), docs/cost-model.md section 3). */
+QString tensorParallelText(const model::Scenario& s)
+{
+    const document::TensorParallelLink link = document::tensorParallelLink(s);
+    if (link.acrossNodes)
+        return QStringLiteral(", %1 GPUs in tensor parallelism (all-reduce at %2 GB/s across nodes: wider than the %3-GPU "
+                              "scale-up domain, whose link is %4 GB/s)")
+            .arg(s.hardware.gpus)
+            .arg(num(link.bandwidthBytesPerSecond / 1e9, 0))
+            .arg(link.scaleUpDomainGpus)
+            .arg(num(s.hardware.linkBandwidthBytesPerSecond / 1e9, 0));
+    return QStringLiteral(", %1 GPUs in tensor parallelism (%2 GB/s link)")
+        .arg(s.hardware.gpus)
+        .arg(num(link.bandwidthBytesPerSecond / 1e9, 0));
 }
 
 QJsonValue optJson(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
@@ -265,9 +283,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
                                                 + QStringLiteral(" peak on this device: bf16 peak used)")
                                           : QString(),
                     num(s.hardware.memoryBytes / 1e9, 0),
-                    s.hardware.gpus > 1 ? QStringLiteral(", %1 GPUs in tensor parallelism (%2 GB/s link)")
-                                              .arg(s.hardware.gpus).arg(num(s.hardware.linkBandwidthBytesPerSecond / 1e9, 0))
-                                        : QString());
+                    s.hardware.gpus > 1 ? tensorParallelText(s) : QString());
     if (m.isMoe())
         out << QStringLiteral("  MoE       %1 experts, %2 per token; B = %3 touches %4 per layer")
                    .arg(m.experts).arg(m.expertsPerToken).arg(num(B)).arg(num(d.expertsTouched, 2));
@@ -575,7 +591,11 @@ QString currencyOf(const QJsonObject& report)
 /** B / A of figure @p key, as ratio(); null for a money figure of two reports in different currencies (no exchange rate). */
 QJsonValue figureRatio(const QString& key, const QJsonValue& a, const QJsonValue& b, const QJsonObject& reportA, const QJsonObject& reportB)
 {
-    const bool money = key.startsWith(QLatin1String("economics.cost_")) || key == QLatin1String("economics.price_per_gpu_hour");
+    // Money in any currency: the per-request figures and the (B, S) ones (adversarial trial: the nested
+    // economics.at_batch_context.cost_* keys were divided across USD and EUR).
+    const bool money = key.startsWith(QLatin1String("economics.cost_"))
+                       || key.startsWith(QLatin1String("economics.at_batch_context.cost_"))
+                       || key == QLatin1String("economics.price_per_gpu_hour");
     if (money && currencyOf(reportA).compare(currencyOf(reportB), Qt::CaseInsensitive) != 0)
         return QJsonValue(QJsonValue::Null);
     return ratio(a, b);

@@ -67,4 +67,14 @@ double latencyMs(const model::Scenario& scenario, LatencyKind kind, double x, do
     return latencyMs(scenario, kind, std::vector<double>{x}, contextTokens).front();
 }
 
+TensorParallelLink tensorParallelLink(const model::Scenario& scenario)
+{
+    const model::Hardware& hw = scenario.hardware;
+    TensorParallelLink link;
+    link.bandwidthBytesPerSecond = model::collectiveBandwidth(hw, hw.gpus);
+    link.scaleUpDomainGpus = hw.scaleUpDomainGpus;
+    link.acrossNodes = hw.scaleUpDomainGpus > 0 && hw.gpus > hw.scaleUpDomainGpus; // collectiveBandwidth()'s rule
+    return link;
+}
+
 } // namespace ridgeline::document

@@ -44,6 +44,16 @@ struct PrefillFlopAt {
 };
 PrefillFlopAt prefillFlopAt(const model::Scenario& scenario, double promptTokens);
 
+/** The link a tensor-parallel group of hardware.gpus GPUs runs its all-reduce over (docs/cost-model.md section 3,
+ *  "Tensor parallelism"): per-GPU bytes/s as model::collectiveBandwidth() prices it, and whether the group is wider than
+ *  hardware.scale_up_domain (then the all-reduce crosses nodes, at min(link, inter_node_bandwidth)). */
+struct TensorParallelLink {
+    double bandwidthBytesPerSecond = 0;
+    bool acrossNodes = false;
+    int scaleUpDomainGpus = 0; ///< hardware.scale_up_domain (0 = unbounded)
+};
+TensorParallelLink tensorParallelLink(const model::Scenario& scenario);
+
 /** Which latency a calibration curve draws. */
 enum class LatencyKind {
     Itl, ///< one decode step at batch x and context S (ms)

@@ -656,6 +656,25 @@ private slots:
     }
 
     /** The N-way comparison carries the economics rows with their ratios to A, in JSON and CSV. */
+    void tensorParallelLinkIsTheOneItIsPricedAt()
+    {
+        // New-user trial: TP16 on H100 was labelled "(450 GB/s link)" while its all-reduce is priced at the 50 GB/s
+        // inter-node link (16 GPUs > the 8-GPU scale-up domain). The label names the link the step time uses.
+        const QString file = source("resources/scenarios/crossover-70b-h100.json");
+        for (int gpus : {8, 16}) {
+            const Result r = runRidgeline({QStringLiteral("--report"), QStringLiteral("--scenario"), file, QStringLiteral("--set"),
+                                           QStringLiteral("hardware.gpus=%1").arg(gpus)});
+            QCOMPARE(r.exitCode, 0);
+            const QString out = QString::fromUtf8(r.out);
+            if (gpus == 8)
+                QVERIFY2(out.contains(QStringLiteral("8 GPUs in tensor parallelism (450 GB/s link)")), qPrintable(out));
+            else
+                QVERIFY2(out.contains(QStringLiteral("16 GPUs in tensor parallelism (all-reduce at 50 GB/s across nodes: "
+                                                     "wider than the 8-GPU scale-up domain, whose link is 450 GB/s)")),
+                         qPrintable(out));
+        }
+    }
+
     void compareCarriesTheEconomics()
     {
         const QString a = source("resources/scenarios/llama-3.1-8b-h100.json");
@@ -716,6 +735,12 @@ private slots:
         const QJsonObject ratio = e.value(QStringLiteral("ratio")).toObject().value(QStringLiteral("economics")).toObject();
         QVERIFY(ratio.value(QStringLiteral("cost_per_million_output_tokens")).isNull());
         QVERIFY(near(ratio.value(QStringLiteral("joules_per_output_token")).toDouble(), 1.0, 1e-12));
+        // The (B, S) money figures too (adversarial trial: they were divided across the two currencies).
+        const QJsonObject atPoint = ratio.value(QStringLiteral("at_batch_context")).toObject();
+        QVERIFY(atPoint.contains(QStringLiteral("cost_per_million_output_tokens")));
+        QVERIFY(atPoint.value(QStringLiteral("cost_per_million_output_tokens")).isNull());
+        QVERIFY(atPoint.value(QStringLiteral("cost_per_hour")).isNull());
+        QVERIFY(near(atPoint.value(QStringLiteral("joules_per_output_token")).toDouble(), 1.0, 1e-12));
     }
 
     /** A malformed --compare file: exit 2, one line naming the file, its letter and the field. */

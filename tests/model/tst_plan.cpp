@@ -852,6 +852,17 @@ private slots:
                  QStringLiteral("candidates.layouts[0].microbatches = 4: goes with pp > 1 (decode microbatches flow through the "
                                 "pipeline's stages; 0: min(PP, batch))"));
         QVERIFY(parsePlanFile(QByteArray::fromStdString(head + R"([{"tp": 2, "pp": 2, "microbatches": 4}]}})"), QString(), f).empty());
+        // candidates.microbatches reaches pipelines only (adversarial trial: 16 on TP2 PP1 made its ITL 42 ms, not 3.1).
+        PlanFile withMicrobatches, without;
+        QVERIFY(parsePlanFile(QByteArray::fromStdString(head + R"([{"tp": 4}], "microbatches": 4, "batch_caps": [16]}})"), QString(),
+                              withMicrobatches).empty());
+        QVERIFY(parsePlanFile(QByteArray::fromStdString(head + R"([{"tp": 4}], "batch_caps": [16]}})"), QString(), without).empty());
+        const PlanResult a = searchPlans(withMicrobatches.request), b = searchPlans(without.request);
+        QVERIFY(!a.plans.empty());
+        QCOMPARE(a.plans.size(), b.plans.size());
+        const PlanPoint& pa = a.points[size_t(a.plans.front())];
+        QCOMPARE(pa.itlMs, b.points[size_t(b.plans.front())].itlMs);
+        QCOMPARE(pa.layout.microbatches, 1); // min(PP, batch) = 1, not the 4 asked for pipelines
 
         PlanFile unused;
         QVERIFY(parsePlanFile(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 1000, "output_tokens": 100},

@@ -128,6 +128,7 @@ private slots:
     void boxesShowTheValuesThePlanUses();
     void noDeviceFitsKeepsThePlotsSize();
     void planFileReplacesTheLivePlan();
+    void planFilesPricesInTheTable();
     void badPlanFileLosesNothing();
     void openPlanFileButtonUsesTheDialog();
     void renderForALook();
@@ -762,6 +763,32 @@ void TestPlanTab::boxesShowTheValuesThePlanUses()
     QCOMPARE(t->itlSpinBox()->value(), 40.0);
     QCOMPARE(t->request()->slo.itlMs, 40.0);
     QVERIFY(t->rangeNoteLabel()->isHidden());
+}
+
+void TestPlanTab::planFilesPricesInTheTable()
+{
+    // New-user and adversarial trials: with a EUR plan file shown, the (disabled) price table kept the scenario's USD
+    // example prices under the file's "EUR/GPU-hour" header. It shows the file's devices and prices instead.
+    PlanTab* t = tab();
+    auto* table = t->findChild<QTableWidget*>(QStringLiteral("planEconomicsTable"));
+    QVERIFY(table);
+    const int catalogueRows = table->rowCount();
+    QVERIFY(catalogueRows > 2);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("eur.json"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 2, "prompt_tokens": 1000, "output_tokens": 200},
+        "candidates": {"devices": ["h100-sxm", "h200"], "gpu_counts": [1]}, "prices": {"h100-sxm": 2.3}, "currency": "EUR"})");
+    out.close();
+    QCOMPARE(t->loadPlanFile(path), QString());
+    QCOMPARE(table->rowCount(), 2);
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("2.3"));
+    QCOMPARE(table->item(0, 2)->text(), QStringLiteral("plan file"));
+    QCOMPARE(table->item(1, 1)->text(), QStringLiteral("-")); // no EUR price for the H200: the USD example is not used
+    QCOMPARE(table->item(1, 2)->text(), QStringLiteral("none"));
+    t->showLivePlan();
+    QCOMPARE(table->rowCount(), catalogueRows);
 }
 
 void TestPlanTab::noDeviceFitsKeepsThePlotsSize()

@@ -16,6 +16,7 @@
 #include "model/cost/dtype.h"
 #include "model/cost/formulatext.h"
 #include "document/format.h"
+#include "document/readouts.h"
 #include "views/floors/headlinefigures.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotpanel.h"
@@ -294,10 +295,19 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
                                         : model::Quantity::MemoryTime)
                    + QLatin1Char('\n') + model::formula(model::Quantity::ComputeTime));
     setRowVisible(QStringLiteral("comm"), split);
-    if (split)
-        setValue(QStringLiteral("comm"), tr("%1 (%2 GB/s link)")
-                                             .arg(milliseconds(decode.commSeconds * 1e3),
-                                                  number(scenario.hardware.linkBandwidthBytesPerSecond / 1e9)));
+    if (split) {
+        // The link the all-reduce is priced at: across nodes when the TP group is wider than the scale-up domain.
+        const document::TensorParallelLink link = document::tensorParallelLink(scenario);
+        setValue(QStringLiteral("comm"), link.acrossNodes
+                                             ? tr("%1 (%2 GB/s across nodes: %3 GPUs > the %4-GPU scale-up domain)")
+                                                   .arg(milliseconds(decode.commSeconds * 1e3),
+                                                        number(link.bandwidthBytesPerSecond / 1e9))
+                                                   .arg(scenario.hardware.gpus)
+                                                   .arg(link.scaleUpDomainGpus)
+                                             : tr("%1 (%2 GB/s link)")
+                                                   .arg(milliseconds(decode.commSeconds * 1e3),
+                                                        number(link.bandwidthBytesPerSecond / 1e9)));
+    }
     setValue(QStringLiteral("read"), gigabytes(decode.readBytes) + perGpu);
     setValue(QStringLiteral("kvShare"), percent(decode.kvShare));
     setValue(QStringLiteral("perUser"), tokensPerSecond(decode.tokensPerSecondPerUser));

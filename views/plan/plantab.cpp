@@ -755,6 +755,25 @@ void PlanTab::fillEconomicsTable()
         if (editable)
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     };
+    if (m_planFile) {
+        // A plan file's own devices, prices and power (new-user trial: the disabled table kept the scenario's USD
+        // examples under the file's EUR header). Rows go back to the catalogue with the live plan.
+        const std::vector<model::PlanDevice>& devices = m_planFile->request.candidates.devices;
+        m_economics->setRowCount(int(devices.size()));
+        for (int row = 0; row < int(devices.size()); ++row) {
+            const model::PlanDevice& d = devices[size_t(row)];
+            cell(row, EconomicsDeviceColumn, QString::fromStdString(d.hardware.name), false);
+            m_economics->item(row, EconomicsDeviceColumn)->setData(Qt::UserRole, QString::fromStdString(d.id));
+            const auto& price = d.economics.pricePerGpuHour;
+            const auto& power = d.economics.boardPowerWatts;
+            cell(row, PriceColumn, price ? format::plain(*price) : QStringLiteral("-"), false);
+            cell(row, PriceSourceColumn, price ? tr("plan file") : tr("none"), false);
+            cell(row, PowerColumn, power ? format::plain(*power) : QStringLiteral("-"), false);
+            cell(row, PowerSourceColumn, power ? tr("plan file") : tr("none"), false);
+        }
+        return;
+    }
+    m_economics->setRowCount(int(m_catalogue.size()));
     for (int row = 0; row < int(m_catalogue.size()); ++row) {
         const model::PlanDevice& d = m_catalogue[size_t(row)];
         cell(row, EconomicsDeviceColumn, QString::fromStdString(d.hardware.name), false);
@@ -1168,6 +1187,7 @@ void PlanTab::showSource()
         w->setEnabled(!file);
     showInputValues(); // the file's rate, SLOs and PUE while it is shown, the live plan's again after
     showCurrency();
+    fillEconomicsTable(); // the file's devices, prices and power while it is shown, the catalogue's again after
     m_live->setVisible(file);
     if (!file) {
         m_source->setText(tr("Plan for the window's scenario (live: it follows the scenario's controls and the inputs below)."));
