@@ -47,19 +47,32 @@ std::size_t findControlCharacter(std::string_view text)
 
 std::string currencyProblem(std::string_view currency)
 {
-    std::size_t characters = 0;
-    for (const char c : currency)
-        characters += (static_cast<unsigned char>(c) & 0xc0) != 0x80 ? 1 : 0; // UTF-8 continuation bytes are 10xxxxxx
-    auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    // Unicode characters, decoded; invalid UTF-8 decodes to U+FFFD and is refused with the invisible ones below.
+    const QList<uint> ucs4 = QString::fromUtf8(currency.data(), qsizetype(currency.size())).toUcs4();
+    const std::size_t characters = std::size_t(ucs4.size());
+    auto blank = [](uint u) { return QChar::isSpace(char32_t(u)); }; // any Unicode space: tab, NBSP, em space ...
+    // Shown as nothing or reorders what follows (adversarial trial: U+202E turned the Plan tab's label backwards, and
+    // NBSP at the ends and U+200B passed): format characters, line and paragraph separators, unassigned, private use.
+    auto invisible = [](uint u) {
+        const QChar::Category c = QChar::category(char32_t(u));
+        return c == QChar::Other_Format || c == QChar::Separator_Line || c == QChar::Separator_Paragraph
+               || c == QChar::Other_Surrogate || c == QChar::Other_NotAssigned || c == QChar::Other_PrivateUse || u == 0xFFFD;
+    };
     std::string why;
     if (currency.empty())
         why = "it is empty";
-    else if (std::all_of(currency.begin(), currency.end(), blank))
+    else if (std::all_of(ucs4.begin(), ucs4.end(), blank))
         why = "it is blank";
     else if (findControlCharacter(currency) != std::string::npos)
         why = "it holds a control character";
-    else if (blank(currency.front()) || blank(currency.back()))
+    else if (const auto it = std::find_if(ucs4.begin(), ucs4.end(), invisible); it != ucs4.end()) {
+        char code[16];
+        std::snprintf(code, sizeof code, "U+%04X", *it);
+        why = std::string("it holds an invisible or format character (") + code + ")";
+    } else if (blank(ucs4.front()) || blank(ucs4.back()))
         why = "it starts or ends with a blank";
+    else if (QChar::isMark(char32_t(ucs4.front())))
+        why = "it starts with a combining mark";
     else if (characters > kMaxCurrencyCharacters)
         why = "it is " + std::to_string(characters) + " characters long";
     if (why.empty())

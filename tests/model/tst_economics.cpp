@@ -217,6 +217,13 @@ private slots:
             QVERIFY2(currencyProblem(ok).empty(), ok); // eight euro signs are 8 characters (24 bytes)
         for (const char* bad : {"", "  ", "\t", "USD ", "ABCDEFGHI", "U\x1b[2J"})
             QVERIFY2(!currencyProblem(bad).empty(), bad);
+        // Adversarial trial: invisible and format characters passed (RLO U+202E reversed the Plan tab's label).
+        for (const char* bad : {"\xE2\x80\xAE" "DSU", "\xC2\xA0" "USD", "USD\xC2\xA0", "\xE2\x80\x8B", "U\xE2\x80\xA8" "SD",
+                                "\xCC\x81", "US\xFF" "D"})
+            QVERIFY2(!currencyProblem(bad).empty(), bad);
+        QCOMPARE(currencyProblem("\xE2\x80\xAE" "DSU"),
+                 std::string("must name the currency in 1 to 8 printable characters, no blank at either end, e.g. \"USD\" "
+                             "(it holds an invisible or format character (U+202E))"));
     }
 
     /** Adversarial trial: C1 controls (U+0080-U+009F; U+009B starts an escape sequence on some terminals) reached the
