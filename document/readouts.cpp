@@ -73,7 +73,7 @@ TensorParallelLink tensorParallelLink(const model::Scenario& scenario)
     TensorParallelLink link;
     link.bandwidthBytesPerSecond = model::collectiveBandwidth(hw, hw.gpus);
     link.scaleUpDomainGpus = hw.scaleUpDomainGpus;
-    link.acrossNodes = hw.scaleUpDomainGpus > 0 && hw.gpus > hw.scaleUpDomainGpus; // collectiveBandwidth()'s rule
+    link.acrossNodes = model::crossesScaleUpDomain(hw, hw.gpus);
     return link;
 }
 

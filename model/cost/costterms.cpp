@@ -78,8 +78,13 @@ CostTerms costTerms(const Scenario& s)
 
 double collectiveBandwidth(const Hardware& hw, int groupGpus)
 {
-    const bool crossesNodes = hw.scaleUpDomainGpus > 0 && groupGpus > hw.scaleUpDomainGpus;
-    return crossesNodes ? std::min(hw.linkBandwidthBytesPerSecond, hw.interNodeBandwidthBytesPerSecond) : hw.linkBandwidthBytesPerSecond;
+    return crossesScaleUpDomain(hw, groupGpus) ? std::min(hw.linkBandwidthBytesPerSecond, hw.interNodeBandwidthBytesPerSecond)
+                                               : hw.linkBandwidthBytesPerSecond;
+}
+
+bool crossesScaleUpDomain(const Hardware& hw, int groupGpus)
+{
+    return hw.scaleUpDomainGpus > 0 && groupGpus > hw.scaleUpDomainGpus;
 }
 
 } // namespace ridgeline::model

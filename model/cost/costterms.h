@@ -205,4 +205,8 @@ CostTerms costTerms(const Scenario& s);
  */
 double collectiveBandwidth(const Hardware& hardware, int groupGpus);
 
+/** Whether a group of @p groupGpus GPUs is wider than hardware.scale_up_domain (0 = unbounded: never), so that its
+ *  collectives cross nodes: collectiveBandwidth()'s rule, and the one the report and the numbers panel name. */
+bool crossesScaleUpDomain(const Hardware& hardware, int groupGpus);
+
 } // namespace ridgeline::model
