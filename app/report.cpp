@@ -67,6 +67,9 @@ QJsonObject economicsJson(const model::OperatingEconomics& x)
     const QJsonObject cost = operatingCostJson(x.cost);
     for (auto it = cost.begin(); it != cost.end(); ++it)
         o.insert(it.key(), it.value());
+    // Whether the per-request figures above exist (issue 14 trial: batch 4,096 on one GPU was priced): false when the
+    // weights do not fit or B sequences at P + O/2 do not, and every figure of cost above is then null.
+    o.insert(QStringLiteral("fits"), x.fitsPerRequest);
     // At the slider's (B, S), as decode.step_ms (issue 14): new keys beside the per-request ones above, which keep their
     // meaning (docs/cost-model.md section 5, "At the operating point"). Null figures when the point does not fit.
     const model::OperatingCost& at = x.atBatchContext;
@@ -124,6 +127,8 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("memory_ms"), d.memorySeconds * 1e3},
         {QStringLiteral("compute_ms"), d.computeSeconds * 1e3},
         {QStringLiteral("bound"), boundName(d.bound)},
+        // The largest of t_comp, t_mem and t_comm (issue 14: "bound" compares the first two only, and keeps its meaning).
+        {QStringLiteral("largest_term"), QString::fromLatin1(model::timeTermName(model::largestTimeTerm(d)))},
         {QStringLiteral("read_bytes"), d.readBytes},
         {QStringLiteral("weight_read_bytes"), d.weightBytes},
         {QStringLiteral("kv_bytes_per_sequence"), d.kvBytesPerSequence},
@@ -162,6 +167,7 @@ QJsonObject reportJson(const model::Scenario& s, const model::Evaluation& e)
         {QStringLiteral("compute_ms"), p.computeSeconds * 1e3},
         {QStringLiteral("memory_ms"), p.memorySeconds * 1e3},
         {QStringLiteral("bound"), boundName(p.bound)},
+        {QStringLiteral("largest_term"), QString::fromLatin1(model::timeTermName(model::largestTimeTerm(p)))},
         {QStringLiteral("crossover_tokens"), p.crossoverExists ? QJsonValue(p.crossoverTokens) : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("comm_ms"), p.commSeconds * 1e3},
         {QStringLiteral("compute_bound_tokens"), p.computeBoundExists ? QJsonValue(p.computeBoundTokens) : QJsonValue(QJsonValue::Null)},
@@ -335,7 +341,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     {
         const model::FormulaText step = model::stepTimeFormula(s, e);
         row(QStringLiteral("t_step"),
-            num(d.stepSeconds * 1e3, 3) + QStringLiteral(" ms, ") + boundName(d.bound) + QStringLiteral("-bound"),
+            num(d.stepSeconds * 1e3, 3) + QStringLiteral(" ms, ") + step.note,
             model::asciiFormula(step.symbols + QStringLiteral(" = ") + step.numbers));
     }
     row(QStringLiteral("memory / compute time"),
@@ -381,8 +387,12 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         num(p.flop / 1e12, 2) + QStringLiteral(" TFLOP (linear ") + num(p.linearFlop / 1e12, 2) + QStringLiteral(", attention ")
             + num(p.attentionFlop / 1e12, 2) + QStringLiteral(")"),
         model::asciiFormula(model::prefillFlopFormula(s, e).symbols + QStringLiteral(", ") + model::prefillAttentionFormula(s, e).symbols));
-    row(QStringLiteral("time"), num(p.seconds * 1e3, 2) + QStringLiteral(" ms, ") + boundName(p.bound) + QStringLiteral("-bound"),
-        model::asciiFormula(model::formula(model::Quantity::PrefillTime)));
+    {
+        // The largest term names the bound, t_comm included; at T > 1 the bytes are each GPU's, W / T (issue 14 trial).
+        const model::FormulaText time = model::prefillTimeFormula(s, e);
+        row(QStringLiteral("time"), num(p.seconds * 1e3, 2) + QStringLiteral(" ms, ") + time.note,
+            model::asciiFormula(time.symbols));
+    }
     row(QStringLiteral("quadratic = linear at"),
         p.crossoverExists ? QStringLiteral("P* = ") + num(p.crossoverTokens) + QStringLiteral(" tokens")
                           : (m.attentionLayersOrAll() == 0 ? QStringLiteral("never (no attention layer)")
@@ -390,7 +400,8 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         model::asciiFormula(model::crossoverFormula(s, e).symbols));
     row(QStringLiteral("turns compute-bound at"),
         p.computeBoundExists ? num(p.computeBoundTokens) + QStringLiteral(" tokens") : QStringLiteral("never (below 1e12 tokens)"),
-        QStringLiteral("F_pre(P) / (F_peak * MFU) = (W + P * kv_tok) / (BW * eta_bw)"));
+        std::max(1, s.hardware.gpus) > 1 ? QStringLiteral("F_pre(P) / (T * F_peak * MFU) = (W / T + P * kv_tok per GPU) / (BW * eta_bw)")
+                                         : QStringLiteral("F_pre(P) / (F_peak * MFU) = (W + P * kv_tok) / (BW * eta_bw)"));
     row(QStringLiteral("attention share"), num(p.attentionShare * 100, 1) + QStringLiteral(" %"),
         model::asciiFormula(model::attentionShareFormula(s, e).symbols));
     row(QStringLiteral("KV written"), num(p.kvWrittenBytes / 1073741824.0, 3) + QStringLiteral(" GiB"), QStringLiteral("P * kv_tok"));
@@ -488,8 +499,12 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         auto money = [&](const std::optional<double>& v) {
             return v ? num(*v, 3) + QLatin1Char(' ') + cur : QStringLiteral("unknown (no price)");
         };
-        // Weights that do not fit: no request runs, so no per-request figure (issue 14 trial: they were priced).
-        auto perRequest = [&](const QString& text) { return x.weightsFit ? text : QStringLiteral("does not fit (weights)"); };
+        // Weights that do not fit, or B sequences at P + O/2 that do not: no request runs so, and no per-request figure
+        // (issue 14 trials: they were priced).
+        const QString requestNoFit = !x.weightsFit ? QStringLiteral("does not fit (weights)")
+                                                   : QStringLiteral("does not fit (%1 sequences at P + O/2 = %2 tokens)")
+                                                         .arg(num(B), num(e.workload.decodeContextTokens));
+        auto perRequest = [&](const QString& text) { return x.fitsPerRequest ? text : requestNoFit; };
         // At (B, S), as t_step: B / t_step(B, S) output tokens/s, no prefill; "does not fit" and no figure when it does not.
         const model::OperatingCost& at = x.atBatchContext;
         const QString noFit = QStringLiteral("does not fit at (B, S)");
@@ -646,9 +661,10 @@ QString comparedName(const model::Scenario& s)
 }
 
 /**
- * Whether figure @p key of @p report is an economics figure left null because the configuration does not fit: every
- * cost and energy figure when capacity.weights_fit is false, the economics.at_batch_context ones when that point's fits
- * is false (issue 14 trial: --compare priced configurations whose weights do not fit).
+ * Whether figure @p key of @p report is an economics figure left null because the configuration does not fit: the
+ * per-request cost and energy figures when economics.fits is false (the weights, or B sequences at P + O/2, do not fit;
+ * capacity.weights_fit for a report without that key), the economics.at_batch_context ones when that point's fits is
+ * false (issue 14 trials: --compare priced configurations that do not fit).
  */
 bool economicsDoesNotFit(const QString& key, const QJsonValue& value, const QJsonObject& report)
 {
@@ -658,7 +674,10 @@ bool economicsDoesNotFit(const QString& key, const QJsonValue& value, const QJso
     if (key.startsWith(QLatin1String("economics.at_batch_context.")))
         return !economics.value(QStringLiteral("at_batch_context")).toObject().value(QStringLiteral("fits")).toBool();
     static const QStringList kInputs{QStringLiteral("economics.price_per_gpu_hour"), QStringLiteral("economics.board_power_watts")};
-    return !kInputs.contains(key) && !report.value(QStringLiteral("capacity")).toObject().value(QStringLiteral("weights_fit")).toBool(true);
+    if (kInputs.contains(key))
+        return false;
+    const QJsonValue fits = economics.value(QStringLiteral("fits"));
+    return fits.isBool() ? !fits.toBool() : !report.value(QStringLiteral("capacity")).toObject().value(QStringLiteral("weights_fit")).toBool(true);
 }
 
 /** The cell of an economics figure that does not fit (economicsDoesNotFit()), in the text and CSV comparisons. */

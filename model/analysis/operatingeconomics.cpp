@@ -66,7 +66,11 @@ OperatingEconomics operatingEconomics(const Scenario& s, const Evaluation& evalu
     }
     // A configuration whose weights do not fit serves no request: no figure (it was priced as if it ran, issue 14 trial).
     out.weightsFit = evaluation.capacity.weightsFit;
-    if (out.weightsFit)
+    // Per request: B sequences decode at the mean context P + O/2; when their cache does not fit there is no such
+    // operating point to price either (issue 14 trial: 0.06 USD/1M at batch 4,096 on one GPU).
+    const std::optional<long long>& longest = evaluation.capacity.maxContextAtBatch;
+    out.fitsPerRequest = out.weightsFit && (!longest || double(*longest) >= evaluation.workload.decodeContextTokens);
+    if (out.fitsPerRequest)
         out.cost = operatingCost(out.inputs, s, evaluation);
     // At (B, S), as t_step: the decode throughput of the instance, B / t_step(B, S); nothing when the point does not fit.
     out.fitsAtBatchContext = out.weightsFit && evaluation.capacity.fits;

@@ -38,6 +38,12 @@ struct OperatingEconomics {
     std::string catalogueDevice;    ///< the catalogue device named hardware.name (less a trailing " (edited)"), "" when none
     std::string catalogueSource;    ///< that device's datasheet source (catalogue), "" when none
     bool weightsFit = false;        ///< evaluation.capacity.weightsFit: false leaves every figure of cost nullopt ("does not fit")
+    /**
+     * The per-request point runs: the weights fit and B sequences at the decode context P + O/2 fit the KV budget
+     * (evaluation.capacity.maxContextAtBatch nullopt, no limit, or >= evaluation.workload.decodeContextTokens).
+     * false leaves every figure of cost nullopt ("does not fit"; issue 14 trial: batch 4,096 on one GPU was priced).
+     */
+    bool fitsPerRequest = false;
     OperatingCost cost;             ///< per request: P in, O out at batch B, decode at the mean context P + O/2 (section 5)
     /**
      * At the slider's operating point (B, S), as t_step: B sequences decoding at context S, out/s = B / t_step(B, S),
@@ -54,8 +60,8 @@ struct OperatingEconomics {
  * price = economics.price_per_gpu_hour when > 0, else the example price of the catalogue device whose name is
  * hardware.name when the currency is USD (the example file's), else unknown; board power = hardware.board_power_watts
  * when > 0, else that device's datasheet TDP, else unknown; PUE = economics.pue. Never NaN: unknowns are nullopt.
- * cost is per request (P + O at B, decode at P + O/2), nullopt throughout when the weights do not fit (no price for a
- * configuration that cannot run); atBatchContext is at the scenario's (B, S) (nullopt figures when the cache does not fit
+ * cost is per request (P + O at B, decode at P + O/2), nullopt throughout when the weights do not fit or B sequences at
+ * P + O/2 do not (fitsPerRequest false: no price for a configuration that cannot run); atBatchContext is at the scenario's (B, S) (nullopt figures when the cache does not fit
  * there).
  */
 OperatingEconomics operatingEconomics(const Scenario& scenario, const Evaluation& evaluation);

@@ -133,6 +133,38 @@ private slots:
         QVERIFY(!z.atBatchContext.outputTokensPerSecondPerMegawatt && !z.atBatchContext.costPerHour);
     }
 
+    /** Issue 14 trial: the per-request figures priced B sequences at P + O/2 that do not fit (0.06 USD/1M at batch
+     *  4,096 on one GPU). They exist iff capacity.maxContextAtBatch is unbounded or >= P + O/2, whatever (B, S) does. */
+    void perRequestFiguresNeedTheBatchToFit()
+    {
+        Scenario s = llama70bOnFourH100();
+        s.workload.contextTokens = 1024; // (B, S) at S = 1,024; per request at P + O/2 = 2,176
+        // The largest batch whose cache at 2,176 tokens fits, and one more: by hand from the KV budget per GPU.
+        const Evaluation base = evaluate(s);
+        const double perSequence = base.decode.kvBytesPerTokenPerGpu * 2176.0;
+        const int fitting = int(std::floor(base.capacity.kvBudgetBytes / perSequence));
+        QVERIFY(fitting > 32);
+        s.workload.batch = fitting;
+        const Evaluation fitsEv = evaluate(s);
+        const OperatingEconomics fits = operatingEconomics(s, fitsEv);
+        QVERIFY(fitsEv.capacity.maxContextAtBatch && double(*fitsEv.capacity.maxContextAtBatch) >= 2176.0);
+        QVERIFY(fits.fitsPerRequest);
+        QVERIFY(fits.cost.costPerMillionOutputTokens && fits.cost.joulesPerOutputToken && fits.cost.costPerHour);
+
+        s.workload.batch = fitting + 1;
+        const Evaluation overEv = evaluate(s);
+        const OperatingEconomics over = operatingEconomics(s, overEv);
+        QVERIFY(overEv.capacity.fits);      // B sequences at S = 1,024 still fit: the (B, S) figures exist
+        QVERIFY(over.fitsAtBatchContext && over.atBatchContext.costPerMillionOutputTokens);
+        QVERIFY(over.weightsFit && !over.fitsPerRequest); // at P + O/2 they do not: no per-request figure
+        QVERIFY(!over.cost.costPerMillionOutputTokens && !over.cost.costPerMillionOutputTokensAllIn && !over.cost.costPerMillionInputTokens);
+        QVERIFY(!over.cost.joulesPerOutputToken && !over.cost.outputTokensPerSecondPerMegawatt && !over.cost.costPerHour);
+
+        // The trial's case: batch 4,096.
+        s.workload.batch = 4096;
+        QVERIFY(!operatingEconomics(s, evaluate(s)).fitsPerRequest);
+    }
+
     /** Your price wins and scales every $ figure; PUE scales the energy figures and not the $ ones. */
     void yourPriceAndPue()
     {

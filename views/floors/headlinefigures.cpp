@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <string_view>
 
 #include <QCoreApplication>
 
@@ -93,8 +94,14 @@ std::vector<EconomicsRow> economicsRows(const model::Scenario& scenario, const m
                                .arg(integer(gpus), number(x.outputTokensPerSecondAtBatchContext), integer(scenario.workload.batch),
                                     integer(scenario.workload.contextTokens));
     auto atText = [&](const std::optional<double>& v, const QString& text) { return !x.fitsAtBatchContext ? noFit : v ? text : dash; };
-    // Per request: no figure when the weights do not fit (no request runs).
-    auto requestText = [&](const QString& text) { return x.weightsFit ? text : noFit; };
+    // Per request: no figure when the weights do not fit, or B sequences at P + O/2 do not (no request runs so; issue 14
+    // trial: batch 4,096 on one GPU was priced at 0.06 USD/1M).
+    auto requestText = [&](const QString& text) { return x.fitsPerRequest ? text : noFit; };
+    const QString requestNoFitTip
+        = x.weightsFit ? tr("B = %1 sequences at the request's mean context P + O/2 = %2 tokens do not fit the KV budget:\n"
+                            "no cost for a point that cannot run. Lower the batch, the prompt or the output.")
+                             .arg(integer(scenario.workload.batch), integer(evaluation.workload.decodeContextTokens))
+                       : tr("The weights do not fit: no request runs, so no cost.");
 
     std::vector<EconomicsRow> rows;
     rows.push_back({"price", "price_per_gpu_hour", tr("Price per GPU-hour"), x.inputs.pricePerGpuHour, currency,
@@ -153,6 +160,12 @@ std::vector<EconomicsRow> economicsRows(const model::Scenario& scenario, const m
                     c.outputTokensPerSecondPerMegawatt, QStringLiteral("tok/s/MW"),
                     requestText(c.outputTokensPerSecondPerMegawatt ? approximate(*c.outputTokensPerSecondPerMegawatt) : dash),
                     tr("out/s / (G \u00b7 W \u00b7 PUE / 10\u2076).\n") + rate + QLatin1Char('\n') + powerTip + QLatin1Char('\n') + pueTip, 1});
+    // A per-request point that cannot run: its tool tips say why, not how a figure it does not have would be computed.
+    if (!x.fitsPerRequest)
+        for (EconomicsRow& row : rows)
+            if (row.value == std::nullopt && std::string_view(row.figureKey) != "price_per_gpu_hour"
+                && !std::string_view(row.figureKey).starts_with("at_batch_context."))
+                row.toolTip = requestNoFitTip;
     return rows;
 }
 
