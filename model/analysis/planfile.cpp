@@ -281,6 +281,20 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             }
         }
     }
+    // The model's trained context (model.max_position_embeddings, when known): a prompt longer than it cannot be served
+    // as asked, so the plan refuses it; a prompt that fits with an output running past it is planned, with a note (issue
+    // 14 trial: neither was flagged). The load's lengths are fixed, so every request is affected alike.
+    if (const int trained = out.request.scenario.model.maxPositionEmbeddings; trained > 0) {
+        const PlanLoad& l = out.request.load;
+        if (l.promptTokens > trained)
+            return "load.prompt_tokens = " + formatNumber(l.promptTokens) + ": longer than the model's context of " + std::to_string(trained)
+                   + " tokens (model.max_position_embeddings): no request of this prompt can be served; shorten the prompt, or give "
+                     "the model's longer context as model.max_position_embeddings";
+        if (l.promptTokens + l.outputTokens > trained)
+            out.notes.push_back("load: prompt + output = " + formatNumber(l.promptTokens + l.outputTokens) + " tokens run past the model's context of "
+                                + std::to_string(trained) + " tokens (model.max_position_embeddings): every request's output would stop "
+                                  "at the context, or a server refuse it; planned as asked");
+    }
     if (root.contains(QStringLiteral("slo"))) {
         const QJsonValue v = root.value(QStringLiteral("slo"));
         if (!v.isObject())
@@ -375,8 +389,12 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             if (!ls.isArray() || ls.toArray().isEmpty())
                 return "candidates.layouts = " + shown(ls) + ": expected a non-empty list of {\"tp\": n, \"pp\": n, \"ep\": n}";
             int i = 0;
+            // Where each kept layout stands in the file: a message names the index as written, not the one after
+            // the duplicates are dropped (a trial: an error for the file's layouts[2] named layouts[1]).
+            std::vector<int> fileIndex;
             for (const QJsonValue e : ls.toArray()) {
-                const std::string field = "candidates.layouts[" + std::to_string(i++) + "]";
+                const int index = i++;
+                const std::string field = "candidates.layouts[" + std::to_string(index) + "]";
                 if (!e.isObject())
                     return field + " = " + shown(e) + ": expected {\"tp\": n, \"pp\": n, \"ep\": n}";
                 const QJsonObject lo = e.toObject();
@@ -407,6 +425,7 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                     continue;
                 }
                 c.layouts.push_back(l);
+                fileIndex.push_back(index);
             }
             // Only the GPU counts the layouts have, unless counts were given too: then every layout needs one of them, or
             // it would never be searched and its device would read "does not fit" (a trial finding).
@@ -418,7 +437,8 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                     std::string counts;
                     for (int n : c.gpuCounts)
                         counts += (counts.empty() ? "" : ", ") + std::to_string(n);
-                    return "candidates.layouts[" + std::to_string(i) + "] = " + shown(ls.toArray().at(qsizetype(i))) + ": " + layoutText(l)
+                    const int index = fileIndex[i];
+                    return "candidates.layouts[" + std::to_string(index) + "] = " + shown(ls.toArray().at(qsizetype(index))) + ": " + layoutText(l)
                            + " has " + std::to_string(l.gpus()) + (l.gpus() == 1 ? " GPU" : " GPUs")
                            + " per instance, not one of candidates.gpu_counts [" + counts
                            + "], so it would never be searched: add " + std::to_string(l.gpus())

@@ -1037,6 +1037,30 @@ private slots:
         QVERIFY2(QString::fromStdString(r.devices[0].detail).contains(QLatin1String("SLO ITL 0.001 ms, TTFT 0.002 ms")), r.devices[0].detail.c_str());
     }
 
+    /** Issue 14 trial: a prompt longer than the model's context was planned as if it could be served. Qwen3 30B-A3B's
+     *  preset knows its context (max_position_embeddings 40,960): longer is refused, prompt + output past it a note. */
+    void promptsLongerThanTheModelsContext()
+    {
+        auto file = [](int prompt, int output, const char* extra = "") {
+            return QByteArray(R"({"model": "qwen3-30b-a3b", "load": {"requests_per_second": 1, "prompt_tokens": )") + QByteArray::number(prompt)
+                   + R"(, "output_tokens": )" + QByteArray::number(output) + "}" + extra + R"(, "candidates": {"devices": ["h100-sxm"]}})";
+        };
+        PlanFile f;
+        QCOMPARE(QString::fromStdString(parsePlanFile(file(50000, 100), QString(), f)),
+                 QStringLiteral("load.prompt_tokens = 50000: longer than the model's context of 40960 tokens (model.max_position_embeddings): "
+                                "no request of this prompt can be served; shorten the prompt, or give the model's longer context as "
+                                "model.max_position_embeddings"));
+        QVERIFY(parsePlanFile(file(40000, 2000), QString(), f).empty());
+        QVERIFY(std::any_of(f.notes.begin(), f.notes.end(), [](const std::string& n) {
+            return n.rfind("load: prompt + output = 42000 tokens run past the model's context of 40960 tokens", 0) == 0;
+        }));
+        QVERIFY(parsePlanFile(file(30000, 2000), QString(), f).empty());
+        for (const std::string& n : f.notes)
+            QVERIFY2(n.find("context") == std::string::npos, n.c_str());
+        // A longer context given with the model lifts the limit (set reaches the model's keys).
+        QVERIFY(parsePlanFile(file(50000, 100, R"(, "set": {"model.max_position_embeddings": 131072})"), QString(), f).empty());
+    }
+
     void badPlanFiles_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -1089,6 +1113,11 @@ private slots:
         QTest::newRow("layout outside gpu_counts")
             << QByteArray(R"({"model": "llama-3.1-70b", )" + load + R"(, "candidates": {"gpu_counts": [1, 2, 4], "layouts": [{"tp": 4}, {"tp": 8}]}})")
             << "candidates.layouts[1] = {\"tp\":8}: TP8 PP1 EP1 has 8 GPUs per instance, not one of candidates.gpu_counts [1, 2, 4]";
+        // Issue 14 trial: after a duplicate (searched once) the message named the de-duplicated index (layouts[1]).
+        QTest::newRow("layout index as written after a duplicate")
+            << QByteArray(R"({"model": "llama-3.1-70b", )" + load
+                          + R"(, "candidates": {"gpu_counts": [1, 2, 4], "layouts": [{"tp": 4}, {"tp": 4}, {"tp": 8}]}})")
+            << "candidates.layouts[2] = {\"tp\":8}: TP8 PP1 EP1 has 8 GPUs per instance";
         QTest::newRow("set key labelled with its name") << QByteArray(R"({"model": "llama-3.1-8b", "set": {"efficiency.bandwidth": 1.5}, )" + load + "}")
                                                         << "set.efficiency.bandwidth: efficiency.bandwidth";
         QTest::newRow("PUE above the scenario's bound") << QByteArray(R"({"model": "llama-3.1-8b", )" + load + R"(, "pue": 10.5})")
