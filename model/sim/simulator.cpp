@@ -2472,6 +2472,44 @@ std::vector<double> sweepRates(const RateSweep& sweep)
 
 } // namespace
 
+RateSweepFloor rateSweepFloor(const SimulationConfig& c)
+{
+    // Issue 14 trial: at 1e-10 req/s a run of 600 s saw no request and printed zero latencies; at 1e-308 the arrival
+    // times overflowed and no request ran.
+    RateSweepFloor out;
+    const double cap = c.requests ? double(*c.requests) : kInf;
+    if (c.durationSeconds) {
+        const double needed = std::min(double(kMinRateSweepRequests), cap);
+        out.ratePerSecond = needed / *c.durationSeconds;
+        out.reason = "the run's duration_s = " + messageNumber(*c.durationSeconds) + " s must see at least " + countText(needed)
+                     + " requests at the lowest rate (" + countText(needed) + " / " + messageNumber(*c.durationSeconds)
+                     + " s; below it a run can see none and report zero latencies)";
+        return out;
+    }
+    bool unbounded = false;
+    double window = 0;
+    for (const RequestClass& k : c.classes)
+        if (k.ratePerSecond > 0) {
+            if (!k.endSeconds)
+                unbounded = true;
+            else
+                window = std::max(window, *k.endSeconds - k.startSeconds);
+        }
+    if (unbounded && c.requests) {
+        // The request cap ends the run: its requests arrive over requests / rate seconds, which must stay within the
+        // simulator's bound on every time (duration_s, start_s, end_s, trace arrivals).
+        out.ratePerSecond = cap / kMaxSimulationSeconds;
+        out.reason = "the run's " + countText(cap) + " requests (simulation.requests) arrive over requests / rate seconds, at most "
+                     + messageNumber(kMaxSimulationSeconds) + " s (the simulator's bound on any time; give a duration_s to sweep lower rates)";
+    } else if (window > 0) {
+        const double needed = std::min(double(kMinRateSweepRequests), cap);
+        out.ratePerSecond = needed / window;
+        out.reason = "the classes' arrivals end after " + messageNumber(window) + " s (end_s), which must see at least " + countText(needed)
+                     + " requests at the lowest rate";
+    }
+    return out;
+}
+
 std::string checkRateSweep(const SimulationConfig& config, const RateSweep& sweep, const std::string& field)
 {
     if (!(sweep.steps >= 1 && sweep.steps <= kMaxRateSweepSteps))
@@ -2492,6 +2530,9 @@ std::string checkRateSweep(const SimulationConfig& config, const RateSweep& swee
     if (!(workloadRatePerSecond(config) > 0))
         return field + ": the workload has no arrival rate to scale (every class has rate_per_s 0 and there is no trace_csv "
                        "with two or more arrival times); give a class a rate_per_s";
+    if (const RateSweepFloor floor = rateSweepFloor(config); sweep.fromPerSecond < floor.ratePerSecond)
+        return field + ".from = " + messageNumber(sweep.fromPerSecond) + ": below the lowest rate this run can be swept at, "
+               + messageNumber(floor.ratePerSecond) + " requests/s: " + floor.reason;
     SimulationConfig base = config;
     base.sweepMaxSequences.clear();
     base.recordTokenTimes = false;

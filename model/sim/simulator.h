@@ -665,6 +665,27 @@ double workloadRatePerSecond(const SimulationConfig& config);
 SimulationConfig configAtRate(const SimulationConfig& config, double ratePerSecond);
 
 /**
+ * The requests a rate sweep's lowest rate must let its run see (docs/fleet-simulation.md, "Rate sweeps"): ten, or
+ * the request cap when lower. Below that a run can see no request at all and reports zero latencies.
+ */
+inline constexpr long long kMinRateSweepRequests = 10;
+
+/** The lowest rate a sweep of a workload may start at, requests/s, and why (rateSweepFloor()). */
+struct RateSweepFloor {
+    double ratePerSecond = 0; ///< 0: no floor besides > 0 (a trace alone: checkSimulationConfig() bounds its arrivals)
+    std::string reason;       ///< the sentence the refusal gives, naming the workload's keys
+};
+
+/**
+ * The lowest rate @p config can be swept at: with duration_s D, min(kMinRateSweepRequests, requests) / D, so that the
+ * run sees about that many requests; else, when the request cap ends the run (a class without end_s), requests /
+ * kMaxSimulationSeconds, so that its requests arrive within the simulator's bound on any time (1e7 s); else (every
+ * rated class has end_s) min(kMinRateSweepRequests, requests) / the longest class window. checkRateSweep() refuses a
+ * lower from (and so to).
+ */
+RateSweepFloor rateSweepFloor(const SimulationConfig& config);
+
+/**
  * Checks @p sweep against @p config: "" or one message naming the field ("simulation.rate_sweep.steps = 0: must be
  * from 1 to 64"; @p field is "simulation.rate_sweep" or "--rate-sweep"), including the workload having a rate to
  * scale and every rate's run passing checkSimulationConfig() and the work budget over all runs.
