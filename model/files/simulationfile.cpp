@@ -594,6 +594,9 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
 
     SimulationConfig& c = out.config;
     c.blockTokens = out.scenario.serving.blockTokens;
+    // The scenario's serving.max_prefills_per_step, as --predict takes it; simulation.max_prefills_per_step, when given,
+    // replaces it (issue 14 trial: the scenario's was dropped without a word).
+    c.maxPrefillsPerStep = out.scenario.serving.maxPrefillsPerStep;
     c.ttftSloMs = out.scenario.workload.ttftSloMs;
     if (!out.scenario.workload.itlSloMs.empty())
         c.itlSloMs = out.scenario.workload.itlSloMs.front();

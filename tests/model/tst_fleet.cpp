@@ -495,6 +495,17 @@ private slots:
         QVERIFY2(herr.empty(), herr.c_str());
         QCOMPARE(h.config.maxPrefillsPerStep, 3);
         QCOMPARE(g.config.maxPrefillsPerStep, 0);
+        // Issue 14 trial: the file's scenario's serving.max_prefills_per_step was dropped; it applies unless the
+        // simulation key replaces it.
+        SimulationFile fromScenario, replaced;
+        const QByteArray scenario = R"({"scenario": {"serving": {"max_prefills_per_step": 2}}, )";
+        std::string e = parseSimulationJson(scenario + fileWith("").mid(1), QString(), fromScenario);
+        QVERIFY2(e.empty(), e.c_str());
+        QCOMPARE(fromScenario.scenario.serving.maxPrefillsPerStep, 2);
+        QCOMPARE(fromScenario.config.maxPrefillsPerStep, 2);
+        e = parseSimulationJson(scenario + fileWith(R"("max_prefills_per_step": 5,)").mid(1), QString(), replaced);
+        QVERIFY2(e.empty(), e.c_str());
+        QCOMPARE(replaced.config.maxPrefillsPerStep, 5);
     }
 
     void layoutAndPoolKeysParse()
@@ -1059,6 +1070,30 @@ private slots:
         c.durationSeconds = 100;
         sweep.toPerSecond = 1e6; // 1e8 requests at the top rate
         QVERIFY(QString::fromStdString(checkRateSweep(c, sweep, "--rate-sweep")).startsWith(QLatin1String("--rate-sweep at 1000000 requests/s: simulation.classes[0].rate_per_s")));
+        // Issue 14 trial: at 1e-10 req/s the run saw no request (zero latencies), at 1e-308 nothing ran. With
+        // duration_s 100 the floor is 10 requests / 100 s = 0.1 req/s; FROM below it is refused, naming both.
+        sweep.toPerSecond = 2;
+        for (const double from : {1e-10, 1e-308, 0.09}) {
+            sweep.fromPerSecond = from;
+            const QString e = QString::fromStdString(checkRateSweep(c, sweep, "--rate-sweep"));
+            QVERIFY2(e.startsWith(QStringLiteral("--rate-sweep.from = %1: below the lowest rate this run can be swept at, 0.1 requests/s")
+                                      .arg(QString::fromStdString(messageNumber(from)))),
+                     qPrintable(e));
+        }
+        sweep.fromPerSecond = 0.1;
+        QVERIFY(checkRateSweep(c, sweep, "--rate-sweep").empty());
+        QCOMPARE(rateSweepFloor(c).ratePerSecond, 0.1);
+        // Only a request cap: its requests must arrive within the simulator's 1e7-s bound, requests / 1e7 req/s.
+        c.durationSeconds.reset();
+        c.requests = 20000;
+        QCOMPARE(rateSweepFloor(c).ratePerSecond, 0.002);
+        sweep.fromPerSecond = 1e-3;
+        QVERIFY(QString::fromStdString(checkRateSweep(c, sweep, "simulation.rate_sweep"))
+                    .startsWith(QLatin1String("simulation.rate_sweep.from = 0.001: below the lowest rate this run can be swept at, 0.002 requests/s: "
+                                              "the run's 20,000 requests (simulation.requests)")));
+        sweep.fromPerSecond = 1;
+        c.requests.reset();
+        c.durationSeconds = 100;
         // Closed-loop clients set the load by completions, so a rate sweep would be mislabelled open loop.
         sweep.toPerSecond = 2;
         QVERIFY(checkRateSweep(c, sweep, "rate_sweep").empty());
