@@ -446,4 +446,31 @@ Evaluation evaluate(const Scenario& scenario)
     return e;
 }
 
+TimeTerm largestTimeTerm(double computeSeconds, double memorySeconds, double commSeconds, bool computeOnTie)
+{
+    if (commSeconds > computeSeconds && commSeconds > memorySeconds)
+        return TimeTerm::Communication;
+    return computeSeconds > memorySeconds || (computeOnTie && computeSeconds == memorySeconds) ? TimeTerm::Compute : TimeTerm::Memory;
+}
+
+TimeTerm largestTimeTerm(const DecodeResult& d)
+{
+    return largestTimeTerm(d.computeSeconds, d.memorySeconds, d.commSeconds);
+}
+
+TimeTerm largestTimeTerm(const PrefillResult& p)
+{
+    return largestTimeTerm(p.computeSeconds, p.memorySeconds, p.commSeconds, true);
+}
+
+const char* timeTermName(TimeTerm term)
+{
+    switch (term) {
+    case TimeTerm::Compute: return "compute";
+    case TimeTerm::Memory: return "memory";
+    case TimeTerm::Communication: break;
+    }
+    return "communication";
+}
+
 } // namespace ridgeline::model

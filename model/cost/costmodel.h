@@ -259,4 +259,25 @@ double matmulPeak(const Hardware& hardware, DType weights);
 /** The dtype whose peak matmulPeakField() holds: matmulDtype(weights), or bf16 on a fallback. */
 DType matmulPeakDtype(const Hardware& hardware, DType weights);
 
+/**
+ * The term a decode step's or a prefill's time is mostly spent on: compute, memory or the tensor-parallel
+ * communication (largestTimeTerm()). Unlike Bound (t_comp against t_mem alone, kept for the JSON key "bound"), it
+ * counts t_comm, which dominates a wide TP group across nodes (issue 14 trial: prefill at TP16 across nodes was
+ * called "compute-bound" while most of its time was the all-reduces).
+ */
+enum class TimeTerm { Compute, Memory, Communication };
+
+/**
+ * The largest of @p computeSeconds, @p memorySeconds and @p commSeconds: Communication when t_comm exceeds both,
+ * else Compute when t_comp > t_mem (@p computeOnTie: or equal), else Memory. The one rule the text report (and its
+ * JSON key "largest_term") and the numbers panel label a step or a prefill by.
+ */
+TimeTerm largestTimeTerm(double computeSeconds, double memorySeconds, double commSeconds, bool computeOnTie = false);
+/** largestTimeTerm() of a decode step at (B, S): t_comp, t_mem, t_comm (ties of t_comp and t_mem: memory, as Bound). */
+TimeTerm largestTimeTerm(const DecodeResult& decode);
+/** largestTimeTerm() of a prefill of P tokens (ties of t_comp and t_mem: compute, as Bound). */
+TimeTerm largestTimeTerm(const PrefillResult& prefill);
+/** "compute", "memory" or "communication" (the JSON value; "-bound" appended in the text). */
+const char* timeTermName(TimeTerm term);
+
 } // namespace ridgeline::model

@@ -177,7 +177,50 @@ FormulaText stepTimeFormula(const Scenario& s, const Evaluation& e)
     appendStepAdditions(f, split, d.commSeconds * 1e3, overheadMs, s.workload.batch * s.efficiency.perSequenceOverheadSeconds * 1e3);
     f.value = d.stepSeconds * 1e3;
     f.valueText = msText(f.value);
-    f.note = d.bound == Bound::Memory ? QStringLiteral("memory-bound") : QStringLiteral("compute-bound");
+    // The largest term, t_comm included (issue 14 trial: a TP16 step across nodes is mostly communication).
+    f.note = QString::fromLatin1(timeTermName(largestTimeTerm(d))) + QStringLiteral("-bound");
+    return f;
+}
+
+namespace {
+
+/** The weights and prompt KV one GPU moves in prefill, in symbols: "W + P·kv_tok" at T = 1, split at T > 1. */
+QString prefillBytesSymbols(const Scenario& s, const Evaluation& e)
+{
+    const int gpus = std::max(1, s.hardware.gpus);
+    if (gpus == 1)
+        return QStringLiteral("W + P%1kv_tok").arg(kDot);
+    // The KV splits by whole heads (MLA's latent is on every GPU): kv_tok / T only when the split is even.
+    const DecodeResult& d = e.decode;
+    const bool even = std::abs(d.kvBytesPerTokenPerGpu * gpus - d.kvBytesPerToken) <= 1e-9 * d.kvBytesPerToken;
+    return QStringLiteral("W / T + P%1").arg(kDot)
+           + (even ? QStringLiteral("kv_tok / T") : QStringLiteral("kv_tok,GPU"));
+}
+
+} // namespace
+
+FormulaText prefillTimeFormula(const Scenario& s, const Evaluation& e)
+{
+    const PrefillResult& p = e.prefill;
+    const bool split = std::max(1, s.hardware.gpus) > 1;
+    FormulaText f;
+    if (!split) {
+        f.symbols = formula(Quantity::PrefillTime);
+    } else {
+        f.symbols = QStringLiteral("t_pre = max(F_pre / (T%1F_peak%1MFU_prefill), (%2) / (BW%1\u03b7_bw)) + t_comm + t_oh")
+                        .arg(kDot, prefillBytesSymbols(s, e));
+    }
+    const double overheadMs = std::max(0.0, p.seconds - std::max(p.computeSeconds, p.memorySeconds) - p.commSeconds) * 1e3;
+    f.numbers = QStringLiteral("max(%1, %2) + %3 + %4").arg(n(p.computeSeconds * 1e3), n(p.memorySeconds * 1e3), n(p.commSeconds * 1e3), n(overheadMs));
+    f.value = p.seconds * 1e3;
+    f.valueText = msText(f.value);
+    f.note = QString::fromLatin1(timeTermName(largestTimeTerm(p))) + QStringLiteral("-bound");
+    if (split) {
+        const DecodeResult& d = e.decode;
+        if (!(std::abs(d.kvBytesPerTokenPerGpu * std::max(1, s.hardware.gpus) - d.kvBytesPerToken) <= 1e-9 * d.kvBytesPerToken))
+            f.note += s.model.isMla() ? QStringLiteral("; kv_tok,GPU = kv_tok: the MLA latent is on every GPU")
+                                      : QStringLiteral("; kv_tok,GPU = kv_tok%1ceil(H_kv / T) / H_kv: whole KV heads per GPU").arg(kDot);
+    }
     return f;
 }
 
@@ -203,9 +246,11 @@ FormulaText stepLineFormula(const Scenario& s, const Evaluation& e)
         f.symbols = kStepLineHead + (moe ? QStringLiteral("a(B) + b%1B").arg(kDot) : QStringLiteral("a + b%1B").arg(kDot));
         f.numbers = QStringLiteral("%1 + %2%3%4").arg(n(aMs), n(bMs), kDot, n(B));
         QStringList notes;
-        notes << (moe    ? QStringLiteral("a(B) = W(B) / (BW%1\u03b7_bw)").arg(kDot)
-                  : rows ? QStringLiteral("a = (W \u2212 V%1d%1b_e) / (BW%1\u03b7_bw)").arg(kDot)
-                         : QStringLiteral("a = W / (BW%1\u03b7_bw)").arg(kDot))
+        // At T > 1 each GPU reads its share of the weights, W / T (issue 14 trial: the text read W).
+        const QString perGpu = split ? QStringLiteral(" / T") : QString();
+        notes << (moe    ? QStringLiteral("a(B) = W(B)%2 / (BW%1\u03b7_bw)").arg(kDot, perGpu)
+                  : rows ? QStringLiteral("a = (W \u2212 V%1d%1b_e)%2 / (BW%1\u03b7_bw)").arg(kDot, perGpu)
+                         : QStringLiteral("a = W%2 / (BW%1\u03b7_bw)").arg(kDot, perGpu))
                      + (split ? QStringLiteral(" + latency") : QString()) + (overheadMs > 0 ? QStringLiteral(" + t_oh") : QString())
               << [&] {
                      // b's bytes per sequence: its KV, the hybrids' fixed state, the embedding row it gathers.

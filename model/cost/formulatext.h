@@ -84,6 +84,13 @@ FormulaText stepTimeFormula(const Scenario& scenario, const Evaluation& evaluati
  */
 FormulaText stepLineFormula(const Scenario& scenario, const Evaluation& evaluation);
 
+/**
+ * t_pre of the scenario's prompt, ms: formula(Quantity::PrefillTime) at T = 1; at T > 1 the compute over T GPUs and
+ * each GPU's bytes, W / T + P·kv_tok / T (P·kv_tok,GPU when the KV heads do not split evenly, or MLA's latent sits
+ * on every GPU). The note names the largest term, t_comm included (largestTimeTerm(): "communication-bound").
+ */
+FormulaText prefillTimeFormula(const Scenario& scenario, const Evaluation& evaluation);
+
 /** Attention FLOP of prefilling P tokens: c·L·P²·d_attn (c = 4 full, 2 causal; sliding layers cap at w). */
 FormulaText prefillAttentionFormula(const Scenario& scenario, const Evaluation& evaluation);
 

@@ -295,6 +295,7 @@ void TestNumberTrust::formulaNumbersGiveTheValue()
         {model::prefillFlopFormula(scenario, e), e.prefill.flop},
         {model::crossoverFormula(scenario, e), e.prefill.crossoverTokens},
         {model::attentionShareFormula(scenario, e), e.prefill.attentionShare},
+        {model::prefillTimeFormula(scenario, e), e.prefill.seconds * 1e3},
     };
     for (const Check& c : checks) {
         if (c.formula.numbers.isEmpty()) { // only "no P*"

@@ -183,6 +183,39 @@ private slots:
         QCOMPARE(evaluate(s).decode.bound, Bound::Memory);
         QCOMPARE(stepLineFormula(s, evaluate(s)).symbols, formula(Quantity::StepLine));
     }
+
+    /** Issue 14 trial: at TP16 across nodes the report's prefill read "compute-bound" while most of its time was the
+     *  all-reduces, and the formula's weight term read W, not each GPU's W / T. */
+    void tensorParallelFormulasSplitTheWeightsAndNameTheLargestTerm()
+    {
+        Scenario s = defaultScenario();
+        s.model.params = 70.6e9;
+        s.model.layers = 80;
+        s.model.hidden = 8192;
+        s.model.heads = 64;
+        s.model.kvHeads = 8;
+        s.hardware.gpus = 16; // wider than the 8-GPU scale-up domain: the all-reduces run at the inter-node link
+        QVERIFY2(validate(s).empty(), validate(s).front().message.c_str());
+        const Evaluation e = evaluate(s);
+        QVERIFY2(e.prefill.commSeconds > std::max(e.prefill.computeSeconds, e.prefill.memorySeconds),
+                 qPrintable(QStringLiteral("comm %1 s, compute %2 s").arg(e.prefill.commSeconds).arg(e.prefill.computeSeconds)));
+        QCOMPARE(e.prefill.bound, Bound::Compute); // the JSON key "bound" keeps its meaning: t_comp against t_mem
+        QCOMPARE(largestTimeTerm(e.prefill), TimeTerm::Communication);
+        const FormulaText time = prefillTimeFormula(s, e);
+        QVERIFY2(time.note.startsWith(QStringLiteral("communication-bound")), qPrintable(time.note));
+        // 8 KV heads over 16 GPUs: one whole head each, not kv_tok / 16.
+        QVERIFY2(time.symbols.contains(QStringLiteral("W / T + P\u00b7kv_tok,GPU")), qPrintable(time.symbols));
+        QVERIFY2(time.symbols.contains(QStringLiteral("T\u00b7F_peak")), qPrintable(time.symbols));
+        s.hardware.gpus = 4; // 2 heads each: the even split
+        const Evaluation four = evaluate(s);
+        QVERIFY2(prefillTimeFormula(s, four).symbols.contains(QStringLiteral("W / T + P\u00b7kv_tok / T")), qPrintable(prefillTimeFormula(s, four).symbols));
+        s.workload.batch = 1; // memory-bound decode: the line's intercept is each GPU's weights
+        QVERIFY2(stepLineFormula(s, evaluate(s)).note.contains(QStringLiteral("a = W / T / (BW")) ||
+                     stepLineFormula(s, evaluate(s)).note.contains(QStringLiteral("a = (W \u2212 V\u00b7d\u00b7b_e) / T / (BW")),
+                 qPrintable(stepLineFormula(s, evaluate(s)).note));
+        s.hardware.gpus = 1; // one GPU: the general formula, unchanged
+        QCOMPARE(prefillTimeFormula(s, evaluate(s)).symbols, formula(Quantity::PrefillTime));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestFormulaText)

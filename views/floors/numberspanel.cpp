@@ -240,8 +240,11 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     const model::RooflineResult& roof = evaluation.roofline;
     const model::PrefillResult& prefill = evaluation.prefill;
     const model::CapacityResult& capacity = evaluation.capacity;
-    auto boundName = [this](model::Bound bound) {
-        return bound == model::Bound::Memory ? tr("memory-bound") : tr("compute-bound");
+    // The largest term, t_comm included: model::largestTimeTerm(), the report's rule (issue 14 trial: TP16 across nodes).
+    auto boundName = [this](model::TimeTerm term) {
+        return term == model::TimeTerm::Memory ? tr("memory-bound")
+               : term == model::TimeTerm::Compute ? tr("compute-bound")
+                                                  : tr("communication-bound");
     };
 
     const model::ModelShape& shape = scenario.model;
@@ -287,7 +290,7 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     }
     setValue(QStringLiteral("floor"), tr("%1 \u00b7 %2").arg(milliseconds(decode.floorSecondsBatch1 * 1e3),
                                                           tokensPerSecond(1.0 / decode.floorSecondsBatch1)));
-    setValue(QStringLiteral("step"), tr("%1 (%2)").arg(milliseconds(decode.stepSeconds * 1e3), boundName(decode.bound)));
+    setValue(QStringLiteral("step"), tr("%1 (%2)").arg(milliseconds(decode.stepSeconds * 1e3), boundName(model::largestTimeTerm(decode))));
     setFormula(QStringLiteral("step"),
                model::stepTimeFormula(scenario, evaluation).line() + QLatin1Char('\n')
                    + model::formula(scenario.efficiency.kvBandwidth > 0 && scenario.efficiency.kvBandwidth != scenario.efficiency.bandwidth
@@ -354,7 +357,7 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     const double ttftMs = scenario.workload.ttftSloMs;
     const QString ttft = prefill.seconds * 1e3 <= ttftMs ? tr("meets TTFT %1").arg(milliseconds(ttftMs))
                                                          : tr("misses TTFT %1").arg(milliseconds(ttftMs));
-    setValue(QStringLiteral("prefillTime"), tr("%1 (%2)\n%3").arg(duration(prefill.seconds), boundName(prefill.bound), ttft));
+    setValue(QStringLiteral("prefillTime"), tr("%1 (%2)\n%3").arg(duration(prefill.seconds), boundName(model::largestTimeTerm(prefill)), ttft));
     setValue(QStringLiteral("crossover"), prefill.crossoverExists ? tokens(prefill.crossoverTokens) : tr("none (every layer slides)"));
     setFormula(QStringLiteral("prefillFlop"), model::prefillFlopFormula(scenario, evaluation).line() + QLatin1Char('\n')
                                                   + model::prefillAttentionFormula(scenario, evaluation).line());
