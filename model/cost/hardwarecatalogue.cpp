@@ -14,7 +14,7 @@ namespace ridgeline::model {
 namespace {
 
 enum Column {
-    Id, Name, Memory, MemoryReported, Bandwidth, Bf16, Fp8, Int8, Fp4, Ridge, Power, Link, LinkName, Source, ColumnCount
+    Id, Name, Memory, MemoryReported, Bandwidth, Bf16, Fp8, Int8, Fp4, Ridge, Power, Link, LinkName, Source, ScaleUp, ColumnCount
 };
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -61,6 +61,9 @@ const std::vector<CatalogueColumn>& catalogueColumns()
         {"link", "GB/s", "link_bandwidth_bytes_per_second", true},
         {"link name", "", "link", false},
         {"source", "", "source", false},
+        // Added last (issue 14 trial: not listed): GPUs one scale-up domain joins at the link's bandwidth; wider TP / EP
+        // groups cross nodes at hardware.inter_node_bandwidth (0 = unbounded: "-", null).
+        {"scale-up", "GPUs", "scale_up_domain", true},
     };
     return columns;
 }
@@ -85,6 +88,7 @@ QVariant catalogueCellSi(const HardwarePreset& p, int column)
     case Link: return orNull(h.linkBandwidthBytesPerSecond);
     case LinkName: return QString::fromStdString(p.link);
     case Source: return QString::fromStdString(p.source);
+    case ScaleUp: return orNull(double(h.scaleUpDomainGpus));
     default: return {};
     }
 }
@@ -108,7 +112,7 @@ QVariant catalogueCell(const HardwarePreset& p, int column)
 QString catalogueText()
 {
     const auto& columns = catalogueColumns();
-    const std::vector<int> shown = {Name, Memory, MemoryReported, Bandwidth, Bf16, Fp8, Int8, Fp4, Ridge, Power, Link};
+    const std::vector<int> shown = {Name, Memory, MemoryReported, Bandwidth, Bf16, Fp8, Int8, Fp4, Ridge, Power, Link, ScaleUp};
     std::vector<QStringList> rows;
     QStringList header, units;
     for (int c : shown) {
@@ -130,7 +134,8 @@ QString catalogueText()
     QString out = QStringLiteral("Hardware catalogue: dense peaks (no 2:4 sparsity), per device; \"-\" = none published "
                                  "(those matmuls fall back to bf16) or not verified.\n"
                                  "memory: datasheet GB (what the cost model uses); reported: GiB as the device reports it; "
-                                 "ridge: bf16 peak / HBM bandwidth; link: per GPU, one direction; sources, with their dates, below the table.\n\n");
+                                 "ridge: bf16 peak / HBM bandwidth; link: per GPU, one direction; scale-up: GPUs one link domain joins (wider\n"
+                                 "tensor- or expert-parallel groups cross nodes at hardware.inter_node_bandwidth); sources, with their dates, below the table.\n\n");
     for (const QStringList& row : rows) {
         QStringList cells;
         for (size_t i = 0; i < shown.size(); ++i)
@@ -166,7 +171,8 @@ QByteArray catalogueJson()
                                                        "null: none published (those matmuls fall back to bf16) or not verified. "
                                                        "memory_bytes is the datasheet capacity the cost model uses; "
                                                        "memory_reported_bytes what the device reports. ridge = bf16 peak / bandwidth. "
-                                                       "link_bandwidth is per GPU, one direction."));
+                                                       "link_bandwidth is per GPU, one direction. scale_up_domain: GPUs joined at that link "
+                                                       "(null: unbounded); wider groups cross nodes."));
     root.insert(QStringLiteral("devices"), devices);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }

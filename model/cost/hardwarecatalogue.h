@@ -26,7 +26,8 @@ struct CatalogueColumn {
 /**
  * The catalogue's columns, in order: id, name, memory (datasheet GB), memory the device reports
  * (GiB), HBM bandwidth (TB/s), dense peaks bf16 / fp8 / int8 / fp4 (TFLOP/s, TOP/s), ridge point
- * (bf16 peak / bandwidth, FLOP/byte), board power (W), link (GB/s one way), link name, source.
+ * (bf16 peak / bandwidth, FLOP/byte), board power (W), link (GB/s one way), link name, source, scale-up domain (GPUs
+ * joined at the link's bandwidth, hardware.scale_up_domain; added last so that the CSV's columns keep their places).
  */
 const std::vector<CatalogueColumn>& catalogueColumns();
 

@@ -395,9 +395,11 @@ void TestPlanTab::noPlanStillDrawsTheMisses()
     const qsizetype meets = header.indexOf("meets_slo"), excludedBy = header.indexOf("excluded_by");
     QVERIFY(meets > 0 && excludedBy > 0);
     QCOMPARE(rows.size(), int(r.points.size()) + 1); // no cheapest or most efficient marker rows: there is no plan
+    QCOMPARE(header.last(), QByteArray("currency")); // added last, as the plan CSV's (issue 14 trial)
     for (qsizetype i = 1; i < rows.size(); ++i) {
         const QList<QByteArray> cells = csvCells(rows[i]);
         QCOMPARE(cells.size(), header.size());
+        QVERIFY2(!cells.last().isEmpty(), rows[i].constData());
         QCOMPARE(cells[meets], QByteArray("false"));
         QVERIFY2(cells[excludedBy] == "misses_ttft" || cells[excludedBy] == "misses_itl" || cells[excludedBy] == "misses_itl_and_ttft",
                  rows[i].constData());

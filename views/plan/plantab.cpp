@@ -867,7 +867,7 @@ QByteArray PlanTab::paretoCsv() const
     auto optional = [&](const std::optional<double>& v) { return v ? number(*v) : QByteArray(); };
     QByteArray out = "series," + cell(m_plot->plot()->xAxis->label()) + ',' + cell(m_plot->plot()->yAxis->label())
                      + ",device_id,gpus_per_instance,tp,pp,ep,disaggregated,batch_cap,total_gpus,itl_ms,ttft_ms,meets_slo,excluded_by,"
-                       "on_frontier,cost_per_million_output_tokens_all_in,joules_per_output_token\n";
+                       "on_frontier,cost_per_million_output_tokens_all_in,joules_per_output_token,currency\n";
     if (!m_result || !m_request)
         return out;
     const model::PlanResult& r = *m_result;
@@ -884,7 +884,9 @@ QByteArray PlanTab::paretoCsv() const
                + QByteArray::number(p.layout.ep) + ',' + (p.disaggregated ? "true" : "false") + ',' + QByteArray::number(p.batchCap) + ','
                + QByteArray::number(p.totalGpus) + ',' + number(p.itlMs) + ',' + number(p.ttftMs) + ',' + (p.meetsSlo() ? "true" : "false")
                + ',' + excludedBy + ',' + (onFrontier[i] ? "true" : "false") + ',' + optional(p.cost.costPerMillionOutputTokensAllIn) + ','
-               + optional(p.cost.joulesPerOutputToken) + '\n';
+               + optional(p.cost.joulesPerOutputToken) + ','
+               // Added last, as the plan CSV's (issue 14 trial: the money column's currency was not said).
+               + cell(QString::fromStdString(m_request->currency)) + '\n';
     };
     for (size_t i = 0; i < r.points.size(); ++i)
         row(deviceName(*m_request, r.points[i].device), i);
