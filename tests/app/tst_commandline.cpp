@@ -18,6 +18,7 @@
 #include "app/simulatecommand.h"
 #include "model/cost/costmodel.h"
 #include "model/cost/presets.h"
+#include "views/floors/headlinefigures.h"
 
 namespace {
 
@@ -655,6 +656,39 @@ private slots:
         QVERIFY(unknownText.out.contains("unknown: set hardware.board_power_watts"));
     }
 
+    /** Issue 14 trial: batch 4,096 on one GPU was priced per request (0.06 USD/1M) though 4,096 sequences at P + O/2
+     *  do not fit. In process (no run): the report's JSON and text, --compare's table and the numbers panel's text. */
+    void perRequestEconomicsNeedTheBatchToFit()
+    {
+        ridgeline::model::Scenario fits = ridgeline::model::defaultScenario();
+        fits.workload.batch = 8;
+        ridgeline::model::Scenario full = fits;
+        full.workload.batch = 4096;
+        const ridgeline::model::Evaluation ef = ridgeline::model::evaluate(fits), eb = ridgeline::model::evaluate(full);
+        QVERIFY(ef.capacity.weightsFit && eb.capacity.weightsFit);
+        const QJsonObject a = ridgeline::app::reportJson(fits, ef).value(QStringLiteral("economics")).toObject();
+        const QJsonObject b = ridgeline::app::reportJson(full, eb).value(QStringLiteral("economics")).toObject();
+        QVERIFY(a.value(QStringLiteral("fits")).toBool(false));
+        QVERIFY(a.value(QStringLiteral("cost_per_million_output_tokens")).isDouble());
+        QVERIFY(b.contains(QStringLiteral("fits")) && !b.value(QStringLiteral("fits")).toBool(true));
+        for (const char* key : {"cost_per_million_output_tokens", "cost_per_million_input_tokens", "cost_per_million_output_tokens_all_in",
+                                "joules_per_output_token", "output_tokens_per_second_per_megawatt", "cost_per_hour"})
+            QVERIFY2(b.contains(QLatin1String(key)) && b.value(QLatin1String(key)).isNull(), key);
+        const QString text = ridgeline::app::reportText(full, eb);
+        QVERIFY2(text.contains(QStringLiteral("does not fit (4,096 sequences at P + O/2 = ")), qPrintable(text));
+        const QString compared = ridgeline::app::compareText(std::vector{fits, full}, std::vector{ef, eb});
+        bool sawCost = false;
+        for (const QString& line : compared.split(QLatin1Char('\n')))
+            if (line.startsWith(QStringLiteral("economics.cost_per_million_output_tokens "))) {
+                sawCost = true;
+                QVERIFY2(line.contains(QStringLiteral("does not fit")), qPrintable(line));
+            }
+        QVERIFY(sawCost);
+        for (const ridgeline::views::EconomicsText& t : ridgeline::views::economicsTexts(full, eb))
+            if (t.key == QLatin1String("costOutput") || t.key == QLatin1String("joulesPerToken"))
+                QCOMPARE(t.text, QStringLiteral("does not fit"));
+    }
+
     /** The N-way comparison carries the economics rows with their ratios to A, in JSON and CSV. */
     void tensorParallelLinkIsTheOneItIsPricedAt()
     {
@@ -672,6 +706,13 @@ private slots:
                 QVERIFY2(out.contains(QStringLiteral("16 GPUs in tensor parallelism (all-reduce at 50 GB/s across nodes: "
                                                      "wider than the 8-GPU scale-up domain, whose link is 450 GB/s)")),
                          qPrintable(out));
+            // Issue 14 trial: prefill at TP16 across nodes read "compute-bound"; most of its time is the all-reduces.
+            // The formula's weight term is each GPU's, W / T.
+            for (const QString& line : out.split(QLatin1Char('\n')))
+                if (line.trimmed().startsWith(QStringLiteral("time "))) {
+                    QVERIFY2(line.contains(gpus == 16 ? QStringLiteral("communication-bound") : QStringLiteral("compute-bound")), qPrintable(line));
+                    QVERIFY2(line.contains(QStringLiteral("W / T")), qPrintable(line));
+                }
         }
     }
 
@@ -996,7 +1037,8 @@ private slots:
         const QString text = QString::fromUtf8(r.out);
         const QStringList lines = text.split(QLatin1Char('\n'));
         for (const QString& column : {QStringLiteral("device"), QStringLiteral("bf16"), QStringLiteral("fp8"), QStringLiteral("int8"),
-                                      QStringLiteral("fp4"), QStringLiteral("ridge"), QStringLiteral("power"), QStringLiteral("link")})
+                                      QStringLiteral("fp4"), QStringLiteral("ridge"), QStringLiteral("power"), QStringLiteral("link"),
+                                      QStringLiteral("scale-up")})
             QVERIFY2(text.contains(column), qPrintable(column));
         QVERIFY(text.contains(QStringLiteral("\nSources\n")));
         for (const ridgeline::model::HardwarePreset& p : ridgeline::model::hardwarePresets()) {
@@ -1112,6 +1154,8 @@ private slots:
             // None published is null, never a made-up 0.
             QCOMPARE(d.value(QStringLiteral("peak_flops_fp4")).isNull(), !(h.peakFlopsFp4 > 0));
             QVERIFY(d.value(QStringLiteral("source")).toString().size() > 20);
+            // Issue 14 trial: the scale-up domain was not listed; an added key (GPUs joined at the link's bandwidth).
+            QCOMPARE(d.value(QStringLiteral("scale_up_domain")).toDouble(), double(h.scaleUpDomainGpus));
             for (const char* key : {"name", "memory_bytes", "memory_reported_bytes", "peak_flops_fp8", "peak_ops_int8",
                                     "board_power_watts", "link_bandwidth_bytes_per_second", "link"})
                 QVERIFY2(d.contains(QString::fromUtf8(key)), key);
@@ -1122,6 +1166,8 @@ private slots:
         const QStringList rows = QString::fromUtf8(csv.out).trimmed().split(QLatin1Char('\n'));
         QCOMPARE(rows.size(), qsizetype(presets.size()) + 1);
         QVERIFY(rows.first().startsWith(QStringLiteral("id,device,memory [GB],")));
+        QVERIFY2(rows.first().endsWith(QStringLiteral(",source,scale-up [GPUs]")), qPrintable(rows.first())); // added last
+        QVERIFY2(rows.at(1).endsWith(QLatin1Char(',') + QString::number(presets.front().hardware.scaleUpDomainGpus)), qPrintable(rows.at(1)));
         QVERIFY(rows.at(1).startsWith(QString::fromStdString(presets.front().id) + QLatin1Char(',')));
     }
 
@@ -1396,6 +1442,28 @@ private slots:
         const Result withSet = runRidgeline({QStringLiteral("--plan"), bad, QStringLiteral("--set"), QStringLiteral("workload.batch=2")});
         QCOMPARE(withSet.exitCode, 2);
         QVERIFY2(withSet.err.contains("--plan goes alone"), withSet.err.constData());
+    }
+
+    /** Issue 14 trial: simulation.max_prefills_per_step was not echoed, and static batching ignored it without a word. */
+    void simulationEchoesMaxPrefillsPerStep()
+    {
+        ridgeline::model::SimulationFile file;
+        const std::string err = ridgeline::model::parseSimulationJson(
+            R"({"simulation": {"policy": "chunked", "max_prefills_per_step": 3, "requests": 10, "classes": [{"name": "chat",
+                "rate_per_s": 1, "prompt": {"dist": "fixed", "value": 100}, "output": {"dist": "fixed", "value": 10}}]}})",
+            QString(), file);
+        QVERIFY2(err.empty(), err.c_str());
+        const ridgeline::model::SimulationResult none;
+        QJsonObject sim = ridgeline::app::simulationJson(file, none, {}).value(QStringLiteral("simulation")).toObject();
+        QCOMPARE(sim.value(QStringLiteral("max_prefills_per_step")).toInt(-1), 3);
+        QVERIFY(sim.value(QStringLiteral("max_prefills_per_step_applies")).toBool(false));
+        QVERIFY2(ridgeline::app::simulationText(file, none, {}).contains(QStringLiteral("At most 3 prompts prefilled per step")),
+                 qPrintable(ridgeline::app::simulationText(file, none, {})));
+        file.config.policy = ridgeline::model::BatchingPolicy::Static;
+        sim = ridgeline::app::simulationJson(file, none, {}).value(QStringLiteral("simulation")).toObject();
+        QCOMPARE(sim.value(QStringLiteral("max_prefills_per_step")).toInt(-1), 3);
+        QVERIFY(!sim.value(QStringLiteral("max_prefills_per_step_applies")).toBool(true));
+        QVERIFY(ridgeline::app::simulationText(file, none, {}).contains(QStringLiteral("max_prefills_per_step = 3 is ignored under the static policy")));
     }
 
     /** Issue 15: the score matrix and the all-positions logits, in the JSON and text report. */
