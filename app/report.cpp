@@ -523,7 +523,8 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         out << QStringLiteral("  Per request (%1 in / %2 out at B, decode at the mean context P + O/2 = %3):")
                    .arg(num(s.workload.promptTokens), num(s.workload.outputTokens), num(e.workload.decodeContextTokens));
         row(QStringLiteral("per 1M output tokens"), perRequest(money(x.cost.costPerMillionOutputTokens)),
-            QStringLiteral("(1 - f) G p / 3600 / out/s * 1e6; all-in %1").arg(perRequest(money(x.cost.costPerMillionOutputTokensAllIn))));
+            QStringLiteral("(1 - f) G p / 3600 / out/s * 1e6")
+                + (x.fitsPerRequest ? QStringLiteral("; all-in %1").arg(money(x.cost.costPerMillionOutputTokensAllIn)) : QString()));
         row(QStringLiteral("per 1M input tokens"), perRequest(money(x.cost.costPerMillionInputTokens)), QStringLiteral("f G p / 3600 / in/s * 1e6"));
         row(QStringLiteral("energy per output token"),
             perRequest(x.cost.joulesPerOutputToken ? num(*x.cost.joulesPerOutputToken, 3) + QStringLiteral(" J")

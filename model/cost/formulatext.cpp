@@ -215,12 +215,9 @@ FormulaText prefillTimeFormula(const Scenario& s, const Evaluation& e)
     f.value = p.seconds * 1e3;
     f.valueText = msText(f.value);
     f.note = QString::fromLatin1(timeTermName(largestTimeTerm(p))) + QStringLiteral("-bound");
-    if (split) {
-        const DecodeResult& d = e.decode;
-        if (!(std::abs(d.kvBytesPerTokenPerGpu * std::max(1, s.hardware.gpus) - d.kvBytesPerToken) <= 1e-9 * d.kvBytesPerToken))
-            f.note += s.model.isMla() ? QStringLiteral("; kv_tok,GPU = kv_tok: the MLA latent is on every GPU")
-                                      : QStringLiteral("; kv_tok,GPU = kv_tok%1ceil(H_kv / T) / H_kv: whole KV heads per GPU").arg(kDot);
-    }
+    if (f.symbols.contains(QStringLiteral("kv_tok,GPU")))
+        f.symbols += s.model.isMla() ? QStringLiteral("; kv_tok,GPU = kv_tok (the MLA latent is on every GPU)")
+                                     : QStringLiteral("; kv_tok,GPU = kv_tok%1ceil(H_kv / T) / H_kv (whole KV heads per GPU)").arg(kDot);
     return f;
 }
 

@@ -2500,7 +2500,7 @@ RateSweepFloor rateSweepFloor(const SimulationConfig& c)
         // simulator's bound on every time (duration_s, start_s, end_s, trace arrivals).
         out.ratePerSecond = cap / kMaxSimulationSeconds;
         out.reason = "the run's " + countText(cap) + " requests (simulation.requests) arrive over requests / rate seconds, at most "
-                     + messageNumber(kMaxSimulationSeconds) + " s (the simulator's bound on any time; give a duration_s to sweep lower rates)";
+                     + "1e7 s (the simulator's bound on any time, kMaxSimulationSeconds; give a duration_s to sweep lower rates)";
     } else if (window > 0) {
         const double needed = std::min(double(kMinRateSweepRequests), cap);
         out.ratePerSecond = needed / window;
