@@ -129,6 +129,7 @@ private slots:
     void noDeviceFitsKeepsThePlotsSize();
     void planFileReplacesTheLivePlan();
     void planFilesPricesInTheTable();
+    void examplePricesBoxShowsWhatIsInUse();
     void badPlanFileLosesNothing();
     void openPlanFileButtonUsesTheDialog();
     void renderForALook();
@@ -886,6 +887,41 @@ void TestPlanTab::planFileReplacesTheLivePlan()
     QVERIFY(t->economicsTable()->isEnabled());
     QVERIFY(t->liveButton()->isHidden());
     QVERIFY(csvDeviceIds(t->paretoCsv()).size() > 7);
+}
+
+void TestPlanTab::examplePricesBoxShowsWhatIsInUse()
+{
+    // h14d (issue 14, J): while a plan file was shown the disabled "Example prices" box stayed ticked, though the file's
+    // prices were in use; likewise beside a EUR scenario (USD examples never apply). Unticked there; the user's choice
+    // is back with the live plan.
+    PlanTab* t = tab();
+    QCheckBox* box = t->examplePricesCheckBox();
+    QVERIFY(box->isChecked() && box->isEnabled());
+    QCOMPARE(t->loadPlanFile(kLlamaPlan), QString());
+    QVERIFY(!box->isEnabled());
+    QVERIFY(!box->isChecked());
+    QVERIFY2(box->toolTip().contains(QStringLiteral("plan file")), qPrintable(box->toolTip()));
+    t->showLivePlan();
+    QVERIFY(box->isChecked() && box->isEnabled());
+    // Off by the user: it stays off through a plan file and back.
+    QTest::mouseClick(box, Qt::LeftButton);
+    QVERIFY(!box->isChecked());
+    QCOMPARE(t->loadPlanFile(kLlamaPlan), QString());
+    t->showLivePlan();
+    QVERIFY(!box->isChecked() && box->isEnabled());
+    QTest::mouseClick(box, Qt::LeftButton);
+    QVERIFY(box->isChecked());
+    // A EUR scenario: off and disabled; back to USD: on again, and the search used the examples.
+    m_window->document()->edit([](model::Scenario& s) { s.economics.currency = "EUR"; });
+    QTRY_COMPARE(QString::fromStdString(t->request()->currency), QStringLiteral("EUR"));
+    QVERIFY(!box->isChecked() && !box->isEnabled());
+    m_window->document()->edit([](model::Scenario& s) { s.economics.currency = "USD"; });
+    QTRY_COMPARE(QString::fromStdString(t->request()->currency), QStringLiteral("USD"));
+    QVERIFY(box->isChecked() && box->isEnabled());
+    bool anyPrice = false;
+    for (const model::PlanDevice& d : t->request()->candidates.devices)
+        anyPrice = anyPrice || d.economics.pricePerGpuHour.has_value();
+    QVERIFY(anyPrice);
 }
 
 /** h14f: a bad plan file shows the command line's message ("PATH: field = value: ...") and keeps the plan on screen. */
