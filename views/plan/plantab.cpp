@@ -828,22 +828,24 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     fillEconomicsTable();
     connect(m_economics, &QTableWidget::itemChanged, this, &PlanTab::economicsEdited);
 
-    // The headings wrap: on one line each they made the three boxes 960 px wide at the least (issue 14, G: the tab
-    // ran past a 1280 px window's view).
-    auto heading = [this](const QString& text) {
+    // Short headings, the rest in their tool tips: the long ones made the three boxes 960 px wide at the least and
+    // pushed the tab past a 1280 px window's view (issue 14, G); wrapped, they overlapped the plot's legend.
+    auto heading = [this](const QString& text, const QString& tip) {
         auto* label = new QLabel(text, this);
-        label->setWordWrap(true);
+        label->setToolTip(tip);
         return label;
     };
     auto* lower = new QHBoxLayout;
     auto* tableBox = new QVBoxLayout;
-    tableBox->addWidget(heading(tr("<b>Plans meeting both SLOs</b>, cheapest first (click a header to sort)")));
+    tableBox->addWidget(heading(tr("<b>Plans meeting both SLOs</b>, cheapest first"),
+                                tr("Plans meeting both SLOs, cheapest first: click a column header to sort")));
     tableBox->addWidget(m_table, 1);
     auto* economicsBox = new QVBoxLayout;
-    economicsBox->addWidget(heading(tr("<b>Price and power</b> per GPU (double-click to edit)")));
+    economicsBox->addWidget(heading(tr("<b>Price and power</b> per GPU"), tr("Price and power per GPU: double-click a value to edit it")));
     economicsBox->addWidget(m_economics, 1);
     auto* excludedBox = new QVBoxLayout;
-    excludedBox->addWidget(heading(tr("<b>Devices without a plan</b>, and devices not drawn")));
+    excludedBox->addWidget(heading(tr("<b>Devices without a plan</b>"), tr("Devices without a plan (and why), then the devices with plans "
+                                                                          "that the plot does not draw")));
     excludedBox->addWidget(m_excluded, 1);
     lower->addLayout(tableBox, 4);
     lower->addLayout(economicsBox, 3);
