@@ -864,12 +864,46 @@ QStringList exportTargets(const ExportSource& window, const ExportOptions& optio
     return out;
 }
 
+QString exportPreflight(const QString& folder, const QStringList& targets)
+{
+    if (const QString problem = exportFolderProblem(folder); !problem.isEmpty())
+        return problem + tr("; nothing was exported");
+    // The nearest folder that exists (the folder, or the parent mkpath() would create it in) must take new files.
+    QFileInfo at(QDir::cleanPath(QDir(folder).absolutePath()));
+    while (!at.exists() && !(at.isRoot() || at.absolutePath() == at.absoluteFilePath()))
+        at = QFileInfo(at.absolutePath());
+    if (!at.isWritable())
+        return tr("cannot write into %1: the folder is not writable (permissions or a read-only file system); nothing was exported")
+            .arg(QDir::toNativeSeparators(at.absoluteFilePath()));
+    for (const QString& path : targets) {
+        const QFileInfo target(path);
+        const QString name = QDir::toNativeSeparators(path);
+        if (target.isSymLink()) // also a dangling one: QSaveFile would write the file it names
+            return tr("cannot write %1: is a symbolic link (to %2); the export does not write through links: remove the link or "
+                      "export into another folder; nothing was exported")
+                .arg(name, QDir::toNativeSeparators(target.symLinkTarget()));
+        if (target.isDir())
+            return tr("cannot write %1: is a folder; remove or rename it, or export into another folder; nothing was exported").arg(name);
+        if (target.exists() && !target.isFile())
+            return tr("cannot write %1: is not a regular file (a device, pipe or socket); remove it, or export into another "
+                      "folder; nothing was exported")
+                .arg(name);
+    }
+    return {};
+}
+
 QString exportAll(ExportSource& window, const ExportOptions& options, QStringList* written)
 {
     const QString folder = QDir::toNativeSeparators(options.folder);
+    window.flushForScreenshot();
+    if (!window.whatIfTabs()->calibrationTab()->measurements().empty())
+        window.whatIfTabs()->calibrationTab()->refresh(); // it redraws only while visible otherwise
+    window.whatIfTabs()->planTab()->recompute(); // likewise: searches only while visible
+    // Every name first: a link, a folder or an unwritable folder found at the 43rd file left 42 written (a trial).
+    if (const QString problem = exportPreflight(options.folder, exportTargets(window, options)); !problem.isEmpty())
+        return problem;
     if (!QDir().mkpath(options.folder))
         return tr("cannot create the folder %1").arg(folder);
-    window.flushForScreenshot();
     const QDir dir(options.folder);
     auto record = [&](const QString& path, const QString& error) {
         if (error.isEmpty() && written)
@@ -877,9 +911,6 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
         return error.isEmpty() ? QString() : tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), error);
     };
     const QList<views::FloorPlot*> panels = window.floorPlots();
-    if (!window.whatIfTabs()->calibrationTab()->measurements().empty())
-        window.whatIfTabs()->calibrationTab()->refresh(); // it redraws only while visible otherwise
-    window.whatIfTabs()->planTab()->recompute(); // likewise: searches only while visible
     const QList<TabPlot> tabs = tabPlots(window, nullptr);
     for (const auto& [format, suffix] : imageFormats()) {
         if (!(options.formats & format))
@@ -936,8 +967,23 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
     return {};
 }
 
+QStringList planPlotTargets(const ExportOptions& options)
+{
+    const QDir dir(options.folder);
+    const QString stem = tabPlotStems().constLast();
+    QStringList out;
+    for (const auto& [format, suffix] : imageFormats())
+        if (options.formats & format)
+            out << dir.absoluteFilePath(stem + QLatin1Char('.') + suffix);
+    if (options.formats & ExportFormat::Csv)
+        out << dir.absoluteFilePath(stem + QStringLiteral(".csv"));
+    return out;
+}
+
 QString exportPlanPlot(ExportSource& window, const ExportOptions& options, QStringList* written)
 {
+    if (const QString problem = exportPreflight(options.folder, planPlotTargets(options)); !problem.isEmpty())
+        return problem;
     if (!QDir().mkpath(options.folder))
         return tr("cannot create the folder %1").arg(QDir::toNativeSeparators(options.folder));
     views::PlanTab* planTab = window.whatIfTabs()->planTab();
@@ -1001,7 +1047,10 @@ QString simulateInWindow(ExportSource& window, const QString& path)
 QString exportFolderProblem(const QString& folder)
 {
     for (QFileInfo at(QDir::cleanPath(QDir(folder).absolutePath()));; at = QFileInfo(at.absolutePath())) {
-        if (at.exists() || at.isSymLink())
+        if (at.isSymLink() && !at.exists()) // a dangling link: not "a file" (a trial)
+            return tr("%1 is a symbolic link to a missing target (%2), not a folder; give a folder to write into")
+                .arg(QDir::toNativeSeparators(at.filePath()), QDir::toNativeSeparators(at.symLinkTarget()));
+        if (at.exists())
             return at.isDir() ? QString()
                               : QStringLiteral("%1 is a file, not a folder; give a folder to write into").arg(QDir::toNativeSeparators(at.filePath()));
         if (at.isRoot() || at.absolutePath() == at.absoluteFilePath())

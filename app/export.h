@@ -167,17 +167,32 @@ QStringList exportTargets(const ExportSource& window, const ExportOptions& optio
  * overwriting (each file through QSaveFile: never half-written). With pinned scenarios each one's CSVs
  * are written as well, as "<stem>_<letter>.csv" ("decode_floor_a.csv" for A, "decode_floor_c.csv" for C).
  * Never writes through a symbolic link: a link at a file's name is refused ("is a symbolic link (to TARGET) ...")
- * and nothing is written at that name (QSaveFile would replace the file the link points at).
+ * (QSaveFile would replace the file the link points at). Every target (exportTargets()) is checked first
+ * (exportPreflight()): when one check fails nothing is written and the message names the file.
  * @param written receives every path written (may be nullptr)
- * @return "" on success, else one line naming the file and the reason (files before it were written)
+ * @return "" on success, else one line naming the file and the reason (after the pre-flight only a failed write,
+ *         e.g. a full disk, leaves the files before it written)
  */
 QString exportAll(ExportSource& window, const ExportOptions& options, QStringList* written = nullptr);
+
+/**
+ * The pre-flight of an export, before anything is written or created: "" when every file of @p targets (absolute
+ * paths in @p folder) can be written, else one line naming the first problem and ending "nothing was exported":
+ * the folder is not one (exportFolderProblem()), the folder (or, when it is missing, the nearest existing folder it
+ * would be created in) is not writable, or a target name is a symbolic link (dangling or not), a folder, or not a
+ * regular file (a device, pipe or socket).
+ */
+QString exportPreflight(const QString& folder, const QStringList& targets);
+
+/** The files exportPlanPlot() writes for @p options (absolute paths): plan_pareto.png, .pdf, .svg, .csv of options.formats. */
+QStringList planPlotTargets(const ExportOptions& options);
 
 /**
  * Writes the Plan tab's Pareto plot of @p window alone, whatever plan the tab shows (with `ridgeline --plan FILE
  * --export DIR`, the file's: views::PlanTab::showPlanFile()), into options.folder: plan_pareto.png, .pdf and .svg
  * and plan_pareto.csv, those of options.formats (Markdown has no file here), the same files, drawing and columns
- * (views::PlanTab::paretoCsv()) as exportAll() writes for plan_pareto; each through QSaveFile.
+ * (views::PlanTab::paretoCsv()) as exportAll() writes for plan_pareto; each through QSaveFile, after the same
+ * pre-flight (exportPreflight() of planPlotTargets(): nothing written when a check fails).
  * @param written receives every path written (may be nullptr)
  * @return "" on success, else one line naming the file and the reason
  */
@@ -200,7 +215,8 @@ QString simulateInWindow(ExportSource& window, const QString& path);
 /**
  * Why @p folder cannot be exported into before any work: "" when it can be created or written into, else the reason,
  * e.g. "/tmp/x is a file, not a folder; give a folder to write into" (a file where the folder or one of its parents
- * should be: a wrong option value, exit 2).
+ * should be: a wrong option value, exit 2), or "/tmp/x is a symbolic link to a missing target (/gone), not a folder;
+ * give a folder to write into" (a dangling link there).
  */
 QString exportFolderProblem(const QString& folder);
 

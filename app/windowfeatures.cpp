@@ -334,8 +334,9 @@ bool MainWindow::exportTo(const ExportOptions& options, QString* message)
     QStringList written;
     const QString error = exportAll(*this, options, &written);
     const QString folder = QDir::toNativeSeparators(QDir(options.folder).absolutePath());
-    const QString text = error.isEmpty() ? tr("Exported %n file(s) to %1.", nullptr, int(written.size())).arg(folder)
-                                         : tr("Export stopped: %1 (%2 file(s) written before it).").arg(error).arg(written.size());
+    const QString text = error.isEmpty()     ? tr("Exported %n file(s) to %1.", nullptr, int(written.size())).arg(folder)
+                         : written.isEmpty() ? tr("Export refused: %1.").arg(error)
+                                             : tr("Export stopped: %1 (%2 file(s) written before it).").arg(error).arg(written.size());
     showNotice(text, !error.isEmpty());
     if (message)
         *message = text;
@@ -349,8 +350,13 @@ void MainWindow::exportFromDialog()
         return;
     const ExportOptions options = dialog.options();
     m_exportOptions = options;
+    const QStringList targets = exportTargets(*this, options);
+    if (!exportPreflight(options.folder, targets).isEmpty()) {
+        exportTo(options); // says why, writing nothing: no question about replacing files that will not be written
+        return;
+    }
     QStringList existing;
-    for (const QString& path : exportTargets(*this, options))
+    for (const QString& path : targets)
         if (QFileInfo::exists(path))
             existing << QFileInfo(path).fileName();
     if (!existing.isEmpty()) {

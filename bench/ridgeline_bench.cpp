@@ -4,6 +4,8 @@
 //   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 500] [--spacing 17] [--load N] [--pinned N] [--json FILE]
 // --pinned N pins N scenarios first (N-way comparison, issue 14: each a different bandwidth and batch), so that
 // every step also keeps them in view and refreshes the comparison table in place of the numbers panel.
+// --plan-tab shows the Plan tab instead and times each step to its new Pareto frontier painted (issue 14: "the frontier
+// updates within one frame"), with the search and the showing of its result apart; no bursts.
 // Prints per-slider and overall p50 / p95 / p99 / max in ms, CPU per step, the benchmark's own CPU
 // while it waits, model evaluation time per scenario,
 // start-up time to the first painted window, peak resident memory, the same-pass burst (1,000
@@ -15,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <csignal>
 #include <sys/prctl.h>
@@ -55,6 +58,8 @@
 #include "views/kit/plotpanel.h"
 #include "document/scenariodocument.h"
 #include "views/kit/valueslider.h"
+#include "views/plan/plantab.h"
+#include "views/whatifs/whatifstabs.h"
 
 using namespace ridgeline;
 
@@ -155,8 +160,11 @@ double processAgeSeconds()
  * benchmark's own work is then a few timer wake-ups per step instead of a polling loop that kept
  * one core busy (91 % of a core, 87 % of the profile) and competed with the app it measured.
  */
-std::optional<double> settle(views::ScenarioDocument* document, PaintWatch& watch, QElapsedTimer& clock, qint64 startNs)
+std::optional<double> settle(views::ScenarioDocument* document, PaintWatch& watch, QElapsedTimer& clock, qint64 startNs,
+                             const std::function<bool()>& busy = {})
 {
+    // Also waited for: @p busy (--plan-tab: the Plan tab's search queued or under way, or its result not yet painted).
+    auto pending = [&] { return document->isEvaluationPending() || (busy && busy()); };
     const long long before = watch.paints;
     long long seen = before; // paints already credited to a pass
     QEventLoop loop;
@@ -173,13 +181,15 @@ std::optional<double> settle(views::ScenarioDocument* document, PaintWatch& watc
                 seen = watch.paints;
                 watch.lastPaintNs = clock.nsecsElapsed(); // end of the pass, which includes the paint
                 quiet.start();
-            } else if (seen != before && !quiet.isActive() && !document->isEvaluationPending()) {
+            } else if (seen != before && !quiet.isActive() && !pending()) {
                 quiet.start(); // a held-back edit was evaluated without painting: wait out the quiet time
             }
         });
     QObject::connect(&quiet, &QTimer::timeout, &loop, [&] {
-        if (watch.paints == seen && !document->isEvaluationPending())
+        if (watch.paints == seen && !pending())
             loop.quit();
+        else if (watch.paints == seen)
+            quiet.start(); // still busy (a search under way): look again
     });
     QObject::connect(&giveUp, &QTimer::timeout, &loop, [&] {
         if (seen == before)
@@ -339,6 +349,7 @@ int main(int argc, char** argv)
     bool sweepOnly = false; // skip the bursts (for profilers: --sweep-only under callgrind)
     QStringList only;       // --slider NAME: sweep only these sliders
     int pinned = 0;         // --pinned N: scenarios pinned before the sweep (0 to 6)
+    bool planTab = false;   // --plan-tab: the Plan tab shown, each step timed to its new frontier painted (issue 14)
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
@@ -355,9 +366,11 @@ int main(int argc, char** argv)
             ++i; // read above, before Qt started
         else if (args[i] == QLatin1String("--pinned") && i + 1 < args.size())
             pinned = std::clamp(args[++i].toInt(), 0, 6);
+        else if (args[i] == QLatin1String("--plan-tab"))
+            planTab = true;
         else {
             std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--slider NAME]... [--load N] [--pinned N] "
-                                 "[--sweep-only] [--json FILE]\n");
+                                 "[--plan-tab] [--sweep-only] [--json FILE]\n");
             return 2;
         }
     }
@@ -385,6 +398,26 @@ int main(int argc, char** argv)
         });
         window.document()->evaluateNow();
         window.pinNext();
+    }
+
+    // --plan-tab: the Plan tab in front; a step is done when the frontier searched for it is painted. Only the Plan tab
+    // is watched (the floors are hidden behind it), its plot is the frame widget.
+    views::PlanTab* plan = window.whatIfTabs()->planTab();
+    long long planFramesAtResult = -1; // the plot's frames when the last result was shown; -1: none since the step began
+    std::vector<double> planSearchMs, planShowMs;
+    std::function<bool()> planBusy;
+    if (planTab) {
+        window.whatIfTabs()->setCurrentIndex(views::WhatIfTabs::PlanTab);
+        PaintWatch* planWatch = &watch;
+        planWatch->watch(plan);
+        planWatch->setFrameWidget(plan->plot()->plot());
+        QObject::connect(plan, &views::PlanTab::resultShown, &app, [&] {
+            planFramesAtResult = watch.frames;
+            planSearchMs.push_back(plan->lastSearchMs());
+            planShowMs.push_back(plan->lastShowMs());
+        });
+        planBusy = [&] { return plan->isRecomputePending() || (planFramesAtResult >= 0 && watch.frames == planFramesAtResult); };
+        settle(window.document(), watch, clock, clock.nsecsElapsed(), planBusy);
     }
 
     // Model evaluation per scenario (every quantity and sweep), into reused storage.
@@ -416,6 +449,7 @@ int main(int argc, char** argv)
 
     QJsonObject perSlider;
     std::vector<double> all;
+    std::vector<double> allPlanSearchMs, allPlanShowMs; // --plan-tab
     double sweepCpuSeconds = 0; // process CPU over the timed steps (from each change to its settle)
     int sweepSteps = 0;
     qint64 refreshedNs = -1; // debug: when the window's refresh after an evaluation returned
@@ -429,7 +463,11 @@ int main(int argc, char** argv)
         window.document()->setScenario(model::defaultScenario());
         window.document()->evaluateNow();
         idleUntil(clock, clock.nsecsElapsed(), 100'000'000);
+        if (planTab)
+            settle(window.document(), watch, clock, clock.nsecsElapsed(), planBusy);
         previousStepNs = clock.nsecsElapsed();
+        planSearchMs.clear();
+        planShowMs.clear();
         QSlider* slider = control->slider();
         std::vector<double> ms;
         // Under callgrind: one dump per slider ("slider <name> <steps>"), its steps and nothing else
@@ -450,8 +488,9 @@ int main(int argc, char** argv)
             const long long paintsBefore = watch.paints;
             watch.firstPaintNs = -1;
             refreshedNs = -1;
+            planFramesAtResult = -1;
             const double cpuBefore = processCpuSeconds();
-            const std::optional<double> painted = settle(window.document(), watch, clock, start);
+            const std::optional<double> painted = settle(window.document(), watch, clock, start, planBusy);
             sweepCpuSeconds += processCpuSeconds() - cpuBefore;
             ++sweepSteps;
             if (painted) {
@@ -472,6 +511,14 @@ int main(int argc, char** argv)
         perSlider.insert(name, sliderStats);
         all.insert(all.end(), ms.begin(), ms.end());
         printStats(qPrintable(name), ms, unchanged);
+        if (planTab) {
+            std::printf("%-11s   plan search p50 %6.2f  p99 %6.2f ms; showing it (plot, tables) p50 %6.2f  p99 %6.2f ms; "
+                        "%zu searches\n",
+                        "", percentile(planSearchMs, 0.5), percentile(planSearchMs, 0.99), percentile(planShowMs, 0.5),
+                        percentile(planShowMs, 0.99), planSearchMs.size());
+            allPlanSearchMs.insert(allPlanSearchMs.end(), planSearchMs.begin(), planSearchMs.end());
+            allPlanShowMs.insert(allPlanShowMs.end(), planShowMs.begin(), planShowMs.end());
+        }
     }
 
     if (qEnvironmentVariableIsSet("RL_DEBUG_EVENTS")) {
@@ -493,6 +540,19 @@ int main(int argc, char** argv)
     }
     // Same-pass burst: 1,000 value changes before the event loop runs.
     const double cpuPerStepMs = sweepSteps > 0 ? sweepCpuSeconds / sweepSteps * 1e3 : 0.0;
+    if (planTab) { // the Plan tab's figures (docs/performance.md, "Plan tab: frontier per slider step")
+        printStats("overall", all);
+        std::printf("Plan tab: slider change to the new frontier painted, p50 %.2f ms, p99 %.2f ms, max %.2f ms (%zu steps); "
+                    "one 60 Hz frame is 16.7 ms\n",
+                    percentile(all, 0.5), percentile(all, 0.99), maximum(all), all.size());
+        std::printf("plan search (model::searchPlans) p50 %.2f ms, p99 %.2f ms; showing the result p50 %.2f ms, p99 %.2f ms; "
+                    "Pareto plot replot (QCustomPlot::replotTime, average) %.2f ms\n",
+                    percentile(allPlanSearchMs, 0.5), percentile(allPlanSearchMs, 0.99), percentile(allPlanShowMs, 0.5),
+                    percentile(allPlanShowMs, 0.99), plan->plot()->plot()->replotTime(true));
+        std::printf("CPU per step: %.2f ms (process, change to settled, %d steps, less 2 ms of waiting each)\n", cpuPerStepMs, sweepSteps);
+        std::printf("steps spaced %d ms apart; competing load: %d spinning process(es)\n", spacingMs, loadProcesses);
+        return 0;
+    }
     if (sweepOnly) {
         printStats("overall", all);
         std::printf("CPU per step: %.2f ms (process, change to settled, %d steps, less 2 ms of waiting each)\n", cpuPerStepMs, sweepSteps);

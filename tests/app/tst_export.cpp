@@ -87,6 +87,8 @@ private slots:
     void csvValuesAreTheModels();
     void unwritableFolderFails();
     void linkAtATargetIsRefused();
+    void preflightWritesNothing();
+    void danglingFolderLinkIsNamed();
     void rateSweepPlotsAreExported();
     void badOptionsAreRefused();
     void windowExportListsAndWrites();
@@ -223,6 +225,72 @@ void TestExport::linkAtATargetIsRefused()
     QVERIFY2(r.err.contains("decode_floor.csv: is a symbolic link") && r.err.contains("outside.txt"), r.err.constData());
     QCOMPARE(readFile(outside), QByteArray("keep"));
     QVERIFY(QFileInfo(link).isSymLink());
+}
+
+void TestExport::preflightWritesNothing()
+{
+    // h14d (issue 14, E): a symbolic link at summary.md, the last name written, was refused only after 42 files had
+    // been written. Every target is checked first; one bad name and nothing is written, the message naming it.
+    app::MainWindow window(model::defaultScenario());
+    window.resize(1280, 800);
+    window.show();
+    const QString out = m_dir.filePath(QStringLiteral("preflight"));
+    QVERIFY(QDir().mkpath(out));
+    const QDir dir(out);
+    const QString outside = m_dir.filePath(QStringLiteral("preflight-outside.txt"));
+    QFile f(outside);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write("keep") == 4);
+    f.close();
+    app::ExportOptions options;
+    options.folder = out;
+    options.formats = app::ExportFormat::Csv | app::ExportFormat::Markdown;
+    auto onlyThere = [&dir](const QString& name) { return dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System) == QStringList{name}; };
+    // A link (to a file outside), a dangling link, a folder: each at a target's name.
+    QVERIFY(QFile::link(outside, dir.filePath(QStringLiteral("summary.md"))));
+    QString message;
+    QVERIFY(!window.exportTo(options, &message));
+    QVERIFY2(message.contains(QStringLiteral("summary.md: is a symbolic link")) && message.contains(QStringLiteral("nothing was exported")),
+             qPrintable(message));
+    QVERIFY2(onlyThere(QStringLiteral("summary.md")), qPrintable(dir.entryList().join(QLatin1Char(' '))));
+    QCOMPARE(readFile(outside), QByteArray("keep"));
+    QVERIFY(QFile::remove(dir.filePath(QStringLiteral("summary.md"))));
+    QVERIFY(QFile::link(m_dir.filePath(QStringLiteral("no-such-file")), dir.filePath(QStringLiteral("kv_share.csv"))));
+    QVERIFY(!window.exportTo(options, &message));
+    QVERIFY2(message.contains(QStringLiteral("kv_share.csv: is a symbolic link")), qPrintable(message));
+    QVERIFY(onlyThere(QStringLiteral("kv_share.csv")));
+    QVERIFY(QFile::remove(dir.filePath(QStringLiteral("kv_share.csv"))));
+    QVERIFY(dir.mkdir(QStringLiteral("plan_pareto.csv")));
+    QVERIFY(!window.exportTo(options, &message));
+    QVERIFY2(message.contains(QStringLiteral("plan_pareto.csv: is a folder")), qPrintable(message));
+    QVERIFY(onlyThere(QStringLiteral("plan_pareto.csv")));
+    // The plan plot alone (ridgeline --plan FILE --export DIR) checks its four names first as well.
+    options.formats = app::kAllExportFormats;
+    QVERIFY(QDir(dir.filePath(QStringLiteral("plan_pareto.csv"))).removeRecursively());
+    QVERIFY(QFile::link(outside, dir.filePath(QStringLiteral("plan_pareto.svg"))));
+    message = app::exportPlanPlot(window, options);
+    QVERIFY2(message.contains(QStringLiteral("plan_pareto.svg: is a symbolic link")), qPrintable(message));
+    QVERIFY(onlyThere(QStringLiteral("plan_pareto.svg")));
+    QCOMPARE(readFile(outside), QByteArray("keep"));
+}
+
+void TestExport::danglingFolderLinkIsNamed()
+{
+    // h14d (issue 14, E): --export DIR where DIR is a dangling symbolic link said "DIR is a file"; it says what it is,
+    // for --export and for --plan FILE --export DIR alike, before anything runs (exit 2).
+    const QString link = m_dir.filePath(QStringLiteral("dangling"));
+    QVERIFY(QFile::link(m_dir.filePath(QStringLiteral("gone")), link));
+    QCOMPARE(app::exportFolderProblem(link + QStringLiteral("/sub")),
+             QStringLiteral("%1 is a symbolic link to a missing target (%2), not a folder; give a folder to write into")
+                 .arg(link, m_dir.filePath(QStringLiteral("gone"))));
+    const QString plan = QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json");
+    for (const QStringList& args : {QStringList{QStringLiteral("--export"), link},
+                                    QStringList{QStringLiteral("--plan"), plan, QStringLiteral("--export"), link}}) {
+        const Result r = runRidgeline(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("dangling is a symbolic link to a missing target") && !r.err.contains("is a file"), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("gone"))));
 }
 
 void TestExport::rateSweepPlotsAreExported()

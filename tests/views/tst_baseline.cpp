@@ -166,6 +166,7 @@ private slots:
     void nWayExportAndLimit();
     void pinnedCurvesDrawnFromAPictureRedrawnOnChange();
     void nWayLiveColumnNeverClips();
+    void tableFitsAt1280And1600();
 };
 
 void TestBaseline::pinnedCurvesAreAsEvaluatedWhileBMoves()
@@ -691,6 +692,55 @@ void TestBaseline::nWayLiveColumnNeverClips()
         }
     }
     QCOMPARE(checked, 20);
+}
+
+/**
+ * h14d (issue 14, G): at a 1280 x 800 window the A/B table scrolled sideways (its figure names cut at the left, "B ÷ A"
+ * out of view) and the N-way one lost its names and column A. At 1280 x 800 and 1600 x 1000, with A alone and with three
+ * pinned, nothing scrolls sideways and every cell is whole inside the view (stacked where the columns do not fit).
+ */
+void TestBaseline::tableFitsAt1280And1600()
+{
+    MainWindow window(model::defaultScenario());
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.document()->evaluateNow();
+    views::ComparisonTable* table = window.comparisonTable();
+    auto* scroll = table->findChild<QScrollArea*>();
+    QVERIFY(scroll);
+    window.pinNext(); // A alone: the A/B table
+    for (int pinned = 1; pinned <= 3; pinned += 2) {
+        if (pinned == 3) {
+            pinAfter(window, [](model::Scenario& s) { s.model.params = 70e9; });
+            pinAfter(window, [](model::Scenario& s) { s.workload.contextTokens = 32768; });
+        }
+        for (const QSize& size : {QSize(1280, 800), QSize(1600, 1000)}) {
+            window.resize(size);
+            window.document()->edit([](model::Scenario& s) { s.workload.batch = 3; });
+            window.flushForScreenshot();
+            QApplication::processEvents();
+            const QString where = QStringLiteral("%1 pinned, %2 x %3").arg(pinned).arg(size.width()).arg(size.height());
+            QVERIFY2(scroll->horizontalScrollBar()->maximum() == 0, qPrintable(where + QStringLiteral(": scrolls sideways")));
+            int cells = 0;
+            for (QLabel* label : scroll->widget()->findChildren<QLabel*>()) {
+                if (!label->isVisibleTo(scroll->widget()) || label->text().isEmpty())
+                    continue;
+                ++cells;
+                const QRect inView(label->mapTo(scroll->viewport(), QPoint(0, 0)), label->size());
+                QVERIFY2(inView.left() >= 0 && inView.right() < scroll->viewport()->width()
+                             && label->width() >= label->minimumSizeHint().width(),
+                         qPrintable(QStringLiteral("%1: %2 \"%3\" at x %4 to %5 of %6 px")
+                                        .arg(where, label->objectName(), label->text())
+                                        .arg(inView.left())
+                                        .arg(inView.right())
+                                        .arg(scroll->viewport()->width())));
+            }
+            QVERIFY(cells > 20);
+            if (size.width() == 1280)
+                window.grab().save(QStringLiteral("/tmp/ridgeline-comparison-%1-pinned-1280.png").arg(pinned));
+        }
+    }
 }
 
 QTEST_MAIN(TestBaseline)

@@ -20,6 +20,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -122,6 +124,7 @@ private slots:
     void badEconomicsValuesAreRefused();
     void logAxesKeepPositiveRangesAndTickLabels();
     void labelsDoNotOverlap();
+    void labelsAvoidTheCurves();
     void devicesNotDrawnAreSaid();
     void scenarioPriceSeedsItsDevice();
     void pricesAreInTheScenariosCurrency();
@@ -129,6 +132,7 @@ private slots:
     void noDeviceFitsKeepsThePlotsSize();
     void planFileReplacesTheLivePlan();
     void planFilesPricesInTheTable();
+    void examplePricesBoxShowsWhatIsInUse();
     void badPlanFileLosesNothing();
     void openPlanFileButtonUsesTheDialog();
     void renderForALook();
@@ -888,6 +892,85 @@ void TestPlanTab::planFileReplacesTheLivePlan()
     QVERIFY(t->economicsTable()->isEnabled());
     QVERIFY(t->liveButton()->isHidden());
     QVERIFY(csvDeviceIds(t->paretoCsv()).size() > 7);
+}
+
+void TestPlanTab::examplePricesBoxShowsWhatIsInUse()
+{
+    // h14d (issue 14, J): while a plan file was shown the disabled "Example prices" box stayed ticked, though the file's
+    // prices were in use; likewise beside a EUR scenario (USD examples never apply). Unticked there; the user's choice
+    // is back with the live plan.
+    PlanTab* t = tab();
+    QCheckBox* box = t->examplePricesCheckBox();
+    QVERIFY(box->isChecked() && box->isEnabled());
+    QCOMPARE(t->loadPlanFile(kLlamaPlan), QString());
+    QVERIFY(!box->isEnabled());
+    QVERIFY(!box->isChecked());
+    QVERIFY2(box->toolTip().contains(QStringLiteral("plan file")), qPrintable(box->toolTip()));
+    t->showLivePlan();
+    QVERIFY(box->isChecked() && box->isEnabled());
+    // Off by the user: it stays off through a plan file and back.
+    QTest::mouseClick(box, Qt::LeftButton);
+    QVERIFY(!box->isChecked());
+    QCOMPARE(t->loadPlanFile(kLlamaPlan), QString());
+    t->showLivePlan();
+    QVERIFY(!box->isChecked() && box->isEnabled());
+    QTest::mouseClick(box, Qt::LeftButton);
+    QVERIFY(box->isChecked());
+    // A EUR scenario: off and disabled; back to USD: on again, and the search used the examples.
+    m_window->document()->edit([](model::Scenario& s) { s.economics.currency = "EUR"; });
+    QTRY_COMPARE(QString::fromStdString(t->request()->currency), QStringLiteral("EUR"));
+    QVERIFY(!box->isChecked() && !box->isEnabled());
+    m_window->document()->edit([](model::Scenario& s) { s.economics.currency = "USD"; });
+    QTRY_COMPARE(QString::fromStdString(t->request()->currency), QStringLiteral("USD"));
+    QVERIFY(box->isChecked() && box->isEnabled());
+    bool anyPrice = false;
+    for (const model::PlanDevice& d : t->request()->candidates.devices)
+        anyPrice = anyPrice || d.economics.pricePerGpuHour.has_value();
+    QVERIFY(anyPrice);
+}
+
+/**
+ * h14d (issue 14, G): the cheapest plan's label (with its halo) sat on the MI300X frontier of the shipped Llama plan
+ * file. At 1280 x 800 and 1600 x 1000 the marker labels cover no frontier segment (a leader line joins a label set
+ * away from its marker), and the tab fits the window's width (it ran past a 1280 px window's view).
+ */
+void TestPlanTab::labelsAvoidTheCurves()
+{
+    PlanTab* t = tab();
+    QCOMPARE(t->loadPlanFile(kLlamaPlan), QString());
+    PlanPlot* plan = t->plot();
+    QCustomPlot* p = plan->plot();
+    for (const QSize& size : {QSize(1280, 800), QSize(1600, 1000)}) {
+        m_window->resize(size);
+        QApplication::processEvents();
+        p->replot(QCustomPlot::rpImmediateRefresh);
+        const QString where = QStringLiteral("%1 x %2").arg(size.width()).arg(size.height());
+        auto* scroll = m_window->findChild<QScrollArea*>(QStringLiteral("centralScroll"));
+        QVERIFY(scroll);
+        QVERIFY2(scroll->horizontalScrollBar()->maximum() == 0, qPrintable(where + QStringLiteral(": the tab scrolls sideways")));
+        for (QCPItemText* label : {plan->cheapestLabel(), plan->efficientLabel()}) {
+            if (!label->visible())
+                continue;
+            const QRectF box = labelRect(label).adjusted(1, 1, -1, -1);
+            QVERIFY(p->axisRect()->rect().contains(box.toRect()));
+            for (int i = 0; i < int(plan->drawnDevices().size()); ++i) {
+                const auto points = pointsOf(plan->frontierGraph(i));
+                for (size_t k = 0; k + 1 < points.size(); ++k) {
+                    const QPointF a(p->xAxis->coordToPixel(points[k].first), p->yAxis->coordToPixel(points[k].second));
+                    const QPointF b(p->xAxis->coordToPixel(points[k + 1].first), p->yAxis->coordToPixel(points[k + 1].second));
+                    // Sampled every pixel along the segment: none inside the label.
+                    const int steps = std::max(1, int(std::hypot(b.x() - a.x(), b.y() - a.y())));
+                    for (int j = 0; j <= steps; ++j) {
+                        const QPointF q = a + (b - a) * (double(j) / steps);
+                        QVERIFY2(!box.contains(q), qPrintable(QStringLiteral("%1: \"%2\" covers %3's frontier at (%4, %5)")
+                                                                  .arg(where, label->text(), plan->frontierGraph(i)->name())
+                                                                  .arg(q.x())
+                                                                  .arg(q.y())));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /** h14f: a bad plan file shows the command line's message ("PATH: field = value: ...") and keeps the plan on screen. */

@@ -118,6 +118,7 @@ private slots:
     void everyPlotMeetsContrast();
     void presentationScalesControlsAndHeadings();
     void unsweptRunIsItsOwnPoint();
+    void attainmentAxisEndsAt100();
     void floorLabelsFitAtSmallSize();
     void renderEveryTabForAPerson_data();
     void renderEveryTabForAPerson();
@@ -371,6 +372,43 @@ void TestTabPlots::unsweptRunIsItsOwnPoint()
     QVERIFY(tab.capSweepPlot()->plot()->yAxis->range().contains(outcome->result.all.throughputTokensPerSecond));
     QVERIFY2(tab.capSweepPlot()->takeaway().startsWith(QStringLiteral("This run only, at cap")),
              qPrintable(tab.capSweepPlot()->takeaway()));
+}
+
+/**
+ * h14d (issue 14, J): the SLO attainment plot's y axis ran to 100.5 % (a "100.5" tick label beside a fraction that cannot
+ * pass 100 %). It ends at 100 %: the top tick is 100, and only a thin unlabelled margin above keeps the 100 % points whole.
+ */
+void TestTabPlots::attainmentAxisEndsAt100()
+{
+    views::AttainmentPlot plot;
+    plot.resize(640, 400);
+    plot.show();
+    for (const double target : {1.0, 0.95, 0.5}) {
+        views::SimulationOutcome outcome;
+        outcome.rateSweep.steps = 3;
+        outcome.rateSweep.attainmentTarget = target;
+        for (const auto& [rate, attainment] : {std::pair{1.0, 1.0}, std::pair{2.0, 1.0}, std::pair{4.0, target < 1 ? 0.8 : 1.0}}) {
+            model::RatePoint point;
+            point.ratePerSecond = rate;
+            point.attainment = attainment;
+            outcome.rateSweepResult.points.push_back(point);
+        }
+        outcome.rateSweepResult.maxRatePerSecond = 2.0;
+        plot.showOutcome(outcome);
+        QCustomPlot* p = plot.plot();
+        p->replot(QCustomPlot::rpImmediateRefresh);
+        const QCPRange range = p->yAxis->range();
+        QVERIFY(range.upper > 100.0); // the 100 % markers are not cut in half by the axis rect's edge
+        QVERIFY2(range.upper - 100.0 <= 0.05 * range.size(), qPrintable(QString::number(range.upper)));
+        const QVector<double> ticks = p->yAxis->tickVector();
+        QVERIFY(!ticks.isEmpty());
+        QVERIFY2(*std::max_element(ticks.begin(), ticks.end()) <= 100.0 + 1e-9,
+                 qPrintable(QStringLiteral("target %1: top tick %2").arg(target).arg(*std::max_element(ticks.begin(), ticks.end()))));
+        QVERIFY(std::find_if(ticks.begin(), ticks.end(), [](double t) { return std::abs(t - 100.0) < 1e-9; }) != ticks.end());
+        // The 100 % points whole inside the axis rect: their centre at least a marker's radius (3 px) below its top.
+        QVERIFY(p->yAxis->coordToPixel(100.0) - p->axisRect()->top() >= 3.0);
+    }
+    QVERIFY(plot.grab().save(QStringLiteral("/tmp/ridgeline-attainment-axis.png")));
 }
 
 /**

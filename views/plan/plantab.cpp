@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <tuple>
 
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -213,10 +216,20 @@ PlanPlot::PlanPlot(QWidget* parent)
                                   QCPScatterStyle(QCPScatterStyle::ssDiamond, pen(palette::text(), 2.0), QBrush(Qt::NoBrush), 15));
     m_cheapestMarker->setName(tr("cheapest plan"));
     m_efficientMarker->setName(tr("most power-efficient plan"));
+    // The plan labels are placed by separateLabels() alone (not plotkit::fitLabels): beside their marker or, where the
+    // curves leave no room there, farther out with a leader line.
     m_cheapestLabel = addLabel(p, p->xAxis, p->yAxis, palette::text());
-    setPlacement(m_cheapestLabel, Qt::AlignRight | Qt::AlignBottom, QMargins(10, 0, 10, 8));
+    m_cheapestLabel->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     m_efficientLabel = addLabel(p, p->xAxis, p->yAxis, palette::text());
-    setPlacement(m_efficientLabel, Qt::AlignLeft | Qt::AlignTop, QMargins(10, 8, 10, 0));
+    m_efficientLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    for (QCPItemLine** leader : {&m_cheapestLeader, &m_efficientLeader}) {
+        *leader = new QCPItemLine(p);
+        (*leader)->setPen(pen(palette::axis(), 1.0));
+        (*leader)->setClipToAxisRect(true);
+        for (QCPItemPosition* end : {(*leader)->start, (*leader)->end})
+            end->setType(QCPItemPosition::ptAbsolute);
+        (*leader)->setVisible(false);
+    }
     m_itlLine = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::slo(), 1.4, Qt::DashLine));
     m_itlLabel = addLabel(p, p->xAxis, p->yAxis, palette::slo());
     setPlacement(m_itlLabel, Qt::AlignLeft | Qt::AlignTop, QMargins(4, 0, 4, 0));
@@ -444,12 +457,53 @@ double outsideArea(const QRectF& box, const QRectF& area)
     return box.width() * box.height() - overlapArea(box, area);
 }
 
-/** One way to place a label: where its anchor is, how the text sits around it, and its padding. */
+/** One way to place a label: where its anchor is, how the text sits around it, its padding, and how much less it is
+ *  preferred than the first (a cost in the units of the overlap areas, px²). */
 struct LabelPlacement {
     QPointF anchor;
     Qt::Alignment alignment;
     QMargins padding;
+    double penalty = 0;
+    bool leader = false; ///< far from its marker: a leader line joins them
 };
+
+/** Length (px) of the segment @p a-@p b inside @p box (Liang-Barsky clipping). */
+double lengthInside(QPointF a, QPointF b, const QRectF& box)
+{
+    double t0 = 0, t1 = 1;
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a.x() - box.left(), box.right() - a.x(), a.y() - box.top(), box.bottom() - a.y()};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return 0;
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1)
+            return 0;
+    }
+    return (t1 - t0) * std::hypot(dx, dy);
+}
+
+/** True when the segments @p a-@p b and @p c-@p d cross. */
+bool segmentsCross(QPointF a, QPointF b, QPointF c, QPointF d)
+{
+    auto side = [](QPointF p, QPointF q, QPointF r) { return (q.x() - p.x()) * (r.y() - p.y()) - (q.y() - p.y()) * (r.x() - p.x()); };
+    const double d1 = side(c, d, a), d2 = side(c, d, b), d3 = side(a, b, c), d4 = side(a, b, d);
+    return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
+}
+
+/** The point of @p box nearest @p p. */
+QPointF nearestPoint(const QRectF& box, QPointF p)
+{
+    return QPointF(std::clamp(p.x(), box.left(), box.right()), std::clamp(p.y(), box.top(), box.bottom()));
+}
 
 } // namespace
 
@@ -459,22 +513,75 @@ void PlanPlot::separateLabels()
     const QRectF area = p->axisRect()->rect();
     if (area.width() <= 0 || area.height() <= 0)
         return;
-    // A marker label at one of its marker's four corners, 10 px beside it and 8 px above or below.
-    auto cornerPlacements = [](const QCPItemText* label, Qt::Alignment preferred) {
+    // The curves drawn, in pixels: a label placed over one hides it (issue 14, G: the cheapest plan's label sat on the
+    // MI300X frontier). Each px of curve under a label costs as much as kCurveCost px² of overlap.
+    constexpr double kCurveCost = 40;
+    std::vector<std::vector<QPointF>> curves;
+    for (QCPGraph* graph : m_frontier) {
+        if (!graph->visible() || graph->data()->isEmpty())
+            continue;
+        std::vector<QPointF> line;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            line.emplace_back(p->xAxis->coordToPixel(it->key), p->yAxis->coordToPixel(it->value));
+        curves.push_back(std::move(line));
+    }
+    if (m_itlLine->visible()) {
+        const double x = m_itlLine->point1->pixelPosition().x();
+        curves.push_back({QPointF(x, area.top()), QPointF(x, area.bottom())});
+    }
+    const size_t itlCurve = m_itlLine->visible() ? curves.size() - 1 : size_t(-1);
+    // The ITL line (dashed, a reference) counts a quarter as much under a marker label; the ITL label skips it.
+    auto curveLength = [&](const QRectF& box, bool skipItl) {
+        double length = 0;
+        for (size_t c = 0; c < curves.size(); ++c) {
+            if (skipItl && c == itlCurve)
+                continue;
+            const std::vector<QPointF>& line = curves[c];
+            const double weight = c == itlCurve ? 0.25 : 1.0;
+            for (size_t i = 0; i < line.size(); ++i) // a lone point counts as a 6 px mark
+                length += weight * (line.size() == 1 ? lengthInside(line[0] - QPointF(3, 0), line[0] + QPointF(3, 0), box)
+                                                     : i + 1 < line.size() ? lengthInside(line[i], line[i + 1], box) : 0.0);
+        }
+        return length;
+    };
+    // Curves a leader line from @p from to @p to crosses.
+    auto crossings = [&](QPointF from, QPointF to) {
+        int n = 0;
+        for (const std::vector<QPointF>& line : curves)
+            for (size_t i = 0; i + 1 < line.size(); ++i)
+                n += segmentsCross(from, to, line[i], line[i + 1]) ? 1 : 0;
+        return n;
+    };
+
+    // A marker label beside its marker (near, as before) or farther out with a leader line, in four directions.
+    auto markerPixel = [&](QCPGraph* marker) {
+        const auto it = marker->data()->constBegin();
+        return QPointF(p->xAxis->coordToPixel(it->key), p->yAxis->coordToPixel(it->value));
+    };
+    auto markerPlacements = [](QPointF marker, Qt::Alignment preferred) {
         std::vector<LabelPlacement> out;
-        const QPointF anchor = label->position->pixelPosition();
         std::vector<Qt::Alignment> order{preferred};
         for (Qt::Alignment a : {Qt::AlignRight | Qt::AlignBottom, Qt::AlignLeft | Qt::AlignBottom, Qt::AlignLeft | Qt::AlignTop,
                                 Qt::AlignRight | Qt::AlignTop})
             if (a != preferred)
                 order.push_back(a);
-        for (Qt::Alignment a : order)
-            out.push_back({anchor, a, QMargins(10, (a & Qt::AlignTop) ? 8 : 0, 10, (a & Qt::AlignBottom) ? 8 : 0)});
+        const QPointF offsets[] = {{11, 9}, {34, 30}, {70, 56}, {120, 96}, {180, 140}};
+        for (size_t d = 0; d < std::size(offsets); ++d) {
+            for (size_t k = 0; k < order.size(); ++k) {
+                const Qt::Alignment a = order[k];
+                // Left-aligned text starts right of the marker; bottom-aligned text sits above it.
+                const QPointF offset((a & Qt::AlignLeft) ? offsets[d].x() : -offsets[d].x(),
+                                     (a & Qt::AlignBottom) ? -offsets[d].y() : offsets[d].y());
+                out.push_back({marker + offset, a, QMargins(3, 1, 3, 1), 4.0 * double(k) + 60.0 * double(d), d > 0});
+            }
+        }
         return out;
     };
     struct Movable {
         QCPItemText* label;
         std::vector<LabelPlacement> placements;
+        QCPItemLine* leader = nullptr;
+        QPointF marker;
     };
     std::vector<Movable> movable;
     if (m_itlLabel->visible()) {
@@ -483,54 +590,70 @@ void PlanPlot::separateLabels()
         const QPointF top(x, area.top() + m_itlLabelTop * area.height()), bottom(x, area.top() + 0.98 * area.height());
         movable.push_back({m_itlLabel,
                            {{top, Qt::AlignLeft | Qt::AlignTop, QMargins(4, 0, 4, 0)},
-                            {top, Qt::AlignRight | Qt::AlignTop, QMargins(4, 0, 4, 0)},
-                            {bottom, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 4, 0)},
-                            {bottom, Qt::AlignRight | Qt::AlignBottom, QMargins(4, 0, 4, 0)}}});
+                            {top, Qt::AlignRight | Qt::AlignTop, QMargins(4, 0, 4, 0), 4},
+                            {bottom, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 4, 0), 8},
+                            {bottom, Qt::AlignRight | Qt::AlignBottom, QMargins(4, 0, 4, 0), 12}},
+                           nullptr,
+                           QPointF()});
     }
-    if (m_cheapestLabel->visible())
-        movable.push_back({m_cheapestLabel, cornerPlacements(m_cheapestLabel, Qt::AlignRight | Qt::AlignBottom)});
-    if (m_efficientLabel->visible())
-        movable.push_back({m_efficientLabel, cornerPlacements(m_efficientLabel, Qt::AlignLeft | Qt::AlignTop)});
+    for (auto [marker, label, leader, preferred] :
+         {std::tuple{m_cheapestMarker, m_cheapestLabel, m_cheapestLeader, Qt::Alignment(Qt::AlignRight | Qt::AlignBottom)},
+          std::tuple{m_efficientMarker, m_efficientLabel, m_efficientLeader, Qt::Alignment(Qt::AlignLeft | Qt::AlignTop)}}) {
+        leader->setVisible(false);
+        if (label->visible() && !marker->data()->isEmpty()) {
+            const QPointF at = markerPixel(marker);
+            movable.push_back({label, markerPlacements(at, preferred), leader, at});
+        }
+    }
     if (movable.empty())
         return;
-    // Fixed: the no-plan note and the two markers (a label may not cover the other plan's marker).
+    // Fixed: the no-plan note and the two markers (a label may not cover the other plan's marker, nor its own).
     std::vector<QRectF> fixed;
     if (m_noPlanLabel->visible())
         fixed.emplace_back(m_noPlanLabel->topLeft->pixelPosition(), m_noPlanLabel->bottomRight->pixelPosition());
-    std::vector<std::pair<QCPItemText*, QRectF>> markers;
-    for (auto [marker, label] : {std::pair{m_cheapestMarker, m_cheapestLabel}, std::pair{m_efficientMarker, m_efficientLabel}}) {
-        if (label->visible() && !marker->data()->isEmpty()) {
-            const auto it = marker->data()->constBegin();
-            const QPointF c(p->xAxis->coordToPixel(it->key), p->yAxis->coordToPixel(it->value));
-            const double r = marker->scatterStyle().size() / 2;
-            markers.emplace_back(label, QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r));
+    std::vector<QRectF> markers;
+    for (QCPGraph* marker : {m_cheapestMarker, m_efficientMarker}) {
+        if (marker->data()->isEmpty())
+            continue;
+        const QPointF c = markerPixel(marker);
+        const double r = marker->scatterStyle().size() / 2;
+        markers.emplace_back(c.x() - r, c.y() - r, 2 * r, 2 * r);
+    }
+    // Each placement's own cost (outside the axis rect, on the note, a marker or a curve), once.
+    std::vector<std::vector<QRectF>> boxesOf(movable.size());
+    std::vector<std::vector<double>> costOf(movable.size());
+    for (size_t i = 0; i < movable.size(); ++i) {
+        for (const LabelPlacement& pl : movable[i].placements) {
+            const QRectF box = labelRect(movable[i].label, pl.anchor, pl.alignment, pl.padding);
+            double cost = pl.penalty + 4.0 * outsideArea(box, area);
+            for (const QRectF& f : fixed)
+                cost += overlapArea(box, f);
+            for (const QRectF& m : markers)
+                cost += 4.0 * overlapArea(box, m);
+            cost += kCurveCost * curveLength(box, movable[i].label == m_itlLabel);
+            if (pl.leader)
+                cost += 400.0 * crossings(movable[i].marker, nearestPoint(box, movable[i].marker));
+            boxesOf[i].push_back(box);
+            costOf[i].push_back(cost);
         }
     }
-    // Every combination (at most 4 x 4 x 4), the preferred ones first; the first with the least overlap wins.
+    // Every combination (at most 4 x 20 x 20), the first with the least cost wins; labels may not overlap each other.
     size_t combinations = 1;
     for (const Movable& m : movable)
         combinations *= m.placements.size();
     std::vector<size_t> choice(movable.size(), 0), best = choice;
     double bestCost = std::numeric_limits<double>::infinity();
-    std::vector<QRectF> boxes(movable.size());
-    for (size_t n = 0; n < combinations && bestCost > 0; ++n) {
+    for (size_t n = 0; n < combinations; ++n) {
         size_t rest = n; // n in mixed radix, the last label's placement varying fastest
         for (size_t i = movable.size(); i-- > 0;) {
             choice[i] = rest % movable[i].placements.size();
             rest /= movable[i].placements.size();
         }
         double cost = 0;
-        for (size_t i = 0; i < movable.size(); ++i) {
-            const LabelPlacement& pl = movable[i].placements[choice[i]];
-            boxes[i] = labelRect(movable[i].label, pl.anchor, pl.alignment, pl.padding);
-            cost += outsideArea(boxes[i], area);
-            for (const QRectF& f : fixed)
-                cost += overlapArea(boxes[i], f);
-            for (const auto& [owner, m] : markers)
-                if (owner != movable[i].label)
-                    cost += overlapArea(boxes[i], m);
+        for (size_t i = 0; i < movable.size() && cost < bestCost; ++i) {
+            cost += costOf[i][choice[i]];
             for (size_t j = 0; j < i; ++j)
-                cost += overlapArea(boxes[i], boxes[j]);
+                cost += 8.0 * overlapArea(boxesOf[i][choice[i]], boxesOf[j][choice[j]]);
         }
         if (cost < bestCost) {
             bestCost = cost;
@@ -544,11 +667,24 @@ void PlanPlot::separateLabels()
             const double ratio = (pl.anchor.y() - area.top()) / area.height();
             if (label->position->coords().y() != ratio)
                 label->position->setCoords(label->position->coords().x(), ratio);
+        } else {
+            label->position->setPixelPosition(pl.anchor);
         }
         if (label->positionAlignment() != pl.alignment)
             label->setPositionAlignment(pl.alignment);
         if (label->padding() != pl.padding)
             label->setPadding(pl.padding);
+        if (QCPItemLine* leader = movable[i].leader; leader && pl.leader) {
+            // From the marker's edge to the label's nearest point.
+            const QRectF box = boxesOf[i][best[i]];
+            const QPointF end = nearestPoint(box, movable[i].marker);
+            const QPointF from = movable[i].marker;
+            const double length = std::hypot(end.x() - from.x(), end.y() - from.y());
+            const double skip = std::min(length, 9.0); // out of the marker
+            leader->start->setPixelPosition(from + (end - from) * (length > 0 ? skip / length : 0.0));
+            leader->end->setPixelPosition(end);
+            leader->setVisible(true);
+        }
     }
 }
 
@@ -602,11 +738,16 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     addInput(tr("&TTFT SLO"), m_ttft);
     addInput(tr("&ITL SLO"), m_itl);
     addInput(tr("&PUE"), m_pue);
-    inputs->addWidget(m_examplePrices);
     inputs->addStretch(1);
     auto* note = new QLabel(tr("Model, prompt / output lengths and efficiencies: the scenario's controls."), this);
     note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
+    // The check box beside the note, not after the four boxes: one row of them all was 960 px wide and, with a 1280 px
+    // window, pushed the tab past its view (issue 14, G).
+    auto* secondRow = new QHBoxLayout;
+    secondRow->setSpacing(12);
+    secondRow->addWidget(m_examplePrices);
+    secondRow->addWidget(note, 1);
 
     // Which plan is shown: the window scenario's (live) or a plan file's (`ridgeline --plan FILE`'s format).
     m_source = new QLabel(this);
@@ -687,15 +828,24 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     fillEconomicsTable();
     connect(m_economics, &QTableWidget::itemChanged, this, &PlanTab::economicsEdited);
 
+    // Short headings, the rest in their tool tips: the long ones made the three boxes 960 px wide at the least and
+    // pushed the tab past a 1280 px window's view (issue 14, G); wrapped, they overlapped the plot's legend.
+    auto heading = [this](const QString& text, const QString& tip) {
+        auto* label = new QLabel(text, this);
+        label->setToolTip(tip);
+        return label;
+    };
     auto* lower = new QHBoxLayout;
     auto* tableBox = new QVBoxLayout;
-    tableBox->addWidget(new QLabel(tr("<b>Plans meeting both SLOs</b>, cheapest first (click a header to sort)"), this));
+    tableBox->addWidget(heading(tr("<b>Plans meeting both SLOs</b>, cheapest first"),
+                                tr("Plans meeting both SLOs, cheapest first: click a column header to sort")));
     tableBox->addWidget(m_table, 1);
     auto* economicsBox = new QVBoxLayout;
-    economicsBox->addWidget(new QLabel(tr("<b>Price and power</b> per GPU (double-click to edit)"), this));
+    economicsBox->addWidget(heading(tr("<b>Price and power</b> per GPU"), tr("Price and power per GPU: double-click a value to edit it")));
     economicsBox->addWidget(m_economics, 1);
     auto* excludedBox = new QVBoxLayout;
-    excludedBox->addWidget(new QLabel(tr("<b>Devices without a plan</b>, and devices not drawn"), this));
+    excludedBox->addWidget(heading(tr("<b>Devices without a plan</b>"), tr("Devices without a plan (and why), then the devices with plans "
+                                                                          "that the plot does not draw")));
     excludedBox->addWidget(m_excluded, 1);
     lower->addLayout(tableBox, 4);
     lower->addLayout(economicsBox, 3);
@@ -705,7 +855,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     layout->setContentsMargins(0, 8, 0, 0);
     layout->addLayout(sourceRow);
     layout->addLayout(inputs);
-    layout->addWidget(note);
+    layout->addLayout(secondRow);
     layout->addWidget(m_rangeNote);
     layout->addWidget(m_message);
     layout->addWidget(m_plot, 3);
@@ -715,7 +865,11 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_timer = new QTimer(this);
     m_timer->setSingleShot(true);
     m_timer->setInterval(0);
-    connect(m_timer, &QTimer::timeout, this, [this] { recompute(); });
+    connect(m_timer, &QTimer::timeout, this, [this] { search(true); });
+    m_tablesTimer = new QTimer(this);
+    m_tablesTimer->setSingleShot(true);
+    m_tablesTimer->setInterval(kTablesQuietMs);
+    connect(m_tablesTimer, &QTimer::timeout, this, &PlanTab::showTables);
 
     m_livePue = m_pue->value();
     syncSlosFromDocument();
@@ -731,7 +885,8 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
             showInputValues();
             scheduleRecompute();
         });
-    connect(m_examplePrices, &QCheckBox::toggled, this, [this] {
+    connect(m_examplePrices, &QCheckBox::toggled, this, [this](bool checked) {
+        m_examplePricesWanted = checked; // the user's choice (the box is set with its signals blocked otherwise)
         fillEconomicsTable();
         scheduleRecompute();
     });
@@ -741,7 +896,7 @@ void PlanTab::fillEconomicsTable()
 {
     const QSignalBlocker quiet(m_economics);
     const bool examplesApply = model::examplePricesApply(currency().toStdString());
-    const bool examples = m_examplePrices->isChecked() && examplesApply;
+    const bool examples = m_examplePricesWanted && examplesApply;
     const ScenarioEconomics own = scenarioEconomics();
     auto cell = [this](int row, int column, const QString& text, bool editable) {
         // Items are updated in place: this runs inside itemChanged() while the edited item commits.
@@ -978,13 +1133,20 @@ void PlanTab::showCurrency()
                                     .arg(c, QString::fromStdString(model::examplePriceCurrency())));
     const QString tip = tr("Illustrative prices from resources/plans/gpu-prices-example.json: examples to edit, "
                            "not quotes. Off: every cost is unknown (-) and plans rank by J/token.");
-    m_examplePrices->setToolTip(examples ? tip
-                                         : tip + QLatin1Char('\n')
-                                               + tr("Not available: the example prices are in %1, the plan's currency is %2 "
-                                                    "(economics.currency); they are never converted.")
-                                                     .arg(QString::fromStdString(model::examplePriceCurrency()), c));
-    if (!m_planFile)
-        m_examplePrices->setEnabled(examples);
+    m_examplePrices->setToolTip(m_planFile ? tip + QLatin1Char('\n')
+                                                 + tr("Not in use: the plan file shown brings its own prices (the table below); "
+                                                      "\"Back to the scenario's plan\" restores this choice.")
+                                : examples ? tip
+                                           : tip + QLatin1Char('\n')
+                                                 + tr("Not available: the example prices are in %1, the plan's currency is %2 "
+                                                      "(economics.currency); they are never converted.")
+                                                       .arg(QString::fromStdString(model::examplePriceCurrency()), c));
+    // The box shows whether the example prices are in use (issue 14, J: it stayed ticked, disabled, while a plan file's
+    // prices were): unticked while they cannot be; the user's choice is kept for when they can.
+    const bool available = examples && !m_planFile;
+    m_examplePrices->setEnabled(available);
+    const QSignalBlocker quiet(m_examplePrices);
+    m_examplePrices->setChecked(available && m_examplePricesWanted);
 }
 
 void PlanTab::scheduleRecompute()
@@ -1008,13 +1170,21 @@ void PlanTab::showEvent(QShowEvent* event)
 
 QString PlanTab::recompute()
 {
+    return search(false);
+}
+
+QString PlanTab::search(bool deferTables)
+{
     m_timer->stop();
     m_stale = false;
+    QElapsedTimer clock;
     if (m_planFile) { // the file's own request: the same plan each time (the export asks again before writing)
         m_request = m_planFile->request;
+        clock.start();
         m_result = model::searchPlans(*m_request);
+        m_lastSearchMs = double(clock.nsecsElapsed()) / 1e6;
         ++m_searches;
-        showResult();
+        showResult(deferTables);
         return {};
     }
     syncSlosFromDocument();
@@ -1032,7 +1202,7 @@ QString PlanTab::recompute()
     request.currency = currency().toStdString();
     showCurrency();
     // The example prices (USD) only for a plan in their currency: never relabelled as euros.
-    const bool examples = m_examplePrices->isChecked() && model::examplePricesApply(request.currency);
+    const bool examples = m_examplePricesWanted && model::examplePricesApply(request.currency);
     request.candidates.devices = model::catalogueDevices(examples, m_livePue);
     const ScenarioEconomics own = scenarioEconomics();
     for (model::PlanDevice& d : request.candidates.devices) { // the scenario's own figures, then the user's edits
@@ -1048,17 +1218,26 @@ QString PlanTab::recompute()
             d.economics.boardPowerWatts = it->second;
     }
     fillEconomicsTable(); // the scenario's own price and power may have changed
+    clock.start();
     m_result = model::searchPlans(request);
+    m_lastSearchMs = double(clock.nsecsElapsed()) / 1e6;
     ++m_searches;
     m_request = std::move(request);
     m_message->clear();
     m_message->setVisible(false);
-    showResult();
+    showResult(deferTables);
     return {};
 }
 
-void PlanTab::showResult()
+bool PlanTab::isRecomputePending() const
 {
+    return m_timer->isActive();
+}
+
+void PlanTab::showResult(bool deferTables)
+{
+    QElapsedTimer clock;
+    clock.start();
     const model::PlanRequest& request = *m_request;
     const model::PlanResult& result = *m_result;
 
@@ -1087,6 +1266,32 @@ void PlanTab::showResult()
     m_plot->setResult(request, result, drawn);
     m_plot->showTakeaway(result.takeaway.empty() ? tr("No plan meets both SLOs at %1 req/s.").arg(format::number(request.load.requestsPerSecond, 3))
                                                  : QString::fromStdString(result.takeaway));
+    m_drawn = std::move(drawn);
+    m_withPlans = std::move(withPlans);
+    // The tables cost two frames and more (a few hundred rows, their widths measured): during a drag (results less than
+    // kTablesQuietMs apart, from the queued search) the frontier alone follows each step and the tables follow the last
+    // result once the changes pause (issue 14, K: "the frontier updates within one frame").
+    const bool dragging = deferTables && m_lastShown.isValid() && m_lastShown.elapsed() < kTablesQuietMs;
+    m_lastShown.restart();
+    if (dragging) {
+        m_tablesTimer->start();
+    } else {
+        m_tablesTimer->stop();
+        showTables();
+    }
+    m_lastShowMs = double(clock.nsecsElapsed()) / 1e6;
+    emit resultShown();
+}
+
+void PlanTab::showTables()
+{
+    m_tablesTimer->stop();
+    if (!m_result || !m_request)
+        return;
+    const model::PlanRequest& request = *m_request;
+    const model::PlanResult& result = *m_result;
+    const std::vector<int>& drawn = m_drawn;
+    const std::vector<int>& withPlans = m_withPlans;
 
     // The ranked plans.
     m_table->setSortingEnabled(false);
@@ -1185,7 +1390,7 @@ void PlanTab::showSource()
 {
     const bool file = m_planFile.has_value();
     // The inputs and the economics table drive the live plan only: a file brings its own.
-    for (QWidget* w : std::initializer_list<QWidget*>{m_rate, m_ttft, m_itl, m_pue, m_examplePrices, m_economics})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_rate, m_ttft, m_itl, m_pue, m_economics})
         w->setEnabled(!file);
     showInputValues(); // the file's rate, SLOs and PUE while it is shown, the live plan's again after
     showCurrency();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <QElapsedTimer>
 #include <QString>
 #include <QWidget>
 
@@ -15,6 +16,7 @@
 
 class QCheckBox;
 class QCPGraph;
+class QCPItemLine;
 class QCPItemStraightLine;
 class QCPItemText;
 class QCPTextElement;
@@ -71,6 +73,10 @@ public:
     QCPGraph* efficientMarker() const { return m_efficientMarker; }
     QCPItemText* cheapestLabel() const { return m_cheapestLabel; }
     QCPItemText* efficientLabel() const { return m_efficientLabel; }
+    /** The line from the cheapest (most power-efficient) plan's marker to its label, shown while the label sits away from
+     *  the marker (where the curves leave no room beside it). */
+    QCPItemLine* cheapestLeader() const { return m_cheapestLeader; }
+    QCPItemLine* efficientLeader() const { return m_efficientLeader; }
     QCPItemStraightLine* itlLine() const { return m_itlLine; }
     /** The ITL SLO line's label ("ITL SLO 50 ms"). */
     QCPItemText* itlLabel() const { return m_itlLabel; }
@@ -88,9 +94,11 @@ public:
 
 private:
     /**
-     * Moves the cheapest and most power-efficient labels (to another corner of their marker) and the ITL SLO label
-     * (top or bottom of its line) so that no two of them, nor the no-plan note, overlap and each stays inside the
-     * axis rect where some placement allows; else the placement with the least overlap. Runs after each layout
+     * Places the cheapest and most power-efficient labels (at a corner of their marker, or farther out in one of four
+     * directions with a leader line) and the ITL SLO label (top or bottom of its line) so that no two of them overlap,
+     * none covers the no-plan note, a marker or a drawn curve (the frontiers; the ITL line for the marker labels), and
+     * each stays inside the axis rect, as far as some placement allows: the placements are scored (areas of overlap,
+     * length of curve covered, distance from the marker) and the cheapest combination wins. Runs after each layout
      * (QCustomPlot::afterLayout, after plotkit::fitLabels), on pixel rectangles.
      */
     void separateLabels();
@@ -104,6 +112,8 @@ private:
     QCPGraph* m_efficientMarker = nullptr;
     QCPItemText* m_cheapestLabel = nullptr;
     QCPItemText* m_efficientLabel = nullptr;
+    QCPItemLine* m_cheapestLeader = nullptr;
+    QCPItemLine* m_efficientLeader = nullptr;
     QCPItemStraightLine* m_itlLine = nullptr;
     QCPItemText* m_itlLabel = nullptr;
     QCPTextElement* m_notDrawnNote = nullptr;
@@ -124,7 +134,9 @@ private:
  * (resources/plans/gpu-prices-example.json: examples, not quotes; off, every cost is unknown "-"),
  * and PUE. Prices and costs are in currency(): the scenario's economics.currency (a plan file's "currency" while
  * one is shown), named in the headers; the example prices (USD) apply only to a plan in their currency, else the
- * check box is off and disabled and only the scenario's own price and the user's edits are known. Shows the takeaway, the Pareto plot (PlanPlot), the ranked plans in a sortable table
+ * check box is off and disabled and only the scenario's own price and the user's edits are known. While a plan file is
+ * shown the check box is off and disabled too (the file's prices are in use); the user's choice comes back with the live
+ * plan. Shows the takeaway, the Pareto plot (PlanPlot), the ranked plans in a sortable table
  * and the devices without a plan with the reason (model::exclusionText) and its figures.
  *
  * Per-device economics (economicsTable()): one row per catalogue device with its price per GPU-hour
@@ -137,8 +149,10 @@ private:
  * value.
  *
  * Recomputes on the document's evaluated() and on input changes, coalesced to one search per event
- * loop pass, while visible (else on the next show). A rate <= 0 shows a message naming the value
- * and keeps the previous result on screen.
+ * loop pass, while visible (else on the next show). During a drag (results less than 150 ms apart) the plot and the
+ * takeaway follow each step and the ranked plans and the list follow once the changes pause (the tables cost two
+ * frames; docs/performance.md, "Plan tab: frontier per slider step"); recompute() shows everything at once. A rate
+ * <= 0 shows a message naming the value and keeps the previous result on screen.
  *
  * A plan file instead (`ridgeline --plan FILE`'s format, model/analysis/planfile.h): "Open plan file…" (or
  * loadPlanFile()) reads and searches it, and the plot, the tables, the takeaway and the export's plan_pareto files
@@ -202,6 +216,12 @@ public:
 
     /** Searches run so far (to check that bursts of changes coalesce). */
     int searchCount() const { return m_searches; }
+    /** True while a search is queued or under way and its result not yet shown. */
+    bool isRecomputePending() const;
+    /** Wall time of the last search alone (model::searchPlans), ms. */
+    double lastSearchMs() const { return m_lastSearchMs; }
+    /** Wall time of the last showing of a result on the GUI thread (plot, tables, list; not the paint), ms. */
+    double lastShowMs() const { return m_lastShowMs; }
 
     QDoubleSpinBox* rateSpinBox() const { return m_rate; }
     QDoubleSpinBox* ttftSpinBox() const { return m_ttft; }
@@ -226,6 +246,10 @@ public:
     QPushButton* openFileButton() const { return m_openFile; }
     QPushButton* liveButton() const { return m_live; }
 
+signals:
+    /** A search's result is on screen (the plot, the tables and the list are set; the paint follows). */
+    void resultShown();
+
 public slots:
     /** Queues one recompute for the next event-loop pass when visible; else marks the tab stale. A plan file's plan
      *  does not follow the document: nothing is queued while one is shown. */
@@ -244,7 +268,13 @@ private:
     /** The currency labels: the table's cost header, the economics table's price header and tool tips, the example
      *  prices check box (off and disabled when the example prices' currency is not currency()). */
     void showCurrency();
-    void showResult();
+    /** The search behind recompute() (@p deferTables false) and the queued one (true: during a drag, the tables wait). */
+    QString search(bool deferTables);
+    /** Shows the result: the plot and the takeaway at once; the tables too, unless @p deferTables and the previous
+     *  result came less than kTablesQuietMs ago (then showTables() follows once the results pause). */
+    void showResult(bool deferTables);
+    /** The ranked plans and the list of devices without a plan, of the result shown. */
+    void showTables();
     void fillEconomicsTable();
     void economicsEdited(QTableWidgetItem* item);
     void showSource();
@@ -263,13 +293,22 @@ private:
     std::optional<model::PlanResult> m_result;
     bool m_stale = true;
     int m_searches = 0;
+    double m_lastSearchMs = 0, m_lastShowMs = 0;
     double m_documentTtftMs = -1;
     double m_documentItlMs = -1;
     /// The SLOs the live plan uses (the scenario's as they are, or the user's typed value): a box clamps to its range
     /// and decimals, the plan never does
     double m_liveTtftMs = 800, m_liveItlMs = 50;
     double m_liveRate = 10, m_livePue = 0; ///< the live plan's rate and PUE, kept while a plan file's are shown
+    /// The user's "Example prices" choice; the box shows it only while the example prices can apply (unticked and
+    /// disabled while a plan file's prices are in use, or the plan's currency is not theirs)
+    bool m_examplePricesWanted = true;
     QTimer* m_timer = nullptr;
+    /// Results closer together than this (a drag) show the frontier at once and the tables this long after the last, ms
+    static constexpr int kTablesQuietMs = 150;
+    QTimer* m_tablesTimer = nullptr;
+    QElapsedTimer m_lastShown;
+    std::vector<int> m_drawn, m_withPlans; ///< of the result shown: devices drawn, devices with plans (ranking order)
 
     QDoubleSpinBox* m_rate = nullptr;
     QDoubleSpinBox* m_ttft = nullptr;

@@ -451,6 +451,27 @@ void KvUsagePlot::showOutcome(const SimulationOutcome& outcome)
 namespace {
 
 /** The sweep's points with every value drawable (a rate that is not finite and positive is left out). */
+/**
+ * A linear ticker with no tick above @p ceiling: the attainment axis keeps a few pixels over 100 % so that the points
+ * at 100 % are drawn whole, but it has no "100.5 %" label (issue 14, J: the axis ran to 100.5).
+ */
+class CeilingTicker final : public QCPAxisTicker {
+public:
+    explicit CeilingTicker(double ceiling) : m_ceiling(ceiling) {}
+
+protected:
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override
+    {
+        QVector<double> ticks = QCPAxisTicker::createTickVector(tickStep, range);
+        const double slack = 1e-9 * std::max(1.0, std::abs(m_ceiling));
+        ticks.erase(std::remove_if(ticks.begin(), ticks.end(), [this, slack](double t) { return t > m_ceiling + slack; }), ticks.end());
+        return ticks;
+    }
+
+private:
+    double m_ceiling;
+};
+
 std::vector<model::RatePoint> drawablePoints(const SimulationOutcome& outcome)
 {
     std::vector<model::RatePoint> out;
@@ -575,6 +596,7 @@ AttainmentPlot::AttainmentPlot(QWidget* parent)
     QCustomPlot* p = plot();
     setupAxis(p->xAxis, tr("arrival rate (req/s)"), false);
     setupAxis(p->yAxis, tr("attainment (%)"), false);
+    p->yAxis->setTicker(QSharedPointer<CeilingTicker>::create(100.0)); // no tick label above 100 %
     m_attainment = addCurve(p, p->xAxis, p->yAxis, pen(palette::memory(), 2.2), tr("attainment"));
     m_attainment->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, palette::memory(), 6));
     m_target = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::slo(), 1.3, Qt::DashLine));
@@ -593,7 +615,7 @@ void AttainmentPlot::clearOutcome()
     for (QCPAbstractItem* item : std::initializer_list<QCPAbstractItem*>{m_target, m_targetLabel, m_maxRate, m_maxRateLabel})
         item->setVisible(false);
     plot()->xAxis->setRange(0, 10);
-    plot()->yAxis->setRange(0, 105);
+    plot()->yAxis->setRange(0, 102);
     setTakeaway(tr("No rate sweep: tick Rate sweep and press Run."));
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -617,7 +639,10 @@ void AttainmentPlot::showOutcome(const SimulationOutcome& outcome)
         bottom = std::min(bottom, 100.0 * std::clamp(finiteOr(q.attainment, 0.0), 0.0, 1.0));
     const double target = 100.0 * outcome.rateSweep.attainmentTarget;
     bottom = std::min(bottom, target);
-    p->yAxis->setRange(std::max(0.0, bottom - 0.08 * (100.0 - bottom) - 1.0), 100.0 + 0.04 * (100.0 - bottom) + 0.5);
+    // The axis ends at 100 %: above it only a margin of 3.5 % of the span (8 px of a 230 px plot: a marker's radius
+    // and the curve's width), unlabelled (CeilingTicker), so that the points at 100 % are drawn whole.
+    const double low = std::max(0.0, bottom - 0.08 * (100.0 - bottom) - 1.0);
+    p->yAxis->setRange(low, 100.0 + 0.035 * (100.0 - low));
     placeHorizontal(m_target, target);
     m_target->setVisible(true);
     m_targetLabel->setText(tr("target %1").arg(targetText(outcome.rateSweep.attainmentTarget)));

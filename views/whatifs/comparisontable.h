@@ -14,6 +14,7 @@
 
 class QGridLayout;
 class QLabel;
+class QScrollArea;
 
 namespace ridgeline::views {
 
@@ -28,6 +29,11 @@ namespace ridgeline::views {
  * column per pinned scenario, then the live one) and under it a line of ratios to the reference; cells
  * "<key><letter>" of each pinned scenario ("step_msC"), "<key>Live" of the live one, "<key>Ratio<letter>"
  * of each pinned one but the reference and "<key>Ratio" of the live one.
+ *
+ * Stacked when those columns do not fit the width (issue 14, G: at a 1280 px window the cell scrolled sideways and cut
+ * off the figure names and the first columns): each figure's name, then one line per scenario (its letter, its value,
+ * its ratio), three narrow columns under one header ("B ÷ A", or "÷ A" beside several); the same cells by the same
+ * names. Back to columns when the width allows them again (stacked()).
  */
 class ComparisonTable final : public QFrame {
     Q_OBJECT
@@ -49,6 +55,11 @@ public:
     QStringList headings() const;
     /** The name of the live column's cells: "B" beside A alone, else "Live". */
     QString liveColumn() const;
+    /** True while the figures are stacked (one line per scenario) because the columns do not fit the width. */
+    bool stacked() const { return m_stacked; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     /** One pinned scenario's column: its letter, name and headline figures. */
@@ -68,6 +79,10 @@ private:
     };
 
     void rebuildGrid(int rowCount);
+    /** Writes the live figures @p b of the scenario named @p liveName into the cells (rebuilding them when stale). */
+    void showLive(const std::vector<HeadlineFigure>& b, const QString& liveName);
+    /** Stacks the figures when the columns need more than the view's width, unstacks them when it has room again. */
+    void fitToWidth();
     bool twoWay() const { return m_columns.size() == 1; }
 
     QLabel* m_heading = nullptr;
@@ -77,6 +92,12 @@ private:
     QList<QLabel*> m_headers;
     std::vector<Row> m_rows;
     bool m_gridStale = true; ///< the pinned set changed: rebuild the cells on the next refresh
+    QScrollArea* m_scroll = nullptr;
+    bool m_stacked = false;
+    int m_columnsWidth = 0;  ///< the width the columns needed when last laid out side by side (px; 0: unknown)
+    bool m_fitting = false;  ///< inside fitToWidth(): no re-entry
+    std::vector<HeadlineFigure> m_live; ///< the live figures last shown
+    QString m_liveName;
 };
 
 } // namespace ridgeline::views
