@@ -215,7 +215,8 @@ void DocumentLabel::syncDocument() const
     m_font = font();
     m_alignment = alignment();
     m_hintMarginsPx = QSize(-1, -1);
-    m_document.clear(); // the settings below then re-lay out an empty document, not the old text
+    if (!m_document.isEmpty())
+        m_document.clear(); // the settings below then re-lay out an empty document, not the old text
     QTextOption option = m_document.defaultTextOption();
     option.setAlignment(m_alignment);
     option.setWrapMode(QTextOption::WordWrap);
@@ -231,7 +232,7 @@ const QTextDocument& DocumentLabel::document(int width) const
 {
     if (m_text != text() || m_font != font() || m_alignment != alignment()) {
         m_document.clear();
-        m_document.setTextWidth(width); // the text below then lays out once, at the final width
+        m_document.setTextWidth(width); // the text then lays out once, at this width
         syncDocument();
     } else if (m_document.textWidth() != width) {
         m_document.setTextWidth(width);
