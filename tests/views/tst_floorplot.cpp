@@ -10,6 +10,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QStandardPaths>
+#include <QTextDocument>
 #include <QTest>
 
 #include <qcustomplot.h>
@@ -26,6 +27,7 @@
 #include "views/floors/rooflineplot.h"
 #include "views/floors/sloplot.h"
 #include "views/kit/explainpanel.h"
+#include "views/kit/plotpanel.h"
 #include "views/whatifs/baseline.h"
 
 using ridgeline::app::MainWindow;
@@ -101,6 +103,7 @@ private slots:
     void overlayHandsABaselineToEachPlot();
     void severalPinnedScenarios_data() { baselineIsDrawnByThePlot_data(); }
     void severalPinnedScenarios();
+    void documentLabelMeasuresAsQLabelWithoutItsDocument();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -341,6 +344,47 @@ void TestFloorPlot::overlayHandsABaselineToEachPlot()
     for (views::FloorPlot* plot : window.floorPlots()) {
         QVERIFY(!plot->hasBaseline());
         QCOMPARE(countBaselineGraphs(plot->plot()), 0);
+    }
+}
+
+// DocumentLabel's size hints (issue 16, sixth stop): as QLabel's for the numbers' values and the plots'
+// titles, measured on the label's own document; QLabel's text control is never filled to measure.
+void TestFloorPlot::documentLabelMeasuresAsQLabelWithoutItsDocument()
+{
+    const QStringList texts{
+        QStringLiteral("4.56 ms (memory-bound)"),
+        QStringLiteral("20 ms: B \u2264 193\n40 ms: B \u2264 208, memory binds (SLO alone 443)"),
+        QStringLiteral("t_step(B) = a + b\u00b7B = 4.481 + 0.08013\u00b71 = 4.56 ms at B = 1"),
+        QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span><br><span style=\"font-size:9.0pt;\">"
+                       "Floor W_read/BW = 4.48 ms/token at B = 1 (223 tok/s; the input table's unread rows left out)</span>"),
+        QString()};
+    for (const QString& text : texts) {
+        QWidget holder;
+        auto configure = [&](QLabel* label) {
+            label->setWordWrap(true);
+            label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            QFont font = label->font();
+            font.setWeight(QFont::DemiBold);
+            label->setFont(font);
+            label->setText(text);
+        };
+        auto* reference = new QLabel(&holder);
+        configure(reference);
+        auto* label = new views::DocumentLabel(&holder);
+        configure(label);
+        QCOMPARE(label->sizeHint(), reference->sizeHint());
+        QCOMPARE(label->minimumSizeHint(), reference->minimumSizeHint());
+        for (int width : {0, 40, 180, 333, 2000})
+            if (!text.isEmpty()) // QLabel has no height for an empty text (-1); the document's line height here
+                QCOMPARE(label->heightForWidth(width), reference->heightForWidth(width));
+        label->setContentsMargins(2, 3, 4, 5);
+        reference->setContentsMargins(2, 3, 4, 5);
+        QCOMPARE(label->sizeHint(), reference->sizeHint());
+        QCOMPARE(label->minimumSizeHint(), reference->minimumSizeHint());
+        // QLabel fills the document of its text control when it measures or paints itself; the label
+        // measured and laid out here without it.
+        for (const QTextDocument* document : label->findChildren<QTextDocument*>())
+            QVERIFY2(document->isEmpty(), qPrintable(text));
     }
 }
 

@@ -163,23 +163,77 @@ bool DocumentLabel::ownsLayout() const
         && frameWidth() == 0 && pixmap().isNull();
 }
 
+QSize DocumentLabel::sizeHint() const
+{
+    ensurePolished(); // as QLabel: a style may set the font
+    if (!ownsLayout() || minimumWidth() > 0 || text().isEmpty()) // (QLabel measures no empty text)
+        return QLabel::sizeHint();
+    measureHints();
+    return m_hintPx.expandedTo(minimumSize());
+}
+
+QSize DocumentLabel::minimumSizeHint() const
+{
+    ensurePolished();
+    if (!ownsLayout() || minimumWidth() > 0 || text().isEmpty())
+        return QLabel::minimumSizeHint();
+    measureHints();
+    // QLabel::minimumSizeHint(): each part of the size for a width, the height no more than sizeHint()'s.
+    const QSize minimum = m_minimumHintPx.expandedTo(minimumSize());
+    return QSize(minimum.width(), std::min(minimum.height(), m_hintPx.expandedTo(minimumSize()).height()));
+}
+
+void DocumentLabel::measureHints() const
+{
+    syncDocument(); // resets m_hintMarginsPx on a new text
+    const QMargins margins = contentsMargins();
+    const QSize marginsPx(margins.left() + margins.right(), margins.top() + margins.bottom());
+    if (marginsPx == m_hintMarginsPx)
+        return;
+    // QLabelPrivate::sizeForWidth() for a word-wrapped text label without margin, indent or frame:
+    // -1 (the golden-ratio shape of QTextDocument::adjustSize()), QWIDGETSIZE_MAX (one line), 0
+    // (the widest word). The document keeps the last width; document() lays it out again at the
+    // label's width when painted or asked for a height.
+    auto ceiled = [this](const QSize& extraPx) {
+        const QSizeF size = m_document.size();
+        return QSize(qCeil(size.width()), qCeil(size.height())) + extraPx;
+    };
+    m_document.adjustSize();
+    m_hintPx = ceiled(marginsPx);
+    m_document.setTextWidth(std::max(QWIDGETSIZE_MAX - marginsPx.width(), 0));
+    const int oneLineHeightPx = ceiled(marginsPx).height();
+    m_document.setTextWidth(0);
+    m_minimumHintPx = QSize(ceiled(marginsPx).width(), oneLineHeightPx);
+    m_hintMarginsPx = marginsPx;
+}
+
+void DocumentLabel::syncDocument() const
+{
+    if (m_text == text() && m_font == font() && m_alignment == alignment())
+        return;
+    m_text = text();
+    m_font = font();
+    m_alignment = alignment();
+    m_hintMarginsPx = QSize(-1, -1);
+    if (!m_document.isEmpty())
+        m_document.clear(); // the settings below then re-lay out an empty document, not the old text
+    QTextOption option = m_document.defaultTextOption();
+    option.setAlignment(m_alignment);
+    option.setWrapMode(QTextOption::WordWrap);
+    m_document.setDefaultTextOption(option);
+    m_document.setDefaultFont(m_font);
+    if (isRich())
+        m_document.setHtml(m_text);
+    else
+        m_document.setPlainText(m_text);
+}
+
 const QTextDocument& DocumentLabel::document(int width) const
 {
     if (m_text != text() || m_font != font() || m_alignment != alignment()) {
-        m_text = text();
-        m_font = font();
-        m_alignment = alignment();
-        m_document.clear(); // the settings below then re-lay out an empty document, not the old text
-        QTextOption option = m_document.defaultTextOption();
-        option.setAlignment(m_alignment);
-        option.setWrapMode(QTextOption::WordWrap);
-        m_document.setDefaultTextOption(option);
-        m_document.setDefaultFont(m_font);
-        m_document.setTextWidth(width);
-        if (isRich())
-            m_document.setHtml(m_text); // one layout, at the final width
-        else
-            m_document.setPlainText(m_text);
+        m_document.clear();
+        m_document.setTextWidth(width); // the text then lays out once, at this width
+        syncDocument();
     } else if (m_document.textWidth() != width) {
         m_document.setTextWidth(width);
     }

@@ -40,6 +40,14 @@ public:
     explicit DocumentLabel(QWidget* parent = nullptr);
 
     int heightForWidth(int width) const override;
+    /** As QLabel's (QTextDocument::adjustSize() of the text, the golden-ratio shape), measured on
+     *  this label's document once per text, font or alignment: QLabel measures through a second
+     *  document of its own, parsed again for every new text and laid out about eight times per
+     *  measurement (issue 16, sixth stop in docs/performance.md). */
+    QSize sizeHint() const override;
+    /** As QLabel's: the height of the text on one line, the width of its widest word; from this
+     *  label's document (see sizeHint()). */
+    QSize minimumSizeHint() const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -50,11 +58,20 @@ private:
     bool ownsLayout() const;
     /** m_document holding text() in font(), laid out @p width px wide; rebuilt only on a change. */
     const QTextDocument& document(int width) const;
+    /** Refills m_document when text(), font() or alignment() changed since it was filled. */
+    void syncDocument() const;
+    /** Measures m_hint* from m_document unless they hold for its text and the contents margins. */
+    void measureHints() const;
 
     mutable QTextDocument m_document;
     mutable QString m_text;           ///< text() m_document holds
     mutable QFont m_font;             ///< font() m_document was built with
     mutable Qt::Alignment m_alignment;
+    // sizeHint() and minimumSizeHint() before the widget's minimum size is applied, for m_text and
+    // m_hintMarginsPx (the contents margins' width and height); m_hintMarginsPx negative: not measured.
+    mutable QSize m_hintMarginsPx{-1, -1};
+    mutable QSize m_hintPx;
+    mutable QSize m_minimumHintPx;
 };
 
 /**
