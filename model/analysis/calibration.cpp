@@ -688,7 +688,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                                                      {"efficiency.ttft_overhead_ms", 0.0, 1000.0, 0.0, 0.05},
                                                      {"efficiency.kv_bandwidth_one_sequence", 0.01, 1.0, 0.3, 0.01},
                                                      {"efficiency.mfu_prefill_attention", 0.01, 1.0, 0.40, 0.01},
-                                                     {"efficiency.frontend_serial_ms", 0.0, 100.0, 1.0, 0.05}}};
+                                                     {"efficiency.frontend_serial_ms", 0.0, 100.0, 0.0, 0.05}}};
     {
         // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
@@ -744,15 +744,21 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                               "value; 0 means the same as MFU prefill)");
         }
     }
+    std::set<long long> loadedLengths; // prompt lengths (10 % apart) of the in-flight (not static) TTFT points
+    for (const int i : ttftRows)
+        if (points[size_t(i)].load != BenchmarkLoad::StaticBatch)
+            loadedLengths.insert(std::llround(std::log(std::max(1.0, points[size_t(i)].inputTokens)) / std::log(1.1)));
     if (!options.fitFrontend) {
         params[10].free = false;
-    } else if (!loadedPrefills(points, ttftRows)) {
-        // The serial front end spreads requests sent together over N x its time; only TTFT under in-flight load (two or
-        // more concurrencies, one above 1) shows it. A single request pays it once, like the per-request overhead, and
-        // a static batch passes no front end (predictBenchmark()). Decided from the points alone.
+    } else if (!loadedPrefills(points, ttftRows) || loadedLengths.size() < 2) {
+        // The serial front end spreads requests sent together c apart, so the engine takes them in several steps: only
+        // TTFT under in-flight load shows it (a single request pays it once, like the per-request overhead; a static batch
+        // passes no front end, predictBenchmark()). And only against prefills of two or more lengths: at one length, N
+        // prompts arriving c apart and taken a few per step cannot be told from a token budget of that many prompts (the
+        // budget's search), since c and the prefill time scale together only across lengths. Decided from the points alone.
         params[10].free = false;
-        r.notes.push_back("no TTFT under in-flight load at two or more concurrencies: the serial front end is not fitted (kept at the "
-                          "scenario's value)");
+        r.notes.push_back("no in-flight TTFT under load at two or more prompt lengths: the serial front end is not fitted (kept at "
+                          "the scenario's value)");
     }
     if (ttftRows.empty()) {
         params[1].free = false;
