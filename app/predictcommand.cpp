@@ -105,6 +105,10 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
     if (s.efficiency.ttftOverheadSeconds > 0)
         t << QStringLiteral("TTFT = %1 ms per request before the engine (HTTP, tokenization; efficiency.ttft_overhead_ms) + queue + prefill step")
                  .arg(s.efficiency.ttftOverheadSeconds * 1e3);
+    if (s.efficiency.frontendSerialSeconds > 0)
+        t << QStringLiteral("serial front end %1 ms per request, one request at a time (efficiency.frontend_serial_ms): requests sent "
+                            "together reach the engine this far apart")
+                 .arg(s.efficiency.frontendSerialSeconds * 1e3);
     if (s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth)
         t << QStringLiteral("KV cache read at %1 of peak bandwidth, weights at %2 (efficiency.kv_bandwidth, efficiency.bandwidth)")
                  .arg(s.efficiency.kvBandwidth)

@@ -7,7 +7,7 @@
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
 // sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
+// Usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
 // prefilled per step (serving.max_prefills_per_step, BenchmarkFitOptions::fitPrefillLimit) the same way, where a fit's
@@ -15,7 +15,8 @@
 // measured and predicted ITL and TTFT under its fit. --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
-// (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise.
+// (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise. --no-frontend keeps the serial
+// front end (efficiency.frontend_serial_ms) at 0 in every fit: the table as it was before that term, for comparison.
 
 #include <chrono>
 #include <cmath>
@@ -137,7 +138,8 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
                 + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
                 + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
                 + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
-                + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + budgetText(fit) + "\n";
+                + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + ", " + coefficient("frontend", fit.frontendSerialMs, " ms")
+                + budgetText(fit) + "\n";
         const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
         for (size_t i = 0; i < test.size(); ++i)
             if (r[i].error.empty()) {
@@ -187,6 +189,8 @@ int main(int argc, char** argv)
             fo.fitTokenBudget = true;
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
             fo.fitPrefillLimit = true;
+        else if (std::strcmp(argv[arg], "--no-frontend") == 0)
+            fo.fitFrontend = false;
         else if (std::strcmp(argv[arg], "--only") == 0 && argc > arg + 1)
             g_only = argv[++arg];
         else if (std::strcmp(argv[arg], "--residuals") == 0)
@@ -210,7 +214,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] "
                              "DIR [NAME...]\n");
         return 2;
     }
@@ -287,7 +291,8 @@ int main(int argc, char** argv)
                    + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
                    + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
                 + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
-                   + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + budgetText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
+                   + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + ", " + coefficient("frontend", fit.frontendSerialMs, " ms")
+                   + budgetText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
                    + std::to_string(fit.evaluations) + " evaluations\n";
         for (const std::string& n : fit.notes)
             details += "    note: " + n + "\n";

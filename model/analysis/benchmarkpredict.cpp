@@ -210,7 +210,11 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         for (long long i = 0; i < n; ++i) // the later ones no earlier than the last client's start: sending order kept
             requests[size_t(i)].arrivalSeconds = starts[size_t(std::min(i, warm - 1))];
     }
-    const SimulationResult result = simulate(scenario, config, requests);
+    // A static-batch benchmark (TensorRT-LLM's) hands the engine its batch directly: no serving front end to pass.
+    Scenario run = scenario;
+    if (point.load == BenchmarkLoad::StaticBatch)
+        run.efficiency.frontendSerialSeconds = 0;
+    const SimulationResult result = simulate(run, config, requests);
     BenchmarkPrediction p;
     std::vector<double> ttft, tpot, e2e, perToken;
     double first = std::numeric_limits<double>::infinity(), last = -first, outTokens = 0, inTokens = 0;

@@ -505,10 +505,10 @@ struct FitParameter {
     bool free = true;
 };
 
-constexpr int kParameters = 10;
+constexpr int kParameters = 11;
 
 /** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
- *  TTFT overhead ms, eta_kv1, prefill attention MFU) to @p s. */
+ *  TTFT overhead ms, eta_kv1, prefill attention MFU, serial front end ms) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
 {
     s.efficiency.bandwidth = x(0);
@@ -522,6 +522,7 @@ Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
     s.efficiency.ttftOverheadSeconds = x(7) / 1e3;
     s.efficiency.kvBandwidthOneSequence = x(8);
     s.efficiency.mfuPrefillAttention = x(9);
+    s.efficiency.frontendSerialSeconds = x(10) / 1e3;
     return s;
 }
 
@@ -686,7 +687,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                                                      {"efficiency.per_sequence_overhead_us", 0.0, 10000.0, 0.0, 2.0},
                                                      {"efficiency.ttft_overhead_ms", 0.0, 1000.0, 0.0, 0.05},
                                                      {"efficiency.kv_bandwidth_one_sequence", 0.01, 1.0, 0.3, 0.01},
-                                                     {"efficiency.mfu_prefill_attention", 0.01, 1.0, 0.40, 0.01}}};
+                                                     {"efficiency.mfu_prefill_attention", 0.01, 1.0, 0.40, 0.01},
+                                                     {"efficiency.frontend_serial_ms", 0.0, 100.0, 0.0, 0.05}}};
     {
         // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
@@ -742,6 +744,22 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                               "value; 0 means the same as MFU prefill)");
         }
     }
+    std::set<long long> loadedLengths; // prompt lengths (10 % apart) of the in-flight (not static) TTFT points
+    for (const int i : ttftRows)
+        if (points[size_t(i)].load != BenchmarkLoad::StaticBatch)
+            loadedLengths.insert(std::llround(std::log(std::max(1.0, points[size_t(i)].inputTokens)) / std::log(1.1)));
+    if (!options.fitFrontend) {
+        params[10].free = false;
+    } else if (!loadedPrefills(points, ttftRows) || loadedLengths.size() < 2) {
+        // The serial front end spreads requests sent together c apart, so the engine takes them in several steps: only
+        // TTFT under in-flight load shows it (a single request pays it once, like the per-request overhead; a static batch
+        // passes no front end, predictBenchmark()). And only against prefills of two or more lengths: at one length, N
+        // prompts arriving c apart and taken a few per step cannot be told from a token budget of that many prompts (the
+        // budget's search), since c and the prefill time scale together only across lengths. Decided from the points alone.
+        params[10].free = false;
+        r.notes.push_back("no in-flight TTFT under load at two or more prompt lengths: the serial front end is not fitted (kept at "
+                          "the scenario's value)");
+    }
     if (ttftRows.empty()) {
         params[1].free = false;
         params[4].free = false;
@@ -765,7 +783,9 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             // load (closed or open loop, TTFT at two or more concurrencies, one above 1; loadedPrefills()) the points
             // price the prefill apart from it, so one prompt length is then enough. Single requests alone give TTFT =
             // overhead + prefill, and static batches overhead + step overhead + prefill: neither can be split.
-            if (!loadedPrefills(points, ttftRows)) {
+            if (!options.fitFrontend) {
+        params[10].free = false;
+    } else if (!loadedPrefills(points, ttftRows)) {
                 params[7].free = false;
                 r.notes.push_back("one prompt length, never chunked, no point under load: the per-chunk cost and the per-request "
                                   "TTFT overhead cannot be told from prefill MFU; kept at the scenario's values");
@@ -793,6 +813,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         x(8) = scenario.efficiency.kvBandwidthOneSequence;
     if (!params[9].free)
         x(9) = scenario.efficiency.mfuPrefillAttention;
+    if (!params[10].free)
+        x(10) = scenario.efficiency.frontendSerialSeconds * 1e3;
     auto clampTo = [&](Eigen::VectorXd& v) {
         for (int j = 0; j < kParameters; ++j)
             if (params[size_t(j)].free)
@@ -991,7 +1013,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     }
     Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
                                       &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs,
-                                      &r.kvOneSequenceBandwidthEfficiency, &r.mfuPrefillAttention};
+                                      &r.kvOneSequenceBandwidthEfficiency, &r.mfuPrefillAttention, &r.frontendSerialMs};
     for (int j = 0; j < kParameters; ++j) {
         *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
         if (!params[size_t(j)].free)

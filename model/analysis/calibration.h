@@ -91,6 +91,9 @@ struct BenchmarkFitOptions {
      *  continuous fit (docs/cost-model.md, "Prefills per step"). Off: the scenario's value (0: no limit). */
     bool fitPrefillLimit = false;
     int maxPrefillLimit = 128; ///< prompts, the search's largest candidate
+    /** Fit the serial front end (efficiency.frontend_serial_ms) where the points allow it (TTFT under in-flight load);
+     *  false keeps the scenario's value (measured_accuracy --no-frontend: the table without it, for comparison). */
+    bool fitFrontend = true;
 };
 
 /** What calibrateBenchmark() found. MAPE as fractions over the points each latency was compared on. */
@@ -109,6 +112,9 @@ struct BenchmarkFitResult {
     /// MFU of prefill attention apart from the prefill GEMMs (efficiency.mfu_prefill_attention), in [0.01, 1]; fitted only
     /// when the TTFT points hold two or more prompt lengths, else the scenario's value (0: unset, = MFU prefill)
     Coefficient mfuPrefillAttention;
+    /// time each request holds the serving front end alone (efficiency.frontend_serial_ms), >= 0 (at most 100 ms); fitted
+    /// only when the TTFT points are under in-flight load at two or more concurrencies, else the scenario's value
+    Coefficient frontendSerialMs;
     int tokenBudget = 0;             ///< fitted serving.max_num_tokens (0: not fitted, the scenario's or the engine's budget)
     /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters
      *  fitted so far (the last round's); empty when not fitted. */

@@ -209,6 +209,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("efficiency.chunk_overhead_ms", s.efficiency.chunkOverheadSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6, 1e6, "1e6 us");
     c.atMost("efficiency.ttft_overhead_ms", s.efficiency.ttftOverheadSeconds * 1e3, 1e6, "1e6 ms");
+    c.atMost("efficiency.frontend_serial_ms", s.efficiency.frontendSerialSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("serving.max_num_tokens", s.serving.maxNumTokens, 1e7, "10,000,000");
     c.atMost("serving.max_prefills_per_step", s.serving.maxPrefillsPerStep, 1e6, "1,000,000");
 
@@ -262,6 +263,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.nonNegative("efficiency.chunk_overhead_ms", s.efficiency.chunkOverheadSeconds * 1e3);
     c.nonNegative("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6);
     c.nonNegative("efficiency.ttft_overhead_ms", s.efficiency.ttftOverheadSeconds * 1e3);
+    c.nonNegative("efficiency.frontend_serial_ms", s.efficiency.frontendSerialSeconds * 1e3);
     // Economics (issue 14): 0 is "no price given" (the example price, or unknown); PUE is facility / IT power.
     c.nonNegative("economics.price_per_gpu_hour", s.economics.pricePerGpuHour);
     c.atMost("economics.price_per_gpu_hour", s.economics.pricePerGpuHour, 1e6, "1e6 per GPU-hour");

@@ -179,6 +179,12 @@ struct Efficiency {
     /// streaming the first token): the serving prediction's engine sees a request this long after it was sent
     /// (simulator; docs/cost-model.md); 0 at the floor
     double ttftOverheadSeconds = 0;
+    /// time each request holds the server's front end by itself before the engine sees it: the part of the request's
+    /// handling (HTTP parsing, tokenization, queueing into the engine) done one request at a time, e.g. on a single
+    /// CPU thread or event loop ("TTFT is queue wait plus the CPU front end plus prefill", source document 002; "tokenizer
+    /// on a single CPU thread", 001). Requests sent together pass it one after another, so the engine sees them spread
+    /// this far apart (simulator; docs/cost-model.md, "The serial front end"); 0 at the floor (no such limit)
+    double frontendSerialSeconds = 0;
     /** eta_kv as used: kvBandwidth, or eta_bw when it is 0 (unset). */
     double kvBandwidthOrDefault() const { return kvBandwidth > 0 ? kvBandwidth : bandwidth; }
     /** Prefill attention MFU as used: mfuPrefillAttention, or mfuPrefill when it is 0 (unset). */

@@ -412,6 +412,10 @@ const std::vector<Entry>& entries()
         t.push_back(milliseconds("efficiency.ttft_overhead_ms",
                                  "time added to each request's first token outside the engine (HTTP, tokenization; serving prediction, calibration)",
                                  &Efficiency::ttftOverheadSeconds));
+        t.push_back(milliseconds("efficiency.frontend_serial_ms",
+                                 "time each request holds the server's front end by itself (one at a time: HTTP, tokenization) before "
+                                 "the engine sees it; requests sent together queue for it (serving prediction, calibration; 0: none)",
+                                 &Efficiency::frontendSerialSeconds));
         t.push_back(number("efficiency.kv_bandwidth", "fraction", "eta_kv, achieved / peak bandwidth of the KV-cache read (0: eta_bw)",
                            [](Scenario& s) -> double& { return s.efficiency.kvBandwidth; }));
         t.push_back(number("efficiency.kv_bandwidth_one_sequence", "fraction",

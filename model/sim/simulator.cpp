@@ -529,6 +529,8 @@ public:
         // The engine sees each request efficiency.ttft_overhead_ms after it was sent (HTTP, tokenization): engineArrival
         // holds that engine time; the results keep the sending time, from which TTFT and E2E count.
         m_requestDelay = std::max(0.0, scenario.efficiency.ttftOverheadSeconds);
+        // The serial front end (efficiency.frontend_serial_ms): each request holds it alone for this long, in sending order.
+        m_frontendSerial = std::max(0.0, scenario.efficiency.frontendSerialSeconds);
         m_total = source ? source->expected() : 0;
         m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
         m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
@@ -693,7 +695,15 @@ private:
         r.promptTokens = request.promptTokens;
         r.outputTokens = request.outputTokens;
         r.classIndex = request.classIndex;
-        l.engineArrival = sentSeconds + m_requestDelay;
+        // Through the serial front end first (one request at a time, FIFO: a request sent while it is busy waits), then
+        // the per-request delay every request pays by itself (efficiency.ttft_overhead_ms). Sends come in order, so
+        // engine arrivals stay in order.
+        double handedOver = sentSeconds;
+        if (m_frontendSerial > 0) {
+            handedOver = std::max(sentSeconds, m_frontendFree) + m_frontendSerial;
+            m_frontendFree = handedOver;
+        }
+        l.engineArrival = handedOver + m_requestDelay;
         ++m_added;
         ++m_stats.requests;
         m_recorder.started(r, record, m_replica);
@@ -1423,6 +1433,8 @@ private:
     StepCost m_cost;
     long long m_maxContext = 0;
     double m_requestDelay = 0;     // efficiency.ttft_overhead_ms: from sending to the engine seeing the request, seconds
+    double m_frontendSerial = 0;   // efficiency.frontend_serial_ms: each request's turn at the serial front end, seconds
+    double m_frontendFree = -kInf; // when the serial front end finishes the last request handed to it
     long long m_total = 0;         // requests expected in all (progress)
     long long m_rank = 0;          // requests pulled from the source so far
     std::vector<LiveRequest> m_live; // requests in the system, by slot; free slots in m_free
@@ -2290,6 +2302,7 @@ SimulationResult runDisaggregated(const Scenario& scenario, const SimulationConf
     }
     Scenario decodeScenario = scenario;
     decodeScenario.efficiency.ttftOverheadSeconds = 0; // the request is in the engine already
+    decodeScenario.efficiency.frontendSerialSeconds = 0;
     poolConfig.replicas = std::max(1, config.replicas);
     poolConfig.recordTokenTimes = config.recordTokenTimes; // the decoded tokens' times, joined to each request's below
     VectorSource decodeSource(decodes);

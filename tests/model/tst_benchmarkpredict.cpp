@@ -262,6 +262,47 @@ private slots:
         QCOMPARE(errors.front().key, std::string("efficiency.ttft_overhead_ms"));
     }
 
+    void frontendSerialSpreadsRequestsSentTogether()
+    {
+        // efficiency.frontend_serial_ms = 20: each request holds the front end alone for 20 ms before the engine sees it.
+        // Four closed-loop clients of 100-token prompts and one output token: the prefill (a few ms) is shorter than a
+        // front-end turn, so the front end is the bottleneck and serves back to back. By hand (Little's law with the
+        // front end as the only queue): throughput 1 / 20 ms, 4 requests in flight, so every steady-state TTFT (= E2E
+        // at one output token) is 4 x 20 = 80 ms, whatever the prefill takes. Without the term each TTFT is one prefill.
+        Scenario s = planning();
+        QCOMPARE(setKey(s, "efficiency.frontend_serial_ms", "20"), std::string());
+        QCOMPARE(s.efficiency.frontendSerialSeconds, 20e-3);
+        Scenario at = s;
+        at.workload.promptTokens = 100;
+        const double prefill = evaluate(at).prefill.seconds;
+        QVERIFY2(prefill < 20e-3, qPrintable(QString::number(prefill)));
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::TrtllmInflight;
+        const BenchmarkPrediction p = predict(s, closedLoop(4, 100, 1), o);
+        QVERIFY2(std::abs(p.ttft.mean - 80e-3) < 1e-9, qPrintable(QString::number(p.ttft.mean)));
+        QVERIFY2(std::abs(p.requestsPerSecond - 50) < 1e-6, qPrintable(QString::number(p.requestsPerSecond)));
+        // One request at a time (an open loop far apart): the front end is paid once, TTFT = 20 ms + one prefill.
+        BenchmarkPoint slow = closedLoop(0, 100, 50);
+        slow.load = BenchmarkLoad::RequestRate;
+        slow.requestRatePerSecond = 0.05;
+        slow.requests = 5;
+        slow.steadyState = false;
+        QVERIFY(std::abs(predict(s, slow).ttft.p50 - (20e-3 + prefill)) < 1e-9);
+        // A static batch (TensorRT-LLM's benchmark) passes no serving front end: unchanged by the term.
+        BenchmarkPoint batch = closedLoop(4, 100, 8);
+        batch.load = BenchmarkLoad::StaticBatch;
+        batch.steadyState = false;
+        Scenario without = s;
+        without.efficiency.frontendSerialSeconds = 0;
+        QCOMPARE(predict(s, batch).ttft.mean, predict(without, batch).ttft.mean);
+        // Physical bound: a negative time is refused, naming the key.
+        Scenario bad = s;
+        QCOMPARE(setKey(bad, "efficiency.frontend_serial_ms", "-1"), std::string());
+        const std::vector<ScenarioError> errors = validate(bad);
+        QVERIFY(!errors.empty());
+        QCOMPARE(errors.front().key, std::string("efficiency.frontend_serial_ms"));
+    }
+
     void scenarioTokenBudgetReplacesTheEngineDefault()
     {
         // serving.max_num_tokens = 3,000 in the scenario, the option at 8,192: two 2,000-token prompts sent together
