@@ -174,6 +174,7 @@ void TestPlanTab::rateDrivesRankedPlansAndTakeaway()
     QTest::keyClick(rate, Qt::Key_Return);
     QCOMPARE(rate->value(), 37.0);
     QTRY_COMPARE(t->request()->load.requestsPerSecond, 37.0);
+    QTRY_VERIFY(!t->areTablesPending()); // the tables follow the results once they pause (issue 14, K)
 
     const model::PlanResult& r = *t->result();
     QVERIFY(!r.plans.empty());
@@ -344,6 +345,7 @@ void TestPlanTab::examplePricesOffShowUnknownCosts()
     QTest::mouseClick(t->examplePricesCheckBox(), Qt::LeftButton);
     QVERIFY(!t->examplePricesCheckBox()->isChecked());
     QTRY_VERIFY(!t->request()->candidates.devices.front().economics.pricePerGpuHour.has_value());
+    QTRY_VERIFY(!t->areTablesPending()); // the tables follow the results once they pause (issue 14, K)
     QVERIFY(t->table()->rowCount() > 0);
     for (int row = 0; row < t->table()->rowCount(); ++row)
         QCOMPARE(t->table()->item(row, PlanTab::CostColumn)->text(), QStringLiteral("-"));
@@ -364,6 +366,7 @@ void TestPlanTab::noPlanStillDrawsTheMisses()
     QTRY_COMPARE(t->request()->slo.itlMs, 1.0);
     QTRY_COMPARE(t->request()->slo.ttftMs, 1.0);
     QTRY_COMPARE(t->request()->load.promptTokens, 32768.0);
+    QTRY_VERIFY(!t->areTablesPending()); // the tables follow the results once they pause (issue 14, K)
     const model::PlanResult& r = *t->result();
     QVERIFY(r.plans.empty());
     QVERIFY(!r.points.empty());
@@ -449,6 +452,7 @@ void TestPlanTab::editedPriceScalesTheCost()
     QTest::keyClicks(editor, QString::number(price / 2));
     QTest::keyClick(editor, Qt::Key_Return);
     QTRY_COMPARE(*t->request()->candidates.devices[size_t(cheapest.device)].economics.pricePerGpuHour, price / 2);
+    QTRY_VERIFY(!t->areTablesPending()); // the tables follow the results once they pause (issue 14, K)
     QCOMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("edited"));
 
     // Half the price: the same plan, still the cheapest, at half the $ per 1M output tokens; the takeaway follows.

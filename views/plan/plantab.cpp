@@ -1234,6 +1234,11 @@ bool PlanTab::isRecomputePending() const
     return m_timer->isActive();
 }
 
+bool PlanTab::areTablesPending() const
+{
+    return m_tablesTimer->isActive();
+}
+
 void PlanTab::showResult(bool deferTables)
 {
     QElapsedTimer clock;

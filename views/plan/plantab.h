@@ -218,6 +218,9 @@ public:
     int searchCount() const { return m_searches; }
     /** True while a search is queued or under way and its result not yet shown. */
     bool isRecomputePending() const;
+    /** True while the ranked-plans and excluded tables wait for the results to pause (kTablesQuietMs after the last
+     *  result of a drag); the plot and the takeaway are already current. */
+    bool areTablesPending() const;
     /** Wall time of the last search alone (model::searchPlans), ms. */
     double lastSearchMs() const { return m_lastSearchMs; }
     /** Wall time of the last showing of a result on the GUI thread (plot, tables, list; not the paint), ms. */
