@@ -246,6 +246,12 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     createMenus();
 
     connect(m_document, &ScenarioDocument::evaluated, this, &MainWindow::refreshViews);
+    // The floors brought up to date when their tab comes to the front (before its first paint), if a change came while
+    // another tab showed.
+    connect(m_whatIfs, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (tab == WhatIfTabs::FloorsTab && m_floorsStale)
+            refreshFloors();
+    });
     connect(m_document, &ScenarioDocument::invalidChanged, this, &MainWindow::showValidity);
     refreshViews();
     showValidity(m_document->errorText());
@@ -269,8 +275,34 @@ QList<QCustomPlot*> MainWindow::plots() const
     return out;
 }
 
+bool MainWindow::areFloorsShown() const
+{
+    return m_whatIfs->currentIndex() == WhatIfTabs::FloorsTab;
+}
+
 void MainWindow::refreshViews()
 {
+    const model::Scenario& scenario = m_document->evaluatedScenario();
+    m_summary->setText(tr("%1 on %2 \u00b7 B = %3 \u00b7 S = %4 \u00b7 P = %5")
+                           .arg(QString::fromStdString(scenario.model.name), QString::fromStdString(scenario.hardware.name),
+                                format::integer(scenario.workload.batch), format::integer(scenario.workload.contextTokens),
+                                format::integer(scenario.workload.promptTokens)));
+    m_summary->setToolTip(m_summary->text()); // in full, should a long name not fit
+    if (!areFloorsShown()) {
+        // Behind another tab (the Plan tab during a drag, say) the five plots and the numbers wait: they were replotted
+        // on every step unseen (docs/performance.md, "Plan tab, slider to painted"). The
+        // floors tab's currentChanged() brings them up to date before its first paint; flushForScreenshot() and
+        // refreshAll() (export, screenshot, theme) draw them whichever tab shows.
+        m_floorsStale = true;
+        refreshFeatures(); // baseline A's what-if layers and the comparison table follow as before
+        return;
+    }
+    refreshFloors();
+}
+
+void MainWindow::refreshFloors()
+{
+    m_floorsStale = false;
     const model::Scenario& scenario = m_document->evaluatedScenario();
     const model::Evaluation& evaluation = m_document->evaluation();
     const QString fitWarning = weightsFitWarning(scenario, evaluation);
@@ -280,11 +312,6 @@ void MainWindow::refreshViews()
     }
     m_numbers->refresh(scenario, evaluation);
     refreshFeatures();
-    m_summary->setText(tr("%1 on %2 \u00b7 B = %3 \u00b7 S = %4 \u00b7 P = %5")
-                           .arg(QString::fromStdString(scenario.model.name), QString::fromStdString(scenario.hardware.name),
-                                format::integer(scenario.workload.batch), format::integer(scenario.workload.contextTokens),
-                                format::integer(scenario.workload.promptTokens)));
-    m_summary->setToolTip(m_summary->text()); // in full, should a long name not fit
     // One paint pass per step (docs/performance.md): lay out what the new texts changed and draw
     // the queued replots now, before the Qt Charts view can dispatch the window's paint early.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
@@ -390,6 +417,8 @@ void MainWindow::flushForScreenshot()
     QCoreApplication::sendPostedEvents();
     QCoreApplication::processEvents();
     refreshViews();
+    if (m_floorsStale)
+        refreshFloors(); // behind another tab too: the export and the screenshot draw the floors
     for (QCustomPlot* plot : plots())
         plot->replot(QCustomPlot::rpImmediateRefresh);
     m_kvShare->chartView()->viewport()->update();

@@ -183,7 +183,14 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /** On the document's evaluated(): the status-bar summary, baseline A's layers, and the floors page (five plots and
+     *  the numbers, refreshFloors()) while it is the current tab; behind another tab the floors are marked stale and
+     *  refreshed when their tab is shown (or by flushForScreenshot() / refreshAll()). */
     void refreshViews();
+    /** Refreshes the five floor plots and the numbers from the document and replots them now, whichever tab shows. */
+    void refreshFloors();
+    /** True while the floors page (tab 1 of whatIfTabs()) is the current tab. */
+    bool areFloorsShown() const;
     void showValidity(const QString& message);
     void createMenus();
     void showAbout();
@@ -234,6 +241,7 @@ private:
     QMenu* m_unpinMenu = nullptr;
     QAction* m_compareAction = nullptr;
     ExportOptions m_exportOptions;
+    bool m_floorsStale = false; ///< an evaluation came while another tab showed: the floors page waits to be refreshed
 };
 
 } // namespace ridgeline::app

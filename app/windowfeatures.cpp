@@ -284,6 +284,8 @@ void MainWindow::refreshAll()
     for (PlotPanel* panel : plotPanels())
         panel->redrawOnNextRefresh(); // e.g. the theme's font scale: not an input refresh() compares
     refreshViews();
+    if (m_floorsStale)
+        refreshFloors(); // behind another tab too: everything current after a theme or presentation change
     m_whatIfs->redrawOnNextRefresh();
     m_whatIfs->refresh();
     m_explain->refresh();

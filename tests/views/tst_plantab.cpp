@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <set>
+#include <vector>
 
 #include <QApplication>
 #include <QCheckBox>
@@ -23,6 +25,8 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
+#include <QSignalSpy>
+#include <QSlider>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTest>
@@ -34,6 +38,9 @@
 #include "model/analysis/planfile.h"
 #include "model/cost/scenario.h"
 #include "views/controls/controlspanel.h"
+#include "views/floors/floorplot.h"
+#include "views/floors/numberspanel.h"
+#include "views/kit/valueslider.h"
 #include "views/plan/plantab.h"
 #include "document/format.h"
 #include "document/scenariodocument.h"
@@ -135,6 +142,9 @@ private slots:
     void examplePricesBoxShowsWhatIsInUse();
     void badPlanFileLosesNothing();
     void openPlanFileButtonUsesTheDialog();
+    void stepLeavesTheEconomicsTableAlone();
+    void floorsWaitBehindThePlanTab();
+    void tablesFollowTheLastChange();
     void renderForALook();
 
 private:
@@ -319,6 +329,7 @@ void TestPlanTab::zeroRateKeepsThePreviousResult()
     PlanTab* t = tab();
     t->rateSpinBox()->setValue(12);
     QTRY_COMPARE(t->request()->load.requestsPerSecond, 12.0);
+    QTRY_VERIFY(!t->areTablesPending()); // the tables follow the results once they pause (issue 14, K)
     const int rows = t->table()->rowCount();
     const QString firstRow = t->table()->item(0, PlanTab::DeviceColumn)->text();
     const auto frontier = pointsOf(t->plot()->frontierGraph(0));
@@ -1047,6 +1058,122 @@ void TestPlanTab::openPlanFileButtonUsesTheDialog()
     QTRY_VERIFY(t->planFile().has_value());
     QCOMPARE(t->planFilePath(), kLlamaPlan);
     QCOMPARE(t->request()->candidates.devices.size(), size_t(7));
+}
+
+void TestPlanTab::stepLeavesTheEconomicsTableAlone()
+{
+    // Issue 14: the economics table was written cell by cell on every search (setFlags() emits dataChanged() even with
+    // the same flags), and its ResizeToContents columns measured every cell again: most of a slider step's work.
+    PlanTab* t = tab();
+    QTableWidget* economics = t->economicsTable();
+    QTRY_VERIFY(!t->isRecomputePending());
+    int row = -1;
+    for (int i = 0; i < economics->rowCount(); ++i)
+        if (economics->item(i, PlanTab::EconomicsDeviceColumn)->data(Qt::UserRole).toString() == QStringLiteral("h100-sxm"))
+            row = i;
+    QVERIFY(row >= 0);
+    QSignalSpy changed(economics->model(), &QAbstractItemModel::dataChanged);
+    std::vector<QTableWidgetItem*> items; // the same items after the steps: none re-created
+    for (int r = 0; r < economics->rowCount(); ++r)
+        for (int c = 0; c < PlanTab::EconomicsColumnCount; ++c)
+            items.push_back(economics->item(r, c));
+
+    // A batch step searches again but changes no price or power: not one cell is written.
+    QSlider* batch = m_window->controlsPanel()->batchSlider()->slider();
+    const int searches = t->searchCount();
+    batch->setSliderPosition(batch->value() + (batch->maximum() - batch->minimum()) / 4);
+    QTRY_VERIFY(t->searchCount() > searches);
+    QCOMPARE(changed.count(), 0);
+
+    // The scenario's own price: its device's price and the price's source change, nothing else.
+    const int before = t->searchCount();
+    m_window->document()->edit([](model::Scenario& s) { s.economics.pricePerGpuHour = 7.25; });
+    QTRY_VERIFY(t->searchCount() > before);
+    QCOMPARE(economics->item(row, PlanTab::PriceColumn)->text(), QStringLiteral("7.25"));
+    QCOMPARE(economics->item(row, PlanTab::PriceSourceColumn)->text(), QStringLiteral("scenario"));
+    QSet<QPair<int, int>> cells;
+    for (const QList<QVariant>& signal : changed) {
+        const QModelIndex from = signal.at(0).toModelIndex(), to = signal.at(1).toModelIndex();
+        for (int r = from.row(); r <= to.row(); ++r)
+            for (int c = from.column(); c <= to.column(); ++c)
+                cells.insert({r, c});
+    }
+    const QSet<QPair<int, int>> expected{{row, int(PlanTab::PriceColumn)}, {row, int(PlanTab::PriceSourceColumn)}};
+    QCOMPARE(cells, expected);
+    size_t i = 0;
+    for (int r = 0; r < economics->rowCount(); ++r)
+        for (int c = 0; c < PlanTab::EconomicsColumnCount; ++c)
+            QCOMPARE(economics->item(r, c), items[i++]);
+}
+
+void TestPlanTab::floorsWaitBehindThePlanTab()
+{
+    // Issue 14: the floors page (five plots and the numbers) was replotted on every step while the Plan tab hid it.
+    PlanTab* t = tab();
+    QTRY_VERIFY(!t->isRecomputePending());
+    QCoreApplication::processEvents();
+    const QList<ridgeline::views::FloorPlot*> floors = m_window->floorPlots();
+    std::vector<long long> redraws;
+    std::vector<std::unique_ptr<QSignalSpy>> replots;
+    for (ridgeline::views::FloorPlot* plot : floors) {
+        redraws.push_back(plot->redrawCount());
+        replots.push_back(std::make_unique<QSignalSpy>(plot->plot(), &QCustomPlot::afterReplot));
+    }
+    ridgeline::views::FloorPlot* decode = floors[ridgeline::views::floorPlotIndex(ridgeline::views::FloorPlotId::Decode)];
+    const QString takeaway = decode->takeaway();
+    QLabel* step = m_window->numbersPanel()->valueLabel(QStringLiteral("step"));
+    QVERIFY(step);
+    const QString stepText = step->text();
+
+    QSlider* batch = m_window->controlsPanel()->batchSlider()->slider();
+    const int searches = t->searchCount();
+    batch->setSliderPosition(batch->value() + (batch->maximum() - batch->minimum()) / 3);
+    QTRY_VERIFY(t->searchCount() > searches); // the step reached the Plan tab...
+    QCoreApplication::processEvents();
+    for (qsizetype i = 0; i < floors.size(); ++i) { // ...and no floor plot
+        QCOMPARE(floors[i]->redrawCount(), redraws[size_t(i)]);
+        QCOMPARE(replots[size_t(i)]->count(), 0);
+    }
+    QCOMPARE(decode->takeaway(), takeaway);
+
+    // Shown: up to date before the first paint, as a fresh window on the same scenario draws them.
+    m_window->whatIfTabs()->setCurrentIndex(WhatIfTabs::FloorsTab);
+    QVERIFY(decode->takeaway() != takeaway); // "At B = ..." follows the batch
+    QVERIFY(step->text() != stepText);
+    app::MainWindow fresh(m_window->document()->evaluatedScenario());
+    for (qsizetype i = 0; i < floors.size(); ++i) {
+        QCOMPARE(floors[i]->takeaway(), fresh.floorPlots()[i]->takeaway());
+        QCOMPARE(floors[i]->plot()->yAxis->range().upper, fresh.floorPlots()[i]->plot()->yAxis->range().upper);
+    }
+    QCOMPARE(step->text(), fresh.numbersPanel()->valueLabel(QStringLiteral("step"))->text());
+    // Replotted as it came up (the prefill plot may skip a batch step: its inputs did not change).
+    QVERIFY(replots[size_t(ridgeline::views::floorPlotIndex(ridgeline::views::FloorPlotId::Decode))]->count() >= 1);
+}
+
+void TestPlanTab::tablesFollowTheLastChange()
+{
+    // Issue 14: the ranked plans follow every queued change kTablesQuietMs (150 ms) after the last one, the first
+    // change of a drag included (it used to draw the tables at once: the slowest step of each drag).
+    PlanTab* t = tab();
+    QTRY_VERIFY(!t->isRecomputePending());
+    QTRY_VERIFY(!t->areTablesPending());
+    QList<bool> pendingAtResult; // whether the tables waited, as each result was shown
+    connect(t, &PlanTab::resultShown, this, [&] { pendingAtResult << t->areTablesPending(); });
+    for (double rate : {14.0, 21.0, 28.0}) {
+        const int searches = t->searchCount();
+        t->rateSpinBox()->setValue(rate);
+        QTRY_VERIFY(t->searchCount() > searches);
+        QCOMPARE(t->request()->load.requestsPerSecond, rate);
+    }
+    QCOMPARE(pendingAtResult, QList<bool>({true, true, true})); // the frontier at once, the tables after the pause
+    QTRY_VERIFY(!t->areTablesPending());
+    disconnect(t, &PlanTab::resultShown, this, nullptr);
+    const model::PlanResult& r = *t->result();
+    QCOMPARE(t->table()->rowCount(), int(r.plans.size()));
+    QVERIFY(!r.plans.empty());
+    const model::PlanPoint& cheapest = r.points.at(size_t(r.plans.front()));
+    QCOMPARE(t->table()->item(0, PlanTab::DeviceColumn)->text(),
+             QString::fromStdString(t->request()->candidates.devices.at(size_t(cheapest.device)).hardware.name));
 }
 
 void TestPlanTab::renderForALook()

@@ -434,12 +434,18 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
 
 namespace {
 
-/** The pixel rectangle (padding included) @p label takes with @p alignment and @p padding at pixel @p anchor, as
- *  QCPItemText lays it out (its topLeft and bottomRight anchors); unrotated labels only. */
-QRectF labelRect(const QCPItemText* label, QPointF anchor, Qt::Alignment alignment, const QMargins& padding)
+/** The size (px, no padding) of @p label's text as QCPItemText lays it out; unrotated labels only. Measured once per
+ *  label and call of PlanPlot::separateLabels(), not once per placement tried (up to 20 per label). */
+QSizeF labelTextSize(const QCPItemText* label)
 {
-    const QRect text = QFontMetrics(label->font()).boundingRect(0, 0, 0, 0, Qt::TextDontClip | label->textAlignment(), label->text());
-    const QRectF box = QRectF(text).adjusted(-padding.left(), -padding.top(), padding.right(), padding.bottom());
+    return QFontMetrics(label->font()).boundingRect(0, 0, 0, 0, Qt::TextDontClip | label->textAlignment(), label->text()).size();
+}
+
+/** The pixel rectangle (padding included) a label of text size @p text (labelTextSize()) takes with @p alignment and
+ *  @p padding at pixel @p anchor, as QCPItemText lays it out (its topLeft and bottomRight anchors). */
+QRectF labelRect(const QSizeF& text, QPointF anchor, Qt::Alignment alignment, const QMargins& padding)
+{
+    const QRectF box(0, 0, text.width() + padding.left() + padding.right(), text.height() + padding.top() + padding.bottom());
     const double x = (alignment & Qt::AlignLeft) ? 0.0 : (alignment & Qt::AlignRight) ? -box.width() : -box.width() / 2;
     const double y = (alignment & Qt::AlignTop) ? 0.0 : (alignment & Qt::AlignBottom) ? -box.height() : -box.height() / 2;
     return QRectF(anchor.x() + x, anchor.y() + y, box.width(), box.height());
@@ -623,8 +629,9 @@ void PlanPlot::separateLabels()
     std::vector<std::vector<QRectF>> boxesOf(movable.size());
     std::vector<std::vector<double>> costOf(movable.size());
     for (size_t i = 0; i < movable.size(); ++i) {
+        const QSizeF text = labelTextSize(movable[i].label); // once per label: the text is the same in every placement
         for (const LabelPlacement& pl : movable[i].placements) {
-            const QRectF box = labelRect(movable[i].label, pl.anchor, pl.alignment, pl.padding);
+            const QRectF box = labelRect(text, pl.anchor, pl.alignment, pl.padding);
             double cost = pl.penalty + 4.0 * outsideArea(box, area);
             for (const QRectF& f : fixed)
                 cost += overlapArea(box, f);
@@ -898,6 +905,10 @@ void PlanTab::fillEconomicsTable()
     const bool examplesApply = model::examplePricesApply(currency().toStdString());
     const bool examples = m_examplePricesWanted && examplesApply;
     const ScenarioEconomics own = scenarioEconomics();
+    // Runs on every search (each slider step of a drag): a cell is only written where its text, flags or alignment
+    // differ. Every write emits the model's dataChanged() (setFlags() always does, even with the same flags), and with
+    // ResizeToContents columns each one had the header measure every cell again: about 64 % of a step's instructions
+    // (docs/performance.md, "Plan tab, slider to painted").
     auto cell = [this](int row, int column, const QString& text, bool editable) {
         // Items are updated in place: this runs inside itemChanged() while the edited item commits.
         QTableWidgetItem* item = m_economics->item(row, column);
@@ -905,10 +916,20 @@ void PlanTab::fillEconomicsTable()
             item = new QTableWidgetItem;
             m_economics->setItem(row, column, item);
         }
-        item->setText(text);
-        item->setFlags(editable ? Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable : Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-        if (editable)
+        if (item->text() != text)
+            item->setText(text);
+        const Qt::ItemFlags flags = editable ? Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable
+                                             : Qt::ItemIsSelectable | Qt::ItemIsEnabled;
+        if (item->flags() != flags)
+            item->setFlags(flags);
+        if (editable && item->textAlignment() != int(Qt::AlignRight | Qt::AlignVCenter))
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    };
+    auto deviceId = [this](int row, const std::string& id) {
+        const QString text = QString::fromStdString(id);
+        QTableWidgetItem* item = m_economics->item(row, EconomicsDeviceColumn);
+        if (item->data(Qt::UserRole).toString() != text)
+            item->setData(Qt::UserRole, text);
     };
     if (m_planFile) {
         // A plan file's own devices, prices and power (new-user trial: the disabled table kept the scenario's USD
@@ -918,7 +939,7 @@ void PlanTab::fillEconomicsTable()
         for (int row = 0; row < int(devices.size()); ++row) {
             const model::PlanDevice& d = devices[size_t(row)];
             cell(row, EconomicsDeviceColumn, QString::fromStdString(d.hardware.name), false);
-            m_economics->item(row, EconomicsDeviceColumn)->setData(Qt::UserRole, QString::fromStdString(d.id));
+            deviceId(row, d.id);
             const auto& price = d.economics.pricePerGpuHour;
             const auto& power = d.economics.boardPowerWatts;
             cell(row, PriceColumn, price ? format::plain(*price) : QStringLiteral("-"), false);
@@ -932,7 +953,7 @@ void PlanTab::fillEconomicsTable()
     for (int row = 0; row < int(m_catalogue.size()); ++row) {
         const model::PlanDevice& d = m_catalogue[size_t(row)];
         cell(row, EconomicsDeviceColumn, QString::fromStdString(d.hardware.name), false);
-        m_economics->item(row, EconomicsDeviceColumn)->setData(Qt::UserRole, QString::fromStdString(d.id));
+        deviceId(row, d.id);
         std::optional<double> price = examples ? d.economics.pricePerGpuHour : std::nullopt;
         QString priceSource = !d.economics.pricePerGpuHour ? tr("none")
                               : examples                   ? tr("example")
@@ -1273,13 +1294,13 @@ void PlanTab::showResult(bool deferTables)
                                                  : QString::fromStdString(result.takeaway));
     m_drawn = std::move(drawn);
     m_withPlans = std::move(withPlans);
-    // The tables cost two frames and more (a few hundred rows, their widths measured): during a drag (results less than
-    // kTablesQuietMs apart, from the queued search) the frontier alone follows each step and the tables follow the last
-    // result once the changes pause (issue 14, K: "the frontier updates within one frame").
-    const bool dragging = deferTables && m_lastShown.isValid() && m_lastShown.elapsed() < kTablesQuietMs;
-    m_lastShown.restart();
-    if (dragging) {
-        m_tablesTimer->start();
+    // The tables cost two frames and more (a few hundred rows, their widths measured): a queued search (a slider step,
+    // an input's change) shows the frontier alone and (re)starts the single-shot timer, so the tables follow the last
+    // result kTablesQuietMs after the changes pause, whatever came before it (issue 14, K: "the frontier updates within
+    // one frame"). The first step of a drag is deferred too: it used to show the tables at once when the previous result
+    // was older than kTablesQuietMs, the slowest step of every drag. recompute() (export, screenshot) shows them now.
+    if (deferTables) {
+        m_tablesTimer->start(); // restarts a running timer: always kTablesQuietMs after the last result
     } else {
         m_tablesTimer->stop();
         showTables();

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <QElapsedTimer>
 #include <QString>
 #include <QWidget>
 
@@ -149,9 +148,9 @@ private:
  * value.
  *
  * Recomputes on the document's evaluated() and on input changes, coalesced to one search per event
- * loop pass, while visible (else on the next show). During a drag (results less than 150 ms apart) the plot and the
- * takeaway follow each step and the ranked plans and the list follow once the changes pause (the tables cost two
- * frames; docs/performance.md, "Plan tab: frontier per slider step"); recompute() shows everything at once. A rate
+ * loop pass, while visible (else on the next show). The plot and the takeaway follow each change and the ranked plans
+ * and the list follow 150 ms after the last change (the tables cost two frames; docs/performance.md, "Plan tab, slider
+ * to painted"); recompute() shows everything at once. A rate
  * <= 0 shows a message naming the value and keeps the previous result on screen.
  *
  * A plan file instead (`ridgeline --plan FILE`'s format, model/analysis/planfile.h): "Open plan file…" (or
@@ -219,7 +218,7 @@ public:
     /** True while a search is queued or under way and its result not yet shown. */
     bool isRecomputePending() const;
     /** True while the ranked-plans and excluded tables wait for the results to pause (kTablesQuietMs after the last
-     *  result of a drag); the plot and the takeaway are already current. */
+     *  queued result: a slider step, an input's change); the plot and the takeaway are already current. */
     bool areTablesPending() const;
     /** Wall time of the last search alone (model::searchPlans), ms. */
     double lastSearchMs() const { return m_lastSearchMs; }
@@ -273,8 +272,8 @@ private:
     void showCurrency();
     /** The search behind recompute() (@p deferTables false) and the queued one (true: during a drag, the tables wait). */
     QString search(bool deferTables);
-    /** Shows the result: the plot and the takeaway at once; the tables too, unless @p deferTables and the previous
-     *  result came less than kTablesQuietMs ago (then showTables() follows once the results pause). */
+    /** Shows the result: the plot and the takeaway at once; the tables too unless @p deferTables, when showTables()
+     *  follows kTablesQuietMs after the last deferred result (the timer restarts with each). */
     void showResult(bool deferTables);
     /** The ranked plans and the list of devices without a plan, of the result shown. */
     void showTables();
@@ -307,10 +306,9 @@ private:
     /// disabled while a plan file's prices are in use, or the plan's currency is not theirs)
     bool m_examplePricesWanted = true;
     QTimer* m_timer = nullptr;
-    /// Results closer together than this (a drag) show the frontier at once and the tables this long after the last, ms
+    /// A queued search shows the frontier at once and the tables this long after the last result, ms
     static constexpr int kTablesQuietMs = 150;
     QTimer* m_tablesTimer = nullptr;
-    QElapsedTimer m_lastShown;
     std::vector<int> m_drawn, m_withPlans; ///< of the result shown: devices drawn, devices with plans (ranking order)
 
     QDoubleSpinBox* m_rate = nullptr;
