@@ -591,8 +591,11 @@ int parseCommandLine(Options& o, bool noDisplay)
         && (parser.isSet(formatOpt) || parser.isSet(rateSweepOpt) || parser.isSet(attainmentOpt)))
         return fail(kExitBadInput, QStringLiteral("--format, --rate-sweep and --attainment go with --simulate alone, not with --screenshot "
                                                   "(the screenshot shows the file's own rate_sweep, when it has one)"));
-    if ((parser.isSet(rateSweepOpt) || parser.isSet(attainmentOpt)) && (!parser.isSet(simulateOpt) || parser.isSet(exportOpt)))
-        return fail(kExitBadInput, QStringLiteral("--rate-sweep and --attainment go with --simulate FILE (not with --export)"));
+    if ((parser.isSet(rateSweepOpt) || parser.isSet(attainmentOpt)) && !parser.isSet(simulateOpt))
+        return fail(kExitBadInput, QStringLiteral("--rate-sweep and --attainment need --simulate FILE"));
+    if ((parser.isSet(rateSweepOpt) || parser.isSet(attainmentOpt)) && parser.isSet(exportOpt)) // said even without --export (a trial)
+        return fail(kExitBadInput, QStringLiteral("--rate-sweep and --attainment go with --simulate FILE, not with --export (a simulation "
+                                                  "file's own \"rate_sweep\" is exported)"));
     if (parser.isSet(predictOpt) || (parser.isSet(simulateOpt) && !parser.isSet(exportOpt)) || parser.isSet(compareOpt)) {
         if (format != QLatin1String("text") && format != QLatin1String("json") && format != QLatin1String("csv"))
             return fail(kExitBadInput, QStringLiteral("--format %1: expected text, json or csv").arg(format));

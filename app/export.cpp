@@ -888,6 +888,10 @@ QString exportPreflight(const QString& folder, const QStringList& targets)
             return tr("cannot write %1: is not a regular file (a device, pipe or socket); remove it, or export into another "
                       "folder; nothing was exported")
                 .arg(name);
+        if (target.exists() && !target.isWritable()) // QSaveFile refuses to replace a file its user may not write
+            return tr("cannot write %1: the file exists and is read-only (permissions); make it writable, remove it, or "
+                      "export into another folder; nothing was exported")
+                .arg(name);
     }
     return {};
 }

@@ -180,7 +180,7 @@ QString exportAll(ExportSource& window, const ExportOptions& options, QStringLis
  * paths in @p folder) can be written, else one line naming the first problem and ending "nothing was exported":
  * the folder is not one (exportFolderProblem()), the folder (or, when it is missing, the nearest existing folder it
  * would be created in) is not writable, or a target name is a symbolic link (dangling or not), a folder, or not a
- * regular file (a device, pipe or socket).
+ * regular file (a device, pipe or socket), or an existing file its user may not write (read-only).
  */
 QString exportPreflight(const QString& folder, const QStringList& targets);
 

@@ -179,6 +179,12 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
         for (const auto& [rank, c] : planSimulations(f, r)) {
             if (!c.simulated)
                 out << QStringLiteral("  #%1: not simulated: %2").arg(rank + 1).arg(q(c.skipped));
+            else if (c.completed == 0) // no latency exists: zeros read as a perfect plan (a trial, stop 30)
+                out << QStringLiteral("  #%1: none of the %2 requests completed (%3 rejected: over the KV budget or the context); "
+                                      "no latencies; MISSES an SLO at P90")
+                           .arg(rank + 1)
+                           .arg(c.requests)
+                           .arg(c.rejected);
             else
                 out << QStringLiteral("  #%1: TTFT mean %2 ms, P90 %3 ms, P99 %4 ms; TPOT mean %5 ms, P90 %6 ms; goodput %7 %; %8%9")
                            .arg(rank + 1)
@@ -234,6 +240,41 @@ std::vector<std::pair<int, model::SimulatedCheck>> planSimulations(const model::
         out.emplace_back(i, model::simulatePlan(f.request, r.points[size_t(r.plans[size_t(i)])], f.simulateRequests));
     return out;
 }
+namespace {
+
+/**
+ * What the search ran over, as the plan file gave it after defaults and de-duplication (inputs.candidates; added keys,
+ * a trial at stop 30: a script could not see what was searched): device ids with the price per GPU-hour (null: none),
+ * board power in W (null: unknown) and PUE each device was priced at, gpu_counts, layouts ("TP4 PP2 EP1"; empty: every layout the model
+ * allows), batch_caps, disaggregation ("both", "colocated", "disaggregated"), microbatches (0: min(PP, batch)) and
+ * max_utilization (fraction of an instance's request capacity).
+ */
+QJsonObject candidatesJson(const model::PlanCandidates& c)
+{
+    const auto orNull = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); };
+    QJsonArray devices, counts, layouts, caps;
+    for (const model::PlanDevice& d : c.devices)
+        devices.append(QJsonObject{{QStringLiteral("id"), q(d.id)},
+                                   {QStringLiteral("price_per_gpu_hour"), orNull(d.economics.pricePerGpuHour)},
+                                   {QStringLiteral("board_power_watts"), orNull(d.economics.boardPowerWatts)},
+                                   {QStringLiteral("pue"), d.economics.pue}});
+    for (const int n : c.gpuCounts)
+        counts.append(n);
+    for (const model::ParallelLayout& l : c.layouts)
+        layouts.append(q(model::layoutText(l)));
+    for (const int b : c.batchCaps)
+        caps.append(b);
+    const QString disaggregation = c.disaggregation == model::Disaggregation::Both       ? QStringLiteral("both")
+                                   : c.disaggregation == model::Disaggregation::Colocated ? QStringLiteral("colocated")
+                                                                                          : QStringLiteral("disaggregated");
+    return QJsonObject{{QStringLiteral("devices"), devices},           {QStringLiteral("gpu_counts"), counts},
+                       {QStringLiteral("layouts"), layouts},           {QStringLiteral("batch_caps"), caps},
+                       {QStringLiteral("disaggregation"), disaggregation}, {QStringLiteral("microbatches"), c.microbatches},
+                       {QStringLiteral("max_utilization"), c.maxUtilization}};
+}
+
+} // namespace
+
 
 QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
 {
@@ -246,13 +287,17 @@ QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
     }
     for (const auto& [rank, c] : planSimulations(f, r)) {
         QJsonObject o = plans[rank].toObject();
+        // A latency of no completed request does not exist: null, not 0 (a trial, stop 30).
+        const auto latency = [completed = c.completed](double ms) { return completed > 0 ? QJsonValue(ms) : QJsonValue(QJsonValue::Null); };
         o.insert(QStringLiteral("simulated"),
                  c.simulated ? QJsonValue(QJsonObject{{QStringLiteral("requests"), double(c.requests)},
-                                                      {QStringLiteral("ttft_mean_ms"), c.ttftMeanMs},
-                                                      {QStringLiteral("ttft_p90_ms"), c.ttftP90Ms},
-                                                      {QStringLiteral("ttft_p99_ms"), c.ttftP99Ms},
-                                                      {QStringLiteral("tpot_mean_ms"), c.tpotMeanMs},
-                                                      {QStringLiteral("tpot_p90_ms"), c.tpotP90Ms},
+                                                      {QStringLiteral("completed"), double(c.completed)},
+                                                      {QStringLiteral("rejected"), double(c.rejected)},
+                                                      {QStringLiteral("ttft_mean_ms"), latency(c.ttftMeanMs)},
+                                                      {QStringLiteral("ttft_p90_ms"), latency(c.ttftP90Ms)},
+                                                      {QStringLiteral("ttft_p99_ms"), latency(c.ttftP99Ms)},
+                                                      {QStringLiteral("tpot_mean_ms"), latency(c.tpotMeanMs)},
+                                                      {QStringLiteral("tpot_p90_ms"), latency(c.tpotP90Ms)},
                                                       {QStringLiteral("goodput_fraction"), c.goodputFraction},
                                                       {QStringLiteral("meets_slo_at_p90"), c.meetsSloAtP90},
                                                       {QStringLiteral("replicas"), c.replicas},
@@ -300,6 +345,7 @@ QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
                      {QStringLiteral("slo"), QJsonObject{{QStringLiteral("itl_ms"), req.slo.itlMs},
                                                          {QStringLiteral("ttft_ms"), req.slo.ttftMs},
                                                          {QStringLiteral("statistic"), QStringLiteral("mean estimate")}}},
+                     {QStringLiteral("candidates"), candidatesJson(req.candidates)},
                      {QStringLiteral("currency"), q(f.currency)},
                      {QStringLiteral("pue"), req.candidates.devices.empty() ? model::kDefaultPue : req.candidates.devices.front().economics.pue}}},
         {QStringLiteral("evaluated_points"), r.evaluated},

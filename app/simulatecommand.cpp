@@ -60,10 +60,12 @@ QString priorityName(model::Priority p)
 
 QJsonObject percentilesJson(const model::Percentiles& p)
 {
-    return QJsonObject{{QStringLiteral("count"), double(p.count)},    {QStringLiteral("mean"), p.mean * 1e3},
-                       {QStringLiteral("p50"), p.p50 * 1e3},          {QStringLiteral("p95"), p.p95 * 1e3},
-                       {QStringLiteral("p99"), p.p99 * 1e3},          {QStringLiteral("max"), p.max * 1e3},
-                       {QStringLiteral("p90"), p.p90 * 1e3}};
+    // No sample (every request rejected, say): the statistics do not exist, so null, not 0 (a trial, stop 30).
+    const auto ms = [&p](double seconds) { return p.count > 0 ? QJsonValue(seconds * 1e3) : QJsonValue(QJsonValue::Null); };
+    return QJsonObject{{QStringLiteral("count"), double(p.count)}, {QStringLiteral("mean"), ms(p.mean)},
+                       {QStringLiteral("p50"), ms(p.p50)},         {QStringLiteral("p95"), ms(p.p95)},
+                       {QStringLiteral("p99"), ms(p.p99)},         {QStringLiteral("max"), ms(p.max)},
+                       {QStringLiteral("p90"), ms(p.p90)}};
 }
 
 QJsonObject latencyJson(const model::LatencySummary& l)
@@ -107,6 +109,10 @@ void appendTraffic(QStringList& lines, const model::TrafficSummary& t)
     lines << QStringLiteral("  throughput %1 tok/s, goodput %2 req/s (%3 % of requests)")
                  .arg(QString::number(t.throughputTokensPerSecond, 'f', 1), QString::number(t.goodputRequestsPerSecond, 'f', 2),
                       QString::number(t.goodputFraction * 100.0, 'f', 1));
+    if (t.completed == 0) { // zeros would read as instant service (a trial, stop 30)
+        lines << QStringLiteral("  no request completed (%1 rejected): no latencies").arg(t.rejected);
+        return;
+    }
     lines << QStringLiteral("  %1 %2 %3 %4 %5 %6").arg(QStringLiteral("latency ms").leftJustified(12), QStringLiteral("mean").rightJustified(10),
                                                         QStringLiteral("p50").rightJustified(10), QStringLiteral("p95").rightJustified(10),
                                                         QStringLiteral("p99").rightJustified(10), QStringLiteral("max").rightJustified(10));
@@ -419,8 +425,21 @@ QString maxRateSentence(const model::RateSweep& sweep, const model::RateSweepRes
     if (!result.firstMissPerSecond)
         return QStringLiteral("Every swept rate holds %1 % attainment: the highest is at least %2 req/s (sweep higher rates)")
             .arg(target, QString::number(*result.maxRatePerSecond, 'g', 4));
-    return QStringLiteral("Highest rate holding %1 % attainment: %2 req/s (the next simulated, %3 req/s, misses it)")
-        .arg(target, QString::number(*result.maxRatePerSecond, 'g', 4), QString::number(*result.firstMissPerSecond, 'g', 4));
+    QString sentence = QStringLiteral("Highest rate holding %1 % attainment: %2 req/s (the next simulated, %3 req/s, misses it)")
+                           .arg(target, QString::number(*result.maxRatePerSecond, 'g', 4), QString::number(*result.firstMissPerSecond, 'g', 4));
+    // The bisections may end with the answer anywhere in a wide bracket (a trial, stop 30: 1:1e308 ended at "1 req/s"
+    // with the bracket 1 to 6.5e4, where the rate is about 85): say so rather than let the lower end read as the answer.
+    if (const double width = *result.firstMissPerSecond / *result.maxRatePerSecond; width >= 2.0)
+        sentence += QStringLiteral("; the answer lies between the two, a factor of %1 apart: sweep between them for a closer one")
+                        .arg(QString::number(width, 'g', 3));
+    return sentence;
+}
+
+/** A rate for the text table's 9-character column: fixed with 3 decimals up to 1e5 req/s, else 4 significant figures
+ *  (a trial, stop 30: 1e308 printed as a 300-digit number). */
+QString rateCell(double ratePerSecond)
+{
+    return ratePerSecond < 1e5 ? QString::number(ratePerSecond, 'f', 3) : QString::number(ratePerSecond, 'g', 4);
 }
 
 } // namespace
@@ -450,7 +469,7 @@ QString rateSweepText(const model::RateSweep& sweep, const model::RateSweepResul
                       QStringLiteral("p99 ITL ms").rightJustified(11));
     for (const model::RatePoint& p : result.points)
         lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7")
-                         .arg(QString::number(p.ratePerSecond, 'f', 3).rightJustified(9), QString::number(p.requests).rightJustified(9),
+                         .arg(rateCell(p.ratePerSecond).rightJustified(9), QString::number(p.requests).rightJustified(9),
                               attainmentPercent(p.attainment).rightJustified(9),
                               QString::number(p.goodputRequestsPerSecond, 'f', 3).rightJustified(11),
                               QString::number(p.throughputTokensPerSecond, 'f', 1).rightJustified(10), ms(p.p99TtftSeconds).rightJustified(12),

@@ -365,6 +365,8 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
     const LatencySummary& l = r.all.latency;
     c.simulated = true;
     c.requests = r.all.requests;
+    c.completed = r.all.completed;
+    c.rejected = r.all.rejected;
     c.replicas = p.disaggregated ? 0 : p.replicas;
     c.prefillReplicas = p.disaggregated ? p.prefillInstances : 0;
     c.decodeReplicas = p.disaggregated ? p.decodeInstances : 0;

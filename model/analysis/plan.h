@@ -314,6 +314,8 @@ struct SimulatedCheck {
     bool simulated = false;
     std::string skipped;           ///< why not simulated
     long long requests = 0;
+    long long completed = 0;       ///< requests that finished; 0: every latency below is undefined (reported as none)
+    long long rejected = 0;        ///< requests refused (over the context or the KV budget): the plan misses its SLOs
     double ttftMeanMs = 0, ttftP90Ms = 0, ttftP99Ms = 0;
     double tpotMeanMs = 0, tpotP90Ms = 0;
     double goodputFraction = 0;    ///< requests meeting both SLOs (TTFT and TPOT, per request)

@@ -102,6 +102,19 @@ bool planUsesSetKey(const std::string& key)
     return key.rfind("speculative.", 0) != 0;
 }
 
+/**
+ * Whether scenario key @p key, which the plan reads (planUsesSetKey()), is read by the simulator check alone and not by
+ * the analytic search: the per-request TTFT overhead, the serial front end and the per-chunk cost are terms of the
+ * simulator's serving step and request (docs/cost-model.md, "Serving-step costs"), and the cache's block size rounds
+ * the simulator's blocks; the search sizes the cache in tokens. A trial (stop 30) found them listed as read while the
+ * search's answer did not move.
+ */
+bool onlySimulatorCheckReads(const std::string& key)
+{
+    return key == "efficiency.ttft_overhead_ms" || key == "efficiency.frontend_serial_ms" || key == "efficiency.chunk_overhead_ms"
+           || key == "serving.block_tokens";
+}
+
 const HardwarePreset* findDevice(const std::string& id)
 {
     for (const HardwarePreset& p : hardwarePresets())
@@ -216,6 +229,7 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
 
     std::vector<std::string> setKeys; // the scenario keys "set" gave, to label validation errors with them
     std::vector<std::string> unusedSetKeys; // those the plan never reads: accepted, with a note (a trial: silently ignored)
+    std::vector<std::string> simulatorOnlySetKeys; // read by the simulator check only, not by the analytic search: a note
     if (root.contains(QStringLiteral("set"))) {
         const QJsonValue v = root.value(QStringLiteral("set"));
         if (!v.isObject())
@@ -240,6 +254,8 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             setKeys.push_back(key);
             if (!planUsesSetKey(key))
                 unusedSetKeys.push_back("set." + key);
+            else if (onlySimulatorCheckReads(key))
+                simulatorOnlySetKeys.push_back("set." + key);
         }
     }
     {
@@ -568,6 +584,9 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
         out.notes.push_back("set: not used by the plan, ignored: " + joined(unusedSetKeys)
                             + " (the plan reads the model, the efficiencies and serving.memory_utilization, "
                               "serving.activation_reserve_bytes and serving.block_tokens)");
+    if (!simulatorOnlySetKeys.empty())
+        out.notes.push_back("set: read by the simulator check only (simulate_top), not by the analytic search and its ranking: "
+                            + joined(simulatorOnlySetKeys) + (out.simulateTop > 0 ? "" : "; this file simulates no plan"));
     // The work, before any of it runs: a search or simulator checks that would take minutes are refused here.
     if (const std::string err = checkPlanWork(out.request, out.simulateTop, out.simulateRequests); !err.empty())
         return err;

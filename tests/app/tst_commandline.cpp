@@ -242,6 +242,9 @@ private slots:
                                         << "economics.price_per_gpu_hour = -3: must not be negative";
         QTest::newRow("text price") << QStringList{report, QStringLiteral("--set"), QStringLiteral("economics.price_per_gpu_hour=cheap")}
                                     << "economics.price_per_gpu_hour = \"cheap\": expected a number";
+        // A trial (stop 30): without --simulate it said "(not with --export)", an option nobody gave.
+        QTest::newRow("attainment without --simulate") << QStringList{report, QStringLiteral("--attainment"), QStringLiteral("0.9")}
+                                                       << "--rate-sweep and --attainment need --simulate FILE";
     }
 
     void badInputExitsWithOneLine()
@@ -1203,6 +1206,16 @@ private slots:
         const QJsonObject first = o.value(QStringLiteral("plans")).toArray().first().toObject();
         QCOMPARE(first.value(QStringLiteral("rank")).toInt(), 1);
         QVERIFY(first.value(QStringLiteral("cost_per_million_output_tokens_all_in")).toDouble() > 0);
+        // What was searched, for scripts (inputs.candidates; a trial at stop 30 found no gpu_counts in the JSON).
+        const QJsonObject searched = o.value(QStringLiteral("inputs")).toObject().value(QStringLiteral("candidates")).toObject();
+        QCOMPARE(searched.value(QStringLiteral("gpu_counts")).toArray(), (QJsonArray{1, 2, 4, 8}));
+        QCOMPARE(searched.value(QStringLiteral("batch_caps")).toArray().size(), 9);
+        QCOMPARE(searched.value(QStringLiteral("disaggregation")).toString(), QStringLiteral("both"));
+        const QJsonObject h100 = searched.value(QStringLiteral("devices")).toArray().first().toObject();
+        QCOMPARE(h100.value(QStringLiteral("id")).toString(), QStringLiteral("h100-sxm"));
+        QCOMPARE(h100.value(QStringLiteral("price_per_gpu_hour")).toDouble(), 2.5);
+        QCOMPARE(h100.value(QStringLiteral("board_power_watts")).toDouble(), 700.0); // the H100 SXM datasheet TDP
+        QCOMPARE(searched.value(QStringLiteral("devices")).toArray().size(), 7);
         const Result csv = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(csv.exitCode, 0);
         const QList<QByteArray> rows = csv.out.trimmed().split('\n');
@@ -1490,6 +1503,18 @@ private slots:
         QVERIFY2(lines.size() >= 4, qPrintable(lines.join(QLatin1Char('\n'))));
         QVERIFY2(lines[2].contains(QLatin1String(" 99.00 ")), qPrintable(lines[2]));
         QVERIFY2(lines[3].contains(QLatin1String(" 98.99 ")), qPrintable(lines[3]));
+        QVERIFY2(!lines.constLast().contains(QLatin1String("factor")), qPrintable(lines.constLast())); // 60 / 50: narrow
+        // A trial (stop 30): a 1:1e308 sweep printed 300-digit rates and "1 req/s" as if it were the answer.
+        missed.ratePerSecond = 6.5e4;
+        held.ratePerSecond = 1;
+        result.points = {held, missed};
+        result.maxRatePerSecond = 1;
+        result.firstMissPerSecond = 6.5e4;
+        result.points.push_back(missed);
+        result.points.back().ratePerSecond = 1e308;
+        const QStringList wide = ridgeline::app::rateSweepText(sweep, result).split(QLatin1Char('\n'));
+        QVERIFY2(wide[4].contains(QLatin1String(" 1e+308 ")) && wide[4].size() < 120, qPrintable(wide[4]));
+        QVERIFY2(wide.constLast().contains(QLatin1String("a factor of 6.5e+04 apart")), qPrintable(wide.constLast()));
     }
 
     void reportShowsHiddenBuffers()

@@ -271,6 +271,25 @@ void TestExport::preflightWritesNothing()
     QVERIFY2(message.contains(QStringLiteral("plan_pareto.svg: is a symbolic link")), qPrintable(message));
     QVERIFY(onlyThere(QStringLiteral("plan_pareto.svg")));
     QCOMPARE(readFile(outside), QByteArray("keep"));
+    // An existing read-only file at a target's name (adversarial trial, stop 30: 10 CSVs were written before QSaveFile
+    // refused summary.md). As a user it is refused first; root may replace it, and then the export succeeds.
+    QVERIFY(QFile::remove(dir.filePath(QStringLiteral("plan_pareto.svg"))));
+    const QString readOnly = dir.filePath(QStringLiteral("summary.md"));
+    QFile ro(readOnly);
+    QVERIFY(ro.open(QIODevice::WriteOnly) && ro.write("old") == 3);
+    ro.close();
+    QVERIFY(QFile::setPermissions(readOnly, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+    options.formats = app::ExportFormat::Csv | app::ExportFormat::Markdown;
+    const bool mayWrite = QFileInfo(readOnly).isWritable();
+    QCOMPARE(window.exportTo(options, &message), mayWrite);
+    if (!mayWrite) {
+        QVERIFY2(message.contains(QStringLiteral("summary.md: the file exists and is read-only")) && message.contains(QStringLiteral("nothing was exported")),
+                 qPrintable(message));
+        QVERIFY(onlyThere(QStringLiteral("summary.md")));
+        QCOMPARE(readFile(readOnly), QByteArray("old"));
+    } else {
+        QVERIFY(readFile(readOnly) != QByteArray("old")); // replaced
+    }
 }
 
 void TestExport::danglingFolderLinkIsNamed()
