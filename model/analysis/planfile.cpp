@@ -183,8 +183,17 @@ std::string parseModel(const QJsonValue& v, const QString& baseDir, PlanFile& ou
             out.notes.push_back("model.config: " + n);
         o.remove(QStringLiteral("config"));
     } else {
+        // Model keys alone, over the default model's: an empty object planned Llama 3.1 8B silently, and keys without a
+        // name were labelled "Llama 3.1 8B (inline)" whatever they described (a trial, stop 30).
+        if (o.isEmpty())
+            return "model = {}: expected a preset id, {\"preset\": id}, {\"config\": path} or model keys (params, layers, hidden, "
+                   "heads, kv_heads, ...)";
         out.modelSource = "inline";
+        if (!o.contains(QStringLiteral("name")))
+            s.model.name = "inline model";
     }
+    if (o.contains(QStringLiteral("name")) && o.value(QStringLiteral("name")).toString().trimmed().isEmpty())
+        return "model.name = " + shown(o.value(QStringLiteral("name"))) + ": expected a name (text that is not blank)";
     if (!o.isEmpty()) {
         if (const std::string err = applyJson(s, QJsonObject{{QStringLiteral("model"), o}}); !err.empty())
             return "model: " + err;

@@ -880,6 +880,18 @@ private slots:
         QVERIFY2(simulatorOnly.contains(QLatin1String("set.efficiency.frontend_serial_ms; this file simulates no plan")),
                  qPrintable(simulatorOnly));
         QVERIFY2(!simulatorOnly.contains(QLatin1String("set.efficiency.bandwidth")), qPrintable(simulatorOnly));
+        // An inline model names itself or reads "inline model"; {} and a blank name are refused (a trial, stop 30: {} planned
+        // Llama 3.1 8B, and inline keys of a 1B model were labelled "Llama 3.1 8B (inline)").
+        const std::string planHead = R"({"load": {"requests_per_second": 1, "prompt_tokens": 100, "output_tokens": 10},
+            "candidates": {"devices": ["h100-sxm"], "gpu_counts": [1]}, "model": )";
+        PlanFile inlineModel;
+        QVERIFY(parsePlanFile(QByteArray::fromStdString(planHead + R"({"params": 1e9, "layers": 16}})"), QString(), inlineModel).empty());
+        QCOMPARE(QString::fromStdString(inlineModel.request.scenario.model.name), QStringLiteral("inline model"));
+        QCOMPARE(QString::fromStdString(parsePlanFile(QByteArray::fromStdString(planHead + "{}}"), QString(), inlineModel)).left(11),
+                 QStringLiteral("model = {}:"));
+        QVERIFY(QString::fromStdString(parsePlanFile(QByteArray::fromStdString(planHead + R"({"preset": "llama-3.1-8b", "name": " "}})"), QString(),
+                                                     inlineModel))
+                    .startsWith(QLatin1String("model.name = \" \": expected a name")));
         const QString note = noteStarting(QLatin1String("set: not used by the plan"));
         QVERIFY2(note.startsWith(QLatin1String("set: not used by the plan, ignored: set.serving.prefix_tokens, set.speculative.acceptance")),
                  qPrintable(note));
