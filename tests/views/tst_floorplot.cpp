@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QStandardPaths>
 #include <QTextDocument>
+#include <QVBoxLayout>
 #include <QTest>
 
 #include <qcustomplot.h>
@@ -104,6 +105,7 @@ private slots:
     void severalPinnedScenarios_data() { baselineIsDrawnByThePlot_data(); }
     void severalPinnedScenarios();
     void documentLabelMeasuresAsQLabelWithoutItsDocument();
+    void documentLabelLaysANewTextOutOnce();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -385,6 +387,65 @@ void TestFloorPlot::documentLabelMeasuresAsQLabelWithoutItsDocument()
         // measured and laid out here without it.
         for (const QTextDocument* document : label->findChildren<QTextDocument*>())
             QVERIFY2(document->isEmpty(), qPrintable(text));
+    }
+}
+
+// DocumentLabel (issue 16, seventh stop): a new text is laid out for its size hints (QTextDocument::adjustSize()'s
+// widths and the widest word) and not again for the heights for width the layout asks for or the paint, when it
+// fits on its lines at the label's width; the pixels are a QLabel's. QLabel-like measuring laid a numbers
+// value out 11 times at start-up (-1, 80 x's, the shape's two widths, one line, 0, then each width asked for).
+void TestFloorPlot::documentLabelLaysANewTextOutOnce()
+{
+    const struct {
+        QString text;
+        int maxPasses;
+    } cases[]{
+        {QStringLiteral("4.48 ms · 223 tok/s"), 4}, // a numbers value: 80 x's, 0, the shape's width, its own width
+        {QStringLiteral("20 ms: B ≤ 193\n40 ms: B ≤ 208"), 5},
+        {QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span><br><span style=\"font-size:9.0pt;\">"
+                        "Floor W_read/BW = 4.48 ms/token at B = 1 (223 tok/s)</span>"),
+         6}, // a plot title: its <br> line counts as wrapped here, so also laid out on one line and at its width
+
+    };
+    for (const auto& c : cases) {
+        auto configure = [&](QLabel* label) {
+            label->setWordWrap(true);
+            label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            QFont font = label->font();
+            font.setWeight(QFont::DemiBold);
+            label->setFont(font);
+        };
+        QWidget holder;
+        auto* layout = new QVBoxLayout(&holder);
+        layout->setContentsMargins(0, 0, 0, 0);
+        auto* label = new views::DocumentLabel;
+        configure(label);
+        label->setText(QStringLiteral("—"));
+        layout->addWidget(new views::LabelBox(label, false));
+        layout->addStretch(1);
+        holder.resize(380, 200);
+        holder.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&holder));
+
+        const int before = label->documentLayoutPasses();
+        label->setText(c.text);
+        QCoreApplication::sendPostedEvents(); // the box's LayoutRequest, then the holder's
+        QCoreApplication::sendPostedEvents();
+        layout->activate();
+        const QImage shown = label->grab().toImage();
+        const int passes = label->documentLayoutPasses() - before;
+        QVERIFY2(passes >= 1 && passes <= c.maxPasses, qPrintable(QStringLiteral("%1 passes: %2").arg(passes).arg(c.text)));
+        // Painting again and the height at its width cost no layout.
+        label->grab();
+        QCOMPARE(label->heightForWidth(label->width()), label->height());
+        QCOMPARE(label->documentLayoutPasses() - before, passes);
+
+        // What it paints is what a QLabel of the same text and size paints.
+        QLabel reference;
+        configure(&reference);
+        reference.setText(c.text);
+        reference.resize(label->size());
+        QCOMPARE(shown.convertToFormat(QImage::Format_RGB32), reference.grab().toImage().convertToFormat(QImage::Format_RGB32));
     }
 }
 

@@ -3,9 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
+#include <QFont>
 #include <QFontMetrics>
+#include <QHash>
+#include <QString>
 #include <QVector>
 #include <QtMath>
 
@@ -107,13 +111,47 @@ QVector<QPointF> simplified(const QVector<QPointF>& points)
 /**
  * A legend entry that measures its name once per name, font and icon height, not once per call:
  * QCustomPlot asks every entry for its size several times per replot (the plot's layout,
- * fitLegend()), each time laying the text out. Draws as QCPPlottableLegendItem (its own code).
+ * fitLegend()), each time laying the text out, and measures it again to draw it. Draws as
+ * QCPPlottableLegendItem (QCustomPlot 2.1's code, the text's rect from the cache).
  */
+/** Names QCPAbstractPlottable::drawLegendIcon() (virtual, protected) for CachedLegendItem::draw(); never made. */
+struct IconAccess : QCPAbstractPlottable {
+    using QCPAbstractPlottable::drawLegendIcon;
+};
+
 class CachedLegendItem final : public QCPPlottableLegendItem {
 public:
     using QCPPlottableLegendItem::QCPPlottableLegendItem;
 
 protected:
+    void draw(QCPPainter* painter) override
+    {
+        if (!mPlottable)
+            return;
+        painter->setFont(getFont());
+        painter->setPen(QPen(getTextColor()));
+        const QSize iconSize = mParentLegend->iconSize();
+        const QRect textRect = drawnTextBounds(painter);
+        const QRect iconRect(mRect.topLeft(), iconSize);
+        // Text lower than the icon is centred on the icon's height, else the tops align.
+        const int textHeight = std::max(textRect.height(), iconSize.height());
+        painter->drawText(mRect.x() + iconSize.width() + mParentLegend->iconTextPadding(), mRect.y(), textRect.width(),
+                          textHeight, Qt::TextDontClip, mPlottable->name());
+        painter->save();
+        painter->setClipRect(iconRect, Qt::IntersectClip);
+        // drawLegendIcon() is protected (QCPPlottableLegendItem is a friend): called through a member pointer.
+        (mPlottable->*(&IconAccess::drawLegendIcon))(painter, iconRect);
+        painter->restore();
+        if (getIconBorderPen().style() != Qt::NoPen) {
+            painter->setPen(getIconBorderPen());
+            painter->setBrush(Qt::NoBrush);
+            const int halfPen = qCeil(painter->pen().widthF() * 0.5) + 1;
+            // Past the default clip rect, so that thicker pens (a selection) are not clipped.
+            painter->setClipRect(mOuterRect.adjusted(-halfPen, -halfPen, halfPen, halfPen));
+            painter->drawRect(iconRect);
+        }
+    }
+
     QSize minimumOuterSizeHint() const override
     {
         if (!mPlottable)
@@ -143,10 +181,34 @@ private:
         return m_textRect;
     }
 
+    /** The rect QCPPlottableLegendItem::draw() measures with the painter's font metrics (those of
+     *  its device, at the device's resolution), remeasured when the name, font, icon height or
+     *  resolution changed since the last draw. */
+    QRect drawnTextBounds(QCPPainter* painter) const
+    {
+        const QFont font = getFont();
+        const int iconHeight = mParentLegend->iconSize().height();
+        const QPaintDevice* device = painter->device();
+        const QSize dpi = device ? QSize(device->logicalDpiX(), device->logicalDpiY()) : QSize();
+        if (m_drawnName != mPlottable->name() || m_drawnFont != font || m_drawnIconHeight != iconHeight || m_drawnDpi != dpi) {
+            m_drawnName = mPlottable->name();
+            m_drawnFont = font;
+            m_drawnIconHeight = iconHeight;
+            m_drawnDpi = dpi;
+            m_drawnTextRect = painter->fontMetrics().boundingRect(0, 0, 0, iconHeight, Qt::TextDontClip, m_drawnName);
+        }
+        return m_drawnTextRect;
+    }
+
     mutable QString m_name;
     mutable QFont m_font;
     mutable int m_iconHeight = -1;
     mutable QRect m_textRect;
+    mutable QString m_drawnName;
+    mutable QFont m_drawnFont;
+    mutable int m_drawnIconHeight = -1;
+    mutable QSize m_drawnDpi;
+    mutable QRect m_drawnTextRect;
 };
 
 /** Replaces the legend's plain QCPPlottableLegendItems (QCustomPlot adds one per named plottable)
@@ -524,11 +586,45 @@ bool isRotated(const QCPItemText* label)
     return std::abs(label->rotation() + 90.0) < 1.0;
 }
 
+/** What a text's bounding rect depends on: the text, its font and the drawing flags. */
+struct TextKey {
+    QString text;
+    QFont font;
+    int flags = 0;
+    bool operator==(const TextKey& other) const
+    {
+        return flags == other.flags && text == other.text && font == other.font;
+    }
+};
+
+size_t qHash(const TextKey& key, size_t seed = 0)
+{
+    return qHashMulti(seed, key.text, key.font, key.flags);
+}
+
+/**
+ * QFontMetricsF(@p font).boundingRect() of @p text at the origin with @p flags (px), remembered:
+ * fitLabels() measures each label up to four times per replot, with texts that mostly repeat
+ * between replots. Bounded: at most kMaxEntries texts, forgotten all at once when full.
+ */
+QRectF textBounds(const QString& text, const QFont& font, int flags)
+{
+    constexpr qsizetype kMaxEntries = 512;
+    static QHash<TextKey, QRectF> cache;
+    TextKey key{text, font, flags};
+    if (const auto it = cache.constFind(key); it != cache.constEnd())
+        return it.value();
+    const QRectF bounds = QFontMetricsF(font).boundingRect(QRectF(0, 0, 0, 0), flags, text);
+    if (cache.size() >= kMaxEntries)
+        cache.clear();
+    cache.insert(std::move(key), bounds);
+    return bounds;
+}
+
 /** Screen rectangle @p label occupies with @p alignment and @p padding around @p anchor. */
 QRectF labelBox(const QCPItemText* label, QPointF anchor, Qt::Alignment alignment, const QMargins& padding)
 {
-    const QFontMetricsF metrics(label->font());
-    const QRectF text = metrics.boundingRect(QRectF(0, 0, 0, 0), Qt::TextDontClip | label->textAlignment(), label->text());
+    const QRectF text = textBounds(label->text(), label->font(), Qt::TextDontClip | label->textAlignment());
     const double w = text.width() + padding.left() + padding.right();
     const double h = text.height() + padding.top() + padding.bottom();
     const double x = (alignment & Qt::AlignLeft) ? 0.0 : (alignment & Qt::AlignRight) ? -w : -w / 2;

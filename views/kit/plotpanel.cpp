@@ -6,11 +6,14 @@
 #include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPalette>
 #include <QStyleOption>
+#include <QTextBlock>
+#include <QTextLayout>
 #include <QTextDocument>
 #include <QVBoxLayout>
 #include <QtMath>
@@ -22,7 +25,33 @@
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
 
+// QtCore's integer square root, which QTextDocument::adjustSize() uses (exported, not declared in a header).
+Q_CORE_EXPORT unsigned int qt_int_sqrt(unsigned int n);
+
 namespace ridgeline::views {
+
+namespace {
+
+/** True when a line of @p document's current layout ends where the text did not break it (a line
+ *  separator, <br>, or the end of a paragraph): the text wrapped at the document's width. */
+bool wrapsALine(const QTextDocument& document)
+{
+    for (QTextBlock block = document.begin(); block.isValid(); block = block.next()) {
+        const QTextLayout* layout = block.layout();
+        if (!layout)
+            return true;
+        const QString text = block.text();
+        for (int i = 0; i + 1 < layout->lineCount(); ++i) {
+            const QTextLine line = layout->lineAt(i);
+            const int end = line.textStart() + line.textLength();
+            if (end <= 0 || end > text.size() || text.at(end - 1) != QChar::LineSeparator)
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
 
 LabelBox::LabelBox(QLabel* label, bool growOnly, QWidget* parent)
     : QWidget(parent)
@@ -108,6 +137,12 @@ DocumentLabel::DocumentLabel(QWidget* parent)
 {
     m_document.setUndoRedoEnabled(false);
     m_document.setDocumentMargin(0); // QLabel sets its root frame's margin to 0
+    // QTextDocumentLayout emits update() once at the end of each layout pass (documentChanged()).
+    connect(m_document.documentLayout(), &QAbstractTextDocumentLayout::update, this, [this] {
+        if (!m_document.isEmpty())
+            ++m_layoutPasses;
+
+    });
 }
 
 int DocumentLabel::heightForWidth(int width) const
@@ -117,8 +152,7 @@ int DocumentLabel::heightForWidth(int width) const
     // As QLabel::sizeForWidth() without margin, indent or frame: the document's size, rounded up.
     const QMargins margins = contentsMargins();
     const QTextDocument& doc = document(std::max(width - margins.left() - margins.right(), 0));
-    const QSize size(qCeil(doc.size().width()), qCeil(doc.size().height()));
-    return size.grownBy(margins).expandedTo(minimumSize()).height();
+    return std::max(qCeil(doc.size().height()) + margins.top() + margins.bottom(), minimumHeight());
 }
 
 void DocumentLabel::paintEvent(QPaintEvent* event)
@@ -185,26 +219,74 @@ QSize DocumentLabel::minimumSizeHint() const
 
 void DocumentLabel::measureHints() const
 {
-    syncDocument(); // resets m_hintMarginsPx on a new text
+    // QTextDocument::adjustSize()'s first width: 80 x's of the font (and its first layout, when the text is new).
+    const int widestPx = QFontMetrics(font()).horizontalAdvance(QLatin1Char('x')) * 80;
+    if (m_text != text() || m_font != font() || m_alignment != alignment()) {
+        m_document.clear();
+        m_document.setTextWidth(widestPx);
+        syncDocument(); // resets m_hintMarginsPx
+        noteLayout();
+    }
     const QMargins margins = contentsMargins();
     const QSize marginsPx(margins.left() + margins.right(), margins.top() + margins.bottom());
     if (marginsPx == m_hintMarginsPx)
         return;
     // QLabelPrivate::sizeForWidth() for a word-wrapped text label without margin, indent or frame:
     // -1 (the golden-ratio shape of QTextDocument::adjustSize()), QWIDGETSIZE_MAX (one line), 0
-    // (the widest word). The document keeps the last width; document() lays it out again at the
-    // label's width when painted or asked for a height.
+    // (the widest word), each the document's size rounded up. Here in the order that lays the text
+    // out least: adjustSize()'s first width, which also gives the one-line height when no line
+    // wraps there; the widest word; adjustSize()'s remaining widths, ending at the shape's own
+    // width, where a short text is on one line and needs no new layout to be painted at a wider one.
     auto ceiled = [this](const QSize& extraPx) {
         const QSizeF size = m_document.size();
         return QSize(qCeil(size.width()), qCeil(size.height())) + extraPx;
     };
-    m_document.adjustSize();
-    m_hintPx = ceiled(marginsPx);
-    m_document.setTextWidth(std::max(QWIDGETSIZE_MAX - marginsPx.width(), 0));
-    const int oneLineHeightPx = ceiled(marginsPx).height();
-    m_document.setTextWidth(0);
+    if (m_document.textWidth() != widestPx) // else laid out there since it was filled
+        setDocumentWidth(widestPx);
+    const QSizeF firstSize = m_document.size();
+    int oneLineHeightPx = ceiled(marginsPx).height();
+    if (!m_unwrapped) { // a line wrapped at 80 x's: lay it out on one line
+        setDocumentWidth(std::max(QWIDGETSIZE_MAX - marginsPx.width(), 0));
+        oneLineHeightPx = ceiled(marginsPx).height();
+    }
+    setDocumentWidth(0);
     m_minimumHintPx = QSize(ceiled(marginsPx).width(), oneLineHeightPx);
+    // The rest of QTextDocument::adjustSize() (Qt 6.4), from the size at the first width.
+    if (firstSize.width() != 0) {
+        int shapePx = int(qt_int_sqrt(uint(5 * firstSize.height() * firstSize.width() / 3)));
+        setDocumentWidth(std::min(shapePx, widestPx));
+        const QSizeF size = m_document.size();
+        if (shapePx * 3 < 5 * size.height()) {
+            shapePx = int(qt_int_sqrt(uint(2 * size.height() * size.width())));
+            setDocumentWidth(std::min(shapePx, widestPx));
+        }
+    }
+    setDocumentWidth(m_document.idealWidth());
+    m_hintPx = ceiled(marginsPx);
     m_hintMarginsPx = marginsPx;
+}
+
+void DocumentLabel::setDocumentWidth(qreal width) const
+{
+    m_document.setTextWidth(width); // lays the text out again even at the same width
+    noteLayout();
+}
+
+void DocumentLabel::noteLayout() const
+{
+    m_unwrapped = !m_document.isEmpty() && !wrapsALine(m_document);
+    if (m_unwrapped)
+        m_unwrappedWidthPx = m_document.idealWidth();
+}
+
+bool DocumentLabel::layoutHoldsAt(int width) const
+{
+    if (m_document.textWidth() == width)
+        return true;
+    // Left-aligned lines that did not wrap start at 0 and break where the text does at any width that
+    // holds the widest of them: the same layout, the same height, the same pixels.
+    const bool left = (m_alignment & Qt::AlignHorizontal_Mask) == Qt::AlignLeft && layoutDirection() == Qt::LeftToRight;
+    return left && m_unwrapped && width > qCeil(m_unwrappedWidthPx);
 }
 
 void DocumentLabel::syncDocument() const
@@ -215,6 +297,7 @@ void DocumentLabel::syncDocument() const
     m_font = font();
     m_alignment = alignment();
     m_hintMarginsPx = QSize(-1, -1);
+    m_unwrapped = false;
     if (!m_document.isEmpty())
         m_document.clear(); // the settings below then re-lay out an empty document, not the old text
     QTextOption option = m_document.defaultTextOption();
@@ -234,8 +317,9 @@ const QTextDocument& DocumentLabel::document(int width) const
         m_document.clear();
         m_document.setTextWidth(width); // the text then lays out once, at this width
         syncDocument();
-    } else if (m_document.textWidth() != width) {
-        m_document.setTextWidth(width);
+        noteLayout();
+    } else if (!layoutHoldsAt(width)) {
+        setDocumentWidth(width);
     }
     return m_document;
 }

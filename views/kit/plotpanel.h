@@ -49,6 +49,11 @@ public:
      *  label's document (see sizeHint()). */
     QSize minimumSizeHint() const override;
 
+    /** How many times this label's document has laid out a text (an empty document's passes not
+     *  counted) since the label was made: for tests of the layout work per new text (issue 16,
+     *  seventh stop in docs/performance.md). */
+    int documentLayoutPasses() const { return m_layoutPasses; }
+
 protected:
     void paintEvent(QPaintEvent* event) override;
 
@@ -62,6 +67,12 @@ private:
     void syncDocument() const;
     /** Measures m_hint* from m_document unless they hold for its text and the contents margins. */
     void measureHints() const;
+    /** Lays m_document out @p width px wide (a pass even at the same width) and notes whether it wrapped. */
+    void setDocumentWidth(qreal width) const;
+    /** Sets m_unwrapped (and m_unwrappedWidthPx) from m_document's current layout. */
+    void noteLayout() const;
+    /** True when m_document's current layout is the one it would have at @p width (px). */
+    bool layoutHoldsAt(int width) const;
 
     mutable QTextDocument m_document;
     mutable QString m_text;           ///< text() m_document holds
@@ -72,6 +83,9 @@ private:
     mutable QSize m_hintMarginsPx{-1, -1};
     mutable QSize m_hintPx;
     mutable QSize m_minimumHintPx;
+    mutable bool m_unwrapped = false; ///< m_document's current layout wraps no line of m_text
+    mutable qreal m_unwrappedWidthPx = 0; ///< the widest line when m_unwrapped (QTextDocument::idealWidth())
+    int m_layoutPasses = 0; ///< see documentLayoutPasses()
 };
 
 /**
