@@ -135,6 +135,7 @@ private slots:
     void examplePricesBoxShowsWhatIsInUse();
     void badPlanFileLosesNothing();
     void openPlanFileButtonUsesTheDialog();
+    void promptOverTheTrainedContextIsRefused();
     void renderForALook();
 
 private:
@@ -1047,6 +1048,47 @@ void TestPlanTab::openPlanFileButtonUsesTheDialog()
     QTRY_VERIFY(t->planFile().has_value());
     QCOMPARE(t->planFilePath(), kLlamaPlan);
     QCOMPARE(t->request()->candidates.devices.size(), size_t(7));
+}
+
+/** h14f: the live plan planned a prompt longer than the model's trained context, which --plan refuses. */
+void TestPlanTab::promptOverTheTrainedContextIsRefused()
+{
+    PlanTab* t = tab();
+    t->rateSpinBox()->setValue(12);
+    QTRY_COMPARE(t->request()->load.requestsPerSecond, 12.0);
+    QVERIFY(t->table()->rowCount() > 0);
+    QVERIFY(!t->messageLabel()->isVisible());
+    m_window->document()->edit([](model::Scenario& s) {
+        s.model.maxPositionEmbeddings = 4096;
+        s.workload.promptTokens = 6000;
+    });
+    QTRY_COMPARE(t->request()->load.promptTokens, 6000.0);
+    QTRY_VERIFY(!t->areTablesPending());
+    // The message names the field and its value, and the model's context, where the rate's message goes.
+    QVERIFY(t->messageLabel()->isVisible());
+    const QString message = t->messageLabel()->text();
+    QVERIFY2(message.contains(QStringLiteral("workload.prompt_tokens = 6000")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("context of 4096 tokens (model.max_position_embeddings)")), qPrintable(message));
+    // The same rule and words as --plan (model::checkPlanContext), naming the tab's field.
+    QCOMPARE(message, QStringLiteral("No plan: %1.").arg(QString::fromStdString(model::checkPlanContext(*t->request(), "workload.prompt_tokens"))));
+    // No plan drawn: no ranked plan, no frontier, the plot's note says why.
+    QCOMPARE(t->table()->rowCount(), 0);
+    QVERIFY(t->result().has_value());
+    QVERIFY(t->result()->points.empty());
+    for (int i = 0; i < PlanPlot::kMaxDevices; ++i)
+        QVERIFY(!t->plot()->frontierGraph(i)->visible());
+    QVERIFY(t->plot()->noPlanLabel()->visible());
+    QVERIFY2(t->plot()->noPlanLabel()->text().contains(QStringLiteral("max_position_embeddings")), qPrintable(t->plot()->noPlanLabel()->text()));
+    // The user's inputs stay.
+    QCOMPARE(t->rateSpinBox()->value(), 12.0);
+    QCOMPARE(m_window->document()->scenario().workload.promptTokens, 6000);
+    // A prompt that fits plans again.
+    m_window->document()->edit([](model::Scenario& s) { s.workload.promptTokens = 4096; });
+    QTRY_COMPARE(t->request()->load.promptTokens, 4096.0);
+    QTRY_VERIFY(!t->areTablesPending());
+    QVERIFY(!t->messageLabel()->isVisible());
+    QVERIFY(t->table()->rowCount() > 0);
+    QVERIFY(!t->result()->points.empty());
 }
 
 void TestPlanTab::renderForALook()

@@ -1218,6 +1218,24 @@ QString PlanTab::search(bool deferTables)
             d.economics.boardPowerWatts = it->second;
     }
     fillEconomicsTable(); // the scenario's own price and power may have changed
+    // A prompt longer than the model's trained context: refused as --plan refuses it (model::checkPlanContext). The
+    // message goes where the rate's does; no plan is drawn (an empty result, the refusal as its takeaway), and the
+    // inputs and the document stay as the user left them.
+    if (const std::string refusal = model::checkPlanContext(request, "workload.prompt_tokens"); !refusal.empty()) {
+        const QString message = tr("No plan: %1.").arg(QString::fromStdString(refusal));
+        model::PlanResult none;
+        none.takeaway = message.toStdString();
+        m_request = std::move(request);
+        m_result = std::move(none);
+        m_message->setText(message);
+        m_message->setVisible(true);
+        showResult(false);
+        m_plot->noPlanLabel()->setText(tr("No plan: the prompt of %1 tokens (workload.prompt_tokens) is longer than\n"
+                                          "the model's context of %2 tokens (model.max_position_embeddings).")
+                                           .arg(format::integer(m_request->load.promptTokens),
+                                                format::integer(m_request->scenario.model.maxPositionEmbeddings)));
+        return message;
+    }
     clock.start();
     m_result = model::searchPlans(request);
     m_lastSearchMs = double(clock.nsecsElapsed()) / 1e6;
