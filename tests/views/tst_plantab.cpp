@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -1021,29 +1022,51 @@ void TestPlanTab::badPlanFileLosesNothing()
     QCOMPARE(t->searchCount(), searches);
 }
 
-/** h14f: "Open plan file..." asks for a file and shows its plan (the dialog driven as a person would). */
+/** h14f: "Open plan file..." asks for a file and shows its plan (the dialog driven as a person would). The test used to
+ *  hang: QFileDialog::selectFile() leaves the file-name box empty while it has focus, so accept() took no file and the
+ *  dialog stayed open; the name is now put in that box, and a guard rejects the dialog and fails after a few seconds. */
 void TestPlanTab::openPlanFileButtonUsesTheDialog()
 {
     PlanTab* t = tab();
     QVERIFY(t->openFileButton()->isEnabled());
+    constexpr qint64 kGuardMs = 5000;
     bool answered = false;
-    QTimer poll; // until the dialog is up (its exec() runs the event loop), then answer it
+    QString stuck; // why the guard closed the dialog ("" while it has not)
+    QElapsedTimer waited;
+    waited.start();
+    QTimer poll; // until the dialog is up (its exec() runs the event loop), then answer it; the guard after kGuardMs
     poll.setInterval(20);
-    connect(&poll, &QTimer::timeout, this, [&answered, &poll] {
-        for (QWidget* w : QApplication::topLevelWidgets()) {
-            auto* dialog = qobject_cast<QFileDialog*>(w);
-            if (!dialog || !dialog->isVisible())
-                continue;
+    connect(&poll, &QTimer::timeout, this, [&] {
+        QFileDialog* dialog = nullptr;
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* d = qobject_cast<QFileDialog*>(w); d && d->isVisible())
+                dialog = d;
+        if (waited.elapsed() > kGuardMs) { // the guard: never wait on a dialog that will not close
             poll.stop();
-            dialog->selectFile(kLlamaPlan);
-            QMetaObject::invokeMethod(dialog, "accept"); // QFileDialog::accept(): takes the selected file, as its Open button does
-            answered = true;
+            if (dialog) {
+                stuck = answered ? QStringLiteral("the dialog did not take the file") : QStringLiteral("no file-name box");
+                dialog->reject();
+            } else if (QWidget* modal = QApplication::activeModalWidget()) {
+                stuck = QStringLiteral("a modal window that is not a QFileDialog");
+                modal->close();
+            } else if (!answered) {
+                stuck = QStringLiteral("no dialog came up");
+            }
             return;
         }
+        if (!dialog || answered)
+            return;
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        if (!name)
+            return; // the guard fails the test
+        name->setText(kLlamaPlan); // the file-name box, as typed: accept() reads it when no row of the list is selected
+        answered = true;
+        QMetaObject::invokeMethod(dialog, "accept"); // QFileDialog::accept(), as its Open button
     });
     poll.start();
     QTest::mouseClick(t->openFileButton(), Qt::LeftButton);
     poll.stop();
+    QVERIFY2(stuck.isEmpty(), qPrintable(stuck));
     QVERIFY(answered);
     QTRY_VERIFY(t->planFile().has_value());
     QCOMPARE(t->planFilePath(), kLlamaPlan);
