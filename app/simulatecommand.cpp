@@ -122,20 +122,6 @@ void appendTraffic(QStringList& lines, const model::TrafficSummary& t)
           << latencyLine(QStringLiteral("TPOT"), l.tpot) << latencyLine(QStringLiteral("end to end"), l.endToEnd);
 }
 
-/** Whether the policy of @p c uses its max_prefills_per_step (static batching admits whole batches: it does not). */
-bool maxPrefillsApplies(const model::SimulationConfig& c)
-{
-    return c.maxPrefillsPerStep <= 0 || c.policy != model::BatchingPolicy::Static;
-}
-
-/** The note for a max_prefills_per_step the policy does not use. */
-QString maxPrefillsIgnoredText(const model::SimulationConfig& c)
-{
-    return QStringLiteral("max_prefills_per_step = %1 is ignored under the static policy (a static batch prefills all its "
-                          "prompts together; the limit applies to continuous and chunked batching)")
-        .arg(c.maxPrefillsPerStep);
-}
-
 /** A replica's name in the text table: its index, or P0, P1, ... and D0, D1, ... for disaggregated pools. */
 QString replicaName(const model::SimulationResult& r, size_t i)
 {
@@ -174,7 +160,7 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
         // The prompts one step may prefill (0: no limit), as the file's key; whether the policy uses it (issue 14 trial:
         // not echoed, and ignored under static batching without a word).
         sim.insert(QStringLiteral("max_prefills_per_step"), c.maxPrefillsPerStep);
-        sim.insert(QStringLiteral("max_prefills_per_step_applies"), maxPrefillsApplies(c));
+        sim.insert(QStringLiteral("max_prefills_per_step_applies"), model::maxPrefillsPerStepApplies(c));
         o.insert(QStringLiteral("simulation"), sim);
     }
     if (c.replicas > 1 || c.prefillReplicas > 0) {
@@ -291,10 +277,8 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                  .arg(c.blockTokens)
                  .arg(ruleName(c.admissionRule))
                  .arg(double(c.seed), 0, 'f', 0);
-    if (c.maxPrefillsPerStep > 0)
-        lines << (maxPrefillsApplies(c) ? QStringLiteral("At most %1 prompts prefilled per step (max_prefills_per_step); the rest wait for a later step")
-                                              .arg(c.maxPrefillsPerStep)
-                                        : maxPrefillsIgnoredText(c));
+    if (c.maxPrefillsPerStep > 0) // 0: no limit, not shown
+        lines << QString::fromStdString(model::maxPrefillsPerStepText(c));
     if (c.prefillReplicas > 0)
         lines << QStringLiteral("Disaggregated: %1 prefill and %2 decode replicas, each pool behind a %3 router, the KV sent over the link")
                      .arg(c.prefillReplicas)
@@ -546,8 +530,9 @@ int runSimulate(const QString& file, const SimulateOptions& options)
             printLine(stderr, QStringLiteral("ridgeline: ") + file + QStringLiteral(": ") + QString::fromStdString(err));
             return kExitBadInput;
         }
-    if (!maxPrefillsApplies(sim.config)) // a note, not an error: the run is still the one asked for
-        printLine(stderr, QStringLiteral("ridgeline: %1: note: %2").arg(file, maxPrefillsIgnoredText(sim.config)));
+    // A note, not an error: the run is still the one asked for (a limit of 0 under static batching needs no word).
+    if (sim.config.maxPrefillsPerStep > 0 && !model::maxPrefillsPerStepApplies(sim.config))
+        printLine(stderr, QStringLiteral("ridgeline: %1: note: %2").arg(file, QString::fromStdString(model::maxPrefillsPerStepText(sim.config))));
     if (sim.trace.skippedRows > 0)
         printLine(stderr, QStringLiteral("ridgeline: %1: %2 trace row(s) with 0 context or generated tokens (failed requests) were left out")
                               .arg(file)

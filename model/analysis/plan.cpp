@@ -14,6 +14,7 @@
 #include "model/cost/costmodel.h"
 #include "model/cost/costterms.h"
 #include "model/cost/presets.h"
+#include "model/cost/scenariokeys.h"
 #include "model/cost/steptime.h"
 #include "model/sim/simulator.h"
 
@@ -540,6 +541,17 @@ PlanWork estimatePlanWork(const PlanRequest& req, int simulateTop, long long sim
     w.simulatedOutputTokens = w.simulatedRequests * std::max(1.0, req.load.outputTokens);
     w.simulationSeconds = w.simulatedOutputTokens * kPlanSimulationSecondsPerToken + w.simulatedRequests * kPlanSimulationSecondsPerRequest;
     return w;
+}
+
+std::string checkPlanContext(const PlanRequest& request, const std::string& promptField)
+{
+    const int trained = request.scenario.model.maxPositionEmbeddings;
+    const double prompt = request.load.promptTokens;
+    if (trained <= 0 || !(prompt > trained))
+        return {};
+    return promptField + " = " + formatNumber(prompt) + ": longer than the model's context of " + std::to_string(trained)
+           + " tokens (model.max_position_embeddings): no request of this prompt can be served; shorten the prompt, or give "
+             "the model's longer context as model.max_position_embeddings";
 }
 
 std::string checkPlanWork(const PlanRequest& req, int simulateTop, long long simulateRequests)

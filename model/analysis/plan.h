@@ -274,6 +274,17 @@ PlanWork estimatePlanWork(const PlanRequest& request, int simulateTop = 0, long 
  */
 std::string checkPlanWork(const PlanRequest& request, int simulateTop = 0, long long simulateRequests = 0);
 
+/**
+ * Refuses a prompt longer than the model's trained context: "" when @p request's
+ * scenario.model.maxPositionEmbeddings is 0 (not known) or load.promptTokens is at most it; else one message naming
+ * @p promptField (the key the prompt length came from: "load.prompt_tokens" in a plan file, "workload.prompt_tokens"
+ * for the Plan tab's live plan) and its value, and model.max_position_embeddings and its value, e.g.
+ * "load.prompt_tokens = 9000: longer than the model's context of 8192 tokens (model.max_position_embeddings): ...".
+ * No request of that prompt can be served as asked, so no plan is made. The one rule of parsePlanFile() (--plan) and
+ * the Plan tab. A prompt that fits with its output running past the context is not refused (parsePlanFile() notes it).
+ */
+std::string checkPlanContext(const PlanRequest& request, const std::string& promptField = "load.prompt_tokens");
+
 /** Searches @p request (docs/cost-model.md section 5). Precondition: the scenario's model is valid; checkPlanWork()
  *  bounds the work of requests from outside (plan files). */
 PlanResult searchPlans(const PlanRequest& request);

@@ -309,12 +309,10 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
     // The model's trained context (model.max_position_embeddings, when known): a prompt longer than it cannot be served
     // as asked, so the plan refuses it; a prompt that fits with an output running past it is planned, with a note (issue
     // 14 trial: neither was flagged). The load's lengths are fixed, so every request is affected alike.
+    if (std::string err = checkPlanContext(out.request, "load.prompt_tokens"); !err.empty())
+        return err; // the Plan tab's live plan refuses it alike
     if (const int trained = out.request.scenario.model.maxPositionEmbeddings; trained > 0) {
         const PlanLoad& l = out.request.load;
-        if (l.promptTokens > trained)
-            return "load.prompt_tokens = " + formatNumber(l.promptTokens) + ": longer than the model's context of " + std::to_string(trained)
-                   + " tokens (model.max_position_embeddings): no request of this prompt can be served; shorten the prompt, or give "
-                     "the model's longer context as model.max_position_embeddings";
         if (l.promptTokens + l.outputTokens > trained)
             out.notes.push_back("load: prompt + output = " + formatNumber(l.promptTokens + l.outputTokens) + " tokens run past the model's context of "
                                 + std::to_string(trained) + " tokens (model.max_position_embeddings): every request's output would stop "

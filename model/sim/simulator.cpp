@@ -1087,7 +1087,7 @@ private:
     /** SimulationConfig::maxPrefillsPerStep: the step already holds that many prompts' prefill tokens. */
     bool prefillLimitReached() const
     {
-        if (m_config.maxPrefillsPerStep <= 0 || m_config.policy == BatchingPolicy::Static)
+        if (m_config.maxPrefillsPerStep <= 0 || !maxPrefillsPerStepApplies(m_config))
             return false;
         int n = 0;
         for (const Sequence& s : m_running)
@@ -1618,6 +1618,23 @@ int sampleLength(const LengthDistribution& d, std::mt19937_64& g)
 std::string simulationRangeMessage(const std::string& field, double value, long long min, long long max)
 {
     return field + " = " + messageNumber(value) + ": must be " + (min == max ? grouped(min) : "from " + grouped(min) + " to " + grouped(max));
+}
+
+bool maxPrefillsPerStepApplies(const SimulationConfig& c)
+{
+    return c.policy != BatchingPolicy::Static;
+}
+
+std::string maxPrefillsPerStepText(const SimulationConfig& c)
+{
+    if (!maxPrefillsPerStepApplies(c))
+        return "max_prefills_per_step = " + grouped(c.maxPrefillsPerStep)
+               + " is ignored under the static policy (a static batch prefills all its prompts together; the limit "
+                 "applies to continuous and chunked batching)";
+    if (c.maxPrefillsPerStep <= 0)
+        return "No limit on the prompts prefilled per step (max_prefills_per_step = 0)";
+    return "At most " + grouped(c.maxPrefillsPerStep) + (c.maxPrefillsPerStep == 1 ? " prompt" : " prompts")
+           + " prefilled per step (max_prefills_per_step); the rest wait for a later step";
 }
 
 std::string checkSimulationConfig(const SimulationConfig& c)

@@ -317,6 +317,24 @@ std::string simulationRangeMessage(const std::string& field, double value, long 
 std::string checkSimulationConfig(const SimulationConfig& config);
 
 /**
+ * Whether @p config's batching policy uses SimulationConfig::maxPrefillsPerStep (the simulation file's
+ * max_prefills_per_step): true under continuous and chunked batching, false under static batching, whose batches
+ * prefill all their prompts together (whatever the value; 0, no limit, included). The one rule the simulator, the
+ * --simulate report (its JSON key simulation.max_prefills_per_step_applies, the note on stderr) and the Simulation
+ * tab's "Prefills / step" box follow.
+ */
+bool maxPrefillsPerStepApplies(const SimulationConfig& config);
+
+/**
+ * The one sentence saying what @p config's max_prefills_per_step does: "At most N prompts prefilled per step
+ * (max_prefills_per_step); the rest wait for a later step", "No limit on the prompts prefilled per step
+ * (max_prefills_per_step = 0)", or, when it does not apply (maxPrefillsPerStepApplies() false), "max_prefills_per_step
+ * = N is ignored under the static policy (...)" giving the reason. No trailing full stop. Used by the --simulate text
+ * report and note and the Simulation tab's tool tip.
+ */
+std::string maxPrefillsPerStepText(const SimulationConfig& config);
+
+/**
  * The workload: each class's Poisson arrivals (its own std::mt19937_64 stream, seeded from seed and the
  * class index, with inverse-CDF exponentials and Box-Muller normals, so the result is the same on every
  * standard library) and bursts, plus the trace rows, sorted by arrival (ties: class order), limited to

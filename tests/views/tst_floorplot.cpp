@@ -22,11 +22,14 @@
 #include "document/scenariodocument.h"
 #include "model/cost/costmodel.h"
 #include "views/floors/decodeplot.h"
+#include "views/floors/headlinefigures.h"
+#include "views/floors/numberspanel.h"
 #include "views/floors/floorplot.h"
 #include "views/floors/kvshareplot.h"
 #include "views/floors/prefillplot.h"
 #include "views/floors/rooflineplot.h"
 #include "views/floors/sloplot.h"
+#include "views/kit/boundtext.h"
 #include "views/kit/explainpanel.h"
 #include "views/kit/plotpanel.h"
 #include "views/whatifs/baseline.h"
@@ -106,6 +109,7 @@ private slots:
     void severalPinnedScenarios();
     void documentLabelMeasuresAsQLabelWithoutItsDocument();
     void documentLabelLaysANewTextOutOnce();
+    void boundByNamesTheLargestTerm();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -447,6 +451,45 @@ void TestFloorPlot::documentLabelLaysANewTextOutOnce()
         reference.resize(label->size());
         QCOMPARE(shown.convertToFormat(QImage::Format_RGB32), reference.grab().toImage().convertToFormat(QImage::Format_RGB32));
     }
+}
+
+/** h14f: the prefill and roofline takeaways and the explanation said "compute-bound" (t_comp against t_mem alone) for a
+ *  prefill at TP16 across nodes whose largest term is the all-reduces; every "bound" text names model::largestTimeTerm(). */
+void TestFloorPlot::boundByNamesTheLargestTerm()
+{
+    model::Scenario s = model::defaultScenario(); // Llama-3.1-70B-like, TP16: wider than the 8-GPU scale-up domain
+    s.model.params = 70.6e9;
+    s.model.layers = 80;
+    s.model.hidden = 8192;
+    s.model.heads = 64;
+    s.model.kvHeads = 8;
+    s.hardware.gpus = 16;
+    QVERIFY(model::validate(s).empty());
+    MainWindow window(s);
+    window.document()->evaluateNow();
+    const model::Evaluation& e = window.document()->evaluation();
+    QCOMPARE(e.prefill.bound, model::Bound::Compute); // t_comp > t_mem ...
+    QCOMPARE(model::largestTimeTerm(e.prefill), model::TimeTerm::Communication); // ... but t_comm is the largest
+    const QString comm = QStringLiteral("communication-bound");
+    QCOMPARE(views::boundByText(model::TimeTerm::Communication), comm);
+
+    const QString prefill = window.prefillPanel()->takeaway();
+    QVERIFY2(prefill.contains(comm + QLatin1Char(';')), qPrintable(prefill));
+    QVERIFY2(prefill.contains(QStringLiteral("compute-bound from P")), qPrintable(prefill)); // the crossover stays t_comp vs t_mem
+    const QString roofline = window.rooflinePanel()->takeaway();
+    QVERIFY2(roofline.contains(QStringLiteral("is ") + comm), qPrintable(roofline));
+    const QString time = window.numbersPanel()->valueLabel(QStringLiteral("prefillTime"))->text();
+    QVERIFY2(time.contains(comm), qPrintable(time));
+    const views::Explanation x = views::explainPlot(FloorPlotId::Prefill, window.document()->evaluatedScenario(), e);
+    QVERIFY2(x.steps.last().contains(comm), qPrintable(x.steps.last()));
+
+    // The decode step names its own largest term, wherever the plot and the headline figures say it.
+    const QString decodeTerm = views::boundByText(model::largestTimeTerm(e.decode));
+    const QString decode = window.decodePanel()->takeaway();
+    QVERIFY2(decode.contains(QStringLiteral("(%1").arg(decodeTerm)), qPrintable(decode));
+    for (const views::HeadlineFigure& f : views::headlineFigures(window.document()->evaluatedScenario(), e))
+        if (f.key == QLatin1String("decode_bound"))
+            QCOMPARE(f.text, views::timeTermText(model::largestTimeTerm(e.decode)));
 }
 
 QTEST_MAIN(TestFloorPlot)

@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -145,6 +146,7 @@ private slots:
     void stepLeavesTheEconomicsTableAlone();
     void floorsWaitBehindThePlanTab();
     void tablesFollowTheLastChange();
+    void promptOverTheTrainedContextIsRefused();
     void renderForALook();
 
 private:
@@ -1031,29 +1033,51 @@ void TestPlanTab::badPlanFileLosesNothing()
     QCOMPARE(t->searchCount(), searches);
 }
 
-/** h14f: "Open plan file..." asks for a file and shows its plan (the dialog driven as a person would). */
+/** h14f: "Open plan file..." asks for a file and shows its plan (the dialog driven as a person would). The test used to
+ *  hang: QFileDialog::selectFile() leaves the file-name box empty while it has focus, so accept() took no file and the
+ *  dialog stayed open; the name is now put in that box, and a guard rejects the dialog and fails after a few seconds. */
 void TestPlanTab::openPlanFileButtonUsesTheDialog()
 {
     PlanTab* t = tab();
     QVERIFY(t->openFileButton()->isEnabled());
+    constexpr qint64 kGuardMs = 5000;
     bool answered = false;
-    QTimer poll; // until the dialog is up (its exec() runs the event loop), then answer it
+    QString stuck; // why the guard closed the dialog ("" while it has not)
+    QElapsedTimer waited;
+    waited.start();
+    QTimer poll; // until the dialog is up (its exec() runs the event loop), then answer it; the guard after kGuardMs
     poll.setInterval(20);
-    connect(&poll, &QTimer::timeout, this, [&answered, &poll] {
-        for (QWidget* w : QApplication::topLevelWidgets()) {
-            auto* dialog = qobject_cast<QFileDialog*>(w);
-            if (!dialog || !dialog->isVisible())
-                continue;
+    connect(&poll, &QTimer::timeout, this, [&] {
+        QFileDialog* dialog = nullptr;
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* d = qobject_cast<QFileDialog*>(w); d && d->isVisible())
+                dialog = d;
+        if (waited.elapsed() > kGuardMs) { // the guard: never wait on a dialog that will not close
             poll.stop();
-            dialog->selectFile(kLlamaPlan);
-            QMetaObject::invokeMethod(dialog, "accept"); // QFileDialog::accept(): takes the selected file, as its Open button does
-            answered = true;
+            if (dialog) {
+                stuck = answered ? QStringLiteral("the dialog did not take the file") : QStringLiteral("no file-name box");
+                dialog->reject();
+            } else if (QWidget* modal = QApplication::activeModalWidget()) {
+                stuck = QStringLiteral("a modal window that is not a QFileDialog");
+                modal->close();
+            } else if (!answered) {
+                stuck = QStringLiteral("no dialog came up");
+            }
             return;
         }
+        if (!dialog || answered)
+            return;
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        if (!name)
+            return; // the guard fails the test
+        name->setText(kLlamaPlan); // the file-name box, as typed: accept() reads it when no row of the list is selected
+        answered = true;
+        QMetaObject::invokeMethod(dialog, "accept"); // QFileDialog::accept(), as its Open button
     });
     poll.start();
     QTest::mouseClick(t->openFileButton(), Qt::LeftButton);
     poll.stop();
+    QVERIFY2(stuck.isEmpty(), qPrintable(stuck));
     QVERIFY(answered);
     QTRY_VERIFY(t->planFile().has_value());
     QCOMPARE(t->planFilePath(), kLlamaPlan);
@@ -1174,6 +1198,47 @@ void TestPlanTab::tablesFollowTheLastChange()
     const model::PlanPoint& cheapest = r.points.at(size_t(r.plans.front()));
     QCOMPARE(t->table()->item(0, PlanTab::DeviceColumn)->text(),
              QString::fromStdString(t->request()->candidates.devices.at(size_t(cheapest.device)).hardware.name));
+}
+
+/** h14f: the live plan planned a prompt longer than the model's trained context, which --plan refuses. */
+void TestPlanTab::promptOverTheTrainedContextIsRefused()
+{
+    PlanTab* t = tab();
+    t->rateSpinBox()->setValue(12);
+    QTRY_COMPARE(t->request()->load.requestsPerSecond, 12.0);
+    QVERIFY(t->table()->rowCount() > 0);
+    QVERIFY(!t->messageLabel()->isVisible());
+    m_window->document()->edit([](model::Scenario& s) {
+        s.model.maxPositionEmbeddings = 4096;
+        s.workload.promptTokens = 6000;
+    });
+    QTRY_COMPARE(t->request()->load.promptTokens, 6000.0);
+    QTRY_VERIFY(!t->areTablesPending());
+    // The message names the field and its value, and the model's context, where the rate's message goes.
+    QVERIFY(t->messageLabel()->isVisible());
+    const QString message = t->messageLabel()->text();
+    QVERIFY2(message.contains(QStringLiteral("workload.prompt_tokens = 6000")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("context of 4096 tokens (model.max_position_embeddings)")), qPrintable(message));
+    // The same rule and words as --plan (model::checkPlanContext), naming the tab's field.
+    QCOMPARE(message, QStringLiteral("No plan: %1.").arg(QString::fromStdString(model::checkPlanContext(*t->request(), "workload.prompt_tokens"))));
+    // No plan drawn: no ranked plan, no frontier, the plot's note says why.
+    QCOMPARE(t->table()->rowCount(), 0);
+    QVERIFY(t->result().has_value());
+    QVERIFY(t->result()->points.empty());
+    for (int i = 0; i < PlanPlot::kMaxDevices; ++i)
+        QVERIFY(!t->plot()->frontierGraph(i)->visible());
+    QVERIFY(t->plot()->noPlanLabel()->visible());
+    QVERIFY2(t->plot()->noPlanLabel()->text().contains(QStringLiteral("max_position_embeddings")), qPrintable(t->plot()->noPlanLabel()->text()));
+    // The user's inputs stay.
+    QCOMPARE(t->rateSpinBox()->value(), 12.0);
+    QCOMPARE(m_window->document()->scenario().workload.promptTokens, 6000);
+    // A prompt that fits plans again.
+    m_window->document()->edit([](model::Scenario& s) { s.workload.promptTokens = 4096; });
+    QTRY_COMPARE(t->request()->load.promptTokens, 4096.0);
+    QTRY_VERIFY(!t->areTablesPending());
+    QVERIFY(!t->messageLabel()->isVisible());
+    QVERIFY(t->table()->rowCount() > 0);
+    QVERIFY(!t->result()->points.empty());
 }
 
 void TestPlanTab::renderForALook()

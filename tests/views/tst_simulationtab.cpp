@@ -92,6 +92,7 @@ private slots:
     void decodePoolWaitIsNotCalledTtft();
     void hookedIntoWhatIfTabsAndRendersPng();
     void fleetTableAndRateSweep();
+    void maxPrefillsPerStepReachesTheRun();
 };
 
 void TestSimulationTab::chatExampleRunsAndMatchesTheModel()
@@ -587,6 +588,76 @@ void TestSimulationTab::fleetTableAndRateSweep()
     QVERIFY(!tab->attainmentPlot()->isVisible()); // no sweep this time
     window.flushForScreenshot();
     QVERIFY(window.grab().toImage().save(QStringLiteral("/tmp/ridgeline-simulation-closed-fleet-1600.png"), "PNG"));
+}
+
+/** h14f: the simulator's max_prefills_per_step had no input in the tab (a file's value ran unseen, the window
+ *  scenario's serving.max_prefills_per_step not at all); "Prefills / step" sets it, off under static batching. */
+void TestSimulationTab::maxPrefillsPerStepReachesTheRun()
+{
+    model::Scenario scenario = model::defaultScenario();
+    scenario.serving.maxPrefillsPerStep = 2;
+    ScenarioDocument document(scenario);
+    SimulationTab tab(&document);
+    tab.show();
+    QSpinBox* box = tab.maxPrefillsSpinBox();
+    QVERIFY(box);
+    QCOMPARE(box->objectName(), QStringLiteral("simulationMaxPrefillsSpinBox"));
+    QCOMPARE(box->value(), 2); // the window scenario's, as a file's scenario seeds its simulation
+    QCOMPARE(tab.config().maxPrefillsPerStep, 2);
+
+    // A file's max_prefills_per_step fills the box.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("limited.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"simulation": {"policy": "continuous", "max_sequences": 32, "requests": 80, "max_prefills_per_step": 3,
+                  "classes": [{"name": "chat", "rate_per_s": 40, "prompt": {"dist": "lognormal", "median": 1500, "p99": 6000},
+                               "output": {"dist": "lognormal", "median": 100, "p99": 400}}]}})");
+    file.close();
+    QCOMPARE(tab.loadExample(path), QString());
+    QCOMPARE(box->value(), 3);
+    QVERIFY(box->isEnabled());
+    QVERIFY2(box->toolTip().contains(QStringLiteral("At most 3 prompts prefilled per step")), qPrintable(box->toolTip()));
+
+    // Typed: one prompt per step reaches the run.
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, QStringLiteral("1"));
+    QTest::keyClick(box, Qt::Key_Return); // the box takes a typed value on Enter (no keyboard tracking)
+    QCOMPARE(box->value(), 1);
+    QCOMPARE(tab.config().maxPrefillsPerStep, 1);
+    QCOMPARE(tab.inputError(), QString());
+    QSignalSpy shown(&tab, &SimulationTab::outcomeShown);
+    QTest::mouseClick(tab.runButton(), Qt::LeftButton);
+    QVERIFY(shown.wait(60000));
+    const auto outcome = tab.outcome();
+    QVERIFY(outcome);
+    QCOMPARE(outcome->config.maxPrefillsPerStep, 1);
+    // The run is the model's at one prompt per step, and not the unlimited one (40 req/s: prompts arrive together).
+    model::SimulationConfig config = outcome->config;
+    const std::vector<model::Request> requests = model::generateRequests(config);
+    const model::SimulationResult limited = model::simulate(outcome->scenario, config, requests);
+    config.maxPrefillsPerStep = 0;
+    const model::SimulationResult unlimited = model::simulate(outcome->scenario, config, requests);
+    QCOMPARE(outcome->result.all.latency.ttft.p99, limited.all.latency.ttft.p99);
+    QCOMPARE(outcome->result.all.latency.ttft.max, limited.all.latency.ttft.max);
+    QVERIFY2(limited.all.latency.ttft.max != unlimited.all.latency.ttft.max,
+             qPrintable(QStringLiteral("TTFT max %1 ms either way").arg(limited.all.latency.ttft.max)));
+
+    // Static batching does not use it: the box is off and its tool tip says why; Continuous turns it back on.
+    QComboBox* policy = tab.policyCombo();
+    policy->setCurrentIndex(int(model::BatchingPolicy::Static));
+    QVERIFY(!box->isEnabled());
+    QVERIFY2(box->toolTip().contains(QStringLiteral("is ignored under the static policy")), qPrintable(box->toolTip()));
+    QVERIFY(!model::maxPrefillsPerStepApplies(tab.config()));
+    policy->setCurrentIndex(int(model::BatchingPolicy::Continuous));
+    QVERIFY(box->isEnabled());
+    QVERIFY(model::maxPrefillsPerStepApplies(tab.config()));
+    // 0 reads "no limit".
+    box->setValue(0);
+    QCOMPARE(box->text(), QStringLiteral("no limit"));
+    QCOMPARE(tab.config().maxPrefillsPerStep, 0);
 }
 
 QTEST_MAIN(TestSimulationTab)

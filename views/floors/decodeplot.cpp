@@ -9,6 +9,7 @@
 #include "document/readouts.h"
 #include "model/cost/formulatext.h"
 #include "document/format.h"
+#include "views/kit/boundtext.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -109,7 +110,7 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
                                     &sweeps.tokensPerSecondTotal, &sweeps.weightFloorMs})
         inputs.addArray(*a);
     inputs.add(decode.stepSeconds, decode.tokensPerSecondTotal, decode.floorSecondsBatch1, decode.totalWeightFloorSeconds,
-               decode.commSeconds, decode.bound, boundAt.has_value(), boundAt.value_or(0.0), p->xAxis->range().lower,
+               decode.commSeconds, decode.bound, model::largestTimeTerm(decode), boundAt.has_value(), boundAt.value_or(0.0), p->xAxis->range().lower,
                p->xAxis->range().upper, scenario.workload.batch, scenario.workload.contextTokens, scenario.hardware.gpus,
                scenario.model.isMoe(), scenario.model.experts, scenario.model.expertsPerToken);
     if (sameInputsAsDrawn(inputs.bytes()))
@@ -187,7 +188,7 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
         bound = tr("compute-bound at every batch");
     else
         bound = tr("memory-bound until B \u2248 %1").arg(format::approximate(*boundBatch));
-    QString boundNow = decode.bound == model::Bound::Memory ? tr("memory-bound") : tr("compute-bound");
+    QString boundNow = boundByText(model::largestTimeTerm(decode)); // t_comm too: at TP16 across nodes it may be the largest
     if (gpus > 1)
         boundNow += tr(", incl. %1 all-reduce").arg(format::milliseconds(decode.commSeconds * 1e3));
     QString floor;

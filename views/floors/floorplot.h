@@ -166,7 +166,9 @@ protected:
     /** Takes off what drawBaseline() drew outside the layers, for every pinned scenario (the layers are removed by the caller). */
     virtual void eraseBaseline() {}
 
-    /** Lines of explanation() that several plots share: the KV bytes per token, the weights read, a bound's name. */
+    /** Lines of explanation() that several plots share: the KV bytes per token, the weights read, and which side of
+     *  the roofline's ridge a point is on (boundName(): t_comp against t_mem by definition; what bounds a step or a
+     *  prefill, t_comm included, is views::boundByText()). */
     static QString kvPerTokenStep(const model::Scenario& scenario, const model::Evaluation& evaluation);
     static QString weightsStep(const model::Scenario& scenario, const model::Evaluation& evaluation);
     static QString boundName(model::Bound bound);

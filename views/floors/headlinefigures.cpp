@@ -10,6 +10,7 @@
 
 #include "model/analysis/operatingeconomics.h"
 #include "document/format.h"
+#include "views/kit/boundtext.h"
 
 namespace ridgeline::views {
 
@@ -216,7 +217,7 @@ std::vector<HeadlineFigure> headlineFigures(const model::Scenario& scenario, con
     const double stepMs = d.stepSeconds * 1e3;
     add("floor_ms", tr("Batch-1 floor"), floorMs, "ms", milliseconds(floorMs), -1);
     add("step_ms", tr("t_step at (B, S)"), stepMs, "ms", milliseconds(stepMs), -1);
-    add("decode_bound", tr("Decode bound by"), nan, "", d.bound == model::Bound::Memory ? tr("memory") : tr("compute"), 0);
+    add("decode_bound", tr("Decode bound by"), nan, "", timeTermText(model::largestTimeTerm(d)), 0); // t_comm too
     add("tokens_per_s_per_user", tr("Per-user speed"), d.tokensPerSecondPerUser, "tok/s", tokensPerSecond(d.tokensPerSecondPerUser), 1);
     add("tokens_per_s_total", tr("Throughput (total)"), d.tokensPerSecondTotal, "tok/s", tokensPerSecond(d.tokensPerSecondTotal), 1);
     add("read_gb", tr("Read per step"), d.readBytes / 1e9, "GB", gigabytes(d.readBytes), -1);

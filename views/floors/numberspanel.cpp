@@ -18,6 +18,7 @@
 #include "document/format.h"
 #include "document/readouts.h"
 #include "views/floors/headlinefigures.h"
+#include "views/kit/boundtext.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotpanel.h"
 
@@ -241,11 +242,7 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
     const model::PrefillResult& prefill = evaluation.prefill;
     const model::CapacityResult& capacity = evaluation.capacity;
     // The largest term, t_comm included: model::largestTimeTerm(), the report's rule (issue 14 trial: TP16 across nodes).
-    auto boundName = [this](model::TimeTerm term) {
-        return term == model::TimeTerm::Memory ? tr("memory-bound")
-               : term == model::TimeTerm::Compute ? tr("compute-bound")
-                                                  : tr("communication-bound");
-    };
+    const auto boundName = &views::boundByText;
 
     const model::ModelShape& shape = scenario.model;
     const int gpus = std::max(1, scenario.hardware.gpus);

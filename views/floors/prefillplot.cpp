@@ -11,6 +11,7 @@
 #include "document/readouts.h"
 #include "model/cost/formulatext.h"
 #include "document/format.h"
+#include "views/kit/boundtext.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -156,7 +157,7 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     for (double v : {prefill.flop, prefill.seconds, prefill.crossoverTokens, prefill.computeBoundTokens, prefill.attentionShare,
                      p->xAxis->range().lower, p->xAxis->range().upper})
         add(v);
-    for (int v : {int(prefill.bound), int(prefill.crossoverExists), int(scenario.model.attention), scenario.model.windowLayers(),
+    for (int v : {int(prefill.bound), int(model::largestTimeTerm(prefill)), int(prefill.crossoverExists), int(scenario.model.attention), scenario.model.windowLayers(),
                   scenario.model.layers, scenario.hardware.gpus, scenario.workload.promptTokens})
         add(v);
     if (sameInputsAsDrawn(inputs))
@@ -231,7 +232,7 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     setTakeaway(tr("%1. At P = %2: %3, attention %4 of it, %5 %6; compute-bound from P \u2248 %7.")
                     .arg(crossing, format::integer(prompt), workText,
                          format::percent(prefill.attentionShare), format::duration(prefill.seconds),
-                         prefill.bound == model::Bound::Compute ? tr("compute-bound") : tr("memory-bound"),
+                         boundByText(model::largestTimeTerm(prefill)), // t_comm too: at TP16 across nodes, the all-reduces
                          format::approximate(bound)));
     countRedraw();
     p->replot(QCustomPlot::rpQueuedReplot);
@@ -261,7 +262,7 @@ Explanation PrefillPlot::explain(const model::Scenario& s, const model::Evaluati
             << model::crossoverFormula(s, e).line()
             << model::attentionShareFormula(s, e).line()
             << model::formula(model::Quantity::PrefillTime) + tr(" = %1, %2")
-                   .arg(duration(p.seconds), boundName(p.bound));
+                   .arg(duration(p.seconds), boundByText(model::largestTimeTerm(p)));
     return x;
 }
 

@@ -9,6 +9,7 @@
 #include "document/readouts.h"
 #include "model/cost/dtype.h"
 #include "document/format.h"
+#include "views/kit/boundtext.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -137,10 +138,10 @@ void RooflinePlot::refresh(const model::Scenario& scenario, const model::Evaluat
         p->yAxis->setLabel(yLabel);
 
     const double peak = roof.peakFlopsPerSecond;
-    const QString decodeBound = evaluation.decode.bound == model::Bound::Memory ? tr("memory-bound")
-                                                                                : tr("compute-bound");
-    const QString prefillBound = evaluation.prefill.bound == model::Bound::Memory ? tr("memory-bound")
-                                                                                  : tr("compute-bound");
+    // What bounds the step and the prefill: the largest of t_comp, t_mem and t_comm (the explanation's arrows place the
+    // points against the ridge, t_comp against t_mem, as the roofline does).
+    const QString decodeBound = boundByText(model::largestTimeTerm(evaluation.decode));
+    const QString prefillBound = boundByText(model::largestTimeTerm(evaluation.prefill));
     setTakeaway(tr("Ridge I* = %1. Decode (B = %8, S = %9) at %2 reaches %3%11 (%4 of peak), %5; "
                    "prefill (P = %10) at %6 FLOP/byte is %7.")
                     .arg(format::flopPerByte(roof.ridgeFlopPerByte),

@@ -954,35 +954,53 @@ void PlanTab::fillEconomicsTable()
         const model::PlanDevice& d = m_catalogue[size_t(row)];
         cell(row, EconomicsDeviceColumn, QString::fromStdString(d.hardware.name), false);
         deviceId(row, d.id);
-        std::optional<double> price = examples ? d.economics.pricePerGpuHour : std::nullopt;
-        QString priceSource = !d.economics.pricePerGpuHour ? tr("none")
-                              : examples                   ? tr("example")
-                              : examplesApply              ? tr("example off")
-                                                           : tr("example in %1, not used").arg(QString::fromStdString(model::examplePriceCurrency()));
+        // The price shown and its source, first that applies: the user's edit, the scenario's own price for its device,
+        // the example price (when examples are on). A plain number and a flag, not a std::optional copied between the
+        // branches: g++ -O2 warned that such an optional "may be used uninitialized".
         const bool scenarioDevice = !own.deviceId.empty() && own.deviceId == d.id;
-        if (scenarioDevice && own.pricePerGpuHour) {
-            price = own.pricePerGpuHour;
+        double price = 0; // per GPU-hour, in currency()
+        bool priceKnown = false;
+        QString priceSource;
+        if (const auto it = m_priceEdits.find(d.id); it != m_priceEdits.end()) {
+            price = it->second;
+            priceKnown = true;
+            priceSource = tr("edited");
+        } else if (scenarioDevice && own.pricePerGpuHour.has_value()) {
+            price = own.pricePerGpuHour.value();
+            priceKnown = true;
             priceSource = QString::fromStdString(own.currency).compare(QStringLiteral("USD"), Qt::CaseInsensitive) == 0
                               ? tr("scenario")
                               : tr("scenario (%1)").arg(QString::fromStdString(own.currency));
+        } else if (!d.economics.pricePerGpuHour.has_value()) {
+            priceSource = tr("none");
+        } else if (examples) {
+            price = d.economics.pricePerGpuHour.value();
+            priceKnown = true;
+            priceSource = tr("example");
+        } else {
+            priceSource = examplesApply ? tr("example off")
+                                        : tr("example in %1, not used").arg(QString::fromStdString(model::examplePriceCurrency()));
         }
-        if (const auto it = m_priceEdits.find(d.id); it != m_priceEdits.end()) {
-            price = it->second;
-            priceSource = tr("edited");
-        }
-        cell(row, PriceColumn, price ? format::plain(*price) : QStringLiteral("-"), true);
+        cell(row, PriceColumn, priceKnown ? format::plain(price) : QStringLiteral("-"), true);
         cell(row, PriceSourceColumn, priceSource, false);
-        std::optional<double> power = d.economics.boardPowerWatts;
-        QString powerSource = power ? tr("datasheet") : tr("none");
-        if (scenarioDevice && own.boardPowerWatts) {
-            power = own.boardPowerWatts;
-            powerSource = tr("scenario");
-        }
+        // The board power, the same way: the user's edit, the scenario's own, the datasheet's.
+        double power = 0; // W per GPU
+        bool powerKnown = false;
+        QString powerSource = tr("none");
         if (const auto it = m_powerEdits.find(d.id); it != m_powerEdits.end()) {
             power = it->second;
+            powerKnown = true;
             powerSource = tr("edited");
+        } else if (scenarioDevice && own.boardPowerWatts.has_value()) {
+            power = own.boardPowerWatts.value();
+            powerKnown = true;
+            powerSource = tr("scenario");
+        } else if (d.economics.boardPowerWatts.has_value()) {
+            power = d.economics.boardPowerWatts.value();
+            powerKnown = true;
+            powerSource = tr("datasheet");
         }
-        cell(row, PowerColumn, power ? format::plain(*power) : QStringLiteral("-"), true);
+        cell(row, PowerColumn, powerKnown ? format::plain(power) : QStringLiteral("-"), true);
         cell(row, PowerSourceColumn, powerSource, false);
     }
 }
@@ -1239,6 +1257,24 @@ QString PlanTab::search(bool deferTables)
             d.economics.boardPowerWatts = it->second;
     }
     fillEconomicsTable(); // the scenario's own price and power may have changed
+    // A prompt longer than the model's trained context: refused as --plan refuses it (model::checkPlanContext). The
+    // message goes where the rate's does; no plan is drawn (an empty result, the refusal as its takeaway), and the
+    // inputs and the document stay as the user left them.
+    if (const std::string refusal = model::checkPlanContext(request, "workload.prompt_tokens"); !refusal.empty()) {
+        const QString message = tr("No plan: %1.").arg(QString::fromStdString(refusal));
+        model::PlanResult none;
+        none.takeaway = message.toStdString();
+        m_request = std::move(request);
+        m_result = std::move(none);
+        m_message->setText(message);
+        m_message->setVisible(true);
+        showResult(false);
+        m_plot->noPlanLabel()->setText(tr("No plan: the prompt of %1 tokens (workload.prompt_tokens) is longer than\n"
+                                          "the model's context of %2 tokens (model.max_position_embeddings).")
+                                           .arg(format::integer(m_request->load.promptTokens),
+                                                format::integer(m_request->scenario.model.maxPositionEmbeddings)));
+        return message;
+    }
     clock.start();
     m_result = model::searchPlans(request);
     m_lastSearchMs = double(clock.nsecsElapsed()) / 1e6;

@@ -87,6 +87,15 @@ QLabel* sectionLabel(const QString& text)
     return label;
 }
 
+/** The "Prefills / step" box's tool tip, before the sentence on the current value (model::maxPrefillsPerStepText). */
+QString maxPrefillsTip()
+{
+    return QObject::tr("max_prefills_per_step: at most this many prompts get prefill tokens in one step (prompts under way\n"
+                       "first, then new ones in arrival order; the rest wait for a later step), besides the token budget;\n"
+                       "a chunk counts as one prompt. 0: no limit. Continuous and chunked batching only: a static batch\n"
+                       "prefills all its prompts together (docs/cost-model.md, \"Prefills per step\").");
+}
+
 QFormLayout* compactForm()
 {
     auto* form = new QFormLayout;
@@ -222,6 +231,9 @@ void SimulationTab::buildInputs(QWidget* side)
                                  tr("max_sequences: cap on sequences holding a slot (vLLM --max-num-seqs)."));
     m_tokenBudget = integerSpin(QStringLiteral("simulationTokenBudgetSpinBox"), 1, 1048576, tr(" tokens"),
                                 tr("token_budget: tokens per step under chunked prefill; each decode counts 1."));
+    m_maxPrefills = integerSpin(QStringLiteral("simulationMaxPrefillsSpinBox"), 0, model::kMaxSimulationSequences, QString(),
+                                maxPrefillsTip());
+    m_maxPrefills->setSpecialValueText(tr("no limit"));
     m_kvAdmission = new QComboBox;
     m_kvAdmission->setObjectName(QStringLiteral("simulationKvAdmissionCombo"));
     m_kvAdmission->addItems({tr("Paged"), tr("Contiguous")});
@@ -347,6 +359,8 @@ void SimulationTab::buildInputs(QWidget* side)
     engine->addRow(caption(tr("Policy"), policyTip), m_policy);
     engine->addRow(caption(tr("Max sequences"), m_maxSequences->toolTip()), m_maxSequences);
     engine->addRow(caption(tr("Token budget"), m_tokenBudget->toolTip()), m_tokenBudget);
+    m_maxPrefillsCaption = caption(tr("Prefills / step"), m_maxPrefills->toolTip());
+    engine->addRow(m_maxPrefillsCaption, m_maxPrefills);
     engine->addRow(caption(tr("KV admission"), m_kvAdmission->toolTip()), m_kvAdmission);
     engine->addRow(caption(tr("Seed"), m_seed->toolTip()), m_seed);
     engine->addRow(m_durationCheck, m_duration);
@@ -475,6 +489,9 @@ void SimulationTab::buildInputs(QWidget* side)
         connect(box, &QCheckBox::toggled, this, &SimulationTab::updateEnabled);
     connect(m_policy, &QComboBox::currentIndexChanged, this, &SimulationTab::updateEnabled);
     connect(m_replicas, &QSpinBox::valueChanged, this, &SimulationTab::updateEnabled);
+    // Its tool tip says what the value does. Not updateEnabled(): a value typed and not yet entered is taken when the box
+    // loses focus, which may be while the tab is destroyed, after its runner.
+    connect(m_maxPrefills, &QSpinBox::valueChanged, this, &SimulationTab::updateMaxPrefills);
     connect(m_runButton, &QPushButton::clicked, this, &SimulationTab::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &SimulationTab::cancel);
     updateEnabled();
@@ -595,6 +612,7 @@ void SimulationTab::fillInputs(const model::SimulationConfig& c)
     setQuietly(m_policy, int(c.policy));
     setQuietly(m_maxSequences, c.maxSequences);
     setQuietly(m_tokenBudget, c.tokenBudget);
+    setQuietly(m_maxPrefills, std::clamp(c.maxPrefillsPerStep, 0, m_maxPrefills->maximum()));
     setQuietly(m_kvAdmission, c.kvAdmission == model::KvAdmission::Paged ? 0 : 1);
     setQuietly(m_seed, int(std::min<std::uint64_t>(c.seed, std::uint64_t(std::numeric_limits<int>::max()))));
     setQuietly(m_durationCheck, c.durationSeconds.has_value());
@@ -765,6 +783,12 @@ void SimulationTab::syncFromScenario()
     setText(m_scenarioLabel, tr("Scenario: %1 \u2014 %2 on %3%4, \u03b7_bw %5, prefill MFU %6.")
                                  .arg(source, str(s.model.name), str(s.hardware.name), layoutLabel(s, config()),
                                       format::number(s.efficiency.bandwidth, 2), format::number(s.efficiency.mfuPrefill, 2)));
+    // Without a file, the window scenario's serving.max_prefills_per_step seeds "Prefills / step" as a file's scenario
+    // seeds its simulation (model::parseSimulationJson); the user's value stays until the scenario's changes.
+    if (!m_example && s.serving.maxPrefillsPerStep != m_documentMaxPrefills) {
+        m_documentMaxPrefills = s.serving.maxPrefillsPerStep;
+        setQuietly(m_maxPrefills, std::clamp(m_documentMaxPrefills, 0, m_maxPrefills->maximum()));
+    }
     if (m_sloFromScenario->isChecked()) {
         if (exampleScenario) {
             setQuietly(m_ttftSlo, m_example->config.ttftSloMs);
@@ -780,10 +804,11 @@ void SimulationTab::syncFromScenario()
 
 void SimulationTab::updateEnabled()
 {
-    const bool running = m_runner->isRunning();
+    const bool running = m_runner && m_runner->isRunning(); // no runner while the tab is destroyed (a focus-out may land here)
     m_duration->setEnabled(m_durationCheck->isChecked());
     m_requests->setEnabled(m_requestsCheck->isChecked());
     m_tokenBudget->setEnabled(m_policy->currentIndex() == int(model::BatchingPolicy::Chunked));
+    updateMaxPrefills();
     for (QWidget* w : std::initializer_list<QWidget*>{m_chatRate, m_promptMedian, m_promptP99, m_outputMedian, m_outputP99, m_batchJob})
         w->setEnabled(m_classesEditable);
     for (QWidget* w : std::initializer_list<QWidget*>{m_batchCount, m_batchStart, m_batchPrompt, m_batchOutput})
@@ -797,6 +822,20 @@ void SimulationTab::updateEnabled()
     m_cancelButton->setEnabled(running);
 }
 
+void SimulationTab::updateMaxPrefills()
+{
+    // Off with the reason under static batching (model::maxPrefillsPerStepApplies, the command line's rule); the tool
+    // tip ends with what the value does (model::maxPrefillsPerStepText, the --simulate report's sentence).
+    model::SimulationConfig probe;
+    probe.policy = model::BatchingPolicy(std::clamp(m_policy->currentIndex(), 0, 2));
+    probe.maxPrefillsPerStep = m_maxPrefills->value();
+    m_maxPrefills->setEnabled(model::maxPrefillsPerStepApplies(probe));
+    const QString tip = maxPrefillsTip() + QStringLiteral("\n") + str(model::maxPrefillsPerStepText(probe)) + QLatin1Char('.');
+    m_maxPrefills->setToolTip(tip);
+    m_maxPrefills->setAccessibleDescription(tip);
+    m_maxPrefillsCaption->setToolTip(tip);
+}
+
 model::SimulationConfig SimulationTab::config() const
 {
     model::SimulationConfig c;
@@ -808,6 +847,7 @@ model::SimulationConfig SimulationTab::config() const
     c.policy = model::BatchingPolicy(std::clamp(m_policy->currentIndex(), 0, 2));
     c.maxSequences = m_maxSequences->value();
     c.tokenBudget = m_tokenBudget->value();
+    c.maxPrefillsPerStep = m_maxPrefills->value(); // kept under static batching too, as a file keeps it: the run ignores it
     c.kvAdmission = m_kvAdmission->currentIndex() == 0 ? model::KvAdmission::Paged : model::KvAdmission::Contiguous;
     c.seed = std::uint64_t(m_seed->value());
     c.durationSeconds = m_durationCheck->isChecked() ? std::optional<double>(m_duration->value()) : std::nullopt;

@@ -41,7 +41,9 @@ struct SimulationOutcome;
  * The Simulation tab (issue 9): inputs for model::simulate on the left, the last run's plots and
  * aggregates on the right.
  *
- * Inputs: batching policy, max-sequences cap, token budget (chunked), KV admission, seed, duration
+ * Inputs: batching policy, max-sequences cap, token budget (chunked), prompts prefilled per step (0: no limit;
+ * continuous and chunked only, model::maxPrefillsPerStepApplies; a file's max_prefills_per_step, or without a file the
+ * window scenario's serving.max_prefills_per_step whenever it changes), KV admission, seed, duration
  * (s) and/or request count, a chat class (Poisson rate, requests/s; lognormal prompt and output
  * lengths by median and p99, tokens), an optional batch job (a burst of count requests of fixed
  * prompt / output tokens landing at a time, s), the admission rule, the SLOs (TTFT and ITL, ms,
@@ -58,7 +60,7 @@ struct SimulationOutcome;
  * slot-time waste...) show it.
  *
  * Object names: simulationTab, simulationExampleCombo, simulationOpenButton, simulationPolicyCombo,
- * simulationMaxSequencesSpinBox, simulationTokenBudgetSpinBox, simulationKvAdmissionCombo,
+ * simulationMaxSequencesSpinBox, simulationTokenBudgetSpinBox, simulationMaxPrefillsSpinBox, simulationKvAdmissionCombo,
  * simulationSeedSpinBox, simulationDurationCheckBox, simulationDurationSpinBox,
  * simulationRequestsCheckBox, simulationRequestsSpinBox, simulationChatRateSpinBox, ...,
  * simulationBatchJobCheckBox, simulationAdmissionRuleCombo, simulationSloFromScenarioCheckBox,
@@ -137,6 +139,9 @@ public:
     QComboBox* exampleCombo() const { return m_exampleCombo; }
     QComboBox* policyCombo() const { return m_policy; }
     QSpinBox* maxSequencesSpinBox() const { return m_maxSequences; }
+    /** "Prefills / step" (SimulationConfig::maxPrefillsPerStep, 0 shown as "no limit"); disabled, its tool tip saying
+     *  why, under static batching (model::maxPrefillsPerStepApplies). */
+    QSpinBox* maxPrefillsSpinBox() const { return m_maxPrefills; }
     QCheckBox* durationCheckBox() const { return m_durationCheck; }
     QDoubleSpinBox* durationSpinBox() const { return m_duration; }
     QCheckBox* requestsCheckBox() const { return m_requestsCheck; }
@@ -198,6 +203,8 @@ private:
     void showError(const QString& message);
     void syncFromScenario();
     void updateEnabled();
+    /** Enables "Prefills / step" for the policy and sets its tool tip for its value. */
+    void updateMaxPrefills();
     void exampleChosen(int index);
     void openFromDialog();
     bool usingExampleScenario() const;
@@ -208,6 +215,7 @@ private:
     QString m_examplePath;
     bool m_classesEditable = true;                  ///< the example's classes map onto the chat / batch inputs
     int m_exampleIndex = 0;                         ///< combo index of what is loaded
+    int m_documentMaxPrefills = -1;                 ///< the window scenario's serving.max_prefills_per_step last put in the box
     std::shared_ptr<const SimulationOutcome> m_outcome;
 
     QComboBox* m_exampleCombo = nullptr;
@@ -217,6 +225,8 @@ private:
     QComboBox* m_policy = nullptr;
     QSpinBox* m_maxSequences = nullptr;
     QSpinBox* m_tokenBudget = nullptr;
+    QSpinBox* m_maxPrefills = nullptr;      ///< "Prefills / step": SimulationConfig::maxPrefillsPerStep (0: no limit)
+    QLabel* m_maxPrefillsCaption = nullptr;
     QComboBox* m_kvAdmission = nullptr;
     QSpinBox* m_seed = nullptr;
     QCheckBox* m_durationCheck = nullptr;
