@@ -245,7 +245,8 @@ namespace {
 /**
  * What the search ran over, as the plan file gave it after defaults and de-duplication (inputs.candidates; added keys,
  * a trial at stop 30: a script could not see what was searched): device ids with the price per GPU-hour (null: none),
- * board power in W (null: unknown) and PUE each device was priced at, gpu_counts, layouts ("TP4 PP2 EP1"; empty: every layout the model
+ * board power in W (null: unknown), PUE, and price_source / power_source ("plan file", "example", "datasheet"; null: none)
+ * each device was priced at, gpu_counts, layouts ("TP4 PP2 EP1"; empty: every layout the model
  * allows), batch_caps, disaggregation ("both", "colocated", "disaggregated"), microbatches (0: min(PP, batch)) and
  * max_utilization (fraction of an instance's request capacity).
  */
@@ -257,7 +258,9 @@ QJsonObject candidatesJson(const model::PlanCandidates& c)
         devices.append(QJsonObject{{QStringLiteral("id"), q(d.id)},
                                    {QStringLiteral("price_per_gpu_hour"), orNull(d.economics.pricePerGpuHour)},
                                    {QStringLiteral("board_power_watts"), orNull(d.economics.boardPowerWatts)},
-                                   {QStringLiteral("pue"), d.economics.pue}});
+                                   {QStringLiteral("pue"), d.economics.pue},
+                                   {QStringLiteral("price_source"), d.priceSource.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(q(d.priceSource))},
+                                   {QStringLiteral("power_source"), d.powerSource.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(q(d.powerSource))}});
     for (const int n : c.gpuCounts)
         counts.append(n);
     for (const model::ParallelLayout& l : c.layouts)

@@ -142,6 +142,11 @@ struct PlanDevice {
     /** Non-empty: the device has no GPU-to-GPU link (the catalogue's "link" says so, e.g. Apple M2 Ultra), so the
      *  search refuses layouts of more than one GPU on it and this text says why. */
     std::string noGpuLink;
+    /// Where economics.pricePerGpuHour came from: "plan file" (its "prices"), "example" (the example prices,
+    /// resources/plans/gpu-prices-example.json) or "" (no price; the live Plan tab fills its own sources)
+    std::string priceSource;
+    /// Where economics.boardPowerWatts came from: "plan file" (its "power_watts"), "datasheet" (the catalogue's TDP) or ""
+    std::string powerSource;
 };
 
 /** The catalogue's link text @p link when it marks a device without a GPU-to-GPU link ("no GPU-to-GPU link ..."), else "". */

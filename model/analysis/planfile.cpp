@@ -546,19 +546,24 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
         d.hardware = p->hardware;
         d.hardware.gpus = 1;
         d.economics.pue = pue;
-        if (auto it = prices.find(id); it != prices.end())
+        if (auto it = prices.find(id); it != prices.end()) {
             d.economics.pricePerGpuHour = it->second;
-        else if (examplesApply && examplePricePerGpuHour(id)) {
+            d.priceSource = "plan file";
+        } else if (examplesApply && examplePricePerGpuHour(id)) {
             d.economics.pricePerGpuHour = examplePricePerGpuHour(id);
+            d.priceSource = "example";
             examplesUsed.push_back(id);
         } else if (useExamples && !examplesApply && examplePricePerGpuHour(id)) {
             unpriced.push_back(id);
         }
         d.noGpuLink = noGpuLinkReason(p->link);
-        if (auto it = power.find(id); it != power.end())
+        if (auto it = power.find(id); it != power.end()) {
             d.economics.boardPowerWatts = it->second;
-        else if (p->hardware.boardPowerWatts > 0)
+            d.powerSource = "plan file";
+        } else if (p->hardware.boardPowerWatts > 0) {
             d.economics.boardPowerWatts = p->hardware.boardPowerWatts;
+            d.powerSource = "datasheet";
+        }
         c.devices.push_back(std::move(d));
     }
     if (!examplesUsed.empty()) {

@@ -1215,6 +1215,8 @@ private slots:
         QCOMPARE(h100.value(QStringLiteral("id")).toString(), QStringLiteral("h100-sxm"));
         QCOMPARE(h100.value(QStringLiteral("price_per_gpu_hour")).toDouble(), 2.5);
         QCOMPARE(h100.value(QStringLiteral("board_power_watts")).toDouble(), 700.0); // the H100 SXM datasheet TDP
+        QCOMPARE(h100.value(QStringLiteral("price_source")).toString(), QStringLiteral("plan file"));
+        QCOMPARE(h100.value(QStringLiteral("power_source")).toString(), QStringLiteral("datasheet"));
         QCOMPARE(searched.value(QStringLiteral("devices")).toArray().size(), 7);
         const Result csv = runRidgeline({QStringLiteral("--plan"), file, QStringLiteral("--format"), QStringLiteral("csv")});
         QCOMPARE(csv.exitCode, 0);

@@ -810,6 +810,8 @@ void TestPlanTab::planFilesPricesInTheTable()
     QCOMPARE(table->item(0, 2)->text(), QStringLiteral("plan file"));
     QCOMPARE(table->item(1, 1)->text(), QStringLiteral("-")); // no EUR price for the H200: the USD example is not used
     QCOMPARE(table->item(1, 2)->text(), QStringLiteral("none"));
+    // The board power the file does not give is the datasheet's, and says so (a trial, stop 30: "plan file" for all).
+    QCOMPARE(table->item(0, 4)->text(), QStringLiteral("datasheet"));
     t->showLivePlan();
     QCOMPARE(table->rowCount(), catalogueRows);
 }

@@ -943,9 +943,18 @@ void PlanTab::fillEconomicsTable()
             const auto& price = d.economics.pricePerGpuHour;
             const auto& power = d.economics.boardPowerWatts;
             cell(row, PriceColumn, price ? format::plain(*price) : QStringLiteral("-"), false);
-            cell(row, PriceSourceColumn, price ? tr("plan file") : tr("none"), false);
+            // Each figure's own source: the file's "prices" / "power_watts", the example prices or the datasheet TDP (a
+            // trial, stop 30: every one read "plan file", the examples and datasheet figures too).
+            const auto source = [this](bool known, const std::string& from) {
+                return !known                  ? tr("none")
+                       : from == "plan file"   ? tr("plan file")
+                       : from == "example"     ? tr("example")
+                       : from == "datasheet"   ? tr("datasheet")
+                                               : QString::fromStdString(from);
+            };
+            cell(row, PriceSourceColumn, source(price.has_value(), d.priceSource), false);
             cell(row, PowerColumn, power ? format::plain(*power) : QStringLiteral("-"), false);
-            cell(row, PowerSourceColumn, power ? tr("plan file") : tr("none"), false);
+            cell(row, PowerSourceColumn, source(power.has_value(), d.powerSource), false);
         }
         return;
     }
