@@ -2,6 +2,7 @@
 #include "views/kit/plotpanel.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>
@@ -25,12 +26,16 @@
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
 
-// QtCore's integer square root, which QTextDocument::adjustSize() uses (exported, not declared in a header).
-Q_CORE_EXPORT unsigned int qt_int_sqrt(unsigned int n);
-
 namespace ridgeline::views {
 
 namespace {
+
+/** floor(sqrt(n)), as QtCore's qt_int_sqrt() that QTextDocument::adjustSize() uses (exported by QtCore but declared in
+ *  no header, so not called here): exact for every unsigned int, whose square roots a double resolves. */
+unsigned int integerSqrt(unsigned int n)
+{
+    return unsigned(std::sqrt(double(n)));
+}
 
 /** True when a line of @p document's current layout ends where the text did not break it (a line
  *  separator, <br>, or the end of a paragraph): the text wrapped at the document's width. */
@@ -253,11 +258,11 @@ void DocumentLabel::measureHints() const
     m_minimumHintPx = QSize(ceiled(marginsPx).width(), oneLineHeightPx);
     // The rest of QTextDocument::adjustSize() (Qt 6.4), from the size at the first width.
     if (firstSize.width() != 0) {
-        int shapePx = int(qt_int_sqrt(uint(5 * firstSize.height() * firstSize.width() / 3)));
+        int shapePx = int(integerSqrt(uint(5 * firstSize.height() * firstSize.width() / 3)));
         setDocumentWidth(std::min(shapePx, widestPx));
         const QSizeF size = m_document.size();
         if (shapePx * 3 < 5 * size.height()) {
-            shapePx = int(qt_int_sqrt(uint(2 * size.height() * size.width())));
+            shapePx = int(integerSqrt(uint(2 * size.height() * size.width())));
             setDocumentWidth(std::min(shapePx, widestPx));
         }
     }
