@@ -1,28 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/boundtext.h"
 
-#include <QCoreApplication>
-
 namespace ridgeline::views {
 
+// The words are the model's (model::timeTermName(), also the report's and the formula notes'), so every text agrees.
 QString boundByText(model::TimeTerm term)
 {
-    switch (term) {
-    case model::TimeTerm::Memory: return QCoreApplication::translate("ridgeline::views", "memory-bound");
-    case model::TimeTerm::Compute: return QCoreApplication::translate("ridgeline::views", "compute-bound");
-    case model::TimeTerm::Communication: return QCoreApplication::translate("ridgeline::views", "communication-bound");
-    }
-    return {};
+    return timeTermText(term) + QStringLiteral("-bound");
 }
 
 QString timeTermText(model::TimeTerm term)
 {
-    switch (term) {
-    case model::TimeTerm::Memory: return QCoreApplication::translate("ridgeline::views", "memory");
-    case model::TimeTerm::Compute: return QCoreApplication::translate("ridgeline::views", "compute");
-    case model::TimeTerm::Communication: return QCoreApplication::translate("ridgeline::views", "communication");
-    }
-    return {};
+    return QString::fromLatin1(model::timeTermName(term));
 }
 
 } // namespace ridgeline::views
