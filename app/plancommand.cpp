@@ -206,14 +206,17 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
         if (d.bestPlan) {
             const model::PlanPoint& p = r.points[size_t(*d.bestPlan)];
             // The device's own noun: a TPU plan reads "TPUs", not "GPUs" (issue 14 trial).
-            const QString many = q(model::acceleratorNoun(req.candidates.devices[size_t(d.device)].hardware, true));
-            out << QStringLiteral("  %1: meets the SLOs; best %2 x %3 %4 (%5, %6, batch %7), %8 %4 in all, %9/1M out %10; frontier %11 point(s)")
+            // Singular for one (a new-user trial, stop 30: "1 x 1 GPUs", "1 GPUs in all").
+            const model::Hardware& hw = req.candidates.devices[size_t(d.device)].hardware;
+            const auto noun = [&hw](int n) { return q(model::acceleratorNoun(hw, n != 1)); };
+            out << QStringLiteral("  %1: meets the SLOs; best %2 x %3 %4 (%5, %6, batch %7), %8 %9 in all, %10/1M out %11; frontier %12 point(s)")
                        .arg(name, fleetText(p))
                        .arg(p.gpusPerInstance)
-                       .arg(many)
+                       .arg(noun(p.gpusPerInstance))
                        .arg(q(model::layoutText(p.layout)), p.disaggregated ? QStringLiteral("disaggregated") : QStringLiteral("colocated"))
                        .arg(p.batchCap)
                        .arg(p.totalGpus)
+                       .arg(noun(p.totalGpus))
                        .arg(q(f.currency), opt(p.cost.costPerMillionOutputTokensAllIn, 3))
                        .arg(d.frontier.size());
         } else {

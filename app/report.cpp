@@ -349,8 +349,11 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth
             ? model::asciiFormula(model::formula(model::Quantity::MemoryTimeSplit) + QStringLiteral(", ") + model::formula(model::Quantity::ComputeTime))
             : model::asciiFormula(model::formula(model::Quantity::MemoryTime) + QStringLiteral(", ") + model::formula(model::Quantity::ComputeTime)));
-    row(QStringLiteral("bytes read per step"), num(d.readBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("R = ") + weightsRead + QStringLiteral(" + B * S * kv_tok"));
-    row(QStringLiteral("KV share of the read"), num(d.kvShare * 100, 1) + QStringLiteral(" %"), QStringLiteral("B * S * kv_tok / R"));
+    // Per GPU at T > 1: each GPU reads its share of the cache (kv_tok per GPU, KV heads split or replicated), as the
+    // turn-to-compute row below says (a new-user trial, stop 30: "B * S * kv_tok" with the per-GPU value beside it).
+    const QString kvRead = std::max(1, s.hardware.gpus) > 1 ? QStringLiteral("B * S * kv_tok per GPU") : QStringLiteral("B * S * kv_tok");
+    row(QStringLiteral("bytes read per step"), num(d.readBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("R = ") + weightsRead + QStringLiteral(" + ") + kvRead);
+    row(QStringLiteral("KV share of the read"), num(d.kvShare * 100, 1) + QStringLiteral(" %"), kvRead + QStringLiteral(" / R"));
     row(QStringLiteral("speed per user"), num(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::PerUserSpeed)));
     row(QStringLiteral("throughput"), num(d.tokensPerSecondTotal, 0) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::Throughput)));
     row(QStringLiteral("arithmetic intensity"), num(d.intensityFlopPerByte, 2) + QStringLiteral(" FLOP/B"), QStringLiteral("F_dec / R"));

@@ -720,6 +720,8 @@ private slots:
                     QVERIFY2(line.contains(gpus == 16 ? QStringLiteral("communication-bound") : QStringLiteral("compute-bound")), qPrintable(line));
                     QVERIFY2(line.contains(QStringLiteral("W / T")), qPrintable(line));
                 }
+            // The read per step is each GPU's, its cache share included (new-user trial, stop 30).
+            QVERIFY2(out.contains(QStringLiteral(" + B * S * kv_tok per GPU")), qPrintable(out));
         }
     }
 

@@ -795,9 +795,21 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("planTable"));
-    m_table->setHorizontalHeaderLabels({tr("#"), tr("Device"), tr("GPUs in all"), tr("Layout"), tr("Mode"), tr("Batch cap"),
-                                        tr("Replicas / pools"), tr("ITL (ms)"), tr("TTFT (ms)"), tr("tok/s/GPU"),
-                                        tr("tok/s/user"), tr("$/1M out"), tr("J/token")});
+    QStringList headers(ColumnCount); // in the order of Column
+    headers[RankColumn] = tr("#");
+    headers[DeviceColumn] = tr("Device");
+    headers[CostColumn] = tr("$/1M out");
+    headers[ItlColumn] = tr("ITL (ms)");
+    headers[TtftColumn] = tr("TTFT (ms)");
+    headers[GpusColumn] = tr("GPUs in all");
+    headers[LayoutColumn] = tr("Layout");
+    headers[ModeColumn] = tr("Mode");
+    headers[BatchCapColumn] = tr("Batch cap");
+    headers[FleetColumn] = tr("Replicas / pools");
+    headers[TokensPerGpuColumn] = tr("tok/s/GPU");
+    headers[TokensPerUserColumn] = tr("tok/s/user");
+    headers[JoulesColumn] = tr("J/token");
+    m_table->setHorizontalHeaderLabels(headers);
     m_table->horizontalHeaderItem(CostColumn)
         ->setToolTip(tr("Cost per million output tokens, every GPU-second charged to output (all-in), at the example "
                         "or given price; - when the price is unknown"));
@@ -854,7 +866,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     excludedBox->addWidget(heading(tr("<b>Devices without a plan</b>"), tr("Devices without a plan (and why), then the devices with plans "
                                                                           "that the plot does not draw")));
     excludedBox->addWidget(m_excluded, 1);
-    lower->addLayout(tableBox, 4);
+    lower->addLayout(tableBox, 5); // the widest: cost, ITL and TTFT show at 1,280 px (tst_plantab::labelsAvoidTheCurves)
     lower->addLayout(economicsBox, 3);
     lower->addLayout(excludedBox, 2);
 
@@ -1312,7 +1324,7 @@ void PlanTab::showResult(bool deferTables)
     const model::PlanRequest& request = *m_request;
     const model::PlanResult& result = *m_result;
 
-    // Devices drawn: those with a plan, in the order of their best plan's rank, at most kMaxDevices.
+    // Devices drawn: those with a plan, in the order of their best plan's rank, then those without; at most kMaxDevices.
     std::vector<int> withPlans; // in the order of each device's first plan in the ranking
     for (int index : result.plans) {
         const int device = result.points.at(size_t(index)).device;
@@ -1320,18 +1332,21 @@ void PlanTab::showResult(bool deferTables)
             withPlans.push_back(device);
     }
     std::vector<int> drawn(withPlans.begin(), withPlans.begin() + std::min<size_t>(withPlans.size(), PlanPlot::kMaxDevices));
-    if (withPlans.empty()) {
-        // No plan: draw the devices that fit (all their points miss), those closest to the ITL SLO first.
+    {
+        // Then, in the slots left, the devices that fit but have no plan (all their points miss: hollow), those closest
+        // to the ITL SLO first, so that a planner sees how far they miss (a new-user trial, stop 30: L4 fitted, missed
+        // the ITL SLO and was not drawn at all; with no plan at all these are the only curves).
         std::vector<std::pair<double, int>> fitting; // (best tokens/s per user, device)
         for (const model::DeviceSummary& d : result.devices) {
+            if (d.frontier.empty() || std::find(withPlans.begin(), withPlans.end(), d.device) != withPlans.end())
+                continue;
             double best = 0;
             for (int index : d.frontier)
                 best = std::max(best, result.points.at(size_t(index)).tokensPerSecondPerUser);
-            if (!d.frontier.empty())
-                fitting.emplace_back(best, d.device);
+            fitting.emplace_back(best, d.device);
         }
         std::stable_sort(fitting.begin(), fitting.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-        for (size_t i = 0; i < fitting.size() && i < size_t(PlanPlot::kMaxDevices); ++i)
+        for (size_t i = 0; i < fitting.size() && drawn.size() < size_t(PlanPlot::kMaxDevices); ++i)
             drawn.push_back(fitting[i].second);
     }
     m_plot->setResult(request, result, drawn);

@@ -168,10 +168,11 @@ class PlanTab final : public QWidget {
     Q_OBJECT
 
 public:
-    /** Columns of table(). */
+    /** Columns of table(): what the plans are ranked by (cost) and checked against (ITL, TTFT) first, beside the device,
+     *  so that they show without scrolling (a new-user trial, stop 30: at 1,600 px the cost sat behind the scroll bar). */
     enum Column {
-        RankColumn, DeviceColumn, GpusColumn, LayoutColumn, ModeColumn, BatchCapColumn, FleetColumn, ItlColumn,
-        TtftColumn, TokensPerGpuColumn, TokensPerUserColumn, CostColumn, JoulesColumn, ColumnCount
+        RankColumn, DeviceColumn, CostColumn, ItlColumn, TtftColumn, GpusColumn, LayoutColumn, ModeColumn, BatchCapColumn,
+        FleetColumn, TokensPerGpuColumn, TokensPerUserColumn, JoulesColumn, ColumnCount
     };
 
     /** Columns of economicsTable(). */
