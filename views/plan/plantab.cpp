@@ -957,7 +957,7 @@ void PlanTab::fillEconomicsTable()
             cell(row, PriceColumn, price ? format::plain(*price) : QStringLiteral("-"), false);
             // Each figure's own source: the file's "prices" / "power_watts", the example prices or the datasheet TDP (a
             // trial, stop 30: every one read "plan file", the examples and datasheet figures too).
-            const auto source = [this](bool known, const std::string& from) {
+            const auto source = [](bool known, const std::string& from) {
                 return !known                  ? tr("none")
                        : from == "plan file"   ? tr("plan file")
                        : from == "example"     ? tr("example")
