@@ -380,7 +380,14 @@ QString planCsv(const model::PlanFile& f, const model::PlanResult& r)
     for (const char* k : keys)
         header << QString::fromLatin1(k);
     header << QStringLiteral("currency"); // added last: the columns before it keep their places
+    // The simulator check (simulate_top), as the text and JSON give it, after the columns above (a new-user trial, stop
+    // 30: the CSV dropped it); empty for a plan not simulated, and the latencies empty where no request completed.
+    header << QStringLiteral("simulated_ttft_p90_ms") << QStringLiteral("simulated_tpot_p90_ms")
+           << QStringLiteral("simulated_goodput_fraction") << QStringLiteral("simulated_meets_slo_at_p90");
     lines << header.join(QLatin1Char(','));
+    std::vector<std::optional<model::SimulatedCheck>> simulated(r.plans.size());
+    for (auto& [rank, c] : planSimulations(f, r))
+        simulated[size_t(rank)] = std::move(c);
     for (size_t i = 0; i < r.plans.size(); ++i) {
         const QJsonObject o = pointJson(f, r.points[size_t(r.plans[i])]);
         QStringList row{QString::number(i + 1)};
@@ -392,6 +399,13 @@ QString planCsv(const model::PlanFile& f, const model::PlanResult& r)
                                    : QString());
         }
         row << csvCell(q(f.currency)); // the money columns' currency (issue 14 trial: a CSV read alone did not say)
+        if (const std::optional<model::SimulatedCheck>& c = simulated[i]; c && c->simulated) {
+            const auto latency = [&c](double ms) { return c->completed > 0 ? QString::number(ms, 'g', 10) : QString(); };
+            row << latency(c->ttftP90Ms) << latency(c->tpotP90Ms) << QString::number(c->goodputFraction, 'g', 10)
+                << (c->meetsSloAtP90 ? QStringLiteral("true") : QStringLiteral("false"));
+        } else {
+            row << QString() << QString() << QString() << QString();
+        }
         lines << row.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n'));

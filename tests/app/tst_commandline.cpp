@@ -1225,6 +1225,15 @@ private slots:
         const QList<QByteArray> rows = csv.out.trimmed().split('\n');
         QVERIFY(rows.first().startsWith("rank,device_id,device,gpus_per_instance,tp,pp,ep,"));
         QCOMPARE(rows.size(), o.value(QStringLiteral("plans")).toArray().size() + 1);
+        // The simulator check's columns, last (the file simulates its best 3): filled for rank 1, empty for rank 4.
+        QVERIFY2(rows.first().endsWith(",currency,simulated_ttft_p90_ms,simulated_tpot_p90_ms,simulated_goodput_fraction,"
+                                       "simulated_meets_slo_at_p90"), rows.first().constData());
+        const QList<QByteArray> rankOne = rows.at(1).split(','), fourth = rows.at(4).split(',');
+        QVERIFY2(rankOne.constLast() == "true" || rankOne.constLast() == "false", rows.at(1).constData());
+        const double jsonTtft = o.value(QStringLiteral("plans")).toArray().first().toObject().value(QStringLiteral("simulated")).toObject()
+                                    .value(QStringLiteral("ttft_p90_ms")).toDouble();
+        QVERIFY2(jsonTtft > 0 && std::abs(rankOne.at(rankOne.size() - 4).toDouble() / jsonTtft - 1) < 1e-9, rows.at(1).constData());
+        QVERIFY2(fourth.constLast().isEmpty(), rows.at(4).constData());
     }
 
     /** h14f: --plan FILE --export DIR writes the file's Pareto plot (the names and columns of --export's plan_pareto) and
