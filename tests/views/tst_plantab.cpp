@@ -812,8 +812,12 @@ void TestPlanTab::planFilesPricesInTheTable()
     QCOMPARE(table->item(1, 2)->text(), QStringLiteral("none"));
     // The board power the file does not give is the datasheet's, and says so (a trial, stop 30: "plan file" for all).
     QCOMPARE(table->item(0, 4)->text(), QStringLiteral("datasheet"));
+    auto* inputsNote = t->findChild<QLabel*>(QStringLiteral("planInputsNote"));
+    QVERIFY(inputsNote);
+    QVERIFY2(inputsNote->text().contains(QStringLiteral("the plan file's")), qPrintable(inputsNote->text()));
     t->showLivePlan();
     QCOMPARE(table->rowCount(), catalogueRows);
+    QVERIFY2(inputsNote->text().contains(QStringLiteral("the scenario's controls")), qPrintable(inputsNote->text()));
 }
 
 void TestPlanTab::noDeviceFitsKeepsThePlotsSize()

@@ -746,7 +746,8 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     addInput(tr("&ITL SLO"), m_itl);
     addInput(tr("&PUE"), m_pue);
     inputs->addStretch(1);
-    auto* note = new QLabel(tr("Model, prompt / output lengths and efficiencies: the scenario's controls."), this);
+    auto* note = m_inputsNote = new QLabel(tr("Model, prompt / output lengths and efficiencies: the scenario's controls."), this);
+    note->setObjectName(QStringLiteral("planInputsNote"));
     note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
     // The check box beside the note, not after the four boxes: one row of them all was 960 px wide and, with a 1280 px
@@ -1482,6 +1483,11 @@ void PlanTab::showSource()
     showCurrency();
     fillEconomicsTable(); // the file's devices, prices and power while it is shown, the catalogue's again after
     m_live->setVisible(file);
+    // A plan file brings its own model, lengths and efficiencies ("set"): the note said the scenario's controls with a
+    // file shown (a new-user trial, stop 30).
+    m_inputsNote->setText(file ? tr("Model, prompt / output lengths and efficiencies: the plan file's (the controls on the left do not "
+                                    "change it).")
+                               : tr("Model, prompt / output lengths and efficiencies: the scenario's controls."));
     if (!file) {
         m_source->setText(tr("Plan for the window's scenario (live: it follows the scenario's controls and the inputs below)."));
         m_source->setToolTip(QString());

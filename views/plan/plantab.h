@@ -328,6 +328,7 @@ private:
     std::optional<model::PlanFile> m_planFile; ///< the plan file shown instead of the live plan
     QString m_planFilePath;
     QLabel* m_source = nullptr;
+    QLabel* m_inputsNote = nullptr; ///< where the model, lengths and efficiencies come from (the scenario's or the file's)
     QPushButton* m_openFile = nullptr;
     QPushButton* m_live = nullptr;
 };
