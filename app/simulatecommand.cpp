@@ -533,6 +533,22 @@ int runSimulate(const QString& file, const SimulateOptions& options)
     // A note, not an error: the run is still the one asked for (a limit of 0 under static batching needs no word).
     if (sim.config.maxPrefillsPerStep > 0 && !model::maxPrefillsPerStepApplies(sim.config))
         printLine(stderr, QStringLiteral("ridgeline: %1: note: %2").arg(file, QString::fromStdString(model::maxPrefillsPerStepText(sim.config))));
+    // Prompts past the model's trained context (model.max_position_embeddings): served all the same, as a note, the
+    // rule of the report and the plan (an adversarial trial, stop 30: the simulator never compared them). The longest
+    // prompt a class can draw: a fixed length, a uniform's max, a log-normal's clamp or else its p99.
+    if (const int trained = sim.scenario.model.maxPositionEmbeddings; trained > 0)
+        for (const model::RequestClass& c : sim.config.classes) {
+            const model::LengthDistribution& d = c.prompt;
+            const double longest = d.kind == model::LengthDistribution::Kind::Fixed     ? d.value
+                                   : d.kind == model::LengthDistribution::Kind::Uniform ? d.max
+                                   : d.max > 0                                          ? d.max
+                                                                                        : d.p99;
+            if (longest > trained)
+                printLine(stderr, QStringLiteral("ridgeline: %1: note: class \"%2\" has prompts of up to %3 tokens, past the model's trained "
+                                                 "context of %4 (model.max_position_embeddings); they are simulated all the same")
+                                      .arg(file, QString::fromStdString(c.name), QString::number(longest, 'f', 0))
+                                      .arg(trained));
+        }
     if (sim.trace.skippedRows > 0)
         printLine(stderr, QStringLiteral("ridgeline: %1: %2 trace row(s) with 0 context or generated tokens (failed requests) were left out")
                               .arg(file)

@@ -322,6 +322,9 @@ private slots:
         QJsonObject file = QJsonDocument::fromJson(shipped.readAll()).object();
         QJsonObject scenario = file.value(QStringLiteral("scenario")).toObject();
         scenario.insert(QStringLiteral("serving"), QJsonObject{{QStringLiteral("max_context_tokens"), 100}});
+        QJsonObject model = scenario.value(QStringLiteral("model")).toObject();
+        model.insert(QStringLiteral("max_position_embeddings"), 100);
+        scenario.insert(QStringLiteral("model"), model);
         file.insert(QStringLiteral("scenario"), scenario);
         QJsonObject simulation = file.value(QStringLiteral("simulation")).toObject();
         simulation.insert(QStringLiteral("duration_s"), 5);
@@ -341,6 +344,12 @@ private slots:
         QCOMPARE(all.value(QStringLiteral("rejected_over_max_context")).toInt(), requests);
         QVERIFY2(r.err.contains(QStringLiteral("%1 of %1 requests were rejected").arg(requests).toUtf8()), r.err.constData());
         QVERIFY2(r.err.contains("serving.max_context_tokens = 100"), r.err.constData());
+        // Stop 30's trials: the simulator never compared prompts with the trained context, and with every request
+        // rejected its latencies read 0 ms. A note names the class; the statistics of no sample are null.
+        QVERIFY2(r.err.contains("past the model's trained context of 100 (model.max_position_embeddings)"), r.err.constData());
+        const QJsonObject ttft = all.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("ttft")).toObject();
+        QCOMPARE(ttft.value(QStringLiteral("count")).toInt(-1), 0);
+        QVERIFY2(ttft.value(QStringLiteral("mean")).isNull(), qPrintable(QString::fromUtf8(QJsonDocument(ttft).toJson())));
     }
 
     void simulatePrefixCacheKeys()
