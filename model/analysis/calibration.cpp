@@ -783,9 +783,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             // load (closed or open loop, TTFT at two or more concurrencies, one above 1; loadedPrefills()) the points
             // price the prefill apart from it, so one prompt length is then enough. Single requests alone give TTFT =
             // overhead + prefill, and static batches overhead + step overhead + prefill: neither can be split.
-            if (!options.fitFrontend) {
-        params[10].free = false;
-    } else if (!loadedPrefills(points, ttftRows)) {
+            if (!loadedPrefills(points, ttftRows)) {
                 params[7].free = false;
                 r.notes.push_back("one prompt length, never chunked, no point under load: the per-chunk cost and the per-request "
                                   "TTFT overhead cannot be told from prefill MFU; kept at the scenario's values");
