@@ -17,18 +17,25 @@
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
 // (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise. --no-frontend keeps the serial
 // front end (efficiency.frontend_serial_ms) at 0 in every fit: the table as it was before that term, for comparison.
+// --prior-from DIR/NAME fits the measured set NAME (NAME.csv, NAME.scenario.json) in-sample first and takes Gaussian priors
+// from it (mu = its fitted value, sigma = its standard error x --prior-sigma-scale, default 1) on the parameters of
+// --prior-params (comma-separated keys, default efficiency.ttft_overhead_ms,efficiency.mfu_prefill); every fit of a set on
+// the same device (hardware.name) then uses them where its points cannot identify those parameters
+// (BenchmarkFitOptions::priors). Never for the prior's own set (that would fit it on itself), nor for another device's.
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 
 #include "model/files/benchmarkfile.h"
 #include "model/analysis/benchmarkpredict.h"
@@ -41,6 +48,33 @@ namespace {
 
 bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
 std::string g_only;        // --only in-sample|concurrency|prompt: that column alone (floor and planning always), the others "-"
+
+/** The measured set NAME in DIR: its points and its scenario at the floor (efficiencies cleared). "" or why not. */
+std::string loadSet(const QDir& dir, const QString& name, BenchmarkFile& file, Scenario& floor)
+{
+    QFile csv(dir.filePath(name + QStringLiteral(".csv"))), sc(dir.filePath(name + QStringLiteral(".scenario.json")));
+    if (!csv.open(QIODevice::ReadOnly) || !sc.open(QIODevice::ReadOnly))
+        return "cannot open the CSV or the scenario";
+    if (std::string e = readBenchmarkFile(csv.readAll(), name.toStdString(), file); !e.empty())
+        return e;
+    floor = defaultScenario();
+    if (std::string e = applyJsonText(floor, sc.readAll()); !e.empty())
+        return e;
+    floor.efficiency = Efficiency{};
+    return {};
+}
+
+/** "; prior from SET: key mu +- sigma, ..." for the priors a fit used, or "". */
+std::string priorText(const BenchmarkFitResult& fit)
+{
+    std::string t;
+    for (const ParameterPrior& p : fit.priorsApplied) {
+        char b[200];
+        std::snprintf(b, sizeof b, "%s %.4g +- %.2g", p.key.c_str(), p.mean, p.sigma);
+        t += (t.empty() ? "; prior from " + p.source + ": " : std::string(", ")) + b;
+    }
+    return t;
+}
 
 bool column(const char* name)
 {
@@ -139,7 +173,7 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
                 + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
                 + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
                 + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + ", " + coefficient("frontend", fit.frontendSerialMs, " ms")
-                + budgetText(fit) + "\n";
+                + budgetText(fit) + priorText(fit) + "\n";
         const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
         for (size_t i = 0; i < test.size(); ++i)
             if (r[i].error.empty()) {
@@ -183,9 +217,17 @@ int main(int argc, char** argv)
 {
     BenchmarkOptions engine; // vLLM V1 defaults (docs/cost-model.md)
     BenchmarkFitOptions fo;
+    std::string priorFrom, priorParams = "efficiency.ttft_overhead_ms,efficiency.mfu_prefill";
+    double priorSigmaScale = 1;
     int arg = 1;
     for (; argc > arg; ++arg)
-        if (std::strcmp(argv[arg], "--fit-token-budget") == 0)
+        if (std::strcmp(argv[arg], "--prior-from") == 0 && argc > arg + 1)
+            priorFrom = argv[++arg];
+        else if (std::strcmp(argv[arg], "--prior-params") == 0 && argc > arg + 1)
+            priorParams = argv[++arg];
+        else if (std::strcmp(argv[arg], "--prior-sigma-scale") == 0 && argc > arg + 1)
+            priorSigmaScale = std::atof(argv[++arg]);
+        else if (std::strcmp(argv[arg], "--fit-token-budget") == 0)
             fo.fitTokenBudget = true;
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
             fo.fitPrefillLimit = true;
@@ -214,8 +256,8 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] "
-                             "DIR [NAME...]\n");
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
+                             "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
         return 2;
     }
     const QDir dir(QString::fromLocal8Bit(argv[arg]));
@@ -227,6 +269,39 @@ int main(int argc, char** argv)
             names << f.chopped(int(std::strlen(".scenario.json")));
 
     fo.engine = engine;
+
+    // Priors from another measured set, fitted in-sample with the same options (and no priors).
+    std::vector<ParameterPrior> priors;
+    std::string priorDevice, priorName;
+    if (!priorFrom.empty()) {
+        const QFileInfo at(QString::fromLocal8Bit(priorFrom.c_str()));
+        QString name = at.fileName();
+        for (const char* suffix : {".csv", ".scenario.json"})
+            if (name.endsWith(QLatin1String(suffix)))
+                name.chop(int(std::strlen(suffix)));
+        BenchmarkFile file;
+        Scenario floor;
+        BenchmarkFitResult fit;
+        std::vector<std::string> keys;
+        for (const QString& k : QString::fromStdString(priorParams).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            keys.push_back(k.trimmed().toStdString());
+        std::string e = loadSet(at.dir(), name, file, floor);
+        if (e.empty())
+            e = calibrateBenchmark(floor, file.points, fo, fit);
+        if (e.empty())
+            e = priorsFromFit(fit, keys, name.toStdString(), priorSigmaScale, priors);
+        if (!e.empty()) {
+            std::fprintf(stderr, "--prior-from %s: %s\n", priorFrom.c_str(), e.c_str());
+            return 2;
+        }
+        priorDevice = floor.hardware.name;
+        priorName = name.toStdString();
+        std::printf("Priors from %s (%s, in-sample fit, sigma = standard error x %g), for sets on the same device other than itself:",
+                    priorName.c_str(), priorDevice.c_str(), priorSigmaScale);
+        for (const ParameterPrior& p : priors)
+            std::printf(" %s %.4g +- %.2g;", p.key.c_str(), p.mean, p.sigma);
+        std::printf("\n\n");
+    }
 
     const char* schedulerName = engine.scheduler == SchedulerVersion::V1   ? "vLLM V1 scheduler"
                                 : engine.scheduler == SchedulerVersion::V0 ? "vLLM V0 scheduler"
@@ -243,22 +318,16 @@ int main(int argc, char** argv)
                 "held-out conc", "held-out ISL");
     std::string details;
     for (const QString& name : names) {
-        QFile csv(dir.filePath(name + QStringLiteral(".csv"))), sc(dir.filePath(name + QStringLiteral(".scenario.json")));
-        if (!csv.open(QIODevice::ReadOnly) || !sc.open(QIODevice::ReadOnly)) {
-            std::fprintf(stderr, "%s: cannot open the CSV or the scenario\n", qPrintable(name));
-            return 1;
-        }
         BenchmarkFile file;
-        if (const std::string e = readBenchmarkFile(csv.readAll(), name.toStdString(), file); !e.empty()) {
+        Scenario floor;
+        if (const std::string e = loadSet(dir, name, file, floor); !e.empty()) {
             std::fprintf(stderr, "%s: %s\n", qPrintable(name), e.c_str());
             return 1;
         }
-        Scenario floor = defaultScenario();
-        if (const std::string e = applyJsonText(floor, sc.readAll()); !e.empty()) {
-            std::fprintf(stderr, "%s: %s\n", qPrintable(name), e.c_str());
-            return 1;
-        }
-        floor.efficiency = Efficiency{};
+        // The priors only for another set on the prior's device: never the prior's own points.
+        BenchmarkFitOptions setFo = fo;
+        if (!priors.empty() && floor.hardware.name == priorDevice && name.toStdString() != priorName)
+            setFo.priors = priors;
         Scenario planning = floor;
         planning.efficiency.bandwidth = 0.75;
         planning.efficiency.mfuPrefill = 0.40;
@@ -270,17 +339,17 @@ int main(int argc, char** argv)
         Mape inSample;
         if (!column("in-sample"))
             ;
-        else if (const std::string e = calibrateBenchmark(floor, file.points, fo, fit); !e.empty())
+        else if (const std::string e = calibrateBenchmark(floor, file.points, setFo, fit); !e.empty())
             std::fprintf(stderr, "%s: fit failed: %s\n", qPrintable(name), e.c_str());
         else
             inSample = score(fit.calibrated, file.points, engine);
         std::string concFits, islFits;
         const Mape byConcurrency = !column("concurrency") ? Mape{}
                                    : heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.concurrency; }),
-                                             fo, concFits);
+                                             setFo, concFits);
         const Mape byPrompt = !column("prompt") ? Mape{}
                               : heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.inputTokens; }),
-                                        fo, islFits);
+                                        setFo, islFits);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         std::printf("%-34s %6zu  %-13s  %-13s  %-13s  %-13s  %-13s\n", qPrintable(name), file.points.size(), atFloor.text().c_str(),
                     atPlanning.text().c_str(), inSample.text().c_str(), byConcurrency.text().c_str(), byPrompt.text().c_str());
@@ -292,7 +361,7 @@ int main(int argc, char** argv)
                    + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
                 + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
                    + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + ", " + coefficient("frontend", fit.frontendSerialMs, " ms")
-                   + budgetText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
+                   + budgetText(fit) + priorText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
                    + std::to_string(fit.evaluations) + " evaluations\n";
         for (const std::string& n : fit.notes)
             details += "    note: " + n + "\n";

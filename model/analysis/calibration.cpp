@@ -678,6 +678,9 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         r.ttftMapeBefore = before.ttftMape;
     }
 
+    // Parameters the points cannot identify by the rules below (decided from the points alone): the only ones a prior
+    // from other data (BenchmarkFitOptions::priors) may pull.
+    std::array<bool, kParameters> unidentified{};
     std::array<FitParameter, kParameters> params = {{{"efficiency.bandwidth", 0.01, 1.0, 0.75, 0.01},
                                                      {"efficiency.mfu_prefill", 0.01, 1.0, 0.40, 0.01},
                                                      {"efficiency.mfu_decode", 0.01, 1.0, 0.50, 0.01},
@@ -708,6 +711,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         if (contexts < 2) {
             params[5].free = false;
             params[6].free = false;
+            unidentified[5] = unidentified[6] = true;
             r.notes.push_back("ITL slopes against the batch at fewer than two contexts: the KV-read bandwidth efficiency and the "
                               "per-sequence cost are not fitted (kept at the scenario's values)");
         }
@@ -725,6 +729,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         }
         if (loneContexts.size() < 2) {
             params[8].free = false;
+            unidentified[8] = true;
             r.notes.push_back("ITL of a single request at fewer than two contexts: the lone-sequence KV read (eta_kv1) is not fitted "
                               "(kept at the scenario's value)");
         } else if (const double start = loneSequenceStart(scenario, points, itlRows); start > 0) {
@@ -740,6 +745,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             promptLengths.insert(std::llround(std::log(std::max(1.0, points[size_t(i)].inputTokens)) / std::log(1.1)));
         if (promptLengths.size() < 2) {
             params[9].free = false;
+            unidentified[9] = true;
             r.notes.push_back("TTFT at fewer than two prompt lengths: the prefill attention MFU is not fitted (kept at the scenario's "
                               "value; 0 means the same as MFU prefill)");
         }
@@ -778,6 +784,10 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         }
         if (lengths.size() < 2 && !chunked) {
             params[4].free = false;
+            // One prompt length: a per-request time (t_req, or a chunk every request pays once) and the prefill's MFU
+            // trade against each other; under load the points separate t_req from the prefill only weakly (the NIM set's
+            // half of ISL 2,000 puts t_req at 0 and MFU prefill at 0.66, docs/cost-model.md). All four may take a prior.
+            unidentified[1] = unidentified[4] = unidentified[7] = unidentified[9] = true;
             // The per-request TTFT overhead is a fixed time per request too, but it delays only the request's own first
             // token, while the prefill time also delays every other request's tokens and first token: under in-flight
             // load (closed or open loop, TTFT at two or more concurrencies, one above 1; loadedPrefills()) the points
@@ -794,6 +804,42 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             }
         }
     }
+    // Priors from other data: only on parameters the points cannot identify (above); each frees its parameter, started
+    // at mu, and adds the row (p - mu) / sigma to the residuals, so the objective gains ((p - mu) / sigma)^2.
+    std::vector<std::pair<int, ParameterPrior>> priors; // (parameter index, prior)
+    for (const ParameterPrior& prior : options.priors) {
+        int j = 0;
+        while (j < kParameters && prior.key != params[size_t(j)].key)
+            ++j;
+        if (j == kParameters)
+            return "a prior on \"" + prior.key + "\": not a parameter of the benchmark calibration";
+        if (!(prior.sigma > 0) || !std::isfinite(prior.mean))
+            return "a prior on " + prior.key + ": sigma must be above 0 and mu finite";
+        const std::string text = prior.key + " " + messageNumber(prior.mean) + " +- " + messageNumber(prior.sigma) + " (prior from "
+                                 + prior.source + ")";
+        if (!unidentified[size_t(j)]) {
+            r.notes.push_back("prior not applied: " + text + "; the points identify it");
+            continue;
+        }
+        params[size_t(j)].free = true;
+        params[size_t(j)].start = std::clamp(prior.mean, params[size_t(j)].lower, params[size_t(j)].upper);
+        priors.emplace_back(j, prior);
+        r.priorsApplied.push_back(prior);
+        r.notes.push_back("prior applied: " + text + "; the points cannot identify it");
+    }
+    const Eigen::Index priorRows = Eigen::Index(priors.size());
+    const Eigen::Index totalRows = rows + priorRows;
+    // The fit's residuals at parameters xv on scenario at: the points' relative residuals, then one row per prior.
+    auto evaluate = [&](const Scenario& at, const Eigen::VectorXd& xv) {
+        Residuals res = score(withParameters(at, xv), fitEngine);
+        res.r.conservativeResize(totalRows);
+        for (Eigen::Index k = 0; k < priorRows; ++k) {
+            const auto& [j, prior] = priors[size_t(k)];
+            res.r(rows + k) = (xv(j) - prior.mean) / prior.sigma;
+        }
+        return res;
+    };
+
     Eigen::VectorXd x(kParameters);
     for (int j = 0; j < kParameters; ++j)
         x(j) = params[size_t(j)].start;
@@ -821,13 +867,13 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
 
     // The token budget the fit predicts with: the scenario's, else the engine's; searched with fitTokenBudget.
     Scenario base = scenario;
-    Eigen::MatrixXd J(rows, kParameters);
+    Eigen::MatrixXd J(totalRows, kParameters);
     std::array<bool, kParameters> determined{};
     Residuals current;
     double cost = 0;
     // Bounded Levenberg-Marquardt from x at the budget in base; leaves x, current, cost, J and determined at its end.
     auto levenbergMarquardt = [&]() {
-        current = score(withParameters(base, x), fitEngine);
+        current = evaluate(base, x);
         ++r.evaluations;
         cost = current.r.squaredNorm();
         double lambda = 1e-2;
@@ -843,7 +889,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 if (xh(j) + h > params[size_t(j)].upper)
                     h = -h;
                 xh(j) += h;
-                const Residuals rh = score(withParameters(base, xh), fitEngine);
+                const Residuals rh = evaluate(base, xh);
                 ++r.evaluations;
                 if (rh.ok)
                     J.col(j) = (rh.r - current.r) / h;
@@ -889,7 +935,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 }
                 Eigen::VectorXd xn = x + delta;
                 clampTo(xn);
-                const Residuals trial = score(withParameters(base, xn), fitEngine);
+                const Residuals trial = evaluate(base, xn);
                 ++r.evaluations;
                 const double trialCost = trial.r.squaredNorm();
                 if (trial.ok && trialCost < cost) {
@@ -952,7 +998,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             for (const int v : values) {
                 Scenario at = base;
                 at.serving.*field = v;
-                const Residuals res = score(withParameters(at, x), fitEngine);
+                const Residuals res = evaluate(at, x);
                 ++r.evaluations;
                 const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
                 costs.emplace_back(v, c);
@@ -994,9 +1040,9 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             freeAt.push_back(j);
     }
     std::array<std::optional<double>, kParameters> se{};
-    const Eigen::Index dof = rows - Eigen::Index(freeAt.size());
+    const Eigen::Index dof = totalRows - Eigen::Index(freeAt.size());
     if (!freeAt.empty() && dof > 0) {
-        Eigen::MatrixXd Jf(rows, Eigen::Index(freeAt.size()));
+        Eigen::MatrixXd Jf(totalRows, Eigen::Index(freeAt.size()));
         for (size_t k = 0; k < freeAt.size(); ++k)
             Jf.col(Eigen::Index(k)) = J.col(freeAt[k]);
         const Eigen::MatrixXd JtJ = Jf.transpose() * Jf;
@@ -1032,6 +1078,40 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     if (const std::vector<ScenarioError> problems = validate(r.calibrated); !problems.empty())
         return "the fit gives a scenario Ridgeline refuses (" + problems.front().message + ")";
     out = std::move(r);
+    return {};
+}
+
+std::string priorsFromFit(const BenchmarkFitResult& fit, const std::vector<std::string>& keys, const std::string& source,
+                          double sigmaScale, std::vector<ParameterPrior>& out)
+{
+    const std::pair<const char*, const Coefficient*> known[] = {
+        {"efficiency.bandwidth", &fit.bandwidthEfficiency},
+        {"efficiency.mfu_prefill", &fit.mfuPrefill},
+        {"efficiency.mfu_decode", &fit.mfuDecode},
+        {"efficiency.step_overhead_ms", &fit.stepOverheadMs},
+        {"efficiency.chunk_overhead_ms", &fit.chunkOverheadMs},
+        {"efficiency.kv_bandwidth", &fit.kvBandwidthEfficiency},
+        {"efficiency.per_sequence_overhead_us", &fit.perSequenceOverheadUs},
+        {"efficiency.ttft_overhead_ms", &fit.ttftOverheadMs},
+        {"efficiency.kv_bandwidth_one_sequence", &fit.kvOneSequenceBandwidthEfficiency},
+        {"efficiency.mfu_prefill_attention", &fit.mfuPrefillAttention},
+        {"efficiency.frontend_serial_ms", &fit.frontendSerialMs}};
+    if (!(sigmaScale > 0))
+        return "the prior's sigma scale must be above 0";
+    std::vector<ParameterPrior> priors;
+    for (const std::string& key : keys) {
+        const Coefficient* c = nullptr;
+        for (const auto& [name, coefficient] : known)
+            if (key == name)
+                c = coefficient;
+        if (!c)
+            return "\"" + key + "\": not a parameter of the benchmark calibration";
+        if (!c->fitted || !c->standardError || !(*c->standardError > 0))
+            return key + " = " + messageNumber(c->value) + " in the fit of " + source
+                   + " has no standard error (not fitted, or at a bound): no prior can be taken from it";
+        priors.push_back({key, c->value, *c->standardError * sigmaScale, source});
+    }
+    out = std::move(priors);
     return {};
 }
 

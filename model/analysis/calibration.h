@@ -74,6 +74,19 @@ struct CalibrationResult {
  */
 std::string calibrate(const Scenario& scenario, const std::vector<Measurement>& data, CalibrationResult& out);
 
+/**
+ * A Gaussian prior on one fitted parameter of calibrateBenchmark(), from other data (another measured set on the same
+ * device family): the fit adds ((p - mean) / sigma)^2 to its objective (the sum of squared relative residuals) while the
+ * points cannot identify p, and never otherwise (BenchmarkFitOptions::priors). Units: the parameter's key's
+ * (efficiency.ttft_overhead_ms in ms, efficiencies as fractions).
+ */
+struct ParameterPrior {
+    std::string key;    ///< the parameter, as calibrateBenchmark() names it (e.g. "efficiency.ttft_overhead_ms")
+    double mean = 0;    ///< mu, in the key's unit
+    double sigma = 0;   ///< > 0, in the key's unit (e.g. the standard error of the fit it comes from)
+    std::string source; ///< where mu and sigma come from (a measured set's name), printed with the fit
+};
+
 /** Options of calibrateBenchmark(). */
 struct BenchmarkFitOptions {
     BenchmarkOptions engine;          ///< the engine the prediction simulates (as --predict)
@@ -94,6 +107,12 @@ struct BenchmarkFitOptions {
     /** Fit the serial front end (efficiency.frontend_serial_ms) where the points allow it (TTFT under in-flight load);
      *  false keeps the scenario's value (measured_accuracy --no-frontend: the table without it, for comparison). */
     bool fitFrontend = true;
+    /** Gaussian priors from other data (ParameterPrior), each applied only while the points cannot identify its parameter:
+     *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
+     *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
+     *  the per-sequence cost with ITL slopes at fewer than two contexts; eta_kv1 without single requests at two contexts.
+     *  An applied prior frees its parameter (started at mu); one on an identified parameter is left out, with a note. */
+    std::vector<ParameterPrior> priors;
 };
 
 /** What calibrateBenchmark() found. MAPE as fractions over the points each latency was compared on. */
@@ -127,8 +146,17 @@ struct BenchmarkFitResult {
     double itlMapeBefore = 0, itlMapeAfter = 0, ttftMapeBefore = 0, ttftMapeAfter = 0;
     int iterations = 0, evaluations = 0;
     std::vector<std::string> notes;  ///< parameters at a bound or not determined by the data, points left out
+    std::vector<ParameterPrior> priorsApplied; ///< the priors of BenchmarkFitOptions::priors that entered this fit
     Scenario calibrated;             ///< the scenario with the fitted values
 };
+
+/**
+ * Priors on @p keys from a fit @p fit of other data named @p source: each key's fitted value as mu and its standard error
+ * times @p sigmaScale as sigma. Returns "" or why not (an unknown key, or a parameter that fit did not give a standard
+ * error for: not fitted, or at a bound).
+ */
+std::string priorsFromFit(const BenchmarkFitResult& fit, const std::vector<std::string>& keys, const std::string& source,
+                          double sigmaScale, std::vector<ParameterPrior>& out);
 
 /**
  * Fits eta_bw, prefill and decode MFU, the fixed step overhead, the per-chunk prefill cost, the KV-read

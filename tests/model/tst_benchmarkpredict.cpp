@@ -851,6 +851,63 @@ private slots:
         QCOMPARE(staticFit.calibrated.efficiency.ttftOverheadSeconds, 0.0);
     }
 
+    void calibrationPriorPullsOnlyAnUnidentifiedParameter()
+    {
+        // Single requests of one prompt length (the truth's per-request TTFT overhead 5 ms): TTFT = overhead + prefill, so
+        // the fit cannot tell the overhead from prefill MFU and keeps it at the scenario's 0. A Gaussian prior from other
+        // data (mu 3 ms, sigma 0.2 ms) frees it, pulls it to mu, and MFU prefill takes up the rest of the measured TTFT. A
+        // prior on eta_bw, which the ITL points identify, is left out: eta_bw ends where the data put it without priors.
+        Scenario truth = planning();
+        truth.efficiency.ttftOverheadSeconds = 5e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 8;
+        fo.maxIterations = 6;
+        std::vector<BenchmarkPoint> points;
+        for (double osl : {16.0, 48.0}) {
+            BenchmarkPoint p = closedLoop(1, 1000, osl);
+            p.latencies.clear();
+            const BenchmarkPrediction r = predict(truth, p, fo.engine);
+            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            points.push_back(p);
+        }
+        const Scenario start = planning();
+        BenchmarkFitResult plain;
+        QCOMPARE(calibrateBenchmark(start, points, fo, plain), std::string());
+        QVERIFY(!plain.ttftOverheadMs.fitted);
+        QVERIFY(plain.priorsApplied.empty());
+
+        fo.priors = {{"efficiency.ttft_overhead_ms", 3.0, 0.2, "other set"}, {"efficiency.bandwidth", 0.3, 0.01, "other set"}};
+        BenchmarkFitResult withPrior;
+        QCOMPARE(calibrateBenchmark(start, points, fo, withPrior), std::string());
+        QCOMPARE(withPrior.priorsApplied.size(), size_t(1));
+        QCOMPARE(withPrior.priorsApplied.front().key, std::string("efficiency.ttft_overhead_ms"));
+        QVERIFY2(withPrior.ttftOverheadMs.fitted && std::abs(withPrior.ttftOverheadMs.value - 3.0) < 0.1,
+                 qPrintable(QString::number(withPrior.ttftOverheadMs.value)));
+        QCOMPARE(withPrior.calibrated.efficiency.ttftOverheadSeconds, withPrior.ttftOverheadMs.value / 1e3);
+        QVERIFY2(withPrior.ttftMapeAfter < 0.02, qPrintable(QString::number(withPrior.ttftMapeAfter))); // MFU prefill took the rest
+        QVERIFY2(std::abs(withPrior.bandwidthEfficiency.value - plain.bandwidthEfficiency.value) < 0.02,
+                 qPrintable(QStringLiteral("%1 against %2 without priors").arg(withPrior.bandwidthEfficiency.value).arg(plain.bandwidthEfficiency.value)));
+        bool saidApplied = false, saidLeftOut = false;
+        for (const std::string& n : withPrior.notes) {
+            saidApplied = saidApplied || (n.find("prior applied: efficiency.ttft_overhead_ms") != std::string::npos && n.find("other set") != std::string::npos);
+            saidLeftOut = saidLeftOut || n.find("prior not applied: efficiency.bandwidth") != std::string::npos;
+        }
+        QVERIFY(saidApplied);
+        QVERIFY(saidLeftOut);
+
+        // Priors from a fit: its values and standard errors; a parameter it did not fit gives none.
+        std::vector<ParameterPrior> fromFit;
+        BenchmarkFitResult source;
+        source.mfuPrefill = {0.62, 0.013, true};
+        QCOMPARE(priorsFromFit(source, {"efficiency.mfu_prefill"}, "set", 2.0, fromFit), std::string());
+        QCOMPARE(fromFit.size(), size_t(1));
+        QCOMPARE(fromFit.front().mean, 0.62);
+        QCOMPARE(fromFit.front().sigma, 0.026);
+        QVERIFY(!priorsFromFit(source, {"efficiency.ttft_overhead_ms"}, "set", 1.0, fromFit).empty());
+        QVERIFY(!priorsFromFit(source, {"efficiency.no_such_key"}, "set", 1.0, fromFit).empty());
+    }
+
     void calibrationFitsTheTokenBudgetOnItsOwnPoints()
     {
         // Benchmarks made by TensorRT-LLM's scheduler with a 32,768-token budget (clients in lockstep: N prompts of
