@@ -22,6 +22,8 @@
 // --prior-params (comma-separated keys, default efficiency.ttft_overhead_ms,efficiency.mfu_prefill); every fit of a set on
 // the same device (hardware.name) then uses them where its points cannot identify those parameters
 // (BenchmarkFitOptions::priors). Never for the prior's own set (that would fit it on itself), nor for another device's.
+// --prior-values KEY=MU:SIGMA[,...] gives priors by value instead (e.g. a preset's values), for every set of the run: a
+// preset fitted on the set being scored has seen its held-out points, so such a run measures that leak, not accuracy.
 
 #include <chrono>
 #include <cmath>
@@ -219,12 +221,15 @@ int main(int argc, char** argv)
     BenchmarkFitOptions fo;
     std::string priorFrom, priorParams = "efficiency.ttft_overhead_ms,efficiency.mfu_prefill";
     double priorSigmaScale = 1;
+    std::string priorValues; // --prior-values KEY=MU:SIGMA,...
     int arg = 1;
     for (; argc > arg; ++arg)
         if (std::strcmp(argv[arg], "--prior-from") == 0 && argc > arg + 1)
             priorFrom = argv[++arg];
         else if (std::strcmp(argv[arg], "--prior-params") == 0 && argc > arg + 1)
             priorParams = argv[++arg];
+        else if (std::strcmp(argv[arg], "--prior-values") == 0 && argc > arg + 1)
+            priorValues = argv[++arg];
         else if (std::strcmp(argv[arg], "--prior-sigma-scale") == 0 && argc > arg + 1)
             priorSigmaScale = std::atof(argv[++arg]);
         else if (std::strcmp(argv[arg], "--fit-token-budget") == 0)
@@ -257,7 +262,7 @@ int main(int argc, char** argv)
     }
     if (argc <= arg) {
         std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
-                             "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
+                             "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
         return 2;
     }
     const QDir dir(QString::fromLocal8Bit(argv[arg]));
@@ -273,6 +278,23 @@ int main(int argc, char** argv)
     // Priors from another measured set, fitted in-sample with the same options (and no priors).
     std::vector<ParameterPrior> priors;
     std::string priorDevice, priorName;
+    std::vector<ParameterPrior> givenPriors; // --prior-values: for every set
+    for (const QString& item : QString::fromStdString(priorValues).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const qsizetype eq = item.indexOf(QLatin1Char('=')), colon = item.indexOf(QLatin1Char(':'));
+        bool okMu = false, okSigma = false;
+        ParameterPrior p;
+        if (eq > 0 && colon > eq) {
+            p.key = item.left(eq).trimmed().toStdString();
+            p.mean = item.mid(eq + 1, colon - eq - 1).toDouble(&okMu);
+            p.sigma = item.mid(colon + 1).toDouble(&okSigma);
+        }
+        if (!okMu || !okSigma || !(p.sigma > 0)) {
+            std::fprintf(stderr, "--prior-values %s: expected KEY=MU:SIGMA with SIGMA > 0\n", qPrintable(item));
+            return 2;
+        }
+        p.source = "--prior-values";
+        givenPriors.push_back(p);
+    }
     if (!priorFrom.empty()) {
         const QFileInfo at(QString::fromLocal8Bit(priorFrom.c_str()));
         QString name = at.fileName();
@@ -300,7 +322,12 @@ int main(int argc, char** argv)
                     priorName.c_str(), priorDevice.c_str(), priorSigmaScale);
         for (const ParameterPrior& p : priors)
             std::printf(" %s %.4g +- %.2g;", p.key.c_str(), p.mean, p.sigma);
-        std::printf("\n\n");
+        std::printf("\n  its fit: %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s\n\n", coefficient("eta_bw", fit.bandwidthEfficiency, "").c_str(),
+                    coefficient("MFU_pre", fit.mfuPrefill, "").c_str(), coefficient("MFU_dec", fit.mfuDecode, "").c_str(),
+                    coefficient("step", fit.stepOverheadMs, " ms").c_str(), coefficient("chunk", fit.chunkOverheadMs, " ms").c_str(),
+                    coefficient("eta_kv", fit.kvBandwidthEfficiency, "").c_str(), coefficient("per-seq", fit.perSequenceOverheadUs, " us").c_str(),
+                    coefficient("ttft", fit.ttftOverheadMs, " ms").c_str(), coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "").c_str(),
+                    coefficient("MFU_attn", fit.mfuPrefillAttention, "").c_str(), coefficient("frontend", fit.frontendSerialMs, " ms").c_str());
     }
 
     const char* schedulerName = engine.scheduler == SchedulerVersion::V1   ? "vLLM V1 scheduler"
@@ -328,6 +355,7 @@ int main(int argc, char** argv)
         BenchmarkFitOptions setFo = fo;
         if (!priors.empty() && floor.hardware.name == priorDevice && name.toStdString() != priorName)
             setFo.priors = priors;
+        setFo.priors.insert(setFo.priors.end(), givenPriors.begin(), givenPriors.end());
         Scenario planning = floor;
         planning.efficiency.bandwidth = 0.75;
         planning.efficiency.mfuPrefill = 0.40;
