@@ -111,7 +111,8 @@ struct BenchmarkFitOptions {
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
      *  the per-sequence cost with ITL slopes at fewer than two contexts; eta_kv1 without single requests at two contexts.
-     *  An applied prior frees its parameter (started at mu); one on an identified parameter is left out, with a note. */
+     *  An applied prior frees its parameter (started at mu when it was not free, else at its usual start); one on an
+     *  identified parameter is left out, with a note. */
     std::vector<ParameterPrior> priors;
 };
 
