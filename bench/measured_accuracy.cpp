@@ -7,7 +7,8 @@
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
 // sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
+// Usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
+//   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
 // prefilled per step (serving.max_prefills_per_step, BenchmarkFitOptions::fitPrefillLimit) the same way, where a fit's
