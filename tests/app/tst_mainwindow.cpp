@@ -3,6 +3,8 @@
 // signals, plot data and label text (compared with model::evaluate, not hard-coded answers).
 
 #include <cmath>
+#include <memory>
+#include <vector>
 
 #include <QApplication>
 #include <QBarSet>
@@ -101,6 +103,7 @@ private slots:
     void floorPlotsSkipStepsThatLeaveTheirInputs();
     void whatIfPlotsSkipStepsThatLeaveTheirInputs();
     void hiddenTabsAreBuiltOnFirstShow();
+    void startUpReplotsEachFloorPlotOnce();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void economicsFollowThePriceBox();
     void costPerOutputTokenSaysWhichShare();
@@ -576,6 +579,36 @@ void TestMainWindow::whatIfPlotsSkipStepsThatLeaveTheirInputs()
 
     window.refreshAll();
     QCOMPARE(kvFit->redrawCount(), redraws + 2);
+}
+
+void TestMainWindow::startUpReplotsEachFloorPlotOnce()
+{
+    // Issue 16, start-up: no floor plot is drawn before it is laid out (the constructor's refresh drew each at
+    // 100 x 30 px), and each is drawn once, at the size it is shown at (the what-if tabs showed their pages at a
+    // stale size and laid them out again after: two replots each).
+    MainWindow window(model::defaultScenario());
+    std::vector<std::unique_ptr<QSignalSpy>> replots;
+    for (ridgeline::views::PlotPanel* panel : window.plotPanels()) {
+        QVERIFY2(panel->plot()->axisRect()->outerRect().isEmpty(), qPrintable(panel->objectName()));
+        replots.push_back(std::make_unique<QSignalSpy>(panel->plot(), &QCustomPlot::afterReplot));
+    }
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    for (int i = 0; i < int(replots.size()); ++i) {
+        QCustomPlot* plot = window.plotPanels()[i]->plot();
+        QCOMPARE(replots[size_t(i)]->count(), 1);
+        QCOMPARE(plot->viewport(), plot->rect());
+        QVERIFY(plot->axisRect()->outerRect().width() > 200); // laid out at its size in the 1600 px window
+    }
+    // A step then replots each plot it changes once, as before.
+    window.document()->edit([](model::Scenario& s) { s.workload.batch *= 2; });
+    window.document()->evaluateNow();
+    QCoreApplication::processEvents();
+    const auto decode = window.plotPanels().indexOf(window.decodePanel());
+    QVERIFY(decode >= 0);
+    QCOMPARE(replots[size_t(decode)]->count(), 2);
 }
 
 void TestMainWindow::hiddenTabsAreBuiltOnFirstShow()

@@ -363,6 +363,7 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
     // Hover read-out, zoom and pan, context menu; the formulas under "Show formula" (and on the title's
     // tool tip: on the plot a tool tip would cover the read-out).
     m_interaction = PlotInteraction::install(m_plot, formulaToolTip);
+    m_plot->installEventFilter(this); // eventFilter(): a resize replot drops the queued one
     // Legend rows follow the width; labels flip to stay inside once the layout is final.
     connect(m_plot, &QCustomPlot::beforeReplot, this, [this] { plotkit::fitLegend(m_plot); });
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] { plotkit::fitLabels(m_plot); });
@@ -384,7 +385,21 @@ void PlotPanel::keepForReadout(const model::Scenario& scenario)
 
 void PlotPanel::replotNow()
 {
+    // A plot never laid out (the window not shown yet) replots in full on its first Resize, at the size it is
+    // shown at (eventFilter() then drops the queued replot): drawn now, at 100 x 30 px, it would be drawn twice.
+    if (m_plot->testAttribute(Qt::WA_PendingResizeEvent))
+        return;
     QCoreApplication::sendPostedEvents(m_plot, QEvent::MetaCall);
+}
+
+bool PlotPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // QCustomPlot::resizeEvent() replots at once (rpQueuedRefresh: a full replot, which also clears QCustomPlot's
+    // "replot queued" flag); a replot queued before (refresh()'s rpQueuedReplot, the plot's only queued calls, as
+    // replotNow() assumes) would then redraw the same. Dropped here, before that replot.
+    if (watched == m_plot && event->type() == QEvent::Resize)
+        QCoreApplication::removePostedEvents(m_plot, QEvent::MetaCall);
+    return QFrame::eventFilter(watched, event);
 }
 
 bool PlotPanel::sameInputsAsDrawn(const QByteArray& inputs)

@@ -221,6 +221,16 @@ public:
      */
     void replotNow();
 
+protected:
+    /**
+     * On the plot's Resize (before QCustomPlot::resizeEvent() replots it in full at the new size): drops the
+     * replot refresh() queued, which would draw the same again (issue 16: at start-up each floor plot was
+     * replotted in the window's constructor at 100 x 30 px, then again, queued, after its first resize).
+     */
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+public:
+
     /**
      * Makes the next refresh() redraw even when the plot's inputs are those it last drew (see
      * sameInputsAsDrawn()): after a change refresh() does not see, e.g. the theme's font scale or a

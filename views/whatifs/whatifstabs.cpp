@@ -8,6 +8,9 @@
 #include <QMenu>
 #include <QScrollArea>
 #include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QStyle>
+#include <QStyleOptionTabWidgetFrame>
 #include <QTabBar>
 #include <QVBoxLayout>
 
@@ -299,6 +302,24 @@ void WhatIfTabs::showEvent(QShowEvent* event)
     const int tab = currentIndex();
     if (tab >= 0 && tab <= TriageTab && m_stale[tab])
         refreshTab(tab);
+}
+
+void WhatIfTabs::resizeEvent(QResizeEvent* event)
+{
+    QTabWidget::resizeEvent(event);
+    if (isVisible())
+        return; // QTabWidget placed the tab bar and the pages itself
+    // A hidden QTabWidget defers its layout to showEvent(), which comes after its children were shown: the
+    // pages were first laid out at a stale size, then again at this one (every floor plot replotted twice at
+    // start-up). The rects are QTabWidget::setUpLayout()'s (Qt 6.4); should they ever differ from Qt's,
+    // showEvent() moves the pages as before.
+    auto* stack = findChild<QStackedWidget*>(QStringLiteral("qt_tabwidget_stackedwidget"), Qt::FindDirectChildrenOnly);
+    if (!stack)
+        return;
+    QStyleOptionTabWidgetFrame option;
+    initStyleOption(&option);
+    tabBar()->setGeometry(style()->subElementRect(QStyle::SE_TabWidgetTabBar, &option, this));
+    stack->setGeometry(style()->subElementRect(QStyle::SE_TabWidgetTabContents, &option, this));
 }
 
 void WhatIfTabs::refreshAll()

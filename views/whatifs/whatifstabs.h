@@ -95,6 +95,10 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    /** While hidden (the resize Qt sends as the tabs are shown, before their pages are), places the pages
+     *  where QTabWidget's showEvent() would, so that the current page is first laid out, and its plots
+     *  first replotted, at the size they keep (issue 16, start-up: each floor plot was replotted twice). */
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QWidget* page(const QString& objectName);
