@@ -110,6 +110,8 @@ private slots:
     void documentLabelMeasuresAsQLabelWithoutItsDocument();
     void documentLabelLaysANewTextOutOnce();
     void boundByNamesTheLargestTerm();
+    void sloLabelsStayApart_data();
+    void sloLabelsStayApart();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -490,6 +492,40 @@ void TestFloorPlot::boundByNamesTheLargestTerm()
     for (const views::HeadlineFigure& f : views::headlineFigures(window.document()->evaluatedScenario(), e))
         if (f.key == QLatin1String("decode_bound"))
             QCOMPARE(f.text, views::timeTermText(model::largestTimeTerm(e.decode)));
+}
+
+void TestFloorPlot::sloLabelsStayApart_data()
+{
+    QTest::addColumn<int>("batch");
+    QTest::newRow("default batch") << model::defaultScenario().workload.batch;
+    QTest::newRow("B = 1e9 (issue 14: 20, 40 and 100 ms labels on one another)") << 1000000000;
+}
+
+void TestFloorPlot::sloLabelsStayApart()
+{
+    QFETCH(int, batch);
+    model::Scenario s = model::defaultScenario();
+    s.workload.batch = batch;
+    s.workload.itlSloMs = {20, 40, 100};
+    QVERIFY(model::validate(s).empty());
+    views::SloPlot plot;
+    plot.resize(460, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.refresh(s, model::evaluate(s));
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    std::vector<QRectF> shown;
+    for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i) {
+        const QCPItemText* label = plot.sloLabels().at(i);
+        if (label->visible())
+            shown.emplace_back(QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized());
+    }
+    QVERIFY(plot.sloLabels().front()->visible()); // the tightest SLO's label is always kept
+    if (batch == model::defaultScenario().workload.batch)
+        QCOMPARE(shown.size(), s.workload.itlSloMs.size()); // room for all: none hidden
+    for (size_t i = 0; i < shown.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            QVERIFY2(!shown[i].intersects(shown[j]), qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(j)));
 }
 
 QTEST_MAIN(TestFloorPlot)
