@@ -6,6 +6,7 @@
 #include <memory>
 
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChartView>
 #include <QGridLayout>
 #include <QLabel>
@@ -112,6 +113,8 @@ private slots:
     void boundByNamesTheLargestTerm();
     void sloLabelsStayApart_data();
     void sloLabelsStayApart();
+    void tickLabelsStayShortAtExtremes_data();
+    void tickLabelsStayShortAtExtremes();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -526,6 +529,55 @@ void TestFloorPlot::sloLabelsStayApart()
     for (size_t i = 0; i < shown.size(); ++i)
         for (size_t j = 0; j < i; ++j)
             QVERIFY2(!shown[i].intersects(shown[j]), qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(j)));
+}
+
+void TestFloorPlot::tickLabelsStayShortAtExtremes_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<double>("value");
+    QTest::newRow("B = 1e9 (issue 14: the KV bar axis read 150000000 GB)") << QStringLiteral("batch") << 1e9;
+    QTest::newRow("S = 1e9 tokens") << QStringLiteral("context") << 1e9;
+    QTest::newRow("BW = 1e6 B/s") << QStringLiteral("bandwidth") << 1e6;
+    QTest::newRow("B = 2e9, S = 1e9 (the largest read)") << QStringLiteral("batch+context") << 1e9;
+}
+
+void TestFloorPlot::tickLabelsStayShortAtExtremes()
+{
+    QFETCH(QString, key);
+    QFETCH(double, value);
+    model::Scenario s = model::defaultScenario();
+    if (key.contains(QLatin1String("batch")))
+        s.workload.batch = key == QLatin1String("batch") ? int(value) : 2000000000;
+    if (key.contains(QLatin1String("context")))
+        s.workload.contextTokens = value;
+    if (key == QLatin1String("bandwidth"))
+        s.hardware.bandwidthBytesPerSecond = value;
+    QVERIFY(model::validate(s).empty());
+    const model::Evaluation e = model::evaluate(s);
+    constexpr qsizetype kMaxChars = 8;
+    for (FloorPlotId id : views::kFloorPlotIds) {
+        std::unique_ptr<views::FloorPlot> plot(views::createFloorPlot(id));
+        plot->resize(460, 420);
+        plot->show();
+        QVERIFY(QTest::qWaitForWindowExposed(plot.get()));
+        plot->refresh(s, e);
+        plot->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        for (QCPAxis* axis : plot->plot()->axisRect()->axes()) {
+            if (!axis->visible() || !axis->tickLabels())
+                continue;
+            for (const QString& label : axis->tickVectorLabels())
+                QVERIFY2(label.size() <= kMaxChars, qPrintable(plot->name() + QStringLiteral(": '") + axis->label()
+                                                               + QStringLiteral("' tick '") + label + QLatin1Char('\'')));
+        }
+        if (id == FloorPlotId::KvShare) {
+            QCategoryAxis* bytes = static_cast<views::KvSharePlot*>(plot.get())->bytesAxis();
+            QCOMPARE(bytes->count(), 3);
+            for (const QString& label : bytes->categoriesLabels())
+                QVERIFY2(label.size() <= kMaxChars, qPrintable(QStringLiteral("KV bar axis '") + label + QLatin1Char('\'')));
+            // The axis still ends at the total read in GB (the bars' unit): only the labels change unit.
+            QVERIFY(bytes->max() >= e.decode.readBytes / 1e9);
+        }
+    }
 }
 
 QTEST_MAIN(TestFloorPlot)
