@@ -115,6 +115,7 @@ private slots:
     void sloLabelsStayApart();
     void tickLabelsStayShortAtExtremes_data();
     void tickLabelsStayShortAtExtremes();
+    void decodeDrawsCommWithTensorParallelism();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -173,7 +174,7 @@ void TestFloorPlot::plotsReportThroughTheBaseClass()
     const model::Evaluation& e = window.document()->evaluation();
     // The CSV columns, as app/export.h documents them (a contract).
     const QList<QByteArrayList> columns{
-        {"batch", "t_step_ms", "t_mem_ms", "t_comp_ms", "tokens_per_s_total", "weight_floor_ms"},
+        {"batch", "t_step_ms", "t_mem_ms", "t_comp_ms", "tokens_per_s_total", "weight_floor_ms", "t_comm_ms"},
         {"intensity_flop_per_byte", "attainable_flop_per_s", "attainable_derated_flop_per_s"},
         {"context_tokens", "kv_share_fraction"},
         {"prompt_tokens", "linear_flop", "attention_flop", "total_flop", "prefill_ms"},
@@ -578,6 +579,47 @@ void TestFloorPlot::tickLabelsStayShortAtExtremes()
             QVERIFY(bytes->max() >= e.decode.readBytes / 1e9);
         }
     }
+}
+
+/** Issue 14: the decode plot had no t_comm curve, even where the all-reduce was the largest term. TP 8 across a slow
+ *  link: the curve holds the model's t_comm at B = 1 and B = 4096 (the grid's ends), is in the legend and the CSV's
+ *  last column; at TP 1 there is none. */
+void TestFloorPlot::decodeDrawsCommWithTensorParallelism()
+{
+    model::Scenario s = model::defaultScenario();
+    s.hardware.gpus = 8;
+    s.hardware.linkBandwidthBytesPerSecond = 5e9; // a slow link: t_comm the largest term
+    QVERIFY(model::validate(s).empty());
+    const model::Evaluation e = model::evaluate(s);
+    QCOMPARE(model::largestTimeTerm(e.decode), model::TimeTerm::Communication);
+    views::DecodePlot plot;
+    plot.refresh(s, e);
+    const QCPGraph* comm = plot.commGraph();
+    QVERIFY(comm->visible());
+    QVERIFY(plot.plot()->legend->hasItemWithPlottable(comm));
+    QCOMPARE(comm->data()->size(), int(e.sweeps.batch.size()));
+    for (int batch : {1, 4096}) {
+        model::Scenario at = s;
+        at.workload.batch = batch;
+        const double modelMs = model::evaluate(at).decode.commSeconds * 1e3; // the model at that batch, not the sweep
+        const auto point = comm->data()->findBegin(double(batch) * (1 - 1e-9), false);
+        QVERIFY(point != comm->data()->constEnd());
+        QVERIFY2(std::abs(point->key - batch) < 1e-6 * batch, qPrintable(QString::number(point->key)));
+        QVERIFY2(std::abs(point->value - modelMs) <= 1e-9 * modelMs,
+                 qPrintable(QStringLiteral("B = %1: curve %2 ms, model %3 ms").arg(batch).arg(point->value).arg(modelMs)));
+    }
+    QVERIFY(plot.csv(e).startsWith("batch,t_step_ms,t_mem_ms,t_comp_ms,tokens_per_s_total,weight_floor_ms,t_comm_ms\n"));
+    QVERIFY(views::DecodePlot::explain(s, e).steps.join(QLatin1Char('\n')).contains(QStringLiteral("t_comm(B)")));
+
+    // TP 1: no curve, no legend entry; the CSV column stays (zeros) so that the columns do not move.
+    model::Scenario one = s;
+    one.hardware.gpus = 1;
+    const model::Evaluation e1 = model::evaluate(one);
+    plot.refresh(one, e1);
+    QVERIFY(!comm->visible());
+    QVERIFY(comm->data()->isEmpty());
+    QVERIFY(!plot.plot()->legend->hasItemWithPlottable(comm));
+    QVERIFY((e1.sweeps.commMs == 0.0).all());
 }
 
 QTEST_MAIN(TestFloorPlot)
