@@ -588,7 +588,7 @@ void TestFloorPlot::decodeDrawsCommWithTensorParallelism()
 {
     model::Scenario s = model::defaultScenario();
     s.hardware.gpus = 8;
-    s.hardware.linkBandwidthBytesPerSecond = 5e9; // a slow link: t_comm the largest term
+    s.hardware.linkBandwidthBytesPerSecond = 1e9; // a slow link (1 GB/s): t_comm the largest term
     QVERIFY(model::validate(s).empty());
     const model::Evaluation e = model::evaluate(s);
     QCOMPARE(model::largestTimeTerm(e.decode), model::TimeTerm::Communication);
