@@ -55,6 +55,25 @@ int fail(int code, const QString& message)
     return code;
 }
 
+/**
+ * --screenshot at a --size below the window's minimum: the window keeps its minimum (a smaller one would overlap
+ * its widgets), so the PNG is larger than asked; one line on stderr says so, with the size rendered (@p rendered,
+ * pixels) and the window's minimum. Nothing when the size was honoured.
+ */
+void noteClampedSize(const QWidget& window, QSize requested, QSize rendered)
+{
+    if (rendered.width() <= requested.width() && rendered.height() <= requested.height())
+        return;
+    const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+    printLine(stderr, QStringLiteral("ridgeline: --size %1x%2 is below the window's minimum (%3x%4); rendered at %5x%6")
+                          .arg(requested.width())
+                          .arg(requested.height())
+                          .arg(minimum.width())
+                          .arg(minimum.height())
+                          .arg(rendered.width())
+                          .arg(rendered.height()));
+}
+
 bool hasAny(int argc, char** argv, std::initializer_list<const char*> names)
 {
     for (int i = 1; i < argc; ++i) {
@@ -145,8 +164,10 @@ QString helpText()
                "                         in order with the other --set (later ones override its figures)\n"
                "  --screenshot FILE.png  render the whole window offscreen to a PNG, then exit; with\n"
                "                         --simulate FILE, the Simulation tab with that file run\n"
-               "  --size WxH             window size for --screenshot (default 1600x1000); with --export\n"
-               "                         the size of each plot (default 720x480, the dashboard is 3 x 2)\n"
+               "  --size WxH             window size for --screenshot (default 1600x1000; below the window's\n"
+               "                         minimum, about 430 px wide, it renders at the minimum and says so\n"
+               "                         on stderr); with --export the size of each plot (default 720x480,\n"
+               "                         the dashboard is 3 x 2)\n"
                "  --export DIR           write every plot of every tab and the dashboard (PNG, PDF, SVG), each\n"
                "                         plot's curves (CSV) and summary.md into DIR without a display, then\n"
                "                         exit; with --simulate FILE, --calibrate DATA and/or --predict FILE\n"
@@ -730,6 +751,7 @@ int runPlanMode(const Options& o)
     const QImage image = window.grab().toImage();
     if (image.isNull())
         return fail(kExitFailure, QStringLiteral("--screenshot %1: the window could not be rendered").arg(o.screenshotFile));
+    noteClampedSize(window, o.size, image.size());
     if (const QString why = savePng(image, o.screenshotFile); !why.isEmpty())
         return fail(kExitFailure, QStringLiteral("--screenshot %1: cannot write the PNG: %2").arg(o.screenshotFile, why));
     return 0;
@@ -899,6 +921,7 @@ int runScreenshot(const model::Scenario& scenario, const Options& o)
     const QImage image = window.grab().toImage();
     if (image.isNull())
         return fail(kExitFailure, QStringLiteral("--screenshot %1: the window could not be rendered").arg(path));
+    noteClampedSize(window, o.size, image.size());
     if (const QString why = savePng(image, path); !why.isEmpty())
         return fail(kExitFailure, QStringLiteral("--screenshot %1: cannot write the PNG: %2").arg(path, why));
     return 0;

@@ -401,11 +401,13 @@ void evaluate(const Scenario& s, Evaluation& out)
     w.memoryMs.resize(w.batch.size());
     w.computeMs.resize(w.batch.size());
     w.stepMs.resize(w.batch.size());
+    w.commMs.resize(w.batch.size());
     for (Eigen::Index i = 0; i < w.batch.size(); ++i) {
         const StepBreakdown step = t.step(t.decodeStep(w.batch(i), S));
         w.memoryMs(i) = step.memorySeconds * 1000.0;
         w.computeMs(i) = step.computeSeconds * 1000.0;
         w.stepMs(i) = step.seconds * 1000.0;
+        w.commMs(i) = step.commSeconds * 1000.0;
     }
     w.tokensPerSecondPerUser = 1000.0 / w.stepMs;
     w.tokensPerSecondTotal = w.batch * w.tokensPerSecondPerUser;

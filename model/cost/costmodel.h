@@ -173,6 +173,7 @@ struct Sweeps {
     Eigen::ArrayXd batch;
     Eigen::ArrayXd stepMs, memoryMs, computeMs, tokensPerSecondTotal, tokensPerSecondPerUser;
     Eigen::ArrayXd weightFloorMs; ///< weights read / T / BW: flat when dense, rising with B for MoE
+    Eigen::ArrayXd commMs;        ///< t_comm(B), ms: the step's tensor-parallel all-reduces (CostTerms::step); 0 at T = 1
     // Over context S at the current batch: log-spaced from kContextMin to kContextMax tokens.
     Eigen::ArrayXd context;
     Eigen::ArrayXd kvShare;

@@ -164,7 +164,7 @@ void TestExport::csvValuesAreTheModels()
 
     QByteArray header;
     const QList<QList<double>> decode = rows(readFile(QDir(out).filePath(QStringLiteral("decode_floor.csv"))), &header);
-    QCOMPARE(header, QByteArray("batch,t_step_ms,t_mem_ms,t_comp_ms,tokens_per_s_total,weight_floor_ms"));
+    QCOMPARE(header, QByteArray("batch,t_step_ms,t_mem_ms,t_comp_ms,tokens_per_s_total,weight_floor_ms,t_comm_ms"));
     QCOMPARE(decode.size(), model::Sweeps::kBatchPoints);
     for (int i = 0; i < decode.size(); ++i) {
         QCOMPARE(decode[i][0], e.sweeps.batch[i]);

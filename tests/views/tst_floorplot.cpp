@@ -6,6 +6,7 @@
 #include <memory>
 
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChartView>
 #include <QGridLayout>
 #include <QLabel>
@@ -110,6 +111,11 @@ private slots:
     void documentLabelMeasuresAsQLabelWithoutItsDocument();
     void documentLabelLaysANewTextOutOnce();
     void boundByNamesTheLargestTerm();
+    void sloLabelsStayApart_data();
+    void sloLabelsStayApart();
+    void tickLabelsStayShortAtExtremes_data();
+    void tickLabelsStayShortAtExtremes();
+    void decodeDrawsCommWithTensorParallelism();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -168,7 +174,7 @@ void TestFloorPlot::plotsReportThroughTheBaseClass()
     const model::Evaluation& e = window.document()->evaluation();
     // The CSV columns, as app/export.h documents them (a contract).
     const QList<QByteArrayList> columns{
-        {"batch", "t_step_ms", "t_mem_ms", "t_comp_ms", "tokens_per_s_total", "weight_floor_ms"},
+        {"batch", "t_step_ms", "t_mem_ms", "t_comp_ms", "tokens_per_s_total", "weight_floor_ms", "t_comm_ms"},
         {"intensity_flop_per_byte", "attainable_flop_per_s", "attainable_derated_flop_per_s"},
         {"context_tokens", "kv_share_fraction"},
         {"prompt_tokens", "linear_flop", "attention_flop", "total_flop", "prefill_ms"},
@@ -490,6 +496,130 @@ void TestFloorPlot::boundByNamesTheLargestTerm()
     for (const views::HeadlineFigure& f : views::headlineFigures(window.document()->evaluatedScenario(), e))
         if (f.key == QLatin1String("decode_bound"))
             QCOMPARE(f.text, views::timeTermText(model::largestTimeTerm(e.decode)));
+}
+
+void TestFloorPlot::sloLabelsStayApart_data()
+{
+    QTest::addColumn<int>("batch");
+    QTest::newRow("default batch") << model::defaultScenario().workload.batch;
+    QTest::newRow("B = 1e9 (issue 14: 20, 40 and 100 ms labels on one another)") << 1000000000;
+}
+
+void TestFloorPlot::sloLabelsStayApart()
+{
+    QFETCH(int, batch);
+    model::Scenario s = model::defaultScenario();
+    s.workload.batch = batch;
+    s.workload.itlSloMs = {20, 40, 100};
+    QVERIFY(model::validate(s).empty());
+    views::SloPlot plot;
+    plot.resize(460, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.refresh(s, model::evaluate(s));
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    std::vector<QRectF> shown;
+    for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i) {
+        const QCPItemText* label = plot.sloLabels().at(i);
+        if (label->visible())
+            shown.emplace_back(QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized());
+    }
+    QVERIFY(plot.sloLabels().front()->visible()); // the tightest SLO's label is always kept
+    if (batch == model::defaultScenario().workload.batch)
+        QCOMPARE(shown.size(), s.workload.itlSloMs.size()); // room for all: none hidden
+    for (size_t i = 0; i < shown.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            QVERIFY2(!shown[i].intersects(shown[j]), qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(j)));
+}
+
+void TestFloorPlot::tickLabelsStayShortAtExtremes_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<double>("value");
+    QTest::newRow("B = 1e9 (issue 14: the KV bar axis read 150000000 GB)") << QStringLiteral("batch") << 1e9;
+    QTest::newRow("S = 1e9 tokens") << QStringLiteral("context") << 1e9;
+    QTest::newRow("BW = 1e6 B/s") << QStringLiteral("bandwidth") << 1e6;
+    QTest::newRow("B = 2e9, S = 1e9 (the largest read)") << QStringLiteral("batch+context") << 1e9;
+}
+
+void TestFloorPlot::tickLabelsStayShortAtExtremes()
+{
+    QFETCH(QString, key);
+    QFETCH(double, value);
+    model::Scenario s = model::defaultScenario();
+    if (key.contains(QLatin1String("batch")))
+        s.workload.batch = key == QLatin1String("batch") ? int(value) : 2000000000;
+    if (key.contains(QLatin1String("context")))
+        s.workload.contextTokens = value;
+    if (key == QLatin1String("bandwidth"))
+        s.hardware.bandwidthBytesPerSecond = value;
+    QVERIFY(model::validate(s).empty());
+    const model::Evaluation e = model::evaluate(s);
+    constexpr qsizetype kMaxChars = 8;
+    for (FloorPlotId id : views::kFloorPlotIds) {
+        std::unique_ptr<views::FloorPlot> plot(views::createFloorPlot(id));
+        plot->resize(460, 420);
+        plot->show();
+        QVERIFY(QTest::qWaitForWindowExposed(plot.get()));
+        plot->refresh(s, e);
+        plot->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        for (QCPAxis* axis : plot->plot()->axisRect()->axes()) {
+            if (!axis->visible() || !axis->tickLabels())
+                continue;
+            for (const QString& label : axis->tickVectorLabels())
+                QVERIFY2(label.size() <= kMaxChars, qPrintable(plot->name() + QStringLiteral(": '") + axis->label()
+                                                               + QStringLiteral("' tick '") + label + QLatin1Char('\'')));
+        }
+        if (id == FloorPlotId::KvShare) {
+            QCategoryAxis* bytes = static_cast<views::KvSharePlot*>(plot.get())->bytesAxis();
+            QCOMPARE(bytes->count(), 3);
+            for (const QString& label : bytes->categoriesLabels())
+                QVERIFY2(label.size() <= kMaxChars, qPrintable(QStringLiteral("KV bar axis '") + label + QLatin1Char('\'')));
+            // The axis still ends at the total read in GB (the bars' unit): only the labels change unit.
+            QVERIFY(bytes->max() >= e.decode.readBytes / 1e9);
+        }
+    }
+}
+
+/** Issue 14: the decode plot had no t_comm curve, even where the all-reduce was the largest term. TP 8 across a slow
+ *  link: the curve holds the model's t_comm at B = 1 and B = 4096 (the grid's ends), is in the legend and the CSV's
+ *  last column; at TP 1 there is none. */
+void TestFloorPlot::decodeDrawsCommWithTensorParallelism()
+{
+    model::Scenario s = model::defaultScenario();
+    s.hardware.gpus = 8;
+    s.hardware.linkBandwidthBytesPerSecond = 1e9; // a slow link (1 GB/s): t_comm the largest term
+    QVERIFY(model::validate(s).empty());
+    const model::Evaluation e = model::evaluate(s);
+    QCOMPARE(model::largestTimeTerm(e.decode), model::TimeTerm::Communication);
+    views::DecodePlot plot;
+    plot.refresh(s, e);
+    const QCPGraph* comm = plot.commGraph();
+    QVERIFY(comm->visible());
+    QVERIFY(plot.plot()->legend->hasItemWithPlottable(comm));
+    QCOMPARE(comm->data()->size(), int(e.sweeps.batch.size()));
+    for (int batch : {1, 4096}) {
+        model::Scenario at = s;
+        at.workload.batch = batch;
+        const double modelMs = model::evaluate(at).decode.commSeconds * 1e3; // the model at that batch, not the sweep
+        const auto point = comm->data()->findBegin(double(batch) * (1 - 1e-9), false);
+        QVERIFY(point != comm->data()->constEnd());
+        QVERIFY2(std::abs(point->key - batch) < 1e-6 * batch, qPrintable(QString::number(point->key)));
+        QVERIFY2(std::abs(point->value - modelMs) <= 1e-9 * modelMs,
+                 qPrintable(QStringLiteral("B = %1: curve %2 ms, model %3 ms").arg(batch).arg(point->value).arg(modelMs)));
+    }
+    QVERIFY(plot.csv(e).startsWith("batch,t_step_ms,t_mem_ms,t_comp_ms,tokens_per_s_total,weight_floor_ms,t_comm_ms\n"));
+    QVERIFY(views::DecodePlot::explain(s, e).steps.join(QLatin1Char('\n')).contains(QStringLiteral("t_comm(B)")));
+
+    // TP 1: no curve, no legend entry; the CSV column stays (zeros) so that the columns do not move.
+    model::Scenario one = s;
+    one.hardware.gpus = 1;
+    const model::Evaluation e1 = model::evaluate(one);
+    plot.refresh(one, e1);
+    QVERIFY(!comm->visible());
+    QVERIFY(comm->data()->isEmpty());
+    QVERIFY(!plot.plot()->legend->hasItemWithPlottable(comm));
+    QVERIFY((e1.sweeps.commMs == 0.0).all());
 }
 
 QTEST_MAIN(TestFloorPlot)

@@ -148,6 +148,7 @@ private slots:
     void tablesFollowTheLastChange();
     void promptOverTheTrainedContextIsRefused();
     void renderForALook();
+    void nothingOverlapsAt900x600();
 
 private:
     PlanTab* tab() const { return m_window->whatIfTabs()->planTab(); }
@@ -990,11 +991,26 @@ void TestPlanTab::labelsAvoidTheCurves()
                                            .arg(t->table()->horizontalHeaderItem(column)->text())
                                            .arg(header->sectionViewportPosition(column) + header->sectionSize(column))
                                            .arg(t->table()->viewport()->width())));
+        // Issue 14: the cheapest plan's label was struck through by the ITL SLO line, and the two leader lines crossed.
+        const double itlX = plan->itlLine()->visible() ? plan->itlLine()->point1->pixelPosition().x() : -1.0;
+        std::vector<std::pair<QPointF, QPointF>> leaders;
+        for (QCPItemLine* leader : {plan->cheapestLeader(), plan->efficientLeader()})
+            if (leader->visible())
+                leaders.emplace_back(leader->start->pixelPosition(), leader->end->pixelPosition());
+        if (leaders.size() == 2) {
+            auto side = [](QPointF p, QPointF q, QPointF r) { return (q.x() - p.x()) * (r.y() - p.y()) - (q.y() - p.y()) * (r.x() - p.x()); };
+            const auto [a, b] = leaders[0];
+            const auto [c, d] = leaders[1];
+            QVERIFY2(!((side(c, d, a) > 0) != (side(c, d, b) > 0) && (side(a, b, c) > 0) != (side(a, b, d) > 0)),
+                     qPrintable(where + QStringLiteral(": the leader lines cross")));
+        }
         for (QCPItemText* label : {plan->cheapestLabel(), plan->efficientLabel()}) {
             if (!label->visible())
                 continue;
             const QRectF box = labelRect(label).adjusted(1, 1, -1, -1);
             QVERIFY(p->axisRect()->rect().contains(box.toRect()));
+            QVERIFY2(!(box.left() < itlX && itlX < box.right()),
+                     qPrintable(QStringLiteral("%1: the ITL SLO line (x = %2 px) crosses \"%3\"").arg(where).arg(itlX).arg(label->text())));
             for (int i = 0; i < int(plan->drawnDevices().size()); ++i) {
                 const auto points = pointsOf(plan->frontierGraph(i));
                 for (size_t k = 0; k + 1 < points.size(); ++k) {
@@ -1274,6 +1290,48 @@ void TestPlanTab::renderForALook()
     const QString path = QDir(QDir::tempPath()).filePath(QStringLiteral("ridgeline-plan-tab.png"));
     QVERIFY(m_window->grab().save(path));
     qInfo("window with the Plan tab: %s", qPrintable(path));
+}
+
+/** Issue 14: at 900 x 600 the table headings sat on the plot (the tab's layout given less than its minimum); the tab
+ *  scrolls instead. The marked plans' rounding note shows exactly when one sits off its device's frontier. */
+void TestPlanTab::nothingOverlapsAt900x600()
+{
+    PlanTab* t = tab();
+    QCOMPARE(t->loadPlanFile(kLlamaPlan), QString());
+    m_window->resize(900, 600);
+    QApplication::processEvents();
+    QTRY_VERIFY(!t->areTablesPending());
+    const QRect plot(t->plot()->mapTo(m_window, QPoint(0, 0)), t->plot()->size());
+    const QHeaderView* header = t->table()->horizontalHeader();
+    const QRect headerRect(header->mapTo(m_window, QPoint(0, 0)), header->size());
+    QVERIFY2(!plot.intersects(headerRect), qPrintable(QStringLiteral("plot %1,%2 %3x%4; table header at y = %5")
+                                                          .arg(plot.x()).arg(plot.y()).arg(plot.width()).arg(plot.height()).arg(headerRect.y())));
+    int headings = 0;
+    for (const QLabel* label : t->findChildren<QLabel*>()) {
+        if (!label->isVisible() || !label->text().startsWith(QLatin1String("<b>")))
+            continue;
+        ++headings;
+        const QRect r(label->mapTo(m_window, QPoint(0, 0)), label->size());
+        QVERIFY2(!plot.intersects(r), qPrintable(label->text()));
+    }
+    QCOMPARE(headings, 3);
+    // The rounding note: in the plot's layout exactly when a marked plan is not on its device's frontier.
+    const model::PlanResult& r = *t->result();
+    const bool offFrontier = PlanPlot::markedPlanBelowFrontier(r, r.cheapest) || PlanPlot::markedPlanBelowFrontier(r, r.mostPowerEfficient);
+    QCOMPARE(t->plot()->plot()->plotLayout()->elements(true).contains(t->plot()->roundingNote()), offFrontier);
+    if (offFrontier)
+        QVERIFY(t->plot()->roundingNote()->text().contains(QStringLiteral("rounded up to whole replicas")));
+    // The rule itself: a frontier point is not below its frontier; the same point at half the tokens/s per GPU is.
+    model::PlanResult fake = r;
+    const model::DeviceSummary& device = fake.devices.front();
+    QVERIFY(!device.frontier.empty());
+    const int onFrontier = device.frontier.front();
+    QVERIFY(!PlanPlot::markedPlanBelowFrontier(fake, onFrontier));
+    model::PlanPoint lower = fake.points[size_t(onFrontier)];
+    lower.outputTokensPerSecondPerGpu /= 2;
+    fake.points.push_back(lower);
+    QVERIFY(PlanPlot::markedPlanBelowFrontier(fake, int(fake.points.size()) - 1));
+    QVERIFY(!PlanPlot::markedPlanBelowFrontier(fake, std::nullopt));
 }
 
 QTEST_MAIN(TestPlanTab)

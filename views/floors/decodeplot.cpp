@@ -23,7 +23,7 @@ DecodePlot::DecodePlot(QWidget* parent)
                 tr("Decode step of B sequences each holding S tokens:\n") + model::formula(model::Quantity::MemoryTime)
                     + tr(", R = W + B\u00b7S\u00b7kv_tok\n") + model::formula(model::Quantity::ComputeTime)
                     + tr(", F_dec = 2\u00b7N_active\u00b7B + 4\u00b7L\u00b7B\u00b7S\u00b7d_attn\n") + model::formula(model::Quantity::StepTime)
-                    + tr("\n(t_comm: all-reduce with tensor parallelism over T GPUs; t_oh, t_seq: calibrated overheads)\n")
+                    + tr("\n(t_comm: all-reduce with tensor parallelism over T GPUs, drawn when T > 1; t_oh, t_seq: calibrated overheads)\n")
                     + model::formula(model::Quantity::Throughput) + QLatin1Char('\n')
                     + tr("Weights-only floor = weights read per step per GPU / BW: W / (T\u00b7BW) for a dense model;\n"
                    "for MoE the shared weights plus E(1 \u2212 (1 \u2212 k/E)^B) experts per layer, rising from the\n"
@@ -49,6 +49,10 @@ DecodePlot::DecodePlot(QWidget* parent)
     m_weightFloor = addCurve(p, x, y, pen(palette::memory(), 2.0, Qt::DotLine), tr("weights-only floor"));
     m_memory = addCurve(p, x, y, pen(palette::memory(), 1.6, Qt::DashLine), tr("t_mem"));
     m_compute = addCurve(p, x, y, pen(palette::compute(), 1.6, Qt::DashLine), tr("t_comp"));
+    // t_comm(B): in the legend only with tensor parallelism (T > 1); at T = 1 it is 0 and not drawn.
+    m_comm = addCurve(p, x, y, pen(palette::reference(), 1.6, Qt::DashDotDotLine), tr("t_comm"));
+    m_comm->setVisible(false);
+    m_comm->removeFromLegend();
     m_step = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("t_step"));
 
     m_currentLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
@@ -107,7 +111,7 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
     const std::optional<double>& boundAt = evaluation.roofline.computeBoundBatch;
     InputBytes inputs;
     for (const Eigen::ArrayXd* a : {&sweeps.batch, &sweeps.memoryMs, &sweeps.computeMs, &sweeps.stepMs,
-                                    &sweeps.tokensPerSecondTotal, &sweeps.weightFloorMs})
+                                    &sweeps.tokensPerSecondTotal, &sweeps.weightFloorMs, &sweeps.commMs})
         inputs.addArray(*a);
     inputs.add(decode.stepSeconds, decode.tokensPerSecondTotal, decode.floorSecondsBatch1, decode.totalWeightFloorSeconds,
                decode.commSeconds, decode.bound, model::largestTimeTerm(decode), boundAt.has_value(), boundAt.value_or(0.0), p->xAxis->range().lower,
@@ -121,6 +125,20 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
     assignCurve(m_step, sweeps.batch, sweeps.stepMs);
     assignCurve(m_throughput, sweeps.batch, sweeps.tokensPerSecondTotal);
     assignCurve(m_weightFloor, sweeps.batch, sweeps.weightFloorMs);
+    // t_comm(B) with tensor parallelism: the model's all-reduce term of each step (at T = 1 it is 0: no curve).
+    const bool tensorParallel = scenario.hardware.gpus > 1;
+    if (tensorParallel) {
+        assignCurve(m_comm, sweeps.batch, sweeps.commMs);
+    } else {
+        m_comm->data()->clear();
+    }
+    if (m_comm->visible() != tensorParallel) {
+        m_comm->setVisible(tensorParallel);
+        if (tensorParallel)
+            m_comm->addToLegend();
+        else
+            m_comm->removeFromLegend();
+    }
 
     const double batch = scenario.workload.batch;
     const double stepMs = decode.stepSeconds * 1e3;
@@ -133,6 +151,8 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
     time.include(sweeps.stepMs);
     time.include(sweeps.memoryMs);
     time.include(sweeps.weightFloorMs);
+    if (tensorParallel)
+        time.include(sweeps.commMs); // not below t_step, but in view when it is the largest term
     const double lowestMs = time.valid() ? time.low / 300.0 : 0.0;
     Extent compute;
     compute.include(sweeps.computeMs);
@@ -223,7 +243,8 @@ QList<SweepColumn> DecodePlot::columns()
             {"t_mem_ms", &model::Sweeps::memoryMs},
             {"t_comp_ms", &model::Sweeps::computeMs},
             {"tokens_per_s_total", &model::Sweeps::tokensPerSecondTotal},
-            {"weight_floor_ms", &model::Sweeps::weightFloorMs}};
+            {"weight_floor_ms", &model::Sweeps::weightFloorMs},
+            {"t_comm_ms", &model::Sweeps::commMs}}; // last: added after the others (0 at T = 1)
 }
 
 Explanation DecodePlot::explain(const model::Scenario& s, const model::Evaluation& e)
@@ -252,6 +273,10 @@ Explanation DecodePlot::explain(const model::Scenario& s, const model::Evaluatio
                    .arg(teraflop(d.flop), teraflopsPerSecond(r.peakFlopsPerSecond), plain(s.efficiency.mfuDecode),
                         milliseconds(d.computeSeconds * 1e3))
             << model::stepTimeFormula(s, e).line()
+            << (s.hardware.gpus > 1 ? tr("t_comm = %1 at B = %2: the tensor-parallel all-reduces over T = %3 GPUs "
+                                         "(the dash-dot-dot curve, t_comm(B))")
+                                          .arg(milliseconds(d.commSeconds * 1e3), B, integer(s.hardware.gpus))
+                                    : tr("t_comm = 0: one GPU, no all-reduce (no t_comm curve)"))
             << model::formula(model::Quantity::Throughput) + tr(" = %1 / %2 = %3").arg(B, milliseconds(d.stepSeconds * 1e3), tokensPerSecond(d.tokensPerSecondTotal))
             << tr("batch-1 floor = W / BW = %1 per token").arg(milliseconds(d.floorSecondsBatch1 * 1e3));
     return x;

@@ -36,6 +36,8 @@ public:
 
     QCPGraph* memoryGraph() const { return m_memory; }
     QCPGraph* computeGraph() const { return m_compute; }
+    /** t_comm(B), ms (model::Sweeps::commMs): visible and in the legend with tensor parallelism (T > 1) only. */
+    QCPGraph* commGraph() const { return m_comm; }
     QCPGraph* stepGraph() const { return m_step; }
     QCPGraph* throughputGraph() const { return m_throughput; }
     /** Weights-only floor (ms) over batch: weights read per step per GPU / BW. */
@@ -52,6 +54,7 @@ protected:
 private:
     QCPGraph* m_memory = nullptr;
     QCPGraph* m_compute = nullptr;
+    QCPGraph* m_comm = nullptr;
     QCPGraph* m_step = nullptr;
     QCPGraph* m_throughput = nullptr;
     QCPGraph* m_weightFloor = nullptr;

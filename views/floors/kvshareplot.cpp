@@ -6,6 +6,7 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
@@ -85,7 +86,7 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_chart->setBackgroundRoundness(0);
     m_chart->setBackgroundBrush(QBrush(palette::card()));
-    m_chart->setMargins(QMargins(0, 0, 0, 0));
+    m_chart->setMargins(QMargins(12, 0, 20, 0)); // room for the first and last tick labels, centred on the axis ends
     m_chart->layout()->setContentsMargins(0, 0, 0, 0);
     m_chart->legend()->setAlignment(Qt::AlignTop);
     m_chart->legend()->setFont(chartFont(8.0));
@@ -100,12 +101,12 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     category->setVisible(false);
     m_chart->addAxis(category, Qt::AlignLeft);
     series->attachAxis(category);
-    m_bytesAxis = new QValueAxis;
+    m_bytesAxis = new QCategoryAxis; // a value axis whose tick labels are texts: GB, TB or PB as the total needs
     m_bytesAxis->setLabelsFont(chartFont(7.5));
     m_bytesAxis->setLabelsColor(palette::axis());
     m_bytesAxis->setGridLineColor(palette::grid());
-    m_bytesAxis->setLabelFormat(QStringLiteral("%.3g GB"));
-    m_bytesAxis->setTickCount(3);
+    m_bytesAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    setBytesAxisRange(m_bytesAxis, 1.0);
     m_chart->addAxis(m_bytesAxis, Qt::AlignBottom);
     series->attachAxis(m_bytesAxis);
 
@@ -176,6 +177,28 @@ QString KvSharePlot::barToolTip(const QBarSet* set, int index) const
               .arg(format::number(weights), format::number(kv), format::number(weights + kv));
 }
 
+void KvSharePlot::setBytesAxisRange(QCategoryAxis* axis, double maxGb)
+{
+    if (!(maxGb > 0) || !std::isfinite(maxGb))
+        maxGb = 1.0;
+    // Decimal units, as format::gigabytes: the largest whose count at the axis end is at least 1 (GB below that).
+    static const char* const kUnits[] = {"GB", "TB", "PB", "EB", "ZB", "YB"};
+    int unit = 0;
+    while (unit + 1 < int(std::size(kUnits)) && maxGb / std::pow(1e3, unit + 1) >= 1.0)
+        ++unit;
+    const double scale = std::pow(1e3, unit);
+    for (const QString& label : axis->categoriesLabels())
+        axis->remove(label);
+    axis->setStartValue(0.0);
+    axis->setRange(0.0, maxGb);
+    const double ticks[] = {0.0, maxGb / 2, maxGb};
+    for (double gb : ticks) {
+        // %.3g: "0", "0.5", "37.5", "750"; past YB it turns to "1e+03" (7 characters with the unit still short).
+        const QString text = gb == 0 ? QStringLiteral("0") : QString::number(gb / scale, 'g', 3) + QLatin1Char(' ') + QLatin1String(kUnits[unit]);
+        axis->append(text, gb);
+    }
+}
+
 void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
 {
     const model::DecodeResult& decode = evaluation.decode;
@@ -201,11 +224,7 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const double total = weightsGb + kvGb;
     const double axisMax = niceCeiling(total);
     if (m_bytesAxis->max() != axisMax || m_bytesAxis->min() != 0.0)
-        m_bytesAxis->setRange(0.0, axisMax);
-    const QString labelFormat = axisMax >= 10 ? QStringLiteral("%.0f GB") : axisMax >= 1 ? QStringLiteral("%.1f GB")
-                                                                                        : QStringLiteral("%.2f GB");
-    if (m_bytesAxis->labelFormat() != labelFormat)
-        m_bytesAxis->setLabelFormat(labelFormat);
+        setBytesAxisRange(m_bytesAxis, axisMax);
 
     // Share across context.
     assignCurve(m_share, sweeps.context, sweeps.kvShare, 100.0, false);
@@ -266,14 +285,6 @@ QBarCategoryAxis* categoryAxis(QChart* chart)
     return nullptr;
 }
 
-QValueAxis* valueAxis(QChart* chart)
-{
-    for (QAbstractAxis* axis : chart->axes(Qt::Horizontal))
-        if (auto* value = qobject_cast<QValueAxis*>(axis))
-            return value;
-    return nullptr;
-}
-
 } // namespace
 
 void KvSharePlot::drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer)
@@ -322,8 +333,8 @@ void KvSharePlot::keepBaselineInView()
     FloorPlot::keepBaselineInView();
     if (!hasBaseline())
         return;
-    if (QValueAxis* axis = valueAxis(m_chartView->chart()); axis && m_barTotalGb > axis->max())
-        axis->setRange(0.0, niceCeiling(m_barTotalGb));
+    if (m_barTotalGb > m_bytesAxis->max())
+        setBytesAxisRange(m_bytesAxis, niceCeiling(m_barTotalGb));
 }
 
 } // namespace ridgeline::views

@@ -4,6 +4,7 @@
 #include "views/floors/floorplot.h"
 
 class QBarSet;
+class QCategoryAxis;
 class QChart;
 class QChartView;
 class QValueAxis;
@@ -47,6 +48,11 @@ public:
     QBarSet* kvBarSet() const { return m_kvSet; }
     /** What hovering bar @p index of @p set shows: that part and the total, in GB. */
     QString barToolTip(const QBarSet* set, int index) const;
+    /** The bar chart's byte axis (values in GB; its tick labels in the unit that keeps them short). */
+    QCategoryAxis* bytesAxis() const { return m_bytesAxis; }
+    /** Ticks at 0, half and @p maxGb (GB), labelled in GB below 1,000 GB, else TB, PB, EB, ZB, YB (decimal) so that
+     *  no label passes 8 characters ("75 PB", not "75000000000 GB"). */
+    static void setBytesAxisRange(QCategoryAxis* axis, double maxGb);
 
 protected:
     void drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer) override;
@@ -57,7 +63,7 @@ private:
     QChart* m_chart = nullptr;
     QBarSet* m_weightsSet = nullptr;
     QBarSet* m_kvSet = nullptr;
-    QValueAxis* m_bytesAxis = nullptr;
+    QCategoryAxis* m_bytesAxis = nullptr; ///< ticks labelled in GB, TB, PB... (the bars hold GB)
     QCPGraph* m_share = nullptr;
     QCPGraph* m_current = nullptr;
     QCPItemStraightLine* m_currentLine = nullptr;

@@ -71,6 +71,9 @@ SloPlot::SloPlot(QWidget* parent)
     m_current->setName(tr("current B"));
     m_current->addToLegend();
     placeLegendBelow(p, 4);
+    // After PlotPanel's plotkit::fitLabels (connected first), before drawing: SLO lines close on a long log axis
+    // (B = 1e9: t_step spans ten decades) would write their labels over each other.
+    connect(p, &QCustomPlot::afterLayout, this, &SloPlot::separateSloLabels);
 
     interaction()->setFormulaNumbers([this] {
         const model::Scenario* s = readoutScenario();
@@ -127,6 +130,9 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
     const double stepMs = decode.stepSeconds * 1e3;
     const std::vector<model::SloBatch>& slos = decode.maxBatchForItlSlo;
     ensureSloItems(slos.size());
+    m_sloMs.clear();
+    for (const model::SloBatch& slo : slos)
+        m_sloMs.push_back(slo.sloMs);
 
     // The x-axis reaches every batch this plot marks: the answers, the memory limit when it binds, the current B.
     const long long fitting = capacity.weightsFit ? capacity.maxSequencesContiguous : 0;
@@ -236,6 +242,43 @@ void SloPlot::refresh(const model::Scenario& scenario, const model::Evaluation& 
                     .arg(line.symbols, line.numbers, line.valueText,
                          parts.isEmpty() ? tr("no SLO lines set") : parts.join(QStringLiteral("; "))));
     p->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SloPlot::separateSloLabels()
+{
+    const size_t count = std::min(m_sloMs.size(), m_sloLabels.size());
+    std::vector<size_t> order(count);
+    for (size_t i = 0; i < count; ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [this](size_t a, size_t b) { return m_sloMs[a] < m_sloMs[b]; });
+    auto box = [](const QCPItemText* label) {
+        return QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+    };
+    std::vector<QRectF> kept;
+    auto collides = [&kept](const QRectF& r) {
+        return std::any_of(kept.begin(), kept.end(), [&r](const QRectF& k) { return k.intersects(r); });
+    };
+    for (size_t i : order) {
+        QCPItemText* label = m_sloLabels[i];
+        label->setVisible(true); // hidden on an earlier replot, perhaps
+        QRectF r = box(label);
+        if (collides(r)) {
+            // The other side of its line: above <-> below.
+            const Qt::Alignment a = label->positionAlignment();
+            const QMargins m = label->padding();
+            const Qt::Alignment flipped = (a & ~Qt::AlignVertical_Mask) | ((a & Qt::AlignBottom) ? Qt::AlignTop : Qt::AlignBottom);
+            label->setPositionAlignment(flipped);
+            label->setPadding(QMargins(m.left(), m.bottom(), m.right(), m.top()));
+            r = box(label);
+            if (collides(r) || !plot()->axisRect()->rect().contains(r.toRect())) {
+                label->setPositionAlignment(a);
+                label->setPadding(m);
+                label->setVisible(false);
+                continue;
+            }
+        }
+        kept.push_back(r);
+    }
 }
 
 QList<SweepColumn> SloPlot::columns()

@@ -43,12 +43,18 @@ public:
     QCPGraph* sloBatchMarkers() const { return m_sloBatches; }
     /** The vertical line at the largest batch whose KV cache fits at S (shown when memory binds). */
     QCPItemStraightLine* memoryLine() const { return m_memoryLine; }
+    /** The SLO lines' labels, one per ITL SLO in the scenario's order (more may exist, hidden). A label that would
+     *  overlap a tighter SLO's label is mirrored to the other side of its line, or hidden (separateSloLabels()). */
+    const std::vector<QCPItemText*>& sloLabels() const { return m_sloLabels; }
 
 protected:
     void drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer) override;
 
 private:
     void ensureSloItems(size_t count);
+    /** Keeps the SLO labels apart after layout (pixel geometry known): tighter SLOs first, a label that overlaps one
+     *  already kept tries the other side of its line, else it is hidden (its figure stays in the takeaway). */
+    void separateSloLabels();
 
     QCPGraph* m_step = nullptr;
     QCPGraph* m_throughput = nullptr;
@@ -59,6 +65,7 @@ private:
     QCPItemText* m_memoryLabel = nullptr;
     std::vector<QCPItemStraightLine*> m_sloLines;
     std::vector<QCPItemText*> m_sloLabels;
+    std::vector<double> m_sloMs; ///< the SLO (ms) of each label in use, m_sloLabels' order
 };
 
 } // namespace ridgeline::views

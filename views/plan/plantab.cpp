@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QListWidget>
 #include <QLocale>
 #include <QPushButton>
@@ -163,6 +164,28 @@ QString optionalNumber(const std::optional<double>& v, int significant = 3)
 // PlanPlot
 // ---------------------------------------------------------------------------------------------
 
+bool PlanPlot::markedPlanBelowFrontier(const model::PlanResult& result, const std::optional<int>& index)
+{
+    if (!index)
+        return false;
+    const model::PlanPoint& plan = result.points.at(size_t(*index));
+    constexpr double kTolerance = 1e-9; // relative: the same point read twice is not below itself
+    for (const model::DeviceSummary& summary : result.devices) {
+        if (summary.device != plan.device)
+            continue;
+        for (int f : summary.frontier) {
+            const model::PlanPoint& q = result.points.at(size_t(f));
+            const bool asFast = q.tokensPerSecondPerUser >= plan.tokensPerSecondPerUser * (1 - kTolerance);
+            const bool asDense = q.outputTokensPerSecondPerGpu >= plan.outputTokensPerSecondPerGpu * (1 - kTolerance);
+            const bool better = q.tokensPerSecondPerUser > plan.tokensPerSecondPerUser * (1 + kTolerance)
+                || q.outputTokensPerSecondPerGpu > plan.outputTokensPerSecondPerGpu * (1 + kTolerance);
+            if (asFast && asDense && better)
+                return true;
+        }
+    }
+    return false;
+}
+
 PlanPlot::PlanPlot(QWidget* parent)
     : PlotPanel(tr("Fleet plan: Pareto frontier"), QStringLiteral("plan"),
                 tr("Each device's Pareto frontier over GPUs per instance x layouts x batch caps x colocated or\n"
@@ -200,6 +223,16 @@ PlanPlot::PlanPlot(QWidget* parent)
     m_notDrawnNote->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
     m_notDrawnNote->setMargins(QMargins(8, 0, 8, 4));
     m_notDrawnNote->setLayer(p->legend->layer());
+    // A line at the bottom while a marked plan sits below its own device's frontier (issue 14): the frontier's points
+    // are per replica, the marked plan's fleet is rounded up to whole replicas before it is priced.
+    m_roundingNote = new QCPTextElement(p, QString());
+    m_roundingNote->setObjectName(QStringLiteral("planRoundingNote"));
+    m_roundingNote->setFont(noteFont);
+    m_roundingNote->setTextColor(palette::axis());
+    m_roundingNote->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+    m_roundingNote->setMargins(QMargins(8, 0, 8, 4));
+    m_roundingNote->setLayer(p->legend->layer());
+    m_roundingNote->setVisible(false);
     m_noPlanLabel = new QCPItemText(p);
     m_noPlanLabel->setClipToAxisRect(true);
     m_noPlanLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -386,6 +419,23 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         mark(m_efficientMarker, m_efficientLabel, result.mostPowerEfficient, tr("most power-efficient"));
     }
     Q_UNUSED(cheapest);
+    // A marked plan below its device's frontier (a frontier point as fast per user and faster per GPU, or the other way
+    // round): the frontier is per replica; the plan's cost is the fleet's, rounded up to whole replicas, after it.
+    const bool offFrontier = markedPlanBelowFrontier(result, result.cheapest) || markedPlanBelowFrontier(result, result.mostPowerEfficient);
+    const bool noteInLayout = holds(m_roundingNote);
+    if (offFrontier) {
+        m_roundingNote->setText(tr("A marked plan below its frontier: fleet rounded up to whole replicas (the frontier is per replica)"));
+        if (!noteInLayout) {
+            const int row = layout->rowCount();
+            layout->addElement(row, 0, m_roundingNote);
+            layout->setRowStretchFactor(row, 0.001);
+        }
+        m_roundingNote->setVisible(true);
+    } else if (noteInLayout) {
+        layout->take(m_roundingNote);
+        layout->simplify();
+        m_roundingNote->setVisible(false);
+    }
 
     const double sloX = request.slo.itlMs > 0 ? 1000.0 / request.slo.itlMs : 0;
     if (finitePositive(sloX))
@@ -513,15 +563,53 @@ QPointF nearestPoint(const QRectF& box, QPointF p)
 
 } // namespace
 
+/** @p text with each line broken at spaces so that none is wider than @p width px in @p font (a word longer than
+ *  that stays whole). */
+static QString wrapLines(const QString& text, const QFont& font, double width)
+{
+    const QFontMetricsF metrics(font);
+    QStringList out;
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        QString current;
+        for (const QString& word : line.split(QLatin1Char(' '))) {
+            const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+            if (!current.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+                out << current;
+                current = word;
+            } else {
+                current = longer;
+            }
+        }
+        out << current;
+    }
+    return out.join(QLatin1Char('\n'));
+}
+
+void PlanPlot::wrapNoPlanNote(double areaWidth)
+{
+    if (!m_noPlanLabel->visible())
+        return;
+    const QString shown = m_noPlanLabel->text();
+    if (shown != m_noPlanWrapped) // set anew (setResult(), or the tab's own refusal): the lines as given
+        m_noPlanSource = shown;
+    const QMargins padding = m_noPlanLabel->padding();
+    const QString wrapped = wrapLines(m_noPlanSource, m_noPlanLabel->font(), areaWidth - padding.left() - padding.right() - 8);
+    m_noPlanWrapped = wrapped;
+    if (wrapped != shown)
+        m_noPlanLabel->setText(wrapped);
+}
+
 void PlanPlot::separateLabels()
 {
     QCustomPlot* p = plot();
     const QRectF area = p->axisRect()->rect();
     if (area.width() <= 0 || area.height() <= 0)
         return;
+    wrapNoPlanNote(area.width());
     // The curves drawn, in pixels: a label placed over one hides it (issue 14, G: the cheapest plan's label sat on the
     // MI300X frontier). Each px of curve under a label costs as much as kCurveCost px² of overlap.
-    constexpr double kCurveCost = 40;
+    constexpr double kCurveCost = 150;
+    constexpr double kLeaderCrossCost = 1e6; // more than any placement's other costs: crossing leaders only if nothing else fits
     std::vector<std::vector<QPointF>> curves;
     for (QCPGraph* graph : m_frontier) {
         if (!graph->visible() || graph->data()->isEmpty())
@@ -536,14 +624,15 @@ void PlanPlot::separateLabels()
         curves.push_back({QPointF(x, area.top()), QPointF(x, area.bottom())});
     }
     const size_t itlCurve = m_itlLine->visible() ? curves.size() - 1 : size_t(-1);
-    // The ITL line (dashed, a reference) counts a quarter as much under a marker label; the ITL label skips it.
+    // The ITL SLO line under a marker label counts twice a frontier's length: a plan's label crossed by the SLO line
+    // read as struck through (issue 14: the cheapest star's label on the ITL line). The ITL label skips its own line.
     auto curveLength = [&](const QRectF& box, bool skipItl) {
         double length = 0;
         for (size_t c = 0; c < curves.size(); ++c) {
             if (skipItl && c == itlCurve)
                 continue;
             const std::vector<QPointF>& line = curves[c];
-            const double weight = c == itlCurve ? 0.25 : 1.0;
+            const double weight = c == itlCurve ? 2.0 : 1.0;
             for (size_t i = 0; i < line.size(); ++i) // a lone point counts as a 6 px mark
                 length += weight * (line.size() == 1 ? lengthInside(line[0] - QPointF(3, 0), line[0] + QPointF(3, 0), box)
                                                      : i + 1 < line.size() ? lengthInside(line[i], line[i + 1], box) : 0.0);
@@ -571,7 +660,9 @@ void PlanPlot::separateLabels()
                                 Qt::AlignRight | Qt::AlignTop})
             if (a != preferred)
                 order.push_back(a);
-        const QPointF offsets[] = {{11, 9}, {34, 30}, {70, 56}, {120, 96}, {180, 140}};
+        // Diagonal steps outwards, and two steeper / flatter ones: with the ITL SLO line an obstacle too, the room left
+        // between the frontiers is often straight below or beside the marker rather than on its diagonal.
+        const QPointF offsets[] = {{11, 9}, {34, 30}, {70, 56}, {60, 120}, {140, 50}, {120, 96}, {180, 140}, {250, 190}};
         for (size_t d = 0; d < std::size(offsets); ++d) {
             for (size_t k = 0; k < order.size(); ++k) {
                 const Qt::Alignment a = order[k];
@@ -644,7 +735,7 @@ void PlanPlot::separateLabels()
             costOf[i].push_back(cost);
         }
     }
-    // Every combination (at most 4 x 20 x 20), the first with the least cost wins; labels may not overlap each other.
+    // Every combination (at most 4 x 32 x 32), the first with the least cost wins; labels may not overlap each other.
     size_t combinations = 1;
     for (const Movable& m : movable)
         combinations *= m.placements.size();
@@ -659,8 +750,21 @@ void PlanPlot::separateLabels()
         double cost = 0;
         for (size_t i = 0; i < movable.size() && cost < bestCost; ++i) {
             cost += costOf[i][choice[i]];
-            for (size_t j = 0; j < i; ++j)
+            for (size_t j = 0; j < i; ++j) {
                 cost += 8.0 * overlapArea(boxesOf[i][choice[i]], boxesOf[j][choice[j]]);
+                // Two leader lines that cross (issue 14: the cheapest and most-efficient leaders made an X), or one
+                // through the other's label: as bad as a label on a label.
+                const LabelPlacement& a = movable[i].placements[choice[i]];
+                const LabelPlacement& b = movable[j].placements[choice[j]];
+                const QPointF aEnd = nearestPoint(boxesOf[i][choice[i]], movable[i].marker);
+                const QPointF bEnd = nearestPoint(boxesOf[j][choice[j]], movable[j].marker);
+                if (a.leader && b.leader && segmentsCross(movable[i].marker, aEnd, movable[j].marker, bEnd))
+                    cost += kLeaderCrossCost;
+                if (a.leader)
+                    cost += kCurveCost * lengthInside(movable[i].marker, aEnd, boxesOf[j][choice[j]]);
+                if (b.leader)
+                    cost += kCurveCost * lengthInside(movable[j].marker, bEnd, boxesOf[i][choice[i]]);
+            }
         }
         if (cost < bestCost) {
             bestCost = cost;
@@ -871,7 +975,19 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     lower->addLayout(economicsBox, 3);
     lower->addLayout(excludedBox, 2);
 
-    auto* layout = new QVBoxLayout(this);
+    // In a scroll area of its own: below the tab's minimum height (the plot's 380 px, the inputs and the tables) a
+    // short window scrolls it. Without one, the wrapped source text's extra lines were taken from the layout below
+    // and, at 900 x 600, the table headings sat on the plot (issue 14).
+    auto* content = new QWidget;
+    content->setObjectName(QStringLiteral("planContent"));
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("planScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 8, 0, 0);
     layout->addLayout(sourceRow);
     layout->addLayout(inputs);
@@ -880,6 +996,9 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(m_message);
     layout->addWidget(m_plot, 3);
     layout->addLayout(lower, 2);
+    scroll->setWidget(content);
+    scroll->viewport()->setAutoFillBackground(false);
+    content->setAutoFillBackground(false);
 
     // One search per event-loop pass, however many changes arrive in it.
     m_timer = new QTimer(this);

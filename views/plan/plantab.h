@@ -85,6 +85,13 @@ public:
      * is left out (else taken out, leaving no gap).
      */
     QCPTextElement* notDrawnNote() const { return m_notDrawnNote; }
+    /** The line under the plot while the cheapest or most power-efficient plan sits below its device's frontier: the
+     *  plan's fleet is rounded up to whole replicas (and priced) after the per-replica frontier is drawn. */
+    QCPTextElement* roundingNote() const { return m_roundingNote; }
+    /** True when plan @p index of @p result (none: false) is dominated by a point of its device's frontier: faster per
+     *  user and per GPU, or as fast in one and faster in the other (the frontier is per replica, the plan's fleet whole
+     *  replicas). */
+    static bool markedPlanBelowFrontier(const model::PlanResult& result, const std::optional<int>& index);
     /** Devices with points that the plot leaves out (beyond kMaxDevices). */
     int notDrawnCount() const { return m_notDrawn; }
 
@@ -101,12 +108,17 @@ private:
      * (QCustomPlot::afterLayout, after plotkit::fitLabels), on pixel rectangles.
      */
     void separateLabels();
+    /** Breaks the no-plan note's lines at spaces to fit an axis rect @p areaWidth px wide (a small window clipped
+     *  them); the lines as set are kept and wrapped again at each layout. */
+    void wrapNoPlanNote(double areaWidth);
 
     std::vector<int> m_drawn;
     std::vector<QCPGraph*> m_frontier; ///< kMaxDevices, created once; unused ones hidden
     std::vector<QCPGraph*> m_missed;
     QCPGraph* m_missedKey = nullptr;
     QCPItemText* m_noPlanLabel = nullptr;
+    QString m_noPlanSource;  ///< the no-plan note's text as set, before wrapNoPlanNote()
+    QString m_noPlanWrapped; ///< what wrapNoPlanNote() last showed
     QCPGraph* m_cheapestMarker = nullptr;
     QCPGraph* m_efficientMarker = nullptr;
     QCPItemText* m_cheapestLabel = nullptr;
@@ -116,6 +128,7 @@ private:
     QCPItemStraightLine* m_itlLine = nullptr;
     QCPItemText* m_itlLabel = nullptr;
     QCPTextElement* m_notDrawnNote = nullptr;
+    QCPTextElement* m_roundingNote = nullptr; ///< in the layout while a marked plan sits below its device's frontier
     int m_notDrawn = 0;
     double m_itlLabelTop = 0.02; ///< the ITL label's preferred top (axis-rect ratio): below the no-plan note when shown
     bool m_logX = false;
