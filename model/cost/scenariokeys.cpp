@@ -68,7 +68,7 @@ std::string parseInteger(std::string_view key, std::string_view text, int& out)
     if (v != std::floor(v))
         return std::string(key) + " = " + trim(text) + ": expected a whole number";
     if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-        return std::string(key) + " = " + trim(text) + ": out of range";
+        return std::string(key) + " = " + trim(text) + ": out of range: must be a whole number from -2,147,483,648 to 2,147,483,647";
     out = static_cast<int>(v);
     return {};
 }
@@ -467,6 +467,8 @@ std::string formatNumber(double value)
         return "nan";
     if (std::isinf(value))
         return value > 0 ? "inf" : "-inf";
+    if (value == std::floor(value) && std::abs(value) < 1e15) // exact in a double and in a long long
+        return value == 0 ? std::string("0") : std::to_string(static_cast<long long>(value));
     char buf[64];
     auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, value);
     return ec == std::errc() ? std::string(buf, ptr) : std::string("?");

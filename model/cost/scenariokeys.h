@@ -70,7 +70,11 @@ std::string applyJsonText(Scenario& scenario, const QByteArray& json);
 /** Serialises every key of @p scenario as a nested JSON object with "format_version". */
 QJsonObject toJson(const Scenario& scenario);
 
-/** Formats a double in the shortest C-locale text that reads back to the same value. */
+/**
+ * Formats a double in the shortest C-locale text that reads back to the same value, except that a whole number of
+ * magnitude below 1e15 is written out in digits ("1000000", not the shorter "1e+06": messages echo a value the way
+ * it is usually written; issue 14, h14g). Reads back to the same value either way.
+ */
 std::string formatNumber(double value);
 
 } // namespace ridgeline::model
