@@ -405,7 +405,7 @@ private slots:
         qInfo("t_pre %.3f s, t_step %.2f ms, replicas %d, rho %.3f: ITL estimate %.1f ms (time average %.2f ms), simulated mean TPOT %.1f ms",
               p.prefillSeconds, p.stepSeconds * 1e3, p.replicas, rho, p.itlMs, timeAverage * 1e3, c.tpotMeanMs);
         QVERIFY2(p.itlMs > c.tpotMeanMs / 2 && p.itlMs < c.tpotMeanMs * 2, qPrintable(QString::number(c.tpotMeanMs)));
-        QVERIFY(timeAverage * 1e3 < c.tpotMeanMs / 10);
+        QVERIFY(timeAverage * 1e3 < c.tpotMeanMs / 4);
     }
 
     void takeawaySaysWhenOnlyOneDeviceIsPriced()
@@ -856,8 +856,8 @@ private slots:
         // h14g: a large fleet's checks count its routers' looks at every replica of both pools (the prefill pool's were
         // left out: about 4x optimistic); the estimate is the simulator's own.
         PlanRequest big = planRequestFor(defaultScenario(), 2000, 1000); // Llama 3.1 8B, 2,000 req/s
-        big.candidates.devices.resize(1);
-        QCOMPARE(big.candidates.devices[0].id, std::string("h100-sxm"));
+        std::erase_if(big.candidates.devices, [](const PlanDevice& d) { return d.id != "h100-sxm"; });
+        QCOMPARE(int(big.candidates.devices.size()), 1);
         big.candidates.gpuCounts = {1};
         big.candidates.batchCaps = {64};
         big.candidates.disaggregation = Disaggregation::Disaggregated;
