@@ -71,9 +71,9 @@ std::string applyJsonText(Scenario& scenario, const QByteArray& json);
 QJsonObject toJson(const Scenario& scenario);
 
 /**
- * Formats a double in the shortest C-locale text that reads back to the same value, except that a whole number of
- * magnitude below 1e15 is written out in digits ("1000000", not the shorter "1e+06": messages echo a value the way
- * it is usually written; issue 14, h14g). Reads back to the same value either way.
+ * Formats a double in the shortest C-locale text that reads back to the same value, as it is usually written: a
+ * whole number below 1e9 in digits ("1000000", not the shorter "1e+06") and an exponent without "+" or leading
+ * zeros ("1e12", "1e-6"), as messageNumber() (issue 14, h14g). Reads back to the same value either way.
  */
 std::string formatNumber(double value);
 
