@@ -897,7 +897,7 @@ int runScreenshot(const model::Scenario& scenario, const Options& o)
                 return fail(kExitBadInput, QStringLiteral("--compare: ") + err);
             window.document()->edit([&other](model::Scenario& s) { s = other; });
             window.document()->evaluateNow();
-            window.pinNext();
+            window.pinNext(QFileInfo(file).fileName());
         }
         window.document()->edit([&scenario](model::Scenario& s) { s = scenario; });
         window.document()->evaluateNow();

@@ -27,6 +27,7 @@
 #include "app/clippedvector.h"
 #include "app/exportsource.h"
 #include "model/cost/dtype.h"
+#include "model/files/inputfile.h"
 #include "model/files/outputfile.h"
 #include "model/cost/scenariokeys.h"
 #include "views/whatifs/baseline.h"
@@ -292,6 +293,10 @@ QString linkRefusal(const QString& path)
     const QFileInfo at(path);
     if (!at.isSymLink())
         return {};
+    if (model::isSymlinkLoop(path))
+        return tr("%1; the export does not write through links: remove the link or export into another folder; nothing was "
+                  "written at this name")
+            .arg(QString::fromStdString(model::brokenSymlinkText(path)));
     return tr("is a symbolic link (to %1); the export does not write through links: remove the link or export into "
               "another folder; nothing was written at this name")
         .arg(QDir::toNativeSeparators(at.symLinkTarget()));
@@ -878,6 +883,10 @@ QString exportPreflight(const QString& folder, const QStringList& targets)
     for (const QString& path : targets) {
         const QFileInfo target(path);
         const QString name = QDir::toNativeSeparators(path);
+        if (target.isSymLink() && model::isSymlinkLoop(path))
+            return tr("cannot write %1: %2; the export does not write through links: remove the link or export into another "
+                      "folder; nothing was exported")
+                .arg(name, QString::fromStdString(model::brokenSymlinkText(path)));
         if (target.isSymLink()) // also a dangling one: QSaveFile would write the file it names
             return tr("cannot write %1: is a symbolic link (to %2); the export does not write through links: remove the link or "
                       "export into another folder; nothing was exported")
@@ -1051,9 +1060,13 @@ QString simulateInWindow(ExportSource& window, const QString& path)
 QString exportFolderProblem(const QString& folder)
 {
     for (QFileInfo at(QDir::cleanPath(QDir(folder).absolutePath()));; at = QFileInfo(at.absolutePath())) {
-        if (at.isSymLink() && !at.exists()) // a dangling link: not "a file" (a trial)
+        if (at.isSymLink() && !at.exists()) { // a dangling link: not "a file" (a trial); a loop is not a missing target
+            if (model::isSymlinkLoop(at.filePath()))
+                return tr("%1 %2, not a folder; give a folder to write into")
+                    .arg(QDir::toNativeSeparators(at.filePath()), QString::fromStdString(model::brokenSymlinkText(at.filePath())));
             return tr("%1 is a symbolic link to a missing target (%2), not a folder; give a folder to write into")
                 .arg(QDir::toNativeSeparators(at.filePath()), QDir::toNativeSeparators(at.symLinkTarget()));
+        }
         if (at.exists())
             return at.isDir() ? QString()
                               : QStringLiteral("%1 is a file, not a folder; give a folder to write into").arg(QDir::toNativeSeparators(at.filePath()));

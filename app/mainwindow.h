@@ -159,8 +159,9 @@ public:
     /** Removes every pinned scenario (baseline A and the others of an N-way comparison). */
     void clearBaseline();
     /** Pins the current (last valid) scenario too, into the next free slot (B, C, ... up to F; Edit > Pin as next
-     *  scenario): drawn in its own colour and dash beside the others. Returns the slot (0 = A), or -1 when six are pinned. */
-    int pinNext();
+     *  scenario): drawn in its own colour and dash beside the others. Returns the slot (0 = A), or -1 when six are pinned.
+     *  @p source: the file it came from ("fast.json", --compare), named in its label when another pin reads the same. */
+    int pinNext(const QString& source = {});
     /** Pins @p scenarios (each valid) in order into the free slots, quietly (no notice): the session's pinned
      *  scenarios at start-up (ScenarioFiles::enableSession). Those beyond six, and invalid ones, are skipped. */
     void restorePinned(const std::vector<model::Scenario>& scenarios);

@@ -10,12 +10,14 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QStringList>
 
 #include "app/commandline.h"
 #include "app/report.h"
 #include "model/files/inputfile.h"
 #include "model/cost/scenariokeys.h"
+#include "model/sim/simulator.h"
 
 namespace ridgeline::app {
 
@@ -238,9 +240,27 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
 
 std::vector<std::pair<int, model::SimulatedCheck>> planSimulations(const model::PlanFile& f, const model::PlanResult& r)
 {
+    // The checks' work over all of them within the simulator's budget: a large fleet's routing (every request looks at
+    // every replica of both pools) grows with its size, which checkPlanWork() cannot see before the search (issue 14,
+    // h14g: 4,096 prefill replicas). A check past the budget is skipped and says why.
     std::vector<std::pair<int, model::SimulatedCheck>> out;
-    for (int i = 0; i < f.simulateTop && size_t(i) < r.plans.size(); ++i)
-        out.emplace_back(i, model::simulatePlan(f.request, r.points[size_t(r.plans[size_t(i)])], f.simulateRequests));
+    double work = 0;
+    for (int i = 0; i < f.simulateTop && size_t(i) < r.plans.size(); ++i) {
+        const model::PlanPoint& p = r.points[size_t(r.plans[size_t(i)])];
+        const double units = model::planCheckWorkUnits(f.request, p, f.simulateRequests);
+        if (work + units > model::kMaxSimulationOutputTokens) {
+            model::SimulatedCheck skipped;
+            skipped.skipped = "not simulated: with the checks before it about "
+                              + QLocale::c().toString(std::ceil((work + units) * model::kSimulationSecondsPerToken), 'f', 0).toStdString()
+                              + " s of simulator work, over the budget of about "
+                              + QLocale::c().toString(model::kMaxSimulationOutputTokens * model::kSimulationSecondsPerToken, 'f', 0).toStdString()
+                              + " s (its fleet's routers look at every replica for every request): lower simulate_requests";
+            out.emplace_back(i, skipped);
+            continue;
+        }
+        work += units;
+        out.emplace_back(i, model::simulatePlan(f.request, p, f.simulateRequests));
+    }
     return out;
 }
 namespace {

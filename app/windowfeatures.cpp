@@ -183,7 +183,7 @@ void MainWindow::syncPinned()
         m_compareAction->setChecked(true);
 }
 
-int MainWindow::pinNext()
+int MainWindow::pinNext(const QString& source)
 {
     m_document->evaluateNow();
     const bool invalid = !m_document->errorText().isEmpty();
@@ -192,7 +192,7 @@ int MainWindow::pinNext()
         return -1;
     }
     m_baseline->setWhatIfPanels(m_whatIfs->capacityPlot(), m_whatIfs->kvFitPlot(), m_whatIfs->speculativePlot());
-    const int slot = m_baseline->pinNext(m_document->evaluatedScenario());
+    const int slot = m_baseline->pinNext(m_document->evaluatedScenario(), source);
     syncPinned();
     showNotice(tr("Pinned %1%2: %3 scenarios in %4, with every one's figures and ratios to %5 in the numbers; "
                   "Edit > Unpin takes one off.")

@@ -4,6 +4,8 @@
 //   fleet_bench fleet ROUTER [replicas] [requests]   (default 8 replicas, 100,000 requests)
 //   fleet_bench sweep [replicas] [requests]          (8 steps + 6 bisections, least loaded)
 //   fleet_bench closed ROUTER [replicas] [requests] [clients]   (closed loop: default 64 clients per replica)
+//   fleet_bench disagg PREFILL [replicas] [requests]  (disaggregated: PREFILL prefill replicas and [replicas] decode
+//                                                      replicas behind least-loaded routers; prints the work estimate)
 // ROUTER: round_robin, least_loaded or prefix_aware. Prints user CPU time, wall time and peak resident memory. The
 // workload is drawn as the run goes and no per-request record is kept (as --simulate), so peak memory should not grow
 // with the request count (docs/fleet-simulation.md, "Memory"); requests may exceed the files' 2,000,000 cap here.
@@ -45,15 +47,18 @@ void report(const char* what, std::chrono::steady_clock::time_point start)
 
 int main(int argc, char** argv)
 {
-    if (argc < 2 || (std::strcmp(argv[1], "fleet") != 0 && std::strcmp(argv[1], "sweep") != 0 && std::strcmp(argv[1], "closed") != 0)) {
+    if (argc < 2
+        || (std::strcmp(argv[1], "fleet") != 0 && std::strcmp(argv[1], "sweep") != 0 && std::strcmp(argv[1], "closed") != 0
+            && std::strcmp(argv[1], "disagg") != 0)) {
         std::fprintf(stderr, "usage: fleet_bench fleet ROUTER [replicas] [requests] | fleet_bench sweep [replicas] [requests]"
-                             " | fleet_bench closed ROUTER [replicas] [requests] [clients]\n");
+                             " | fleet_bench closed ROUTER [replicas] [requests] [clients] | fleet_bench disagg PREFILL [replicas] [requests]\n");
         return 2;
     }
     const bool closed = std::strcmp(argv[1], "closed") == 0;
     const bool sweep = std::strcmp(argv[1], "sweep") == 0;
+    const bool disagg = std::strcmp(argv[1], "disagg") == 0;
     const int first = sweep ? 2 : 3;
-    const std::string router = sweep ? "least_loaded" : (argc > 2 ? argv[2] : "round_robin");
+    const std::string router = sweep || disagg ? "least_loaded" : (argc > 2 ? argv[2] : "round_robin");
     const int replicas = argc > first ? std::atoi(argv[first]) : 8;
     const long long requests = argc > first + 1 ? std::atoll(argv[first + 1]) : 100000;
 
@@ -83,6 +88,8 @@ int main(int argc, char** argv)
     config.classes = {chat};
     if (closed) // N clients in all, each sending its next request when its last one leaves (arrivals far faster)
         config.closedLoopClients = argc > first + 2 ? std::atoi(argv[first + 2]) : 64 * replicas;
+    if (disagg)
+        config.prefillReplicas = argc > 2 ? std::atoi(argv[2]) : 8;
     config.requestRecords = 0; // as --simulate: summaries only, the workload drawn as the run goes
     // Past the simulation files' request cap (2,000,000) the bench still runs, to show memory flat in the run's length.
     SimulationConfig checked = config;
@@ -91,6 +98,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "%s\n", e.c_str());
         return 2;
     }
+    const SimulationCost cost = estimateSimulationCost(checked);
+    std::printf("estimate: %.3g work units (%.3g output tokens, %.3g routing checks), about %.2f s of CPU\n", cost.workUnits,
+                cost.outputTokens, cost.routingChecks, cost.seconds);
     const auto start = std::chrono::steady_clock::now();
     if (!sweep) {
         const SimulationResult r = simulateWorkload(scenario, config);

@@ -10,17 +10,17 @@ void Baseline::pin(const model::Scenario& scenario)
     m_pinned = true;
 }
 
-int PinnedScenarios::pinNext(const model::Scenario& scenario)
+int PinnedScenarios::pinNext(const model::Scenario& scenario, const std::string& source)
 {
     for (int slot = 0; slot < kMaxPinned; ++slot)
         if (!at(slot)) {
-            pinAt(slot, scenario);
+            pinAt(slot, scenario, source);
             return slot;
         }
     return -1;
 }
 
-void PinnedScenarios::pinAt(int slot, const model::Scenario& scenario)
+void PinnedScenarios::pinAt(int slot, const model::Scenario& scenario, const std::string& source)
 {
     if (slot < 0 || slot >= kMaxPinned)
         return;
@@ -28,8 +28,9 @@ void PinnedScenarios::pinAt(int slot, const model::Scenario& scenario)
     while (it != m_pinned.end() && it->slot < slot)
         ++it;
     if (it == m_pinned.end() || it->slot != slot)
-        it = m_pinned.insert(it, PinnedScenario{slot, Baseline()});
+        it = m_pinned.insert(it, PinnedScenario{slot, Baseline(), {}});
     it->baseline.pin(scenario);
+    it->source = source;
 }
 
 bool PinnedScenarios::unpin(int slot)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "model/cost/costmodel.h"
@@ -35,6 +36,7 @@ private:
 struct PinnedScenario {
     int slot = 0;
     Baseline baseline;
+    std::string source; ///< where it was pinned from: a file's name ("fast.json", --compare), "" from the window
 };
 
 /**
@@ -47,10 +49,11 @@ class PinnedScenarios {
 public:
     static constexpr int kMaxPinned = 6;
 
-    /** Pins @p scenario (valid: model::validate) into the lowest free slot; returns the slot, or -1 when all are taken. */
-    int pinNext(const model::Scenario& scenario);
+    /** Pins @p scenario (valid: model::validate) into the lowest free slot, from @p source (a file's name, or "");
+     *  returns the slot, or -1 when all are taken. */
+    int pinNext(const model::Scenario& scenario, const std::string& source = {});
     /** Pins @p scenario into @p slot (0 to kMaxPinned - 1), replacing what was there. */
-    void pinAt(int slot, const model::Scenario& scenario);
+    void pinAt(int slot, const model::Scenario& scenario, const std::string& source = {});
     /** Unpins @p slot; false when nothing is pinned there. */
     bool unpin(int slot);
     /** Unpins every scenario. */

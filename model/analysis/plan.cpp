@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include <QFile>
@@ -49,6 +51,22 @@ int wholeUnits(double x)
 double mdOneWaitSeconds(double rho, double service)
 {
     return rho > 0 ? rho * service / (2.0 * (1.0 - rho)) : 0.0;
+}
+
+/**
+ * Mean ITL (TPOT) of a colocated instance, s: the time average t_step / (1 - rho) (decode pauses while a prompt
+ * prefills, rho = lambda_i t_pre), plus the prefills of the requests that arrived while its own prompt prefilled
+ * (lambda_i t_pre of them on average, t_pre each), which run before its next token and land on its O - 1 intervals:
+ * ITL = t_step / (1 - rho) + rho t_pre / (O - 1). The second term is negligible for long outputs and dominant when one
+ * prefill outlasts a request's whole decode (issue 14, h14g: 2M-token prompts with 10 output tokens read about 600
+ * times low as the time average). An upper estimate: the simulator, which prefills several waiting prompts in one
+ * step, measured 324 ms where this gives 598 ms and the time average 65 ms (tst_plan::longPromptStallLandsOnFewTokens).
+ * O < 2 (no interval): the time average alone.
+ */
+double colocatedItlSeconds(double step, double pre, double rho, double outputTokens)
+{
+    const double base = step / (1.0 - rho);
+    return outputTokens >= 2 ? base + rho * pre / (outputTokens - 1.0) : base;
 }
 
 /**
@@ -317,15 +335,17 @@ PlanRequest planRequestFor(const Scenario& scenario, double requestsPerSecond, d
     return r;
 }
 
-SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long long requests)
+namespace {
+
+/** The scenario and simulation of simulatePlan(); false when @p p is no plan of @p req (@p why says so). */
+bool planCheckInputs(const PlanRequest& req, const PlanPoint& p, long long requests, Scenario& s, SimulationConfig& config, std::string& why)
 {
-    SimulatedCheck c;
     const bool pools = p.disaggregated ? p.prefillInstances >= 1 && p.decodeInstances >= 1 : p.replicas >= 1;
     if (p.device < 0 || size_t(p.device) >= req.candidates.devices.size() || !pools || !layoutRefusal(req.scenario.model, p.layout).empty()) {
-        c.skipped = "not a plan of this request";
-        return c;
+        why = "not a plan of this request";
+        return false;
     }
-    Scenario s = req.scenario;
+    s = req.scenario;
     s.hardware = req.candidates.devices[size_t(p.device)].hardware;
     s.hardware.gpus = p.layout.tp;
     const int P = int(std::lround(req.load.promptTokens)), O = int(std::lround(req.load.outputTokens));
@@ -333,7 +353,7 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
     s.workload.promptTokens = P;
     s.workload.outputTokens = O;
     s.workload.contextTokens = P + O / 2;
-    SimulationConfig config;
+    config = SimulationConfig();
     config.policy = BatchingPolicy::Continuous;
     config.maxSequences = std::max(1, p.batchCap);
     config.blockTokens = s.serving.blockTokens;
@@ -357,6 +377,27 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
     cls.output.kind = LengthDistribution::Kind::Fixed;
     cls.output.value = O;
     config.classes = {cls};
+    return true;
+}
+
+} // namespace
+
+double planCheckWorkUnits(const PlanRequest& req, const PlanPoint& p, long long requests)
+{
+    Scenario s;
+    SimulationConfig config;
+    std::string why;
+    return planCheckInputs(req, p, requests, s, config, why) ? estimateSimulationCost(config).workUnits : 0.0;
+}
+
+SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long long requests)
+{
+    SimulatedCheck c;
+    Scenario s;
+    SimulationConfig config;
+    if (!planCheckInputs(req, p, requests, s, config, c.skipped))
+        return c;
+    const int P = int(std::lround(req.load.promptTokens));
     if (const std::string err = checkSimulationConfig(config); !err.empty()) {
         c.skipped = err;
         return c;
@@ -689,7 +730,7 @@ PlanResult searchPlans(const PlanRequest& req)
                             p.replicas = wholeUnits(lambda / perInstanceMax);
                             const double rho = lambda / p.replicas * pre;
                             p.ttftMs = (pre + mdOneWaitSeconds(rho, pre) + step / 2.0) * 1000.0;
-                            p.itlMs = step / (1.0 - rho) * 1000.0;
+                            p.itlMs = colocatedItlSeconds(step, pre, rho, O) * 1000.0;
                             p.totalGpus = p.replicas * lr.gpus;
                             p.prefillShare = pre / g;
                             p.outputTokensPerSecondPerGpu = O * perInstanceMax / G;
@@ -700,7 +741,12 @@ PlanResult searchPlans(const PlanRequest& req)
                             p.kvTransferSeconds = lr.kvTransferSeconds;
                             const double rhoMax =
                                 std::max(utilizationWithin(ttftSlo - pre - p.kvTransferSeconds, pre).value_or(0.9), kMinPoolUtilization);
-                            const double perDecodeInstance = headroom * B / (O * step);
+                            // The prefill pool makes each request's first token, so the decode pool runs O - 1 steps
+                            // per request, none when O = 1 (issue 14, h14g: it was sized for O). With no decode step the
+                            // pool's demand is 0 and it keeps its least size, one instance, idle (a colocated plan of the
+                            // same layout is then cheaper); the simulator sends such requests to no decode replica.
+                            const double decodeSteps = std::max(0.0, O - 1.0);
+                            const double perDecodeInstance = decodeSteps > 0 ? headroom * B / (decodeSteps * step) : std::numeric_limits<double>::infinity();
                             if (!(lambda * pre / rhoMax <= kMaxPlanInstances && lambda / perDecodeInstance <= kMaxPlanInstances)) {
                                 tooManyInstances = true;
                                 continue;
@@ -842,8 +888,26 @@ PlanResult searchPlans(const PlanRequest& req)
                        + " ms at this load; see why each device fails.";
     } else {
         std::string line;
+        // "Cheapest" compares prices: with one device priced among several with plans it is the only priced one
+        // (issue 14 trial: "Cheapest" named the one device with a price).
+        std::set<int> pricedDevices, plannedDevices;
+        int pricedPlans = 0;
+        for (int i : out.plans) {
+            const PlanPoint& p = out.points[size_t(i)];
+            plannedDevices.insert(p.device);
+            if (p.cost.costPerMillionOutputTokensAllIn) {
+                pricedDevices.insert(p.device);
+                ++pricedPlans;
+            }
+        }
+        std::string cheapestLead = "Cheapest: ";
+        if (pricedPlans == 1 && out.plans.size() > 1)
+            cheapestLead = "Only priced plan: ";
+        else if (pricedDevices.size() == 1 && plannedDevices.size() > 1)
+            cheapestLead = "Cheapest of the priced plans (only " + devices[size_t(*pricedDevices.begin())].hardware.name
+                           + " has a price): ";
         if (out.cheapest)
-            line = "Cheapest: " + describe(*out.cheapest) + " at "
+            line = cheapestLead + describe(*out.cheapest) + " at "
                    + fixed(*out.points[size_t(*out.cheapest)].cost.costPerMillionOutputTokensAllIn, 3) + " " + req.currency
                    + " per 1M output tokens";
         if (out.mostPowerEfficient) {

@@ -163,7 +163,7 @@ struct PlanCandidates {
     std::vector<int> batchCaps{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
     Disaggregation disaggregation = Disaggregation::Both;
     int microbatches = 0;                     ///< 0: min(pp, batch)
-    /** Fraction of an instance's request capacity (1 / g colocated, B / (O t_step) for a decode instance) the plan
+    /** Fraction of an instance's request capacity (1 / g colocated, B / ((O - 1) t_step) for a decode instance) the plan
      *  loads it to: headroom for the queueing for batch slots that the mean estimates do not see (the simulator
      *  shows P90 TTFT growing fast near 1). In (0, 1]. */
     double maxUtilization = 0.85;
@@ -345,6 +345,15 @@ struct SimulatedCheck {
 
 /** Runs the check above on @p point of @p request with @p requests requests in all (seed 1: deterministic). */
 SimulatedCheck simulatePlan(const PlanRequest& request, const PlanPoint& point, long long requests = 2000);
+
+/**
+ * The simulator's own work estimate of simulatePlan(@p request, @p point, @p requests), in sequence-steps
+ * (SimulationCost::workUnits, model/sim/simulator.h): output tokens plus the least-loaded routers' looks at every
+ * replica of both pools for every request, which grow with the fleet (4,096 prefill replicas: about 1,000 steps a
+ * request; issue 14, h14g). 0 when the point is no plan of @p request. checkPlanWork() cannot count it (the fleet is
+ * known only after the search): --plan adds it up over its checks and skips those past kMaxSimulationOutputTokens.
+ */
+double planCheckWorkUnits(const PlanRequest& request, const PlanPoint& point, long long requests = 2000);
 
 /**
  * What user-visible text calls one unit of @p hardware: "TPU" for a device whose name starts with "TPU" (Google's), else

@@ -115,12 +115,10 @@ bool onlySimulatorCheckReads(const std::string& key)
            || key == "serving.block_tokens";
 }
 
+/** The catalogue device of @p id, case and separators ignored when unambiguous (findHardwarePresetId()). */
 const HardwarePreset* findDevice(const std::string& id)
 {
-    for (const HardwarePreset& p : hardwarePresets())
-        if (p.id == id)
-            return &p;
-    return nullptr;
+    return findHardwarePresetId(id);
 }
 
 std::string deviceIds()
@@ -251,11 +249,22 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
             if (key.rfind("economics.", 0) == 0) // the scenario's economics would be ignored silently (a trial)
                 return "set." + key + ": the plan takes prices, power and PUE from its own \"prices\", \"power_watts\", \"pue\" and "
                        "\"currency\" keys";
+            // A number key takes a JSON number and a text key a JSON string, as scenario files do (readScenario()):
+            // "batch": "64" was accepted here and refused there (adversarial trial, issue 14).
+            const auto info = std::find_if(scenarioKeys().begin(), scenarioKeys().end(),
+                                           [&](const KeyInfo& k) { return k.key == key; });
+            const bool numberKey = info != scenarioKeys().end()
+                                   && (info->kind == KeyKind::Number || info->kind == KeyKind::Integer || info->kind == KeyKind::NumberList);
+            const bool textKey = info != scenarioKeys().end() && !numberKey;
             std::string value;
-            if (it.value().isDouble())
+            if (it.value().isDouble() && !textKey)
                 value = formatNumber(it.value().toDouble());
-            else if (it.value().isString())
+            else if (it.value().isString() && !numberKey)
                 value = str(it.value().toString());
+            else if (numberKey)
+                return "set." + key + ": expected a number, got " + jsonValueText(it.value());
+            else if (textKey)
+                return "set." + key + ": expected a string, got " + jsonValueText(it.value());
             else
                 return "set." + key + " = " + shown(it.value()) + ": expected a number or text";
             if (const std::string err = setKey(out.request.scenario, key, value); !err.empty())
@@ -356,14 +365,18 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
                 int i = 0;
                 for (const QJsonValue e : d.toArray()) {
                     const std::string field = "candidates.devices[" + std::to_string(i++) + "]";
-                    if (!e.isString() || !findDevice(str(e.toString())))
+                    if (!e.isString())
                         return field + " = " + shown(e) + ": no such device in the catalogue (ridgeline --list-hardware; known: " + deviceIds() + ")";
-                    if (std::find(deviceList.begin(), deviceList.end(), str(e.toString())) != deviceList.end()) {
-                        if (std::find(duplicates.begin(), duplicates.end(), str(e.toString())) == duplicates.end())
-                            duplicates.push_back(str(e.toString())); // searched once: twice would double its results
+                    const HardwarePreset* found = findDevice(str(e.toString()));
+                    if (!found)
+                        return field + " = " + shown(e) + ": no such device in the catalogue; " + nearestHardwareText(str(e.toString()));
+                    const std::string id = found->id; // "H100_SXM" is "h100-sxm"
+                    if (std::find(deviceList.begin(), deviceList.end(), id) != deviceList.end()) {
+                        if (std::find(duplicates.begin(), duplicates.end(), id) == duplicates.end())
+                            duplicates.push_back(id); // searched once: twice would double its results
                         continue;
                     }
-                    deviceList.push_back(str(e.toString()));
+                    deviceList.push_back(id);
                 }
             } else {
                 return "candidates.devices = " + shown(d) + ": expected \"all\" or a list of catalogue ids";
@@ -517,12 +530,13 @@ std::string parsePlanFile(const QByteArray& json, const QString& baseDir, PlanFi
         const QJsonObject o = v.toObject();
         for (auto it = o.begin(); it != o.end(); ++it) {
             const std::string field = std::string(key) + "." + str(it.key());
-            if (!findDevice(str(it.key())))
-                return field + ": no such device in the catalogue (known: " + deviceIds() + ")";
+            const HardwarePreset* found = findDevice(str(it.key()));
+            if (!found)
+                return field + ": no such device in the catalogue; " + nearestHardwareText(str(it.key()));
             double value = 0;
             if (const std::string err = number(it.value(), field, lo, hi, value); !err.empty())
                 return err;
-            into[str(it.key())] = value;
+            into[found->id] = value;
         }
         return {};
     };

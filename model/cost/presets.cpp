@@ -120,13 +120,40 @@ std::string applyHardwarePreset(Scenario& scenario, std::string_view name)
             scenario.hardware.gpus = gpus;
             return {};
         }
+    return "hardware.preset = \"" + printableText(name, 40) + "\": " + (wanted.empty() ? "" : "no such device in the catalogue; ")
+           + nearestHardwareText(name);
+}
+
+const HardwarePreset* findHardwarePresetId(std::string_view id)
+{
+    const auto& presets = hardwarePresets();
+    for (const HardwarePreset& p : presets)
+        if (p.id == id)
+            return &p;
+    const std::string wanted = foldedName(id);
+    const HardwarePreset* found = nullptr;
+    for (const HardwarePreset& p : presets)
+        if (!wanted.empty() && foldedName(p.id) == wanted) {
+            if (found)
+                return nullptr; // ambiguous
+            found = &p;
+        }
+    return found;
+}
+
+std::string nearestHardwareText(std::string_view name)
+{
+    const std::string wanted = foldedName(name);
+    const auto& presets = hardwarePresets();
+    if (wanted.empty())
+        return "the value is empty; give a catalogue id such as " + presets.front().id + " (--list-hardware shows them all)";
     // The nearest ids: those containing the value or within a third of its length in edits, else all of them.
     std::vector<std::pair<size_t, std::string>> near;
     for (const HardwarePreset& p : presets) {
         const std::string id = foldedName(p.id), shown = foldedName(p.hardware.name);
         const size_t d = std::min(editDistance(wanted, id), editDistance(wanted, shown));
-        const bool contains = !wanted.empty() && (id.find(wanted) != std::string::npos || wanted.find(id) != std::string::npos
-                                                  || shown.find(wanted) != std::string::npos);
+        const bool contains = id.find(wanted) != std::string::npos || wanted.find(id) != std::string::npos
+                              || shown.find(wanted) != std::string::npos;
         if (contains || d <= std::max<size_t>(2, wanted.size() / 3))
             near.emplace_back(contains ? 0 : d, p.id);
     }
@@ -139,8 +166,7 @@ std::string applyHardwarePreset(Scenario& scenario, std::string_view name)
     else
         for (size_t i = 0; i < near.size() && i < 6; ++i)
             list += (i == 0 ? "" : ", ") + near[i].second;
-    return "hardware.preset = \"" + printableText(name, 40) + "\": no such device in the catalogue; "
-           + (all ? "the catalogue has " : "nearest: ") + list + " (--list-hardware shows them all)";
+    return (all ? "the catalogue has " : "nearest: ") + list + " (--list-hardware shows them all)";
 }
 
 const std::vector<ScenarioPreset>& scenarioPresets()

@@ -53,4 +53,19 @@ const std::vector<ScenarioPreset>& scenarioPresets();
  */
 std::string applyHardwarePreset(Scenario& scenario, std::string_view name);
 
+/**
+ * The built-in device of id @p id: the one whose id is @p id exactly, else the one whose id matches it with case,
+ * spaces, dashes, underscores and dots ignored ("H100_SXM" is "h100-sxm"), when exactly one does; else nullptr
+ * (issue 14, h14g: plan files' ids were case-sensitive with no hint).
+ */
+const HardwarePreset* findHardwarePresetId(std::string_view id);
+
+/**
+ * What to suggest for the device name @p name that matched none: "nearest: h100-sxm, h100-pcie" (ids containing it or
+ * within a third of its length in edits, six at most), or "the catalogue has a, b, ..." when none is near. An empty
+ * (or blank) @p name suggests nothing: "the value is empty; give a catalogue id" (it read "nearest: l4", the nearest
+ * name to nothing). Each ends "(--list-hardware shows them all)".
+ */
+std::string nearestHardwareText(std::string_view name);
+
 } // namespace ridgeline::model

@@ -68,7 +68,7 @@ std::string parseInteger(std::string_view key, std::string_view text, int& out)
     if (v != std::floor(v))
         return std::string(key) + " = " + trim(text) + ": expected a whole number";
     if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-        return std::string(key) + " = " + trim(text) + ": out of range";
+        return std::string(key) + " = " + trim(text) + ": out of range: must be a whole number from -2,147,483,648 to 2,147,483,647";
     out = static_cast<int>(v);
     return {};
 }
@@ -467,9 +467,22 @@ std::string formatNumber(double value)
         return "nan";
     if (std::isinf(value))
         return value > 0 ? "inf" : "-inf";
+    if (value == std::floor(value) && std::abs(value) < 1e9) // 1000000, not 1e+06
+        return value == 0 ? std::string("0") : std::to_string(static_cast<long long>(value));
     char buf[64];
     auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, value);
-    return ec == std::errc() ? std::string(buf, ptr) : std::string("?");
+    if (ec != std::errc())
+        return "?";
+    std::string t(buf, ptr);
+    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6: as usually written
+        std::string exponent = t.substr(e + 1);
+        const bool negative = exponent[0] == '-';
+        if (exponent[0] == '+' || exponent[0] == '-')
+            exponent.erase(0, 1);
+        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
+    }
+    return t;
 }
 
 std::string_view matmulPeakKey(const Hardware& hardware, DType weights)

@@ -70,7 +70,11 @@ std::string applyJsonText(Scenario& scenario, const QByteArray& json);
 /** Serialises every key of @p scenario as a nested JSON object with "format_version". */
 QJsonObject toJson(const Scenario& scenario);
 
-/** Formats a double in the shortest C-locale text that reads back to the same value. */
+/**
+ * Formats a double in the shortest C-locale text that reads back to the same value, as it is usually written: a
+ * whole number below 1e9 in digits ("1000000", not the shorter "1e+06") and an exponent without "+" or leading
+ * zeros ("1e12", "1e-6"), as messageNumber() (issue 14, h14g). Reads back to the same value either way.
+ */
 std::string formatNumber(double value);
 
 } // namespace ridgeline::model

@@ -19,4 +19,17 @@ inline constexpr qint64 kMaxInputFileBytes = 64LL * 1024 * 1024;
  */
 std::string readInputFile(const QString& path, QByteArray& out, qint64 maxBytes = kMaxInputFileBytes);
 
+/**
+ * Whether @p path is a symbolic link whose chain of targets (QFileInfo::symLinkTarget(), link by link) comes back to a
+ * link already seen, or runs past 40 links as the kernel's ELOOP does: it names no file, and is not a link to a missing
+ * target either (issue 14, h14g: a loop read "a symbolic link to a missing target"). False for a path that is no link.
+ */
+bool isSymlinkLoop(const QString& path);
+
+/**
+ * Why @p path names nothing when it is a symbolic link that does not resolve: "is a symbolic link loop (a -> b -> a)"
+ * or "is a symbolic link to a missing target (/x/y)"; "" when @p path exists or is no link.
+ */
+std::string brokenSymlinkText(const QString& path);
+
 } // namespace ridgeline::model

@@ -1810,11 +1810,18 @@ std::string checkSimulationConfig(const SimulationConfig& c)
                    + durationText(cost.seconds) + " of work; at most " + countText(kMaxSimulationOutputTokens / 2.0)
                    + " steps (about " + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
                    + "): raise token_budget, or lower the prompt lengths or requests";
-        if (cost.routingChecks / 4.0 > cost.outputTokens)
-            return s + "replicas = " + std::to_string(c.replicas) + ": " + estimate + " routed by load over "
-                   + std::to_string(c.replicas) + " replicas: about " + countText(cost.routingChecks * runs)
-                   + " replica checks, about " + durationText(cost.seconds) + " of work; at most "
-                   + countText(4.0 * kMaxSimulationOutputTokens) + ": use router round_robin, or fewer replicas or requests";
+        if (cost.routingChecks * kSimulationStepsPerRoutingCheck > cost.outputTokens) {
+            // The pool with more replicas names the key (the prefill pool's routing was not counted: issue 14, h14g).
+            const bool prefill = c.prefillReplicas > c.replicas;
+            const int pool = prefill ? c.prefillReplicas : c.replicas;
+            const std::string over = c.prefillReplicas > 0 ? std::to_string(c.replicas) + " decode and " + std::to_string(c.prefillReplicas)
+                                                                 + " prefill replicas"
+                                                           : std::to_string(c.replicas) + " replicas";
+            return s + (prefill ? "prefill_replicas = " : "replicas = ") + std::to_string(pool) + ": " + estimate + " routed by load over "
+                   + over + ": about " + countText(cost.routingChecks * runs) + " replica checks, about " + durationText(cost.seconds)
+                   + " of work; at most " + countText(kMaxSimulationOutputTokens / kSimulationStepsPerRoutingCheck)
+                   + ": use router round_robin, or fewer replicas or requests";
+        }
         return s + "classes: " + estimate + " = " + countText(cost.outputTokens * cost.runs) + " output tokens to simulate, about "
                + durationText(cost.seconds) + " of work; at most " + countText(kMaxSimulationOutputTokens) + " (about "
                + durationText(kMaxSimulationOutputTokens * kSimulationSecondsPerToken)
@@ -1901,10 +1908,14 @@ SimulationCost estimateSimulationCost(const SimulationConfig& c)
         cost.paddingTokens = std::max(0.0, requests * longest - tokens);
     if (c.policy == BatchingPolicy::Chunked)
         cost.prefillSteps = promptTokens / double(std::max(1, c.tokenBudget));
-    // A load-aware router looks at every replica for every request (about a quarter of a sequence-step each).
+    // A load-aware router looks at every replica for every request (kSimulationStepsPerRoutingCheck of a sequence-step
+    // each). Disaggregated, the prefill pool is a fleet behind the same router, every request routed there too (issue
+    // 14, h14g: 4,096 prefill replicas were not counted, and a run estimated inside the budget ran past 60 s).
     if (c.replicas > 1 && c.router != RouterPolicy::RoundRobin)
         cost.routingChecks = requests * double(c.replicas);
-    cost.workUnits = tokens + cost.paddingTokens + 2.0 * cost.prefillSteps + cost.routingChecks / 4.0;
+    if (c.prefillReplicas > 1 && c.router != RouterPolicy::RoundRobin)
+        cost.routingChecks += requests * double(c.prefillReplicas);
+    cost.workUnits = tokens + cost.paddingTokens + 2.0 * cost.prefillSteps + cost.routingChecks * kSimulationStepsPerRoutingCheck;
     cost.runs = 1 + int(c.sweepMaxSequences.size());
     cost.bytes = requests * (kSimulationBytesPerRequest + (c.replicas > 1 ? kFleetBytesPerRequest : 0.0)
                              + (c.prefillReplicas > 0 ? 3.0 * kSimulationBytesPerRequest : 0.0)) + (c.recordTokenTimes ? 8.0 * tokens : 0.0)

@@ -279,6 +279,11 @@ using SimulationProgress = std::function<bool(long long done, long long total)>;
 inline constexpr double kMaxSimulationOutputTokens = 1e9;           ///< work units in all runs (SimulationCost::workUnits: output tokens, static padding, prefill steps)
 inline constexpr double kMaxSimulationBytes = 1024.0 * 1024 * 1024; ///< estimated peak memory of one run, bytes (1 GiB)
 inline constexpr double kSimulationSecondsPerToken = 16e-9;         ///< measured engine CPU time per output token, s (for messages)
+/// sequence-steps of work per replica a load-aware router looks at for one request (each replica run up to the arrival,
+/// then its load read). Measured 3.4 ns a look with 1,024 replicas and 15.6 ns with 4,096 (cache misses grow with the
+/// fleet; it was taken as a quarter of a step): one step, about right for large fleets and conservative for small ones
+/// (docs/performance.md, "Fleet plan work budget")
+inline constexpr double kSimulationStepsPerRoutingCheck = 1.0;
 inline constexpr double kSimulationBytesPerRequest = 220;           ///< measured peak bytes per request (input, result, summaries)
 inline constexpr double kFleetBytesPerRequest = 120;                ///< a fleet's extra: the replicas' copies of inputs and results
 
@@ -289,8 +294,8 @@ struct SimulationCost {
     double prefillSteps = 0; ///< Chunked: engine steps the prompts need at least (prompt tokens / token_budget)
     double paddingTokens = 0;///< Static: sequence-steps of finished sequences kept in their batch (up to the longest output)
     double longestOutput = 0;///< Static: the longest output a request can have, tokens
-    double routingChecks = 0;///< a fleet with a load-aware router: replicas looked at, requests x replicas
-    double workUnits = 0;    ///< sequence-steps of one run: outputTokens + paddingTokens + 2 x prefillSteps + routingChecks / 4
+    double routingChecks = 0;///< a fleet with a load-aware router: replicas looked at, requests x (replicas + prefill replicas)
+    double workUnits = 0;    ///< sequence-steps of one run: outputTokens + paddingTokens + 2 x prefillSteps + routingChecks x kSimulationStepsPerRoutingCheck
     int runs = 1;            ///< the run plus one per sweep cap
     double bytes = 0;        ///< estimated peak memory of one run, bytes
     double seconds = 0;      ///< estimated engine time of all runs, s

@@ -235,7 +235,7 @@ private slots:
         QTest::newRow("kv heads above heads") << QByteArray(R"({"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":8,"intermediate_size":8,"vocab_size":10})") << "num_key_value_heads";
         QTest::newRow("experts per token") << QByteArray(R"({"model_type":"mixtral","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_local_experts":4,"num_experts_per_tok":9,"intermediate_size":8,"vocab_size":10})") << "num_experts_per_tok";
         // Found by a tester: two head widths near INT_MAX overflowed an int sum (undefined behaviour) into a negative head_dim.
-        QTest::newRow("MLA widths overflowing an int") << QByteArray(R"({"model_type":"deepseek_v3","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"kv_lora_rank":512,"qk_nope_head_dim":2000000000,"qk_rope_head_dim":2000000000,"v_head_dim":128,"intermediate_size":8,"vocab_size":10})") << "qk_nope_head_dim + qk_rope_head_dim = 4e+09: at most 1,000,000";
+        QTest::newRow("MLA widths overflowing an int") << QByteArray(R"({"model_type":"deepseek_v3","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"kv_lora_rank":512,"qk_nope_head_dim":2000000000,"qk_rope_head_dim":2000000000,"v_head_dim":128,"intermediate_size":8,"vocab_size":10})") << "qk_nope_head_dim + qk_rope_head_dim = 4e9: at most 1,000,000";
         QTest::newRow("missing intermediate") << QByteArray(R"({"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":10})") << "intermediate_size";
     }
     void badConfigs()

@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include "tests/fulldisk.h"
+#include "model/files/inputfile.h"
 #include "model/files/outputfile.h"
 
 namespace model = ridgeline::model;
@@ -35,6 +36,7 @@ private slots:
     void failingBodyKeepsThePreviousFile();
     void missingFolderIsReported();
     void nodesThatAreNotFilesAreNotReplaced();
+    void symlinkLoopIsNotAMissingTarget();
 };
 
 void TestOutputFile::writesWholeFile()
@@ -113,6 +115,28 @@ void TestOutputFile::nodesThatAreNotFilesAreNotReplaced()
     QVERIFY(S_ISFIFO(st.st_mode));
     const QString folder = model::writeFileAtomically(dir.path(), QByteArray("data"));
     QVERIFY2(folder.contains(QLatin1String("folder")), qPrintable(folder));
+}
+
+/** Issue 14, h14g: a symbolic link loop read "a symbolic link to a missing target"; it is named a loop. */
+void TestOutputFile::symlinkLoopIsNotAMissingTarget()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString a = dir.filePath(QStringLiteral("a.json")), b = dir.filePath(QStringLiteral("b.json"));
+    QVERIFY(QFile::link(b, a));
+    QVERIFY(QFile::link(a, b));
+    QVERIFY(model::isSymlinkLoop(a));
+    QByteArray bytes;
+    const std::string loop = model::readInputFile(a, bytes);
+    QCOMPARE(loop, std::string("cannot open: is a symbolic link loop (a.json -> b.json -> a.json): it names no file"));
+    // A link to nothing is a missing target, not a loop; a plain missing file neither.
+    const QString dangling = dir.filePath(QStringLiteral("dangling.json"));
+    QVERIFY(QFile::link(dir.filePath(QStringLiteral("gone.json")), dangling));
+    QVERIFY(!model::isSymlinkLoop(dangling));
+    const std::string missing = model::readInputFile(dangling, bytes);
+    QVERIFY2(missing.starts_with("cannot open: is a symbolic link to a missing target (") && missing.find("gone.json") != std::string::npos,
+             missing.c_str());
+    QCOMPARE(model::readInputFile(dir.filePath(QStringLiteral("none.json")), bytes), std::string("cannot open: no such file"));
 }
 
 #include "tst_outputfile.moc"

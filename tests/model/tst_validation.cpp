@@ -123,6 +123,42 @@ private slots:
         QCOMPARE(s.workload.batch, 1);
     }
 
+    /** Issue 14, h14g: messages name the range, echo whole numbers in digits, and suggest devices sensibly. */
+    void messagesNameRangeAndValue()
+    {
+        Scenario s = defaultScenario();
+        // An integer past int's range said "out of range" without the range, and a scenario file's value read 1e+10.
+        QCOMPARE(applyJsonText(s, R"({"model": {"layers": 1e10}})"),
+                 std::string("model.layers = 1e10: out of range: must be a whole number from -2,147,483,648 to 2,147,483,647"));
+        QCOMPARE(setKey(s, "serving.block_tokens", "3e9"),
+                 std::string("serving.block_tokens = 3e9: out of range: must be a whole number from -2,147,483,648 to 2,147,483,647"));
+        // A whole number echoed by validation in digits, not as 1e+06.
+        QVERIFY(setKey(s, "efficiency.bandwidth", "1e6").empty());
+        const std::vector<ScenarioError> errors = validate(s);
+        QVERIFY(!errors.empty());
+        QVERIFY2(errors.front().message.starts_with("efficiency.bandwidth = 1000000: "), errors.front().message.c_str());
+        QCOMPARE(formatNumber(1e6), std::string("1000000"));
+        QCOMPARE(formatNumber(-2048), std::string("-2048"));
+        QCOMPARE(formatNumber(8.03e9), std::string("8.03e9"));
+        QCOMPARE(formatNumber(2e-6), std::string("2e-6"));
+        QCOMPARE(formatNumber(0.75), std::string("0.75"));
+        QCOMPARE(formatNumber(1e20), std::string("1e20"));
+        // hardware.preset with an empty value: no "nearest: l4" (the nearest name to nothing).
+        Scenario h = defaultScenario();
+        const std::string empty = applyHardwarePreset(h, "");
+        QVERIFY2(empty.starts_with("hardware.preset = \"\": the value is empty; give a catalogue id"), empty.c_str());
+        QVERIFY2(empty.find("nearest") == std::string::npos && empty.find("--list-hardware") != std::string::npos, empty.c_str());
+        QVERIFY(applyHardwarePreset(h, "  ").find("the value is empty") != std::string::npos);
+        // Device ids: case and separators ignored when unambiguous, else the nearest suggested.
+        QVERIFY(findHardwarePresetId("H100_SXM"));
+        QCOMPARE(findHardwarePresetId("H100_SXM")->id, std::string("h100-sxm"));
+        QCOMPARE(findHardwarePresetId("h100-sxm")->id, std::string("h100-sxm"));
+        QVERIFY(!findHardwarePresetId("h100"));
+        QVERIFY(!findHardwarePresetId(""));
+        const std::string near = nearestHardwareText("h100-sxn");
+        QVERIFY2(near.starts_with("nearest: h100-sxm"), near.c_str());
+    }
+
     void unknownKeyAndDtype()
     {
         Scenario s = defaultScenario();

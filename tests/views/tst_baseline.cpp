@@ -167,6 +167,7 @@ private slots:
     void pinnedCurvesDrawnFromAPictureRedrawnOnChange();
     void nWayLiveColumnNeverClips();
     void tableFitsAt1280And1600();
+    void pinsThatReadTheSameAreToldApart();
 };
 
 void TestBaseline::pinnedCurvesAreAsEvaluatedWhileBMoves()
@@ -367,7 +368,9 @@ void TestBaseline::nWayThreePinnedOnEveryPlot()
         const QList<QPair<QString, QColor>> labels = pinnedLabels(plot->plot());
         QCOMPARE(labels.size(), 3);
         for (int i = 0; i < 3; ++i) {
-            const QString name = letters[i] + QStringLiteral(": ") + views::scenarioName(pinned[size_t(i)]);
+            // B and C read the same (8B on H200): told apart by their order among those of that name (h14g).
+            const QString suffix = i == 1 ? QStringLiteral(" (pin 1)") : i == 2 ? QStringLiteral(" (pin 2)") : QString();
+            const QString name = letters[i] + QStringLiteral(": ") + views::scenarioName(pinned[size_t(i)]) + suffix;
             QCOMPARE(overlay->label(i), name);
             const QList<QCPGraph*> graphs = plot->baselineGraphs(i);
             QCOMPARE(graphs.size(), graphsPerPinned(plot));
@@ -741,6 +744,43 @@ void TestBaseline::tableFitsAt1280And1600()
                 window.grab().save(QStringLiteral("/tmp/ridgeline-comparison-%1-pinned-1280.png").arg(pinned));
         }
     }
+}
+
+/** Issue 14, h14g: pins from different files keeping the preset's name all read "Llama 3.1 8B on H100 SXM". */
+void TestBaseline::pinsThatReadTheSameAreToldApart()
+{
+    MainWindow window(model::defaultScenario());
+    window.resize(1280, 800);
+    window.show();
+    window.document()->evaluateNow();
+    QCOMPARE(window.pinNext(QStringLiteral("fast.json")), 0);
+    window.document()->edit([](model::Scenario& s) { s.workload.batch = 32; });
+    window.document()->evaluateNow();
+    QCOMPARE(window.pinNext(QStringLiteral("slow.json")), 1);
+    window.document()->edit([](model::Scenario& s) { s.hardware.name = "H200"; });
+    window.document()->evaluateNow();
+    QCOMPARE(window.pinNext(QStringLiteral("other.json")), 2);
+    views::BaselineOverlay* overlay = window.baseline();
+    const QString name = views::scenarioName(model::defaultScenario());
+    QCOMPARE(overlay->label(0), QStringLiteral("A: %1 (fast.json)").arg(name));
+    QCOMPARE(overlay->label(1), QStringLiteral("B: %1 (slow.json)").arg(name));
+    QCOMPARE(overlay->label(2), QStringLiteral("C: Llama 3.1 8B on H200")); // reads apart already: no file name
+    // The curves' names (legend and tool tips) say the same; the stack of names on the plot starts with the letter.
+    views::FloorPlot* plot = window.floorPlots().front();
+    QCOMPARE(plot->baselineGraphs(0).front()->name(), overlay->label(0));
+    QCOMPARE(plot->baselineGraphs(1).front()->name(), overlay->label(1));
+    const QList<QPair<QString, QColor>> labels = pinnedLabels(plot->plot());
+    QCOMPARE(labels.size(), 3);
+    QVERIFY2(labels[1].first.contains(QLatin1String("B: Llama")), qPrintable(labels[1].first));
+    // Pinned from the window (no file): "pin 1", "pin 2" among those of that name.
+    QVERIFY(window.unpin(0));
+    QVERIFY(window.unpin(1));
+    window.document()->edit([](model::Scenario& s) { s = model::defaultScenario(); });
+    window.document()->evaluateNow();
+    QCOMPARE(window.pinNext(), 0);
+    QCOMPARE(window.pinNext(), 1);
+    QCOMPARE(overlay->label(0), QStringLiteral("A: %1 (pin 1)").arg(name));
+    QCOMPARE(overlay->label(1), QStringLiteral("B: %1 (pin 2)").arg(name));
 }
 
 QTEST_MAIN(TestBaseline)

@@ -147,6 +147,7 @@ private slots:
     void floorsWaitBehindThePlanTab();
     void tablesFollowTheLastChange();
     void promptOverTheTrainedContextIsRefused();
+    void noDeviceWithoutAPlanSaysNone();
     void renderForALook();
     void nothingOverlapsAt900x600();
 
@@ -244,7 +245,7 @@ void TestPlanTab::frontiersAreFiniteAndNonDominated()
     int excluded = 0;
     for (const model::DeviceSummary& d : r.devices)
         excluded += d.reason != model::ExclusionReason::None ? 1 : 0;
-    QCOMPARE(t->excludedList()->count(), excluded + (withPlans - drawn));
+    QCOMPARE(t->excludedList()->count(), std::max(1, excluded + (withPlans - drawn))); // "None: ..." when empty
     for (int i = 0; i < t->excludedList()->count() && i < excluded; ++i)
         QVERIFY(!t->excludedList()->item(i)->text().isEmpty());
 
@@ -722,9 +723,10 @@ void TestPlanTab::scenarioPriceSeedsItsDevice()
 void TestPlanTab::pricesAreInTheScenariosCurrency()
 {
     // h14b: a EUR scenario's Plan tab priced every device with the USD example prices under "$" headers, the
-    // scenario's own EUR price among them.
+    // scenario's own EUR price among them. h14g: the currency code, not "$", beside texts that say USD.
     PlanTab* t = tab();
-    QCOMPARE(t->table()->horizontalHeaderItem(PlanTab::CostColumn)->text(), QStringLiteral("$/1M out"));
+    QCOMPARE(t->table()->horizontalHeaderItem(PlanTab::CostColumn)->text(), QStringLiteral("USD/1M out"));
+    QCOMPARE(t->economicsTable()->horizontalHeaderItem(PlanTab::PriceColumn)->text(), QStringLiteral("USD/GPU-hour"));
     m_window->document()->edit([](model::Scenario& s) {
         s.economics.currency = "EUR";
         s.economics.pricePerGpuHour = 3.1; // the scenario's H100 SXM, in EUR
@@ -742,7 +744,7 @@ void TestPlanTab::pricesAreInTheScenariosCurrency()
     QVERIFY2(t->plot()->takeaway().contains(QStringLiteral("EUR")), qPrintable(t->plot()->takeaway()));
     // A plan file's own currency while it is shown (this one's is USD), the scenario's again after.
     QCOMPARE(t->loadPlanFile(QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json")), QString());
-    QCOMPARE(t->table()->horizontalHeaderItem(PlanTab::CostColumn)->text(), QStringLiteral("$/1M out"));
+    QCOMPARE(t->table()->horizontalHeaderItem(PlanTab::CostColumn)->text(), QStringLiteral("USD/1M out"));
     t->showLivePlan();
     QCOMPARE(t->table()->horizontalHeaderItem(PlanTab::CostColumn)->text(), QStringLiteral("EUR/1M out"));
     QVERIFY(!t->examplePricesCheckBox()->isEnabled());
@@ -1239,6 +1241,25 @@ void TestPlanTab::tablesFollowTheLastChange()
     const model::PlanPoint& cheapest = r.points.at(size_t(r.plans.front()));
     QCOMPARE(t->table()->item(0, PlanTab::DeviceColumn)->text(),
              QString::fromStdString(t->request()->candidates.devices.at(size_t(cheapest.device)).hardware.name));
+}
+
+/** h14g: "Devices without a plan" was an empty box when every device had a plan; it says there is none. */
+void TestPlanTab::noDeviceWithoutAPlanSaysNone()
+{
+    PlanTab* t = tab();
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("one.json"));
+    QFile out(path);
+    const QByteArray json = R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 1000, "output_tokens": 100},
+        "slo": {"ttft_ms": 10000, "itl_ms": 1000}, "candidates": {"devices": ["h100-sxm"], "gpu_counts": [1], "batch_caps": [8]}})";
+    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(json) == json.size());
+    out.close();
+    QCOMPARE(t->loadPlanFile(path), QString());
+    QTRY_VERIFY(t->table()->rowCount() > 0);
+    QCOMPARE(t->excludedList()->count(), 1);
+    QCOMPARE(t->excludedList()->item(0)->text(), QStringLiteral("None: every candidate device has a plan (in the table)"));
+    QVERIFY(!(t->excludedList()->item(0)->flags() & Qt::ItemIsSelectable));
+    t->showLivePlan();
 }
 
 /** h14f: the live plan planned a prompt longer than the model's trained context, which --plan refuses. */

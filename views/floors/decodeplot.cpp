@@ -206,6 +206,8 @@ void DecodePlot::refresh(const model::Scenario& scenario, const model::Evaluatio
                     .arg(format::integer(scenario.workload.contextTokens));
     else if (*boundBatch <= 1.0)
         bound = tr("compute-bound at every batch");
+    else if (model::largestTimeTerm(decode) == model::TimeTerm::Communication) // beside "communication-bound": say what it compares
+        bound = tr("compute exceeds memory from B \u2248 %1").arg(format::approximate(*boundBatch));
     else
         bound = tr("memory-bound until B \u2248 %1").arg(format::approximate(*boundBatch));
     QString boundNow = boundByText(model::largestTimeTerm(decode)); // t_comm too: at TP16 across nodes it may be the largest

@@ -229,11 +229,16 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const int gpus = std::max(1, scenario.hardware.gpus);
     const QString workText = gpus > 1 ? tr("%1 over %2 GPUs").arg(format::teraflop(prefill.flop), format::integer(gpus))
                                   : format::teraflop(prefill.flop);
-    setTakeaway(tr("%1. At P = %2: %3, attention %4 of it, %5 %6; compute-bound from P \u2248 %7.")
+    // The crossover is t_comp against t_mem; beside a prefill bound by communication "compute-bound from P ~ 116" read as a
+    // contradiction (issue 14 trial), so it is worded as what it compares there.
+    const model::TimeTerm largest = model::largestTimeTerm(prefill); // t_comm too: at TP16 across nodes, the all-reduces
+    const QString crossoverText = largest == model::TimeTerm::Communication
+        ? tr("compute exceeds memory from P \u2248 %1").arg(format::approximate(bound))
+        : tr("compute-bound from P \u2248 %1").arg(format::approximate(bound));
+    setTakeaway(tr("%1. At P = %2: %3, attention %4 of it, %5 %6; %7.")
                     .arg(crossing, format::integer(prompt), workText,
                          format::percent(prefill.attentionShare), format::duration(prefill.seconds),
-                         boundByText(model::largestTimeTerm(prefill)), // t_comm too: at TP16 across nodes, the all-reduces
-                         format::approximate(bound)));
+                         boundByText(largest), crossoverText));
     countRedraw();
     p->replot(QCustomPlot::rpQueuedReplot);
 }

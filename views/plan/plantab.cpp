@@ -903,7 +903,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     QStringList headers(ColumnCount); // in the order of Column
     headers[RankColumn] = tr("#");
     headers[DeviceColumn] = tr("Device");
-    headers[CostColumn] = tr("$/1M out");
+    headers[CostColumn] = tr("USD/1M out"); // showCurrency() writes the plan's currency
     headers[ItlColumn] = tr("ITL (ms)");
     headers[TtftColumn] = tr("TTFT (ms)");
     headers[GpusColumn] = tr("GPUs in all");
@@ -939,7 +939,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_economics = new QTableWidget(int(m_catalogue.size()), EconomicsColumnCount, this);
     m_economics->setObjectName(QStringLiteral("planEconomicsTable"));
     m_economics->setAccessibleName(tr("Price per GPU-hour and board power per device"));
-    m_economics->setHorizontalHeaderLabels({tr("Device"), tr("$/GPU-hour"), tr("source"), tr("Board W"), tr("source")});
+    m_economics->setHorizontalHeaderLabels({tr("Device"), tr("USD/GPU-hour"), tr("source"), tr("Board W"), tr("source")});
     m_economics->horizontalHeaderItem(PriceColumn)
         ->setToolTip(tr("Price per GPU-hour (USD). Double-click to edit; \"example\": resources/plans/gpu-prices-example.json, "
                         "an illustration, not a quote"));
@@ -1295,14 +1295,13 @@ QString PlanTab::currency() const
 void PlanTab::showCurrency()
 {
     const QString c = currency();
-    const bool usd = c.compare(QStringLiteral("USD"), Qt::CaseInsensitive) == 0;
-    const QString unit = usd ? QStringLiteral("$") : c + QLatin1Char(' ');
-    m_table->horizontalHeaderItem(CostColumn)->setText(tr("%1/1M out").arg(usd ? unit : c));
+    // The currency code in the headers, as the texts and tool tips write it ("$" read beside "USD": issue 14 trial).
+    m_table->horizontalHeaderItem(CostColumn)->setText(tr("%1/1M out").arg(c));
     m_table->horizontalHeaderItem(CostColumn)
         ->setToolTip(tr("Cost per million output tokens (%1), every GPU-second charged to output (all-in), at the example "
                         "or given price; - when the price is unknown")
                          .arg(c));
-    m_economics->horizontalHeaderItem(PriceColumn)->setText(tr("%1/GPU-hour").arg(usd ? unit : c));
+    m_economics->horizontalHeaderItem(PriceColumn)->setText(tr("%1/GPU-hour").arg(c));
     const bool examples = model::examplePricesApply(c.toStdString());
     m_economics->horizontalHeaderItem(PriceColumn)
         ->setToolTip(examples ? tr("Price per GPU-hour (%1). Double-click to edit; \"example\": resources/plans/gpu-prices-example.json, "
@@ -1542,6 +1541,11 @@ void PlanTab::showTables()
         m_excluded->addItem(tr("%1: has plans (in the table), not drawn: the plot shows the %2 devices with the best plans")
                                 .arg(deviceName(request, withPlans[i]))
                                 .arg(PlanPlot::kMaxDevices));
+    if (m_excluded->count() == 0) { // an empty box read as missing (issue 14 trial): say there is none
+        auto* none = new QListWidgetItem(tr("None: every candidate device has a plan (in the table)"), m_excluded);
+        none->setFlags(Qt::ItemIsEnabled);
+        none->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+    }
 }
 
 QString PlanTab::loadPlanFile(const QString& path)

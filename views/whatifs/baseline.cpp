@@ -53,7 +53,22 @@ QString BaselineOverlay::label() const
 QString BaselineOverlay::label(int slot) const
 {
     const document::PinnedScenario* p = m_pinned.at(slot);
-    return p ? tr("%1: %2").arg(pinnedLetter(slot), scenarioName(p->baseline.scenario())) : QString();
+    if (!p)
+        return {};
+    const QString name = scenarioName(p->baseline.scenario());
+    // Two pins that read the same (files keeping the preset's name) are told apart by the file's name, else by their
+    // order among those of that name: "B: Llama 3.1 8B on H100 SXM (fast.json)", "... (pin 2)" (issue 14 trial).
+    int sameName = 0, order = 0;
+    for (const document::PinnedScenario& other : m_pinned.items())
+        if (scenarioName(other.baseline.scenario()) == name) {
+            ++sameName;
+            if (other.slot <= slot)
+                ++order;
+        }
+    if (sameName < 2)
+        return tr("%1: %2").arg(pinnedLetter(slot), name);
+    const QString source = QString::fromStdString(p->source);
+    return tr("%1: %2 (%3)").arg(pinnedLetter(slot), name, source.isEmpty() ? tr("pin %1").arg(order) : source);
 }
 
 const model::Scenario& BaselineOverlay::scenario() const
@@ -86,9 +101,9 @@ void BaselineOverlay::pin(const model::Scenario& scenario)
     redraw();
 }
 
-int BaselineOverlay::pinNext(const model::Scenario& scenario)
+int BaselineOverlay::pinNext(const model::Scenario& scenario, const QString& source)
 {
-    const int slot = m_pinned.pinNext(scenario);
+    const int slot = m_pinned.pinNext(scenario, source.toStdString());
     if (slot >= 0)
         redraw();
     return slot;

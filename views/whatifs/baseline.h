@@ -61,7 +61,7 @@ public:
     /** Makes @p scenario baseline A (it must be valid) and draws it. Replaces an earlier A; other pinned scenarios stay. */
     void pin(const model::Scenario& scenario);
     /** Pins @p scenario (valid) into the lowest free slot and draws it; returns the slot (0 = A), or -1 when all kMaxPinned are taken. */
-    int pinNext(const model::Scenario& scenario);
+    int pinNext(const model::Scenario& scenario, const QString& source = {});
     /** Unpins the scenario in @p slot and takes it off every plot; false when none is pinned there. */
     bool unpin(int slot);
     /** Removes every pinned scenario from every plot. */
