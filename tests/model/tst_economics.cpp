@@ -228,7 +228,7 @@ private slots:
         QTest::newRow("negative price") << "economics.price_per_gpu_hour" << "-2" << "economics.price_per_gpu_hour = -2: must not be negative";
         // Trial findings: 1e-300 printed every cost as 0.000; a board of 1e-300 W printed 300-digit tokens/s per MW.
         QTest::newRow("tiny price") << "economics.price_per_gpu_hour" << "1e-7"
-                                    << "economics.price_per_gpu_hour = 1e-07: must be 0 (the example price) or at least 0.001";
+                                    << "economics.price_per_gpu_hour = 1e-7: must be 0 (the example price) or at least 0.001";
         QTest::newRow("tiny board power") << "hardware.board_power_watts" << "1e-300"
                                           << "hardware.board_power_watts = 1e-300: must be 0 (unknown) or at least 1 W";
         QTest::newRow("no currency") << "economics.currency" << "" << "economics.currency = \"\": must name the currency";
