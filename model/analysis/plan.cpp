@@ -399,7 +399,9 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
         return c;
     const int P = int(std::lround(req.load.promptTokens));
     if (const std::string err = checkSimulationConfig(config); !err.empty()) {
-        c.skipped = err;
+        // The simulation this plan's fleet needs, not a field of the plan file (it named simulation.prefill_replicas,
+        // which a plan file does not have: adversarial trial, stop 31).
+        c.skipped = "its fleet is past what the simulator runs (in a simulation file it would read: " + err + ")";
         return c;
     }
     config.requestRecords = 0; // the summaries only
@@ -459,10 +461,11 @@ std::string fixed(double v, int decimals)
     return QString::number(v, 'f', decimals).toStdString();
 }
 
-/** An SLO in ms with the digits it has (0.001 stays 0.001, 50 is 50), never rounded to 0. */
+/** An SLO in ms as written (0.001 stays 0.001, 50 is 50, 1234567 is not 1.23457e+06), never rounded to 0: the scenario
+ *  files' formatter (adversarial trial, stop 31). */
 std::string sloText(double ms)
 {
-    return QString::number(ms, 'g', 6).toStdString();
+    return formatNumber(ms);
 }
 
 /** Orders plans: known cost first, cheaper first; then fewer J per token; then fewer GPUs. */
@@ -716,7 +719,27 @@ PlanResult searchPlans(const PlanRequest& req)
                         p.maxSequences = lr.maxSequences;
                         p.stepSeconds = step;
                         p.prefillSeconds = pre;
-                        if (!disagg) {
+                        if (!disagg && B == 1) {
+                            // Batch cap 1: one request at a time, start to end, so no other prompt prefills inside its
+                            // decode (ITL = t_step, not the interleaved estimate below: a new-user trial, stop 31, read
+                            // 559.7 ms where the simulator measured 8.4 ms) and a request queues for the whole of the one
+                            // before it: M/D/1 with service g = t_pre + O t_step.
+                            const double g = pre + O * step;
+                            const std::optional<double> rhoMax = utilizationWithin(ttftSlo - pre, g);
+                            const double perInstanceMax = rhoMax ? std::min(headroom, std::max(*rhoMax, kMinPoolUtilization)) / g : headroom / g;
+                            if (!(lambda / perInstanceMax <= kMaxPlanInstances)) {
+                                tooManyInstances = true;
+                                continue;
+                            }
+                            p.replicas = wholeUnits(lambda / perInstanceMax);
+                            const double rho = lambda / p.replicas * g;
+                            p.ttftMs = (pre + mdOneWaitSeconds(rho, g)) * 1000.0;
+                            p.itlMs = step * 1000.0;
+                            p.totalGpus = p.replicas * lr.gpus;
+                            p.prefillShare = pre / g;
+                            p.outputTokensPerSecondPerGpu = O * perInstanceMax / G;
+                            p.tokensPerSecondPerUser = 1.0 / step;
+                        } else if (!disagg) {
                             // One instance serves a request in g = t_pre + O t_step / B instance-seconds and is loaded to
                             // at most maxUtilization of 1 / g; prefills queue (M/D/1) and wait half a decode step on average.
                             const double g = pre + O * step / B;

@@ -408,6 +408,39 @@ private slots:
         QVERIFY(timeAverage * 1e3 < c.tpotMeanMs / 4);
     }
 
+    void batchCapOneRunsOneRequestAtATime()
+    {
+        // New-user trial, stop 31: at batch cap 1 the interleaved estimate read ITL 559.7 ms where the simulator
+        // measured 8.4 ms. One request at a time: ITL = t_step, and a request waits for the whole of the one before it
+        // (M/D/1 with service g = t_pre + O t_step).
+        PlanRequest req;
+        req.scenario = defaultScenario(); // Llama 3.1 8B
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1};
+        req.candidates.batchCaps = {1};
+        req.candidates.disaggregation = Disaggregation::Colocated;
+        req.load = {0.5, 100000, 10};
+        req.slo = {1e7, 1e7};
+        const PlanResult r = searchPlans(req);
+        QCOMPARE(int(r.points.size()), 1);
+        const PlanPoint& p = r.points.front();
+        QCOMPARE(p.itlMs, p.stepSeconds * 1e3);
+        const double g = p.prefillSeconds + 10 * p.stepSeconds;
+        const double rho = 0.5 / p.replicas * g;
+        QVERIFY(rho < 1);
+        QVERIFY(close(p.ttftMs, (p.prefillSeconds + rho * g / (2 * (1 - rho))) * 1e3, 1e-12));
+        QVERIFY(close(p.tokensPerSecondPerUser, 1.0 / p.stepSeconds, 1e-12));
+        // The simulator: mean TPOT at t_step (within 5 %), mean TTFT within a factor of two of the estimate.
+        const SimulatedCheck c = simulatePlan(req, p, 300);
+        QVERIFY2(c.simulated, c.skipped.c_str());
+        qInfo("B 1: t_pre %.3f s, t_step %.2f ms, replicas %d, rho %.3f: ITL %.2f ms, TTFT %.0f ms; simulated mean TPOT %.2f ms, "
+              "P90 TTFT %.0f ms", p.prefillSeconds, p.stepSeconds * 1e3, p.replicas, rho, p.itlMs, p.ttftMs, c.tpotMeanMs, c.ttftP90Ms);
+        QVERIFY2(close(c.tpotMeanMs, p.itlMs, 0.05), qPrintable(QString::number(c.tpotMeanMs)));
+    }
+
     void takeawaySaysWhenOnlyOneDeviceIsPriced()
     {
         // Issue 14, h14g: with one device priced the takeaway said "Cheapest", comparing it with nothing.
