@@ -979,6 +979,16 @@ int run(int argc, char** argv)
         printLine(stdout, QStringLiteral("ridgeline ") + QStringLiteral(RIDGELINE_VERSION));
         return 0;
     }
+    // --screenshot never writes through a link, as --export does not: a loop or a dangling link was silently replaced
+    // or its missing target created (adversarial trial, stop 31). Checked before anything runs.
+    if (!o.screenshotFile.isEmpty() && QFileInfo(o.screenshotFile).isSymLink()) {
+        const QString why = model::isSymlinkLoop(o.screenshotFile)
+                                ? QString::fromStdString(model::brokenSymlinkText(o.screenshotFile))
+                                : QStringLiteral("is a symbolic link (to %1)").arg(QDir::toNativeSeparators(QFileInfo(o.screenshotFile).symLinkTarget()));
+        return fail(kExitBadInput, QStringLiteral("--screenshot %1: %2; the screenshot does not write through links: remove the link or "
+                                                  "give another name; nothing was written")
+                                       .arg(QDir::toNativeSeparators(o.screenshotFile), why));
+    }
     if (!o.planFile.isEmpty())
         return runPlanMode(o);
     if (o.listHardware)

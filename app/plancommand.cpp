@@ -107,7 +107,8 @@ QString sloLine(const model::PlanFile& f)
 {
     return QStringLiteral("SLOs: ITL <= %1 ms, TTFT <= %2 ms, checked as mean estimates (mean decode step, M/D/1 mean queue wait), "
                           "not percentiles: use the simulator (--simulate) for distributions")
-        .arg(QString::number(f.request.slo.itlMs, 'g', 6), QString::number(f.request.slo.ttftMs, 'g', 6)); // 0.001 ms stays 0.001
+        .arg(QString::fromStdString(model::formatNumber(f.request.slo.itlMs)),
+             QString::fromStdString(model::formatNumber(f.request.slo.ttftMs))); // as written: 0.001 stays 0.001, 1234567 stays digits
 }
 
 } // namespace
@@ -250,7 +251,9 @@ std::vector<std::pair<int, model::SimulatedCheck>> planSimulations(const model::
         const double units = model::planCheckWorkUnits(f.request, p, f.simulateRequests);
         if (work + units > model::kMaxSimulationOutputTokens) {
             model::SimulatedCheck skipped;
-            skipped.skipped = "not simulated: with the checks before it about "
+            // "not simulated: " is the caller's prefix; "with the checks before it" only where there are some
+            // (adversarial trial, stop 31: the first plan read "not simulated: not simulated: with the checks before it").
+            skipped.skipped = std::string(i > 0 ? "with the checks before it about " : "about ")
                               + QLocale::c().toString(std::ceil((work + units) * model::kSimulationSecondsPerToken), 'f', 0).toStdString()
                               + " s of simulator work, over the budget of about "
                               + QLocale::c().toString(model::kMaxSimulationOutputTokens * model::kSimulationSecondsPerToken, 'f', 0).toStdString()

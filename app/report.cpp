@@ -507,7 +507,15 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         const QString requestNoFit = !x.weightsFit ? QStringLiteral("does not fit (weights)")
                                                    : QStringLiteral("does not fit (%1 sequences at P + O/2 = %2 tokens)")
                                                          .arg(num(B), num(e.workload.decodeContextTokens));
-        auto perRequest = [&](const QString& text) { return x.fitsPerRequest ? text : requestNoFit; };
+        // O = 0: no output token to price or power, whatever the price and power (it read "unknown (no price)" with
+        // a price set: adversarial trial, stop 31).
+        const bool noOutput = s.workload.outputTokens <= 0;
+        auto perRequest = [&](const QString& text) {
+            if (!x.fitsPerRequest)
+                return requestNoFit;
+            return noOutput && text.startsWith(QLatin1String("unknown")) ? QStringLiteral("none: no output tokens (workload.output_tokens = 0)")
+                                                                          : text;
+        };
         // At (B, S), as t_step: B / t_step(B, S) output tokens/s, no prefill; "does not fit" and no figure when it does not.
         const model::OperatingCost& at = x.atBatchContext;
         const QString noFit = QStringLiteral("does not fit at (B, S)");
@@ -527,7 +535,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
                    .arg(num(s.workload.promptTokens), num(s.workload.outputTokens), num(e.workload.decodeContextTokens));
         row(QStringLiteral("per 1M output tokens"), perRequest(money(x.cost.costPerMillionOutputTokens)),
             QStringLiteral("(1 - f) G p / 3600 / out/s * 1e6")
-                + (x.fitsPerRequest ? QStringLiteral("; all-in %1").arg(money(x.cost.costPerMillionOutputTokensAllIn)) : QString()));
+                + (x.fitsPerRequest ? QStringLiteral("; all-in %1").arg(noOutput ? QStringLiteral("none") : money(x.cost.costPerMillionOutputTokensAllIn)) : QString()));
         row(QStringLiteral("per 1M input tokens"), perRequest(money(x.cost.costPerMillionInputTokens)), QStringLiteral("f G p / 3600 / in/s * 1e6"));
         row(QStringLiteral("energy per output token"),
             perRequest(x.cost.joulesPerOutputToken ? num(*x.cost.joulesPerOutputToken, 3) + QStringLiteral(" J")

@@ -70,7 +70,9 @@ std::string whole(const QJsonValue& v, const std::string& field, int lo, int hi,
 {
     const double d = v.toDouble();
     if (!v.isDouble() || d != std::floor(d) || d < lo || d > hi)
-        return field + " = " + shown(v) + ": expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+        return field + " = " + shown(v) + ": expected "
+               + (lo == hi ? std::to_string(lo) // format_version: not "from 1 to 1" (adversarial trial, stop 31)
+                           : "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
     out = int(d);
     return {};
 }

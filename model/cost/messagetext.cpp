@@ -91,8 +91,10 @@ std::string printableText(std::string_view text, std::size_t limit)
             out += "...";
             break;
         }
-        if (u < 0x20 || (u >= 0x7f && u <= 0x9f)) {
-            char buffer[8];
+        // Control characters, and format characters such as U+202E (right-to-left override), which reversed the rest
+        // of the message line in a terminal (adversarial trial, stop 31), are shown as escapes.
+        if (u < 0x20 || (u >= 0x7f && u <= 0x9f) || QChar::category(u) == QChar::Other_Format) {
+            char buffer[12];
             std::snprintf(buffer, sizeof buffer, u < 0x80 ? "\\x%02X" : "\\u%04X", unsigned(u));
             out += buffer;
         } else {

@@ -68,7 +68,11 @@ std::string parseInteger(std::string_view key, std::string_view text, int& out)
     if (v != std::floor(v))
         return std::string(key) + " = " + trim(text) + ": expected a whole number";
     if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-        return std::string(key) + " = " + trim(text) + ": out of range: must be a whole number from -2,147,483,648 to 2,147,483,647";
+        // Past what the key can hold at all; the scenario's checks name the field's own range for values it can
+        // hold. Not "from -2,147,483,648 to ...": that read as if negatives were allowed (adversarial trial, stop 31).
+        return std::string(key) + " = " + trim(text)
+               + (v > 0 ? ": too large for a whole-number key (at most 2,147,483,647)"
+                        : ": too far below zero for a whole-number key");
     out = static_cast<int>(v);
     return {};
 }

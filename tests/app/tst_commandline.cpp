@@ -1556,6 +1556,36 @@ private slots:
         const Result big = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("workload.prompt_tokens=120000")});
         QVERIFY2(big.out.contains("26.82 GiB if materialised"), big.out.constData());
     }
+    /** --screenshot never writes through a link (as --export): a loop, a dangling link and a link to a file are refused
+     *  before anything runs, naming the link, and nothing is written (adversarial trial, stop 31). */
+    void screenshotDoesNotWriteThroughLinks()
+    {
+        QTemporaryDir dir;
+        const QString loop1 = dir.filePath(QStringLiteral("loop1.png")), loop2 = dir.filePath(QStringLiteral("loop2.png"));
+        QVERIFY(QFile::link(loop2, loop1) && QFile::link(loop1, loop2));
+        const QString dangling = dir.filePath(QStringLiteral("dang.png")), missing = dir.filePath(QStringLiteral("nowhere.png"));
+        QVERIFY(QFile::link(missing, dangling));
+        Result r = runRidgeline({QStringLiteral("--screenshot"), loop1});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("symbolic link loop") && r.err.contains("nothing was written"), r.err.constData());
+        QVERIFY(QFileInfo(loop1).isSymLink());
+        r = runRidgeline({QStringLiteral("--screenshot"), dangling});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("does not write through links"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(missing));
+    }
+
+    /** O = 0 with a price and a power: the per-request figures say there is no output token, not "no price" (adversarial
+     *  trial, stop 31). */
+    void noOutputTokensIsNotNoPrice()
+    {
+        const Result r = runRidgeline({QStringLiteral("--report"), QStringLiteral("--set"), QStringLiteral("workload.output_tokens=0"),
+                                       QStringLiteral("--set"), QStringLiteral("economics.price_per_gpu_hour=2.5")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.out.contains("unknown (no price)") && !r.out.contains("unknown (no power)"), r.out.constData());
+        QVERIFY2(r.out.contains("none: no output tokens (workload.output_tokens = 0)"), r.out.constData());
+    }
+
 };
 
 QTEST_APPLESS_MAIN(TestCommandLine)

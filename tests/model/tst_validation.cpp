@@ -16,6 +16,7 @@
 #include "model/cost/hardwarecatalogue.h"
 #include "model/files/hfconfig.h"
 #include "model/cost/jsoninput.h"
+#include "model/cost/messagetext.h"
 #include "model/cost/presets.h"
 #include "model/cost/scenariokeys.h"
 #include "model/cost/scenariomigration.h"
@@ -129,9 +130,15 @@ private slots:
         Scenario s = defaultScenario();
         // An integer past int's range said "out of range" without the range, and a scenario file's value read 1e+10.
         QCOMPARE(applyJsonText(s, R"({"model": {"layers": 1e10}})"),
-                 std::string("model.layers = 1e10: out of range: must be a whole number from -2,147,483,648 to 2,147,483,647"));
+                 std::string("model.layers = 1e10: too large for a whole-number key (at most 2,147,483,647)"));
         QCOMPARE(setKey(s, "serving.block_tokens", "3e9"),
-                 std::string("serving.block_tokens = 3e9: out of range: must be a whole number from -2,147,483,648 to 2,147,483,647"));
+                 std::string("serving.block_tokens = 3e9: too large for a whole-number key (at most 2,147,483,647)"));
+        // A right-to-left override or a zero-width space in an echoed value is shown as an escape, as control characters
+        // are: raw, it reversed the rest of the line in a terminal (adversarial trial, stop 31).
+        QCOMPARE(printableText("US\u202ED\u200B"), std::string("US\\u202ED\\u200B"));
+        QCOMPARE(printableText("\u20ACUR"), std::string("\u20ACUR")); // a printable sign stays as it is
+        // Far below zero: no range that reads as if negatives were allowed (adversarial trial, stop 31).
+        QCOMPARE(setKey(s, "workload.batch", "-1e15"), std::string("workload.batch = -1e15: too far below zero for a whole-number key"));
         // A whole number echoed by validation in digits, not as 1e+06.
         QVERIFY(setKey(s, "efficiency.bandwidth", "1e6").empty());
         const std::vector<ScenarioError> errors = validate(s);

@@ -781,6 +781,13 @@ void TestBaseline::pinsThatReadTheSameAreToldApart()
     QCOMPARE(window.pinNext(), 1);
     QCOMPARE(overlay->label(0), QStringLiteral("A: %1 (pin 1)").arg(name));
     QCOMPARE(overlay->label(1), QStringLiteral("B: %1 (pin 2)").arg(name));
+    // Two files of one name (a/s.json, b/s.json) read apart by their order too (adversarial trial, stop 31).
+    QVERIFY(window.unpin(0));
+    QVERIFY(window.unpin(1));
+    QCOMPARE(window.pinNext(QStringLiteral("s.json")), 0);
+    QCOMPARE(window.pinNext(QStringLiteral("s.json")), 1);
+    QCOMPARE(overlay->label(0), QStringLiteral("A: %1 (s.json, pin 1)").arg(name));
+    QCOMPARE(overlay->label(1), QStringLiteral("B: %1 (s.json, pin 2)").arg(name));
 }
 
 QTEST_MAIN(TestBaseline)

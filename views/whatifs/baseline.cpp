@@ -58,17 +58,25 @@ QString BaselineOverlay::label(int slot) const
     const QString name = scenarioName(p->baseline.scenario());
     // Two pins that read the same (files keeping the preset's name) are told apart by the file's name, else by their
     // order among those of that name: "B: Llama 3.1 8B on H100 SXM (fast.json)", "... (pin 2)" (issue 14 trial).
-    int sameName = 0, order = 0;
+    // Two files of one name (a/s.json and b/s.json, or one file twice) are told apart by the order too (adversarial
+    // trial, stop 31).
+    int sameName = 0, order = 0, sameSource = 0;
     for (const document::PinnedScenario& other : m_pinned.items())
         if (scenarioName(other.baseline.scenario()) == name) {
             ++sameName;
             if (other.slot <= slot)
                 ++order;
+            if (other.source == p->source)
+                ++sameSource;
         }
     if (sameName < 2)
         return tr("%1: %2").arg(pinnedLetter(slot), name);
     const QString source = QString::fromStdString(p->source);
-    return tr("%1: %2 (%3)").arg(pinnedLetter(slot), name, source.isEmpty() ? tr("pin %1").arg(order) : source);
+    if (source.isEmpty())
+        return tr("%1: %2 (pin %3)").arg(pinnedLetter(slot), name).arg(order);
+    if (sameSource < 2)
+        return tr("%1: %2 (%3)").arg(pinnedLetter(slot), name, source);
+    return tr("%1: %2 (%3, pin %4)").arg(pinnedLetter(slot), name, source).arg(order);
 }
 
 const model::Scenario& BaselineOverlay::scenario() const
