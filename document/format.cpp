@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include <QLocale>
 
@@ -80,7 +81,16 @@ QString duration(double seconds)
 
 QString gigabytes(double bytes)
 {
-    return number(bytes / 1e9) + QStringLiteral(" GB");
+    // From 10,000 GB on, the next decimal unit, so that an extreme scenario reads "268 PB", not "268,435,456 GB"
+    // (trials, stop 31: the KV-share note, the numbers panel, the KV-fit plot). Below that, GB as always.
+    static const char* const kUnits[] = {" GB", " TB", " PB", " EB", " ZB", " YB"};
+    double value = bytes / 1e9;
+    int unit = 0;
+    while (unit + 1 < int(std::size(kUnits)) && std::isfinite(value) && std::abs(value) >= 1e4) {
+        value /= 1e3;
+        ++unit;
+    }
+    return number(value) + QLatin1String(kUnits[unit]);
 }
 
 QString gibibytes(double bytes)

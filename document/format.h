@@ -31,7 +31,7 @@ QString milliseconds(double ms);
 /** Seconds shown in ms below one second, else in s: "88.7 ms", "2.75 s". */
 QString duration(double seconds);
 
-/** Decimal gigabytes: "16.1 GB". */
+/** Decimal gigabytes: "16.1 GB"; from 10,000 GB on in the next decimal unit that keeps it below 10,000: "15.3 TB", "268 PB". */
 QString gigabytes(double bytes);
 
 /** Binary gibibytes, for KV cache sizes: "0.244 GiB". */

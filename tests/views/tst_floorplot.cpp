@@ -10,6 +10,7 @@
 #include <QChartView>
 #include <QGridLayout>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTextDocument>
 #include <QVBoxLayout>
@@ -20,6 +21,7 @@
 #include "app/export.h"
 #include "app/mainwindow.h"
 #include "document/baseline.h"
+#include "document/format.h"
 #include "document/scenariodocument.h"
 #include "model/cost/costmodel.h"
 #include "views/floors/decodeplot.h"
@@ -560,6 +562,10 @@ void TestFloorPlot::tickLabelsStayShortAtExtremes()
         s.hardware.bandwidthBytesPerSecond = value;
     QVERIFY(model::validate(s).empty());
     const model::Evaluation e = model::evaluate(s);
+    QCOMPARE(views::format::gigabytes(16.06e9), QStringLiteral("16.1 GB"));
+    QCOMPARE(views::format::gigabytes(9999e9), QStringLiteral("9,999 GB"));
+    QCOMPARE(views::format::gigabytes(15.3e12), QStringLiteral("15.3 TB"));
+    QCOMPARE(views::format::gigabytes(268435456e9), QStringLiteral("268 PB"));
     constexpr qsizetype kMaxChars = 8;
     for (FloorPlotId id : views::kFloorPlotIds) {
         std::unique_ptr<views::FloorPlot> plot(views::createFloorPlot(id));
@@ -582,6 +588,10 @@ void TestFloorPlot::tickLabelsStayShortAtExtremes()
                 QVERIFY2(label.size() <= kMaxChars, qPrintable(QStringLiteral("KV bar axis '") + label + QLatin1Char('\'')));
             // The axis still ends at the total read in GB (the bars' unit): only the labels change unit.
             QVERIFY(bytes->max() >= e.decode.readBytes / 1e9);
+            // The takeaway's, the numbers panel's and the KV-fit plot's bytes (format::gigabytes) keep to 4 digits past
+            // 10,000 GB: "268 PB", not "268,435,456 GB" (trials, stop 31).
+            const QString read = views::format::gigabytes(e.decode.readBytes);
+            QVERIFY2(!read.contains(QRegularExpression(QStringLiteral("\\d{2},\\d{3}"))), qPrintable(read));
         }
     }
 }
