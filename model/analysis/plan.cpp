@@ -902,7 +902,8 @@ PlanResult searchPlans(const PlanRequest& req)
         const PlanPoint& p = out.points[size_t(i)];
         const std::string fleet = p.disaggregated
             ? std::to_string(p.prefillInstances) + " prefill + " + std::to_string(p.decodeInstances) + " decode x "
-            : std::to_string(p.replicas) + " x ";
+            : p.replicas == 1 ? std::string() // "1 H100 SXM", not "1 x 1 H100 SXM" (new-user trial, stop 31)
+                              : std::to_string(p.replicas) + " x ";
         return fleet + std::to_string(p.gpusPerInstance) + " " + devices[size_t(p.device)].hardware.name + " (" + layoutText(p.layout)
                + ", batch " + std::to_string(p.batchCap) + ")";
     };

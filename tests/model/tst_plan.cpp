@@ -439,6 +439,13 @@ private slots:
         qInfo("B 1: t_pre %.3f s, t_step %.2f ms, replicas %d, rho %.3f: ITL %.2f ms, TTFT %.0f ms; simulated mean TPOT %.2f ms, "
               "P90 TTFT %.0f ms", p.prefillSeconds, p.stepSeconds * 1e3, p.replicas, rho, p.itlMs, p.ttftMs, c.tpotMeanMs, c.ttftP90Ms);
         QVERIFY2(close(c.tpotMeanMs, p.itlMs, 0.05), qPrintable(QString::number(c.tpotMeanMs)));
+        // One instance of one GPU reads "1 H100 SXM", not "1 x 1 H100 SXM" (new-user trial, stop 31).
+        req.load = {0.01, 1000, 10};
+        const PlanResult one = searchPlans(req);
+        QCOMPARE(int(one.plans.size()), 1);
+        QCOMPARE(one.points[size_t(one.plans.front())].replicas, 1);
+        QVERIFY2(!QString::fromStdString(one.takeaway).contains(QLatin1String("1 x 1 ")), one.takeaway.c_str());
+        QVERIFY2(QString::fromStdString(one.takeaway).contains(QLatin1String("1 H100 SXM (TP1")), one.takeaway.c_str());
     }
 
     void takeawaySaysWhenOnlyOneDeviceIsPriced()
