@@ -175,9 +175,11 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
     }
 
     if (f.simulateTop > 0 && !r.plans.empty()) {
-        out << QStringLiteral("Simulator check of the best %1 plan(s) (all replicas in the plan's layout behind a least-loaded router, or its prefill and decode pools each behind one, continuous batching, Poisson arrivals, %2 requests in all; "
+        // As many as there are, not simulate_top above fewer plans ("the best 3 plan(s)" above one: a new-user trial, stop 31).
+        const qsizetype checked = std::min<qsizetype>(f.simulateTop, qsizetype(r.plans.size()));
+        out << QStringLiteral("Simulator check of the best %1 (all replicas in the plan's layout behind a least-loaded router, or its prefill and decode pools each behind one, continuous batching, Poisson arrivals, %2 requests in all; "
                               "distributions, not mean estimates)")
-                   .arg(f.simulateTop)
+                   .arg(checked == 1 ? QStringLiteral("plan") : QStringLiteral("%1 plans").arg(checked))
                    .arg(f.simulateRequests);
         for (const auto& [rank, c] : planSimulations(f, r)) {
             if (!c.simulated)
