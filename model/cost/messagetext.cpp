@@ -17,18 +17,8 @@ namespace ridgeline::model {
 
 std::string messageNumber(double v)
 {
-    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e9)
-        return std::to_string(static_cast<long long>(v));
-    std::string t = formatNumber(v);
-    if (const size_t e = t.find('e'); e != std::string::npos) { // 1e+12 -> 1e12, 1e-06 -> 1e-6
-        std::string exponent = t.substr(e + 1);
-        const bool negative = exponent[0] == '-';
-        if (exponent[0] == '+' || exponent[0] == '-')
-            exponent.erase(0, 1);
-        exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
-        t = t.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
-    }
-    return t;
+    // The scenario files' formatter does the same since issue 14 (h14g): digits below 1e9, exponents as 1e12.
+    return formatNumber(v);
 }
 
 std::size_t findControlCharacter(std::string_view text)
