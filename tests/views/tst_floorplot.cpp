@@ -537,6 +537,22 @@ void TestFloorPlot::sloLabelsStayApart()
     for (size_t i = 0; i < shown.size(); ++i)
         for (size_t j = 0; j < i; ++j)
             QVERIFY2(!shown[i].intersects(shown[j]), qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(j)));
+    // Back at the default batch, the labels return to where a fresh plot puts them: a label moved to the other side of
+    // its line at an extreme stayed there (before-stop review).
+    model::Scenario back = s;
+    back.workload.batch = model::defaultScenario().workload.batch;
+    plot.refresh(back, model::evaluate(back));
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    views::SloPlot fresh;
+    fresh.resize(460, 400);
+    fresh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+    fresh.refresh(back, model::evaluate(back));
+    fresh.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    for (size_t i = 0; i < back.workload.itlSloMs.size(); ++i) {
+        QCOMPARE(plot.sloLabels().at(i)->visible(), fresh.sloLabels().at(i)->visible());
+        QCOMPARE(plot.sloLabels().at(i)->positionAlignment(), fresh.sloLabels().at(i)->positionAlignment());
+    }
 }
 
 void TestFloorPlot::tickLabelsStayShortAtExtremes_data()

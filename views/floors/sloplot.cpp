@@ -258,21 +258,26 @@ void SloPlot::separateSloLabels()
     auto collides = [&kept](const QRectF& r) {
         return std::any_of(kept.begin(), kept.end(), [&r](const QRectF& k) { return k.intersects(r); });
     };
+    // The other side of its line (above <-> below), and back: a flip is undone on the next layout, so that a label
+    // moved at an extreme returns to its side once the collision is gone (before-stop review).
+    auto flip = [](QCPItemText* label) {
+        const Qt::Alignment a = label->positionAlignment();
+        const QMargins m = label->padding();
+        label->setPositionAlignment((a & ~Qt::AlignVertical_Mask) | ((a & Qt::AlignBottom) ? Qt::AlignTop : Qt::AlignBottom));
+        label->setPadding(QMargins(m.left(), m.bottom(), m.right(), m.top()));
+        label->setProperty("sloLabelFlipped", !label->property("sloLabelFlipped").toBool());
+    };
     for (size_t i : order) {
         QCPItemText* label = m_sloLabels[i];
         label->setVisible(true); // hidden on an earlier replot, perhaps
+        if (label->property("sloLabelFlipped").toBool())
+            flip(label);
         QRectF r = box(label);
         if (collides(r)) {
-            // The other side of its line: above <-> below.
-            const Qt::Alignment a = label->positionAlignment();
-            const QMargins m = label->padding();
-            const Qt::Alignment flipped = (a & ~Qt::AlignVertical_Mask) | ((a & Qt::AlignBottom) ? Qt::AlignTop : Qt::AlignBottom);
-            label->setPositionAlignment(flipped);
-            label->setPadding(QMargins(m.left(), m.bottom(), m.right(), m.top()));
+            flip(label);
             r = box(label);
             if (collides(r) || !plot()->axisRect()->rect().contains(r.toRect())) {
-                label->setPositionAlignment(a);
-                label->setPadding(m);
+                flip(label);
                 label->setVisible(false);
                 continue;
             }
