@@ -223,13 +223,14 @@ std::vector<ParallelLayout> layoutsFor(const ModelShape& m, int gpus)
     return out;
 }
 
-LayoutResult evaluateLayout(const Scenario& s0, const ParallelLayout& l, double batch, double context, double prompt,
-                            double capacityContext)
+namespace {
+
+/** evaluateLayout() of a layout layoutRefusal() accepts, without asking it again (searchPlans() asks once per layout,
+ *  not once per batch cap and device: docs/performance.md, "Plan tab, one frame"). */
+LayoutResult evaluateAcceptedLayout(const Scenario& s0, const ParallelLayout& l, double batch, double context, double prompt,
+                                    double capacityContext)
 {
     LayoutResult r;
-    r.refusal = layoutRefusal(s0.model, l);
-    if (!r.refusal.empty())
-        return r;
     Scenario s = s0;
     s.hardware.gpus = l.tp;
     // The instance's step time, weights and KV budget: StepCost of the layout (model/cost/steptime.h), the one
@@ -275,6 +276,19 @@ LayoutResult evaluateLayout(const Scenario& s0, const ParallelLayout& l, double 
     r.kvTransferBytesPerRequest = cost.kvTransferBytes(prompt);
     r.kvTransferSeconds = cost.kvTransferSeconds(prompt);
     return r;
+}
+
+} // namespace
+
+LayoutResult evaluateLayout(const Scenario& s0, const ParallelLayout& l, double batch, double context, double prompt,
+                            double capacityContext)
+{
+    if (std::string refusal = layoutRefusal(s0.model, l); !refusal.empty()) {
+        LayoutResult r;
+        r.refusal = std::move(refusal);
+        return r;
+    }
+    return evaluateAcceptedLayout(s0, l, batch, context, prompt, capacityContext);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -640,6 +654,9 @@ PlanResult searchPlans(const PlanRequest& req)
     const auto& devices = req.candidates.devices;
     std::vector<DeviceTally> tally(devices.size());
     std::map<std::tuple<int, int, int, int, int, bool>, int> bestOfConfig; // (device, gpus, tp, pp, ep, disagg) -> point
+    // layoutsFor() per GPU count: the model is the request's for every device (only the hardware differs), so each
+    // count's layouts are found once, not once per device.
+    std::map<int, std::vector<ParallelLayout>> layoutsOfCount;
 
     for (size_t di = 0; di < devices.size(); ++di) {
         const PlanDevice& dev = devices[di];
@@ -655,7 +672,10 @@ PlanResult searchPlans(const PlanRequest& req)
             }
             std::vector<ParallelLayout> layouts;
             if (req.candidates.layouts.empty()) {
-                layouts = layoutsFor(s.model, gpus);
+                auto found = layoutsOfCount.find(gpus);
+                if (found == layoutsOfCount.end())
+                    found = layoutsOfCount.emplace(gpus, layoutsFor(s.model, gpus)).first;
+                layouts = found->second;
             } else {
                 for (const ParallelLayout& l : req.candidates.layouts) {
                     if (l.gpus() != gpus)
@@ -674,7 +694,14 @@ PlanResult searchPlans(const PlanRequest& req)
                 // trial: 16 micro-batches on TP2 PP1 made its ITL 42 ms instead of 3.1 ms).
                 if (layout.microbatches == 0 && layout.pp > 1)
                     layout.microbatches = req.candidates.microbatches;
-                const LayoutResult base = evaluateLayout(s, layout, 1.0, meanContext, P, capacityContext);
+                // Every layout here passed layoutRefusal() (layoutsFor(), or the check above) with its microbatches as
+                // given; only the request's microbatches, set just now, are unchecked: a negative count is asked about.
+                const bool accepted = layout.microbatches >= 0;
+                auto evaluate = [&](double batch) {
+                    return accepted ? evaluateAcceptedLayout(s, layout, batch, meanContext, P, capacityContext)
+                                    : evaluateLayout(s, layout, batch, meanContext, P, capacityContext);
+                };
+                const LayoutResult base = evaluate(1.0);
                 const double usable = s.hardware.memoryBytes * s.serving.memoryUtilization - s.serving.activationReserveBytes;
                 if (base.weightBytesPerGpu < dt.leastWeightsPerGpu) {
                     dt.leastWeightsPerGpu = base.weightBytesPerGpu;
@@ -699,7 +726,7 @@ PlanResult searchPlans(const PlanRequest& req)
                         caps.push_back(b);
                 }
                 for (int B : caps) {
-                    const LayoutResult lr = evaluateLayout(s, layout, B, meanContext, P, capacityContext);
+                    const LayoutResult lr = evaluate(B);
                     const double step = lr.stepSeconds, pre = lr.prefillSeconds;
                     const double G = lr.gpus;
                     for (const bool disagg : {false, true}) {
