@@ -150,6 +150,8 @@ private slots:
     void noDeviceWithoutAPlanSaysNone();
     void renderForALook();
     void nothingOverlapsAt900x600();
+    void labelSearchCostsEachPairOnce();
+    void noPlanNoteWrappedOncePerWidth();
 
 private:
     PlanTab* tab() const { return m_window->whatIfTabs()->planTab(); }
@@ -1353,6 +1355,74 @@ void TestPlanTab::nothingOverlapsAt900x600()
     fake.points.push_back(lower);
     QVERIFY(PlanPlot::markedPlanBelowFrontier(fake, int(fake.points.size()) - 1));
     QVERIFY(!PlanPlot::markedPlanBelowFrontier(fake, std::nullopt));
+}
+
+
+void TestPlanTab::labelSearchCostsEachPairOnce()
+{
+    // The label search (PlanPlot::separateLabels) costs each pair of two labels' placements once per layout: 4 x 32 +
+    // 4 x 32 + 32 x 32 = 1,280 pairs with the ITL label and two marked plans, where every one of the 4 x 32 x 32
+    // combinations used to cost its three pairs anew (docs/performance.md, "Plan tab, one frame").
+    PlanTab* t = tab();
+    PlanPlot* plan = t->plot();
+    QCustomPlot* p = plan->plot();
+    for (const QString& file : {QString(), QString(kLlamaPlan)}) {
+        if (!file.isEmpty())
+            QCOMPARE(t->loadPlanFile(file), QString());
+        p->replot(QCustomPlot::rpImmediateRefresh);
+        std::vector<int> placements; // per movable label: the ITL label 4, a marked plan's 8 distances x 4 corners
+        if (plan->itlLabel()->visible())
+            placements.push_back(4);
+        for (QCPItemText* label : {plan->cheapestLabel(), plan->efficientLabel()})
+            if (label->visible())
+                placements.push_back(32);
+        int pairs = 0;
+        for (size_t i = 0; i < placements.size(); ++i)
+            for (size_t j = 0; j < i; ++j)
+                pairs += placements[i] * placements[j];
+        QVERIFY2(placements.size() >= 2, qPrintable(file));
+        QCOMPARE(plan->labelPairsCosted(), pairs);
+        QVERIFY(plan->labelPairsCosted() <= 1280);
+    }
+}
+
+void TestPlanTab::noPlanNoteWrappedOncePerWidth()
+{
+    // The no-plan note is broken into lines once per text, width and font, not at every layout (each slider step lays
+    // the plot out again); what it shows is what a fresh wrap shows.
+    PlanTab* t = tab();
+    PlanPlot* plot = t->plot();
+    QCustomPlot* p = plot->plot();
+    m_window->document()->edit([](model::Scenario& s) { s.workload.promptTokens = 32768; });
+    t->itlSpinBox()->setValue(1);
+    t->ttftSpinBox()->setValue(1);
+    QTRY_COMPARE(t->request()->slo.ttftMs, 1.0);
+    QTRY_COMPARE(t->request()->load.promptTokens, 32768.0);
+    QVERIFY(t->result()->plans.empty());
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(plot->noPlanLabel()->visible());
+    const QString wrapped = plot->noPlanLabel()->text();
+    const int wraps = plot->noPlanWraps();
+    for (int i = 0; i < 3; ++i)
+        p->replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(plot->noPlanWraps(), wraps); // the same text and width: not measured again
+    QCOMPARE(plot->noPlanLabel()->text(), wrapped);
+    // Narrower: wrapped again for the new width, then not again.
+    m_window->resize(900, 1000);
+    QApplication::processEvents();
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(plot->noPlanWraps() > wraps);
+    const int narrowWraps = plot->noPlanWraps();
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(plot->noPlanWraps(), narrowWraps);
+    QVERIFY2(plot->noPlanLabel()->text().contains(QStringLiteral("No plan meets ITL")), qPrintable(plot->noPlanLabel()->text()));
+    // A new text (another SLO) is wrapped from its own lines.
+    t->itlSpinBox()->setValue(2);
+    QTRY_COMPARE(t->request()->slo.itlMs, 2.0);
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(plot->noPlanWraps() > narrowWraps);
+    QVERIFY2(plot->noPlanLabel()->text().contains(QStringLiteral("ITL \u2264 2.00 ms")), qPrintable(plot->noPlanLabel()->text()));
 }
 
 QTEST_MAIN(TestPlanTab)

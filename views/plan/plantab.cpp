@@ -590,11 +590,19 @@ void PlanPlot::wrapNoPlanNote(double areaWidth)
     if (!m_noPlanLabel->visible())
         return;
     const QString shown = m_noPlanLabel->text();
+    const QMargins padding = m_noPlanLabel->padding();
+    const double width = areaWidth - padding.left() - padding.right() - 8;
+    // The same text, width and font as the last wrap: the lines shown are already those (each layout of a slider step
+    // measured every word again; docs/performance.md, "Plan tab, one frame").
+    if (shown == m_noPlanWrapped && width == m_noPlanWrapWidth && m_noPlanLabel->font() == m_noPlanWrapFont)
+        return;
     if (shown != m_noPlanWrapped) // set anew (setResult(), or the tab's own refusal): the lines as given
         m_noPlanSource = shown;
-    const QMargins padding = m_noPlanLabel->padding();
-    const QString wrapped = wrapLines(m_noPlanSource, m_noPlanLabel->font(), areaWidth - padding.left() - padding.right() - 8);
+    const QString wrapped = wrapLines(m_noPlanSource, m_noPlanLabel->font(), width);
+    ++m_noPlanWraps;
     m_noPlanWrapped = wrapped;
+    m_noPlanWrapWidth = width;
+    m_noPlanWrapFont = m_noPlanLabel->font();
     if (wrapped != shown)
         m_noPlanLabel->setText(wrapped);
 }
@@ -626,10 +634,35 @@ void PlanPlot::separateLabels()
     const size_t itlCurve = m_itlLine->visible() ? curves.size() - 1 : size_t(-1);
     // The ITL SLO line under a marker label counts twice a frontier's length: a plan's label crossed by the SLO line
     // read as struck through (issue 14: the cheapest star's label on the ITL line). The ITL label skips its own line.
+    // Each curve's pixel bounds (a lone point's 6 px mark included): a box or a leader clear of them adds nothing, so
+    // the curve's segments are not visited (the sums are those of visiting them: each would add exactly 0).
+    std::vector<QRectF> curveBounds;
+    for (const std::vector<QPointF>& line : curves) {
+        double left = line.front().x(), right = left, top = line.front().y(), bottom = top;
+        for (const QPointF& q : line) {
+            left = std::min(left, q.x());
+            right = std::max(right, q.x());
+            top = std::min(top, q.y());
+            bottom = std::max(bottom, q.y());
+        }
+        if (line.size() == 1) {
+            left -= 3;
+            right += 3;
+        }
+        curveBounds.emplace_back(QPointF(left, top), QPointF(right, bottom));
+    }
+    // False only when @p box and curve @p c's bounds are apart (touching edges count as meeting, as lengthInside() and
+    // segmentsCross() see them).
+    auto mayMeet = [&](const QRectF& box, size_t c) {
+        const QRectF& b = curveBounds[c];
+        return !(b.right() < box.left() || b.left() > box.right() || b.bottom() < box.top() || b.top() > box.bottom());
+    };
     auto curveLength = [&](const QRectF& box, bool skipItl) {
         double length = 0;
         for (size_t c = 0; c < curves.size(); ++c) {
             if (skipItl && c == itlCurve)
+                continue;
+            if (!mayMeet(box, c))
                 continue;
             const std::vector<QPointF>& line = curves[c];
             const double weight = c == itlCurve ? 2.0 : 1.0;
@@ -642,9 +675,15 @@ void PlanPlot::separateLabels()
     // Curves a leader line from @p from to @p to crosses.
     auto crossings = [&](QPointF from, QPointF to) {
         int n = 0;
-        for (const std::vector<QPointF>& line : curves)
+        const QRectF span(QPointF(std::min(from.x(), to.x()), std::min(from.y(), to.y())),
+                          QPointF(std::max(from.x(), to.x()), std::max(from.y(), to.y())));
+        for (size_t c = 0; c < curves.size(); ++c) {
+            if (!mayMeet(span, c))
+                continue;
+            const std::vector<QPointF>& line = curves[c];
             for (size_t i = 0; i + 1 < line.size(); ++i)
                 n += segmentsCross(from, to, line[i], line[i + 1]) ? 1 : 0;
+        }
         return n;
     };
 
@@ -735,6 +774,43 @@ void PlanPlot::separateLabels()
             costOf[i].push_back(cost);
         }
     }
+    // Where each placement's leader line would end: the label's point nearest its marker.
+    std::vector<std::vector<QPointF>> endOf(movable.size());
+    for (size_t i = 0; i < movable.size(); ++i)
+        for (const QRectF& box : boxesOf[i])
+            endOf[i].push_back(nearestPoint(box, movable[i].marker));
+    // What two labels' placements cost together (each pair of labels i > j, each pair of their placements), once:
+    // 4 x 32 + 4 x 32 + 32 x 32 pairs at most, where every combination below used to cost its pairs anew (up to
+    // 3 x 4 x 32 x 32). The four terms are kept apart and added in the order the combination adds them, so that every
+    // combination's cost is the same double as before, ties included.
+    struct PairTerms {
+        double overlap, leadersCross, leaderThroughOther, otherLeaderThroughThis;
+    };
+    std::vector<std::vector<std::vector<PairTerms>>> pairOf(movable.size()); // [i][j][ci * size(j) + cj], j < i
+    m_labelPairsCosted = 0;
+    for (size_t i = 0; i < movable.size(); ++i) {
+        pairOf[i].resize(i);
+        for (size_t j = 0; j < i; ++j) {
+            const size_t nj = movable[j].placements.size();
+            std::vector<PairTerms>& terms = pairOf[i][j];
+            terms.resize(movable[i].placements.size() * nj);
+            for (size_t ci = 0; ci < movable[i].placements.size(); ++ci) {
+                for (size_t cj = 0; cj < nj; ++cj) {
+                    const LabelPlacement& a = movable[i].placements[ci];
+                    const LabelPlacement& b = movable[j].placements[cj];
+                    const QPointF aEnd = endOf[i][ci], bEnd = endOf[j][cj];
+                    // Two leader lines that cross (issue 14: the cheapest and most-efficient leaders made an X), or
+                    // one through the other's label: as bad as a label on a label.
+                    terms[ci * nj + cj] = {
+                        8.0 * overlapArea(boxesOf[i][ci], boxesOf[j][cj]),
+                        a.leader && b.leader && segmentsCross(movable[i].marker, aEnd, movable[j].marker, bEnd) ? kLeaderCrossCost : 0.0,
+                        a.leader ? kCurveCost * lengthInside(movable[i].marker, aEnd, boxesOf[j][cj]) : 0.0,
+                        b.leader ? kCurveCost * lengthInside(movable[j].marker, bEnd, boxesOf[i][ci]) : 0.0};
+                    ++m_labelPairsCosted;
+                }
+            }
+        }
+    }
     // Every combination (at most 4 x 32 x 32), the first with the least cost wins; labels may not overlap each other.
     size_t combinations = 1;
     for (const Movable& m : movable)
@@ -751,19 +827,11 @@ void PlanPlot::separateLabels()
         for (size_t i = 0; i < movable.size() && cost < bestCost; ++i) {
             cost += costOf[i][choice[i]];
             for (size_t j = 0; j < i; ++j) {
-                cost += 8.0 * overlapArea(boxesOf[i][choice[i]], boxesOf[j][choice[j]]);
-                // Two leader lines that cross (issue 14: the cheapest and most-efficient leaders made an X), or one
-                // through the other's label: as bad as a label on a label.
-                const LabelPlacement& a = movable[i].placements[choice[i]];
-                const LabelPlacement& b = movable[j].placements[choice[j]];
-                const QPointF aEnd = nearestPoint(boxesOf[i][choice[i]], movable[i].marker);
-                const QPointF bEnd = nearestPoint(boxesOf[j][choice[j]], movable[j].marker);
-                if (a.leader && b.leader && segmentsCross(movable[i].marker, aEnd, movable[j].marker, bEnd))
-                    cost += kLeaderCrossCost;
-                if (a.leader)
-                    cost += kCurveCost * lengthInside(movable[i].marker, aEnd, boxesOf[j][choice[j]]);
-                if (b.leader)
-                    cost += kCurveCost * lengthInside(movable[j].marker, bEnd, boxesOf[i][choice[i]]);
+                const PairTerms& t = pairOf[i][j][choice[i] * movable[j].placements.size() + choice[j]];
+                cost += t.overlap;
+                cost += t.leadersCross; // + 0.0 where they do not cross: the same double
+                cost += t.leaderThroughOther;
+                cost += t.otherLeaderThroughThis;
             }
         }
         if (cost < bestCost) {

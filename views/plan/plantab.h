@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <QFont>
 #include <QString>
 #include <QWidget>
 
@@ -94,6 +95,13 @@ public:
     static bool markedPlanBelowFrontier(const model::PlanResult& result, const std::optional<int>& index);
     /** Devices with points that the plot leaves out (beyond kMaxDevices). */
     int notDrawnCount() const { return m_notDrawn; }
+    /** Pairs of placements (of two labels) whose joint cost the last separateLabels() computed: each pair once, at most
+     *  4 x 32 + 4 x 32 + 32 x 32 = 1,280 with the ITL label and two marked plans (docs/performance.md, "Plan tab, one
+     *  frame"). */
+    int labelPairsCosted() const { return m_labelPairsCosted; }
+    /** Times the no-plan note's lines were broken again to fit the axis rect (wrapNoPlanNote()): once per new text,
+     *  width or font, not once per layout. */
+    int noPlanWraps() const { return m_noPlanWraps; }
 
     /** Sets the takeaway line above the plot (plain text). */
     void showTakeaway(const QString& text) { setTakeaway(text); }
@@ -119,6 +127,10 @@ private:
     QCPItemText* m_noPlanLabel = nullptr;
     QString m_noPlanSource;  ///< the no-plan note's text as set, before wrapNoPlanNote()
     QString m_noPlanWrapped; ///< what wrapNoPlanNote() last showed
+    double m_noPlanWrapWidth = -1; ///< the width (px) m_noPlanWrapped was broken for
+    QFont m_noPlanWrapFont;        ///< the font m_noPlanWrapped was broken in
+    int m_noPlanWraps = 0;
+    int m_labelPairsCosted = 0;
     QCPGraph* m_cheapestMarker = nullptr;
     QCPGraph* m_efficientMarker = nullptr;
     QCPItemText* m_cheapestLabel = nullptr;
