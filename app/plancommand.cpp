@@ -54,6 +54,7 @@ QString reasonKey(model::ExclusionReason r)
     case model::ExclusionReason::MissesTtft: return QStringLiteral("misses_ttft");
     case model::ExclusionReason::MissesBoth: return QStringLiteral("misses_itl_and_ttft");
     case model::ExclusionReason::NoLayoutSearched: return QStringLiteral("no_layout_searched");
+    case model::ExclusionReason::TooManyReplicas: return QStringLiteral("needs_too_many_replicas"); // added (h14k)
     }
     return {};
 }

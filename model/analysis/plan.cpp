@@ -35,7 +35,6 @@ std::optional<double> positive(double v)
 /** ceil(x) for a positive finite x, at least 1, without counting rounding noise as a whole unit. */
 /** The most instances (replicas, or either pool) one plan may have: a load needing more is not planned (it overflowed
  *  int and came out as a 1-GPU fleet at a negative ITL in a trial). A hundred thousand instances is far past any fleet. */
-constexpr double kMaxPlanInstances = 1e5;
 
 int wholeUnits(double x)
 {
@@ -443,6 +442,9 @@ std::string exclusionText(ExclusionReason reason)
     case ExclusionReason::MissesTtft: return "misses TTFT";
     case ExclusionReason::MissesBoth: return "misses ITL and TTFT";
     case ExclusionReason::NoLayoutSearched: return "no layout searched";
+    case ExclusionReason::TooManyReplicas: // kMaxPlanInstances, 1e5
+        static_assert(kMaxPlanInstances == 1e5, "the text below names the cap");
+        return "needs more than 100,000 replicas (the search's cap)";
     }
     return {};
 }
@@ -878,10 +880,11 @@ PlanResult searchPlans(const PlanRequest& req)
                 d.detail += " (multi-GPU layouts refused: " + devices[di].noGpuLink + ")";
         } else if (dt.tooManyInstances && !std::isfinite(dt.bestItlMs) && !std::isfinite(dt.bestTtftMs)) {
             // Every layout that fits needs more instances than are planned: no ITL or TTFT was computed, so none is
-            // printed (it read "best ITL inf ms", a trial finding). The verdict key stays misses_itl_and_ttft.
-            d.reason = ExclusionReason::MissesBoth;
-            d.detail = "the load (" + fixed(req.load.requestsPerSecond, 0) + " req/s) needs more than "
-                       + countText(kMaxPlanInstances) + " instances of every layout that fits: not planned";
+            // printed (it read "best ITL inf ms", a trial finding), and the verdict is the cap, not an SLO (it read
+            // "misses ITL and TTFT" at 10M req/s: h14k).
+            d.reason = ExclusionReason::TooManyReplicas;
+            d.detail = "every layout that fits would need more at " + countText(req.load.requestsPerSecond)
+                       + " req/s, so none was planned (plan a share of the load per fleet)";
         } else if (!dt.anyItl && !dt.anyTtft) {
             d.reason = ExclusionReason::MissesBoth;
             d.detail = "best ITL " + fixed(dt.bestItlMs, 1) + " ms and best TTFT " + fixed(dt.bestTtftMs, 0) + " ms" + slo;
@@ -895,6 +898,9 @@ PlanResult searchPlans(const PlanRequest& req)
             d.reason = ExclusionReason::MissesBoth;
             d.detail = "meets ITL and TTFT only in different configurations, never both at once" + slo;
         }
+        if (dt.tooManyInstances && (d.reason == ExclusionReason::MissesItl || d.reason == ExclusionReason::MissesTtft
+                                    || d.reason == ExclusionReason::MissesBoth))
+            d.detail += "; other layouts would need more than 100,000 replicas (the search's cap), so were not planned";
         out.devices.push_back(std::move(d));
     }
 

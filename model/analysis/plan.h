@@ -210,8 +210,14 @@ struct PlanPoint {
 };
 
 /** Why a device has no plan meeting the SLOs. NoLayoutSearched: layouts were given explicitly and none of them has one
- *  of the GPU counts searched (or the model can use none of them), so nothing was evaluated on the device. */
-enum class ExclusionReason { None, DoesNotFit, MissesItl, MissesTtft, MissesBoth, NoLayoutSearched };
+ *  of the GPU counts searched (or the model can use none of them), so nothing was evaluated on the device.
+ *  TooManyReplicas (added last, h14k): every layout that fits needs more than kMaxPlanInstances instances at the load
+ *  (the search's fleet-size cap), so none was planned and no ITL or TTFT exists to miss (it read "misses ITL and TTFT"). */
+enum class ExclusionReason { None, DoesNotFit, MissesItl, MissesTtft, MissesBoth, NoLayoutSearched, TooManyReplicas };
+
+/** Most instances (replicas, or prefill + decode instances) the search plans of one layout: a point needing more is not
+ *  planned (ExclusionReason::TooManyReplicas when no layout of the device is left). */
+inline constexpr double kMaxPlanInstances = 1e5;
 
 struct DeviceSummary {
     int device = 0;
@@ -362,7 +368,7 @@ double planCheckWorkUnits(const PlanRequest& request, const PlanPoint& point, lo
  */
 std::string acceleratorNoun(const Hardware& hardware, bool plural = false);
 
-/** "does not fit", "misses ITL", ..., "no layout searched" */
+/** "does not fit", "misses ITL", ..., "no layout searched", "needs more than 100,000 replicas (the search's cap)" */
 std::string exclusionText(ExclusionReason reason);
 
 /** "TP4 PP2 EP1" */

@@ -549,11 +549,21 @@ private slots:
             QVERIFY(p.itlMs > 0 && p.totalGpus > 0);
         QVERIFY(std::any_of(r.refusals.begin(), r.refusals.end(),
                             [](const std::string& why) { return why.find("more than 100,000 instances") != std::string::npos; }));
-        // The device's own line says the same, with no figure: it read "misses ITL and TTFT: best ITL inf ms" (a trial).
+        // The device's own line says the same, with no figure: it read "misses ITL and TTFT: best ITL inf ms" (a trial),
+        // then "misses ITL and TTFT" with the cap in the detail (h14k): the verdict is now the cap itself.
         QCOMPARE(int(r.devices.size()), 1);
+        QCOMPARE(int(r.devices[0].reason), int(ExclusionReason::TooManyReplicas));
+        QCOMPARE(exclusionText(r.devices[0].reason), std::string("needs more than 100,000 replicas (the search's cap)"));
         const QString detail = QString::fromStdString(r.devices[0].detail);
-        QVERIFY2(detail.contains(QLatin1String("more than 100,000 instances")), qPrintable(detail));
-        QVERIFY2(!detail.contains(QLatin1String("inf")), qPrintable(detail));
+        QVERIFY2(detail.contains(QLatin1String("1,000,000,000 req/s")), qPrintable(detail));
+        QVERIFY2(!detail.contains(QLatin1String("inf")) && !detail.contains(QLatin1String("ITL")), qPrintable(detail));
+        // 10M req/s, the trial's load: at batch caps 1 and 16 (about 20 requests/s per instance at most) every layout
+        // needs several 100,000 replicas, the same verdict.
+        req.load = {1e7, 1024, 128};
+        req.candidates.batchCaps = {1, 16};
+        const PlanResult ten = searchPlans(req);
+        QVERIFY(ten.plans.empty());
+        QCOMPARE(int(ten.devices[0].reason), int(ExclusionReason::TooManyReplicas));
     }
 
     void excludedDevicesSayWhy()
