@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
 #include <QLocale>
@@ -714,7 +715,7 @@ QString comparedCell(const QJsonValue& v)
 } // namespace
 
 QString compareText(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
-                    const model::Evaluation& eb)
+                    const model::Evaluation& eb, const QStringList& files)
 {
     QList<QPair<QString, QJsonValue>> la, lb;
     const QJsonObject ra = reportJson(a, ea), rb = reportJson(b, eb);
@@ -745,7 +746,8 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
         wRatio = std::max(wRatio, row.ratio.size());
     }
     QStringList out;
-    out << QStringLiteral("A: ") + comparedName(a) << QStringLiteral("B: ") + comparedName(b) << QString();
+    const QStringList titles = comparedTitles({a, b}, files);
+    out << QStringLiteral("A: ") + titles[0] << QStringLiteral("B: ") + titles[1] << QString();
     for (const Row& row : rows)
         out << row.key.leftJustified(wKey) + row.a.rightJustified(wA + 2) + row.b.rightJustified(wB + 2)
                    + row.ratio.rightJustified(wRatio + 2);
@@ -801,7 +803,34 @@ QString comparedLetter(int index)
     return QString(QChar(u'A' + std::clamp(index, 0, 25)));
 }
 
-QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+QStringList comparedTitles(const std::vector<model::Scenario>& scenarios, const QStringList& files)
+{
+    QStringList names, sources, out;
+    for (size_t i = 0; i < scenarios.size(); ++i) {
+        names << comparedName(scenarios[i]);
+        const QString file = files.value(qsizetype(i));
+        sources << (file.isEmpty() ? QStringLiteral("defaults") : QFileInfo(file).fileName());
+    }
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (names.count(names[i]) < 2) {
+            out << names[i];
+            continue;
+        }
+        // Told apart as the window tells its pins apart: by the file, then by the order among those of that file.
+        int sameSource = 0, order = 0;
+        for (qsizetype j = 0; j < names.size(); ++j)
+            if (names[j] == names[i] && sources[j] == sources[i]) {
+                ++sameSource;
+                order += j <= i ? 1 : 0;
+            }
+        out << (sameSource < 2 ? QStringLiteral("%1 (%2)").arg(names[i], sources[i])
+                               : QStringLiteral("%1 (%2, #%3)").arg(names[i], sources[i]).arg(order));
+    }
+    return out;
+}
+
+QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations,
+                        const QStringList& files)
 {
     const FlatReports flat = flatReports(scenarios, evaluations);
     QJsonObject out;
@@ -823,10 +852,18 @@ QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std
     }
     out.insert(QStringLiteral("labels"), labels);
     out.insert(QStringLiteral("names"), names);
+    if (!files.isEmpty()) { // added (h14k): which file each letter is, and the names told apart where they repeat
+        QJsonArray given;
+        for (size_t i = 0; i < scenarios.size(); ++i)
+            given.append(files.value(qsizetype(i)).isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(files.value(qsizetype(i))));
+        out.insert(QStringLiteral("files"), given);
+        out.insert(QStringLiteral("titles"), QJsonArray::fromStringList(comparedTitles(scenarios, files)));
+    }
     return out;
 }
 
-QString compareText(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+QString compareText(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations,
+                    const QStringList& files)
 {
     const FlatReports flat = flatReports(scenarios, evaluations);
     const qsizetype n = flat.reports.size();
@@ -856,8 +893,9 @@ QString compareText(const std::vector<model::Scenario>& scenarios, const std::ve
         for (qsizetype c = 0; c < row.size(); ++c)
             widths[c] = std::max(widths[c], row[c].size());
     QStringList out;
+    const QStringList titles = comparedTitles(scenarios, files);
     for (qsizetype i = 0; i < n; ++i)
-        out << comparedLetter(int(i)) + QStringLiteral(": ") + comparedName(scenarios[size_t(i)]);
+        out << comparedLetter(int(i)) + QStringLiteral(": ") + titles[i];
     out << QString();
     for (const QStringList& row : rows) {
         QString line = row[0].leftJustified(widths[0]);
@@ -868,7 +906,8 @@ QString compareText(const std::vector<model::Scenario>& scenarios, const std::ve
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
-QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations,
+                   const QStringList& files)
 {
     const FlatReports flat = flatReports(scenarios, evaluations);
     const qsizetype n = flat.reports.size();
@@ -879,8 +918,9 @@ QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vec
         header << comparedLetter(int(i)) + QStringLiteral(" / A");
     QStringList lines{header.join(QLatin1Char(','))};
     QStringList names{QStringLiteral("name")};
+    const QStringList titles = comparedTitles(scenarios, files);
     for (qsizetype i = 0; i < n; ++i)
-        names << csvField(comparedName(scenarios[size_t(i)]));
+        names << csvField(titles[i]);
     for (qsizetype i = 1; i < n; ++i)
         names << QString();
     lines << names.join(QLatin1Char(','));
