@@ -181,7 +181,9 @@ QString helpText()
                "  -v, --version          show the version\n\n"
                "Scenario keys (scenario files nest the same names: {\"model\": {\"params\": 8.03e9}}):\n")
         + keys
-        + QStringLiteral("\nExit status: 0 success, 1 failure (e.g. unwritable file), 2 bad option, key, value or file.\n");
+        + QStringLiteral("\nExit status, in every mode: 0 success; 1 an output not written (a file, an export's files, a\n"
+                         "screenshot, standard output: full disk, permissions, a link at its name) or no display;\n"
+                         "2 a bad option, key, value or input file.\n");
 }
 
 /** Drops two benign notices of headless runs (the offscreen plugin, a missing XDG runtime dir) so
@@ -992,8 +994,9 @@ int run(int argc, char** argv)
         const QString why = model::isSymlinkLoop(o.screenshotFile)
                                 ? QString::fromStdString(model::brokenSymlinkText(o.screenshotFile))
                                 : QStringLiteral("is a symbolic link (to %1)").arg(QDir::toNativeSeparators(QFileInfo(o.screenshotFile).symLinkTarget()));
-        return fail(kExitBadInput, QStringLiteral("--screenshot %1: %2; the screenshot does not write through links: remove the link or "
-                                                  "give another name; nothing was written")
+        // An output that is not written: exit 1, as --export's link at a target's name (it was 2 here: h14k).
+        return fail(kExitFailure, QStringLiteral("--screenshot %1: %2; the screenshot does not write through links: remove the link or "
+                                                 "give another name; nothing was written")
                                        .arg(QDir::toNativeSeparators(o.screenshotFile), why));
     }
     if (!o.planFile.isEmpty())
