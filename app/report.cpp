@@ -18,6 +18,20 @@
 
 namespace ridgeline::app {
 
+QString groupedNumber(double value, int decimals)
+{
+    QLocale c(QLocale::C);
+    c.setNumberOptions(QLocale::DefaultNumberOptions);
+    return c.toString(value, 'f', decimals);
+}
+
+QString fixedOrSignificant(double value, int decimals)
+{
+    if (std::isfinite(value) && value != 0 && std::abs(value) < std::pow(10.0, 1 - decimals))
+        return model::formulaNumber(value);
+    return groupedNumber(value, decimals);
+}
+
 namespace {
 
 using model::Bound;
@@ -27,9 +41,7 @@ QString boundName(Bound b) { return b == Bound::Compute ? QStringLiteral("comput
 /** Grouped number with @p decimals places in the C locale ("30,633"). */
 QString num(double v, int decimals = 0)
 {
-    QLocale c(QLocale::C);
-    c.setNumberOptions(QLocale::DefaultNumberOptions);
-    return c.toString(v, 'f', decimals);
+    return groupedNumber(v, decimals);
 }
 
 /** ", 16 GPUs in tensor parallelism (...)": the link the all-reduce is priced at, across nodes when the group is wider
@@ -355,7 +367,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     const QString kvRead = std::max(1, s.hardware.gpus) > 1 ? QStringLiteral("B * S * kv_tok per GPU") : QStringLiteral("B * S * kv_tok");
     row(QStringLiteral("bytes read per step"), num(d.readBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("R = ") + weightsRead + QStringLiteral(" + ") + kvRead);
     row(QStringLiteral("KV share of the read"), num(d.kvShare * 100, 1) + QStringLiteral(" %"), kvRead + QStringLiteral(" / R"));
-    row(QStringLiteral("speed per user"), num(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::PerUserSpeed)));
+    row(QStringLiteral("speed per user"), fixedOrSignificant(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::PerUserSpeed)));
     row(QStringLiteral("throughput"), num(d.tokensPerSecondTotal, 0) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::Throughput)));
     row(QStringLiteral("arithmetic intensity"), num(d.intensityFlopPerByte, 2) + QStringLiteral(" FLOP/B"), QStringLiteral("F_dec / R"));
     {
@@ -485,9 +497,9 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
                         num(s.workload.contextTokens), num(x.inputs.pue, 2));
         QString price;
         if (x.priceSource == model::PriceSource::User)
-            price = num(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur + QStringLiteral(" (your price)");
+            price = fixedOrSignificant(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur + QStringLiteral(" (your price)");
         else if (x.priceSource == model::PriceSource::Example)
-            price = num(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur
+            price = fixedOrSignificant(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur
                     + QStringLiteral(" (EXAMPLE price for %1, not a quote: set economics.price_per_gpu_hour)").arg(device);
         else
             price = QStringLiteral("unknown: set economics.price_per_gpu_hour (in %1)").arg(cur);
@@ -501,7 +513,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
             power = QStringLiteral("unknown: set hardware.board_power_watts");
         row(QStringLiteral("board power per %1").arg(unit), power, QStringLiteral("board at TDP: an upper bound"));
         auto money = [&](const std::optional<double>& v) {
-            return v ? num(*v, 3) + QLatin1Char(' ') + cur : QStringLiteral("unknown (no price)");
+            return v ? fixedOrSignificant(*v, 3) + QLatin1Char(' ') + cur : QStringLiteral("unknown (no price)");
         };
         // Weights that do not fit, or B sequences at P + O/2 that do not: no request runs so, and no per-request figure
         // (issue 14 trials: they were priced).
@@ -524,7 +536,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
             QStringLiteral("G p / 3600 / (B / t_step(B, S)) * 1e6, S = %1").arg(num(s.workload.contextTokens)));
         row(QStringLiteral("energy/out token at (B, S)"),
             !x.fitsAtBatchContext ? noFit
-            : at.joulesPerOutputToken ? num(*at.joulesPerOutputToken, 3) + QStringLiteral(" J")
+            : at.joulesPerOutputToken ? fixedOrSignificant(*at.joulesPerOutputToken, 3) + QStringLiteral(" J")
                                       : QStringLiteral("unknown (no power)"),
             QStringLiteral("G W PUE t_step(B, S) / B"));
         row(QStringLiteral("out tok/s per MW at (B, S)"),
@@ -539,7 +551,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
                 + (x.fitsPerRequest ? QStringLiteral("; all-in %1").arg(noOutput ? QStringLiteral("none") : money(x.cost.costPerMillionOutputTokensAllIn)) : QString()));
         row(QStringLiteral("per 1M input tokens"), perRequest(money(x.cost.costPerMillionInputTokens)), QStringLiteral("f G p / 3600 / in/s * 1e6"));
         row(QStringLiteral("energy per output token"),
-            perRequest(x.cost.joulesPerOutputToken ? num(*x.cost.joulesPerOutputToken, 3) + QStringLiteral(" J")
+            perRequest(x.cost.joulesPerOutputToken ? fixedOrSignificant(*x.cost.joulesPerOutputToken, 3) + QStringLiteral(" J")
                                                    : QStringLiteral("unknown (no power)")),
             QStringLiteral("G W PUE / out/s (prefill included)"));
         row(QStringLiteral("output tokens/s per MW"),

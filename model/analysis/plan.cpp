@@ -15,6 +15,7 @@
 
 #include "model/cost/costmodel.h"
 #include "model/cost/costterms.h"
+#include "model/cost/formulatext.h"
 #include "model/cost/presets.h"
 #include "model/cost/scenariokeys.h"
 #include "model/cost/steptime.h"
@@ -428,8 +429,9 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
     c.ttftP99Ms = l.ttft.p99 * 1e3;
     c.tpotMeanMs = l.tpot.mean * 1e3;
     c.tpotP90Ms = l.tpot.p90 * 1e3;
+    c.tpotDefined = req.load.outputTokens >= 2; // one output token: no inter-token gap (issue 14, h14k)
     c.goodputFraction = r.all.goodputFraction;
-    c.meetsSloAtP90 = c.ttftP90Ms <= req.slo.ttftMs && c.tpotP90Ms <= req.slo.itlMs && r.all.rejected == 0;
+    c.meetsSloAtP90 = c.ttftP90Ms <= req.slo.ttftMs && (!c.tpotDefined || c.tpotP90Ms <= req.slo.itlMs) && r.all.rejected == 0;
     return c;
 }
 
@@ -461,6 +463,15 @@ namespace {
 std::string fixed(double v, int decimals)
 {
     return QString::number(v, 'f', decimals).toStdString();
+}
+
+/** A price or energy of the takeaway: @p decimals decimals as the tables, or four significant digits where that would keep
+ *  fewer than two ("0.00012", "1.2e-5"; it read "0.000 USD per 1M output tokens": h14k), as app::fixedOrSignificant(). */
+std::string amountText(double v, int decimals)
+{
+    if (std::isfinite(v) && v != 0 && std::abs(v) < std::pow(10.0, 1 - decimals))
+        return formulaNumber(v).toStdString();
+    return fixed(v, decimals);
 }
 
 /** An SLO in ms as written (0.001 stays 0.001, 50 is 50, 1234567 is not 1.23457e+06), never rounded to 0: the scenario
@@ -786,11 +797,14 @@ PlanResult searchPlans(const PlanRequest& req)
                             p.outputTokensPerSecondPerGpu = O / (G * (pre / rhoMax + 1.0 / perDecodeInstance));
                             p.tokensPerSecondPerUser = 1.0 / step;
                         }
-                        p.meetsItl = p.itlMs <= req.slo.itlMs;
+                        // One output token (O < 2): no inter-token gap, so no ITL to hold against its SLO (issue 14, h14k).
+                        p.itlDefined = O >= 2;
+                        p.meetsItl = !p.itlDefined || p.itlMs <= req.slo.itlMs;
                         p.meetsTtft = p.ttftMs <= req.slo.ttftMs;
                         dt.anyItl = dt.anyItl || p.meetsItl;
                         dt.anyTtft = dt.anyTtft || p.meetsTtft;
-                        dt.bestItlMs = std::min(dt.bestItlMs, p.itlMs);
+                        if (p.itlDefined)
+                            dt.bestItlMs = std::min(dt.bestItlMs, p.itlMs);
                         dt.bestTtftMs = std::min(dt.bestTtftMs, p.ttftMs);
                         p.cost = operatingCost(dev.economics, p.totalGpus, lambda * O, lambda * P, p.prefillShare);
                         out.points.push_back(p);
@@ -938,13 +952,13 @@ PlanResult searchPlans(const PlanRequest& req)
                            + " has a price): ";
         if (out.cheapest)
             line = cheapestLead + describe(*out.cheapest) + " at "
-                   + fixed(*out.points[size_t(*out.cheapest)].cost.costPerMillionOutputTokensAllIn, 3) + " " + req.currency
+                   + amountText(*out.points[size_t(*out.cheapest)].cost.costPerMillionOutputTokensAllIn, 3) + " " + req.currency
                    + " per 1M output tokens";
         if (out.mostPowerEfficient) {
             const PlanPoint& p = out.points[size_t(*out.mostPowerEfficient)];
             line += (line.empty() ? "" : "; ") + std::string("most power-efficient: ")
                     + (out.mostPowerEfficient == out.cheapest ? std::string("the same") : describe(*out.mostPowerEfficient)) + " at "
-                    + fixed(*p.cost.joulesPerOutputToken, 3) + " J per output token";
+                    + amountText(*p.cost.joulesPerOutputToken, 3) + " J per output token";
         }
         if (line.empty())
             line = "Best: " + describe(out.plans.front()) + " (no price or power known for the candidates)";

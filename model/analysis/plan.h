@@ -203,6 +203,11 @@ struct PlanPoint {
     // The frontier axes (fractional fleet at the SLO's utilization, no rounding).
     double outputTokensPerSecondPerGpu = 0;
     double tokensPerSecondPerUser = 0; ///< 1 / ITL
+    /** false when load.outputTokens < 2: one output token has no inter-token gap, so ITL and tokens/s per user do not
+     *  exist (issue 14, h14k). itlMs and tokensPerSecondPerUser then keep the step-time figures for ordering and the
+     *  frontier's x only: text and tables show an en dash, CSV an empty field, JSON null; the ITL SLO never excludes
+     *  the point (meetsItl true). */
+    bool itlDefined = true;
     // Economics of the rounded fleet at the target load.
     OperatingCost cost;
 
@@ -340,6 +345,7 @@ struct SimulatedCheck {
     long long rejected = 0;        ///< requests refused (over the context or the KV budget): the plan misses its SLOs
     double ttftMeanMs = 0, ttftP90Ms = 0, ttftP99Ms = 0;
     double tpotMeanMs = 0, tpotP90Ms = 0;
+    bool tpotDefined = true;       ///< false when load.outputTokens < 2: no inter-token gap, TPOT undefined (shown as none)
     double goodputFraction = 0;    ///< requests meeting both SLOs (TTFT and TPOT, per request)
     bool meetsSloAtP90 = false;    ///< P90 TTFT <= TTFT SLO and P90 TPOT <= ITL SLO
     int replicas = 0;              ///< colocated replicas simulated (0 when disaggregated)

@@ -14,8 +14,11 @@
 #include <QtTest>
 
 #include "app/commandline.h"
+#include "app/plancommand.h"
 #include "app/report.h"
 #include "app/simulatecommand.h"
+#include "document/format.h"
+#include "model/files/simulationfile.h"
 #include "model/cost/costmodel.h"
 #include "model/cost/presets.h"
 #include "views/floors/headlinefigures.h"
@@ -1280,6 +1283,97 @@ private slots:
                                     .value(QStringLiteral("ttft_p90_ms")).toDouble();
         QVERIFY2(jsonTtft > 0 && std::abs(rankOne.at(rankOne.size() - 4).toDouble() / jsonTtft - 1) < 1e-9, rows.at(1).constData());
         QVERIFY2(fourth.constLast().isEmpty(), rows.at(4).constData());
+    }
+
+    /** Issue 14, h14k: one output token has no inter-token gap: the plan's ITL and tok/s/user, and the simulator's TPOT,
+     *  read as an en dash in the text (not "0.0"), null in the JSON and an empty field in the CSV. In process (cheap). */
+    void planWithOneOutputTokenHasNoItl()
+    {
+        ridgeline::model::PlanFile plan;
+        const QByteArray file = R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 1024, "output_tokens": 1},
+                                    "slo": {"ttft_ms": 2000, "itl_ms": 0.001},
+                                    "candidates": {"devices": ["h100-sxm"], "gpu_counts": [1], "batch_caps": [16],
+                                                   "disaggregation": "disaggregated"},
+                                    "simulate_top": 1, "simulate_requests": 100})";
+        QCOMPARE(QString::fromStdString(ridgeline::model::parsePlanFile(file, QDir::tempPath(), plan)), QString());
+        const ridgeline::model::PlanResult r = ridgeline::model::searchPlans(plan.request);
+        QCOMPARE(int(r.plans.size()), 1); // the 1 us ITL SLO excludes nothing: there is no ITL
+        const QString text = ridgeline::app::planText(plan, r);
+        const QString dash = QStringLiteral("\u2013");
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        const auto row = std::find_if(lines.begin(), lines.end(), [](const QString& l) { return l.startsWith(QLatin1String("   1 ")); });
+        QVERIFY2(row != lines.end(), qPrintable(text));
+        QCOMPARE(row->count(dash), 2); // ITL ms and tok/s/user
+        QVERIFY2(text.contains(QStringLiteral("TPOT mean %1 ms, P90 %1 ms").arg(dash)), qPrintable(text));
+        const QJsonObject json = ridgeline::app::planJson(plan, r);
+        const QJsonObject first = json.value(QStringLiteral("plans")).toArray().first().toObject();
+        for (const char* key : {"itl_ms", "tokens_per_second_per_user"})
+            QVERIFY2(first.value(QLatin1String(key)).isNull(), key);
+        QVERIFY(first.value(QStringLiteral("ttft_ms")).toDouble() > 0);
+        const QJsonObject sim = first.value(QStringLiteral("simulated")).toObject();
+        QVERIFY(sim.value(QStringLiteral("tpot_mean_ms")).isNull() && sim.value(QStringLiteral("tpot_p90_ms")).isNull());
+        QVERIFY(sim.value(QStringLiteral("ttft_p90_ms")).toDouble() > 0);
+        const QStringList csv = ridgeline::app::planCsv(plan, r).split(QLatin1Char('\n'));
+        const QStringList header = csv.at(0).split(QLatin1Char(',')), cells = csv.at(1).split(QLatin1Char(','));
+        for (const char* key : {"itl_ms", "tokens_per_second_per_user", "simulated_tpot_p90_ms"})
+            QVERIFY2(cells.at(header.indexOf(QLatin1String(key))).isEmpty(), key);
+        QVERIFY(!cells.at(header.indexOf(QStringLiteral("ttft_ms"))).isEmpty());
+    }
+
+    /** h14k: tiny figures keep significant digits ("0.00012", not "0.000"), large ones their thousands separators. */
+    void smallAndLargeFiguresStayReadable()
+    {
+        using ridgeline::app::fixedOrSignificant;
+        QCOMPARE(fixedOrSignificant(0.00012, 3), QStringLiteral("0.00012"));
+        QCOMPARE(fixedOrSignificant(1.2e-5, 3), QStringLiteral("1.2e-5"));
+        QCOMPARE(fixedOrSignificant(2.5, 2), QStringLiteral("2.50"));
+        QCOMPARE(fixedOrSignificant(0.0, 3), QStringLiteral("0.000"));
+        QCOMPARE(fixedOrSignificant(12345678.0, 2), QStringLiteral("12,345,678.00"));
+        // The window's figures: 1.2e-10 tok/s per user at B = 1e9 read "0.000000000".
+        QCOMPARE(ridgeline::views::format::number(1.23e-10), QStringLiteral("1.23e-10"));
+        QCOMPARE(ridgeline::views::format::number(1.23e-7), QStringLiteral("0.000000123"));
+        QCOMPARE(ridgeline::views::format::tokensPerSecond(2e-12), QStringLiteral("2e-12 tok/s"));
+        // The report's per-user speed at B = 1e9, and a tiny price: significant digits.
+        ridgeline::model::Scenario s;
+        QVERIFY(ridgeline::app::buildScenario(QString(), {QStringLiteral("workload.batch=1000000000"),
+                                                          QStringLiteral("economics.price_per_gpu_hour=0.000001")}, s).isEmpty());
+        const QString report = ridgeline::app::reportText(s, ridgeline::model::evaluate(s));
+        const QString speed = report.split(QLatin1Char('\n')).filter(QStringLiteral("speed per user")).value(0);
+        QVERIFY2(!speed.contains(QLatin1String(" 0.0 tok/s")) && speed.contains(QLatin1String("e-")), qPrintable(speed));
+        const QString price = report.split(QLatin1Char('\n')).filter(QStringLiteral("price per GPU-hour")).value(0);
+        QVERIFY2(price.contains(QLatin1String("1e-6 USD")), qPrintable(price));
+        // A plan at 12,345 req/s priced at 1e-6 per GPU-hour: the load grouped, the costs not "0.000".
+        ridgeline::model::PlanFile plan;
+        const QByteArray file = R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 12345, "prompt_tokens": 1024, "output_tokens": 128},
+                                    "candidates": {"devices": ["h100-sxm"], "gpu_counts": [1], "batch_caps": [64], "disaggregation": "colocated"},
+                                    "prices": {"h100-sxm": 0.000001}})";
+        QCOMPARE(QString::fromStdString(ridgeline::model::parsePlanFile(file, QDir::tempPath(), plan)), QString());
+        const ridgeline::model::PlanResult r = ridgeline::model::searchPlans(plan.request);
+        QVERIFY(!r.plans.empty());
+        const QString text = ridgeline::app::planText(plan, r);
+        QVERIFY2(text.contains(QLatin1String("Load: 12,345.00 requests/s")) && text.contains(QLatin1String("(1,580,160 output tokens/s)")),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("0.000")), qPrintable(text));
+        QVERIFY2(QString::fromStdString(r.takeaway).contains(QRegularExpression(QStringLiteral("at [1-9][0-9.]*e-[0-9]+ USD per 1M"))),
+                 r.takeaway.c_str());
+    }
+
+    /** h14k: --simulate's text lists the replicas that served a request and sums up the idle ones in one line (8,192
+     *  replicas printed thousands of zero rows); the JSON keeps every replica. */
+    void simulateSumsUpIdleReplicas()
+    {
+        ridgeline::model::SimulationFile file;
+        const QByteArray json = R"({"simulation": {"requests": 6, "replicas": 64, "router": "round_robin", "classes": [{"name": "c",
+                                    "rate_per_s": 1, "prompt": {"dist": "fixed", "value": 64}, "output": {"dist": "fixed", "value": 4}}]}})";
+        QCOMPARE(QString::fromStdString(ridgeline::model::parseSimulationJson(json, QDir::tempPath(), file)), QString());
+        const ridgeline::model::SimulationResult r = ridgeline::model::simulateWorkload(file.scenario, file.config);
+        const QString text = ridgeline::app::simulationText(file, r, {});
+        QVERIFY2(text.contains(QLatin1String("  58 replicas served no request (not listed;")), qPrintable(text));
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        const qsizetype table = lines.indexOf(QRegularExpression(QStringLiteral("^Load per replica")));
+        QVERIFY(table >= 0);
+        QCOMPARE(lines.at(table + 8).trimmed().left(2), QStringLiteral("58")); // header, six rows, then the idle line
+        QCOMPARE(ridgeline::app::simulationJson(file, r, {}).value(QStringLiteral("replicas")).toArray().size(), 64);
     }
 
     /** h14f: --plan FILE --export DIR writes the file's Pareto plot (the names and columns of --export's plan_pareto) and

@@ -529,6 +529,42 @@ private slots:
         QVERIFY(std::isfinite(one.points.front().outputTokensPerSecondPerGpu) && one.points.front().outputTokensPerSecondPerGpu > 0);
     }
 
+    void oneOutputTokenHasNoItl()
+    {
+        // Issue 14, h14k: with one output token (O = 1) no inter-token gap exists. The plan's ITL and tokens/s per user
+        // are undefined (itlDefined false, shown as none) and an ITL SLO, however tight, excludes no plan; the
+        // simulator's TPOT is undefined too and does not decide its P90 verdict. O = 2 keeps both, and the 1 us ITL SLO
+        // then excludes every plan (so the check can fail).
+        PlanRequest req;
+        req.scenario = defaultScenario(); // Llama 3.1 8B
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1};
+        req.candidates.batchCaps = {1, 16};
+        req.candidates.disaggregation = Disaggregation::Both;
+        req.slo = {2000, 0.001};
+        req.load = {1, 1024, 2};
+        const PlanResult two = searchPlans(req);
+        QVERIFY(two.plans.empty());
+        QCOMPARE(int(two.devices.front().reason), int(ExclusionReason::MissesItl));
+        for (const PlanPoint& p : two.points)
+            QVERIFY(p.itlDefined && !p.meetsItl);
+        req.load = {1, 1024, 1};
+        const PlanResult one = searchPlans(req);
+        QCOMPARE(int(one.points.size()), 4); // 2 batch caps x colocated and disaggregated
+        QCOMPARE(int(one.plans.size()), 4);
+        QCOMPARE(int(one.devices.front().reason), int(ExclusionReason::None));
+        for (const PlanPoint& p : one.points)
+            QVERIFY(!p.itlDefined && p.meetsItl && p.meetsTtft);
+        const PlanPoint& disaggregated = *std::find_if(one.points.begin(), one.points.end(), [](const PlanPoint& p) { return p.disaggregated; });
+        const SimulatedCheck c = simulatePlan(req, disaggregated, 100);
+        QVERIFY2(c.simulated, c.skipped.c_str());
+        QVERIFY(!c.tpotDefined);
+        QVERIFY(c.meetsSloAtP90);
+    }
+
     void hugeLoadsAreNotPlanned()
     {
         // 1e9 requests/s: over 100,000 instances of any layout. The count overflowed int and came out as a 1-GPU fleet
