@@ -35,7 +35,7 @@ QString number(double value, int significant)
     if (decimals > 9) {
         // Below what nine decimals show (1.2e-10 read "0.000000000 tok/s" at B = 1e9: h14k): the significant digits
         // with an exponent, as the formulas write them ("1.2e-10").
-        QString text = locale().toString(value, 'g', significant);
+        QString text = locale().toString(value, 'g', significant).toLower(); // "1.23E-10" in the English locale
         const qsizetype e = text.indexOf(QLatin1Char('e'));
         if (e >= 0) {
             QString exponent = text.mid(e + 1);
