@@ -152,8 +152,10 @@ QString helpText()
                "  --compare FILE         with --report: print the scenario (A) and FILE (B) side by side\n"
                "                         with B / A for every figure (--set applies to both); repeatable:\n"
                "                         each further FILE is C, D, ... (N-way, with C / A, ...);\n"
-               "                         --format text|json|csv. With --screenshot instead: each FILE is\n"
-               "                         pinned in the window (A to F), the scenario live beside them\n"
+               "                         --format text|json|csv; scenarios of one name are told apart by\n"
+               "                         their file names. With --screenshot instead: the same letters\n"
+               "                         pinned in the window (the scenario A, each FILE B to F, five at\n"
+               "                         most), the scenario live beside them\n"
                "  --model-config FILE    import the model from a HuggingFace config.json (after --scenario)\n"
                "  --set KEY=VALUE        set one scenario field after the file (repeatable)\n"
                "  --efficiency PRESET    every efficiency from a preset calibrated on a measured benchmark,\n"
@@ -179,7 +181,9 @@ QString helpText()
                "  -v, --version          show the version\n\n"
                "Scenario keys (scenario files nest the same names: {\"model\": {\"params\": 8.03e9}}):\n")
         + keys
-        + QStringLiteral("\nExit status: 0 success, 1 failure (e.g. unwritable file), 2 bad option, key, value or file.\n");
+        + QStringLiteral("\nExit status, in every mode: 0 success; 1 an output not written (a file, an export's files, a\n"
+                         "screenshot, standard output: full disk, permissions, a link at its name) or no display;\n"
+                         "2 a bad option, key, value or input file.\n");
 }
 
 /** Drops two benign notices of headless runs (the offscreen plugin, a missing XDG runtime dir) so
@@ -826,12 +830,14 @@ int runCompareMany(const model::Scenario& scenario, const Options& o)
     std::vector<model::Evaluation> evaluations;
     for (const model::Scenario& s : scenarios)
         evaluations.push_back(model::evaluate(s));
+    // Each letter's file, so that scenarios of one name are told apart by it (as the window's pins are).
+    const QStringList files = QStringList{o.scenarioFile} + o.compareFiles;
     if (o.format == QLatin1String("json"))
-        printLine(stdout, QString::fromUtf8(QJsonDocument(compareJson(scenarios, evaluations)).toJson(QJsonDocument::Indented)).trimmed());
+        printLine(stdout, QString::fromUtf8(QJsonDocument(compareJson(scenarios, evaluations, files)).toJson(QJsonDocument::Indented)).trimmed());
     else if (o.format == QLatin1String("csv"))
-        printLine(stdout, compareCsv(scenarios, evaluations).trimmed());
+        printLine(stdout, compareCsv(scenarios, evaluations, files).trimmed());
     else
-        printLine(stdout, compareText(scenarios, evaluations).trimmed());
+        printLine(stdout, compareText(scenarios, evaluations, files).trimmed());
     return 0;
 }
 
@@ -849,7 +855,7 @@ int runCompare(const model::Scenario& scenario, const Options& o)
     if (o.format == QLatin1String("json"))
         printLine(stdout, QString::fromUtf8(QJsonDocument(compareJson(scenario, ea, other, eb)).toJson(QJsonDocument::Indented)).trimmed());
     else
-        printLine(stdout, compareText(scenario, ea, other, eb).trimmed());
+        printLine(stdout, compareText(scenario, ea, other, eb, {o.scenarioFile, o.compareFile}).trimmed());
     return 0;
 }
 
@@ -884,11 +890,14 @@ int runScreenshot(const model::Scenario& scenario, const Options& o)
     QCoreApplication::processEvents();
     QCoreApplication::processEvents();
     if (!o.report && !o.compareFiles.isEmpty()) {
-        // --screenshot --compare FILE...: each FILE pinned in order (A, B, ...; six at most), the scenario live.
-        if (o.compareFiles.size() > document::PinnedScenarios::kMaxPinned)
-            return fail(kExitBadInput, QStringLiteral("--compare with --screenshot: %1 files, %2 at most (A to F)")
+        // --screenshot --compare FILE...: the letters of --report --compare (h14k: the window's A was the first FILE, the
+        // report's the scenario): the scenario pinned as A, each FILE in order as B, C, ... (five at most), and the
+        // scenario live beside them, so the numbers' ratios are the report's B / A, C / A.
+        if (o.compareFiles.size() > document::PinnedScenarios::kMaxPinned - 1)
+            return fail(kExitBadInput, QStringLiteral("--compare with --screenshot: %1 files, %2 at most (B to F; the scenario is A)")
                                            .arg(o.compareFiles.size())
-                                           .arg(document::PinnedScenarios::kMaxPinned));
+                                           .arg(document::PinnedScenarios::kMaxPinned - 1));
+        window.pinNext(o.scenarioFile.isEmpty() ? QStringLiteral("defaults") : QFileInfo(o.scenarioFile).fileName());
         for (const QString& file : o.compareFiles) {
             model::Scenario other;
             QStringList otherNotes;
@@ -985,8 +994,9 @@ int run(int argc, char** argv)
         const QString why = model::isSymlinkLoop(o.screenshotFile)
                                 ? QString::fromStdString(model::brokenSymlinkText(o.screenshotFile))
                                 : QStringLiteral("is a symbolic link (to %1)").arg(QDir::toNativeSeparators(QFileInfo(o.screenshotFile).symLinkTarget()));
-        return fail(kExitBadInput, QStringLiteral("--screenshot %1: %2; the screenshot does not write through links: remove the link or "
-                                                  "give another name; nothing was written")
+        // An output that is not written: exit 1, as --export's link at a target's name (it was 2 here: h14k).
+        return fail(kExitFailure, QStringLiteral("--screenshot %1: %2; the screenshot does not write through links: remove the link or "
+                                                 "give another name; nothing was written")
                                        .arg(QDir::toNativeSeparators(o.screenshotFile), why));
     }
     if (!o.planFile.isEmpty())

@@ -29,7 +29,11 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QString num(double v, int decimals) { return QString::number(v, 'f', decimals); }
 
-QString opt(const std::optional<double>& v, int decimals) { return v ? num(*v, decimals) : QStringLiteral("-"); }
+/// A price or energy figure to @p decimals, or significant digits where that would read "0.000" (h14k); "-" when unknown.
+QString opt(const std::optional<double>& v, int decimals) { return v ? fixedOrSignificant(*v, decimals) : QStringLiteral("-"); }
+
+/// What the text prints where a figure does not exist (ITL and tokens/s per user at one output token), as the window does.
+const QString kNone = QStringLiteral("\u2013");
 
 QJsonValue optJson(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
 
@@ -54,6 +58,7 @@ QString reasonKey(model::ExclusionReason r)
     case model::ExclusionReason::MissesTtft: return QStringLiteral("misses_ttft");
     case model::ExclusionReason::MissesBoth: return QStringLiteral("misses_itl_and_ttft");
     case model::ExclusionReason::NoLayoutSearched: return QStringLiteral("no_layout_searched");
+    case model::ExclusionReason::TooManyReplicas: return QStringLiteral("needs_too_many_replicas"); // added (h14k)
     }
     return {};
 }
@@ -81,13 +86,13 @@ QJsonObject pointJson(const model::PlanFile& f, const model::PlanPoint& p)
         {QStringLiteral("step_ms"), p.stepSeconds * 1e3},
         {QStringLiteral("prefill_ms"), p.prefillSeconds * 1e3},
         {QStringLiteral("kv_transfer_ms"), p.kvTransferSeconds * 1e3},
-        {QStringLiteral("itl_ms"), p.itlMs},
+        {QStringLiteral("itl_ms"), p.itlDefined ? QJsonValue(p.itlMs) : QJsonValue(QJsonValue::Null)}, // O = 1: no ITL (null, h14k)
         {QStringLiteral("ttft_ms"), p.ttftMs},
         {QStringLiteral("meets_itl"), p.meetsItl},
         {QStringLiteral("meets_ttft"), p.meetsTtft},
         {QStringLiteral("prefill_share"), p.prefillShare},
         {QStringLiteral("output_tokens_per_second_per_gpu"), p.outputTokensPerSecondPerGpu},
-        {QStringLiteral("tokens_per_second_per_user"), p.tokensPerSecondPerUser},
+        {QStringLiteral("tokens_per_second_per_user"), p.itlDefined ? QJsonValue(p.tokensPerSecondPerUser) : QJsonValue(QJsonValue::Null)},
     };
     const QJsonObject cost = operatingCostJson(p.cost); // the same keys as --report's "economics"
     for (auto it = cost.begin(); it != cost.end(); ++it)
@@ -120,8 +125,8 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
     QStringList out;
     out << modelLine(f);
     out << QStringLiteral("Load: %1 requests/s, prompt %2 tokens, output %3 tokens (%4 output tokens/s)")
-               .arg(num(req.load.requestsPerSecond, 2), num(req.load.promptTokens, 0), num(req.load.outputTokens, 0),
-                    num(req.load.requestsPerSecond * req.load.outputTokens, 0));
+               .arg(fixedOrSignificant(req.load.requestsPerSecond, 2), groupedNumber(req.load.promptTokens, 0),
+                    groupedNumber(req.load.outputTokens, 0), groupedNumber(req.load.requestsPerSecond * req.load.outputTokens, 0));
     out << sloLine(f);
     out << QStringLiteral("Efficiency: eta_bw %1, MFU prefill %2, MFU decode %3%4")
                .arg(num(eff.bandwidth, 2), num(eff.mfuPrefill, 2), num(eff.mfuDecode, 2),
@@ -151,10 +156,11 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
             const model::PlanPoint& p = r.points[size_t(r.plans[i])];
             rows.push_back({QString::number(i + 1), q(req.candidates.devices[size_t(p.device)].hardware.name), QString::number(p.gpusPerInstance),
                             q(model::layoutText(p.layout)), p.disaggregated ? QStringLiteral("disagg") : QStringLiteral("coloc"),
-                            QString::number(p.batchCap), fleetText(p), QString::number(p.totalGpus), num(p.itlMs, 1), num(p.ttftMs, 0),
-                            num(p.outputTokensPerSecondPerGpu, 0), num(p.tokensPerSecondPerUser, 1), opt(p.cost.costPerMillionOutputTokensAllIn, 3),
+                            QString::number(p.batchCap), fleetText(p), groupedNumber(p.totalGpus), p.itlDefined ? fixedOrSignificant(p.itlMs, 1) : kNone,
+                            groupedNumber(p.ttftMs, 0), groupedNumber(p.outputTokensPerSecondPerGpu, 0),
+                            p.itlDefined ? fixedOrSignificant(p.tokensPerSecondPerUser, 1) : kNone, opt(p.cost.costPerMillionOutputTokensAllIn, 3),
                             opt(p.cost.costPerMillionInputTokens, 3), opt(p.cost.joulesPerOutputToken, 3),
-                            p.cost.outputTokensPerSecondPerMegawatt ? num(*p.cost.outputTokensPerSecondPerMegawatt, 0) : QStringLiteral("-")});
+                            p.cost.outputTokensPerSecondPerMegawatt ? groupedNumber(*p.cost.outputTokensPerSecondPerMegawatt, 0) : QStringLiteral("-")});
         }
         std::vector<qsizetype> width(header.size(), 0);
         for (const QStringList& row : rows)
@@ -193,7 +199,7 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
             else
                 out << QStringLiteral("  #%1: TTFT mean %2 ms, P90 %3 ms, P99 %4 ms; TPOT mean %5 ms, P90 %6 ms; goodput %7 %; %8%9")
                            .arg(rank + 1)
-                           .arg(num(c.ttftMeanMs, 0), num(c.ttftP90Ms, 0), num(c.ttftP99Ms, 0), num(c.tpotMeanMs, 1), num(c.tpotP90Ms, 1),
+                           .arg(num(c.ttftMeanMs, 0), num(c.ttftP90Ms, 0), num(c.ttftP99Ms, 0), c.tpotDefined ? num(c.tpotMeanMs, 1) : kNone, c.tpotDefined ? num(c.tpotP90Ms, 1) : kNone,
                                 num(c.goodputFraction * 100, 1),
                                 c.meetsSloAtP90 ? QStringLiteral("meets both SLOs at P90") : QStringLiteral("MISSES an SLO at P90"),
                                 c.prefillReplicas > 0
@@ -320,6 +326,7 @@ QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
         QJsonObject o = plans[rank].toObject();
         // A latency of no completed request does not exist: null, not 0 (a trial, stop 30).
         const auto latency = [completed = c.completed](double ms) { return completed > 0 ? QJsonValue(ms) : QJsonValue(QJsonValue::Null); };
+        const auto tpot = [&latency, defined = c.tpotDefined](double ms) { return defined ? latency(ms) : QJsonValue(QJsonValue::Null); };
         o.insert(QStringLiteral("simulated"),
                  c.simulated ? QJsonValue(QJsonObject{{QStringLiteral("requests"), double(c.requests)},
                                                       {QStringLiteral("completed"), double(c.completed)},
@@ -327,8 +334,8 @@ QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
                                                       {QStringLiteral("ttft_mean_ms"), latency(c.ttftMeanMs)},
                                                       {QStringLiteral("ttft_p90_ms"), latency(c.ttftP90Ms)},
                                                       {QStringLiteral("ttft_p99_ms"), latency(c.ttftP99Ms)},
-                                                      {QStringLiteral("tpot_mean_ms"), latency(c.tpotMeanMs)},
-                                                      {QStringLiteral("tpot_p90_ms"), latency(c.tpotP90Ms)},
+                                                      {QStringLiteral("tpot_mean_ms"), tpot(c.tpotMeanMs)},
+                                                      {QStringLiteral("tpot_p90_ms"), tpot(c.tpotP90Ms)},
                                                       {QStringLiteral("goodput_fraction"), c.goodputFraction},
                                                       {QStringLiteral("meets_slo_at_p90"), c.meetsSloAtP90},
                                                       {QStringLiteral("replicas"), c.replicas},
@@ -426,7 +433,7 @@ QString planCsv(const model::PlanFile& f, const model::PlanResult& r)
         row << csvCell(q(f.currency)); // the money columns' currency (issue 14 trial: a CSV read alone did not say)
         if (const std::optional<model::SimulatedCheck>& c = simulated[i]; c && c->simulated) {
             const auto latency = [&c](double ms) { return c->completed > 0 ? QString::number(ms, 'g', 10) : QString(); };
-            row << latency(c->ttftP90Ms) << latency(c->tpotP90Ms) << QString::number(c->goodputFraction, 'g', 10)
+            row << latency(c->ttftP90Ms) << (c->tpotDefined ? latency(c->tpotP90Ms) : QString()) << QString::number(c->goodputFraction, 'g', 10)
                 << (c->meetsSloAtP90 ? QStringLiteral("true") : QStringLiteral("false"));
         } else {
             row << QString() << QString() << QString() << QString();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
 #include <QLocale>
@@ -17,6 +18,20 @@
 
 namespace ridgeline::app {
 
+QString groupedNumber(double value, int decimals)
+{
+    QLocale c(QLocale::C);
+    c.setNumberOptions(QLocale::DefaultNumberOptions);
+    return c.toString(value, 'f', decimals);
+}
+
+QString fixedOrSignificant(double value, int decimals)
+{
+    if (std::isfinite(value) && value != 0 && std::abs(value) < std::pow(10.0, 1 - decimals))
+        return model::formulaNumber(value);
+    return groupedNumber(value, decimals);
+}
+
 namespace {
 
 using model::Bound;
@@ -26,9 +41,7 @@ QString boundName(Bound b) { return b == Bound::Compute ? QStringLiteral("comput
 /** Grouped number with @p decimals places in the C locale ("30,633"). */
 QString num(double v, int decimals = 0)
 {
-    QLocale c(QLocale::C);
-    c.setNumberOptions(QLocale::DefaultNumberOptions);
-    return c.toString(v, 'f', decimals);
+    return groupedNumber(v, decimals);
 }
 
 /** ", 16 GPUs in tensor parallelism (...)": the link the all-reduce is priced at, across nodes when the group is wider
@@ -354,7 +367,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     const QString kvRead = std::max(1, s.hardware.gpus) > 1 ? QStringLiteral("B * S * kv_tok per GPU") : QStringLiteral("B * S * kv_tok");
     row(QStringLiteral("bytes read per step"), num(d.readBytes / 1e9, 2) + QStringLiteral(" GB"), QStringLiteral("R = ") + weightsRead + QStringLiteral(" + ") + kvRead);
     row(QStringLiteral("KV share of the read"), num(d.kvShare * 100, 1) + QStringLiteral(" %"), kvRead + QStringLiteral(" / R"));
-    row(QStringLiteral("speed per user"), num(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::PerUserSpeed)));
+    row(QStringLiteral("speed per user"), fixedOrSignificant(d.tokensPerSecondPerUser, 1) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::PerUserSpeed)));
     row(QStringLiteral("throughput"), num(d.tokensPerSecondTotal, 0) + QStringLiteral(" tok/s"), model::asciiFormula(model::formula(model::Quantity::Throughput)));
     row(QStringLiteral("arithmetic intensity"), num(d.intensityFlopPerByte, 2) + QStringLiteral(" FLOP/B"), QStringLiteral("F_dec / R"));
     {
@@ -484,9 +497,9 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
                         num(s.workload.contextTokens), num(x.inputs.pue, 2));
         QString price;
         if (x.priceSource == model::PriceSource::User)
-            price = num(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur + QStringLiteral(" (your price)");
+            price = fixedOrSignificant(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur + QStringLiteral(" (your price)");
         else if (x.priceSource == model::PriceSource::Example)
-            price = num(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur
+            price = fixedOrSignificant(*x.inputs.pricePerGpuHour, 2) + QLatin1Char(' ') + cur
                     + QStringLiteral(" (EXAMPLE price for %1, not a quote: set economics.price_per_gpu_hour)").arg(device);
         else
             price = QStringLiteral("unknown: set economics.price_per_gpu_hour (in %1)").arg(cur);
@@ -500,7 +513,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
             power = QStringLiteral("unknown: set hardware.board_power_watts");
         row(QStringLiteral("board power per %1").arg(unit), power, QStringLiteral("board at TDP: an upper bound"));
         auto money = [&](const std::optional<double>& v) {
-            return v ? num(*v, 3) + QLatin1Char(' ') + cur : QStringLiteral("unknown (no price)");
+            return v ? fixedOrSignificant(*v, 3) + QLatin1Char(' ') + cur : QStringLiteral("unknown (no price)");
         };
         // Weights that do not fit, or B sequences at P + O/2 that do not: no request runs so, and no per-request figure
         // (issue 14 trials: they were priced).
@@ -523,7 +536,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
             QStringLiteral("G p / 3600 / (B / t_step(B, S)) * 1e6, S = %1").arg(num(s.workload.contextTokens)));
         row(QStringLiteral("energy/out token at (B, S)"),
             !x.fitsAtBatchContext ? noFit
-            : at.joulesPerOutputToken ? num(*at.joulesPerOutputToken, 3) + QStringLiteral(" J")
+            : at.joulesPerOutputToken ? fixedOrSignificant(*at.joulesPerOutputToken, 3) + QStringLiteral(" J")
                                       : QStringLiteral("unknown (no power)"),
             QStringLiteral("G W PUE t_step(B, S) / B"));
         row(QStringLiteral("out tok/s per MW at (B, S)"),
@@ -538,7 +551,7 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
                 + (x.fitsPerRequest ? QStringLiteral("; all-in %1").arg(noOutput ? QStringLiteral("none") : money(x.cost.costPerMillionOutputTokensAllIn)) : QString()));
         row(QStringLiteral("per 1M input tokens"), perRequest(money(x.cost.costPerMillionInputTokens)), QStringLiteral("f G p / 3600 / in/s * 1e6"));
         row(QStringLiteral("energy per output token"),
-            perRequest(x.cost.joulesPerOutputToken ? num(*x.cost.joulesPerOutputToken, 3) + QStringLiteral(" J")
+            perRequest(x.cost.joulesPerOutputToken ? fixedOrSignificant(*x.cost.joulesPerOutputToken, 3) + QStringLiteral(" J")
                                                    : QStringLiteral("unknown (no power)")),
             QStringLiteral("G W PUE / out/s (prefill included)"));
         row(QStringLiteral("output tokens/s per MW"),
@@ -714,7 +727,7 @@ QString comparedCell(const QJsonValue& v)
 } // namespace
 
 QString compareText(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
-                    const model::Evaluation& eb)
+                    const model::Evaluation& eb, const QStringList& files)
 {
     QList<QPair<QString, QJsonValue>> la, lb;
     const QJsonObject ra = reportJson(a, ea), rb = reportJson(b, eb);
@@ -745,7 +758,8 @@ QString compareText(const model::Scenario& a, const model::Evaluation& ea, const
         wRatio = std::max(wRatio, row.ratio.size());
     }
     QStringList out;
-    out << QStringLiteral("A: ") + comparedName(a) << QStringLiteral("B: ") + comparedName(b) << QString();
+    const QStringList titles = comparedTitles({a, b}, files);
+    out << QStringLiteral("A: ") + titles[0] << QStringLiteral("B: ") + titles[1] << QString();
     for (const Row& row : rows)
         out << row.key.leftJustified(wKey) + row.a.rightJustified(wA + 2) + row.b.rightJustified(wB + 2)
                    + row.ratio.rightJustified(wRatio + 2);
@@ -801,7 +815,34 @@ QString comparedLetter(int index)
     return QString(QChar(u'A' + std::clamp(index, 0, 25)));
 }
 
-QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+QStringList comparedTitles(const std::vector<model::Scenario>& scenarios, const QStringList& files)
+{
+    QStringList names, sources, out;
+    for (size_t i = 0; i < scenarios.size(); ++i) {
+        names << comparedName(scenarios[i]);
+        const QString file = files.value(qsizetype(i));
+        sources << (file.isEmpty() ? QStringLiteral("defaults") : QFileInfo(file).fileName());
+    }
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (names.count(names[i]) < 2) {
+            out << names[i];
+            continue;
+        }
+        // Told apart as the window tells its pins apart: by the file, then by the order among those of that file.
+        int sameSource = 0, order = 0;
+        for (qsizetype j = 0; j < names.size(); ++j)
+            if (names[j] == names[i] && sources[j] == sources[i]) {
+                ++sameSource;
+                order += j <= i ? 1 : 0;
+            }
+        out << (sameSource < 2 ? QStringLiteral("%1 (%2)").arg(names[i], sources[i])
+                               : QStringLiteral("%1 (%2, #%3)").arg(names[i], sources[i]).arg(order));
+    }
+    return out;
+}
+
+QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations,
+                        const QStringList& files)
 {
     const FlatReports flat = flatReports(scenarios, evaluations);
     QJsonObject out;
@@ -823,10 +864,18 @@ QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std
     }
     out.insert(QStringLiteral("labels"), labels);
     out.insert(QStringLiteral("names"), names);
+    if (!files.isEmpty()) { // added (h14k): which file each letter is, and the names told apart where they repeat
+        QJsonArray given;
+        for (size_t i = 0; i < scenarios.size(); ++i)
+            given.append(files.value(qsizetype(i)).isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(files.value(qsizetype(i))));
+        out.insert(QStringLiteral("files"), given);
+        out.insert(QStringLiteral("titles"), QJsonArray::fromStringList(comparedTitles(scenarios, files)));
+    }
     return out;
 }
 
-QString compareText(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+QString compareText(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations,
+                    const QStringList& files)
 {
     const FlatReports flat = flatReports(scenarios, evaluations);
     const qsizetype n = flat.reports.size();
@@ -856,8 +905,9 @@ QString compareText(const std::vector<model::Scenario>& scenarios, const std::ve
         for (qsizetype c = 0; c < row.size(); ++c)
             widths[c] = std::max(widths[c], row[c].size());
     QStringList out;
+    const QStringList titles = comparedTitles(scenarios, files);
     for (qsizetype i = 0; i < n; ++i)
-        out << comparedLetter(int(i)) + QStringLiteral(": ") + comparedName(scenarios[size_t(i)]);
+        out << comparedLetter(int(i)) + QStringLiteral(": ") + titles[i];
     out << QString();
     for (const QStringList& row : rows) {
         QString line = row[0].leftJustified(widths[0]);
@@ -868,7 +918,8 @@ QString compareText(const std::vector<model::Scenario>& scenarios, const std::ve
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
-QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations)
+QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations,
+                   const QStringList& files)
 {
     const FlatReports flat = flatReports(scenarios, evaluations);
     const qsizetype n = flat.reports.size();
@@ -879,8 +930,9 @@ QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vec
         header << comparedLetter(int(i)) + QStringLiteral(" / A");
     QStringList lines{header.join(QLatin1Char(','))};
     QStringList names{QStringLiteral("name")};
+    const QStringList titles = comparedTitles(scenarios, files);
     for (qsizetype i = 0; i < n; ++i)
-        names << csvField(comparedName(scenarios[size_t(i)]));
+        names << csvField(titles[i]);
     for (qsizetype i = 1; i < n; ++i)
         names << QString();
     lines << names.join(QLatin1Char(','));

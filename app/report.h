@@ -39,30 +39,55 @@ QString reportText(const model::Scenario& scenario, const model::Evaluation& eva
 QJsonObject compareJson(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
                         const model::Evaluation& eb);
 
-/** The same as a side-by-side text table: figure, A, B, B / A. */
+/** The same as a side-by-side text table: figure, A, B, B / A; the names as comparedTitles() of @p files (A's, B's). */
 QString compareText(const model::Scenario& a, const model::Evaluation& ea, const model::Scenario& b,
-                    const model::Evaluation& eb);
+                    const model::Evaluation& eb, const QStringList& files = {});
+
+/** @p value with @p decimals decimals and thousands separators ("1,234,567.50", "10,000,000"): the text report's numbers,
+ *  and the load figures of --plan and --simulate (h14k: "10000000.00 requests/s" beside grouped figures). */
+QString groupedNumber(double value, int decimals = 0);
+
+/**
+ * As groupedNumber(), except where @p decimals would keep fewer than two significant digits of a non-zero @p value
+ * (|value| < 10^(1 - decimals)): then four significant digits as the formulas write them (model::formulaNumber():
+ * "0.00012", "1.2e-5"), so that a tiny price or per-user speed never reads "0.000" (h14k).
+ */
+QString fixedOrSignificant(double value, int decimals);
 
 /** The letter of compared scenario @p index: "A" for 0 (the --scenario), "B" for the first --compare FILE, ... */
 QString comparedLetter(int index);
 
 /**
+ * The names of compared @p scenarios as the comparison's headers print them: "Llama 3.1 8B on H100 SXM"; where two or
+ * more share that name (scenario files that keep a preset's name), each followed by its file's name, as the window
+ * names its pinned scenarios: "(fast.json)"; "(defaults)" for a scenario from no file (an empty entry of @p files);
+ * and where the file names repeat too (one file twice, or a/s.json and b/s.json), by its order among them:
+ * "(s.json, #2)". @p files: the file of each scenario in order (may be shorter: the rest are from no file).
+ */
+QStringList comparedTitles(const std::vector<model::Scenario>& scenarios, const QStringList& files);
+
+/**
  * N-way comparison (--report with --compare given several times): @p scenarios[0] is A (the reference),
  * the others B, C, ... with their @p evaluations (as many). {"a": report A, "b": report B, "c": ..., "ratio":
  * every numeric figure as B / A (as the A/B comparison), "ratio_c": C / A, "ratio_d": ..., "labels": ["A", "B",
- * ...], "names": ["Llama 3.1 8B on H100 SXM", ...]}. With two scenarios "a", "b" and "ratio" are
- * compareJson()'s; the A/B command line prints compareJson() itself.
+ * ...], "names": ["Llama 3.1 8B on H100 SXM", ...], and with @p files (added, h14k) "files": each scenario's file as
+ * given (null: none, the defaults) and "titles": comparedTitles() (the names told apart where they repeat)}. With two
+ * scenarios "a", "b" and "ratio" are compareJson()'s; the A/B command line prints compareJson() itself.
  */
-QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations);
+QJsonObject compareJson(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations,
+                        const QStringList& files = {});
 
-/** The N-way comparison as a text table: the names ("A: ..."), then figure, A, B, C, ..., B / A, C / A, ... */
-QString compareText(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations);
+/** The N-way comparison as a text table: the names ("A: ...", comparedTitles() of @p files), then figure, A, B, C, ...,
+ *  B / A, C / A, ... */
+QString compareText(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations,
+                    const QStringList& files = {});
 
 /**
  * The comparison as CSV ("\n" line ends): header figure,A,B,...,B / A,...; a "name" row with each scenario's
- * name; then one row per figure (dotted key as in the JSON), numbers in the shortest form that reads back to the
+ * name (comparedTitles() of @p files: told apart where they repeat); then one row per figure (dotted key as in the JSON), numbers in the shortest form that reads back to the
  * same double, ratios empty where undefined (A is 0 or either is not a number).
  */
-QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations);
+QString compareCsv(const std::vector<model::Scenario>& scenarios, const std::vector<model::Evaluation>& evaluations,
+                   const QStringList& files = {});
 
 } // namespace ridgeline::app

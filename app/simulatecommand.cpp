@@ -2,6 +2,7 @@
 #include "app/simulatecommand.h"
 
 #include "app/commandline.h"
+#include "app/report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -105,9 +106,10 @@ QString latencyLine(const QString& name, const model::Percentiles& p)
 void appendTraffic(QStringList& lines, const model::TrafficSummary& t)
 {
     lines << QStringLiteral("  requests %1, completed %2, rejected %3, output tokens %4")
-                 .arg(t.requests).arg(t.completed).arg(t.rejected).arg(QString::number(t.outputTokens, 'f', 0));
+                 .arg(groupedNumber(double(t.requests)), groupedNumber(double(t.completed)), groupedNumber(double(t.rejected)),
+                      groupedNumber(t.outputTokens, 0));
     lines << QStringLiteral("  throughput %1 tok/s, goodput %2 req/s (%3 % of requests)")
-                 .arg(QString::number(t.throughputTokensPerSecond, 'f', 1), QString::number(t.goodputRequestsPerSecond, 'f', 2),
+                 .arg(groupedNumber(t.throughputTokensPerSecond, 1), fixedOrSignificant(t.goodputRequestsPerSecond, 2),
                       QString::number(t.goodputFraction * 100.0, 'f', 1));
     if (t.completed == 0) { // zeros would read as instant service (a trial, stop 30)
         lines << QStringLiteral("  no request completed (%1 rejected): no latencies").arg(t.rejected);
@@ -331,16 +333,30 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                           QStringLiteral("tok/s").rightJustified(10), QStringLiteral("busy %").rightJustified(7),
                           QStringLiteral("good %").rightJustified(7), QStringLiteral("p99 TTFT ms").rightJustified(12),
                           QStringLiteral("mean seqs").rightJustified(10), QStringLiteral("preempt").rightJustified(8));
+        // Replicas that served no request are one line, not one row each (8,192 replicas printed thousands of zero rows:
+        // h14k); the JSON and CSV keep every replica.
+        size_t idle = 0, idlePrefill = 0;
         for (size_t i = 0; i < r.replicas.size(); ++i) {
             const model::ReplicaLoad& l = r.replicas[i];
+            if (l.requests == 0 && r.replicas.size() > 1) {
+                ++idle;
+                idlePrefill += int(i) < r.prefillReplicas ? 1 : 0;
+                continue;
+            }
             lines << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8")
-                         .arg(replicaName(r, i).rightJustified(7), QString::number(l.requests).rightJustified(9),
-                              QString::number(l.throughputTokensPerSecond, 'f', 1).rightJustified(10),
+                         .arg(replicaName(r, i).rightJustified(7), groupedNumber(double(l.requests)).rightJustified(9),
+                              groupedNumber(l.throughputTokensPerSecond, 1).rightJustified(10),
                               QString::number(l.busyFraction * 100.0, 'f', 1).rightJustified(7),
                               QString::number(l.goodputFraction * 100.0, 'f', 1).rightJustified(7),
                               ms(l.p99TtftSeconds).rightJustified(12), QString::number(l.meanSequences, 'f', 1).rightJustified(10),
                               QString::number(l.preemptions).rightJustified(8));
         }
+        if (idle > 0)
+            lines << QStringLiteral("  %1 served no request%2 (not listed; --format json or csv lists every replica)")
+                         .arg(idle == 1 ? QStringLiteral("1 replica") : QStringLiteral("%1 replicas").arg(groupedNumber(double(idle))),
+                              r.prefillReplicas > 0 ? QStringLiteral(": %1 prefill, %2 decode").arg(groupedNumber(double(idlePrefill)),
+                                                                                                   groupedNumber(double(idle - idlePrefill)))
+                                                    : QString());
         if (r.prefillReplicas > 0)
             lines << QStringLiteral("  (a D row's p99 TTFT is its wait for a decode slot, from the KV's arrival to the first decoded token: "
                                     "part of the requests' ITL and TPOT; their TTFT is the P rows')");

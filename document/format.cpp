@@ -32,7 +32,22 @@ QString number(double value, int significant)
     if (magnitude >= std::pow(10.0, significant))
         return integer(value);
     int decimals = significant - 1 - int(std::floor(std::log10(magnitude)));
-    decimals = std::clamp(decimals, 0, 9);
+    if (decimals > 9) {
+        // Below what nine decimals show (1.2e-10 read "0.000000000 tok/s" at B = 1e9: h14k): the significant digits
+        // with an exponent, as the formulas write them ("1.2e-10").
+        QString text = locale().toString(value, 'g', significant).toLower(); // "1.23E-10" in the English locale
+        const qsizetype e = text.indexOf(QLatin1Char('e'));
+        if (e >= 0) {
+            QString exponent = text.mid(e + 1);
+            const bool negative = exponent.startsWith(QLatin1Char('-'));
+            exponent.remove(QLatin1Char('+')).remove(QLatin1Char('-'));
+            while (exponent.size() > 1 && exponent.startsWith(QLatin1Char('0')))
+                exponent.remove(0, 1);
+            text = text.left(e + 1) + (negative ? QStringLiteral("-") : QString()) + exponent;
+        }
+        return text;
+    }
+    decimals = std::max(decimals, 0);
     // Rounding can carry into one more digit (9.996 -> 10.00): recompute the decimals.
     const double rounded = std::round(value * std::pow(10.0, decimals)) / std::pow(10.0, decimals);
     if (rounded != 0.0) {

@@ -12,7 +12,8 @@
  */
 namespace ridgeline::views::format {
 
-/** @p value to @p significant digits ("4.79", "0.0858", "295", "30,632"). */
+/** @p value to @p significant digits ("4.79", "0.0858", "295", "30,632"); where that needs more than nine decimals,
+ *  with an exponent ("1.2e-10", never "0.000000000"). */
 QString number(double value, int significant = 3);
 
 /** A whole number with thousands separators ("1,048,576"). */

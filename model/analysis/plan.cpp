@@ -15,6 +15,7 @@
 
 #include "model/cost/costmodel.h"
 #include "model/cost/costterms.h"
+#include "model/cost/formulatext.h"
 #include "model/cost/presets.h"
 #include "model/cost/scenariokeys.h"
 #include "model/cost/steptime.h"
@@ -35,7 +36,6 @@ std::optional<double> positive(double v)
 /** ceil(x) for a positive finite x, at least 1, without counting rounding noise as a whole unit. */
 /** The most instances (replicas, or either pool) one plan may have: a load needing more is not planned (it overflowed
  *  int and came out as a 1-GPU fleet at a negative ITL in a trial). A hundred thousand instances is far past any fleet. */
-constexpr double kMaxPlanInstances = 1e5;
 
 int wholeUnits(double x)
 {
@@ -443,8 +443,9 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
     c.ttftP99Ms = l.ttft.p99 * 1e3;
     c.tpotMeanMs = l.tpot.mean * 1e3;
     c.tpotP90Ms = l.tpot.p90 * 1e3;
+    c.tpotDefined = req.load.outputTokens >= 2; // one output token: no inter-token gap (issue 14, h14k)
     c.goodputFraction = r.all.goodputFraction;
-    c.meetsSloAtP90 = c.ttftP90Ms <= req.slo.ttftMs && c.tpotP90Ms <= req.slo.itlMs && r.all.rejected == 0;
+    c.meetsSloAtP90 = c.ttftP90Ms <= req.slo.ttftMs && (!c.tpotDefined || c.tpotP90Ms <= req.slo.itlMs) && r.all.rejected == 0;
     return c;
 }
 
@@ -457,6 +458,9 @@ std::string exclusionText(ExclusionReason reason)
     case ExclusionReason::MissesTtft: return "misses TTFT";
     case ExclusionReason::MissesBoth: return "misses ITL and TTFT";
     case ExclusionReason::NoLayoutSearched: return "no layout searched";
+    case ExclusionReason::TooManyReplicas: // kMaxPlanInstances, 1e5
+        static_assert(kMaxPlanInstances == 1e5, "the text below names the cap");
+        return "needs more than 100,000 replicas (the search's cap)";
     }
     return {};
 }
@@ -473,6 +477,15 @@ namespace {
 std::string fixed(double v, int decimals)
 {
     return QString::number(v, 'f', decimals).toStdString();
+}
+
+/** A price or energy of the takeaway: @p decimals decimals as the tables, or four significant digits where that would keep
+ *  fewer than two ("0.00012", "1.2e-5"; it read "0.000 USD per 1M output tokens": h14k), as app::fixedOrSignificant(). */
+std::string amountText(double v, int decimals)
+{
+    if (std::isfinite(v) && v != 0 && std::abs(v) < std::pow(10.0, 1 - decimals))
+        return formulaNumber(v).toStdString();
+    return fixed(v, decimals);
 }
 
 /** An SLO in ms as written (0.001 stays 0.001, 50 is 50, 1234567 is not 1.23457e+06), never rounded to 0: the scenario
@@ -811,11 +824,14 @@ PlanResult searchPlans(const PlanRequest& req)
                             p.outputTokensPerSecondPerGpu = O / (G * (pre / rhoMax + 1.0 / perDecodeInstance));
                             p.tokensPerSecondPerUser = 1.0 / step;
                         }
-                        p.meetsItl = p.itlMs <= req.slo.itlMs;
+                        // One output token (O < 2): no inter-token gap, so no ITL to hold against its SLO (issue 14, h14k).
+                        p.itlDefined = O >= 2;
+                        p.meetsItl = !p.itlDefined || p.itlMs <= req.slo.itlMs;
                         p.meetsTtft = p.ttftMs <= req.slo.ttftMs;
                         dt.anyItl = dt.anyItl || p.meetsItl;
                         dt.anyTtft = dt.anyTtft || p.meetsTtft;
-                        dt.bestItlMs = std::min(dt.bestItlMs, p.itlMs);
+                        if (p.itlDefined)
+                            dt.bestItlMs = std::min(dt.bestItlMs, p.itlMs);
                         dt.bestTtftMs = std::min(dt.bestTtftMs, p.ttftMs);
                         p.cost = operatingCost(dev.economics, p.totalGpus, lambda * O, lambda * P, p.prefillShare);
                         out.points.push_back(p);
@@ -905,10 +921,11 @@ PlanResult searchPlans(const PlanRequest& req)
                 d.detail += " (multi-GPU layouts refused: " + devices[di].noGpuLink + ")";
         } else if (dt.tooManyInstances && !std::isfinite(dt.bestItlMs) && !std::isfinite(dt.bestTtftMs)) {
             // Every layout that fits needs more instances than are planned: no ITL or TTFT was computed, so none is
-            // printed (it read "best ITL inf ms", a trial finding). The verdict key stays misses_itl_and_ttft.
-            d.reason = ExclusionReason::MissesBoth;
-            d.detail = "the load (" + fixed(req.load.requestsPerSecond, 0) + " req/s) needs more than "
-                       + countText(kMaxPlanInstances) + " instances of every layout that fits: not planned";
+            // printed (it read "best ITL inf ms", a trial finding), and the verdict is the cap, not an SLO (it read
+            // "misses ITL and TTFT" at 10M req/s: h14k).
+            d.reason = ExclusionReason::TooManyReplicas;
+            d.detail = "every layout that fits would need more at " + countText(req.load.requestsPerSecond)
+                       + " req/s, so none was planned (plan a share of the load per fleet)";
         } else if (!dt.anyItl && !dt.anyTtft) {
             d.reason = ExclusionReason::MissesBoth;
             d.detail = "best ITL " + fixed(dt.bestItlMs, 1) + " ms and best TTFT " + fixed(dt.bestTtftMs, 0) + " ms" + slo;
@@ -922,6 +939,9 @@ PlanResult searchPlans(const PlanRequest& req)
             d.reason = ExclusionReason::MissesBoth;
             d.detail = "meets ITL and TTFT only in different configurations, never both at once" + slo;
         }
+        if (dt.tooManyInstances && (d.reason == ExclusionReason::MissesItl || d.reason == ExclusionReason::MissesTtft
+                                    || d.reason == ExclusionReason::MissesBoth))
+            d.detail += "; other layouts would need more than 100,000 replicas (the search's cap), so were not planned";
         out.devices.push_back(std::move(d));
     }
 
@@ -959,13 +979,13 @@ PlanResult searchPlans(const PlanRequest& req)
                            + " has a price): ";
         if (out.cheapest)
             line = cheapestLead + describe(*out.cheapest) + " at "
-                   + fixed(*out.points[size_t(*out.cheapest)].cost.costPerMillionOutputTokensAllIn, 3) + " " + req.currency
+                   + amountText(*out.points[size_t(*out.cheapest)].cost.costPerMillionOutputTokensAllIn, 3) + " " + req.currency
                    + " per 1M output tokens";
         if (out.mostPowerEfficient) {
             const PlanPoint& p = out.points[size_t(*out.mostPowerEfficient)];
             line += (line.empty() ? "" : "; ") + std::string("most power-efficient: ")
                     + (out.mostPowerEfficient == out.cheapest ? std::string("the same") : describe(*out.mostPowerEfficient)) + " at "
-                    + fixed(*p.cost.joulesPerOutputToken, 3) + " J per output token";
+                    + amountText(*p.cost.joulesPerOutputToken, 3) + " J per output token";
         }
         if (line.empty())
             line = "Best: " + describe(out.plans.front()) + " (no price or power known for the candidates)";

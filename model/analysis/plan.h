@@ -203,6 +203,11 @@ struct PlanPoint {
     // The frontier axes (fractional fleet at the SLO's utilization, no rounding).
     double outputTokensPerSecondPerGpu = 0;
     double tokensPerSecondPerUser = 0; ///< 1 / ITL
+    /** false when load.outputTokens < 2: one output token has no inter-token gap, so ITL and tokens/s per user do not
+     *  exist (issue 14, h14k). itlMs and tokensPerSecondPerUser then keep the step-time figures for ordering and the
+     *  frontier's x only: text and tables show an en dash, CSV an empty field, JSON null; the ITL SLO never excludes
+     *  the point (meetsItl true). */
+    bool itlDefined = true;
     // Economics of the rounded fleet at the target load.
     OperatingCost cost;
 
@@ -210,8 +215,14 @@ struct PlanPoint {
 };
 
 /** Why a device has no plan meeting the SLOs. NoLayoutSearched: layouts were given explicitly and none of them has one
- *  of the GPU counts searched (or the model can use none of them), so nothing was evaluated on the device. */
-enum class ExclusionReason { None, DoesNotFit, MissesItl, MissesTtft, MissesBoth, NoLayoutSearched };
+ *  of the GPU counts searched (or the model can use none of them), so nothing was evaluated on the device.
+ *  TooManyReplicas (added last, h14k): every layout that fits needs more than kMaxPlanInstances instances at the load
+ *  (the search's fleet-size cap), so none was planned and no ITL or TTFT exists to miss (it read "misses ITL and TTFT"). */
+enum class ExclusionReason { None, DoesNotFit, MissesItl, MissesTtft, MissesBoth, NoLayoutSearched, TooManyReplicas };
+
+/** Most instances (replicas, or prefill + decode instances) the search plans of one layout: a point needing more is not
+ *  planned (ExclusionReason::TooManyReplicas when no layout of the device is left). */
+inline constexpr double kMaxPlanInstances = 1e5;
 
 struct DeviceSummary {
     int device = 0;
@@ -334,6 +345,7 @@ struct SimulatedCheck {
     long long rejected = 0;        ///< requests refused (over the context or the KV budget): the plan misses its SLOs
     double ttftMeanMs = 0, ttftP90Ms = 0, ttftP99Ms = 0;
     double tpotMeanMs = 0, tpotP90Ms = 0;
+    bool tpotDefined = true;       ///< false when load.outputTokens < 2: no inter-token gap, TPOT undefined (shown as none)
     double goodputFraction = 0;    ///< requests meeting both SLOs (TTFT and TPOT, per request)
     bool meetsSloAtP90 = false;    ///< P90 TTFT <= TTFT SLO and P90 TPOT <= ITL SLO
     int replicas = 0;              ///< colocated replicas simulated (0 when disaggregated)
@@ -362,7 +374,7 @@ double planCheckWorkUnits(const PlanRequest& request, const PlanPoint& point, lo
  */
 std::string acceleratorNoun(const Hardware& hardware, bool plural = false);
 
-/** "does not fit", "misses ITL", ..., "no layout searched" */
+/** "does not fit", "misses ITL", ..., "no layout searched", "needs more than 100,000 replicas (the search's cap)" */
 std::string exclusionText(ExclusionReason reason);
 
 /** "TP4 PP2 EP1" */

@@ -14,8 +14,11 @@
 #include <QtTest>
 
 #include "app/commandline.h"
+#include "app/plancommand.h"
 #include "app/report.h"
 #include "app/simulatecommand.h"
+#include "document/format.h"
+#include "model/files/simulationfile.h"
 #include "model/cost/costmodel.h"
 #include "model/cost/presets.h"
 #include "views/floors/headlinefigures.h"
@@ -592,6 +595,42 @@ private slots:
         QVERIFY(sawCsvFloor);
     }
 
+    /** h14k: scenarios that keep one preset name are told apart by their file names (and, for one file twice, by their
+     *  order) in the text, CSV and JSON headers, as the window's pins; A is the --scenario file, B, C the --compare files. */
+    void compareTellsSameNamesApart()
+    {
+        QTemporaryDir dir;
+        auto write = [&](const char* name, const char* json) {
+            QFile f(dir.filePath(QString::fromLatin1(name)));
+            return f.open(QIODevice::WriteOnly) && f.write(json) > 0 ? f.fileName() : QString();
+        };
+        const QString slow = write("s.json", R"({"format_version": 1, "workload": {"batch": 1}})");
+        const QString fast = write("fast.json", R"({"format_version": 1, "workload": {"batch": 64}})");
+        QVERIFY(!slow.isEmpty() && !fast.isEmpty());
+        const QString name = QStringLiteral("Llama 3.1 8B on H100 SXM");
+        const QStringList args{QStringLiteral("--report"), QStringLiteral("--scenario"), slow, QStringLiteral("--compare"), fast,
+                               QStringLiteral("--compare"), slow};
+        const Result text = runRidgeline(args);
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        const QStringList lines = QString::fromUtf8(text.out).split(QLatin1Char('\n'));
+        QCOMPARE(lines.mid(0, 3), (QStringList{QStringLiteral("A: %1 (s.json, #1)").arg(name), QStringLiteral("B: %1 (fast.json)").arg(name),
+                                               QStringLiteral("C: %1 (s.json, #2)").arg(name)}));
+        const Result csv = runRidgeline(QStringList(args) << QStringLiteral("--format") << QStringLiteral("csv"));
+        QCOMPARE(csv.exitCode, 0);
+        QCOMPARE(QString::fromUtf8(csv.out.split('\n').at(1)),
+                 QStringLiteral("name,\"%1 (s.json, #1)\",%1 (fast.json),\"%1 (s.json, #2)\",,").arg(name)); // RFC 4180 quotes
+        const Result json = runRidgeline(QStringList(args) << QStringLiteral("--format") << QStringLiteral("json"));
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(o.value(QStringLiteral("names")).toArray().at(1).toString(), name); // as before: the model and device
+        QCOMPARE(o.value(QStringLiteral("files")).toArray(), (QJsonArray{slow, fast, slow}));
+        QCOMPARE(o.value(QStringLiteral("titles")).toArray().at(1).toString(), QStringLiteral("%1 (fast.json)").arg(name));
+        QCOMPARE(at(o, QStringLiteral("b.scenario.workload.batch")), 64.0); // B is the first --compare file
+        // One --compare: the A/B text tells the two apart too; different names stay as they were.
+        const Result two = runRidgeline({QStringLiteral("--report"), QStringLiteral("--compare"), fast});
+        QVERIFY2(two.out.startsWith(QStringLiteral("A: %1 (defaults)\nB: %1 (fast.json)\n").arg(name).toUtf8()), two.out.constData());
+    }
+
     /** Issue 14: the report's economics at the operating point, keys as the plan's JSON names them; null where unknown. */
     void economicsInTheReport()
     {
@@ -1033,11 +1072,12 @@ private slots:
         const Result r = runRidgeline(args);
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(QImage(path).size(), QSize(1280, 800));
-        for (int i = 0; i < 4; ++i)
+        // h14k: the scenario is pinned as A (the letters of --report --compare), so six files (B to G) are one too many.
+        for (int i = 0; i < 3; ++i)
             args << QStringLiteral("--compare") << file;
-        const Result seven = runRidgeline(args);
-        QCOMPARE(seven.exitCode, 2);
-        QVERIFY2(seven.err.contains("6 at most"), seven.err.constData());
+        const Result six = runRidgeline(args);
+        QCOMPARE(six.exitCode, 2);
+        QVERIFY2(six.err.contains("5 at most (B to F; the scenario is A)"), six.err.constData());
         const Result bad = runRidgeline({QStringLiteral("--screenshot"), path, QStringLiteral("--compare"), dir.filePath(QStringLiteral("missing.json"))});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("missing.json"), bad.err.constData());
@@ -1243,6 +1283,99 @@ private slots:
                                     .value(QStringLiteral("ttft_p90_ms")).toDouble();
         QVERIFY2(jsonTtft > 0 && std::abs(rankOne.at(rankOne.size() - 4).toDouble() / jsonTtft - 1) < 1e-9, rows.at(1).constData());
         QVERIFY2(fourth.constLast().isEmpty(), rows.at(4).constData());
+    }
+
+    /** Issue 14, h14k: one output token has no inter-token gap: the plan's ITL and tok/s/user, and the simulator's TPOT,
+     *  read as an en dash in the text (not "0.0"), null in the JSON and an empty field in the CSV. In process (cheap). */
+    void planWithOneOutputTokenHasNoItl()
+    {
+        ridgeline::model::PlanFile plan;
+        const QByteArray file = R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 1, "prompt_tokens": 1024, "output_tokens": 1},
+                                    "slo": {"ttft_ms": 2000, "itl_ms": 0.001},
+                                    "candidates": {"devices": ["h100-sxm"], "gpu_counts": [1], "batch_caps": [16],
+                                                   "disaggregation": "disaggregated"},
+                                    "simulate_top": 1, "simulate_requests": 100})";
+        QCOMPARE(QString::fromStdString(ridgeline::model::parsePlanFile(file, QDir::tempPath(), plan)), QString());
+        const ridgeline::model::PlanResult r = ridgeline::model::searchPlans(plan.request);
+        QCOMPARE(int(r.plans.size()), 1); // the 1 us ITL SLO excludes nothing: there is no ITL
+        const QString text = ridgeline::app::planText(plan, r);
+        const QString dash = QStringLiteral("\u2013");
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        const auto row = std::find_if(lines.begin(), lines.end(), [](const QString& l) { return l.startsWith(QLatin1String("  1 ")); });
+        QVERIFY2(row != lines.end(), qPrintable(text));
+        QCOMPARE(row->count(dash), 2); // ITL ms and tok/s/user
+        QVERIFY2(text.contains(QStringLiteral("TPOT mean %1 ms, P90 %1 ms").arg(dash)), qPrintable(text));
+        const QJsonObject json = ridgeline::app::planJson(plan, r);
+        const QJsonObject first = json.value(QStringLiteral("plans")).toArray().first().toObject();
+        for (const char* key : {"itl_ms", "tokens_per_second_per_user"})
+            QVERIFY2(first.value(QLatin1String(key)).isNull(), key);
+        QVERIFY(first.value(QStringLiteral("ttft_ms")).toDouble() > 0);
+        const QJsonObject sim = first.value(QStringLiteral("simulated")).toObject();
+        QVERIFY(sim.value(QStringLiteral("tpot_mean_ms")).isNull() && sim.value(QStringLiteral("tpot_p90_ms")).isNull());
+        QVERIFY(sim.value(QStringLiteral("ttft_p90_ms")).toDouble() > 0);
+        const QStringList csv = ridgeline::app::planCsv(plan, r).split(QLatin1Char('\n'));
+        const QStringList header = csv.at(0).split(QLatin1Char(',')), cells = csv.at(1).split(QLatin1Char(','));
+        for (const char* key : {"itl_ms", "tokens_per_second_per_user", "simulated_tpot_p90_ms"})
+            QVERIFY2(cells.at(header.indexOf(QLatin1String(key))).isEmpty(), key);
+        QVERIFY(!cells.at(header.indexOf(QStringLiteral("ttft_ms"))).isEmpty());
+    }
+
+    /** h14k: tiny figures keep significant digits ("0.00012", not "0.000"), large ones their thousands separators. */
+    void smallAndLargeFiguresStayReadable()
+    {
+        using ridgeline::app::fixedOrSignificant;
+        QCOMPARE(fixedOrSignificant(0.00012, 3), QStringLiteral("0.00012"));
+        QCOMPARE(fixedOrSignificant(1.2e-5, 3), QStringLiteral("1.2e-5"));
+        QCOMPARE(fixedOrSignificant(2.5, 2), QStringLiteral("2.50"));
+        QCOMPARE(fixedOrSignificant(0.0, 3), QStringLiteral("0.000"));
+        QCOMPARE(fixedOrSignificant(12345678.0, 2), QStringLiteral("12,345,678.00"));
+        // The window's figures: 1.2e-10 tok/s per user at B = 1e9 read "0.000000000".
+        QCOMPARE(ridgeline::views::format::number(1.23e-10), QStringLiteral("1.23e-10"));
+        QCOMPARE(ridgeline::views::format::number(1.23e-7), QStringLiteral("0.000000123"));
+        QCOMPARE(ridgeline::views::format::tokensPerSecond(2e-12), QStringLiteral("2e-12 tok/s"));
+        // The report's per-user speed at B = 1e9, and a tiny price: significant digits.
+        ridgeline::model::Scenario s;
+        QVERIFY(ridgeline::app::buildScenario(QString(), {QStringLiteral("workload.batch=1000000000")}, s).isEmpty());
+        const QString report = ridgeline::app::reportText(s, ridgeline::model::evaluate(s));
+        const QString speed = report.split(QLatin1Char('\n')).filter(QStringLiteral("speed per user")).value(0);
+        QVERIFY2(!speed.contains(QLatin1String(" 0.0 tok/s")) && speed.contains(QLatin1String("e-")), qPrintable(speed)); // 1.248e-5
+        QVERIFY(ridgeline::app::buildScenario(QString(), {QStringLiteral("economics.price_per_gpu_hour=0.001")}, s).isEmpty());
+        const QString cheap = ridgeline::app::reportText(s, ridgeline::model::evaluate(s));
+        QVERIFY2(cheap.contains(QLatin1String("0.001 USD (your price)")) && !cheap.contains(QLatin1String("0.000 USD"))
+                     && !cheap.contains(QLatin1String("0.00 USD")),
+                 qPrintable(cheap)); // it read "0.00 USD (your price)" and "0.001 USD" per 1M as "0.001", input "0.000"
+        // A plan at 12,345 req/s priced at 0.001 per GPU-hour: the load grouped, the costs not "0.000".
+        ridgeline::model::PlanFile plan;
+        const QByteArray file = R"({"model": "llama-3.1-8b", "load": {"requests_per_second": 12345, "prompt_tokens": 1024, "output_tokens": 128},
+                                    "candidates": {"devices": ["h100-sxm"], "gpu_counts": [1], "batch_caps": [64], "disaggregation": "colocated"},
+                                    "prices": {"h100-sxm": 0.001}})";
+        QCOMPARE(QString::fromStdString(ridgeline::model::parsePlanFile(file, QDir::tempPath(), plan)), QString());
+        const ridgeline::model::PlanResult r = ridgeline::model::searchPlans(plan.request);
+        QVERIFY(!r.plans.empty());
+        const QString text = ridgeline::app::planText(plan, r);
+        QVERIFY2(text.contains(QLatin1String("Load: 12,345.00 requests/s")) && text.contains(QLatin1String("(1,580,160 output tokens/s)")),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("0.000")), qPrintable(text));
+        const QRegularExpressionMatch cost = QRegularExpression(QStringLiteral("at ([0-9.e-]+) USD per 1M")).match(QString::fromStdString(r.takeaway));
+        QVERIFY2(cost.hasMatch() && cost.captured(1).toDouble() > 0, r.takeaway.c_str());
+    }
+
+    /** h14k: --simulate's text lists the replicas that served a request and sums up the idle ones in one line (8,192
+     *  replicas printed thousands of zero rows); the JSON keeps every replica. */
+    void simulateSumsUpIdleReplicas()
+    {
+        ridgeline::model::SimulationFile file;
+        const QByteArray json = R"({"simulation": {"requests": 6, "replicas": 64, "router": "round_robin", "classes": [{"name": "c",
+                                    "rate_per_s": 1, "prompt": {"dist": "fixed", "value": 64}, "output": {"dist": "fixed", "value": 4}}]}})";
+        QCOMPARE(QString::fromStdString(ridgeline::model::parseSimulationJson(json, QDir::tempPath(), file)), QString());
+        const ridgeline::model::SimulationResult r = ridgeline::model::simulateWorkload(file.scenario, file.config);
+        const QString text = ridgeline::app::simulationText(file, r, {});
+        QVERIFY2(text.contains(QLatin1String("  58 replicas served no request (not listed;")), qPrintable(text));
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        const qsizetype table = lines.indexOf(QRegularExpression(QStringLiteral("^Load per replica")));
+        QVERIFY(table >= 0);
+        QCOMPARE(lines.at(table + 8).trimmed().left(2), QStringLiteral("58")); // header, six rows, then the idle line
+        QCOMPARE(ridgeline::app::simulationJson(file, r, {}).value(QStringLiteral("replicas")).toArray().size(), 64);
     }
 
     /** h14f: --plan FILE --export DIR writes the file's Pareto plot (the names and columns of --export's plan_pareto) and
@@ -1565,12 +1698,17 @@ private slots:
         QVERIFY(QFile::link(loop2, loop1) && QFile::link(loop1, loop2));
         const QString dangling = dir.filePath(QStringLiteral("dang.png")), missing = dir.filePath(QStringLiteral("nowhere.png"));
         QVERIFY(QFile::link(missing, dangling));
+        // Exit 1, an output not written, as --export's link at a target's name (h14k: it was 2, an input error).
         Result r = runRidgeline({QStringLiteral("--screenshot"), loop1});
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("symbolic link loop") && r.err.contains("nothing was written"), r.err.constData());
         QVERIFY(QFileInfo(loop1).isSymLink());
         r = runRidgeline({QStringLiteral("--screenshot"), dangling});
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
+        const Result plan = runRidgeline({QStringLiteral("--plan"), QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json"),
+                                          QStringLiteral("--screenshot"), dangling});
+        QCOMPARE(plan.exitCode, 1); // the same in --plan's screenshot
+        QVERIFY2(plan.out.isEmpty() && plan.err.contains("does not write through links"), plan.err.constData());
         QVERIFY2(r.err.contains("does not write through links"), r.err.constData());
         QVERIFY(!QFileInfo::exists(missing));
     }

@@ -529,6 +529,42 @@ private slots:
         QVERIFY(std::isfinite(one.points.front().outputTokensPerSecondPerGpu) && one.points.front().outputTokensPerSecondPerGpu > 0);
     }
 
+    void oneOutputTokenHasNoItl()
+    {
+        // Issue 14, h14k: with one output token (O = 1) no inter-token gap exists. The plan's ITL and tokens/s per user
+        // are undefined (itlDefined false, shown as none) and an ITL SLO, however tight, excludes no plan; the
+        // simulator's TPOT is undefined too and does not decide its P90 verdict. O = 2 keeps both, and the 1 us ITL SLO
+        // then excludes every plan (so the check can fail).
+        PlanRequest req;
+        req.scenario = defaultScenario(); // Llama 3.1 8B
+        PlanDevice d;
+        d.id = "h100-sxm";
+        d.hardware = presetHardware("h100-sxm");
+        req.candidates.devices = {d};
+        req.candidates.gpuCounts = {1};
+        req.candidates.batchCaps = {1, 16};
+        req.candidates.disaggregation = Disaggregation::Both;
+        req.slo = {2000, 0.001};
+        req.load = {1, 1024, 2};
+        const PlanResult two = searchPlans(req);
+        QVERIFY(two.plans.empty());
+        QCOMPARE(int(two.devices.front().reason), int(ExclusionReason::MissesItl));
+        for (const PlanPoint& p : two.points)
+            QVERIFY(p.itlDefined && !p.meetsItl);
+        req.load = {1, 1024, 1};
+        const PlanResult one = searchPlans(req);
+        QCOMPARE(int(one.points.size()), 4); // 2 batch caps x colocated and disaggregated
+        QCOMPARE(int(one.plans.size()), 2); // the best batch cap of each mode
+        QCOMPARE(int(one.devices.front().reason), int(ExclusionReason::None));
+        for (const PlanPoint& p : one.points)
+            QVERIFY(!p.itlDefined && p.meetsItl && p.meetsTtft);
+        const PlanPoint& disaggregated = *std::find_if(one.points.begin(), one.points.end(), [](const PlanPoint& p) { return p.disaggregated; });
+        const SimulatedCheck c = simulatePlan(req, disaggregated, 100);
+        QVERIFY2(c.simulated, c.skipped.c_str());
+        QVERIFY(!c.tpotDefined);
+        QVERIFY(c.meetsSloAtP90);
+    }
+
     void hugeLoadsAreNotPlanned()
     {
         // 1e9 requests/s: over 100,000 instances of any layout. The count overflowed int and came out as a 1-GPU fleet
@@ -549,11 +585,21 @@ private slots:
             QVERIFY(p.itlMs > 0 && p.totalGpus > 0);
         QVERIFY(std::any_of(r.refusals.begin(), r.refusals.end(),
                             [](const std::string& why) { return why.find("more than 100,000 instances") != std::string::npos; }));
-        // The device's own line says the same, with no figure: it read "misses ITL and TTFT: best ITL inf ms" (a trial).
+        // The device's own line says the same, with no figure: it read "misses ITL and TTFT: best ITL inf ms" (a trial),
+        // then "misses ITL and TTFT" with the cap in the detail (h14k): the verdict is now the cap itself.
         QCOMPARE(int(r.devices.size()), 1);
+        QCOMPARE(int(r.devices[0].reason), int(ExclusionReason::TooManyReplicas));
+        QCOMPARE(exclusionText(r.devices[0].reason), std::string("needs more than 100,000 replicas (the search's cap)"));
         const QString detail = QString::fromStdString(r.devices[0].detail);
-        QVERIFY2(detail.contains(QLatin1String("more than 100,000 instances")), qPrintable(detail));
-        QVERIFY2(!detail.contains(QLatin1String("inf")), qPrintable(detail));
+        QVERIFY2(detail.contains(QLatin1String("1,000,000,000 req/s")), qPrintable(detail));
+        QVERIFY2(!detail.contains(QLatin1String("inf")) && !detail.contains(QLatin1String("ITL")), qPrintable(detail));
+        // 10M req/s, the trial's load: at batch caps 1 and 16 (about 20 requests/s per instance at most) every layout
+        // needs several 100,000 replicas, the same verdict.
+        req.load = {1e7, 1024, 128};
+        req.candidates.batchCaps = {1, 16};
+        const PlanResult ten = searchPlans(req);
+        QVERIFY(ten.plans.empty());
+        QCOMPARE(int(ten.devices[0].reason), int(ExclusionReason::TooManyReplicas));
     }
 
     void excludedDevicesSayWhy()

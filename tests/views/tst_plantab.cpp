@@ -148,6 +148,7 @@ private slots:
     void tablesFollowTheLastChange();
     void promptOverTheTrainedContextIsRefused();
     void noDeviceWithoutAPlanSaysNone();
+    void oneOutputTokenShowsNoItl();
     void renderForALook();
     void nothingOverlapsAt900x600();
     void labelSearchCostsEachPairOnce();
@@ -172,6 +173,24 @@ void TestPlanTab::cleanup()
 {
     delete m_window;
     m_window = nullptr;
+}
+
+void TestPlanTab::oneOutputTokenShowsNoItl()
+{
+    // h14k: one output token has no inter-token gap: the ranked table shows an en dash for ITL and tok/s/user (it showed
+    // the decode step), and the plans are not excluded by the ITL SLO.
+    PlanTab* t = tab();
+    m_window->document()->edit([](model::Scenario& s) { s.workload.outputTokens = 1; });
+    QTRY_COMPARE(t->request()->load.outputTokens, 1.0);
+    QTRY_VERIFY(!t->areTablesPending());
+    QVERIFY(t->table()->rowCount() > 0);
+    for (int row = 0; row < t->table()->rowCount(); ++row) {
+        QCOMPARE(t->table()->item(row, PlanTab::ItlColumn)->text(), QStringLiteral("\u2013"));
+        QCOMPARE(t->table()->item(row, PlanTab::TokensPerUserColumn)->text(), QStringLiteral("\u2013"));
+        QVERIFY(!t->table()->item(row, PlanTab::TtftColumn)->text().isEmpty());
+    }
+    for (const model::PlanPoint& p : t->result()->points)
+        QVERIFY(!p.itlDefined && p.meetsItl);
 }
 
 void TestPlanTab::rateDrivesRankedPlansAndTakeaway()

@@ -103,7 +103,7 @@ QString whyNoPlan(const model::PlanRequest& request, const model::PlanResult& re
     std::optional<size_t> bestItl, bestTtft;
     for (size_t i = 0; i < result.points.size(); ++i) {
         const model::PlanPoint& q = result.points[i];
-        if (!bestItl || q.itlMs < result.points[*bestItl].itlMs)
+        if (q.itlDefined && (!bestItl || q.itlMs < result.points[*bestItl].itlMs)) // one output token: no ITL (h14k)
             bestItl = i;
         if (!bestTtft || q.ttftMs < result.points[*bestTtft].ttftMs)
             bestTtft = i;
@@ -111,13 +111,17 @@ QString whyNoPlan(const model::PlanRequest& request, const model::PlanResult& re
     int doesNotFit = 0;
     for (const model::DeviceSummary& d : result.devices)
         doesNotFit += d.reason == model::ExclusionReason::DoesNotFit ? 1 : 0;
-    if (!bestItl) {
+    if (!bestTtft) {
         lines << PlanPlot::tr("No device fits the model with one sequence of %1 tokens (the list below says why).")
                      .arg(format::integer(request.load.promptTokens + request.load.outputTokens)); // whole tokens: 2,304, not 2,304.00
     } else {
-        lines << PlanPlot::tr("Best ITL %1 ms (%2); best TTFT %3 ms (%4).")
-                     .arg(format::number(result.points[*bestItl].itlMs, 3), deviceName(request, result.points[*bestItl].device),
-                          format::number(result.points[*bestTtft].ttftMs, 3), deviceName(request, result.points[*bestTtft].device));
+        if (bestItl)
+            lines << PlanPlot::tr("Best ITL %1 ms (%2); best TTFT %3 ms (%4).")
+                         .arg(format::number(result.points[*bestItl].itlMs, 3), deviceName(request, result.points[*bestItl].device),
+                              format::number(result.points[*bestTtft].ttftMs, 3), deviceName(request, result.points[*bestTtft].device));
+        else // one output token: no ITL exists
+            lines << PlanPlot::tr("Best TTFT %1 ms (%2); one output token has no ITL.")
+                         .arg(format::number(result.points[*bestTtft].ttftMs, 3), deviceName(request, result.points[*bestTtft].device));
         if (doesNotFit > 0)
             lines << PlanPlot::tr("%1 of %2 devices do not fit; hollow grey points miss an SLO.").arg(doesNotFit).arg(result.devices.size());
         else
@@ -1285,7 +1289,7 @@ QByteArray PlanTab::paretoCsv() const
                + cell(QString::fromStdString(m_request->candidates.devices.at(size_t(p.device)).id)) + ','
                + QByteArray::number(p.gpusPerInstance) + ',' + QByteArray::number(p.layout.tp) + ',' + QByteArray::number(p.layout.pp) + ','
                + QByteArray::number(p.layout.ep) + ',' + (p.disaggregated ? "true" : "false") + ',' + QByteArray::number(p.batchCap) + ','
-               + QByteArray::number(p.totalGpus) + ',' + number(p.itlMs) + ',' + number(p.ttftMs) + ',' + (p.meetsSlo() ? "true" : "false")
+               + QByteArray::number(p.totalGpus) + ',' + (p.itlDefined ? number(p.itlMs) : QByteArray()) + ',' + number(p.ttftMs) + ',' + (p.meetsSlo() ? "true" : "false")
                + ',' + excludedBy + ',' + (onFrontier[i] ? "true" : "false") + ',' + optional(p.cost.costPerMillionOutputTokensAllIn) + ','
                + optional(p.cost.joulesPerOutputToken) + ','
                // Added last, as the plan CSV's (issue 14 trial: the money column's currency was not said).
@@ -1584,10 +1588,13 @@ void PlanTab::showTables()
         set(ModeColumn, p.disaggregated ? tr("disaggregated") : tr("colocated"), std::nullopt);
         set(BatchCapColumn, QString::number(p.batchCap), p.batchCap);
         set(FleetColumn, fleet, p.totalGpus);
-        set(ItlColumn, format::number(p.itlMs, 3), p.itlMs);
+        // One output token: no ITL, no tokens/s per user (an en dash, sorted after the numbers; issue 14, h14k).
+        const QString none = QStringLiteral("\u2013");
+        set(ItlColumn, p.itlDefined ? format::number(p.itlMs, 3) : none, p.itlDefined ? std::optional<double>(p.itlMs) : std::nullopt);
         set(TtftColumn, format::number(p.ttftMs, 3), p.ttftMs);
         set(TokensPerGpuColumn, format::number(p.outputTokensPerSecondPerGpu, 3), p.outputTokensPerSecondPerGpu);
-        set(TokensPerUserColumn, format::number(p.tokensPerSecondPerUser, 3), p.tokensPerSecondPerUser);
+        set(TokensPerUserColumn, p.itlDefined ? format::number(p.tokensPerSecondPerUser, 3) : none,
+            p.itlDefined ? std::optional<double>(p.tokensPerSecondPerUser) : std::nullopt);
         set(CostColumn, optionalNumber(p.cost.costPerMillionOutputTokensAllIn), p.cost.costPerMillionOutputTokensAllIn);
         set(JoulesColumn, optionalNumber(p.cost.joulesPerOutputToken), p.cost.joulesPerOutputToken);
     }
