@@ -14,6 +14,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QResizeEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -151,6 +153,61 @@ public:
 
 private:
     std::optional<double> m_key;
+};
+
+/**
+ * Lays the Plan tab's input boxes (label, box pairs) out in one row of @p grid, or in two when one row is wider than the
+ * watched widget (the tab's scroll area's viewport): at 900 x 600 the one row, about 640 px, made the tab wider than its
+ * 500 px view and the takeaway above the plot was cut at the view's edge (issue 14). Rearranges on the viewport's
+ * resizes only, when the row count changes.
+ */
+class InputsReflow final : public QObject {
+public:
+    InputsReflow(QGridLayout* grid, std::vector<QWidget*> cells, QObject* parent)
+        : QObject(parent)
+        , m_grid(grid)
+        , m_cells(std::move(cells))
+    {
+        arrange(false);
+    }
+
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Resize)
+            arrange(static_cast<QResizeEvent*>(event)->size().width() < oneRowWidth());
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    /** px the boxes take in one row, with the layout's spacing and margins. */
+    int oneRowWidth() const
+    {
+        int width = m_grid->horizontalSpacing() * int(m_cells.size() - 1);
+        for (const QWidget* cell : m_cells)
+            width += cell->sizeHint().width();
+        const QMargins margins = m_grid->contentsMargins();
+        return width + margins.left() + margins.right();
+    }
+
+    void arrange(bool twoRows)
+    {
+        if (m_arranged && twoRows == m_twoRows)
+            return;
+        m_arranged = true;
+        m_twoRows = twoRows;
+        const int perRow = twoRows ? int(m_cells.size() + 3) / 4 * 2 : int(m_cells.size()); // pairs stay together
+        for (QWidget* cell : m_cells)
+            m_grid->removeWidget(cell);
+        for (int i = 0; i < int(m_cells.size()); ++i)
+            m_grid->addWidget(m_cells[size_t(i)], i / perRow, i % perRow);
+        for (int column = 0; column <= int(m_cells.size()); ++column)
+            m_grid->setColumnStretch(column, column == perRow ? 1 : 0); // the room left after the boxes
+    }
+
+    QGridLayout* m_grid;
+    std::vector<QWidget*> m_cells;
+    bool m_arranged = false;
+    bool m_twoRows = false;
 };
 
 QString optionalNumber(const std::optional<double>& v, int significant = 3)
@@ -837,19 +894,19 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_examplePrices->setToolTip(tr("Illustrative prices from resources/plans/gpu-prices-example.json: examples to edit, "
                                    "not quotes. Off: every cost is unknown (-) and plans rank by J/token."));
 
-    auto* inputs = new QHBoxLayout;
-    inputs->setSpacing(12);
+    auto* inputs = new QGridLayout;
+    inputs->setHorizontalSpacing(12);
+    std::vector<QWidget*> inputCells; // label, box, label, box...: one row, or two where one is wider than the view
     auto addInput = [&](const QString& label, QWidget* widget) {
         auto* l = new QLabel(label, this);
         l->setBuddy(widget);
-        inputs->addWidget(l);
-        inputs->addWidget(widget);
+        inputCells.push_back(l);
+        inputCells.push_back(widget);
     };
     addInput(tr("&Rate"), m_rate);
     addInput(tr("&TTFT SLO"), m_ttft);
     addInput(tr("&ITL SLO"), m_itl);
     addInput(tr("&PUE"), m_pue);
-    inputs->addStretch(1);
     auto* note = m_inputsNote = new QLabel(tr("Model, prompt / output lengths and efficiencies: the scenario's controls."), this);
     note->setObjectName(QStringLiteral("planInputsNote"));
     note->setWordWrap(true);
@@ -957,6 +1014,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     auto heading = [this](const QString& text, const QString& tip) {
         auto* label = new QLabel(text, this);
         label->setToolTip(tip);
+        label->setWordWrap(true); // one line each from about 1,000 px; at 900 x 600 their width made the tab wider than the view
         return label;
     };
     auto* lower = new QHBoxLayout;
@@ -998,6 +1056,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     layout->addLayout(lower, 2);
     scroll->setWidget(content);
     scroll->viewport()->setAutoFillBackground(false);
+    scroll->viewport()->installEventFilter(new InputsReflow(inputs, std::move(inputCells), scroll->viewport()));
     content->setAutoFillBackground(false);
 
     // One search per event-loop pass, however many changes arrive in it.
