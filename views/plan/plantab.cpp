@@ -84,6 +84,23 @@ QString pointText(const model::PlanRequest& request, const model::PlanPoint& p)
              p.disaggregated ? QStringLiteral(", disaggregated") : QString());
 }
 
+/** The ranked-plans table's first column: what tells one plan from another beside the device, short enough for the
+ *  column to stay narrow: "MI300X TP4 \u00d72" (2 replicas), "H100 SXM TP4 PP2 \u00d71", "H200 TP8 1P+3D" (1 prefill and
+ *  3 decode instances, disaggregated); PP1 and EP1 left out. The plans are one per device, GPU count, layout and
+ *  disaggregation (model::PlanResult::plans), so no two rows read the same (issue 14: at 1,280 px rows 1 and 2 both read
+ *  "MI300X 1.91", the layout off to the right). The table's own text: the CSV and JSON columns keep their names. */
+QString planKeyText(const model::PlanRequest& request, const model::PlanPoint& p)
+{
+    QString layout = QStringLiteral("TP%1").arg(p.layout.tp);
+    if (p.layout.pp > 1)
+        layout += QStringLiteral(" PP%1").arg(p.layout.pp);
+    if (p.layout.ep > 1)
+        layout += QStringLiteral(" EP%1").arg(p.layout.ep);
+    const QString fleet = p.disaggregated ? QStringLiteral("%1P+%2D").arg(p.prefillInstances).arg(p.decodeInstances)
+                                          : QStringLiteral("\u00d7%1").arg(p.replicas);
+    return deviceName(request, p.device) + QLatin1Char(' ') + layout + QLatin1Char(' ') + fleet;
+}
+
 bool finitePositive(double v)
 {
     return std::isfinite(v) && v > 0;
@@ -959,7 +976,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_table->setObjectName(QStringLiteral("planTable"));
     QStringList headers(ColumnCount); // in the order of Column
     headers[RankColumn] = tr("#");
-    headers[DeviceColumn] = tr("Device");
+    headers[DeviceColumn] = tr("Device, layout");
     headers[CostColumn] = tr("USD/1M out"); // showCurrency() writes the plan's currency
     headers[ItlColumn] = tr("ITL (ms)");
     headers[TtftColumn] = tr("TTFT (ms)");
@@ -972,6 +989,9 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     headers[TokensPerUserColumn] = tr("tok/s/user");
     headers[JoulesColumn] = tr("J/token");
     m_table->setHorizontalHeaderLabels(headers);
+    m_table->horizontalHeaderItem(DeviceColumn)
+        ->setToolTip(tr("The device, its layout (TP tensor-, PP pipeline-, EP expert-parallel GPUs; PP1 and EP1 not written) "
+                        "and its fleet: \u00d7N replicas, or nP+mD prefill and decode instances when disaggregated"));
     m_table->horizontalHeaderItem(CostColumn)
         ->setToolTip(tr("Cost per million output tokens, every GPU-second charged to output (all-in), at the example "
                         "or given price; - when the price is unknown"));
@@ -1029,7 +1049,9 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     excludedBox->addWidget(heading(tr("<b>Devices without a plan</b>"), tr("Devices without a plan (and why), then the devices with plans "
                                                                           "that the plot does not draw")));
     excludedBox->addWidget(m_excluded, 1);
-    lower->addLayout(tableBox, 5); // the widest: cost, ITL and TTFT show at 1,280 px (tst_plantab::labelsAvoidTheCurves)
+    // The widest: cost, ITL and TTFT show at 1,280 px beside the device cell, which names the layout and fleet too
+    // (tst_plantab::labelsAvoidTheCurves, rankedRowsReadApartAt1280).
+    lower->addLayout(tableBox, 8);
     lower->addLayout(economicsBox, 3);
     lower->addLayout(excludedBox, 2);
 
@@ -1569,7 +1591,12 @@ void PlanTab::showTables()
             m_table->setItem(row, column, new SortItem(text, key));
         };
         set(RankColumn, QString::number(row + 1), row + 1);
-        set(DeviceColumn, deviceName(request, p.device), std::nullopt);
+        set(DeviceColumn, planKeyText(request, p), std::nullopt);
+        m_table->item(row, DeviceColumn)
+            ->setToolTip(tr("%1, %2, %3, %4, batch cap %5")
+                             .arg(deviceName(request, p.device), QString::fromStdString(model::layoutText(p.layout)), fleet,
+                                  p.disaggregated ? tr("disaggregated") : tr("colocated"))
+                             .arg(p.batchCap));
         set(GpusColumn, QString::number(p.totalGpus), p.totalGpus);
         set(LayoutColumn, QString::fromStdString(model::layoutText(p.layout)), std::nullopt);
         set(ModeColumn, p.disaggregated ? tr("disaggregated") : tr("colocated"), std::nullopt);
