@@ -118,6 +118,7 @@ private slots:
     void tickLabelsStayShortAtExtremes_data();
     void tickLabelsStayShortAtExtremes();
     void decodeDrawsCommWithTensorParallelism();
+    void currentPointOffScaleIsSaid();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -654,4 +655,33 @@ void TestFloorPlot::decodeDrawsCommWithTensorParallelism()
 }
 
 QTEST_MAIN(TestFloorPlot)
+/** Issue 14: at B = 1e9 the decode plot's batch axis ends at 4,096 and the scenario's own point was not drawn, with no
+ *  word of it. A note in the plot says so while the point is off its axes, and goes when it is back. */
+void TestFloorPlot::currentPointOffScaleIsSaid()
+{
+    model::Scenario s = model::defaultScenario();
+    views::DecodePlot plot;
+    plot.resize(460, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.refresh(s, model::evaluate(s));
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(plot.offScaleNote());
+    QVERIFY(!plot.offScaleNote()->visible()); // the default batch is on the axis
+    s.workload.batch = 1000000000;
+    QVERIFY(model::validate(s).empty());
+    plot.refresh(s, model::evaluate(s));
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(!plot.plot()->xAxis->range().contains(s.workload.batch)); // off the axis indeed
+    QVERIFY(plot.offScaleNote()->visible());
+    QCOMPARE(plot.offScaleNote()->text(), QStringLiteral("current point off scale: B = ") + views::format::integer(1e9));
+    // Inside the axis rect, where it is drawn.
+    const QRectF note(plot.offScaleNote()->topLeft->pixelPosition(), plot.offScaleNote()->bottomRight->pixelPosition());
+    QVERIFY(QRectF(plot.plot()->axisRect()->rect()).contains(note.normalized()));
+    s.workload.batch = model::defaultScenario().workload.batch;
+    plot.refresh(s, model::evaluate(s));
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(!plot.offScaleNote()->visible());
+}
+
 #include "tst_floorplot.moc"

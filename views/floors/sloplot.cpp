@@ -70,6 +70,7 @@ SloPlot::SloPlot(QWidget* parent)
     m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::ruling(), palette::ruling(), 8));
     m_current->setName(tr("current B"));
     m_current->addToLegend();
+    watchCurrentPoint(m_current, [](double batch, double) { return tr("B = %1").arg(format::integer(batch)); });
     placeLegendBelow(p, 4);
     // After PlotPanel's plotkit::fitLabels (connected first), before drawing: SLO lines close on a long log axis
     // (B = 1e9: t_step spans ten decades) would write their labels over each other.
