@@ -538,6 +538,19 @@ void TestFloorPlot::sloLabelsStayApart()
     for (size_t i = 0; i < shown.size(); ++i)
         for (size_t j = 0; j < i; ++j)
             QVERIFY2(!shown[i].intersects(shown[j]), qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(j)));
+    // Nor is a label crossed by another SLO line (issue 14: at B = 1e9 the 40 ms dashed line ran through "20 ms").
+    for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i) {
+        const QCPItemText* label = plot.sloLabels().at(i);
+        if (!label->visible())
+            continue;
+        const QRectF box = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+        for (size_t j = 0; j < s.workload.itlSloMs.size(); ++j) {
+            const double y = plot.sloLines().at(j)->point1->pixelPosition().y();
+            QVERIFY2(j == i || !(y > box.top() && y < box.bottom()),
+                     qPrintable(QStringLiteral("the %1 ms line (y = %2 px) crosses the label \"%3\" (y %4 to %5 px)")
+                                    .arg(s.workload.itlSloMs[j]).arg(y).arg(label->text()).arg(box.top()).arg(box.bottom())));
+        }
+    }
     // Back at the default batch, the labels return to where a fresh plot puts them: a label moved to the other side of
     // its line at an extreme stayed there (before-stop review).
     model::Scenario back = s;
