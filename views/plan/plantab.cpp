@@ -698,29 +698,40 @@ void PlanPlot::separateLabels()
         curves.push_back({QPointF(x, area.top()), QPointF(x, area.bottom())});
     }
     const size_t itlCurve = m_itlLine->visible() ? curves.size() - 1 : size_t(-1);
-    // The ITL SLO line under a marker label counts twice a frontier's length: a plan's label crossed by the SLO line
-    // read as struck through (issue 14: the cheapest star's label on the ITL line). The ITL label skips its own line.
+    // The ITL SLO line under a marker label counts 15 times a frontier's length (twice until h14j): a plan's label crossed
+    // by the SLO line read as struck through (issue 14: the cheapest star's label on the ITL line), and with the leader
+    // costs below the line across a label near its star came out cheaper than a label farther out. The ITL label skips
+    // its own line.
     auto curveLength = [&](const QRectF& box, bool skipItl) {
         double length = 0;
         for (size_t c = 0; c < curves.size(); ++c) {
             if (skipItl && c == itlCurve)
                 continue;
             const std::vector<QPointF>& line = curves[c];
-            const double weight = c == itlCurve ? 2.0 : 1.0;
+            const double weight = c == itlCurve ? 15.0 : 1.0;
             for (size_t i = 0; i < line.size(); ++i) // a lone point counts as a 6 px mark
                 length += weight * (line.size() == 1 ? lengthInside(line[0] - QPointF(3, 0), line[0] + QPointF(3, 0), box)
                                                      : i + 1 < line.size() ? lengthInside(line[i], line[i + 1], box) : 0.0);
         }
         return length;
     };
-    // Curves a leader line from @p from to @p to crosses.
-    auto crossings = [&](QPointF from, QPointF to) {
+    // Segments of the frontiers (@p frontiers) or of the ITL SLO line (else) a leader line from @p from to @p to crosses.
+    auto crossings = [&](QPointF from, QPointF to, bool frontiers) {
         int n = 0;
-        for (const std::vector<QPointF>& line : curves)
+        for (size_t c = 0; c < curves.size(); ++c) {
+            if ((c == itlCurve) == frontiers)
+                continue;
+            const std::vector<QPointF>& line = curves[c];
             for (size_t i = 0; i + 1 < line.size(); ++i)
                 n += segmentsCross(from, to, line[i], line[i + 1]) ? 1 : 0;
+        }
         return n;
     };
+    // A leader across a frontier reads as pointing at that device's curve, and a long one leaves the reader hunting for
+    // its star (issue 14: at 1,600 px the cheapest star's label sat 300 px away, its leader across three frontiers): each
+    // frontier crossed costs as much as 100 px of curve under the label, each px of leader as much as 0.1 px of curve.
+    constexpr double kLeaderCrossFrontierCost = 100 * kCurveCost;
+    constexpr double kLeaderLengthCost = 0.1 * kCurveCost;
 
     // A marker label beside its marker (near, as before) or farther out with a leader line, in four directions.
     auto markerPixel = [&](QCPGraph* marker) {
@@ -746,6 +757,13 @@ void PlanPlot::separateLabels()
                 out.push_back({marker + offset, a, QMargins(3, 1, 3, 1), 4.0 * double(k) + 60.0 * double(d), d > 0});
             }
         }
+        // Centred straight under or over the marker: between two frontiers there is often room there and none beside it,
+        // where the ITL SLO line or the next curve runs (issue 14: at 1,600 px the cheapest star's label went 300 px away).
+        const double drops[] = {12, 34, 60};
+        for (size_t d = 0; d < std::size(drops); ++d)
+            for (const bool below : {true, false})
+                out.push_back({marker + QPointF(0, below ? drops[d] : -drops[d]), Qt::AlignHCenter | (below ? Qt::AlignTop : Qt::AlignBottom),
+                               QMargins(3, 1, 3, 1), 16.0 + 60.0 * double(d) + (below ? 0.0 : 4.0), d > 0});
         return out;
     };
     struct Movable {
@@ -803,13 +821,17 @@ void PlanPlot::separateLabels()
             for (const QRectF& m : markers)
                 cost += 4.0 * overlapArea(box, m);
             cost += kCurveCost * curveLength(box, movable[i].label == m_itlLabel);
-            if (pl.leader)
-                cost += 400.0 * crossings(movable[i].marker, nearestPoint(box, movable[i].marker));
+            if (pl.leader) {
+                const QPointF end = nearestPoint(box, movable[i].marker);
+                cost += 400.0 * crossings(movable[i].marker, end, false)
+                    + kLeaderCrossFrontierCost * crossings(movable[i].marker, end, true)
+                    + kLeaderLengthCost * std::hypot(end.x() - movable[i].marker.x(), end.y() - movable[i].marker.y());
+            }
             boxesOf[i].push_back(box);
             costOf[i].push_back(cost);
         }
     }
-    // Every combination (at most 4 x 32 x 32), the first with the least cost wins; labels may not overlap each other.
+    // Every combination (at most 4 x 38 x 38), the first with the least cost wins; labels may not overlap each other.
     size_t combinations = 1;
     for (const Movable& m : movable)
         combinations *= m.placements.size();

@@ -100,11 +100,12 @@ public:
 
 private:
     /**
-     * Places the cheapest and most power-efficient labels (at a corner of their marker, or farther out in one of four
-     * directions with a leader line) and the ITL SLO label (top or bottom of its line) so that no two of them overlap,
+     * Places the cheapest and most power-efficient labels (at a corner of their marker, centred under or over it, or
+     * farther out in one of six directions with a leader line) and the ITL SLO label (top or bottom of its line) so that no two of them overlap,
      * none covers the no-plan note, a marker or a drawn curve (the frontiers; the ITL line for the marker labels), and
      * each stays inside the axis rect, as far as some placement allows: the placements are scored (areas of overlap,
-     * length of curve covered, distance from the marker) and the cheapest combination wins. Runs after each layout
+     * length of curve covered, distance from the marker; for a leader its length and each frontier it crosses) and the
+     * cheapest combination wins. Runs after each layout
      * (QCustomPlot::afterLayout, after plotkit::fitLabels), on pixel rectangles.
      */
     void separateLabels();
