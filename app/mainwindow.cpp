@@ -188,6 +188,7 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     tabsScroll->setPalette(centralPalette);
     tabsScroll->viewport()->setAutoFillBackground(false);
     centralLayout->addWidget(tabsScroll, 1);
+    m_whatIfs->keepTabBarInView(tabsScroll); // "Plan" reachable at 900 x 600, past the view's right edge before (issue 14)
 
     for (FloorPlotId id : floorPlotIds())
         m_floorPlots.append(createFloorPlot(id, floors));

@@ -118,6 +118,7 @@ private slots:
     void tickLabelsStayShortAtExtremes_data();
     void tickLabelsStayShortAtExtremes();
     void decodeDrawsCommWithTensorParallelism();
+    void currentPointOffScaleIsSaid();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -537,6 +538,19 @@ void TestFloorPlot::sloLabelsStayApart()
     for (size_t i = 0; i < shown.size(); ++i)
         for (size_t j = 0; j < i; ++j)
             QVERIFY2(!shown[i].intersects(shown[j]), qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(i).arg(j)));
+    // Nor is a label crossed by another SLO line (issue 14: at B = 1e9 the 40 ms dashed line ran through "20 ms").
+    for (size_t i = 0; i < s.workload.itlSloMs.size(); ++i) {
+        const QCPItemText* label = plot.sloLabels().at(i);
+        if (!label->visible())
+            continue;
+        const QRectF box = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+        for (size_t j = 0; j < s.workload.itlSloMs.size(); ++j) {
+            const double y = plot.sloLines().at(j)->point1->pixelPosition().y();
+            QVERIFY2(j == i || !(y > box.top() && y < box.bottom()),
+                     qPrintable(QStringLiteral("the %1 ms line (y = %2 px) crosses the label \"%3\" (y %4 to %5 px)")
+                                    .arg(s.workload.itlSloMs[j]).arg(y).arg(label->text()).arg(box.top()).arg(box.bottom())));
+        }
+    }
     // Back at the default batch, the labels return to where a fresh plot puts them: a label moved to the other side of
     // its line at an extreme stayed there (before-stop review).
     model::Scenario back = s;
@@ -654,4 +668,33 @@ void TestFloorPlot::decodeDrawsCommWithTensorParallelism()
 }
 
 QTEST_MAIN(TestFloorPlot)
+/** Issue 14: at B = 1e9 the decode plot's batch axis ends at 4,096 and the scenario's own point was not drawn, with no
+ *  word of it. A note in the plot says so while the point is off its axes, and goes when it is back. */
+void TestFloorPlot::currentPointOffScaleIsSaid()
+{
+    model::Scenario s = model::defaultScenario();
+    views::DecodePlot plot;
+    plot.resize(460, 400);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.refresh(s, model::evaluate(s));
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(plot.offScaleNote());
+    QVERIFY(!plot.offScaleNote()->visible()); // the default batch is on the axis
+    s.workload.batch = 1000000000;
+    QVERIFY(model::validate(s).empty());
+    plot.refresh(s, model::evaluate(s));
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(!plot.plot()->xAxis->range().contains(s.workload.batch)); // off the axis indeed
+    QVERIFY(plot.offScaleNote()->visible());
+    QCOMPARE(plot.offScaleNote()->text(), QStringLiteral("current point off scale: B = ") + views::format::integer(1e9));
+    // Inside the axis rect, where it is drawn.
+    const QRectF note(plot.offScaleNote()->topLeft->pixelPosition(), plot.offScaleNote()->bottomRight->pixelPosition());
+    QVERIFY(QRectF(plot.plot()->axisRect()->rect()).contains(note.normalized()));
+    s.workload.batch = model::defaultScenario().workload.batch;
+    plot.refresh(s, model::evaluate(s));
+    plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(!plot.offScaleNote()->visible());
+}
+
 #include "tst_floorplot.moc"

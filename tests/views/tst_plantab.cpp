@@ -19,7 +19,9 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QLineEdit>
+#include <QTabBar>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QFile>
 #include <QFileDialog>
 #include <QPushButton>
@@ -153,6 +155,7 @@ private slots:
     void nothingOverlapsAt900x600();
     void labelSearchCostsEachPairOnce();
     void noPlanNoteWrappedOncePerWidth();
+    void rankedRowsReadApartAt1280();
 
 private:
     PlanTab* tab() const { return m_window->whatIfTabs()->planTab(); }
@@ -228,14 +231,15 @@ void TestPlanTab::rateDrivesRankedPlansAndTakeaway()
         QVERIFY(p.cost.costPerMillionOutputTokensAllIn.has_value());
         QVERIFY2(*p.cost.costPerMillionOutputTokensAllIn >= previous, qPrintable(QStringLiteral("row %1").arg(row)));
         previous = *p.cost.costPerMillionOutputTokensAllIn;
-        QCOMPARE(t->table()->item(row, PlanTab::DeviceColumn)->text(),
-                 QString::fromStdString(t->request()->candidates.devices[size_t(p.device)].hardware.name));
+        // The device first, then its layout and fleet ("MI300X TP4 \u00d72").
+        QVERIFY(t->table()->item(row, PlanTab::DeviceColumn)->text().startsWith(
+            QString::fromStdString(t->request()->candidates.devices[size_t(p.device)].hardware.name) + QLatin1Char(' ')));
     }
     // The takeaway names the cheapest plan's device, and that is row 1.
     QVERIFY(r.cheapest.has_value());
     const QString cheapestName = QString::fromStdString(t->request()->candidates.devices[size_t(r.points[size_t(*r.cheapest)].device)].hardware.name);
     QVERIFY2(t->plot()->takeaway().contains(cheapestName), qPrintable(t->plot()->takeaway()));
-    QCOMPARE(t->table()->item(0, PlanTab::DeviceColumn)->text(), cheapestName);
+    QVERIFY(t->table()->item(0, PlanTab::DeviceColumn)->text().startsWith(cheapestName + QLatin1Char(' ')));
     QVERIFY(t->plot()->cheapestLabel()->visible());
     QVERIFY(t->plot()->cheapestLabel()->text().contains(cheapestName));
 
@@ -1027,6 +1031,26 @@ void TestPlanTab::labelsAvoidTheCurves()
             QVERIFY2(!((side(c, d, a) > 0) != (side(c, d, b) > 0) && (side(a, b, c) > 0) != (side(a, b, d) > 0)),
                      qPrintable(where + QStringLiteral(": the leader lines cross")));
         }
+        // Issue 14: at 1,600 px the cheapest star's label sat far down-right, its leader across three frontiers. A leader
+        // crosses no frontier and is shorter than a quarter of the plot's width.
+        for (QCPItemLine* leader : {plan->cheapestLeader(), plan->efficientLeader()}) {
+            if (!leader->visible() || size.width() != 1600) // at 1,280 px no near place is clear of the ITL line
+                continue;
+            const QPointF a = leader->start->pixelPosition(), b = leader->end->pixelPosition();
+            const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
+            QVERIFY2(length < p->axisRect()->width() / 4.0, qPrintable(QStringLiteral("%1: a leader %2 px long in a plot %3 px wide")
+                                                                           .arg(where).arg(length).arg(p->axisRect()->width())));
+            auto side = [](QPointF p0, QPointF q, QPointF r) { return (q.x() - p0.x()) * (r.y() - p0.y()) - (q.y() - p0.y()) * (r.x() - p0.x()); };
+            for (int i = 0; i < int(plan->drawnDevices().size()); ++i) {
+                const auto points = pointsOf(plan->frontierGraph(i));
+                for (size_t k = 0; k + 1 < points.size(); ++k) {
+                    const QPointF c(p->xAxis->coordToPixel(points[k].first), p->yAxis->coordToPixel(points[k].second));
+                    const QPointF d(p->xAxis->coordToPixel(points[k + 1].first), p->yAxis->coordToPixel(points[k + 1].second));
+                    const bool crosses = ((side(c, d, a) > 0) != (side(c, d, b) > 0)) && ((side(a, b, c) > 0) != (side(a, b, d) > 0));
+                    QVERIFY2(!crosses, qPrintable(QStringLiteral("%1: a leader crosses %2's frontier").arg(where, plan->frontierGraph(i)->name())));
+                }
+            }
+        }
         for (QCPItemText* label : {plan->cheapestLabel(), plan->efficientLabel()}) {
             if (!label->visible())
                 continue;
@@ -1260,8 +1284,8 @@ void TestPlanTab::tablesFollowTheLastChange()
     QCOMPARE(t->table()->rowCount(), int(r.plans.size()));
     QVERIFY(!r.plans.empty());
     const model::PlanPoint& cheapest = r.points.at(size_t(r.plans.front()));
-    QCOMPARE(t->table()->item(0, PlanTab::DeviceColumn)->text(),
-             QString::fromStdString(t->request()->candidates.devices.at(size_t(cheapest.device)).hardware.name));
+    QVERIFY(t->table()->item(0, PlanTab::DeviceColumn)->text().startsWith(
+        QString::fromStdString(t->request()->candidates.devices.at(size_t(cheapest.device)).hardware.name) + QLatin1Char(' ')));
 }
 
 /** h14g: "Devices without a plan" was an empty box when every device had a plan; it says there is none. */
@@ -1374,13 +1398,101 @@ void TestPlanTab::nothingOverlapsAt900x600()
     fake.points.push_back(lower);
     QVERIFY(PlanPlot::markedPlanBelowFrontier(fake, int(fake.points.size()) - 1));
     QVERIFY(!PlanPlot::markedPlanBelowFrontier(fake, std::nullopt));
+
+    // Issue 14, 900 x 600: the tab bar ran past the view's right edge ("Plan" could not be seen), the takeaway was cut at
+    // the view's edge, the x-axis title sat under the horizontal scroll bar.
+    auto* central = m_window->findChild<QScrollArea*>(QStringLiteral("centralScroll"));
+    auto* planScroll = t->findChild<QScrollArea*>(QStringLiteral("planScroll"));
+    QVERIFY(central && planScroll);
+    const QRect view(central->viewport()->mapTo(m_window, QPoint(0, 0)), central->viewport()->size());
+    const QRect planView(planScroll->viewport()->mapTo(m_window, QPoint(0, 0)), planScroll->viewport()->size());
+    // Every tab in the bar's visible part, or brought there by its scroll buttons; the bar itself in the view.
+    QTabBar* bar = m_window->whatIfTabs()->tabBar();
+    const QRect barRect(bar->mapTo(m_window, QPoint(0, 0)), bar->size());
+    QVERIFY2(view.contains(barRect), qPrintable(QStringLiteral("tab bar x %1 to %2, view x %3 to %4")
+                                                    .arg(barRect.left()).arg(barRect.right()).arg(view.left()).arg(view.right())));
+    auto* scrollRight = bar->findChild<QToolButton*>(QStringLiteral("ScrollRightButton"));
+    auto shownWhole = [bar](int i) {
+        QRect area = bar->rect(); // less the scroll buttons shown
+        for (const QToolButton* button : bar->findChildren<QToolButton*>()) {
+            if (!button->isVisible())
+                continue;
+            if (button->geometry().center().x() > area.center().x())
+                area.setRight(std::min(area.right(), button->geometry().left() - 1));
+            else
+                area.setLeft(std::max(area.left(), button->geometry().right() + 1));
+        }
+        return area.contains(bar->tabRect(i));
+    };
+    auto* scrollLeft = bar->findChild<QToolButton*>(QStringLiteral("ScrollLeftButton"));
+    for (int click = 0; click < 20 && scrollLeft && scrollLeft->isVisible() && scrollLeft->isEnabled(); ++click)
+        scrollLeft->click(); // from the first tab ("Plan", current, was scrolled to)
+    for (int i = 0; i < bar->count(); ++i) {
+        for (int click = 0; click < 20 && !shownWhole(i) && scrollRight && scrollRight->isVisible() && scrollRight->isEnabled(); ++click)
+            scrollRight->click();
+        QVERIFY2(shownWhole(i), qPrintable(QStringLiteral("tab \"%1\" at x %2 to %3 of a %4 px bar")
+                                               .arg(bar->tabText(i)).arg(bar->tabRect(i).left()).arg(bar->tabRect(i).right()).arg(bar->width())));
+    }
+    // The takeaway wraps within the view, every line of it shown.
+    QLabel* title = t->plot()->titleLabel();
+    const QRect titleRect(title->mapTo(m_window, QPoint(0, 0)), title->size());
+    QVERIFY2(titleRect.left() >= planView.left() && titleRect.right() <= planView.right() && titleRect.right() <= view.right(),
+             qPrintable(QStringLiteral("takeaway x %1 to %2, view x %3 to %4").arg(titleRect.left()).arg(titleRect.right()).arg(planView.left()).arg(planView.right())));
+    QVERIFY2(title->height() >= title->heightForWidth(title->width()),
+             qPrintable(QStringLiteral("takeaway %1 px tall, its text %2").arg(title->height()).arg(title->heightForWidth(title->width()))));
+    // The x-axis title (in the axis rect's bottom margin) in the view once the plot is scrolled to, under no scroll bar.
+    planScroll->ensureWidgetVisible(t->plot(), 0, 0);
+    QApplication::processEvents();
+    QCustomPlot* p = t->plot()->plot();
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    const QRect axis = p->axisRect()->rect();
+    const QRect axisTitle(p->mapTo(m_window, QPoint(axis.left(), axis.bottom() + 1)), QSize(axis.width(), p->axisRect()->margins().bottom()));
+    const QRect planViewNow(planScroll->viewport()->mapTo(m_window, QPoint(0, 0)), planScroll->viewport()->size());
+    QVERIFY2(planViewNow.contains(axisTitle) && view.contains(axisTitle),
+             qPrintable(QStringLiteral("axis title %1,%2 %3x%4; plan view %5,%6 %7x%8")
+                            .arg(axisTitle.x()).arg(axisTitle.y()).arg(axisTitle.width()).arg(axisTitle.height())
+                            .arg(planViewNow.x()).arg(planViewNow.y()).arg(planViewNow.width()).arg(planViewNow.height())));
+}
+
+/** Issue 14: at 1,280 px the ranked plans showed device, cost, ITL and TTFT, and rows 1 and 2 both read "MI300X 1.91": what
+ *  tells plans apart (layout, fleet, mode, batch cap) was off to the right. The columns in view that name a plan (not its
+ *  rank, not its measures) read differently on each of rows 1 to 5. */
+void TestPlanTab::rankedRowsReadApartAt1280()
+{
+    PlanTab* t = tab();
+    QCOMPARE(t->loadPlanFile(kLlamaPlan), QString());
+    m_window->resize(1280, 800);
+    QApplication::processEvents();
+    QTRY_VERIFY(!t->areTablesPending());
+    const QTableWidget* table = t->table();
+    const QHeaderView* header = table->horizontalHeader();
+    QVERIFY(table->rowCount() >= 5);
+    QStringList rows;
+    for (int row = 0; row < 5; ++row) {
+        QStringList cells;
+        for (const int column : {int(PlanTab::DeviceColumn), int(PlanTab::GpusColumn), int(PlanTab::LayoutColumn), int(PlanTab::ModeColumn),
+                                 int(PlanTab::BatchCapColumn), int(PlanTab::FleetColumn)}) {
+            const int left = header->sectionViewportPosition(column);
+            if (header->isSectionHidden(column) || left < 0 || left + header->sectionSize(column) > table->viewport()->width())
+                continue; // not wholly in view
+            const QString text = table->item(row, column)->text();
+            // Shown whole: the column is as wide as its text (no "..." in place of the layout).
+            QVERIFY2(table->fontMetrics().horizontalAdvance(text) <= header->sectionSize(column),
+                     qPrintable(QStringLiteral("\"%1\" in a column %2 px wide").arg(text).arg(header->sectionSize(column))));
+            cells << text;
+        }
+        rows << cells.join(QStringLiteral(" | "));
+    }
+    for (int i = 0; i < rows.size(); ++i)
+        for (int j = 0; j < i; ++j)
+            QVERIFY2(rows[i] != rows[j], qPrintable(QStringLiteral("rows %1 and %2 both read \"%3\"").arg(j + 1).arg(i + 1).arg(rows[i])));
 }
 
 
 void TestPlanTab::labelSearchCostsEachPairOnce()
 {
-    // The label search (PlanPlot::separateLabels) costs each pair of two labels' placements once per layout: 4 x 32 +
-    // 4 x 32 + 32 x 32 = 1,280 pairs with the ITL label and two marked plans, where every one of the 4 x 32 x 32
+    // The label search (PlanPlot::separateLabels) costs each pair of two labels' placements once per layout: 4 x 38 +
+    // 4 x 38 + 38 x 38 = 1,748 pairs with the ITL label and two marked plans, where every one of the 4 x 38 x 38
     // combinations used to cost its three pairs anew (docs/performance.md, "Plan tab, one frame").
     PlanTab* t = tab();
     PlanPlot* plan = t->plot();
@@ -1389,19 +1501,19 @@ void TestPlanTab::labelSearchCostsEachPairOnce()
         if (!file.isEmpty())
             QCOMPARE(t->loadPlanFile(file), QString());
         p->replot(QCustomPlot::rpImmediateRefresh);
-        std::vector<int> placements; // per movable label: the ITL label 4, a marked plan's 8 distances x 4 corners
+        std::vector<int> placements; // per movable label: the ITL label 4, a marked plan's 8 distances x 4 corners + 6 under/over
         if (plan->itlLabel()->visible())
             placements.push_back(4);
         for (QCPItemText* label : {plan->cheapestLabel(), plan->efficientLabel()})
             if (label->visible())
-                placements.push_back(32);
+                placements.push_back(38);
         int pairs = 0;
         for (size_t i = 0; i < placements.size(); ++i)
             for (size_t j = 0; j < i; ++j)
                 pairs += placements[i] * placements[j];
         QVERIFY2(placements.size() >= 2, qPrintable(file));
         QCOMPARE(plan->labelPairsCosted(), pairs);
-        QVERIFY(plan->labelPairsCosted() <= 1280);
+        QVERIFY(plan->labelPairsCosted() <= 1748);
     }
 }
 

@@ -67,6 +67,8 @@ DecodePlot::DecodePlot(QWidget* parent)
     m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::ruling(),
                                                    palette::ruling(), 8));
     m_current->setName(QStringLiteral("current"));
+    // Past the fixed batch axis (B > 4,096) the scenario's own point is not drawn: a note says so (issue 14).
+    watchCurrentPoint(m_current, [](double batch, double) { return tr("B = %1").arg(format::integer(batch)); });
 
     placeLegendBelow(p, 4);
 

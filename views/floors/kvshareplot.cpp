@@ -140,6 +140,8 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::kv(), palette::kv(), 8));
     m_current->setName(tr("current S"));
     m_current->addToLegend();
+    // Outside the fixed context axis (128 to 1,048,576 tokens) the scenario's own point is not drawn (issue 14).
+    watchCurrentPoint(m_current, [](double context, double) { return tr("S = %1").arg(format::integer(context)); });
     placeLegendBelow(p, 2);
 
     // Read-out: the KV share the model gives at the whole context under the cursor, current B.

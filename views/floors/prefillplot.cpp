@@ -88,6 +88,8 @@ PrefillPlot::PrefillPlot(QWidget* parent)
     m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::ruling(), palette::ruling(), 8));
     m_current->setName(tr("current P"));
     m_current->addToLegend();
+    // Outside the fixed prompt axis (16 to 1,048,576 tokens) the scenario's own point is not drawn (issue 14).
+    watchCurrentPoint(m_current, [](double prompt, double) { return tr("P = %1").arg(format::integer(prompt)); });
     placeLegendBelow(p, 4);
 
     interaction()->setFormulaNumbers([this] {

@@ -60,6 +60,9 @@ RooflinePlot::RooflinePlot(QWidget* parent)
     m_ridge = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssDiamond, palette::ruling(), palette::card(), 9));
     m_decode = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::memory(), palette::memory(), 9));
     m_prefill = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssSquare, palette::compute(), palette::compute(), 8));
+    // Outside the fixed intensity axis (0.1 to 1e5 FLOP/byte) an operating point is not drawn (issue 14).
+    watchCurrentPoint(m_decode, [](double intensity, double) { return tr("decode at %1").arg(format::flopPerByte(intensity)); });
+    watchCurrentPoint(m_prefill, [](double intensity, double) { return tr("prefill at %1").arg(format::flopPerByte(intensity)); });
 
     placeLegendBelow(p, 4);
 

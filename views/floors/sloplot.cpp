@@ -70,6 +70,7 @@ SloPlot::SloPlot(QWidget* parent)
     m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::ruling(), palette::ruling(), 8));
     m_current->setName(tr("current B"));
     m_current->addToLegend();
+    watchCurrentPoint(m_current, [](double batch, double) { return tr("B = %1").arg(format::integer(batch)); });
     placeLegendBelow(p, 4);
     // After PlotPanel's plotkit::fitLabels (connected first), before drawing: SLO lines close on a long log axis
     // (B = 1e9: t_step spans ten decades) would write their labels over each other.
@@ -258,6 +259,18 @@ void SloPlot::separateSloLabels()
     auto collides = [&kept](const QRectF& r) {
         return std::any_of(kept.begin(), kept.end(), [&r](const QRectF& k) { return k.intersects(r); });
     };
+    // The other SLO lines cross a label as much as a label covers it (issue 14: at B = 1e9 the 40 ms dashed line ran
+    // through the "20 ms" label): each line is horizontal across the whole axis rect, so a line at pixel height y
+    // crosses a label whose box spans y.
+    std::vector<double> lineY(count);
+    for (size_t i = 0; i < count; ++i)
+        lineY[i] = m_sloLines[i]->point1->pixelPosition().y();
+    auto crossed = [&](size_t own, const QRectF& r) {
+        for (size_t j = 0; j < count; ++j)
+            if (j != own && m_sloLines[j]->visible() && lineY[j] > r.top() && lineY[j] < r.bottom())
+                return true;
+        return false;
+    };
     // The other side of its line (above <-> below), and back: a flip is undone on the next layout, so that a label
     // moved at an extreme returns to its side once the collision is gone (before-stop review).
     auto flip = [](QCPItemText* label) {
@@ -273,13 +286,19 @@ void SloPlot::separateSloLabels()
         if (label->property("sloLabelFlipped").toBool())
             flip(label);
         QRectF r = box(label);
-        if (collides(r)) {
+        if (collides(r) || crossed(i, r)) {
             flip(label);
-            r = box(label);
-            if (collides(r) || !plot()->axisRect()->rect().contains(r.toRect())) {
+            const QRectF other = box(label);
+            if (collides(other) || crossed(i, other) || !plot()->axisRect()->rect().contains(other.toRect())) {
                 flip(label);
-                label->setVisible(false);
-                continue;
+                // The tightest SLO's label stays (on its own side) even when a line crosses it on both: the one label
+                // the plot always shows. Any other goes; its figure stays in the takeaway.
+                if (!kept.empty()) {
+                    label->setVisible(false);
+                    continue;
+                }
+            } else {
+                r = other;
             }
         }
         kept.push_back(r);

@@ -44,8 +44,11 @@ public:
     /** The vertical line at the largest batch whose KV cache fits at S (shown when memory binds). */
     QCPItemStraightLine* memoryLine() const { return m_memoryLine; }
     /** The SLO lines' labels, one per ITL SLO in the scenario's order (more may exist, hidden). A label that would
-     *  overlap a tighter SLO's label is mirrored to the other side of its line, or hidden (separateSloLabels()). */
+     *  overlap a tighter SLO's label or be crossed by another SLO line is mirrored to the other side of its line, or
+     *  hidden (separateSloLabels()). */
     const std::vector<QCPItemText*>& sloLabels() const { return m_sloLabels; }
+    /** The SLO lines (horizontal at each ITL SLO, ms), in sloLabels()' order (more may exist, hidden). */
+    const std::vector<QCPItemStraightLine*>& sloLines() const { return m_sloLines; }
 
 protected:
     void drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer) override;
@@ -53,7 +56,8 @@ protected:
 private:
     void ensureSloItems(size_t count);
     /** Keeps the SLO labels apart after layout (pixel geometry known): tighter SLOs first, a label that overlaps one
-     *  already kept tries the other side of its line, else it is hidden (its figure stays in the takeaway). */
+     *  already kept or is crossed by another SLO line tries the other side of its line, else it is hidden (its figure
+     *  stays in the takeaway); the tightest SLO's label is never hidden. */
     void separateSloLabels();
 
     QCPGraph* m_step = nullptr;

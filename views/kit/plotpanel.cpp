@@ -12,6 +12,7 @@
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPalette>
+#include <QStringList>
 #include <QStyleOption>
 #include <QTextBlock>
 #include <QTextLayout>
@@ -375,6 +376,51 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
     m_layout->addWidget(m_plot, 1);
 
     setTakeaway(QString());
+}
+
+void PlotPanel::watchCurrentPoint(QCPGraph* marker, std::function<QString(double, double)> describe)
+{
+    if (!m_offScaleNote) {
+        m_offScaleNote = new QCPItemText(m_plot);
+        m_offScaleNote->setObjectName(objectName().chopped(5) + QStringLiteral("OffScaleNote")); // "<stem>OffScaleNote"
+        m_offScaleNote->setClipToAxisRect(true);
+        m_offScaleNote->position->setType(QCPItemPosition::ptAxisRectRatio);
+        // Bottom right: below the curves, which rise to the right on every floor plot.
+        m_offScaleNote->position->setCoords(0.99, 0.97);
+        m_offScaleNote->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        m_offScaleNote->setTextAlignment(Qt::AlignRight);
+        m_offScaleNote->setColor(palette::axis());
+        QColor fill = palette::card();
+        fill.setAlpha(220);
+        m_offScaleNote->setBrush(QBrush(fill));
+        m_offScaleNote->setPadding(QMargins(4, 2, 4, 2));
+        QFont font = m_offScaleNote->font();
+        font.setPointSizeF(std::max(6.0, font.pointSizeF() - 1.0));
+        m_offScaleNote->setFont(font);
+        m_offScaleNote->setVisible(false);
+        connect(m_plot, &QCustomPlot::beforeReplot, this, &PlotPanel::noteOffScalePoints);
+    }
+    m_watched.push_back({marker, std::move(describe)});
+}
+
+void PlotPanel::noteOffScalePoints()
+{
+    QStringList off;
+    auto inside = [](const QCPAxis* axis, double v) {
+        return std::isfinite(v) && axis->range().contains(v) && (axis->scaleType() != QCPAxis::stLogarithmic || v > 0);
+    };
+    for (const WatchedPoint& w : m_watched) {
+        if (w.marker->data()->isEmpty())
+            continue;
+        const auto point = w.marker->data()->constBegin();
+        if (!inside(w.marker->keyAxis(), point->key) || !inside(w.marker->valueAxis(), point->value))
+            off << w.describe(point->key, point->value);
+    }
+    const QString text = off.isEmpty() ? QString() : tr("current point off scale: %1").arg(off.join(QStringLiteral("; ")));
+    if (m_offScaleNote->text() != text)
+        m_offScaleNote->setText(text);
+    if (m_offScaleNote->visible() == off.isEmpty())
+        m_offScaleNote->setVisible(!off.isEmpty());
 }
 
 void PlotPanel::keepForReadout(const model::Scenario& scenario)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
 #include <type_traits>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -15,6 +17,8 @@
 #include "model/cost/costmodel.h"
 #include "model/cost/scenario.h"
 
+class QCPGraph;
+class QCPItemText;
 class QCustomPlot;
 class QVBoxLayout;
 
@@ -241,6 +245,14 @@ public:
     /** Times refresh() redrew the plot (queued a replot) rather than skipping unchanged inputs. */
     long long redrawCount() const { return m_redraws; }
 
+    /**
+     * The note in the axis rect's bottom-right corner while a current point the plot watches (watchCurrentPoint()) is
+     * off its axes: "current point off scale: B = 1,000,000,000" (issue 14: at extremes a floor plot's axis range left
+     * the scenario's own point out, with no word of it). Hidden while every watched point is in range; null for a plot
+     * that watches none.
+     */
+    QCPItemText* offScaleNote() const { return m_offScaleNote; }
+
 protected:
     /**
      * For refresh() of a plot that reads a small part of the evaluation (issue 16: the prefill plot
@@ -251,6 +263,14 @@ protected:
     bool sameInputsAsDrawn(const QByteArray& inputs);
     /** Counts a redraw (redrawCount()); refresh() calls it when it queues its replot. */
     void countRedraw() { ++m_redraws; }
+
+    /**
+     * Watches @p marker, a one-point graph at the scenario's current point: before each replot, when its point is not
+     * finite, or outside the key or value axis' range (or not above 0 on a log axis), offScaleNote() says so with
+     * @p describe(key, value) ("B = 1,000,000,000"), several such points joined by "; ". Checked on the ranges as
+     * drawn, so a zoom or pan that leaves the point out says so too. The note is made on the first call.
+     */
+    void watchCurrentPoint(QCPGraph* marker, std::function<QString(double key, double value)> describe);
 
     /** Sets the takeaway text (plain text: escaped here). */
     void setTakeaway(const QString& text);
@@ -264,6 +284,15 @@ protected:
 
 private:
     void renderTitle();
+    /** Shows or hides offScaleNote() for the watched points (watchCurrentPoint()), at the axis ranges as drawn. */
+    void noteOffScalePoints();
+
+    struct WatchedPoint {
+        QCPGraph* marker;
+        std::function<QString(double, double)> describe;
+    };
+    std::vector<WatchedPoint> m_watched;
+    QCPItemText* m_offScaleNote = nullptr;
 
     QString m_heading;
     QString m_takeaway;

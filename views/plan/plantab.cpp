@@ -14,6 +14,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QResizeEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -80,6 +82,23 @@ QString pointText(const model::PlanRequest& request, const model::PlanPoint& p)
         .arg(p.totalGpus)
         .arg(deviceName(request, p.device), QString::fromStdString(model::layoutText(p.layout)),
              p.disaggregated ? QStringLiteral(", disaggregated") : QString());
+}
+
+/** The ranked-plans table's first column: what tells one plan from another beside the device, short enough for the
+ *  column to stay narrow: "MI300X TP4 \u00d72" (2 replicas), "H100 SXM TP4 PP2 \u00d71", "H200 TP8 1P+3D" (1 prefill and
+ *  3 decode instances, disaggregated); PP1 and EP1 left out. The plans are one per device, GPU count, layout and
+ *  disaggregation (model::PlanResult::plans), so no two rows read the same (issue 14: at 1,280 px rows 1 and 2 both read
+ *  "MI300X 1.91", the layout off to the right). The table's own text: the CSV and JSON columns keep their names. */
+QString planKeyText(const model::PlanRequest& request, const model::PlanPoint& p)
+{
+    QString layout = QStringLiteral("TP%1").arg(p.layout.tp);
+    if (p.layout.pp > 1)
+        layout += QStringLiteral(" PP%1").arg(p.layout.pp);
+    if (p.layout.ep > 1)
+        layout += QStringLiteral(" EP%1").arg(p.layout.ep);
+    const QString fleet = p.disaggregated ? QStringLiteral("%1P+%2D").arg(p.prefillInstances).arg(p.decodeInstances)
+                                          : QStringLiteral("\u00d7%1").arg(p.replicas);
+    return deviceName(request, p.device) + QLatin1Char(' ') + layout + QLatin1Char(' ') + fleet;
 }
 
 bool finitePositive(double v)
@@ -155,6 +174,61 @@ public:
 
 private:
     std::optional<double> m_key;
+};
+
+/**
+ * Lays the Plan tab's input boxes (label, box pairs) out in one row of @p grid, or in two when one row is wider than the
+ * watched widget (the tab's scroll area's viewport): at 900 x 600 the one row, about 640 px, made the tab wider than its
+ * 500 px view and the takeaway above the plot was cut at the view's edge (issue 14). Rearranges on the viewport's
+ * resizes only, when the row count changes.
+ */
+class InputsReflow final : public QObject {
+public:
+    InputsReflow(QGridLayout* grid, std::vector<QWidget*> cells, QObject* parent)
+        : QObject(parent)
+        , m_grid(grid)
+        , m_cells(std::move(cells))
+    {
+        arrange(false);
+    }
+
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Resize)
+            arrange(static_cast<QResizeEvent*>(event)->size().width() < oneRowWidth());
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    /** px the boxes take in one row, with the layout's spacing and margins. */
+    int oneRowWidth() const
+    {
+        int width = m_grid->horizontalSpacing() * int(m_cells.size() - 1);
+        for (const QWidget* cell : m_cells)
+            width += cell->sizeHint().width();
+        const QMargins margins = m_grid->contentsMargins();
+        return width + margins.left() + margins.right();
+    }
+
+    void arrange(bool twoRows)
+    {
+        if (m_arranged && twoRows == m_twoRows)
+            return;
+        m_arranged = true;
+        m_twoRows = twoRows;
+        const int perRow = twoRows ? int(m_cells.size() + 3) / 4 * 2 : int(m_cells.size()); // pairs stay together
+        for (QWidget* cell : m_cells)
+            m_grid->removeWidget(cell);
+        for (int i = 0; i < int(m_cells.size()); ++i)
+            m_grid->addWidget(m_cells[size_t(i)], i / perRow, i % perRow);
+        for (int column = 0; column <= int(m_cells.size()); ++column)
+            m_grid->setColumnStretch(column, column == perRow ? 1 : 0); // the room left after the boxes
+    }
+
+    QGridLayout* m_grid;
+    std::vector<QWidget*> m_cells;
+    bool m_arranged = false;
+    bool m_twoRows = false;
 };
 
 QString optionalNumber(const std::optional<double>& v, int significant = 3)
@@ -636,8 +710,10 @@ void PlanPlot::separateLabels()
         curves.push_back({QPointF(x, area.top()), QPointF(x, area.bottom())});
     }
     const size_t itlCurve = m_itlLine->visible() ? curves.size() - 1 : size_t(-1);
-    // The ITL SLO line under a marker label counts twice a frontier's length: a plan's label crossed by the SLO line
-    // read as struck through (issue 14: the cheapest star's label on the ITL line). The ITL label skips its own line.
+    // The ITL SLO line under a marker label counts 15 times a frontier's length (twice until h14j): a plan's label crossed
+    // by the SLO line read as struck through (issue 14: the cheapest star's label on the ITL line), and with the leader
+    // costs below the line across a label near its star came out cheaper than a label farther out. The ITL label skips
+    // its own line.
     // Each curve's pixel bounds (a lone point's 6 px mark included): a box or a leader clear of them adds nothing, so
     // the curve's segments are not visited (the sums are those of visiting them: each would add exactly 0).
     std::vector<QRectF> curveBounds;
@@ -669,20 +745,20 @@ void PlanPlot::separateLabels()
             if (!mayMeet(box, c))
                 continue;
             const std::vector<QPointF>& line = curves[c];
-            const double weight = c == itlCurve ? 2.0 : 1.0;
+            const double weight = c == itlCurve ? 15.0 : 1.0;
             for (size_t i = 0; i < line.size(); ++i) // a lone point counts as a 6 px mark
                 length += weight * (line.size() == 1 ? lengthInside(line[0] - QPointF(3, 0), line[0] + QPointF(3, 0), box)
                                                      : i + 1 < line.size() ? lengthInside(line[i], line[i + 1], box) : 0.0);
         }
         return length;
     };
-    // Curves a leader line from @p from to @p to crosses.
-    auto crossings = [&](QPointF from, QPointF to) {
+    // Segments of the frontiers (@p frontiers) or of the ITL SLO line (else) a leader line from @p from to @p to crosses.
+    auto crossings = [&](QPointF from, QPointF to, bool frontiers) {
         int n = 0;
         const QRectF span(QPointF(std::min(from.x(), to.x()), std::min(from.y(), to.y())),
                           QPointF(std::max(from.x(), to.x()), std::max(from.y(), to.y())));
         for (size_t c = 0; c < curves.size(); ++c) {
-            if (!mayMeet(span, c))
+            if ((c == itlCurve) == frontiers || !mayMeet(span, c))
                 continue;
             const std::vector<QPointF>& line = curves[c];
             for (size_t i = 0; i + 1 < line.size(); ++i)
@@ -690,6 +766,11 @@ void PlanPlot::separateLabels()
         }
         return n;
     };
+    // A leader across a frontier reads as pointing at that device's curve, and a long one leaves the reader hunting for
+    // its star (issue 14: at 1,600 px the cheapest star's label sat 300 px away, its leader across three frontiers): each
+    // frontier crossed costs as much as 100 px of curve under the label, each px of leader as much as 0.1 px of curve.
+    constexpr double kLeaderCrossFrontierCost = 100 * kCurveCost;
+    constexpr double kLeaderLengthCost = 0.1 * kCurveCost;
 
     // A marker label beside its marker (near, as before) or farther out with a leader line, in four directions.
     auto markerPixel = [&](QCPGraph* marker) {
@@ -715,6 +796,13 @@ void PlanPlot::separateLabels()
                 out.push_back({marker + offset, a, QMargins(3, 1, 3, 1), 4.0 * double(k) + 60.0 * double(d), d > 0});
             }
         }
+        // Centred straight under or over the marker: between two frontiers there is often room there and none beside it,
+        // where the ITL SLO line or the next curve runs (issue 14: at 1,600 px the cheapest star's label went 300 px away).
+        const double drops[] = {12, 34, 60};
+        for (size_t d = 0; d < std::size(drops); ++d)
+            for (const bool below : {true, false})
+                out.push_back({marker + QPointF(0, below ? drops[d] : -drops[d]), Qt::AlignHCenter | (below ? Qt::AlignTop : Qt::AlignBottom),
+                               QMargins(3, 1, 3, 1), 16.0 + 60.0 * double(d) + (below ? 0.0 : 4.0), d > 0});
         return out;
     };
     struct Movable {
@@ -772,8 +860,12 @@ void PlanPlot::separateLabels()
             for (const QRectF& m : markers)
                 cost += 4.0 * overlapArea(box, m);
             cost += kCurveCost * curveLength(box, movable[i].label == m_itlLabel);
-            if (pl.leader)
-                cost += 400.0 * crossings(movable[i].marker, nearestPoint(box, movable[i].marker));
+            if (pl.leader) {
+                const QPointF end = nearestPoint(box, movable[i].marker);
+                cost += 400.0 * crossings(movable[i].marker, end, false)
+                    + kLeaderCrossFrontierCost * crossings(movable[i].marker, end, true)
+                    + kLeaderLengthCost * std::hypot(end.x() - movable[i].marker.x(), end.y() - movable[i].marker.y());
+            }
             boxesOf[i].push_back(box);
             costOf[i].push_back(cost);
         }
@@ -784,8 +876,8 @@ void PlanPlot::separateLabels()
         for (const QRectF& box : boxesOf[i])
             endOf[i].push_back(nearestPoint(box, movable[i].marker));
     // What two labels' placements cost together (each pair of labels i > j, each pair of their placements), once:
-    // 4 x 32 + 4 x 32 + 32 x 32 pairs at most, where every combination below used to cost its pairs anew (up to
-    // 3 x 4 x 32 x 32). The four terms are kept apart and added in the order the combination adds them, so that every
+    // 4 x 38 + 4 x 38 + 38 x 38 pairs at most, where every combination below used to cost its pairs anew (up to
+    // 3 x 4 x 38 x 38). The four terms are kept apart and added in the order the combination adds them, so that every
     // combination's cost is the same double as before, ties included.
     struct PairTerms {
         double overlap, leadersCross, leaderThroughOther, otherLeaderThroughThis;
@@ -815,7 +907,7 @@ void PlanPlot::separateLabels()
             }
         }
     }
-    // Every combination (at most 4 x 32 x 32), the first with the least cost wins; labels may not overlap each other.
+    // Every combination (at most 4 x 38 x 38), the first with the least cost wins; labels may not overlap each other.
     size_t combinations = 1;
     for (const Movable& m : movable)
         combinations *= m.placements.size();
@@ -909,19 +1001,19 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_examplePrices->setToolTip(tr("Illustrative prices from resources/plans/gpu-prices-example.json: examples to edit, "
                                    "not quotes. Off: every cost is unknown (-) and plans rank by J/token."));
 
-    auto* inputs = new QHBoxLayout;
-    inputs->setSpacing(12);
+    auto* inputs = new QGridLayout;
+    inputs->setHorizontalSpacing(12);
+    std::vector<QWidget*> inputCells; // label, box, label, box...: one row, or two where one is wider than the view
     auto addInput = [&](const QString& label, QWidget* widget) {
         auto* l = new QLabel(label, this);
         l->setBuddy(widget);
-        inputs->addWidget(l);
-        inputs->addWidget(widget);
+        inputCells.push_back(l);
+        inputCells.push_back(widget);
     };
     addInput(tr("&Rate"), m_rate);
     addInput(tr("&TTFT SLO"), m_ttft);
     addInput(tr("&ITL SLO"), m_itl);
     addInput(tr("&PUE"), m_pue);
-    inputs->addStretch(1);
     auto* note = m_inputsNote = new QLabel(tr("Model, prompt / output lengths and efficiencies: the scenario's controls."), this);
     note->setObjectName(QStringLiteral("planInputsNote"));
     note->setWordWrap(true);
@@ -974,7 +1066,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     m_table->setObjectName(QStringLiteral("planTable"));
     QStringList headers(ColumnCount); // in the order of Column
     headers[RankColumn] = tr("#");
-    headers[DeviceColumn] = tr("Device");
+    headers[DeviceColumn] = tr("Device, layout");
     headers[CostColumn] = tr("USD/1M out"); // showCurrency() writes the plan's currency
     headers[ItlColumn] = tr("ITL (ms)");
     headers[TtftColumn] = tr("TTFT (ms)");
@@ -987,6 +1079,9 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     headers[TokensPerUserColumn] = tr("tok/s/user");
     headers[JoulesColumn] = tr("J/token");
     m_table->setHorizontalHeaderLabels(headers);
+    m_table->horizontalHeaderItem(DeviceColumn)
+        ->setToolTip(tr("The device, its layout (TP tensor-, PP pipeline-, EP expert-parallel GPUs; PP1 and EP1 not written) "
+                        "and its fleet: \u00d7N replicas, or nP+mD prefill and decode instances when disaggregated"));
     m_table->horizontalHeaderItem(CostColumn)
         ->setToolTip(tr("Cost per million output tokens, every GPU-second charged to output (all-in), at the example "
                         "or given price; - when the price is unknown"));
@@ -1029,6 +1124,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     auto heading = [this](const QString& text, const QString& tip) {
         auto* label = new QLabel(text, this);
         label->setToolTip(tip);
+        label->setWordWrap(true); // one line each from about 1,000 px; at 900 x 600 their width made the tab wider than the view
         return label;
     };
     auto* lower = new QHBoxLayout;
@@ -1043,7 +1139,9 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     excludedBox->addWidget(heading(tr("<b>Devices without a plan</b>"), tr("Devices without a plan (and why), then the devices with plans "
                                                                           "that the plot does not draw")));
     excludedBox->addWidget(m_excluded, 1);
-    lower->addLayout(tableBox, 5); // the widest: cost, ITL and TTFT show at 1,280 px (tst_plantab::labelsAvoidTheCurves)
+    // The widest: cost, ITL and TTFT show at 1,280 px beside the device cell, which names the layout and fleet too
+    // (tst_plantab::labelsAvoidTheCurves, rankedRowsReadApartAt1280).
+    lower->addLayout(tableBox, 8);
     lower->addLayout(economicsBox, 3);
     lower->addLayout(excludedBox, 2);
 
@@ -1070,6 +1168,7 @@ PlanTab::PlanTab(ScenarioDocument* document, QWidget* parent)
     layout->addLayout(lower, 2);
     scroll->setWidget(content);
     scroll->viewport()->setAutoFillBackground(false);
+    scroll->viewport()->installEventFilter(new InputsReflow(inputs, std::move(inputCells), scroll->viewport()));
     content->setAutoFillBackground(false);
 
     // One search per event-loop pass, however many changes arrive in it.
@@ -1582,7 +1681,12 @@ void PlanTab::showTables()
             m_table->setItem(row, column, new SortItem(text, key));
         };
         set(RankColumn, QString::number(row + 1), row + 1);
-        set(DeviceColumn, deviceName(request, p.device), std::nullopt);
+        set(DeviceColumn, planKeyText(request, p), std::nullopt);
+        m_table->item(row, DeviceColumn)
+            ->setToolTip(tr("%1, %2, %3, %4, batch cap %5")
+                             .arg(deviceName(request, p.device), QString::fromStdString(model::layoutText(p.layout)), fleet,
+                                  p.disaggregated ? tr("disaggregated") : tr("colocated"))
+                             .arg(p.batchCap));
         set(GpusColumn, QString::number(p.totalGpus), p.totalGpus);
         set(LayoutColumn, QString::fromStdString(model::layoutText(p.layout)), std::nullopt);
         set(ModeColumn, p.disaggregated ? tr("disaggregated") : tr("colocated"), std::nullopt);

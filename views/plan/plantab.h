@@ -96,7 +96,7 @@ public:
     /** Devices with points that the plot leaves out (beyond kMaxDevices). */
     int notDrawnCount() const { return m_notDrawn; }
     /** Pairs of placements (of two labels) whose joint cost the last separateLabels() computed: each pair once, at most
-     *  4 x 32 + 4 x 32 + 32 x 32 = 1,280 with the ITL label and two marked plans (docs/performance.md, "Plan tab, one
+     *  4 x 38 + 4 x 38 + 38 x 38 = 1,748 with the ITL label and two marked plans (docs/performance.md, "Plan tab, one
      *  frame"). */
     int labelPairsCosted() const { return m_labelPairsCosted; }
     /** Times the no-plan note's lines were broken again to fit the axis rect (wrapNoPlanNote()): once per new text,
@@ -108,11 +108,12 @@ public:
 
 private:
     /**
-     * Places the cheapest and most power-efficient labels (at a corner of their marker, or farther out in one of four
-     * directions with a leader line) and the ITL SLO label (top or bottom of its line) so that no two of them overlap,
+     * Places the cheapest and most power-efficient labels (at a corner of their marker, centred under or over it, or
+     * farther out in one of six directions with a leader line) and the ITL SLO label (top or bottom of its line) so that no two of them overlap,
      * none covers the no-plan note, a marker or a drawn curve (the frontiers; the ITL line for the marker labels), and
      * each stays inside the axis rect, as far as some placement allows: the placements are scored (areas of overlap,
-     * length of curve covered, distance from the marker) and the cheapest combination wins. Runs after each layout
+     * length of curve covered, distance from the marker; for a leader its length and each frontier it crosses) and the
+     * cheapest combination wins. Runs after each layout
      * (QCustomPlot::afterLayout, after plotkit::fitLabels), on pixel rectangles.
      */
     void separateLabels();

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/whatifs/whatifstabs.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QChartView>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QMenu>
+#include <QEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStyle>
 #include <QStyleOptionTabWidgetFrame>
 #include <QTabBar>
+#include <QVariant>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -69,10 +74,12 @@ WhatIfTabs::WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* par
     m_built[FloorsTab] = true;
 
     connect(m_document, &ScenarioDocument::evaluated, this, &WhatIfTabs::refresh);
+    sizeByCurrentPage();
     connect(this, &QTabWidget::currentChanged, this, [this](int tab) {
         if (m_swapping)
             return;
         ensureBuilt(tab); // draws it when new
+        sizeByCurrentPage();
         if (tab >= 0 && tab <= TriageTab && m_stale[tab])
             refreshTab(tab);
     });
@@ -161,6 +168,7 @@ void WhatIfTabs::buildTab(int tab)
         setCurrentIndex(current);
     }
     m_swapping = false;
+    sizeByCurrentPage(); // the page swapped in: Ignored unless current
     placeholder->deleteLater(); // may be the page whose currentChanged() is being delivered
     emit tabBuilt(tab, built);
     if (tab <= TriageTab)
@@ -320,6 +328,56 @@ void WhatIfTabs::resizeEvent(QResizeEvent* event)
     initStyleOption(&option);
     tabBar()->setGeometry(style()->subElementRect(QStyle::SE_TabWidgetTabBar, &option, this));
     stack->setGeometry(style()->subElementRect(QStyle::SE_TabWidgetTabContents, &option, this));
+}
+
+void WhatIfTabs::sizeByCurrentPage()
+{
+    // QStackedLayout's minimum and preferred sizes are the largest of every page's, unless a page's policy is Ignored
+    // (qSmartMinSize): the floors' grid made the Plan tab 1,024 px wide in a 560 px view at 900 x 600, its takeaway cut
+    // at the view's edge and its axis title under the scroll bar (issue 14). The pages' own policy is kept in a property.
+    static const char* const kOwnPolicy = "whatIfPageSizePolicy";
+    for (int i = 0; i < count(); ++i) {
+        QWidget* page = widget(i);
+        if (!page->property(kOwnPolicy).isValid())
+            page->setProperty(kOwnPolicy, QVariant::fromValue(page->sizePolicy()));
+        const QSizePolicy wanted = i == currentIndex() ? page->property(kOwnPolicy).value<QSizePolicy>()
+                                                       : QSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+        if (page->sizePolicy() != wanted)
+            page->setSizePolicy(wanted);
+    }
+}
+
+void WhatIfTabs::keepTabBarInView(QScrollArea* scroll)
+{
+    m_scroll = scroll;
+    tabBar()->setUsesScrollButtons(true);
+    connect(scroll->horizontalScrollBar(), &QScrollBar::valueChanged, this, &WhatIfTabs::placeTabBar);
+    scroll->viewport()->installEventFilter(this);
+    tabBar()->installEventFilter(this);
+    placeTabBar();
+}
+
+bool WhatIfTabs::eventFilter(QObject* watched, QEvent* event)
+{
+    const bool geometry = event->type() == QEvent::Move || event->type() == QEvent::Resize;
+    if (geometry && m_scroll && (watched == tabBar() || watched == m_scroll->viewport()))
+        placeTabBar(); // after QTabWidget's own placing (its resize, a tab inserted) and the view's resize
+    return QTabWidget::eventFilter(watched, event);
+}
+
+void WhatIfTabs::placeTabBar()
+{
+    if (!m_scroll || m_placingTabBar)
+        return;
+    QTabBar* bar = tabBar();
+    const int left = std::clamp(m_scroll->horizontalScrollBar()->value(), 0, std::max(0, width()));
+    const int room = std::min(m_scroll->viewport()->width(), width() - left);
+    const QRect wanted(left, bar->y(), std::max(0, std::min(bar->sizeHint().width(), room)), bar->height());
+    if (bar->geometry() == wanted || wanted.width() <= 0)
+        return;
+    m_placingTabBar = true;
+    bar->setGeometry(wanted);
+    m_placingTabBar = false;
 }
 
 void WhatIfTabs::refreshAll()

@@ -6,6 +6,7 @@
 
 class QCustomPlot;
 class QMenu;
+class QScrollArea;
 
 namespace ridgeline::views {
 
@@ -75,6 +76,13 @@ public:
     /** Adds "Floors", "Capacity & SLOs", ... actions (Alt+1..Alt+7) that switch tabs to @p menu. */
     void addViewActions(QMenu* menu);
 
+    /**
+     * Keeps the tab bar in the visible part of @p scroll, the scroll area these tabs sit in (issue 14: at 900 x 600 the
+     * tabs were wider than the window's view and "Plan" lay past its right edge): the bar moves with the horizontal
+     * scroll and is at most the viewport's width, its scroll buttons reaching the tabs that do not fit.
+     */
+    void keepTabBarInView(QScrollArea* scroll);
+
 public slots:
     /** Redraws the visible what-if tab from the document's evaluated pair; marks the others stale. */
     void refresh();
@@ -99,8 +107,15 @@ protected:
      *  where QTabWidget's showEvent() would, so that the current page is first laid out, and its plots
      *  first replotted, at the size they keep (issue 16, start-up: each floor plot was replotted twice). */
     void resizeEvent(QResizeEvent* event) override;
+    /** The tab bar's and the scroll area's viewport's moves and resizes: keepTabBarInView(). */
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /** Places the tab bar at the scroll area's visible left edge, at most the viewport's width (keepTabBarInView()). */
+    void placeTabBar();
+    /** Sizes the tabs by the current page: the others' size policies are Ignored (restored when they are current), so
+     *  that a page's minimum size (the floors' 1,024 x 700 px) does not widen the other pages past the view. */
+    void sizeByCurrentPage();
     QWidget* page(const QString& objectName);
     void refreshTab(int tab);
     /** Builds @p tab's page and swaps it in for its placeholder (issue 16: start-up builds none). */
@@ -124,6 +139,8 @@ private:
     bool m_stale[TriageTab + 1] = {}; ///< per tab: an evaluation arrived while it was hidden
     bool m_built[PlanTab + 1] = {};   ///< per tab: its page was built (the floors tab is given)
     bool m_swapping = false;          ///< buildTab() is swapping a page in: tab changes are not the user's
+    QScrollArea* m_scroll = nullptr;  ///< the scroll area holding these tabs (keepTabBarInView())
+    bool m_placingTabBar = false;     ///< placeTabBar() is moving the bar: its own move and resize are not news
 };
 
 } // namespace ridgeline::views
