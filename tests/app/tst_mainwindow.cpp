@@ -104,6 +104,7 @@ private slots:
     void whatIfPlotsSkipStepsThatLeaveTheirInputs();
     void hiddenTabsAreBuiltOnFirstShow();
     void startUpReplotsEachFloorPlotOnce();
+    void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void economicsFollowThePriceBox();
     void costPerOutputTokenSaysWhichShare();
@@ -609,6 +610,44 @@ void TestMainWindow::startUpReplotsEachFloorPlotOnce()
     const auto decode = window.plotPanels().indexOf(window.decodePanel());
     QVERIFY(decode >= 0);
     QCOMPARE(replots[size_t(decode)]->count(), 2);
+}
+
+void TestMainWindow::hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison()
+{
+    // Issue 16, ninth stop: the constructor's refresh sends no layout requests while the window is hidden (each
+    // layout was activated then, measuring its widgets, and again once shown), and the comparison
+    // table, hidden until a baseline is compared, is built on first use.
+    using ridgeline::views::ComparisonTable;
+    struct LayoutRequestCounter final : QObject {
+        int delivered = 0;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::LayoutRequest && watched->isWidgetType())
+                ++delivered;
+            return false;
+        }
+    } counter;
+    qApp->installEventFilter(&counter);
+    auto window = std::make_unique<MainWindow>(model::defaultScenario());
+    qApp->removeEventFilter(&counter);
+    QCOMPARE(counter.delivered, 0);
+    auto* step = dynamic_cast<ridgeline::views::DocumentLabel*>(window->numbersPanel()->valueLabel(QStringLiteral("step")));
+    QVERIFY(step);
+    QVERIFY(!step->text().isEmpty());
+    QVERIFY(window->findChildren<ComparisonTable*>().isEmpty());
+    window->resize(1600, 1000);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QCoreApplication::processEvents();
+    QVERIFY(step->documentLayoutPasses() > 0); // laid out once shown
+    QVERIFY(step->height() > 0);
+    QVERIFY(window->findChildren<ComparisonTable*>().isEmpty());
+    ComparisonTable* table = window->comparisonTable();
+    QVERIFY(table);
+    QVERIFY(!table->isVisible());
+    QCOMPARE(window->comparisonTable(), table);
+    QCOMPARE(window->findChildren<ComparisonTable*>().size(), 1);
+    QCOMPARE(table->parentWidget(), window->numbersPanel()->parentWidget());
 }
 
 void TestMainWindow::hiddenTabsAreBuiltOnFirstShow()
