@@ -106,6 +106,7 @@ private slots:
     void startUpReplotsEachFloorPlotOnce();
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
+    void comparisonBuiltInPresentationLooksAsOneBuiltBefore();
     void economicsFollowThePriceBox();
     void costPerOutputTokenSaysWhichShare();
     void longCurrencyKeepsTheDockWidth();
@@ -714,6 +715,31 @@ void TestMainWindow::tabBuiltInPresentationLooksAsOneBuiltBefore()
     QCOMPARE(b->plot()->xAxis->basePen().color(), a->plot()->xAxis->basePen().color());
     QCOMPARE(b->titleLabel()->font().pointSizeF(), a->titleLabel()->font().pointSizeF());
     late.presentation()->setActive(false);
+    early.presentation()->setActive(false);
+}
+
+void TestMainWindow::comparisonBuiltInPresentationLooksAsOneBuiltBefore()
+{
+    // The comparison table is built on first use (issue 16, ninth stop): first used in presentation mode it
+    // gets the projector theme's fonts and style sheet, as a table built before presentation mode was entered.
+    using ridgeline::views::ComparisonTable;
+    MainWindow early(model::defaultScenario());
+    ComparisonTable* a = early.comparisonTable();
+    early.presentation()->setActive(true);
+    MainWindow late(model::defaultScenario());
+    late.presentation()->setActive(true);
+    QVERIFY(late.findChildren<ComparisonTable*>().isEmpty());
+    ComparisonTable* b = late.comparisonTable();
+    QCOMPARE(b->styleSheet(), a->styleSheet());
+    QCOMPARE(b->font().pointSizeF(), a->font().pointSizeF());
+    auto* titleA = a->findChild<QLabel*>(QStringLiteral("comparisonTitle"));
+    auto* titleB = b->findChild<QLabel*>(QStringLiteral("comparisonTitle"));
+    QVERIFY(titleA && titleB);
+    QCOMPARE(titleB->font().pointSizeF(), titleA->font().pointSizeF());
+    late.presentation()->setActive(false); // the theme is one for the process: system again from here
+    MainWindow fresh(model::defaultScenario());
+    QCOMPARE(b->font().pointSizeF(), fresh.comparisonTable()->font().pointSizeF());
+    QCOMPARE(b->styleSheet(), fresh.comparisonTable()->styleSheet());
     early.presentation()->setActive(false);
 }
 
