@@ -146,8 +146,9 @@ public:
     ScenarioFiles* files() const { return m_files; }
     /** Baseline A drawn dashed in the plots of the cost model (Edit > Pin as baseline A; BaselineOverlay::plotNames()). */
     views::BaselineOverlay* baseline() const override { return m_baseline; }
-    /** The numbers as A / B / B ÷ A, in place of the numbers panel while a baseline is pinned. */
-    views::ComparisonTable* comparisonTable() const { return m_comparison; }
+    /** The numbers as A / B / B ÷ A, in place of the numbers panel while a baseline is pinned; built on
+     *  first use (this call, or the first time it is shown): hidden until then (issue 16, ninth stop). */
+    views::ComparisonTable* comparisonTable() const;
     /** "What the plots show" (View > Explain the plots) and its dock. */
     views::ExplainPanel* explainPanel() const { return m_explain; }
     QDockWidget* explainDock() const { return m_explainDock; }
@@ -208,6 +209,8 @@ private:
     void addEditMenu();
     void addFeatureViewActions(QMenu* view);
     void updateNumbersCell();
+    /** Makes m_comparison, hidden, below the numbers panel, in the theme shown (as WhatIfTabs::buildTab()). */
+    void buildComparisonTable();
     void syncPinned();
     void refreshFeatures();
     void exportFromDialog();

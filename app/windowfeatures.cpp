@@ -10,6 +10,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QLayout>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -32,6 +33,7 @@
 #include "document/scenariodocument.h"
 #include "document/scenariohistory.h"
 #include "views/whatifs/whatifstabs.h"
+#include "views/kit/theme.h"
 #include "views/kit/wheelguard.h"
 
 namespace ridgeline::app {
@@ -159,7 +161,8 @@ void MainWindow::syncPinned()
 {
     // After every pin, unpin and clear: the table's columns, the actions, the Unpin menu.
     const bool pinned = m_baseline->isPinned();
-    m_comparison->setPinned(m_baseline->pinned());
+    if (m_comparison) // else given the pinned scenarios when built
+        m_comparison->setPinned(m_baseline->pinned());
     m_clearAction->setEnabled(pinned);
     m_clearAction->setText(m_baseline->count() > 1 ? tr("C&lear all pinned") : tr("C&lear baseline"));
     m_compareAction->setEnabled(pinned);
@@ -265,9 +268,37 @@ void MainWindow::updateNumbersCell()
 {
     const bool compare = m_baseline && m_baseline->isPinned() && m_compareAction && m_compareAction->isChecked();
     m_numbers->setVisible(!compare);
-    m_comparison->setVisible(compare);
+    if (compare || m_comparison)
+        comparisonTable()->setVisible(compare);
     if (compare)
         m_comparison->refresh(m_document->evaluatedScenario(), m_document->evaluation());
+}
+
+ComparisonTable* MainWindow::comparisonTable() const
+{
+    if (!m_comparison)
+        const_cast<MainWindow*>(this)->buildComparisonTable(); // logically const: the table existed all along
+    return m_comparison;
+}
+
+void MainWindow::buildComparisonTable()
+{
+    // Built as at start, in the system's theme, then taken into the theme shown (presentation mode), as
+    // Presentation took the rest of the window.
+    const Theme shown = currentTheme();
+    const Theme base = Theme::system();
+    const bool themed = shown.kind != base.kind || shown.fontScale != base.fontScale;
+    if (themed)
+        setCurrentTheme(base);
+    m_comparison = new ComparisonTable(m_numbersCell);
+    m_comparison->setVisible(false);
+    m_numbersCell->layout()->addWidget(m_comparison);
+    if (themed) {
+        scaleFonts(m_comparison, shown.fontScale / base.fontScale);
+        applyTheme(m_comparison, shown); // makes it current again
+    }
+    if (m_baseline)
+        m_comparison->setPinned(m_baseline->pinned());
 }
 
 void MainWindow::refreshFeatures()
@@ -275,7 +306,7 @@ void MainWindow::refreshFeatures()
     if (!m_baseline)
         return;
     m_baseline->afterRefresh();
-    if (m_comparison->isVisible())
+    if (m_comparison && m_comparison->isVisible())
         m_comparison->refresh(m_document->evaluatedScenario(), m_document->evaluation());
 }
 

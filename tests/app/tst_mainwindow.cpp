@@ -104,7 +104,9 @@ private slots:
     void whatIfPlotsSkipStepsThatLeaveTheirInputs();
     void hiddenTabsAreBuiltOnFirstShow();
     void startUpReplotsEachFloorPlotOnce();
+    void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
+    void comparisonBuiltInPresentationLooksAsOneBuiltBefore();
     void economicsFollowThePriceBox();
     void costPerOutputTokenSaysWhichShare();
     void longCurrencyKeepsTheDockWidth();
@@ -611,6 +613,44 @@ void TestMainWindow::startUpReplotsEachFloorPlotOnce()
     QCOMPARE(replots[size_t(decode)]->count(), 2);
 }
 
+void TestMainWindow::hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison()
+{
+    // Issue 16, ninth stop: the constructor's refresh sends no layout requests while the window is hidden (each
+    // layout was activated then, measuring its widgets, and again once shown), and the comparison
+    // table, hidden until a baseline is compared, is built on first use.
+    using ridgeline::views::ComparisonTable;
+    struct LayoutRequestCounter final : QObject {
+        int delivered = 0;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::LayoutRequest && watched->isWidgetType())
+                ++delivered;
+            return false;
+        }
+    } counter;
+    qApp->installEventFilter(&counter);
+    auto window = std::make_unique<MainWindow>(model::defaultScenario());
+    qApp->removeEventFilter(&counter);
+    QCOMPARE(counter.delivered, 0);
+    auto* step = dynamic_cast<ridgeline::views::DocumentLabel*>(window->numbersPanel()->valueLabel(QStringLiteral("step")));
+    QVERIFY(step);
+    QVERIFY(!step->text().isEmpty());
+    QVERIFY(window->findChildren<ComparisonTable*>().isEmpty());
+    window->resize(1600, 1000);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    QCoreApplication::processEvents();
+    QVERIFY(step->documentLayoutPasses() > 0); // laid out once shown
+    QVERIFY(step->height() > 0);
+    QVERIFY(window->findChildren<ComparisonTable*>().isEmpty());
+    ComparisonTable* table = window->comparisonTable();
+    QVERIFY(table);
+    QVERIFY(!table->isVisible());
+    QCOMPARE(window->comparisonTable(), table);
+    QCOMPARE(window->findChildren<ComparisonTable*>().size(), 1);
+    QCOMPARE(table->parentWidget(), window->numbersPanel()->parentWidget());
+}
+
 void TestMainWindow::hiddenTabsAreBuiltOnFirstShow()
 {
     // Issue 16 (start-up): the what-if tabs are placeholders until first shown or asked for.
@@ -675,6 +715,31 @@ void TestMainWindow::tabBuiltInPresentationLooksAsOneBuiltBefore()
     QCOMPARE(b->plot()->xAxis->basePen().color(), a->plot()->xAxis->basePen().color());
     QCOMPARE(b->titleLabel()->font().pointSizeF(), a->titleLabel()->font().pointSizeF());
     late.presentation()->setActive(false);
+    early.presentation()->setActive(false);
+}
+
+void TestMainWindow::comparisonBuiltInPresentationLooksAsOneBuiltBefore()
+{
+    // The comparison table is built on first use (issue 16, ninth stop): first used in presentation mode it
+    // gets the projector theme's fonts and style sheet, as a table built before presentation mode was entered.
+    using ridgeline::views::ComparisonTable;
+    MainWindow early(model::defaultScenario());
+    ComparisonTable* a = early.comparisonTable();
+    early.presentation()->setActive(true);
+    MainWindow late(model::defaultScenario());
+    late.presentation()->setActive(true);
+    QVERIFY(late.findChildren<ComparisonTable*>().isEmpty());
+    ComparisonTable* b = late.comparisonTable();
+    QCOMPARE(b->styleSheet(), a->styleSheet());
+    QCOMPARE(b->font().pointSizeF(), a->font().pointSizeF());
+    auto* titleA = a->findChild<QLabel*>(QStringLiteral("comparisonTitle"));
+    auto* titleB = b->findChild<QLabel*>(QStringLiteral("comparisonTitle"));
+    QVERIFY(titleA && titleB);
+    QCOMPARE(titleB->font().pointSizeF(), titleA->font().pointSizeF());
+    late.presentation()->setActive(false); // the theme is one for the process: system again from here
+    MainWindow fresh(model::defaultScenario());
+    QCOMPARE(b->font().pointSizeF(), fresh.comparisonTable()->font().pointSizeF());
+    QCOMPARE(b->styleSheet(), fresh.comparisonTable()->styleSheet());
     early.presentation()->setActive(false);
 }
 
