@@ -493,6 +493,41 @@ private slots:
         QVERIFY(findEfficiencyPreset("planning") == nullptr);
     }
 
+    void nimFp8SetsHoldTheirMeasuredPlateauInTheKvCache_data()
+    {
+        QTest::addColumn<QString>("set");
+        QTest::addColumn<int>("tokens");   // ISL + OSL of the plateau's pair: what GUARANTEED_NO_EVICT reserves per request
+        QTest::addColumn<double>("plateau"); // sequences decoding on the plateau: throughput (tok/s) x ITL (s), from the source
+        // The NIM 1.8.0 sets' source.md: 20000 / 2000 plateaus at 1,337 tok/s x 31.6 ms and 425 tok/s x 50.1 ms.
+        QTest::newRow("Llama 3.1 8B, TP1") << QStringLiteral("nim18-llama3.1-8b-h100-tp1-fp8") << 22000 << 1337.66 * 0.03162;
+        QTest::newRow("Llama 3.3 70B, TP2") << QStringLiteral("nim18-llama3.3-70b-h100-tp2-fp8") << 22000 << 427.06 * 0.05013;
+    }
+
+    void nimFp8SetsHoldTheirMeasuredPlateauInTheKvCache()
+    {
+        // The scenarios' fp8 KV cache is read off the data: the engine held about 42 (8B) and 21 (70B) sequences of
+        // 20,000-22,000 tokens at once. Ridgeline's KV budget in fp8 holds that many (and at most 1.25 times as many:
+        // the engine keeps memory for activations that the scenario does not); in fp16 it holds fewer than were measured.
+        QFETCH(QString, set);
+        QFETCH(int, tokens);
+        QFETCH(double, plateau);
+        QFile sc(QStringLiteral(RIDGELINE_SOURCE_DIR "/tests/data/measured/") + set + QStringLiteral(".scenario.json"));
+        QVERIFY(sc.open(QIODevice::ReadOnly));
+        Scenario s = defaultScenario();
+        QCOMPARE(QString::fromStdString(applyJsonText(s, sc.readAll())), QString());
+        QCOMPARE(s.model.kvDtype, DType::FP8);
+        const auto sequences = [&s, tokens] {
+            const StepCost cost(s);
+            const int block = s.serving.blockTokens;
+            return double(cost.totalLayerBlocks(block)) / double(cost.layerBlocks(tokens, block));
+        };
+        const double fp8 = sequences();
+        qInfo("%s: %.1f sequences of %d tokens fit in fp8 (measured plateau %.1f)", qPrintable(set), fp8, tokens, plateau);
+        QVERIFY2(fp8 >= plateau && fp8 <= 1.25 * plateau, qPrintable(QString::number(fp8)));
+        s.model.kvDtype = DType::FP16;
+        QVERIFY2(sequences() < plateau, qPrintable(QString::number(sequences())));
+    }
+
     /** Found by an adversarial trial: a request-rate point capped at 1e12 clients was cast to int (undefined behaviour). */
     void refusesAClientCountPastAnInt()
     {
