@@ -183,7 +183,8 @@ QString helpText()
         + keys
         + QStringLiteral("\nExit status, in every mode: 0 success; 1 an output not written (a file, an export's files, a\n"
                          "screenshot, standard output: full disk, permissions, a link at its name) or no display;\n"
-                         "2 a bad option, key, value or input file.\n");
+                         "2 a bad option, key, value or input file (an --export folder that is a file or a dangling\n"
+                         "link included: it is refused before anything runs).\n");
 }
 
 /** Drops two benign notices of headless runs (the offscreen plugin, a missing XDG runtime dir) so

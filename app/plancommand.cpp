@@ -126,7 +126,7 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
     out << modelLine(f);
     out << QStringLiteral("Load: %1 requests/s, prompt %2 tokens, output %3 tokens (%4 output tokens/s)")
                .arg(fixedOrSignificant(req.load.requestsPerSecond, 2), groupedNumber(req.load.promptTokens, 0),
-                    groupedNumber(req.load.outputTokens, 0), groupedNumber(req.load.requestsPerSecond * req.load.outputTokens, 0));
+                    groupedNumber(req.load.outputTokens, 0), fixedOrSignificant(req.load.requestsPerSecond * req.load.outputTokens, 0));
     out << sloLine(f);
     out << QStringLiteral("Efficiency: eta_bw %1, MFU prefill %2, MFU decode %3%4")
                .arg(num(eff.bandwidth, 2), num(eff.mfuPrefill, 2), num(eff.mfuDecode, 2),
@@ -157,10 +157,10 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
             rows.push_back({QString::number(i + 1), q(req.candidates.devices[size_t(p.device)].hardware.name), QString::number(p.gpusPerInstance),
                             q(model::layoutText(p.layout)), p.disaggregated ? QStringLiteral("disagg") : QStringLiteral("coloc"),
                             QString::number(p.batchCap), fleetText(p), groupedNumber(p.totalGpus), p.itlDefined ? fixedOrSignificant(p.itlMs, 1) : kNone,
-                            groupedNumber(p.ttftMs, 0), groupedNumber(p.outputTokensPerSecondPerGpu, 0),
+                            fixedOrSignificant(p.ttftMs, 0), fixedOrSignificant(p.outputTokensPerSecondPerGpu, 0),
                             p.itlDefined ? fixedOrSignificant(p.tokensPerSecondPerUser, 1) : kNone, opt(p.cost.costPerMillionOutputTokensAllIn, 3),
                             opt(p.cost.costPerMillionInputTokens, 3), opt(p.cost.joulesPerOutputToken, 3),
-                            p.cost.outputTokensPerSecondPerMegawatt ? groupedNumber(*p.cost.outputTokensPerSecondPerMegawatt, 0) : QStringLiteral("-")});
+                            p.cost.outputTokensPerSecondPerMegawatt ? fixedOrSignificant(*p.cost.outputTokensPerSecondPerMegawatt, 0) : QStringLiteral("-")});
         }
         std::vector<qsizetype> width(header.size(), 0);
         for (const QStringList& row : rows)
@@ -208,6 +208,8 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
                                           .arg(c.decodeReplicas)
                                           .arg(num(c.prefillBusyFraction * 100, 0), num(c.decodeBusyFraction * 100, 0), num(c.kvTransferMs, 2))
                                     : QString());
+            if (c.simulated && !c.caveat.empty())
+                out << QStringLiteral("      note: %1").arg(q(c.caveat));
         }
         out << QString();
     }
@@ -343,7 +345,8 @@ QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
                                                       {QStringLiteral("decode_replicas"), c.decodeReplicas},
                                                       {QStringLiteral("kv_transfer_ms"), c.kvTransferMs},
                                                       {QStringLiteral("prefill_busy_fraction"), c.prefillBusyFraction},
-                                                      {QStringLiteral("decode_busy_fraction"), c.decodeBusyFraction}})
+                                                      {QStringLiteral("decode_busy_fraction"), c.decodeBusyFraction},
+                                                      {QStringLiteral("caveat"), c.caveat.empty() ? QJsonValue(QJsonValue::Null) : QJsonValue(q(c.caveat))}}) // added (stop 32)
                              : QJsonValue(QJsonObject{{QStringLiteral("skipped"), q(c.skipped)}}));
         plans[rank] = o;
     }

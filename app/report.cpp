@@ -465,13 +465,13 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
     out << QString();
     out << QStringLiteral("SLO headroom");
     for (size_t i = 0; i < e.slo.itlHeadroom.size(); ++i)
-        row(QStringLiteral("ITL SLO %1 ms").arg(num(s.workload.itlSloMs[i], 0)),
+        row(QStringLiteral("ITL SLO %1 ms").arg(num(s.workload.itlSloMs[i], s.workload.itlSloMs[i] == std::floor(s.workload.itlSloMs[i]) ? 0 : 2)), // as the capacity rows write it: "4.5" read "5", next to "(missed)" (adversarial trial, stop 32)
             num(e.slo.itlHeadroomAtBatch[i], 2) + QStringLiteral("x t_step at B = ") + num(B)
                 + (e.slo.itlHeadroomAtBatch[i] < 1 ? QStringLiteral(" (missed)") : QString()) + QStringLiteral(", ")
                 + num(e.slo.itlHeadroom[i], 1) + QStringLiteral("x the ") + num(d.floorSecondsBatch1 * 1e3, 1) + QStringLiteral(" ms floor"),
             QStringLiteral("SLO / t_step(B); SLO / batch-1 floor"));
     row(QStringLiteral("TTFT"),
-        num(e.slo.ttftMs, 1) + QStringLiteral(" ms vs SLO ") + num(s.workload.ttftSloMs, 0) + QStringLiteral(" ms (")
+        num(e.slo.ttftMs, 1) + QStringLiteral(" ms vs SLO ") + num(s.workload.ttftSloMs, s.workload.ttftSloMs == std::floor(s.workload.ttftSloMs) ? 0 : 2) + QStringLiteral(" ms (")
             + num(e.slo.ttftHeadroom, 2) + QStringLiteral("x)"),
         QStringLiteral("queue wait + t_pre(P)"));
     out << QString();

@@ -404,6 +404,11 @@ double planCheckWorkUnits(const PlanRequest& req, const PlanPoint& p, long long 
     return planCheckInputs(req, p, requests, s, config, why) ? estimateSimulationCost(config).workUnits : 0.0;
 }
 
+namespace {
+std::string fixed(double v, int decimals); // below, with the other texts
+std::string secondsText(double s);
+} // namespace
+
 SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long long requests)
 {
     SimulatedCheck c;
@@ -438,6 +443,11 @@ SimulatedCheck simulatePlan(const PlanRequest& req, const PlanPoint& p, long lon
             c.decodeBusyFraction = r.busySeconds / (r.spanSeconds * p.replicas);
         }
     }
+    const int receiving = p.disaggregated ? p.prefillInstances : p.replicas; // the instances requests queue at first
+    if (receiving > 0 && double(c.requests) / receiving < kFewCheckRequestsPerReplica)
+        c.caveat = fixed(double(c.requests) / receiving, 1) + " requests per " + (p.disaggregated ? "prefill " : "") + "replica (about "
+                   + secondsText(req.load.requestsPerSecond > 0 ? double(c.requests) / req.load.requestsPerSecond : 0.0)
+                   + " of traffic): the check sees little queueing; raise simulate_requests for one that does";
     c.ttftMeanMs = l.ttft.mean * 1e3;
     c.ttftP90Ms = l.ttft.p90 * 1e3;
     c.ttftP99Ms = l.ttft.p99 * 1e3;
@@ -485,6 +495,8 @@ std::string amountText(double v, int decimals)
 {
     if (std::isfinite(v) && v != 0 && std::abs(v) < std::pow(10.0, 1 - decimals))
         return formulaNumber(v).toStdString();
+    if (std::isfinite(v) && std::abs(v) >= 1e4 && std::abs(v) < 1e15) // grouped as the tables: "2,387,152.778", not "2387152.778" (trial, stop 32)
+        return QLocale(QLocale::English).toString(v, 'f', decimals).toStdString();
     return fixed(v, decimals);
 }
 
@@ -948,13 +960,23 @@ PlanResult searchPlans(const PlanRequest& req)
     auto describe = [&](int i) {
         const PlanPoint& p = out.points[size_t(i)];
         const std::string fleet = p.disaggregated
-            ? std::to_string(p.prefillInstances) + " prefill + " + std::to_string(p.decodeInstances) + " decode x "
+            ? countText(p.prefillInstances) + " prefill + " + countText(p.decodeInstances) + " decode x "
             : p.replicas == 1 ? std::string() // "1 H100 SXM", not "1 x 1 H100 SXM" (new-user trial, stop 31)
-                              : std::to_string(p.replicas) + " x ";
+                              : countText(p.replicas) + " x "; // grouped: "28,099 prefill" (adversarial trial, stop 32)
         return fleet + std::to_string(p.gpusPerInstance) + " " + devices[size_t(p.device)].hardware.name + " (" + layoutText(p.layout)
                + ", batch " + std::to_string(p.batchCap) + ")";
     };
-    if (out.plans.empty()) {
+    const bool onlyCapOrFit = !out.devices.empty() && std::all_of(out.devices.begin(), out.devices.end(), [](const DeviceSummary& d) {
+        return d.reason == ExclusionReason::TooManyReplicas || d.reason == ExclusionReason::DoesNotFit;
+    });
+    const bool anyCap = std::any_of(out.devices.begin(), out.devices.end(),
+                                    [](const DeviceSummary& d) { return d.reason == ExclusionReason::TooManyReplicas; });
+    if (out.plans.empty() && onlyCapOrFit && anyCap) {
+        // No ITL or TTFT was computed: every fitting layout needs more instances than are planned (adversarial trial,
+        // stop 32: the takeaway read "No configuration meets ITL ... and TTFT ..." at 10M req/s).
+        out.takeaway = "No plan at " + countText(req.load.requestsPerSecond)
+                       + " req/s: every device that fits would need more than 100,000 replicas (the search's cap); plan a share of the load per fleet.";
+    } else if (out.plans.empty()) {
         out.takeaway = "No configuration meets ITL " + sloText(req.slo.itlMs) + " ms and TTFT " + sloText(req.slo.ttftMs)
                        + " ms at this load; see why each device fails.";
     } else {

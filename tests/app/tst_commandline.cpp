@@ -1339,6 +1339,13 @@ private slots:
         const QString report = ridgeline::app::reportText(s, ridgeline::model::evaluate(s));
         const QString speed = report.split(QLatin1Char('\n')).filter(QStringLiteral("speed per user")).value(0);
         QVERIFY2(!speed.contains(QLatin1String(" 0.0 tok/s")) && speed.contains(QLatin1String("e-")), qPrintable(speed)); // 1.248e-5
+        // An SLO of 4.5 ms: the headroom row read "ITL SLO 5 ms ... (missed)" against a 4.56 ms step (adversarial trial, stop 32).
+        QVERIFY(ridgeline::app::buildScenario(QString(), {QStringLiteral("workload.itl_slo_ms=4.5,20")}, s).isEmpty());
+        const QString slos = ridgeline::app::reportText(s, ridgeline::model::evaluate(s));
+        const QString headroom = slos.mid(slos.indexOf(QLatin1String("SLO headroom")));
+        QVERIFY2(headroom.contains(QLatin1String("ITL SLO 4.50 ms")) && headroom.contains(QLatin1String("ITL SLO 20 ms"))
+                     && !headroom.contains(QLatin1String("ITL SLO 5 ms")),
+                 qPrintable(headroom.left(300)));
         QVERIFY(ridgeline::app::buildScenario(QString(), {QStringLiteral("economics.price_per_gpu_hour=0.001")}, s).isEmpty());
         const QString cheap = ridgeline::app::reportText(s, ridgeline::model::evaluate(s));
         QVERIFY2(cheap.contains(QLatin1String("0.001 USD (your price)")) && !cheap.contains(QLatin1String("0.000 USD"))
@@ -1370,7 +1377,7 @@ private slots:
         QCOMPARE(QString::fromStdString(ridgeline::model::parseSimulationJson(json, QDir::tempPath(), file)), QString());
         const ridgeline::model::SimulationResult r = ridgeline::model::simulateWorkload(file.scenario, file.config);
         const QString text = ridgeline::app::simulationText(file, r, {});
-        QVERIFY2(text.contains(QLatin1String("  58 replicas served no request (not listed;")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("  58 replicas served no request (not listed; --format json lists every replica)")), qPrintable(text)); // not "json or csv": the CSV is one row (adversarial trial, stop 32)
         const QStringList lines = text.split(QLatin1Char('\n'));
         const qsizetype table = lines.indexOf(QRegularExpression(QStringLiteral("^Load per replica")));
         QVERIFY(table >= 0);

@@ -406,6 +406,17 @@ private slots:
               p.prefillSeconds, p.stepSeconds * 1e3, p.replicas, rho, p.itlMs, timeAverage * 1e3, c.tpotMeanMs);
         QVERIFY2(p.itlMs > c.tpotMeanMs / 2 && p.itlMs < c.tpotMeanMs * 2, qPrintable(QString::number(c.tpotMeanMs)));
         QVERIFY(timeAverage * 1e3 < c.tpotMeanMs / 4);
+        QVERIFY2(300.0 / p.replicas >= kFewCheckRequestsPerReplica && c.caveat.empty(), c.caveat.c_str());
+        // At 100 times the load the fleet is about 100 times larger: 300 requests spread over it see little queueing, and
+        // the check says so (new-user trial, stop 32: 2,000 requests over 562 prefill replicas read as headroom).
+        req.load.requestsPerSecond = 50;
+        const PlanResult big = searchPlans(req);
+        QCOMPARE(int(big.points.size()), 1);
+        QVERIFY(big.points.front().replicas > 15);
+        const SimulatedCheck few = simulatePlan(req, big.points.front(), 300);
+        QVERIFY2(few.simulated, few.skipped.c_str());
+        QVERIFY2(few.caveat.find("requests per replica") != std::string::npos && few.caveat.find("simulate_requests") != std::string::npos,
+                 few.caveat.c_str());
     }
 
     void batchCapOneRunsOneRequestAtATime()
@@ -600,6 +611,11 @@ private slots:
         const PlanResult ten = searchPlans(req);
         QVERIFY(ten.plans.empty());
         QCOMPARE(int(ten.devices[0].reason), int(ExclusionReason::TooManyReplicas));
+        // The takeaway names the cap, not SLOs no figure was computed for (adversarial trial, stop 32: "No configuration
+        // meets ITL ... and TTFT ..."); an SLO miss keeps the old wording (excludedDevicesSayWhy).
+        QVERIFY2(ten.takeaway.find("100,000 replicas") != std::string::npos && ten.takeaway.find("10,000,000 req/s") != std::string::npos,
+                 ten.takeaway.c_str());
+        QVERIFY2(ten.takeaway.find("ITL") == std::string::npos, ten.takeaway.c_str());
     }
 
     void excludedDevicesSayWhy()

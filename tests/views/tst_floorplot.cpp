@@ -687,7 +687,7 @@ void TestFloorPlot::currentPointOffScaleIsSaid()
     plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY(!plot.plot()->xAxis->range().contains(s.workload.batch)); // off the axis indeed
     QVERIFY(plot.offScaleNote()->visible());
-    QCOMPARE(plot.offScaleNote()->text(), QStringLiteral("current point off scale: B = ") + views::format::integer(1e9));
+    QCOMPARE(plot.offScaleNote()->text(), QStringLiteral("current point off scale:\nB = ") + views::format::integer(1e9));
     // Inside the axis rect, where it is drawn.
     const QRectF note(plot.offScaleNote()->topLeft->pixelPosition(), plot.offScaleNote()->bottomRight->pixelPosition());
     QVERIFY(QRectF(plot.plot()->axisRect()->rect()).contains(note.normalized()));

@@ -194,6 +194,19 @@ void TestPlanTab::oneOutputTokenShowsNoItl()
     }
     for (const model::PlanPoint& p : t->result()->points)
         QVERIFY(!p.itlDefined && p.meetsItl);
+    // The plot draws no ITL SLO line and says what its x is (trials, stop 32: the star sat left of the ITL line).
+    PlanPlot* plot = t->plot();
+    plot->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(!plot->itlLine()->visible());
+    QVERIFY2(plot->roundingNote()->visible() && plot->roundingNote()->text().contains(QLatin1String("One output token: no ITL")),
+             qPrintable(plot->roundingNote()->text()));
+    QVERIFY(plot->plot()->xAxis->label().contains(QLatin1String("has no ITL")));
+    // Two output tokens: the line and the usual axis title are back.
+    m_window->document()->edit([](model::Scenario& s) { s.workload.outputTokens = 2; });
+    QTRY_COMPARE(t->request()->load.outputTokens, 2.0);
+    plot->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(plot->itlLine()->visible());
+    QVERIFY(!plot->plot()->xAxis->label().contains(QLatin1String("has no ITL")));
 }
 
 void TestPlanTab::rateDrivesRankedPlansAndTakeaway()

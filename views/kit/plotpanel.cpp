@@ -416,7 +416,9 @@ void PlotPanel::noteOffScalePoints()
         if (!inside(w.marker->keyAxis(), point->key) || !inside(w.marker->valueAxis(), point->value))
             off << w.describe(point->key, point->value);
     }
-    const QString text = off.isEmpty() ? QString() : tr("current point off scale: %1").arg(off.join(QStringLiteral("; ")));
+    // One line each under the heading: on one line the note ran past the left edge of a 1,280-px window's plots and was
+    // cut ("ent point off scale: S = ...": new-user trial, stop 32).
+    const QString text = off.isEmpty() ? QString() : tr("current point off scale:\n%1").arg(off.join(QLatin1Char('\n')));
     if (m_offScaleNote->text() != text)
         m_offScaleNote->setText(text);
     if (m_offScaleNote->visible() == off.isEmpty())

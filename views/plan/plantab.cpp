@@ -75,15 +75,6 @@ QString deviceName(const model::PlanRequest& request, int device)
     return QString::fromStdString(request.candidates.devices.at(size_t(device)).hardware.name);
 }
 
-/** "8x H100 SXM TP8, $0.42 / 1M out" style short description of a point for the plot labels. */
-QString pointText(const model::PlanRequest& request, const model::PlanPoint& p)
-{
-    return QStringLiteral("%1 \u00d7 %2 (%3%4)")
-        .arg(p.totalGpus)
-        .arg(deviceName(request, p.device), QString::fromStdString(model::layoutText(p.layout)),
-             p.disaggregated ? QStringLiteral(", disaggregated") : QString());
-}
-
 /** The ranked-plans table's first column: what tells one plan from another beside the device, short enough for the
  *  column to stay narrow: "MI300X TP4 \u00d72" (2 replicas), "H100 SXM TP4 PP2 \u00d71", "H200 TP8 1P+3D" (1 prefill and
  *  3 decode instances, disaggregated); PP1 and EP1 left out. The plans are one per device, GPU count, layout and
@@ -96,9 +87,19 @@ QString planKeyText(const model::PlanRequest& request, const model::PlanPoint& p
         layout += QStringLiteral(" PP%1").arg(p.layout.pp);
     if (p.layout.ep > 1)
         layout += QStringLiteral(" EP%1").arg(p.layout.ep);
-    const QString fleet = p.disaggregated ? QStringLiteral("%1P+%2D").arg(p.prefillInstances).arg(p.decodeInstances)
-                                          : QStringLiteral("\u00d7%1").arg(p.replicas);
+    const QString fleet = p.disaggregated ? QStringLiteral("%1P+%2D").arg(format::integer(p.prefillInstances), format::integer(p.decodeInstances))
+                                          : QStringLiteral("\u00d7%1").arg(format::integer(p.replicas));
     return deviceName(request, p.device) + QLatin1Char(' ') + layout + QLatin1Char(' ') + fleet;
+}
+
+/** A point for the plot labels, as the ranked table names it with the GPUs in all: "MI300X TP2 3P+1D (8 GPUs,
+ *  disaggregated)", "MI300X TP4 \u00d72 (8 GPUs)". It read "8 \u00d7 MI300X (TP2 PP1 EP1, disaggregated)", where 8 was GPUs
+ *  while the table's "\u00d72" is replicas (new-user trial, stop 32). */
+QString pointText(const model::PlanRequest& request, const model::PlanPoint& p)
+{
+    return QStringLiteral("%1 (%2%3)")
+        .arg(planKeyText(request, p), counted(p.totalGpus, QStringLiteral("1 GPU"), QStringLiteral("%1 GPUs")),
+             p.disaggregated ? QStringLiteral(", disaggregated") : QString());
 }
 
 bool finitePositive(double v)
@@ -127,10 +128,22 @@ QString whyNoPlan(const model::PlanRequest& request, const model::PlanResult& re
         if (!bestTtft || q.ttftMs < result.points[*bestTtft].ttftMs)
             bestTtft = i;
     }
-    int doesNotFit = 0;
-    for (const model::DeviceSummary& d : result.devices)
+    int doesNotFit = 0, tooManyReplicas = 0;
+    for (const model::DeviceSummary& d : result.devices) {
         doesNotFit += d.reason == model::ExclusionReason::DoesNotFit ? 1 : 0;
-    if (!bestTtft) {
+        tooManyReplicas += d.reason == model::ExclusionReason::TooManyReplicas ? 1 : 0;
+    }
+    if (!bestTtft && tooManyReplicas > 0) {
+        // No point evaluated because of the fleet-size cap, not the fit (adversarial trial, stop 32: it read "No device fits
+        // the model" at 10M req/s while the list said every device needs more than 100,000 replicas).
+        lines.clear();
+        lines << PlanPlot::tr("No plan at %1 req/s: %2 of %3 devices would need more than 100,000 replicas (the search's cap)%4.")
+                     .arg(format::number(request.load.requestsPerSecond, 3))
+                     .arg(tooManyReplicas)
+                     .arg(result.devices.size())
+                     .arg(doesNotFit > 0 ? PlanPlot::tr(", %1 do not fit").arg(doesNotFit) : QString());
+        lines << PlanPlot::tr("Plan a share of the load per fleet (the list below says why each device fails).");
+    } else if (!bestTtft) {
         lines << PlanPlot::tr("No device fits the model with one sequence of %1 tokens (the list below says why).")
                      .arg(format::integer(request.load.promptTokens + request.load.outputTokens)); // whole tokens: 2,304, not 2,304.00
     } else {
@@ -500,9 +513,21 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
     // A marked plan below its device's frontier (a frontier point as fast per user and faster per GPU, or the other way
     // round): the frontier is per replica; the plan's cost is the fleet's, rounded up to whole replicas, after it.
     const bool offFrontier = markedPlanBelowFrontier(result, result.cheapest) || markedPlanBelowFrontier(result, result.mostPowerEfficient);
+    // One output token: no inter-token gap, so no ITL SLO line; the x of a point is the decode rate a user would get
+    // (model::PlanPoint::tokensPerSecondPerUser), and the note says so (new-user and adversarial trials, stop 32: the cheapest star sat left of the ITL line, on the
+    // side the tool tip calls too slow per user, and the note blamed the rounding).
+    const bool noItl = request.load.outputTokens < 2;
+    const QString xTitle = noItl ? tr("tokens/s per user (the decode rate: one output token has no ITL)") : tr("tokens/s per user (1000 / ITL ms)");
+    if (p->xAxis->label() != xTitle)
+        p->xAxis->setLabel(xTitle);
     const bool noteInLayout = holds(m_roundingNote);
-    if (offFrontier) {
-        m_roundingNote->setText(tr("A marked plan below its frontier: fleet rounded up to whole replicas (the frontier is per replica)"));
+    if (offFrontier || noItl) {
+        QStringList notes;
+        if (noItl)
+            notes << tr("One output token: no ITL, so no ITL SLO line; x is the decode rate a user would get (1 / t_step, less the prefills' share when colocated)");
+        if (offFrontier)
+            notes << tr("A marked plan below its frontier: fleet rounded up to whole replicas (the frontier is per replica)");
+        m_roundingNote->setText(notes.join(QLatin1Char('\n')));
         if (!noteInLayout) {
             const int row = layout->rowCount();
             layout->addElement(row, 0, m_roundingNote);
@@ -515,7 +540,7 @@ void PlanPlot::setResult(const model::PlanRequest& request, const model::PlanRes
         m_roundingNote->setVisible(false);
     }
 
-    const double sloX = request.slo.itlMs > 0 ? 1000.0 / request.slo.itlMs : 0;
+    const double sloX = request.slo.itlMs > 0 && !noItl ? 1000.0 / request.slo.itlMs : 0;
     if (finitePositive(sloX))
         xs.include(sloX);
 
@@ -1675,7 +1700,7 @@ void PlanTab::showTables()
     m_table->setRowCount(int(result.plans.size()));
     for (int row = 0; row < int(result.plans.size()); ++row) {
         const model::PlanPoint& p = result.points.at(size_t(result.plans[size_t(row)]));
-        const QString fleet = p.disaggregated ? tr("%1 prefill + %2 decode").arg(p.prefillInstances).arg(p.decodeInstances)
+        const QString fleet = p.disaggregated ? tr("%1 prefill + %2 decode").arg(format::integer(p.prefillInstances), format::integer(p.decodeInstances))
                                               : counted(p.replicas, tr("1 replica"), tr("%1 replicas"));
         auto set = [&](int column, const QString& text, std::optional<double> key) {
             m_table->setItem(row, column, new SortItem(text, key));
@@ -1687,7 +1712,7 @@ void PlanTab::showTables()
                              .arg(deviceName(request, p.device), QString::fromStdString(model::layoutText(p.layout)), fleet,
                                   p.disaggregated ? tr("disaggregated") : tr("colocated"))
                              .arg(p.batchCap));
-        set(GpusColumn, QString::number(p.totalGpus), p.totalGpus);
+        set(GpusColumn, format::integer(p.totalGpus), p.totalGpus);
         set(LayoutColumn, QString::fromStdString(model::layoutText(p.layout)), std::nullopt);
         set(ModeColumn, p.disaggregated ? tr("disaggregated") : tr("colocated"), std::nullopt);
         set(BatchCapColumn, QString::number(p.batchCap), p.batchCap);
