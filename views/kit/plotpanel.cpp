@@ -228,8 +228,7 @@ void DocumentLabel::measureHints() const
     // QTextDocument::adjustSize()'s first width: 80 x's of the font (and its first layout, when the text is new).
     const int widestPx = QFontMetrics(font()).horizontalAdvance(QLatin1Char('x')) * 80;
     if (m_text != text() || m_font != font() || m_alignment != alignment()) {
-        m_document.clear();
-        m_document.setTextWidth(widestPx);
+        emptyAtWidth(widestPx);
         syncDocument(); // resets m_hintMarginsPx
         noteLayout();
     }
@@ -278,6 +277,14 @@ void DocumentLabel::setDocumentWidth(qreal width) const
     noteLayout();
 }
 
+void DocumentLabel::emptyAtWidth(int width) const
+{
+    if (m_document.textWidth() == width && m_settingsApplied && m_font == font() && m_alignment == alignment())
+        return; // syncDocument() replaces the old text at this width in one pass, applying no setting
+    m_document.clear();
+    m_document.setTextWidth(width); // a pass of the empty document
+}
+
 void DocumentLabel::noteLayout() const
 {
     m_unwrapped = !m_document.isEmpty() && !wrapsALine(m_document);
@@ -299,18 +306,25 @@ void DocumentLabel::syncDocument() const
 {
     if (m_text == text() && m_font == font() && m_alignment == alignment())
         return;
+    const bool settingsChanged = !m_settingsApplied || m_font != font() || m_alignment != alignment();
     m_text = text();
     m_font = font();
     m_alignment = alignment();
     m_hintMarginsPx = QSize(-1, -1);
     m_unwrapped = false;
-    if (!m_document.isEmpty())
-        m_document.clear(); // the settings below then re-lay out an empty document, not the old text
-    QTextOption option = m_document.defaultTextOption();
-    option.setAlignment(m_alignment);
-    option.setWrapMode(QTextOption::WordWrap);
-    m_document.setDefaultTextOption(option);
-    m_document.setDefaultFont(m_font);
+    // Each setting lays the document out again: applied only when changed (a new text of the same
+    // font and alignment, a value or a takeaway, sets none). setHtml() and setPlainText() empty the
+    // document first themselves, keeping the default font and text option.
+    if (settingsChanged) {
+        if (!m_document.isEmpty())
+            m_document.clear(); // the settings below then re-lay out an empty document, not the old text
+        QTextOption option = m_document.defaultTextOption();
+        option.setAlignment(m_alignment);
+        option.setWrapMode(QTextOption::WordWrap);
+        m_document.setDefaultTextOption(option);
+        m_document.setDefaultFont(m_font);
+        m_settingsApplied = true;
+    }
     if (isRich())
         m_document.setHtml(m_text);
     else
@@ -320,8 +334,7 @@ void DocumentLabel::syncDocument() const
 const QTextDocument& DocumentLabel::document(int width) const
 {
     if (m_text != text() || m_font != font() || m_alignment != alignment()) {
-        m_document.clear();
-        m_document.setTextWidth(width); // the text then lays out once, at this width
+        emptyAtWidth(width); // the text then lays out once, at this width
         syncDocument();
         noteLayout();
     } else if (!layoutHoldsAt(width)) {

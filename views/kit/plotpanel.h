@@ -73,6 +73,10 @@ private:
     void measureHints() const;
     /** Lays m_document out @p width px wide (a pass even at the same width) and notes whether it wrapped. */
     void setDocumentWidth(qreal width) const;
+    /** Prepares m_document for syncDocument() to fill at @p width px: empties it and sets the width,
+     *  unless it is at that width with the current font and alignment applied (syncDocument() then
+     *  replaces the text in one layout pass without emptying it first). */
+    void emptyAtWidth(int width) const;
     /** Sets m_unwrapped (and m_unwrappedWidthPx) from m_document's current layout. */
     void noteLayout() const;
     /** True when m_document's current layout is the one it would have at @p width (px). */
@@ -82,6 +86,7 @@ private:
     mutable QString m_text;           ///< text() m_document holds
     mutable QFont m_font;             ///< font() m_document was built with
     mutable Qt::Alignment m_alignment;
+    mutable bool m_settingsApplied = false; ///< m_document has m_font and m_alignment as its defaults
     // sizeHint() and minimumSizeHint() before the widget's minimum size is applied, for m_text and
     // m_hintMarginsPx (the contents margins' width and height); m_hintMarginsPx negative: not measured.
     mutable QSize m_hintMarginsPx{-1, -1};
