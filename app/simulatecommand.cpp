@@ -204,6 +204,9 @@ QJsonObject simulationJson(const model::SimulationFile& file, const model::Simul
                                      {QStringLiteral("preemptions"), double(l.preemptions)},
                                      {QStringLiteral("prefix_cache_hit_rate"),
                                       l.prefixPromptTokens > 0 ? l.prefixHitTokens / l.prefixPromptTokens : 0.0}};
+            if (l.requests == 0) // served no request: no TTFT and no goodput exist (null, not 0: adversarial trial, stop 32)
+                for (const char* key : {"ttft_p99_ms", "ttft_p50_ms", "goodput_fraction"})
+                    load.insert(QLatin1String(key), QJsonValue(QJsonValue::Null));
             if (r.prefillReplicas > 0) // disaggregated: the prefill pool's replicas first
                 load.insert(QStringLiteral("pool"), int(i) < r.prefillReplicas ? QStringLiteral("prefill") : QStringLiteral("decode"));
             loads.append(load);

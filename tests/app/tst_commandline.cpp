@@ -1382,7 +1382,18 @@ private slots:
         const qsizetype table = lines.indexOf(QRegularExpression(QStringLiteral("^Load per replica")));
         QVERIFY(table >= 0);
         QCOMPARE(lines.at(table + 8).trimmed().left(2), QStringLiteral("58")); // header, six rows, then the idle line
-        QCOMPARE(ridgeline::app::simulationJson(file, r, {}).value(QStringLiteral("replicas")).toArray().size(), 64);
+        const QJsonArray replicas = ridgeline::app::simulationJson(file, r, {}).value(QStringLiteral("replicas")).toArray();
+        QCOMPARE(replicas.size(), 64);
+        // A replica that served no request has no TTFT and no goodput: null, not 0 (adversarial trial, stop 32).
+        int idle = 0;
+        for (const QJsonValue& v : replicas) {
+            const QJsonObject o = v.toObject();
+            const bool served = o.value(QStringLiteral("requests")).toDouble() > 0;
+            idle += served ? 0 : 1;
+            for (const char* key : {"ttft_p99_ms", "ttft_p50_ms", "goodput_fraction"})
+                QVERIFY2(o.value(QLatin1String(key)).isNull() == !served, key);
+        }
+        QCOMPARE(idle, 58);
     }
 
     /** h14f: --plan FILE --export DIR writes the file's Pareto plot (the names and columns of --export's plan_pareto) and
