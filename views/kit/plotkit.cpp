@@ -13,6 +13,7 @@
 #include <QVector>
 #include <QtMath>
 
+#include "views/kit/gridlayer.h"
 #include "views/kit/palette.h"
 
 namespace ridgeline::views::plotkit {
@@ -339,6 +340,8 @@ void setupPlot(QCustomPlot* plot)
     plot->axisRect()->setMinimumMargins(QMargins(4, 4, 4, 4));
     plot->setMinimumSize(200, 150);
     plot->setFocusPolicy(Qt::NoFocus);
+    // The grid and sub-grid lines from a picture, stroked again only when they move (issue 16, tenth stop).
+    GridLayerCache::install(plot);
 }
 
 void setupAxis(QCPAxis* axis, const QString& label, bool log)
