@@ -31,6 +31,7 @@
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QEventLoop>
+#include <QPaintEvent>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -85,7 +86,11 @@ public:
             if (firstPaintNs < 0)
                 firstPaintNs = m_clock.nsecsElapsed();
             ++paints;
-            if (qEnvironmentVariableIsSet("RL_DEBUG_PAINTS")) std::fprintf(stderr, "paint %s %s\n", object->metaObject()->className(), qPrintable(object->objectName()));
+            if (qEnvironmentVariableIsSet("RL_DEBUG_PAINTS")) {
+                const QRect r = static_cast<QPaintEvent*>(event)->rect();
+                std::fprintf(stderr, "paint %s %s %dx%d+%d+%d\n", object->metaObject()->className(), qPrintable(object->objectName()),
+                             r.width(), r.height(), r.x(), r.y());
+            }
             if (object == m_frameWidget)
                 ++frames;
             lastPaintNs = m_clock.nsecsElapsed(); // start of the paint; settle() takes the end
@@ -386,6 +391,8 @@ int main(int argc, char** argv)
     for (views::PlotPanel* panel : window.plotPanels())
         watch.watch(panel);
     watch.watch(window.numbersPanel());
+    if (qEnvironmentVariableIsSet("RL_DEBUG_PAINTS"))
+        watch.watch(&window); // every widget of the window, to see what a step repaints
     watch.setFrameWidget(window.plotPanels().first()->plot());
     window.show();
     settle(window.document(), watch, clock, 0);
