@@ -112,7 +112,10 @@ QSpinBox* integerSpin(const QString& objectName, int minimum, int maximum, const
 
 void setQuietly(QDoubleSpinBox* spin, double value)
 {
-    if (spin->value() == value)
+    // As QDoubleSpinBox::setValue() rounds it: a value it would show as it shows now is no change. Compared
+    // unrounded, the link latency (2 us read back as 2e-6 s / 1e-6 = 2.0000000000000004) was set again on every
+    // slider step, and QAbstractSpinBox repaints on every setValue(), the group box behind it too (issue 16, tenth stop).
+    if (spin->value() == value || (std::isfinite(value) && spin->value() == QString::number(value, 'f', spin->decimals()).toDouble()))
         return;
     const QSignalBlocker blocker(spin);
     if (std::isfinite(value) && value > spin->maximum())

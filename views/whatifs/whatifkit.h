@@ -45,7 +45,8 @@ QSpinBox* integerSpin(const QString& objectName, int minimum, int maximum, const
                       const QString& toolTip);
 
 /** Sets @p value with signals blocked, only when it differs. */
-/** Shows @p value in @p spin without emitting valueChanged(); widens the box's range when the value
+/** Shows @p value in @p spin without emitting valueChanged(), unless it shows that value already (rounded to its
+ *  decimals, as it would show it: no repaint); widens the box's range when the value
  *  lies outside it, so the box never shows a clamped number the model does not use. */
 void setQuietly(QDoubleSpinBox* spin, double value);
 void setQuietly(QSpinBox* spin, int value);
