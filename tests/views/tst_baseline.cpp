@@ -41,6 +41,7 @@
 #include "views/kit/valueslider.h"
 #include "views/kit/baselinelayer.h"
 #include "views/kit/palette.h"
+#include "views/kit/gridlayer.h"
 #include "views/kit/pinnedlayer.h"
 #include "views/floors/floorplot.h"
 #include "views/whatifs/whatifstabs.h"
@@ -165,6 +166,7 @@ private slots:
     void nWayTableColumnsAndRatios();
     void nWayExportAndLimit();
     void pinnedCurvesDrawnFromAPictureRedrawnOnChange();
+    void gridFromAPictureSameAsStrokedAndHungLabelsFollow();
     void nWayLiveColumnNeverClips();
     void tableFitsAt1280And1600();
     void pinsThatReadTheSameAreToldApart();
@@ -625,6 +627,86 @@ void TestBaseline::pinnedCurvesDrawnFromAPictureRedrawnOnChange()
  * five scenarios pinned, every cell is at least as wide as its text needs, a table wider than its view scrolls (the
  * horizontal scroll bar shows), and the live column is in view: nothing is cut off silently.
  */
+void TestBaseline::gridFromAPictureSameAsStrokedAndHungLabelsFollow()
+{
+    // Issue 16, tenth stop: each plot's grid and sub-grid lines are a picture (views/kit/gridlayer.h), stroked again
+    // only when they move; the pinned names hang one under the other, and their picture's key describes them through
+    // the label above instead of placing every label again.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    window.document()->evaluateNow();
+    QCOMPARE(window.pinNext(), 0);
+    pinAfter(window, [](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond *= 1.5; });
+    pinAfter(window, [](model::Scenario& s) { s.workload.batch = 64; });
+    window.document()->setScenario(model::defaultScenario());
+    window.document()->evaluateNow();
+    window.flushForScreenshot();
+
+    // Batch steps leave the decode plot's axes: its grid is copied from the picture, not stroked.
+    QCustomPlot* decode = window.decodePanel()->plot();
+    const views::GridLayerCache* grid = views::GridLayerCache::find(decode);
+    QVERIFY(grid);
+    QVERIFY(decode->layer(QStringLiteral("gridLines")) && !decode->layer(QStringLiteral("gridLines"))->visible());
+    QCOMPARE(decode->xAxis->grid()->layer(), decode->layer(QStringLiteral("gridLines")));
+    QSlider* batch = window.controlsPanel()->batchSlider()->slider();
+    const QCPRange y = decode->yAxis->range(), x = decode->xAxis->range();
+    const long long renders = grid->renders(), draws = grid->draws();
+    for (int step = 1; step <= 3; ++step) {
+        batch->setSliderPosition(batch->value() + 3);
+        window.document()->evaluateNow();
+        window.flushForScreenshot();
+    }
+    QCOMPARE(decode->yAxis->range(), y);
+    QCOMPARE(decode->xAxis->range(), x);
+    QVERIFY(grid->draws() >= draws + 3);
+    QCOMPARE(grid->renders(), renders);
+
+    // Every floor plot: what a user sees is, bit for bit, the grids stroked by QCustomPlot on each replot (the
+    // "gridLines" layer shown, the picture hidden), after steps that moved the axes too (the model size).
+    QSlider* size = window.controlsPanel()->modelSizeSlider()->slider();
+    size->setSliderPosition(size->value() + 5);
+    window.document()->evaluateNow();
+    window.flushForScreenshot();
+    for (views::PlotPanel* panel : window.plotPanels()) {
+        QCustomPlot* plot = panel->plot();
+        views::GridLayerCache* cache = views::GridLayerCache::find(plot);
+        QVERIFY(cache);
+        plot->replot();
+        const QImage shown = plot->grab().toImage();
+        cache->setVisible(false);
+        plot->layer(QStringLiteral("gridLines"))->setVisible(true);
+        plot->replot();
+        const QImage direct = plot->grab().toImage();
+        cache->setVisible(true);
+        plot->layer(QStringLiteral("gridLines"))->setVisible(false);
+        plot->replot();
+        QCOMPARE(shown.size(), direct.size());
+        const QPair<int, int> difference = imageDifference(shown, direct);
+        QVERIFY2(difference.second == 0,
+                 qPrintable(QStringLiteral("%1: %2 pixels differ, by up to %3").arg(plot->objectName()).arg(difference.second).arg(difference.first)));
+    }
+
+    // The second name hangs under the first: a first name on two lines moves it, and the names' picture is redrawn.
+    views::PinnedLayerCache* labels = views::PinnedLayerCache::find(decode, true);
+    QVERIFY(labels);
+    QList<QCPItemText*> names;
+    for (int i = 0; i < decode->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(decode->item(i)); text && text->objectName() == QLatin1String("baselineLabel"))
+            names.append(text);
+    QCOMPARE(names.size(), 3);
+    QVERIFY(names[1]->position->parentAnchor());
+    decode->replot();
+    const long long labelRenders = labels->renders();
+    const double below = names[1]->position->pixelPosition().y();
+    decode->replot();
+    QCOMPARE(labels->renders(), labelRenders);
+    names[0]->setText(names[0]->text() + QStringLiteral("\nsecond line"));
+    decode->replot();
+    QVERIFY(names[1]->position->pixelPosition().y() > below);
+    QCOMPARE(labels->renders(), labelRenders + 1);
+}
+
 void TestBaseline::nWayLiveColumnNeverClips()
 {
     MainWindow window(model::defaultScenario());

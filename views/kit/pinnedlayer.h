@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QDataStream>
 #include <QImage>
 #include <QPoint>
 
@@ -53,6 +54,11 @@ private:
     static QCPLayer* hiddenLayer(QCustomPlot* plot, const QString& name, const QString& host);
     /** What the pinned layer draws from; empty when it holds something the key cannot describe. */
     QByteArray key(double devicePixelRatio) const;
+    /** Writes where @p position puts its item: its pixel position, or, hung from an anchor of an item this key
+     *  describes, that anchor and its own coordinates (no pixelPosition(): see pinnedlayer.cpp). */
+    void writePosition(QDataStream& out, const QCPItemPosition* position) const;
+    /** True when @p anchor belongs to an item on the pinned layer (which the key describes). */
+    bool describedHere(const QCPItemAnchor* anchor) const;
     /** Strokes every visible child of the pinned layer with @p painter, as QCPLayer::draw() does. */
     void drawChildren(QCPPainter* painter) const;
 
