@@ -317,8 +317,10 @@ void MainWindow::refreshFloors()
     // while the window is hidden (the constructor's refresh): show() activates every layout at its
     // real size anyway, and these 50 requests activated them once more first (5.5 M instructions in
     // the constructor, 2.7 M of start-up in all: issue 16, ninth stop in docs/performance.md).
+    // Every level of the layouts, so that a plot resized by a taller title replots once, at its new
+    // size, and not once more in the next pass (issue 16, tenth stop).
     if (isVisible())
-        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        deliverLayoutRequests();
     for (PlotPanel* panel : plotPanels())
         panel->replotNow();
 }

@@ -36,6 +36,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
+#include <QStringList>
 #include <QSlider>
 #include <QThread>
 #include <QTimer>
@@ -105,6 +107,64 @@ public:
 private:
     QElapsedTimer& m_clock;
     QObject* m_frameWidget = nullptr;
+};
+
+/**
+ * RL_DEBUG_STEPS (issue 16, tenth stop): per step, the replots of each QCustomPlot in the window (afterReplot), the
+ * Resize events of plots (a resized plot replots in full a second time), and the LayoutRequest events delivered, with
+ * the widgets whose layout they activated (a LabelBox has none: it only compares heights). Installed on the application only when asked for.
+ */
+class LayoutWatch final : public QObject {
+public:
+    void watchPlots(QWidget* window)
+    {
+        for (QCustomPlot* plot : window->findChildren<QCustomPlot*>()) {
+            if (m_watched.contains(plot))
+                continue;
+            m_watched.append(plot);
+            QObject::connect(plot, &QCustomPlot::afterReplot, this, [this, plot] { m_replots[plot->objectName()] += 1; });
+        }
+    }
+    bool eventFilter(QObject* object, QEvent* event) override
+    {
+        if (event->type() == QEvent::LayoutRequest) {
+            ++layoutRequests;
+            // A widget with a layout activates it (QLayout::widgetEvent): the layouts laid out again.
+            if (object->isWidgetType() && static_cast<QWidget*>(object)->layout()) {
+                const QString name = object->objectName();
+                m_activated << (name.isEmpty() ? QString::fromLatin1(object->metaObject()->className()) : name);
+            }
+        }
+        else if (event->type() == QEvent::Resize && qobject_cast<QCustomPlot*>(object) && object->isWidgetType()
+                 && static_cast<QWidget*>(object)->isVisible())
+            m_resized.append(object->objectName());
+        return QObject::eventFilter(object, event);
+    }
+    void reset()
+    {
+        m_replots.clear();
+        m_resized.clear();
+        m_activated.clear();
+        layoutRequests = 0;
+    }
+    /** "replots decodePlot 1 ...; resized ...; layout requests N". */
+    QString summary() const
+    {
+        QStringList replots;
+        for (auto it = m_replots.cbegin(); it != m_replots.cend(); ++it)
+            replots << QStringLiteral("%1 %2").arg(it.key()).arg(it.value());
+        return QStringLiteral("replots [%1] resized [%2] layout requests %3, to layouts [%4]")
+            .arg(replots.join(QStringLiteral(", ")), m_resized.join(QStringLiteral(", ")))
+            .arg(layoutRequests)
+            .arg(m_activated.join(QStringLiteral(", ")));
+    }
+    int layoutRequests = 0;
+
+private:
+    QList<QObject*> m_watched;
+    QMap<QString, int> m_replots;
+    QStringList m_resized;
+    QStringList m_activated;
 };
 
 double percentile(std::vector<double> v, double p)
@@ -466,6 +526,12 @@ int main(int argc, char** argv)
     qint64 refreshedNs = -1; // debug: when the window's refresh after an evaluation returned
     QObject::connect(window.document(), &views::ScenarioDocument::evaluated, &app, [&] { refreshedNs = clock.nsecsElapsed(); });
     qint64 previousStepNs = clock.nsecsElapsed();
+    const bool debugSteps = qEnvironmentVariableIsSet("RL_DEBUG_STEPS");
+    LayoutWatch layoutWatch;
+    if (debugSteps) {
+        layoutWatch.watchPlots(&window);
+        app.installEventFilter(&layoutWatch);
+    }
     for (const auto& [name, control] : sliders) {
         if (!only.isEmpty() && !only.contains(name))
             continue;
@@ -497,6 +563,7 @@ int main(int argc, char** argv)
             previousStepNs = start;
             slider->setSliderPosition(position); // tracking: emits valueChanged as a drag does
             const long long paintsBefore = watch.paints;
+            layoutWatch.reset();
             watch.firstPaintNs = -1;
             refreshedNs = -1;
             planFramesAtResult = -1;
@@ -510,9 +577,10 @@ int main(int argc, char** argv)
                 sweepCpuSeconds += processCpuSeconds() - cpuBefore;
                 ++sweepSteps;
                 ms.push_back(*painted);
-                if (qEnvironmentVariableIsSet("RL_DEBUG_STEPS"))
-                    std::fprintf(stderr, "%s %d %.2f ms %lld paints refreshed %.2f first paint %.2f\n", qPrintable(name), position,
-                                 *painted, watch.paints - paintsBefore, (refreshedNs - start) / 1e6, (watch.firstPaintNs - start) / 1e6);
+                if (debugSteps)
+                    std::fprintf(stderr, "%s %d %.2f ms %lld paints refreshed %.2f first paint %.2f; %s\n", qPrintable(name), position,
+                                 *painted, watch.paints - paintsBefore, (refreshedNs - start) / 1e6, (watch.firstPaintNs - start) / 1e6,
+                                 qPrintable(layoutWatch.summary()));
             } else {
                 ++unchanged;
             }

@@ -36,6 +36,7 @@
 #include "views/floors/kvshareplot.h"
 #include "views/floors/numberspanel.h"
 #include "views/kit/plotpanel.h"
+#include "views/kit/valueslider.h"
 #include "views/floors/prefillplot.h"
 #include "document/scenariodocument.h"
 #include "document/scenariohistory.h"
@@ -105,6 +106,7 @@ private slots:
     void hiddenTabsAreBuiltOnFirstShow();
     void startUpReplotsEachFloorPlotOnce();
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
+    void modelSizeStepReplotsOnceAndLaysOutNoControls();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void comparisonBuiltInPresentationLooksAsOneBuiltBefore();
     void economicsFollowThePriceBox();
@@ -611,6 +613,85 @@ void TestMainWindow::startUpReplotsEachFloorPlotOnce()
     const auto decode = window.plotPanels().indexOf(window.decodePanel());
     QVERIFY(decode >= 0);
     QCOMPARE(replots[size_t(decode)]->count(), 2);
+}
+
+void TestMainWindow::modelSizeStepReplotsOnceAndLaysOutNoControls()
+{
+    // Issue 16, tenth stop: a model-size step replots each floor plot once, even the step where the weights stop fitting
+    // and every title grows by its warning (the plots then resized in the next event-loop pass, after the step's replot,
+    // and were replotted a second time at their new size); and it lays out none of the controls (the KV-heads slider's
+    // tick position and unit text laid the whole controls panel out again on every step).
+    struct LayoutCounter final : QObject {
+        QWidget* controls = nullptr;
+        int controlLayouts = 0; ///< LayoutRequests delivered to widgets with a layout inside the controls panel
+        QList<QObject*> plots;
+        int plotResizes = 0;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::LayoutRequest && watched->isWidgetType()) {
+                auto* widget = static_cast<QWidget*>(watched);
+                if (widget->layout() && (widget == controls || controls->isAncestorOf(widget)))
+                    ++controlLayouts;
+            } else if (event->type() == QEvent::Resize && plots.contains(watched)) {
+                ++plotResizes;
+            }
+            return QObject::eventFilter(watched, event);
+        }
+    } counter;
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    counter.controls = window.controlsPanel();
+    std::vector<std::unique_ptr<QSignalSpy>> replots;
+    for (ridgeline::views::PlotPanel* panel : window.plotPanels()) {
+        replots.push_back(std::make_unique<QSignalSpy>(panel->plot(), &QCustomPlot::afterReplot));
+        counter.plots.append(panel->plot());
+    }
+    qApp->installEventFilter(&counter);
+    QSlider* slider = window.controlsPanel()->modelSizeSlider()->slider();
+    ScenarioDocument* document = window.document();
+    const int lo = slider->minimum(), hi = slider->maximum();
+    bool warned = false;
+    int quietSteps = 0; // steps that change neither the note's visibility nor the preset shown
+    auto* note = window.findChild<QLabel*>(QStringLiteral("modelSizeNoteLabel"));
+    auto* presetCombo = window.findChild<QComboBox*>(QStringLiteral("modelPresetCombo"));
+    auto* kvUnit = window.findChild<QLabel*>(QStringLiteral("kvHeadsUnit"));
+    QVERIFY(note && presetCombo && kvUnit);
+    for (int step = 1; step <= 16; ++step) {
+        const int position = lo + (hi - lo) * step / 16;
+        std::vector<qsizetype> before;
+        for (const auto& spy : replots)
+            before.push_back(spy->count());
+        counter.controlLayouts = 0;
+        const bool noteShown = note->isVisible();
+        const QString preset = presetCombo->currentText();
+        const QSize unitHint = kvUnit->sizeHint();
+        slider->setSliderPosition(position);
+        document->evaluateNow();
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+        for (size_t i = 0; i < replots.size(); ++i)
+            QVERIFY2(replots[i]->count() - before[i] == 1, qPrintable(QStringLiteral("%1 replotted %2 times at position %3")
+                                                                         .arg(window.plotPanels()[qsizetype(i)]->objectName())
+                                                                         .arg(replots[i]->count() - before[i])
+                                                                         .arg(position)));
+        // Unless the note under the slider ("H_kv 8 does not divide H ...") appeared or went, or the preset combo left
+        // the preset's name (the first step), or the KV-heads unit ("of 96: GQA") changed its size: the controls change
+        // their sizes there.
+        if (note->isVisible() == noteShown && presetCombo->currentText() == preset && kvUnit->sizeHint() == unitHint) {
+            ++quietSteps;
+            QVERIFY2(counter.controlLayouts == 0, qPrintable(QStringLiteral("%1 control layouts at position %2")
+                                                                 .arg(counter.controlLayouts)
+                                                                 .arg(position)));
+        }
+        warned = warned || !document->evaluation().capacity.weightsFit;
+    }
+    qApp->removeEventFilter(&counter);
+    QVERIFY(warned); // the sweep reached the step where the warning grows every title (the plots resized there)
+    QVERIFY(counter.plotResizes > 0);
+    QVERIFY2(quietSteps >= 4, qPrintable(QString::number(quietSteps)));
 }
 
 void TestMainWindow::hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison()

@@ -31,6 +31,7 @@
 #include "document/format.h"
 #include "views/kit/glossary.h"
 #include "views/kit/palette.h"
+#include "views/kit/plotpanel.h"
 #include "document/scenariodocument.h"
 #include "document/usercatalogue.h"
 #include "views/kit/valueslider.h"
@@ -436,7 +437,12 @@ QWidget* ControlsPanel::buildModelGroup()
     m_modelSizeNote->setWordWrap(true);
     m_modelSizeNote->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::error())));
     m_modelSizeNote->setVisible(false);
-    layout->addWidget(m_modelSizeNote);
+    // In a box, hidden with the note: while the note shows, its new text on each model-size step (H changes) laid the
+    // controls panel out again though its height stayed (issue 16, tenth stop in docs/performance.md).
+    auto* noteBox = new LabelBox(m_modelSizeNote, false, box);
+    noteBox->setObjectName(QStringLiteral("modelSizeNoteBox"));
+    noteBox->setVisible(false);
+    layout->addWidget(noteBox);
 
     m_kvHeads = new ValueSlider({QStringLiteral("kvHeads"), tr("KV heads H_kv"), QString(),
                                  tr("Key/value heads H_kv. The slider steps through the divisors of the query\n"
@@ -1056,6 +1062,7 @@ void ControlsPanel::syncFromScenario()
                                          .arg(s.model.heads)
                                          .arg(s.model.kvHeads));
         m_modelSizeNote->setVisible(changed);
+        m_modelSizeNote->parentWidget()->setVisible(changed); // its LabelBox
     }
 
     QString grouping;

@@ -70,12 +70,14 @@ LabelBox::LabelBox(QLabel* label, bool growOnly, QWidget* parent)
 
 QSize LabelBox::sizeHint() const
 {
-    return m_label->isHidden() ? QSize(0, 0) : m_label->sizeHint();
+    m_reportedHintPx = m_label->isHidden() ? QSize(0, 0) : m_label->sizeHint();
+    return m_reportedHintPx;
 }
 
 QSize LabelBox::minimumSizeHint() const
 {
-    return m_label->isHidden() ? QSize(0, 0) : m_label->minimumSizeHint();
+    m_reportedMinimumHintPx = m_label->isHidden() ? QSize(0, 0) : m_label->minimumSizeHint();
+    return m_reportedMinimumHintPx;
 }
 
 bool LabelBox::hasHeightForWidth() const
@@ -129,6 +131,15 @@ void LabelBox::showEvent(QShowEvent* event)
 
 void LabelBox::fit()
 {
+    if (!m_label->hasHeightForWidth()) {
+        // One line: the layout needs asking only when the hints it holds changed (none held yet: nothing to ask).
+        const QSize hint = m_label->isHidden() ? QSize(0, 0) : m_label->sizeHint();
+        const QSize minimum = m_label->isHidden() ? QSize(0, 0) : m_label->minimumSizeHint();
+        if ((m_reportedHintPx.isValid() && hint != m_reportedHintPx)
+            || (m_reportedMinimumHintPx.isValid() && minimum != m_reportedMinimumHintPx))
+            updateGeometry();
+        return;
+    }
     const int width = this->width();
     const int needed = m_label->isHidden() ? 0 : m_label->heightForWidth(width);
     const bool grow = m_growOnly && width == m_fittedWidth;
@@ -501,6 +512,31 @@ void PlotPanel::renderTitle()
     if (m_title->text() != html)
         m_title->setText(html);
     m_title->setAccessibleDescription(takeaway());
+}
+
+int deliverLayoutRequests(int maxPasses)
+{
+    // Counts the LayoutRequests a pass delivers: installed on the application only while the passes run.
+    struct Counter final : QObject {
+        int delivered = 0;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::LayoutRequest)
+                ++delivered;
+            return QObject::eventFilter(watched, event);
+        }
+    } counter;
+    QCoreApplication* app = QCoreApplication::instance();
+    app->installEventFilter(&counter);
+    int passes = 0;
+    for (; passes < maxPasses; ++passes) {
+        counter.delivered = 0;
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (counter.delivered == 0)
+            break;
+    }
+    app->removeEventFilter(&counter);
+    return passes;
 }
 
 QString weightsFitWarning(const model::Scenario& s, const model::Evaluation& e)

@@ -111,6 +111,10 @@ private:
  * With @p growOnly the box keeps the tallest height the label needed at the current width (reset
  * when the width changes): a takeaway alternating between two and three lines during a drag then
  * does not make the plot below it jump, resize and re-allocate its paint buffers on every step.
+ *
+ * A label without height-for-width (one line, not word-wrapped, e.g. a slider's unit) is compared by
+ * its size hints instead: the box asks its layout again only when the label's sizeHint() or
+ * minimumSizeHint() differs from the one it last reported to the layout (issue 16, tenth stop).
  */
 class LabelBox final : public QWidget {
 public:
@@ -145,6 +149,10 @@ private:
     bool m_cardFill = false;
     int m_fittedWidth = -1; ///< width (px) m_fittedHeight applies to
     int m_fittedHeight = 0; ///< height (px) the label needs (growOnly: needed so far) at m_fittedWidth
+    // The label's hints as last reported to the layout (sizeHint(), minimumSizeHint()), for a label without
+    // height-for-width; invalid until asked.
+    mutable QSize m_reportedHintPx;
+    mutable QSize m_reportedMinimumHintPx;
 };
 
 /**
@@ -312,6 +320,15 @@ private:
     QByteArray m_drawnInputs; ///< sameInputsAsDrawn(): the inputs of the last redraw
     long long m_redraws = 0;
 };
+
+/**
+ * Delivers every posted LayoutRequest, again and again until a pass delivers none, at most @p maxPasses passes; returns
+ * the passes that delivered one. QCoreApplication::sendPostedEvents() leaves the events posted while it runs for the next
+ * call, and a layout request climbs one level per pass (a title's box, its card, the floors' grid): with a single pass a
+ * title that grew resized its plot only in the next event-loop pass, after the step's replot, and the plot was replotted
+ * a second time at its new size (issue 16, tenth stop in docs/performance.md). Called before the step's replots.
+ */
+int deliverLayoutRequests(int maxPasses = 16);
 
 /**
  * "Does not fit: ..." when the weights (and activation reserve) do not fit the usable HBM per GPU

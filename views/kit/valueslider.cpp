@@ -10,6 +10,8 @@
 #include <QSignalBlocker>
 #include <QSlider>
 
+#include "views/kit/plotpanel.h"
+
 namespace ridgeline::views {
 
 namespace {
@@ -76,6 +78,9 @@ ValueSlider::ValueSlider(const Spec& spec, QWidget* parent)
     m_unit = new QLabel(m_spec.unit, this);
     m_unit->setObjectName(m_spec.name + QStringLiteral("Unit"));
     m_unit->setMinimumWidth(m_unit->fontMetrics().horizontalAdvance(QStringLiteral("tokens/s")));
+    // In a box: a new unit text of the same size (the KV-heads slider's "of 32: GQA", new on most model-size
+    // steps) repaints the label without laying the controls out again (issue 16, tenth stop).
+    auto* unitBox = new LabelBox(m_unit, false, this);
 
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName(m_spec.name + QStringLiteral("Slider"));
@@ -103,7 +108,7 @@ ValueSlider::ValueSlider(const Spec& spec, QWidget* parent)
     layout->setVerticalSpacing(2);
     layout->addWidget(m_label, 0, 0);
     layout->addWidget(m_spinBox, 0, 1);
-    layout->addWidget(m_unit, 0, 2);
+    layout->addWidget(unitBox, 0, 2);
     layout->addWidget(m_slider, 1, 0, 1, 3);
     layout->setColumnStretch(0, 1);
 
@@ -138,7 +143,11 @@ void ValueSlider::configureSliderRange()
         m_slider->setSingleStep(1);
         m_slider->setPageStep(std::max(1, count / 4));
         m_slider->setTickInterval(1);
-        m_slider->setTickPosition(count <= 32 ? QSlider::TicksBelow : QSlider::NoTicks);
+        // QSlider::setTickPosition() calls updateGeometry() even for the position it has: the KV-heads slider's
+        // allowed values change on every model-size step, which laid the controls out again each time (issue 16,
+        // tenth stop in docs/performance.md).
+        if (const auto ticks = count <= 32 ? QSlider::TicksBelow : QSlider::NoTicks; m_slider->tickPosition() != ticks)
+            m_slider->setTickPosition(ticks);
         break;
     }
     }

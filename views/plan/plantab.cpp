@@ -1667,6 +1667,10 @@ void PlanTab::showResult(bool deferTables)
     m_plot->setResult(request, result, drawn);
     m_plot->showTakeaway(result.takeaway.empty() ? tr("No plan meets both SLOs at %1 req/s.").arg(format::number(request.load.requestsPerSecond, 3))
                                                  : QString::fromStdString(result.takeaway));
+    // A takeaway that needs another line resizes the plot: laid out now, before the replot setResult() queued, so the
+    // plot is replotted once, at its new size, not once at the old size and again after the resize (issue 16, tenth stop).
+    if (isVisible())
+        deliverLayoutRequests();
     m_drawn = std::move(drawn);
     m_withPlans = std::move(withPlans);
     // The tables cost two frames and more (a few hundred rows, their widths measured): a queued search (a slider step,
