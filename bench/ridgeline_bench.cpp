@@ -57,6 +57,7 @@
 #include "model/cost/costmodel.h"
 #include "views/controls/controlspanel.h"
 #include "views/floors/numberspanel.h"
+#include "views/kit/fontsetup.h"
 #include "views/kit/plotpanel.h"
 #include "document/scenariodocument.h"
 #include "views/kit/valueslider.h"
@@ -344,6 +345,7 @@ int main(int argc, char** argv)
         if (std::string(argv[i]) == "--load")
             loadProcesses = std::clamp(std::atoi(argv[i + 1]), 0, 64);
     CompetingLoad load(loadProcesses);
+    views::startFontSetUp(); // as app::run() does before QApplication
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+namespace ridgeline::views {
+
+/**
+ * Starts fontconfig's set-up (FcInit(): its configuration files parsed, the font cache files mapped) on a
+ * thread of its own and returns at once, so that it runs while the libraries' start, QApplication and the
+ * window's widgets take the main thread. The window's first measured text otherwise pays it on the main
+ * thread (about 24 M instructions, 8 % of start-up: docs/performance.md, issue 16, tenth stop). Call it once,
+ * as early as possible, before QApplication; later calls do nothing. Qt's own FcInit() then finds the
+ * configuration loaded. Without fontconfig (another platform) it does nothing. Thread-safe: fontconfig
+ * publishes its configuration with an atomic compare-and-swap, so a Qt call that comes first loses nothing.
+ */
+void startFontSetUp();
+
+/**
+ * Waits until the set-up startFontSetUp() started has finished (at once if it was never started or is done),
+ * so that the main thread does not parse the same configuration beside it. Call it before the first text is
+ * measured.
+ */
+void waitForFontSetUp();
+
+} // namespace ridgeline::views
