@@ -60,4 +60,11 @@ void waitForFontSetUp()
         s.thread.join();
 }
 
+bool isFontSetUpPending()
+{
+    SetUp& s = setUp();
+    const std::lock_guard lock(s.mutex);
+    return s.thread.joinable();
+}
+
 } // namespace ridgeline::views

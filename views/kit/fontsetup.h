@@ -21,4 +21,7 @@ void startFontSetUp();
  */
 void waitForFontSetUp();
 
+/** Whether a set-up startFontSetUp() started has not yet been waited for (false without fontconfig). For tests. */
+bool isFontSetUpPending();
+
 } // namespace ridgeline::views
