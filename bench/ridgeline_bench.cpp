@@ -345,9 +345,9 @@ int main(int argc, char** argv)
         if (std::string(argv[i]) == "--load")
             loadProcesses = std::clamp(std::atoi(argv[i + 1]), 0, 64);
     CompetingLoad load(loadProcesses);
-    views::startFontSetUp(); // as app::run() does before QApplication
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    views::startFontSetUp(); // as app::run() does before QApplication; after the last setenv (fontconfig reads the environment)
     QApplication app(argc, argv);
     // RL_DEBUG_STARTUP=1: where start-up's wall time goes (ms from process start at each checkpoint, on stderr;
     // oneplot_startup prints the same checkpoints).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/fontsetup.h"
 
+#include <cstdlib>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -44,6 +45,9 @@ void startFontSetUp()
     if (s.started)
         return;
     s.started = true;
+    // QApplication unsets these beside the thread's getenv() (fontsetup.h): no thread then.
+    if (std::getenv("DESKTOP_STARTUP_ID") != nullptr || std::getenv("XDG_ACTIVATION_TOKEN") != nullptr)
+        return;
     try {
         s.thread = std::thread([] { FcInit(); });
     } catch (const std::system_error&) {

@@ -8,8 +8,13 @@ namespace ridgeline::views {
  * thread of its own and returns at once, so that it runs while the libraries' start, QApplication and the
  * window's widgets take the main thread. The window's first measured text otherwise pays it on the main
  * thread (about 24 M instructions, 8 % of start-up: docs/performance.md, issue 16, tenth stop). Call it once,
- * as early as possible, before QApplication; later calls do nothing. Qt's own FcInit() then finds the
- * configuration loaded. Without fontconfig (another platform) it does nothing. Thread-safe: fontconfig
+ * before QApplication and after the program's last setenv(); later calls do nothing. Qt's own FcInit() then
+ * finds the configuration loaded. Without fontconfig (another platform) it does nothing.
+ *
+ * The thread reads the environment (fontconfig's getenv() of HOME, XDG_*, FONTCONFIG_*), and glibc's
+ * setenv() / unsetenv() are not safe beside getenv(): a variable can be skipped. Qt unsets DESKTOP_STARTUP_ID
+ * (xcb) and XDG_ACTIVATION_TOKEN (Wayland) while QApplication starts, so with either set (a launch from a
+ * desktop's launcher) no thread is started and Qt does the set-up as before. Thread-safe otherwise: fontconfig
  * publishes its configuration with an atomic compare-and-swap, so a Qt call that comes first loses nothing.
  */
 void startFontSetUp();
