@@ -36,7 +36,6 @@
 #include "model/analysis/triage.h"
 #include "model/cost/scenariokeys.h"
 #include "views/calibration/calibrationtab.h"
-#include "views/kit/fontsetup.h"
 #include "views/plan/plantab.h"
 #include "document/baseline.h"
 #include "document/scenariodocument.h"
@@ -963,8 +962,6 @@ int run(int argc, char** argv)
     const bool noDisplay = !headless && !wantsScreenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")
                            && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
 
-    if (!headless && !noDisplay)
-        views::startFontSetUp(); // fontconfig's set-up beside QApplication's and the window's (docs/performance.md)
     std::unique_ptr<QCoreApplication> app;
     if (headless || noDisplay)
         app = std::make_unique<QCoreApplication>(argc, argv);

@@ -42,7 +42,6 @@
 #include "views/controls/devicedialog.h"
 #include "views/floors/decodeplot.h"
 #include "document/format.h"
-#include "views/kit/fontsetup.h"
 #include "views/kit/glossary.h"
 #include "views/controls/hardwarecataloguedialog.h"
 #include "views/floors/kvshareplot.h"
@@ -178,9 +177,6 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     auto* floors = new QWidget;
     auto* grid = new QGridLayout(floors);
     grid->setSpacing(8);
-    // The tabs measure the window's first text: fontconfig's set-up, started on a thread before QApplication
-    // (startFontSetUp()), finishes first, so that Qt does not parse the same configuration beside it.
-    waitForFontSetUp();
     m_whatIfs = new WhatIfTabs(m_document, floors); // tab 1 = the grid below; issue 4's what-ifs after it
     // In a scroll area: a window narrower or shorter than the tabs' minimum (1024 x 700 beside the
     // controls) scrolls them instead of growing past the screen (issue 17).

@@ -57,7 +57,6 @@
 #include "model/cost/costmodel.h"
 #include "views/controls/controlspanel.h"
 #include "views/floors/numberspanel.h"
-#include "views/kit/fontsetup.h"
 #include "views/kit/plotpanel.h"
 #include "document/scenariodocument.h"
 #include "views/kit/valueslider.h"
@@ -347,7 +346,6 @@ int main(int argc, char** argv)
     CompetingLoad load(loadProcesses);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    views::startFontSetUp(); // as app::run() does before QApplication; after the last setenv (fontconfig reads the environment)
     QApplication app(argc, argv);
     // RL_DEBUG_STARTUP=1: where start-up's wall time goes (ms from process start at each checkpoint, on stderr;
     // oneplot_startup prints the same checkpoints).

@@ -35,7 +35,6 @@
 #include "views/whatifs/kvfitplot.h"
 #include "views/floors/kvshareplot.h"
 #include "views/floors/numberspanel.h"
-#include "views/kit/fontsetup.h"
 #include "views/kit/plotpanel.h"
 #include "views/floors/prefillplot.h"
 #include "document/scenariodocument.h"
@@ -106,7 +105,6 @@ private slots:
     void hiddenTabsAreBuiltOnFirstShow();
     void startUpReplotsEachFloorPlotOnce();
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
-    void windowWaitsForTheFontSetUpThread();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void comparisonBuiltInPresentationLooksAsOneBuiltBefore();
     void economicsFollowThePriceBox();
@@ -613,23 +611,6 @@ void TestMainWindow::startUpReplotsEachFloorPlotOnce()
     const auto decode = window.plotPanels().indexOf(window.decodePanel());
     QVERIFY(decode >= 0);
     QCOMPARE(replots[size_t(decode)]->count(), 2);
-}
-
-void TestMainWindow::windowWaitsForTheFontSetUpThread()
-{
-    // Issue 16, tenth stop: fontconfig's set-up runs on a thread started before QApplication (app::run() and
-    // ridgeline_bench); the window joins it before it measures its first text, so that Qt never parses the
-    // configuration beside it and no thread is left running behind the window.
-    qunsetenv("DESKTOP_STARTUP_ID"); // with these set no thread is started (views/kit/fontsetup.h)
-    qunsetenv("XDG_ACTIVATION_TOKEN");
-    ridgeline::views::startFontSetUp();
-#ifdef Q_OS_LINUX // fontconfig there (Qt Gui's font database uses it)
-    QVERIFY(ridgeline::views::isFontSetUpPending());
-#endif
-    MainWindow window(model::defaultScenario());
-    QVERIFY(!ridgeline::views::isFontSetUpPending());
-    ridgeline::views::startFontSetUp(); // once per process: a second call starts nothing
-    QVERIFY(!ridgeline::views::isFontSetUpPending());
 }
 
 void TestMainWindow::hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison()
