@@ -61,6 +61,7 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    const double appMs = double(clock.nsecsElapsed()) / 1e6;
 
     QMainWindow window;
     auto* plot = new QCustomPlot(&window);
@@ -109,8 +110,17 @@ int main(int argc, char** argv)
             loop.quit();
     });
     QTimer::singleShot(5000, &loop, &QEventLoop::quit);
+    const double builtMs = double(clock.nsecsElapsed()) / 1e6;
     window.show();
+    const double shownMs = double(clock.nsecsElapsed()) / 1e6;
     loop.exec();
+    // RL_DEBUG_STARTUP=1: the checkpoints ridgeline_bench prints with it (ms from process start, on stderr).
+    if (qEnvironmentVariableIsSet("RL_DEBUG_STARTUP"))
+        std::fprintf(stderr,
+                     "start-up checkpoints (ms from process start): main %.1f, QApplication %.1f, window built %.1f, "
+                     "shown %.1f, first paint done %.1f\n",
+                     ageAtMain * 1e3, ageAtMain * 1e3 + appMs, ageAtMain * 1e3 + builtMs, ageAtMain * 1e3 + shownMs,
+                     ageAtMain * 1e3 + double(lastPaintNs) / 1e6);
     std::printf("start-up to first painted window: %.0f ms (%.0f ms before main)\n",
                 ageAtMain * 1e3 + double(lastPaintNs) / 1e6, ageAtMain * 1e3);
     return counter.paints > 0 ? 0 : 1;

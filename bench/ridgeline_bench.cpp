@@ -412,6 +412,10 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    // RL_DEBUG_STARTUP=1: where start-up's wall time goes (ms from process start at each checkpoint, on stderr;
+    // oneplot_startup prints the same checkpoints).
+    const bool debugStartup = qEnvironmentVariableIsSet("RL_DEBUG_STARTUP");
+    const double appMs = double(clock.nsecsElapsed()) / 1e6;
     int steps = 500;
     int spacingMs = views::ScenarioDocument::kDefaultMinimumIntervalMs + 1;
     QString jsonPath;
@@ -445,7 +449,9 @@ int main(int argc, char** argv)
     }
 
     // Start-up: process start to the first painted window.
+    const double beforeWindowMs = double(clock.nsecsElapsed()) / 1e6;
     app::MainWindow window(model::defaultScenario());
+    const double windowMs = double(clock.nsecsElapsed()) / 1e6;
     PaintWatch watch(clock);
     window.resize(1600, 1000);
     for (views::PlotPanel* panel : window.plotPanels())
@@ -455,8 +461,15 @@ int main(int argc, char** argv)
         watch.watch(&window); // every widget of the window, to see what a step repaints
     watch.setFrameWidget(window.plotPanels().first()->plot());
     window.show();
+    const double shownMs = double(clock.nsecsElapsed()) / 1e6;
     settle(window.document(), watch, clock, 0);
     const double startupMs = ageAtMain * 1e3 + double(watch.lastPaintNs) / 1e6;
+    if (debugStartup)
+        std::fprintf(stderr,
+                     "start-up checkpoints (ms from process start): main %.1f, QApplication %.1f, window built %.1f "
+                     "(constructor %.1f), shown %.1f, first paint done %.1f\n",
+                     ageAtMain * 1e3, ageAtMain * 1e3 + appMs, ageAtMain * 1e3 + windowMs, windowMs - beforeWindowMs,
+                     ageAtMain * 1e3 + shownMs, startupMs);
     // Under callgrind: the first dump holds start-up (process start to the first painted window, and
     // the 2 ms quiet wait), comparable with oneplot_startup's whole run.
     RL_CALLGRIND_DUMP("start-up");

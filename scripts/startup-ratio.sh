@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Start-up against the one-plot app (issue 16, target <= 1.2x): runs bench/oneplot_startup and
+# `bench/ridgeline_bench --steps 2 --slider batch` in turn, N times each, alternating (so that both see the same
+# load), and prints each program's start-up times ("start-up to first painted window", ms: process start to the
+# end of the event-loop pass that painted the window), their medians, the ratio of the medians, and the
+# machine's load average before and after. Offscreen by default; --xvfb runs both under xvfb-run (the xcb
+# platform) when xvfb-run exists. Wall time on a shared machine is noisy: compare runs made at the same load.
+# Usage: scripts/startup-ratio.sh [--xvfb] [BUILD_DIR [N]]      (BUILD_DIR default build, N default 15)
+set -euo pipefail
+
+xvfb=0
+if [ "${1:-}" = "--xvfb" ]; then
+  xvfb=1
+  shift
+fi
+build=${1:-build}
+runs=${2:-15}
+for program in "$build/bench/oneplot_startup" "$build/bench/ridgeline_bench"; do
+  if [ ! -x "$program" ]; then
+    echo "startup-ratio.sh: $program not found (build the project first, or give its build directory)" >&2
+    exit 2
+  fi
+done
+if [ "$xvfb" = 1 ] && ! command -v xvfb-run >/dev/null; then
+  echo "startup-ratio.sh: --xvfb given but xvfb-run is not installed" >&2
+  exit 2
+fi
+
+# One run of a program; prints its start-up in ms (the number before " ms" on the start-up line).
+run_once() {
+  local out
+  if [ "$xvfb" = 1 ]; then
+    out=$(QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1920x1200x24" "$@" 2>&1)
+  else
+    out=$(QT_QPA_PLATFORM=offscreen "$@" 2>&1)
+  fi
+  sed -n 's/.*start-up to first painted window: \([0-9]*\) ms.*/\1/p' <<<"$out" | head -n 1
+}
+
+median() { # numbers on one line -> their median (mean of the middle two for an even count)
+  tr ' ' '\n' | grep -v '^$' | sort -n | awk '{v[NR] = $1} END {if (NR == 0) exit 1;
+    if (NR % 2) print v[(NR + 1) / 2]; else printf "%g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+one=""
+rl=""
+for _ in $(seq "$runs"); do
+  one="$one $(run_once "$build/bench/oneplot_startup")"
+  rl="$rl $(run_once "$build/bench/ridgeline_bench" --steps 2 --slider batch)"
+done
+echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+one_median=$(median <<<"$one")
+rl_median=$(median <<<"$rl")
+echo "one-plot app (ms):$one"
+echo "ridgeline (ms):   $rl"
+echo "medians: one-plot $one_median ms, ridgeline $rl_median ms, ratio $(awk -v a="$rl_median" -v b="$one_median" 'BEGIN {printf "%.2f", a / b}')x"
