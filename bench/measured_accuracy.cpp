@@ -7,13 +7,14 @@
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
 // sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
 // prefilled per step (serving.max_prefills_per_step, BenchmarkFitOptions::fitPrefillLimit) the same way, where a fit's
-// points hold two prompt lengths. --only runs one of the calibrated columns (the others print as nan). --residuals lists every held-out point's
-// measured and predicted ITL and TTFT under its fit. --random-client-starts starts each steady-state closed loop's
+// points hold two prompt lengths; --fit-kv-reserve the runtime reserve per GPU kept out of the KV cache
+// (serving.activation_reserve_bytes, 0 to 20 GB, BenchmarkFitOptions::fitKvReserve) the same way. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
+// ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
 // (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise. --no-frontend keeps the serial
@@ -151,6 +152,37 @@ std::string budgetText(const BenchmarkFitResult& fit)
         }
         t += ")";
     }
+    if (fit.kvReserveGb.fitted || !fit.kvReserveCosts.empty()) {
+        t += ", " + coefficient("runtime reserve", fit.kvReserveGb, " GB per GPU") + " (training cost:";
+        for (const auto& [gb, cost] : fit.kvReserveCosts) {
+            char b[48];
+            std::snprintf(b, sizeof b, " %g: %.3g", gb, cost);
+            t += b;
+        }
+        t += ")";
+    }
+    return t;
+}
+
+/** One point's measured and predicted ITL and TTFT with their relative residuals, one line. */
+std::string residualLine(const BenchmarkPoint& p, const std::optional<ComparedLatency>& itl, const std::optional<ComparedLatency>& ttft)
+{
+    char b[200];
+    std::snprintf(b, sizeof b, "        ISL %6.0f OSL %5.0f N %4.0f  ITL %7.2f -> %7.2f (%+6.1f %%)  TTFT %9.1f -> %9.1f (%+6.1f %%)\n",
+                  p.inputTokens, p.outputTokens, p.concurrency, itl ? itl->measuredMs : NAN, itl ? itl->predictedMs : NAN,
+                  itl ? 100 * itl->residual : NAN, ttft ? ttft->measuredMs : NAN, ttft ? ttft->predictedMs : NAN,
+                  ttft ? 100 * ttft->residual : NAN);
+    return b;
+}
+
+/** residualLine() for every point of @p points predicted with @p s. */
+std::string residualLines(const Scenario& s, const std::vector<BenchmarkPoint>& points, const BenchmarkOptions& o)
+{
+    std::string t;
+    const std::vector<PointPrediction> r = predictBenchmarks(s, points, o);
+    for (size_t i = 0; i < points.size(); ++i)
+        if (r[i].error.empty())
+            t += residualLine(points[i], compareItl(points[i], r[i].prediction), compareTtft(points[i], r[i].prediction));
     return t;
 }
 
@@ -183,14 +215,8 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
                 const auto itl = compareItl(test[i], r[i].prediction);
                 const auto ttft = compareTtft(test[i], r[i].prediction);
                 m.add(itl, ttft);
-                if (g_residuals) {
-                    char b[200];
-                    std::snprintf(b, sizeof b, "        ISL %6.0f OSL %5.0f N %4.0f  ITL %7.2f -> %7.2f (%+6.1f %%)  TTFT %9.1f -> %9.1f (%+6.1f %%)\n",
-                                  test[i].inputTokens, test[i].outputTokens, test[i].concurrency, itl ? itl->measuredMs : NAN,
-                                  itl ? itl->predictedMs : NAN, itl ? 100 * itl->residual : NAN, ttft ? ttft->measuredMs : NAN,
-                                  ttft ? ttft->predictedMs : NAN, ttft ? 100 * ttft->residual : NAN);
-                    fits += b;
-                }
+                if (g_residuals)
+                    fits += residualLine(test[i], itl, ttft);
             }
     }
     return m;
@@ -235,6 +261,8 @@ int main(int argc, char** argv)
             priorSigmaScale = std::atof(argv[++arg]);
         else if (std::strcmp(argv[arg], "--fit-token-budget") == 0)
             fo.fitTokenBudget = true;
+        else if (std::strcmp(argv[arg], "--fit-kv-reserve") == 0)
+            fo.fitKvReserve = true;
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
             fo.fitPrefillLimit = true;
         else if (std::strcmp(argv[arg], "--no-frontend") == 0)
@@ -262,7 +290,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
         return 2;
     }
@@ -366,12 +394,16 @@ int main(int argc, char** argv)
         const Mape atPlanning = score(planning, file.points, engine);
         BenchmarkFitResult fit;
         Mape inSample;
+        std::string inSampleResiduals;
         if (!column("in-sample"))
             ;
         else if (const std::string e = calibrateBenchmark(floor, file.points, setFo, fit); !e.empty())
             std::fprintf(stderr, "%s: fit failed: %s\n", qPrintable(name), e.c_str());
-        else
+        else {
             inSample = score(fit.calibrated, file.points, engine);
+            if (g_residuals) // the in-sample fit's residual per point, as the held-out columns list theirs
+                inSampleResiduals = residualLines(fit.calibrated, file.points, engine);
+        }
         std::string concFits, islFits;
         const Mape byConcurrency = !column("concurrency") ? Mape{}
                                    : heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.concurrency; }),
@@ -394,6 +426,7 @@ int main(int argc, char** argv)
                    + std::to_string(fit.evaluations) + " evaluations\n";
         for (const std::string& n : fit.notes)
             details += "    note: " + n + "\n";
+        details += inSampleResiduals;
         details += "  halves by concurrency:\n" + concFits + "  halves by prompt length:\n" + islFits;
     }
     std::printf("\nFits (value +- standard error from the Jacobian):\n%s", details.c_str());

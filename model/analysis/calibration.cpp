@@ -981,7 +981,10 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             r.notes.push_back("in-flight TTFT at fewer than two prompt lengths: the prompt limit per step cannot be told from the "
                               "token budget; not fitted (kept at the scenario's value, 0: no limit)");
     }
-    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit) {
+    const bool searchKvReserve = options.fitKvReserve && inFlight && options.kvReserveStepGb > 0 && options.maxKvReserveGb >= 0;
+    if (options.fitKvReserve && !inFlight)
+        r.notes.push_back("static batches only: no request queues for KV; the runtime reserve is not fitted");
+    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve) {
         // The budget and the prompt limit are discrete engine settings (powers of two, as engines are built with): at the
         // parameters fitted so far, score every candidate on the fitted points (never on any other), keep the best (the
         // budget first, then the limit at that budget), refit the continuous parameters there; until both stay (at most
@@ -1027,6 +1030,28 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 limit = best;
                 base.serving.maxPrefillsPerStep = limit;
             }
+            if (searchKvReserve) {
+                // The runtime reserve per GPU: where the KV capacity ends (and requests start to queue) at these parameters.
+                r.kvReserveCosts.clear();
+                const double before = base.serving.activationReserveBytes;
+                double best = before, bestCost = std::numeric_limits<double>::infinity();
+                const int steps = int(std::floor(options.maxKvReserveGb / options.kvReserveStepGb + 1e-9));
+                for (int k = 0; k <= steps; ++k) {
+                    const double gb = k * options.kvReserveStepGb;
+                    Scenario at = base;
+                    at.serving.activationReserveBytes = gb * 1e9;
+                    const Residuals res = evaluate(at, x);
+                    ++r.evaluations;
+                    const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
+                    r.kvReserveCosts.emplace_back(gb, c);
+                    if (c < bestCost) { // ties keep the smaller reserve
+                        best = gb * 1e9;
+                        bestCost = c;
+                    }
+                }
+                changed = changed || best != before;
+                base.serving.activationReserveBytes = best;
+            }
             if (!changed)
                 break;
             levenbergMarquardt();
@@ -1058,6 +1083,38 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 if (cov(Eigen::Index(k), Eigen::Index(k)) >= 0)
                     se[size_t(freeAt[k])] = std::sqrt(cov(Eigen::Index(k), Eigen::Index(k)));
         }
+    }
+    if (searchKvReserve && !r.kvReserveCosts.empty()) {
+        // The reserve's standard error from the profile of the training cost S around the best candidate: near a minimum
+        // S ~ S_min + (S'' / 2) (g - g0)^2 and S'' = 2 / var x s^2, so SE = sqrt(2 s^2 / S''), s^2 = S_min / (n - p).
+        const auto& c = r.kvReserveCosts;
+        // Flat: every candidate the simulator can run (a reserve that leaves no room for one request cannot) scores the same.
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        size_t at = 0;
+        for (size_t k = 0; k < c.size(); ++k) {
+            if (std::isfinite(c[k].second)) {
+                lo = std::min(lo, c[k].second);
+                hi = std::max(hi, c[k].second);
+            }
+            if (c[k].first * 1e9 == base.serving.activationReserveBytes)
+                at = k;
+        }
+        Coefficient g{base.serving.activationReserveBytes / 1e9, std::nullopt, hi > lo};
+        const Eigen::Index dofReserve = totalRows - Eigen::Index(freeAt.size()) - 1;
+        if (g.fitted && at > 0 && at + 1 < c.size() && dofReserve > 0 && std::isfinite(c[at - 1].second) && std::isfinite(c[at + 1].second)) {
+            const double h = options.kvReserveStepGb;
+            const double curvature = (c[at - 1].second - 2 * c[at].second + c[at + 1].second) / (h * h);
+            const double s2 = c[at].second / double(dofReserve);
+            if (curvature > 0)
+                g.standardError = std::sqrt(2 * s2 / curvature);
+        }
+        if (!g.fitted)
+            r.notes.push_back("serving.activation_reserve_bytes: every candidate scores the same (no fitted point reaches the KV "
+                              "capacity); kept at " + messageNumber(g.value) + " GB per GPU");
+        else if (!g.standardError)
+            r.notes.push_back("serving.activation_reserve_bytes = " + messageNumber(g.value) + " GB per GPU: at the end of its range "
+                              "(0 to " + messageNumber(options.maxKvReserveGb) + " GB) or the cost is flat there; no standard error");
+        r.kvReserveGb = g;
     }
     Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
                                       &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs,

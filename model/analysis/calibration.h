@@ -104,6 +104,13 @@ struct BenchmarkFitOptions {
      *  continuous fit (docs/cost-model.md, "Prefills per step"). Off: the scenario's value (0: no limit). */
     bool fitPrefillLimit = false;
     int maxPrefillLimit = 128; ///< prompts, the search's largest candidate
+    /** Also fit the runtime reserve per GPU that the engine keeps out of its KV cache (serving.activation_reserve_bytes:
+     *  activations, workspaces, CUDA graphs, the runtime's buffers), which sets where the KV capacity ends and requests
+     *  queue: a discrete search over 0 to maxKvReserveGb in kvReserveStepGb steps, on the fitted points only (never on
+     *  held-out ones), alternating with the token budget's search and the continuous fit (docs/cost-model.md, "TTFT on
+     *  the in-flight sets"). Off: the scenario's value (0 unless it states one). */
+    bool fitKvReserve = false;
+    double maxKvReserveGb = 20, kvReserveStepGb = 1; ///< GB (1e9 bytes) per GPU: the search's physical range and resolution
     /** Fit the serial front end (efficiency.frontend_serial_ms) where the points allow it (TTFT under in-flight load);
      *  false keeps the scenario's value (measured_accuracy --no-frontend: the table without it, for comparison). */
     bool fitFrontend = true;
@@ -143,6 +150,12 @@ struct BenchmarkFitResult {
     int prefillLimit = -1;
     /** The prompt-limit search: each candidate (0: no limit) with its training cost, as tokenBudgetCosts; empty when not fitted. */
     std::vector<std::pair<int, double>> prefillLimitCosts;
+    /** Fitted runtime reserve per GPU, GB (serving.activation_reserve_bytes / 1e9), with BenchmarkFitOptions::fitKvReserve:
+     *  the best candidate of the search, its standard error from the curvature of the training cost S over the candidates
+     *  next to it (s^2 = S / (n - p), SE = sqrt(2 s^2 / S'')); none at either end of the range or where S is flat there.
+     *  fitted false: not searched, or no fitted point reaches the KV capacity (every candidate scores the same). */
+    Coefficient kvReserveGb;
+    std::vector<std::pair<double, double>> kvReserveCosts; ///< the reserve search: each candidate (GB per GPU) with its training cost
     int itlPoints = 0, ttftPoints = 0;
     double itlMapeBefore = 0, itlMapeAfter = 0, ttftMapeBefore = 0, ttftMapeAfter = 0;
     int iterations = 0, evaluations = 0;
