@@ -11,20 +11,6 @@ namespace {
 const QString kGridLinesLayer = QStringLiteral("gridLines");
 const QString kCacheName = QStringLiteral("gridLayerCache");
 
-/** QCPLayer::draw() for one layerable, from outside QCustomPlot's friends (as in pinnedlayer.cpp). */
-struct LayerableAccess : QCPLayerable {
-    /** The clip QCPLayer::draw() gives @p child: its clipRect() moved one pixel up. */
-    static QRect drawClipOf(const QCPLayerable* child) { return (child->*(&LayerableAccess::clipRect))().translated(0, -1); }
-    static void drawOne(QCPLayerable* child, QCPPainter* painter)
-    {
-        painter->save();
-        painter->setClipRect(drawClipOf(child));
-        (child->*(&LayerableAccess::applyDefaultAntialiasingHint))(painter);
-        (child->*(&LayerableAccess::draw))(painter);
-        painter->restore();
-    }
-};
-
 /** The sub-tick positions QCPGrid::drawSubGridLines() reads (protected in QCPAxis, no getter). */
 struct AxisAccess : QCPAxis {
     static const QVector<double>& subTicks(const QCPAxis* axis) { return axis->*(&AxisAccess::mSubTickVector); }
@@ -59,15 +45,9 @@ GridLayerCache* GridLayerCache::find(const QCustomPlot* plot)
 }
 
 GridLayerCache::GridLayerCache(QCustomPlot* plot, QCPLayer* lines)
-    : QCPLayerable(plot, QStringLiteral("grid"))
-    , m_lines(lines)
+    : LayerImageCache(plot, QStringLiteral("grid"), lines)
 {
     setObjectName(kCacheName);
-}
-
-void GridLayerCache::applyDefaultAntialiasingHint(QCPPainter* /*painter*/) const
-{
-    // Each grid sets its own hints when the picture is drawn; the picture is blended 1:1.
 }
 
 bool GridLayerCache::shown(const QCPLayerable* grid)
@@ -83,7 +63,7 @@ QByteArray GridLayerCache::key(double devicePixelRatio) const
     QDataStream out(&key, QIODevice::WriteOnly);
     out << mParentPlot->viewport() << devicePixelRatio << int(mParentPlot->antialiasedElements())
         << int(mParentPlot->notAntialiasedElements());
-    for (QCPLayerable* child : m_lines->children()) {
+    for (QCPLayerable* child : hiddenLayer()->children()) {
         auto* grid = qobject_cast<QCPGrid*>(child);
         if (!grid)
             return QByteArray(); // something the key cannot describe: redraw every time
@@ -94,7 +74,7 @@ QByteArray GridLayerCache::key(double devicePixelRatio) const
         if (!axis)
             return QByteArray();
         out << grid->pen() << grid->subGridPen() << grid->zeroLinePen() << grid->subGridVisible() << grid->antialiased()
-            << grid->antialiasedSubGrid() << grid->antialiasedZeroLine() << LayerableAccess::drawClipOf(grid)
+            << grid->antialiasedSubGrid() << grid->antialiasedZeroLine() << drawClipOf(grid)
             << int(axis->axisType()) << axis->range().lower << axis->range().upper << int(axis->scaleType())
             << axis->rangeReversed() << axis->axisRect()->rect() << axis->subTicks() << axis->tickVector()
             << AxisAccess::subTicks(axis);
@@ -102,61 +82,10 @@ QByteArray GridLayerCache::key(double devicePixelRatio) const
     return key;
 }
 
-void GridLayerCache::drawGrids(QCPPainter* painter) const
-{
-    for (QCPLayerable* child : m_lines->children())
-        if (shown(child))
-            LayerableAccess::drawOne(child, painter);
-}
-
-void GridLayerCache::draw(QCPPainter* painter)
-{
-    if (m_lines->children().isEmpty())
-        return;
-    ++m_draws;
-    if (painter->modes().testFlag(QCPPainter::pmVectorized) || painter->modes().testFlag(QCPPainter::pmNoCaching)) {
-        drawGrids(painter); // an export: the lines themselves, at the export's scale
-        return;
-    }
-    const double ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
-    const QByteArray now = key(ratio);
-    if (now.isEmpty() || now != m_key) {
-        ++m_renders;
-        m_key = now;
-        QRect area;
-        for (QCPLayerable* child : m_lines->children())
-            if (shown(child))
-                area |= LayerableAccess::drawClipOf(child);
-        area &= mParentPlot->viewport();
-        m_origin = area.topLeft();
-        if (area.isEmpty()) {
-            m_image = QImage();
-        } else {
-            m_image = QImage(area.size() * ratio, QImage::Format_ARGB32_Premultiplied);
-            m_image.setDevicePixelRatio(ratio);
-            m_image.fill(Qt::transparent);
-            QCPPainter picture(&m_image);
-            picture.translate(-m_origin);
-            drawGrids(&picture);
-        }
-    }
-    if (m_image.isNull())
-        return;
-    if (nothingBelow()) {
-        // The buffer is transparent here: a copy of the picture is what blending it would give, at a tenth of the cost.
-        painter->save();
-        painter->setCompositionMode(QPainter::CompositionMode_Source);
-        painter->drawImage(m_origin, m_image);
-        painter->restore();
-    } else {
-        painter->drawImage(m_origin, m_image);
-    }
-}
-
-bool GridLayerCache::nothingBelow() const
+bool GridLayerCache::mayCopy() const
 {
     // QCustomPlot clears the paint buffer to transparent before each replot, then draws the layers in order: the
-    // picture may replace what is under it when nothing before "grid" draws, i.e. the layers below hold axis rects
+    // image may replace what is under it when nothing before "grid" draws, i.e. the layers below hold axis rects
     // without a background (the default) and nothing else, and "grid" starts with this cache.
     QCPLayer* grid = layer();
     if (!grid || grid->children().isEmpty() || grid->children().constFirst() != this)

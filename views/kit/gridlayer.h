@@ -1,35 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QByteArray>
-#include <QImage>
-#include <QPoint>
-
-#include <qcustomplot.h>
+#include "views/kit/layerimagecache.h"
 
 namespace ridgeline::views {
 
 /**
- * The grid and sub-grid lines of one QCustomPlot, drawn from a picture of them that is redrawn only
+ * The grid and sub-grid lines of one QCustomPlot, drawn from an image of them (LayerImageCache) redrawn only
  * when the lines would move or change (issue 16, tenth stop in docs/performance.md).
  *
  * A log axis has dozens of sub-grid lines, each a one-pixel line of a translucent colour blended pixel
  * by pixel: about 0.8 M instructions a replot of a floor plot, on every slider step, though a step that
  * leaves the axes where they were (a batch step) draws the same lines again. install() moves the plot's
  * QCPGrid objects to a hidden layer "gridLines" and puts this cache first on "grid", where they were
- * drawn: on every replot it blends the picture of those lines, stroked again only when a key of what
+ * drawn: on every replot it blends the image of those lines, stroked again only when a key of what
  * they draw from changes (viewport and pixel ratio; each grid's visibility, pens, antialiasing and its
  * axis' range, scale, direction, axis rect, ticks and sub-ticks).
  *
  * The same pixels: the grid is the first thing drawn into the plot's paint buffer, which QCustomPlot
- * clears to transparent, and a picture drawn over a transparent background and then blended
- * (source over) onto a transparent background is the picture itself, bit for bit; so it is copied
- * (QPainter::CompositionMode_Source) when nothing below "grid" draws (nothingBelow()), else blended.
+ * clears to transparent, and a image drawn over a transparent background and then blended
+ * (source over) onto a transparent background is the image itself, bit for bit; so it is copied
+ * (QPainter::CompositionMode_Source) when nothing below "grid" draws (mayCopy()), else blended.
  *
  * Exports (QCPPainter::pmVectorized or pmNoCaching: PDF, SVG, PNG through QCustomPlot) draw the grid
  * lines directly.
  */
-class GridLayerCache final : public QCPLayerable {
+class GridLayerCache final : public LayerImageCache {
 public:
     /** Moves the grids of @p plot's axes to the hidden layer "gridLines" and puts the cache on "grid"
      *  (once per plot; a second call does nothing). Axes added later keep their grid on "grid". */
@@ -37,33 +33,19 @@ public:
     /** The cache of @p plot, or nullptr before install(). */
     static GridLayerCache* find(const QCustomPlot* plot);
 
-    /** Times the picture was redrawn (the grid lines stroked) since the cache was made. */
-    long long renders() const { return m_renders; }
-    /** Times the picture was drawn into the plot's paint buffer, redrawn or not. */
-    long long draws() const { return m_draws; }
-
 protected:
-    void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
-    void draw(QCPPainter* painter) override;
+    /** What the grid lines draw from: viewport and pixel ratio; each grid's visibility, pens, antialiasing and its
+     *  axis' range, scale, direction, axis rect, ticks and sub-ticks. */
+    QByteArray key(double devicePixelRatio) const override;
+    /** True when @p grid would be drawn by QCPLayer::draw() were its layer the visible "grid". */
+    bool drawn(const QCPLayerable* grid) const override { return shown(grid); }
+    /** True when nothing is drawn into the paint buffer before this cache (the same pixels over the transparent
+     *  buffer). */
+    bool mayCopy() const override;
 
 private:
     GridLayerCache(QCustomPlot* plot, QCPLayer* lines);
-    /** What the grid lines draw from. */
-    QByteArray key(double devicePixelRatio) const;
-    /** True when @p grid would be drawn by QCPLayer::draw() were its layer the visible "grid". */
     static bool shown(const QCPLayerable* grid);
-    /** True when nothing is drawn into the paint buffer before this cache (so the picture may be copied, not
-     *  blended: the same pixels over the transparent buffer). */
-    bool nothingBelow() const;
-    /** Strokes every shown grid of the hidden layer with @p painter, as QCPLayer::draw() does. */
-    void drawGrids(QCPPainter* painter) const;
-
-    QCPLayer* m_lines;
-    QByteArray m_key;   ///< key() of the picture held
-    QImage m_image;     ///< the grid lines over a transparent background, m_origin at its top left
-    QPoint m_origin;
-    long long m_renders = 0;
-    long long m_draws = 0;
 };
 
 } // namespace ridgeline::views

@@ -14,25 +14,6 @@ const QString kPinnedLabelLayer = QStringLiteral("pinnedLabels");
 const QString kCacheName = QStringLiteral("pinnedLayerCache");
 const QString kLabelCacheName = QStringLiteral("pinnedLabelCache");
 
-/**
- * QCPLayer::draw() for one layerable, from outside QCustomPlot's friends: the members it calls are
- * protected in QCPLayerable, and a pointer to them taken through a derived class may be called on
- * any layerable.
- */
-struct LayerableAccess : QCPLayerable {
-    static QRect clipOf(const QCPLayerable* child) { return (child->*(&LayerableAccess::clipRect))(); }
-    /** The clip QCPLayer::draw() gives @p child: its clipRect() moved one pixel up. */
-    static QRect drawClipOf(const QCPLayerable* child) { return clipOf(child).translated(0, -1); }
-    static void drawOne(QCPLayerable* child, QCPPainter* painter)
-    {
-        painter->save();
-        painter->setClipRect(drawClipOf(child));
-        (child->*(&LayerableAccess::applyDefaultAntialiasingHint))(painter);
-        (child->*(&LayerableAccess::draw))(painter);
-        painter->restore();
-    }
-};
-
 void writeAxis(QDataStream& out, const QCPAxis* axis)
 {
     if (!axis) {
@@ -48,7 +29,7 @@ void writeAxis(QDataStream& out, const QCPAxis* axis)
 bool PinnedLayerCache::describedHere(const QCPItemAnchor* anchor) const
 {
     // An anchor of an item on the pinned layer that comes before the one asking: the key holds that item.
-    for (QCPLayerable* child : m_pinned->children())
+    for (QCPLayerable* child : hiddenLayer()->children())
         if (auto* item = qobject_cast<QCPAbstractItem*>(child); item && item->anchors().contains(const_cast<QCPItemAnchor*>(anchor)))
             return true;
     return false;
@@ -71,7 +52,7 @@ void PinnedLayerCache::writePosition(QDataStream& out, const QCPItemPosition* po
     out << false << position->pixelPosition();
 }
 
-QCPLayer* PinnedLayerCache::hiddenLayer(QCustomPlot* plot, const QString& name, const QString& host)
+QCPLayer* PinnedLayerCache::cachedLayer(QCustomPlot* plot, const QString& name, const QString& host)
 {
     if (QCPLayer* layer = plot->layer(name))
         return layer;
@@ -85,12 +66,12 @@ QCPLayer* PinnedLayerCache::hiddenLayer(QCustomPlot* plot, const QString& name, 
 
 QCPLayer* PinnedLayerCache::pinnedLayer(QCustomPlot* plot)
 {
-    return hiddenLayer(plot, kPinnedLayer, QStringLiteral("grid"));
+    return cachedLayer(plot, kPinnedLayer, QStringLiteral("grid"));
 }
 
 QCPLayer* PinnedLayerCache::pinnedLabelLayer(QCustomPlot* plot)
 {
-    return hiddenLayer(plot, kPinnedLabelLayer, QStringLiteral("legend"));
+    return cachedLayer(plot, kPinnedLabelLayer, QStringLiteral("legend"));
 }
 
 PinnedLayerCache* PinnedLayerCache::find(const QCustomPlot* plot, bool labels)
@@ -102,15 +83,9 @@ PinnedLayerCache* PinnedLayerCache::find(const QCustomPlot* plot, bool labels)
 }
 
 PinnedLayerCache::PinnedLayerCache(QCustomPlot* plot, QCPLayer* pinned, const QString& host)
-    : QCPLayerable(plot, host)
-    , m_pinned(pinned)
+    : LayerImageCache(plot, host, pinned)
 {
     setObjectName(pinned->name() == kPinnedLayer ? kCacheName : kLabelCacheName);
-}
-
-void PinnedLayerCache::applyDefaultAntialiasingHint(QCPPainter* /*painter*/) const
-{
-    // Each pinned graph sets its own hint when the picture is drawn; the picture is blended 1:1.
 }
 
 QByteArray PinnedLayerCache::key(double devicePixelRatio) const
@@ -118,8 +93,8 @@ QByteArray PinnedLayerCache::key(double devicePixelRatio) const
     QByteArray key;
     QDataStream out(&key, QIODevice::WriteOnly);
     out << mParentPlot->viewport() << devicePixelRatio;
-    for (QCPLayerable* child : m_pinned->children()) {
-        out << quintptr(child) << child->visible() << LayerableAccess::clipOf(child);
+    for (QCPLayerable* child : hiddenLayer()->children()) {
+        out << quintptr(child) << child->visible() << clipOf(child);
         if (auto* graph = qobject_cast<QCPGraph*>(child)) {
             writeAxis(out, graph->keyAxis());
             writeAxis(out, graph->valueAxis());
@@ -145,51 +120,6 @@ QByteArray PinnedLayerCache::key(double devicePixelRatio) const
         }
     }
     return key;
-}
-
-void PinnedLayerCache::drawChildren(QCPPainter* painter) const
-{
-    for (QCPLayerable* child : m_pinned->children())
-        if (child->visible()) // the layer itself is hidden: each child's own visibility
-            LayerableAccess::drawOne(child, painter);
-}
-
-void PinnedLayerCache::draw(QCPPainter* painter)
-{
-    if (m_pinned->children().isEmpty())
-        return;
-    ++m_draws;
-    if (painter->modes().testFlag(QCPPainter::pmVectorized) || painter->modes().testFlag(QCPPainter::pmNoCaching)) {
-        drawChildren(painter); // an export: every vertex, at the export's scale
-        return;
-    }
-    const double ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
-    const QByteArray now = key(ratio);
-    if (now.isEmpty() || now != m_key) {
-        ++m_renders;
-        m_key = now;
-        // The picture covers what the children may draw in: their clip rects as QCPLayer::draw() sets
-        // them (clipRect() one pixel up: the axis rect's top edge and the row above it). The rect
-        // untranslated lost that top row: the pinned P* lines' ends and curves along the top edge.
-        QRect area;
-        for (QCPLayerable* child : m_pinned->children())
-            if (child->visible())
-                area |= LayerableAccess::drawClipOf(child);
-        area &= mParentPlot->viewport();
-        m_origin = area.topLeft();
-        if (area.isEmpty()) {
-            m_image = QImage();
-        } else {
-            m_image = QImage(area.size() * ratio, QImage::Format_ARGB32_Premultiplied);
-            m_image.setDevicePixelRatio(ratio);
-            m_image.fill(Qt::transparent);
-            QCPPainter picture(&m_image);
-            picture.translate(-m_origin);
-            drawChildren(&picture);
-        }
-    }
-    if (!m_image.isNull())
-        painter->drawImage(m_origin, m_image);
 }
 
 } // namespace ridgeline::views

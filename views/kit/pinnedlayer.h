@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QByteArray>
 #include <QDataStream>
-#include <QImage>
-#include <QPoint>
 
-#include <qcustomplot.h>
+#include "views/kit/layerimagecache.h"
 
 namespace ridgeline::views {
 
 /**
- * The pinned scenarios' curves of one QCustomPlot, drawn from a picture of them that is redrawn only
+ * The pinned scenarios' curves of one QCustomPlot, drawn from an image of them (LayerImageCache) redrawn only
  * when they or the axes they are drawn on change (issue 16, docs/performance.md).
  *
  * BaselineLayer (views/kit/baselinelayer.h) puts the pinned graphs and lines on layer "pinned", which
@@ -28,7 +25,7 @@ namespace ridgeline::views {
  * Exports (QCPPainter::pmVectorized or pmNoCaching: PDF, SVG, PNG through QCustomPlot) draw the
  * pinned graphs directly, every vertex in a vector file as before.
  */
-class PinnedLayerCache final : public QCPLayerable {
+class PinnedLayerCache final : public LayerImageCache {
 public:
     /** The layer pinned graphs and lines go on in @p plot ("pinned", hidden), created with its cache
      *  (on "grid") on first use. */
@@ -40,34 +37,19 @@ public:
      *  pinnedLayer() (pinnedLabelLayer()) was first called for it. */
     static PinnedLayerCache* find(const QCustomPlot* plot, bool labels = false);
 
-    /** Times the picture was redrawn (the pinned curves stroked) since the cache was made. */
-    long long renders() const { return m_renders; }
-    /** Times the picture was drawn into the plot's paint buffer, redrawn or not. */
-    long long draws() const { return m_draws; }
-
 protected:
-    void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
-    void draw(QCPPainter* painter) override;
+    /** What the pinned layer draws from; empty when it holds something the key cannot describe. */
+    QByteArray key(double devicePixelRatio) const override;
 
 private:
     PinnedLayerCache(QCustomPlot* plot, QCPLayer* pinned, const QString& host);
-    static QCPLayer* hiddenLayer(QCustomPlot* plot, const QString& name, const QString& host);
-    /** What the pinned layer draws from; empty when it holds something the key cannot describe. */
-    QByteArray key(double devicePixelRatio) const;
+    /** Layer @p name of @p plot, created hidden above @p host with its cache on @p host on first use. */
+    static QCPLayer* cachedLayer(QCustomPlot* plot, const QString& name, const QString& host);
     /** Writes where @p position puts its item: its pixel position, or, hung from an anchor of an item this key
      *  describes, that anchor and its own coordinates (no pixelPosition(): see pinnedlayer.cpp). */
     void writePosition(QDataStream& out, const QCPItemPosition* position) const;
     /** True when @p anchor belongs to an item on the pinned layer (which the key describes). */
     bool describedHere(const QCPItemAnchor* anchor) const;
-    /** Strokes every visible child of the pinned layer with @p painter, as QCPLayer::draw() does. */
-    void drawChildren(QCPPainter* painter) const;
-
-    QCPLayer* m_pinned;
-    QByteArray m_key;   ///< key() of the picture held
-    QImage m_image;     ///< the pinned layer over a transparent background, m_origin at its top left
-    QPoint m_origin;
-    long long m_renders = 0;
-    long long m_draws = 0;
 };
 
 } // namespace ridgeline::views

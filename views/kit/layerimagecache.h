@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QByteArray>
+#include <QImage>
+#include <QPoint>
+#include <QRect>
+
+#include <qcustomplot.h>
+
+namespace ridgeline::views {
+
+/**
+ * A hidden QCustomPlot layer drawn from an image of it, redrawn only when a key of what it shows changes
+ * (issue 16, docs/performance.md: the pinned scenarios' curves and the grid lines).
+ *
+ * The layerables to cache go on a hidden, logical layer (hiddenLayer()), which QCustomPlot's replot never
+ * draws; this cache sits on a visible host layer where they were drawn before, and on every replot draws
+ * the image of the hidden layer's children, stroked again first when key() differs from the image's (or is
+ * empty: something the key cannot describe). The image is at the paint device's pixel ratio and covers
+ * the children's clip rects (as QCPLayer::draw() sets them, one pixel up), over a transparent background.
+ *
+ * Exports (QCPPainter::pmVectorized or pmNoCaching: PDF, SVG, PNG through QCustomPlot) draw the children
+ * themselves, every vertex at the export's scale. A subclass says what its layer draws from (key()), which
+ * children are drawn (drawn()) and whether the image may replace what is under it (mayCopy()).
+ */
+class LayerImageCache : public QCPLayerable {
+public:
+    /** Times the image was redrawn (the hidden layer's children stroked) since the cache was made. */
+    long long renders() const { return m_renders; }
+    /** Times the image was drawn into the plot's paint buffer, redrawn or not. */
+    long long draws() const { return m_draws; }
+
+protected:
+    /** A cache on layer @p host of @p plot for the children of @p hidden (a hidden, logical layer). */
+    LayerImageCache(QCustomPlot* plot, const QString& host, QCPLayer* hidden);
+
+    /** The layer whose children are cached. */
+    QCPLayer* hiddenLayer() const { return m_hidden; }
+    /** What the hidden layer draws from at @p devicePixelRatio; empty: redraw the image on every replot. */
+    virtual QByteArray key(double devicePixelRatio) const = 0;
+    /** True when @p child is drawn (the layer itself is hidden: by default the child's own visibility). */
+    virtual bool drawn(const QCPLayerable* child) const { return child->visible(); }
+    /** True when the image may be copied over what is under it (QPainter::CompositionMode_Source), which gives
+     *  the same pixels as blending only when nothing is under it; false (default): blended. */
+    virtual bool mayCopy() const { return false; }
+
+    /** @p child's clipRect() (protected in QCPLayerable). */
+    static QRect clipOf(const QCPLayerable* child);
+    /** The clip QCPLayer::draw() gives @p child: its clipRect() moved one pixel up. */
+    static QRect drawClipOf(const QCPLayerable* child) { return clipOf(child).translated(0, -1); }
+
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
+    void draw(QCPPainter* painter) final;
+
+private:
+    /** Strokes every drawn() child of the hidden layer with @p painter, as QCPLayer::draw() does. */
+    void drawChildren(QCPPainter* painter) const;
+
+    QCPLayer* m_hidden;
+    QByteArray m_key; ///< key() of the image held
+    QImage m_image;   ///< the hidden layer over a transparent background, m_origin at its top left
+    QPoint m_origin;
+    long long m_renders = 0;
+    long long m_draws = 0;
+};
+
+} // namespace ridgeline::views
