@@ -18,7 +18,7 @@ namespace ridgeline::views {
  * axis' range, scale, direction, axis rect, ticks and sub-ticks).
  *
  * The same pixels: the grid is the first thing drawn into the plot's paint buffer, which QCustomPlot
- * clears to transparent, and a image drawn over a transparent background and then blended
+ * clears to transparent, and an image drawn over a transparent background and then blended
  * (source over) onto a transparent background is the image itself, bit for bit; so it is copied
  * (QPainter::CompositionMode_Source) when nothing below "grid" draws (mayCopy()), else blended.
  *

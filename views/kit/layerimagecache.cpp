@@ -12,10 +12,11 @@ namespace {
  */
 struct LayerableAccess : QCPLayerable {
     static QRect clipOf(const QCPLayerable* child) { return (child->*(&LayerableAccess::clipRect))(); }
-    static void drawOne(QCPLayerable* child, QCPPainter* painter)
+    /** Draws @p child clipped to @p clip (LayerImageCache::drawClipOf()), as QCPLayer::draw() does. */
+    static void drawOne(QCPLayerable* child, const QRect& clip, QCPPainter* painter)
     {
         painter->save();
-        painter->setClipRect(clipOf(child).translated(0, -1));
+        painter->setClipRect(clip);
         (child->*(&LayerableAccess::applyDefaultAntialiasingHint))(painter);
         (child->*(&LayerableAccess::draw))(painter);
         painter->restore();
@@ -44,7 +45,7 @@ void LayerImageCache::drawChildren(QCPPainter* painter) const
 {
     for (QCPLayerable* child : m_hidden->children())
         if (drawn(child))
-            LayerableAccess::drawOne(child, painter);
+            LayerableAccess::drawOne(child, drawClipOf(child), painter);
 }
 
 void LayerImageCache::draw(QCPPainter* painter)
