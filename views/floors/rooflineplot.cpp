@@ -10,7 +10,6 @@
 #include "model/cost/dtype.h"
 #include "document/format.h"
 #include "views/kit/boundtext.h"
-#include "views/kit/curvelayer.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -53,7 +52,7 @@ RooflinePlot::RooflinePlot(QWidget* parent)
 
     m_roof = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("peak roof"));
     m_derated = addCurve(p, x, y, pen(palette::ruling(), 1.4, Qt::DashLine), tr("derated"));
-    CurveLayerCache::install(p, {m_roof, m_derated}); // from an image while the roofs and axes stay
+    // No CurveLayerCache: the value axis follows the decode and prefill points, so nearly every step moves the roofs.
     m_ridgeLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
     m_ridgeLabel = addLabel(p, x, y, palette::ruling());
     m_decodeLabel = addLabel(p, x, y, palette::memory());
