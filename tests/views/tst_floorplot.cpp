@@ -33,6 +33,7 @@
 #include "views/floors/rooflineplot.h"
 #include "views/floors/sloplot.h"
 #include "views/kit/boundtext.h"
+#include "views/kit/curvelayer.h"
 #include "views/kit/explainpanel.h"
 #include "views/kit/plotpanel.h"
 #include "views/whatifs/baseline.h"
@@ -120,6 +121,7 @@ private slots:
     void tickLabelsStayShortAtExtremes();
     void decodeDrawsCommWithTensorParallelism();
     void currentPointOffScaleIsSaid();
+    void steadyCurvesFromAPicture();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -748,6 +750,79 @@ void TestFloorPlot::currentPointOffScaleIsSaid()
     plot.refresh(s, model::evaluate(s));
     plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY(!plot.offScaleNote()->visible());
+}
+
+/**
+ * Issue 16, eleventh stop: the floor plots' curves are an image (views/kit/curvelayer.h), stroked again only when a curve
+ * would draw other pixels. Batch steps leave the decode plot's curves (they span the batch axis): the image is drawn, not
+ * redrawn, and what is shown equals the curves stroked by QCustomPlot in the same place of the drawing order; a context
+ * step moves them and redraws it.
+ */
+void TestFloorPlot::steadyCurvesFromAPicture()
+{
+    model::Scenario s = model::defaultScenario();
+    views::DecodePlot panel;
+    panel.resize(600, 450);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCustomPlot* plot = panel.plot();
+    auto step = [&] {
+        panel.refresh(s, model::evaluate(s));
+        plot->replot();
+    };
+    step();
+    const views::CurveLayerCache* cache = views::CurveLayerCache::find(plot);
+    QVERIFY(cache);
+    QCPLayer* curves = plot->layer(QStringLiteral("curves"));
+    QVERIFY(curves && !curves->visible());
+    QCOMPARE(curves->children().size(), 7); // six curves and the all-experts line among them
+    // In the curves' place: the markers and lines left on "main" are drawn over it.
+    const QList<QCPLayerable*> main = plot->layer(QStringLiteral("main"))->children();
+    QVERIFY(main.contains(const_cast<views::CurveLayerCache*>(cache)));
+    for (qsizetype i = 0; i < main.indexOf(const_cast<views::CurveLayerCache*>(cache)); ++i)
+        QVERIFY(!qobject_cast<QCPAbstractPlottable*>(main[i]) && !qobject_cast<QCPAbstractItem*>(main[i]));
+    const long long renders = cache->renders(), draws = cache->draws();
+    const QCPRange y = plot->yAxis->range();
+    for (int i = 0; i < 3; ++i) {
+        s.workload.batch += 7;
+        step();
+    }
+    QCOMPARE(plot->yAxis->range(), y);
+    QCOMPARE(cache->draws(), draws + 3);
+    QCOMPARE(cache->renders(), renders); // the image of the step before each
+
+    // What is shown: the curves stroked on the replot ("curves" layer shown, just under "main", the cache hidden).
+    auto directDifference = [&] {
+        const QImage shown = plot->grab().toImage();
+        const_cast<views::CurveLayerCache*>(cache)->setVisible(false);
+        curves->setVisible(true);
+        plot->replot();
+        const QImage direct = plot->grab().toImage();
+        const_cast<views::CurveLayerCache*>(cache)->setVisible(true);
+        curves->setVisible(false);
+        plot->replot();
+        int largest = 0, pixels = 0;
+        const QImage a = shown.convertToFormat(QImage::Format_ARGB32), b = direct.convertToFormat(QImage::Format_ARGB32);
+        for (int row = 0; row < a.height(); ++row)
+            for (int col = 0; col < a.width(); ++col) {
+                const QRgb p = a.pixel(col, row), q = b.pixel(col, row);
+                const int d = std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))});
+                largest = std::max(largest, d);
+                pixels += d > 0 ? 1 : 0;
+            }
+        return std::make_pair(largest, pixels);
+    };
+    const auto steady = directDifference();
+    QVERIFY2(steady.first <= 2, qPrintable(QStringLiteral("%1 levels in %2 pixels").arg(steady.first).arg(steady.second)));
+
+    // A context step moves t_mem, t_comp, t_step and tok/s: the image is redrawn, and still what the curves draw.
+    s.workload.contextTokens *= 2;
+    step();
+    QCOMPARE(cache->renders(), renders + 1);
+    const auto moved = directDifference();
+    QVERIFY2(moved.first <= 2, qPrintable(QStringLiteral("%1 levels in %2 pixels").arg(moved.first).arg(moved.second)));
+    qInfo("curves from the image against stroked: %d and %d pixels differ, by at most %d and %d levels", steady.second,
+          moved.second, steady.first, moved.first);
 }
 
 #include "tst_floorplot.moc"

@@ -10,6 +10,7 @@
 #include "model/cost/formulatext.h"
 #include "document/format.h"
 #include "views/kit/boundtext.h"
+#include "views/kit/curvelayer.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -54,6 +55,8 @@ DecodePlot::DecodePlot(QWidget* parent)
     m_comm->setVisible(false);
     m_comm->removeFromLegend();
     m_step = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("t_step"));
+    // The curves (and the all-experts line among them) from an image: a batch step leaves them all as they were.
+    CurveLayerCache::install(p, {m_throughput, m_totalFloorLine, m_weightFloor, m_memory, m_compute, m_comm, m_step});
 
     m_currentLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
     m_computeBoundLine = addStraightLine(p, x, y, pen(palette::compute(), 1.2, Qt::DashLine));

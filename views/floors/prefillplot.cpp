@@ -12,6 +12,7 @@
 #include "model/cost/formulatext.h"
 #include "document/format.h"
 #include "views/kit/boundtext.h"
+#include "views/kit/curvelayer.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -85,6 +86,8 @@ PrefillPlot::PrefillPlot(QWidget* parent)
     m_linear = addCurve(p, x, y, pen(palette::memory(), 1.6, Qt::DashLine), tr("linear 2NP"));
     m_attention = addCurve(p, x, y, pen(palette::kv(), 1.6, Qt::DashLine), tr("attention 4LP\u00b2d"));
     m_total = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("total"));
+    // From an image: a bandwidth or peak FLOP/s step moves the lines under them, not the FLOP curves.
+    CurveLayerCache::install(p, {m_linear, m_attention, m_total});
     m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::ruling(), palette::ruling(), 8));
     m_current->setName(tr("current P"));
     m_current->addToLegend();

@@ -52,6 +52,7 @@ RooflinePlot::RooflinePlot(QWidget* parent)
 
     m_roof = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("peak roof"));
     m_derated = addCurve(p, x, y, pen(palette::ruling(), 1.4, Qt::DashLine), tr("derated"));
+    // No CurveLayerCache: the value axis follows the decode and prefill points, so nearly every step moves the roofs.
     m_ridgeLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
     m_ridgeLabel = addLabel(p, x, y, palette::ruling());
     m_decodeLabel = addLabel(p, x, y, palette::memory());

@@ -10,6 +10,7 @@
 
 #include "model/cost/formulatext.h"
 #include "document/format.h"
+#include "views/kit/curvelayer.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -64,6 +65,7 @@ SloPlot::SloPlot(QWidget* parent)
     m_memoryLabel = addLabel(p, x, y, palette::error());
     m_throughput = addCurve(p, x, y2, pen(palette::throughput(), 1.6, Qt::DashDotLine), tr("tok/s (right axis)"));
     m_step = addCurve(p, x, y, pen(palette::ruling(), 2.4), tr("t_step"));
+    CurveLayerCache::install(p, {m_throughput, m_step}); // from an image: a batch step leaves them as they were
     m_sloBatches = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssDiamond, palette::slo(), palette::card(), 10));
     m_sloBatches->setName(tr("max B per SLO"));
     m_sloBatches->addToLegend();

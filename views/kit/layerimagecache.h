@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QDataStream>
 #include <QImage>
 #include <QPoint>
 #include <QRect>
@@ -49,6 +50,20 @@ protected:
     static QRect clipOf(const QCPLayerable* child);
     /** The clip QCPLayer::draw() gives @p child: its clipRect() moved one pixel up. */
     static QRect drawClipOf(const QCPLayerable* child) { return clipOf(child).translated(0, -1); }
+
+    /**
+     * Writes to @p out what @p child of the hidden layer draws from; false when it is of a kind this cannot describe
+     * (the key should then be empty). A QCPGraph: visibility, clip rect, its axes' ranges, scales, directions and axis
+     * rect, pen, brush, line and scatter style, antialiasing and a hash of its data; a QCPItemStraightLine: its pen and
+     * pixel positions; a QCPItemText: text, font, colours, padding, alignment, rotation and position (see
+     * writePosition()).
+     */
+    bool describe(QDataStream& out, const QCPLayerable* child) const;
+    /** Writes where @p position puts its item: its pixel position, or, hung from an anchor of an item on the hidden
+     *  layer (which the key describes), that anchor and its own coordinates (no pixelPosition(): see the .cpp). */
+    void writePosition(QDataStream& out, const QCPItemPosition* position) const;
+    /** True when @p anchor belongs to an item on the hidden layer. */
+    bool describedHere(const QCPItemAnchor* anchor) const;
 
     void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
     void draw(QCPPainter* painter) final;

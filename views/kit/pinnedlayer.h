@@ -45,11 +45,6 @@ private:
     PinnedLayerCache(QCustomPlot* plot, QCPLayer* pinned, const QString& host);
     /** Layer @p name of @p plot, created hidden above @p host with its cache on @p host on first use. */
     static QCPLayer* cachedLayer(QCustomPlot* plot, const QString& name, const QString& host);
-    /** Writes where @p position puts its item: its pixel position, or, hung from an anchor of an item this key
-     *  describes, that anchor and its own coordinates (no pixelPosition(): see pinnedlayer.cpp). */
-    void writePosition(QDataStream& out, const QCPItemPosition* position) const;
-    /** True when @p anchor belongs to an item on the pinned layer (which the key describes). */
-    bool describedHere(const QCPItemAnchor* anchor) const;
 };
 
 } // namespace ridgeline::views

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/kit/curvelayer.h"
+
+#include <QDataStream>
+#include <QIODevice>
+
+namespace ridgeline::views {
+
+namespace {
+
+const QString kCurvesLayer = QStringLiteral("curves");
+const QString kCacheName = QStringLiteral("curveLayerCache");
+
+/** A layer's drawing order (QCPLayer::mChildren, protected; its children() is a copy): the cache is put in the place
+ *  of the run it draws, which QCPLayerable::setLayer() (appends) and moveToLayer() (appends or prepends) cannot. */
+struct LayerAccess : QCPLayer {
+    static QList<QCPLayerable*>& order(QCPLayer* layer) { return layer->*(&LayerAccess::mChildren); }
+};
+
+} // namespace
+
+CurveLayerCache* CurveLayerCache::install(QCustomPlot* plot, const QList<QCPLayerable*>& layerables)
+{
+    if (layerables.isEmpty() || plot->layer(kCurvesLayer))
+        return nullptr;
+    QCPLayer* host = layerables.constFirst()->layer();
+    if (!host)
+        return nullptr;
+    const QList<QCPLayerable*> order = host->children();
+    const qsizetype first = order.indexOf(layerables.constFirst());
+    if (first < 0 || first + layerables.size() > order.size() || order.mid(first, layerables.size()) != layerables)
+        return nullptr; // not a run in drawing order: the image would change what is drawn over what
+    plot->addLayer(kCurvesLayer, host, QCustomPlot::limBelow);
+    QCPLayer* curves = plot->layer(kCurvesLayer);
+    curves->setMode(QCPLayer::lmLogical); // no paint buffer of its own
+    curves->setVisible(false);            // drawn by the cache, in their place on the host layer
+    auto* cache = new CurveLayerCache(plot, host, curves);
+    for (QCPLayerable* layerable : layerables)
+        layerable->setLayer(curves);
+    // The cache was appended to the host layer: into the run's place.
+    QList<QCPLayerable*>& drawn = LayerAccess::order(host);
+    drawn.removeOne(cache);
+    drawn.insert(first, cache);
+    return cache;
+}
+
+CurveLayerCache* CurveLayerCache::find(const QCustomPlot* plot)
+{
+    for (QCPLayerable* child : plot->findChildren<QCPLayerable*>(kCacheName, Qt::FindDirectChildrenOnly))
+        if (auto* cache = dynamic_cast<CurveLayerCache*>(child))
+            return cache;
+    return nullptr;
+}
+
+CurveLayerCache::CurveLayerCache(QCustomPlot* plot, QCPLayer* host, QCPLayer* curves)
+    : LayerImageCache(plot, host->name(), curves)
+{
+    setObjectName(kCacheName);
+}
+
+QByteArray CurveLayerCache::key(double devicePixelRatio) const
+{
+    QByteArray key;
+    QDataStream out(&key, QIODevice::WriteOnly);
+    out << mParentPlot->viewport() << devicePixelRatio << int(mParentPlot->antialiasedElements())
+        << int(mParentPlot->notAntialiasedElements());
+    for (QCPLayerable* child : hiddenLayer()->children())
+        if (!describe(out, child))
+            return QByteArray(); // something the key cannot describe: redraw the image every time
+    return key;
+}
+
+} // namespace ridgeline::views
