@@ -553,7 +553,7 @@ void TestFloorPlot::axisTitlesFromImages()
         plot.show(); // the viewport is set on the first resize event
         plot.replot();
         for (int step = 1; step <= 3; ++step) { // new ranges, the same titles
-            plot.yAxis->setRange(2, 90 + 40 * step);
+            plot.yAxis->setRange(2 + step, 90 - 5 * step); // two-digit tick labels: the same margins
             plot.xAxis2->setRange(0, 10 * step);
             plot.replot();
         }
