@@ -3,7 +3,11 @@
 // ids in window order, each plot's id, title, CSV columns and explanation read through the base class,
 // and baseline A drawn by the plot itself into graphs of its own.
 
+#include <array>
+#include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include <QBarSet>
 #include <QCategoryAxis>
@@ -32,10 +36,13 @@
 #include "views/floors/prefillplot.h"
 #include "views/floors/rooflineplot.h"
 #include "views/floors/sloplot.h"
+#include "views/kit/axistitle.h"
 #include "views/kit/boundtext.h"
 #include "views/kit/curvelayer.h"
 #include "views/kit/explainpanel.h"
+#include "views/kit/plotkit.h"
 #include "views/kit/plotpanel.h"
+#include "views/kit/textimage.h"
 #include "views/whatifs/baseline.h"
 
 using ridgeline::app::MainWindow;
@@ -114,6 +121,7 @@ private slots:
     void documentLabelMeasuresAsQLabelWithoutItsDocument();
     void documentLabelLaysANewTextOutOnce();
     void documentLabelNewTextPaintsAsAFreshLabel();
+    void axisTitlesFromImages();
     void boundByNamesTheLargestTerm();
     void sloLabelsStayApart_data();
     void sloLabelsStayApart();
@@ -519,6 +527,77 @@ void TestFloorPlot::documentLabelNewTextPaintsAsAFreshLabel()
 
 /** h14f: the prefill and roofline takeaways and the explanation said "compute-bound" (t_comp against t_mem alone) for a
  *  prefill at TP16 across nodes whose largest term is the all-reduces; every "bound" text names model::largestTimeTerm(). */
+void TestFloorPlot::axisTitlesFromImages()
+{
+    // Issue 16, eleventh stop: axis titles (all four sides) are drawn from images, rendered once
+    // per text, and a replot gives the pixels QCustomPlot's own text drawing gives.
+    auto draw = [](bool images, const std::function<void(QCustomPlot&)>& change) {
+        views::TextImage::setEnabled(images);
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B (sequences)"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("time per decode step (ms)"), true);
+        views::plotkit::setupAxis(plot.xAxis2, QStringLiteral("top title, gjpq"), false);
+        views::plotkit::setupAxis(plot.yAxis2, QStringLiteral("aggregate tokens/s"), true);
+        plot.xAxis2->setVisible(true);
+        plot.yAxis2->setVisible(true);
+        plot.xAxis->setRange(1, 512);
+        plot.yAxis->setRange(2, 90);
+        plot.xAxis2->setRange(0, 10);
+        plot.yAxis2->setRange(10, 1e5);
+        QCPGraph* curve = views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis, views::plotkit::pen(Qt::blue, 1.5),
+                                                   QStringLiteral("t_step"));
+        curve->setData({1, 8, 64, 512}, {3, 4, 12, 80});
+        views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis2, views::plotkit::pen(Qt::red, 1.5), QStringLiteral("tok/s"))
+            ->setData({1, 512}, {100, 5e4});
+        views::plotkit::placeLegendBelow(&plot, 2);
+        plot.resize(420, 320);
+        plot.show(); // the viewport is set on the first resize event
+        plot.replot();
+        for (int step = 1; step <= 3; ++step) { // new ranges, the same titles
+            plot.yAxis->setRange(2 + step, 90 - 5 * step); // two-digit tick labels: the same margins
+            plot.xAxis2->setRange(0, 10 * step);
+            plot.replot();
+        }
+        change(plot);
+        plot.replot();
+        QImage picture = plot.grab().toImage();
+        views::TextImage::setEnabled(true);
+        return std::make_pair(picture, std::array<std::pair<long long, long long>, 4>{
+            std::make_pair(views::axisTitleImage(plot.xAxis) ? views::axisTitleImage(plot.xAxis)->renders() : -1,
+                           views::axisTitleImage(plot.xAxis) ? views::axisTitleImage(plot.xAxis)->blends() : -1),
+            std::make_pair(views::axisTitleImage(plot.yAxis) ? views::axisTitleImage(plot.yAxis)->renders() : -1,
+                           views::axisTitleImage(plot.yAxis) ? views::axisTitleImage(plot.yAxis)->blends() : -1),
+            std::make_pair(views::axisTitleImage(plot.xAxis2) ? views::axisTitleImage(plot.xAxis2)->renders() : -1,
+                           views::axisTitleImage(plot.xAxis2) ? views::axisTitleImage(plot.xAxis2)->blends() : -1),
+            std::make_pair(views::axisTitleImage(plot.yAxis2) ? views::axisTitleImage(plot.yAxis2)->renders() : -1,
+                           views::axisTitleImage(plot.yAxis2) ? views::axisTitleImage(plot.yAxis2)->blends() : -1)});
+    };
+    const auto nothing = [](QCustomPlot&) {};
+    const auto [images, counts] = draw(true, nothing);
+    const auto [text, unused] = draw(false, nothing);
+    Q_UNUSED(unused);
+    for (const auto& [renders, blends] : counts) {
+        QCOMPARE(renders, 1LL); // five replots or more, one title picture each
+        QVERIFY(blends >= 5);
+    }
+    QCOMPARE(images.size(), text.size());
+    QVERIFY(images == text);
+
+    // A new title, and a new axis length, render again; still QCustomPlot's pixels.
+    const auto retitle = [](QCustomPlot& plot) {
+        plot.yAxis->setLabel(QStringLiteral("another title (ms)"));
+        plot.resize(380, 300);
+    };
+    const auto [images2, counts2] = draw(true, retitle);
+    const auto [text2, unused2] = draw(false, retitle);
+    Q_UNUSED(unused2);
+    QCOMPARE(counts2[1].first, 2LL); // the left axis: new text and length
+    QCOMPARE(counts2[0].first, 2LL); // the bottom axis: new length
+    QVERIFY(images2 == text2);
+    QVERIFY(images2 != images);
+}
+
 void TestFloorPlot::boundByNamesTheLargestTerm()
 {
     model::Scenario s = model::defaultScenario(); // Llama-3.1-70B-like, TP16: wider than the 8-GPU scale-up domain

@@ -13,6 +13,7 @@
 #include <QVector>
 #include <QtMath>
 
+#include "views/kit/axistitle.h"
 #include "views/kit/gridlayer.h"
 #include "views/kit/palette.h"
 
@@ -346,6 +347,8 @@ void setupPlot(QCustomPlot* plot)
 
 void setupAxis(QCPAxis* axis, const QString& label, bool log)
 {
+    // The title from an image, laid out and drawn again only when it changes (issue 16, eleventh stop).
+    cacheAxisTitle(axis);
     axis->setLabel(label);
     axis->setLabelFont(axisLabelFont());
     axis->setLabelColor(palette::axis());
