@@ -177,8 +177,17 @@ public:
     void startInteractiveSession(const QString& scenarioFile, bool restoreScenario);
     /** Redraws every panel, the what-if tabs and the explanations from the document (after a theme change). */
     void refreshAll();
+    /**
+     * True once the work the first frame does not show has run: the accessible names and descriptions of the
+     * window's controls (views::fillAccessibleNames()). It runs in the event-loop pass after the window's first
+     * Paint event, so that it is not part of the time to the first painted window (issue 16, eleventh stop in
+     * docs/performance.md); a window never painted (a screenshot, an export) never needs it.
+     */
+    bool isStartUpFinished() const { return m_startUpFinished; }
 
 protected:
+    /** The first Paint event the window receives queues finishStartUp() (a zero timer: the next event-loop pass). */
+    bool event(QEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     /** Asks Save / Discard / Cancel when there are unsaved changes; saves the session when enabled. */
@@ -204,6 +213,8 @@ private:
     // windowfeatures.cpp
     void setupFeatures();
     void finishFeatures();
+    /** What start-up leaves until after the first painted frame (isStartUpFinished()). */
+    void finishStartUp();
     void addFileActions(QMenu* file);
     void addExportActions(QMenu* file);
     void addEditMenu();
@@ -246,6 +257,8 @@ private:
     QAction* m_compareAction = nullptr;
     ExportOptions m_exportOptions;
     bool m_floorsStale = false; ///< an evaluation came while another tab showed: the floors page waits to be refreshed
+    bool m_firstPaintSeen = false;  ///< the window received its first Paint event; finishStartUp() is queued or done
+    bool m_startUpFinished = false; ///< finishStartUp() ran
 };
 
 } // namespace ridgeline::app

@@ -4,6 +4,7 @@
 //   QT_QPA_PLATFORM=offscreen build/bench/ridgeline_bench [--steps 500] [--spacing 17] [--load N] [--pinned N] [--json FILE]
 // --pinned N pins N scenarios first (N-way comparison, issue 14: each a different bandwidth and batch), so that
 // every step also keeps them in view and refreshes the comparison table in place of the numbers panel.
+// --startup-only prints the start-up line and exits (for `perf stat` of start-up alone, as oneplot_startup's whole run).
 // --plan-tab shows the Plan tab instead and times each step to its new Pareto frontier painted (issue 14: "the frontier
 // updates within one frame"), with the search and the showing of its result apart; no bursts.
 // Prints per-slider and overall p50 / p95 / p99 / max in ms, CPU per step, the benchmark's own CPU
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <optional>
@@ -423,6 +425,7 @@ int main(int argc, char** argv)
     QStringList only;       // --slider NAME: sweep only these sliders
     int pinned = 0;         // --pinned N: scenarios pinned before the sweep (0 to 6)
     bool planTab = false;   // --plan-tab: the Plan tab shown, each step timed to its new frontier painted (issue 14)
+    bool startupOnly = false; // --startup-only: print the start-up line and exit (perf stat of start-up alone, issue 16)
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
@@ -441,9 +444,11 @@ int main(int argc, char** argv)
             pinned = std::clamp(args[++i].toInt(), 0, 6);
         else if (args[i] == QLatin1String("--plan-tab"))
             planTab = true;
+        else if (args[i] == QLatin1String("--startup-only"))
+            startupOnly = true;
         else {
             std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--slider NAME]... [--load N] [--pinned N] "
-                                 "[--plan-tab] [--sweep-only] [--json FILE]\n");
+                                 "[--plan-tab] [--sweep-only] [--startup-only] [--json FILE]\n");
             return 2;
         }
     }
@@ -473,6 +478,12 @@ int main(int argc, char** argv)
     // Under callgrind: the first dump holds start-up (process start to the first painted window, and
     // the 2 ms quiet wait), comparable with oneplot_startup's whole run.
     RL_CALLGRIND_DUMP("start-up");
+    if (startupOnly) { // as oneplot_startup: the process ends after its first painted window (CPU time and page faults
+                       // of start-up alone under `perf stat`, comparable with the one-plot app's whole run)
+        std::printf("start-up to first painted window: %.0f ms (%.0f ms before main)\n", startupMs, ageAtMain * 1e3);
+        std::fflush(stdout);
+        std::_Exit(watch.paints > 0 ? 0 : 1); // without the window's teardown, which the one-plot app hardly has
+    }
 
     // --pinned N: N scenarios pinned (each evaluated once here, never on the steps).
     for (int i = 0; i < pinned; ++i) {

@@ -12,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -35,6 +36,7 @@
 #include "views/whatifs/kvfitplot.h"
 #include "views/floors/kvshareplot.h"
 #include "views/floors/numberspanel.h"
+#include "views/kit/accessibility.h"
 #include "views/kit/plotpanel.h"
 #include "views/kit/valueslider.h"
 #include "views/floors/prefillplot.h"
@@ -106,6 +108,7 @@ private slots:
     void hiddenTabsAreBuiltOnFirstShow();
     void startUpReplotsEachFloorPlotOnce();
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
+    void accessibleNamesFollowTheFirstPaint();
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void comparisonBuiltInPresentationLooksAsOneBuiltBefore();
@@ -730,6 +733,23 @@ void TestMainWindow::hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison()
     QCOMPARE(window->comparisonTable(), table);
     QCOMPARE(window->findChildren<ComparisonTable*>().size(), 1);
     QCOMPARE(table->parentWidget(), window->numbersPanel()->parentWidget());
+}
+
+void TestMainWindow::accessibleNamesFollowTheFirstPaint()
+{
+    // Issue 16, eleventh stop: the accessible names of the controls are not part of the first frame; they are given in
+    // the event-loop pass after the window's first paint, and then every control has one.
+    MainWindow window(model::defaultScenario());
+    QVERIFY(!window.isStartUpFinished());
+    const QList<QWidget*> unnamed = ridgeline::views::unnamedFocusableWidgets(&window);
+    QVERIFY(!unnamed.isEmpty()); // e.g. the controls' combo boxes and spin boxes, named from their form rows
+    const QPointer<QWidget> first = unnamed.first();
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    QVERIFY(first && !first->accessibleName().isEmpty());
+    QVERIFY(ridgeline::views::unnamedFocusableWidgets(&window).isEmpty());
 }
 
 void TestMainWindow::hiddenTabsAreBuiltOnFirstShow()

@@ -101,6 +101,7 @@ void TestPresentation::keyboardReachesAndMovesTheBatchSlider()
     window.resize(1280, 800);
     window.show();
     QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTRY_VERIFY(window.isStartUpFinished()); // the accessible names come after the first paint
     window.presentation()->setActive(true);
     QSlider* batch = window.controlsPanel()->batchSlider()->slider();
     window.controlsPanel()->modelPresetCombo()->setFocus(Qt::TabFocusReason);
@@ -129,6 +130,7 @@ void TestPresentation::everyControlHasAnAccessibleName()
 {
     MainWindow window(model::defaultScenario());
     window.show();
+    QTRY_VERIFY(window.isStartUpFinished()); // the names are given after the first paint (issue 16, eleventh stop)
     QStringList unnamed;
     for (QWidget* widget : views::unnamedFocusableWidgets(&window))
         unnamed << QStringLiteral("%1 (%2 in %3 %4)")
