@@ -7,13 +7,15 @@
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
 // sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
 // prefilled per step (serving.max_prefills_per_step, BenchmarkFitOptions::fitPrefillLimit) the same way, where a fit's
 // points hold two prompt lengths; --fit-kv-reserve the runtime reserve per GPU kept out of the KV cache
-// (serving.activation_reserve_bytes, 0 to 20 GB, BenchmarkFitOptions::fitKvReserve) the same way. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
+// (serving.activation_reserve_bytes, 0 to 20 GB, BenchmarkFitOptions::fitKvReserve) the same way; --fit-token-gate the
+// admission gate on the delivered token rate (efficiency.tokenGateSeconds, us per token, BenchmarkFitOptions::fitTokenGate)
+// where a fit's TTFT points are under in-flight load. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
@@ -161,6 +163,15 @@ std::string budgetText(const BenchmarkFitResult& fit)
         }
         t += ")";
     }
+    if (fit.tokenGateUs.fitted || !fit.tokenGateCosts.empty()) {
+        t += ", " + coefficient("token gate", fit.tokenGateUs, " us per token") + " (search's training cost:";
+        for (const auto& [us, cost] : fit.tokenGateCosts) {
+            char b[48];
+            std::snprintf(b, sizeof b, " %g: %.3g", us, cost);
+            t += b;
+        }
+        t += ")";
+    }
     return t;
 }
 
@@ -263,6 +274,8 @@ int main(int argc, char** argv)
             fo.fitTokenBudget = true;
         else if (std::strcmp(argv[arg], "--fit-kv-reserve") == 0)
             fo.fitKvReserve = true;
+        else if (std::strcmp(argv[arg], "--fit-token-gate") == 0)
+            fo.fitTokenGate = true;
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
             fo.fitPrefillLimit = true;
         else if (std::strcmp(argv[arg], "--no-frontend") == 0)
@@ -290,7 +303,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
         return 2;
     }

@@ -212,8 +212,10 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     }
     // A static-batch benchmark (TensorRT-LLM's) hands the engine its batch directly: no serving front end to pass.
     Scenario run = scenario;
-    if (point.load == BenchmarkLoad::StaticBatch)
+    if (point.load == BenchmarkLoad::StaticBatch) {
         run.efficiency.frontendSerialSeconds = 0;
+        run.efficiency.tokenGateSeconds = 0;
+    }
     const SimulationResult result = simulate(run, config, requests);
     BenchmarkPrediction p;
     std::vector<double> ttft, tpot, e2e, perToken;

@@ -505,10 +505,10 @@ struct FitParameter {
     bool free = true;
 };
 
-constexpr int kParameters = 11;
+constexpr int kParameters = 12;
 
 /** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
- *  TTFT overhead ms, eta_kv1, prefill attention MFU, serial front end ms) to @p s. */
+ *  TTFT overhead ms, eta_kv1, prefill attention MFU, serial front end ms, admission gate us per token) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
 {
     s.efficiency.bandwidth = x(0);
@@ -523,6 +523,7 @@ Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
     s.efficiency.kvBandwidthOneSequence = x(8);
     s.efficiency.mfuPrefillAttention = x(9);
     s.efficiency.frontendSerialSeconds = x(10) / 1e3;
+    s.efficiency.tokenGateSeconds = x(11) / 1e6;
     return s;
 }
 
@@ -691,7 +692,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                                                      {"efficiency.ttft_overhead_ms", 0.0, 1000.0, 0.0, 0.05},
                                                      {"efficiency.kv_bandwidth_one_sequence", 0.01, 1.0, 0.3, 0.01},
                                                      {"efficiency.mfu_prefill_attention", 0.01, 1.0, 0.40, 0.01},
-                                                     {"efficiency.frontend_serial_ms", 0.0, 100.0, 0.0, 0.05}}};
+                                                     {"efficiency.frontend_serial_ms", 0.0, 100.0, 0.0, 0.05},
+                                                     {"efficiency.token_gate_us", 0.0, 1000.0, 0.0, 2.0}}};
     {
         // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
@@ -766,6 +768,15 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         r.notes.push_back("no in-flight TTFT under load at two or more prompt lengths: the serial front end is not fitted (kept at "
                           "the scenario's value)");
     }
+    // The admission gate on the delivered token rate (efficiency.tokenGateSeconds): only with fitTokenGate, and only where
+    // TTFT is measured under in-flight load (a ceiling on delivered tokens delays first tokens only when requests queue
+    // for it; a static batch passes no front end). Its start comes from a search over candidates below (at 0 no point
+    // moves with it, so a derivative there says nothing).
+    const bool searchTokenGate = options.fitTokenGate && loadedPrefills(points, ttftRows);
+    params[11].free = false;
+    if (options.fitTokenGate && !searchTokenGate)
+        r.notes.push_back("no in-flight TTFT under load: the admission gate on the delivered token rate is not fitted (kept at the "
+                          "scenario's value)");
     if (ttftRows.empty()) {
         params[1].free = false;
         params[4].free = false;
@@ -863,6 +874,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         x(9) = scenario.efficiency.mfuPrefillAttention;
     if (!params[10].free)
         x(10) = scenario.efficiency.frontendSerialSeconds * 1e3;
+    x(11) = scenario.efficiency.tokenGateSeconds * 1e6;
     auto clampTo = [&](Eigen::VectorXd& v) {
         for (int j = 0; j < kParameters; ++j)
             if (params[size_t(j)].free)
@@ -984,7 +996,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     const bool searchKvReserve = options.fitKvReserve && inFlight && options.kvReserveStepGb > 0 && options.maxKvReserveGb >= 0;
     if (options.fitKvReserve && !inFlight)
         r.notes.push_back("static batches only: no request queues for KV; the runtime reserve is not fitted");
-    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve) {
+    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate) {
         // The budget and the prompt limit are discrete engine settings (powers of two, as engines are built with): at the
         // parameters fitted so far, score every candidate on the fitted points (never on any other), keep the best (the
         // budget first, then the limit at that budget), refit the continuous parameters there; until both stay (at most
@@ -1052,6 +1064,36 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 changed = changed || best != before;
                 base.serving.activationReserveBytes = best;
             }
+            if (searchTokenGate) {
+                // The gate's time per delivered token: candidates over 0 to maxTokenGateUs at these parameters, on the
+                // fitted points only; the best one starts (or restarts) the continuous fit, which then refines it with
+                // the others (free from here on when above 0: its standard error comes from the Jacobian like theirs).
+                r.tokenGateCosts.clear();
+                const double before = x(11);
+                double best = 0, bestCost = std::numeric_limits<double>::infinity();
+                const int steps = int(std::floor(options.maxTokenGateUs / options.tokenGateStepUs + 1e-9));
+                for (int k = 0; k <= steps; ++k) {
+                    const double us = k * options.tokenGateStepUs;
+                    Eigen::VectorXd xg = x;
+                    xg(11) = us;
+                    const Residuals res = evaluate(base, xg);
+                    ++r.evaluations;
+                    const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
+                    r.tokenGateCosts.emplace_back(us, c);
+                    if (c < bestCost) { // ties keep the smaller time: 0 when no point reaches a ceiling
+                        best = us;
+                        bestCost = c;
+                    }
+                }
+                // A continuous value the last refit moved off the grid is kept unless a candidate is better.
+                const double atBefore = evaluate(base, x).r.squaredNorm();
+                ++r.evaluations;
+                if (!(bestCost < atBefore))
+                    best = before;
+                changed = changed || std::abs(best - before) > 1e-9;
+                x(11) = best;
+                params[11].free = best > 0;
+            }
             if (!changed)
                 break;
             levenbergMarquardt();
@@ -1118,7 +1160,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     }
     Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
                                       &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs,
-                                      &r.kvOneSequenceBandwidthEfficiency, &r.mfuPrefillAttention, &r.frontendSerialMs};
+                                      &r.kvOneSequenceBandwidthEfficiency, &r.mfuPrefillAttention, &r.frontendSerialMs,
+                                      &r.tokenGateUs};
     for (int j = 0; j < kParameters; ++j) {
         *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
         if (!params[size_t(j)].free)
@@ -1156,7 +1199,8 @@ std::string priorsFromFit(const BenchmarkFitResult& fit, const std::vector<std::
         {"efficiency.ttft_overhead_ms", &fit.ttftOverheadMs},
         {"efficiency.kv_bandwidth_one_sequence", &fit.kvOneSequenceBandwidthEfficiency},
         {"efficiency.mfu_prefill_attention", &fit.mfuPrefillAttention},
-        {"efficiency.frontend_serial_ms", &fit.frontendSerialMs}};
+        {"efficiency.frontend_serial_ms", &fit.frontendSerialMs},
+        {"efficiency.token_gate_us", &fit.tokenGateUs}};
     if (!(sigmaScale > 0))
         return "the prior's sigma scale must be above 0";
     std::vector<ParameterPrior> priors;

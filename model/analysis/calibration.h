@@ -114,6 +114,13 @@ struct BenchmarkFitOptions {
     /** Fit the serial front end (efficiency.frontend_serial_ms) where the points allow it (TTFT under in-flight load);
      *  false keeps the scenario's value (measured_accuracy --no-frontend: the table without it, for comparison). */
     bool fitFrontend = true;
+    /** Also fit the admission gate on the delivered token rate (efficiency.tokenGateSeconds, h13z): the front end's time
+     *  per output token, whose backlog holds new requests out of the engine, so that delivered tokens stay under
+     *  1 / c_tok per second and clients past that ceiling wait before their first token. Only where TTFT is measured
+     *  under in-flight load; a search over 0 to maxTokenGateUs in tokenGateStepUs steps on the fitted points only, then
+     *  the continuous fit refines it (bounded >= 0, standard error from the Jacobian). Off: the scenario's value (0). */
+    bool fitTokenGate = false;
+    double maxTokenGateUs = 200, tokenGateStepUs = 10; ///< us per token: the search's range and resolution
     /** Gaussian priors from other data (ParameterPrior), each applied only while the points cannot identify its parameter:
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
@@ -142,6 +149,10 @@ struct BenchmarkFitResult {
     /// time each request holds the serving front end alone (efficiency.frontend_serial_ms), >= 0 (at most 100 ms); fitted
     /// only when the TTFT points are under in-flight load at two or more concurrencies, else the scenario's value
     Coefficient frontendSerialMs;
+    /// the admission gate's front-end time per delivered token, us (efficiency.tokenGateSeconds x 1e6), >= 0; fitted only
+    /// with BenchmarkFitOptions::fitTokenGate where TTFT is under in-flight load, else the scenario's value (0: no gate)
+    Coefficient tokenGateUs;
+    std::vector<std::pair<double, double>> tokenGateCosts; ///< the gate's search: each candidate (us per token) with its training cost
     int tokenBudget = 0;             ///< fitted serving.max_num_tokens (0: not fitted, the scenario's or the engine's budget)
     /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters
      *  fitted so far (the last round's); empty when not fitted. */

@@ -185,6 +185,13 @@ struct Efficiency {
     /// on a single CPU thread", 001). Requests sent together pass it one after another, so the engine sees them spread
     /// this far apart (simulator; docs/cost-model.md, "The serial front end"); 0 at the floor (no such limit)
     double frontendSerialSeconds = 0;
+    /// the server front end's time per delivered output token, used as an admission gate (issue 13, h13z): every token
+    /// the engine emits adds this much work to one front end (detokenising and streaming through one CPU thread), and a
+    /// queued request is admitted into the engine only at a step that starts with that backlog drained, so delivered
+    /// tokens stay at or below 1 / tokenGateSeconds per second and clients past that ceiling wait before their first
+    /// token, not between tokens (simulator; docs/cost-model.md, "An admission gate on the delivered token rate");
+    /// 0 = no such limit. Set only by the benchmark calibration (BenchmarkFitOptions::fitTokenGate), no scenario key.
+    double tokenGateSeconds = 0;
     /** eta_kv as used: kvBandwidth, or eta_bw when it is 0 (unset). */
     double kvBandwidthOrDefault() const { return kvBandwidth > 0 ? kvBandwidth : bandwidth; }
     /** Prefill attention MFU as used: mfuPrefillAttention, or mfuPrefill when it is 0 (unset). */

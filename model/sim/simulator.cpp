@@ -531,6 +531,8 @@ public:
         m_requestDelay = std::max(0.0, scenario.efficiency.ttftOverheadSeconds);
         // The serial front end (efficiency.frontend_serial_ms): each request holds it alone for this long, in sending order.
         m_frontendSerial = std::max(0.0, scenario.efficiency.frontendSerialSeconds);
+        // The admission gate on the delivered token rate (efficiency.tokenGateSeconds): each emitted token's work there.
+        m_tokenGate = std::max(0.0, scenario.efficiency.tokenGateSeconds);
         m_total = source ? source->expected() : 0;
         m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
         m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
@@ -637,6 +639,13 @@ public:
             StepTotals totals;
             const bool any = schedule(start, totals);
             if (!any) {
+                if (queued() > 0 && gateClosed(start)) {
+                    // Requests wait for the admission gate alone: the engine idles until the front end's backlog drains
+                    // (or an earlier arrival, which waits for it too).
+                    const double opens = m_gateFree - m_lastStepSeconds;
+                    now = toCome && std::isfinite(next) ? std::min(next, opens) : opens;
+                    continue;
+                }
                 const bool nothingToCome = !toCome || !std::isfinite(next);
                 if (m_running.empty() && queued() > 0 && nothingToCome) {
                     // Nothing can ever be admitted (cannot happen for requests enqueue() accepted): give up on the head.
@@ -656,6 +665,7 @@ public:
             m_out.commSeconds += cost.commSeconds;
             m_out.mixedSteps += totals.decodeTokens > 0 && totals.prefillTokens > 0 ? 1 : 0;
             now = start + dt;
+            m_lastStepSeconds = dt;
             account(start, dt);
             apply(start, now);
             // Progress and cancellation every kCheckWork sequence-steps: well under a millisecond of work.
@@ -1174,12 +1184,22 @@ private:
             m_batchBlocks += need;
     }
 
+    /**
+     * The admission gate (efficiency.tokenGateSeconds) holds new requests back at a step starting at @p start: the front
+     * end's backlog of emitted tokens would not drain within one more step as long as the last one (a server below the
+     * ceiling emits B tokens per step of dt with B x c_tok <= dt, so its backlog at a step's start is at most dt).
+     */
+    bool gateClosed(double start) const { return m_tokenGate > 0 && m_gateFree > gateOpensAt(start) + 1e-12; }
+    double gateOpensAt(double start) const { return start + m_lastStepSeconds; }
+
     /** Admits from @p queue (or both, merged by arrival, with -1) while a slot, KV and budget allow. */
     void admit(int queue, double start)
     {
         const bool priorityPreemption = m_config.admissionRule == AdmissionRule::SeparateQueues;
         const long long reserve = m_config.kvAdmission == KvAdmission::Paged ? m_watermarkBlocks : 0;
         bool closed[2] = {queue == kBatch, queue == kInteractive};
+        if (gateClosed(start))
+            return; // the front end's token backlog is not drained: no new request enters the engine this step
         for (;;) {
             const int q = nextQueue(closed);
             if (q < 0 || (m_budget <= 0 && !(wholePromptContexts() && m_contextsThisStep == 0)))
@@ -1326,6 +1346,8 @@ private:
         RequestResult& r = l.result;
         const int cls = r.classIndex;
         ++p.generated;
+        if (m_tokenGate > 0) // the token joins the front end's backlog, one at a time
+            m_gateFree = std::max(m_gateFree, now) + m_tokenGate;
         if (p.generated == 1) {
             r.firstTokenSeconds = now;
         } else {
@@ -1435,6 +1457,9 @@ private:
     double m_requestDelay = 0;     // efficiency.ttft_overhead_ms: from sending to the engine seeing the request, seconds
     double m_frontendSerial = 0;   // efficiency.frontend_serial_ms: each request's turn at the serial front end, seconds
     double m_frontendFree = -kInf; // when the serial front end finishes the last request handed to it
+    double m_tokenGate = 0;        // efficiency.tokenGateSeconds: the front end's work per delivered token, seconds
+    double m_gateFree = -kInf;     // when the front end has delivered every token emitted so far
+    double m_lastStepSeconds = 0;  // the last step's duration: the backlog the gate lets through (gateClosed())
     long long m_total = 0;         // requests expected in all (progress)
     long long m_rank = 0;          // requests pulled from the source so far
     std::vector<LiveRequest> m_live; // requests in the system, by slot; free slots in m_free
@@ -2331,6 +2356,7 @@ SimulationResult runDisaggregated(const Scenario& scenario, const SimulationConf
     Scenario decodeScenario = scenario;
     decodeScenario.efficiency.ttftOverheadSeconds = 0; // the request is in the engine already
     decodeScenario.efficiency.frontendSerialSeconds = 0;
+    decodeScenario.efficiency.tokenGateSeconds = 0; // admission into the decode pool is not gated (the prefill pool's is)
     poolConfig.replicas = std::max(1, config.replicas);
     poolConfig.recordTokenTimes = config.recordTokenTimes; // the decoded tokens' times, joined to each request's below
     VectorSource decodeSource(decodes);

@@ -1059,6 +1059,74 @@ private slots:
         QVERIFY2(said, low.notes.empty() ? "no notes" : low.notes.back().c_str());
     }
 
+    void tokenGateHoldsClientsBeforeTheFirstToken()
+    {
+        // The admission gate on the delivered token rate (efficiency.tokenGateSeconds, h13z): every emitted token adds
+        // c_tok of work to one front end, and a queued request enters the engine only at a step that starts with that
+        // backlog drained. Far above the ceiling 1 / c_tok (64 clients of short prompts) the delivered output stays at
+        // or under it and the wait moves before the first token: TTFT grows many times, ITL stays near the engine's pace
+        // (a per-token FIFO, tried in h13y, raised ITL instead). Below the ceiling (one client) nothing changes.
+        Scenario s = planning();
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::TrtllmInflight;
+        o.measuredRequests = 128;
+        const BenchmarkPoint loaded = closedLoop(64, 200, 100);
+        const BenchmarkPrediction free = predict(s, loaded, o);
+        const double cTok = 2.0 / free.outputTokensPerSecond; // the ceiling at half the ungated rate
+        Scenario gated = s;
+        gated.efficiency.tokenGateSeconds = cTok;
+        const BenchmarkPrediction held = predict(gated, loaded, o);
+        QVERIFY2(held.outputTokensPerSecond <= 1.02 / cTok,
+                 qPrintable(QStringLiteral("%1 tokens/s, ceiling %2").arg(held.outputTokensPerSecond).arg(1 / cTok)));
+        QVERIFY2(held.ttft.mean > 3 * free.ttft.mean, qPrintable(QStringLiteral("TTFT %1 s, ungated %2 s").arg(held.ttft.mean).arg(free.ttft.mean)));
+        QVERIFY2(held.itl.mean < 1.1 * free.itl.mean, qPrintable(QStringLiteral("ITL %1 s, ungated %2 s").arg(held.itl.mean).arg(free.itl.mean)));
+        const BenchmarkPoint alone = closedLoop(1, 200, 100);
+        QCOMPARE(predict(gated, alone, o).ttft.mean, predict(s, alone, o).ttft.mean);
+        QCOMPARE(predict(gated, alone, o).itl.mean, predict(s, alone, o).itl.mean);
+    }
+
+    void calibrationFitsTheTokenGateOnItsOwnPoints()
+    {
+        // Points made with a known gate (c_tok at 60 % of the ungated delivered rate at 32 clients: the ceiling is reached
+        // from about N = 16 on) give it back within 15 %, with a standard error; points that never reach it keep 0.
+        Scenario truth = planning();
+        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.scheduler = SchedulerVersion::TrtllmInflight;
+        fo.engine.measuredRequests = fo.measuredRequests = 64;
+        fo.maxIterations = 8;
+        const double cTok = 1.0 / (0.6 * predict(truth, closedLoop(32, 200, 64), fo.engine).outputTokensPerSecond);
+        truth.efficiency.tokenGateSeconds = cTok;
+        fo.maxTokenGateUs = 2.5 * cTok * 1e6;
+        fo.tokenGateStepUs = fo.maxTokenGateUs / 20;
+        std::vector<BenchmarkPoint> points;
+        for (double c : {1.0, 2.0, 4.0, 8.0, 16.0, 32.0}) {
+            BenchmarkPoint p = closedLoop(c, 200, 64);
+            p.latencies.clear();
+            const BenchmarkPrediction r = predict(truth, p, fo.engine);
+            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            points.push_back(p);
+        }
+        Scenario start = defaultScenario();
+        start.efficiency.stepOverheadSeconds = start.efficiency.prefillOverheadSeconds = 2e-3;
+        fo.fitTokenGate = true;
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
+        QCOMPARE(fit.tokenGateCosts.size(), size_t(21));
+        QVERIFY2(fit.tokenGateUs.fitted && std::abs(fit.tokenGateUs.value - cTok * 1e6) < 0.15 * cTok * 1e6,
+                 qPrintable(QStringLiteral("%1 us, made with %2").arg(fit.tokenGateUs.value).arg(cTok * 1e6)));
+        QVERIFY(fit.tokenGateUs.standardError && *fit.tokenGateUs.standardError > 0);
+        QCOMPARE(fit.calibrated.efficiency.tokenGateSeconds, fit.tokenGateUs.value / 1e6);
+        QVERIFY2(fit.ttftMapeAfter < 0.1, qPrintable(QString::number(fit.ttftMapeAfter)));
+        // Below the ceiling (N <= 4): every candidate above 0 scores at best the same; ties keep 0.
+        const std::vector<BenchmarkPoint> light(points.begin(), points.begin() + 3);
+        BenchmarkFitResult low;
+        QCOMPARE(calibrateBenchmark(start, light, fo, low), std::string());
+        QCOMPARE(low.tokenGateUs.value, 0.0);
+        QCOMPARE(low.calibrated.efficiency.tokenGateSeconds, 0.0);
+    }
+
     void calibrationKeepsPhysicalBounds()
     {
         // Measurements faster than the hardware allows (40 % of the floor's prediction): eta_bw stops at 1,
