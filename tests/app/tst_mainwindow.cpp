@@ -110,6 +110,7 @@ private slots:
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
     void accessibleNamesFollowTheFirstPaint();
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
+    void numbersRewrapRepaintsNoRowAbove();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void comparisonBuiltInPresentationLooksAsOneBuiltBefore();
     void economicsFollowThePriceBox();
@@ -695,6 +696,60 @@ void TestMainWindow::modelSizeStepReplotsOnceAndLaysOutNoControls()
     QVERIFY(warned); // the sweep reached the step where the warning grows every title (the plots resized there)
     QVERIFY(counter.plotResizes > 0);
     QVERIFY2(quietSteps >= 4, qPrintable(QString::number(quietSteps)));
+}
+
+void TestMainWindow::numbersRewrapRepaintsNoRowAbove()
+{
+    // Issue 16, twelfth stop (h16h): where a numbers value wraps to another line count on a model-size step ("t_step(B)
+    // as a line", the ITL SLO batches), the numbers grid is laid out again and its content resized; the rows above the
+    // value neither move nor change, and are not repainted (the content was repainted whole, about 30 labels).
+    struct PaintCounter final : QObject {
+        QObject* top = nullptr;     ///< the "Parameters" name, the first row
+        QObject* content = nullptr; ///< the numbers grid's widget
+        int topPaints = 0;
+        int contentResizes = 0;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (watched == top && event->type() == QEvent::Paint)
+                ++topPaints;
+            else if (watched == content && event->type() == QEvent::Resize)
+                ++contentResizes;
+            return QObject::eventFilter(watched, event);
+        }
+    } counter;
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCoreApplication::processEvents();
+    auto* content = window.findChild<QWidget*>(QStringLiteral("numbersContent"));
+    QVERIFY(content);
+    for (QLabel* label : content->findChildren<QLabel*>())
+        if (label->text() == QStringLiteral("Parameters"))
+            counter.top = label;
+    QVERIFY(counter.top);
+    counter.content = content;
+    qApp->installEventFilter(&counter);
+    QSlider* slider = window.controlsPanel()->modelSizeSlider()->slider();
+    ScenarioDocument* document = window.document();
+    const int lo = slider->minimum(), hi = slider->maximum();
+    int resizedSteps = 0;
+    for (int step = 1; step <= 12; ++step) {
+        counter.topPaints = 0;
+        counter.contentResizes = 0;
+        slider->setSliderPosition(lo + (hi - lo) * step / 12);
+        document->evaluateNow();
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+        if (counter.contentResizes > 0) {
+            ++resizedSteps;
+            QVERIFY2(counter.topPaints == 0, qPrintable(QStringLiteral("first row painted %1 times at step %2")
+                                                            .arg(counter.topPaints)
+                                                            .arg(step)));
+        }
+    }
+    qApp->removeEventFilter(&counter);
+    QVERIFY(resizedSteps > 0); // the sweep reached a value that rewraps
 }
 
 void TestMainWindow::hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison()

@@ -122,6 +122,7 @@ private slots:
     void documentLabelMeasuresAsQLabelWithoutItsDocument();
     void documentLabelLaysANewTextOutOnce();
     void documentLabelNewTextPaintsAsAFreshLabel();
+    void documentLabelKeepsItsShapedGlyphs();
     void axisTitlesFromImages();
     void boundByNamesTheLargestTerm();
     void sloLabelsStayApart_data();
@@ -473,6 +474,37 @@ void TestFloorPlot::documentLabelLaysANewTextOutOnce()
         reference.resize(label->size());
         QCOMPARE(shown.convertToFormat(QImage::Format_RGB32), reference.grab().toImage().convertToFormat(QImage::Format_RGB32));
     }
+}
+
+// DocumentLabel (issue 16, twelfth stop, h16h): each new text is shaped once. Its blocks keep their shaped glyphs
+// (QTextLayout's cache), so the paint that follows the layout, and a layout at another width, do not run HarfBuzz
+// over the text again (by default QTextLayout::endLayout() frees them). Plain, multi-line and rich texts, after a
+// new font too; the pixels and the passes stay those of the tests above.
+void TestFloorPlot::documentLabelKeepsItsShapedGlyphs()
+{
+    const QStringList texts{QStringLiteral("4.48 ms \u00b7 223 tok/s"), QStringLiteral("20 ms: B \u2264 193\n40 ms: B \u2264 208"),
+                            QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span><br>"
+                                           "<span style=\"font-size:9.0pt;\">Floor W_read/BW = 4.48 ms/token at B = 1</span>"),
+                            QStringLiteral("first paragraph\n\nsecond paragraph")};
+    views::DocumentLabel label;
+    label.setWordWrap(true);
+    label.setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label.resize(150, 60);
+    QVERIFY(!label.keepsShapedGlyphs()); // nothing laid out yet
+    for (const QString& text : texts) {
+        label.setText(text);
+        QVERIFY(label.heightForWidth(150) > 0); // laid out at its width
+        QVERIFY2(label.keepsShapedGlyphs(), qPrintable(text));
+        label.grab();
+        (void)label.sizeHint(); // the hints' passes at other widths
+        QVERIFY2(label.keepsShapedGlyphs(), qPrintable(text));
+    }
+    QFont larger = label.font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.5);
+    label.setFont(larger);
+    label.setText(texts.first());
+    label.grab();
+    QVERIFY(label.keepsShapedGlyphs());
 }
 
 // DocumentLabel (issue 16, ninth stop, h16y): a new text of the same font and alignment replaces the old one in the

@@ -58,6 +58,10 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     scroll->setStyleSheet(QStringLiteral("QScrollArea { background: transparent; border: none; }"));
     auto* content = new QWidget;
     content->setObjectName(QStringLiteral("numbersContent"));
+    // Resized when a value wraps to another line count (the scroll area keeps it at its hint's height): Qt then
+    // repainted the whole content, every row; with static contents only what the new layout moves or exposes is
+    // (the rows from the value down), not the rows above it (issue 16, twelfth stop in docs/performance.md).
+    content->setAttribute(Qt::WA_StaticContents);
     content->setStyleSheet(QStringLiteral("QWidget#numbersContent { background: %1; }").arg(palette::css(palette::card())));
     m_grid = new QGridLayout(content);
     m_grid->setContentsMargins(0, 0, 4, 0);

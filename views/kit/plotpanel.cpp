@@ -201,6 +201,16 @@ void DocumentLabel::paintEvent(QPaintEvent* event)
     doc.documentLayout()->draw(&painter, context);
 }
 
+bool DocumentLabel::keepsShapedGlyphs() const
+{
+    if (m_document.isEmpty())
+        return false;
+    for (QTextBlock block = m_document.begin(); block.isValid(); block = block.next())
+        if (!block.layout() || !block.layout()->cacheEnabled())
+            return false;
+    return true;
+}
+
 bool DocumentLabel::isRich() const
 {
     return textFormat() == Qt::RichText || (textFormat() == Qt::AutoText && Qt::mightBeRichText(text()));
@@ -323,6 +333,13 @@ void DocumentLabel::syncDocument() const
     m_alignment = alignment();
     m_hintMarginsPx = QSize(-1, -1);
     m_unwrapped = false;
+    // Filled with no page size, which QTextDocumentLayout does not lay out (it drops the blocks' layouts and
+    // returns), then laid out once at the width it had, each block's QTextLayout keeping its shaped glyphs
+    // (setCacheEnabled): by default QTextLayout::endLayout() frees them, and the paint that follows every new
+    // text shaped the whole text again (HarfBuzz), as did every later pass at another width (issue 16, twelfth
+    // stop in docs/performance.md).
+    const QSizeF pageSize = m_document.pageSize();
+    m_document.setPageSize(QSizeF(0, 0));
     // Each setting lays the document out again: applied only when changed (a new text of the same
     // font and alignment, a value or a takeaway, sets none). setHtml() and setPlainText() empty the
     // document first themselves, keeping the default font and text option.
@@ -340,6 +357,10 @@ void DocumentLabel::syncDocument() const
         m_document.setHtml(m_text);
     else
         m_document.setPlainText(m_text);
+    for (QTextBlock block = m_document.begin(); block.isValid(); block = block.next())
+        if (QTextLayout* layout = block.layout())
+            layout->setCacheEnabled(true);
+    m_document.setPageSize(pageSize); // the one layout pass of the new text
 }
 
 const QTextDocument& DocumentLabel::document(int width) const

@@ -57,6 +57,10 @@ public:
      *  counted) since the label was made: for tests of the layout work per new text (issue 16,
      *  seventh stop in docs/performance.md). */
     int documentLayoutPasses() const { return m_layoutPasses; }
+    /** True when every block of this label's document keeps its shaped glyphs between layout and paint
+     *  (QTextLayout::cacheEnabled()), as syncDocument() sets for each new text: for tests (issue 16, twelfth
+     *  stop in docs/performance.md). False for an empty document. */
+    bool keepsShapedGlyphs() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
