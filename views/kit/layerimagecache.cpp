@@ -109,11 +109,16 @@ void LayerImageCache::applyDefaultAntialiasingHint(QCPPainter* /*painter*/) cons
     // Each child sets its own hints when the image is drawn; the image is drawn 1:1.
 }
 
+void LayerImageCache::drawChild(QCPLayerable* child, QCPPainter* painter) const
+{
+    LayerableAccess::drawOne(child, drawClipOf(child), painter);
+}
+
 void LayerImageCache::drawChildren(QCPPainter* painter) const
 {
     for (QCPLayerable* child : m_hidden->children())
         if (drawn(child))
-            LayerableAccess::drawOne(child, drawClipOf(child), painter);
+            drawChild(child, painter);
 }
 
 void LayerImageCache::draw(QCPPainter* painter)

@@ -65,11 +65,15 @@ protected:
     /** True when @p anchor belongs to an item on the hidden layer. */
     bool describedHere(const QCPItemAnchor* anchor) const;
 
+    /** Draws @p child of the hidden layer with @p painter as QCPLayer::draw() does (clipped to drawClipOf(@p child),
+     *  its antialiasing hint applied, its draw()); also for exports. A subclass may draw the same pixels cheaper. */
+    virtual void drawChild(QCPLayerable* child, QCPPainter* painter) const;
+
     void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
     void draw(QCPPainter* painter) final;
 
 private:
-    /** Strokes every drawn() child of the hidden layer with @p painter, as QCPLayer::draw() does. */
+    /** Draws every drawn() child of the hidden layer with @p painter (drawChild()), in the layer's order. */
     void drawChildren(QCPPainter* painter) const;
 
     QCPLayer* m_hidden;
