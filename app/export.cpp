@@ -41,6 +41,7 @@
 #include "views/whatifs/kvfitplot.h"
 #include "views/floors/floorplot.h"
 #include "views/kit/palette.h"
+#include "views/kit/plotkit.h"
 #include "views/plan/plantab.h"
 #include "views/kit/plotpanel.h"
 #include "document/scenariodocument.h"
@@ -548,7 +549,7 @@ QByteArray curvesCsv(const QList<QCustomPlot*>& plots)
 {
     QStringList columns; // axis labels, in order of first use
     auto columnOf = [&columns](const QCPAxis* axis) {
-        const QString label = axis->label().isEmpty() ? tr("value") : axis->label();
+        const QString label = axis->label().isEmpty() ? tr("value") : views::plotkit::axisTitle(axis);
         qsizetype index = columns.indexOf(label);
         if (index < 0) {
             columns << label;

@@ -36,9 +36,9 @@ DecodePlot::DecodePlot(QWidget* parent)
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
     QCPAxis* y2 = p->yAxis2;
-    setupAxis(x, tr("batch B (sequences)"), true);
-    setupAxis(y, tr("time per decode step (ms)"), true);
-    setupAxis(y2, tr("aggregate tokens/s"), true);
+    setupAxis(x, titleWithShortForms(tr("batch B (sequences)"), {tr("batch B")}), true);
+    setupAxis(y, titleWithShortForms(tr("time per decode step (ms)"), {tr("decode step (ms)"), tr("ms")}), true);
+    setupAxis(y2, titleWithShortForms(tr("aggregate tokens/s"), {tr("tokens/s")}), true);
     y2->setVisible(true);
     y2->grid()->setVisible(false);
     y2->setTickLabelColor(palette::throughput());

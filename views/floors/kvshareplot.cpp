@@ -123,7 +123,7 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     QCustomPlot* p = plot();
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
-    setupAxis(x, tr("context S (tokens per sequence)"), true);
+    setupAxis(x, titleWithShortForms(tr("context S (tokens per sequence)"), {tr("context S (tokens)")}), true);
     setupAxis(y, tr("KV share (%)"), false);
     x->setRange(model::Sweeps::kContextMin, model::Sweeps::kContextMax);
     y->setRange(0, 104); // 100 % inside the rect, so its tick label is not cut

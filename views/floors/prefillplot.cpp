@@ -63,8 +63,8 @@ PrefillPlot::PrefillPlot(QWidget* parent)
     QCustomPlot* p = plot();
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
-    setupAxis(x, tr("prompt length P (tokens)"), true);
-    setupAxis(y, tr("prefill work (TFLOP)"), true);
+    setupAxis(x, titleWithShortForms(tr("prompt length P (tokens)"), {tr("prompt P (tokens)")}), true);
+    setupAxis(y, titleWithShortForms(tr("prefill work (TFLOP)"), {tr("TFLOP")}), true);
     x->setRange(model::Sweeps::kPromptMin, model::Sweeps::kPromptMax);
 
     for (const ReferenceCrossover& reference : referenceCrossovers()) {

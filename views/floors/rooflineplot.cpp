@@ -46,7 +46,7 @@ RooflinePlot::RooflinePlot(QWidget* parent)
     QCustomPlot* p = plot();
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
-    setupAxis(x, tr("arithmetic intensity (FLOP/byte)"), true);
+    setupAxis(x, titleWithShortForms(tr("arithmetic intensity (FLOP/byte)"), {tr("intensity (FLOP/byte)"), tr("FLOP/byte")}), true);
     setupAxis(y, tr("attainable TFLOP/s"), true);
     x->setRange(model::Sweeps::kIntensityMin, model::Sweeps::kIntensityMax);
 
@@ -136,8 +136,9 @@ void RooflinePlot::refresh(const model::Scenario& scenario, const model::Evaluat
     const QString dtypeName = roof.computePeakFallback ? QStringLiteral("bf16")
                                                        : QString::fromUtf8(dtype.data(), qsizetype(dtype.size()));
     const QString rate = roof.computeDtype == model::DType::INT8 && !roof.computePeakFallback ? tr("TOP/s") : tr("TFLOP/s");
-    const QString yLabel = gpus > 1 ? tr("%2 per GPU (%1)").arg(dtypeName, rate)
-                                    : tr("attainable %2 (%1)").arg(dtypeName, rate);
+    const QString yLabel = titleWithShortForms(gpus > 1 ? tr("%2 per GPU (%1)").arg(dtypeName, rate)
+                                                        : tr("attainable %2 (%1)").arg(dtypeName, rate),
+                                               {tr("%2 (%1)").arg(dtypeName, rate), rate});
     if (p->yAxis->label() != yLabel)
         p->yAxis->setLabel(yLabel);
 

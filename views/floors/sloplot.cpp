@@ -51,9 +51,9 @@ SloPlot::SloPlot(QWidget* parent)
     QCPAxis* x = p->xAxis;
     QCPAxis* y = p->yAxis;
     QCPAxis* y2 = p->yAxis2;
-    setupAxis(x, tr("batch B (sequences)"), true);
-    setupAxis(y, tr("t_step = ITL (ms)"), true);
-    setupAxis(y2, tr("aggregate tokens/s"), true);
+    setupAxis(x, titleWithShortForms(tr("batch B (sequences)"), {tr("batch B")}), true);
+    setupAxis(y, titleWithShortForms(tr("t_step = ITL (ms)"), {tr("ITL (ms)")}), true);
+    setupAxis(y2, titleWithShortForms(tr("aggregate tokens/s"), {tr("tokens/s")}), true);
     y2->setVisible(true);
     y2->grid()->setVisible(false);
     y2->setTickLabelColor(palette::throughput());

@@ -155,15 +155,15 @@ Readout PlotInteraction::interpolatedReadout(double key) const
     out.key = key;
     out.interpolated = true;
     const QCPAxis* keyAxis = m_plot->xAxis;
-    const QString keyUnit = unitOf(keyAxis->label());
-    out.keyText = nameOf(keyAxis->label()) + QStringLiteral(" = ") + format::approximate(key)
+    const QString keyUnit = unitOf(plotkit::axisTitle(keyAxis));
+    out.keyText = nameOf(plotkit::axisTitle(keyAxis)) + QStringLiteral(" = ") + format::approximate(key)
         + (keyUnit.isEmpty() ? QString() : QLatin1Char(' ') + keyUnit);
     for (int i = 0; i < m_plot->graphCount(); ++i) {
         QCPGraph* graph = m_plot->graph(i);
         if (!graph->visible() || graph->keyAxis() != keyAxis || graph->data()->isEmpty())
             continue;
         const QCPGraphDataContainer& data = *graph->data();
-        const QString unit = unitOf(graph->valueAxis()->label());
+        const QString unit = unitOf(plotkit::axisTitle(graph->valueAxis()));
         if (graph->lineStyle() == QCPGraph::lsNone) {
             // Points (measurements, residuals, markers): the nearest one within a few pixels, as it is.
             const double pixel = keyAxis->coordToPixel(key);
@@ -602,13 +602,13 @@ void PlotInteraction::showFormula()
 QByteArray PlotInteraction::csv() const
 {
     const QLocale c = QLocale::c();
-    QString out = QStringLiteral("curve,%1,value,value axis\n").arg(csvField(m_plot->xAxis->label()));
+    QString out = QStringLiteral("curve,%1,value,value axis\n").arg(csvField(plotkit::axisTitle(m_plot->xAxis)));
     for (int i = 0; i < m_plot->graphCount(); ++i) {
         const QCPGraph* graph = m_plot->graph(i);
         if (graph->name().isEmpty() || graph->data()->isEmpty())
             continue;
         const QString name = csvField(graph->name());
-        const QString axis = csvField(graph->valueAxis()->label());
+        const QString axis = csvField(plotkit::axisTitle(graph->valueAxis()));
         for (const QCPGraphData& point : *graph->data()) {
             if (!std::isfinite(point.key) || !std::isfinite(point.value))
                 continue;

@@ -346,6 +346,20 @@ void setupPlot(QCustomPlot* plot)
     GridLayerCache::install(plot);
 }
 
+QString titleWithShortForms(const QString& full, std::initializer_list<QString> shorter)
+{
+    QString out = full;
+    for (const QString& form : shorter)
+        out += QChar(0x9C) + form;
+    return out;
+}
+
+QString axisTitle(const QCPAxis* axis)
+{
+    const QString label = axis->label();
+    return label.section(QChar(0x9C), 0, 0);
+}
+
 void setupAxis(QCPAxis* axis, const QString& label, bool log)
 {
     // The title from an image, laid out and drawn again only when it changes (issue 16, eleventh stop).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <initializer_list>
 #include <limits>
 
 #include <Eigen/Core>
@@ -41,8 +42,22 @@ private:
  *  "overlay" layer shares it) and an opaque widget (Qt::WA_OpaquePaintEvent). */
 void setupPlot(QCustomPlot* plot);
 
-/** Styles @p axis (fonts, pens, grid) and sets its label; log scale with CompactLogTicker when @p log. */
+/** Styles @p axis (fonts, pens, grid) and sets its label; log scale with CompactLogTicker when @p log.
+ *  @p label may hold shorter forms (titleWithShortForms()): the axis shows the longest that fits its length. */
 void setupAxis(QCPAxis* axis, const QString& label, bool log);
+
+/**
+ * An axis title with shorter forms for a narrow plot: @p full, then each of @p shorter (longest first), joined by
+ * U+009C, Qt's separator of length variants. QPainter::drawText() in a rectangle, and so QCustomPlot's axis title (drawn
+ * in a box as long as the axis) and the title image of views/kit/axistitle.h, draws the first form whose bounding box
+ * fits, or the last; at 1,280 x 720 "time per decode step (ms)" does not fit the decode floor's value axis and was cut
+ * at the plot's edge. Anything that reads an axis title as text (hover read-outs, CSV headers, exports) reads the full
+ * form through axisTitle().
+ */
+QString titleWithShortForms(const QString& full, std::initializer_list<QString> shorter);
+
+/** The full form of @p axis's title (QCPAxis::label() up to its first U+009C), for read-outs and CSV headers. */
+QString axisTitle(const QCPAxis* axis);
 
 /** Moves the legend out of the axis rect into a row below it, @p columns entries per row. */
 void placeLegendBelow(QCustomPlot* plot, int columns);

@@ -1396,7 +1396,7 @@ QByteArray PlanTab::paretoCsv() const
     };
     auto number = [](double v) { return std::isfinite(v) ? QByteArray::fromStdString(model::formatNumber(v)) : QByteArray(); };
     auto optional = [&](const std::optional<double>& v) { return v ? number(*v) : QByteArray(); };
-    QByteArray out = "series," + cell(m_plot->plot()->xAxis->label()) + ',' + cell(m_plot->plot()->yAxis->label())
+    QByteArray out = "series," + cell(axisTitle(m_plot->plot()->xAxis)) + ',' + cell(axisTitle(m_plot->plot()->yAxis))
                      + ",device_id,gpus_per_instance,tp,pp,ep,disaggregated,batch_cap,total_gpus,itl_ms,ttft_ms,meets_slo,excluded_by,"
                        "on_frontier,cost_per_million_output_tokens_all_in,joules_per_output_token,currency\n";
     if (!m_result || !m_request)
