@@ -38,6 +38,8 @@ protected:
     /** Entries drawn where QCPLayer::draw() would draw them were the hidden layer visible; the QCPLegend itself only
      *  when it draws a frame or a background (else its clip, the viewport, would size the image). */
     bool drawn(const QCPLayerable* child) const override;
+    /** True: the entries' ink is a small part of the legend's cells. */
+    bool trimsToInk() const override { return true; }
 
 private:
     LegendLayerCache(QCustomPlot* plot, QCPLayer* host, QCPLayer* entries);
