@@ -41,7 +41,7 @@ bool antialiasedIn(const QCustomPlot* plot, bool local, QCP::AntialiasedElement 
 
 /**
  * Fills the pixels QPainter::drawLine(@p line) covers with a onePixelFlat() pen of colour @p color (aliased): from the
- * first point to the last, the last excluded (checked against the stroker, tests/views/tst_gridlayer.cpp). A line of no
+ * first point to the last, the last excluded (checked against the stroker: tst_floorplot::gridLinesFilledAsStroked). A line of no
  * length is stroked (the stroker draws a point). Translucent vertical runs go in pieces of 64 rows: the raster engine
  * hands a fill of 96 spans or more to its thread pool, and a vertical rectangle is one span a row.
  */
