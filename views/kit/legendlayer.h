@@ -19,7 +19,8 @@ namespace ridgeline::views {
  *
  * The same pixels: the entries are drawn over the transparent paint buffer in a cell of the plot's layout of their
  * own, and an image of them over transparent blended onto transparent is the image, bit for bit. Exports
- * (QCPPainter::pmVectorized or pmNoCaching) draw the entries themselves.
+ * (QCPPainter::pmVectorized or pmNoCaching) draw the entries themselves. On the hidden layer the entries are not found
+ * by QCustomPlot's hit test (legendClick, legend selection): no plot of the app uses either.
  */
 class LegendLayerCache final : public LayerImageCache {
 public:
