@@ -41,6 +41,8 @@
 #include "views/kit/boundtext.h"
 #include "views/kit/curvelayer.h"
 #include "views/kit/explainpanel.h"
+#include "views/kit/gridlayer.h"
+#include "views/kit/legendlayer.h"
 #include "views/kit/plotkit.h"
 #include "views/kit/plotpanel.h"
 #include "views/kit/textimage.h"
@@ -124,6 +126,8 @@ private slots:
     void documentLabelNewTextPaintsAsAFreshLabel();
     void documentLabelKeepsItsShapedGlyphs();
     void axisTitlesFromImages();
+    void gridLinesFilledAsStroked();
+    void legendFromAnImage();
     void boundByNamesTheLargestTerm();
     void sloLabelsStayApart_data();
     void sloLabelsStayApart();
@@ -630,6 +634,108 @@ void TestFloorPlot::axisTitlesFromImages()
     QCOMPARE(counts2[0].first, 2LL); // the bottom axis: new length
     QVERIFY(images2 == text2);
     QVERIFY(images2 != images);
+}
+
+void TestFloorPlot::gridLinesFilledAsStroked()
+{
+    // Issue 16, twelfth stop: the grid picture's one-pixel lines are filled as rectangles (GridLayerCache::drawChild()),
+    // not stroked; the same pixels as QCPGrid::draw() strokes, bit for bit, for opaque and translucent pens, log axes
+    // with sub-grids and linear ones, every replot of a range change.
+    auto draw = [](bool filled, const QColor& subGrid) {
+        views::GridLayerCache::setFilledLines(filled);
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), true);
+        views::plotkit::setupAxis(plot.yAxis2, QStringLiteral("linear"), false);
+        plot.yAxis2->setVisible(true);
+        plot.yAxis2->grid()->setVisible(true);
+        plot.yAxis->grid()->setSubGridPen(views::plotkit::pen(subGrid, 1));
+        plot.xAxis->grid()->setSubGridPen(views::plotkit::pen(subGrid, 0));
+        views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis, views::plotkit::pen(Qt::blue, 1.5), QStringLiteral("t"))
+            ->setData({1, 512}, {3, 80});
+        plot.resize(420, 320);
+        plot.show();
+        QList<QImage> pictures;
+        for (int step = 0; step < 4; ++step) {
+            plot.xAxis->setRange(1 + step, 512 - 37 * step);
+            plot.yAxis->setRange(0.7 + 0.3 * step, 90 + 400 * step);
+            plot.yAxis2->setRange(-3.3 * step, 17 + step);
+            plot.replot();
+            pictures.append(plot.grab().toImage());
+        }
+        views::GridLayerCache::setFilledLines(true);
+        return std::make_pair(pictures, views::GridLayerCache::find(&plot)->filledGrids());
+    };
+    for (const QColor& subGrid : {QColor(0xf1, 0xf3, 0xf6), QColor(20, 40, 160, 90)}) {
+        const auto [filled, filledGrids] = draw(true, subGrid);
+        const auto [stroked, strokedGrids] = draw(false, subGrid);
+        QVERIFY(filledGrids >= 4 * 3); // three visible grids, four replots that move them
+        QCOMPARE(strokedGrids, 0LL);
+        QCOMPARE(filled.size(), stroked.size());
+        for (qsizetype i = 0; i < filled.size(); ++i)
+            QVERIFY2(filled[i] == stroked[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+    }
+}
+
+void TestFloorPlot::legendFromAnImage()
+{
+    // Issue 16, twelfth stop: the legend's entries are drawn from an image (LegendLayerCache), drawn again only when an
+    // entry changes; what is shown equals, bit for bit, the entries drawn by QCustomPlot on each replot.
+    QCustomPlot plot;
+    views::plotkit::setupPlot(&plot);
+    views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+    views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), true);
+    QCPGraph* step = views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis, views::plotkit::pen(Qt::blue, 2.4), QStringLiteral("t_step"));
+    step->setData({1, 512}, {3, 80});
+    views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis, views::plotkit::pen(Qt::red, 1.6, Qt::DashLine), QStringLiteral("t_mem"))
+        ->setData({1, 512}, {2, 40});
+    views::plotkit::placeLegendBelow(&plot, 2);
+    views::LegendLayerCache* cache = views::LegendLayerCache::find(&plot);
+    QVERIFY(cache);
+    plot.resize(420, 320);
+    plot.show();
+    auto replot = [&plot] {
+        views::plotkit::fitLegend(&plot); // as PlotPanel does before each replot
+        plot.replot();
+    };
+    // The picture as QCustomPlot draws it: the entries' layer shown, the cache hidden.
+    auto direct = [&plot, cache, &replot] {
+        cache->setVisible(false);
+        plot.layer(QStringLiteral("legendEntries"))->setVisible(true);
+        replot();
+        const QImage picture = plot.grab().toImage();
+        cache->setVisible(true);
+        plot.layer(QStringLiteral("legendEntries"))->setVisible(false);
+        return picture;
+    };
+    replot();
+    const long long renders = cache->renders();
+    const long long draws = cache->draws();
+    for (int i = 1; i <= 4; ++i) { // new ranges, the same entries
+        plot.yAxis->setRange(2 + i, 90 - 5 * i);
+        replot();
+    }
+    QCOMPARE(cache->renders(), renders);
+    QCOMPARE(cache->draws(), draws + 4);
+    QImage shown = plot.grab().toImage();
+    QVERIFY(shown == direct());
+
+    // A renamed curve, and a curve added (its entry moved to the image's layer), draw the image again.
+    step->setName(QStringLiteral("t_step (ms)"));
+    replot();
+    QCOMPARE(cache->renders(), renders + 1);
+    shown = plot.grab().toImage();
+    QVERIFY(shown == direct());
+    views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis, views::plotkit::pen(Qt::darkGreen, 1.6, Qt::DotLine),
+                             QStringLiteral("t_comp"))->setData({1, 512}, {1, 30});
+    replot();
+    QCOMPARE(cache->renders(), renders + 2);
+    QCOMPARE(plot.layer(QStringLiteral("legend"))->children().count(cache), 1);
+    for (QCPLayerable* child : plot.layer(QStringLiteral("legend"))->children())
+        QVERIFY(!qobject_cast<QCPAbstractLegendItem*>(child)); // every entry drawn from the image
+    shown = plot.grab().toImage();
+    QVERIFY(shown == direct());
 }
 
 void TestFloorPlot::boundByNamesTheLargestTerm()

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/gridlayer.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QDataStream>
 #include <QIODevice>
 
@@ -16,7 +19,108 @@ struct AxisAccess : QCPAxis {
     static const QVector<double>& subTicks(const QCPAxis* axis) { return axis->*(&AxisAccess::mSubTickVector); }
 };
 
+bool g_filledLines = true;
+
+/** A pen the raster engine strokes with its cosmetic stroker, one pixel wide, as a run of whole pixels from the
+ *  line's first point up to (not including) its last: aliased, width 0 or 1, solid, flat cap. */
+bool onePixelFlat(const QPen& pen)
+{
+    return pen.style() == Qt::SolidLine && pen.widthF() <= 1.0 && pen.capStyle() == Qt::FlatCap
+        && pen.brush().style() == Qt::SolidPattern && pen.brush().transform().isIdentity();
+}
+
+/** The antialiasing QCPLayerable::applyAntialiasingHint() gives an element @p element whose own setting is @p local. */
+bool antialiasedIn(const QCustomPlot* plot, bool local, QCP::AntialiasedElement element)
+{
+    if (plot->notAntialiasedElements().testFlag(element))
+        return false;
+    if (plot->antialiasedElements().testFlag(element))
+        return true;
+    return local;
+}
+
+/**
+ * Fills the pixels QPainter::drawLine(@p line) covers with a onePixelFlat() pen of colour @p color (aliased): from the
+ * first point to the last, the last excluded (checked against the stroker: tst_floorplot::gridLinesFilledAsStroked). A line of no
+ * length is stroked (the stroker draws a point). Translucent vertical runs go in pieces of 64 rows: the raster engine
+ * hands a fill of 96 spans or more to its thread pool, and a vertical rectangle is one span a row.
+ */
+void fillLine(QCPPainter* painter, const QLine& line, const QColor& color)
+{
+    if (line.x1() == line.x2() && line.y1() != line.y2()) {
+        const int top = std::min(line.y1(), line.y2());
+        const int bottom = std::max(line.y1(), line.y2()); // excluded
+        const int piece = color.alpha() == 255 ? bottom - top : 64;
+        for (int y = top; y < bottom; y += piece)
+            painter->fillRect(QRect(line.x1(), y, 1, std::min(piece, bottom - y)), color);
+    } else if (line.y1() == line.y2() && line.x1() != line.x2()) {
+        const int left = std::min(line.x1(), line.x2());
+        painter->fillRect(QRect(left, line.y1(), std::max(line.x1(), line.x2()) - left, 1), color);
+    } else {
+        painter->QPainter::drawLine(line);
+    }
+}
+
 } // namespace
+
+void GridLayerCache::setFilledLines(bool on)
+{
+    g_filledLines = on;
+}
+
+bool GridLayerCache::fillable(const QCPGrid* grid, const QCPPainter* painter)
+{
+    if (!g_filledLines || painter->modes().testFlag(QCPPainter::pmVectorized)
+        || painter->modes().testFlag(QCPPainter::pmNoCaching) || painter->opacity() != 1.0
+        || painter->compositionMode() != QPainter::CompositionMode_SourceOver)
+        return false;
+    const QTransform& t = painter->worldTransform();
+    if (t.type() > QTransform::TxTranslate || t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy()))
+        return false;
+    const auto* axis = qobject_cast<const QCPAxis*>(grid->parentLayerable());
+    const QCustomPlot* plot = grid->parentPlot();
+    if (!axis || !axis->axisRect() || !plot)
+        return false;
+    // QCPGrid::drawGridLines() draws a zero line where the range spans 0 and its pen is set: not done here.
+    if (grid->zeroLinePen().style() != Qt::NoPen)
+        return false;
+    if (!onePixelFlat(grid->pen()) || antialiasedIn(plot, grid->antialiased(), QCP::aeGrid))
+        return false;
+    const bool sub = axis->subTicks() && grid->subGridVisible();
+    return !sub || (onePixelFlat(grid->subGridPen()) && !antialiasedIn(plot, grid->antialiasedSubGrid(), QCP::aeSubGrid));
+}
+
+void GridLayerCache::drawChild(QCPLayerable* child, QCPPainter* painter) const
+{
+    auto* grid = qobject_cast<QCPGrid*>(child);
+    if (!grid || !fillable(grid, painter)) {
+        LayerImageCache::drawChild(child, painter);
+        return;
+    }
+    ++m_filledGrids;
+    auto* axis = qobject_cast<QCPAxis*>(grid->parentLayerable());
+    const QRect rect = axis->axisRect()->rect();
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    // QCPGrid::draw(): sub-grid lines first, then the grid lines; each line as QCPPainter::drawLine() draws it aliased
+    // (QLineF::toLine(): the pixel coordinate rounded), from the axis rect's bottom to its top or left to right.
+    auto fill = [&](const QVector<double>& ticks, const QColor& color) {
+        for (double tick : ticks) {
+            const double t = axis->coordToPixel(tick);
+            const QLineF line = horizontal ? QLineF(t, rect.bottom(), t, rect.top()) : QLineF(rect.left(), t, rect.right(), t);
+            fillLine(painter, line.toLine(), color);
+        }
+    };
+    painter->save();
+    painter->setClipRect(drawClipOf(grid));
+    painter->setAntialiasing(false);
+    if (axis->subTicks() && grid->subGridVisible()) {
+        painter->setPen(grid->subGridPen()); // drawLine() of a line of no length strokes with it
+        fill(AxisAccess::subTicks(axis), grid->subGridPen().color());
+    }
+    painter->setPen(grid->pen());
+    fill(axis->tickVector(), grid->pen().color());
+    painter->restore();
+}
 
 void GridLayerCache::install(QCustomPlot* plot)
 {

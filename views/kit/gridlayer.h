@@ -33,6 +33,12 @@ public:
     /** The cache of @p plot, or nullptr before install(). */
     static GridLayerCache* find(const QCustomPlot* plot);
 
+    /** With @p on false the image's grids are drawn by QCPGrid::draw() (the lines stroked), as before the filled lines
+     *  (drawChild()): for a test's reference picture. On by default. */
+    static void setFilledLines(bool on);
+    /** Grids whose lines were filled as rectangles (drawChild()) rather than stroked, since the cache was made. */
+    long long filledGrids() const { return m_filledGrids; }
+
 protected:
     /** What the grid lines draw from: viewport and pixel ratio; each grid's visibility, pens, antialiasing and its
      *  axis' range, scale, direction, axis rect, ticks and sub-ticks. */
@@ -42,10 +48,23 @@ protected:
     /** True when nothing is drawn into the paint buffer before this cache (the same pixels over the transparent
      *  buffer). */
     bool mayCopy() const override;
+    /**
+     * Draws @p grid into the image, or into an export by QCPGrid::draw(). Into the image, a grid whose lines are
+     * aliased, one pixel wide (pen width 0 or 1), solid and flat-capped, drawn through a whole-pixel translation with
+     * source-over at full opacity and no zero line, gets each line filled as the one-pixel rectangle the raster
+     * engine's cosmetic stroker covers: the same pixels, bit for bit (the same colour blended over the same pixels),
+     * where the stroker blends every pixel of a vertical line as a span of its own (issue 16, twelfth stop: 0.1 M
+     * instructions a sub-grid line, 3.8 M a model-size step). Anything else: QCPGrid::draw().
+     */
+    void drawChild(QCPLayerable* grid, QCPPainter* painter) const override;
 
 private:
     GridLayerCache(QCustomPlot* plot, QCPLayer* lines);
     static bool shown(const QCPLayerable* grid);
+    /** True when @p grid may be filled (drawChild()) on @p painter. */
+    static bool fillable(const QCPGrid* grid, const QCPPainter* painter);
+
+    mutable long long m_filledGrids = 0;
 };
 
 } // namespace ridgeline::views

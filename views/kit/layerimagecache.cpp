@@ -35,6 +35,44 @@ void writeAxis(QDataStream& out, const QCPAxis* axis)
         << axis->axisRect()->rect();
 }
 
+/** The bounding box of the pixels of @p image within @p part that are not transparent; empty when none. */
+QRect inkIn(const QImage& image, const QRect& part)
+{
+    QRect ink;
+    const QRect r = part & image.rect();
+    for (int y = r.top(); y <= r.bottom(); ++y) {
+        const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        int first = -1;
+        int last = -1;
+        for (int x = r.left(); x <= r.right(); ++x) {
+            if (qAlpha(row[x])) {
+                if (first < 0)
+                    first = x;
+                last = x;
+            }
+        }
+        if (first >= 0)
+            ink |= QRect(first, y, last - first + 1, 1);
+    }
+    return ink;
+}
+
+/** @p rects with every two that overlap replaced by their bounding box, until none overlap. */
+QList<QRect> disjoint(QList<QRect> rects)
+{
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (qsizetype i = 0; i < rects.size() && !merged; ++i)
+            for (qsizetype j = i + 1; j < rects.size() && !merged; ++j)
+                if (rects[i].intersects(rects[j])) {
+                    rects[i] |= rects[j];
+                    rects.removeAt(j);
+                    merged = true;
+                }
+    }
+    return rects;
+}
+
 } // namespace
 
 bool LayerImageCache::describedHere(const QCPItemAnchor* anchor) const
@@ -109,11 +147,16 @@ void LayerImageCache::applyDefaultAntialiasingHint(QCPPainter* /*painter*/) cons
     // Each child sets its own hints when the image is drawn; the image is drawn 1:1.
 }
 
+void LayerImageCache::drawChild(QCPLayerable* child, QCPPainter* painter) const
+{
+    LayerableAccess::drawOne(child, drawClipOf(child), painter);
+}
+
 void LayerImageCache::drawChildren(QCPPainter* painter) const
 {
     for (QCPLayerable* child : m_hidden->children())
         if (drawn(child))
-            LayerableAccess::drawOne(child, drawClipOf(child), painter);
+            drawChild(child, painter);
 }
 
 void LayerImageCache::draw(QCPPainter* painter)
@@ -148,6 +191,17 @@ void LayerImageCache::draw(QCPPainter* painter)
             picture.translate(-m_origin);
             drawChildren(&picture);
         }
+        m_ink.clear();
+        if (trimsToInk() && ratio == 1.0 && !m_image.isNull()) {
+            QList<QRect> parts;
+            for (QCPLayerable* child : m_hidden->children())
+                if (drawn(child))
+                    if (const QRect ink = inkIn(m_image, drawClipOf(child).translated(-m_origin)); !ink.isEmpty())
+                        parts.append(ink);
+            m_ink = disjoint(parts);
+            if (m_ink.isEmpty())
+                m_image = QImage(); // nothing drawn
+        }
     }
     if (m_image.isNull())
         return;
@@ -157,6 +211,9 @@ void LayerImageCache::draw(QCPPainter* painter)
         painter->setCompositionMode(QPainter::CompositionMode_Source);
         painter->drawImage(m_origin, m_image);
         painter->restore();
+    } else if (!m_ink.isEmpty()) {
+        for (const QRect& part : m_ink) // the ink only: the other pixels are transparent
+            painter->drawImage(m_origin + part.topLeft(), m_image, part);
     } else {
         painter->drawImage(m_origin, m_image);
     }

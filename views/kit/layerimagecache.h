@@ -45,6 +45,10 @@ protected:
     /** True when the image may be copied over what is under it (QPainter::CompositionMode_Source), which gives
      *  the same pixels as blending only when nothing is under it; false (default): blended. */
     virtual bool mayCopy() const { return false; }
+    /** True when the image is drawn as the bounding boxes of its ink (non-transparent pixels) within each drawn child's
+     *  clip, found when it is redrawn: the same pixels (blending a transparent pixel changes nothing), less to blend
+     *  where the children draw little in large clips (a legend's entries). False (default): the whole image. */
+    virtual bool trimsToInk() const { return false; }
 
     /** @p child's clipRect() (protected in QCPLayerable). */
     static QRect clipOf(const QCPLayerable* child);
@@ -65,17 +69,22 @@ protected:
     /** True when @p anchor belongs to an item on the hidden layer. */
     bool describedHere(const QCPItemAnchor* anchor) const;
 
+    /** Draws @p child of the hidden layer with @p painter as QCPLayer::draw() does (clipped to drawClipOf(@p child),
+     *  its antialiasing hint applied, its draw()); also for exports. A subclass may draw the same pixels cheaper. */
+    virtual void drawChild(QCPLayerable* child, QCPPainter* painter) const;
+
     void applyDefaultAntialiasingHint(QCPPainter* painter) const override;
     void draw(QCPPainter* painter) final;
 
 private:
-    /** Strokes every drawn() child of the hidden layer with @p painter, as QCPLayer::draw() does. */
+    /** Draws every drawn() child of the hidden layer with @p painter (drawChild()), in the layer's order. */
     void drawChildren(QCPPainter* painter) const;
 
     QCPLayer* m_hidden;
     QByteArray m_key; ///< key() of the image held
     QImage m_image;   ///< the hidden layer over a transparent background, m_origin at its top left
     QPoint m_origin;
+    QList<QRect> m_ink; ///< trimsToInk(): disjoint parts of m_image (its pixels) that hold all of its ink
     long long m_renders = 0;
     long long m_draws = 0;
 };

@@ -15,6 +15,7 @@
 
 #include "views/kit/axistitle.h"
 #include "views/kit/gridlayer.h"
+#include "views/kit/legendlayer.h"
 #include "views/kit/palette.h"
 
 namespace ridgeline::views::plotkit {
@@ -417,6 +418,7 @@ void placeLegendBelow(QCustomPlot* plot, int columns)
     legend->setMargins(QMargins(6, 2, 6, 4));
     legend->setMinimumMargins(QMargins(0, 0, 0, 0));
     legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    LegendLayerCache::install(plot); // the entries from an image while they stay as they are
 }
 
 QCPGraph* addCurve(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen, const QString& name)
@@ -743,6 +745,7 @@ void fitLegend(QCustomPlot* plot)
     if (!legend->visible() || legend->layout() == plot->axisRect()->insetLayout())
         return;
     cacheLegendItems(legend); // entries added since the last replot
+    LegendLayerCache::adopt(plot); // ... drawn from the legend's image
     // itemCount() counts the grid's cells, empty ones included: collect the real entries. Each
     // entry gets a little room below, or its clip rect cuts the underscores of "t_mem".
     const QMargins itemMargins(0, 0, 0, 3);
