@@ -42,6 +42,7 @@
 #include "views/kit/curvelayer.h"
 #include "views/kit/explainpanel.h"
 #include "views/kit/gridlayer.h"
+#include "views/kit/laidouttext.h"
 #include "views/kit/legendlayer.h"
 #include "views/kit/plotkit.h"
 #include "views/kit/plotpanel.h"
@@ -137,6 +138,8 @@ private slots:
     void currentPointOffScaleIsSaid();
     void steadyCurvesFromAPicture();
     void axisTitlesFitTheirAxesAt1280x720();
+    void laidOutLabelsDrawAsQCustomPlot();
+    void gridKeepsItsFirstGridsPicture();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -1077,3 +1080,113 @@ void TestFloorPlot::axisTitlesFitTheirAxesAt1280x720()
 
 QTEST_MAIN(TestFloorPlot)
 #include "tst_floorplot.moc"
+
+void TestFloorPlot::laidOutLabelsDrawAsQCustomPlot()
+{
+    // Issue 16, thirteenth stop: the plots' labels (plotkit::addLabel) are measured and laid out once per text; moved
+    // to fractional positions, turned, with a halo, they draw QCustomPlot's pixels and anchor where it anchors them.
+    struct Run {
+        QImage picture;
+        std::vector<QPointF> anchors;
+        std::vector<std::pair<long long, long long>> counts; // per label: layouts, layout draws
+    };
+    auto draw = [](bool laidOut, bool retext) {
+        views::LaidOutText::setEnabled(laidOut);
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        plot.xAxis->setRange(0, 100);
+        plot.yAxis->setRange(0, 100);
+        const QStringList texts{QStringLiteral("B = 64"), QStringLiteral("B \u2265 1.2k: compute-bound"),
+                                QStringLiteral("all 64 experts: 3.2 ms"), QStringLiteral("gjpq 20 ms"),
+                                QStringLiteral("two\nlines")};
+        const QList<Qt::Alignment> placements{Qt::AlignLeft | Qt::AlignBottom, Qt::AlignRight | Qt::AlignBottom,
+                                              Qt::AlignLeft | Qt::AlignTop, Qt::AlignCenter, Qt::AlignRight | Qt::AlignTop};
+        std::vector<QCPItemText*> labels;
+        for (int i = 0; i < texts.size(); ++i) {
+            QCPItemText* label = views::plotkit::addLabel(&plot, plot.xAxis, plot.yAxis, QColor(30 * i, 80, 160));
+            label->setText(texts[i]);
+            label->setPositionAlignment(placements[i]);
+            label->setPadding(QMargins(2, 1, 4, 2));
+            if (i == 1)
+                label->setRotation(-90);
+            labels.push_back(label);
+        }
+        plot.resize(360, 280);
+        plot.show();
+        for (int step = 0; step < 4; ++step) { // fractional pixel positions, the same texts
+            for (size_t i = 0; i < labels.size(); ++i)
+                views::plotkit::placeLabelAt(labels[i], 13.37 + 17.3 * double(i) + 0.61 * step, 21.7 + 14.9 * double(i) - 0.43 * step);
+            plot.replot();
+        }
+        if (retext) {
+            labels[0]->setText(QStringLiteral("B = 128"));
+            plot.replot();
+        }
+        Run run;
+        run.picture = plot.grab().toImage();
+        for (QCPItemText* label : labels) {
+            run.anchors.push_back(label->topLeft->pixelPosition());
+            run.anchors.push_back(label->bottom->pixelPosition());
+            auto* laid = dynamic_cast<views::LaidOutText*>(label);
+            run.counts.emplace_back(laid ? laid->layouts() : -1, laid ? laid->layoutDraws() : -1);
+        }
+        views::LaidOutText::setEnabled(true);
+        return run;
+    };
+    for (bool retext : {false, true}) {
+        const Run laid = draw(true, retext);
+        const Run plain = draw(false, retext);
+        QCOMPARE(laid.picture.size(), plain.picture.size());
+        QVERIFY(laid.picture == plain.picture);
+        QCOMPARE(laid.anchors.size(), plain.anchors.size());
+        for (size_t i = 0; i < laid.anchors.size(); ++i)
+            QCOMPARE(laid.anchors[i], plain.anchors[i]);
+        for (size_t i = 0; i + 1 < laid.counts.size(); ++i) { // one-line texts: laid out once, drawn from the layout
+            QCOMPARE(laid.counts[i].first, (retext && i == 0) ? 2LL : 1LL);
+            QVERIFY(laid.counts[i].second >= 4);
+        }
+        QCOMPARE(laid.counts.back().second, 0LL); // two lines: QCPItemText::draw()
+    }
+}
+
+void TestFloorPlot::gridKeepsItsFirstGridsPicture()
+{
+    // Issue 16, thirteenth stop: when only the value axes' grid lines move (a model-size step), the grid picture is
+    // redrawn from a kept picture of its first grid (the key axis' translucent vertical sub-grid), then the moved
+    // lines over it: the same pixels, bit for bit, as drawing every grid again; a moved key axis draws it again.
+    auto draw = [](bool kept) {
+        views::GridLayerCache::setFirstGridKept(kept);
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), true);
+        plot.xAxis->grid()->setSubGridPen(views::plotkit::pen(QColor(20, 40, 160, 90), 0));
+        plot.yAxis->grid()->setSubGridPen(views::plotkit::pen(QColor(160, 40, 20, 120), 1));
+        plot.xAxis->setRange(1, 4096);
+        plot.axisRect()->setAutoMargins(QCP::msNone); // as the floor plots' steady margins: the key axis stays put
+        plot.axisRect()->setMargins(QMargins(60, 20, 20, 50));
+        plot.resize(420, 320);
+        plot.show();
+        QList<QImage> pictures;
+        for (int step = 0; step < 5; ++step) {
+            if (step == 3)
+                plot.xAxis->setRange(1, 512); // the key axis moves: its grid is drawn again
+            plot.yAxis->setRange(0.7 + 0.3 * step, 90 + 400 * step);
+            plot.replot();
+            pictures.append(plot.grab().toImage());
+        }
+        views::GridLayerCache::setFirstGridKept(true);
+        const views::GridLayerCache* cache = views::GridLayerCache::find(&plot);
+        return std::make_pair(pictures, std::make_pair(cache->renders(), cache->firstGridReuses()));
+    };
+    const auto [kept, keptCounts] = draw(true);
+    const auto [drawn, drawnCounts] = draw(false);
+    // The first draw (on show) and five replots each moved a grid; all but the first draw and the replot that moved the
+    // key axis kept its picture.
+    QCOMPARE(keptCounts.first, 6LL);
+    QCOMPARE(keptCounts.second, 4LL);
+    QCOMPARE(drawnCounts.second, 0LL);
+    QCOMPARE(kept.size(), drawn.size());
+    for (qsizetype i = 0; i < kept.size(); ++i)
+        QVERIFY2(kept[i] == drawn[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+}

@@ -20,6 +20,7 @@ struct AxisAccess : QCPAxis {
 };
 
 bool g_filledLines = true;
+bool g_firstGridKept = true;
 
 /** A pen the raster engine strokes with its cosmetic stroker, one pixel wide, as a run of whole pixels from the
  *  line's first point up to (not including) its last: aliased, width 0 or 1, solid, flat cap. */
@@ -66,6 +67,46 @@ void fillLine(QCPPainter* painter, const QLine& line, const QColor& color)
 void GridLayerCache::setFilledLines(bool on)
 {
     g_filledLines = on;
+}
+
+void GridLayerCache::setFirstGridKept(bool on)
+{
+    g_firstGridKept = on;
+}
+
+void GridLayerCache::drawPicture(QCPPainter* picture, QImage& image) const
+{
+    const QList<QCPLayerable*> children = hiddenLayer()->children();
+    const auto first = std::find_if(children.cbegin(), children.cend(), [this](const QCPLayerable* c) { return drawn(c); });
+    auto* grid = first == children.cend() ? nullptr : qobject_cast<QCPGrid*>(*first);
+    if (!grid || !g_firstGridKept) {
+        drawChildren(picture);
+        return;
+    }
+    // The first grid's picture depends on the image (size, ratio, where it lies in the plot), on how its lines are
+    // drawn (filled or stroked, the painter's state) and on what the grid draws from.
+    QByteArray key;
+    {
+        QDataStream out(&key, QIODevice::WriteOnly);
+        out << quintptr(grid) << image.size() << image.devicePixelRatio() << picture->worldTransform() << fillable(grid, picture)
+            << picture->modes().toInt() << int(mParentPlot->antialiasedElements()) << int(mParentPlot->notAntialiasedElements());
+        describeGrid(out, grid);
+    }
+    if (!m_first.isNull() && key == m_firstKey) {
+        ++m_firstGridReuses;
+        picture->save();
+        picture->resetTransform();
+        picture->setCompositionMode(QPainter::CompositionMode_Source);
+        picture->drawImage(QPointF(0, 0), m_first);
+        picture->restore();
+    } else {
+        drawChild(grid, picture);
+        m_first = image.copy(); // the image holds the first grid alone
+        m_firstKey = key;
+    }
+    for (auto it = first + 1; it != children.cend(); ++it)
+        if (drawn(*it))
+            drawChild(*it, picture);
 }
 
 bool GridLayerCache::fillable(const QCPGrid* grid, const QCPPainter* painter)
@@ -174,16 +215,26 @@ QByteArray GridLayerCache::key(double devicePixelRatio) const
         out << quintptr(grid) << shown(grid);
         if (!shown(grid))
             continue;
-        const QCPAxis* axis = qobject_cast<const QCPAxis*>(grid->parentLayerable());
-        if (!axis)
+        if (!qobject_cast<const QCPAxis*>(grid->parentLayerable()))
             return QByteArray();
-        out << grid->pen() << grid->subGridPen() << grid->zeroLinePen() << grid->subGridVisible() << grid->antialiased()
-            << grid->antialiasedSubGrid() << grid->antialiasedZeroLine() << drawClipOf(grid)
-            << int(axis->axisType()) << axis->range().lower << axis->range().upper << int(axis->scaleType())
-            << axis->rangeReversed() << axis->axisRect()->rect() << axis->subTicks() << axis->tickVector()
-            << AxisAccess::subTicks(axis);
+        describeGrid(out, grid);
     }
     return key;
+}
+
+void GridLayerCache::describeGrid(QDataStream& out, const QCPGrid* grid)
+{
+    const auto* axis = qobject_cast<const QCPAxis*>(grid->parentLayerable());
+    writePen(out, grid->pen());
+    writePen(out, grid->subGridPen());
+    writePen(out, grid->zeroLinePen());
+    out << grid->subGridVisible() << grid->antialiased()
+        << grid->antialiasedSubGrid() << grid->antialiasedZeroLine() << drawClipOf(grid);
+    if (!axis)
+        return;
+    out << int(axis->axisType()) << axis->range().lower << axis->range().upper << int(axis->scaleType())
+        << axis->rangeReversed() << axis->axisRect()->rect() << axis->subTicks() << axis->tickVector()
+        << AxisAccess::subTicks(axis);
 }
 
 bool GridLayerCache::mayCopy() const

@@ -38,6 +38,10 @@ public:
     static void setFilledLines(bool on);
     /** Grids whose lines were filled as rectangles (drawChild()) rather than stroked, since the cache was made. */
     long long filledGrids() const { return m_filledGrids; }
+    /** Times the image was redrawn from the picture of its first grid kept from before (drawPicture()). */
+    long long firstGridReuses() const { return m_firstGridReuses; }
+    /** With @p on false the first grid is drawn again on every redraw (drawPicture()): for a test's reference. */
+    static void setFirstGridKept(bool on);
 
 protected:
     /** What the grid lines draw from: viewport and pixel ratio; each grid's visibility, pens, antialiasing and its
@@ -57,6 +61,15 @@ protected:
      * instructions a sub-grid line, 3.8 M a model-size step). Anything else: QCPGrid::draw().
      */
     void drawChild(QCPLayerable* grid, QCPPainter* painter) const override;
+    /**
+     * Draws the grids into the image. The first grid drawn (the bottom axis': the batch, prompt or context axis) is
+     * kept as a picture of the image after it; when the image is redrawn because a later grid moved (a model-size
+     * step moves the value axes' lines, not the key axis') and the first grid's own key is the same, that picture is
+     * copied in (QPainter::CompositionMode_Source) in place of its lines: the same pixels, the later grids then
+     * drawn over it as before (issue 16, thirteenth stop: a log key axis' vertical sub-grid lines are translucent
+     * one-pixel columns, blended a row at a time).
+     */
+    void drawPicture(QCPPainter* picture, QImage& image) const override;
 
 private:
     GridLayerCache(QCustomPlot* plot, QCPLayer* lines);
@@ -64,7 +77,13 @@ private:
     /** True when @p grid may be filled (drawChild()) on @p painter. */
     static bool fillable(const QCPGrid* grid, const QCPPainter* painter);
 
+    /** What @p grid draws from (its part of key()). */
+    static void describeGrid(QDataStream& out, const QCPGrid* grid);
+
     mutable long long m_filledGrids = 0;
+    mutable QByteArray m_firstKey; ///< what m_first shows: the image's geometry and the first grid's description
+    mutable QImage m_first;        ///< the image after its first grid was drawn
+    mutable long long m_firstGridReuses = 0;
 };
 
 } // namespace ridgeline::views

@@ -75,6 +75,48 @@ QList<QRect> disjoint(QList<QRect> rects)
 
 } // namespace
 
+void LayerImageCache::writePen(QDataStream& out, const QPen& pen)
+{
+    const Qt::BrushStyle fill = pen.brush().style();
+    if (fill != Qt::SolidPattern && fill != Qt::NoBrush) {
+        out << pen; // a gradient or texture: QDataStream's full description
+        return;
+    }
+    struct Raw {
+        quint64 color;
+        double width;
+        double miterLimit;
+        double dashOffset;
+        qint32 style;
+        qint32 cap;
+        qint32 join;
+        qint32 fill;
+        qint32 cosmetic;
+    } raw{}; // zero-initialised, padding included: the bytes compare as the fields do
+    raw.color = pen.color().rgba64();
+    raw.width = pen.widthF();
+    raw.miterLimit = pen.miterLimit();
+    raw.dashOffset = pen.dashOffset();
+    raw.style = pen.style();
+    raw.cap = pen.capStyle();
+    raw.join = pen.joinStyle();
+    raw.fill = fill;
+    raw.cosmetic = pen.isCosmetic();
+    out.writeRawData(reinterpret_cast<const char*>(&raw), int(sizeof raw));
+    if (pen.style() == Qt::CustomDashLine)
+        out << pen.dashPattern();
+}
+
+void LayerImageCache::writeBrush(QDataStream& out, const QBrush& brush)
+{
+    if (brush.style() != Qt::SolidPattern && brush.style() != Qt::NoBrush) {
+        out << brush;
+        return;
+    }
+    const quint64 raw[2] = {quint64(brush.style()), brush.style() == Qt::NoBrush ? 0 : quint64(brush.color().rgba64())};
+    out.writeRawData(reinterpret_cast<const char*>(raw), int(sizeof raw));
+}
+
 bool LayerImageCache::describedHere(const QCPItemAnchor* anchor) const
 {
     // An anchor of an item on the hidden layer: the key holds that item.
@@ -108,15 +150,20 @@ bool LayerImageCache::describe(QDataStream& out, const QCPLayerable* child) cons
         writeAxis(out, graph->keyAxis());
         writeAxis(out, graph->valueAxis());
         const QCPScatterStyle scatter = graph->scatterStyle();
-        out << graph->pen() << graph->brush() << int(graph->lineStyle()) << int(scatter.shape()) << scatter.size()
-            << scatter.pen() << scatter.brush() << graph->antialiased() << graph->antialiasedScatters()
+        writePen(out, graph->pen());
+        writeBrush(out, graph->brush());
+        out << int(graph->lineStyle()) << int(scatter.shape()) << scatter.size();
+        writePen(out, scatter.pen());
+        writeBrush(out, scatter.brush());
+        out << graph->antialiased() << graph->antialiasedScatters()
             << graph->antialiasedFill() << quintptr(graph->channelFillGraph());
         const QSharedPointer<QCPGraphDataContainer> data = graph->data();
         out << qint64(data->size());
         if (!data->isEmpty())
             out << quint64(qHashBits(&*data->constBegin(), size_t(data->size()) * sizeof(QCPGraphData)));
     } else if (auto* line = qobject_cast<const QCPItemStraightLine*>(child)) {
-        out << line->pen() << line->antialiased() << line->clipToAxisRect();
+        writePen(out, line->pen());
+        out << line->antialiased() << line->clipToAxisRect();
         for (const QCPItemPosition* position : line->positions())
             out << position->pixelPosition();
     } else if (auto* text = qobject_cast<const QCPItemText*>(child)) {
@@ -159,6 +206,11 @@ void LayerImageCache::drawChildren(QCPPainter* painter) const
             drawChild(child, painter);
 }
 
+void LayerImageCache::drawPicture(QCPPainter* picture, QImage& /*image*/) const
+{
+    drawChildren(picture);
+}
+
 void LayerImageCache::draw(QCPPainter* painter)
 {
     if (m_hidden->children().isEmpty())
@@ -184,12 +236,16 @@ void LayerImageCache::draw(QCPPainter* painter)
         if (area.isEmpty()) {
             m_image = QImage();
         } else {
-            m_image = QImage(area.size() * ratio, QImage::Format_ARGB32_Premultiplied);
-            m_image.setDevicePixelRatio(ratio);
+            // The image of the same size is cleared and drawn again, not allocated again (a model-size step redraws
+            // the decode plot's curves on every step: a megabyte freed and mapped again each time).
+            if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio) {
+                m_image = QImage(area.size() * ratio, QImage::Format_ARGB32_Premultiplied);
+                m_image.setDevicePixelRatio(ratio);
+            }
             m_image.fill(Qt::transparent);
             QCPPainter picture(&m_image);
             picture.translate(-m_origin);
-            drawChildren(&picture);
+            drawPicture(&picture, m_image);
         }
         m_ink.clear();
         if (trimsToInk() && ratio == 1.0 && !m_image.isNull()) {

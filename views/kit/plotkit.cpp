@@ -15,6 +15,7 @@
 
 #include "views/kit/axistitle.h"
 #include "views/kit/gridlayer.h"
+#include "views/kit/laidouttext.h"
 #include "views/kit/legendlayer.h"
 #include "views/kit/palette.h"
 
@@ -567,7 +568,7 @@ void placeHorizontal(QCPItemStraightLine* line, double y)
 
 QCPItemText* addLabel(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QColor& color)
 {
-    auto* label = new QCPItemText(plot);
+    auto* label = new LaidOutText(plot); // measured and laid out once per text (issue 16, thirteenth stop)
     label->setClipAxisRect(keyAxis->axisRect());
     label->setClipToAxisRect(true);
     label->position->setAxes(keyAxis, valueAxis);

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/kit/laidouttext.h"
+
+#include <memory>
+
+#include <QPaintDevice>
+#include <QPolygonF>
+#include <QTextLayout>
+#include <QTransform>
+
+namespace ridgeline::views {
+
+namespace {
+
+bool g_enabled = true;
+
+/** The flags QCPItemText measures and draws its text with. */
+int flagsOf(const QCPItemText* item)
+{
+    return int(Qt::TextDontClip | item->textAlignment());
+}
+
+/** True when QPainter::drawText() lays @p text out as one line from the left, with nothing it would rewrite first
+ *  (line breaks, tabs, carriage returns, length variants) and nothing it draws after the glyphs (decorations). */
+bool oneLine(const QString& text, const QFont& font, Qt::Alignment alignment)
+{
+    if (text.isEmpty() || text.back() == QLatin1Char(' ') || alignment != (Qt::AlignTop | Qt::AlignHCenter)
+        || font.underline() || font.overline() || font.strikeOut())
+        return false;
+    for (const QChar c : text)
+        if (c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QLatin1Char('\t') || c == QChar(0x9c)
+            || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
+            return false;
+    return true;
+}
+
+} // namespace
+
+/** The text laid out for one paint device, as QPainter::drawText() lays it out (one line, at the origin). */
+struct LaidOutText::Layout {
+    QString text;
+    QFont font;
+    int flags = 0;
+    int dpiX = 0;
+    int dpiY = 0;
+    Qt::LayoutDirection direction = Qt::LeftToRight;
+    QRect bounds;    ///< the painter's QFontMetrics::boundingRect(0, 0, 0, 0, flags, text)
+    qreal advance = 0; ///< the line's horizontal advance
+    std::unique_ptr<QTextLayout> layout;
+};
+
+LaidOutText::LaidOutText(QCustomPlot* plot)
+    : QCPItemText(plot)
+{
+}
+
+LaidOutText::~LaidOutText()
+{
+    delete m_layout;
+}
+
+void LaidOutText::setEnabled(bool on)
+{
+    g_enabled = on;
+}
+
+const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
+{
+    const QFont& font = painter->font(); // resolved for the painter's device
+    const QPaintDevice* device = painter->device();
+    if (!device || !oneLine(text(), font, textAlignment()))
+        return nullptr;
+    const int flags = flagsOf(this);
+    if (m_layout && m_layout->flags == flags && m_layout->dpiX == device->logicalDpiX()
+        && m_layout->dpiY == device->logicalDpiY() && m_layout->direction == painter->layoutDirection()
+        && m_layout->text == text() && m_layout->font == font)
+        return m_layout;
+    if (!m_layout)
+        m_layout = new Layout;
+    Layout& l = *m_layout;
+    l.text = text();
+    l.font = font;
+    l.flags = flags;
+    l.dpiX = device->logicalDpiX();
+    l.dpiY = device->logicalDpiY();
+    l.direction = painter->layoutDirection();
+    l.bounds = painter->fontMetrics().boundingRect(0, 0, 0, 0, flags, l.text);
+    // As QPainter::drawText() with a rect lays out a line it does not wrap: left aligned (the rect aligns it), an
+    // unbounded width, the first line at the origin; the glyphs kept for every draw.
+    l.layout = std::make_unique<QTextLayout>(l.text, font, const_cast<QPaintDevice*>(device));
+    QTextOption option = l.layout->textOption();
+    option.setTextDirection(l.direction);
+    option.setAlignment(Qt::AlignLeft);
+    l.layout->setTextOption(option);
+    l.layout->setCacheEnabled(true);
+    l.layout->beginLayout();
+    QTextLine line = l.layout->createLine();
+    line.setLineWidth(0x01000000);
+    line.setPosition(QPointF(0, 0));
+    const bool single = !l.layout->createLine().isValid();
+    l.layout->endLayout();
+    ++m_layouts;
+    if (!single || l.layout->lineCount() != 1) {
+        delete m_layout;
+        m_layout = nullptr;
+        return nullptr;
+    }
+    l.advance = l.layout->lineAt(0).horizontalAdvance();
+    return m_layout;
+}
+
+void LaidOutText::draw(QCPPainter* painter)
+{
+    const double degrees = rotation();
+    if (!g_enabled || painter->modes().testFlag(QCPPainter::pmVectorized)) {
+        QCPItemText::draw(painter);
+        return;
+    }
+    painter->setFont(mainFont());
+    const Layout* layout = layoutFor(painter);
+    if (!layout) {
+        QCPItemText::draw(painter);
+        return;
+    }
+    // QCPItemText::draw(), the text's rect read from the layout: the box at the position, turned with the item.
+    const QPointF pos = position->pixelPosition();
+    QTransform transform = painter->transform();
+    transform.translate(pos.x(), pos.y());
+    if (!qFuzzyIsNull(degrees))
+        transform.rotate(degrees);
+    const QMargins pad = padding();
+    QRect textRect = layout->bounds;
+    QRect boxRect = textRect.adjusted(-pad.left(), -pad.top(), pad.right(), pad.bottom());
+    const QPointF at = getTextDrawPoint(QPointF(0, 0), boxRect, positionAlignment());
+    textRect.moveTopLeft(at.toPoint() + QPoint(pad.left(), pad.top()));
+    boxRect.moveTopLeft(at.toPoint());
+    const double clipPad = mainPen().widthF();
+    const QRect outer = boxRect.adjusted(-clipPad, -clipPad, clipPad, clipPad);
+    if (!transform.mapRect(outer).intersects(painter->transform().mapRect(clipRect())))
+        return;
+    painter->setTransform(transform);
+    const QPen pen = mainPen();
+    const QBrush brush = mainBrush();
+    if ((brush.style() != Qt::NoBrush && brush.color().alpha() != 0) || (pen.style() != Qt::NoPen && pen.color().alpha() != 0)) {
+        painter->setPen(pen);
+        painter->setBrush(brush);
+        painter->drawRect(boxRect);
+    }
+    painter->setBrush(Qt::NoBrush);
+    painter->setPen(QPen(mainColor()));
+    // Where QPainter::drawText(textRect, top | centred) draws the line: centred in the rect by its advance.
+    const QRectF r(textRect);
+    layout->layout->lineAt(0).draw(painter, QPointF(r.x() + (r.width() - layout->advance) / 2, r.y()));
+    ++m_layoutDraws;
+}
+
+QRect LaidOutText::measured() const
+{
+    const QFont font = mainFont();
+    const int flags = flagsOf(this);
+    if (m_measuredFlags != flags || m_measuredText != text() || m_measuredFont != font) {
+        m_measuredText = text();
+        m_measuredFont = font;
+        m_measuredFlags = flags;
+        m_measured = QFontMetrics(font).boundingRect(0, 0, 0, 0, flags, m_measuredText);
+    }
+    return m_measured;
+}
+
+QPointF LaidOutText::anchorPixelPosition(int anchorId) const
+{
+    if (!g_enabled)
+        return QCPItemText::anchorPixelPosition(anchorId);
+    // QCPItemText::anchorPixelPosition() with the text measured once: the box's corners and edge centres, turned.
+    const QPointF pos = position->pixelPosition();
+    QTransform transform;
+    transform.translate(pos.x(), pos.y());
+    if (!qFuzzyIsNull(rotation()))
+        transform.rotate(rotation());
+    const QMargins pad = padding();
+    QRectF boxRect = QRectF(measured()).adjusted(-pad.left(), -pad.top(), pad.right(), pad.bottom());
+    boxRect.moveTopLeft(getTextDrawPoint(QPointF(0, 0), boxRect, positionAlignment()).toPoint());
+    const QPolygonF corners = transform.map(QPolygonF(boxRect));
+    switch (anchorId) {
+    case aiTopLeft: return corners.at(0);
+    case aiTop: return (corners.at(0) + corners.at(1)) * 0.5;
+    case aiTopRight: return corners.at(1);
+    case aiRight: return (corners.at(1) + corners.at(2)) * 0.5;
+    case aiBottomRight: return corners.at(2);
+    case aiBottom: return (corners.at(2) + corners.at(3)) * 0.5;
+    case aiBottomLeft: return corners.at(3);
+    case aiLeft: return (corners.at(3) + corners.at(0)) * 0.5;
+    default: return QCPItemText::anchorPixelPosition(anchorId);
+    }
+}
+
+} // namespace ridgeline::views
