@@ -140,6 +140,7 @@ private slots:
     void axisTitlesFitTheirAxesAt1280x720();
     void laidOutLabelsDrawAsQCustomPlot();
     void gridKeepsItsFirstGridsPicture();
+    void logTickerRepeatsUnchangedTicks();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -1189,4 +1190,36 @@ void TestFloorPlot::gridKeepsItsFirstGridsPicture()
     QCOMPARE(kept.size(), drawn.size());
     for (qsizetype i = 0; i < kept.size(); ++i)
         QVERIFY2(kept[i] == drawn[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+}
+
+void TestFloorPlot::logTickerRepeatsUnchangedTicks()
+{
+    // Issue 16, thirteenth stop: a log axis whose range did not move gives QCustomPlot its last ticks, sub-ticks and
+    // labels without computing them again; they are what a fresh ticker computes, before and after a new range.
+    QCustomPlot plot;
+    views::plotkit::setupPlot(&plot);
+    views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+    auto ticker = plot.xAxis->ticker().dynamicCast<views::plotkit::CompactLogTicker>();
+    QVERIFY(ticker);
+    plot.resize(360, 240);
+    plot.show();
+    auto same = [&plot](const QCPRange& range) {
+        views::plotkit::CompactLogTicker fresh;
+        QVector<double> ticks, subTicks;
+        QVector<QString> labels;
+        fresh.generate(range, plot.locale(), plot.xAxis->numberFormat().at(0), plot.xAxis->numberPrecision(), ticks,
+                       &subTicks, &labels);
+        return ticks == plot.xAxis->tickVector() && labels == plot.xAxis->tickVectorLabels();
+    };
+    for (const QCPRange& range : {QCPRange(1, 4096), QCPRange(3, 40)}) { // many decades, then 1-2-5 ticks
+        plot.xAxis->setRange(range);
+        plot.replot();
+        const long long generated = ticker->generated();
+        for (int i = 0; i < 4; ++i) {
+            plot.yAxis->setRange(0, 10 + i); // another axis moves: this one repeats its ticks
+            plot.replot();
+        }
+        QCOMPARE(ticker->generated(), generated);
+        QVERIFY(same(range));
+    }
 }

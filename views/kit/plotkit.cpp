@@ -269,6 +269,44 @@ CompactLogTicker::CompactLogTicker()
     setTickCount(6);
 }
 
+void CompactLogTicker::generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision,
+                                QVector<double>& ticks, QVector<double>* subTicks, QVector<QString>* tickLabels)
+{
+    const bool wantSub = subTicks != nullptr;
+    const bool wantLabels = tickLabels != nullptr;
+    if (m_last && m_last->range.lower == range.lower && m_last->range.upper == range.upper && m_last->locale == locale
+        && m_last->formatChar == formatChar && m_last->precision == precision && m_last->tickCount == tickCount()
+        && m_last->subTickCount == subTickCount() && m_last->logBase == logBase() && m_last->tickOrigin == tickOrigin()
+        && m_last->strategy == int(tickStepStrategy()) && (m_last->subTicks || !wantSub) && (m_last->labels || !wantLabels)) {
+        ticks = m_last->ticks;
+        if (wantSub)
+            *subTicks = m_last->subTickValues;
+        if (wantLabels)
+            *tickLabels = m_last->tickLabels;
+        return;
+    }
+    ++m_generated;
+    QCPAxisTickerLog::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
+    Last last;
+    last.range = range;
+    last.locale = locale;
+    last.formatChar = formatChar;
+    last.precision = precision;
+    last.tickCount = tickCount();
+    last.subTickCount = subTickCount();
+    last.logBase = logBase();
+    last.tickOrigin = tickOrigin();
+    last.strategy = int(tickStepStrategy());
+    last.subTicks = wantSub;
+    last.labels = wantLabels;
+    last.ticks = ticks;
+    if (wantSub)
+        last.subTickValues = *subTicks;
+    if (wantLabels)
+        last.tickLabels = *tickLabels;
+    m_last = std::move(last);
+}
+
 QString CompactLogTicker::getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision)
 {
     if (!(tick > 0) || !std::isfinite(tick))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <optional>
+
 #include <initializer_list>
 #include <limits>
 
@@ -27,6 +29,17 @@ class CompactLogTicker final : public QCPAxisTickerLog {
 public:
     CompactLogTicker();
 
+    /**
+     * QCPAxisTicker::generate(), remembered: the same range, locale, number format and ticker settings as the call
+     * before give its ticks, sub-ticks and labels again without computing them (QCustomPlot asks on every replot of
+     * every axis, 15 k instructions each with the labels; a slider step moves few of the axes; issue 16, thirteenth
+     * stop).
+     */
+    void generate(const QCPRange& range, const QLocale& locale, QChar formatChar, int precision, QVector<double>& ticks,
+                  QVector<double>* subTicks, QVector<QString>* tickLabels) override;
+    /** Times generate() computed the ticks rather than repeating the last ones. */
+    long long generated() const { return m_generated; }
+
 protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
     QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
@@ -34,6 +47,26 @@ protected:
 
 private:
     bool m_dense = false; ///< the last tick vector used the 1-2-5 sequence
+
+    /** What the last generate() computed from, and what it gave. */
+    struct Last {
+        QCPRange range;
+        QLocale locale;
+        QChar formatChar;
+        int precision = 0;
+        int tickCount = 0;
+        int subTickCount = 0;
+        double logBase = 0;
+        double tickOrigin = 0;
+        int strategy = 0;
+        bool subTicks = false;
+        bool labels = false;
+        QVector<double> ticks;
+        QVector<double> subTickValues;
+        QVector<QString> tickLabels;
+    };
+    std::optional<Last> m_last;
+    long long m_generated = 0;
 };
 
 /** Applies the common look to @p plot: antialiased curves, markers and text, crisp (not
