@@ -12,6 +12,8 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QGridLayout>
 #include <QFontMetrics>
 #include <QLabel>
@@ -134,6 +136,7 @@ private slots:
     void sloLabelsStayApart();
     void tickLabelsStayShortAtExtremes_data();
     void tickLabelsStayShortAtExtremes();
+    void kvBytesAxisRelabelsInPlace();
     void decodeDrawsCommWithTensorParallelism();
     void currentPointOffScaleIsSaid();
     void steadyCurvesFromAPicture();
@@ -902,6 +905,42 @@ void TestFloorPlot::tickLabelsStayShortAtExtremes()
             QVERIFY2(!read.contains(QRegularExpression(QStringLiteral("\\d{2},\\d{3}"))), qPrintable(read));
         }
     }
+}
+
+/** Issue 16 (h16j): a new end of the KV bar chart's byte axis relabels the axis in place. Its label items (Qt Charts'
+ *  QGraphicsTextItems) are the same objects after the relabel and the chart's layout, not deleted and made again (the
+ *  range used to be set while the old labels were removed and the new ones not yet appended), and the chart looks as
+ *  one given that range from the start. */
+void TestFloorPlot::kvBytesAxisRelabelsInPlace()
+{
+    views::KvSharePlot plot, fresh;
+    for (views::KvSharePlot* p : {&plot, &fresh}) {
+        p->resize(460, 420);
+        p->show();
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+    }
+    auto textItems = [](views::KvSharePlot& p) {
+        QList<QPointer<QGraphicsTextItem>> items;
+        for (QGraphicsItem* item : p.chartView()->scene()->items())
+            if (auto* text = qobject_cast<QGraphicsTextItem*>(item->toGraphicsObject()))
+                items << text;
+        return items;
+    };
+    views::KvSharePlot::setBytesAxisRange(plot.bytesAxis(), 40.0);
+    QTest::qWait(1); // the chart's layout
+    const QList<QPointer<QGraphicsTextItem>> before = textItems(plot);
+    QVERIFY(before.size() >= 3);
+    views::KvSharePlot::setBytesAxisRange(plot.bytesAxis(), 400.0);
+    views::KvSharePlot::setBytesAxisRange(fresh.bytesAxis(), 400.0);
+    QTest::qWait(1);
+    QStringList texts;
+    for (const QPointer<QGraphicsTextItem>& item : before) {
+        QVERIFY2(item, "an axis label item was deleted by the relabel");
+        texts << item->toPlainText();
+    }
+    QVERIFY2(texts.contains(QStringLiteral("400 GB")) && texts.contains(QStringLiteral("200 GB")), qPrintable(texts.join(u'|')));
+    QCOMPARE(textItems(plot).size(), before.size());
+    QCOMPARE(plot.chartView()->grab().toImage(), fresh.chartView()->grab().toImage());
 }
 
 /** Issue 14: the decode plot had no t_comm curve, even where the all-reduce was the largest term. TP 8 across a slow

@@ -192,13 +192,17 @@ void KvSharePlot::setBytesAxisRange(QCategoryAxis* axis, double maxGb)
     for (const QString& label : axis->categoriesLabels())
         axis->remove(label);
     axis->setStartValue(0.0);
-    axis->setRange(0.0, maxGb);
     const double ticks[] = {0.0, maxGb / 2, maxGb};
     for (double gb : ticks) {
         // %.3g: "0", "0.5", "37.5", "750"; past YB it turns to "1e+03" (7 characters with the unit still short).
         const QString text = gb == 0 ? QStringLiteral("0") : QString::number(gb / scale, 'g', 3) + QLatin1Char(' ') + QLatin1String(kUnits[unit]);
         axis->append(text, gb);
     }
+    // The range last: a new range lays the axis out at once, and with the labels removed but not yet appended Qt Charts
+    // deleted the axis's tick, grid and label items there and made them again in the layout that follows (0.7 M
+    // instructions of the 1.7 M a relabel cost: issue 16, thirteenth stop in docs/performance.md). Set after the new
+    // labels, the same number of items is laid out again in place.
+    axis->setRange(0.0, maxGb);
 }
 
 void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluation& evaluation)
