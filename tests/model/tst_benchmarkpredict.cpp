@@ -528,6 +528,53 @@ private slots:
         QVERIFY2(sequences() < plateau, qPrintable(QString::number(sequences())));
     }
 
+    void nimFp8SetsNeedNoAttentionFasterThanThePeak_data()
+    {
+        QTest::addColumn<QString>("set");
+        QTest::newRow("Llama 3.1 8B, TP1") << QStringLiteral("nim18-llama3.1-8b-h100-tp1-fp8");
+        QTest::newRow("Llama 3.3 70B, TP2") << QStringLiteral("nim18-llama3.3-70b-h100-tp2-fp8");
+    }
+
+    void nimFp8SetsNeedNoAttentionFasterThanThePeak()
+    {
+        // h13ab: the single requests' TTFT at ISL 1,000, 5,000 and 20,000 grows by a quadratic term (the divided difference
+        // of TTFT over the prompt: 3.7e-10 s per token^2 on the 8B set, 7.4e-10 on the 70B) that the prefill attention
+        // carries. With the scenario's attention FLOP convention at the peak (every efficiency 1) the floor's term must not
+        // exceed it, or the fit needs prefill attention above the peak and stops MFU_attn at its bound 1 (it did, h13x to
+        // h13aa). Counting the full P x P score matrix (5.3e-10 and 1.3e-9) it does; TensorRT-LLM's fused context attention
+        // skips the tiles a causal mask zeroes (FlashAttention-2, Dao 2023, section 3.1.1), i.e. half the matrix: the
+        // scenarios say model.attention = causal (2.7e-10 and 6.6e-10: MFU_attn about 0.71 and 0.90).
+        QFETCH(QString, set);
+        const QString base = QStringLiteral(RIDGELINE_SOURCE_DIR "/tests/data/measured/") + set;
+        QFile sc(base + QStringLiteral(".scenario.json")), csv(base + QStringLiteral(".csv"));
+        QVERIFY(sc.open(QIODevice::ReadOnly) && csv.open(QIODevice::ReadOnly));
+        Scenario s = defaultScenario();
+        QCOMPARE(QString::fromStdString(applyJsonText(s, sc.readAll())), QString());
+        BenchmarkFile file;
+        QCOMPARE(QString::fromStdString(readBenchmarkFile(csv.readAll(), set.toStdString(), file)), QString());
+        const double prompts[3] = {1000, 5000, 20000};
+        double measured[3] = {0, 0, 0}, floor[3] = {0, 0, 0};
+        s.efficiency = Efficiency{};
+        s.efficiency.bandwidth = s.efficiency.mfuPrefill = s.efficiency.mfuDecode = 1;
+        const StepCost cost(s);
+        for (int i = 0; i < 3; ++i) {
+            for (const BenchmarkPoint& p : file.points)
+                if (p.concurrency == 1 && p.inputTokens == prompts[i])
+                    measured[i] = p.latency(BenchmarkMetric::Ttft, BenchmarkStatistic::Mean).value_or(0) / 1e3;
+            QVERIFY(measured[i] > 0);
+            StepTotals t;
+            cost.addPrefill(t, 0, prompts[i]);
+            floor[i] = cost.seconds(t);
+        }
+        const auto quadratic = [&prompts](const double* y) {
+            return ((y[2] - y[1]) / (prompts[2] - prompts[1]) - (y[1] - y[0]) / (prompts[1] - prompts[0])) / (prompts[2] - prompts[0]);
+        };
+        qInfo("%s: quadratic term measured %.3g s/token^2, floor %.3g (%s)", qPrintable(set), quadratic(measured), quadratic(floor),
+              s.model.attention == AttentionFlops::Causal ? "causal" : "full");
+        QVERIFY2(quadratic(floor) <= quadratic(measured), qPrintable(QString::number(quadratic(floor) / quadratic(measured))));
+        QCOMPARE(s.model.attention, AttentionFlops::Causal);
+    }
+
     /** Found by an adversarial trial: a request-rate point capped at 1e12 clients was cast to int (undefined behaviour). */
     void refusesAClientCountPastAnInt()
     {
