@@ -1118,9 +1118,6 @@ void TestFloorPlot::axisTitlesFitTheirAxesAt1280x720()
     QVERIFY(shortened > 0); // the window is small enough that some title needs a shorter form
 }
 
-QTEST_MAIN(TestFloorPlot)
-#include "tst_floorplot.moc"
-
 void TestFloorPlot::laidOutLabelsDrawAsQCustomPlot()
 {
     // Issue 16, thirteenth stop: the plots' labels (plotkit::addLabel) are measured and laid out once per text; moved
@@ -1262,3 +1259,6 @@ void TestFloorPlot::logTickerRepeatsUnchangedTicks()
         QVERIFY(same(range));
     }
 }
+
+QTEST_MAIN(TestFloorPlot)
+#include "tst_floorplot.moc"
