@@ -81,10 +81,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     m_relax = new QTimer(this);
     m_relax->setSingleShot(true);
     m_relax->setInterval(600);
-    connect(m_relax, &QTimer::timeout, this, [this] {
-        for (QLabel* value : std::as_const(m_values))
-            static_cast<LabelBox*>(value->parentWidget())->relax();
-    });
+    connect(m_relax, &QTimer::timeout, this, &NumbersPanel::relaxHeights);
 
     addSection(tr("Model"));
     addRow(QStringLiteral("params"), tr("Parameters"),
@@ -217,6 +214,12 @@ void NumbersPanel::setRowVisible(const QString& key, bool visible)
         label->parentWidget()->setVisible(visible); // its LabelBox
     if (QLabel* label = m_names.value(key, nullptr))
         label->setVisible(visible);
+}
+
+void NumbersPanel::relaxHeights()
+{
+    for (QLabel* value : std::as_const(m_values))
+        static_cast<LabelBox*>(value->parentWidget())->relax();
 }
 
 void NumbersPanel::setFormula(const QString& key, const QString& formula)

@@ -48,6 +48,10 @@ public:
     /** The value label for @p key, or nullptr. */
     QLabel* valueLabel(const QString& key) const { return m_values.value(key, nullptr); }
 
+    /** The value boxes give back the height they hold beyond what their values need now (run 600 ms after the
+     *  last refresh(); see the class comment). */
+    void relaxHeights();
+
     /** False when the row for @p key is hidden because it does not apply to the scenario. */
     bool rowVisible(const QString& key) const { return !m_hidden.contains(key); }
 
