@@ -795,6 +795,8 @@ void TestMainWindow::sliderStepsLayOutNothing()
     const QSize kvUnitHint = kvUnit->sizeHint();
     ridgeline::views::ControlsPanel* controls = window.controlsPanel();
     qApp->installEventFilter(&counter);
+    QElapsedTimer sinceLastStep;
+    sinceLastStep.start();
     for (ridgeline::views::ValueSlider* control : {controls->batchSlider(), controls->contextSlider(), controls->kvHeadsSlider()}) {
         QSlider* slider = control->slider();
         const int lo = slider->minimum(), hi = slider->maximum();
@@ -807,7 +809,10 @@ void TestMainWindow::sliderStepsLayOutNothing()
                 document->evaluateNow();
                 for (int pass = 0; pass < 3; ++pass)
                     QCoreApplication::processEvents();
-                if (run == 1)
+                // On a machine so busy that 600 ms passed since the last step, the numbers gave their heights back (a
+                // paused drag) and may grow again: that step is not counted.
+                const bool paused = sinceLastStep.restart() > 500;
+                if (run == 1 && !paused)
                     QVERIFY2(counter.activated.isEmpty(), qPrintable(QStringLiteral("%1 at position %2 laid out [%3]")
                                                                          .arg(slider->objectName())
                                                                          .arg(slider->value())
