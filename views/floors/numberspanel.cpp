@@ -216,6 +216,11 @@ void NumbersPanel::setRowVisible(const QString& key, bool visible)
         label->setVisible(visible);
 }
 
+void NumbersPanel::setRelaxDelay(int ms)
+{
+    m_relax->setInterval(ms);
+}
+
 void NumbersPanel::relaxHeights()
 {
     for (QLabel* value : std::as_const(m_values))

@@ -52,6 +52,10 @@ public:
      *  last refresh(); see the class comment). */
     void relaxHeights();
 
+    /** The wait after the last refresh() before relaxHeights() runs (600 ms; the benchmark stretches it under valgrind,
+     *  where a step takes seconds of wall time). */
+    void setRelaxDelay(int ms);
+
     /** False when the row for @p key is hidden because it does not apply to the scenario. */
     bool rowVisible(const QString& key) const { return !m_hidden.contains(key); }
 
