@@ -35,9 +35,11 @@
 #include <QEventLoop>
 #include <QPaintEvent>
 #include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLayout>
 #include <QMap>
 #include <QStringList>
 #include <QSlider>
@@ -162,7 +164,40 @@ public:
     }
     int layoutRequests = 0;
 
+    /**
+     * RL_DEBUG_HINTS (issue 16, h16k): the widgets in a layout whose size hints, minimum or maximum size or visibility
+     * differ from the last call ("name: hint 80x20 -> 96x20"): what asked for the layout pass of a step. Reads every
+     * widget's hints, so only for debugging.
+     */
+    QString hintChanges(QWidget* window)
+    {
+        QStringList changes;
+        QHash<QWidget*, QString> now;
+        for (QWidget* w : window->findChildren<QWidget*>()) {
+            QWidget* parent = w->parentWidget();
+            if (!parent || !parent->layout() || parent->layout()->indexOf(w) < 0 || !parent->isVisible())
+                continue;
+            const QSize hint = w->sizeHint(), minimumHint = w->minimumSizeHint();
+            const QString state = QStringLiteral("%1hint %2x%3 min %4x%5 size %6x%7..%8x%9 hfw %10")
+                                      .arg(w->isHidden() ? QStringLiteral("hidden ") : QString())
+                                      .arg(hint.width()).arg(hint.height()).arg(minimumHint.width()).arg(minimumHint.height())
+                                      .arg(w->minimumWidth()).arg(w->minimumHeight()).arg(w->maximumWidth()).arg(w->maximumHeight())
+                                      .arg(w->hasHeightForWidth() ? w->heightForWidth(w->width()) : -1);
+            now.insert(w, state);
+            const auto it = m_hints.constFind(w);
+            if (it != m_hints.cend() && *it != state) {
+                const QString name = w->objectName().isEmpty() ? QString::fromLatin1(w->metaObject()->className()) : w->objectName();
+                const QString parentName = parent->objectName().isEmpty() ? QString::fromLatin1(parent->metaObject()->className())
+                                                                          : parent->objectName();
+                changes << QStringLiteral("%1 in %2: %3 -> %4").arg(name, parentName, *it, state);
+            }
+        }
+        m_hints = now;
+        return changes.join(QStringLiteral("; "));
+    }
+
 private:
+    QHash<QWidget*, QString> m_hints;
     QList<QObject*> m_watched;
     QMap<QString, int> m_replots;
     QStringList m_resized;
@@ -465,6 +500,12 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsSet("RL_DEBUG_PAINTS"))
         watch.watch(&window); // every widget of the window, to see what a step repaints
     watch.setFrameWidget(window.plotPanels().first()->plot());
+    // Under valgrind a step takes one to two seconds of wall time: the numbers' 600 ms relax (issue 16, h16k) would run
+    // between every two steps, as in a drag paused after each. Stretched 100 times, as the give-up timer is, so that
+    // callgrind counts a drag at its real pace.
+    if (RL_UNDER_VALGRIND())
+        if (auto* numbers = window.findChild<views::NumbersPanel*>())
+            numbers->setRelaxDelay(60'000);
     window.show();
     const double shownMs = double(clock.nsecsElapsed()) / 1e6;
     settle(window.document(), watch, clock, 0);
@@ -573,6 +614,8 @@ int main(int argc, char** argv)
         std::vector<double> ms;
         // Under callgrind: one dump per slider ("slider <name> <steps>"), its steps and nothing else
         // (the waits between steps sleep in the event loop and cost next to no instructions).
+        if (qEnvironmentVariableIsSet("RL_DEBUG_HINTS"))
+            layoutWatch.hintChanges(&window);
         RL_CALLGRIND_ZERO();
         int unchanged = 0; // positions that map to the value already shown: nothing to paint
         const int lo = slider->minimum(), hi = slider->maximum();
@@ -605,6 +648,8 @@ int main(int argc, char** argv)
                     std::fprintf(stderr, "%s %d %.2f ms %lld paints refreshed %.2f first paint %.2f; %s\n", qPrintable(name), position,
                                  *painted, watch.paints - paintsBefore, (refreshedNs - start) / 1e6, (watch.firstPaintNs - start) / 1e6,
                                  qPrintable(layoutWatch.summary()));
+                if (qEnvironmentVariableIsSet("RL_DEBUG_HINTS"))
+                    std::fprintf(stderr, "  hints changed: %s\n", qPrintable(layoutWatch.hintChanges(&window)));
             } else {
                 ++unchanged;
             }

@@ -450,6 +450,10 @@ QWidget* ControlsPanel::buildModelGroup()
                                     "KV cache per token = 2 \u00b7 L \u00b7 H_kv \u00b7 h \u00b7 b_kv."),
                                  ValueSlider::Scale::List, 1, 1024, 0, 1024, 0, true},
                                 box);
+    // The unit ("of 32: GQA") follows H on model-size steps: as wide as its widest form with a three-digit H, so that
+    // the spin box stays put and a step lays no control out (issue 16, h16k).
+    m_kvHeads->reserveUnitWidth({tr("of %1").arg(888), tr("of %1: MQA").arg(888), tr("of %1: MHA").arg(888),
+                                 tr("of %1: GQA").arg(888)});
     bind({.control = m_kvHeads, .key = "model.kv_heads", .mark = KeyBinding::Mark::ModelName});
     layout->addWidget(m_kvHeads);
 

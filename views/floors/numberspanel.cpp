@@ -10,6 +10,7 @@
 #include <QPalette>
 #include <QScrollArea>
 #include <QStringList>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "model/analysis/operatingeconomics.h"
@@ -76,6 +77,11 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     layout->setSpacing(4);
     layout->addWidget(heading);
     layout->addWidget(scroll, 1);
+
+    m_relax = new QTimer(this);
+    m_relax->setSingleShot(true);
+    m_relax->setInterval(600);
+    connect(m_relax, &QTimer::timeout, this, &NumbersPanel::relaxHeights);
 
     addSection(tr("Model"));
     addRow(QStringLiteral("params"), tr("Parameters"),
@@ -188,7 +194,7 @@ void NumbersPanel::addRow(const QString& key, const QString& label, const QStrin
     value->setFont(font);
     m_grid->addWidget(name, m_row, 0, Qt::AlignTop);
     // In a box: a new value of the same height repaints the label without re-laying out the grid.
-    auto* box = new LabelBox(value, false, content);
+    auto* box = new LabelBox(value, true, content);
     box->setCardFill(true);
     m_grid->addWidget(box, m_row, 1, Qt::AlignTop);
     ++m_row;
@@ -208,6 +214,17 @@ void NumbersPanel::setRowVisible(const QString& key, bool visible)
         label->parentWidget()->setVisible(visible); // its LabelBox
     if (QLabel* label = m_names.value(key, nullptr))
         label->setVisible(visible);
+}
+
+void NumbersPanel::setRelaxDelay(int ms)
+{
+    m_relax->setInterval(ms);
+}
+
+void NumbersPanel::relaxHeights()
+{
+    for (QLabel* value : std::as_const(m_values))
+        static_cast<LabelBox*>(value->parentWidget())->relax();
 }
 
 void NumbersPanel::setFormula(const QString& key, const QString& formula)
@@ -240,6 +257,7 @@ void NumbersPanel::refresh(const model::Scenario& scenario, const model::Evaluat
 {
     if (const QString heading = headingHtml(); m_heading->text() != heading)
         m_heading->setText(heading);
+    m_relax->start();
     using namespace format;
     const model::DecodeResult& decode = evaluation.decode;
     const model::RooflineResult& roof = evaluation.roofline;

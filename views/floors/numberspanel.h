@@ -10,6 +10,7 @@
 #include "model/cost/scenario.h"
 
 class QGridLayout;
+class QTimer;
 class QLabel;
 
 namespace ridgeline::views {
@@ -31,6 +32,9 @@ namespace ridgeline::views {
  *
  * Each value label sits in a LabelBox in the grid, so a slider step that changes a value but not its
  * height repaints that label without re-laying out the panel; refresh() sets only texts that changed.
+ * The boxes are grow-only while refreshes follow each other (a drag): a value that wraps to fewer
+ * lines keeps its height, so the rows below do not jump and the grid is not laid out again on every
+ * rewrap; 600 ms after the last refresh the boxes give back what they no longer need (issue 16, h16k).
  */
 class NumbersPanel final : public QFrame {
     Q_OBJECT
@@ -43,6 +47,14 @@ public:
 
     /** The value label for @p key, or nullptr. */
     QLabel* valueLabel(const QString& key) const { return m_values.value(key, nullptr); }
+
+    /** The value boxes give back the height they hold beyond what their values need now (run 600 ms after the
+     *  last refresh(); see the class comment). */
+    void relaxHeights();
+
+    /** The wait after the last refresh() before relaxHeights() runs (600 ms; the benchmark stretches it under valgrind,
+     *  where a step takes seconds of wall time). */
+    void setRelaxDelay(int ms);
 
     /** False when the row for @p key is hidden because it does not apply to the scenario. */
     bool rowVisible(const QString& key) const { return !m_hidden.contains(key); }
@@ -58,6 +70,7 @@ private:
     void setRowVisible(const QString& key, bool visible);
 
     QGridLayout* m_grid = nullptr;
+    QTimer* m_relax = nullptr; ///< single shot, restarted by refresh(): the value boxes give back unneeded height
     QLabel* m_heading = nullptr; ///< "numbersTitle"
     int m_row = 0;
     QHash<QString, QLabel*> m_values;

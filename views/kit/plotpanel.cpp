@@ -91,6 +91,17 @@ int LabelBox::heightForWidth(int width) const
     return m_growOnly && width == m_fittedWidth ? std::max(needed, m_fittedHeight) : needed;
 }
 
+void LabelBox::relax()
+{
+    if (!m_growOnly || !m_label->hasHeightForWidth() || m_fittedWidth != width())
+        return;
+    const int needed = m_label->isHidden() ? 0 : m_label->heightForWidth(width());
+    if (needed >= m_fittedHeight)
+        return;
+    m_fittedHeight = needed;
+    updateGeometry();
+}
+
 void LabelBox::setCardFill(bool on)
 {
     m_cardFill = on;

@@ -128,6 +128,13 @@ public:
     /** The label held. */
     QLabel* label() const { return m_label; }
 
+    /**
+     * Grow-only boxes: gives back the height held beyond what the label needs now at the current width
+     * (asks the layout for the smaller height). For a caller that knows when edits have paused, so
+     * that a value which shrank during a drag does not leave a gap behind it (NumbersPanel).
+     */
+    void relax();
+
     /** With @p on the box paints its rect in palette::card(), the colour of the cards it sits on,
      *  and is opaque (Qt::WA_OpaquePaintEvent): a new text then repaints the box and the label but
      *  not the card's style-sheet background (a rounded rectangle) behind them. Off by default. */

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include <QEvent>
+#include <QFontMetricsF>
 #include <QGridLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -77,7 +79,8 @@ ValueSlider::ValueSlider(const Spec& spec, QWidget* parent)
 
     m_unit = new QLabel(m_spec.unit, this);
     m_unit->setObjectName(m_spec.name + QStringLiteral("Unit"));
-    m_unit->setMinimumWidth(m_unit->fontMetrics().horizontalAdvance(QStringLiteral("tokens/s")));
+    m_unitMinimumPx = m_unit->fontMetrics().horizontalAdvance(QStringLiteral("tokens/s"));
+    m_unit->setMinimumWidth(m_unitMinimumPx);
     // In a box: a new unit text of the same size (the KV-heads slider's "of 32: GQA", new on most model-size
     // steps) repaints the label without laying the controls out again (issue 16, tenth stop).
     auto* unitBox = new LabelBox(m_unit, false, this);
@@ -174,7 +177,44 @@ void ValueSlider::setLabelText(const QString& text)
 
 void ValueSlider::setUnitText(const QString& text)
 {
-    m_unit->setText(text);
+    if (m_unit->text() != text)
+        m_unit->setText(text);
+}
+
+void ValueSlider::reserveUnitWidth(const QStringList& texts)
+{
+    if (m_reservedUnitTexts.isEmpty())
+        m_unit->installEventFilter(this); // a new font (presentation mode) measures the texts again
+    m_reservedUnitTexts = texts;
+    applyUnitWidth();
+}
+
+void ValueSlider::applyUnitWidth()
+{
+    // Each text with its digits replaced by the widest digit, measured in fractional pixels and rounded up, plus one
+    // pixel: QLabel's size hint rounds the text's own width up, which horizontalAdvance() rounds to nearest (the unit
+    // of 25 and of 128 came out 74 to 76 px against 74 reserved).
+    const QFontMetricsF metrics(m_unit->font());
+    QChar widestDigit = QLatin1Char('0');
+    for (char digit = '1'; digit <= '9'; ++digit)
+        if (metrics.horizontalAdvance(QLatin1Char(digit)) > metrics.horizontalAdvance(widestDigit))
+            widestDigit = QLatin1Char(digit);
+    int width = m_unitMinimumPx;
+    for (QString text : std::as_const(m_reservedUnitTexts)) {
+        for (QChar& c : text)
+            if (c.isDigit())
+                c = widestDigit;
+        width = std::max(width, int(std::ceil(metrics.horizontalAdvance(text))) + 1);
+    }
+    if (m_unit->minimumWidth() != width)
+        m_unit->setMinimumWidth(width);
+}
+
+bool ValueSlider::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_unit && event->type() == QEvent::FontChange && !m_reservedUnitTexts.isEmpty())
+        applyUnitWidth();
+    return QWidget::eventFilter(watched, event);
 }
 
 void ValueSlider::setValue(double value)

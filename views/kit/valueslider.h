@@ -6,6 +6,7 @@
 
 #include <QDoubleSpinBox>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 class QLabel;
@@ -86,6 +87,15 @@ public:
     /** Replaces the unit label text (e.g. to describe GQA grouping). */
     void setUnitText(const QString& text);
 
+    /**
+     * Keeps the unit label at least as wide as each of @p texts in its font (and never narrower than
+     * "tokens/s"), so that a new unit text no wider than those leaves the control's size hints, and so
+     * the layouts above it, as they are: a slider step then repaints the unit and lays nothing out
+     * (issue 16, h16k: the KV-heads unit "of 27: GQA" / "of 8: MHA" changed its width on most
+     * model-size steps). A wider text still widens the column.
+     */
+    void reserveUnitWidth(const QStringList& texts);
+
     /** Replaces the visible label (e.g. "Peak fp8" when the matmuls run in fp8). */
     void setLabelText(const QString& text);
 
@@ -108,6 +118,13 @@ private:
     void onSliderAction(int action);
     void onSpinValueChanged(double value);
     void configureSliderRange();
+    /** Sets the unit label's minimum width from m_unitMinimumPx and m_reservedUnitTexts in its current font. */
+    void applyUnitWidth();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
 
     Spec m_spec;
     std::vector<double> m_allowed;
@@ -118,6 +135,8 @@ private:
     SteppedSpinBox* m_spinBox = nullptr;
     QLabel* m_label = nullptr;
     QLabel* m_unit = nullptr;
+    int m_unitMinimumPx = 0;         ///< "tokens/s" in the unit's font at construction
+    QStringList m_reservedUnitTexts; ///< see reserveUnitWidth()
 };
 
 } // namespace ridgeline::views
