@@ -14,6 +14,8 @@ class QLabel;
 
 namespace ridgeline::views {
 
+class DocumentLabel;
+
 /**
  * The numbers panel: every headline figure of the evaluation with its unit, its formula on
  * hover. Each value is a QLabel named "<key>Number" (e.g. "stepNumber"); keys:
@@ -42,7 +44,7 @@ public:
     void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
     /** The value label for @p key, or nullptr. */
-    QLabel* valueLabel(const QString& key) const { return m_values.value(key, nullptr); }
+    QLabel* valueLabel(const QString& key) const;
 
     /** False when the row for @p key is hidden because it does not apply to the scenario. */
     bool rowVisible(const QString& key) const { return !m_hidden.contains(key); }
@@ -60,7 +62,7 @@ private:
     QGridLayout* m_grid = nullptr;
     QLabel* m_heading = nullptr; ///< "numbersTitle"
     int m_row = 0;
-    QHash<QString, QLabel*> m_values;
+    QHash<QString, DocumentLabel*> m_values;
     QHash<QString, QLabel*> m_names;
     QSet<QString> m_hidden;
 };
