@@ -287,26 +287,68 @@ int sharedPrefix(const QString& aText, const std::vector<std::pair<int, QTextCha
 
 } // namespace
 
+namespace {
+
+/** The event a DocumentLabel posts itself to repaint a new text's changes if no layout did first. */
+const QEvent::Type kRepaintChangesEvent = QEvent::Type(QEvent::registerEventType());
+
+} // namespace
+
+std::vector<DocumentLabel::PaintedLine> DocumentLabel::shownLines() const
+{
+    const QRect contents = contentsRect();
+    if (m_linesText == text() && m_linesFont == font() && m_linesAlignment == alignment() && m_linesContents == contents
+        && !m_lines.empty())
+        return m_lines;
+    return paintedLines();
+}
+
 void DocumentLabel::setTextRepaintingChanges(const QString& text)
 {
     if (text == this->text())
         return;
-    const QRect contents = contentsRect();
-    const std::vector<PaintedLine> before = isVisible() && updatesEnabled() && ownsLayout() && !hasSelectedText() && !hasFocus()
-        ? paintedLines()
-        : std::vector<PaintedLine>();
-    if (before.empty()) {
-        setText(text);
-        return;
+    if (!m_repaintPending) {
+        if (isVisible() && updatesEnabled() && ownsLayout() && !hasSelectedText() && !hasFocus())
+            m_shownBefore = shownLines();
+        if (m_shownBefore.empty()) {
+            setText(text);
+            return;
+        }
+        m_repaintPending = true;
+        QCoreApplication::postEvent(this, new QEvent(kRepaintChangesEvent));
     }
     // QLabel::setText() repaints the whole contents rect: held back here (as setUpdatesEnabled(false) holds updates
-    // back, without the whole-widget update() that setUpdatesEnabled(true) then posts).
+    // back, without the whole-widget update() that setUpdatesEnabled(true) then posts); repaintChanges() repaints.
     setAttribute(Qt::WA_UpdatesDisabled, true);
     setText(text);
     setAttribute(Qt::WA_UpdatesDisabled, false);
-    const std::vector<PaintedLine> after = ownsLayout() ? paintedLines() : std::vector<PaintedLine>();
+}
+
+bool DocumentLabel::event(QEvent* event)
+{
+    if (event->type() == kRepaintChangesEvent) {
+        if (m_repaintPending)
+            repaintChanges(); // no layout at the label's width came first
+        return true;
+    }
+    return QLabel::event(event);
+}
+
+void DocumentLabel::repaintChanges() const
+{
+    m_repaintPending = false;
+    const std::vector<PaintedLine> before = std::move(m_shownBefore);
+    m_shownBefore.clear();
+    auto* self = const_cast<DocumentLabel*>(this);
+    const QRect contents = contentsRect();
+    m_lines = ownsLayout() ? paintedLines() : std::vector<PaintedLine>();
+    m_linesText = text();
+    m_linesFont = font();
+    m_linesAlignment = alignment();
+    m_linesContents = contents;
+    const std::vector<PaintedLine>& after = m_lines;
     if (after.empty()) {
-        update(contents);
+        self->update(contents);
         return;
     }
     const bool left = (alignment() & Qt::AlignHorizontal_Mask) == Qt::AlignLeft && layoutDirection() == Qt::LeftToRight;
@@ -352,7 +394,7 @@ void DocumentLabel::setTextRepaintingChanges(const QString& text)
     }
     ++m_partialRepaints;
     if (!region.isEmpty())
-        update(region);
+        self->update(region);
 }
 
 bool DocumentLabel::keepsShapedGlyphs() const
@@ -526,6 +568,9 @@ const QTextDocument& DocumentLabel::document(int width) const
     } else if (!layoutHoldsAt(width)) {
         setDocumentWidth(width);
     }
+    // A new text's layout at the label's width: what setTextRepaintingChanges() waits for.
+    if (m_repaintPending && width == contentsRect().width())
+        repaintChanges();
     return m_document;
 }
 

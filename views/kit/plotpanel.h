@@ -55,6 +55,9 @@ public:
      * height). A line with the same text, formats and place repaints nothing. Where this class does not paint
      * (see the class comment), the label is hidden, or the text has moved as a whole (another line count with
      * vertical centring), the whole label repaints, as after setText().
+     *
+     * The comparison waits for the new text's layout at the label's width (the box's fit() asks for it, or a posted
+     * event does): a text replaced again before then (a warning, then the takeaway) is not laid out for nothing.
      */
     void setTextRepaintingChanges(const QString& text);
 
@@ -80,6 +83,7 @@ public:
     int partialRepaints() const { return m_partialRepaints; }
 
 protected:
+    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
 
 private:
@@ -119,6 +123,10 @@ private:
     std::vector<PaintedLine> paintedLines() const;
     /** Where the vertical alignment puts m_document (its current layout) in the contents rect (px from its top). */
     qreal verticalOffset(const QRect& contents) const;
+    /** paintedLines() for the text shown, kept from the last comparison while text, font, alignment and contents rect stay. */
+    std::vector<PaintedLine> shownLines() const;
+    /** Repaints what the text set since m_shownBefore changed (setTextRepaintingChanges()); ends the pending state. */
+    void repaintChanges() const;
 
     mutable QTextDocument m_document;
     mutable QString m_text;           ///< text() m_document holds
@@ -133,7 +141,15 @@ private:
     mutable bool m_unwrapped = false; ///< m_document's current layout wraps no line of m_text
     mutable qreal m_unwrappedWidthPx = 0; ///< the widest line when m_unwrapped (QTextDocument::idealWidth())
     int m_layoutPasses = 0; ///< see documentLayoutPasses()
-    int m_partialRepaints = 0; ///< see partialRepaints()
+    mutable int m_partialRepaints = 0; ///< see partialRepaints()
+    mutable bool m_repaintPending = false; ///< a new text's repaint waits for its layout (setTextRepaintingChanges())
+    mutable std::vector<PaintedLine> m_shownBefore; ///< the lines shown when the pending text was set
+    // The lines of the last comparison and what they hold for (shownLines()).
+    mutable std::vector<PaintedLine> m_lines;
+    mutable QString m_linesText;
+    mutable QFont m_linesFont;
+    mutable Qt::Alignment m_linesAlignment;
+    mutable QRect m_linesContents;
 };
 
 /**
