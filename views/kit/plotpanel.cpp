@@ -262,7 +262,8 @@ std::vector<DocumentLabel::PaintedLine> DocumentLabel::paintedLines() const
 
 namespace {
 
-/** How many characters from the start @p a and @p b share with the same format. */
+/** How many characters from the start @p aText and @p bText share, each with the same format in @p aFormats and @p bFormats
+ *  (runs as (first character, format)). */
 int sharedPrefix(const QString& aText, const std::vector<std::pair<int, QTextCharFormat>>& aFormats, const QString& bText,
                  const std::vector<std::pair<int, QTextCharFormat>>& bFormats)
 {

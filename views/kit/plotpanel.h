@@ -48,9 +48,9 @@ public:
     /**
      * QLabel::setText(@p text), repainting only what the new text changes (issue 16, fourteenth stop in
      * docs/performance.md): QLabel repaints its whole contents rect for any new text, every glyph of every line
-     * blended again, where a slider step changes a figure or two. Here the text is laid out at the label's width
-     * at once (the layout pass the box's fit() would run), its lines compared with the ones shown, and only the
-     * differing part of each line is repainted: from a little before its first differing character to the right
+     * blended again, where a slider step changes a figure or two. Here the lines shown are noted, QLabel's own
+     * repaint is held back, and when the new text is laid out at the label's width (the layout pass the box's fit()
+     * runs anyway) its lines are compared with them; only the differing part of each line is repainted: from a little before its first differing character to the right
      * edge, and some height above and below for glyphs that reach outside their line (a third of the line's
      * height). A line with the same text, formats and place repaints nothing. Where this class does not paint
      * (see the class comment), the label is hidden, or the text has moved as a whole (another line count with
