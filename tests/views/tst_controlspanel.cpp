@@ -10,6 +10,8 @@
 
 #include <QDoubleSpinBox>
 #include <QHash>
+#include <QPaintEvent>
+#include <QScreen>
 #include <QSlider>
 #include <QSpinBox>
 #include <QtTest>
@@ -119,6 +121,49 @@ private slots:
         document.edit([](model::Scenario& s) { s.hardware.linkLatencySeconds = 7e-6; });
         document.evaluateNow();
         QCOMPARE(latency->value(), 7.0);
+    }
+    /** A slider step repaints the span its handle moved across, not the whole slider and the group box under it
+     *  (issue 16, fourteenth stop), and the window then shows what a repaint of the whole slider shows. */
+    void sliderStepRepaintsTheHandlesSpan()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ControlsPanel panel(&document);
+        panel.resize(360, 1400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto* slider = panel.findChild<QSlider*>(QStringLiteral("batchSlider"));
+        QVERIFY(slider);
+        struct PaintRegion final : QObject {
+            QRegion region;
+            bool eventFilter(QObject*, QEvent* event) override
+            {
+                if (event->type() == QEvent::Paint)
+                    region += static_cast<QPaintEvent*>(event)->region();
+                return false;
+            }
+        } painted;
+        auto shown = [&] {
+            const QPoint at = slider->mapTo(&panel, QPoint(0, 0));
+            return panel.screen()->grabWindow(panel.winId(), at.x(), at.y(), slider->width(), slider->height()).toImage();
+        };
+        for (int i = 0; i < 3; ++i)
+            QCoreApplication::processEvents();
+        slider->installEventFilter(&painted);
+        const int step = std::max(1, (slider->maximum() - slider->minimum()) / 24);
+        for (int i = 1; i <= 4; ++i) {
+            painted.region = QRegion();
+            slider->setSliderPosition(slider->minimum() + i * step);
+            for (int pass = 0; pass < 3; ++pass)
+                QCoreApplication::processEvents();
+            QVERIFY2(!painted.region.isEmpty(), qPrintable(QString::number(i)));
+            QVERIFY2(painted.region.boundingRect().width() < slider->width() / 3,
+                     qPrintable(QStringLiteral("step %1 repainted %2 of %3 px").arg(i).arg(painted.region.boundingRect().width()).arg(slider->width())));
+            const QImage afterStep = shown();
+            slider->update();
+            for (int pass = 0; pass < 3; ++pass)
+                QCoreApplication::processEvents();
+            QVERIFY2(shown() == afterStep, qPrintable(QString::number(i)));
+        }
     }
     /** Every slider and spin box is bound, each to a key of the table; no key is bound twice. */
     void everyControlIsBoundToATableKey()

@@ -14,10 +14,13 @@
 #include <QChartView>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QPaintEvent>
+#include <QPainter>
 #include <QGridLayout>
 #include <QFontMetrics>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QStandardPaths>
 #include <QTextDocument>
 #include <QVBoxLayout>
@@ -128,6 +131,8 @@ private slots:
     void documentLabelLaysANewTextOutOnce();
     void documentLabelNewTextPaintsAsAFreshLabel();
     void documentLabelKeepsItsShapedGlyphs();
+    void documentLabelRepaintsOnlyWhatANewTextChanges();
+    void kvChartRepaintsNothingUnderIt();
     void axisTitlesFromImages();
     void gridLinesFilledAsStroked();
     void legendFromAnImage();
@@ -568,6 +573,132 @@ void TestFloorPlot::documentLabelNewTextPaintsAsAFreshLabel()
         QCOMPARE(label.heightForWidth(150), fresh.heightForWidth(150));
         QVERIFY(label.grab().toImage() == fresh.grab().toImage());
     }
+}
+
+namespace {
+
+/** Collects the region of every Paint event @p widget receives. */
+class PaintRecorder final : public QObject {
+public:
+    explicit PaintRecorder(QWidget* widget) { widget->installEventFilter(this); }
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            region += static_cast<QPaintEvent*>(event)->region();
+            ++paints;
+        }
+        return QObject::eventFilter(watched, event);
+    }
+    QRegion region;
+    int paints = 0;
+};
+
+/** The pixels of @p widget as the window's backing store holds them (not painted again, as grab() would). */
+QImage shown(QWidget* widget)
+{
+    QWidget* window = widget->window();
+    const QPoint at = widget->mapTo(window, QPoint(0, 0));
+    return window->screen()->grabWindow(window->winId(), at.x(), at.y(), widget->width(), widget->height()).toImage();
+}
+
+/** Paints the posted updates and delivers the posted layout requests. */
+void settle()
+{
+    for (int i = 0; i < 3; ++i)
+        QCoreApplication::processEvents();
+}
+
+} // namespace
+
+/** Issue 16, fourteenth stop: a new text repaints only the lines (and in a line, the characters from the first that
+ *  differs) it changes, and the window then shows, pixel for pixel, what a repaint of the whole label shows. */
+void TestFloorPlot::documentLabelRepaintsOnlyWhatANewTextChanges()
+{
+    QWidget window;
+    window.resize(420, 170);
+    auto* title = new views::DocumentLabel;
+    title->setTextFormat(Qt::RichText);
+    title->setWordWrap(true);
+    title->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* titleBox = new views::LabelBox(title, true, &window);
+    titleBox->setCardFill(true);
+    titleBox->setGeometry(10, 10, 380, 90);
+    auto* value = new views::DocumentLabel; // as the numbers panel's: plain, selectable, vertically centred
+    value->setWordWrap(true);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = value->font();
+    bold.setWeight(QFont::DemiBold);
+    value->setFont(bold);
+    auto* valueBox = new views::LabelBox(value, false, &window);
+    valueBox->setCardFill(true);
+    valueBox->setGeometry(10, 110, 220, 40);
+    const QString html = QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span><br>"
+                                        "<span style=\"font-size:9.0pt;\">Floor W_read/BW = %1 ms/token at B = %2 (223 tok/s; "
+                                        "the input table's unread rows left out); never compute-bound at S = 2,048. At B = %2: "
+                                        "t_step %1 ms (memory-bound), 219 tok/s total.</span>");
+    title->setText(html.arg(QStringLiteral("4.48"), QStringLiteral("1")));
+    value->setText(QStringLiteral("4.56 ms (memory-bound)"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    settle();
+    PaintRecorder titlePaints(title), valuePaints(value);
+    const std::vector<std::pair<QString, QString>> steps{
+        {html.arg(QStringLiteral("4.48"), QStringLiteral("13")), QStringLiteral("4.61 ms (memory-bound)")},
+        {html.arg(QStringLiteral("4.61"), QStringLiteral("13")), QStringLiteral("4.61 ms (compute-bound)")},
+        {html.arg(QStringLiteral("4.61"), QStringLiteral("1,313")), QStringLiteral("14.61 ms \u00b7 2 tok/s")},
+        {html.arg(QStringLiteral("12.9"), QStringLiteral("2")), QStringLiteral("14.61 ms \u00b7 2 tok/s and more words to wrap")},
+        {html.arg(QStringLiteral("12.9"), QStringLiteral("2")).replace(QStringLiteral("Decode floor"), QStringLiteral("Floor")),
+         QStringLiteral("4.56 ms (memory-bound)")},
+    };
+    const int partialBefore = title->partialRepaints() + value->partialRepaints();
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        titlePaints.region = valuePaints.region = QRegion();
+        title->setTextRepaintingChanges(steps[i].first);
+        value->setTextRepaintingChanges(steps[i].second);
+        settle();
+        const QImage titleShown = shown(title);
+        const QImage valueShown = shown(value);
+        if (i < 3) { // the heading, and the first characters of the value, are not painted again
+            QVERIFY2(!titlePaints.region.contains(QPoint(2, 2)), qPrintable(QStringLiteral("step %1").arg(i)));
+            if (i < 2) // "4.56 ms" -> "4.61 ms" -> "4.61 ms (compute": the value's first characters stay
+                QVERIFY2(!valuePaints.region.contains(QPoint(2, value->height() / 2)), qPrintable(QStringLiteral("step %1").arg(i)));
+            QVERIFY2(!titlePaints.region.isEmpty() && !valuePaints.region.isEmpty(), qPrintable(QStringLiteral("step %1").arg(i)));
+        }
+        title->update();
+        value->update();
+        settle();
+        QVERIFY2(shown(title) == titleShown, qPrintable(QStringLiteral("title, step %1").arg(i)));
+        QVERIFY2(shown(value) == valueShown, qPrintable(QStringLiteral("value, step %1").arg(i)));
+    }
+    QCOMPARE(title->partialRepaints() + value->partialRepaints() - partialBefore, int(2 * steps.size()));
+}
+
+/** Issue 16, fourteenth stop: the KV chart covers its view with opaque pixels, so a new bar repaints the view alone:
+ *  not the card's style-sheet background or the page under it. */
+void TestFloorPlot::kvChartRepaintsNothingUnderIt()
+{
+    views::KvSharePlot plot;
+    plot.resize(460, 420);
+    model::Scenario s = model::defaultScenario();
+    plot.refresh(s, model::evaluate(s));
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    settle();
+    QWidget* viewport = plot.chartView()->viewport();
+    QImage alone(viewport->size(), QImage::Format_ARGB32_Premultiplied);
+    alone.fill(Qt::transparent);
+    viewport->render(&alone, QPoint(), QRegion(), QWidget::DrawChildren); // no background: the chart's pixels only
+    for (int y = 0; y < alone.height(); ++y)
+        for (int x = 0; x < alone.width(); ++x)
+            QVERIFY2(qAlpha(alone.pixel(x, y)) == 255, qPrintable(QStringLiteral("(%1, %2) not opaque").arg(x).arg(y)));
+    PaintRecorder card(&plot), view(viewport);
+    s.workload.batch = 64;
+    plot.refresh(s, model::evaluate(s));
+    settle();
+    QVERIFY(view.paints > 0);
+    QCOMPARE(card.paints, 0);
+    QVERIFY(viewport->testAttribute(Qt::WA_OpaquePaintEvent));
 }
 
 /** h14f: the prefill and roofline takeaways and the explanation said "compute-bound" (t_comp against t_mem alone) for a

@@ -115,6 +115,10 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setFrameShape(QFrame::NoFrame);
     m_chartView->setStyleSheet(QStringLiteral("background: transparent; border: none;"));
+    // The chart's background (the card's colour, square corners, no margins) covers the whole view with opaque
+    // pixels: with the view's viewport opaque, a repaint of the bar no longer repaints the card's style-sheet
+    // background (a rounded rectangle) and the tab page under the view first (issue 16, fourteenth stop).
+    m_chartView->viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     m_chartView->setFixedHeight(84);
     m_chartView->setAccessibleName(tr("Weights and KV cache bytes per decode step"));
     cardLayout()->insertWidget(1, m_chartView);

@@ -229,7 +229,7 @@ void NumbersPanel::relaxHeights()
 
 void NumbersPanel::setFormula(const QString& key, const QString& formula)
 {
-    for (QLabel* label : {m_values.value(key, nullptr), static_cast<QLabel*>(m_names.value(key, nullptr))}) {
+    for (QLabel* label : {static_cast<QLabel*>(m_values.value(key, nullptr)), m_names.value(key, nullptr)}) {
         if (label && label->toolTip() != formula) {
             label->setToolTip(formula);
             label->setAccessibleDescription(formula);
@@ -237,10 +237,15 @@ void NumbersPanel::setFormula(const QString& key, const QString& formula)
     }
 }
 
+QLabel* NumbersPanel::valueLabel(const QString& key) const
+{
+    return m_values.value(key, nullptr);
+}
+
 void NumbersPanel::setValue(const QString& key, const QString& text)
 {
-    if (QLabel* label = m_values.value(key, nullptr); label && label->text() != text)
-        label->setText(text);
+    if (DocumentLabel* label = m_values.value(key, nullptr); label && label->text() != text)
+        label->setTextRepaintingChanges(text);
 }
 
 QString NumbersPanel::headingHtml()

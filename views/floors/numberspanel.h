@@ -15,6 +15,8 @@ class QLabel;
 
 namespace ridgeline::views {
 
+class DocumentLabel;
+
 /**
  * The numbers panel: every headline figure of the evaluation with its unit, its formula on
  * hover. Each value is a QLabel named "<key>Number" (e.g. "stepNumber"); keys:
@@ -46,7 +48,7 @@ public:
     void refresh(const model::Scenario& scenario, const model::Evaluation& evaluation);
 
     /** The value label for @p key, or nullptr. */
-    QLabel* valueLabel(const QString& key) const { return m_values.value(key, nullptr); }
+    QLabel* valueLabel(const QString& key) const;
 
     /** The value boxes give back the height they hold beyond what their values need now (run 600 ms after the
      *  last refresh(); see the class comment). */
@@ -73,7 +75,7 @@ private:
     QTimer* m_relax = nullptr; ///< single shot, restarted by refresh(): the value boxes give back unneeded height
     QLabel* m_heading = nullptr; ///< "numbersTitle"
     int m_row = 0;
-    QHash<QString, QLabel*> m_values;
+    QHash<QString, DocumentLabel*> m_values;
     QHash<QString, QLabel*> m_names;
     QSet<QString> m_hidden;
 };

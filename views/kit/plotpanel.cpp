@@ -12,6 +12,7 @@
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPalette>
+#include <QRegion>
 #include <QStringList>
 #include <QStyleOption>
 #include <QTextBlock>
@@ -193,14 +194,12 @@ void DocumentLabel::paintEvent(QPaintEvent* event)
     // the vertical alignment, clipped to it, text in the label's foreground colour.
     const QRect contents = contentsRect();
     const QTextDocument& doc = document(contents.width());
-    const qreal height = doc.documentLayout()->documentSize().height();
-    qreal offset = 0;
-    if (alignment() & Qt::AlignVCenter)
-        offset = std::max((contents.height() - height) / 2, qreal(0));
-    else if (alignment() & Qt::AlignBottom)
-        offset = std::max(contents.height() - height, qreal(0));
-    const QRect area = QRectF(contents.x(), contents.y() + offset, contents.width(), contents.height()).toAlignedRect();
+    const QRect area = QRectF(contents.x(), contents.y() + verticalOffset(contents), contents.width(), contents.height()).toAlignedRect();
     QAbstractTextDocumentLayout::PaintContext context;
+    // Lines outside the repainted rect are not drawn (QTextLayout::draw() skips a line whose box misses the clip);
+    // a line height more above and below keeps lines whose glyphs reach into the rect from outside their box.
+    const int reachPx = QFontMetrics(font()).height();
+    context.clip = QRectF(event->rect().translated(-area.topLeft()).adjusted(0, -reachPx, 0, reachPx));
     QStyleOption option;
     option.initFrom(this);
     context.palette = option.palette;
@@ -210,6 +209,204 @@ void DocumentLabel::paintEvent(QPaintEvent* event)
     painter.translate(area.topLeft());
     painter.setClipRect(QRect(QPoint(0, 0), area.size()));
     doc.documentLayout()->draw(&painter, context);
+}
+
+qreal DocumentLabel::verticalOffset(const QRect& contents) const
+{
+    const qreal height = m_document.documentLayout()->documentSize().height();
+    if (alignment() & Qt::AlignVCenter)
+        return std::max((contents.height() - height) / 2, qreal(0));
+    if (alignment() & Qt::AlignBottom)
+        return std::max(contents.height() - height, qreal(0));
+    return 0;
+}
+
+std::vector<DocumentLabel::PaintedLine> DocumentLabel::paintedLines() const
+{
+    const QRect contents = contentsRect();
+    const QTextDocument& doc = document(contents.width());
+    const QTextFrame* root = doc.rootFrame();
+    if (!root->childFrames().isEmpty() || root->frameFormat().background().style() != Qt::NoBrush)
+        return {};
+    const int top = QRectF(contents.x(), contents.y() + verticalOffset(contents), contents.width(), contents.height())
+                        .toAlignedRect()
+                        .top();
+    std::vector<PaintedLine> lines;
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        const QTextBlockFormat blockFormat = block.blockFormat();
+        const QTextLayout* layout = block.layout();
+        if (!layout || block.textList() || !block.isVisible() || blockFormat.background().style() != Qt::NoBrush
+            || blockFormat.hasProperty(QTextFormat::BlockTrailingHorizontalRulerWidth))
+            return {}; // drawn by more than its lines' glyphs
+        std::vector<std::pair<int, QTextCharFormat>> runs; // (first character in the block, format)
+        for (QTextBlock::iterator it = block.begin(); !it.atEnd(); ++it) {
+            const QTextFragment fragment = it.fragment();
+            if (!fragment.isValid())
+                continue;
+            if (fragment.charFormat().isImageFormat())
+                return {};
+            runs.emplace_back(fragment.position() - block.position(), fragment.charFormat());
+        }
+        const QPointF origin = layout->position() + QPointF(contents.x(), top);
+        const QString text = block.text();
+        for (int i = 0; i < layout->lineCount(); ++i) {
+            const QTextLine line = layout->lineAt(i);
+            PaintedLine painted;
+            painted.rect = line.rect().translated(origin);
+            painted.ascent = line.ascent();
+            painted.naturalX = line.naturalTextRect().x();
+            painted.text = text.mid(line.textStart(), line.textLength());
+            painted.block = block.blockNumber();
+            painted.line = i;
+            const int start = line.textStart();
+            const int end = start + line.textLength();
+            for (std::size_t r = 0; r < runs.size(); ++r) {
+                const int runEnd = r + 1 < runs.size() ? runs[r + 1].first : int(text.size());
+                if (runs[r].first < end && runEnd > start)
+                    painted.formats.emplace_back(std::max(runs[r].first, start) - start, runs[r].second);
+            }
+            lines.push_back(std::move(painted));
+        }
+    }
+    return lines;
+}
+
+namespace {
+
+/** How many characters from the start @p aText and @p bText share, each with the same format in @p aFormats and @p bFormats
+ *  (runs as (first character, format)). */
+int sharedPrefix(const QString& aText, const std::vector<std::pair<int, QTextCharFormat>>& aFormats, const QString& bText,
+                 const std::vector<std::pair<int, QTextCharFormat>>& bFormats)
+{
+    int shared = 0;
+    const int length = int(std::min(aText.size(), bText.size()));
+    while (shared < length && aText.at(shared) == bText.at(shared))
+        ++shared;
+    // Cut at the first run whose start or format differs.
+    for (std::size_t r = 0; r < aFormats.size() && r < bFormats.size(); ++r) {
+        const int start = aFormats[r].first;
+        if (start >= shared)
+            break;
+        if (start != bFormats[r].first || aFormats[r].second != bFormats[r].second)
+            return std::min(start, bFormats[r].first);
+        const int aEnd = r + 1 < aFormats.size() ? aFormats[r + 1].first : int(aText.size());
+        const int bEnd = r + 1 < bFormats.size() ? bFormats[r + 1].first : int(bText.size());
+        if (aEnd != bEnd)
+            shared = std::min(shared, std::min(aEnd, bEnd));
+    }
+    return shared;
+}
+
+} // namespace
+
+namespace {
+
+/** The event a DocumentLabel posts itself to repaint a new text's changes if no layout did first. */
+const QEvent::Type kRepaintChangesEvent = QEvent::Type(QEvent::registerEventType());
+
+} // namespace
+
+std::vector<DocumentLabel::PaintedLine> DocumentLabel::shownLines() const
+{
+    const QRect contents = contentsRect();
+    if (m_linesText == text() && m_linesFont == font() && m_linesAlignment == alignment() && m_linesContents == contents
+        && !m_lines.empty())
+        return m_lines;
+    return paintedLines();
+}
+
+void DocumentLabel::setTextRepaintingChanges(const QString& text)
+{
+    if (text == this->text())
+        return;
+    if (!m_repaintPending) {
+        if (isVisible() && updatesEnabled() && ownsLayout() && !hasSelectedText() && !hasFocus())
+            m_shownBefore = shownLines();
+        if (m_shownBefore.empty()) {
+            setText(text);
+            return;
+        }
+        m_repaintPending = true;
+        QCoreApplication::postEvent(this, new QEvent(kRepaintChangesEvent));
+    }
+    // QLabel::setText() repaints the whole contents rect: held back here (as setUpdatesEnabled(false) holds updates
+    // back, without the whole-widget update() that setUpdatesEnabled(true) then posts); repaintChanges() repaints.
+    setAttribute(Qt::WA_UpdatesDisabled, true);
+    setText(text);
+    setAttribute(Qt::WA_UpdatesDisabled, false);
+}
+
+bool DocumentLabel::event(QEvent* event)
+{
+    if (event->type() == kRepaintChangesEvent) {
+        if (m_repaintPending)
+            repaintChanges(); // no layout at the label's width came first
+        return true;
+    }
+    return QLabel::event(event);
+}
+
+void DocumentLabel::repaintChanges() const
+{
+    m_repaintPending = false;
+    const std::vector<PaintedLine> before = std::move(m_shownBefore);
+    m_shownBefore.clear();
+    auto* self = const_cast<DocumentLabel*>(this);
+    const QRect contents = contentsRect();
+    m_lines = ownsLayout() ? paintedLines() : std::vector<PaintedLine>();
+    m_linesText = text();
+    m_linesFont = font();
+    m_linesAlignment = alignment();
+    m_linesContents = contents;
+    const std::vector<PaintedLine>& after = m_lines;
+    if (after.empty()) {
+        self->update(contents);
+        return;
+    }
+    const bool left = (alignment() & Qt::AlignHorizontal_Mask) == Qt::AlignLeft && layoutDirection() == Qt::LeftToRight;
+    QRegion region;
+    // From @p fromX to the right edge, a third of the line's height more above and below for glyphs that reach
+    // outside their line's box.
+    auto repaint = [&](const PaintedLine& line, qreal fromX) {
+        const qreal reach = std::ceil(line.rect.height() / 3);
+        const QRectF strip(fromX, line.rect.top() - reach, contents.right() + 1 - fromX, line.rect.height() + 2 * reach);
+        region += strip.toAlignedRect() & contents;
+    };
+    const std::size_t count = std::max(before.size(), after.size());
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i >= after.size()) {
+            repaint(before[i], contents.left());
+            continue;
+        }
+        const PaintedLine& now = after[i];
+        if (i >= before.size()) {
+            repaint(now, contents.left());
+            continue;
+        }
+        const PaintedLine& was = before[i];
+        const bool samePlace = was.rect == now.rect && was.ascent == now.ascent && was.naturalX == now.naturalX;
+        if (samePlace && was.text == now.text && was.formats == now.formats)
+            continue; // the same glyphs at the same places
+        if (!samePlace || !left) {
+            repaint(was, contents.left());
+            repaint(now, contents.left());
+            continue;
+        }
+        const int shared = sharedPrefix(was.text, was.formats, now.text, now.formats);
+        // The shared characters are shaped and placed alike in both texts, but the last of them may be kerned
+        // against the first differing one: the repaint starts at that last one, less the reach for its left bearing.
+        qreal fromX = contents.left();
+        if (shared > 1) {
+            const QTextLayout* layout = m_document.findBlockByNumber(now.block).layout();
+            const QTextLine line = layout->lineAt(now.line);
+            const qreal x = line.cursorToX(line.textStart() + shared - 1) + now.rect.left() - line.x();
+            fromX = std::max(qreal(contents.left()), x - std::ceil(now.rect.height() / 3));
+        }
+        repaint(now, fromX);
+    }
+    ++m_partialRepaints;
+    if (!region.isEmpty())
+        self->update(region);
 }
 
 bool DocumentLabel::keepsShapedGlyphs() const
@@ -383,6 +580,9 @@ const QTextDocument& DocumentLabel::document(int width) const
     } else if (!layoutHoldsAt(width)) {
         setDocumentWidth(width);
     }
+    // A new text's layout at the label's width: what setTextRepaintingChanges() waits for.
+    if (m_repaintPending && width == contentsRect().width())
+        repaintChanges();
     return m_document;
 }
 
@@ -542,7 +742,7 @@ void PlotPanel::renderTitle()
                              .arg(9.0 * scale, 0, 'f', 1)
                              .arg(m_heading.toHtmlEscaped(), m_takeaway.toHtmlEscaped(), warning);
     if (m_title->text() != html)
-        m_title->setText(html);
+        m_title->setTextRepaintingChanges(html);
     m_title->setAccessibleDescription(takeaway());
 }
 

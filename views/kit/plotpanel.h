@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QString>
 #include <QTextDocument>
+#include <QTextFormat>
 
 #include "model/cost/costmodel.h"
 #include "model/cost/scenario.h"
@@ -43,6 +45,22 @@ class DocumentLabel final : public QLabel {
 public:
     explicit DocumentLabel(QWidget* parent = nullptr);
 
+    /**
+     * QLabel::setText(@p text), repainting only what the new text changes (issue 16, fourteenth stop in
+     * docs/performance.md): QLabel repaints its whole contents rect for any new text, every glyph of every line
+     * blended again, where a slider step changes a figure or two. Here the lines shown are noted, QLabel's own
+     * repaint is held back, and when the new text is laid out at the label's width (the layout pass the box's fit()
+     * runs anyway) its lines are compared with them; only the differing part of each line is repainted: from a little before its first differing character to the right
+     * edge, and some height above and below for glyphs that reach outside their line (a third of the line's
+     * height). A line with the same text, formats and place repaints nothing. Where this class does not paint
+     * (see the class comment), the label is hidden, or the text has moved as a whole (another line count with
+     * vertical centring), the whole label repaints, as after setText().
+     *
+     * The comparison waits for the new text's layout at the label's width (the box's fit() asks for it, or a posted
+     * event does): a text replaced again before then (a warning, then the takeaway) is not laid out for nothing.
+     */
+    void setTextRepaintingChanges(const QString& text);
+
     int heightForWidth(int width) const override;
     /** As QLabel's (QTextDocument::adjustSize() of the text, the golden-ratio shape), measured on
      *  this label's document once per text, font or alignment: QLabel measures through a second
@@ -61,8 +79,11 @@ public:
      *  (QTextLayout::cacheEnabled()), as syncDocument() sets for each new text: for tests (issue 16, twelfth
      *  stop in docs/performance.md). False for an empty document. */
     bool keepsShapedGlyphs() const;
+    /** How many new texts setTextRepaintingChanges() repainted in part (the whole label not asked for): for tests. */
+    int partialRepaints() const { return m_partialRepaints; }
 
 protected:
+    bool event(QEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
 
 private:
@@ -86,6 +107,27 @@ private:
     /** True when m_document's current layout is the one it would have at @p width (px). */
     bool layoutHoldsAt(int width) const;
 
+    /** One line of m_document as painted: its rect in the label (px, the vertical alignment applied), its text
+     *  and the character format of each run of it. */
+    struct PaintedLine {
+        QRectF rect;
+        qreal ascent = 0;
+        qreal naturalX = 0; ///< where the glyphs start in the line (its alignment)
+        QString text;
+        int block = 0; ///< the block's number in m_document
+        int line = 0;  ///< the line's number in its block
+        std::vector<std::pair<int, QTextCharFormat>> formats; ///< (first character in text, format) per run
+    };
+    /** The lines of m_document laid out at the contents rect's width, where paintEvent() draws them; empty when
+     *  the document holds anything but plain blocks in its root frame (tables, lists, images, frames). */
+    std::vector<PaintedLine> paintedLines() const;
+    /** Where the vertical alignment puts m_document (its current layout) in the contents rect (px from its top). */
+    qreal verticalOffset(const QRect& contents) const;
+    /** paintedLines() for the text shown, kept from the last comparison while text, font, alignment and contents rect stay. */
+    std::vector<PaintedLine> shownLines() const;
+    /** Repaints what the text set since m_shownBefore changed (setTextRepaintingChanges()); ends the pending state. */
+    void repaintChanges() const;
+
     mutable QTextDocument m_document;
     mutable QString m_text;           ///< text() m_document holds
     mutable QFont m_font;             ///< font() m_document was built with
@@ -99,6 +141,15 @@ private:
     mutable bool m_unwrapped = false; ///< m_document's current layout wraps no line of m_text
     mutable qreal m_unwrappedWidthPx = 0; ///< the widest line when m_unwrapped (QTextDocument::idealWidth())
     int m_layoutPasses = 0; ///< see documentLayoutPasses()
+    mutable int m_partialRepaints = 0; ///< see partialRepaints()
+    mutable bool m_repaintPending = false; ///< a new text's repaint waits for its layout (setTextRepaintingChanges())
+    mutable std::vector<PaintedLine> m_shownBefore; ///< the lines shown when the pending text was set
+    // The lines of the last comparison and what they hold for (shownLines()).
+    mutable std::vector<PaintedLine> m_lines;
+    mutable QString m_linesText;
+    mutable QFont m_linesFont;
+    mutable Qt::Alignment m_linesAlignment;
+    mutable QRect m_linesContents;
 };
 
 /**
@@ -321,7 +372,7 @@ private:
     QString m_heading;
     QString m_takeaway;
     QString m_warning;
-    QLabel* m_title = nullptr;
+    DocumentLabel* m_title = nullptr;
     LabelBox* m_titleBox = nullptr; ///< holds m_title outside the layout (see titleLabel())
     QCustomPlot* m_plot = nullptr;
     PlotInteraction* m_interaction = nullptr;

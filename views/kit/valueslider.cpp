@@ -11,6 +11,8 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QStyle>
+#include <QStyleOptionSlider>
 
 #include "views/kit/plotpanel.h"
 
@@ -27,6 +29,56 @@ double roundToSignificant(double value, int digits)
     const double scale = std::pow(10.0, digits - 1 - int(std::floor(std::log10(std::abs(value)))));
     return std::round(value * scale) / scale;
 }
+
+/**
+ * A horizontal QSlider whose new value repaints only the span its handle moved across (issue 16, fourteenth stop
+ * in docs/performance.md). QAbstractSlider repaints the whole slider on every value change, and as a slider is not
+ * opaque (the style draws its groove over the parent's background), the group box under it is painted first over the
+ * whole width. What a value changes is the handle and the groove's filled part up to it: from the handle as last
+ * painted to the new one, a few pixels wider for the handle's outline, the slider's full height.
+ */
+class StepSlider final : public QSlider {
+public:
+    using QSlider::QSlider;
+
+protected:
+    void sliderChange(SliderChange change) override
+    {
+        if (change != SliderValueChange || orientation() != Qt::Horizontal || !m_paintedHandle.isValid()) {
+            QSlider::sliderChange(change); // repaints the whole slider
+            return;
+        }
+        const QRect now = handleRect();
+        const int left = std::min(now.left(), m_paintedHandle.left()) - kOutlinePx;
+        const int right = std::max(now.right(), m_paintedHandle.right()) + kOutlinePx;
+        update(QRect(left, 0, right - left + 1, height()));
+    }
+    void paintEvent(QPaintEvent* event) override
+    {
+        QSlider::paintEvent(event);
+        m_paintedHandle = handleRect();
+    }
+    void resizeEvent(QResizeEvent* event) override
+    {
+        m_paintedHandle = QRect(); // repainted whole
+        QSlider::resizeEvent(event);
+    }
+    void changeEvent(QEvent* event) override
+    {
+        m_paintedHandle = QRect(); // a new style, font or state: repainted whole
+        QSlider::changeEvent(event);
+    }
+
+private:
+    static constexpr int kOutlinePx = 4;
+    QRect handleRect() const
+    {
+        QStyleOptionSlider option;
+        initStyleOption(&option);
+        return style()->subControlRect(QStyle::CC_Slider, &option, QStyle::SC_SliderHandle, this);
+    }
+    QRect m_paintedHandle; ///< the handle where the last paint drew it; invalid: the next change repaints it all
+};
 
 } // namespace
 
@@ -85,7 +137,7 @@ ValueSlider::ValueSlider(const Spec& spec, QWidget* parent)
     // steps) repaints the label without laying the controls out again (issue 16, tenth stop).
     auto* unitBox = new LabelBox(m_unit, false, this);
 
-    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider = new StepSlider(Qt::Horizontal, this);
     m_slider->setObjectName(m_spec.name + QStringLiteral("Slider"));
     m_slider->setFocusPolicy(Qt::StrongFocus);
     m_slider->setTracking(true);
