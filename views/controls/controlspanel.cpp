@@ -268,6 +268,15 @@ std::vector<int> divisors(int heads)
     return out;
 }
 
+namespace {
+/** The KV-heads unit's forms with a three-digit H ("of 888: GQA"), the widest unit text any slider shows. */
+QStringList kvHeadsUnitForms()
+{
+    return {ControlsPanel::tr("of %1").arg(888), ControlsPanel::tr("of %1: MQA").arg(888),
+            ControlsPanel::tr("of %1: MHA").arg(888), ControlsPanel::tr("of %1: GQA").arg(888)};
+}
+} // namespace
+
 ControlsPanel::ControlsPanel(ScenarioDocument* document, QWidget* parent)
     : QWidget(parent)
     , m_document(document)
@@ -284,6 +293,9 @@ ControlsPanel::ControlsPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(buildEfficiencyGroup());
     layout->addWidget(buildSloGroup());
     layout->addStretch(1);
+    // One unit column for all sliders: the KV-heads unit's widest form sets it, so every spin box ends at the same x.
+    for (ValueSlider* slider : findChildren<ValueSlider*>())
+        slider->reserveUnitWidth(kvHeadsUnitForms());
 
     rebuildPresetCombos();
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &ControlsPanel::syncFromScenario);
@@ -451,9 +463,9 @@ QWidget* ControlsPanel::buildModelGroup()
                                  ValueSlider::Scale::List, 1, 1024, 0, 1024, 0, true},
                                 box);
     // The unit ("of 32: GQA") follows H on model-size steps: as wide as its widest form with a three-digit H, so that
-    // the spin box stays put and a step lays no control out (issue 16, h16k).
-    m_kvHeads->reserveUnitWidth({tr("of %1").arg(888), tr("of %1: MQA").arg(888), tr("of %1: MHA").arg(888),
-                                 tr("of %1: GQA").arg(888)});
+    // the spin box stays put and a step lays no control out (issue 16, h16k). The constructor gives every slider's unit
+    // the same width, so that the spin boxes form one column.
+    m_kvHeads->reserveUnitWidth(kvHeadsUnitForms());
     bind({.control = m_kvHeads, .key = "model.kv_heads", .mark = KeyBinding::Mark::ModelName});
     layout->addWidget(m_kvHeads);
 
