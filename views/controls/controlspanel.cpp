@@ -293,7 +293,9 @@ ControlsPanel::ControlsPanel(ScenarioDocument* document, QWidget* parent)
     layout->addWidget(buildEfficiencyGroup());
     layout->addWidget(buildSloGroup());
     layout->addStretch(1);
-    // One unit column for all sliders: the KV-heads unit's widest form sets it, so every spin box ends at the same x.
+    // One unit column for all sliders, as wide as the KV-heads unit's widest form: that unit ("of 32: GQA") follows H on
+    // model-size steps, so its spin box stays put and a step lays no control out (issue 16, h16k), and every spin box
+    // ends at the same x.
     for (ValueSlider* slider : findChildren<ValueSlider*>())
         slider->reserveUnitWidth(kvHeadsUnitForms());
 
@@ -462,10 +464,6 @@ QWidget* ControlsPanel::buildModelGroup()
                                     "KV cache per token = 2 \u00b7 L \u00b7 H_kv \u00b7 h \u00b7 b_kv."),
                                  ValueSlider::Scale::List, 1, 1024, 0, 1024, 0, true},
                                 box);
-    // The unit ("of 32: GQA") follows H on model-size steps: as wide as its widest form with a three-digit H, so that
-    // the spin box stays put and a step lays no control out (issue 16, h16k). The constructor gives every slider's unit
-    // the same width, so that the spin boxes form one column.
-    m_kvHeads->reserveUnitWidth(kvHeadsUnitForms());
     bind({.control = m_kvHeads, .key = "model.kv_heads", .mark = KeyBinding::Mark::ModelName});
     layout->addWidget(m_kvHeads);
 
