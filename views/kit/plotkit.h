@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <optional>
-
 #include <initializer_list>
 #include <limits>
+#include <optional>
 
 #include <Eigen/Core>
 

@@ -297,10 +297,6 @@ int sharedPrefix(const QString& aText, const std::vector<std::pair<int, QTextCha
     return shared;
 }
 
-} // namespace
-
-namespace {
-
 /** The event a DocumentLabel posts itself to repaint a new text's changes if no layout did first. */
 const QEvent::Type kRepaintChangesEvent = QEvent::Type(QEvent::registerEventType());
 
