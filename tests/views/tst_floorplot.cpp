@@ -149,6 +149,7 @@ private slots:
     void laidOutLabelsDrawAsQCustomPlot();
     void gridKeepsItsFirstGridsPicture();
     void logTickerRepeatsUnchangedTicks();
+    void tickLabelKeyFromAMemo();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -1389,6 +1390,49 @@ void TestFloorPlot::logTickerRepeatsUnchangedTicks()
         QCOMPARE(ticker->generated(), generated);
         QVERIFY(same(range));
     }
+}
+
+void TestFloorPlot::tickLabelKeyFromAMemo()
+{
+    // Issue 16, fifteenth stop: QCustomPlot builds its tick labels' parameter key (the font as a string) on every draw
+    // and size of an axis; the axis painter gives it from a memo while the inputs stay. Replots with moving ranges, then
+    // a new tick label font, colour and rotation: every grab equals, bit for bit, the same replots with the key built
+    // each time (views::setAxisLabelKeyKept(false)), so QCustomPlot's label pictures are still dropped on each change.
+    auto draw = [](bool kept) {
+        views::setAxisLabelKeyKept(kept);
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), false);
+        plot.resize(420, 320);
+        plot.show();
+        QList<QImage> pictures;
+        for (int step = 0; step < 7; ++step) {
+            plot.xAxis->setRange(1, 64 << step);
+            plot.yAxis->setRange(0, 10 + 7 * step);
+            if (step == 3) {
+                QFont font = plot.xAxis->tickLabelFont();
+                font.setPointSizeF(font.pointSizeF() + 2);
+                plot.xAxis->setTickLabelFont(font);
+            }
+            if (step == 4)
+                plot.yAxis->setTickLabelColor(QColor(200, 30, 30));
+            if (step == 5)
+                plot.xAxis->setTickLabelRotation(30);
+            plot.replot();
+            pictures.append(plot.grab().toImage());
+        }
+        views::setAxisLabelKeyKept(true);
+        return std::make_pair(pictures, views::axisLabelKeyReuses(plot.xAxis) + views::axisLabelKeyReuses(plot.yAxis));
+    };
+    const auto [kept, keptReuses] = draw(true);
+    const auto [built, builtReuses] = draw(false);
+    QCOMPARE(builtReuses, 0LL);
+    QVERIFY2(keptReuses >= 10, qPrintable(QStringLiteral("key from the memo %1 times").arg(keptReuses)));
+    QCOMPARE(kept.size(), built.size());
+    for (qsizetype i = 0; i < kept.size(); ++i)
+        QVERIFY2(kept[i] == built[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+    QVERIFY(kept[2] != kept[3]); // the new font is drawn
 }
 
 QTEST_MAIN(TestFloorPlot)

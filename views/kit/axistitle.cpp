@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <QColor>
+#include <QFont>
 #include <QFontMetrics>
 
 #include <qcustomplot.h>
@@ -12,6 +14,8 @@
 namespace ridgeline::views {
 
 namespace {
+
+bool g_labelKeyKept = true;
 
 /** QCPAxis::mAxisPainter (protected, no setter), from outside QCustomPlot's friends. */
 struct AxisAccess : QCPAxis {
@@ -133,9 +137,47 @@ public:
         mLabelSelectionBox = mLabelSelectionBox.normalized();
     }
 
+    /**
+     * QCustomPlot's key of the tick labels' parameters, from a memo while its inputs (those the base reads: the plot's
+     * buffer pixel ratio, tickLabelRotation, tickLabelSide, substituteExponent, numberMultiplyCross, tickLabelColor,
+     * tickLabelFont) compare equal to those it was built from; built by the base otherwise. Equal fonts and colours
+     * give the same QFont::toString() and QColor::name(), so the same bytes.
+     */
+    QByteArray generateLabelParameterHash() const override
+    {
+        const double ratio = mParentPlot ? mParentPlot->bufferDevicePixelRatio() : 1.0;
+        if (g_labelKeyKept && m_labelKeyBuilt && ratio == m_keyRatio && tickLabelRotation == m_keyRotation
+            && tickLabelSide == m_keySide && substituteExponent == m_keySubstituteExponent
+            && numberMultiplyCross == m_keyMultiplyCross && tickLabelColor == m_keyColor && tickLabelFont == m_keyFont) {
+            ++labelKeyReuses;
+            return m_labelKey;
+        }
+        m_labelKey = QCPAxisPainterPrivate::generateLabelParameterHash();
+        m_labelKeyBuilt = true;
+        m_keyRatio = ratio;
+        m_keyRotation = tickLabelRotation;
+        m_keySide = tickLabelSide;
+        m_keySubstituteExponent = substituteExponent;
+        m_keyMultiplyCross = numberMultiplyCross;
+        m_keyColor = tickLabelColor;
+        m_keyFont = tickLabelFont;
+        return m_labelKey;
+    }
+
     TextImage title;
+    mutable long long labelKeyReuses = 0;
 
 private:
+    mutable QByteArray m_labelKey;
+    mutable bool m_labelKeyBuilt = false;
+    mutable double m_keyRatio = 0;
+    mutable double m_keyRotation = 0;
+    mutable QCPAxis::LabelSide m_keySide = QCPAxis::lsOutside;
+    mutable bool m_keySubstituteExponent = false;
+    mutable bool m_keyMultiplyCross = false;
+    mutable QColor m_keyColor;
+    mutable QFont m_keyFont;
+
     /**
      * The tick labels' extent away from the axis as draw() measured it (as drawn, from its label cache), read back from
      * the selection box it set: from the edge nearest the axis (the axis' position, offset, outward tick length and tick
@@ -199,6 +241,17 @@ const TextImage* axisTitleImage(const QCPAxis* axis)
 {
     auto* painter = dynamic_cast<const TitleAxisPainter*>(AxisAccess::painterOf(axis));
     return painter ? &painter->title : nullptr;
+}
+
+long long axisLabelKeyReuses(const QCPAxis* axis)
+{
+    auto* painter = dynamic_cast<const TitleAxisPainter*>(AxisAccess::painterOf(axis));
+    return painter ? painter->labelKeyReuses : -1;
+}
+
+void setAxisLabelKeyKept(bool on)
+{
+    g_labelKeyKept = on;
 }
 
 } // namespace ridgeline::views
