@@ -5,9 +5,9 @@
 // TTFT MAPE of the benchmark prediction (model/analysis/benchmarkpredict.h) at the floor, at the planning convention
 // (eta_bw 0.75, prefill MFU 0.40), calibrated in-sample (model/analysis/calibration.h, calibrateBenchmark), and
 // calibrated on half of the points and predicted on the other half: the halves alternate over the sorted
-// concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and separately over the sorted prompt lengths; each half is fitted and the
-// other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
-// sees the held-out half.
+// concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
+// separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
+// predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
 // Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
