@@ -222,6 +222,14 @@ private slots:
         QVERIFY(!first.latency(BenchmarkMetric::Itl, BenchmarkStatistic::Mean));
         QCOMPARE(f.points.back().requests, 1280LL);
         QCOMPARE(value(f.points.back(), BenchmarkMetric::Tpot, BenchmarkStatistic::Mean), 165.23496015629888);
+
+        // The same benchmark on an A100: same prompts, so the same input tokens per request.
+        const BenchmarkFile a100 = read(QStringLiteral("measured/vllm054-llama3-8b-a100-tp1-bf16.json"));
+        QCOMPARE(a100.format, std::string("vLLM bench serve JSON"));
+        QCOMPARE(a100.points.size(), size_t(8));
+        QCOMPARE(a100.points[0].inputTokens, 136.9);
+        QCOMPARE(value(a100.points[0], BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 139.22520615160465);
+        QCOMPARE(a100.points.back().requests, 1280LL);
     }
 
     void statisticsInColumnNames()
