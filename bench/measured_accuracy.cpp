@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // How well Ridgeline predicts measured serving benchmarks (issue 13). Not a test: run by hand, or through
-// scripts/measured-accuracy.sh. For each measured set in DIR (NAME.csv, NAME.scenario.json) it prints ITL and
+// scripts/measured-accuracy.sh. For each measured set in DIR (NAME.csv or, without one, NAME.json: a benchmark tool's
+// output such as vLLM `bench serve --save-result` results; and NAME.scenario.json) it prints ITL and
 // TTFT MAPE of the benchmark prediction (model/analysis/benchmarkpredict.h) at the floor, at the planning convention
 // (eta_bw 0.75, prefill MFU 0.40), calibrated in-sample (model/analysis/calibration.h, calibrateBenchmark), and
 // calibrated on half of the points and predicted on the other half: the halves alternate over the sorted
-// concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
-// other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
-// sees the held-out half.
+// concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
+// separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
+// predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
 // Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
@@ -58,10 +59,14 @@ std::string g_only;        // --only in-sample|concurrency|prompt: that column a
 /** The measured set NAME in DIR: its points and its scenario at the floor (efficiencies cleared). "" or why not. */
 std::string loadSet(const QDir& dir, const QString& name, BenchmarkFile& file, Scenario& floor)
 {
-    QFile csv(dir.filePath(name + QStringLiteral(".csv"))), sc(dir.filePath(name + QStringLiteral(".scenario.json")));
+    // NAME.csv, or else NAME.json: a benchmark tool's own output (vLLM `bench serve --save-result` results, one per line),
+    // read by content like any file readBenchmarkFile() knows.
+    const QString points = QFileInfo::exists(dir.filePath(name + QStringLiteral(".csv"))) ? name + QStringLiteral(".csv")
+                                                                                         : name + QStringLiteral(".json");
+    QFile csv(dir.filePath(points)), sc(dir.filePath(name + QStringLiteral(".scenario.json")));
     if (!csv.open(QIODevice::ReadOnly) || !sc.open(QIODevice::ReadOnly))
-        return "cannot open the CSV or the scenario";
-    if (std::string e = readBenchmarkFile(csv.readAll(), name.toStdString(), file); !e.empty())
+        return "cannot open the CSV (or JSON) or the scenario";
+    if (std::string e = readBenchmarkFile(csv.readAll(), points.toStdString(), file); !e.empty())
         return e;
     floor = defaultScenario();
     if (std::string e = applyJsonText(floor, sc.readAll()); !e.empty())
@@ -251,6 +256,16 @@ std::vector<bool> alternate(const std::vector<BenchmarkPoint>& points, double (*
     return inA;
 }
 
+/**
+ * The load level the concurrency split alternates over: clients (closed loop), batch (static), the in-flight cap of an
+ * open loop, or, for an open loop with no cap (vLLM `bench serve` at request rate inf without --max-concurrency: every
+ * request sent at once), the number of requests sent, which sets the load there.
+ */
+double loadLevel(const BenchmarkPoint& p)
+{
+    return p.concurrency > 0 ? p.concurrency : double(p.requests);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -340,7 +355,7 @@ int main(int argc, char** argv)
     if (!priorFrom.empty()) {
         const QFileInfo at(QString::fromLocal8Bit(priorFrom.c_str()));
         QString name = at.fileName();
-        for (const char* suffix : {".csv", ".scenario.json"})
+        for (const char* suffix : {".csv", ".scenario.json", ".json"})
             if (name.endsWith(QLatin1String(suffix)))
                 name.chop(int(std::strlen(suffix)));
         BenchmarkFile file;
@@ -419,7 +434,7 @@ int main(int argc, char** argv)
         }
         std::string concFits, islFits;
         const Mape byConcurrency = !column("concurrency") ? Mape{}
-                                   : heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.concurrency; }),
+                                   : heldOut(floor, file.points, alternate(file.points, loadLevel),
                                              setFo, concFits);
         const Mape byPrompt = !column("prompt") ? Mape{}
                               : heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.inputTokens; }),

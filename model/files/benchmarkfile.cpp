@@ -177,8 +177,10 @@ struct JsonReader {
 std::string readFlatResult(const QJsonObject& o, BenchmarkPoint& p, BenchmarkFile& f)
 {
     JsonReader r{o, p.label + ": ", {}};
-    const bool sglang = o.contains(QLatin1String("mean_e2e_latency_ms")) || o.contains(QLatin1String("input_throughput"))
-                        || o.value(QLatin1String("backend")).toString().startsWith(QLatin1String("sglang"));
+    // vLLM's save-result writes tokenizer_id (SGLang's bench_serving does not); vLLM 0.5.x wrote input_throughput too.
+    const bool sglang = !o.contains(QLatin1String("tokenizer_id"))
+                        && (o.contains(QLatin1String("mean_e2e_latency_ms")) || o.contains(QLatin1String("input_throughput"))
+                            || o.value(QLatin1String("backend")).toString().startsWith(QLatin1String("sglang")));
     if (f.format.empty())
         f.format = sglang ? "SGLang bench_serving JSON" : "vLLM bench serve JSON";
     static const QRegularExpression key(QStringLiteral("^(mean|median|p90|p95|p99)_(ttft|tpot|itl|e2el|e2e_latency)_ms$"));

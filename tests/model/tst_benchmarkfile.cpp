@@ -201,6 +201,37 @@ private slots:
         QCOMPARE(read(QStringLiteral("measured/trt09-llama2-13b-a100-tp1-fp16.csv")).points.size(), size_t(30));
     }
 
+    void measuredVllmJsonSet()
+    {
+        // vLLM 0.5.4 benchmark_serving.py --save-result results as vLLM wrote them, one per line (the set's source.md
+        // lists the keys left out): ShareGPT prompts all sent at once (request rate "inf", no max_concurrency), so each
+        // result is an open loop with no cap that simulates exactly the requests it completed.
+        const BenchmarkFile f = read(QStringLiteral("measured/vllm054-llama3-8b-h100-tp1-bf16.json"));
+        QCOMPARE(f.format, std::string("vLLM bench serve JSON"));
+        QCOMPARE(f.points.size(), size_t(8));
+        const BenchmarkPoint& first = f.points[0];
+        QCOMPARE(first.load, BenchmarkLoad::RequestRate);
+        QVERIFY(std::isinf(first.requestRatePerSecond));
+        QCOMPARE(first.concurrency, 0.0);
+        QCOMPARE(first.requests, 10LL);
+        QCOMPARE(first.inputTokens, 136.9); // total_input_tokens / completed
+        QCOMPARE(first.outputTokens, 186.7);
+        QCOMPARE(value(first, BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 62.426355000934564);
+        QCOMPARE(value(first, BenchmarkMetric::Tpot, BenchmarkStatistic::Median), 7.558259615148475);
+        // The ITL keys were left out (each streamed chunk held about ten tokens): the comparison falls back to TPOT.
+        QVERIFY(!first.latency(BenchmarkMetric::Itl, BenchmarkStatistic::Mean));
+        QCOMPARE(f.points.back().requests, 1280LL);
+        QCOMPARE(value(f.points.back(), BenchmarkMetric::Tpot, BenchmarkStatistic::Mean), 165.23496015629888);
+
+        // The same benchmark on an A100: same prompts, so the same input tokens per request.
+        const BenchmarkFile a100 = read(QStringLiteral("measured/vllm054-llama3-8b-a100-tp1-bf16.json"));
+        QCOMPARE(a100.format, std::string("vLLM bench serve JSON"));
+        QCOMPARE(a100.points.size(), size_t(8));
+        QCOMPARE(a100.points[0].inputTokens, 136.9);
+        QCOMPARE(value(a100.points[0], BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 139.22520615160465);
+        QCOMPARE(a100.points.back().requests, 1280LL);
+    }
+
     void statisticsInColumnNames()
     {
         BenchmarkFile f;
