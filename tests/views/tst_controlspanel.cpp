@@ -8,16 +8,21 @@
 #include <charconv>
 #include <set>
 
+#include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QHash>
 #include <QPaintEvent>
 #include <QScreen>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QtTest>
 
 #include "document/scenariodocument.h"
 #include "document/scenariohistory.h"
+#include "document/usercatalogue.h"
+#include "model/cost/presets.h"
 #include "model/cost/scenario.h"
 #include "model/cost/scenariokeys.h"
 #include "views/controls/controlspanel.h"
@@ -83,6 +88,52 @@ class TestControlsPanel final : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    /** An empty user catalogue given to a panel whose combos list no entry of the user's leaves the combos as the
+     *  constructor filled them (issue 16, fifteenth stop: the window's start-up filled them twice); a catalogue with
+     *  a device fills them again, and that device is listed "(yours)". */
+    void emptyCatalogueLeavesThePresetCombos()
+    {
+        QDir(views::UserCatalogue::directory()).removeRecursively();
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ControlsPanel panel(&document);
+        auto* hardware = panel.findChild<QComboBox*>(QStringLiteral("hardwarePresetCombo"));
+        auto* models = panel.findChild<QComboBox*>(QStringLiteral("modelPresetCombo"));
+        QVERIFY(hardware && models);
+        const int hardwareItems = hardware->count();
+        const int hardwareIndex = hardware->currentIndex();
+        const int modelIndex = models->currentIndex();
+        int resets = 0; // items removed or inserted (QComboBox::clear() removes the rows; no model reset)
+        for (QComboBox* combo : {hardware, models}) {
+            connect(combo->model(), &QAbstractItemModel::rowsRemoved, this, [&resets] { ++resets; });
+            connect(combo->model(), &QAbstractItemModel::rowsInserted, this, [&resets] { ++resets; });
+            connect(combo->model(), &QAbstractItemModel::modelReset, this, [&resets] { ++resets; });
+        }
+        views::UserCatalogue empty;
+        QVERIFY(empty.devices().empty() && empty.models().empty());
+        panel.setUserCatalogue(&empty);
+        QCOMPARE(resets, 0);
+        QCOMPARE(hardware->count(), hardwareItems);
+        QCOMPARE(hardware->currentIndex(), hardwareIndex);
+        QCOMPARE(models->currentIndex(), modelIndex);
+        // A device saved to it: the combos follow (changed()), with the device after the built-in ones.
+        model::HardwarePreset mine = model::hardwarePresets().front();
+        mine.hardware.name = "My test accelerator";
+        QCOMPARE(empty.saveDevice(mine), QString());
+        QVERIFY(resets > 0);
+        QCOMPARE(hardware->count(), hardwareItems + 1);
+        QVERIFY(hardware->itemText(hardwareItems - 1).contains(QStringLiteral("My test accelerator")));
+        // Given to a fresh panel, a catalogue with entries fills its combos again.
+        views::ControlsPanel second(&document);
+        auto* secondHardware = second.findChild<QComboBox*>(QStringLiteral("hardwarePresetCombo"));
+        QCOMPARE(secondHardware->count(), hardwareItems);
+        second.setUserCatalogue(&empty);
+        QCOMPARE(secondHardware->count(), hardwareItems + 1);
+        // Taken away again: built-in presets only.
+        second.setUserCatalogue(nullptr);
+        QCOMPARE(secondHardware->count(), hardwareItems);
+        QDir(views::UserCatalogue::directory()).removeRecursively();
+    }
     /** A batch edit repaints no double spin box whose value it leaves as shown (issue 16, tenth stop: the link latency,
      *  2 us read back as 2e-6 s / 1e-6 = 2.0000000000000004, was set again and repainted, its group box behind it too,
      *  on every slider step). */

@@ -315,6 +315,12 @@ void ControlsPanel::setUserCatalogue(UserCatalogue* catalogue)
     m_catalogue = catalogue;
     if (m_catalogue)
         connect(m_catalogue, &UserCatalogue::changed, this, &ControlsPanel::rebuildPresetCombos);
+    // The window's constructor gives the catalogue just after the constructor here filled the combos with the
+    // built-in presets; an empty catalogue (most users') would fill them again with the same items (0.6 M
+    // instructions of start-up, issue 16, fifteenth stop in docs/performance.md).
+    const bool catalogueEmpty = !m_catalogue || (m_catalogue->models().empty() && m_catalogue->devices().empty());
+    if (catalogueEmpty && !m_listsUserEntries)
+        return;
     rebuildPresetCombos();
 }
 
@@ -328,6 +334,7 @@ void ControlsPanel::rebuildPresetCombos()
         m_modelChoices.insert(m_modelChoices.end(), m_catalogue->models().begin(), m_catalogue->models().end());
         m_hardwareChoices.insert(m_hardwareChoices.end(), m_catalogue->devices().begin(), m_catalogue->devices().end());
     }
+    m_listsUserEntries = m_modelChoices.size() > m_builtinModels || m_hardwareChoices.size() > m_builtinHardware;
 
     auto fill = [](QComboBox* combo, const auto& choices, size_t builtin, auto name, const QString& customToolTip) {
         const QSignalBlocker blocker(combo);

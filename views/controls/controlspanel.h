@@ -107,7 +107,9 @@ public:
 
     /**
      * Lists @p catalogue's devices and models in the preset combos after the built-in ones, marked
-     * "(yours)", and follows its changed() signal. nullptr: built-in presets only. Not owned.
+     * "(yours)", and follows its changed() signal. nullptr: built-in presets only. Not owned. The combos
+     * are filled again only when the user's entries they list would change (a catalogue with no entries
+     * given to a panel that lists none, as at start-up, leaves them as they are: issue 16, fifteenth stop).
      */
     void setUserCatalogue(UserCatalogue* catalogue);
 
@@ -198,6 +200,7 @@ private:
     std::vector<model::HardwarePreset> m_hardwareChoices; ///< built-in presets, then the user's
     size_t m_builtinModels = 0;
     size_t m_builtinHardware = 0;
+    bool m_listsUserEntries = false; ///< the combos list at least one of the user's models or devices
 
     QDoubleSpinBox* m_bandwidthEfficiency = nullptr;
     QDoubleSpinBox* m_mfuPrefill = nullptr;
