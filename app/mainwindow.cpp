@@ -197,8 +197,12 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     m_kvShare = qobject_cast<KvSharePlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::KvShare)]);
     m_prefill = qobject_cast<PrefillPlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Prefill)]);
     m_slo = qobject_cast<SloPlot*>(m_floorPlots[floorPlotIndex(FloorPlotId::Slo)]);
-    for (int i = 0; i < m_floorPlots.size(); ++i) // three to a row, in floorPlotIds() order
+    for (int i = 0; i < m_floorPlots.size(); ++i) { // three to a row, in floorPlotIds() order
         grid->addWidget(m_floorPlots[i], i / 3, i % 3);
+        // Where the weights do not fit, each title shows the warning instead of its takeaway (in its tool tip then):
+        // the titles keep their height, so the five plots are not resized on the step that crosses the limit.
+        m_floorPlots[i]->setWarningReplacesTakeaway(true);
+    }
     // The numbers, or A / B / B ÷ A while a baseline is pinned.
     m_numbersCell = new QWidget(floors);
     m_numbersCell->setObjectName(QStringLiteral("numbersCell"));

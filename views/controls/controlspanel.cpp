@@ -30,6 +30,7 @@
 #include "model/cost/scenariokeys.h"
 #include "document/format.h"
 #include "views/kit/glossary.h"
+#include "views/kit/onelinelabel.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotpanel.h"
 #include "document/scenariodocument.h"
@@ -453,16 +454,15 @@ QWidget* ControlsPanel::buildModelGroup()
                           "model.head_dim", "model.experts", "model.experts_per_token", "model.expert_params",
                           "model.kv_lora_rank", "model.rope_head_dim", "model.sliding_window", "model.sliding_layers"}});
     layout->addWidget(m_modelSize);
-    m_modelSizeNote = new QLabel(box);
+    // One line under the slider, always there: the shape the size gives (L, d, H, h), or, in the error colour, that the
+    // family rule had to change H_kv. It used to be a two-line note shown only then: appearing or going, it laid the
+    // controls out again and moved every control below it (4 of a 24-step model-size sweep's steps; issue 16, h16m in
+    // docs/performance.md). The line's size hints do not depend on its text, and its box stops the label's layout
+    // requests: a new text repaints the line and nothing else.
+    m_modelSizeNote = new OneLineLabel(0, box);
     m_modelSizeNote->setObjectName(QStringLiteral("modelSizeNoteLabel"));
-    m_modelSizeNote->setWordWrap(true);
-    m_modelSizeNote->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::error())));
-    m_modelSizeNote->setVisible(false);
-    // In a box, hidden with the note: while the note shows, its new text on each model-size step (H changes) laid the
-    // controls panel out again though its height stayed (issue 16, tenth stop in docs/performance.md).
     auto* noteBox = new LabelBox(m_modelSizeNote, false, box);
     noteBox->setObjectName(QStringLiteral("modelSizeNoteBox"));
-    noteBox->setVisible(false);
     layout->addWidget(noteBox);
 
     m_kvHeads = new ValueSlider({QStringLiteral("kvHeads"), tr("KV heads H_kv"), QString(),
@@ -1049,6 +1049,39 @@ void ControlsPanel::syncFromEvaluation()
         m_computeDtype->setText(text);
 }
 
+void ControlsPanel::showModelSizeNote(const model::ModelShape& m, int wantedKvHeads)
+{
+    QString text;
+    QString toolTip;
+    if (wantedKvHeads > 0) {
+        text = tr("H_kv %1 does not divide H = %2: %3 KV heads here").arg(wantedKvHeads).arg(m.heads).arg(m.kvHeads);
+        toolTip = tr("H_kv %1 does not divide H = %2 at this size: %3 KV heads here (%1 again where it divides).\n"
+                     "The dense-family rule keeps H_kv where it divides H, else takes the largest divisor below it.")
+                      .arg(wantedKvHeads)
+                      .arg(m.heads)
+                      .arg(m.kvHeads);
+    } else {
+        text = tr("L %1 \u00b7 d %2 \u00b7 H %3 \u00b7 h %4")
+                   .arg(format::integer(m.layers), format::integer(m.hidden), format::integer(m.heads), format::integer(m.headDimOrDefault()));
+        toolTip = tr("The model's shape: L layers, hidden size d, H attention heads of head dim h (Architecture below).\n"
+                     "Moving N changes L and d by the dense-family rule, H = d / 128.");
+    }
+    const bool warn = wantedKvHeads > 0;
+    if (m_modelSizeNoteWarns != warn || m_modelSizeNote->text().isEmpty()) {
+        m_modelSizeNoteWarns = warn;
+        QPalette pal = m_modelSizeNote->palette();
+        pal.setColor(QPalette::WindowText, warn ? palette::error() : palette::axis());
+        m_modelSizeNote->setPalette(pal);
+        QFont font = m_modelSizeNote->font();
+        font.setBold(warn);
+        m_modelSizeNote->setFont(font);
+    }
+    if (m_modelSizeNote->text() != text)
+        m_modelSizeNote->setText(text);
+    if (m_modelSizeNote->toolTip() != toolTip)
+        m_modelSizeNote->setToolTip(toolTip);
+}
+
 void ControlsPanel::syncFromScenario()
 {
     const model::Scenario& s = m_document->scenario();
@@ -1077,13 +1110,7 @@ void ControlsPanel::syncFromScenario()
     {
         const bool fromFamily = m_sizeAnchor && sameModel(s.model, m_sizeResult);
         const bool changed = fromFamily && s.model.kvHeads != m_sizeAnchor->kvHeads;
-        if (changed)
-            m_modelSizeNote->setText(tr("H_kv %1 does not divide H = %2 at this size: %3 KV heads here (%1 again where it divides)")
-                                         .arg(m_sizeAnchor->kvHeads)
-                                         .arg(s.model.heads)
-                                         .arg(s.model.kvHeads));
-        m_modelSizeNote->setVisible(changed);
-        m_modelSizeNote->parentWidget()->setVisible(changed); // its LabelBox
+        showModelSizeNote(s.model, changed ? m_sizeAnchor->kvHeads : 0);
     }
 
     QString grouping;

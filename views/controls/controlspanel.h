@@ -135,6 +135,9 @@ private:
     void writeKey(const KeyBinding& binding, double shown);
     /** Shows @p scenario's value of @p binding's key in its control, signals blocked. */
     static void readKey(const KeyBinding& binding, const model::Scenario& scenario);
+    /** Shows @p m's shape under the model-size slider or, when @p wantedKvHeads > 0 (the H_kv the family rule could not
+     *  keep, as it does not divide m.heads), that note in the error colour. One line: no layout pass (issue 16, h16m). */
+    void showModelSizeNote(const model::ModelShape& m, int wantedKvHeads);
     /** The model-size slider moved to @p billions: the dense-family member from the anchor (see m_sizeAnchor). */
     void applyModelSize(double billions);
     QWidget* buildModelGroup();
@@ -152,7 +155,8 @@ private:
 
     QComboBox* m_modelPreset = nullptr;
     ValueSlider* m_modelSize = nullptr;
-    QLabel* m_modelSizeNote = nullptr;          ///< says when the family rule had to change H_kv
+    QLabel* m_modelSizeNote = nullptr;          ///< the shape (L, d, H, h), or that the family rule had to change H_kv
+    bool m_modelSizeNoteWarns = false;          ///< m_modelSizeNote shows the H_kv note (error colour, bold)
     std::optional<model::ModelShape> m_sizeAnchor; ///< the model before the current run of size moves
     model::ModelShape m_sizeResult;             ///< the model the last size move produced
     int m_sizeAnchorPosition = -1;              ///< slider position showing the anchor's N

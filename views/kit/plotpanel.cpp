@@ -585,6 +585,7 @@ const QTextDocument& DocumentLabel::document(int width) const
 PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString& formulaToolTip, QWidget* parent)
     : QFrame(parent)
     , m_heading(heading)
+    , m_formulaToolTip(formulaToolTip)
 {
     setObjectName(stem + QStringLiteral("Panel"));
     setFrameShape(QFrame::NoFrame);
@@ -724,21 +725,35 @@ void PlotPanel::setWarning(const QString& text)
     renderTitle();
 }
 
+void PlotPanel::setWarningReplacesTakeaway(bool on)
+{
+    if (on == m_warningReplacesTakeaway)
+        return;
+    m_warningReplacesTakeaway = on;
+    renderTitle();
+}
+
 void PlotPanel::renderTitle()
 {
     const double scale = currentTheme().fontScale; // presentation mode: larger titles
+    const bool replaced = m_warningReplacesTakeaway && !m_warning.isEmpty();
     const QString warning = m_warning.isEmpty()
         ? QString()
-        : QStringLiteral("<span style=\"font-size:%1pt; font-weight:600; color:%2;\">%3</span><br>")
+        : QStringLiteral("<span style=\"font-size:%1pt; font-weight:600; color:%2;\">%3</span>%4")
               .arg(9.0 * scale, 0, 'f', 1)
-              .arg(palette::css(palette::error()), m_warning.toHtmlEscaped());
+              .arg(palette::css(palette::error()), m_warning.toHtmlEscaped(), replaced ? QString() : QStringLiteral("<br>"));
     const QString html = QStringLiteral("<span style=\"font-size:%1pt; font-weight:600;\">%3</span>"
                                         "<br>%5<span style=\"font-size:%2pt;\">%4</span>")
                              .arg(10.5 * scale, 0, 'f', 1)
                              .arg(9.0 * scale, 0, 'f', 1)
-                             .arg(m_heading.toHtmlEscaped(), m_takeaway.toHtmlEscaped(), warning);
+                             .arg(m_heading.toHtmlEscaped(), replaced ? QString() : m_takeaway.toHtmlEscaped(), warning);
     if (m_title->text() != html)
         m_title->setTextRepaintingChanges(html);
+    const QString toolTip = replaced && !m_takeaway.isEmpty()
+        ? m_formulaToolTip + (m_formulaToolTip.isEmpty() ? QString() : QStringLiteral("\n\n")) + tr("Were the weights to fit: %1").arg(m_takeaway)
+        : m_formulaToolTip;
+    if (m_title->toolTip() != toolTip)
+        m_title->setToolTip(toolTip);
     m_title->setAccessibleDescription(takeaway());
 }
 

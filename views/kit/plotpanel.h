@@ -286,6 +286,15 @@ public:
     void setWarning(const QString& text);
 
     /**
+     * With @p on, a warning set by setWarning() takes the takeaway's place in the title (heading, then the warning) and
+     * the takeaway moves to the title's tool tip, after the formulas; takeaway() still returns both. Off by default
+     * (heading, warning, takeaway). For the floors' five plots (MainWindow): the warning and the takeaway together
+     * made every title taller where the weights stop fitting, which resized and replotted the five plots and laid out
+     * the floors tab on that model-size step (2.4 times a step's instructions: issue 16, h16m in docs/performance.md).
+     */
+    void setWarningReplacesTakeaway(bool on);
+
+    /**
      * Redraws from @p evaluation, which was computed from @p scenario (the document's
      * evaluatedScenario()). Overwrites data in place and queues a replot.
      */
@@ -372,6 +381,8 @@ private:
     QString m_heading;
     QString m_takeaway;
     QString m_warning;
+    QString m_formulaToolTip; ///< the title's tool tip without a takeaway (see setWarningReplacesTakeaway())
+    bool m_warningReplacesTakeaway = false;
     DocumentLabel* m_title = nullptr;
     LabelBox* m_titleBox = nullptr; ///< holds m_title outside the layout (see titleLabel())
     QCustomPlot* m_plot = nullptr;
