@@ -185,7 +185,8 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         return point.label + ": one request of " + messageNumber(prompt) + " + " + messageNumber(output)
                + " tokens needs more KV than the budget holds (" + messageNumber(capacity) + " of one); the server would reject it";
 
-    if ((options.staggerClients || options.randomClientStarts) && point.load == BenchmarkLoad::Concurrency && point.steadyState
+    const double spread = options.randomClientStarts ? 1.0 : std::clamp(options.startSpread, 0.0, 1.0);
+    if ((options.staggerClients || spread > 0) && point.load == BenchmarkLoad::Concurrency && point.steadyState
         && clients > 1) {
         // Started together (as the tools start them), equal requests stay in lockstep: all prefilling in one step,
         // all finishing in another. Staggered, the warm-up clients start spread over one estimated request time:
@@ -201,21 +202,14 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         std::vector<double> starts(static_cast<size_t>(warm));
         for (long long i = 0; i < warm; ++i)
             starts[size_t(i)] = cycle * double(i) / double(clients);
-        if (options.randomClientStarts) {
+        if (spread > 0) { // random starts over spread x the cycle (startSpread, or randomClientStarts: the whole cycle)
             std::mt19937_64 startEngine(options.seed);
             for (double& start : starts)
-                start = cycle * double(startEngine() >> 11) * 0x1.0p-53;
+                start = spread * cycle * double(startEngine() >> 11) * 0x1.0p-53;
             std::sort(starts.begin(), starts.end());
         }
         for (long long i = 0; i < n; ++i) // the later ones no earlier than the last client's start: sending order kept
             requests[size_t(i)].arrivalSeconds = starts[size_t(std::min(i, warm - 1))];
-    }
-    // The clients' send jitter (BenchmarkOptions::sendJitterSeconds): each closed-loop request is sent a seeded uniform
-    // time in [0, J] after its client is free, from a stream of its own (the Poisson arrivals' stream is unchanged).
-    if (const double jitter = std::max(0.0, options.sendJitterSeconds); jitter > 0 && point.load == BenchmarkLoad::Concurrency) {
-        std::mt19937_64 jitterEngine(options.seed ^ 0x9e3779b97f4a7c15ULL);
-        for (Request& r : requests)
-            r.sendDelaySeconds = jitter * double(jitterEngine() >> 11) * 0x1.0p-53;
     }
     // A static-batch benchmark (TensorRT-LLM's) hands the engine its batch directly: no serving front end to pass.
     Scenario run = scenario;

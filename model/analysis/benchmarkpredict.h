@@ -36,14 +36,12 @@ struct BenchmarkOptions {
      *  real clients over a benchmark's warm-up and measurement windows, which the simulated equal requests lack
      *  (docs/cost-model.md, "How the clients start"). Off (default): the clients start together (or staggerClients). */
     bool randomClientStarts = false;
-    /** Closed loops (concurrency points): each request's send is delayed by a time drawn uniformly from [0,
-     *  sendJitterSeconds] after its client is free (the last response received; at 0 for the first), from a generator
-     *  seeded with @c seed (a run is the same for the same seed). It stands for what spreads real clients in absolute time,
-     *  independent of the prompt and output lengths: the client's own turnaround, HTTP and front-end variability (docs/cost-
-     *  model.md, h13ae). TTFT and E2E count from the delayed send, so one request alone is unchanged; N clients that would
-     *  queue in lockstep reach the engine up to sendJitterSeconds apart. 0 (default): no jitter, sends at once (lockstep).
-     *  Set by the benchmark calibration's search (BenchmarkFitOptions::fitSendJitter). Seconds, >= 0 (negative counts as 0). */
-    double sendJitterSeconds = 0;
+    /** Steady-state closed loops: the clients' start phase as a fraction in [0, 1] of one estimated request time (as
+     *  randomClientStarts): each client's first request is sent at a time drawn uniformly over startSpread x that time, from
+     *  a generator seeded with @c seed. 0 (default): the clients start together (lockstep); 1: the same as
+     *  randomClientStarts. Set by the benchmark calibration's search (BenchmarkFitOptions::fitStartSpread), where the
+     *  measured clients lie between lockstep and random (docs/cost-model.md, h13ad); values outside [0, 1] are clamped. */
+    double startSpread = 0;
 };
 
 /**

@@ -630,7 +630,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     const bool singleTtftOnly = options.fitTtftSingleRequestsOnly && options.fitTtft && singleLengths.size() >= 2;
 
     // Which residual each point gives (fixed for the whole fit, so that the residual vector keeps its shape).
-    std::vector<int> itlRows, ttftRows, allTtftRows; // allTtftRows: every TTFT point, loaded ones too (the jitter's search)
+    std::vector<int> itlRows, ttftRows, allTtftRows; // allTtftRows: every TTFT point, loaded ones too (the spread's search)
     for (size_t i = 0; i < points.size(); ++i) {
         bool itl = false;
         for (const BenchmarkMetric m : {BenchmarkMetric::Itl, BenchmarkMetric::Tpot, BenchmarkMetric::EndToEndPerOutputToken})
@@ -807,10 +807,10 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     // for it; a static batch passes no front end). Its start comes from a search over candidates below (at 0 no point
     // moves with it, so a derivative there says nothing).
     const bool searchTokenGate = options.fitTokenGate && loadedPrefills(points, ttftRows);
-    const bool searchSendJitter = options.fitSendJitter && !options.sendJitterCandidatesSeconds.empty()
+    const bool searchStartSpread = options.fitStartSpread && !options.startSpreadCandidates.empty()
                                    && loadedPrefills(points, allTtftRows);
-    if (options.fitSendJitter && !searchSendJitter)
-        r.notes.push_back("no TTFT under in-flight load at two or more concurrencies: the clients' send jitter is not fitted");
+    if (options.fitStartSpread && !searchStartSpread)
+        r.notes.push_back("no TTFT under in-flight load at two or more concurrencies: the clients' start phase is not fitted");
     params[11].free = false;
     if (options.fitTokenGate && !searchTokenGate)
         r.notes.push_back("no in-flight TTFT under load: the admission gate on the delivered token rate is not fitted (kept at the "
@@ -1011,53 +1011,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 break;
         }
     };
-    // The jitter's cost: every fitted point's ITL and TTFT (the loaded TTFT included even where the continuous fit leaves it
-    // out), plus the priors' rows, at the parameters xv.
-    auto jitterCost = [&](const Scenario& at, const Eigen::VectorXd& xv, const BenchmarkOptions& engine) {
-        const std::vector<PointPrediction> predicted = predictBenchmarks(withParameters(at, xv), points, engine);
-        double c = 0;
-        for (const int i : itlRows) {
-            const auto cmp = predicted[size_t(i)].error.empty() ? compareItl(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
-            if (!cmp || !(cmp->predictedMs > 0))
-                return std::numeric_limits<double>::infinity();
-            c += std::pow(cmp->predictedMs / cmp->measuredMs - 1.0, 2);
-        }
-        for (const int i : allTtftRows) {
-            const auto cmp = predicted[size_t(i)].error.empty() ? compareTtft(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
-            if (!cmp || !(cmp->predictedMs > 0))
-                return std::numeric_limits<double>::infinity();
-            c += std::pow(cmp->predictedMs / cmp->measuredMs - 1.0, 2);
-        }
-        for (const auto& [j, prior] : priors)
-            c += std::pow((xv(j) - prior.mean) / prior.sigma, 2);
-        return c;
-    };
-    // The clients' send jitter: candidates from lockstep (0) to J seconds at the parameters xv = x, scored on every fitted
-    // point (the loaded TTFT included); the best one predicts from here on. True: it changed.
-    auto searchJitter = [&]() {
-        r.sendJitterCosts.clear();
-        const double before = fitEngine.sendJitterSeconds;
-        double best = before, bestCost = std::numeric_limits<double>::infinity();
-        for (const double f : options.sendJitterCandidatesSeconds) {
-            BenchmarkOptions at = fitEngine;
-            at.sendJitterSeconds = std::max(0.0, f);
-            const double c = jitterCost(base, x, at);
-            ++r.evaluations;
-            r.sendJitterCosts.emplace_back(at.sendJitterSeconds, c);
-            if (c < bestCost) { // ties keep the smaller jitter (candidates in rising order)
-                best = at.sendJitterSeconds;
-                bestCost = c;
-            }
-        }
-        fitEngine.sendJitterSeconds = best;
-        r.sendJitterSeconds = best;
-        return best != before;
-    };
-    r.sendJitterSeconds = std::max(0.0, fitEngine.sendJitterSeconds);
-    // Searched at the start parameters too, before the first continuous fit: fitted in lockstep first, the continuous
-    // parameters bend for the lockstep queueing (prefill fast) and a jitter then only removes queueing they under-price.
-    if (searchSendJitter)
-        searchJitter();
     levenbergMarquardt();
     bool inFlight = false; // a static batch holds every prompt in one step whatever the budget: nothing to search then
     for (const BenchmarkPoint& p : points)
@@ -1081,7 +1034,29 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     const bool searchKvReserve = options.fitKvReserve && inFlight && options.kvReserveStepGb > 0 && options.maxKvReserveGb >= 0;
     if (options.fitKvReserve && !inFlight)
         r.notes.push_back("static batches only: no request queues for KV; the runtime reserve is not fitted");
-    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate || searchSendJitter) {
+    // The spread's cost: every fitted point's ITL and TTFT (the loaded TTFT included even where the continuous fit leaves it
+    // out), plus the priors' rows, at the parameters xv.
+    auto spreadCost = [&](const Scenario& at, const Eigen::VectorXd& xv, const BenchmarkOptions& engine) {
+        const std::vector<PointPrediction> predicted = predictBenchmarks(withParameters(at, xv), points, engine);
+        double c = 0;
+        for (const int i : itlRows) {
+            const auto cmp = predicted[size_t(i)].error.empty() ? compareItl(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
+            if (!cmp || !(cmp->predictedMs > 0))
+                return std::numeric_limits<double>::infinity();
+            c += std::pow(cmp->predictedMs / cmp->measuredMs - 1.0, 2);
+        }
+        for (const int i : allTtftRows) {
+            const auto cmp = predicted[size_t(i)].error.empty() ? compareTtft(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
+            if (!cmp || !(cmp->predictedMs > 0))
+                return std::numeric_limits<double>::infinity();
+            c += std::pow(cmp->predictedMs / cmp->measuredMs - 1.0, 2);
+        }
+        for (const auto& [j, prior] : priors)
+            c += std::pow((xv(j) - prior.mean) / prior.sigma, 2);
+        return c;
+    };
+    r.startSpread = std::clamp(fitEngine.startSpread, 0.0, 1.0);
+    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate || searchStartSpread) {
         // The budget and the prompt limit are discrete engine settings (powers of two, as engines are built with): at the
         // parameters fitted so far, score every candidate on the fitted points (never on any other), keep the best (the
         // budget first, then the limit at that budget), refit the continuous parameters there; until both stay (at most
@@ -1179,8 +1154,27 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 x(11) = best;
                 params[11].free = best > 0;
             }
-            if (searchSendJitter)
-                changed = searchJitter() || changed;
+            if (searchStartSpread) {
+                // The clients' start phase: candidates from lockstep (0) to random over one request time (1) at these
+                // parameters, scored on every fitted point (the loaded TTFT included); the best one predicts from here on.
+                r.startSpreadCosts.clear();
+                const double before = fitEngine.startSpread;
+                double best = before, bestCost = std::numeric_limits<double>::infinity();
+                for (const double f : options.startSpreadCandidates) {
+                    BenchmarkOptions at = fitEngine;
+                    at.startSpread = std::clamp(f, 0.0, 1.0);
+                    const double c = spreadCost(base, x, at);
+                    ++r.evaluations;
+                    r.startSpreadCosts.emplace_back(at.startSpread, c);
+                    if (c < bestCost) { // ties keep the smaller spread (candidates in rising order)
+                        best = at.startSpread;
+                        bestCost = c;
+                    }
+                }
+                changed = changed || best != before;
+                fitEngine.startSpread = best;
+                r.startSpread = best;
+            }
             if (!changed)
                 break;
             levenbergMarquardt();
@@ -1261,8 +1255,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                               + "); no standard error");
     }
     r.calibrated = withParameters(base, x);
-    BenchmarkOptions afterEngine = options.engine; // the final errors at the engine's request count, with the fitted jitter
-    afterEngine.sendJitterSeconds = r.sendJitterSeconds;
+    BenchmarkOptions afterEngine = options.engine; // the final errors at the engine's request count, with the fitted spread
+    afterEngine.startSpread = r.startSpread;
     const Residuals after = score(r.calibrated, afterEngine);
     r.itlPoints = after.itlPoints;
     r.ttftPoints = after.ttftPoints;

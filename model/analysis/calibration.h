@@ -124,14 +124,13 @@ struct BenchmarkFitOptions {
      *  the continuous fit refines it (bounded >= 0, standard error from the Jacobian). Off: the scenario's value (0). */
     bool fitTokenGate = false;
     double maxTokenGateUs = 200, tokenGateStepUs = 10; ///< us per token: the search's range and resolution
-    /** Also fit the clients' send jitter (BenchmarkOptions::sendJitterSeconds: each closed-loop request sent a seeded uniform
-     *  time in [0, J] after its client is free; 0 lockstep) where TTFT is measured under in-flight load (closed loops at two
-     *  or more concurrencies): a search over sendJitterCandidatesSeconds on the fitted points only, scored on every fitted
-     *  point's ITL and TTFT (with fitTtftSingleRequestsOnly the loaded TTFT too, which then prices the jitter alone),
-     *  alternating with the token budget's search and the continuous fit (docs/cost-model.md, h13ae). Ties keep the smaller
-     *  jitter. Off: engine.sendJitterSeconds. */
-    bool fitSendJitter = false;
-    std::vector<double> sendJitterCandidatesSeconds{0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05}; ///< J candidates, seconds, rising
+    /** Also fit the clients' start phase (BenchmarkOptions::startSpread: 0 lockstep, 1 random over one request time) where
+     *  TTFT is measured under in-flight load (closed loops at two or more concurrencies): a search over startSpreadCandidates
+     *  on the fitted points only, scored on every fitted point's ITL and TTFT (with fitTtftSingleRequestsOnly the loaded
+     *  TTFT too, which then prices the phase alone), alternating with the token budget's search and the continuous fit
+     *  (docs/cost-model.md, h13ad). Ties keep the smaller spread. Off: engine.startSpread. */
+    bool fitStartSpread = false;
+    std::vector<double> startSpreadCandidates{0, 0.125, 0.25, 0.375, 0.5, 0.75, 1}; ///< fractions of one request time
     /** Gaussian priors from other data (ParameterPrior), each applied only while the points cannot identify its parameter:
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
@@ -178,10 +177,10 @@ struct BenchmarkFitResult {
      *  fitted false: not searched, or no fitted point reaches the KV capacity (every candidate scores the same). */
     Coefficient kvReserveGb;
     std::vector<std::pair<double, double>> kvReserveCosts; ///< the reserve search: each candidate (GB per GPU) with its training cost
-    /// the clients' send jitter the fit predicts with, seconds (BenchmarkOptions::sendJitterSeconds): searched with
-    /// BenchmarkFitOptions::fitSendJitter, else engine.sendJitterSeconds; predictions under this fit should set it
-    double sendJitterSeconds = 0;
-    std::vector<std::pair<double, double>> sendJitterCosts; ///< the jitter's search: each candidate (s) with its training cost (empty: not searched)
+    /// the clients' start phase the fit predicts with (BenchmarkOptions::startSpread): searched with
+    /// BenchmarkFitOptions::fitStartSpread, else engine.startSpread; predictions under this fit should set it
+    double startSpread = 0;
+    std::vector<std::pair<double, double>> startSpreadCosts; ///< the spread's search: each candidate with its cost (empty: not searched)
     int itlPoints = 0, ttftPoints = 0;
     double itlMapeBefore = 0, itlMapeAfter = 0, ttftMapeBefore = 0, ttftMapeAfter = 0;
     int iterations = 0, evaluations = 0;

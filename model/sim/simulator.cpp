@@ -706,8 +706,8 @@ private:
         r.outputTokens = request.outputTokens;
         r.classIndex = request.classIndex;
         // Through the serial front end first (one request at a time, FIFO: a request sent while it is busy waits), then
-        // the per-request delay every request pays by itself (efficiency.ttft_overhead_ms). The front end serves in the
-        // order requests are pulled (their sending order, but for a closed loop's send jitter, Request::sendDelaySeconds).
+        // the per-request delay every request pays by itself (efficiency.ttft_overhead_ms). Sends come in order, so
+        // engine arrivals stay in order.
         double handedOver = sentSeconds;
         if (m_frontendSerial > 0) {
             handedOver = std::max(sentSeconds, m_frontendFree) + m_frontendSerial;
@@ -717,13 +717,7 @@ private:
         ++m_added;
         ++m_stats.requests;
         m_recorder.started(r, record, m_replica);
-        // In arrival order: a closed loop's send jitter (Request::sendDelaySeconds) can send a later-pulled request first.
-        if (m_pending.empty() || !(l.engineArrival < m_live[size_t(m_pending.back())].engineArrival))
-            m_pending.push_back(slot);
-        else
-            m_pending.insert(std::upper_bound(m_pending.begin(), m_pending.end(), l.engineArrival,
-                                              [this](double t, int s) { return t < m_live[size_t(s)].engineArrival; }),
-                             slot);
+        m_pending.push_back(slot);
     }
 
     /** Pulls the next request from the source, sent at the later of its own time and @p notBefore; false: none left. */
@@ -733,9 +727,7 @@ private:
         long long index = 0;
         if (!m_source || !m_source->next(q, index))
             return false;
-        // A closed loop's client sends q.sendDelaySeconds after it is free (its send jitter; Request::sendDelaySeconds).
-        const double delay = m_config.closedLoopClients > 0 ? std::max(0.0, q.sendDelaySeconds) : 0.0;
-        admitToSystem(q, m_recorder.recordIndex(index, m_rank++), std::max(q.arrivalSeconds, notBefore) + delay);
+        admitToSystem(q, m_recorder.recordIndex(index, m_rank++), std::max(q.arrivalSeconds, notBefore));
         return true;
     }
 

@@ -150,11 +150,6 @@ struct Request {
     /// replica, so admission takes blocks for it and the sequence decodes from its first step, with no prefill (after a
     /// preemption it recomputes as any request); its outputTokens are the decode tokens, its first the first decoded
     bool kvReady = false;
-    /// closed loop (SimulationConfig::closedLoopClients) on one replica: the request is sent this long after the later of
-    /// its own arrival and its client's last completion (a benchmark client's send jitter, BenchmarkOptions::
-    /// sendJitterSeconds); TTFT and E2E count from that send. Seconds; 0 (default): at once. Ignored in open loops and
-    /// by a fleet's router.
-    double sendDelaySeconds = 0;
 };
 
 /** Everything the simulation does besides the scenario. Field names follow the simulation file's keys. */

@@ -1106,44 +1106,33 @@ private slots:
         QVERIFY2(said, low.notes.empty() ? "no notes" : low.notes.back().c_str());
     }
 
-    void sendJitterSpreadsClientsInAbsoluteTime()
+    void calibrationFitsTheClientStartSpread()
     {
-        Scenario s = planning();
-        s.serving.maxNumTokens = 65536;
-        s.efficiency.stepOverheadSeconds = s.efficiency.prefillOverheadSeconds = 2e-3;
-        BenchmarkOptions o;
-        o.scheduler = SchedulerVersion::TrtllmInflight;
-        o.measuredRequests = 32;
-        BenchmarkOptions j = o;
-        j.sendJitterSeconds = 0.05;
-        const BenchmarkPoint single = closedLoop(1, 200, 64);
-        QCOMPARE(predict(s, single, j).ttft.mean, predict(s, single, o).ttft.mean);
-        QCOMPARE(predict(s, single, j).itl.mean, predict(s, single, o).itl.mean);
-        const BenchmarkPoint loaded = closedLoop(16, 200, 64); // 16 prompts of about 8 ms each
-        const double lockstep = predict(s, loaded, o).ttft.mean, jittered = predict(s, loaded, j).ttft.mean;
-        QVERIFY2(jittered < 0.8 * lockstep, qPrintable(QStringLiteral("%1 s jittered, %2 s in lockstep").arg(jittered).arg(lockstep)));
-        QCOMPARE(predict(s, loaded, j).ttft.mean, jittered);
-        const BenchmarkPrediction p = predict(s, loaded, j); // still a closed loop of 16: Little's law
-        QVERIFY2(std::abs(p.meanInFlight / 16.0 - 1) < 0.15, qPrintable(QString::number(p.meanInFlight)));
-    }
-
-    void calibrationFitsTheClientSendJitter()
-    {
-        // The send jitter as a fitted quantity (BenchmarkFitOptions::fitSendJitter, h13ae): points made with J = 20 ms, fitted
-        // with the engine known and the jitter searched on the points alone, give J back within one grid step (10-50 ms) and a
-        // TTFT MAPE under a third of the lockstep fit's (the default, J = 0).
+        // The clients' start phase as a fitted quantity (BenchmarkOptions::startSpread, h13ad): 0 starts the N clients
+        // together (lockstep: every prompt waits for one context step of all N), 1 at random over one request time
+        // (randomClientStarts), a fraction in between over that fraction of it. Points made with the clients spread over
+        // half a request time: the lockstep fit (the default) misses their TTFT under load; with the search the fit finds
+        // a spread near 0.5 on its own points and predicts TTFT far closer. The spread lies between the two ends.
         Scenario truth = planning();
         truth.serving.maxNumTokens = 65536;
         truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
         BenchmarkOptions made;
         made.scheduler = SchedulerVersion::TrtllmInflight;
         made.measuredRequests = 16;
-        made.sendJitterSeconds = 0.02;
-        BenchmarkOptions lockstep = made;
-        lockstep.sendJitterSeconds = 0;
+        made.startSpread = 0.5;
+        BenchmarkOptions lockstep = made, random = made;
+        lockstep.startSpread = 0;
+        random.randomClientStarts = true;
+        const BenchmarkPoint probe = closedLoop(32, 2000, 64);
+        const double together = predict(truth, probe, lockstep).ttft.mean, half = predict(truth, probe, made).ttft.mean,
+                     apart = predict(truth, probe, random).ttft.mean;
+        QVERIFY2(apart < half && half < together, qPrintable(QStringLiteral("%1 %2 %3").arg(apart).arg(half).arg(together)));
+        BenchmarkOptions one = made;
+        one.startSpread = 1;
+        QCOMPARE(predict(truth, probe, one).ttft.mean, apart); // 1 is randomClientStarts
         std::vector<BenchmarkPoint> points;
-        for (double c : {1.0, 4.0, 8.0, 16.0, 32.0}) {
-            BenchmarkPoint p = closedLoop(c, 200, 64);
+        for (double c : {1.0, 8.0, 16.0, 32.0}) {
+            BenchmarkPoint p = closedLoop(c, 2000, 64);
             p.latencies.clear();
             const BenchmarkPrediction r = predict(truth, p, made);
             p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
@@ -1154,21 +1143,18 @@ private slots:
         fo.engine = lockstep;
         fo.measuredRequests = 16;
         fo.maxIterations = 6;
+        Scenario start = truth; // the engine is known; the clients' phase is not
         BenchmarkFitResult fixed;
-        QCOMPARE(calibrateBenchmark(truth, points, fo, fixed), std::string());
-        QVERIFY(fixed.sendJitterCosts.empty());
-        QCOMPARE(fixed.sendJitterSeconds, 0.0);
-        fo.fitSendJitter = true;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fixed), std::string());
+        QVERIFY(fixed.startSpreadCosts.empty());
+        QCOMPARE(fixed.startSpread, 0.0);
+        fo.fitStartSpread = true;
         BenchmarkFitResult fit;
-        QCOMPARE(calibrateBenchmark(truth, points, fo, fit), std::string());
-        QCOMPARE(fit.sendJitterCosts.size(), fo.sendJitterCandidatesSeconds.size());
-        QString costs = QString::number(fit.sendJitterSeconds) + QStringLiteral(" s; costs");
-        for (const auto& [jitter, cost] : fit.sendJitterCosts)
-            costs += QStringLiteral(" %1: %2").arg(jitter).arg(cost);
-        costs += QStringLiteral("; TTFT MAPE %1, lockstep %2").arg(fit.ttftMapeAfter).arg(fixed.ttftMapeAfter);
-        QVERIFY2(fit.sendJitterSeconds >= 0.01 && fit.sendJitterSeconds <= 0.05, qPrintable(costs));
+        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
+        QCOMPARE(fit.startSpreadCosts.size(), fo.startSpreadCandidates.size());
+        QVERIFY2(fit.startSpread >= 0.375 && fit.startSpread <= 0.75, qPrintable(QString::number(fit.startSpread)));
         QVERIFY2(fit.ttftMapeAfter < fixed.ttftMapeAfter / 3,
-                 qPrintable(QStringLiteral("TTFT MAPE %1 with the jitter fitted, %2 in lockstep").arg(fit.ttftMapeAfter).arg(fixed.ttftMapeAfter)));
+                 qPrintable(QStringLiteral("TTFT MAPE %1 with the spread fitted, %2 in lockstep").arg(fit.ttftMapeAfter).arg(fixed.ttftMapeAfter)));
     }
 
     void tokenGateHoldsClientsBeforeTheFirstToken()
