@@ -7,7 +7,7 @@
 // concurrency (or batch) levels, and separately over the sorted prompt lengths; each half is fitted and the
 // other predicted, so every point is predicted once by a fit that never saw it (pooled MAPE). The fit never
 // sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--ttft-single-only] [--fit-start-spread]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -18,10 +18,6 @@
 // where a fit's TTFT points are under in-flight load. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
-// --ttft-single-only prices the prefill on single requests' TTFT alone in every fit whose points hold them at two or more
-// prompt lengths, leaving the in-flight TTFT under load out of its residuals (BenchmarkFitOptions::fitTtftSingleRequestsOnly;
-// every TTFT point is still scored). --fit-start-spread searches the clients' start phase in every fit (0 lockstep to 1
-// random over one request time, BenchmarkFitOptions::fitStartSpread) and predicts with each fit's own.
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
 // (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise. --no-frontend keeps the serial
 // front end (efficiency.frontend_serial_ms) at 0 in every fit: the table as it was before that term, for comparison.
@@ -56,7 +52,6 @@ using namespace ridgeline::model;
 
 namespace {
 
-bool g_ttftSingleOnly = false; // --ttft-single-only: BenchmarkFitOptions::fitTtftSingleRequestsOnly in every fit
 bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
 std::string g_only;        // --only in-sample|concurrency|prompt: that column alone (floor and planning always), the others "-"
 
@@ -149,16 +144,6 @@ std::string budgetText(const BenchmarkFitResult& fit)
         }
         t += ")";
     }
-    if (!fit.startSpreadCosts.empty()) {
-        char b[64];
-        std::snprintf(b, sizeof b, ", client start spread %.3g (training cost:", fit.startSpread);
-        t += b;
-        for (const auto& [f, cost] : fit.startSpreadCosts) {
-            std::snprintf(b, sizeof b, " %.3g: %.3g", f, cost);
-            t += b;
-        }
-        t += ")";
-    }
     if (fit.prefillLimit >= 0) {
         t += ", max_prefills_per_step " + (fit.prefillLimit > 0 ? std::to_string(fit.prefillLimit) : std::string("0 (no limit)"))
              + " (training cost:";
@@ -235,9 +220,7 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
                 + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
                 + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + ", " + coefficient("frontend", fit.frontendSerialMs, " ms")
                 + budgetText(fit) + priorText(fit) + "\n";
-        BenchmarkOptions engine = fo.engine; // the fit's own client start phase (BenchmarkFitResult::startSpread)
-        engine.startSpread = fit.startSpread;
-        const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, engine);
+        const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
         for (size_t i = 0; i < test.size(); ++i)
             if (r[i].error.empty()) {
                 const auto itl = compareItl(test[i], r[i].prediction);
@@ -295,10 +278,6 @@ int main(int argc, char** argv)
             fo.fitTokenGate = true;
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
             fo.fitPrefillLimit = true;
-        else if (std::strcmp(argv[arg], "--fit-start-spread") == 0)
-            fo.fitStartSpread = true;
-        else if (std::strcmp(argv[arg], "--ttft-single-only") == 0)
-            g_ttftSingleOnly = true;
         else if (std::strcmp(argv[arg], "--no-frontend") == 0)
             fo.fitFrontend = false;
         else if (std::strcmp(argv[arg], "--only") == 0 && argc > arg + 1)
@@ -324,7 +303,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--ttft-single-only] [--fit-start-spread] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
         return 2;
     }
@@ -337,7 +316,6 @@ int main(int argc, char** argv)
             names << f.chopped(int(std::strlen(".scenario.json")));
 
     fo.engine = engine;
-    fo.fitTtftSingleRequestsOnly = g_ttftSingleOnly;
 
     // Priors from another measured set, fitted in-sample with the same options (and no priors).
     std::vector<ParameterPrior> priors;
@@ -435,11 +413,9 @@ int main(int argc, char** argv)
         else if (const std::string e = calibrateBenchmark(floor, file.points, setFo, fit); !e.empty())
             std::fprintf(stderr, "%s: fit failed: %s\n", qPrintable(name), e.c_str());
         else {
-            BenchmarkOptions fitted = engine; // the fit's own client start phase
-            fitted.startSpread = fit.startSpread;
-            inSample = score(fit.calibrated, file.points, fitted);
+            inSample = score(fit.calibrated, file.points, engine);
             if (g_residuals) // the in-sample fit's residual per point, as the held-out columns list theirs
-                inSampleResiduals = residualLines(fit.calibrated, file.points, fitted);
+                inSampleResiduals = residualLines(fit.calibrated, file.points, engine);
         }
         std::string concFits, islFits;
         const Mape byConcurrency = !column("concurrency") ? Mape{}

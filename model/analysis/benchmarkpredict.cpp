@@ -185,8 +185,7 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         return point.label + ": one request of " + messageNumber(prompt) + " + " + messageNumber(output)
                + " tokens needs more KV than the budget holds (" + messageNumber(capacity) + " of one); the server would reject it";
 
-    const double spread = options.randomClientStarts ? 1.0 : std::clamp(options.startSpread, 0.0, 1.0);
-    if ((options.staggerClients || spread > 0) && point.load == BenchmarkLoad::Concurrency && point.steadyState
+    if ((options.staggerClients || options.randomClientStarts) && point.load == BenchmarkLoad::Concurrency && point.steadyState
         && clients > 1) {
         // Started together (as the tools start them), equal requests stay in lockstep: all prefilling in one step,
         // all finishing in another. Staggered, the warm-up clients start spread over one estimated request time:
@@ -202,10 +201,10 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         std::vector<double> starts(static_cast<size_t>(warm));
         for (long long i = 0; i < warm; ++i)
             starts[size_t(i)] = cycle * double(i) / double(clients);
-        if (spread > 0) { // random starts over spread x the cycle (startSpread, or randomClientStarts: the whole cycle)
+        if (options.randomClientStarts) {
             std::mt19937_64 startEngine(options.seed);
             for (double& start : starts)
-                start = spread * cycle * double(startEngine() >> 11) * 0x1.0p-53;
+                start = cycle * double(startEngine() >> 11) * 0x1.0p-53;
             std::sort(starts.begin(), starts.end());
         }
         for (long long i = 0; i < n; ++i) // the later ones no earlier than the last client's start: sending order kept

@@ -36,12 +36,6 @@ struct BenchmarkOptions {
      *  real clients over a benchmark's warm-up and measurement windows, which the simulated equal requests lack
      *  (docs/cost-model.md, "How the clients start"). Off (default): the clients start together (or staggerClients). */
     bool randomClientStarts = false;
-    /** Steady-state closed loops: the clients' start phase as a fraction in [0, 1] of one estimated request time (as
-     *  randomClientStarts): each client's first request is sent at a time drawn uniformly over startSpread x that time, from
-     *  a generator seeded with @c seed. 0 (default): the clients start together (lockstep); 1: the same as
-     *  randomClientStarts. Set by the benchmark calibration's search (BenchmarkFitOptions::fitStartSpread), where the
-     *  measured clients lie between lockstep and random (docs/cost-model.md, h13ad); values outside [0, 1] are clamped. */
-    double startSpread = 0;
 };
 
 /**

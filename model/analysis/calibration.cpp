@@ -609,28 +609,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     BenchmarkOptions fitEngine = options.engine;
     fitEngine.measuredRequests = std::max<long long>(1, options.measuredRequests);
 
-    // Single requests in flight (closed loop at concurrency 1): their TTFT is t_req + one prefill step, with no queue.
-    auto singleRequest = [&](const BenchmarkPoint& p) {
-        return p.load == BenchmarkLoad::Concurrency && std::llround(p.concurrency) == 1;
-    };
-    auto hasTtft = [&](const BenchmarkPoint& p) {
-        for (const BenchmarkStatistic st : {BenchmarkStatistic::Mean, BenchmarkStatistic::Median, BenchmarkStatistic::P90,
-                                            BenchmarkStatistic::P95, BenchmarkStatistic::P99})
-            if (p.latency(BenchmarkMetric::Ttft, st).has_value())
-                return true;
-        return false;
-    };
-    // fitTtftSingleRequestsOnly: where single requests give TTFT at two or more prompt lengths (10 % apart), they alone
-    // price the prefill and the in-flight TTFT under load stays out of the residuals (its queue is the simulated clients',
-    // lockstep or random, not the measured ones'; docs/cost-model.md, h13ac). Static batches (one step each) stay in.
-    std::set<long long> singleLengths;
-    for (const BenchmarkPoint& p : points)
-        if (singleRequest(p) && hasTtft(p))
-            singleLengths.insert(std::llround(std::log(std::max(1.0, p.inputTokens)) / std::log(1.1)));
-    const bool singleTtftOnly = options.fitTtftSingleRequestsOnly && options.fitTtft && singleLengths.size() >= 2;
-
     // Which residual each point gives (fixed for the whole fit, so that the residual vector keeps its shape).
-    std::vector<int> itlRows, ttftRows, allTtftRows; // allTtftRows: every TTFT point, loaded ones too (the spread's search)
+    std::vector<int> itlRows, ttftRows;
     for (size_t i = 0; i < points.size(); ++i) {
         bool itl = false;
         for (const BenchmarkMetric m : {BenchmarkMetric::Itl, BenchmarkMetric::Tpot, BenchmarkMetric::EndToEndPerOutputToken})
@@ -643,10 +623,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             ttft = ttft || points[i].latency(BenchmarkMetric::Ttft, st).has_value();
         if (itl && options.fitItl)
             itlRows.push_back(int(i));
-        if (ttft && options.fitTtft)
-            allTtftRows.push_back(int(i));
-        if (singleTtftOnly && points[i].load != BenchmarkLoad::StaticBatch && !singleRequest(points[i]))
-            ttft = false;
         if (ttft && options.fitTtft)
             ttftRows.push_back(int(i));
     }
@@ -689,9 +665,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     };
 
     BenchmarkFitResult r;
-    if (singleTtftOnly)
-        r.notes.push_back("single requests' TTFT at " + std::to_string(singleLengths.size())
-                          + " prompt lengths price the prefill: the TTFT under in-flight load is left out of the fit");
     {
         const Residuals before = score(scenario, options.engine);
         if (!before.ok) {
@@ -777,13 +750,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             unidentified[9] = true;
             r.notes.push_back("TTFT at fewer than two prompt lengths: the prefill attention MFU is not fitted (kept at the scenario's "
                               "value; 0 means the same as MFU prefill)");
-        } else if (singleTtftOnly && promptLengths.size() < 3) {
-            // Single requests alone: TTFT(P) = t_req + t_oh + GEMMs (linear in P) + attention (P^2), an intercept, a slope
-            // and a curvature; t_oh comes from the ITL, so with t_req free the curvature needs a third length.
-            params[9].free = false;
-            unidentified[9] = true;
-            r.notes.push_back("single-request TTFT at two prompt lengths: t_req and MFU prefill take them; the prefill attention MFU "
-                              "is not fitted (kept at the scenario's value; 0 means the same as MFU prefill)");
         }
     }
     std::set<long long> loadedLengths; // prompt lengths (10 % apart) of the in-flight (not static) TTFT points
@@ -807,10 +773,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     // for it; a static batch passes no front end). Its start comes from a search over candidates below (at 0 no point
     // moves with it, so a derivative there says nothing).
     const bool searchTokenGate = options.fitTokenGate && loadedPrefills(points, ttftRows);
-    const bool searchStartSpread = options.fitStartSpread && !options.startSpreadCandidates.empty()
-                                   && loadedPrefills(points, allTtftRows);
-    if (options.fitStartSpread && !searchStartSpread)
-        r.notes.push_back("no TTFT under in-flight load at two or more concurrencies: the clients' start phase is not fitted");
     params[11].free = false;
     if (options.fitTokenGate && !searchTokenGate)
         r.notes.push_back("no in-flight TTFT under load: the admission gate on the delivered token rate is not fitted (kept at the "
@@ -1034,29 +996,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     const bool searchKvReserve = options.fitKvReserve && inFlight && options.kvReserveStepGb > 0 && options.maxKvReserveGb >= 0;
     if (options.fitKvReserve && !inFlight)
         r.notes.push_back("static batches only: no request queues for KV; the runtime reserve is not fitted");
-    // The spread's cost: every fitted point's ITL and TTFT (the loaded TTFT included even where the continuous fit leaves it
-    // out), plus the priors' rows, at the parameters xv.
-    auto spreadCost = [&](const Scenario& at, const Eigen::VectorXd& xv, const BenchmarkOptions& engine) {
-        const std::vector<PointPrediction> predicted = predictBenchmarks(withParameters(at, xv), points, engine);
-        double c = 0;
-        for (const int i : itlRows) {
-            const auto cmp = predicted[size_t(i)].error.empty() ? compareItl(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
-            if (!cmp || !(cmp->predictedMs > 0))
-                return std::numeric_limits<double>::infinity();
-            c += std::pow(cmp->predictedMs / cmp->measuredMs - 1.0, 2);
-        }
-        for (const int i : allTtftRows) {
-            const auto cmp = predicted[size_t(i)].error.empty() ? compareTtft(points[size_t(i)], predicted[size_t(i)].prediction) : std::nullopt;
-            if (!cmp || !(cmp->predictedMs > 0))
-                return std::numeric_limits<double>::infinity();
-            c += std::pow(cmp->predictedMs / cmp->measuredMs - 1.0, 2);
-        }
-        for (const auto& [j, prior] : priors)
-            c += std::pow((xv(j) - prior.mean) / prior.sigma, 2);
-        return c;
-    };
-    r.startSpread = std::clamp(fitEngine.startSpread, 0.0, 1.0);
-    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate || searchStartSpread) {
+    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate) {
         // The budget and the prompt limit are discrete engine settings (powers of two, as engines are built with): at the
         // parameters fitted so far, score every candidate on the fitted points (never on any other), keep the best (the
         // budget first, then the limit at that budget), refit the continuous parameters there; until both stay (at most
@@ -1154,27 +1094,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 x(11) = best;
                 params[11].free = best > 0;
             }
-            if (searchStartSpread) {
-                // The clients' start phase: candidates from lockstep (0) to random over one request time (1) at these
-                // parameters, scored on every fitted point (the loaded TTFT included); the best one predicts from here on.
-                r.startSpreadCosts.clear();
-                const double before = fitEngine.startSpread;
-                double best = before, bestCost = std::numeric_limits<double>::infinity();
-                for (const double f : options.startSpreadCandidates) {
-                    BenchmarkOptions at = fitEngine;
-                    at.startSpread = std::clamp(f, 0.0, 1.0);
-                    const double c = spreadCost(base, x, at);
-                    ++r.evaluations;
-                    r.startSpreadCosts.emplace_back(at.startSpread, c);
-                    if (c < bestCost) { // ties keep the smaller spread (candidates in rising order)
-                        best = at.startSpread;
-                        bestCost = c;
-                    }
-                }
-                changed = changed || best != before;
-                fitEngine.startSpread = best;
-                r.startSpread = best;
-            }
             if (!changed)
                 break;
             levenbergMarquardt();
@@ -1255,9 +1174,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                               + "); no standard error");
     }
     r.calibrated = withParameters(base, x);
-    BenchmarkOptions afterEngine = options.engine; // the final errors at the engine's request count, with the fitted spread
-    afterEngine.startSpread = r.startSpread;
-    const Residuals after = score(r.calibrated, afterEngine);
+    const Residuals after = score(r.calibrated, options.engine);
     r.itlPoints = after.itlPoints;
     r.ttftPoints = after.ttftPoints;
     r.itlMapeAfter = after.itlMape;

@@ -93,9 +93,6 @@ struct BenchmarkFitOptions {
     long long measuredRequests = 32;  ///< steady-state requests per point during the fit (the final errors use engine's)
     int maxIterations = 25;           ///< Levenberg-Marquardt iterations (each costs 1 + fitted parameters predictions)
     bool fitItl = true, fitTtft = true; ///< which latencies enter the residuals
-    /// Only single requests' TTFT (concurrency 1, closed loop, or a static batch of 1) enter the residuals: a lone prefill
-    /// with no queue, so that the prefill parameters are priced by it alone (experiment, off by default; docs/cost-model.md, h13ac)
-    bool fitTtftSingleRequestsOnly = false;
     /** Also fit the engine's token budget (serving.max_num_tokens, TensorRT-LLM max_num_tokens) when its value is not
      *  known: a discrete search over the powers of two from minTokenBudget to maxTokenBudget, the continuous fit
      *  redone at the best (docs/cost-model.md). Off: the scenario's value, else engine.tokenBudget (8,192). */
@@ -124,13 +121,6 @@ struct BenchmarkFitOptions {
      *  the continuous fit refines it (bounded >= 0, standard error from the Jacobian). Off: the scenario's value (0). */
     bool fitTokenGate = false;
     double maxTokenGateUs = 200, tokenGateStepUs = 10; ///< us per token: the search's range and resolution
-    /** Also fit the clients' start phase (BenchmarkOptions::startSpread: 0 lockstep, 1 random over one request time) where
-     *  TTFT is measured under in-flight load (closed loops at two or more concurrencies): a search over startSpreadCandidates
-     *  on the fitted points only, scored on every fitted point's ITL and TTFT (with fitTtftSingleRequestsOnly the loaded
-     *  TTFT too, which then prices the phase alone), alternating with the token budget's search and the continuous fit
-     *  (docs/cost-model.md, h13ad). Ties keep the smaller spread. Off: engine.startSpread. */
-    bool fitStartSpread = false;
-    std::vector<double> startSpreadCandidates{0, 0.125, 0.25, 0.375, 0.5, 0.75, 1}; ///< fractions of one request time
     /** Gaussian priors from other data (ParameterPrior), each applied only while the points cannot identify its parameter:
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
@@ -177,10 +167,6 @@ struct BenchmarkFitResult {
      *  fitted false: not searched, or no fitted point reaches the KV capacity (every candidate scores the same). */
     Coefficient kvReserveGb;
     std::vector<std::pair<double, double>> kvReserveCosts; ///< the reserve search: each candidate (GB per GPU) with its training cost
-    /// the clients' start phase the fit predicts with (BenchmarkOptions::startSpread): searched with
-    /// BenchmarkFitOptions::fitStartSpread, else engine.startSpread; predictions under this fit should set it
-    double startSpread = 0;
-    std::vector<std::pair<double, double>> startSpreadCosts; ///< the spread's search: each candidate with its cost (empty: not searched)
     int itlPoints = 0, ttftPoints = 0;
     double itlMapeBefore = 0, itlMapeAfter = 0, ttftMapeBefore = 0, ttftMapeAfter = 0;
     int iterations = 0, evaluations = 0;

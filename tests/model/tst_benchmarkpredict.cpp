@@ -1106,57 +1106,6 @@ private slots:
         QVERIFY2(said, low.notes.empty() ? "no notes" : low.notes.back().c_str());
     }
 
-    void calibrationFitsTheClientStartSpread()
-    {
-        // The clients' start phase as a fitted quantity (BenchmarkOptions::startSpread, h13ad): 0 starts the N clients
-        // together (lockstep: every prompt waits for one context step of all N), 1 at random over one request time
-        // (randomClientStarts), a fraction in between over that fraction of it. Points made with the clients spread over
-        // half a request time: the lockstep fit (the default) misses their TTFT under load; with the search the fit finds
-        // a spread near 0.5 on its own points and predicts TTFT far closer. The spread lies between the two ends.
-        Scenario truth = planning();
-        truth.serving.maxNumTokens = 65536;
-        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
-        BenchmarkOptions made;
-        made.scheduler = SchedulerVersion::TrtllmInflight;
-        made.measuredRequests = 16;
-        made.startSpread = 0.5;
-        BenchmarkOptions lockstep = made, random = made;
-        lockstep.startSpread = 0;
-        random.randomClientStarts = true;
-        const BenchmarkPoint probe = closedLoop(32, 2000, 64);
-        const double together = predict(truth, probe, lockstep).ttft.mean, half = predict(truth, probe, made).ttft.mean,
-                     apart = predict(truth, probe, random).ttft.mean;
-        QVERIFY2(apart < half && half < together, qPrintable(QStringLiteral("%1 %2 %3").arg(apart).arg(half).arg(together)));
-        BenchmarkOptions one = made;
-        one.startSpread = 1;
-        QCOMPARE(predict(truth, probe, one).ttft.mean, apart); // 1 is randomClientStarts
-        std::vector<BenchmarkPoint> points;
-        for (double c : {1.0, 8.0, 16.0, 32.0}) {
-            BenchmarkPoint p = closedLoop(c, 2000, 64);
-            p.latencies.clear();
-            const BenchmarkPrediction r = predict(truth, p, made);
-            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
-            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
-            points.push_back(p);
-        }
-        BenchmarkFitOptions fo;
-        fo.engine = lockstep;
-        fo.measuredRequests = 16;
-        fo.maxIterations = 6;
-        Scenario start = truth; // the engine is known; the clients' phase is not
-        BenchmarkFitResult fixed;
-        QCOMPARE(calibrateBenchmark(start, points, fo, fixed), std::string());
-        QVERIFY(fixed.startSpreadCosts.empty());
-        QCOMPARE(fixed.startSpread, 0.0);
-        fo.fitStartSpread = true;
-        BenchmarkFitResult fit;
-        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
-        QCOMPARE(fit.startSpreadCosts.size(), fo.startSpreadCandidates.size());
-        QVERIFY2(fit.startSpread >= 0.375 && fit.startSpread <= 0.75, qPrintable(QString::number(fit.startSpread)));
-        QVERIFY2(fit.ttftMapeAfter < fixed.ttftMapeAfter / 3,
-                 qPrintable(QStringLiteral("TTFT MAPE %1 with the spread fitted, %2 in lockstep").arg(fit.ttftMapeAfter).arg(fixed.ttftMapeAfter)));
-    }
-
     void tokenGateHoldsClientsBeforeTheFirstToken()
     {
         // The admission gate on the delivered token rate (efficiency.tokenGateSeconds, h13z): every emitted token adds
