@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/onelinelabel.h"
 
+#include <algorithm>
+
 #include <QPainter>
 #include <QStyle>
 
