@@ -64,6 +64,47 @@ int tokens(double mean)
     return int(std::clamp(std::round(mean), 1.0, 1e7));
 }
 
+/** A uniform draw in [0, 1) from the top 53 bits of one engine output. */
+double uniform01(std::mt19937_64& g)
+{
+    return double(g() >> 11) * 0x1.0p-53;
+}
+
+/** A standard normal draw (Box-Muller from two uniform draws; the first in (0, 1) so that its log is finite). */
+double standardNormal(std::mt19937_64& g)
+{
+    const double u1 = (double(g() >> 11) + 0.5) * 0x1.0p-53;
+    const double u2 = uniform01(g);
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * 3.14159265358979323846 * u2);
+}
+
+/**
+ * One request's length drawn around @p mean tokens with @p shape and standard deviation @p sd (Workload's length
+ * distribution keys), rounded and clipped to [1, max] (max 0: 1e7). Fixed or sd 0: the mean, as tokens() rounds it.
+ */
+int drawLength(LengthShape shape, double mean, double sd, int max, std::mt19937_64& g)
+{
+    double x = mean;
+    if (sd > 0) {
+        switch (shape) {
+        case LengthShape::Fixed:
+            break;
+        case LengthShape::Uniform:
+            x = mean + sd * std::sqrt(3.0) * (2.0 * uniform01(g) - 1.0);
+            break;
+        case LengthShape::Normal:
+            x = mean + sd * standardNormal(g);
+            break;
+        case LengthShape::LogNormal: {
+            const double sigma2 = std::log1p((sd * sd) / (mean * mean));
+            x = std::exp(std::log(mean) - sigma2 / 2.0 + std::sqrt(sigma2) * standardNormal(g));
+            break;
+        }
+        }
+    }
+    return int(std::clamp(std::round(x), 1.0, max > 0 ? double(max) : 1e7));
+}
+
 } // namespace
 
 std::optional<double> predictedMs(const BenchmarkPrediction& p, BenchmarkMetric metric, BenchmarkStatistic statistic)
@@ -160,18 +201,37 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         n = measured = point.requests > 0 ? std::min(point.requests, options.maxRequests) : std::max<long long>(options.measuredRequests, 200);
         break;
     }
+    // A whole-run point that lists its requests' own lengths (vLLM's input_lens / output_lens) runs exactly those
+    // requests, in the file's (sending) order, up to maxRequests.
+    const bool listed = !point.inputLengths.empty() && point.inputLengths.size() == point.outputLengths.size();
+    if (listed && point.load != BenchmarkLoad::StaticBatch && !point.steadyState)
+        n = measured = std::min(static_cast<long long>(point.inputLengths.size()), options.maxRequests);
     if (n < 1 || n > kMaxSimulationRequests)
         return point.label + ": " + messageNumber(double(n)) + " requests to simulate; expected 1 to " + messageNumber(double(kMaxSimulationRequests));
     requests.resize(size_t(n));
     std::mt19937_64 engine(options.seed);
+    // Lengths drawn from the scenario's distributions (workload.*_length_distribution) when the point lists none: a
+    // stream of their own, seeded, so that every parameter set of a fit sees the same requests and the Poisson arrivals
+    // are those of fixed lengths.
+    const Workload& w = scenario.workload;
+    const bool drawInput = !listed && w.inputLengthShape != LengthShape::Fixed && w.inputLengthSd > 0;
+    const bool drawOutput = !listed && w.outputLengthShape != LengthShape::Fixed && w.outputLengthSd > 0;
+    std::mt19937_64 lengthEngine(options.seed ^ 0x9E3779B97F4A7C15ULL);
     double t = 0;
     for (long long i = 0; i < n; ++i) {
         Request& r = requests[size_t(i)];
         if (point.load == BenchmarkLoad::RequestRate && std::isfinite(point.requestRatePerSecond) && i > 0)
             t += -std::log((double(engine() >> 11) + 0.5) * 0x1.0p-53) / point.requestRatePerSecond;
         r.arrivalSeconds = t;
-        r.promptTokens = prompt;
-        r.outputTokens = output;
+        if (listed) {
+            // An output of 0 tokens (an empty text: the first token ended the sequence) is one engine token.
+            const size_t k = size_t(i) % point.inputLengths.size();
+            r.promptTokens = std::max(1, point.inputLengths[k]);
+            r.outputTokens = std::max(1, point.outputLengths[k]);
+        } else {
+            r.promptTokens = drawInput ? drawLength(w.inputLengthShape, point.inputTokens, w.inputLengthSd, w.inputLengthMax, lengthEngine) : prompt;
+            r.outputTokens = drawOutput ? drawLength(w.outputLengthShape, point.outputTokens, w.outputLengthSd, w.outputLengthMax, lengthEngine) : output;
+        }
         r.classIndex = (i >= warm && i < warm + measured) ? 1 : 0;
     }
 
@@ -184,6 +244,7 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     if (capacity < 1)
         return point.label + ": one request of " + messageNumber(prompt) + " + " + messageNumber(output)
                + " tokens needs more KV than the budget holds (" + messageNumber(capacity) + " of one); the server would reject it";
+    // A listed or drawn request whose KV can never fit is rejected by the simulator and left out of the statistics.
 
     if ((options.staggerClients || options.randomClientStarts) && point.load == BenchmarkLoad::Concurrency && point.steadyState
         && clients > 1) {
@@ -220,10 +281,15 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     BenchmarkPrediction p;
     std::vector<double> ttft, tpot, e2e, perToken;
     double first = std::numeric_limits<double>::infinity(), last = -first, outTokens = 0, inTokens = 0;
-    for (const RequestResult& r : result.requests) {
+    for (size_t i = 0; i < result.requests.size(); ++i) {
+        const RequestResult& r = result.requests[i];
         if (r.classIndex != 1 || r.rejected || std::isnan(r.finishedSeconds))
             continue;
-        ttft.push_back(r.ttftSeconds());
+        // vLLM's benchmark client times the first token at the first streamed chunk with text; a request whose text is
+        // empty (output_lens 0) never sets it and enters the TTFT statistics as 0 (benchmark_serving.py, vLLM 0.5.x:
+        // `ttft = 0.0` until a chunk with text arrives; docs/cost-model.md, "Length distributions"). Counted the same.
+        const bool emptyText = listed && i < size_t(n) && point.outputLengths[i % point.outputLengths.size()] == 0;
+        ttft.push_back(emptyText ? 0.0 : r.ttftSeconds());
         e2e.push_back(r.endToEndSeconds());
         perToken.push_back(r.endToEndSeconds() / double(r.outputTokens));
         if (!std::isnan(r.tpotSeconds))

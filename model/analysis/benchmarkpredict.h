@@ -70,9 +70,14 @@ std::optional<double> predictedMs(const BenchmarkPrediction& p, BenchmarkMetric 
 /**
  * Runs the serving simulator (model/sim/simulator.h) the way the benchmark drove the server: closed loop of N
  * clients (Concurrency), Poisson arrivals optionally capped at N in flight (RequestRate), or one static
- * batch (StaticBatch); prompts and outputs of the point's mean lengths. Deterministic.
- * Returns "" and sets @p out, or why the point cannot be simulated (naming it), e.g. a request whose KV can
- * never fit. Precondition: validate(scenario) is empty.
+ * batch (StaticBatch). The requests' lengths: a whole-run point that lists them (BenchmarkPoint::inputLengths and
+ * outputLengths, vLLM's input_lens / output_lens) runs exactly those requests in the file's order (an output of 0 tokens
+ * as one engine token, and its TTFT counted as 0, as vLLM's client records a request that streamed no text); otherwise
+ * each request's prompt and output are drawn around the point's means from the scenario's length distributions
+ * (Workload::inputLengthShape, ...; a seeded stream of its own, the same requests for every parameter set), which by
+ * default are fixed: every request at the point's mean lengths. Deterministic.
+ * Returns "" and sets @p out, or why the point cannot be simulated (naming it), e.g. a request of the mean lengths whose
+ * KV can never fit. Precondition: validate(scenario) is empty.
  */
 std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& point, const BenchmarkOptions& options,
                              BenchmarkPrediction& out);

@@ -199,6 +199,10 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atLeast("workload.ttft_slo_ms", s.workload.ttftSloMs, 1e-3, "0.001 ms");
     c.atMost("workload.ttft_slo_ms", s.workload.ttftSloMs, 1e9, "1e9 ms");
     c.atMost("workload.queue_wait_ms", s.workload.queueWaitMs, 1e9, "1e9 ms");
+    c.atMost("workload.input_length_sd", s.workload.inputLengthSd, 1e7, "1e7 tokens");
+    c.atMost("workload.output_length_sd", s.workload.outputLengthSd, 1e7, "1e7 tokens");
+    c.atMost("workload.input_length_max", s.workload.inputLengthMax, 1e7, "1e7 tokens");
+    c.atMost("workload.output_length_max", s.workload.outputLengthMax, 1e7, "1e7 tokens");
     c.atMost("serving.activation_reserve_bytes", s.serving.activationReserveBytes, 1e16, "1e16 B");
     c.atMost("serving.block_tokens", s.serving.blockTokens, 1e6, "1,000,000");
     c.atMost("speculative.draft_tokens", s.speculative.draftTokens, 64, "64");
@@ -238,6 +242,10 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.positive("workload.ttft_slo_ms", s.workload.ttftSloMs);
 
     c.nonNegative("workload.queue_wait_ms", s.workload.queueWaitMs);
+    c.nonNegative("workload.input_length_sd", s.workload.inputLengthSd);
+    c.nonNegative("workload.output_length_sd", s.workload.outputLengthSd);
+    c.nonNegative("workload.input_length_max", s.workload.inputLengthMax);
+    c.nonNegative("workload.output_length_max", s.workload.outputLengthMax);
 
     c.fraction("serving.memory_utilization", s.serving.memoryUtilization, "the share of HBM the server may use");
     c.nonNegative("serving.activation_reserve_bytes", s.serving.activationReserveBytes);

@@ -117,6 +117,17 @@ struct Hardware {
 inline constexpr int kMaxItlSloLines = 16;
 
 /** What is being served. Token counts are per sequence. */
+/**
+ * The shape of a workload's prompt or output lengths around their mean, for the serving prediction (`--predict`, the
+ * benchmark calibration): each request's length drawn from it (docs/cost-model.md, "Length distributions").
+ */
+enum class LengthShape {
+    Fixed,    ///< every request at the mean (the behaviour before the keys)
+    Uniform,  ///< uniform on [mean - sd sqrt(3), mean + sd sqrt(3)] (standard deviation sd)
+    Normal,   ///< N(mean, sd)
+    LogNormal ///< log-normal with that mean and standard deviation: sigma^2 = ln(1 + sd^2 / mean^2), mu = ln(mean) - sigma^2 / 2
+};
+
 struct Workload {
     int batch = 1;                       ///< B, sequences decoding together
     int contextTokens = 2048;            ///< S, tokens each sequence holds in the KV cache (0 allowed: weights only)
@@ -125,6 +136,15 @@ struct Workload {
     std::vector<double> itlSloMs{20, 40, 100}; ///< ITL SLO lines, milliseconds (at most kMaxItlSloLines)
     double ttftSloMs = 800;              ///< TTFT SLO, milliseconds
     double queueWaitMs = 0;              ///< queue wait before prefill, milliseconds (added to TTFT)
+    /// Length distributions of the serving prediction's requests around a benchmark point's mean ISL / OSL (a point
+    /// that lists its requests' own lengths uses those instead). Draws are rounded and clipped to [1, max] (max 0: no
+    /// upper clip); the clipping can move the mean. sd in tokens, >= 0 (0: every request at the mean).
+    LengthShape inputLengthShape = LengthShape::Fixed;  ///< workload.input_length_distribution
+    double inputLengthSd = 0;                           ///< workload.input_length_sd, tokens
+    int inputLengthMax = 0;                             ///< workload.input_length_max, tokens (0: none)
+    LengthShape outputLengthShape = LengthShape::Fixed; ///< workload.output_length_distribution
+    double outputLengthSd = 0;                          ///< workload.output_length_sd, tokens
+    int outputLengthMax = 0;                            ///< workload.output_length_max, tokens (0: none)
 };
 
 /** How the server holds memory and reuses work (docs/cost-model.md section 3, "Capacity", "Prefix caching"). */

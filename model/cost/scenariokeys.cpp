@@ -354,6 +354,46 @@ const std::vector<Entry>& entries()
         t.push_back(number("workload.ttft_slo_ms", "ms", "TTFT SLO", [](Scenario& s) -> double& { return s.workload.ttftSloMs; }));
         t.push_back(number("workload.queue_wait_ms", "ms", "queue wait before prefill (part of TTFT)",
                            [](Scenario& s) -> double& { return s.workload.queueWaitMs; }));
+        // Length distributions of the serving prediction (--predict, the benchmark calibration): docs/cost-model.md.
+        for (const bool input : {true, false}) {
+            const std::string_view distributionKey = input ? "workload.input_length_distribution" : "workload.output_length_distribution";
+            auto shape = [input](Scenario& s) -> LengthShape& { return input ? s.workload.inputLengthShape : s.workload.outputLengthShape; };
+            t.push_back(Entry{{distributionKey, KeyKind::Choice, "",
+                               input ? "prompt lengths of --predict's requests around the point's mean ISL: fixed, uniform, normal or lognormal"
+                                     : "output lengths of --predict's requests around the point's mean OSL: fixed, uniform, normal or lognormal"},
+                              [shape](const Scenario& s) {
+                                  switch (shape(const_cast<Scenario&>(s))) {
+                                  case LengthShape::Uniform: return std::string("uniform");
+                                  case LengthShape::Normal: return std::string("normal");
+                                  case LengthShape::LogNormal: return std::string("lognormal");
+                                  case LengthShape::Fixed: break;
+                                  }
+                                  return std::string("fixed");
+                              },
+                              [shape, distributionKey](Scenario& s, std::string_view v) -> std::string {
+                                  std::string t = trim(v);
+                                  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+                                  if (t == "fixed")
+                                      shape(s) = LengthShape::Fixed;
+                                  else if (t == "uniform")
+                                      shape(s) = LengthShape::Uniform;
+                                  else if (t == "normal")
+                                      shape(s) = LengthShape::Normal;
+                                  else if (t == "lognormal")
+                                      shape(s) = LengthShape::LogNormal;
+                                  else
+                                      return std::string(distributionKey) + " = " + quoted(t) + ": expected fixed, uniform, normal or lognormal";
+                                  return {};
+                              }});
+            t.push_back(number(input ? "workload.input_length_sd" : "workload.output_length_sd", "tokens",
+                               input ? "standard deviation of the prompt lengths (input_length_distribution; 0: all at the mean)"
+                                     : "standard deviation of the output lengths (output_length_distribution; 0: all at the mean)",
+                               [input](Scenario& s) -> double& { return input ? s.workload.inputLengthSd : s.workload.outputLengthSd; }));
+            t.push_back(integer(input ? "workload.input_length_max" : "workload.output_length_max", "tokens",
+                                input ? "longest prompt a drawn length is clipped to (0: no clip)"
+                                      : "longest output a drawn length is clipped to (0: no clip)",
+                                [input](Scenario& s) -> int& { return input ? s.workload.inputLengthMax : s.workload.outputLengthMax; }));
+        }
         t.push_back(number("serving.memory_utilization", "fraction", "fraction of HBM the server may use (default 0.90)",
                            [](Scenario& s) -> double& { return s.serving.memoryUtilization; }));
         t.push_back(number("serving.activation_reserve_bytes", "B", "HBM kept back for activations, per GPU",

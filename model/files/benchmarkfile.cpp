@@ -173,6 +173,73 @@ struct JsonReader {
     }
 };
 
+/** Most per-request entries one result's input_lens / output_lens may hold (what one simulation may run). */
+constexpr qsizetype kMaxPerRequestLengths = 1000000;
+
+/**
+ * vLLM's (and SGLang's) per-request `input_lens` and `output_lens` of one result, into p.inputLengths / p.outputLengths:
+ * both lists or neither, of equal length, whole numbers of tokens (prompts 1 to 1e7, outputs 0 to 1e7). Requests whose
+ * `errors` entry (same length) is a non-empty text failed and are left out, as the tool leaves them out of `completed`;
+ * when what remains is not `completed` requests the lists are not used (a note says so). "" or one message naming the key.
+ */
+std::string readPerRequestLengths(const QJsonObject& o, BenchmarkPoint& p, BenchmarkFile& f)
+{
+    const QJsonValue in = o.value(QLatin1String("input_lens")), out = o.value(QLatin1String("output_lens"));
+    if (in.isUndefined() && out.isUndefined())
+        return {};
+    const std::string where = p.label + ": ";
+    auto checkList = [&](const std::string& key, const QJsonValue& v) -> std::string {
+        if (v.isUndefined())
+            return where + key + ": missing (input_lens and output_lens come together: one entry per request each)";
+        if (!v.isArray())
+            return where + key + " = " + jsonValueText(v) + ": expected a list of token counts, one per request, such as [13, 25, 27]";
+        if (v.toArray().isEmpty())
+            return where + key + " = []: expected one token count per request (the list is empty)";
+        if (v.toArray().size() > kMaxPerRequestLengths)
+            return where + key + ": " + messageNumber(double(v.toArray().size())) + " entries; at most "
+                   + messageNumber(double(kMaxPerRequestLengths)) + " requests per result";
+        return {};
+    };
+    if (std::string e = checkList("input_lens", in); !e.empty())
+        return e;
+    if (std::string e = checkList("output_lens", out); !e.empty())
+        return e;
+    const QJsonArray ins = in.toArray(), outs = out.toArray();
+    if (ins.size() != outs.size())
+        return where + "input_lens has " + messageNumber(double(ins.size())) + " entries and output_lens "
+               + messageNumber(double(outs.size())) + ": expected one of each per request";
+    const QJsonArray errors = o.value(QLatin1String("errors")).toArray();
+    const bool useErrors = errors.size() == ins.size();
+    std::vector<int> inputs, outputs;
+    inputs.reserve(size_t(ins.size()));
+    outputs.reserve(size_t(ins.size()));
+    for (qsizetype i = 0; i < ins.size(); ++i) {
+        int values[2] = {0, 0};
+        for (int k = 0; k < 2; ++k) {
+            const QJsonValue v = (k == 0 ? ins : outs).at(i);
+            const double lowest = k == 0 ? 1 : 0;
+            const double x = v.isDouble() ? v.toDouble() : std::nan("");
+            if (!(x >= lowest && x <= 1e7 && x == std::floor(x)))
+                return where + (k == 0 ? "input_lens[" : "output_lens[") + std::to_string(i) + "] = " + jsonValueText(v)
+                       + ": expected a whole number of tokens from " + (k == 0 ? "1" : "0") + " to 1e7";
+            values[k] = int(x);
+        }
+        if (useErrors && errors.at(i).isString() && !errors.at(i).toString().isEmpty())
+            continue; // a failed request: the tool counts it in neither completed nor the statistics
+        inputs.push_back(values[0]);
+        outputs.push_back(values[1]);
+    }
+    if (p.requests > 0 && static_cast<long long>(inputs.size()) != p.requests) {
+        addNote(f, p.label + ": input_lens / output_lens hold " + messageNumber(double(inputs.size())) + " requests where completed = "
+                       + messageNumber(double(p.requests)) + ": not used (the point is simulated at its mean lengths)");
+        return {};
+    }
+    p.inputLengths = std::move(inputs);
+    p.outputLengths = std::move(outputs);
+    addNote(f, "per-request input_lens / output_lens: each request is simulated with its own lengths");
+    return {};
+}
+
 /** vLLM and SGLang: flat keys mean_ttft_ms, p99_itl_ms, median_e2e_latency_ms, ... */
 std::string readFlatResult(const QJsonObject& o, BenchmarkPoint& p, BenchmarkFile& f)
 {
@@ -222,6 +289,8 @@ std::string readFlatResult(const QJsonObject& o, BenchmarkPoint& p, BenchmarkFil
                          "output_throughput and duration)";
     p.requestsPerSecond = requestThroughput;
     p.outputTokensPerSecond = outputRate;
+    if (std::string e = readPerRequestLengths(o, p, f); !e.empty())
+        return e;
     if (cap && !(*cap >= 0 && *cap <= 1e6 && *cap == std::floor(*cap)))
         return p.label + ": max_concurrency = " + messageNumber(*cap) + ": expected a whole number from 1 to 1,000,000 (or null: no cap)";
     const double r0 = rate.value_or(kInf);

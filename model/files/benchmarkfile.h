@@ -57,6 +57,12 @@ struct BenchmarkPoint {
     std::vector<MeasuredLatency> latencies;
     std::optional<double> requestsPerSecond;     ///< request throughput
     std::optional<double> outputTokensPerSecond; ///< output token throughput
+    /// Per-request lengths in tokens, in the order the tool sent the requests (vLLM `--save-result`'s `input_lens` and
+    /// `output_lens`, SGLang's the same), one entry per completed request each; both empty when the file gives none.
+    /// An output length is the tool's count of the request's generated text (vLLM re-tokenizes it), 0 for an empty text
+    /// (the engine's first token was the end of the sequence). Prediction simulates each request with its own lengths
+    /// (predictBenchmark()); inputTokens / outputTokens stay the file's means.
+    std::vector<int> inputLengths, outputLengths;
 
     /** The measured value of @p metric / @p statistic in ms, if the file gave it. */
     std::optional<double> latency(BenchmarkMetric metric, BenchmarkStatistic statistic) const;
@@ -79,7 +85,9 @@ const char* benchmarkStatisticKey(BenchmarkStatistic statistic);
  * used only for a GenAI-Perf artifact directory's "concurrencyN"):
  * - vLLM `bench serve --save-result` / benchmark_serving.py JSON: one object, a list, or JSON lines;
  *   `max_concurrency` (null: none) with `request_rate` (a number, "inf", or Infinity); each of
- *   mean/median/p90/p95/p99 x ttft/tpot/itl/e2el kept under its own statistic; extra metadata keys ignored;
+ *   mean/median/p90/p95/p99 x ttft/tpot/itl/e2el kept under its own statistic; per-request `input_lens` and
+ *   `output_lens` kept when present (BenchmarkPoint::inputLengths; requests whose `errors` entry is not empty are
+ *   left out, as the tool leaves them out of `completed`); extra metadata keys ignored;
  * - SGLang `bench_serving --output-file` JSON lines (`request_rate`: Infinity, `mean_e2e_latency_ms`);
  *   tokens from total_*_tokens, else *_throughput x duration / completed (with a note);
  * - GenAI-Perf `profile_export_genai_perf.csv` ("Metric,avg,min,max,p99,...", quoted thousands) and

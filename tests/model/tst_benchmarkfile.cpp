@@ -4,7 +4,9 @@
 #include <QFile>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "model/files/benchmarkfile.h"
 
@@ -230,6 +232,71 @@ private slots:
         QCOMPARE(a100.points[0].inputTokens, 136.9);
         QCOMPARE(value(a100.points[0], BenchmarkMetric::Ttft, BenchmarkStatistic::Mean), 139.22520615160465);
         QCOMPARE(a100.points.back().requests, 1280LL);
+    }
+
+    void vllmPerRequestLengthsAreKept()
+    {
+        // The sets' results carry vLLM's per-request input_lens and output_lens (restored from the source, see its
+        // source.md): each point keeps them, in the file's order, beside the means from the totals.
+        const BenchmarkFile f = read(QStringLiteral("measured/vllm054-llama3-8b-h100-tp1-bf16.json"));
+        const BenchmarkPoint& first = f.points.at(0);
+        QCOMPARE(first.inputLengths, (std::vector<int>{13, 25, 27, 10, 329, 29, 399, 328, 4, 205}));
+        QCOMPARE(first.outputLengths, (std::vector<int>{120, 429, 233, 194, 101, 741, 9, 3, 6, 31}));
+        const BenchmarkPoint& last = f.points.back();
+        QCOMPARE(last.inputLengths.size(), size_t(1280));
+        QCOMPARE(last.outputLengths.size(), size_t(1280));
+        QCOMPARE(std::accumulate(last.inputLengths.begin(), last.inputLengths.end(), 0LL), 283459LL); // total_input_tokens
+        QCOMPARE(std::accumulate(last.outputLengths.begin(), last.outputLengths.end(), 0LL), 233412LL);
+        QCOMPARE(std::count(last.outputLengths.begin(), last.outputLengths.end(), 0), std::ptrdiff_t(89)); // empty texts
+        QCOMPARE(last.inputTokens, 283459.0 / 1280); // the means are unchanged
+        QVERIFY(hasNote(f, "per-request input_lens / output_lens: each request is simulated with its own lengths"));
+        // A failed request (an errors entry) is left out, as the tool leaves it out of completed.
+        BenchmarkFile g;
+        QCOMPARE(readBenchmarkFile(R"({"completed": 2, "total_input_tokens": 30, "total_output_tokens": 7, "request_rate": "inf",
+                                       "mean_ttft_ms": 50, "mean_tpot_ms": 9, "input_lens": [10, 99, 20], "output_lens": [3, 0, 4],
+                                       "errors": ["", "Bad Request", ""]})", "r.json", g),
+                 std::string());
+        QCOMPARE(g.points.at(0).inputLengths, (std::vector<int>{10, 20}));
+        QCOMPARE(g.points.at(0).outputLengths, (std::vector<int>{3, 4}));
+        // Lists that do not hold the completed requests are not used (a note), and the point keeps its means.
+        BenchmarkFile h;
+        QCOMPARE(readBenchmarkFile(R"({"completed": 3, "total_input_tokens": 30, "total_output_tokens": 7, "request_rate": "inf",
+                                       "mean_ttft_ms": 50, "input_lens": [10, 20], "output_lens": [3, 4]})", "r.json", h),
+                 std::string());
+        QVERIFY(h.points.at(0).inputLengths.empty() && h.points.at(0).outputLengths.empty());
+        QVERIFY(hasNote(h, "result 1: input_lens / output_lens hold 2 requests where completed = 3: not used (the point is "
+                           "simulated at its mean lengths)"));
+    }
+
+    void vllmPerRequestLengthsRefusedWhenBad_data()
+    {
+        QTest::addColumn<QString>("lists");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty") << R"("input_lens": [], "output_lens": [])"
+                               << "result 1: input_lens = []: expected one token count per request (the list is empty)";
+        QTest::newRow("one list") << R"("input_lens": [10, 20])"
+                                  << "result 1: output_lens: missing (input_lens and output_lens come together: one entry per request each)";
+        QTest::newRow("not a list") << R"("input_lens": 10, "output_lens": [3])"
+                                    << "result 1: input_lens = 10: expected a list of token counts, one per request, such as [13, 25, 27]";
+        QTest::newRow("lengths differ") << R"("input_lens": [10, 20], "output_lens": [3])"
+                                        << "result 1: input_lens has 2 entries and output_lens 1: expected one of each per request";
+        QTest::newRow("negative") << R"("input_lens": [10, 20], "output_lens": [3, -1])"
+                                  << "result 1: output_lens[1] = -1: expected a whole number of tokens from 0 to 1e7";
+        QTest::newRow("zero prompt") << R"("input_lens": [0, 20], "output_lens": [3, 4])"
+                                     << "result 1: input_lens[0] = 0: expected a whole number of tokens from 1 to 1e7";
+        QTest::newRow("fraction") << R"("input_lens": [10.5, 20], "output_lens": [3, 4])"
+                                  << "result 1: input_lens[0] = 10.5: expected a whole number of tokens from 1 to 1e7";
+        QTest::newRow("NaN") << R"("input_lens": [10, NaN], "output_lens": [3, 4])"
+                             << "result 1: input_lens[1] = \"NaN\": expected a whole number of tokens from 1 to 1e7";
+    }
+    void vllmPerRequestLengthsRefusedWhenBad()
+    {
+        QFETCH(QString, lists);
+        QFETCH(QString, message);
+        BenchmarkFile f;
+        const QString json = QStringLiteral(R"({"completed": 2, "total_input_tokens": 30, "total_output_tokens": 7, "request_rate": "inf",
+                                                "mean_ttft_ms": 50, %1})").arg(lists);
+        QCOMPARE(QString::fromStdString(readBenchmarkFile(json.toUtf8(), "r.json", f)), message);
     }
 
     void statisticsInColumnNames()

@@ -2,6 +2,8 @@
 // Benchmark-run prediction (model/analysis/benchmarkpredict.h): the closed loop, the benchmark definitions, the
 // step-cost terms of real engines (per-chunk cost, V1 / V0 KV reservation).
 #include <QtTest>
+#include <QFileInfo>
+#include <QJsonDocument>
 
 #include <cmath>
 #include <cstring>
@@ -39,6 +41,41 @@ BenchmarkPrediction predict(const Scenario& s, const BenchmarkPoint& p, const Be
     if (!e.empty())
         qFatal("%s", e.c_str());
     return out;
+}
+
+/** The measured set NAME of tests/data/measured: its points (NAME.csv, else NAME.json) and its scenario. */
+void loadMeasuredSet(const QString& name, BenchmarkFile& file, Scenario& s)
+{
+    const QString base = QStringLiteral(RIDGELINE_SOURCE_DIR "/tests/data/measured/") + name;
+    QFile points(QFileInfo::exists(base + QStringLiteral(".csv")) ? base + QStringLiteral(".csv") : base + QStringLiteral(".json"));
+    QFile sc(base + QStringLiteral(".scenario.json"));
+    if (!points.open(QIODevice::ReadOnly) || !sc.open(QIODevice::ReadOnly))
+        qFatal("cannot open %s", qPrintable(base));
+    if (const std::string e = readBenchmarkFile(points.readAll(), points.fileName().toStdString(), file); !e.empty())
+        qFatal("%s", e.c_str());
+    s = defaultScenario();
+    if (const std::string e = applyJsonText(s, sc.readAll()); !e.empty())
+        qFatal("%s", e.c_str());
+}
+
+/** A burst of @p n requests of @p isl / @p osl sent at once (vLLM's request rate inf), scored on mean TPOT and TTFT. */
+BenchmarkPoint burst(long long n, double isl, double osl)
+{
+    BenchmarkPoint p;
+    p.label = "burst";
+    p.load = BenchmarkLoad::RequestRate;
+    p.requests = n;
+    p.inputTokens = isl;
+    p.outputTokens = osl;
+    p.latencies.push_back({BenchmarkMetric::Tpot, BenchmarkStatistic::Mean, 10});
+    p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, 100});
+    return p;
+}
+
+bool samePrediction(const BenchmarkPrediction& a, const BenchmarkPrediction& b)
+{
+    return a.ttft.mean == b.ttft.mean && a.ttft.p99 == b.ttft.p99 && a.tpot.mean == b.tpot.mean && a.tpot.p50 == b.tpot.p50
+           && a.endToEnd.mean == b.endToEnd.mean && a.steps == b.steps && a.measuredRequests == b.measuredRequests;
 }
 
 Scenario planning()
@@ -429,6 +466,122 @@ private slots:
         at.workload.promptTokens = 1000;
         QVERIFY(std::abs(r.ttft.p50 - evaluate(at).prefill.seconds) / r.ttft.p50 < 1e-9);
         QCOMPARE(r.measuredRequests, 20LL);
+    }
+
+    void perRequestLengthsChangeTheBurstAsMeasured()
+    {
+        // vLLM 0.5.4, 320 ShareGPT prompts sent at once to Llama 3 8B on one H100, at the in-sample parameters of the
+        // set's medians (docs/cost-model.md, h13af): the run's own lengths (0 to 780 output tokens) against 320 equal
+        // requests of the same means. As measured, the spread shortens the TTFT tail (measured p99 2,551 ms; equal
+        // requests wait for whole waves) and lengthens the mean TPOT (measured 45.8 ms; short requests sit through
+        // their successors' prompt steps).
+        BenchmarkFile file;
+        Scenario s;
+        loadMeasuredSet(QStringLiteral("vllm054-llama3-8b-h100-tp1-bf16"), file, s);
+        s.efficiency.bandwidth = 0.844;
+        s.efficiency.mfuPrefill = 0.401;
+        s.efficiency.mfuDecode = 1;
+        s.efficiency.stepOverheadSeconds = 1.70e-3;
+        s.efficiency.ttftOverheadSeconds = 13.6e-3;
+        s.efficiency.mfuPrefillAttention = 0.447;
+        const BenchmarkPoint& listed = file.points.at(5);
+        QCOMPARE(listed.requests, 320LL);
+        QCOMPARE(listed.inputLengths.size(), size_t(320));
+        BenchmarkPoint equal = listed;
+        equal.inputLengths.clear();
+        equal.outputLengths.clear();
+        const BenchmarkPrediction a = predict(s, listed), b = predict(s, equal);
+        qInfo("TTFT p99 %.0f ms (own lengths) vs %.0f (equal; measured 2551); mean TPOT %.1f vs %.1f ms (measured 45.8)",
+              a.ttft.p99 * 1e3, b.ttft.p99 * 1e3, a.tpot.mean * 1e3, b.tpot.mean * 1e3);
+        QVERIFY(b.ttft.p99 * 1e3 > 2550.9 && a.ttft.p99 < 0.75 * b.ttft.p99);
+        QVERIFY(b.tpot.mean * 1e3 < 45.83 && a.tpot.mean > 1.3 * b.tpot.mean);
+        QCOMPARE(a.measuredRequests, 320LL);
+        // The requests with an empty text (output_lens 0: 17 of them) count TTFT 0, as vLLM's client records them, and
+        // have no TPOT (one token); the same requests in the same order every time.
+        QCOMPARE(a.tpot.count, 303LL);
+        QVERIFY(samePrediction(a, predict(s, listed)));
+        BenchmarkPoint noZeros = listed;
+        for (int& o : noZeros.outputLengths)
+            o = std::max(o, 1);
+        const BenchmarkPrediction c = predict(s, noZeros);
+        QVERIFY(c.ttft.mean > a.ttft.mean * 1.03);
+        QCOMPARE(c.tpot.mean, a.tpot.mean);
+    }
+
+    void lengthDistributionsDrawAroundThePointMean()
+    {
+        Scenario s = planning();
+        s.serving.maxNumTokens = 2048;
+        const BenchmarkPoint p = burst(300, 200, 200);
+        const BenchmarkPrediction fixed = predict(s, p);
+        // Fixed, or a spread of 0, is the prediction at the mean lengths, exactly as before the keys.
+        Scenario zero = s;
+        zero.workload.inputLengthShape = LengthShape::LogNormal;
+        zero.workload.outputLengthShape = LengthShape::Normal;
+        QVERIFY(samePrediction(predict(zero, p), fixed));
+        // Drawn lengths: seeded, the same requests for every run; a spread shortens the TTFT tail and lengthens the mean
+        // TPOT of a burst, as the measured lengths do.
+        for (const LengthShape shape : {LengthShape::Uniform, LengthShape::Normal, LengthShape::LogNormal}) {
+            Scenario d = s;
+            d.workload.inputLengthShape = d.workload.outputLengthShape = shape;
+            d.workload.inputLengthSd = d.workload.outputLengthSd = 100;
+            const BenchmarkPrediction a = predict(d, p);
+            QVERIFY(samePrediction(a, predict(d, p)));
+            qInfo("shape %d: TTFT p99 %.0f vs %.0f ms, mean TPOT %.2f vs %.2f ms", int(shape), a.ttft.p99 * 1e3, fixed.ttft.p99 * 1e3,
+                  a.tpot.mean * 1e3, fixed.tpot.mean * 1e3);
+            QVERIFY(a.ttft.p99 < 0.9 * fixed.ttft.p99);
+            QVERIFY(a.tpot.mean > fixed.tpot.mean);
+        }
+        // A clip bounds every draw: a 1-token maximum makes every prompt 1 token, a faster TTFT than the 200-token ones.
+        Scenario clipped = s;
+        clipped.workload.inputLengthShape = LengthShape::Normal;
+        clipped.workload.inputLengthSd = 50;
+        clipped.workload.inputLengthMax = 1;
+        QVERIFY(predict(clipped, p).ttft.p99 < 0.5 * fixed.ttft.p99);
+        // A point that lists its requests' lengths keeps them whatever the distribution keys say.
+        BenchmarkPoint listed = burst(3, 200, 200);
+        listed.inputLengths = {100, 200, 300};
+        listed.outputLengths = {150, 200, 250};
+        Scenario d = s;
+        d.workload.inputLengthShape = d.workload.outputLengthShape = LengthShape::Normal;
+        d.workload.inputLengthSd = d.workload.outputLengthSd = 100;
+        QVERIFY(samePrediction(predict(d, listed), predict(s, listed)));
+    }
+
+    void lengthDistributionKeysParsedAndRefusedWhenBad()
+    {
+        Scenario s = defaultScenario();
+        QCOMPARE(getKey(s, "workload.input_length_distribution"), std::string("fixed"));
+        QCOMPARE(setKey(s, "workload.input_length_distribution", "LogNormal"), std::string());
+        QCOMPARE(setKey(s, "workload.output_length_distribution", "uniform"), std::string());
+        QCOMPARE(setKey(s, "workload.input_length_sd", "150"), std::string());
+        QCOMPARE(setKey(s, "workload.output_length_max", "1024"), std::string());
+        QCOMPARE(s.workload.inputLengthShape, LengthShape::LogNormal);
+        QCOMPARE(s.workload.outputLengthShape, LengthShape::Uniform);
+        QCOMPARE(s.workload.inputLengthSd, 150.0);
+        QCOMPARE(s.workload.outputLengthMax, 1024);
+        QVERIFY(validate(s).empty());
+        // A scenario file carries them.
+        Scenario back = defaultScenario();
+        QCOMPARE(applyJsonText(back, QJsonDocument(toJson(s)).toJson()), std::string());
+        QCOMPARE(getKey(back, "workload.input_length_distribution"), std::string("lognormal"));
+        QCOMPARE(getKey(back, "workload.output_length_distribution"), std::string("uniform"));
+        QCOMPARE(back.workload.inputLengthSd, 150.0);
+        QCOMPARE(back.workload.outputLengthMax, 1024);
+        // Bad values: a message naming the key.
+        QCOMPARE(setKey(s, "workload.output_length_distribution", "gamma"),
+                 std::string("workload.output_length_distribution = \"gamma\": expected fixed, uniform, normal or lognormal"));
+        QCOMPARE(setKey(s, "workload.input_length_sd", "nan"), std::string("workload.input_length_sd = nan: must be a finite number"));
+        QCOMPARE(setKey(s, "workload.input_length_sd", "-5"), std::string());
+        QCOMPARE(setKey(s, "workload.output_length_max", "-1"), std::string());
+        const std::vector<ScenarioError> errors = validate(s);
+        QCOMPARE(errors.size(), size_t(2));
+        QCOMPARE(errors[0].key, std::string("workload.input_length_sd"));
+        QCOMPARE(errors[1].key, std::string("workload.output_length_max"));
+        QVERIFY2(errors[0].message.find("workload.input_length_sd") != std::string::npos, errors[0].message.c_str());
+        Scenario file = defaultScenario();
+        QVERIFY(applyJsonText(file, R"({"workload": {"input_length_distribution": 3}})").find("workload.input_length_distribution")
+                != std::string::npos);
     }
 
     void refusesAPromptThatNeverFits()
