@@ -116,7 +116,6 @@ struct Hardware {
 /** Most ITL SLO lines a scenario holds (plots, reports and the SLO panel show each one). */
 inline constexpr int kMaxItlSloLines = 16;
 
-/** What is being served. Token counts are per sequence. */
 /**
  * The shape of a workload's prompt or output lengths around their mean, for the serving prediction (`--predict`, the
  * benchmark calibration): each request's length drawn from it (docs/cost-model.md, "Length distributions").
@@ -128,6 +127,7 @@ enum class LengthShape {
     LogNormal ///< log-normal with that mean and standard deviation: sigma^2 = ln(1 + sd^2 / mean^2), mu = ln(mean) - sigma^2 / 2
 };
 
+/** What is being served. Token counts are per sequence. */
 struct Workload {
     int batch = 1;                       ///< B, sequences decoding together
     int contextTokens = 2048;            ///< S, tokens each sequence holds in the KV cache (0 allowed: weights only)
