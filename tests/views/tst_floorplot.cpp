@@ -150,6 +150,7 @@ private slots:
     void gridKeepsItsFirstGridsPicture();
     void logTickerRepeatsUnchangedTicks();
     void tickLabelKeyFromAMemo();
+    void kvShareCurveFromAPictureOnContextSteps();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -1437,3 +1438,66 @@ void TestFloorPlot::tickLabelKeyFromAMemo()
 
 QTEST_MAIN(TestFloorPlot)
 #include "tst_floorplot.moc"
+
+// The KV share curve is drawn at the current B across the context axis: a context step leaves it as it was, and it is
+// blended from its image instead of stroked (issue 16, fifteenth stop, h16r). One curve in the image: the pixels are
+// those of the curve stroked over the plot, bit for bit.
+void TestFloorPlot::kvShareCurveFromAPictureOnContextSteps()
+{
+    model::Scenario s = model::defaultScenario();
+    views::KvSharePlot panel;
+    panel.resize(600, 450);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCustomPlot* plot = panel.plot();
+    auto step = [&] {
+        panel.refresh(s, model::evaluate(s));
+        plot->replot();
+    };
+    step();
+    const views::CurveLayerCache* cache = views::CurveLayerCache::find(plot);
+    QVERIFY(cache);
+    QCPLayer* curves = plot->layer(QStringLiteral("curves"));
+    QVERIFY(curves && !curves->visible());
+    QCOMPARE(curves->children().size(), 1);
+    // What the plot showed before the cache: the curve stroked in its place, over the half and current lines.
+    auto sameAsStroked = [&] {
+        const QImage shown = plot->grab().toImage();
+        views::CurveLayerCache::setImageUsed(false);
+        plot->replot();
+        const QImage direct = plot->grab().toImage();
+        views::CurveLayerCache::setImageUsed(true);
+        plot->replot();
+        return shown == direct;
+    };
+    QVERIFY(sameAsStroked());
+    const long long renders = cache->renders(), draws = cache->draws(), inPlace = cache->inPlaceDraws();
+    for (int i = 0; i < 3; ++i) {
+        s.workload.contextTokens += 3000;
+        step();
+        QVERIFY2(sameAsStroked(), qPrintable(QStringLiteral("context step %1").arg(i)));
+    }
+    QCOMPARE(cache->renders(), renders); // the curve of the step before each
+    QVERIFY(cache->draws() >= draws + 3);
+    // A batch step moves the curve: the image is drawn again, still the stroked pixels.
+    s.workload.batch *= 3;
+    step();
+    QCOMPARE(cache->renders(), renders + 1);
+    QCOMPARE(cache->inPlaceDraws(), inPlace);
+    QVERIFY(sameAsStroked());
+    // Batch steps in a row: from the second on the curve is stroked in place (no image cleared and blended on top).
+    for (int i = 0; i < 3; ++i) {
+        s.workload.batch += 9;
+        step();
+    }
+    QCOMPARE(cache->renders(), renders + 2);
+    QCOMPARE(cache->inPlaceDraws(), inPlace + 2);
+    // Back to context steps: the image is drawn again once, then blended.
+    for (int i = 0; i < 3; ++i) {
+        s.workload.contextTokens += 3000;
+        step();
+        QVERIFY2(sameAsStroked(), qPrintable(QStringLiteral("context step %1 after batch steps").arg(i)));
+    }
+    QCOMPARE(cache->renders(), renders + 3);
+    QCOMPARE(cache->inPlaceDraws(), inPlace + 2);
+}

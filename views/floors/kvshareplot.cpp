@@ -20,6 +20,7 @@
 
 #include "document/readouts.h"
 #include "document/format.h"
+#include "views/kit/curvelayer.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -141,6 +142,10 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     setPlacement(m_halfLabel, Qt::AlignLeft | Qt::AlignBottom, QMargins(4, 0, 2, 2));
     m_currentLine = addStraightLine(p, x, y, pen(palette::reference(), 1, Qt::DotLine));
     m_share = addCurve(p, x, y, pen(palette::kv(), 2.4), tr("KV share at the current B"));
+    // The curve from an image: it is drawn at the current B across the context axis, so a context step (and the
+    // current point moving along it) leaves it as it was. One curve: the image blended gives the pixels the stroke
+    // gives (views/kit/curvelayer.h).
+    CurveLayerCache::install(p, {m_share});
     m_current = addMarker(p, x, y, QCPScatterStyle(QCPScatterStyle::ssCircle, palette::kv(), palette::kv(), 8));
     m_current->setName(tr("current S"));
     m_current->addToLegend();

@@ -4,9 +4,13 @@
 #include <QDataStream>
 #include <QIODevice>
 
+#include <cmath>
+
 namespace ridgeline::views {
 
 namespace {
+
+bool g_imageUsed = true;
 
 const QString kCurvesLayer = QStringLiteral("curves");
 const QString kCacheName = QStringLiteral("curveLayerCache");
@@ -56,6 +60,51 @@ CurveLayerCache::CurveLayerCache(QCustomPlot* plot, QCPLayer* host, QCPLayer* cu
     : LayerImageCache(plot, host->name(), curves)
 {
     setObjectName(kCacheName);
+}
+
+void CurveLayerCache::setImageUsed(bool on)
+{
+    g_imageUsed = on;
+}
+
+bool CurveLayerCache::drawsInPlace(const QByteArray& key)
+{
+    const bool changed = key.isEmpty() || key != m_lastKey;
+    const bool followsTheDrag = changed && m_lastChanged;
+    m_lastKey = key;
+    m_lastChanged = changed;
+    if (!g_imageUsed)
+        return true;
+    if (!followsTheDrag || !holdsOneSingleFillCurve(mParentPlot->bufferDevicePixelRatio()))
+        return false;
+    ++m_inPlaceDraws;
+    return true;
+}
+
+bool CurveLayerCache::holdsOneSingleFillCurve(double devicePixelRatio) const
+{
+    const QCPGraph* graph = nullptr;
+    for (QCPLayerable* child : hiddenLayer()->children()) {
+        if (!drawn(child))
+            continue;
+        if (graph)
+            return false; // a second curve
+        graph = qobject_cast<const QCPGraph*>(child);
+        if (!graph)
+            return false;
+    }
+    if (!graph || graph->lineStyle() != QCPGraph::lsLine || !graph->scatterStyle().isNone()
+        || graph->brush().style() != Qt::NoBrush || graph->channelFillGraph() || graph->selected() || !graph->antialiased()
+        || mParentPlot->plottingHints().testFlag(QCP::phFastPolylines))
+        return false;
+    const QPen pen = graph->pen();
+    if (pen.style() == Qt::NoPen || pen.isCosmetic() || pen.brush().style() != Qt::SolidPattern
+        || !(pen.widthF() * devicePixelRatio > 1.0))
+        return false;
+    for (const QCPGraphData& point : *graph->data())
+        if (!std::isfinite(point.key) || !std::isfinite(point.value))
+            return false;
+    return true;
 }
 
 QByteArray CurveLayerCache::key(double devicePixelRatio) const

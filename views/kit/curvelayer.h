@@ -33,13 +33,43 @@ public:
     /** The cache of @p plot, or nullptr before install(). */
     static CurveLayerCache* find(const QCustomPlot* plot);
 
+    /** With @p on false the curves are stroked in the cache's place with no image, as they were drawn before the cache
+     *  (the same order over what is under them): for a test's reference picture. On by default. */
+    static void setImageUsed(bool on);
+    /** Replots that drew the curves in place (drawsInPlace()), setImageUsed(false) aside. */
+    long long inPlaceDraws() const { return m_inPlaceDraws; }
+
 protected:
     /** What the curves draw from: viewport, pixel ratio and antialiasing; describe() of each. Empty when one of them is
      *  of a kind describe() does not know. */
     QByteArray key(double devicePixelRatio) const override;
+    /**
+     * True while setImageUsed(false), and when @p key differs from the last replot's as that one's differed from the
+     * one before, and the image holds one curve that strokeFillsOnce(): a curve that follows the slider being dragged
+     * (the KV share curve on a batch step) is stroked in place, without clearing and blending the image on top. For one
+     * such curve the two give the same pixels (see strokeFillsOnce()); the image stays that of the last key it was
+     * drawn for, and is blended again when the key comes back to it.
+     */
+    bool drawsInPlace(const QByteArray& key) override;
 
 private:
     CurveLayerCache(QCustomPlot* plot, QCPLayer* host, QCPLayer* curves);
+
+    /**
+     * True when the one drawn child is a curve whose stroke is one antialiased fill, which blends each pixel it covers
+     * once: then the curve stroked over a transparent image and the image blended (QPainter::drawImage(), source-over)
+     * give the same pixels, bit for bit, as the curve stroked over the plot (checked on random curves, pens and
+     * backgrounds, opaque and translucent, and by tst_floorplot::kvShareCurveFromAPictureOnContextSteps). A QCPGraph
+     * drawn as a line (no scatters, fill, selection or fast polylines) with finite data (a NaN splits it into several
+     * polylines) and a solid, non-cosmetic pen wider than one device pixel (thinner pens take the cosmetic stroker,
+     * which may blend a pixel twice). Several curves in one image are not: a later curve is blended over the earlier
+     * ones in the image, then the whole over the plot, which rounds differently (the eleventh stop's 1-level pixels).
+     */
+    bool holdsOneSingleFillCurve(double devicePixelRatio) const;
+
+    QByteArray m_lastKey;        ///< the key of the last replot
+    bool m_lastChanged = false;  ///< whether that key differed from the one before
+    long long m_inPlaceDraws = 0;
 };
 
 } // namespace ridgeline::views

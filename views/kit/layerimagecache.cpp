@@ -222,6 +222,10 @@ void LayerImageCache::draw(QCPPainter* painter)
     }
     const double ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
     const QByteArray now = key(ratio);
+    if (drawsInPlace(now)) {
+        drawChildren(painter); // the image stays that of m_key
+        return;
+    }
     if (now.isEmpty() || now != m_key) {
         ++m_renders;
         m_key = now;

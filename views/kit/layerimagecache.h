@@ -49,6 +49,13 @@ protected:
      *  clip, found when it is redrawn: the same pixels (blending a transparent pixel changes nothing), less to blend
      *  where the children draw little in large clips (a legend's entries). False (default): the whole image. */
     virtual bool trimsToInk() const { return false; }
+    /** Asked on every replot with the key of what the children now draw from: true when they are to be drawn in the
+     *  cache's place directly, as into an export, leaving the image as it is (default: false). */
+    virtual bool drawsInPlace(const QByteArray& key)
+    {
+        Q_UNUSED(key);
+        return false;
+    }
 
     /** @p child's clipRect() (protected in QCPLayerable). */
     static QRect clipOf(const QCPLayerable* child);
