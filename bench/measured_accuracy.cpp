@@ -177,8 +177,6 @@ std::string budgetText(const BenchmarkFitResult& fit)
         }
         t += ")";
     }
-    if (fit.ttftPerPromptTokenUs.fitted)
-        t += ", " + coefficient("front end per prompt token", fit.ttftPerPromptTokenUs, " us");
     return t;
 }
 
@@ -293,10 +291,6 @@ int main(int argc, char** argv)
             fo.fitKvReserve = true;
         else if (std::strcmp(argv[arg], "--fit-token-gate") == 0)
             fo.fitTokenGate = true;
-        else if (std::strcmp(argv[arg], "--fit-prompt-token-time") == 0)
-            fo.fitPromptTokenTime = true;
-        else if (std::strcmp(argv[arg], "--ttft-weight") == 0 && argc > arg + 1)
-            fo.ttftWeight = std::atof(argv[++arg]);
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
             fo.fitPrefillLimit = true;
         else if (std::strcmp(argv[arg], "--no-frontend") == 0)

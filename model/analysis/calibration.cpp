@@ -505,11 +505,10 @@ struct FitParameter {
     bool free = true;
 };
 
-constexpr int kParameters = 13;
+constexpr int kParameters = 12;
 
 /** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
- *  TTFT overhead ms, eta_kv1, prefill attention MFU, serial front end ms, admission gate us per token, front-end time
- *  us per prompt token) to @p s. */
+ *  TTFT overhead ms, eta_kv1, prefill attention MFU, serial front end ms, admission gate us per token) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
 {
     s.efficiency.bandwidth = x(0);
@@ -525,7 +524,6 @@ Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
     s.efficiency.mfuPrefillAttention = x(9);
     s.efficiency.frontendSerialSeconds = x(10) / 1e3;
     s.efficiency.tokenGateSeconds = x(11) / 1e6;
-    s.efficiency.ttftPerPromptTokenSeconds = x(12) / 1e6;
     return s;
 }
 
@@ -632,7 +630,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     if (rows == 0)
         return "no point has a latency to fit (ITL, TPOT or TTFT)";
 
-    const double ttftScale = std::sqrt(std::max(0.0, options.ttftWeight)); // TTFT rows' weight in the sum of squares
     auto score = [&](const Scenario& s, const BenchmarkOptions& engine) {
         Residuals res;
         res.r.resize(rows);
@@ -656,7 +653,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 res.r(k++) = 0;
                 continue;
             }
-            res.r(k++) = ttftScale * (c->predictedMs / c->measuredMs - 1.0);
+            res.r(k++) = c->predictedMs / c->measuredMs - 1.0;
             res.ttftMape += std::abs(c->residual);
             ++res.ttftPoints;
         }
@@ -696,8 +693,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                                                      {"efficiency.kv_bandwidth_one_sequence", 0.01, 1.0, 0.3, 0.01},
                                                      {"efficiency.mfu_prefill_attention", 0.01, 1.0, 0.40, 0.01},
                                                      {"efficiency.frontend_serial_ms", 0.0, 100.0, 0.0, 0.05},
-                                                     {"efficiency.token_gate_us", 0.0, 1000.0, 0.0, 2.0},
-                                                     {"efficiency.ttft_per_prompt_token_us", 0.0, 1000.0, 0.0, 0.5}}};
+                                                     {"efficiency.token_gate_us", 0.0, 1000.0, 0.0, 2.0}}};
     {
         // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
@@ -781,14 +777,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     if (options.fitTokenGate && !searchTokenGate)
         r.notes.push_back("no in-flight TTFT under load: the admission gate on the delivered token rate is not fitted (kept at the "
                           "scenario's value)");
-    // The front end's time per prompt token (efficiency.ttftPerPromptTokenSeconds): only with fitPromptTokenTime, and only
-    // where the in-flight TTFT points are under load at two or more prompt lengths: a single request pays it like the
-    // prefill (a time per prompt token) and only queueing behind other prompts' prefill steps, which it does not cause,
-    // tells the two apart.
-    params[12].free = options.fitPromptTokenTime && loadedPrefills(points, ttftRows) && loadedLengths.size() >= 2;
-    if (options.fitPromptTokenTime && !params[12].free)
-        r.notes.push_back("no in-flight TTFT under load at two or more prompt lengths: the front end's time per prompt token is not "
-                          "fitted (kept at the scenario's value)");
     if (ttftRows.empty()) {
         params[1].free = false;
         params[4].free = false;
@@ -887,8 +875,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     if (!params[10].free)
         x(10) = scenario.efficiency.frontendSerialSeconds * 1e3;
     x(11) = scenario.efficiency.tokenGateSeconds * 1e6;
-    if (!params[12].free)
-        x(12) = scenario.efficiency.ttftPerPromptTokenSeconds * 1e6;
     auto clampTo = [&](Eigen::VectorXd& v) {
         for (int j = 0; j < kParameters; ++j)
             if (params[size_t(j)].free)
@@ -1175,7 +1161,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
                                       &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs,
                                       &r.kvOneSequenceBandwidthEfficiency, &r.mfuPrefillAttention, &r.frontendSerialMs,
-                                      &r.tokenGateUs, &r.ttftPerPromptTokenUs};
+                                      &r.tokenGateUs};
     for (int j = 0; j < kParameters; ++j) {
         *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
         if (!params[size_t(j)].free)
@@ -1214,8 +1200,7 @@ std::string priorsFromFit(const BenchmarkFitResult& fit, const std::vector<std::
         {"efficiency.kv_bandwidth_one_sequence", &fit.kvOneSequenceBandwidthEfficiency},
         {"efficiency.mfu_prefill_attention", &fit.mfuPrefillAttention},
         {"efficiency.frontend_serial_ms", &fit.frontendSerialMs},
-        {"efficiency.token_gate_us", &fit.tokenGateUs},
-        {"efficiency.ttft_per_prompt_token_us", &fit.ttftPerPromptTokenUs}};
+        {"efficiency.token_gate_us", &fit.tokenGateUs}};
     if (!(sigmaScale > 0))
         return "the prior's sigma scale must be above 0";
     std::vector<ParameterPrior> priors;

@@ -121,11 +121,6 @@ struct BenchmarkFitOptions {
      *  the continuous fit refines it (bounded >= 0, standard error from the Jacobian). Off: the scenario's value (0). */
     bool fitTokenGate = false;
     double maxTokenGateUs = 200, tokenGateStepUs = 10; ///< us per token: the search's range and resolution
-    /** Also fit the front end's time per prompt token (efficiency.ttftPerPromptTokenSeconds, h13ah: tokenization outside
-     *  the engine) where the in-flight TTFT points are under load at two or more prompt lengths. Off: the scenario's value. */
-    bool fitPromptTokenTime = false;
-    /** Weight of each TTFT residual against an ITL one in the fit's sum of squares (h13ah trial; 1: as before). */
-    double ttftWeight = 1;
     /** Gaussian priors from other data (ParameterPrior), each applied only while the points cannot identify its parameter:
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
@@ -157,9 +152,6 @@ struct BenchmarkFitResult {
     /// the admission gate's front-end time per delivered token, us (efficiency.tokenGateSeconds x 1e6), >= 0; fitted only
     /// with BenchmarkFitOptions::fitTokenGate where TTFT is under in-flight load, else the scenario's value (0: no gate)
     Coefficient tokenGateUs;
-    /// the front end's time per prompt token before the engine, us (efficiency.ttftPerPromptTokenSeconds x 1e6), >= 0;
-    /// fitted only with BenchmarkFitOptions::fitPromptTokenTime, else the scenario's value (0)
-    Coefficient ttftPerPromptTokenUs;
     std::vector<std::pair<double, double>> tokenGateCosts; ///< the gate's search: each candidate (us per token) with its training cost
     int tokenBudget = 0;             ///< fitted serving.max_num_tokens (0: not fitted, the scenario's or the engine's budget)
     /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters

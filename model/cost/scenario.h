@@ -192,12 +192,6 @@ struct Efficiency {
     /// token, not between tokens (simulator; docs/cost-model.md, "An admission gate on the delivered token rate");
     /// 0 = no such limit. Set only by the benchmark calibration (BenchmarkFitOptions::fitTokenGate), no scenario key.
     double tokenGateSeconds = 0;
-    /// time per prompt token added to each request before the engine sees it, outside the engine's steps (the front
-    /// end's tokenization of the prompt, issue 13, h13ah): the engine sees a request of P prompt tokens
-    /// P x ttftPerPromptTokenSeconds later, on top of ttftOverheadSeconds; requests in parallel, engine arrivals kept in
-    /// sending order (docs/cost-model.md, "A per-prompt-token front-end time"). 0 = none. Set only by the benchmark
-    /// calibration (BenchmarkFitOptions::fitPromptTokenTime), no scenario key.
-    double ttftPerPromptTokenSeconds = 0;
     /** eta_kv as used: kvBandwidth, or eta_bw when it is 0 (unset). */
     double kvBandwidthOrDefault() const { return kvBandwidth > 0 ? kvBandwidth : bandwidth; }
     /** Prefill attention MFU as used: mfuPrefillAttention, or mfuPrefill when it is 0 (unset). */

@@ -529,7 +529,6 @@ public:
         // The engine sees each request efficiency.ttft_overhead_ms after it was sent (HTTP, tokenization): engineArrival
         // holds that engine time; the results keep the sending time, from which TTFT and E2E count.
         m_requestDelay = std::max(0.0, scenario.efficiency.ttftOverheadSeconds);
-        m_promptTokenDelay = std::max(0.0, scenario.efficiency.ttftPerPromptTokenSeconds);
         // The serial front end (efficiency.frontend_serial_ms): each request holds it alone for this long, in sending order.
         m_frontendSerial = std::max(0.0, scenario.efficiency.frontendSerialSeconds);
         // The admission gate on the delivered token rate (efficiency.tokenGateSeconds): each emitted token's work there.
@@ -715,10 +714,6 @@ private:
             m_frontendFree = handedOver;
         }
         l.engineArrival = handedOver + m_requestDelay;
-        if (m_promptTokenDelay > 0) { // the prompt's tokenization (efficiency.ttftPerPromptTokenSeconds); arrivals kept in order
-            l.engineArrival = std::max(m_lastEngineArrival, l.engineArrival + m_promptTokenDelay * double(request.promptTokens));
-            m_lastEngineArrival = l.engineArrival;
-        }
         ++m_added;
         ++m_stats.requests;
         m_recorder.started(r, record, m_replica);
@@ -1460,8 +1455,6 @@ private:
     StepCost m_cost;
     long long m_maxContext = 0;
     double m_requestDelay = 0;     // efficiency.ttft_overhead_ms: from sending to the engine seeing the request, seconds
-    double m_promptTokenDelay = 0; // efficiency.ttftPerPromptTokenSeconds: per prompt token before the engine, seconds
-    double m_lastEngineArrival = -kInf; // the last engine arrival with m_promptTokenDelay (kept in sending order)
     double m_frontendSerial = 0;   // efficiency.frontend_serial_ms: each request's turn at the serial front end, seconds
     double m_frontendFree = -kInf; // when the serial front end finishes the last request handed to it
     double m_tokenGate = 0;        // efficiency.tokenGateSeconds: the front end's work per delivered token, seconds
