@@ -1440,7 +1440,7 @@ void TestFloorPlot::tickLabelKeyFromAMemo()
 
 void TestFloorPlot::cardPaintsAsItsStyleSheetDid()
 {
-    // Issue 16, sixteenth stop: the cards are painted (makeCard()) instead of styled by the style sheet
+    // Issue 16, fifteenth stop: the cards are painted (makeCard()) instead of styled by the style sheet
     // "QFrame#x { background: card; border: 1px solid cardBorder; border-radius: 6px; }"; the picture is the
     // same, pixel for pixel, at sizes with rounded and (below two radii) square corners, on the window colour.
     using namespace ridgeline::views;
