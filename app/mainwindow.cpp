@@ -134,9 +134,8 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     m_banner->setObjectName(QStringLiteral("errorBanner"));
     m_banner->setWordWrap(true);
     m_banner->setTextFormat(Qt::PlainText);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; border: 1px solid %1;"
-                                           " border-radius: 4px; padding: 6px 10px; font-weight: 600; }")
-                                .arg(palette::css(palette::error()), palette::css(palette::errorBackground())));
+    // Its style sheet is given when it is first shown (showValidity()), not at start-up, where the style-sheet engine
+    // then has none of its rules to parse and match (issue 16, fifteenth stop (h16q) in docs/performance.md).
     m_banner->setAccessibleName(tr("Scenario error"));
     m_banner->setVisible(false);
 
@@ -339,6 +338,10 @@ void MainWindow::showValidity(const QString& message)
     }
     QString lines = message;
     lines.replace(QLatin1Char('\n'), QStringLiteral("\n\u2022 "));
+    if (m_banner->styleSheet().isEmpty()) // the first time: in the theme in force now (applyTheme() maps it after)
+        m_banner->setStyleSheet(QStringLiteral("QLabel { color: %1; background: %2; border: 1px solid %1;"
+                                               " border-radius: 4px; padding: 6px 10px; font-weight: 600; }")
+                                    .arg(palette::css(palette::error()), palette::css(palette::errorBackground())));
     m_banner->setText(tr("Not evaluated: the plots and numbers still show the last valid scenario.\n\u2022 %1").arg(lines));
     m_banner->setVisible(true);
     statusBar()->showMessage(tr("Scenario invalid: see the message above the plots."));

@@ -206,7 +206,10 @@ void TestPresentation::darkSystemPaletteGivesDarkPanels()
         QCOMPARE(views::currentTheme().kind, views::Theme::Kind::Dark);
         const QColor axis = views::Theme::dark().color(views::Theme::Axis);
         QCOMPARE(window.decodePanel()->plot()->xAxis->basePen().color(), axis);
-        QVERIFY(window.decodePanel()->styleSheet().contains(views::Theme::dark().color(views::Theme::Card).name()));
+        // The card is painted in the theme's card colour (issue 16, fifteenth stop (h16q): no style sheet), its palette too.
+        const QColor darkCard = views::Theme::dark().color(views::Theme::Card);
+        QCOMPARE(window.decodePanel()->palette().color(QPalette::Window), darkCard);
+        QCOMPARE(window.decodePanel()->grab().toImage().pixelColor(3, window.decodePanel()->height() / 2), darkCard);
         window.flushForScreenshot();
         QVERIFY(window.grab().toImage().save(QStringLiteral("/tmp/ridgeline-dark.png")));
         // Labels coloured through their palette, not a style sheet of their own (start-up, issue 16), follow
@@ -223,6 +226,7 @@ void TestPresentation::darkSystemPaletteGivesDarkPanels()
         window.presentation()->setActive(false);
         QCOMPARE(views::currentTheme().kind, views::Theme::Kind::Dark);
         QCOMPARE(window.decodePanel()->plot()->xAxis->basePen().color(), axis);
+        QCOMPARE(window.decodePanel()->grab().toImage().pixelColor(3, window.decodePanel()->height() / 2), darkCard);
         QCOMPARE(stepNumber->palette().color(QPalette::WindowText), darkText);
         QCOMPARE(title->palette().color(QPalette::WindowText), darkText);
     }

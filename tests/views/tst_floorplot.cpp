@@ -43,6 +43,8 @@
 #include "views/floors/rooflineplot.h"
 #include "views/floors/sloplot.h"
 #include "views/kit/axistitle.h"
+#include "views/kit/card.h"
+#include "views/kit/palette.h"
 #include "views/kit/boundtext.h"
 #include "views/kit/curvelayer.h"
 #include "views/kit/explainpanel.h"
@@ -121,6 +123,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void listHasTheFiveInWindowOrder();
     void namesAreTheExportStems();
+    void cardPaintsAsItsStyleSheetDid();
     void plotsReportThroughTheBaseClass();
     void baselineIsDrawnByThePlot_data();
     void baselineIsDrawnByThePlot();
@@ -1434,6 +1437,47 @@ void TestFloorPlot::tickLabelKeyFromAMemo()
     for (qsizetype i = 0; i < kept.size(); ++i)
         QVERIFY2(kept[i] == built[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
     QVERIFY(kept[2] != kept[3]); // the new font is drawn
+}
+
+void TestFloorPlot::cardPaintsAsItsStyleSheetDid()
+{
+    // Issue 16, fifteenth stop: the cards are painted (makeCard()) instead of styled by the style sheet
+    // "QFrame#x { background: card; border: 1px solid cardBorder; border-radius: 6px; }"; the picture is the
+    // same, pixel for pixel, at sizes with rounded and (below two radii) square corners, on the window colour.
+    using namespace ridgeline::views;
+    for (const QSize size : {QSize(517, 333), QSize(300, 84), QSize(40, 13), QSize(11, 30)}) {
+        QWidget host;
+        host.setAutoFillBackground(true);
+        QPalette hostPalette = host.palette();
+        hostPalette.setColor(QPalette::Window, palette::window());
+        host.setPalette(hostPalette);
+        host.resize(size + QSize(20, 20));
+        auto* styled = new QFrame(&host);
+        styled->setObjectName(QStringLiteral("styledCard"));
+        styled->setStyleSheet(QStringLiteral("QFrame#styledCard { background: %1; border: 1px solid %2; border-radius: 6px; }")
+                                  .arg(palette::css(palette::card()), palette::css(palette::cardBorder())));
+        styled->setGeometry(QRect(QPoint(10, 10), size));
+        auto* styledChild = new QLabel(QStringLiteral("Ag"), styled);
+        styledChild->move(3, 2);
+        const QImage expected = host.grab().toImage();
+        const QRect styledContents = styled->contentsRect();
+        delete styled;
+
+        auto* painted = new QFrame(&host);
+        makeCard(painted);
+        painted->setGeometry(QRect(QPoint(10, 10), size));
+        auto* paintedChild = new QLabel(QStringLiteral("Ag"), painted);
+        paintedChild->move(3, 2);
+        QVERIFY(isPaintedCard(painted));
+        QVERIFY(painted->styleSheet().isEmpty());
+        QCOMPARE(painted->contentsRect(), styledContents);
+        const QImage actual = host.grab().toImage();
+        int differing = 0;
+        for (int y = 0; y < expected.height(); ++y)
+            for (int x = 0; x < expected.width(); ++x)
+                differing += expected.pixel(x, y) != actual.pixel(x, y);
+        QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 x %2: %3 pixels differ").arg(size.width()).arg(size.height()).arg(differing)));
+    }
 }
 
 QTEST_MAIN(TestFloorPlot)

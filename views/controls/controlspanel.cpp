@@ -29,6 +29,7 @@
 #include "model/cost/presets.h"
 #include "model/cost/scenariokeys.h"
 #include "document/format.h"
+#include "views/kit/card.h"
 #include "views/kit/glossary.h"
 #include "views/kit/onelinelabel.h"
 #include "views/kit/palette.h"
@@ -783,7 +784,7 @@ QWidget* ControlsPanel::buildHardwareGroup()
     m_computeDtype->setWordWrap(true);
     m_computeDtype->setToolTip(tr("The dtype the matmuls run in follows the weights: fp8 \u2192 fp8 peak, int8 \u2192 int8\n"
                                   "peak, anything else \u2192 bf16 peak. A device without that peak falls back to bf16."));
-    m_computeDtype->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::axis())));
+    setLabelColor(m_computeDtype, palette::axis());
     m_linkBandwidth->setMinimum(1.0); // validate() requires > 0; the box shows whole GB/s
     form->addRow(tr("fp8 peak"), m_peakFp8);
     form->addRow(tr("int8 peak"), m_peakInt8);
@@ -913,7 +914,7 @@ QWidget* ControlsPanel::buildSloGroup()
     m_itlSloError = new QLabel;
     m_itlSloError->setObjectName(QStringLiteral("itlSloError"));
     m_itlSloError->setWordWrap(true);
-    m_itlSloError->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(palette::css(palette::error())));
+    setLabelColor(m_itlSloError, palette::error());
     m_itlSloError->setVisible(false);
     m_ttft = new QDoubleSpinBox;
     m_ttft->setObjectName(QStringLiteral("ttftSpinBox"));

@@ -20,6 +20,7 @@
 
 #include "document/readouts.h"
 #include "document/format.h"
+#include "views/kit/card.h"
 #include "views/kit/curvelayer.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
@@ -115,7 +116,7 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     m_chartView->setObjectName(QStringLiteral("kvShareChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setFrameShape(QFrame::NoFrame);
-    m_chartView->setStyleSheet(QStringLiteral("background: transparent; border: none;"));
+    setTransparentBackground(m_chartView); // as the style sheet "background: transparent; border: none;" did
     // The chart's background (the card's colour, square corners, no margins) covers the whole view with opaque
     // pixels: with the view's viewport opaque, a repaint of the bar no longer repaints the card's style-sheet
     // background (a rounded rectangle) and the tab page under the view first (issue 16, fourteenth stop).

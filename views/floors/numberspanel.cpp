@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QLocale>
 #include <QLabel>
@@ -20,6 +21,7 @@
 #include "document/readouts.h"
 #include "views/floors/headlinefigures.h"
 #include "views/kit/boundtext.h"
+#include "views/kit/card.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotpanel.h"
 
@@ -42,28 +44,32 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     : QFrame(parent)
 {
     setObjectName(QStringLiteral("numbersPanel"));
-    setStyleSheet(QStringLiteral("QFrame#numbersPanel { background: %1; border: 1px solid %2; border-radius: 6px; }")
-                      .arg(palette::css(palette::card()), palette::css(palette::cardBorder())));
+    // No style sheets on the panel or under it (issue 16, fifteenth stop (h16q)): the card is painted (makeCard()), the texts
+    // coloured and the backgrounds set through palettes, each as the style sheet it replaces drew it.
+    makeCard(this);
 
     auto* heading = new QLabel(headingHtml(), this);
     m_heading = heading;
     heading->setObjectName(QStringLiteral("numbersTitle"));
-    heading->setStyleSheet(QStringLiteral("QLabel { color: %1; background: transparent; border: none; }")
-                               .arg(palette::css(palette::text())));
+    setTextColor(heading, palette::text());
 
     auto* scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("numbersScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setStyleSheet(QStringLiteral("QScrollArea { background: transparent; border: none; }"));
+    setTransparentBackground(scroll);
     auto* content = new QWidget;
     content->setObjectName(QStringLiteral("numbersContent"));
     // Resized when a value wraps to another line count (the scroll area keeps it at its hint's height): Qt then
     // repainted the whole content, every row; with static contents only what the new layout moves or exposes is
     // (the rows from the value down), not the rows above it (issue 16, twelfth stop in docs/performance.md).
     content->setAttribute(Qt::WA_StaticContents);
-    content->setStyleSheet(QStringLiteral("QWidget#numbersContent { background: %1; }").arg(palette::css(palette::card())));
+    QPalette contentPalette = content->palette();
+    for (const QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::Button})
+        contentPalette.setColor(role, palette::card());
+    content->setPalette(contentPalette);
+    content->setAutoFillBackground(true);
     m_grid = new QGridLayout(content);
     m_grid->setContentsMargins(0, 0, 4, 0);
     m_grid->setHorizontalSpacing(10);
@@ -167,8 +173,13 @@ void NumbersPanel::addSection(const QString& title)
     font.setBold(true);
     font.setPointSizeF(font.pointSizeF() * 0.95);
     label->setFont(font);
-    label->setStyleSheet(QStringLiteral("QLabel { color: %1; padding-top: %2px; }")
-                             .arg(palette::css(palette::axis()), m_row == 0 ? QStringLiteral("0") : QStringLiteral("6")));
+    setTextColor(label, palette::axis());
+    if (m_row > 0) {
+        // The padding above a section, as "padding-top: 6px" set it: a QLabel with a frame (the style sheet's padding
+        // made one 6 px wide) indents its text by half an x (QLabel's indent -1), so the text keeps that indent.
+        label->setContentsMargins(0, 6, 0, 0);
+        label->setIndent(QFontMetrics(label->font()).horizontalAdvance(QLatin1Char('x')) / 2);
+    }
     m_grid->addWidget(label, m_row++, 0, 1, 2);
 }
 

@@ -24,6 +24,7 @@
 #include <qcustomplot.h>
 
 #include "document/format.h"
+#include "views/kit/card.h"
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
@@ -588,9 +589,7 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
     , m_formulaToolTip(formulaToolTip)
 {
     setObjectName(stem + QStringLiteral("Panel"));
-    setFrameShape(QFrame::NoFrame);
-    setStyleSheet(QStringLiteral("QFrame#%1 { background: %2; border: 1px solid %3; border-radius: 6px; }")
-                      .arg(objectName(), palette::css(palette::card()), palette::css(palette::cardBorder())));
+    makeCard(this); // painted, not a style sheet: no style-sheet polish of the card and every widget on it
 
     m_title = new DocumentLabel(this);
     m_title->setObjectName(stem + QStringLiteral("Title"));

@@ -256,7 +256,7 @@ void applyTheme(QWidget* root, const Theme& theme)
         }
         if (widget->testAttribute(Qt::WA_SetPalette)) {
             QPalette p = widget->palette();
-            for (QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::WindowText, QPalette::Text})
+            for (QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::Button, QPalette::WindowText, QPalette::Text})
                 p.setColor(role, restyler.color(p.color(role)));
             widget->setPalette(p);
         }
