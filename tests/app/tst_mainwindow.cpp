@@ -825,7 +825,7 @@ void TestMainWindow::parallelReplotDrawsWhatASerialReplotDraws()
             const QImage a = drawn[i]->grab().toImage();
             const QImage b = reference[i]->grab().toImage();
             QVERIFY2(!a.isNull() && a == b, qPrintable(QStringLiteral("%1 differs from its serial replot at %2 %3")
-                                                           .arg(drawn[i]->objectName(), step.modelSize ? "model size" : "batch")
+                                                           .arg(drawn[i]->objectName(), step.modelSize ? QStringLiteral("model size") : QStringLiteral("batch"))
                                                            .arg(step.position)));
             ++compared;
         }
