@@ -43,7 +43,6 @@
 #include "views/floors/decodeplot.h"
 #include "document/format.h"
 #include "views/kit/glossary.h"
-#include "views/kit/parallelreplot.h"
 #include "views/controls/hardwarecataloguedialog.h"
 #include "views/floors/kvshareplot.h"
 #include "views/floors/numberspanel.h"
@@ -122,7 +121,6 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     setWindowTitle(tr("Ridgeline \u2014 LLM serving cost explorer"));
     setCurrentTheme(Theme::system()); // light or dark as the system; before any panel reads the palette
     m_document = new ScenarioDocument(initial, this);
-    m_floorReplot = new ParallelReplot(this);
 
     // Centre: banner above a 3 x 2 grid of cards.
     auto* central = new QWidget(this);
@@ -323,11 +321,11 @@ void MainWindow::refreshFloors()
     // real size anyway, and these 50 requests activated them once more first (5.5 M instructions in
     // the constructor, 2.7 M of start-up in all: issue 16, ninth stop in docs/performance.md).
     // Every level of the layouts, so that a plot resized by a taller title replots once, at its new
-    // size, and not once more in the next pass (issue 16, tenth stop). The plots' layers drawn on two threads
-    // (views/kit/parallelreplot.h; RL_REPLOT_THREADS=1: each plot's replotNow() as before).
+    // size, and not once more in the next pass (issue 16, tenth stop).
     if (isVisible())
         deliverLayoutRequests();
-    m_floorReplot->replotQueued(plots());
+    for (PlotPanel* panel : plotPanels())
+        panel->replotNow();
 }
 
 void MainWindow::showValidity(const QString& message)

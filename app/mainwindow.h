@@ -25,7 +25,6 @@ class ExplainPanel;
 class FloorPlot;
 class KvSharePlot;
 class NumbersPanel;
-class ParallelReplot;
 class PlotPanel;
 class PrefillPlot;
 class RooflinePlot;
@@ -99,8 +98,6 @@ public:
     QList<views::PlotPanel*> plotPanels() const;
     /** Every QCustomPlot of the window, in plot order. */
     QList<QCustomPlot*> plots() const;
-    /** What replots the floor plots of a step together, on two threads (views/kit/parallelreplot.h). */
-    views::ParallelReplot* floorReplot() const { return m_floorReplot; }
     /** The red banner above the plots ("errorBanner"); hidden while the scenario is valid. */
     QLabel* errorBanner() const { return m_banner; }
     /** The centre's tabs: "Floors" (the grid) and the what-if tabs (capacity, workload, triage). */
@@ -238,7 +235,6 @@ private:
     views::PrefillPlot* m_prefill = nullptr;
     views::SloPlot* m_slo = nullptr;
     QList<views::FloorPlot*> m_floorPlots; ///< the five above, in views::floorPlotIds() order
-    views::ParallelReplot* m_floorReplot = nullptr;
     views::NumbersPanel* m_numbers = nullptr;
     QLabel* m_banner = nullptr;
     QLabel* m_summary = nullptr;

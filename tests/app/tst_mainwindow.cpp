@@ -39,7 +39,6 @@
 #include "views/floors/numberspanel.h"
 #include "views/kit/accessibility.h"
 #include "views/kit/card.h"
-#include "views/kit/parallelreplot.h"
 #include "views/kit/plotpanel.h"
 #include "views/kit/valueslider.h"
 #include "views/floors/prefillplot.h"
@@ -114,7 +113,6 @@ private slots:
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
     void accessibleNamesFollowTheFirstPaint();
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
-    void parallelReplotDrawsWhatASerialReplotDraws();
     void numbersRewrapRepaintsNoRowAbove();
     void sliderStepsLayOutNothing();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
@@ -763,82 +761,6 @@ void TestMainWindow::numbersRewrapRepaintsNoRowAbove()
     }
     qApp->removeEventFilter(&counter);
     QVERIFY(resizedSteps > 0); // the sweep reached a value that rewraps
-}
-
-void TestMainWindow::parallelReplotDrawsWhatASerialReplotDraws()
-{
-    // Issue 16, fifteenth stop (h16p): a step's five floor plots drawn on two threads (views/kit/parallelreplot.h) are
-    // drawn once each, and into the same pixels as each plot's own replot on the GUI thread (RL_REPLOT_THREADS=1), on
-    // model-size and batch steps, across the step where the weights stop fitting and back.
-    MainWindow parallel(model::defaultScenario());
-    MainWindow serial(model::defaultScenario());
-    parallel.floorReplot()->setDrawingThreads(2);
-    serial.floorReplot()->setDrawingThreads(1);
-    for (MainWindow* window : {&parallel, &serial}) {
-        window->resize(1600, 1000);
-        window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(window));
-        QTRY_VERIFY(!window->document()->isEvaluationPending());
-        QCoreApplication::processEvents();
-    }
-    std::vector<std::unique_ptr<QSignalSpy>> replots;
-    for (QCustomPlot* plot : parallel.plots())
-        replots.push_back(std::make_unique<QSignalSpy>(plot, &QCustomPlot::afterReplot));
-    const long long batchesBefore = parallel.floorReplot()->parallelBatches();
-    const long long workerDrawsBefore = parallel.floorReplot()->workerDraws();
-    QSlider* modelSize = parallel.controlsPanel()->modelSizeSlider()->slider();
-    QSlider* batch = parallel.controlsPanel()->batchSlider()->slider();
-    QVERIFY(serial.controlsPanel()->modelSizeSlider()->slider()->maximum() == modelSize->maximum());
-    const int lo = modelSize->minimum(), hi = modelSize->maximum();
-    struct Step {
-        bool modelSize;
-        int position;
-    };
-    std::vector<Step> steps;
-    for (int i : {1, 5, 9, 13, 16, 11, 3})
-        steps.push_back({true, lo + (hi - lo) * i / 16});
-    for (int i : {2, 7})
-        steps.push_back({false, batch->minimum() + (batch->maximum() - batch->minimum()) * i / 8});
-    bool warned = false;
-    int compared = 0;
-    for (const Step& step : steps) {
-        std::vector<qsizetype> before;
-        for (const auto& spy : replots)
-            before.push_back(spy->count());
-        for (MainWindow* window : {&parallel, &serial}) {
-            ridgeline::views::ValueSlider* control = step.modelSize ? window->controlsPanel()->modelSizeSlider()
-                                                                    : window->controlsPanel()->batchSlider();
-            control->slider()->setSliderPosition(step.position);
-            window->document()->evaluateNow();
-            for (int pass = 0; pass < 3; ++pass)
-                QCoreApplication::processEvents();
-        }
-        qsizetype replotted = 0; // each plot once, on a batch step all but the prefill plot
-        for (size_t i = 0; i < replots.size(); ++i) {
-            QVERIFY2(replots[i]->count() - before[i] <= 1, qPrintable(QStringLiteral("%1 replotted %2 times")
-                                                                        .arg(parallel.plots()[qsizetype(i)]->objectName())
-                                                                        .arg(replots[i]->count() - before[i])));
-            replotted += replots[i]->count() - before[i];
-        }
-        QCOMPARE(replotted, step.modelSize ? 5 : 4);
-        const QList<QCustomPlot*> drawn = parallel.plots();
-        const QList<QCustomPlot*> reference = serial.plots();
-        for (qsizetype i = 0; i < drawn.size(); ++i) {
-            const QImage a = drawn[i]->grab().toImage();
-            const QImage b = reference[i]->grab().toImage();
-            QVERIFY2(!a.isNull() && a == b, qPrintable(QStringLiteral("%1 differs from its serial replot at %2 %3")
-                                                           .arg(drawn[i]->objectName(), step.modelSize ? QStringLiteral("model size") : QStringLiteral("batch"))
-                                                           .arg(step.position)));
-            ++compared;
-        }
-        warned = warned || !parallel.document()->evaluation().capacity.weightsFit;
-    }
-    QVERIFY(warned);
-    QCOMPARE(compared, 5 * int(steps.size()));
-    // Every step drew its plots on two threads (a batch step replots four: the prefill plot skips it).
-    QCOMPARE(parallel.floorReplot()->parallelBatches() - batchesBefore, (long long)steps.size());
-    QVERIFY(parallel.floorReplot()->workerDraws() - workerDrawsBefore >= (long long)steps.size());
-    QCOMPARE(serial.floorReplot()->parallelBatches(), 0LL);
 }
 
 void TestMainWindow::sliderStepsLayOutNothing()

@@ -6,7 +6,6 @@
 #include <QPaintDevice>
 #include <QPolygonF>
 #include <QTextLayout>
-#include <QThread>
 #include <QTransform>
 
 namespace ridgeline::views {
@@ -47,9 +46,6 @@ struct LaidOutText::Layout {
     Qt::LayoutDirection direction = Qt::LeftToRight;
     QRect bounds;    ///< the painter's QFontMetrics::boundingRect(0, 0, 0, 0, flags, text)
     qreal advance = 0; ///< the line's horizontal advance
-    /** The thread that laid it out: the layout holds that thread's font engines, which another thread may not use while
-     *  this one draws with them (views/kit/parallelreplot.h draws plots on two threads), so another lays it out again. */
-    QThread* thread = nullptr;
     std::unique_ptr<QTextLayout> layout;
 };
 
@@ -77,7 +73,7 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
     const int flags = flagsOf(this);
     if (m_layout && m_layout->flags == flags && m_layout->dpiX == device->logicalDpiX()
         && m_layout->dpiY == device->logicalDpiY() && m_layout->direction == painter->layoutDirection()
-        && m_layout->text == text() && m_layout->font == font && m_layout->thread == QThread::currentThread())
+        && m_layout->text == text() && m_layout->font == font)
         return m_layout;
     if (!m_layout)
         m_layout = new Layout;
@@ -88,7 +84,6 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
     l.dpiX = device->logicalDpiX();
     l.dpiY = device->logicalDpiY();
     l.direction = painter->layoutDirection();
-    l.thread = QThread::currentThread();
     l.bounds = painter->fontMetrics().boundingRect(0, 0, 0, 0, flags, l.text);
     // As QPainter::drawText() with a rect lays out a line it does not wrap: left aligned (the rect aligns it), an
     // unbounded width, the first line at the origin; the glyphs kept for every draw.
