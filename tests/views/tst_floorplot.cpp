@@ -1484,7 +1484,7 @@ QTEST_MAIN(TestFloorPlot)
 #include "tst_floorplot.moc"
 
 // The KV share curve is drawn at the current B across the context axis: a context step leaves it as it was, and it is
-// blended from its image instead of stroked (issue 16, fifteenth stop, h16r). One curve in the image: the pixels are
+// blended from its image instead of stroked (issue 16, sixteenth stop, h16r). One curve in the image: the pixels are
 // those of the curve stroked over the plot, bit for bit.
 void TestFloorPlot::kvShareCurveFromAPictureOnContextSteps()
 {

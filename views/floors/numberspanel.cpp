@@ -44,7 +44,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     : QFrame(parent)
 {
     setObjectName(QStringLiteral("numbersPanel"));
-    // No style sheets on the panel or under it (issue 16, fifteenth stop (h16q)): the card is painted (makeCard()), the texts
+    // No style sheets on the panel or under it (issue 16, sixteenth stop (h16q)): the card is painted (makeCard()), the texts
     // coloured and the backgrounds set through palettes, each as the style sheet it replaces drew it.
     makeCard(this);
 

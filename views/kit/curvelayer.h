@@ -45,9 +45,9 @@ protected:
     QByteArray key(double devicePixelRatio) const override;
     /**
      * True while setImageUsed(false), and when @p key differs from the last replot's as that one's differed from the
-     * one before, and the image holds one curve that strokeFillsOnce(): a curve that follows the slider being dragged
+     * one before, and the image holds one curve that holdsOneSingleFillCurve(): a curve that follows the slider being dragged
      * (the KV share curve on a batch step) is stroked in place, without clearing and blending the image on top. For one
-     * such curve the two give the same pixels (see strokeFillsOnce()); the image stays that of the last key it was
+     * such curve the two give the same pixels (see holdsOneSingleFillCurve()); the image stays that of the last key it was
      * drawn for, and is blended again when the key comes back to it.
      */
     bool drawsInPlace(const QByteArray& key) override;
