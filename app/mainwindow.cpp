@@ -135,7 +135,7 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     m_banner->setWordWrap(true);
     m_banner->setTextFormat(Qt::PlainText);
     // Its style sheet is given when it is first shown (showValidity()), not at start-up, where the style-sheet engine
-    // then has none of its rules to parse and match (issue 16, fifteenth stop (h16q) in docs/performance.md).
+    // then has none of its rules to parse and match (issue 16, sixteenth stop (h16q) in docs/performance.md).
     m_banner->setAccessibleName(tr("Scenario error"));
     m_banner->setVisible(false);
 

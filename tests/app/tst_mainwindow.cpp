@@ -957,7 +957,7 @@ void TestMainWindow::hiddenTabsAreBuiltOnFirstShow()
 
 void TestMainWindow::firstFrameHasNoStyleSheet()
 {
-    // Issue 16, fifteenth stop (h16q): up to its first painted frame no widget of the window has a style sheet of its own but
+    // Issue 16, sixteenth stop (h16q): up to its first painted frame no widget of the window has a style sheet of its own but
     // the tab widget (its pane rule, left for now: docs/performance.md); the cards are painted and the texts coloured
     // through palettes, so the style-sheet engine parses, matches and draws none of theirs.
     MainWindow window(model::defaultScenario());
