@@ -461,6 +461,10 @@ int main(int argc, char** argv)
     int pinned = 0;         // --pinned N: scenarios pinned before the sweep (0 to 6)
     bool planTab = false;   // --plan-tab: the Plan tab shown, each step timed to its new frontier painted (issue 14)
     bool startupOnly = false; // --startup-only: print the start-up line and exit (perf stat of start-up alone, issue 16)
+    // --dump-steps (issue 16, h16u): under callgrind, one dump per timed step ("step <slider> <position> <value>") instead of
+    // one per slider, to find the steps that cost more than their slider's median; each dump holds the wait before the
+    // step (next to no instructions), the step and its settle. A step that showed nothing is dumped too ("... unchanged").
+    bool dumpSteps = false;
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
@@ -481,9 +485,11 @@ int main(int argc, char** argv)
             planTab = true;
         else if (args[i] == QLatin1String("--startup-only"))
             startupOnly = true;
+        else if (args[i] == QLatin1String("--dump-steps"))
+            dumpSteps = true;
         else {
             std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--slider NAME]... [--load N] [--pinned N] "
-                                 "[--plan-tab] [--sweep-only] [--startup-only] [--json FILE]\n");
+                                 "[--plan-tab] [--sweep-only] [--startup-only] [--dump-steps] [--json FILE]\n");
             return 2;
         }
     }
@@ -635,6 +641,12 @@ int main(int argc, char** argv)
             refreshedNs = -1;
             planFramesAtResult = -1;
             const double cpuBefore = processCpuSeconds();
+            long faultsBefore = 0;
+            if (debugSteps) {
+                rusage usage{};
+                getrusage(RUSAGE_SELF, &usage);
+                faultsBefore = usage.ru_minflt;
+            }
             std::optional<double> painted = settle(window.document(), watch, clock, start, planBusy);
             // --plan-tab: a step whose value left the scenario as it was searched nothing (no resultShown); whatever
             // painted in it (a deferred table, say) is not a frontier: counted with the unchanged positions, not timed.
@@ -644,17 +656,32 @@ int main(int argc, char** argv)
                 sweepCpuSeconds += processCpuSeconds() - cpuBefore;
                 ++sweepSteps;
                 ms.push_back(*painted);
-                if (debugSteps)
-                    std::fprintf(stderr, "%s %d %.2f ms %lld paints refreshed %.2f first paint %.2f; %s\n", qPrintable(name), position,
-                                 *painted, watch.paints - paintsBefore, (refreshedNs - start) / 1e6, (watch.firstPaintNs - start) / 1e6,
-                                 qPrintable(layoutWatch.summary()));
+                if (debugSteps) {
+                    // CPU and minor page faults of the step (issue 16, h16u): what a wall-clock tail that callgrind's
+                    // instruction counts do not show spent (the kernel's page faults, the CPU taken by other processes).
+                    rusage usage{};
+                    getrusage(RUSAGE_SELF, &usage);
+                    std::fprintf(stderr, "%s %d %.2f ms %lld paints refreshed %.2f first paint %.2f; cpu %.2f ms, %ld page faults; %s\n",
+                                 qPrintable(name), position, *painted, watch.paints - paintsBefore, (refreshedNs - start) / 1e6,
+                                 (watch.firstPaintNs - start) / 1e6, (processCpuSeconds() - cpuBefore) * 1e3,
+                                 usage.ru_minflt - faultsBefore, qPrintable(layoutWatch.summary()));
+                }
                 if (qEnvironmentVariableIsSet("RL_DEBUG_HINTS"))
                     std::fprintf(stderr, "  hints changed: %s\n", qPrintable(layoutWatch.hintChanges(&window)));
             } else {
                 ++unchanged;
             }
+            if (dumpSteps) {
+                const QByteArray dumpName = QStringLiteral("step %1 %2 %3%4")
+                                                .arg(name)
+                                                .arg(position)
+                                                .arg(control->value(), 0, 'g', 6)
+                                                .arg(painted ? QString() : QStringLiteral(" unchanged"))
+                                                .toUtf8();
+                RL_CALLGRIND_DUMP(dumpName.constData());
+            }
         }
-        {
+        if (!dumpSteps) {
             const QByteArray dumpName = QStringLiteral("slider %1 %2 steps").arg(name).arg(ms.size() + unchanged).toUtf8();
             RL_CALLGRIND_DUMP(dumpName.constData());
         }

@@ -791,7 +791,13 @@ QWidget* ControlsPanel::buildHardwareGroup()
     form->addRow(tr("GPUs (tensor parallel)"), m_gpus);
     form->addRow(tr("Link bandwidth"), m_linkBandwidth);
     form->addRow(tr("Link latency"), m_linkLatency);
-    form->addRow(m_computeDtype);
+    // In a box of its own: the line names the peak in use ("matmuls in bf16: 989.5 TFLOP/s"), so its text changes on
+    // every step of the peak-flops slider, and QLabel::setText() then laid the Hardware group and the controls panel out
+    // again (every step of a peak-flops sweep; issue 16, h16u in docs/performance.md). The box stops the request and
+    // asks its layout again only when the text needs another number of lines at its width.
+    auto* computeDtypeBox = new LabelBox(m_computeDtype, false);
+    computeDtypeBox->setObjectName(QStringLiteral("computeDtypeBox"));
+    form->addRow(computeDtypeBox);
     layout->addLayout(form);
     bind({.control = m_peakFp8, .key = "hardware.peak_flops_fp8", .scale = kTera, .mark = KeyBinding::Mark::HardwareName});
     bind({.control = m_peakInt8, .key = "hardware.peak_ops_int8", .scale = kTera, .mark = KeyBinding::Mark::HardwareName});
