@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPointer>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -115,6 +116,7 @@ private slots:
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
     void numbersRewrapRepaintsNoRowAbove();
     void sliderStepsLayOutNothing();
+    void peakFlopsSweepLeavesTheControlsAsAFreshWindow();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void comparisonBuiltInPresentationLooksAsOneBuiltBefore();
     void economicsFollowThePriceBox();
@@ -772,7 +774,9 @@ void TestMainWindow::sliderStepsLayOutNothing()
     // The batch, context, KV-heads and model-size sliders go up and down twice over the same positions: the first run
     // may grow a value (a size change), the second shows only values already shown and must lay nothing out. h16m: the
     // model-size slider too, over sizes where the note under it ("H_kv 8 does not divide H ...") appears and goes and
-    // where the weights stop fitting (the note and the warning each laid out the controls or the floors tab).
+    // where the weights stop fitting (the note and the warning each laid out the controls or the floors tab). h16u: the
+    // peak-flops and bandwidth sliders too; the line under the hardware's figures ("matmuls in bf16: 989.5 TFLOP/s")
+    // changes its text on every peak-flops step and laid out the Hardware group and the controls panel each time.
     struct LayoutCounter final : QObject {
         QWidget* window = nullptr;
         QStringList activated;
@@ -804,8 +808,12 @@ void TestMainWindow::sliderStepsLayOutNothing()
     auto* note = window.findChild<QLabel*>(QStringLiteral("modelSizeNoteLabel"));
     QVERIFY(note);
     bool noted = false, warned = false;
+    auto* computeDtype = window.findChild<QLabel*>(QStringLiteral("computeDtypeLabel"));
+    QVERIFY(computeDtype);
+    QSet<QString> computeDtypeTexts;
     for (ridgeline::views::ValueSlider* control :
-         {controls->batchSlider(), controls->contextSlider(), controls->kvHeadsSlider(), controls->modelSizeSlider()}) {
+         {controls->batchSlider(), controls->contextSlider(), controls->kvHeadsSlider(), controls->modelSizeSlider(),
+          controls->peakFlopsSlider(), controls->bandwidthSlider()}) {
         QSlider* slider = control->slider();
         const int lo = slider->minimum(), hi = slider->maximum();
         const int steps = std::min(6, hi - lo);
@@ -838,6 +846,8 @@ void TestMainWindow::sliderStepsLayOutNothing()
                 // On a machine so busy that 600 ms passed since the last step, the numbers gave their heights back (a
                 // paused drag) and may grow again: that step is not counted.
                 const bool paused = sinceLastStep.restart() > 500;
+                if (control == controls->peakFlopsSlider())
+                    computeDtypeTexts.insert(computeDtype->text());
                 if (control == controls->modelSizeSlider()) {
                     noted = noted || note->text().contains(QStringLiteral("does not divide"));
                     warned = warned || !document->evaluation().capacity.weightsFit;
@@ -853,6 +863,50 @@ void TestMainWindow::sliderStepsLayOutNothing()
     qApp->removeEventFilter(&counter);
     QCOMPARE(kvUnit->sizeHint(), kvUnitHint);
     QVERIFY(noted && warned); // the model-size sweep reached the note and the warning
+    QVERIFY(computeDtypeTexts.size() > 2); // the peak-flops sweep changed the compute-dtype line
+}
+
+void TestMainWindow::peakFlopsSweepLeavesTheControlsAsAFreshWindow()
+{
+    // Issue 16, h16u: the compute-dtype line ("matmuls in bf16: 989.5 TFLOP/s") sits in a LabelBox, which asks its
+    // layout again only when the text needs another number of lines. After a peak-flops sweep the controls must still be
+    // drawn as a window that opened on the sweep's last scenario draws them (the line's geometry not left behind).
+    MainWindow swept(model::defaultScenario());
+    swept.resize(1600, 1000);
+    swept.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&swept));
+    QSlider* slider = swept.controlsPanel()->peakFlopsSlider()->slider();
+    const int lo = slider->minimum(), hi = slider->maximum();
+    for (const int position : {hi, lo, lo + (hi - lo) / 3, lo + 1}) {
+        slider->setSliderPosition(position);
+        swept.document()->evaluateNow();
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+    }
+    MainWindow fresh(swept.document()->scenario());
+    fresh.resize(1600, 1000);
+    fresh.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::processEvents();
+    const QString text = swept.findChild<QLabel*>(QStringLiteral("computeDtypeLabel"))->text();
+    QCOMPARE(fresh.findChild<QLabel*>(QStringLiteral("computeDtypeLabel"))->text(), text);
+    QVERIFY(!text.contains(QStringLiteral("989"))); // the sweep moved the peak away from the start
+    // Every widget of the controls where the fresh window has it (the pictures differ only by the window's active
+    // state: the slider ticks of the active window are drawn in the highlight colour), and the line drawn the same.
+    const QList<QWidget*> sweptWidgets = swept.controlsPanel()->findChildren<QWidget*>();
+    const QList<QWidget*> freshWidgets = fresh.controlsPanel()->findChildren<QWidget*>();
+    QCOMPARE(sweptWidgets.size(), freshWidgets.size());
+    for (qsizetype i = 0; i < sweptWidgets.size(); ++i) {
+        QCOMPARE(sweptWidgets[i]->objectName(), freshWidgets[i]->objectName());
+        QVERIFY2(sweptWidgets[i]->geometry() == freshWidgets[i]->geometry() && sweptWidgets[i]->isVisible() == freshWidgets[i]->isVisible(),
+                 qPrintable(QStringLiteral("%1 (%2) is not where the fresh window has it")
+                                .arg(sweptWidgets[i]->objectName(), QString::fromLatin1(sweptWidgets[i]->metaObject()->className()))));
+    }
+    auto* sweptLine = swept.findChild<QWidget*>(QStringLiteral("computeDtypeBox"));
+    auto* freshLine = fresh.findChild<QWidget*>(QStringLiteral("computeDtypeBox"));
+    QVERIFY(sweptLine && freshLine);
+    QCOMPARE(sweptLine->grab().toImage(), freshLine->grab().toImage());
 }
 
 void TestMainWindow::hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison()
