@@ -53,6 +53,7 @@ using namespace ridgeline::model;
 
 namespace {
 
+bool g_ttftSingleOnly = false; // --ttft-single-only: BenchmarkFitOptions::fitTtftSingleRequestsOnly in every fit
 bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
 std::string g_only;        // --only in-sample|concurrency|prompt: that column alone (floor and planning always), the others "-"
 
@@ -293,6 +294,8 @@ int main(int argc, char** argv)
             fo.fitTokenGate = true;
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
             fo.fitPrefillLimit = true;
+        else if (std::strcmp(argv[arg], "--ttft-single-only") == 0)
+            g_ttftSingleOnly = true;
         else if (std::strcmp(argv[arg], "--no-frontend") == 0)
             fo.fitFrontend = false;
         else if (std::strcmp(argv[arg], "--only") == 0 && argc > arg + 1)
@@ -331,6 +334,7 @@ int main(int argc, char** argv)
             names << f.chopped(int(std::strlen(".scenario.json")));
 
     fo.engine = engine;
+    fo.fitTtftSingleRequestsOnly = g_ttftSingleOnly;
 
     // Priors from another measured set, fitted in-sample with the same options (and no priors).
     std::vector<ParameterPrior> priors;

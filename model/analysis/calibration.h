@@ -93,6 +93,9 @@ struct BenchmarkFitOptions {
     long long measuredRequests = 32;  ///< steady-state requests per point during the fit (the final errors use engine's)
     int maxIterations = 25;           ///< Levenberg-Marquardt iterations (each costs 1 + fitted parameters predictions)
     bool fitItl = true, fitTtft = true; ///< which latencies enter the residuals
+    /// Only single requests' TTFT (concurrency 1, closed loop, or a static batch of 1) enter the residuals: a lone prefill
+    /// with no queue, so that the prefill parameters are priced by it alone (experiment, off by default; docs/cost-model.md, h13ac)
+    bool fitTtftSingleRequestsOnly = false;
     /** Also fit the engine's token budget (serving.max_num_tokens, TensorRT-LLM max_num_tokens) when its value is not
      *  known: a discrete search over the powers of two from minTokenBudget to maxTokenBudget, the continuous fit
      *  redone at the best (docs/cost-model.md). Off: the scenario's value, else engine.tokenBudget (8,192). */
