@@ -19,6 +19,9 @@
 // where a fit's TTFT points are under in-flight load. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
+// --ttft-single-only prices the prefill on single requests' TTFT alone in every fit whose points hold them at two or more
+// prompt lengths, leaving the in-flight TTFT under load out of its residuals (BenchmarkFitOptions::fitTtftSingleRequestsOnly;
+// every TTFT point is still scored).
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
 // (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise. --no-frontend keeps the serial
 // front end (efficiency.frontend_serial_ms) at 0 in every fit: the table as it was before that term, for comparison.

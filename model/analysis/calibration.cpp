@@ -507,11 +507,6 @@ struct FitParameter {
 
 constexpr int kParameters = 12;
 
-/// The prefill attention MFU is fitted only where attention is at least this share of the longest TTFT prompt's prefill
-/// time at one MFU (prefillAttentionShare()): below it the attention term moves a TTFT by less than the 10 % by which the
-/// other rules call two contexts or prompt lengths distinct (docs/cost-model.md, h13ac).
-constexpr double kAttentionShareToFit = 0.10;
-
 /** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
  *  TTFT overhead ms, eta_kv1, prefill attention MFU, serial front end ms, admission gate us per token) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
@@ -604,26 +599,6 @@ double loneSequenceStart(const Scenario& scenario, const std::vector<BenchmarkPo
     return std::clamp(terms.kvPerLayerTokenPerGpu / (terms.bandwidth * slope), 0.01, 1.0);
 }
 
-/**
- * The attention share of the prefill time of the longest prompt among the TTFT points @p rows of @p points, with attention
- * and GEMMs at one MFU: t_attn / (t_attn + t_gemm), t_attn = F_attn(P) / F_peak(attention dtype), t_gemm = 2 N_active P /
- * F_peak(weights' dtype) (CostTerms::prefillAttentionFlop and prefillLinearFlop, the scenario's full-matrix or causal
- * count). Dimensionless in [0, 1); 0 without TTFT points. It is what the prefill attention MFU can move a TTFT by, relative
- * to the prefill, at equal efficiencies (calibrateBenchmark(): fitted only from kAttentionShareToFit on).
- */
-double prefillAttentionShare(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const std::vector<int>& rows)
-{
-    double longest = 0;
-    for (const int i : rows)
-        longest = std::max(longest, points[size_t(i)].inputTokens);
-    const CostTerms t = costTerms(scenario);
-    if (!(longest > 0) || !(t.attentionPeakFlops > 0) || !(t.peakFlops > 0))
-        return 0;
-    const double attention = t.prefillAttentionFlop(longest) / t.attentionPeakFlops;
-    const double gemm = t.prefillLinearFlop(longest) / t.peakFlops;
-    return attention + gemm > 0 ? attention / (attention + gemm) : 0;
-}
-
 } // namespace
 
 std::string calibrateBenchmark(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const BenchmarkFitOptions& options,
@@ -633,6 +608,26 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         return "no benchmark points to fit";
     BenchmarkOptions fitEngine = options.engine;
     fitEngine.measuredRequests = std::max<long long>(1, options.measuredRequests);
+
+    // Single requests in flight (closed loop at concurrency 1): their TTFT is t_req + one prefill step, with no queue.
+    auto singleRequest = [&](const BenchmarkPoint& p) {
+        return p.load == BenchmarkLoad::Concurrency && std::llround(p.concurrency) == 1;
+    };
+    auto hasTtft = [&](const BenchmarkPoint& p) {
+        for (const BenchmarkStatistic st : {BenchmarkStatistic::Mean, BenchmarkStatistic::Median, BenchmarkStatistic::P90,
+                                            BenchmarkStatistic::P95, BenchmarkStatistic::P99})
+            if (p.latency(BenchmarkMetric::Ttft, st).has_value())
+                return true;
+        return false;
+    };
+    // fitTtftSingleRequestsOnly: where single requests give TTFT at two or more prompt lengths (10 % apart), they alone
+    // price the prefill and the in-flight TTFT under load stays out of the residuals (its queue is the simulated clients',
+    // lockstep or random, not the measured ones'; docs/cost-model.md, h13ac). Static batches (one step each) stay in.
+    std::set<long long> singleLengths;
+    for (const BenchmarkPoint& p : points)
+        if (singleRequest(p) && hasTtft(p))
+            singleLengths.insert(std::llround(std::log(std::max(1.0, p.inputTokens)) / std::log(1.1)));
+    const bool singleTtftOnly = options.fitTtftSingleRequestsOnly && options.fitTtft && singleLengths.size() >= 2;
 
     // Which residual each point gives (fixed for the whole fit, so that the residual vector keeps its shape).
     std::vector<int> itlRows, ttftRows;
@@ -648,7 +643,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             ttft = ttft || points[i].latency(BenchmarkMetric::Ttft, st).has_value();
         if (itl && options.fitItl)
             itlRows.push_back(int(i));
-        if (ttft && options.fitTtftSingleRequestsOnly && (std::llround(points[i].concurrency) != 1 || points[i].load == BenchmarkLoad::RequestRate))
+        if (singleTtftOnly && points[i].load != BenchmarkLoad::StaticBatch && !singleRequest(points[i]))
             ttft = false;
         if (ttft && options.fitTtft)
             ttftRows.push_back(int(i));
@@ -692,6 +687,9 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     };
 
     BenchmarkFitResult r;
+    if (singleTtftOnly)
+        r.notes.push_back("single requests' TTFT at " + std::to_string(singleLengths.size())
+                          + " prompt lengths price the prefill: the TTFT under in-flight load is left out of the fit");
     {
         const Residuals before = score(scenario, options.engine);
         if (!before.ok) {
@@ -777,21 +775,13 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             unidentified[9] = true;
             r.notes.push_back("TTFT at fewer than two prompt lengths: the prefill attention MFU is not fitted (kept at the scenario's "
                               "value; 0 means the same as MFU prefill)");
-        } else if (const double share = prefillAttentionShare(scenario, points, ttftRows); share < kAttentionShareToFit) {
-            // Two lengths are not enough when the longest prompt's attention is a small part of its prefill: the attention
-            // term then moves no TTFT point by more than the 10 % the rules above call distinct, and a fit that frees it
-            // uses it as a spare per-token cost that grows as P^2, which extrapolates to longer prompts by that square.
-            // Measured (docs/cost-model.md, h13ac): the NIM 1.8 70B half fitted on ISL 500 and 5,000 (attention 8.5 % of
-            // the 5,000-token prefill at equal MFU) put MFU_attn at 0.086 +- 0.022 with MFU prefill at its bound 1, i.e.
-            // the single requests' linear cost (79.8 us per prompt token between 500 and 5,000) carried by attention,
-            // and predicted the 20,000-token prefill at 3.9 s against 1.83 s measured; with TensorRT-LLM's in-flight
-            // batching every decoding request sits through the context steps of the prompts admitted beside it, so
-            // the 20,000 / 2,000 plateau's ITL came out 44 % high. Decided from the points and the model's shape alone.
+        } else if (singleTtftOnly && promptLengths.size() < 3) {
+            // Single requests alone: TTFT(P) = t_req + t_oh + GEMMs (linear in P) + attention (P^2), an intercept, a slope
+            // and a curvature; t_oh comes from the ITL, so with t_req free the curvature needs a third length.
             params[9].free = false;
             unidentified[9] = true;
-            r.notes.push_back("the longest TTFT prompt's attention is " + messageNumber(100.0 * share)
-                              + " % of its prefill time (at one MFU; under 10 %): the prefill attention MFU is not fitted (kept at "
-                                "the scenario's value; 0 means the same as MFU prefill)");
+            r.notes.push_back("single-request TTFT at two prompt lengths: t_req and MFU prefill take them; the prefill attention MFU "
+                              "is not fitted (kept at the scenario's value; 0 means the same as MFU prefill)");
         }
     }
     std::set<long long> loadedLengths; // prompt lengths (10 % apart) of the in-flight (not static) TTFT points

@@ -1086,6 +1086,52 @@ private slots:
         QCOMPARE(staticFit.calibrated.efficiency.ttftOverheadSeconds, 0.0);
     }
 
+    void calibrationPricesThePrefillOnSingleRequestsWhenAsked()
+    {
+        // BenchmarkFitOptions::fitTtftSingleRequestsOnly (docs/cost-model.md, h13ac): single requests at two prompt lengths
+        // give TTFT = t_req + one prefill step; the loaded points' TTFT carries a queue the simulated clients need not
+        // reproduce. Here the loaded TTFT is measured at 0.4 x what the truth's own simulation gives (clients less in step
+        // than the simulated ones): fitted with it, the prefill comes out too fast; priced on the single requests alone,
+        // MFU prefill is the truth's 0.5.
+        Scenario truth = planning();
+        truth.efficiency.mfuPrefill = 0.5;
+        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 8;
+        fo.maxIterations = 12;
+        std::vector<BenchmarkPoint> points;
+        for (double isl : {500.0, 4000.0})
+            for (double c : {1.0, 8.0}) {
+                BenchmarkPoint p = closedLoop(c, isl, 16);
+                p.latencies.clear();
+                const BenchmarkPrediction r = predict(truth, p, fo.engine);
+                p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
+                p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3 * (c > 1 ? 0.4 : 1.0)});
+                points.push_back(p);
+            }
+        BenchmarkFitResult all, single;
+        QCOMPARE(calibrateBenchmark(planning(), points, fo, all), std::string());
+        fo.fitTtftSingleRequestsOnly = true;
+        QCOMPARE(calibrateBenchmark(planning(), points, fo, single), std::string());
+        QVERIFY2(std::abs(single.mfuPrefill.value - 0.5) < 0.05, qPrintable(QString::number(single.mfuPrefill.value)));
+        QVERIFY2(std::abs(all.mfuPrefill.value - 0.5) > 0.1, qPrintable(QString::number(all.mfuPrefill.value)));
+        bool said = false;
+        for (const std::string& n : single.notes)
+            said = said || n.find("left out of the fit") != std::string::npos;
+        QVERIFY(said);
+        // Two lengths priced by single requests: t_req and MFU prefill take them, the attention MFU is not fitted.
+        QVERIFY(!single.mfuPrefillAttention.fitted);
+        // Without single requests at two lengths (a concurrency half without concurrency 1) every TTFT point stays in.
+        std::vector<BenchmarkPoint> loaded = {points[1], points[3]};
+        BenchmarkFitResult a, b;
+        fo.maxIterations = 3;
+        QCOMPARE(calibrateBenchmark(planning(), loaded, fo, a), std::string());
+        fo.fitTtftSingleRequestsOnly = false;
+        QCOMPARE(calibrateBenchmark(planning(), loaded, fo, b), std::string());
+        QCOMPARE(a.mfuPrefill.value, b.mfuPrefill.value);
+        QCOMPARE(a.ttftMapeAfter, b.ttftMapeAfter);
+    }
+
     void calibrationPriorPullsOnlyAnUnidentifiedParameter()
     {
         // Single requests of one prompt length (the truth's per-request TTFT overhead 5 ms): TTFT = overhead + prefill, so
