@@ -1051,7 +1051,17 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 at.serving.*field = v;
                 const Residuals res = evaluate(at, x);
                 ++r.evaluations;
-                const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
+                double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
+                if (singleTtftOnly && res.ok) { // h13ah trial: the engine settings scored on every fitted point's TTFT too
+                    const std::vector<PointPrediction> all = predictBenchmarks(withParameters(at, x), points, fitEngine);
+                    for (size_t i = 0; i < points.size(); ++i) {
+                        if (singleRequest(points[i]) || !hasTtft(points[i]))
+                            continue;
+                        const auto t = all[i].error.empty() ? compareTtft(points[i], all[i].prediction) : std::nullopt;
+                        c += t && t->predictedMs > 0 ? std::pow(t->predictedMs / t->measuredMs - 1.0, 2)
+                                                     : std::numeric_limits<double>::infinity();
+                    }
+                }
                 costs.emplace_back(v, c);
                 if (best < 0 || c < bestCost) {
                     best = v;
