@@ -601,6 +601,17 @@ double loneSequenceStart(const Scenario& scenario, const std::vector<BenchmarkPo
 
 } // namespace
 
+std::vector<int> prefillLimitCandidates(int maxLimit)
+{
+    std::vector<int> limits{0}; // 0: no limit
+    for (long long k = 1; k <= std::max(1, maxLimit); k *= 2) {
+        limits.push_back(int(k));
+        if (k >= 2 && k + k / 2 <= maxLimit) // 3, 6, 12, ...: between two powers of two
+            limits.push_back(int(k + k / 2));
+    }
+    return limits;
+}
+
 std::string calibrateBenchmark(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const BenchmarkFitOptions& options,
                                BenchmarkFitResult& out)
 {
@@ -1037,9 +1048,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         for (long long b = 1; b <= std::max(1, options.maxTokenBudget); b *= 2)
             if (b >= options.minTokenBudget)
                 candidates.push_back(int(b));
-        std::vector<int> limits{0}; // 0: no limit
-        for (long long k = 1; k <= std::max(1, options.maxPrefillLimit); k *= 2)
-            limits.push_back(int(k));
+        const std::vector<int> limits = prefillLimitCandidates(options.maxPrefillLimit);
         int budget = 0;
         int limit = base.serving.maxPrefillsPerStep;
         auto search = [&](const std::vector<int>& values, int Serving::*field, std::vector<std::pair<int, double>>& costs) {
@@ -1052,7 +1061,10 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 const Residuals res = evaluate(at, x);
                 ++r.evaluations;
                 double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
-                if (singleTtftOnly && res.ok) { // h13ah trial: the engine settings scored on every fitted point's TTFT too
+                if (singleTtftOnly && res.ok) {
+                    // The single requests alone price the prefill; the engine settings (budget, prompt limit) are what
+                    // the loaded TTFT measures, so their candidates are scored on every fitted point's TTFT too, at the
+                    // continuous values priced without it (docs/cost-model.md, h13ah and h13aj).
                     const std::vector<PointPrediction> all = predictBenchmarks(withParameters(at, x), points, fitEngine);
                     for (size_t i = 0; i < points.size(); ++i) {
                         if (singleRequest(points[i]) || !hasTtft(points[i]))
