@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -19,6 +19,9 @@
 // where a fit's TTFT points are under in-flight load. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
+// --ttft-single-only prices the prefill on single requests' TTFT alone in every fit whose points hold them at two or more
+// prompt lengths, leaving the in-flight TTFT under load out of its residuals (BenchmarkFitOptions::fitTtftSingleRequestsOnly;
+// every TTFT point is still scored, and the searches of the token budget and the prompt limit score the loaded TTFT too; h13aj).
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
 // (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise. --no-frontend keeps the serial
 // front end (efficiency.frontend_serial_ms) at 0 in every fit: the table as it was before that term, for comparison.
@@ -53,6 +56,7 @@ using namespace ridgeline::model;
 
 namespace {
 
+bool g_ttftSingleOnly = false; // --ttft-single-only: BenchmarkFitOptions::fitTtftSingleRequestsOnly in every fit
 bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
 std::string g_only;        // --only in-sample|concurrency|prompt: that column alone (floor and planning always), the others "-"
 
@@ -293,6 +297,8 @@ int main(int argc, char** argv)
             fo.fitTokenGate = true;
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
             fo.fitPrefillLimit = true;
+        else if (std::strcmp(argv[arg], "--ttft-single-only") == 0)
+            g_ttftSingleOnly = true;
         else if (std::strcmp(argv[arg], "--no-frontend") == 0)
             fo.fitFrontend = false;
         else if (std::strcmp(argv[arg], "--only") == 0 && argc > arg + 1)
@@ -318,7 +324,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
         return 2;
     }
@@ -331,6 +337,7 @@ int main(int argc, char** argv)
             names << f.chopped(int(std::strlen(".scenario.json")));
 
     fo.engine = engine;
+    fo.fitTtftSingleRequestsOnly = g_ttftSingleOnly;
 
     // Priors from another measured set, fitted in-sample with the same options (and no priors).
     std::vector<ParameterPrior> priors;

@@ -601,6 +601,17 @@ double loneSequenceStart(const Scenario& scenario, const std::vector<BenchmarkPo
 
 } // namespace
 
+std::vector<int> prefillLimitCandidates(int maxLimit)
+{
+    std::vector<int> limits{0}; // 0: no limit
+    for (long long k = 1; k <= std::max(1, maxLimit); k *= 2) {
+        limits.push_back(int(k));
+        if (k >= 2 && k + k / 2 <= maxLimit) // 3, 6, 12, ...: between two powers of two
+            limits.push_back(int(k + k / 2));
+    }
+    return limits;
+}
+
 std::string calibrateBenchmark(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const BenchmarkFitOptions& options,
                                BenchmarkFitResult& out)
 {
@@ -608,6 +619,26 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         return "no benchmark points to fit";
     BenchmarkOptions fitEngine = options.engine;
     fitEngine.measuredRequests = std::max<long long>(1, options.measuredRequests);
+
+    // Single requests in flight (closed loop at concurrency 1): their TTFT is t_req + one prefill step, with no queue.
+    auto singleRequest = [&](const BenchmarkPoint& p) {
+        return p.load == BenchmarkLoad::Concurrency && std::llround(p.concurrency) == 1;
+    };
+    auto hasTtft = [&](const BenchmarkPoint& p) {
+        for (const BenchmarkStatistic st : {BenchmarkStatistic::Mean, BenchmarkStatistic::Median, BenchmarkStatistic::P90,
+                                            BenchmarkStatistic::P95, BenchmarkStatistic::P99})
+            if (p.latency(BenchmarkMetric::Ttft, st).has_value())
+                return true;
+        return false;
+    };
+    // fitTtftSingleRequestsOnly: where single requests give TTFT at two or more prompt lengths (10 % apart), they alone
+    // price the prefill and the in-flight TTFT under load stays out of the residuals (its queue is the simulated clients',
+    // lockstep or random, not the measured ones'; docs/cost-model.md, h13ac). Static batches (one step each) stay in.
+    std::set<long long> singleLengths;
+    for (const BenchmarkPoint& p : points)
+        if (singleRequest(p) && hasTtft(p))
+            singleLengths.insert(std::llround(std::log(std::max(1.0, p.inputTokens)) / std::log(1.1)));
+    const bool singleTtftOnly = options.fitTtftSingleRequestsOnly && options.fitTtft && singleLengths.size() >= 2;
 
     // Which residual each point gives (fixed for the whole fit, so that the residual vector keeps its shape).
     std::vector<int> itlRows, ttftRows;
@@ -623,6 +654,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             ttft = ttft || points[i].latency(BenchmarkMetric::Ttft, st).has_value();
         if (itl && options.fitItl)
             itlRows.push_back(int(i));
+        if (singleTtftOnly && points[i].load != BenchmarkLoad::StaticBatch && !singleRequest(points[i]))
+            ttft = false;
         if (ttft && options.fitTtft)
             ttftRows.push_back(int(i));
     }
@@ -665,6 +698,9 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     };
 
     BenchmarkFitResult r;
+    if (singleTtftOnly)
+        r.notes.push_back("single requests' TTFT at " + std::to_string(singleLengths.size())
+                          + " prompt lengths price the prefill: the TTFT under in-flight load is left out of the fit");
     {
         const Residuals before = score(scenario, options.engine);
         if (!before.ok) {
@@ -750,6 +786,13 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             unidentified[9] = true;
             r.notes.push_back("TTFT at fewer than two prompt lengths: the prefill attention MFU is not fitted (kept at the scenario's "
                               "value; 0 means the same as MFU prefill)");
+        } else if (singleTtftOnly && promptLengths.size() < 3) {
+            // Single requests alone: TTFT(P) = t_req + t_oh + GEMMs (linear in P) + attention (P^2), an intercept, a slope
+            // and a curvature; t_oh comes from the ITL, so with t_req free the curvature needs a third length.
+            params[9].free = false;
+            unidentified[9] = true;
+            r.notes.push_back("single-request TTFT at two prompt lengths: t_req and MFU prefill take them; the prefill attention MFU "
+                              "is not fitted (kept at the scenario's value; 0 means the same as MFU prefill)");
         }
     }
     std::set<long long> loadedLengths; // prompt lengths (10 % apart) of the in-flight (not static) TTFT points
@@ -1005,9 +1048,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         for (long long b = 1; b <= std::max(1, options.maxTokenBudget); b *= 2)
             if (b >= options.minTokenBudget)
                 candidates.push_back(int(b));
-        std::vector<int> limits{0}; // 0: no limit
-        for (long long k = 1; k <= std::max(1, options.maxPrefillLimit); k *= 2)
-            limits.push_back(int(k));
+        const std::vector<int> limits = prefillLimitCandidates(options.maxPrefillLimit);
         int budget = 0;
         int limit = base.serving.maxPrefillsPerStep;
         auto search = [&](const std::vector<int>& values, int Serving::*field, std::vector<std::pair<int, double>>& costs) {
@@ -1019,7 +1060,20 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 at.serving.*field = v;
                 const Residuals res = evaluate(at, x);
                 ++r.evaluations;
-                const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
+                double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
+                if (singleTtftOnly && res.ok) {
+                    // The single requests alone price the prefill; the engine settings (budget, prompt limit) are what
+                    // the loaded TTFT measures, so their candidates are scored on every fitted point's TTFT too, at the
+                    // continuous values priced without it (docs/cost-model.md, h13ah and h13aj).
+                    const std::vector<PointPrediction> all = predictBenchmarks(withParameters(at, x), points, fitEngine);
+                    for (size_t i = 0; i < points.size(); ++i) {
+                        if (singleRequest(points[i]) || !hasTtft(points[i]))
+                            continue;
+                        const auto t = all[i].error.empty() ? compareTtft(points[i], all[i].prediction) : std::nullopt;
+                        c += t && t->predictedMs > 0 ? std::pow(t->predictedMs / t->measuredMs - 1.0, 2)
+                                                     : std::numeric_limits<double>::infinity();
+                    }
+                }
                 costs.emplace_back(v, c);
                 if (best < 0 || c < bestCost) {
                     best = v;

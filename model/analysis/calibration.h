@@ -93,6 +93,11 @@ struct BenchmarkFitOptions {
     long long measuredRequests = 32;  ///< steady-state requests per point during the fit (the final errors use engine's)
     int maxIterations = 25;           ///< Levenberg-Marquardt iterations (each costs 1 + fitted parameters predictions)
     bool fitItl = true, fitTtft = true; ///< which latencies enter the residuals
+    /// Only single requests' TTFT (concurrency 1, closed loop; static batches stay in) enter the continuous fit's residuals
+    /// where they hold two or more prompt lengths: a lone prefill with no queue, so that the prefill parameters are priced
+    /// by it alone; the searches of the token budget and the prompt limit then score every fitted point's TTFT, the loaded
+    /// ones too (off by default; measured_accuracy --ttft-single-only; docs/cost-model.md, h13ac, h13ah and h13aj)
+    bool fitTtftSingleRequestsOnly = false;
     /** Also fit the engine's token budget (serving.max_num_tokens, TensorRT-LLM max_num_tokens) when its value is not
      *  known: a discrete search over the powers of two from minTokenBudget to maxTokenBudget, the continuous fit
      *  redone at the best (docs/cost-model.md). Off: the scenario's value, else engine.tokenBudget (8,192). */
@@ -100,8 +105,9 @@ struct BenchmarkFitOptions {
     int minTokenBudget = 2048, maxTokenBudget = 131072; ///< tokens, the search's range (powers of two within it)
     /** Also fit the engine's limit on prompts prefilled per step (serving.max_prefills_per_step) when the in-flight TTFT
      *  points hold two or more prompt lengths (at one length it is the token budget by another name): a discrete search
-     *  over 0 (no limit) and the powers of two up to maxPrefillLimit, alternating with the token budget's search and the
-     *  continuous fit (docs/cost-model.md, "Prefills per step"). Off: the scenario's value (0: no limit). */
+     *  over prefillLimitCandidates(maxPrefillLimit) (0: no limit; 1, 2, 3, 4, 6, 8, 12, ...), alternating with the token
+     *  budget's search and the continuous fit (docs/cost-model.md, "Prefills per step"; 3 and 6 since h13aj). Off: the
+     *  scenario's value (0: no limit). */
     bool fitPrefillLimit = false;
     int maxPrefillLimit = 128; ///< prompts, the search's largest candidate
     /** Also fit the runtime reserve per GPU that the engine keeps out of its KV cache (serving.activation_reserve_bytes:
@@ -182,6 +188,15 @@ struct BenchmarkFitResult {
  */
 std::string priorsFromFit(const BenchmarkFitResult& fit, const std::vector<std::string>& keys, const std::string& source,
                           double sigmaScale, std::vector<ParameterPrior>& out);
+
+/**
+ * The candidates of the prompt limit per step (serving.max_prefills_per_step) that calibrateBenchmark() scores under
+ * BenchmarkFitOptions::fitPrefillLimit: 0 (no limit), then the powers of two and the midpoints 1.5 x 2^k between them up to
+ * @p maxLimit prompts: 0, 1, 2, 3, 4, 6, 8, 12, 16, 24, ... Ascending, no duplicates; {0, 1} when @p maxLimit < 2. The
+ * midpoints are there because the NIM 1.8 70B set is predicted best at 3 prompts per context step, which a powers-of-two
+ * grid does not hold (docs/cost-model.md, h13ah and h13aj); the limit is fitted, not a documented engine setting.
+ */
+std::vector<int> prefillLimitCandidates(int maxLimit);
 
 /**
  * Fits eta_bw, prefill and decode MFU, the fixed step overhead, the per-chunk prefill cost, the KV-read
