@@ -474,7 +474,8 @@ void BenchmarkPredictView::deliver(quint64 generation, const std::vector<model::
     QString status = tr("Predicted %1 in %2 s against %3 on %4 (%5 scheduler, token budget %6, max sequences %7).")
                          .arg(counted(double(m_results.size()), tr("1 point"), tr("%1 points")), format::number(seconds, 2),
                               str(m_predictedScenario.model.name), str(m_predictedScenario.hardware.name),
-                              m_scheduler->itemText(m_scheduler->findData(int(o.scheduler))),
+                              // the scenario's serving.scheduler, when set, is what model::predictBenchmarks ran
+                              m_scheduler->itemText(m_scheduler->findData(int(m_predictedScenario.serving.scheduler.value_or(o.scheduler)))),
                               format::integer(o.tokenBudget), format::integer(o.maxSequences));
     if (failed > 0)
         status += QLatin1Char(' ') + tr("%1 not predicted (the table says why).").arg(counted(failed, tr("1 point"), tr("%1 points")));
