@@ -128,7 +128,10 @@ QString helpText()
                "                         benchmark\" page on FILE (its plots predict_itl, predict_ttft)\n"
                "  --scheduler v1|v0|trtllm  with --predict: vLLM V1 (default; no whole-prompt KV reservation), V0,\n"
                "                         or TensorRT-LLM in-flight batching (whole prompts within the token\n"
-               "                         budget, no chunked context; prompt + output KV reserved at admission)\n"
+               "                         budget, no chunked context; prompt + output KV reserved at admission);\n"
+               "                         also v0-prompt-first: vLLM V0 without chunked prefill (a step of whole\n"
+               "                         prompts first, decodes waiting). The scenario's serving.scheduler\n"
+               "                         replaces it when set\n"
                "  --token-budget N       with --predict: tokens per step shared by decodes and prefill chunks (8192;\n"
                "                         the scenario's serving.max_num_tokens replaces it when set)\n"
                "  --max-sequences N      with --predict: sequences holding a slot (256)\n"
@@ -450,7 +453,7 @@ int parseCommandLine(Options& o, bool noDisplay)
     const QCommandLineOption calibrateOpt(QStringLiteral("calibrate"), QString(), QStringLiteral("DATA"));
     const QCommandLineOption triageOpt(QStringLiteral("triage"), QString(), QStringLiteral("FILE"));
     const QCommandLineOption predictOpt(QStringLiteral("predict"), QString(), QStringLiteral("FILE"));
-    const QCommandLineOption schedulerOpt(QStringLiteral("scheduler"), QString(), QStringLiteral("v1|v0|trtllm"));
+    const QCommandLineOption schedulerOpt(QStringLiteral("scheduler"), QString(), QStringLiteral("v1|v0|v0-prompt-first|trtllm"));
     const QCommandLineOption tokenBudgetOpt(QStringLiteral("token-budget"), QString(), QStringLiteral("N"));
     const QCommandLineOption maxSequencesOpt(QStringLiteral("max-sequences"), QString(), QStringLiteral("N"));
     const QCommandLineOption modelConfigOpt(QStringLiteral("model-config"), QString(), QStringLiteral("FILE"));
@@ -633,11 +636,11 @@ int parseCommandLine(Options& o, bool noDisplay)
     model::BenchmarkOptions& benchmarkOptions = o.benchmarkOptions;
     if (parser.isSet(schedulerOpt)) {
         const QString v = parser.value(schedulerOpt).toLower();
-        if (v != QLatin1String("v1") && v != QLatin1String("v0") && v != QLatin1String("trtllm"))
-            return fail(kExitBadInput, QStringLiteral("--scheduler %1: expected v1, v0 or trtllm").arg(parser.value(schedulerOpt)));
-        benchmarkOptions.scheduler = v == QLatin1String("v1")   ? model::SchedulerVersion::V1
-                                     : v == QLatin1String("v0") ? model::SchedulerVersion::V0
-                                                                : model::SchedulerVersion::TrtllmInflight;
+        const std::optional<model::SchedulerVersion> parsed = model::parseSchedulerName(v.toStdString());
+        if (!parsed)
+            return fail(kExitBadInput,
+                        QStringLiteral("--scheduler %1: expected v1, v0, v0-prompt-first or trtllm").arg(parser.value(schedulerOpt)));
+        benchmarkOptions.scheduler = *parsed;
     }
     for (const auto& [opt, field, max] : {std::tuple{&tokenBudgetOpt, &benchmarkOptions.tokenBudget, 1000000},
                                           std::tuple{&maxSequencesOpt, &benchmarkOptions.maxSequences, 100000}}) {

@@ -72,15 +72,28 @@ QString pct(double fraction)
 QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
 {
     QStringList t;
-    if (o.scheduler == model::SchedulerVersion::TrtllmInflight)
+    const model::SchedulerVersion scheduler = s.serving.scheduler.value_or(o.scheduler); // as model::predictBenchmark takes it
+    const QString fromScenario = s.serving.scheduler ? QStringLiteral(" (serving.scheduler)") : QString();
+    if (scheduler == model::SchedulerVersion::TrtllmInflight)
         t << QStringLiteral("scheduler: TensorRT-LLM in-flight batching (whole prompts, no chunked context, within the token budget; "
-                            "prompt + output KV reserved at admission, GUARANTEED_NO_EVICT)");
+                            "prompt + output KV reserved at admission, GUARANTEED_NO_EVICT)")
+                 + fromScenario;
+    else if (scheduler == model::SchedulerVersion::V0PromptFirst)
+        t << QStringLiteral("scheduler: vLLM V0 without chunked prefill (whole prompts first: a step that admits prompts holds "
+                            "no decodes; whole prompt's KV reserved at admission)")
+                 + fromScenario;
     else
         t << QStringLiteral("scheduler: vLLM %1 (%2)")
-                 .arg(o.scheduler == model::SchedulerVersion::V1 ? QStringLiteral("V1") : QStringLiteral("V0"),
-                      o.scheduler == model::SchedulerVersion::V1 ? QStringLiteral("no whole-prompt KV reservation at admission")
-                                                                 : QStringLiteral("whole prompt's KV reserved at admission"));
-    if (s.serving.maxNumTokens > 0) // the scenario's (calibrated or known) value replaces the option's
+                 .arg(scheduler == model::SchedulerVersion::V1 ? QStringLiteral("V1") : QStringLiteral("V0"),
+                      scheduler == model::SchedulerVersion::V1 ? QStringLiteral("no whole-prompt KV reservation at admission")
+                                                               : QStringLiteral("whole prompt's KV reserved at admission"))
+                 + fromScenario;
+    if (scheduler == model::SchedulerVersion::V0PromptFirst)
+        t << QStringLiteral("prompt steps of whole prompts up to %1 tokens%2 (max_num_batched_tokens), decodes waiting; "
+                            "otherwise a step decodes every running sequence")
+                 .arg(s.serving.maxNumTokens > 0 ? s.serving.maxNumTokens : o.tokenBudget)
+                 .arg(s.serving.maxNumTokens > 0 ? QStringLiteral(" (serving.max_num_tokens)") : QString());
+    else if (s.serving.maxNumTokens > 0) // the scenario's (calibrated or known) value replaces the option's
         t << QStringLiteral("one token budget of %1 per step (serving.max_num_tokens) shared by decodes and prefill chunks (mixed steps); "
                             "chunks attend to their cached prefix")
                  .arg(s.serving.maxNumTokens);

@@ -9,7 +9,7 @@
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
 // Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
-//   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]   (default: vLLM V1; every
+//   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
 // prefilled per step (serving.max_prefills_per_step, BenchmarkFitOptions::fitPrefillLimit) the same way, where a fit's
@@ -23,7 +23,9 @@
 // prompt lengths, leaving the in-flight TTFT under load out of its residuals (BenchmarkFitOptions::fitTtftSingleRequestsOnly;
 // every TTFT point is still scored, and the searches of the token budget and the prompt limit score the loaded TTFT too; h13aj).
 // --scheduler trtllm predicts (and calibrates) with TensorRT-LLM's in-flight batching without chunked context
-// (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise. --no-frontend keeps the serial
+// (SchedulerVersion::TrtllmInflight, docs/cost-model.md), the same table and fits otherwise; --scheduler v0-prompt-first
+// with vLLM V0 without chunked prefill (SchedulerVersion::V0PromptFirst). A set whose scenario sets serving.scheduler is
+// predicted with that scheduler whatever --scheduler says (its fits' line names it). --no-frontend keeps the serial
 // front end (efficiency.frontend_serial_ms) at 0 in every fit: the table as it was before that term, for comparison.
 // --prior-from DIR/NAME fits the measured set NAME (NAME.csv, NAME.scenario.json) in-sample first and takes Gaussian priors
 // from it (mu = its fitted value, sigma = its standard error x --prior-sigma-scale, default 1) on the parameters of
@@ -311,21 +313,17 @@ int main(int argc, char** argv)
             break;
     if (argc > arg + 1 && std::strcmp(argv[arg], "--scheduler") == 0) {
         const std::string v = argv[arg + 1];
-        if (v == "v1")
-            engine.scheduler = SchedulerVersion::V1;
-        else if (v == "v0")
-            engine.scheduler = SchedulerVersion::V0;
-        else if (v == "trtllm")
-            engine.scheduler = SchedulerVersion::TrtllmInflight;
+        if (const std::optional<SchedulerVersion> parsed = parseSchedulerName(v))
+            engine.scheduler = *parsed;
         else {
-            std::fprintf(stderr, "--scheduler %s: expected v1, v0 or trtllm\n", v.c_str());
+            std::fprintf(stderr, "--scheduler %s: expected v1, v0, v0-prompt-first or trtllm\n", v.c_str());
             return 2;
         }
         arg += 2;
     }
     if (argc <= arg) {
         std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
-                             "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|trtllm] DIR [NAME...]\n");
+                             "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }
     const QDir dir(QString::fromLocal8Bit(argv[arg]));
@@ -394,12 +392,14 @@ int main(int argc, char** argv)
                     coefficient("MFU_attn", fit.mfuPrefillAttention, "").c_str(), coefficient("frontend", fit.frontendSerialMs, " ms").c_str());
     }
 
-    const char* schedulerName = engine.scheduler == SchedulerVersion::V1   ? "vLLM V1 scheduler"
+    const char* schedulerText = engine.scheduler == SchedulerVersion::V1   ? "vLLM V1 scheduler"
                                 : engine.scheduler == SchedulerVersion::V0 ? "vLLM V0 scheduler"
-                                                                           : "TensorRT-LLM in-flight batching (no chunked context, GUARANTEED_NO_EVICT)";
+                                : engine.scheduler == SchedulerVersion::V0PromptFirst
+                                    ? "vLLM V0 scheduler without chunked prefill (prompt steps first)"
+                                    : "TensorRT-LLM in-flight batching (no chunked context, GUARANTEED_NO_EVICT)";
     std::printf("ITL / TTFT MAPE, %% (benchmark prediction: simulator in closed loop / static batch, %s, "
                 "token budget %s, max sequences %d)\n\n",
-                schedulerName,
+                schedulerText,
                 fo.fitTokenBudget ? ("fitted on each fit's own points (" + std::to_string(fo.minTokenBudget) + " to "
                                      + std::to_string(fo.maxTokenBudget) + "; the floor and planning columns at "
                                      + std::to_string(engine.tokenBudget) + ")").c_str()
@@ -450,7 +450,11 @@ int main(int argc, char** argv)
         std::printf("%-34s %6zu  %-13s  %-13s  %-13s  %-13s  %-13s\n", qPrintable(name), file.points.size(), atFloor.text().c_str(),
                     atPlanning.text().c_str(), inSample.text().c_str(), byConcurrency.text().c_str(), byPrompt.text().c_str());
         std::fflush(stdout);
-        details += name.toStdString() + " (" + std::to_string(int(seconds)) + " s)\n";
+        details += name.toStdString() + " (" + std::to_string(int(seconds)) + " s"
+                   + (floor.serving.scheduler ? "; scheduler " + std::string(schedulerName(*floor.serving.scheduler))
+                                                    + " from its scenario's serving.scheduler, before --scheduler"
+                                              : std::string())
+                   + ")\n";
         details += "  in-sample: " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
                    + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
                    + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "

@@ -163,7 +163,7 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
 
     SimulationConfig config;
     config.policy = BatchingPolicy::Chunked;
-    config.scheduler = options.scheduler;
+    config.scheduler = scenario.serving.scheduler.value_or(options.scheduler); // serving.scheduler, when set, before the option
     // serving.max_num_tokens, when the scenario sets it (a calibrated or known engine value), before the option's default.
     config.tokenBudget = std::max(1, scenario.serving.maxNumTokens > 0 ? scenario.serving.maxNumTokens : options.tokenBudget);
     config.maxSequences = std::max(1, options.maxSequences);

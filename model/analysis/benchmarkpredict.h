@@ -14,8 +14,10 @@ namespace ridgeline::model {
 
 /** How the predicted engine schedules (docs/cost-model.md, "Serving-step costs"). Defaults: vLLM V1 on a GPU. */
 struct BenchmarkOptions {
-    SchedulerVersion scheduler = SchedulerVersion::V1; ///< V1: no whole-prompt KV reservation; V0 and TrtllmInflight
-                                                       ///< (whole-prompt contexts within tokenBudget, GUARANTEED_NO_EVICT) selectable
+    SchedulerVersion scheduler = SchedulerVersion::V1; ///< V1: no whole-prompt KV reservation; V0, V0PromptFirst (vLLM V0
+                                                       ///< without chunked prefill: prompt steps first) and TrtllmInflight
+                                                       ///< (whole-prompt contexts within tokenBudget, GUARANTEED_NO_EVICT)
+                                                       ///< selectable; the scenario's serving.scheduler replaces it when set
     int tokenBudget = 8192;       ///< tokens per step shared by decodes and prefill chunks (vLLM max_num_batched_tokens,
                                   ///< TensorRT-LLM max_num_tokens; 8,192 is both engines' serving default); the scenario's
                                   ///< serving.max_num_tokens replaces it when set (> 0)

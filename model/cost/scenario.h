@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/cost/dtype.h"
+#include "model/cost/schedulerversion.h"
 
 namespace ridgeline::model {
 
@@ -164,6 +165,10 @@ struct Serving {
     /// BenchmarkOptions::maxPrefillsPerStep). Calibrated by the benchmark fit when its prompts have two or more lengths
     /// (docs/cost-model.md, "Prefills per step")
     int maxPrefillsPerStep = 0;
+    /// the engine's scheduler for the serving prediction (serving.scheduler: v1, v0, v0-prompt-first or trtllm, as
+    /// --scheduler spells them); not set (the default, "" in files): the engine option's (--scheduler, default V1). Set,
+    /// it replaces the option, as maxNumTokens does (docs/cost-model.md, "Serving-step costs")
+    std::optional<SchedulerVersion> scheduler;
 };
 
 /** Speculative decoding (docs/cost-model.md section 3; seed 001). */

@@ -410,6 +410,22 @@ const std::vector<Entry>& entries()
         t.push_back(integer("serving.max_prefills_per_step", "prompts",
                             "prompts one engine step may prefill in the serving prediction (0: no limit)",
                             [](Scenario& s) -> int& { return s.serving.maxPrefillsPerStep; }));
+        t.push_back(Entry{{"serving.scheduler", KeyKind::Choice, "",
+                           "the engine's scheduler in the serving prediction: v1, v0, v0-prompt-first or trtllm (\"\": --scheduler's)"},
+                          [](const Scenario& s) { return s.serving.scheduler ? std::string(schedulerName(*s.serving.scheduler)) : std::string(); },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              std::string t = trim(v);
+                              std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+                              if (t.empty()) {
+                                  s.serving.scheduler.reset();
+                                  return {};
+                              }
+                              const std::optional<SchedulerVersion> parsed = parseSchedulerName(t);
+                              if (!parsed)
+                                  return "serving.scheduler = " + quoted(t) + ": expected v1, v0, v0-prompt-first, trtllm or \"\" (--scheduler's)";
+                              s.serving.scheduler = parsed;
+                              return {};
+                          }});
         t.push_back(number("serving.prefix_hit_rate", "fraction", "fraction of requests that find the prefix cached",
                            [](Scenario& s) -> double& { return s.serving.prefixHitRate; }));
         t.push_back(number("speculative.acceptance", "fraction", "alpha, acceptance rate of drafted tokens",

@@ -1051,6 +1051,8 @@ private:
     /** Chooses the step's work and adds it to @p totals; false when the step would be empty. */
     bool schedule(double start, StepTotals& totals)
     {
+        if (promptFirst())
+            return schedulePromptFirst(start, totals);
         for (Sequence& s : m_running) {
             s.chunk = 0;
             s.decoding = !s.finished && s.prefilled == s.target;
@@ -1086,6 +1088,49 @@ private:
         for (const Sequence& s : m_running) {
             if (s.decoding || s.finished)
                 m_cost.addDecode(totals, double(s.cache) + 1.0); // static padding slots compute too
+            if (s.chunk > 0) {
+                m_cost.addPrefill(totals, s.prefilled, s.chunk);
+                m_out.prefillTokensComputed += s.chunk;
+            }
+        }
+        return totals.decodeTokens + totals.prefillTokens > 0;
+    }
+
+    /**
+     * vLLM V0 without chunked prefill (SchedulerVersion::V0PromptFirst; vllm/core/scheduler.py, `_schedule_default`):
+     * waiting prompts first, whole, within the token budget, a slot and V0's whole-prompt blocks; a step that admitted
+     * any holds prompts only (the running sequences skip it), else it decodes every running sequence.
+     */
+    bool schedulePromptFirst(double start, StepTotals& totals)
+    {
+        for (Sequence& s : m_running) {
+            s.chunk = 0;
+            s.decoding = false;
+        }
+        m_budget = m_config.tokenBudget; // a prompt step holds no decodes: the whole budget is the prompts'
+        m_contextsThisStep = 0;
+        m_batchCap = m_config.admissionRule == AdmissionRule::PrefillTokenCap ? m_config.batchPrefillTokenCap
+                                                                              : std::numeric_limits<long long>::max();
+        if (m_config.admissionRule == AdmissionRule::SeparateQueues) {
+            admit(kInteractive, start);
+            admit(kBatch, start);
+        } else {
+            admit(-1, start);
+        }
+        bool prompts = false;
+        for (const Sequence& s : m_running)
+            prompts = prompts || s.chunk > 0;
+        if (prompts) {
+            for (Sequence& s : m_running)
+                s.decoding = false; // "Don't schedule decodes if prefills are scheduled" (a KV-ready arrival included)
+        } else {
+            for (Sequence& s : m_running)
+                s.decoding = !s.finished && s.prefilled == s.target;
+            growDecodes(); // append_slots: a decode that finds no free block preempts the latest-admitted sequence
+        }
+        for (const Sequence& s : m_running) {
+            if (s.decoding)
+                m_cost.addDecode(totals, double(s.cache) + 1.0);
             if (s.chunk > 0) {
                 m_cost.addPrefill(totals, s.prefilled, s.chunk);
                 m_out.prefillTokensComputed += s.chunk;
@@ -1145,6 +1190,15 @@ private:
         return m_config.scheduler == SchedulerVersion::TrtllmInflight && m_config.policy != BatchingPolicy::Static;
     }
 
+    /** vLLM V0 without chunked prefill (SchedulerVersion::V0PromptFirst): prompt steps first, whole prompts. */
+    bool promptFirst() const
+    {
+        return m_config.scheduler == SchedulerVersion::V0PromptFirst && m_config.policy != BatchingPolicy::Static;
+    }
+
+    /** Whole prompts within the token budget, the step's first taken even when larger (TrtllmInflight, V0PromptFirst). */
+    bool wholePrompts() const { return wholePromptContexts() || promptFirst(); }
+
     /** V1 (paged): a prompt holds only the blocks of the chunks scheduled so far. */
     bool perChunkBlocks() const
     {
@@ -1202,7 +1256,7 @@ private:
             return; // the front end's token backlog is not drained: no new request enters the engine this step
         for (;;) {
             const int q = nextQueue(closed);
-            if (q < 0 || (m_budget <= 0 && !(wholePromptContexts() && m_contextsThisStep == 0)))
+            if (q < 0 || (m_budget <= 0 && !(wholePrompts() && m_contextsThisStep == 0)))
                 return;
             const bool batch = q == kBatch;
             if (batch && m_batchCap <= 0) {
@@ -1218,7 +1272,8 @@ private:
             if (!kvReady && prefillLimitReached())
                 return; // FIFO: the step holds its most prompts (maxPrefillsPerStep); the head waits for the next
             // TensorRT-LLM: a whole prompt fits the step's max_num_tokens left, or is the step's first context.
-            if (wholePromptContexts() && target > m_budget && m_contextsThisStep > 0)
+            // vLLM V0 without chunked prefill: the same rule with max_num_batched_tokens (SchedulingBudget::can_schedule).
+            if (wholePrompts() && target > m_budget && m_contextsThisStep > 0)
                 return;
             // The prefix cache's blocks for it (none without prefix caching): it prefills only past them.
             Sequence s;
@@ -1285,7 +1340,7 @@ private:
                 s.cache = target; // decodes in this step: its cache and the block of its next token are in place
                 s.decoding = true;
                 m_budget -= m_budget > 0 && m_budget != std::numeric_limits<long long>::max() ? 1 : 0;
-            } else if (wholePromptContexts()) {
+            } else if (wholePrompts()) {
                 s.chunk = target - s.prefilled; // no chunking: the whole prompt in this step
                 m_budget -= s.chunk;
                 ++m_contextsThisStep;

@@ -944,7 +944,21 @@ private slots:
         QVERIFY(lines.at(0).startsWith("label,set,load,concurrency"));
 
         // Refusals name the option or the file's problem.
-        QCOMPARE(runRidgeline(base + QStringList{QStringLiteral("--scheduler"), QStringLiteral("v2")}).exitCode, 2);
+        const Result v2 = runRidgeline(base + QStringList{QStringLiteral("--scheduler"), QStringLiteral("v2")});
+        QCOMPARE(v2.exitCode, 2);
+        QVERIFY2(v2.err.contains("--scheduler v2: expected v1, v0, v0-prompt-first or trtllm"), v2.err.constData());
+        // vLLM V0 without chunked prefill, from the option or from the scenario key (which replaces the option).
+        const Result promptFirst = runRidgeline(base + QStringList{QStringLiteral("--scheduler"), QStringLiteral("v0-prompt-first")});
+        QCOMPARE(promptFirst.exitCode, 0);
+        QVERIFY2(promptFirst.out.contains("scheduler: vLLM V0 without chunked prefill"), promptFirst.out.constData());
+        const Result keyed = runRidgeline(base + QStringList{QStringLiteral("--set"), QStringLiteral("serving.scheduler=v0-prompt-first")});
+        QCOMPARE(keyed.exitCode, 0);
+        QVERIFY2(keyed.out.contains("scheduler: vLLM V0 without chunked prefill (whole prompts first: a step that admits prompts holds no "
+                                    "decodes; whole prompt's KV reserved at admission) (serving.scheduler)"),
+                 keyed.out.constData());
+        const Result badKey = runRidgeline(base + QStringList{QStringLiteral("--set"), QStringLiteral("serving.scheduler=v2")});
+        QCOMPARE(badKey.exitCode, 2);
+        QVERIFY2(badKey.err.contains("serving.scheduler = \"v2\""), badKey.err.constData());
         const Result budget = runRidgeline(base + QStringList{QStringLiteral("--token-budget"), QStringLiteral("0")});
         QCOMPARE(budget.exitCode, 2);
         QVERIFY(budget.err.contains("--token-budget 0"));

@@ -87,7 +87,7 @@ model::Scenario everyKeyChanged()
         case model::KeyKind::Choice: {
             // The first spelling of any choice key that this key accepts and that differs from its value.
             model::Scenario probe = s;
-            for (const char* candidate : {"causal", "full", "true", "false", "rows", "table", "lognormal"})
+            for (const char* candidate : {"causal", "full", "true", "false", "rows", "table", "lognormal", "v0-prompt-first"})
                 if (candidate != before && model::setKey(probe, k.key, candidate).empty()) {
                     value = candidate;
                     break;

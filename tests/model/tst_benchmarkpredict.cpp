@@ -257,6 +257,124 @@ private slots:
         QVERIFY(predict(s, closedLoop(32, 7000, 1000), o).preemptions > 0); // V1 on the same memory evicts
     }
 
+    void v0PromptFirstNeverSharesAStepBetweenDecodesAndPrompts()
+    {
+        // vLLM V0 without chunked prefill (vllm/core/scheduler.py, _schedule_default): a step that admits prompts holds
+        // them only, whole; the running sequences decode in the steps with no prompt to admit.
+        const Scenario s = planning();
+        BenchmarkOptions o;
+        o.tokenBudget = 3000;
+        o.scheduler = SchedulerVersion::V0PromptFirst;
+        const StepCost cost(s);
+        // Two 2,000-token prompts sent together: the first step holds A's prompt alone (B's 2,000 do not fit the 1,000
+        // left and are never chunked), the second B's prompt alone, A's first decode waiting for it.
+        BenchmarkPoint once = closedLoop(2, 2000, 16);
+        once.steadyState = false;
+        once.requests = 2;
+        const BenchmarkPrediction both = predict(s, once, o);
+        StepTotals alone;
+        cost.addPrefill(alone, 0, 2000);
+        const double expected = (cost.seconds(alone) + 2 * cost.seconds(alone)) / 2;
+        QVERIFY2(std::abs(both.ttft.mean - expected) < 1e-12, qPrintable(QStringLiteral("TTFT %1, expected %2").arg(both.ttft.mean).arg(expected)));
+        QCOMPARE(both.mixedSteps, 0LL);
+        QCOMPARE(both.steps, 2LL + 15LL); // two prompt steps, then 15 steps decoding both
+        // A closed loop of 8 clients and a burst of 300 requests: prompts arrive while others decode, and still no
+        // step mixes them; the mixing V0 (chunked prefill on) puts them in one step.
+        for (const BenchmarkPoint& p : {closedLoop(8, 500, 50), burst(300, 200, 200)}) {
+            o.scheduler = SchedulerVersion::V0PromptFirst;
+            const BenchmarkPrediction first = predict(s, p, o);
+            o.scheduler = SchedulerVersion::V0;
+            const BenchmarkPrediction mixing = predict(s, p, o);
+            qInfo("%s: mixed steps %lld of %lld (prompt first), %lld of %lld (V0 mixing)", p.label.c_str(), first.mixedSteps,
+                  first.steps, mixing.mixedSteps, mixing.steps);
+            QCOMPARE(first.mixedSteps, 0LL);
+            QVERIFY(mixing.mixedSteps > 0);
+            QVERIFY(first.steps > mixing.steps); // the prompt steps come on top of the decode steps
+        }
+        // The scenario's serving.scheduler replaces the option, as serving.max_num_tokens does.
+        Scenario keyed = s;
+        keyed.serving.scheduler = SchedulerVersion::V0PromptFirst;
+        o.scheduler = SchedulerVersion::V1;
+        QVERIFY(samePrediction(predict(keyed, once, o), both));
+    }
+
+    void v0PromptFirstDecodesWaitForTheWholeFirstWave()
+    {
+        // vLLM 0.5.4's first wave, as measured (N = 320 on the H100 set: the first requests' first gap between streamed
+        // chunks is 1.65-1.76 s, about the 26 prompt steps of 2,048 tokens the first 256 prompts need; docs/cost-model.md,
+        // "vLLM V0 without chunked prefill"): 32 prompts of 1,000 tokens sent at once, 2 per step within 2,048 tokens, so
+        // the first pair's second token comes after the 15 other prompt steps and one decode step of all 32.
+        const Scenario s = planning();
+        BenchmarkOptions o;
+        o.tokenBudget = 2048;
+        o.maxSequences = 32;
+        o.scheduler = SchedulerVersion::V0PromptFirst;
+        const StepCost cost(s);
+        StepTotals pair, decodeAll;
+        cost.addPrefill(pair, 0, 1000);
+        cost.addPrefill(pair, 0, 1000);
+        for (int i = 0; i < 32; ++i)
+            cost.addDecode(decodeAll, 1001);
+        const BenchmarkPoint wave = burst(32, 1000, 20);
+        const BenchmarkPrediction first = predict(s, wave, o);
+        const double gap = 15 * cost.seconds(pair) + cost.seconds(decodeAll);
+        QVERIFY2(std::abs(first.itl.max - gap) < 1e-9 * gap, qPrintable(QStringLiteral("first gap %1, expected %2").arg(first.itl.max).arg(gap)));
+        QVERIFY(std::abs(first.ttft.max - 16 * cost.seconds(pair)) < 1e-9 * first.ttft.max); // the last pair's TTFT
+        // The mixing V0 decodes the first pair in the second step, beside the next prompts.
+        o.scheduler = SchedulerVersion::V0;
+        QVERIFY(predict(s, wave, o).itl.max < 0.25 * gap);
+
+        // Sent well above max_num_seqs with spread lengths, every freed slot is refilled by a prompt step that the running
+        // requests wait through: TPOT grows with the requests sent at once and stays above the mixing V0's, where the new
+        // prompts share the decode steps' weight read. (Both grow with the queue, prompt first by a little more: the
+        // measured growth, 20 to 69 ms from 320 to 1,280, is far larger; docs/cost-model.md.)
+        auto spread = [](long long n) {
+            BenchmarkPoint p = burst(n, 1000, 110);
+            for (long long i = 0; i < n; ++i) { // spread lengths in a fixed order: prompts 500 to 1,500, outputs 20 to 200
+                p.inputLengths.push_back(int(500 + (i * 379) % 1001));
+                p.outputLengths.push_back(int(20 + (i * 53) % 181));
+            }
+            return p;
+        };
+        double tpotFirst[3] = {}, tpotMixing[3] = {};
+        const long long sent[3] = {32, 96, 640}; // 1, 3 and 20 times max_num_seqs
+        for (int k = 0; k < 3; ++k) {
+            o.scheduler = SchedulerVersion::V0PromptFirst;
+            tpotFirst[k] = predict(s, spread(sent[k]), o).tpot.mean;
+            o.scheduler = SchedulerVersion::V0;
+            tpotMixing[k] = predict(s, spread(sent[k]), o).tpot.mean;
+        }
+        qInfo("mean TPOT at 1x / 3x / 20x max_num_seqs: prompt first %.2f / %.2f / %.2f ms, V0 mixing %.2f / %.2f / %.2f ms",
+              tpotFirst[0] * 1e3, tpotFirst[1] * 1e3, tpotFirst[2] * 1e3, tpotMixing[0] * 1e3, tpotMixing[1] * 1e3, tpotMixing[2] * 1e3);
+        for (int k = 0; k < 3; ++k)
+            QVERIFY(tpotFirst[k] > 1.03 * tpotMixing[k]);
+        QVERIFY(tpotFirst[1] > 1.05 * tpotFirst[0] && tpotFirst[2] > tpotFirst[1]);
+    }
+
+    void schedulerKeyParsedAndRefusedWhenBad()
+    {
+        Scenario s = defaultScenario();
+        QCOMPARE(getKey(s, "serving.scheduler"), std::string()); // not set: the engine option's (--scheduler)
+        QCOMPARE(setKey(s, "serving.scheduler", "V0-Prompt-First"), std::string());
+        QVERIFY(s.serving.scheduler == SchedulerVersion::V0PromptFirst);
+        QCOMPARE(getKey(s, "serving.scheduler"), std::string("v0-prompt-first"));
+        for (const char* name : {"v1", "v0", "trtllm"}) {
+            QCOMPARE(setKey(s, "serving.scheduler", name), std::string());
+            QCOMPARE(getKey(s, "serving.scheduler"), std::string(name));
+        }
+        Scenario back = defaultScenario();
+        QCOMPARE(applyJson(back, toJson(s)), std::string());
+        QVERIFY(back.serving.scheduler == SchedulerVersion::TrtllmInflight);
+        QCOMPARE(setKey(s, "serving.scheduler", ""), std::string());
+        QVERIFY(!s.serving.scheduler);
+        QCOMPARE(setKey(s, "serving.scheduler", "v2"),
+                 std::string("serving.scheduler = \"v2\": expected v1, v0, v0-prompt-first, trtllm or \"\" (--scheduler's)"));
+        QVERIFY(!s.serving.scheduler);
+        QVERIFY(applyJsonText(s, R"({"serving": {"scheduler": 1}})").find("serving.scheduler") != std::string::npos);
+        QVERIFY(applyJsonText(s, R"({"serving": {"scheduler": "prompt-first"}})").find("serving.scheduler") != std::string::npos);
+        QVERIFY(!s.serving.scheduler);
+    }
+
     void ttftOverheadDelaysEachRequestBeforeTheEngine()
     {
         // efficiency.ttft_overhead_ms = 7: each request reaches the engine 7 ms after it is sent. Four clients of
@@ -533,6 +651,7 @@ private slots:
         BenchmarkFile file;
         Scenario s;
         loadMeasuredSet(QStringLiteral("vllm054-llama3-8b-h100-tp1-bf16"), file, s);
+        s.serving.scheduler.reset(); // h13af's figures, with the V1 scheduler (the set's scenario names its engine's since h13ai)
         s.efficiency.bandwidth = 0.844;
         s.efficiency.mfuPrefill = 0.401;
         s.efficiency.mfuDecode = 1;

@@ -181,11 +181,14 @@ BenchmarkPredictView::BenchmarkPredictView(ScenarioDocument* document, QWidget* 
     m_scheduler->addItem(tr("vLLM V1"), int(model::SchedulerVersion::V1));
     m_scheduler->addItem(tr("vLLM V0"), int(model::SchedulerVersion::V0));
     m_scheduler->addItem(tr("TensorRT-LLM in-flight"), int(model::SchedulerVersion::TrtllmInflight));
+    m_scheduler->addItem(tr("vLLM V0, prompts first"), int(model::SchedulerVersion::V0PromptFirst));
     m_scheduler->setCurrentIndex(m_scheduler->findData(int(defaults.scheduler)));
     const QString schedulerTip = tr("V1: one token budget per step shared by decodes and prefill chunks, no whole-prompt KV\n"
                                     "reservation at admission (vLLM's default). V0: the prompt's KV reserved at admission.\n"
                                     "TensorRT-LLM in-flight: whole prompts (no chunked context) within the token budget,\n"
-                                    "prompt + output KV reserved at admission. As --scheduler v1|v0|trtllm.");
+                                    "prompt + output KV reserved at admission. V0, prompts first: vLLM V0 without chunked\n"
+                                    "prefill (a step of whole prompts, decodes waiting, whenever one can be admitted).\n"
+                                    "As --scheduler v1|v0|trtllm|v0-prompt-first; a scenario's serving.scheduler replaces it.");
     m_scheduler->setToolTip(schedulerTip);
     m_tokenBudget = integerSpin(QStringLiteral("predictTokenBudgetSpin"), 1, 1000000, QString(),
                                 tr("Tokens per engine step shared by decodes and prefill chunks (vLLM max_num_batched_tokens,\n"
@@ -471,7 +474,8 @@ void BenchmarkPredictView::deliver(quint64 generation, const std::vector<model::
     QString status = tr("Predicted %1 in %2 s against %3 on %4 (%5 scheduler, token budget %6, max sequences %7).")
                          .arg(counted(double(m_results.size()), tr("1 point"), tr("%1 points")), format::number(seconds, 2),
                               str(m_predictedScenario.model.name), str(m_predictedScenario.hardware.name),
-                              m_scheduler->itemText(m_scheduler->findData(int(o.scheduler))),
+                              // the scenario's serving.scheduler, when set, is what model::predictBenchmarks ran
+                              m_scheduler->itemText(m_scheduler->findData(int(m_predictedScenario.serving.scheduler.value_or(o.scheduler)))),
                               format::integer(o.tokenBudget), format::integer(o.maxSequences));
     if (failed > 0)
         status += QLatin1Char(' ') + tr("%1 not predicted (the table says why).").arg(counted(failed, tr("1 point"), tr("%1 points")));
