@@ -42,6 +42,7 @@
 #include "views/controls/devicedialog.h"
 #include "views/floors/decodeplot.h"
 #include "document/format.h"
+#include "document/presetmatch.h"
 #include "views/kit/glossary.h"
 #include "views/controls/hardwarecataloguedialog.h"
 #include "views/floors/kvshareplot.h"
@@ -286,8 +287,10 @@ bool MainWindow::areFloorsShown() const
 void MainWindow::refreshViews()
 {
     const model::Scenario& scenario = m_document->evaluatedScenario();
+    // A name a preset carries is marked "(edited)" once the model or device no longer matches it (a `--set`, a file).
+    const document::ShownNames names = document::shownNames(scenario, m_catalogue);
     m_summary->setText(tr("%1 on %2 \u00b7 B = %3 \u00b7 S = %4 \u00b7 P = %5")
-                           .arg(QString::fromStdString(scenario.model.name), QString::fromStdString(scenario.hardware.name),
+                           .arg(QString::fromStdString(names.model), QString::fromStdString(names.hardware),
                                 format::integer(scenario.workload.batch), format::integer(scenario.workload.contextTokens),
                                 format::integer(scenario.workload.promptTokens)));
     m_summary->setToolTip(m_summary->text()); // in full, should a long name not fit

@@ -14,6 +14,7 @@
 #include "model/analysis/operatingeconomics.h"
 #include "model/cost/formulatext.h"
 #include "model/cost/scenariokeys.h"
+#include "document/presetmatch.h"
 #include "document/readouts.h"
 
 namespace ridgeline::app {
@@ -288,8 +289,9 @@ QString reportText(const model::Scenario& s, const model::Evaluation& e)
         out << (QStringLiteral("  ") + label.leftJustified(30) + QLatin1Char(' ') + value.leftJustified(40)
                 + QStringLiteral("  ") + formula).trimmed().prepend(QStringLiteral("  "));
     };
-    const QString mName = m.name.empty() ? QStringLiteral("custom model") : QString::fromStdString(m.name);
-    const QString hName = s.hardware.name.empty() ? QStringLiteral("custom hardware") : QString::fromStdString(s.hardware.name);
+    const document::ShownNames names = document::shownNames(s, nullptr); // "(edited)" when no longer the named preset
+    const QString mName = QString::fromStdString(names.model);
+    const QString hName = QString::fromStdString(names.hardware);
     out << QStringLiteral("Ridgeline %1: %2 on %3").arg(QStringLiteral(RIDGELINE_VERSION), mName, hName);
     out << QStringLiteral("  model     N %1 B params (active %2 B), L %3, d %4, H %5, H_kv %6, h %7, weights %8, KV %9")
                .arg(num(m.params / 1e9, 2), num(m.activeParamsOrTotal() / 1e9, 2))

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "document/baseline.h"
+#include "document/presetmatch.h"
 #include "document/readouts.h"
 #include "document/scenariodocument.h"
 #include "document/triagerun.h"
@@ -125,6 +126,40 @@ private slots:
         QVERIFY(error.startsWith(QStringLiteral("Cannot read /nonexistent/ticket.json: ")));
         QCOMPARE(run.input().p95ItlMs, loaded.p95ItlMs);
     }
+    /**
+     * The names the status line and the text report show: a preset's name while the scenario matches that preset, the
+     * name marked "(edited)" once a `--set`-style edit moved it away (the name itself left as it was), an unknown
+     * name as it is, an empty name as "custom model" / "custom hardware".
+     */
+    void shownNamesMarkAnEditedPreset()
+    {
+        model::Scenario s = model::defaultScenario();
+        const std::string modelName = s.model.name, deviceName = s.hardware.name;
+        QVERIFY(!modelName.empty() && !deviceName.empty());
+        document::ShownNames names = document::shownNames(s, nullptr);
+        QCOMPARE(names.model, modelName);
+        QCOMPARE(names.hardware, deviceName);
+        QVERIFY(document::matchModelPreset(model::modelPresets(), s.model) >= 0);
+
+        s.model.weightDtype = model::DType::FP8; // a preset served at another precision is still that preset
+        QCOMPARE(document::shownNames(s, nullptr).model, modelName);
+
+        QVERIFY(model::setKey(s, "model.params", "400e9").empty());
+        QVERIFY(model::setKey(s, "hardware.bandwidth", "2e12").empty());
+        names = document::shownNames(s, nullptr);
+        QCOMPARE(names.model, modelName + " (edited)");
+        QCOMPARE(names.hardware, deviceName + " (edited)");
+        QCOMPARE(s.model.name, modelName); // the scenario's own name (the JSON report's model.name) is not touched
+        QCOMPARE(document::matchModelPreset(model::modelPresets(), s.model), -1);
+        QCOMPARE(document::matchHardwarePreset(model::hardwarePresets(), s.hardware), -1);
+
+        s.model.name = "my own model";
+        s.hardware.name.clear();
+        names = document::shownNames(s, nullptr);
+        QCOMPARE(names.model, std::string("my own model"));
+        QCOMPARE(names.hardware, std::string("custom hardware"));
+    }
+
 };
 
 QTEST_GUILESS_MAIN(TestDocument)

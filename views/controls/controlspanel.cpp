@@ -29,6 +29,7 @@
 #include "model/cost/presets.h"
 #include "model/cost/scenariokeys.h"
 #include "document/format.h"
+#include "document/presetmatch.h"
 #include "views/kit/card.h"
 #include "views/kit/glossary.h"
 #include "views/kit/onelinelabel.h"
@@ -45,52 +46,6 @@ namespace {
 
 constexpr double kBillion = 1e9;
 constexpr double kTera = 1e12;
-
-bool close(double a, double b)
-{
-    return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b));
-}
-
-bool sameShape(const model::ModelShape& a, const model::ModelShape& b)
-{
-    return close(a.params, b.params) && close(a.activeParamsOrTotal(), b.activeParamsOrTotal())
-        && a.layers == b.layers && a.hidden == b.hidden && a.heads == b.heads && a.kvHeads == b.kvHeads
-        && a.headDimOrDefault() == b.headDimOrDefault() && a.vocab == b.vocab && a.experts == b.experts
-        && a.expertsPerToken == b.expertsPerToken && close(a.expertParams, b.expertParams)
-        && a.kvLoraRank == b.kvLoraRank && a.ropeHeadDim == b.ropeHeadDim && a.slidingWindow == b.slidingWindow
-        && a.slidingLayers == b.slidingLayers;
-}
-
-/** Every field of the two models equal, name, dtypes and attention convention included. */
-bool sameModel(const model::ModelShape& a, const model::ModelShape& b)
-{
-    return sameShape(a, b) && a.params == b.params && a.activeParams == b.activeParams && a.headDim == b.headDim
-           && a.name == b.name && a.weightDtype == b.weightDtype && a.kvDtype == b.kvDtype && a.attention == b.attention;
-}
-
-bool sameHardware(const model::Hardware& a, const model::Hardware& b)
-{
-    return close(a.bandwidthBytesPerSecond, b.bandwidthBytesPerSecond)
-        && close(a.peakFlopsPerSecond, b.peakFlopsPerSecond) && close(a.memoryBytes, b.memoryBytes)
-        && close(a.peakFlopsFp8, b.peakFlopsFp8) && close(a.peakOpsInt8, b.peakOpsInt8)
-        && close(a.linkBandwidthBytesPerSecond, b.linkBandwidthBytesPerSecond);
-}
-
-/** Index of the first of @p choices @p same accepts, preferring one named @p name; -1 when none. */
-template <typename Choice, typename Same, typename NameOf>
-int matchChoice(const std::vector<Choice>& choices, Same same, NameOf nameOf, const std::string& name)
-{
-    int firstSame = -1;
-    for (int i = 0; i < int(choices.size()); ++i) {
-        if (!same(choices[size_t(i)]))
-            continue;
-        if (nameOf(choices[size_t(i)]) == name)
-            return i;
-        if (firstSame < 0)
-            firstSame = i;
-    }
-    return firstSame;
-}
 
 QDoubleSpinBox* figureSpin(const QString& objectName, const QString& suffix, int decimals, double maximum,
                            const QString& toolTip)
@@ -146,15 +101,6 @@ double keyValue(const model::Scenario& s, const std::string& key)
     double value = 0;
     std::from_chars(text.data(), text.data() + text.size(), value); // C locale, as getKey writes it
     return value;
-}
-
-/** Appends " (edited)" to a preset-derived name once. */
-std::string editedName(const std::string& name)
-{
-    static const std::string kSuffix = " (edited)";
-    if (name.size() >= kSuffix.size() && name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0)
-        return name;
-    return name + kSuffix;
 }
 
 /** Adds a final, not user-selectable "Custom" entry to @p combo. */
@@ -1002,9 +948,9 @@ void ControlsPanel::writeKey(const KeyBinding& binding, double shown)
         else
             setKeyValue(s, binding.keyFor(s), value);
         if (binding.mark == KeyBinding::Mark::ModelName)
-            s.model.name = editedName(s.model.name);
+            s.model.name = whatifkit::editedName(s.model.name);
         else if (binding.mark == KeyBinding::Mark::HardwareName)
-            s.hardware.name = editedName(s.hardware.name);
+            s.hardware.name = whatifkit::editedName(s.hardware.name);
     });
 }
 
@@ -1025,7 +971,7 @@ void ControlsPanel::applyModelSize(double billions)
     // The starting point of a run of size moves: the model as it was before the first one. Every
     // move derives from it (so H_kv comes back where it divides H again) and returning the slider to
     // its position, or typing its N, restores it exactly.
-    if (!m_sizeAnchor || !sameModel(current, m_sizeResult)) {
+    if (!m_sizeAnchor || !document::sameModel(current, m_sizeResult)) {
         m_sizeAnchor = current;
         m_sizeAnchorPosition = m_sizeSyncedPosition;
     }
@@ -1093,9 +1039,7 @@ void ControlsPanel::syncFromScenario()
 {
     const model::Scenario& s = m_document->scenario();
 
-    const int modelMatch = matchChoice(
-        m_modelChoices, [&s](const model::ModelPreset& p) { return sameShape(p.shape, s.model); },
-        [](const model::ModelPreset& p) { return p.shape.name; }, s.model.name);
+    const int modelMatch = document::matchModelPreset(m_modelChoices, s.model);
     setIndexQuietly(m_modelPreset, modelMatch >= 0 ? modelMatch : m_modelPreset->count() - 1);
     {
         // The KV-heads slider offers the divisors of H: set them before it shows H_kv.
@@ -1115,7 +1059,7 @@ void ControlsPanel::syncFromScenario()
         readKey(binding, s);
     m_sizeSyncedPosition = m_modelSize->slider()->value();
     {
-        const bool fromFamily = m_sizeAnchor && sameModel(s.model, m_sizeResult);
+        const bool fromFamily = m_sizeAnchor && document::sameModel(s.model, m_sizeResult);
         const bool changed = fromFamily && s.model.kvHeads != m_sizeAnchor->kvHeads;
         showModelSizeNote(s.model, changed ? m_sizeAnchor->kvHeads : 0);
     }
@@ -1146,9 +1090,7 @@ void ControlsPanel::syncFromScenario()
     m_ropeHeadDim->setEnabled(s.model.kvLoraRank > 0);
     m_slidingLayers->setEnabled(s.model.slidingWindow > 0);
 
-    const int hardwareMatch = matchChoice(
-        m_hardwareChoices, [&s](const model::HardwarePreset& p) { return sameHardware(p.hardware, s.hardware); },
-        [](const model::HardwarePreset& p) { return p.hardware.name; }, s.hardware.name);
+    const int hardwareMatch = document::matchHardwarePreset(m_hardwareChoices, s.hardware);
     setIndexQuietly(m_hardwarePreset, hardwareMatch >= 0 ? hardwareMatch : m_hardwarePreset->count() - 1);
 
     if (!m_itlSlo->hasFocus()) {
