@@ -170,10 +170,10 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     centralLayout->setSpacing(8);
     centralLayout->addWidget(m_banner);
     centralLayout->addWidget(m_notice);
-    // The tabs and their scroll area first, the cards then created in place: the tabs have a style
-    // sheet, and so has every card, and moving a widget under a style-sheet parent re-styles its whole
-    // subtree and sends it font and style changes that re-measure every label (docs/performance.md,
-    // start-up). Built the other way round, the five cards and the numbers were moved three times.
+    // The tabs and their scroll area first, the cards then created in place: moving a widget under
+    // another re-resolves its whole subtree's palette and font and sends it the changes, which re-measure
+    // every label (docs/performance.md, start-up; with the style sheets the tabs and the cards had then,
+    // a re-styling too). Built the other way round, the five cards and the numbers were moved three times.
     auto* floors = new QWidget;
     auto* grid = new QGridLayout(floors);
     grid->setSpacing(8);

@@ -24,6 +24,7 @@
 #include "views/calibration/benchmarkpredictview.h"
 #include "views/calibration/calibrationplot.h"
 #include "document/format.h"
+#include "views/kit/card.h"
 #include "views/kit/palette.h"
 #include "views/kit/resulttable.h"
 #include "document/scenariodocument.h"
@@ -176,12 +177,8 @@ CalibrationTab::CalibrationTab(ScenarioDocument* document, QWidget* parent)
     m_pages = new QTabWidget;
     m_pages->setObjectName(QStringLiteral("calibrationPages"));
     m_pages->setDocumentMode(true);
-    for (QWidget* page : {m_fitPage, static_cast<QWidget*>(m_predict)}) {
-        page->setAutoFillBackground(true);
-        QPalette pal = page->palette();
-        pal.setColor(QPalette::Window, palette::window());
-        page->setPalette(pal);
-    }
+    for (QWidget* page : {m_fitPage, static_cast<QWidget*>(m_predict)})
+        paintThemeBackground(page, Theme::Window); // no palette: the pages' tab bar and controls keep the system's
     m_pages->addTab(m_fitPage, tr("Fit to measurements"));
     m_pages->setTabToolTip(FitPage, tr("Fit the cost model's efficiencies and overheads to measured ITL and TTFT."));
     m_pages->addTab(m_predict, tr("Predict a benchmark"));

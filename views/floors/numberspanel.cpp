@@ -45,7 +45,8 @@ NumbersPanel::NumbersPanel(QWidget* parent)
 {
     setObjectName(QStringLiteral("numbersPanel"));
     // No style sheets on the panel or under it (issue 16, sixteenth stop (h16q)): the card is painted (makeCard()), the texts
-    // coloured and the backgrounds set through palettes, each as the style sheet it replaces drew it.
+    // coloured through palettes and the backgrounds painted (no palette of a container: its children would inherit it,
+    // issue 16, seventeenth stop (h16s)), each as the style sheet it replaces drew it.
     makeCard(this);
 
     auto* heading = new QLabel(headingHtml(), this);
@@ -65,11 +66,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     // repainted the whole content, every row; with static contents only what the new layout moves or exposes is
     // (the rows from the value down), not the rows above it (issue 16, twelfth stop in docs/performance.md).
     content->setAttribute(Qt::WA_StaticContents);
-    QPalette contentPalette = content->palette();
-    for (const QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::Button})
-        contentPalette.setColor(role, palette::card());
-    content->setPalette(contentPalette);
-    content->setAutoFillBackground(true);
+    paintThemeBackground(content, Theme::Card);
     m_grid = new QGridLayout(content);
     m_grid->setContentsMargins(0, 0, 4, 0);
     m_grid->setHorizontalSpacing(10);

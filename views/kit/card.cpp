@@ -2,18 +2,21 @@
 #include "views/kit/card.h"
 
 #include <QAbstractScrollArea>
+#include <QApplication>
 #include <QEvent>
 #include <QFrame>
 #include <QPainter>
 #include <QPainterPath>
 
 #include "views/kit/palette.h"
+#include "views/kit/theme.h"
 
 namespace ridgeline::views {
 
 namespace {
 
 constexpr char kCardRadiusProperty[] = "ridgelineCardRadius";
+constexpr char kApplicationPaletteProperty[] = "ridgelineApplicationPalette";
 
 /** The background's outline: a 1 px border's centre line with rounded corners (the style-sheet engine's border
  *  clip for a border of 1 px: the left corners start on the rect's edge, the others half a pixel in). */
@@ -57,6 +60,54 @@ public:
             return true;
         }
         return false;
+    }
+};
+
+/** Fills its widget with a theme colour before the widget's own paint (paintThemeBackground()). */
+class ThemeBackgroundPainter final : public QObject {
+public:
+    ThemeBackgroundPainter(QWidget* widget, int role)
+        : QObject(widget)
+        , m_role(Theme::Role(role))
+    {
+    }
+
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            auto* widget = static_cast<QWidget*>(watched);
+            QPainter painter(widget);
+            painter.fillRect(widget->rect(), currentTheme().color(m_role));
+        }
+        return false; // the widget paints itself after
+    }
+
+private:
+    Theme::Role m_role;
+};
+
+/** Sets the application's palette on its widget again when the application's changes (holdApplicationPalette()). */
+class ApplicationPaletteKeeper final : public QObject {
+public:
+    explicit ApplicationPaletteKeeper(QWidget* widget)
+        : QObject(widget)
+    {
+        apply(widget);
+    }
+
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::ApplicationPaletteChange)
+            apply(static_cast<QWidget*>(watched));
+        return false;
+    }
+
+private:
+    static void apply(QWidget* widget)
+    {
+        QPalette p = QApplication::palette(widget);
+        p.setResolveMask(~QPalette::ResolveMask(0)); // every role of every group: nothing left to inherit
+        widget->setPalette(p);
     }
 };
 
@@ -124,10 +175,6 @@ void makeCard(QFrame* frame, int radiusPx)
     frame->setFrameShape(QFrame::NoFrame);
     frame->setContentsMargins(1, 1, 1, 1); // the border's width, as the style sheet's frame width was
     frame->setProperty(kCardRadiusProperty, radiusPx);
-    QPalette p = frame->palette();
-    for (const QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::Button})
-        p.setColor(role, palette::card());
-    frame->setPalette(p);
     frame->installEventFilter(new CardPainter(frame));
 }
 
@@ -138,13 +185,29 @@ bool isPaintedCard(const QWidget* widget)
 
 void setTransparentBackground(QWidget* widget)
 {
-    QPalette p = widget->palette();
-    for (const QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::Button, widget->backgroundRole()})
-        p.setBrush(role, Qt::transparent);
-    widget->setPalette(p);
     widget->setAutoFillBackground(false);
     if (auto* area = qobject_cast<QAbstractScrollArea*>(widget))
         area->viewport()->setAutoFillBackground(false);
+}
+
+void paintThemeBackground(QWidget* widget, int role)
+{
+    widget->setAutoFillBackground(false);
+    widget->setAttribute(Qt::WA_OpaquePaintEvent); // as an automatic fill made it: nothing under it is painted first
+    widget->installEventFilter(new ThemeBackgroundPainter(widget, role));
+}
+
+void holdApplicationPalette(QWidget* widget)
+{
+    if (holdsApplicationPalette(widget))
+        return;
+    widget->setProperty(kApplicationPaletteProperty, true);
+    widget->installEventFilter(new ApplicationPaletteKeeper(widget));
+}
+
+bool holdsApplicationPalette(const QWidget* widget)
+{
+    return widget && widget->property(kApplicationPaletteProperty).isValid();
 }
 
 void setLabelColor(QWidget* label, const QColor& color)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/theme.h"
 
+#include "views/kit/card.h"
+
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QBarSeries>
@@ -254,7 +256,7 @@ void applyTheme(QWidget* root, const Theme& theme)
             if (mapped != sheet)
                 widget->setStyleSheet(mapped);
         }
-        if (widget->testAttribute(Qt::WA_SetPalette)) {
+        if (widget->testAttribute(Qt::WA_SetPalette) && !holdsApplicationPalette(widget)) { // the system's colours, not the theme's
             QPalette p = widget->palette();
             for (QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::Button, QPalette::WindowText, QPalette::Text})
                 p.setColor(role, restyler.color(p.color(role)));

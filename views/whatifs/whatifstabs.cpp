@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/whatifs/whatifstabs.h"
 
+#include <QApplication>
+#include <QProxyStyle>
+
 #include <algorithm>
 
 #include <QAction>
@@ -25,6 +28,7 @@
 #include "views/plan/plantab.h"
 #include "views/whatifs/capacityplot.h"
 #include "views/whatifs/kvfitplot.h"
+#include "views/kit/card.h"
 #include "views/kit/palette.h"
 #include "views/whatifs/prefixcachepanel.h"
 #include "document/scenariodocument.h"
@@ -38,6 +42,27 @@
 
 namespace ridgeline::views {
 
+namespace {
+
+/** The application's style for the tabs' bar, but no overlap of the bar's base with the pane (see WhatIfTabs()). */
+class TabBarBaseOnTopStyle final : public QProxyStyle {
+public:
+    explicit TabBarBaseOnTopStyle(QObject* parent)
+        : QProxyStyle(QApplication::style()->name())
+    {
+        setParent(parent);
+    }
+
+    int pixelMetric(PixelMetric metric, const QStyleOption* option, const QWidget* widget) const override
+    {
+        if (metric == PM_TabBarBaseOverlap)
+            return 0;
+        return QProxyStyle::pixelMetric(metric, option, widget);
+    }
+};
+
+} // namespace
+
 WhatIfTabs::WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* parent)
     : QTabWidget(parent)
     , m_document(document)
@@ -45,13 +70,20 @@ WhatIfTabs::WhatIfTabs(ScenarioDocument* document, QWidget* floors, QWidget* par
     setObjectName(QStringLiteral("whatIfTabs"));
     setDocumentMode(true);
     tabBar()->setExpanding(false);
-    setStyleSheet(QStringLiteral("QTabWidget#whatIfTabs::pane { border: none; }"));
+    // No style sheet (it was "::pane { border: none; }", and document mode draws no pane): it put Qt's style-sheet
+    // style on every widget of the tabs, whose polish asked every ancestor for its style sheet. Under it no widget
+    // inherited its parent's palette; the application's palette held here keeps the window's colours out of the tabs
+    // (their tab bar), and the pages paint their background instead of setting it in a palette (issue 16,
+    // seventeenth stop (h16s) in docs/performance.md).
+    holdApplicationPalette(this);
+    // What the pane rule still did in document mode: the style-sheet style took "border: none" as a pane border of
+    // its own and gave the tab bar no base overlap, so Qt drew the bar's base line (Fusion's PE_FrameTabBarBase)
+    // along the top of the whole bar, under the tabs, not along its bottom edge. Kept so, by a style on the tab
+    // bar alone (a widget's style does not reach its children: the scroll buttons keep the application's).
+    tabBar()->setStyle(new TabBarBaseOnTopStyle(this)); // a child of this tab widget, so deleted after its tab bar
 
     floors->setObjectName(QStringLiteral("floorsTab"));
-    floors->setAutoFillBackground(true);
-    QPalette floorsPalette = floors->palette();
-    floorsPalette.setColor(QPalette::Window, palette::window());
-    floors->setPalette(floorsPalette);
+    paintThemeBackground(floors, Theme::Window);
     if (QLayout* grid = floors->layout())
         grid->setContentsMargins(0, 8, 0, 0); // the same gap below the tab bar as the other pages
     addTab(floors, tr("Floors"));
@@ -143,12 +175,8 @@ void WhatIfTabs::buildTab(int tab)
             setCurrentTheme(shown);
         return;
     }
-    if (tab >= SimulationTab) { // self-contained pages, on the window's background
-        built->setAutoFillBackground(true);
-        QPalette pal = built->palette();
-        pal.setColor(QPalette::Window, palette::window());
-        built->setPalette(pal);
-    }
+    if (tab >= SimulationTab) // self-contained pages, on the window's background
+        paintThemeBackground(built, Theme::Window);
     if (themed) {
         scaleFonts(built, shown.fontScale / base.fontScale);
         applyTheme(built, shown); // makes it current again
@@ -245,10 +273,7 @@ QWidget* WhatIfTabs::page(const QString& objectName)
 {
     auto* widget = new QWidget;
     widget->setObjectName(objectName);
-    widget->setAutoFillBackground(true);
-    QPalette pal = widget->palette();
-    pal.setColor(QPalette::Window, palette::window());
-    widget->setPalette(pal);
+    paintThemeBackground(widget, Theme::Window);
     return widget;
 }
 
