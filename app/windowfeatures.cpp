@@ -311,13 +311,15 @@ void MainWindow::buildComparisonTable()
     const bool themed = shown.kind != base.kind || shown.fontScale != base.fontScale;
     if (themed)
         setCurrentTheme(base);
-    m_comparison = new ComparisonTable(m_numbersCell);
+    // Themed before it joins the numbers cell: inside it, it would inherit the cell's scaled font and be scaled a second
+    // time (fonts propagate from parents since the tab widget lost its style sheet, docs/performance.md, h16s).
+    m_comparison = new ComparisonTable;
     m_comparison->setVisible(false);
-    m_numbersCell->layout()->addWidget(m_comparison);
     if (themed) {
         scaleFonts(m_comparison, shown.fontScale / base.fontScale);
         applyTheme(m_comparison, shown); // makes it current again
     }
+    m_numbersCell->layout()->addWidget(m_comparison);
     if (m_baseline)
         m_comparison->setPinned(m_baseline->pinned());
 }
