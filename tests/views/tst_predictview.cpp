@@ -112,6 +112,7 @@ private slots:
     void newerRequestSupersedesAnOlderOne();
     void tableSortsByResidual();
     void trtllmSchedulerIsSelectable();
+    void scenarioEngineKeysShowAsTheEngineRun();
     void windowRendersThePage();
 };
 
@@ -426,6 +427,44 @@ void TestPredictView::trtllmSchedulerIsSelectable()
         QVERIFY(ttft);
         QCOMPARE(cell(table, row, BenchmarkPredictView::MeasuredTtftColumn + 1), ttft->predictedMs);
     }
+}
+
+void TestPredictView::scenarioEngineKeysShowAsTheEngineRun()
+{
+    // serving.scheduler and serving.max_num_tokens replace the page's inputs in model::predictBenchmarks: the status says
+    // the budget that ran, and the inputs they replace are disabled with the user's values kept.
+    model::Scenario scenario = scenarioOf("nim-llama3-8b-h100-tp1-fp16");
+    scenario.serving.maxNumTokens = 4096;
+    scenario.serving.scheduler = model::SchedulerVersion::TrtllmInflight;
+    ScenarioDocument document(scenario);
+    BenchmarkPredictView view(&document);
+    view.resize(1300, 800);
+    view.show();
+    view.tokenBudgetSpin()->setValue(2048);
+    QVERIFY(!view.tokenBudgetSpin()->isEnabled());
+    QVERIFY(!view.schedulerCombo()->isEnabled());
+    QVERIFY2(view.tokenBudgetSpin()->toolTip().contains(QStringLiteral("serving.max_num_tokens: 4,096")),
+             qPrintable(view.tokenBudgetSpin()->toolTip()));
+    QSignalSpy finished(&view, &BenchmarkPredictView::predictionFinished);
+    QCOMPARE(view.loadBenchmark(measured("nim-llama3-8b-h100-tp1-fp16.csv")), QString());
+    QVERIFY(settle(&view));
+    QCOMPARE(finished.count(), 1);
+    const QString status = view.statusLabel()->text();
+    QVERIFY2(status.contains(QStringLiteral("TensorRT-LLM in-flight scheduler, token budget 4,096 (the scenario's serving.max_num_tokens)")),
+             qPrintable(status));
+    QCOMPARE(view.tokenBudgetSpin()->value(), 2048);
+
+    // The keys cleared: the inputs are the engine again, and the status names the page's budget.
+    document.edit([](model::Scenario& s) {
+        s.serving.maxNumTokens = 0;
+        s.serving.scheduler.reset();
+    });
+    document.evaluateNow();
+    QVERIFY(view.tokenBudgetSpin()->isEnabled());
+    QVERIFY(view.schedulerCombo()->isEnabled());
+    QVERIFY(!view.tokenBudgetSpin()->toolTip().contains(QStringLiteral("replaces")));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 2 && !view.isPredicting(), kTimeoutMs);
+    QVERIFY2(view.statusLabel()->text().contains(QStringLiteral("token budget 2,048")), qPrintable(view.statusLabel()->text()));
 }
 
 void TestPredictView::windowRendersThePage()

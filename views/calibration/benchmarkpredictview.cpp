@@ -298,7 +298,11 @@ BenchmarkPredictView::BenchmarkPredictView(ScenarioDocument* document, QWidget* 
     connect(m_scheduler, &QComboBox::currentIndexChanged, this, [this] { predict(); });
     connect(m_tokenBudget, &QSpinBox::valueChanged, this, [this] { predict(); });
     connect(m_maxSequences, &QSpinBox::valueChanged, this, [this] { predict(); });
+    m_schedulerTip = m_scheduler->toolTip();
+    m_tokenBudgetTip = m_tokenBudget->toolTip();
+    showScenarioEngine();
     connect(m_document, &ScenarioDocument::evaluated, this, [this] {
+        showScenarioEngine();
         if (m_file.points.empty())
             return;
         if (isVisible())
@@ -331,6 +335,23 @@ model::BenchmarkOptions BenchmarkPredictView::options() const
     o.tokenBudget = m_tokenBudget->value();
     o.maxSequences = m_maxSequences->value();
     return o;
+}
+
+void BenchmarkPredictView::showScenarioEngine()
+{
+    // serving.scheduler and serving.max_num_tokens, when the scenario sets them, are what model::predictBenchmarks runs
+    // (model/analysis/benchmarkpredict.cpp): the inputs they replace are shown disabled, keeping the user's values.
+    const model::Serving& serving = m_document->evaluatedScenario().serving;
+    m_scheduler->setEnabled(!serving.scheduler);
+    m_scheduler->setToolTip(serving.scheduler ? m_schedulerTip + QLatin1Char('\n') +
+                                                    tr("The scenario sets serving.scheduler: %1 replaces this choice.")
+                                                        .arg(m_scheduler->itemText(m_scheduler->findData(int(*serving.scheduler))))
+                                              : m_schedulerTip);
+    m_tokenBudget->setEnabled(serving.maxNumTokens <= 0);
+    m_tokenBudget->setToolTip(serving.maxNumTokens > 0 ? m_tokenBudgetTip + QLatin1Char('\n') +
+                                                             tr("The scenario sets serving.max_num_tokens: %1 replaces this value.")
+                                                                 .arg(format::integer(serving.maxNumTokens))
+                                                       : m_tokenBudgetTip);
 }
 
 void BenchmarkPredictView::showEvent(QShowEvent* event)
@@ -476,7 +497,11 @@ void BenchmarkPredictView::deliver(quint64 generation, const std::vector<model::
                               str(m_predictedScenario.model.name), str(m_predictedScenario.hardware.name),
                               // the scenario's serving.scheduler, when set, is what model::predictBenchmarks ran
                               m_scheduler->itemText(m_scheduler->findData(int(m_predictedScenario.serving.scheduler.value_or(o.scheduler)))),
-                              format::integer(o.tokenBudget), format::integer(o.maxSequences));
+                              // serving.max_num_tokens, when set, replaces the option (model/analysis/benchmarkpredict.cpp)
+                              m_predictedScenario.serving.maxNumTokens > 0
+                                  ? tr("%1 (the scenario's serving.max_num_tokens)").arg(format::integer(m_predictedScenario.serving.maxNumTokens))
+                                  : format::integer(o.tokenBudget),
+                              format::integer(o.maxSequences));
     if (failed > 0)
         status += QLatin1Char(' ') + tr("%1 not predicted (the table says why).").arg(counted(failed, tr("1 point"), tr("%1 points")));
     setText(m_status, status);

@@ -131,6 +131,9 @@ private:
     /** Fills the table and the plots from m_file and m_results (predicted cells empty while none). */
     void showPoints();
     void showSummary();
+    /** Disables the scheduler and token-budget inputs that the scenario's serving.scheduler / serving.max_num_tokens
+     *  replace (their values kept), and says so in their tool tips. */
+    void showScenarioEngine();
 
     ScenarioDocument* m_document = nullptr;
     model::BenchmarkFile m_file;
@@ -150,6 +153,8 @@ private:
     QComboBox* m_scheduler = nullptr;
     QSpinBox* m_tokenBudget = nullptr;
     QSpinBox* m_maxSequences = nullptr;
+    QString m_schedulerTip;   ///< the scheduler input's own tool tip
+    QString m_tokenBudgetTip; ///< the token-budget input's own tool tip
     QLabel* m_status = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_notes = nullptr;
