@@ -134,6 +134,34 @@ private slots:
         QCOMPARE(secondHardware->count(), hardwareItems);
         QDir(views::UserCatalogue::directory()).removeRecursively();
     }
+    /** A preset moved away from is named in its combo as the status line names it ("Llama 3.1 8B (edited)",
+     *  document::shownNames()); a name no preset carries is shown as it is; choosing the preset again clears it. */
+    void presetCombosNameAnEditedPreset()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ControlsPanel panel(&document);
+        auto* hardware = panel.findChild<QComboBox*>(QStringLiteral("hardwarePresetCombo"));
+        auto* models = panel.findChild<QComboBox*>(QStringLiteral("modelPresetCombo"));
+        QVERIFY(hardware && models);
+        const QString modelName = QString::fromStdString(document.scenario().model.name);
+        const QString hardwareName = QString::fromStdString(document.scenario().hardware.name);
+        QCOMPARE(models->currentText(), modelName);
+        document.edit([](model::Scenario& s) { s.model.params = 400e9; });
+        QCOMPARE(models->currentIndex(), models->count() - 1);
+        QCOMPARE(models->currentText(), modelName + QStringLiteral(" (edited)"));
+        QCOMPARE(hardware->currentText(), hardwareName);
+        document.edit([](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond *= 0.5; });
+        QCOMPARE(hardware->currentText(), hardwareName + QStringLiteral(" (edited)"));
+        document.edit([](model::Scenario& s) { s.model.name = "My imported model"; });
+        QCOMPARE(models->currentText(), QStringLiteral("My imported model"));
+        document.edit([](model::Scenario& s) { s.model.name.clear(); });
+        QCOMPARE(models->currentText(), QStringLiteral("Custom (edited)"));
+        // The preset chosen again: its own entry, and the last entry is no longer shown.
+        models->setFocus();
+        QTest::keyClick(models, Qt::Key_Home);
+        QCOMPARE(models->currentIndex(), 0);
+        QCOMPARE(models->currentText(), QString::fromStdString(model::modelPresets().front().shape.name));
+    }
     /** A batch edit repaints no double spin box whose value it leaves as shown (issue 16, tenth stop: the link latency,
      *  2 us read back as 2e-6 s / 1e-6 = 2.0000000000000004, was set again and repainted, its group box behind it too,
      *  on every slider step). */

@@ -113,6 +113,22 @@ void addCustomEntry(QComboBox* combo, const QString& text, const QString& toolTi
         model->item(index)->setFlags(model->item(index)->flags() & ~(Qt::ItemIsSelectable | Qt::ItemIsEnabled));
 }
 
+/** Shows @p combo's last ("Custom") entry under the name the status line and the report give the scenario
+ *  (document::shownNames()): "Llama 3.1 8B (edited)" for a preset moved away from, the model's own name for one no preset
+ *  carries (the model-size slider's "Dense 13 B (Llama 3 family rule)", an imported config), "Custom (edited)" for no
+ *  name. Sets the text only when it changes. */
+void nameCustomEntry(QComboBox* combo, const std::string& shownName, const char* emptyName)
+{
+    QString text = QString::fromStdString(shownName);
+    if (shownName.empty() || shownName == emptyName)
+        text = ControlsPanel::tr("Custom (edited)");
+    const int index = combo->count() - 1;
+    if (index >= 0 && combo->itemText(index) != text) {
+        const QSignalBlocker blocker(combo);
+        combo->setItemText(index, text);
+    }
+}
+
 void setIndexQuietly(QComboBox* combo, int index)
 {
     if (combo->currentIndex() == index)
@@ -361,8 +377,9 @@ QWidget* ControlsPanel::buildModelGroup()
     m_modelPreset->setToolTip(tr("Model preset: replaces the model's shape (N, L, d, H, H_kv, h, vocabulary, MoE,\n"
                                  "MLA and sliding-window fields). The weight and KV precisions and the attention\n"
                                  "FLOP convention keep their settings. Your saved models follow the built-in ones,\n"
-                                 "marked \u201c(yours)\u201d. Shows \u201cCustom (edited)\u201d once a control moves away\n"
-                                 "from the preset, or after File > Import model config."));
+                                 "marked \u201c(yours)\u201d. Shows the preset\u2019s name marked \u201c(edited)\u201d once a control\n"
+                                 "moves away from it, or the model\u2019s own name (the size slider\u2019s family rule,\n"
+                                 "File > Import model config) when it is no preset."));
     m_modelPreset->setAccessibleName(tr("Model preset"));
     connect(m_modelPreset, &QComboBox::activated, this, [this](int index) {
         const int presetIndex = m_modelPreset->itemData(index).toInt();
@@ -1040,6 +1057,14 @@ void ControlsPanel::syncFromScenario()
     const model::Scenario& s = m_document->scenario();
 
     const int modelMatch = document::matchModelPreset(m_modelChoices, s.model);
+    const int hardwareMatch = document::matchHardwarePreset(m_hardwareChoices, s.hardware);
+    if (modelMatch < 0 || hardwareMatch < 0) {
+        const document::ShownNames names = document::shownNames(s, m_catalogue);
+        if (modelMatch < 0)
+            nameCustomEntry(m_modelPreset, names.model, "custom model");
+        if (hardwareMatch < 0)
+            nameCustomEntry(m_hardwarePreset, names.hardware, "custom hardware");
+    }
     setIndexQuietly(m_modelPreset, modelMatch >= 0 ? modelMatch : m_modelPreset->count() - 1);
     {
         // The KV-heads slider offers the divisors of H: set them before it shows H_kv.
@@ -1090,7 +1115,6 @@ void ControlsPanel::syncFromScenario()
     m_ropeHeadDim->setEnabled(s.model.kvLoraRank > 0);
     m_slidingLayers->setEnabled(s.model.slidingWindow > 0);
 
-    const int hardwareMatch = document::matchHardwarePreset(m_hardwareChoices, s.hardware);
     setIndexQuietly(m_hardwarePreset, hardwareMatch >= 0 ? hardwareMatch : m_hardwarePreset->count() - 1);
 
     if (!m_itlSlo->hasFocus()) {

@@ -60,7 +60,8 @@ struct KeyBinding {
  * line naming the matmul dtype and the peak the model uses.
  *
  * The preset combos list the built-in presets, then the user's catalogue (setUserCatalogue(),
- * entries marked "(yours)"), then a disabled "Custom (edited)" entry shown when nothing matches.
+ * entries marked "(yours)"), then a disabled entry shown when nothing matches, named as the status line names the scenario
+ * ("Llama 3.1 8B (edited)"; a name no preset carries as it is; "Custom (edited)" for none).
  * Choosing a device takes all its figures (peaks, memory, link bandwidth) but keeps T and the link
  * latency (deployment choices); choosing a model keeps the weight / KV precisions and the attention
  * FLOP convention.
