@@ -457,6 +457,22 @@ void TestTabPlots::floorLabelsFitAtSmallSize()
             shown.push_back(x->coordToPixel(label->position->key()));
     }
     QVERIFY(shown.size() >= 2); // P* and the compute-bound P at least
+    // Every rotated label shown reads whole inside the axis rect: here "P ≥ 274: compute-bound" is longer than the plot is
+    // high, and was cut at the top ("P ≥ 274: compute-"); it now shows its short form.
+    const QRect prefillAxes = prefill->plot()->axisRect()->rect();
+    bool shortBound = false;
+    for (int i = 0; i < prefill->plot()->itemCount(); ++i) {
+        auto* label = qobject_cast<QCPItemText*>(prefill->plot()->item(i));
+        if (!label || !label->visible() || label->rotation() == 0)
+            continue;
+        const QRectF box = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+        QVERIFY2(QRectF(prefillAxes).adjusted(-0.5, -0.5, 0.5, 0.5).contains(box),
+                 qPrintable(QStringLiteral("\"%1\" at %2,%3 %4x%5 leaves the axes %6,%7 %8x%9")
+                                .arg(label->text()).arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())
+                                .arg(prefillAxes.x()).arg(prefillAxes.y()).arg(prefillAxes.width()).arg(prefillAxes.height())));
+        shortBound = shortBound || (label->text().startsWith(QStringLiteral("P \u2265")) && !label->text().contains(QLatin1Char(':')));
+    }
+    QVERIFY(shortBound);
     const double height = QFontMetricsF(prefill->referenceLabels().front()->font()).height();
     for (size_t a = 0; a < shown.size(); ++a)
         for (size_t b = a + 1; b < shown.size(); ++b)

@@ -124,7 +124,25 @@ PrefillPlot::PrefillPlot(QWidget* parent)
         return r;
     });
     m_referenceWanted.assign(m_referenceLabels.size(), true);
-    connect(p, &QCustomPlot::afterLayout, this, &PrefillPlot::separateReferenceLabels);
+    connect(p, &QCustomPlot::afterLayout, this, [this] {
+        fitComputeBoundLabel();
+        separateReferenceLabels();
+    });
+}
+
+void PrefillPlot::fitComputeBoundLabel()
+{
+    if (m_computeBoundText.isEmpty())
+        return;
+    const QFontMetricsF metrics(m_computeBoundLabel->font());
+    const QMargins padding = m_computeBoundLabel->padding();
+    // Rotated, the text's advance runs along the plot's height; placeRotatedFromBottom() starts it 2 % above the bottom.
+    const double room = 0.98 * plot()->axisRect()->height() - padding.left() - padding.right() - 2;
+    const QString& text = metrics.horizontalAdvance(m_computeBoundText) <= room ? m_computeBoundText : m_computeBoundShortText;
+    const bool fits = metrics.horizontalAdvance(text) <= room;
+    if (m_computeBoundLabel->text() != text)
+        m_computeBoundLabel->setText(text);
+    m_computeBoundLabel->setVisible(fits);
 }
 
 void PrefillPlot::separateReferenceLabels()
@@ -220,7 +238,9 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const bool showBound = inRange(p->xAxis, bound);
     placeVertical(m_computeBoundLine, showBound ? bound : qQNaN());
     m_computeBoundLabel->setVisible(showBound);
-    m_computeBoundLabel->setText(tr("P \u2265 %1: compute-bound").arg(format::approximate(bound)));
+    m_computeBoundShortText = showBound ? tr("P \u2265 %1").arg(format::approximate(bound)) : QString();
+    m_computeBoundText = showBound ? tr("%1: compute-bound").arg(m_computeBoundShortText) : QString();
+    m_computeBoundLabel->setText(m_computeBoundText);
     placeRotatedFromBottom(m_computeBoundLabel, bound);
 
     QString reference;
