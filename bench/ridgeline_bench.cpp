@@ -22,6 +22,7 @@
 #include <functional>
 #include <optional>
 #include <csignal>
+#include <ctime>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -64,6 +65,7 @@
 #include "model/cost/costmodel.h"
 #include "views/controls/controlspanel.h"
 #include "views/floors/numberspanel.h"
+#include "views/kit/gridlayer.h"
 #include "views/kit/plotpanel.h"
 #include "document/scenariodocument.h"
 #include "views/kit/valueslider.h"
@@ -165,6 +167,36 @@ public:
     int layoutRequests = 0;
 
     /**
+     * The layer image caches (views/kit/layerimagecache.h) that allocated a new image since the last call, as
+     * "plot/cache xN" (a grid cache's picture of its first grid as "plot/gridLayerCache first xN"): what a step's page
+     * faults were spent on (issue 16, eighteenth stop).
+     */
+    QString imageAllocations(QWidget* window)
+    {
+        QStringList allocated;
+        for (QCustomPlot* plot : window->findChildren<QCustomPlot*>()) {
+            for (QCPLayerable* child : plot->findChildren<QCPLayerable*>()) {
+                auto* cache = dynamic_cast<views::LayerImageCache*>(child);
+                if (!cache)
+                    continue;
+                const QString name = plot->objectName() + QLatin1Char('/')
+                                     + (cache->objectName().isEmpty() ? QString::number(quintptr(cache), 16) : cache->objectName());
+                long long& seen = m_allocations[cache];
+                if (cache->allocations() != seen)
+                    allocated << QStringLiteral("%1 x%2").arg(name).arg(cache->allocations() - seen);
+                seen = cache->allocations();
+                if (auto* grid = dynamic_cast<views::GridLayerCache*>(cache)) {
+                    long long& first = m_firstAllocations[grid];
+                    if (grid->firstGridAllocations() != first)
+                        allocated << QStringLiteral("%1 first x%2").arg(name).arg(grid->firstGridAllocations() - first);
+                    first = grid->firstGridAllocations();
+                }
+            }
+        }
+        return allocated.join(QStringLiteral(", "));
+    }
+
+    /**
      * RL_DEBUG_HINTS (issue 16, h16k): the widgets in a layout whose size hints, minimum or maximum size or visibility
      * differ from the last call ("name: hint 80x20 -> 96x20"): what asked for the layout pass of a step. Reads every
      * widget's hints, so only for debugging.
@@ -198,6 +230,8 @@ public:
 
 private:
     QHash<QWidget*, QString> m_hints;
+    QHash<const void*, long long> m_allocations;
+    QHash<const void*, long long> m_firstAllocations;
     QList<QObject*> m_watched;
     QMap<QString, int> m_replots;
     QStringList m_resized;
@@ -602,6 +636,7 @@ int main(int argc, char** argv)
     if (debugSteps) {
         layoutWatch.watchPlots(&window);
         app.installEventFilter(&layoutWatch);
+        layoutWatch.imageAllocations(&window);
     }
     for (const auto& [name, control] : sliders) {
         if (!only.isEmpty() && !only.contains(name))
@@ -634,6 +669,9 @@ int main(int argc, char** argv)
             idleUntil(clock, previousStepNs, qint64(spacingMs) * 1'000'000);
             const qint64 start = clock.nsecsElapsed();
             previousStepNs = start;
+            timespec monotonicStart{}; // RL_DEBUG_STEPS: the step's start on CLOCK_MONOTONIC (perf record -k CLOCK_MONOTONIC)
+            if (debugSteps)
+                clock_gettime(CLOCK_MONOTONIC, &monotonicStart);
             slider->setSliderPosition(position); // tracking: emits valueChanged as a drag does
             const long long paintsBefore = watch.paints;
             layoutWatch.reset();
@@ -661,10 +699,13 @@ int main(int argc, char** argv)
                     // instruction counts do not show spent (the kernel's page faults, the CPU taken by other processes).
                     rusage usage{};
                     getrusage(RUSAGE_SELF, &usage);
-                    std::fprintf(stderr, "%s %d %.2f ms %lld paints refreshed %.2f first paint %.2f; cpu %.2f ms, %ld page faults; %s\n",
+                    std::fprintf(stderr, "%s %d %.2f ms %lld paints refreshed %.2f first paint %.2f; cpu %.2f ms, %ld page faults; %s; "
+                                 "monotonic start %.6f s; images allocated [%s]\n",
                                  qPrintable(name), position, *painted, watch.paints - paintsBefore, (refreshedNs - start) / 1e6,
                                  (watch.firstPaintNs - start) / 1e6, (processCpuSeconds() - cpuBefore) * 1e3,
-                                 usage.ru_minflt - faultsBefore, qPrintable(layoutWatch.summary()));
+                                 usage.ru_minflt - faultsBefore, qPrintable(layoutWatch.summary()),
+                                 double(monotonicStart.tv_sec) + double(monotonicStart.tv_nsec) / 1e9,
+                                 qPrintable(layoutWatch.imageAllocations(&window)));
                 }
                 if (qEnvironmentVariableIsSet("RL_DEBUG_HINTS"))
                     std::fprintf(stderr, "  hints changed: %s\n", qPrintable(layoutWatch.hintChanges(&window)));

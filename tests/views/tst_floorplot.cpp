@@ -4,6 +4,7 @@
 // and baseline A drawn by the plot itself into graphs of its own.
 
 #include <array>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -151,6 +152,7 @@ private slots:
     void axisTitlesFitTheirAxesAt1280x720();
     void laidOutLabelsDrawAsQCustomPlot();
     void gridKeepsItsFirstGridsPicture();
+    void layerImagesKeepTheirMemory();
     void logTickerRepeatsUnchangedTicks();
     void tickLabelKeyFromAMemo();
     void kvShareCurveFromAPictureOnContextSteps();
@@ -1362,6 +1364,80 @@ void TestFloorPlot::gridKeepsItsFirstGridsPicture()
     QCOMPARE(kept.size(), drawn.size());
     for (qsizetype i = 0; i < kept.size(); ++i)
         QVERIFY2(kept[i] == drawn[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+}
+
+void TestFloorPlot::layerImagesKeepTheirMemory()
+{
+    // Issue 16, eighteenth stop: a layer image redrawn at a size it held before, or at a smaller one, is drawn into the
+    // memory it had (a new image each time was a fresh mapping, a page fault each 4 KB: 1,000 faults on the first two
+    // model-size steps of a process), and shows the same pixels as a fresh image of that size.
+    // The grid's picture of its first grid: the key axis moved on every replot, one picture allocated in all.
+    {
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), true);
+        plot.axisRect()->setAutoMargins(QCP::msNone);
+        plot.axisRect()->setMargins(QMargins(60, 20, 20, 50));
+        plot.resize(420, 320);
+        plot.show();
+        const views::GridLayerCache* cache = views::GridLayerCache::find(&plot);
+        QVERIFY(cache);
+        for (int step = 0; step < 5; ++step) {
+            plot.xAxis->setRange(1, 256 << step);
+            plot.replot();
+        }
+        QVERIFY(cache->renders() >= 5);
+        QCOMPARE(cache->firstGridAllocations(), 1LL);
+    }
+    // A curve image whose area changes with a label drawn outside the axis rect (its clip the whole viewport): grown once
+    // to the larger area, the smaller laid over the same memory; every replot the pixels of a fresh plot's image.
+    auto makePlot = [](QCustomPlot& plot) {
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), true);
+        QCPGraph* a = plot.addGraph();
+        QCPGraph* b = plot.addGraph();
+        a->setPen(views::plotkit::pen(QColor(20, 40, 160), 2));
+        b->setPen(views::plotkit::pen(QColor(160, 40, 20), 1.5));
+        auto* label = new QCPItemText(&plot);
+        label->setClipToAxisRect(false);
+        label->position->setType(QCPItemPosition::ptAbsolute);
+        label->position->setCoords(30, 12);
+        label->setText(QStringLiteral("t_step"));
+        QVERIFY(views::CurveLayerCache::install(&plot, {a, b, label}));
+        plot.xAxis->setRange(1, 1024);
+        plot.yAxis->setRange(0.5, 200);
+        plot.resize(420, 320);
+    };
+    auto setStep = [](QCustomPlot& plot, int step) {
+        for (int g = 0; g < 2; ++g) {
+            QVector<double> keys, values;
+            for (int i = 0; i <= 40; ++i) {
+                keys << std::pow(2.0, i / 4.0);
+                values << (1 + g) * (2.0 + step) * std::pow(2.0, i / 6.0);
+            }
+            plot.graph(g)->setData(keys, values, true);
+        }
+        plot.findChild<QCPItemText*>()->setVisible(step % 2 == 1);
+        plot.replot();
+    };
+    QCustomPlot plot;
+    makePlot(plot);
+    plot.show();
+    const views::CurveLayerCache* cache = views::CurveLayerCache::find(&plot);
+    QVERIFY(cache);
+    for (int step = 0; step < 6; ++step) {
+        setStep(plot, step);
+        QCustomPlot fresh;
+        makePlot(fresh);
+        fresh.show();
+        setStep(fresh, step);
+        QVERIFY2(plot.grab().toImage() == fresh.grab().toImage(), qPrintable(QStringLiteral("step %1 differs").arg(step)));
+    }
+    QVERIFY(cache->renders() >= 6);
+    QCOMPARE(cache->inPlaceDraws(), 0LL);
+    QVERIFY2(cache->allocations() <= 2, qPrintable(QStringLiteral("%1 allocations").arg(cache->allocations())));
 }
 
 void TestFloorPlot::logTickerRepeatsUnchangedTicks()

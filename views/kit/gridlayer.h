@@ -40,6 +40,9 @@ public:
     long long filledGrids() const { return m_filledGrids; }
     /** Times the image was redrawn from the picture of its first grid kept from before (drawPicture()). */
     long long firstGridReuses() const { return m_firstGridReuses; }
+    /** Times the picture of the first grid was allocated (a new image), rather than copied into the one held because
+     *  that had the same size and format (drawPicture()). */
+    long long firstGridAllocations() const { return m_firstAllocations; }
     /** With @p on false the first grid is drawn again on every redraw (drawPicture()): for a test's reference. */
     static void setFirstGridKept(bool on);
 
@@ -84,6 +87,7 @@ private:
     mutable QByteArray m_firstKey; ///< what m_first shows: the image's geometry and the first grid's description
     mutable QImage m_first;        ///< the image after its first grid was drawn
     mutable long long m_firstGridReuses = 0;
+    mutable long long m_firstAllocations = 0;
 };
 
 } // namespace ridgeline::views

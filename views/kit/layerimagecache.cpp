@@ -211,6 +211,26 @@ void LayerImageCache::drawPicture(QCPPainter* picture, QImage& /*image*/) const
     drawChildren(picture);
 }
 
+void LayerImageCache::shapeImage(const QSize& pixels, double ratio)
+{
+    // The image's pixels live in a buffer of this cache that only grows: an image whose size changes with what is
+    // drawn (a curve cache's area is the union of its children's clip rects, which changes when a label outside the
+    // axis rect comes or goes) was a new allocation each time, and memory of that size (half a megabyte and more) is
+    // mapped afresh by the allocator, a page fault each 4 KB the first time it is cleared (issue 16, eighteenth stop:
+    // the decode, prefill and SLO plots' curve images on the first model-size steps of a process). The image is of
+    // the same size, format and pixel ratio as a QImage of its own, so it draws the same pixels.
+    m_image = QImage(); // before m_pixels may be replaced
+    const qsizetype bytesPerLine = qsizetype(pixels.width()) * 4; // ARGB32: 4-byte aligned rows, as QImage's own
+    const qsizetype bytes = bytesPerLine * pixels.height();
+    if (bytes > m_pixelBytes) {
+        m_pixels.reset(new uchar[size_t(bytes)]);
+        m_pixelBytes = bytes;
+        ++m_allocations;
+    }
+    m_image = QImage(m_pixels.get(), pixels.width(), pixels.height(), bytesPerLine, QImage::Format_ARGB32_Premultiplied);
+    m_image.setDevicePixelRatio(ratio);
+}
+
 void LayerImageCache::draw(QCPPainter* painter)
 {
     if (m_hidden->children().isEmpty())
@@ -241,11 +261,10 @@ void LayerImageCache::draw(QCPPainter* painter)
             m_image = QImage();
         } else {
             // The image of the same size is cleared and drawn again, not allocated again (a model-size step redraws
-            // the decode plot's curves on every step: a megabyte freed and mapped again each time).
-            if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio) {
-                m_image = QImage(area.size() * ratio, QImage::Format_ARGB32_Premultiplied);
-                m_image.setDevicePixelRatio(ratio);
-            }
+            // the decode plot's curves on every step: a megabyte freed and mapped again each time); an image of
+            // another size is laid over the same memory when it fits (shapeImage()).
+            if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio)
+                shapeImage(area.size() * ratio, ratio);
             m_image.fill(Qt::transparent);
             QCPPainter picture(&m_image);
             picture.translate(-m_origin);

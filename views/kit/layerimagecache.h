@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <memory>
+
 #include <QByteArray>
 #include <QDataStream>
 #include <QImage>
@@ -31,6 +33,9 @@ public:
     long long renders() const { return m_renders; }
     /** Times the image was drawn into the plot's paint buffer, redrawn or not. */
     long long draws() const { return m_draws; }
+    /** Times the pixel buffer under the image was allocated (a redraw needed more pixels than it held); a redraw at a
+     *  size or pixel ratio that fits in it clears and reuses its memory (see draw()). */
+    long long allocations() const { return m_allocations; }
 
 protected:
     /** A cache on layer @p host of @p plot for the children of @p hidden (a hidden, logical layer). */
@@ -101,11 +106,18 @@ private:
 
     QCPLayer* m_hidden;
     QByteArray m_key; ///< key() of the image held
-    QImage m_image;   ///< the hidden layer over a transparent background, m_origin at its top left
+    /** Makes m_image @p pixels (device pixels) at @p ratio, ARGB32 premultiplied, its rows in m_pixels (grown when too
+     *  small, never shrunk); its pixels are left as they were. */
+    void shapeImage(const QSize& pixels, double ratio);
+
+    std::unique_ptr<uchar[]> m_pixels; ///< the memory m_image's pixels live in (grow-only)
+    qsizetype m_pixelBytes = 0;        ///< the size of m_pixels in bytes
+    QImage m_image;   ///< the hidden layer over a transparent background, m_origin at its top left (rows in m_pixels)
     QPoint m_origin;
     QList<QRect> m_ink; ///< trimsToInk(): disjoint parts of m_image (its pixels) that hold all of its ink
     long long m_renders = 0;
     long long m_draws = 0;
+    long long m_allocations = 0;
 };
 
 } // namespace ridgeline::views
