@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <typeinfo>
 #include <vector>
 
 #include <QApplication>
@@ -40,6 +41,7 @@
 #include "views/floors/numberspanel.h"
 #include "views/kit/accessibility.h"
 #include "views/kit/card.h"
+#include "views/kit/plainlabel.h"
 #include "views/kit/plotpanel.h"
 #include "views/kit/theme.h"
 #include "views/kit/valueslider.h"
@@ -111,6 +113,7 @@ private slots:
     void whatIfPlotsSkipStepsThatLeaveTheirInputs();
     void hiddenTabsAreBuiltOnFirstShow();
     void firstFrameHasNoStyleSheet();
+    void rowNamesMeasuredOnceAsQLabel();
     void everyTabLooksAsUnderThePaneStyleSheet_data();
     void everyTabLooksAsUnderThePaneStyleSheet();
     void startUpReplotsEachFloorPlotOnce();
@@ -1036,6 +1039,70 @@ void TestMainWindow::firstFrameHasNoStyleSheet()
     QVERIFY(ridgeline::views::isPaintedCard(window.numbersPanel()));
     for (ridgeline::views::PlotPanel* panel : window.plotPanels())
         QVERIFY2(ridgeline::views::isPaintedCard(panel), qPrintable(panel->objectName()));
+}
+
+void TestMainWindow::rowNamesMeasuredOnceAsQLabel()
+{
+    // Issue 16, eighteenth stop (h16w): the numbers' row names and section titles and the controls' form labels are
+    // PlainLabels, whose hints are one text layout where QLabel's are three (the golden-ratio shape, the one-line
+    // height and the widest word: for a text on one line the same rect). Their hints must be QLabel's, and each must
+    // have been measured once up to the first paint.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    QStringList plainQLabels;
+    int plainLabels = 0;
+    for (QWidget* container : {static_cast<QWidget*>(window.numbersPanel()), static_cast<QWidget*>(window.findChild<ridgeline::views::ControlsPanel*>())}) {
+        QVERIFY(container);
+        for (QLabel* label : container->findChildren<QLabel*>()) {
+            if (auto* plain = dynamic_cast<ridgeline::views::PlainLabel*>(label)) {
+                ++plainLabels;
+                QVERIFY2(plain->measuresOnce(), qPrintable(plain->text()));
+                const QString what = plain->text();
+                // Measured at most once up to here (a label never laid out, in a collapsed group, not at all).
+                QVERIFY2(plain->measurements() <= 1, qPrintable(QStringLiteral("%1: %2").arg(what).arg(plain->measurements())));
+                QCOMPARE(plain->sizeHint(), plain->QLabel::sizeHint());
+                QCOMPARE(plain->minimumSizeHint(), plain->QLabel::minimumSizeHint());
+                continue;
+            }
+            // A plain QLabel of one line left to QLabel's three measurements (the values and texts that change are
+            // DocumentLabels or OneLineLabels; QLabel subclasses are not counted).
+            const bool plainText = label->textFormat() == Qt::PlainText
+                || (label->textFormat() == Qt::AutoText && !Qt::mightBeRichText(label->text()));
+            if (typeid(*label) == typeid(QLabel) && plainText && !label->wordWrap() && !label->text().isEmpty()
+                && label->pixmap().isNull() && label->isVisibleTo(&window))
+                plainQLabels << label->text();
+        }
+    }
+    QVERIFY2(plainQLabels.isEmpty(), qPrintable(plainQLabels.mid(0, 20).join(QStringLiteral(" | "))));
+    QVERIFY(plainLabels > 60);
+    // QLabel's hints for a few settings QLabel adds to: an indent (a section title's), contents margins, right alignment,
+    // a minimum size, and after a new text and font.
+    ridgeline::views::PlainLabel label(QStringLiteral("Compute-bound from"));
+    QCOMPARE(label.sizeHint(), label.QLabel::sizeHint());
+    label.setIndent(3);
+    label.setContentsMargins(0, 6, 2, 1);
+    QCOMPARE(label.sizeHint(), label.QLabel::sizeHint());
+    QCOMPARE(label.minimumSizeHint(), label.QLabel::minimumSizeHint());
+    label.setAlignment(Qt::AlignRight | Qt::AlignTop);
+    QCOMPARE(label.sizeHint(), label.QLabel::sizeHint());
+    ridgeline::views::PlainLabel wide(QStringLiteral("tokens"));
+    wide.setMinimumSize(200, 40); // before the first measurement: QLabel keeps its hints until the text or font changes
+    QCOMPARE(wide.sizeHint(), wide.QLabel::sizeHint());
+    QCOMPARE(wide.minimumSizeHint(), wide.QLabel::minimumSizeHint());
+    QCOMPARE(wide.sizeHint(), QSize(200, 40));
+    label.setText(QStringLiteral("\u03b7_bw (bandwidth) \u2264 \u00b7 \u2192"));
+    QFont bold = label.font();
+    bold.setBold(true);
+    label.setFont(bold);
+    QCOMPARE(label.sizeHint(), label.QLabel::sizeHint());
+    QCOMPARE(label.minimumSizeHint(), label.QLabel::minimumSizeHint());
+    const int measured = label.measurements();
+    label.sizeHint();
+    label.minimumSizeHint();
+    QCOMPARE(label.measurements(), measured); // remembered
 }
 
 void TestMainWindow::everyTabLooksAsUnderThePaneStyleSheet_data()

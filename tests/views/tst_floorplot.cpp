@@ -135,6 +135,7 @@ private slots:
     void documentLabelLaysANewTextOutOnce();
     void documentLabelNewTextPaintsAsAFreshLabel();
     void documentLabelKeepsItsShapedGlyphs();
+    void documentLabelLaysOutEachWidthOnce();
     void documentLabelRepaintsOnlyWhatANewTextChanges();
     void kvChartRepaintsNothingUnderIt();
     void axisTitlesFromImages();
@@ -497,6 +498,50 @@ void TestFloorPlot::documentLabelLaysANewTextOutOnce()
         reference.resize(label->size());
         QCOMPARE(shown.convertToFormat(QImage::Format_RGB32), reference.grab().toImage().convertToFormat(QImage::Format_RGB32));
     }
+}
+
+// DocumentLabel (issue 16, eighteenth stop, h16w): a width heightForWidth() was asked before, for the same text, font and
+// alignment, is answered from the height its layout had, without laying the text out (and shaping it) again; the height
+// is the one a fresh label lays out at that width. At the window's first show the layouts asked a floor card's title at
+// 467, 403, 377, 467, 377, 410 and 377 px.
+void TestFloorPlot::documentLabelLaysOutEachWidthOnce()
+{
+    const QString text = QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span> "
+                                        "Floor W_read/BW = 4.48 ms/token at B = 1 (223 tok/s; the input table\u2019s unread rows "
+                                        "left out); never compute-bound at S = 2,048. At B = 1: t_step 4.56 ms (memory-bound).");
+    auto configure = [&](views::DocumentLabel* label) {
+        label->setTextFormat(Qt::RichText);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->setText(text);
+    };
+    views::DocumentLabel label;
+    configure(&label);
+    const std::vector<int> widths{467, 403, 377, 467, 377, 410, 377, 403};
+    std::vector<int> heights;
+    const int before = label.documentLayoutPasses();
+    for (int width : widths)
+        heights.push_back(label.heightForWidth(width));
+    // One layout per distinct width (the first fills the document at its width).
+    QCOMPARE(label.documentLayoutPasses() - before, 4);
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+        views::DocumentLabel fresh;
+        configure(&fresh);
+        QCOMPARE(heights[i], fresh.heightForWidth(widths[i]));
+    }
+    QVERIFY(heights[2] > heights[0]); // the widths do wrap the text differently
+    // A new text, font or alignment is laid out again.
+    label.setText(text + QStringLiteral(" More."));
+    const int afterText = label.documentLayoutPasses();
+    label.heightForWidth(377);
+    QCOMPARE(label.documentLayoutPasses() - afterText, 1);
+    QFont font = label.font();
+    font.setPointSizeF(font.pointSizeF() * 1.5);
+    label.setFont(font);
+    const int afterFont = label.documentLayoutPasses();
+    const int larger = label.heightForWidth(377);
+    QVERIFY(label.documentLayoutPasses() > afterFont);
+    QVERIFY(larger > heights[2]);
 }
 
 // DocumentLabel (issue 16, twelfth stop, h16h): each new text is shaped once. Its blocks keep their shaped glyphs

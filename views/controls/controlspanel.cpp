@@ -34,6 +34,7 @@
 #include "views/kit/glossary.h"
 #include "views/kit/onelinelabel.h"
 #include "views/kit/palette.h"
+#include "views/kit/plainlabel.h"
 #include "views/kit/plotpanel.h"
 #include "document/scenariodocument.h"
 #include "document/usercatalogue.h"
@@ -43,6 +44,15 @@
 namespace ridgeline::views {
 
 namespace {
+
+/** QFormLayout::addRow(@p labelText, @p field) with the label a PlainLabel (its hints measured once, not three times:
+ *  views/kit/plainlabel.h): the same label QFormLayout makes (no parent, @p field its buddy). */
+void addPlainRow(QFormLayout* form, const QString& labelText, QWidget* field)
+{
+    auto* label = new PlainLabel(labelText);
+    label->setBuddy(field);
+    form->addRow(label, field);
+}
 
 constexpr double kBillion = 1e9;
 constexpr double kTera = 1e12;
@@ -452,9 +462,9 @@ QWidget* ControlsPanel::buildModelGroup()
                                "4 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn (the seeds' convention), or the causal half that\n"
                                "causal kernels compute, 2 \u00b7 L \u00b7 P\u00b2 \u00b7 d_attn (P* doubles)."));
     m_attention->setAccessibleDescription(m_attention->toolTip());
-    form->addRow(tr("Weights"), m_weightDtype);
-    form->addRow(tr("KV cache"), m_kvDtype);
-    form->addRow(tr("Attention"), m_attention);
+    addPlainRow(form, tr("Weights"), m_weightDtype);
+    addPlainRow(form, tr("KV cache"), m_kvDtype);
+    addPlainRow(form, tr("Attention"), m_attention);
     connect(m_attention, &QComboBox::activated, this, [this](int index) {
         const auto attention = model::AttentionFlops(m_attention->itemData(index).toInt());
         m_document->edit([attention](model::Scenario& s) { s.model.attention = attention; });
@@ -500,14 +510,14 @@ QWidget* ControlsPanel::buildArchitectureGroup()
                           tr("Query heads H. H_kv must divide H; the GQA slider offers the divisors."));
     m_headDim = integerSpin(QStringLiteral("headDimSpinBox"), 1, 4096,
                             tr("Head dimension h. d_attn = H \u00b7 h (equal to d for most models, not all)."));
-    m_attentionWidth = new QLabel;
+    m_attentionWidth = new PlainLabel;
     m_attentionWidth->setObjectName(QStringLiteral("attentionWidthLabel"));
     m_attentionWidth->setToolTip(tr("Attention width d_attn = H \u00b7 h, used by the attention FLOP terms."));
-    form->addRow(tr("Layers L"), m_layers);
-    form->addRow(tr("Hidden d"), m_hidden);
-    form->addRow(tr("Query heads H"), m_heads);
-    form->addRow(tr("Head dim h"), m_headDim);
-    form->addRow(tr("d_attn = H\u00b7h"), m_attentionWidth);
+    addPlainRow(form, tr("Layers L"), m_layers);
+    addPlainRow(form, tr("Hidden d"), m_hidden);
+    addPlainRow(form, tr("Query heads H"), m_heads);
+    addPlainRow(form, tr("Head dim h"), m_headDim);
+    addPlainRow(form, tr("d_attn = H\u00b7h"), m_attentionWidth);
     m_architecture->setVisible(false);
     outer->addWidget(m_architecture);
 
@@ -582,7 +592,7 @@ QWidget* ControlsPanel::buildMoeGroup()
                                   "(Mixtral 8x7B: 3 \u00b7 4,096 \u00b7 14,336 \u00b7 32 layers = 5.64 B). Changing it changes N by\n"
                                   "E \u00b7 \u0394 and N_active by k \u00b7 \u0394."));
     m_expertParams->setAccessibleDescription(m_expertParams->toolTip());
-    m_activeParams = new QLabel;
+    m_activeParams = new PlainLabel;
     m_activeParams->setObjectName(QStringLiteral("activeParamsLabel"));
     m_activeParams->setToolTip(tr("N_active = N \u2212 (E \u2212 k) \u00b7 expert size: the parameters one token uses."));
     m_kvLoraRank = integerSpin(QStringLiteral("kvLoraRankSpinBox"), 0, 1 << 16,
@@ -600,14 +610,14 @@ QWidget* ControlsPanel::buildMoeGroup()
     m_slidingLayers = integerSpin(QStringLiteral("slidingLayersSpinBox"), 0, 1000,
                                   tr("How many of the L layers use the window (Gemma 2: every other layer, L / 2).\n"
                                      "All L: attention never overtakes the linear term and there is no P*."));
-    form->addRow(tr("Experts E"), m_experts);
-    form->addRow(tr("Per token k"), m_expertsPerToken);
-    form->addRow(tr("Expert size"), m_expertParams);
-    form->addRow(tr("N_active"), m_activeParams);
-    form->addRow(tr("KV latent r"), m_kvLoraRank);
-    form->addRow(tr("RoPE dim d_r"), m_ropeHeadDim);
-    form->addRow(tr("Window"), m_slidingWindow);
-    form->addRow(tr("Sliding layers"), m_slidingLayers);
+    addPlainRow(form, tr("Experts E"), m_experts);
+    addPlainRow(form, tr("Per token k"), m_expertsPerToken);
+    addPlainRow(form, tr("Expert size"), m_expertParams);
+    addPlainRow(form, tr("N_active"), m_activeParams);
+    addPlainRow(form, tr("KV latent r"), m_kvLoraRank);
+    addPlainRow(form, tr("RoPE dim d_r"), m_ropeHeadDim);
+    addPlainRow(form, tr("Window"), m_slidingWindow);
+    addPlainRow(form, tr("Sliding layers"), m_slidingLayers);
     m_moe->setVisible(false);
     outer->addWidget(m_moe);
 
@@ -749,11 +759,11 @@ QWidget* ControlsPanel::buildHardwareGroup()
                                   "peak, anything else \u2192 bf16 peak. A device without that peak falls back to bf16."));
     setLabelColor(m_computeDtype, palette::axis());
     m_linkBandwidth->setMinimum(1.0); // validate() requires > 0; the box shows whole GB/s
-    form->addRow(tr("fp8 peak"), m_peakFp8);
-    form->addRow(tr("int8 peak"), m_peakInt8);
-    form->addRow(tr("GPUs (tensor parallel)"), m_gpus);
-    form->addRow(tr("Link bandwidth"), m_linkBandwidth);
-    form->addRow(tr("Link latency"), m_linkLatency);
+    addPlainRow(form, tr("fp8 peak"), m_peakFp8);
+    addPlainRow(form, tr("int8 peak"), m_peakInt8);
+    addPlainRow(form, tr("GPUs (tensor parallel)"), m_gpus);
+    addPlainRow(form, tr("Link bandwidth"), m_linkBandwidth);
+    addPlainRow(form, tr("Link latency"), m_linkLatency);
     // In a box of its own: the line names the peak in use ("matmuls in bf16: 989.5 TFLOP/s"), so its text changes on
     // every step of the peak-flops slider, and QLabel::setText() then laid the Hardware group and the controls panel out
     // again (every step of a peak-flops sweep; issue 16, h16u in docs/performance.md). The box stops the request and
@@ -784,8 +794,8 @@ QWidget* ControlsPanel::buildHardwareGroup()
     pue->setSingleStep(0.05);
     pue->setStepType(QAbstractSpinBox::DefaultStepType);
     pue->setAccessibleName(tr("PUE"));
-    form->addRow(tr("Price/GPU-hour"), price);
-    form->addRow(tr("PUE"), pue);
+    addPlainRow(form, tr("Price/GPU-hour"), price);
+    addPlainRow(form, tr("PUE"), pue);
     bind({.control = price, .key = "economics.price_per_gpu_hour"});
     bind({.control = pue, .key = "economics.pue"});
     // The currency as the suffix, elided to the width of "MMMMM" so that a long economics.currency cannot widen
@@ -816,9 +826,9 @@ QWidget* ControlsPanel::buildEfficiencyGroup()
                                   tr("MFU during prefill: achieved / peak FLOP/s, in (0, 1]."));
     m_mfuDecode = efficiencySpin(QStringLiteral("mfuDecodeSpinBox"),
                                  tr("MFU during decode: achieved / peak FLOP/s, in (0, 1]."));
-    form->addRow(tr("\u03b7_bw (bandwidth)"), m_bandwidthEfficiency);
-    form->addRow(tr("MFU prefill"), m_mfuPrefill);
-    form->addRow(tr("MFU decode"), m_mfuDecode);
+    addPlainRow(form, tr("\u03b7_bw (bandwidth)"), m_bandwidthEfficiency);
+    addPlainRow(form, tr("MFU prefill"), m_mfuPrefill);
+    addPlainRow(form, tr("MFU decode"), m_mfuDecode);
     layout->addLayout(form);
     bind({.control = m_bandwidthEfficiency, .key = "efficiency.bandwidth"});
     bind({.control = m_mfuPrefill, .key = "efficiency.mfu_prefill"});
@@ -896,9 +906,9 @@ QWidget* ControlsPanel::buildSloGroup()
     m_ttft->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
     m_ttft->setToolTip(tr("Time-to-first-token SLO in ms, compared with the prefill time.") + QStringLiteral("\n\n")
                        + glossaryTip(QStringLiteral("TTFT")));
-    form->addRow(tr("ITL SLOs (ms)"), m_itlSlo);
+    addPlainRow(form, tr("ITL SLOs (ms)"), m_itlSlo);
     form->addRow(QString(), m_itlSloError);
-    form->addRow(tr("TTFT SLO"), m_ttft);
+    addPlainRow(form, tr("TTFT SLO"), m_ttft);
     layout->addLayout(form);
 
     connect(m_itlSlo, &QLineEdit::editingFinished, this, &ControlsPanel::applySloText);

@@ -23,6 +23,7 @@
 #include "views/kit/boundtext.h"
 #include "views/kit/card.h"
 #include "views/kit/palette.h"
+#include "views/kit/plainlabel.h"
 #include "views/kit/plotpanel.h"
 
 namespace ridgeline::views {
@@ -165,7 +166,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
 
 void NumbersPanel::addSection(const QString& title)
 {
-    auto* label = new QLabel(title, m_grid->parentWidget()); // under its final parent: no repolish when added
+    auto* label = new PlainLabel(title, m_grid->parentWidget()); // under its final parent: no repolish when added
     QFont font = label->font();
     font.setBold(true);
     font.setPointSizeF(font.pointSizeF() * 0.95);
@@ -186,7 +187,7 @@ void NumbersPanel::addRow(const QString& key, const QString& label, const QStrin
     // style sheets): a label with a style sheet of its own is polished again through the style sheet
     // engine on every reparenting, about 70 labels here at start-up (docs/performance.md).
     QWidget* content = m_grid->parentWidget();
-    auto* name = new QLabel(label, content);
+    auto* name = new PlainLabel(label, content);
     name->setToolTip(formula);
     setTextColor(name, palette::axis());
     auto* value = new DocumentLabel;

@@ -181,8 +181,23 @@ int DocumentLabel::heightForWidth(int width) const
         return QLabel::heightForWidth(width);
     // As QLabel::sizeForWidth() without margin, indent or frame: the document's size, rounded up.
     const QMargins margins = contentsMargins();
-    const QTextDocument& doc = document(std::max(width - margins.left() - margins.right(), 0));
-    return std::max(qCeil(doc.size().height()) + margins.top() + margins.bottom(), minimumHeight());
+    const int documentWidthPx = std::max(width - margins.left() - margins.right(), 0);
+    // A width asked before for this text, font and alignment: the height its layout had, without laying the text
+    // out (and shaping it) again. The layouts above ask each label at a few widths, some of them more than once, in
+    // one pass (the window's first show asks a floor card's title at 467, 403, 377, 467, 377, 410 and 377 px); each
+    // layout at a new width shapes the whole text again (issue 16, eighteenth stop in docs/performance.md). Not while
+    // a new text's repaint waits for its layout at the label's width (document() runs it).
+    if (!m_repaintPending && m_text == text() && m_font == font() && m_alignment == alignment()) {
+        for (const auto& [knownWidthPx, heightPx] : m_heightsForWidths)
+            if (knownWidthPx == documentWidthPx)
+                return std::max(qCeil(heightPx) + margins.top() + margins.bottom(), minimumHeight());
+    }
+    const QTextDocument& doc = document(documentWidthPx);
+    const qreal heightPx = doc.size().height();
+    if (m_heightsForWidths.size() >= kHeightsForWidthsKept)
+        m_heightsForWidths.erase(m_heightsForWidths.begin());
+    m_heightsForWidths.emplace_back(documentWidthPx, heightPx);
+    return std::max(qCeil(heightPx) + margins.top() + margins.bottom(), minimumHeight());
 }
 
 void DocumentLabel::paintEvent(QPaintEvent* event)
@@ -492,8 +507,17 @@ void DocumentLabel::measureHints() const
             setDocumentWidth(std::min(shapePx, widestPx));
         }
     }
-    setDocumentWidth(m_document.idealWidth());
-    m_hintPx = ceiled(marginsPx);
+    // adjustSize() ends laid out at the widest line of the last layout (idealWidth()): every line fits there as it did,
+    // so the breaks, the lines and the height are the same, and the size is that width by the same height. Taken
+    // from the last layout without laying the text out (and shaping it) a last time (issue 16, eighteenth stop in
+    // docs/performance.md); a layout whose lines do not all fit its width (a word wider than it) is laid out again.
+    const qreal idealPx = m_document.idealWidth();
+    if (idealPx <= m_document.textWidth()) {
+        m_hintPx = QSize(qCeil(idealPx), qCeil(m_document.size().height())) + marginsPx;
+    } else {
+        setDocumentWidth(idealPx);
+        m_hintPx = ceiled(marginsPx);
+    }
     m_hintMarginsPx = marginsPx;
 }
 
@@ -537,6 +561,7 @@ void DocumentLabel::syncDocument() const
     m_font = font();
     m_alignment = alignment();
     m_hintMarginsPx = QSize(-1, -1);
+    m_heightsForWidths.clear();
     m_unwrapped = false;
     // Filled with no page size, which QTextDocumentLayout does not lay out (it drops the blocks' layouts and
     // returns), then laid out once at the width it had, each block's QTextLayout keeping its shaped glyphs

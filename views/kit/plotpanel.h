@@ -138,6 +138,10 @@ private:
     mutable QSize m_hintMarginsPx{-1, -1};
     mutable QSize m_hintPx;
     mutable QSize m_minimumHintPx;
+    /** Heights (px, unrounded) of m_text's layouts at widths heightForWidth() was asked (px, contents margins
+     *  taken off), oldest first; emptied with each new text, font or alignment (syncDocument()). */
+    mutable std::vector<std::pair<int, qreal>> m_heightsForWidths;
+    static constexpr std::size_t kHeightsForWidthsKept = 8;
     mutable bool m_unwrapped = false; ///< m_document's current layout wraps no line of m_text
     mutable qreal m_unwrappedWidthPx = 0; ///< the widest line when m_unwrapped (QTextDocument::idealWidth())
     int m_layoutPasses = 0; ///< see documentLayoutPasses()

@@ -14,6 +14,7 @@
 #include <QStyle>
 #include <QStyleOptionSlider>
 
+#include "views/kit/plainlabel.h"
 #include "views/kit/plotpanel.h"
 
 namespace ridgeline::views {
@@ -112,7 +113,7 @@ ValueSlider::ValueSlider(const Spec& spec, QWidget* parent)
     }
     setObjectName(m_spec.name + QStringLiteral("Control"));
 
-    m_label = new QLabel(m_spec.label, this);
+    m_label = new PlainLabel(m_spec.label, this); // hints measured once (views/kit/plainlabel.h)
     m_label->setObjectName(m_spec.name + QStringLiteral("Label"));
     QFont labelFont = m_label->font();
     labelFont.setBold(true);
@@ -129,7 +130,7 @@ ValueSlider::ValueSlider(const Spec& spec, QWidget* parent)
     m_spinBox->setStepper([this](double value, int steps) { return nudge(value, steps); });
     m_spinBox->setMinimumWidth(m_spinBox->fontMetrics().horizontalAdvance(QStringLiteral("1,048,576")) + 34);
 
-    m_unit = new QLabel(m_spec.unit, this);
+    m_unit = new PlainLabel(m_spec.unit, this);
     m_unit->setObjectName(m_spec.name + QStringLiteral("Unit"));
     m_unitMinimumPx = m_unit->fontMetrics().horizontalAdvance(QStringLiteral("tokens/s"));
     m_unit->setMinimumWidth(m_unitMinimumPx);
