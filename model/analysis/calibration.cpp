@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <set>
@@ -1082,10 +1083,32 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             }
             return best;
         };
+        // The budget's tie rule (h13ak): of the candidates that score the same as the best within the tolerance, the one
+        // nearest the engine's documented default (TensorRT-LLM max_num_tokens 8,192), not the first (the smallest).
+        auto nearestTied = [&](const std::vector<std::pair<int, double>>& costs, int best) {
+            if (options.tokenBudgetTiePreferred <= 0 || costs.empty())
+                return best;
+            double lowest = std::numeric_limits<double>::infinity();
+            for (const auto& [v, c] : costs)
+                lowest = std::min(lowest, c);
+            if (!std::isfinite(lowest))
+                return best;
+            const double within = lowest + std::max(0.0, options.tokenBudgetTieTolerance) * lowest;
+            const long long preferred = options.tokenBudgetTiePreferred;
+            int chosen = best;
+            for (const auto& [v, c] : costs) {
+                if (!(c <= within))
+                    continue;
+                const long long d = std::llabs(v - preferred), dChosen = std::llabs(chosen - preferred);
+                if (d < dChosen || (d == dChosen && v < chosen))
+                    chosen = v;
+            }
+            return chosen;
+        };
         for (int round = 0; round < 3; ++round) {
             bool changed = false;
             if (options.fitTokenBudget && inFlight && !candidates.empty()) {
-                const int best = search(candidates, &Serving::maxNumTokens, r.tokenBudgetCosts);
+                const int best = nearestTied(r.tokenBudgetCosts, search(candidates, &Serving::maxNumTokens, r.tokenBudgetCosts));
                 changed = changed || best != budget;
                 budget = best;
                 base.serving.maxNumTokens = budget;

@@ -103,6 +103,15 @@ struct BenchmarkFitOptions {
      *  redone at the best (docs/cost-model.md). Off: the scenario's value, else engine.tokenBudget (8,192). */
     bool fitTokenBudget = false;
     int minTokenBudget = 2048, maxTokenBudget = 131072; ///< tokens, the search's range (powers of two within it)
+    /** The token-budget search's tie rule (h13ak): among the candidates whose training cost is within
+     *  tokenBudgetTieTolerance (relative) of the lowest, the one nearest tokenBudgetTiePreferred (tokens; the nearer in
+     *  tokens, the smaller of two equally near) is taken, not the smallest. A budget that binds none of the fitted
+     *  points' steps leaves their schedules, and so the cost, unchanged to the last bit; 1e-6 only absorbs rounding and
+     *  is far below what one point's changed schedule moves the cost by. 8,192 is TensorRT-LLM's documented default
+     *  max_num_tokens (docs/cost-model.md, "Engine token budget" and h13ak). tokenBudgetTiePreferred 0: the smallest of
+     *  the tied candidates, the rule before h13ak. */
+    int tokenBudgetTiePreferred = 8192;
+    double tokenBudgetTieTolerance = 1e-6; ///< relative to the lowest training cost, >= 0
     /** Also fit the engine's limit on prompts prefilled per step (serving.max_prefills_per_step) when the in-flight TTFT
      *  points hold two or more prompt lengths (at one length it is the token budget by another name): a discrete search
      *  over prefillLimitCandidates(maxPrefillLimit) (0: no limit; 1, 2, 3, 4, 6, 8, 12, ...), alternating with the token

@@ -1420,6 +1420,51 @@ private slots:
         QVERIFY(none.tokenBudgetCosts.empty());
     }
 
+    void calibrationBreaksTokenBudgetTiesTowardTheEngineDefault()
+    {
+        // Benchmarks made by TensorRT-LLM's scheduler at its default 8,192-token budget, where no step ever holds more
+        // than 2 x 800 prompt tokens and 2 decodes: every candidate from 2,048 to 131,072 binds no step, so every one
+        // schedules the fitted points the same and scores the same. The tie goes to TensorRT-LLM's documented default
+        // max_num_tokens, 8,192 (docs/cost-model.md, h13ak), not to the first candidate, 2,048, which the search took
+        // before (and takes again with tokenBudgetTiePreferred 0).
+        Scenario truth = planning();
+        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.scheduler = SchedulerVersion::TrtllmInflight;
+        fo.engine.measuredRequests = fo.measuredRequests = 8;
+        fo.maxIterations = 6;
+        fo.fitTokenBudget = true;
+        std::vector<BenchmarkPoint> points;
+        for (double c : {1.0, 2.0})
+            for (double isl : {300.0, 800.0}) {
+                BenchmarkPoint p = closedLoop(c, isl, 30);
+                p.latencies.clear();
+                const BenchmarkPrediction r = predict(truth, p, fo.engine);
+                p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
+                p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+                points.push_back(p);
+            }
+        const Scenario start = defaultScenario();
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
+        QCOMPARE(fit.tokenBudgetCosts.size(), size_t(7));
+        for (const auto& [budget, cost] : fit.tokenBudgetCosts) // a tie: the same cost to within the rule's tolerance
+            QVERIFY2(std::abs(cost - fit.tokenBudgetCosts.front().second) <= 1e-6 * fit.tokenBudgetCosts.front().second,
+                     qPrintable(QStringLiteral("%1 tokens: %2 against %3").arg(budget).arg(cost).arg(fit.tokenBudgetCosts.front().second)));
+        QCOMPARE(fit.tokenBudget, 8192);
+        QCOMPARE(fit.calibrated.serving.maxNumTokens, 8192);
+        // The rule switched off: the first of the tied candidates, as before h13ak.
+        fo.tokenBudgetTiePreferred = 0;
+        BenchmarkFitResult first;
+        QCOMPARE(calibrateBenchmark(start, points, fo, first), std::string());
+        QCOMPARE(first.tokenBudget, 2048);
+        // Nearest in tokens: preferring 5,000, 4,096 (904 away) wins over 8,192 (3,192 away).
+        fo.tokenBudgetTiePreferred = 5000;
+        BenchmarkFitResult near;
+        QCOMPARE(calibrateBenchmark(start, points, fo, near), std::string());
+        QCOMPARE(near.tokenBudget, 4096);
+    }
+
     void calibrationFitsTheKvReserveOnItsOwnPoints()
     {
         // Benchmarks made by TensorRT-LLM's scheduler on an engine that keeps 4 GB per GPU out of its KV cache (its
