@@ -542,9 +542,10 @@ struct Residuals {
  * a request's first token waits for a number of other prompts' prefill steps that changes with the load, while the
  * per-request overhead is paid once, so the two are told apart at one prompt length (calibrateBenchmark()). Static
  * batches do not count: every first token comes after the one prefill step of the batch, so TTFT = overhead + step
- * overhead + prefill at every batch size and the overhead cannot be told from the step overhead.
+ * overhead + prefill at every batch size and the overhead cannot be told from the step overhead. @p burstsBySize: bursts
+ * (request rate inf, no cap) of different sizes count as different loads (BenchmarkFitOptions::fitFrontendOnBursts).
  */
-bool loadedPrefills(const std::vector<BenchmarkPoint>& points, const std::vector<int>& rows)
+bool loadedPrefills(const std::vector<BenchmarkPoint>& points, const std::vector<int>& rows, bool burstsBySize = false)
 {
     std::set<std::pair<double, double>> levels; // (clients, request rate): distinct loads
     bool loaded = false;
@@ -553,9 +554,9 @@ bool loadedPrefills(const std::vector<BenchmarkPoint>& points, const std::vector
         if (p.load == BenchmarkLoad::StaticBatch)
             continue;
         const bool rate = p.load == BenchmarkLoad::RequestRate;
-        // A burst (every request sent at once, no cap: vLLM's request rate inf) is loaded by how many it sends: bursts of
-        // different sizes are different loads (h13al; before, every burst counted as one load).
-        const bool burst = rate && std::isinf(p.requestRatePerSecond) && !(p.concurrency > 0);
+        // With burstsBySize, a burst (every request sent at once, no cap: vLLM's request rate inf) is loaded by how many it
+        // sends: bursts of different sizes are different loads (h13al; otherwise every burst counts as one load).
+        const bool burst = burstsBySize && rate && std::isinf(p.requestRatePerSecond) && !(p.concurrency > 0);
         levels.emplace(p.concurrency, burst ? -double(p.requests) : rate ? p.requestRatePerSecond : 0.0);
         loaded = loaded || rate || p.concurrency > 1;
     }
@@ -807,7 +808,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             loadedLengths.insert(std::llround(std::log(std::max(1.0, points[size_t(i)].inputTokens)) / std::log(1.1)));
     if (!options.fitFrontend) {
         params[10].free = false;
-    } else if (!loadedPrefills(points, ttftRows) || loadedLengths.size() < 2) {
+    } else if (!loadedPrefills(points, ttftRows, options.fitFrontendOnBursts || options.fitApiOutput) || loadedLengths.size() < 2) {
         // The serial front end spreads requests sent together c apart, so the engine takes them in several steps: only
         // TTFT under in-flight load shows it (a single request pays it once, like the per-request overhead; a static batch
         // passes no front end, predictBenchmark()). And only against prefills of two or more lengths: at one length, N
@@ -829,7 +830,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     // The API server's output path (serving.api_output_us_per_token): only with fitApiOutput, and only under in-flight
     // load at two or more loads (its FIFO delays tokens only when many requests stream at once). Its start comes from a
     // search over candidates, as the gate's (at 0 no point moves with it).
-    const bool searchApiOutput = options.fitApiOutput && (loadedPrefills(points, ttftRows) || loadedPrefills(points, itlRows));
+    const bool searchApiOutput = options.fitApiOutput && (loadedPrefills(points, ttftRows, true) || loadedPrefills(points, itlRows, true));
     params[12].free = false;
     if (options.fitApiOutput && !searchApiOutput)
         r.notes.push_back("no latency under in-flight load at two or more loads: the API server's output path is not fitted (kept "

@@ -120,6 +120,11 @@ struct BenchmarkFitOptions {
     /** Fit the serial front end (efficiency.frontend_serial_ms) where the points allow it (TTFT under in-flight load);
      *  false keeps the scenario's value (measured_accuracy --no-frontend: the table without it, for comparison). */
     bool fitFrontend = true;
+    /** Count bursts of different sizes (every request sent at once, no cap, as vLLM's benchmark with request rate inf)
+     *  as different loads when deciding whether the serial front end can be fitted: the time to accept a burst grows
+     *  with its size (h13al; measured_accuracy --fit-frontend-bursts; fitApiOutput does the same). Off: every burst is one
+     *  load, as before. */
+    bool fitFrontendOnBursts = false;
     /** Also fit the admission gate on the delivered token rate (efficiency.tokenGateSeconds, h13z): the front end's time
      *  per output token, whose backlog holds new requests out of the engine, so that delivered tokens stay under
      *  1 / c_tok per second and clients past that ceiling wait before their first token. Only where TTFT is measured
