@@ -122,6 +122,10 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
         t << QStringLiteral("serial front end %1 ms per request, one request at a time (efficiency.frontend_serial_ms): requests sent "
                             "together reach the engine this far apart")
                  .arg(s.efficiency.frontendSerialSeconds * 1e3);
+    if (s.serving.apiOutputSeconds > 0)
+        t << QStringLiteral("API server output path %1 us per streamed token, one FIFO shared with request acceptance "
+                            "(serving.api_output_us_per_token): the client sees each token when it has passed")
+                 .arg(s.serving.apiOutputSeconds * 1e6);
     if (s.efficiency.kvBandwidth > 0 && s.efficiency.kvBandwidth != s.efficiency.bandwidth)
         t << QStringLiteral("KV cache read at %1 of peak bandwidth, weights at %2 (efficiency.kv_bandwidth, efficiency.bandwidth)")
                  .arg(s.efficiency.kvBandwidth)

@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -16,7 +16,11 @@
 // points hold two prompt lengths; --fit-kv-reserve the runtime reserve per GPU kept out of the KV cache
 // (serving.activation_reserve_bytes, 0 to 20 GB, BenchmarkFitOptions::fitKvReserve) the same way; --fit-token-gate the
 // admission gate on the delivered token rate (efficiency.tokenGateSeconds, us per token, BenchmarkFitOptions::fitTokenGate)
-// where a fit's TTFT points are under in-flight load. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
+// where a fit's TTFT points are under in-flight load; --fit-api-output the API server's output path
+// (serving.api_output_us_per_token, us per streamed token, BenchmarkFitOptions::fitApiOutput, h13al) where a fit's points
+// are under in-flight load at two or more loads (bursts of different sizes counting as different loads);
+// --fit-frontend-bursts counts bursts of different sizes as different loads for the serial front end's fit too
+// (BenchmarkFitOptions::fitFrontendOnBursts). --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --ttft-single-only prices the prefill on single requests' TTFT alone in every fit whose points hold them at two or more
@@ -174,6 +178,15 @@ std::string budgetText(const BenchmarkFitResult& fit)
         }
         t += ")";
     }
+    if (fit.apiOutputUs.fitted || !fit.apiOutputCosts.empty()) {
+        t += ", " + coefficient("API server output path", fit.apiOutputUs, " us per token") + " (search's training cost:";
+        for (const auto& [us, cost] : fit.apiOutputCosts) {
+            char b[48];
+            std::snprintf(b, sizeof b, " %g: %.3g", us, cost);
+            t += b;
+        }
+        t += ")";
+    }
     if (fit.tokenGateUs.fitted || !fit.tokenGateCosts.empty()) {
         t += ", " + coefficient("token gate", fit.tokenGateUs, " us per token") + " (search's training cost:";
         for (const auto& [us, cost] : fit.tokenGateCosts) {
@@ -297,6 +310,10 @@ int main(int argc, char** argv)
             fo.fitKvReserve = true;
         else if (std::strcmp(argv[arg], "--fit-token-gate") == 0)
             fo.fitTokenGate = true;
+        else if (std::strcmp(argv[arg], "--fit-api-output") == 0)
+            fo.fitApiOutput = true;
+        else if (std::strcmp(argv[arg], "--fit-frontend-bursts") == 0)
+            fo.fitFrontendOnBursts = true;
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
             fo.fitPrefillLimit = true;
         else if (std::strcmp(argv[arg], "--ttft-single-only") == 0)
@@ -322,7 +339,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }

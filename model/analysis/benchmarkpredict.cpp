@@ -276,6 +276,7 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     if (point.load == BenchmarkLoad::StaticBatch) {
         run.efficiency.frontendSerialSeconds = 0;
         run.efficiency.tokenGateSeconds = 0;
+        run.serving.apiOutputSeconds = 0;
     }
     const SimulationResult result = simulate(run, config, requests);
     BenchmarkPrediction p;

@@ -506,10 +506,11 @@ struct FitParameter {
     bool free = true;
 };
 
-constexpr int kParameters = 12;
+constexpr int kParameters = 13;
 
 /** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
- *  TTFT overhead ms, eta_kv1, prefill attention MFU, serial front end ms, admission gate us per token) to @p s. */
+ *  TTFT overhead ms, eta_kv1, prefill attention MFU, serial front end ms, admission gate us per token, API server output
+ *  path us per token) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
 {
     s.efficiency.bandwidth = x(0);
@@ -525,6 +526,7 @@ Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
     s.efficiency.mfuPrefillAttention = x(9);
     s.efficiency.frontendSerialSeconds = x(10) / 1e3;
     s.efficiency.tokenGateSeconds = x(11) / 1e6;
+    s.serving.apiOutputSeconds = x(12) / 1e6;
     return s;
 }
 
@@ -541,9 +543,10 @@ struct Residuals {
  * a request's first token waits for a number of other prompts' prefill steps that changes with the load, while the
  * per-request overhead is paid once, so the two are told apart at one prompt length (calibrateBenchmark()). Static
  * batches do not count: every first token comes after the one prefill step of the batch, so TTFT = overhead + step
- * overhead + prefill at every batch size and the overhead cannot be told from the step overhead.
+ * overhead + prefill at every batch size and the overhead cannot be told from the step overhead. @p burstsBySize: bursts
+ * (request rate inf, no cap) of different sizes count as different loads (BenchmarkFitOptions::fitFrontendOnBursts).
  */
-bool loadedPrefills(const std::vector<BenchmarkPoint>& points, const std::vector<int>& rows)
+bool loadedPrefills(const std::vector<BenchmarkPoint>& points, const std::vector<int>& rows, bool burstsBySize = false)
 {
     std::set<std::pair<double, double>> levels; // (clients, request rate): distinct loads
     bool loaded = false;
@@ -552,7 +555,10 @@ bool loadedPrefills(const std::vector<BenchmarkPoint>& points, const std::vector
         if (p.load == BenchmarkLoad::StaticBatch)
             continue;
         const bool rate = p.load == BenchmarkLoad::RequestRate;
-        levels.emplace(p.concurrency, rate ? p.requestRatePerSecond : 0.0);
+        // With burstsBySize, a burst (every request sent at once, no cap: vLLM's request rate inf) is loaded by how many it
+        // sends: bursts of different sizes are different loads (h13al; otherwise every burst counts as one load).
+        const bool burst = burstsBySize && rate && std::isinf(p.requestRatePerSecond) && !(p.concurrency > 0);
+        levels.emplace(p.concurrency, burst ? -double(p.requests) : rate ? p.requestRatePerSecond : 0.0);
         loaded = loaded || rate || p.concurrency > 1;
     }
     return levels.size() >= 2 && loaded;
@@ -730,7 +736,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                                                      {"efficiency.kv_bandwidth_one_sequence", 0.01, 1.0, 0.3, 0.01},
                                                      {"efficiency.mfu_prefill_attention", 0.01, 1.0, 0.40, 0.01},
                                                      {"efficiency.frontend_serial_ms", 0.0, 100.0, 0.0, 0.05},
-                                                     {"efficiency.token_gate_us", 0.0, 1000.0, 0.0, 2.0}}};
+                                                     {"efficiency.token_gate_us", 0.0, 1000.0, 0.0, 2.0},
+                                                     {"serving.api_output_us_per_token", 0.0, 2000.0, 0.0, 2.0}}};
     {
         // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
@@ -802,7 +809,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             loadedLengths.insert(std::llround(std::log(std::max(1.0, points[size_t(i)].inputTokens)) / std::log(1.1)));
     if (!options.fitFrontend) {
         params[10].free = false;
-    } else if (!loadedPrefills(points, ttftRows) || loadedLengths.size() < 2) {
+    } else if (!loadedPrefills(points, ttftRows, options.fitFrontendOnBursts || options.fitApiOutput) || loadedLengths.size() < 2) {
         // The serial front end spreads requests sent together c apart, so the engine takes them in several steps: only
         // TTFT under in-flight load shows it (a single request pays it once, like the per-request overhead; a static batch
         // passes no front end, predictBenchmark()). And only against prefills of two or more lengths: at one length, N
@@ -821,6 +828,14 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     if (options.fitTokenGate && !searchTokenGate)
         r.notes.push_back("no in-flight TTFT under load: the admission gate on the delivered token rate is not fitted (kept at the "
                           "scenario's value)");
+    // The API server's output path (serving.api_output_us_per_token): only with fitApiOutput, and only under in-flight
+    // load at two or more loads (its FIFO delays tokens only when many requests stream at once). Its start comes from a
+    // search over candidates, as the gate's (at 0 no point moves with it).
+    const bool searchApiOutput = options.fitApiOutput && (loadedPrefills(points, ttftRows, true) || loadedPrefills(points, itlRows, true));
+    params[12].free = false;
+    if (options.fitApiOutput && !searchApiOutput)
+        r.notes.push_back("no latency under in-flight load at two or more loads: the API server's output path is not fitted (kept "
+                          "at the scenario's value)");
     if (ttftRows.empty()) {
         params[1].free = false;
         params[4].free = false;
@@ -919,6 +934,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     if (!params[10].free)
         x(10) = scenario.efficiency.frontendSerialSeconds * 1e3;
     x(11) = scenario.efficiency.tokenGateSeconds * 1e6;
+    x(12) = scenario.serving.apiOutputSeconds * 1e6;
     auto clampTo = [&](Eigen::VectorXd& v) {
         for (int j = 0; j < kParameters; ++j)
             if (params[size_t(j)].free)
@@ -1040,7 +1056,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     const bool searchKvReserve = options.fitKvReserve && inFlight && options.kvReserveStepGb > 0 && options.maxKvReserveGb >= 0;
     if (options.fitKvReserve && !inFlight)
         r.notes.push_back("static batches only: no request queues for KV; the runtime reserve is not fitted");
-    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate) {
+    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate || searchApiOutput) {
         // The budget and the prompt limit are discrete engine settings (powers of two, as engines are built with): at the
         // parameters fitted so far, score every candidate on the fitted points (never on any other), keep the best (the
         // budget first, then the limit at that budget), refit the continuous parameters there; until both stay (at most
@@ -1171,6 +1187,50 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 x(11) = best;
                 params[11].free = best > 0;
             }
+            if (searchApiOutput) {
+                // The API server's time per streamed token, searched as the gate's: candidates on the fitted points
+                // only, the best one starting the continuous fit, which refines it (free from here on when above 0).
+                // Tokens wait for the acceptance of the requests sent before them, so the serial front end fitted without
+                // the output path (an engine-arrival spread alone) is no start for it: where the front end is fitted too,
+                // each candidate is scored with the front end at 0 to 3 ms in 0.5 ms steps as well (the best pair kept).
+                r.apiOutputCosts.clear();
+                const double before = x(12), frontendBefore = x(10);
+                double best = 0, bestFrontend = frontendBefore, bestCost = std::numeric_limits<double>::infinity();
+                std::vector<double> frontends{frontendBefore};
+                if (params[10].free)
+                    for (int f = 0; f <= 6; ++f)
+                        frontends.push_back(0.5 * f);
+                const int steps = int(std::floor(options.maxApiOutputUs / options.apiOutputStepUs + 1e-9));
+                for (int k = 0; k <= steps; ++k) {
+                    const double us = k * options.apiOutputStepUs;
+                    double cost = std::numeric_limits<double>::infinity();
+                    for (const double fe : frontends) {
+                        Eigen::VectorXd xg = x;
+                        xg(12) = us;
+                        xg(10) = fe;
+                        const Residuals res = evaluate(base, xg);
+                        ++r.evaluations;
+                        const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
+                        cost = std::min(cost, c);
+                        if (c < bestCost) { // ties keep the smaller time
+                            best = us;
+                            bestFrontend = fe;
+                            bestCost = c;
+                        }
+                    }
+                    r.apiOutputCosts.emplace_back(us, cost);
+                }
+                const double atBefore = evaluate(base, x).r.squaredNorm();
+                ++r.evaluations;
+                if (!(bestCost < atBefore)) {
+                    best = before;
+                    bestFrontend = frontendBefore;
+                }
+                changed = changed || std::abs(best - before) > 1e-9 || std::abs(bestFrontend - frontendBefore) > 1e-9;
+                x(12) = best;
+                x(10) = bestFrontend;
+                params[12].free = best > 0;
+            }
             if (!changed)
                 break;
             levenbergMarquardt();
@@ -1238,7 +1298,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
                                       &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs,
                                       &r.kvOneSequenceBandwidthEfficiency, &r.mfuPrefillAttention, &r.frontendSerialMs,
-                                      &r.tokenGateUs};
+                                      &r.tokenGateUs, &r.apiOutputUs};
     for (int j = 0; j < kParameters; ++j) {
         *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
         if (!params[size_t(j)].free)
@@ -1277,7 +1337,8 @@ std::string priorsFromFit(const BenchmarkFitResult& fit, const std::vector<std::
         {"efficiency.kv_bandwidth_one_sequence", &fit.kvOneSequenceBandwidthEfficiency},
         {"efficiency.mfu_prefill_attention", &fit.mfuPrefillAttention},
         {"efficiency.frontend_serial_ms", &fit.frontendSerialMs},
-        {"efficiency.token_gate_us", &fit.tokenGateUs}};
+        {"efficiency.token_gate_us", &fit.tokenGateUs},
+        {"serving.api_output_us_per_token", &fit.apiOutputUs}};
     if (!(sigmaScale > 0))
         return "the prior's sigma scale must be above 0";
     std::vector<ParameterPrior> priors;

@@ -129,6 +129,11 @@ struct BenchmarkFitOptions {
     /** Fit the serial front end (efficiency.frontend_serial_ms) where the points allow it (TTFT under in-flight load);
      *  false keeps the scenario's value (measured_accuracy --no-frontend: the table without it, for comparison). */
     bool fitFrontend = true;
+    /** Count bursts of different sizes (every request sent at once, no cap, as vLLM's benchmark with request rate inf)
+     *  as different loads when deciding whether the serial front end can be fitted: the time to accept a burst grows
+     *  with its size (h13al; measured_accuracy --fit-frontend-bursts; fitApiOutput does the same). Off: every burst is one
+     *  load, as before. */
+    bool fitFrontendOnBursts = false;
     /** Also fit the admission gate on the delivered token rate (efficiency.tokenGateSeconds, h13z): the front end's time
      *  per output token, whose backlog holds new requests out of the engine, so that delivered tokens stay under
      *  1 / c_tok per second and clients past that ceiling wait before their first token. Only where TTFT is measured
@@ -136,6 +141,13 @@ struct BenchmarkFitOptions {
      *  the continuous fit refines it (bounded >= 0, standard error from the Jacobian). Off: the scenario's value (0). */
     bool fitTokenGate = false;
     double maxTokenGateUs = 200, tokenGateStepUs = 10; ///< us per token: the search's range and resolution
+    /** Also fit the API server's output path (serving.api_output_us_per_token, h13al): the time one FIFO server shared
+     *  with request acceptance spends on each streamed token before the client sees it. Only where TTFT or ITL is measured
+     *  under in-flight load at two or more loads; a search over 0 to maxApiOutputUs in apiOutputStepUs steps on the
+     *  fitted points only, then the continuous fit refines it (bounded >= 0, standard error from the Jacobian). Off: the
+     *  scenario's value (0: none). */
+    bool fitApiOutput = false;
+    double maxApiOutputUs = 400, apiOutputStepUs = 20; ///< us per token: the search's range and resolution
     /** Gaussian priors from other data (ParameterPrior), each applied only while the points cannot identify its parameter:
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
@@ -168,6 +180,10 @@ struct BenchmarkFitResult {
     /// with BenchmarkFitOptions::fitTokenGate where TTFT is under in-flight load, else the scenario's value (0: no gate)
     Coefficient tokenGateUs;
     std::vector<std::pair<double, double>> tokenGateCosts; ///< the gate's search: each candidate (us per token) with its training cost
+    /// the API server's time per streamed token, us (serving.api_output_us_per_token), >= 0; fitted only with
+    /// BenchmarkFitOptions::fitApiOutput under in-flight load, else the scenario's value (0: none)
+    Coefficient apiOutputUs;
+    std::vector<std::pair<double, double>> apiOutputCosts; ///< its search: each candidate (us per token) with its training cost
     int tokenBudget = 0;             ///< fitted serving.max_num_tokens (0: not fitted, the scenario's or the engine's budget)
     /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters
      *  fitted so far (the last round's); empty when not fitted. */

@@ -216,6 +216,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("efficiency.frontend_serial_ms", s.efficiency.frontendSerialSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("serving.max_num_tokens", s.serving.maxNumTokens, 1e7, "10,000,000");
     c.atMost("serving.max_prefills_per_step", s.serving.maxPrefillsPerStep, 1e6, "1,000,000");
+    c.atMost("serving.api_output_us_per_token", s.serving.apiOutputSeconds * 1e6, 1e6, "1e6 us");
 
     c.positive("hardware.bandwidth", s.hardware.bandwidthBytesPerSecond);
     c.positive("hardware.peak_flops", s.hardware.peakFlopsPerSecond);
@@ -254,6 +255,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.nonNegative("serving.prefix_tokens", s.serving.prefixTokens);
     c.nonNegative("serving.max_num_tokens", s.serving.maxNumTokens); // 0: not set
     c.nonNegative("serving.max_prefills_per_step", s.serving.maxPrefillsPerStep); // 0: no limit
+    c.nonNegative("serving.api_output_us_per_token", s.serving.apiOutputSeconds * 1e6); // 0: none
     if (!std::isfinite(s.serving.prefixHitRate) || s.serving.prefixHitRate < 0 || s.serving.prefixHitRate > 1)
         c.fail("serving.prefix_hit_rate", formatNumber(s.serving.prefixHitRate), "must be between 0 and 1");
 

@@ -169,6 +169,13 @@ struct Serving {
     /// --scheduler spells them); not set (the default, "" in files): the engine option's (--scheduler, default V1). Set,
     /// it replaces the option, as maxNumTokens does (docs/cost-model.md, "Serving-step costs")
     std::optional<SchedulerVersion> scheduler;
+    /// the API server's output path (serving.api_output_us_per_token, seconds per token here; 0, the default: none):
+    /// every token the engine emits passes one FIFO server shared by the whole server (vLLM 0.5.4's OpenAI API server
+    /// process: unpickling each RequestOutput, building and serialising its SSE chunk) before the client sees it, and
+    /// that server accepts requests first (efficiency.frontend_serial_ms): a token waits for the acceptance of every
+    /// request sent before it. The engine's steps do not wait; TTFT, ITL, TPOT, E2E and a closed-loop client's next send
+    /// count from the delivery (docs/cost-model.md, "The API server's output path"; h13al)
+    double apiOutputSeconds = 0;
 };
 
 /** Speculative decoding (docs/cost-model.md section 3; seed 001). */

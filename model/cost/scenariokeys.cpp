@@ -410,6 +410,17 @@ const std::vector<Entry>& entries()
         t.push_back(integer("serving.max_prefills_per_step", "prompts",
                             "prompts one engine step may prefill in the serving prediction (0: no limit)",
                             [](Scenario& s) -> int& { return s.serving.maxPrefillsPerStep; }));
+        t.push_back(Entry{{"serving.api_output_us_per_token", KeyKind::Number, "us",
+                           "the API server's work per streamed token, one FIFO shared with request acceptance, before the client sees "
+                           "it (serving prediction; 0: none)"},
+                          [](const Scenario& s) { return formatNumber(s.serving.apiOutputSeconds * 1e6); },
+                          [](Scenario& s, std::string_view text) {
+                              double v = 0;
+                              std::string err = parseNumber("serving.api_output_us_per_token", text, v);
+                              if (err.empty())
+                                  s.serving.apiOutputSeconds = v / 1e6;
+                              return err;
+                          }});
         t.push_back(Entry{{"serving.scheduler", KeyKind::Choice, "",
                            "the engine's scheduler in the serving prediction: v1, v0, v0-prompt-first or trtllm (\"\": --scheduler's)"},
                           [](const Scenario& s) { return s.serving.scheduler ? std::string(schedulerName(*s.serving.scheduler)) : std::string(); },

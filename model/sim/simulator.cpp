@@ -533,6 +533,9 @@ public:
         m_frontendSerial = std::max(0.0, scenario.efficiency.frontendSerialSeconds);
         // The admission gate on the delivered token rate (efficiency.tokenGateSeconds): each emitted token's work there.
         m_tokenGate = std::max(0.0, scenario.efficiency.tokenGateSeconds);
+        // The API server's output path (serving.api_output_us_per_token): each emitted token's turn at the FIFO server
+        // that also accepts the requests (docs/cost-model.md, "The API server's output path").
+        m_apiOutput = std::max(0.0, scenario.serving.apiOutputSeconds);
         m_total = source ? source->expected() : 0;
         m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
         m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
@@ -712,7 +715,10 @@ private:
         if (m_frontendSerial > 0) {
             handedOver = std::max(sentSeconds, m_frontendFree) + m_frontendSerial;
             m_frontendFree = handedOver;
+            if (m_apiOutput > 0) // the tokens emitted after this send wait for this acceptance (deliveryStart())
+                m_accepted.emplace_back(sentSeconds, handedOver);
         }
+        m_lastSent = std::max(m_lastSent, sentSeconds);
         l.engineArrival = handedOver + m_requestDelay;
         ++m_added;
         ++m_stats.requests;
@@ -1394,15 +1400,40 @@ private:
         }
     }
 
-    void emitToken(Sequence& s, double start, double now)
+    /**
+     * When the API server's FIFO can take a token the engine emitted at @p now: after its last token and after accepting
+     * every request sent at or before @p now (sends the simulation has not pulled yet are pulled first, open loop).
+     */
+    double deliveryStart(double now)
     {
+        if (m_source && m_config.closedLoopClients <= 0)
+            while (!m_sourceDone && m_lastSent <= now)
+                m_sourceDone = !pull(-kInf);
+        double ready = std::max(now, m_apiFree);
+        // Acceptances come in sending order: the last one sent at or before now is the latest to finish of those.
+        auto it = std::upper_bound(m_accepted.begin(), m_accepted.end(), now,
+                                   [](double t, const std::pair<double, double>& a) { return t < a.first; });
+        if (it != m_accepted.begin())
+            ready = std::max(ready, std::prev(it)->second);
+        return ready;
+    }
+
+    void emitToken(Sequence& s, double start, double engineNow)
+    {
+        // The client sees the token when the API server's output path has passed it (serving.api_output_us_per_token);
+        // without it, when the engine emits it. First: deliveryStart() may pull requests, which can move m_live.
+        double now = engineNow;
+        if (m_apiOutput > 0) {
+            now = deliveryStart(engineNow) + m_apiOutput;
+            m_apiFree = now;
+        }
         LiveRequest& l = m_live[size_t(s.request)];
         Progress& p = l.progress;
         RequestResult& r = l.result;
         const int cls = r.classIndex;
         ++p.generated;
         if (m_tokenGate > 0) // the token joins the front end's backlog, one at a time
-            m_gateFree = std::max(m_gateFree, now) + m_tokenGate;
+            m_gateFree = std::max(m_gateFree, engineNow) + m_tokenGate;
         if (p.generated == 1) {
             r.firstTokenSeconds = now;
         } else {
@@ -1424,7 +1455,7 @@ private:
             r.finishedSeconds = now;
             if (p.itlCount > 0)
                 r.tpotSeconds = (now - r.firstTokenSeconds) / double(s.output - 1);
-            leave(s.request, now);
+            leave(s.request, engineNow);
             release(now);
         }
     }
@@ -1514,6 +1545,11 @@ private:
     double m_frontendFree = -kInf; // when the serial front end finishes the last request handed to it
     double m_tokenGate = 0;        // efficiency.tokenGateSeconds: the front end's work per delivered token, seconds
     double m_gateFree = -kInf;     // when the front end has delivered every token emitted so far
+    double m_apiOutput = 0;        // serving.api_output_us_per_token: the API server's work per delivered token, seconds
+    double m_apiFree = -kInf;      // when the API server has delivered every token emitted so far
+    std::vector<std::pair<double, double>> m_accepted; // (sent, accepted) per request, in sending order (m_apiOutput > 0)
+    double m_lastSent = -kInf;     // the latest send pulled so far
+    bool m_sourceDone = false;     // the source has no more requests (deliveryStart()'s eager pull)
     double m_lastStepSeconds = 0;  // the last step's duration: the backlog the gate lets through (gateClosed())
     long long m_total = 0;         // requests expected in all (progress)
     long long m_rank = 0;          // requests pulled from the source so far

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include "model/files/benchmarkfile.h"
@@ -456,6 +457,76 @@ private slots:
         const std::vector<ScenarioError> errors = validate(bad);
         QVERIFY(!errors.empty());
         QCOMPARE(errors.front().key, std::string("efficiency.frontend_serial_ms"));
+    }
+
+    void apiOutputPathDeliversFirstTokensAfterTheBurstIsAccepted()
+    {
+        // serving.api_output_us_per_token = 5,000 (5 ms per streamed token) with efficiency.frontend_serial_ms = 20: four
+        // requests of 100-token prompts and one output token sent at once (vLLM's request rate inf). The front end
+        // accepts them 20 ms apart (at 20, 40, 60, 80 ms), the engine prefills each as it arrives (one prefill p < 15 ms),
+        // and every token waits in the API server's FIFO behind the acceptance of every request sent before it: all four
+        // were sent at 0, so the first token (emitted at 20 + p) leaves at 80 + 5 = 85 ms, the others 5 ms apart: 90, 95,
+        // and max(80 + p, 95) + 5 = 100 ms. By hand: mean TTFT 92.5 ms, p50 92.5 ms. Without the output path the TTFTs
+        // are each arrival + p: mean 50 ms + p (docs/cost-model.md, "The API server's output path"; h13al).
+        Scenario s = planning();
+        QCOMPARE(setKey(s, "efficiency.frontend_serial_ms", "20"), std::string());
+        QCOMPARE(setKey(s, "serving.api_output_us_per_token", "5000"), std::string());
+        QCOMPARE(s.serving.apiOutputSeconds, 5e-3);
+        Scenario at = s;
+        at.workload.promptTokens = 100;
+        const double prefill = evaluate(at).prefill.seconds;
+        QVERIFY2(prefill < 15e-3, qPrintable(QString::number(prefill)));
+        BenchmarkPoint burst = closedLoop(0, 100, 1);
+        burst.load = BenchmarkLoad::RequestRate;
+        burst.requestRatePerSecond = std::numeric_limits<double>::infinity();
+        burst.requests = 4;
+        burst.steadyState = false;
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::V0PromptFirst;
+        const BenchmarkPrediction p = predict(s, burst, o);
+        QCOMPARE(p.measuredRequests, 4LL);
+        QVERIFY2(std::abs(p.ttft.mean - 92.5e-3) < 1e-9, qPrintable(QString::number(p.ttft.mean, 'g', 12)));
+        QVERIFY2(std::abs(p.ttft.p50 - 92.5e-3) < 1e-9, qPrintable(QString::number(p.ttft.p50, 'g', 12)));
+        QVERIFY2(std::abs(p.ttft.p99 - (95e-3 + 0.97 * 5e-3)) < 1e-9, qPrintable(QString::number(p.ttft.p99, 'g', 12)));
+        // Without the output path: the engine's own times, 50 ms + one prefill on average.
+        Scenario without = s;
+        without.serving.apiOutputSeconds = 0;
+        const BenchmarkPrediction q = predict(without, burst, o);
+        QVERIFY2(q.ttft.mean < 70e-3, qPrintable(QString::number(q.ttft.mean)));
+        // A static batch (TensorRT-LLM's benchmark) passes no serving front end: unchanged by the term.
+        BenchmarkPoint batch = closedLoop(4, 100, 8);
+        batch.load = BenchmarkLoad::StaticBatch;
+        batch.steadyState = false;
+        QCOMPARE(predict(s, batch).ttft.mean, predict(without, batch).ttft.mean);
+        // Physical bound: a negative time is refused, naming the key.
+        Scenario bad = s;
+        QCOMPARE(setKey(bad, "serving.api_output_us_per_token", "-1"), std::string());
+        const std::vector<ScenarioError> errors = validate(bad);
+        QVERIFY(!errors.empty());
+        QCOMPARE(errors.front().key, std::string("serving.api_output_us_per_token"));
+    }
+
+    void apiOutputPathSlowerThanTheEngineSetsTheTokenGap()
+    {
+        // One request (a burst of one) of 100 prompt tokens and 11 output tokens, no front end: the engine emits a token
+        // per decode step (a few ms) while the API server passes one every 50 ms. By hand: the first token leaves 50 ms
+        // after it was emitted and each next one 50 ms after the last (it was emitted before), so TPOT = (E2E - TTFT) /
+        // 10 = 50 ms exactly and TTFT = the engine's + 50 ms. The engine's steps do not wait: its step count is the same.
+        Scenario s = planning();
+        QCOMPARE(setKey(s, "serving.api_output_us_per_token", "50000"), std::string());
+        BenchmarkPoint one = closedLoop(0, 100, 11);
+        one.load = BenchmarkLoad::RequestRate;
+        one.requestRatePerSecond = std::numeric_limits<double>::infinity();
+        one.requests = 1;
+        one.steadyState = false;
+        const BenchmarkPrediction p = predict(s, one);
+        Scenario without = s;
+        without.serving.apiOutputSeconds = 0;
+        const BenchmarkPrediction q = predict(without, one);
+        QVERIFY2(q.tpot.mean < 20e-3, qPrintable(QString::number(q.tpot.mean)));
+        QVERIFY2(std::abs(p.tpot.mean - 50e-3) < 1e-9, qPrintable(QString::number(p.tpot.mean, 'g', 12)));
+        QVERIFY2(std::abs(p.ttft.mean - (q.ttft.mean + 50e-3)) < 1e-9, qPrintable(QString::number(p.ttft.mean, 'g', 12)));
+        QCOMPARE(p.steps, q.steps);
     }
 
     void scenarioTokenBudgetReplacesTheEngineDefault()
