@@ -477,6 +477,30 @@ void TestTabPlots::floorLabelsFitAtSmallSize()
     for (size_t a = 0; a < shown.size(); ++a)
         for (size_t b = a + 1; b < shown.size(); ++b)
             QVERIFY2(std::abs(shown[a] - shown[b]) >= height, qPrintable(QStringLiteral("%1 and %2 px").arg(shown[a]).arg(shown[b])));
+
+    // Smaller still (900 x 600), the rotated labels shown stay whole inside (the compute-bound one hidden, "P*" alone);
+    // back at 1600 x 1000 both read whole again (plotkit::fitLabels() tries a label it hid again).
+    auto rotatedLabels = [prefill] {
+        QStringList texts;
+        const QRectF axes = QRectF(prefill->plot()->axisRect()->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+        for (int i = 0; i < prefill->plot()->itemCount(); ++i) {
+            auto* label = qobject_cast<QCPItemText*>(prefill->plot()->item(i));
+            if (!label || !label->visible() || label->rotation() == 0)
+                continue;
+            const QRectF box = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+            texts << (axes.contains(box) ? label->text() : label->text() + QStringLiteral(" (leaves the axes)"));
+        }
+        return texts;
+    };
+    window.resize(900, 600);
+    window.flushForScreenshot();
+    const QStringList small = rotatedLabels();
+    QVERIFY2(!small.join(QLatin1Char('|')).contains(QStringLiteral("leaves")), qPrintable(small.join(QLatin1Char('|'))));
+    window.resize(1600, 1000);
+    window.flushForScreenshot();
+    const QStringList large = rotatedLabels().filter(QStringLiteral("P"));
+    QVERIFY2(large.join(QLatin1Char('|')).contains(QStringLiteral(": compute-bound")) && large.join(QLatin1Char('|')).contains(QStringLiteral("P* = ")),
+             qPrintable(large.join(QLatin1Char('|'))));
 }
 
 void TestTabPlots::renderEveryTabForAPerson_data()

@@ -341,7 +341,12 @@ void BenchmarkPredictView::showScenarioEngine()
 {
     // serving.scheduler and serving.max_num_tokens, when the scenario sets them, are what model::predictBenchmarks runs
     // (model/analysis/benchmarkpredict.cpp): the inputs they replace are shown disabled, keeping the user's values.
+    // Called on every evaluation (each slider step): nothing to do unless one of the two keys changed.
     const model::Serving& serving = m_document->evaluatedScenario().serving;
+    const std::pair<int, int> shown{serving.scheduler ? int(*serving.scheduler) : -1, serving.maxNumTokens};
+    if (shown == m_shownEngine)
+        return;
+    m_shownEngine = shown;
     m_scheduler->setEnabled(!serving.scheduler);
     m_scheduler->setToolTip(serving.scheduler ? m_schedulerTip + QLatin1Char('\n') +
                                                     tr("The scenario sets serving.scheduler: %1 replaces this choice.")

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <QList>
@@ -155,6 +156,7 @@ private:
     QSpinBox* m_maxSequences = nullptr;
     QString m_schedulerTip;   ///< the scheduler input's own tool tip
     QString m_tokenBudgetTip; ///< the token-budget input's own tool tip
+    std::pair<int, int> m_shownEngine{-2, -2}; ///< (serving.scheduler or -1, serving.max_num_tokens) showScenarioEngine() showed
     QLabel* m_status = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_notes = nullptr;

@@ -124,25 +124,7 @@ PrefillPlot::PrefillPlot(QWidget* parent)
         return r;
     });
     m_referenceWanted.assign(m_referenceLabels.size(), true);
-    connect(p, &QCustomPlot::afterLayout, this, [this] {
-        fitComputeBoundLabel();
-        separateReferenceLabels();
-    });
-}
-
-void PrefillPlot::fitComputeBoundLabel()
-{
-    if (m_computeBoundText.isEmpty())
-        return;
-    const QFontMetricsF metrics(m_computeBoundLabel->font());
-    const QMargins padding = m_computeBoundLabel->padding();
-    // Rotated, the text's advance runs along the plot's height; placeRotatedFromBottom() starts it 2 % above the bottom.
-    const double room = 0.98 * plot()->axisRect()->height() - padding.left() - padding.right() - 2;
-    const QString& text = metrics.horizontalAdvance(m_computeBoundText) <= room ? m_computeBoundText : m_computeBoundShortText;
-    const bool fits = metrics.horizontalAdvance(text) <= room;
-    if (m_computeBoundLabel->text() != text)
-        m_computeBoundLabel->setText(text);
-    m_computeBoundLabel->setVisible(fits);
+    connect(p, &QCustomPlot::afterLayout, this, &PrefillPlot::separateReferenceLabels);
 }
 
 void PrefillPlot::separateReferenceLabels()
@@ -221,7 +203,8 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     m_crossoverLine->setVisible(hasCrossover);
     m_crossoverLabel->setVisible(hasCrossover && inRange(p->xAxis, crossover));
     if (hasCrossover) {
-        m_crossoverLabel->setText(tr("P* = %1").arg(format::integer(crossover)));
+        // "P*" alone where the plot is lower than "P* = 30,633" is long (900 x 600: plotkit::fitLabels()).
+        plotkit::setTextWithShortForm(m_crossoverLabel, tr("P* = %1").arg(format::integer(crossover)), tr("P*"));
         placeRotatedFromBottom(m_crossoverLabel, crossover);
     }
 
@@ -238,9 +221,9 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const bool showBound = inRange(p->xAxis, bound);
     placeVertical(m_computeBoundLine, showBound ? bound : qQNaN());
     m_computeBoundLabel->setVisible(showBound);
-    m_computeBoundShortText = showBound ? tr("P \u2265 %1").arg(format::approximate(bound)) : QString();
-    m_computeBoundText = showBound ? tr("%1: compute-bound").arg(m_computeBoundShortText) : QString();
-    m_computeBoundLabel->setText(m_computeBoundText);
+    // Its short form where the plot is lower than the whole text is long (1280 x 720, 900 x 600: plotkit::fitLabels()).
+    const QString boundShort = tr("P \u2265 %1").arg(format::approximate(bound));
+    plotkit::setTextWithShortForm(m_computeBoundLabel, tr("%1: compute-bound").arg(boundShort), boundShort);
     placeRotatedFromBottom(m_computeBoundLabel, bound);
 
     QString reference;

@@ -50,10 +50,6 @@ private:
      *  (in pixels) from the P* and compute-bound lines and from the reference labels shown before
      *  it, so that on a small plot the rotated labels do not print over each other. */
     void separateReferenceLabels();
-    /** After each layout, before separateReferenceLabels(): the compute-bound label reads "P ≥ 295: compute-bound" when
-     *  that fits the axis rect's height, else "P ≥ 295", else it is hidden (a rotated label longer than the plot is
-     *  cut at the top: 1280 x 720, weights that do not fit, four-line titles). */
-    void fitComputeBoundLabel();
 
     QCPGraph* m_linear = nullptr;
     QCPGraph* m_attention = nullptr;
@@ -63,8 +59,6 @@ private:
     QCPItemText* m_crossoverLabel = nullptr;
     QCPItemStraightLine* m_computeBoundLine = nullptr;
     QCPItemText* m_computeBoundLabel = nullptr;
-    QString m_computeBoundText;      ///< the compute-bound label's whole text, or empty when the bound is not shown
-    QString m_computeBoundShortText; ///< its short form, "P ≥ 295"
     QCPItemStraightLine* m_currentLine = nullptr;
     std::vector<QCPItemStraightLine*> m_referenceLines;
     std::vector<QCPItemText*> m_referenceLabels;

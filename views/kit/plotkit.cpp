@@ -641,6 +641,9 @@ namespace {
 
 const char* const kPreferredAlignment = "ridgelinePreferredAlignment";
 const char* const kPreferredPadding = "ridgelinePreferredPadding";
+const char* const kWholeText = "ridgelineWholeText";
+const char* const kShortText = "ridgelineShortText";
+const char* const kHiddenByFit = "ridgelineHiddenByFit";
 
 bool isRotated(const QCPItemText* label)
 {
@@ -683,9 +686,10 @@ QRectF textBounds(const QString& text, const QFont& font, int flags)
 }
 
 /** Screen rectangle @p label occupies with @p alignment and @p padding around @p anchor. */
-QRectF labelBox(const QCPItemText* label, QPointF anchor, Qt::Alignment alignment, const QMargins& padding)
+QRectF labelBox(const QCPItemText* label, QPointF anchor, Qt::Alignment alignment, const QMargins& padding,
+                const QString& shown)
 {
-    const QRectF text = textBounds(label->text(), label->font(), Qt::TextDontClip | label->textAlignment());
+    const QRectF text = textBounds(shown, label->font(), Qt::TextDontClip | label->textAlignment());
     const double w = text.width() + padding.left() + padding.right();
     const double h = text.height() + padding.top() + padding.bottom();
     const double x = (alignment & Qt::AlignLeft) ? 0.0 : (alignment & Qt::AlignRight) ? -w : -w / 2;
@@ -716,11 +720,20 @@ void setPlacement(QCPItemText* label, Qt::Alignment alignment, const QMargins& p
     label->setPadding(padding);
 }
 
+void setTextWithShortForm(QCPItemText* label, const QString& text, const QString& shortText)
+{
+    label->setProperty(kWholeText, shortText.isEmpty() ? QVariant() : QVariant(text));
+    label->setProperty(kShortText, shortText.isEmpty() ? QVariant() : QVariant(shortText));
+    label->setProperty(kHiddenByFit, QVariant());
+    label->setText(text);
+}
+
 void fitLabels(QCustomPlot* plot)
 {
     for (int i = 0; i < plot->itemCount(); ++i) {
         auto* label = qobject_cast<QCPItemText*>(plot->item(i));
-        if (!label || !label->visible() || !label->clipAxisRect())
+        // A label this function hid (neither of its texts fitted) is tried again: the plot may have grown.
+        if (!label || !(label->visible() || label->property(kHiddenByFit).isValid()) || !label->clipAxisRect())
             continue;
         const QVariant preferred = label->property(kPreferredAlignment);
         if (!preferred.isValid())
@@ -755,22 +768,39 @@ void fitLabels(QCustomPlot* plot)
             return a;
         };
         const QMargins swappedLeftRight(padding.right(), padding.top(), padding.left(), padding.bottom());
+        // The whole text, or its short form where neither placement holds the whole one along its reading direction,
+        // or hidden where neither holds the short one either (setTextWithShortForm()).
+        const QVariant whole = label->property(kWholeText);
+        QString shown = whole.isValid() ? whole.toString() : label->text();
         // Mirror only when that sticks out less than the preferred side.
-        if (const double stay = overflowAlong(labelBox(label, anchor, alignment, padding)); stay > 0) {
+        if (const double stay = overflowAlong(labelBox(label, anchor, alignment, padding, shown)); stay > 0) {
             const Qt::Alignment other = mirroredHorizontal(alignment);
-            if (overflowAlong(labelBox(label, anchor, other, swappedLeftRight)) < stay) {
+            const double mirrored = overflowAlong(labelBox(label, anchor, other, swappedLeftRight, shown));
+            if (mirrored < stay) {
                 alignment = other;
                 padding = swappedLeftRight;
             }
+            if (whole.isValid() && std::min(stay, mirrored) > 0) {
+                const QString shortText = label->property(kShortText).toString();
+                shown = overflowAlong(labelBox(label, anchor, alignment, padding, shortText)) <= 0 ? shortText : QString();
+            }
         }
         const QMargins swappedTopBottom(padding.left(), padding.bottom(), padding.right(), padding.top());
-        if (const double stay = overflowAcross(labelBox(label, anchor, alignment, padding)); stay > 0) {
+        if (const double stay = overflowAcross(labelBox(label, anchor, alignment, padding, shown)); stay > 0) {
             const Qt::Alignment other = mirroredVertical(alignment);
-            if (overflowAcross(labelBox(label, anchor, other, swappedTopBottom)) < stay) {
+            if (overflowAcross(labelBox(label, anchor, other, swappedTopBottom, shown)) < stay) {
                 alignment = other;
                 padding = swappedTopBottom;
             }
         }
+        // No text fits: hidden (an empty text would still draw its padded background), until one fits again.
+        const bool hide = whole.isValid() && shown.isEmpty();
+        if (hide != label->property(kHiddenByFit).isValid()) {
+            label->setProperty(kHiddenByFit, hide ? QVariant(true) : QVariant());
+            label->setVisible(!hide);
+        }
+        if (!hide && label->text() != shown)
+            label->setText(shown);
         if (label->positionAlignment() != alignment)
             label->setPositionAlignment(alignment);
         if (label->padding() != padding)

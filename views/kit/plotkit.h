@@ -168,8 +168,16 @@ void placeLabelAt(QCPItemText* label, double x, double y);
  */
 void setPlacement(QCPItemText* label, Qt::Alignment alignment, const QMargins& padding = QMargins(2, 0, 2, 0));
 
-/** Mirrors labels placed with setPlacement() that would leave their axis rect. Connected to
- *  QCustomPlot::afterLayout by PlotPanel, so it sees the final pixel geometry. */
+/** Sets @p label's text to @p text with a short form, @p shortText, that fitLabels() shows instead when the whole
+ *  text sticks out of the axis rect along its reading direction with either placement (a rotated "P ≥ 274:
+ *  compute-bound" taller than a small plot: "P ≥ 274"); when the short form sticks out too, fitLabels() hides the
+ *  label until one fits again (a larger plot). Call it after setting the label's visibility: it clears that hiding.
+ *  An empty @p shortText: a plain setText(). */
+void setTextWithShortForm(QCPItemText* label, const QString& text, const QString& shortText);
+
+/** Mirrors labels placed with setPlacement() that would leave their axis rect, and shows a label's short form
+ *  (setTextWithShortForm()) where its whole text does not fit. Connected to QCustomPlot::afterLayout by PlotPanel, so
+ *  it sees the final pixel geometry. */
 void fitLabels(QCustomPlot* plot);
 
 /** Chooses how many legend entries share a row so the legend below the plot fits its width.
