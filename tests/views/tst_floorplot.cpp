@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -13,6 +14,7 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChartView>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QPaintEvent>
@@ -156,6 +158,7 @@ private slots:
     void layerImagesKeepTheirMemory();
     void logTickerRepeatsUnchangedTicks();
     void tickLabelKeyFromAMemo();
+    void shortAxesKeepTickLabelsApart();
     void kvShareCurveFromAPictureOnContextSteps();
 };
 
@@ -1515,6 +1518,84 @@ void TestFloorPlot::logTickerRepeatsUnchangedTicks()
         QCOMPARE(ticker->generated(), generated);
         QVERIFY(same(range));
     }
+}
+
+void TestFloorPlot::shortAxesKeepTickLabelsApart()
+{
+    // At 1,280 x 720 the prefill crossover's value axis held nine labels, 0.01 to 100k, in 115 px (13 px apart for
+    // 13 px-high text), at 900 x 600 the decode floor's on top of each other. setupPlot()'s fit keeps labels 1.25 text
+    // heights apart on a value axis: a log axis then ticks every 2, 5... decades, its sub-ticks at the decades between,
+    // and a linear axis gets a lower tick count; both come back when the plot grows.
+    QCustomPlot plot;
+    views::plotkit::setupPlot(&plot);
+    plot.setMinimumSize(0, 0); // (setupPlot()'s 150 px would stop the short sizes below)
+    views::plotkit::setupAxis(plot.yAxis, QStringLiteral("prefill work (TFLOP)"), true);
+    views::plotkit::setupAxis(plot.xAxis, QStringLiteral("share (%)"), false);
+    plot.yAxis->setRange(0.005, 3e5);
+    plot.xAxis->setRange(0, 100);
+    plot.yAxis2->setVisible(true);
+    plot.yAxis2->setTickLabels(true);
+    views::plotkit::setupAxis(plot.yAxis2, QStringLiteral("share (%)"), false);
+    plot.yAxis2->setRange(0, 100);
+    const double spacingPx = 1.25 * QFontMetricsF(plot.yAxis->tickLabelFont()).height();
+    auto visibleTicks = [](const QCPAxis* axis) {
+        QVector<double> ticks;
+        for (double v : axis->tickVector()) {
+            if (axis->range().contains(v))
+                ticks.append(v);
+        }
+        return ticks;
+    };
+    auto closestPx = [](const QCPAxis* axis, const QVector<double>& ticks) {
+        double closest = std::numeric_limits<double>::infinity();
+        for (int i = 1; i < ticks.size(); ++i)
+            closest = std::min(closest, std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1])));
+        return closest;
+    };
+    plot.resize(420, 600);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replot();
+    QVERIFY(plot.axisRect()->height() > 500);
+    QCOMPARE(visibleTicks(plot.yAxis),
+             QVector<double>({0.01, 0.1, 1.0, 10.0, 100.0, 1e3, 1e4, 1e5})); // tall: every decade, as ever
+    const int tallCount = plot.yAxis2->ticker()->tickCount();
+    const int tallLinearLabels = int(visibleTicks(plot.yAxis2).size());
+    for (int heightPx : {190, 150, 110, 80, 60}) {
+        plot.resize(420, heightPx);
+        plot.replot();
+        QVERIFY(plot.axisRect()->height() < heightPx);
+        const QVector<double> ticks = visibleTicks(plot.yAxis);
+        QVERIFY2(ticks.size() >= 1, qPrintable(QStringLiteral("no label at %1 px").arg(heightPx)));
+        QVERIFY2(closestPx(plot.yAxis, ticks) >= spacingPx - 0.5,
+                 qPrintable(QStringLiteral("log labels %1 px apart at %2 px, %3 needed")
+                                .arg(closestPx(plot.yAxis, ticks))
+                                .arg(heightPx)
+                                .arg(spacingPx)));
+        if (plot.axisRect()->height() >= 2 * spacingPx) // (a linear ticker always gives two ticks or more)
+            QVERIFY2(closestPx(plot.yAxis2, visibleTicks(plot.yAxis2)) >= spacingPx - 0.5,
+                     qPrintable(QStringLiteral("linear labels too close at %1 px").arg(heightPx)));
+        // Sub-ticks at powers of ten only where the ticks step several decades.
+        if (ticks.size() >= 2 && ticks[1] / ticks[0] > 10.5) {
+            QVector<double> major, subTicks;
+            QVector<QString> labels;
+            plot.yAxis->ticker()->generate(plot.yAxis->range(), plot.locale(), plot.yAxis->numberFormat().at(0),
+                                           plot.yAxis->numberPrecision(), major, &subTicks, &labels);
+            QCOMPARE(major, plot.yAxis->tickVector());
+            QVERIFY(!subTicks.isEmpty());
+            for (double v : subTicks) {
+                const double exponent = std::log10(v);
+                QVERIFY2(std::abs(exponent - std::round(exponent)) < 1e-9, qPrintable(QString::number(v)));
+            }
+        }
+    }
+    QVERIFY(plot.yAxis2->ticker()->tickCount() < tallCount);
+    plot.resize(420, 600);
+    plot.replot();
+    plot.replot(); // a count raised back settles in one replot, and stays
+    QCOMPARE(visibleTicks(plot.yAxis), QVector<double>({0.01, 0.1, 1.0, 10.0, 100.0, 1e3, 1e4, 1e5}));
+    QCOMPARE(plot.yAxis2->ticker()->tickCount(), tallCount);
+    QCOMPARE(int(visibleTicks(plot.yAxis2).size()), tallLinearLabels);
 }
 
 void TestFloorPlot::tickLabelKeyFromAMemo()

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,111 @@ QFont axisLabelFont()
     QFont font;
     font.setPointSizeF(8.5);
     return font;
+}
+
+/** Dynamic properties of a QCPAxis that fitTickCounts() keeps: the tick count its ticker's owner set, and the count
+ *  fitTickCounts() set last (a ticker whose count differs from it was replaced or set again by its owner). */
+constexpr const char* kOwnerTickCountProperty = "ridgelineOwnerTickCount";
+constexpr const char* kFittedTickCountProperty = "ridgelineFittedTickCount";
+
+/**
+ * Pixels between the centres of two tick labels along @p axis that keep them apart: 1.25 text heights on a vertical
+ * axis (a quarter of a line between labels); on a horizontal one the width of "100k" (as wide as the compact log
+ * labels mostly get) and half a text height. Remembered for the last font (every axis styled by setupAxis() has the same tick label font).
+ */
+double tickLabelSpacingPx(const QCPAxis* axis)
+{
+    struct Spacing {
+        QFont font;
+        double verticalPx = 0;
+        double horizontalPx = 0;
+    };
+    static std::optional<Spacing> last;
+    const QFont font = axis->tickLabelFont();
+    if (!last || !(last->font == font)) {
+        const QFontMetricsF metrics(font);
+        last = Spacing{font, 1.25 * metrics.height(),
+                       metrics.horizontalAdvance(QStringLiteral("100k")) + 0.5 * metrics.height()};
+    }
+    return axis->orientation() == Qt::Vertical ? last->verticalPx : last->horizontalPx;
+}
+
+/**
+ * Keeps each labelled axis's tick labels tickLabelSpacingPx() apart: a CompactLogTicker gets the number of labels its
+ * length holds (setMaximumLabels(): it then ticks every 2, 5, 10... decades where every decade does not fit); another
+ * ticker gets a tick count no higher than that, its owner's count while it fits, and it is raised back as the axis grows.
+ * Growing takes 15 % to spare, so that a count does not flip back and forth as the other axis's labels change the
+ * margins. At 1,280 x 720 the prefill crossover's value axis held nine labels, 0.01 to 100k, in 115 px (13 px apart
+ * for 13 px-high text), and at 900 x 600 the decode floor's four in 40 px, on top of each other. Returns whether a
+ * count or limit changed.
+ */
+bool fitTickCounts(QCustomPlot* plot)
+{
+    bool changed = false;
+    const QList<QCPAxisRect*> rects = plot->axisRects();
+    for (QCPAxisRect* rect : rects) {
+        const QList<QCPAxis*> axes = rect->axes();
+        for (QCPAxis* axis : axes) {
+            const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+            if (!ticker || !axis->visible() || !axis->tickLabels())
+                continue;
+            const double lengthPx = axis->orientation() == Qt::Vertical ? rect->height() : rect->width();
+            if (!(lengthPx > 0))
+                continue;
+            const double spacingPx = tickLabelSpacingPx(axis);
+            const int fits = 1 + int(std::floor(lengthPx / spacingPx));             // labels the length holds
+            const int fitsGrown = 1 + int(std::floor(lengthPx / (1.15 * spacingPx))); // ... with 15 % to spare
+            if (auto* log = dynamic_cast<CompactLogTicker*>(ticker.data())) {
+                const int current = log->maximumLabels();
+                int limit = current;
+                if (current == 0 || fits < current)
+                    limit = fits;
+                else if (fitsGrown > current)
+                    limit = fitsGrown;
+                // A limit that binds neither before nor after changes no tick: left as it is, so that the ticker's
+                // memo holds and no second layout runs (the labels' widths move the key axis's length on most steps).
+                const int wanted = log->unlimitedLabels();
+                const bool bindsBefore = current > 0 && current < wanted;
+                const bool bindsAfter = limit > 0 && limit < wanted;
+                if (limit != current && (bindsBefore || bindsAfter || wanted == 0)) {
+                    log->setMaximumLabels(limit);
+                    changed = true;
+                }
+                continue;
+            }
+            const int current = ticker->tickCount();
+            int owner = axis->property(kOwnerTickCountProperty).toInt();
+            if (owner <= 0 || current != axis->property(kFittedTickCountProperty).toInt()) {
+                owner = current; // the first fit, a new ticker, or a count its owner set since
+                axis->setProperty(kOwnerTickCountProperty, owner);
+            }
+            int count = current;
+            if (fits - 1 < current)
+                count = std::max(1, fits - 1);
+            else if (current < owner)
+                count = std::clamp(fitsGrown - 1, current, owner);
+            if (count != current) {
+                ticker->setTickCount(count);
+                changed = true;
+            }
+            axis->setProperty(kFittedTickCountProperty, count);
+        }
+    }
+    return changed;
+}
+
+/** Whether @p ticks (QCPAxisTickerLog's, trimmed to @p range) are several decades apart: two of them more than ten
+ *  times apart, or a single power of ten with another power of ten in the range that is no tick. */
+bool stepsSeveralDecades(const QVector<double>& ticks, const QCPRange& range)
+{
+    if (ticks.isEmpty() || !(ticks.front() > 0))
+        return false;
+    if (ticks.size() >= 2)
+        return ticks[1] / ticks[0] > 10.5;
+    const double exponent = std::log10(ticks.front());
+    if (std::abs(exponent - std::round(exponent)) > 1e-9)
+        return false;
+    return ticks.front() * 10.0 <= range.upper * (1.0 + 1e-9) || ticks.front() / 10.0 >= range.lower * (1.0 - 1e-9);
 }
 
 bool drawable(double value, bool log)
@@ -277,7 +383,8 @@ void CompactLogTicker::generate(const QCPRange& range, const QLocale& locale, QC
     if (m_last && m_last->range.lower == range.lower && m_last->range.upper == range.upper && m_last->locale == locale
         && m_last->formatChar == formatChar && m_last->precision == precision && m_last->tickCount == tickCount()
         && m_last->subTickCount == subTickCount() && m_last->logBase == logBase() && m_last->tickOrigin == tickOrigin()
-        && m_last->strategy == int(tickStepStrategy()) && (m_last->subTicks || !wantSub) && (m_last->labels || !wantLabels)) {
+        && m_last->strategy == int(tickStepStrategy()) && m_last->maximumLabels == m_maximumLabels
+        && (m_last->subTicks || !wantSub) && (m_last->labels || !wantLabels)) {
         ticks = m_last->ticks;
         if (wantSub)
             *subTicks = m_last->subTickValues;
@@ -287,6 +394,20 @@ void CompactLogTicker::generate(const QCPRange& range, const QLocale& locale, QC
     }
     ++m_generated;
     QCPAxisTickerLog::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
+    // A step of several decades (a short axis: fitTickCounts()): QCustomPlot would put the sub-ticks at equal
+    // distances in value between two ticks (12, 23, ... 89 between 1 and 100), bunched at the top of each step on a
+    // log axis. They go at the decades in between instead (10 between 1 and 100), as the sub-grid shows them.
+    if (wantSub && stepsSeveralDecades(ticks, range)) {
+        subTicks->clear();
+        for (double v = ticks.front() / 10.0; v >= range.lower * (1.0 - 1e-9); v /= 10.0)
+            subTicks->prepend(v);
+        for (int i = 0; i + 1 < ticks.size(); ++i) {
+            for (double v = ticks[i] * 10.0; v < ticks[i + 1] * (1.0 - 1e-9); v *= 10.0)
+                subTicks->append(v);
+        }
+        for (double v = ticks.back() * 10.0; v <= range.upper * (1.0 + 1e-9); v *= 10.0)
+            subTicks->append(v);
+    }
     Last last;
     last.range = range;
     last.locale = locale;
@@ -297,6 +418,7 @@ void CompactLogTicker::generate(const QCPRange& range, const QLocale& locale, QC
     last.logBase = logBase();
     last.tickOrigin = tickOrigin();
     last.strategy = int(tickStepStrategy());
+    last.maximumLabels = m_maximumLabels;
     last.subTicks = wantSub;
     last.labels = wantLabels;
     last.ticks = ticks;
@@ -322,23 +444,88 @@ QString CompactLogTicker::getTickLabel(double tick, const QLocale& locale, QChar
     return QString::number(tick, 'e', 0);
 }
 
+void CompactLogTicker::setMaximumLabels(int labels)
+{
+    m_maximumLabels = std::max(0, labels);
+}
+
 QVector<double> CompactLogTicker::createTickVector(double tickStep, const QCPRange& range)
 {
     m_dense = false;
     if (!(range.lower > 0) || !(range.upper > range.lower))
         return QCPAxisTickerLog::createTickVector(tickStep, range);
     const double decades = std::log10(range.upper / range.lower);
-    if (decades >= 2.2)
-        return QCPAxisTickerLog::createTickVector(tickStep, range);
-    m_dense = true;
+    const double lowExponent = std::log10(range.lower);
+    const double highExponent = std::log10(range.upper);
+    // Labels of the 1-2-5 sequence inside the range: about three a decade.
+    auto denseLabels = [&] {
+        int labels = 0;
+        for (int exponent = int(std::floor(lowExponent)); exponent <= int(std::ceil(highExponent)); ++exponent) {
+            for (double multiple : {1.0, 2.0, 5.0}) {
+                const double v = multiple * std::pow(10.0, exponent);
+                labels += v >= range.lower * (1.0 - 1e-9) && v <= range.upper * (1.0 + 1e-9) ? 1 : 0;
+            }
+        }
+        return labels;
+    };
+    auto inRange = [&](const QVector<double>& ticks) {
+        return int(std::count_if(ticks.cbegin(), ticks.cend(), [&](double v) {
+            return v >= range.lower * (1.0 - 1e-9) && v <= range.upper * (1.0 + 1e-9);
+        }));
+    };
+    const int dense = decades < 2.2 ? denseLabels() : 0;
     QVector<double> ticks;
-    const int first = int(std::floor(std::log10(range.lower))) - 1;
-    const int last = int(std::ceil(std::log10(range.upper))) + 1;
-    const double multiples[] = {1.0, 2.0, 5.0};
-    for (int exponent = first; exponent <= last; ++exponent) {
-        for (double multiple : multiples)
-            ticks.append(multiple * std::pow(10.0, exponent));
+    if (decades >= 2.2) {
+        ticks = QCPAxisTickerLog::createTickVector(tickStep, range);
+        m_unlimitedLabels = inRange(ticks);
+    } else {
+        m_unlimitedLabels = dense;
     }
+    if (decades < 2.2 && (m_maximumLabels == 0 || dense <= m_maximumLabels)) {
+        m_dense = true;
+        QVector<double> ticks;
+        const int first = int(std::floor(lowExponent)) - 1;
+        const int last = int(std::ceil(highExponent)) + 1;
+        const double multiples[] = {1.0, 2.0, 5.0};
+        for (int exponent = first; exponent <= last; ++exponent) {
+            for (double multiple : multiples)
+                ticks.append(multiple * std::pow(10.0, exponent));
+        }
+        return ticks;
+    }
+    if (decades < 2.2)
+        ticks = QCPAxisTickerLog::createTickVector(tickStep, range);
+    if (m_maximumLabels == 0 || decades < 1.6) // (under 1.6 decades QCPAxisTickerLog ticks linearly)
+        return ticks;
+    // Powers of ten every stepDecades decades, as many as fit: 1, 2, 5, 10, 20, 50... decades apart.
+    auto labelsAt = [&](int stepDecades) {
+        const int first = int(std::ceil(lowExponent / stepDecades - 1e-9));
+        const int last = int(std::floor(highExponent / stepDecades + 1e-9));
+        return std::max(0, last - first + 1);
+    };
+    int stepDecades = 0;
+    for (const int ladder : {1, 2, 5}) { // the first few steps of the 1-2-5 ladder, then its decades
+        if (labelsAt(ladder) <= m_maximumLabels) {
+            stepDecades = ladder;
+            break;
+        }
+    }
+    for (int scale = 10; stepDecades == 0; scale *= 10) {
+        for (const int ladder : {1, 2, 5}) {
+            if (labelsAt(ladder * scale) <= m_maximumLabels || ladder * scale > 600) {
+                stepDecades = ladder * scale;
+                break;
+            }
+        }
+    }
+    // QCPAxisTickerLog's own step when it is as wide (it is where the labels fit: the picture as before).
+    if (inRange(ticks) <= m_maximumLabels)
+        return ticks;
+    ticks.clear();
+    const int first = int(std::floor(lowExponent / stepDecades)) - 1;
+    const int last = int(std::ceil(highExponent / stepDecades)) + 1;
+    for (int k = first; k <= last; ++k)
+        ticks.append(std::pow(10.0, double(k) * stepDecades));
     return ticks;
 }
 
@@ -383,6 +570,17 @@ void setupPlot(QCustomPlot* plot)
     plot->setFocusPolicy(Qt::NoFocus);
     // The grid and sub-grid lines from a picture, stroked again only when they move (issue 16, tenth stop).
     GridLayerCache::install(plot);
+    // Tick labels kept apart on short axes: when a count changes, the layout is run again (its three phases, as
+    // QCustomPlot::updateLayout() does) so that ticks and margins follow before anything is drawn. Connected before
+    // any other afterLayout slot (PlotPanel's fitLabels()), which then places its labels on the final layout.
+    QObject::connect(plot, &QCustomPlot::afterLayout, plot, [plot] {
+        if (!fitTickCounts(plot))
+            return;
+        QCPLayoutGrid* layout = plot->plotLayout();
+        layout->update(QCPLayoutElement::upPreparation);
+        layout->update(QCPLayoutElement::upMargins);
+        layout->update(QCPLayoutElement::upLayout);
+    });
 }
 
 QString titleWithShortForms(const QString& full, std::initializer_list<QString> shorter)

@@ -22,7 +22,7 @@ namespace ridgeline::views::plotkit {
 /**
  * Log ticker printing compact decimal labels: 0.01, 0.1, 1, 10, 100, 1k, 10k, 1M, 1G. When the
  * range spans less than about two decades it ticks at 1, 2 and 5 times each power of ten instead,
- * so a narrow log axis still carries several labels.
+ * so a narrow log axis still carries several labels (unless more than setMaximumLabels() allows). Ticks several decades apart get their sub-ticks at the decades between.
  */
 class CompactLogTicker final : public QCPAxisTickerLog {
 public:
@@ -38,6 +38,15 @@ public:
                   QVector<double>* subTicks, QVector<QString>* tickLabels) override;
     /** Times generate() computed the ticks rather than repeating the last ones. */
     long long generated() const { return m_generated; }
+    /**
+     * At most @p labels tick labels inside the range (0: no limit, the default; setupPlot()'s fit sets it from the axis
+     * length): where every decade (or the 1-2-5 sequence of a narrow range) would give more, the ticks are powers of
+     * ten every 2, 5, 10, 20... decades, the narrowest step that keeps to the limit. A negative value counts as 0.
+     */
+    void setMaximumLabels(int labels);
+    int maximumLabels() const { return m_maximumLabels; }
+    /** Labels inside the range that the last tick vector would have had with no limit (0 before the first). */
+    int unlimitedLabels() const { return m_unlimitedLabels; }
 
 protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
@@ -46,6 +55,8 @@ protected:
 
 private:
     bool m_dense = false; ///< the last tick vector used the 1-2-5 sequence
+    int m_maximumLabels = 0; ///< setMaximumLabels(); 0 for no limit
+    int m_unlimitedLabels = 0; ///< unlimitedLabels()
 
     /** What the last generate() computed from, and what it gave. */
     struct Last {
@@ -58,6 +69,7 @@ private:
         double logBase = 0;
         double tickOrigin = 0;
         int strategy = 0;
+        int maximumLabels = 0;
         bool subTicks = false;
         bool labels = false;
         QVector<double> ticks;
@@ -71,7 +83,10 @@ private:
 /** Applies the common look to @p plot: antialiased curves, markers and text, crisp (not
  *  antialiased) grid and axes, white background, legend hidden; replots repaint with the window's
  *  next paint pass rather than at once (no QCP::phImmediateRefresh); one paint buffer (the empty
- *  "overlay" layer shares it) and an opaque widget (Qt::WA_OpaquePaintEvent). */
+ *  "overlay" layer shares it) and an opaque widget (Qt::WA_OpaquePaintEvent). After each layout, every labelled
+ *  axis's tick labels are kept apart (at least 1.25 text heights on a value axis, the width of "100k" and half a
+ *  text height on a key axis: a log axis's CompactLogTicker::setMaximumLabels(), another ticker's count) and raised back to its owner's count as it grows; a log axis then ticks
+ *  every few decades, its sub-ticks at the decades in between. */
 void setupPlot(QCustomPlot* plot);
 
 /** Styles @p axis (fonts, pens, grid) and sets its label; log scale with CompactLogTicker when @p log.
