@@ -160,6 +160,10 @@ QJsonObject predictionJson(const model::BenchmarkPrediction& p)
     o.insert(QStringLiteral("output_token_throughput"), p.outputTokensPerSecond);
     o.insert(QStringLiteral("total_token_throughput"), p.totalTokensPerSecond);
     o.insert(QStringLiteral("mean_in_flight"), p.meanInFlight);
+    // Where the clients are (Little's law; h13am): past their first token and before it, to set beside the measured ones.
+    const model::ClosedLoopOccupancy occupancy = model::predictedOccupancy(p);
+    o.insert(QStringLiteral("mean_decoding"), occupancy.decoding);
+    o.insert(QStringLiteral("mean_before_first_token"), occupancy.beforeFirstToken);
     o.insert(QStringLiteral("mean_batch"), p.meanBatch);
     o.insert(QStringLiteral("peak_sequences"), p.peakSequences);
     o.insert(QStringLiteral("kv_capacity_sequences"), p.kvCapacitySequences);
@@ -243,6 +247,13 @@ int runPredict(const QString& file, const model::Scenario& scenario, const model
                 measured.insert(QStringLiteral("%1_%2_ms").arg(QLatin1String(model::benchmarkStatisticKey(l.statistic)),
                                                                QLatin1String(model::benchmarkMetricKey(l.metric))),
                                 l.ms);
+            // What the measured latencies imply for a closed loop (Little's law, model::measuredClosedLoop(); h13am).
+            if (const std::optional<model::ClosedLoopOccupancy> c = model::measuredClosedLoop(p))
+                measured.insert(QStringLiteral("closed_loop"),
+                                QJsonObject{{QStringLiteral("request_throughput"), c->requestsPerSecond},
+                                            {QStringLiteral("output_token_throughput"), c->outputTokensPerSecond},
+                                            {QStringLiteral("mean_decoding"), c->decoding},
+                                            {QStringLiteral("mean_before_first_token"), c->beforeFirstToken}});
             QJsonObject o{{QStringLiteral("label"), QString::fromStdString(p.label)},
                           {QStringLiteral("load"), loadKey(p.load)},
                           {QStringLiteral("concurrency"), p.concurrency},

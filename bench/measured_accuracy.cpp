@@ -199,15 +199,25 @@ std::string budgetText(const BenchmarkFitResult& fit)
     return t;
 }
 
-/** One point's measured and predicted ITL and TTFT with their relative residuals, one line. */
-std::string residualLine(const BenchmarkPoint& p, const std::optional<ComparedLatency>& itl, const std::optional<ComparedLatency>& ttft)
+/**
+ * One point's measured and predicted ITL and TTFT with their relative residuals, one line; for a closed loop also the
+ * output tokens per second and the clients before their first token, measured (Little's law from the point's own
+ * latencies, measuredClosedLoop()) -> predicted (h13am).
+ */
+std::string residualLine(const BenchmarkPoint& p, const BenchmarkPrediction& prediction)
 {
-    char b[200];
-    std::snprintf(b, sizeof b, "        ISL %6.0f OSL %5.0f N %4.0f  ITL %7.2f -> %7.2f (%+6.1f %%)  TTFT %9.1f -> %9.1f (%+6.1f %%)\n",
-                  p.inputTokens, p.outputTokens, p.concurrency, itl ? itl->measuredMs : NAN, itl ? itl->predictedMs : NAN,
-                  itl ? 100 * itl->residual : NAN, ttft ? ttft->measuredMs : NAN, ttft ? ttft->predictedMs : NAN,
-                  ttft ? 100 * ttft->residual : NAN);
-    return b;
+    const std::optional<ComparedLatency> itl = compareItl(p, prediction), ttft = compareTtft(p, prediction);
+    char b[320];
+    int n = std::snprintf(b, sizeof b, "        ISL %6.0f OSL %5.0f N %4.0f  ITL %7.2f -> %7.2f (%+6.1f %%)  TTFT %9.1f -> %9.1f (%+6.1f %%)",
+                          p.inputTokens, p.outputTokens, p.concurrency, itl ? itl->measuredMs : NAN, itl ? itl->predictedMs : NAN,
+                          itl ? 100 * itl->residual : NAN, ttft ? ttft->measuredMs : NAN, ttft ? ttft->predictedMs : NAN,
+                          ttft ? 100 * ttft->residual : NAN);
+    if (const std::optional<ClosedLoopOccupancy> m = measuredClosedLoop(p); m && n > 0 && size_t(n) < sizeof b) {
+        const ClosedLoopOccupancy q = predictedOccupancy(prediction);
+        std::snprintf(b + n, sizeof b - size_t(n), "  out tok/s %7.0f -> %7.0f  before 1st token %6.1f -> %6.1f", m->outputTokensPerSecond,
+                      q.outputTokensPerSecond, m->beforeFirstToken, q.beforeFirstToken);
+    }
+    return std::string(b) + "\n";
 }
 
 /** residualLine() for every point of @p points predicted with @p s. */
@@ -217,7 +227,7 @@ std::string residualLines(const Scenario& s, const std::vector<BenchmarkPoint>& 
     const std::vector<PointPrediction> r = predictBenchmarks(s, points, o);
     for (size_t i = 0; i < points.size(); ++i)
         if (r[i].error.empty())
-            t += residualLine(points[i], compareItl(points[i], r[i].prediction), compareTtft(points[i], r[i].prediction));
+            t += residualLine(points[i], r[i].prediction);
     return t;
 }
 
@@ -251,7 +261,7 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
                 const auto ttft = compareTtft(test[i], r[i].prediction);
                 m.add(itl, ttft);
                 if (g_residuals)
-                    fits += residualLine(test[i], itl, ttft);
+                    fits += residualLine(test[i], r[i].prediction);
             }
     }
     return m;

@@ -150,6 +150,37 @@ std::optional<ComparedLatency> compareTtft(const BenchmarkPoint& point, const Be
     return compare(point, prediction, {BenchmarkMetric::Ttft});
 }
 
+std::optional<ClosedLoopOccupancy> measuredClosedLoop(const BenchmarkPoint& point)
+{
+    if (point.load != BenchmarkLoad::Concurrency || !(point.concurrency > 0) || !(point.outputTokens >= 1))
+        return std::nullopt;
+    const std::optional<double> ttftMs = point.latency(BenchmarkMetric::Ttft, BenchmarkStatistic::Mean);
+    std::optional<double> gapMs = point.latency(BenchmarkMetric::Itl, BenchmarkStatistic::Mean);
+    if (!gapMs)
+        gapMs = point.latency(BenchmarkMetric::Tpot, BenchmarkStatistic::Mean);
+    if (!ttftMs || !gapMs || !(*ttftMs >= 0) || !(*gapMs >= 0))
+        return std::nullopt;
+    const double ttft = *ttftMs / 1e3, decode = (point.outputTokens - 1) * *gapMs / 1e3;
+    if (!(ttft + decode > 0) || !std::isfinite(ttft + decode))
+        return std::nullopt;
+    ClosedLoopOccupancy o;
+    o.requestsPerSecond = point.concurrency / (ttft + decode);
+    o.outputTokensPerSecond = o.requestsPerSecond * point.outputTokens;
+    o.decoding = o.requestsPerSecond * decode;
+    o.beforeFirstToken = o.requestsPerSecond * ttft;
+    return o;
+}
+
+ClosedLoopOccupancy predictedOccupancy(const BenchmarkPrediction& prediction)
+{
+    ClosedLoopOccupancy o;
+    o.requestsPerSecond = prediction.requestsPerSecond;
+    o.outputTokensPerSecond = prediction.outputTokensPerSecond;
+    o.decoding = prediction.requestsPerSecond * std::max(0.0, prediction.endToEnd.mean - prediction.ttft.mean);
+    o.beforeFirstToken = prediction.requestsPerSecond * prediction.ttft.mean;
+    return o;
+}
+
 std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& point, const BenchmarkOptions& options,
                              BenchmarkPrediction& out)
 {

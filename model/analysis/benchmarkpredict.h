@@ -101,6 +101,31 @@ std::optional<ComparedLatency> compareItl(const BenchmarkPoint& point, const Ben
 /** The same for TTFT. */
 std::optional<ComparedLatency> compareTtft(const BenchmarkPoint& point, const BenchmarkPrediction& prediction);
 
+/**
+ * Where the clients of a closed loop are, on average, by Little's law (docs/cost-model.md, "Where the loaded TTFT is lost
+ * (h13am)"): request throughput, output tokens per second, and the mean number of clients past their first token
+ * (decoding: streaming their output) and before it (sent, not yet given a first token: queued in the server or the
+ * engine, or in their prefill). decoding + beforeFirstToken = the clients N in a steady closed loop without think time.
+ */
+struct ClosedLoopOccupancy {
+    double requestsPerSecond = 0;
+    double outputTokensPerSecond = 0;
+    double decoding = 0;         ///< clients, time-averaged
+    double beforeFirstToken = 0; ///< clients, time-averaged
+};
+
+/**
+ * The occupancy a measured closed-loop point implies from its own latencies: a client's cycle is TTFT + (OSL - 1) x ITL
+ * (GenAI-Perf's and vLLM's concurrency mode: each client sends its next request when its last one finished, no think
+ * time), so X = N / cycle, output = X x OSL, decoding = X x (OSL - 1) x ITL, before the first token = X x TTFT.
+ * Needs a Concurrency point with N > 0, OSL >= 1 and the mean TTFT and the mean ITL (else the mean TPOT); nullopt otherwise.
+ */
+std::optional<ClosedLoopOccupancy> measuredClosedLoop(const BenchmarkPoint& point);
+
+/** The same figures from a prediction's own run: its request and token throughput, X x (mean E2E - mean TTFT) decoding,
+ *  X x mean TTFT before the first token. */
+ClosedLoopOccupancy predictedOccupancy(const BenchmarkPrediction& prediction);
+
 /** One point's prediction, or the reason there is none. */
 struct PointPrediction {
     BenchmarkPrediction prediction;
