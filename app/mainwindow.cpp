@@ -241,6 +241,10 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     m_summary = new QLabel;
     m_summary->setObjectName(QStringLiteral("statusSummary"));
     m_summary->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    // Opaque (issue 16, nineteenth stop): it fills its rect with the window colour, which is all the window and the
+    // status bar paint under it, so its new text on every step repaints the label alone, not the window's background,
+    // the status bar and the holder under it first.
+    m_summary->setAutoFillBackground(true);
     // In a holder without a layout, of a width no text changes: a new summary on every slider step
     // repaints the label, and its geometry request stops at the holder instead of re-laying out the
     // status bar and, through it, the whole window in a second paint pass.

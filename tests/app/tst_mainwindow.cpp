@@ -13,7 +13,11 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QLabel>
+#include <QPaintEvent>
+#include <QScreen>
+#include <QStatusBar>
 #include <QPointer>
 #include <QSet>
 #include <QSignalSpy>
@@ -119,6 +123,7 @@ private slots:
     void startUpReplotsEachFloorPlotOnce();
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
     void accessibleNamesFollowTheFirstPaint();
+    void batchStepRepaintsTheSummaryAlone();
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
     void numbersRewrapRepaintsNoRowAbove();
     void sliderStepsLayOutNothing();
@@ -1409,6 +1414,58 @@ void TestMainWindow::longCurrencyKeepsTheDockWidth()
              qPrintable(QStringLiteral("price box %1 px wide, was %2").arg(box->sizeHint().width()).arg(boxBefore)));
     QVERIFY2(box->suffix().startsWith(QStringLiteral(" WW")) && box->suffix().endsWith(QChar(0x2026)), qPrintable(box->suffix()));
     QVERIFY2(box->toolTip().contains(currency), qPrintable(box->toolTip()));
+}
+
+void TestMainWindow::batchStepRepaintsTheSummaryAlone()
+{
+    // Issue 16, nineteenth stop: the status bar's summary ("Llama 3.1 8B on H100 SXM · B = 1 · ...") has a new text on
+    // every batch step. It fills its own background (the window colour, all that the window and the status bar paint
+    // under it), so the step repaints the label alone: no Paint event reaches the window, the status bar or the label's
+    // holder there. The window's backing store after the steps equals, bit for bit, a repaint of the whole status bar.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::processEvents();
+    auto* summary = window.findChild<QLabel*>(QStringLiteral("statusSummary"));
+    QVERIFY(summary && summary->parentWidget());
+    QStatusBar* bar = window.statusBar();
+    struct PaintRegions final : QObject {
+        QHash<QObject*, QRegion> painted;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::Paint)
+                painted[watched] += static_cast<QPaintEvent*>(event)->region();
+            return QObject::eventFilter(watched, event);
+        }
+    } regions;
+    for (QObject* watched : {static_cast<QObject*>(&window), static_cast<QObject*>(bar),
+                             static_cast<QObject*>(summary->parentWidget()), static_cast<QObject*>(summary)})
+        watched->installEventFilter(&regions);
+    QSlider* slider = window.controlsPanel()->batchSlider()->slider();
+    const QRect inWindow(summary->mapTo(&window, QPoint(0, 0)), summary->size());
+    auto shown = [&] {
+        return window.screen()->grabWindow(window.winId(), inWindow.x(), inWindow.y(), inWindow.width(), inWindow.height()).toImage();
+    };
+    const QString before = summary->text();
+    for (int step = 1; step <= 4; ++step) {
+        regions.painted.clear();
+        slider->setSliderPosition(slider->minimum() + step * (slider->maximum() - slider->minimum()) / 5); // a new B each time
+        window.document()->evaluateNow();
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+        QVERIFY2(!regions.painted.value(summary).isEmpty(), qPrintable(QStringLiteral("step %1: the summary not painted").arg(step)));
+        QVERIFY2(!regions.painted.value(&window).intersects(inWindow),
+                 qPrintable(QStringLiteral("step %1: the window painted under the summary").arg(step)));
+        QVERIFY2(regions.painted.value(bar).isEmpty(), qPrintable(QStringLiteral("step %1: the status bar painted").arg(step)));
+        QVERIFY2(regions.painted.value(summary->parentWidget()).isEmpty(),
+                 qPrintable(QStringLiteral("step %1: the summary's holder painted").arg(step)));
+        const QImage afterStep = shown();
+        bar->repaint(); // the status bar and everything on it, the window's background under them first
+        QVERIFY2(shown() == afterStep, qPrintable(QStringLiteral("step %1").arg(step)));
+    }
+    QVERIFY(summary->text() != before);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -159,6 +160,8 @@ private slots:
     void logTickerRepeatsUnchangedTicks();
     void tickLabelKeyFromAMemo();
     void shortAxesKeepTickLabelsApart();
+
+    void axisLinesFromAStripImage();
     void kvShareCurveFromAPictureOnContextSteps();
 };
 
@@ -738,7 +741,6 @@ void TestFloorPlot::kvChartRepaintsNothingUnderIt()
     model::Scenario s = model::defaultScenario();
     plot.refresh(s, model::evaluate(s));
     plot.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&plot));
     settle();
     QWidget* viewport = plot.chartView()->viewport();
     QImage alone(viewport->size(), QImage::Format_ARGB32_Premultiplied);
@@ -990,7 +992,6 @@ void TestFloorPlot::sloLabelsStayApart()
     views::SloPlot plot;
     plot.resize(460, 400);
     plot.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&plot));
     plot.refresh(s, model::evaluate(s));
     plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
     std::vector<QRectF> shown;
@@ -1178,7 +1179,6 @@ void TestFloorPlot::currentPointOffScaleIsSaid()
     views::DecodePlot plot;
     plot.resize(460, 400);
     plot.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&plot));
     plot.refresh(s, model::evaluate(s));
     plot.plot()->replot(QCustomPlot::rpImmediateRefresh);
     QVERIFY(plot.offScaleNote());
@@ -1639,6 +1639,67 @@ void TestFloorPlot::tickLabelKeyFromAMemo()
     for (qsizetype i = 0; i < kept.size(); ++i)
         QVERIFY2(kept[i] == built[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
     QVERIFY(kept[2] != kept[3]); // the new font is drawn
+}
+
+void TestFloorPlot::axisLinesFromAStripImage()
+{
+    // Issue 16, nineteenth stop: an axis whose lines are those of the replot before draws its base line and tick marks
+    // from a strip image of them. Replots that move only the value axes, then the key axis, then a new tick pen, then a
+    // translucent one (drawn by QCustomPlot, as the image would blend differently), on all four sides: every grab equals,
+    // bit for bit, the same replots with every axis drawing its lines itself (views::setAxisLinesKept(false)), and the
+    // key axis' strip is made once per change that stays, not once per replot.
+    auto draw = [](bool kept) {
+        views::setAxisLinesKept(kept);
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), false);
+        views::plotkit::setupAxis(plot.xAxis2, QStringLiteral("top"), false);
+        views::plotkit::setupAxis(plot.yAxis2, QStringLiteral("tok/s"), true);
+        plot.xAxis2->setVisible(true);
+        plot.yAxis2->setVisible(true);
+        plot.xAxis2->setTickLengthIn(3); // ticks on both sides of the line
+        plot.yAxis2->setSubTickLengthIn(2);
+        plot.resize(420, 320);
+        plot.show();
+        QList<QImage> pictures;
+        std::pair<long long, long long> keyAxisAtStart{};
+        for (int step = 0; step < 9; ++step) {
+            plot.xAxis->setRange(1, step < 3 ? 64 : 512); // a new range on step 3
+            // The value axes move on every step, their tick labels as wide as before (the axis rect stays).
+            plot.yAxis->setRange(0, 100 + 7 * step);
+            plot.yAxis2->setRange(1, 1000 + 100 * step);
+            plot.xAxis2->setRange(0, 5);
+            if (step == 5)
+                plot.xAxis->setTickPen(views::plotkit::pen(QColor(200, 30, 30), 1));
+            if (step == 7)
+                plot.xAxis->setTickPen(views::plotkit::pen(QColor(200, 30, 30, 128), 1)); // translucent: QCustomPlot's drawing
+            plot.replot();
+            pictures.append(plot.grab().toImage());
+            if (step == 0)
+                keyAxisAtStart = views::axisLineImageUse(plot.xAxis);
+        }
+        views::setAxisLinesKept(true);
+        const auto [renders, draws] = views::axisLineImageUse(plot.xAxis);
+        const auto [topRenders, topDraws] = views::axisLineImageUse(plot.xAxis2);
+        return std::make_tuple(pictures, renders - keyAxisAtStart.first, draws - keyAxisAtStart.second, topRenders, topDraws);
+    };
+    const auto [kept, renders, draws, topRenders, topDraws] = draw(true);
+    const auto [direct, directRenders, directDraws, directTopRenders, directTopDraws] = draw(false);
+    QCOMPARE(directDraws, 0LL);
+    QCOMPARE(directTopDraws, 0LL);
+    // Steps 1 to 8 after the first: the key axis' lines are drawn from the strip on the steps that repeat the replot
+    // before (1, 2, 4, 6), the strip made on the first of each (1, 4, 6); drawn by QCustomPlot on the steps that change
+    // them (3: range, 5: pen, 7: a translucent pen) and while the pen is translucent (8).
+    QVERIFY2(renders == 3 && draws == 4, qPrintable(QStringLiteral("key axis: %1 strips made, %2 draws from one (expected 3, 4)")
+                                                       .arg(renders).arg(draws)));
+    QVERIFY2(topRenders >= 1 && topDraws >= 8 && topDraws > topRenders,
+             qPrintable(QStringLiteral("top axis: %1 redraws, %2 draws").arg(topRenders).arg(topDraws)));
+    QCOMPARE(kept.size(), direct.size());
+    for (qsizetype i = 0; i < kept.size(); ++i)
+        QVERIFY2(kept[i] == direct[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+    QVERIFY(kept[4] != kept[5]); // the new tick pen is drawn
+    QVERIFY(kept[6] != kept[7]); // and the translucent one
 }
 
 void TestFloorPlot::cardPaintsAsItsStyleSheetDid()

@@ -16,6 +16,24 @@ namespace ridgeline::views {
 namespace {
 
 bool g_labelKeyKept = true;
+bool g_linesKept = true;
+
+/** True when @p pen draws nothing, or one-pixel solid lines of an opaque colour: such a line gives each pixel it covers
+ *  the pen's colour, whatever was under it, so its pixels from an image over transparent, blended, are the same. */
+bool opaqueHairline(const QPen& pen)
+{
+    if (pen.style() == Qt::NoPen)
+        return true;
+    return pen.style() == Qt::SolidLine && pen.brush().style() == Qt::SolidPattern && pen.color().alpha() == 255
+        && pen.widthF() <= 1.0;
+}
+
+/** @p pen drawing nothing (its width, colour and the rest kept: QCustomPlot reads them for the brush of the endings). */
+QPen hidden(QPen pen)
+{
+    pen.setStyle(Qt::NoPen);
+    return pen;
+}
 
 /** QCPAxis::mAxisPainter (protected, no setter), from outside QCustomPlot's friends. */
 struct AxisAccess : QCPAxis {
@@ -68,6 +86,27 @@ public:
     }
 
     void draw(QCPPainter* painter) override
+    {
+        // The base line and tick marks from their strip image (linesFromImage()); QCustomPlot then draws the tick labels
+        // and the title (below) with the lines' pens drawing nothing, which sets the selection boxes as before.
+        if (!linesFromImage(painter)) {
+            drawLabels(painter);
+            return;
+        }
+        const QPen base = basePen;
+        const QPen tick = tickPen;
+        const QPen subTick = subTickPen;
+        basePen = hidden(base);
+        tickPen = hidden(tick);
+        subTickPen = hidden(subTick);
+        drawLabels(painter);
+        basePen = base;
+        tickPen = tick;
+        subTickPen = subTick;
+    }
+
+    /** QCPAxisPainterPrivate::draw() with the title from its image (TextImage). */
+    void drawLabels(QCPPainter* painter)
     {
         if (!TextImage::enabled() || label.isEmpty() || tickLabelSide != QCPAxis::lsOutside || !painter->device()
             || painter->modes().testFlag(QCPPainter::pmVectorized) || painter->modes().testFlag(QCPPainter::pmNoCaching)) {
@@ -166,8 +205,158 @@ public:
 
     TextImage title;
     mutable long long labelKeyReuses = 0;
+    long long lineImageRenders = 0; ///< times the strip image of the base line and ticks was drawn again
+    long long lineImageDraws = 0;   ///< times the axis drew its lines from that image, drawn again or not
 
 private:
+    /**
+     * Draws the base line and the tick marks from an image of them, a strip of the viewport along the axis (issue 16,
+     * nineteenth stop in docs/performance.md): on a slider step most axes keep their range, yet QCustomPlot strokes
+     * every tick again (about 1.6 k instructions a drawLine()). When the lines are drawn from what the last replot drew
+     * them from (axis type, rect, viewport, offset, tick lengths, pens, tick and sub-tick positions), they come from the
+     * strip, made (QCPAxisPainterPrivate::draw() without labels into a transparent image) on the first such replot; when
+     * that changed, QCustomPlot draws them (an axis that moves on every step, as the value axes on a model-size step,
+     * would otherwise pay for a strip and its blend each time). Only where the strip gives the same pixels: aliased,
+     * solid, opaque pens of one pixel (each covered pixel takes the pen's colour, so the image blended over the paint
+     * buffer leaves what drawing them there would), no line endings, pixel ratio 1, no export.
+     * False (nothing drawn) when QCustomPlot is to draw them, and always with setAxisLinesKept(false).
+     */
+    bool linesFromImage(QCPPainter* painter)
+    {
+        QPaintDevice* device = painter->device();
+        if (!g_linesKept || !device || painter->modes().testFlag(QCPPainter::pmVectorized)
+            || painter->modes().testFlag(QCPPainter::pmNoCaching) || painter->antialiasing()
+            || lowerEnding.style() != QCPLineEnding::esNone || upperEnding.style() != QCPLineEnding::esNone
+            || !opaqueHairline(basePen) || !opaqueHairline(tickPen) || !opaqueHairline(subTickPen)) {
+            m_lines = QImage();
+            return false;
+        }
+        const double ratio = device->devicePixelRatioF();
+        if (ratio != 1.0) {
+            m_lines = QImage();
+            return false;
+        }
+        const bool steady = m_seen && m_linesType == type && m_linesAxisRect == axisRect && m_linesViewport == viewportRect
+            && m_linesOffset == offset && m_linesTickIn == tickLengthIn && m_linesTickOut == tickLengthOut
+            && m_linesSubTickIn == subTickLengthIn && m_linesSubTickOut == subTickLengthOut && m_linesBasePen == basePen
+            && m_linesTickPen == tickPen && m_linesSubTickPen == subTickPen && m_linesTicks == tickPositions
+            && m_linesSubTicks == subTickPositions;
+        if (!steady) {
+            // Moved since the last replot: drawn by QCustomPlot this time (an axis that moves on every step, as the value
+            // axes on a model-size step, would pay for the strip and its blend on each); the strip is made when the same
+            // lines come again.
+            m_seen = true;
+            m_linesType = type;
+            m_linesAxisRect = axisRect;
+            m_linesViewport = viewportRect;
+            m_linesOffset = offset;
+            m_linesTickIn = tickLengthIn;
+            m_linesTickOut = tickLengthOut;
+            m_linesSubTickIn = subTickLengthIn;
+            m_linesSubTickOut = subTickLengthOut;
+            m_linesBasePen = basePen;
+            m_linesTickPen = tickPen;
+            m_linesSubTickPen = subTickPen;
+            m_linesTicks = tickPositions;
+            m_linesSubTicks = subTickPositions;
+            m_lines = QImage();
+            return false;
+        }
+        if (m_lines.isNull() && !drawStrip(painter))
+            return false;
+        ++lineImageDraws;
+        painter->drawImage(m_linesOrigin + m_linesInk.topLeft(), m_lines, m_linesInk);
+        return true;
+    }
+
+    /** Draws the strip image of the base line and ticks as they are now (linesFromImage()); false when there is none. */
+    bool drawStrip(QCPPainter* painter)
+    {
+        // The strip: the ticks' reach on both sides of the base line, a pixel more for QCustomPlot's one-pixel
+        // correction of top and right axes and one for the pen, the viewport's length.
+        const int reach = std::max({0, tickLengthIn, tickLengthOut, subTickLengthIn, subTickLengthOut}) + 2;
+        QRect strip;
+        switch (type) {
+        case QCPAxis::atLeft:
+            strip = QRect(QPoint(axisRect.left() - offset - reach, viewportRect.top()),
+                          QPoint(axisRect.left() - offset + reach, viewportRect.bottom()));
+            break;
+        case QCPAxis::atRight:
+            strip = QRect(QPoint(axisRect.right() + offset - reach, viewportRect.top()),
+                          QPoint(axisRect.right() + offset + reach, viewportRect.bottom()));
+            break;
+        case QCPAxis::atTop:
+            strip = QRect(QPoint(viewportRect.left(), axisRect.top() - offset - reach),
+                          QPoint(viewportRect.right(), axisRect.top() - offset + reach));
+            break;
+        case QCPAxis::atBottom:
+            strip = QRect(QPoint(viewportRect.left(), axisRect.bottom() + offset - reach),
+                          QPoint(viewportRect.right(), axisRect.bottom() + offset + reach));
+            break;
+        }
+        strip &= viewportRect;
+        if (strip.isEmpty())
+            return false;
+        m_lines = QImage(strip.size(), QImage::Format_ARGB32_Premultiplied);
+        m_lines.fill(Qt::transparent);
+        {
+            QCPPainter picture(&m_lines);
+            picture.setModes(painter->modes());
+            picture.setAntialiasing(false);
+            picture.translate(-strip.topLeft());
+            // QCustomPlot's own drawing of the axis, without tick labels and title (its selection boxes are set again by
+            // the drawing of the labels that follows).
+            QVector<QString> labels;
+            QString text;
+            labels.swap(tickLabels);
+            text.swap(label);
+            QCPAxisPainterPrivate::draw(&picture);
+            labels.swap(tickLabels);
+            text.swap(label);
+        }
+        // Blended as the bounding box of its ink: a transparent pixel blended changes nothing.
+        int top = m_lines.height();
+        int bottom = -1;
+        int left = m_lines.width();
+        int right = -1;
+        for (int y = 0; y < m_lines.height(); ++y) {
+            const auto* row = reinterpret_cast<const QRgb*>(m_lines.constScanLine(y));
+            for (int x = 0; x < m_lines.width(); ++x)
+                if (row[x]) {
+                    top = std::min(top, y);
+                    bottom = y;
+                    left = std::min(left, x);
+                    right = std::max(right, x);
+                }
+        }
+        if (bottom < 0) {
+            m_lines = QImage();
+            return false;
+        }
+        m_linesInk = QRect(QPoint(left, top), QPoint(right, bottom));
+        m_linesOrigin = strip.topLeft();
+        ++lineImageRenders;
+        return true;
+    }
+
+    QImage m_lines; ///< the base line and ticks over transparent, m_linesOrigin (viewport pixels) at its top left
+    QPoint m_linesOrigin;
+    QRect m_linesInk; ///< the part of m_lines that holds all of its ink
+    bool m_seen = false; ///< the m_lines* inputs below are those of the last replot
+    QCPAxis::AxisType m_linesType = QCPAxis::atLeft;
+    QRect m_linesAxisRect;
+    QRect m_linesViewport;
+    int m_linesOffset = 0;
+    int m_linesTickIn = 0;
+    int m_linesTickOut = 0;
+    int m_linesSubTickIn = 0;
+    int m_linesSubTickOut = 0;
+    QPen m_linesBasePen;
+    QPen m_linesTickPen;
+    QPen m_linesSubTickPen;
+    QVector<double> m_linesTicks;
+    QVector<double> m_linesSubTicks;
+
     mutable QByteArray m_labelKey;
     mutable bool m_labelKeyBuilt = false;
     mutable double m_keyRatio = 0;
@@ -252,6 +441,17 @@ long long axisLabelKeyReuses(const QCPAxis* axis)
 void setAxisLabelKeyKept(bool on)
 {
     g_labelKeyKept = on;
+}
+
+std::pair<long long, long long> axisLineImageUse(const QCPAxis* axis)
+{
+    auto* painter = dynamic_cast<const TitleAxisPainter*>(AxisAccess::painterOf(axis));
+    return painter ? std::make_pair(painter->lineImageRenders, painter->lineImageDraws) : std::make_pair(-1LL, -1LL);
+}
+
+void setAxisLinesKept(bool on)
+{
+    g_linesKept = on;
 }
 
 } // namespace ridgeline::views

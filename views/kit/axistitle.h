@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <utility>
+
 class QCPAxis;
 
 namespace ridgeline::views {
@@ -33,5 +35,19 @@ long long axisLabelKeyReuses(const QCPAxis* axis);
 
 /** With @p on false the tick labels' parameter key is built again on every call (the memo off): for a test's reference. */
 void setAxisLabelKeyKept(bool on);
+
+/**
+ * How the painter of @p axis (cacheAxisTitle()) drew its base line and tick marks (issue 16, nineteenth stop in
+ * docs/performance.md): {strip images made, times the lines were drawn from one}; {-1, -1} when cacheAxisTitle() was
+ * not called for @p axis. An axis whose lines are drawn from what the replot before drew them from (type, rect, viewport,
+ * offset, tick lengths, pens, tick and sub-tick positions) draws them from a strip of the viewport along it, over
+ * transparent, made on the first such replot; one that changed is drawn by QCustomPlot. Only where the strip gives the
+ * pixels QCustomPlot's drawing gives: aliased one-pixel solid pens of opaque colours, no line endings, pixel ratio 1,
+ * not for exports.
+ */
+std::pair<long long, long long> axisLineImageUse(const QCPAxis* axis);
+
+/** With @p on false every axis draws its lines itself, as QCustomPlot does (for a test's reference); true by default. */
+void setAxisLinesKept(bool on);
 
 } // namespace ridgeline::views
