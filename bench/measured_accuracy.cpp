@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-waiting-cost] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -20,9 +20,7 @@
 // (serving.api_output_us_per_token, us per streamed token, BenchmarkFitOptions::fitApiOutput, h13al) where a fit's points
 // are under in-flight load at two or more loads (bursts of different sizes counting as different loads);
 // --fit-frontend-bursts counts bursts of different sizes as different loads for the serial front end's fit too
-// (BenchmarkFitOptions::fitFrontendOnBursts); --fit-waiting-cost the engine's time per step for every request waiting in
-// its queue (BenchmarkOptions::stepSecondsPerWaitingRequest, us, BenchmarkFitOptions::fitWaitingRequestCost, h13an) where a
-// fit's points are under in-flight load at two or more loads, the fitted value used for that fit's predictions. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
+// (BenchmarkFitOptions::fitFrontendOnBursts). --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --ttft-single-only prices the prefill on single requests' TTFT alone in every fit whose points hold them at two or more
@@ -189,15 +187,6 @@ std::string budgetText(const BenchmarkFitResult& fit)
         }
         t += ")";
     }
-    if (fit.waitingRequestUs.fitted || !fit.waitingRequestCosts.empty()) {
-        t += ", " + coefficient("engine time per waiting request", fit.waitingRequestUs, " us per step") + " (search's training cost:";
-        for (const auto& [us, cost] : fit.waitingRequestCosts) {
-            char b[48];
-            std::snprintf(b, sizeof b, " %g: %.3g", us, cost);
-            t += b;
-        }
-        t += ")";
-    }
     if (fit.tokenGateUs.fitted || !fit.tokenGateCosts.empty()) {
         t += ", " + coefficient("token gate", fit.tokenGateUs, " us per token") + " (search's training cost:";
         for (const auto& [us, cost] : fit.tokenGateCosts) {
@@ -255,9 +244,7 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
                 + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
                 + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + ", " + coefficient("frontend", fit.frontendSerialMs, " ms")
                 + budgetText(fit) + priorText(fit) + "\n";
-        BenchmarkOptions fitted = fo.engine; // with the fitted time per waiting request (--fit-waiting-cost)
-        fitted.stepSecondsPerWaitingRequest = fit.calibratedEngine.stepSecondsPerWaitingRequest;
-        const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fitted);
+        const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
         for (size_t i = 0; i < test.size(); ++i)
             if (r[i].error.empty()) {
                 const auto itl = compareItl(test[i], r[i].prediction);
@@ -323,8 +310,6 @@ int main(int argc, char** argv)
             fo.fitKvReserve = true;
         else if (std::strcmp(argv[arg], "--fit-token-gate") == 0)
             fo.fitTokenGate = true;
-        else if (std::strcmp(argv[arg], "--fit-waiting-cost") == 0)
-            fo.fitWaitingRequestCost = true;
         else if (std::strcmp(argv[arg], "--fit-api-output") == 0)
             fo.fitApiOutput = true;
         else if (std::strcmp(argv[arg], "--fit-frontend-bursts") == 0)
@@ -354,7 +339,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-waiting-cost] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }
@@ -467,11 +452,9 @@ int main(int argc, char** argv)
         else if (const std::string e = calibrateBenchmark(floor, file.points, setFo, fit); !e.empty())
             std::fprintf(stderr, "%s: fit failed: %s\n", qPrintable(name), e.c_str());
         else {
-            BenchmarkOptions fitted = engine; // with the fitted time per waiting request (--fit-waiting-cost)
-            fitted.stepSecondsPerWaitingRequest = fit.calibratedEngine.stepSecondsPerWaitingRequest;
-            inSample = score(fit.calibrated, file.points, fitted);
+            inSample = score(fit.calibrated, file.points, engine);
             if (g_residuals) // the in-sample fit's residual per point, as the held-out columns list theirs
-                inSampleResiduals = residualLines(fit.calibrated, file.points, fitted);
+                inSampleResiduals = residualLines(fit.calibrated, file.points, engine);
         }
         std::string concFits, islFits;
         const Mape byConcurrency = !column("concurrency") ? Mape{}

@@ -169,7 +169,6 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     config.maxSequences = std::max(1, options.maxSequences);
     config.maxPrefillsPerStep = std::max(0, scenario.serving.maxPrefillsPerStep > 0 ? scenario.serving.maxPrefillsPerStep
                                                                                   : options.maxPrefillsPerStep);
-    config.stepSecondsPerWaitingRequest = point.load == BenchmarkLoad::StaticBatch ? 0.0 : std::max(0.0, options.stepSecondsPerWaitingRequest);
     config.blockTokens = std::max(1, scenario.serving.blockTokens);
     config.kvSeriesPoints = 2;
     config.classes.resize(2);

@@ -25,10 +25,6 @@ struct BenchmarkOptions {
     /// prompts one step may prefill besides the token budget (SimulationConfig::maxPrefillsPerStep); 0 (the default): no
     /// limit; the scenario's serving.max_prefills_per_step replaces it when set (> 0)
     int maxPrefillsPerStep = 0;
-    /// the engine's CPU time per step for every request waiting in its queue, seconds (SimulationConfig::
-    /// stepSecondsPerWaitingRequest; docs/cost-model.md, "Engine time per waiting request", h13an); 0 (the default): none.
-    /// Not applied to static batches. Fitted with BenchmarkFitOptions::fitWaitingRequestCost
-    double stepSecondsPerWaitingRequest = 0;
     long long measuredRequests = 64; ///< steady-state points: at least this many requests measured after the warm-up
     long long maxRequests = 4000; ///< whole-run points: at most this many of the file's requests are simulated
     std::uint64_t seed = 1;       ///< Poisson arrivals of request-rate points

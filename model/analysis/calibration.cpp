@@ -1056,17 +1056,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     const bool searchKvReserve = options.fitKvReserve && inFlight && options.kvReserveStepGb > 0 && options.maxKvReserveGb >= 0;
     if (options.fitKvReserve && !inFlight)
         r.notes.push_back("static batches only: no request queues for KV; the runtime reserve is not fitted");
-    // The engine's time per waiting request per step (BenchmarkOptions::stepSecondsPerWaitingRequest, h13an): only with
-    // fitWaitingRequestCost and only where the points queue requests in the engine (an in-flight load at two or more
-    // levels, bursts of different sizes counting as different loads); searched as the discrete settings are, on the fitted
-    // points only, in fitEngine.
-    const bool searchWaitingCost = options.fitWaitingRequestCost && options.waitingRequestStepUs > 0
-                                   && (loadedPrefills(points, ttftRows, true) || loadedPrefills(points, itlRows, true));
-    if (options.fitWaitingRequestCost && !searchWaitingCost)
-        r.notes.push_back("no latency under in-flight load at two or more loads: the engine's time per waiting request is not "
-                          "fitted (kept at the engine options' value)");
-    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate || searchApiOutput
-        || searchWaitingCost) {
+    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate || searchApiOutput) {
         // The budget and the prompt limit are discrete engine settings (powers of two, as engines are built with): at the
         // parameters fitted so far, score every candidate on the fitted points (never on any other), keep the best (the
         // budget first, then the limit at that budget), refit the continuous parameters there; until both stay (at most
@@ -1241,29 +1231,6 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 x(10) = bestFrontend;
                 params[12].free = best > 0;
             }
-            if (searchWaitingCost) {
-                // Candidates 0 to maxWaitingRequestUs in waitingRequestStepUs steps at the parameters fitted so far, the best
-                // kept (ties keep the smaller time), the continuous parameters refitted there.
-                r.waitingRequestCosts.clear();
-                const double before = fitEngine.stepSecondsPerWaitingRequest;
-                double best = before, bestCost = evaluate(base, x).r.squaredNorm();
-                ++r.evaluations;
-                const int steps = int(std::floor(options.maxWaitingRequestUs / options.waitingRequestStepUs + 1e-9));
-                for (int k = 0; k <= steps; ++k) {
-                    const double us = k * options.waitingRequestStepUs;
-                    fitEngine.stepSecondsPerWaitingRequest = us / 1e6;
-                    const Residuals res = evaluate(base, x);
-                    ++r.evaluations;
-                    const double c = res.ok ? res.r.squaredNorm() : std::numeric_limits<double>::infinity();
-                    r.waitingRequestCosts.emplace_back(us, c);
-                    if (c < bestCost || (c == bestCost && us / 1e6 < best)) {
-                        best = us / 1e6;
-                        bestCost = c;
-                    }
-                }
-                fitEngine.stepSecondsPerWaitingRequest = best;
-                changed = changed || std::abs(best - before) > 1e-12;
-            }
             if (!changed)
                 break;
             levenbergMarquardt();
@@ -1344,28 +1311,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                               + "); no standard error");
     }
     r.calibrated = withParameters(base, x);
-    r.calibratedEngine = options.engine;
-    r.calibratedEngine.stepSecondsPerWaitingRequest = fitEngine.stepSecondsPerWaitingRequest;
-    if (searchWaitingCost) {
-        // Its standard error from the profile of the training cost around the best candidate (as the KV reserve's).
-        const auto& c = r.waitingRequestCosts;
-        Coefficient w{fitEngine.stepSecondsPerWaitingRequest * 1e6, std::nullopt, true};
-        size_t at = 0;
-        for (size_t k = 0; k < c.size(); ++k)
-            if (std::abs(c[k].first - w.value) < 1e-9)
-                at = k;
-        const Eigen::Index dofWaiting = totalRows - Eigen::Index(freeAt.size()) - 1;
-        if (at > 0 && at + 1 < c.size() && dofWaiting > 0 && std::isfinite(c[at - 1].second) && std::isfinite(c[at + 1].second)) {
-            const double h = options.waitingRequestStepUs;
-            const double curvature = (c[at - 1].second - 2 * c[at].second + c[at + 1].second) / (h * h);
-            if (curvature > 0)
-                w.standardError = std::sqrt(2 * (c[at].second / double(dofWaiting)) / curvature);
-        }
-        r.waitingRequestUs = w;
-    } else {
-        r.waitingRequestUs = Coefficient{options.engine.stepSecondsPerWaitingRequest * 1e6, std::nullopt, false};
-    }
-    const Residuals after = score(r.calibrated, r.calibratedEngine);
+    const Residuals after = score(r.calibrated, options.engine);
     r.itlPoints = after.itlPoints;
     r.ttftPoints = after.ttftPoints;
     r.itlMapeAfter = after.itlMape;

@@ -148,13 +148,6 @@ struct BenchmarkFitOptions {
      *  scenario's value (0: none). */
     bool fitApiOutput = false;
     double maxApiOutputUs = 400, apiOutputStepUs = 20; ///< us per token: the search's range and resolution
-    /** Also fit the engine's time per step for every request waiting in its queue (BenchmarkOptions::
-     *  stepSecondsPerWaitingRequest, h13an; docs/cost-model.md, "Engine time per waiting request"). Only where TTFT or ITL
-     *  is measured under in-flight load at two or more loads; a search over 0 to maxWaitingRequestUs in
-     *  waitingRequestStepUs steps on the fitted points only, each best one followed by a refit of the continuous
-     *  parameters. The result is BenchmarkFitResult::calibratedEngine. Off: the engine options' value (0: none). */
-    bool fitWaitingRequestCost = false;
-    double maxWaitingRequestUs = 80, waitingRequestStepUs = 2; ///< us per waiting request per step: range and resolution
     /** Gaussian priors from other data (ParameterPrior), each applied only while the points cannot identify its parameter:
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
@@ -191,13 +184,6 @@ struct BenchmarkFitResult {
     /// BenchmarkFitOptions::fitApiOutput under in-flight load, else the scenario's value (0: none)
     Coefficient apiOutputUs;
     std::vector<std::pair<double, double>> apiOutputCosts; ///< its search: each candidate (us per token) with its training cost
-    /// the engine's time per waiting request per step, us (BenchmarkOptions::stepSecondsPerWaitingRequest), >= 0; fitted only
-    /// with BenchmarkFitOptions::fitWaitingRequestCost under in-flight load (standard error from the search's cost profile),
-    /// else the engine options' value
-    Coefficient waitingRequestUs;
-    std::vector<std::pair<double, double>> waitingRequestCosts; ///< its search: each candidate (us) with its training cost
-    /// the engine options to predict with: BenchmarkFitOptions::engine with the fitted time per waiting request
-    BenchmarkOptions calibratedEngine;
     int tokenBudget = 0;             ///< fitted serving.max_num_tokens (0: not fitted, the scenario's or the engine's budget)
     /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters
      *  fitted so far (the last round's); empty when not fitted. */

@@ -662,13 +662,8 @@ public:
                 break; // defensive: nothing running, nothing to come
             }
             const StepBreakdown cost = m_cost.breakdown(totals);
-            // The engine's work per waiting request (SimulationConfig::stepSecondsPerWaitingRequest): the requests still
-            // queued once this step's admissions are made; counted as step overhead.
-            const double waitingSeconds = m_config.stepSecondsPerWaitingRequest > 0
-                                              ? m_config.stepSecondsPerWaitingRequest * double(queued())
-                                              : 0.0;
-            const double dt = cost.seconds + waitingSeconds;
-            m_out.overheadSeconds += cost.overheadSeconds + waitingSeconds;
+            const double dt = cost.seconds;
+            m_out.overheadSeconds += cost.overheadSeconds;
             m_out.chunkOverheadSeconds += cost.chunkSeconds;
             m_out.commSeconds += cost.commSeconds;
             m_out.mixedSteps += totals.decodeTokens > 0 && totals.prefillTokens > 0 ? 1 : 0;

@@ -163,12 +163,6 @@ struct SimulationConfig {
     /// Engines may cap a step's prompts apart from its tokens (vLLM V0 max_num_partial_prefills; for TensorRT-LLM a
     /// fitted, unsourced value: docs/cost-model.md, "Prefills per step"). Not under BatchingPolicy::Static.
     int maxPrefillsPerStep = 0;
-    /// the engine's CPU time per step for every request waiting in its queue (arrived at the engine, not yet running),
-    /// seconds; 0 (the default): none. Each step lasts its StepCost plus this times the requests still queued after the
-    /// step's admissions, as an engine whose scheduling loop and output handling share one thread with per-request work
-    /// over the whole queue would (docs/cost-model.md, "Engine time per waiting request"; h13an). Benchmark prediction only
-    /// (BenchmarkOptions::stepSecondsPerWaitingRequest); not a simulation file key.
-    double stepSecondsPerWaitingRequest = 0;
     KvAdmission kvAdmission = KvAdmission::Paged;
     int blockTokens = 16;                ///< block_tokens: paged-KV block size
     double kvWatermark = 0.01;           ///< kv_watermark: fraction of blocks admission keeps free for growth

@@ -506,49 +506,6 @@ private slots:
         QCOMPARE(errors.front().key, std::string("serving.api_output_us_per_token"));
     }
 
-    void waitingRequestCostLengthensEveryStepByTheQueue()
-    {
-        // BenchmarkOptions::stepSecondsPerWaitingRequest = c = 1 ms (h13an): three requests of 100 prompt tokens and 2
-        // output tokens sent at once to an engine that runs one sequence at a time (max_num_seqs 1, vLLM V0 prompt first).
-        // Each runs two steps (its prompt step, which emits the first token, then one decode step). While A runs, B and C
-        // wait (2c per step), while B runs, C waits (c per step), while C runs nobody does. By hand, against c = 0: A's
-        // TTFT + 2c, E2E + 4c, TPOT + 2c; B's TTFT + 4c + c, E2E + 6c, TPOT + c; C's TTFT + 6c, E2E + 6c, TPOT + 0: mean
-        // TTFT + 13c / 3, mean E2E + 16c / 3, mean TPOT + c (docs/cost-model.md, "Engine time per waiting request").
-        const Scenario s = planning();
-        BenchmarkPoint burst = closedLoop(0, 100, 2);
-        burst.load = BenchmarkLoad::RequestRate;
-        burst.requestRatePerSecond = std::numeric_limits<double>::infinity();
-        burst.requests = 3;
-        burst.steadyState = false;
-        BenchmarkOptions o;
-        o.scheduler = SchedulerVersion::V0PromptFirst;
-        o.maxSequences = 1;
-        const BenchmarkPrediction without = predict(s, burst, o);
-        BenchmarkOptions w = o;
-        w.stepSecondsPerWaitingRequest = 1e-3;
-        const BenchmarkPrediction with = predict(s, burst, w);
-        QCOMPARE(with.measuredRequests, 3LL);
-        QCOMPARE(with.steps, without.steps); // the same steps, each longer by the queue it leaves behind
-        QCOMPARE(with.steps, 6LL);
-        const double c = 1e-3;
-        QVERIFY2(std::abs((with.ttft.mean - without.ttft.mean) - 13 * c / 3) < 1e-9,
-                 qPrintable(QString::number(with.ttft.mean - without.ttft.mean, 'g', 12)));
-        QVERIFY2(std::abs((with.endToEnd.mean - without.endToEnd.mean) - 16 * c / 3) < 1e-9,
-                 qPrintable(QString::number(with.endToEnd.mean - without.endToEnd.mean, 'g', 12)));
-        QVERIFY2(std::abs((with.tpot.mean - without.tpot.mean) - c) < 1e-9,
-                 qPrintable(QString::number(with.tpot.mean - without.tpot.mean, 'g', 12)));
-        QVERIFY2(std::abs((with.overheadSeconds - without.overheadSeconds) - 6 * c) < 1e-9, // 2 x 2c + 2 x c
-                 qPrintable(QString::number(with.overheadSeconds - without.overheadSeconds, 'g', 12)));
-        // Nobody waits (one request): nothing changes. A static batch has no queue and is left as it was.
-        BenchmarkPoint one = burst;
-        one.requests = 1;
-        QCOMPARE(predict(s, one, w).endToEnd.mean, predict(s, one, o).endToEnd.mean);
-        BenchmarkPoint batch = closedLoop(4, 100, 8);
-        batch.load = BenchmarkLoad::StaticBatch;
-        batch.steadyState = false;
-        QCOMPARE(predict(s, batch, w).tpot.mean, predict(s, batch, o).tpot.mean);
-    }
-
     void apiOutputPathSlowerThanTheEngineSetsTheTokenGap()
     {
         // One request (a burst of one) of 100 prompt tokens and 11 output tokens, no front end: the engine emits a token
