@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -20,7 +20,9 @@
 // (serving.api_output_us_per_token, us per streamed token, BenchmarkFitOptions::fitApiOutput, h13al) where a fit's points
 // are under in-flight load at two or more loads (bursts of different sizes counting as different loads);
 // --fit-frontend-bursts counts bursts of different sizes as different loads for the serial front end's fit too
-// (BenchmarkFitOptions::fitFrontendOnBursts). --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
+// (BenchmarkFitOptions::fitFrontendOnBursts); --fit-max-seqs the engine's cap on running sequences (max_num_seqs,
+// BenchmarkFitOptions::fitMaxSequences, h13an) where a fit's points hold more requests than the cap at two or more loads, the
+// fitted cap used for that fit's predictions. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --ttft-single-only prices the prefill on single requests' TTFT alone in every fit whose points hold them at two or more
@@ -187,6 +189,15 @@ std::string budgetText(const BenchmarkFitResult& fit)
         }
         t += ")";
     }
+    if (fit.maxSequences > 0) {
+        t += ", max_num_seqs " + std::to_string(fit.maxSequences) + " (profile's training cost:";
+        for (const auto& [cap, cost] : fit.maxSequencesCosts) {
+            char b[48];
+            std::snprintf(b, sizeof b, " %d: %.3g", cap, cost);
+            t += b;
+        }
+        t += ")";
+    }
     if (fit.tokenGateUs.fitted || !fit.tokenGateCosts.empty()) {
         t += ", " + coefficient("token gate", fit.tokenGateUs, " us per token") + " (search's training cost:";
         for (const auto& [us, cost] : fit.tokenGateCosts) {
@@ -254,7 +265,9 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
                 + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
                 + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + ", " + coefficient("frontend", fit.frontendSerialMs, " ms")
                 + budgetText(fit) + priorText(fit) + "\n";
-        const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fo.engine);
+        BenchmarkOptions fitted = fo.engine; // with the fitted sequence cap (--fit-max-seqs)
+        fitted.maxSequences = fit.calibratedEngine.maxSequences;
+        const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fitted);
         for (size_t i = 0; i < test.size(); ++i)
             if (r[i].error.empty()) {
                 const auto itl = compareItl(test[i], r[i].prediction);
@@ -320,6 +333,8 @@ int main(int argc, char** argv)
             fo.fitKvReserve = true;
         else if (std::strcmp(argv[arg], "--fit-token-gate") == 0)
             fo.fitTokenGate = true;
+        else if (std::strcmp(argv[arg], "--fit-max-seqs") == 0)
+            fo.fitMaxSequences = true;
         else if (std::strcmp(argv[arg], "--fit-api-output") == 0)
             fo.fitApiOutput = true;
         else if (std::strcmp(argv[arg], "--fit-frontend-bursts") == 0)
@@ -349,7 +364,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }
@@ -462,9 +477,11 @@ int main(int argc, char** argv)
         else if (const std::string e = calibrateBenchmark(floor, file.points, setFo, fit); !e.empty())
             std::fprintf(stderr, "%s: fit failed: %s\n", qPrintable(name), e.c_str());
         else {
-            inSample = score(fit.calibrated, file.points, engine);
+            BenchmarkOptions fitted = engine; // with the fitted sequence cap (--fit-max-seqs)
+            fitted.maxSequences = fit.calibratedEngine.maxSequences;
+            inSample = score(fit.calibrated, file.points, fitted);
             if (g_residuals) // the in-sample fit's residual per point, as the held-out columns list theirs
-                inSampleResiduals = residualLines(fit.calibrated, file.points, engine);
+                inSampleResiduals = residualLines(fit.calibrated, file.points, fitted);
         }
         std::string concFits, islFits;
         const Mape byConcurrency = !column("concurrency") ? Mape{}

@@ -1056,7 +1056,21 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     const bool searchKvReserve = options.fitKvReserve && inFlight && options.kvReserveStepGb > 0 && options.maxKvReserveGb >= 0;
     if (options.fitKvReserve && !inFlight)
         r.notes.push_back("static batches only: no request queues for KV; the runtime reserve is not fitted");
-    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate || searchApiOutput) {
+    // The engine's cap on running sequences (BenchmarkOptions::maxSequences, vLLM max_num_seqs; h13an): only with
+    // fitMaxSequences and only where the points reach the cap under in-flight load at two or more loads (bursts of
+    // different sizes counting as different loads); a profile over the candidates on the fitted points only.
+    bool reachesCap = false;
+    for (const int i : itlRows)
+        reachesCap = reachesCap
+                     || (points[size_t(i)].load != BenchmarkLoad::StaticBatch
+                         && std::max<double>(points[size_t(i)].concurrency, double(points[size_t(i)].requests)) > options.engine.maxSequences);
+    const bool searchMaxSequences = options.fitMaxSequences && reachesCap
+                                    && (loadedPrefills(points, ttftRows, true) || loadedPrefills(points, itlRows, true));
+    if (options.fitMaxSequences && !searchMaxSequences)
+        r.notes.push_back("no in-flight point holds more requests than the engine's sequence cap at two or more loads: the cap "
+                          "(max_num_seqs) is not fitted (kept at the engine options' value)");
+    if ((options.fitTokenBudget && inFlight) || searchPrefillLimit || searchKvReserve || searchTokenGate || searchApiOutput
+        || searchMaxSequences) {
         // The budget and the prompt limit are discrete engine settings (powers of two, as engines are built with): at the
         // parameters fitted so far, score every candidate on the fitted points (never on any other), keep the best (the
         // budget first, then the limit at that budget), refit the continuous parameters there; until both stay (at most
@@ -1231,6 +1245,35 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                 x(10) = bestFrontend;
                 params[12].free = best > 0;
             }
+            if (searchMaxSequences) {
+                // A profile: each candidate cap with the continuous parameters refitted at it (the cap moves TPOT and TTFT
+                // at the loads above it the opposite ways, so a cost at fixed parameters would mislead); the best kept,
+                // ties keeping the engine options' value, then the smaller cap.
+                r.maxSequencesCosts.clear();
+                const int before = fitEngine.maxSequences;
+                const Eigen::VectorXd x0 = x;
+                Eigen::VectorXd bestX = x;
+                int best = before;
+                double bestCost = std::numeric_limits<double>::infinity();
+                for (const int cap : options.maxSequencesCandidates) {
+                    if (cap < 1)
+                        continue;
+                    fitEngine.maxSequences = cap;
+                    x = x0;
+                    levenbergMarquardt();
+                    const double c = current.ok ? cost : std::numeric_limits<double>::infinity();
+                    r.maxSequencesCosts.emplace_back(cap, c);
+                    if (c < bestCost || (c == bestCost && cap == options.engine.maxSequences)) {
+                        best = cap;
+                        bestCost = c;
+                        bestX = x;
+                    }
+                }
+                fitEngine.maxSequences = best;
+                x = bestX;
+                levenbergMarquardt(); // the Jacobian, cost and standard errors at the kept cap
+                changed = changed || best != before;
+            }
             if (!changed)
                 break;
             levenbergMarquardt();
@@ -1311,7 +1354,11 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                               + "); no standard error");
     }
     r.calibrated = withParameters(base, x);
-    const Residuals after = score(r.calibrated, options.engine);
+    r.calibratedEngine = options.engine;
+    r.calibratedEngine.maxSequences = fitEngine.maxSequences;
+    if (searchMaxSequences)
+        r.maxSequences = fitEngine.maxSequences;
+    const Residuals after = score(r.calibrated, r.calibratedEngine);
     r.itlPoints = after.itlPoints;
     r.ttftPoints = after.ttftPoints;
     r.itlMapeAfter = after.itlMape;

@@ -148,6 +148,14 @@ struct BenchmarkFitOptions {
      *  scenario's value (0: none). */
     bool fitApiOutput = false;
     double maxApiOutputUs = 400, apiOutputStepUs = 20; ///< us per token: the search's range and resolution
+    /** Also fit the engine's cap on running sequences (BenchmarkOptions::maxSequences, vLLM max_num_seqs, TensorRT-LLM
+     *  max_batch_size; h13an) as a calibrated engine parameter: only where an in-flight point holds more requests than
+     *  engine.maxSequences at two or more loads; each of maxSequencesCandidates scored on the fitted points only with the
+     *  continuous parameters refitted at it (a profile), the best kept (ties: the engine's value). The result is
+     *  BenchmarkFitResult::calibratedEngine. Off: the engine options' value (docs/cost-model.md, "The sequence cap as a
+     *  calibrated engine parameter"). */
+    bool fitMaxSequences = false;
+    std::vector<int> maxSequencesCandidates{128, 192, 256, 384, 512, 768, 1024}; ///< sequences
     /** Gaussian priors from other data (ParameterPrior), each applied only while the points cannot identify its parameter:
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
@@ -184,6 +192,11 @@ struct BenchmarkFitResult {
     /// BenchmarkFitOptions::fitApiOutput under in-flight load, else the scenario's value (0: none)
     Coefficient apiOutputUs;
     std::vector<std::pair<double, double>> apiOutputCosts; ///< its search: each candidate (us per token) with its training cost
+    /// the fitted cap on running sequences (BenchmarkFitOptions::fitMaxSequences); 0: not fitted (the engine options')
+    int maxSequences = 0;
+    std::vector<std::pair<int, double>> maxSequencesCosts; ///< its profile: each candidate cap with its training cost after a refit
+    /// the engine options to predict with: BenchmarkFitOptions::engine with the fitted sequence cap (when fitted)
+    BenchmarkOptions calibratedEngine;
     int tokenBudget = 0;             ///< fitted serving.max_num_tokens (0: not fitted, the scenario's or the engine's budget)
     /** The token-budget search: each candidate (tokens) with the sum of squared relative residuals at the parameters
      *  fitted so far (the last round's); empty when not fitted. */

@@ -645,6 +645,60 @@ private slots:
         QCOMPARE(one.calibrated.serving.maxPrefillsPerStep, 0);
     }
 
+    void calibrationFitsTheSequenceCapOnBursts()
+    {
+        // Bursts (every request sent at once, vLLM's request rate inf) of 8, 16, 32 and 64 requests made by an engine
+        // that runs at most 32 sequences (vLLM V0 prompt first, planning efficiencies), fitted from an engine option of 16:
+        // above a cap the decode batch stops growing (TPOT stops rising) while the queue grows (TTFT rises), so at 16 the
+        // fit cannot give the bursts of 32 and 64 both. The profile over 8, 16, 32, 64 (each candidate with the continuous
+        // parameters refitted) finds 32 and predicts with it (BenchmarkFitResult::calibratedEngine; docs/cost-model.md,
+        // "The sequence cap as a calibrated engine parameter", h13an). Without fitMaxSequences the cap stays at 16.
+        const Scenario truth = planning();
+        BenchmarkFitOptions fo;
+        fo.engine.scheduler = SchedulerVersion::V0PromptFirst;
+        fo.engine.maxSequences = 32;
+        fo.maxIterations = 3;
+        std::vector<BenchmarkPoint> points;
+        for (const long long n : {8LL, 16LL, 32LL, 64LL}) {
+            BenchmarkPoint p = closedLoop(0, 100, 20);
+            p.load = BenchmarkLoad::RequestRate;
+            p.requestRatePerSecond = std::numeric_limits<double>::infinity();
+            p.requests = n;
+            p.steadyState = false;
+            p.latencies.clear();
+            const BenchmarkPrediction r = predict(truth, p, fo.engine);
+            p.latencies.push_back({BenchmarkMetric::Tpot, BenchmarkStatistic::Mean, r.tpot.mean * 1e3});
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            points.push_back(p);
+        }
+        fo.engine.maxSequences = 16;
+        fo.maxSequencesCandidates = {8, 16, 32, 64};
+        BenchmarkFitResult fixedCap;
+        QCOMPARE(calibrateBenchmark(planning(), points, fo, fixedCap), std::string());
+        QCOMPARE(fixedCap.maxSequences, 0);
+        QCOMPARE(fixedCap.calibratedEngine.maxSequences, 16);
+        fo.fitMaxSequences = true;
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(planning(), points, fo, fit), std::string());
+        QString costs;
+        for (const auto& [cap, cost] : fit.maxSequencesCosts)
+            costs += QStringLiteral(" %1: %2").arg(cap).arg(cost);
+        QVERIFY2(fit.maxSequences == 32, qPrintable(QStringLiteral("cap %1;%2").arg(fit.maxSequences).arg(costs)));
+        QCOMPARE(fit.calibratedEngine.maxSequences, 32);
+        QCOMPARE(fit.maxSequencesCosts.size(), size_t(4));
+        QCOMPARE(fit.maxSequencesCosts[2].first, 32);
+        QVERIFY2(fit.maxSequencesCosts[2].second < fit.maxSequencesCosts[1].second / 10, qPrintable(costs));
+        QVERIFY2(fit.itlMapeAfter < fixedCap.itlMapeAfter && fit.ttftMapeAfter < fixedCap.ttftMapeAfter,
+                 qPrintable(QStringLiteral("TPOT %1 / TTFT %2 %, at 16: %3 / %4 %").arg(fit.itlMapeAfter).arg(fit.ttftMapeAfter)
+                                .arg(fixedCap.itlMapeAfter).arg(fixedCap.ttftMapeAfter)));
+        // No point holds more requests than the cap: nothing to fit, the engine's value kept.
+        std::vector<BenchmarkPoint> below{points[0], points[1]};
+        BenchmarkFitResult none;
+        QCOMPARE(calibrateBenchmark(planning(), below, fo, none), std::string());
+        QCOMPARE(none.maxSequences, 0);
+        QCOMPARE(none.calibratedEngine.maxSequences, 16);
+    }
+
     void prefillLimitCandidatesHoldThreeAndSix()
     {
         // docs/cost-model.md (h13aj): the NIM 1.8 70B set is predicted best at 3 prompts per context step, which the
