@@ -160,7 +160,6 @@ private slots:
     void logTickerRepeatsUnchangedTicks();
     void tickLabelKeyFromAMemo();
     void shortAxesKeepTickLabelsApart();
-
     void axisLinesFromAStripImage();
     void kvShareCurveFromAPictureOnContextSteps();
 };
