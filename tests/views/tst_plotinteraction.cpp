@@ -635,7 +635,7 @@ private slots:
         app::MainWindow window(model::defaultScenario());
         const model::Evaluation& e = window.document()->evaluation();
         views::KvSharePlot* panel = window.kvSharePanel();
-        const QString tip = panel->barToolTip(panel->kvBarSet(), 0);
+        const QString tip = panel->barToolTip(panel->kvBars(), 0);
         QVERIFY2(tip.startsWith(QStringLiteral("KV cache: ")), qPrintable(tip));
         QVERIFY2(tip.startsWith(QStringLiteral("KV cache: %1 GB").arg(views::format::number(e.decode.kvBytes / 1e9))), qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("weights %1 GB").arg(views::format::number(e.decode.weightBytes / 1e9))), qPrintable(tip));
