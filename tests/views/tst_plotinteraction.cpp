@@ -279,6 +279,8 @@ private slots:
             bringToFront(plot);
             if (!plot->isVisible())
                 continue; // e.g. the residual plots before a fit
+            if (plot->objectName() == QStringLiteral("kvShareChart"))
+                continue; // the KV share card's bar (Qt Charts before issue 16's nineteenth stop): tool tips, kvBarsSayTheirValues()
             auto* interaction = views::PlotInteraction::of(plot);
             QVERIFY2(interaction, qPrintable(plot->objectName()));
             ++tested;
