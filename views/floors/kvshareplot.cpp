@@ -136,6 +136,8 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     setBarValue(m_kv, 0, 0.0);
     setBarCategories({tr("read")}, false);
     placeLegendAbove(m_barPlot);
+    // As PlotPanel does for plot(): legend entries that measure their names once, not on every replot's layout.
+    connect(m_barPlot, &QCustomPlot::beforeReplot, this, [this] { fitLegend(m_barPlot); });
     cardLayout()->insertWidget(1, m_barPlot);
     // The bars: their values on hover.
     connect(m_barPlot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
