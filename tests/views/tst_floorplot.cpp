@@ -1143,12 +1143,19 @@ void TestFloorPlot::kvBarIsAQCustomPlot()
     check(model::evaluate(s), {QStringLiteral("0"), QStringLiteral("10 GB"), QStringLiteral("20 GB")});
 
     // A model-size step: 8 B to 405 B parameters, past 1,000 GB read.
+    bar->replot(QCustomPlot::rpImmediateRefresh);
+    const views::LegendLayerCache* legend = views::LegendLayerCache::find(bar);
+    QVERIFY(legend);
+    const long long legendRenders = legend->renders(), legendDraws = legend->draws();
     PaintRecorder painted(bar);
     s.model.params = 405e9;
     const model::Evaluation e405 = model::evaluate(s);
     plot.refresh(s, e405);
     settle();
     QVERIFY(painted.paints > 0);
+    // The legend (Weights, KV cache) from its image: a bar's entry is described by the cache's key.
+    QVERIFY(legend->draws() > legendDraws);
+    QCOMPARE(legend->renders(), legendRenders);
     check(e405, {QStringLiteral("0"), QStringLiteral("0.5 TB"), QStringLiteral("1 TB")});
     // Where the parts are drawn: weights from the axis start, the cache after them.
     const QImage image = bar->grab().toImage();
