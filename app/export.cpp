@@ -788,10 +788,15 @@ void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect
     // Title: the heading and the live takeaway, as on screen.
     y += drawTitle(painter, panel->titleLabel(), inner.left(), y, inner.width()) + 4;
 
-    // The KV panel's bar chart, laid out at the export width.
-    if (auto* floor = qobject_cast<views::FloorPlot*>(panel); floor && floor->chartView()) {
-        const int height = floor->chartView()->height();
-        drawChart(painter, floor->chartView()->chart(), QRectF(inner.left(), y, inner.width(), height));
+    // The KV panel's bar chart, laid out at the export width, at its height on screen.
+    if (auto* floor = qobject_cast<views::FloorPlot*>(panel); floor && floor->barPlot()) {
+        QCustomPlot* bar = floor->barPlot();
+        const int height = bar->height();
+        painter.save();
+        painter.translate(inner.left(), y);
+        bar->toPainter(&painter, inner.width(), height);
+        painter.restore();
+        bar->replot(QCustomPlot::rpQueuedReplot); // lay out for the screen again
         y += height + 4;
     }
 

@@ -441,7 +441,7 @@ void MainWindow::flushForScreenshot()
         refreshFloors(); // behind another tab too: the export and the screenshot draw the floors
     for (QCustomPlot* plot : plots())
         plot->replot(QCustomPlot::rpImmediateRefresh);
-    m_kvShare->chartView()->viewport()->update();
+    m_kvShare->barPlot()->replot(QCustomPlot::rpImmediateRefresh);
     m_whatIfs->flush();
 }
 

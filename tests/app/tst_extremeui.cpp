@@ -101,6 +101,13 @@ QStringList problems(const MainWindow& window)
                 out << QStringLiteral("%1: visible graph '%2' has %3 points, none drawable")
                            .arg(where, graph->name()).arg(data->size());
         }
+        for (int i = 0; i < plot->plottableCount(); ++i) {
+            // The KV share's bars (QCPBars, issue 16 nineteenth stop): every part finite and not negative.
+            if (auto* bars = qobject_cast<QCPBars*>(plot->plottable(i)))
+                for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                    if (!std::isfinite(it->value) || it->value < 0)
+                        out << QStringLiteral("%1: bar '%2'[%3] = %4").arg(plot->objectName(), bars->name()).arg(it->key).arg(it->value);
+        }
         for (int i = 0; i < plot->itemCount(); ++i) {
             QCPAbstractItem* item = plot->item(i);
             if (!item->visible())

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include <QApplication>
-#include <QBarSet>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -190,11 +189,11 @@ void TestMainWindow::batchKeysMoveEveryView()
     QVERIFY(window.numbersPanel()->valueLabel(QStringLiteral("total"))->text()
                 .contains(format::tokensPerSecond(expected.decode.tokensPerSecondTotal)));
 
-    // Qt Charts bar of the read, updated in place (still one value per set).
-    QBarSet* kvSet = window.kvSharePanel()->kvBarSet();
-    QCOMPARE(kvSet->count(), 1);
-    QVERIFY(near(kvSet->at(0), expected.decode.kvBytes / 1e9));
-    QVERIFY(near(window.kvSharePanel()->weightsBarSet()->at(0), expected.decode.weightBytes / 1e9));
+    // The bar of the read, updated in place (still one value per part).
+    QCOMPARE(window.kvSharePanel()->barCount(), 1);
+    QCOMPARE(window.kvSharePanel()->kvBars()->data()->size(), 1);
+    QVERIFY(near(window.kvSharePanel()->kvGb(0), expected.decode.kvBytes / 1e9));
+    QVERIFY(near(window.kvSharePanel()->weightsGb(0), expected.decode.weightBytes / 1e9));
 
     // Arrow right: a nudge of at least one whole sequence, 10 -> 11.
     QTest::keyClick(slider, Qt::Key_Right);
@@ -560,7 +559,7 @@ void TestMainWindow::floorPlotsSkipStepsThatLeaveTheirInputs()
     QTRY_VERIFY(!fresh.document()->isEvaluationPending());
     QCOMPARE(kvShare->takeaway(), fresh.kvSharePanel()->takeaway());
     QCOMPARE(drawnData(kvShare->plot()), drawnData(fresh.kvSharePanel()->plot()));
-    QCOMPARE(kvShare->kvBarSet()->at(0), fresh.kvSharePanel()->kvBarSet()->at(0));
+    QCOMPARE(kvShare->kvGb(0), fresh.kvSharePanel()->kvGb(0));
     QCOMPARE(decode->takeaway(), fresh.decodePanel()->takeaway());
     QCOMPARE(drawnData(decode->plot()), drawnData(fresh.decodePanel()->plot()));
 

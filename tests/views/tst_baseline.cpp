@@ -5,10 +5,7 @@
 #include <QScrollBar>
 #include <QScrollArea>
 #include <QApplication>
-#include <QBarCategoryAxis>
-#include <QBarSet>
 #include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QLabel>
 #include <QSlider>
@@ -213,16 +210,11 @@ void TestBaseline::pinnedCurvesAreAsEvaluatedWhileBMoves()
     const QCPRange y = window.decodePanel()->plot()->yAxis->range();
     QVERIFY(y.lower <= ea.sweeps.stepMs.minCoeff() && y.upper >= ea.sweeps.stepMs.maxCoeff());
     // A second bar in the KV chart.
-    QCOMPARE(window.kvSharePanel()->kvBarSet()->count(), 2);
-    QCOMPARE(window.kvSharePanel()->kvBarSet()->at(1), ea.decode.kvBytes / 1e9);
-    QBarCategoryAxis* categories = nullptr;
-    for (QAbstractAxis* axis : window.kvSharePanel()->chartView()->chart()->axes())
-        if (auto* c = qobject_cast<QBarCategoryAxis*>(axis))
-            categories = c;
-    QVERIFY(categories);
-    QCOMPARE(categories->categories(), QStringList({QStringLiteral("B"), QStringLiteral("A")}));
-    QVERIFY(categories->isVisible());
-    QVERIFY(categories->labelsVisible());
+    QCOMPARE(window.kvSharePanel()->barCount(), 2);
+    QCOMPARE(window.kvSharePanel()->kvGb(1), ea.decode.kvBytes / 1e9);
+    QCOMPARE(window.kvSharePanel()->barLabels(), QStringList({QStringLiteral("B"), QStringLiteral("A")}));
+    QVERIFY(window.kvSharePanel()->barAxis()->visible());
+    QVERIFY(window.kvSharePanel()->barAxis()->tickLabels());
     window.flushForScreenshot();
     QVERIFY(window.kvSharePanel()->grab().toImage().save(QStringLiteral("/tmp/ridgeline-kv-ab.png")));
 }
@@ -297,7 +289,7 @@ void TestBaseline::clearRemovesEverything()
     for (int i = 0; i < window.plots().size(); ++i)
         QCOMPARE(window.plots()[i]->graphCount(), graphCounts[i]);
     QCOMPARE(window.prefillPanel()->plot()->itemCount(), items);
-    QCOMPARE(window.kvSharePanel()->kvBarSet()->count(), 1);
+    QCOMPARE(window.kvSharePanel()->barCount(), 1);
     QVERIFY(!window.comparisonTable()->isVisible());
     QVERIFY(window.numbersPanel()->isVisible());
 }
@@ -391,7 +383,7 @@ void TestBaseline::nWayThreePinnedOnEveryPlot()
         const model::Evaluation e = model::evaluate(pinned[size_t(i)]);
         QCOMPARE(values(window.decodePanel()->baselineGraphs(i)[0]), expected(e.sweeps.stepMs));
         QCOMPARE(values(window.kvSharePanel()->baselineGraphs(i)[0]), expected(e.sweeps.kvShare, 100.0));
-        QCOMPARE(window.kvSharePanel()->kvBarSet()->at(1 + i), e.decode.kvBytes / 1e9);
+        QCOMPARE(window.kvSharePanel()->kvGb(1 + i), e.decode.kvBytes / 1e9);
     }
     // The what-if plots that drew A draw all three.
     views::WhatIfTabs* tabs = window.whatIfTabs();
@@ -400,12 +392,8 @@ void TestBaseline::nWayThreePinnedOnEveryPlot()
             QVERIFY2(!overlay->graphs(panel, i).isEmpty(), qPrintable(panel->objectName()));
     QCOMPARE(pinnedLabels(tabs->speculativePlot()->plot()).size(), 3);
     // The KV bars: live, then A, B, C.
-    QBarCategoryAxis* categories = nullptr;
-    for (QAbstractAxis* axis : window.kvSharePanel()->chartView()->chart()->axes())
-        if (auto* cat = qobject_cast<QBarCategoryAxis*>(axis))
-            categories = cat;
-    QVERIFY(categories);
-    QCOMPARE(categories->categories(), QStringList({QStringLiteral("live"), QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C")}));
+    QCOMPARE(window.kvSharePanel()->barLabels(), QStringList({QStringLiteral("live"), QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C")}));
+    QVERIFY(window.kvSharePanel()->barAxis()->visible());
 
     window.flushForScreenshot();
     QVERIFY(window.grab().toImage().save(QStringLiteral("/tmp/ridgeline-nway.png")));
@@ -422,7 +410,7 @@ void TestBaseline::nWayThreePinnedOnEveryPlot()
         QCOMPARE(floors[p]->baselineGraphs(1)[0]->pen().color(), views::palette::pinned(2));
         QCOMPARE(pinnedLabels(floors[p]->plot()).size(), 2);
     }
-    QCOMPARE(window.kvSharePanel()->kvBarSet()->count(), 3);
+    QCOMPARE(window.kvSharePanel()->barCount(), 3);
     // The next pin takes the free letter B again.
     QCOMPARE(window.pinNext(), 1);
     QCOMPARE(overlay->count(), 3);
@@ -434,7 +422,7 @@ void TestBaseline::nWayThreePinnedOnEveryPlot()
         QCOMPARE(floors[p]->plot()->graphCount(), before[p]);
         QVERIFY(pinnedLabels(floors[p]->plot()).isEmpty());
     }
-    QCOMPARE(window.kvSharePanel()->kvBarSet()->count(), 1);
+    QCOMPARE(window.kvSharePanel()->barCount(), 1);
     QVERIFY(!window.comparisonTable()->isVisible());
 }
 

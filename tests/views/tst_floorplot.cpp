@@ -12,12 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include <QBarSet>
-#include <QCategoryAxis>
-#include <QChartView>
 #include <QFontMetricsF>
-#include <QGraphicsScene>
-#include <QGraphicsTextItem>
+#include <QGraphicsView>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QGridLayout>
@@ -150,6 +146,7 @@ private slots:
     void tickLabelsStayShortAtExtremes_data();
     void tickLabelsStayShortAtExtremes();
     void kvBytesAxisRelabelsInPlace();
+    void kvBarIsAQCustomPlot();
     void decodeDrawsCommWithTensorParallelism();
     void currentPointOffScaleIsSaid();
     void steadyCurvesFromAPicture();
@@ -249,7 +246,7 @@ void TestFloorPlot::plotsReportThroughTheBaseClass()
         QCOMPARE(x.steps, views::explainPlot(plot->id(), s, e).steps);
         QCOMPARE(x.steps, views::explainPlot(i, s, e).steps);
         // Only the KV share card shows a chart above its plot (the export draws it).
-        QCOMPARE(plot->chartView() != nullptr, plot->id() == FloorPlotId::KvShare);
+        QCOMPARE(plot->barPlot() != nullptr, plot->id() == FloorPlotId::KvShare);
     }
 }
 
@@ -303,8 +300,8 @@ void TestFloorPlot::baselineIsDrawnByThePlot()
     QVERIFY(named);
     if (id == FloorPlotId::KvShare) { // A's bytes as a second bar
         auto* kv = qobject_cast<views::KvSharePlot*>(plot);
-        QCOMPARE(kv->kvBarSet()->count(), 2);
-        QCOMPARE(kv->kvBarSet()->at(1), a.evaluation().decode.kvBytes / 1e9);
+        QCOMPARE(kv->barCount(), 2);
+        QCOMPARE(kv->kvGb(1), a.evaluation().decode.kvBytes / 1e9);
     }
 
     // A again replaces the first A rather than adding to it.
@@ -318,7 +315,7 @@ void TestFloorPlot::baselineIsDrawnByThePlot()
     QCOMPARE(p->itemCount(), items);
     QCOMPARE(countBaselineGraphs(p), 0);
     if (id == FloorPlotId::KvShare)
-        QCOMPARE(qobject_cast<views::KvSharePlot*>(plot)->kvBarSet()->count(), 1);
+        QCOMPARE(qobject_cast<views::KvSharePlot*>(plot)->barCount(), 1);
     plot->clearBaseline(); // twice: nothing more to take off
     QCOMPARE(p->graphCount(), graphs);
 }
@@ -374,7 +371,7 @@ void TestFloorPlot::severalPinnedScenarios()
     QCOMPARE(labels[1]->position->parentAnchor(), labels[0]->bottomLeft);
     QCOMPARE(labels[2]->position->parentAnchor(), labels[1]->bottomLeft);
     if (id == FloorPlotId::KvShare)
-        QCOMPARE(qobject_cast<views::KvSharePlot*>(plot)->kvBarSet()->count(), 4);
+        QCOMPARE(qobject_cast<views::KvSharePlot*>(plot)->barCount(), 4);
 
     // setBaseline() is the one-item case: A alone, in place of the three.
     document::Baseline a;
@@ -741,7 +738,7 @@ void TestFloorPlot::kvChartRepaintsNothingUnderIt()
     plot.refresh(s, model::evaluate(s));
     plot.show();
     settle();
-    QWidget* viewport = plot.chartView()->viewport();
+    QWidget* viewport = plot.barPlot();
     QImage alone(viewport->size(), QImage::Format_ARGB32_Premultiplied);
     alone.fill(Qt::transparent);
     viewport->render(&alone, QPoint(), QRegion(), QWidget::DrawChildren); // no background: the chart's pixels only
@@ -1079,12 +1076,14 @@ void TestFloorPlot::tickLabelsStayShortAtExtremes()
                                                                + QStringLiteral("' tick '") + label + QLatin1Char('\'')));
         }
         if (id == FloorPlotId::KvShare) {
-            QCategoryAxis* bytes = static_cast<views::KvSharePlot*>(plot.get())->bytesAxis();
-            QCOMPARE(bytes->count(), 3);
-            for (const QString& label : bytes->categoriesLabels())
+            QCPAxis* bytes = static_cast<views::KvSharePlot*>(plot.get())->bytesAxis();
+            const QMap<double, QString> ticks = views::KvSharePlot::bytesAxisTicks(bytes);
+            QCOMPARE(ticks.size(), 3);
+            for (const QString& label : ticks)
                 QVERIFY2(label.size() <= kMaxChars, qPrintable(QStringLiteral("KV bar axis '") + label + QLatin1Char('\'')));
             // The axis still ends at the total read in GB (the bars' unit): only the labels change unit.
-            QVERIFY(bytes->max() >= e.decode.readBytes / 1e9);
+            QVERIFY(bytes->range().upper >= e.decode.readBytes / 1e9);
+            QCOMPARE(ticks.lastKey(), bytes->range().upper);
             // The takeaway's, the numbers panel's and the KV-fit plot's bytes (format::gigabytes) keep to 4 digits past
             // 10,000 GB: "268 PB", not "268,435,456 GB" (trials, stop 31).
             const QString read = views::format::gigabytes(e.decode.readBytes);
@@ -1093,10 +1092,9 @@ void TestFloorPlot::tickLabelsStayShortAtExtremes()
     }
 }
 
-/** Issue 16 (h16j): a new end of the KV bar chart's byte axis relabels the axis in place. Its label items (Qt Charts'
- *  QGraphicsTextItems) are the same objects after the relabel and the chart's layout, not deleted and made again (the
- *  range used to be set while the old labels were removed and the new ones not yet appended), and the chart looks as
- *  one given that range from the start. */
+/** Issue 16 (h16j): a new end of the KV bar chart's byte axis relabels the axis in place: the same ticker (since the
+ *  nineteenth stop a QCPAxisTickerText of the bar's QCustomPlot; before, Qt Charts' label items, which a relabel had
+ *  deleted and made again) with the new three ticks, and the chart looks as one given that range from the start. */
 void TestFloorPlot::kvBytesAxisRelabelsInPlace()
 {
     views::KvSharePlot plot, fresh;
@@ -1105,28 +1103,102 @@ void TestFloorPlot::kvBytesAxisRelabelsInPlace()
         p->show();
         QVERIFY(QTest::qWaitForWindowExposed(p));
     }
-    auto textItems = [](views::KvSharePlot& p) {
-        QList<QPointer<QGraphicsTextItem>> items;
-        for (QGraphicsItem* item : p.chartView()->scene()->items())
-            if (auto* text = qobject_cast<QGraphicsTextItem*>(item->toGraphicsObject()))
-                items << text;
-        return items;
-    };
     views::KvSharePlot::setBytesAxisRange(plot.bytesAxis(), 40.0);
-    QTest::qWait(1); // the chart's layout
-    const QList<QPointer<QGraphicsTextItem>> before = textItems(plot);
-    QVERIFY(before.size() >= 3);
+    plot.barPlot()->replot(QCustomPlot::rpImmediateRefresh);
+    const QSharedPointer<QCPAxisTicker> before = plot.bytesAxis()->ticker();
+    QCOMPARE(views::KvSharePlot::bytesAxisTicks(plot.bytesAxis()).size(), 3);
     views::KvSharePlot::setBytesAxisRange(plot.bytesAxis(), 400.0);
     views::KvSharePlot::setBytesAxisRange(fresh.bytesAxis(), 400.0);
-    QTest::qWait(1);
-    QStringList texts;
-    for (const QPointer<QGraphicsTextItem>& item : before) {
-        QVERIFY2(item, "an axis label item was deleted by the relabel");
-        texts << item->toPlainText();
+    QCOMPARE(plot.bytesAxis()->ticker(), before);
+    const QMap<double, QString> ticks = views::KvSharePlot::bytesAxisTicks(plot.bytesAxis());
+    QCOMPARE(ticks, (QMap<double, QString>{{0.0, QStringLiteral("0")}, {200.0, QStringLiteral("200 GB")}, {400.0, QStringLiteral("400 GB")}}));
+    QCOMPARE(plot.bytesAxis()->range(), QCPRange(0.0, 400.0));
+    for (views::KvSharePlot* p : {&plot, &fresh})
+        p->barPlot()->replot(QCustomPlot::rpImmediateRefresh);
+    QCOMPARE(plot.barPlot()->grab().toImage(), fresh.barPlot()->grab().toImage());
+}
+
+/** Issue 16, nineteenth stop (h16y): the KV bar is drawn by a QCustomPlot, not a Qt Charts scene. The card holds no
+ *  QGraphicsView (a step used to lay out and repaint one: about 3 M instructions a model-size step), and a model-size
+ *  step sets the bar's parts, its byte axis (to the unit the total needs) and repaints the bar; pinned scenarios add
+ *  their bars, letters and axis end, and the bar's pixels are the palette's colours where the parts are. */
+void TestFloorPlot::kvBarIsAQCustomPlot()
+{
+    views::KvSharePlot plot;
+    plot.resize(460, 420);
+    model::Scenario s = model::defaultScenario();
+    plot.refresh(s, model::evaluate(s));
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    settle();
+    QVERIFY(plot.findChildren<QGraphicsView*>().isEmpty());
+    QCustomPlot* bar = plot.barPlot();
+    QVERIFY(bar && bar->isVisible());
+    QCOMPARE(bar->objectName(), QStringLiteral("kvShareChart"));
+    QVERIFY(!bar->accessibleName().isEmpty());
+    auto check = [&](const model::Evaluation& e, const QStringList& labels) {
+        QCOMPARE(plot.weightsGb(0), e.decode.weightBytes / 1e9);
+        QCOMPARE(plot.kvGb(0), e.decode.kvBytes / 1e9);
+        const double end = views::plotkit::niceCeiling((e.decode.weightBytes + e.decode.kvBytes) / 1e9);
+        QCOMPARE(plot.bytesAxis()->range(), QCPRange(0.0, end));
+        QCOMPARE(views::KvSharePlot::bytesAxisTicks(plot.bytesAxis()).values(), labels);
+    };
+    check(model::evaluate(s), {QStringLiteral("0"), QStringLiteral("10 GB"), QStringLiteral("20 GB")});
+
+    // A model-size step: 8 B to 405 B parameters, past 1,000 GB read.
+    bar->replot(QCustomPlot::rpImmediateRefresh);
+    const views::LegendLayerCache* legend = views::LegendLayerCache::find(bar);
+    QVERIFY(legend);
+    const long long legendRenders = legend->renders(), legendDraws = legend->draws();
+    PaintRecorder painted(bar);
+    s.model.params = 405e9;
+    const model::Evaluation e405 = model::evaluate(s);
+    plot.refresh(s, e405);
+    settle();
+    QVERIFY(painted.paints > 0);
+    // The legend (Weights, KV cache) from its image: a bar's entry is described by the cache's key.
+    QVERIFY(legend->draws() > legendDraws);
+    QCOMPARE(legend->renders(), legendRenders);
+    check(e405, {QStringLiteral("0"), QStringLiteral("0.5 TB"), QStringLiteral("1 TB")});
+    // Where the parts are drawn: weights from the axis start, the cache after them.
+    const QImage image = bar->grab().toImage();
+    const double dpr = image.devicePixelRatio();
+    const int y = int(bar->yAxis->coordToPixel(0.0) * dpr);
+    const int xWeights = int(bar->xAxis->coordToPixel(plot.weightsGb(0) / 2) * dpr);
+    QCOMPARE(QColor(image.pixel(xWeights, y)), views::palette::memory());
+    int index = -1;
+    QCOMPARE(plot.barAt(QPointF(bar->xAxis->coordToPixel(plot.weightsGb(0) / 2), bar->yAxis->coordToPixel(0.0)), &index), plot.weightsBars());
+    QCOMPARE(index, 0);
+    QVERIFY(plot.barToolTip(plot.weightsBars(), 0).startsWith(QStringLiteral("Weights: ")));
+    QVERIFY(!plot.barAxis()->visible());
+
+    // Three pinned scenarios: their bars above the live one, lettered; the axis reaches the largest.
+    document::PinnedScenarios pinned;
+    std::vector<model::Evaluation> evaluations;
+    for (double params : {8e9, 70e9, 1000e9}) {
+        model::Scenario p = s;
+        p.model.params = params;
+        pinned.pinNext(p);
+        evaluations.push_back(model::evaluate(p));
     }
-    QVERIFY2(texts.contains(QStringLiteral("400 GB")) && texts.contains(QStringLiteral("200 GB")), qPrintable(texts.join(u'|')));
-    QCOMPARE(textItems(plot).size(), before.size());
-    QCOMPARE(plot.chartView()->grab().toImage(), fresh.chartView()->grab().toImage());
+    plot.setBaselines(pinned, {QStringLiteral("A: 8B"), QStringLiteral("B: 70B"), QStringLiteral("C: 1T")});
+    plot.refresh(s, e405);
+    plot.keepBaselineInView();
+    QCOMPARE(plot.barCount(), 4);
+    QCOMPARE(plot.barLabels(), QStringList({QStringLiteral("live"), QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C")}));
+    QVERIFY(plot.barAxis()->visible());
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(plot.weightsGb(1 + i), evaluations[size_t(i)].decode.weightBytes / 1e9);
+        QCOMPARE(plot.kvGb(1 + i), evaluations[size_t(i)].decode.kvBytes / 1e9);
+    }
+    QVERIFY(plot.bytesAxis()->range().upper >= evaluations[2].decode.readBytes / 1e9);
+    QVERIFY(bar->minimumHeight() > 84);
+    plot.clearBaseline();
+    plot.refresh(s, model::evaluate(s));
+    QCOMPARE(plot.barCount(), 1);
+    QCOMPARE(plot.barLabels(), QStringList({QStringLiteral("read")}));
+    QVERIFY(!plot.barAxis()->visible());
+    QCOMPARE(bar->minimumHeight(), 84);
 }
 
 /** Issue 14: the decode plot had no t_comm curve, even where the all-reduce was the largest term. TP 8 across a slow

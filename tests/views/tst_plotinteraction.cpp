@@ -279,6 +279,8 @@ private slots:
             bringToFront(plot);
             if (!plot->isVisible())
                 continue; // e.g. the residual plots before a fit
+            if (plot->objectName() == QStringLiteral("kvShareChart"))
+                continue; // the KV share card's bar (Qt Charts before issue 16's nineteenth stop): tool tips, kvBarsSayTheirValues()
             auto* interaction = views::PlotInteraction::of(plot);
             QVERIFY2(interaction, qPrintable(plot->objectName()));
             ++tested;
@@ -635,7 +637,7 @@ private slots:
         app::MainWindow window(model::defaultScenario());
         const model::Evaluation& e = window.document()->evaluation();
         views::KvSharePlot* panel = window.kvSharePanel();
-        const QString tip = panel->barToolTip(panel->kvBarSet(), 0);
+        const QString tip = panel->barToolTip(panel->kvBars(), 0);
         QVERIFY2(tip.startsWith(QStringLiteral("KV cache: ")), qPrintable(tip));
         QVERIFY2(tip.startsWith(QStringLiteral("KV cache: %1 GB").arg(views::format::number(e.decode.kvBytes / 1e9))), qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("weights %1 GB").arg(views::format::number(e.decode.weightBytes / 1e9))), qPrintable(tip));

@@ -16,7 +16,7 @@
 #include "views/kit/baselinelayer.h"
 #include "views/kit/plotpanel.h"
 
-class QChartView;
+class QCustomPlot;
 class QWidget;
 
 namespace ridgeline::views {
@@ -153,8 +153,9 @@ public:
     /** Widens the value axes to keep every pinned scenario in view; call after refresh() (nothing without one). */
     virtual void keepBaselineInView();
 
-    /** A Qt Charts view the card shows above the plot (the KV share's bar chart), or nullptr. The export draws it. */
-    virtual QChartView* chartView() const { return nullptr; }
+    /** A small plot the card shows above plot() (the KV share's bar chart), or nullptr. The export draws it at its
+     *  height on screen. */
+    virtual QCustomPlot* barPlot() const { return nullptr; }
 
 protected:
     /**

@@ -3,17 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
-#include <QBarCategoryAxis>
-#include <QBarSet>
-#include <QCategoryAxis>
-#include <QChart>
-#include <QChartView>
 #include <QCursor>
-#include <QHorizontalStackedBarSeries>
-#include <QLegend>
+#include <QEvent>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -49,11 +43,47 @@ double halfShareContext(const model::Sweeps& sweeps)
     return qQNaN();
 }
 
-QFont chartFont(double points)
+/** The bar chart's height on screen with the live bar alone (px, before the theme's font scale). */
+constexpr int kBarPlotHeight = 84;
+
+/** The value of bar @p index of @p bars (GB); 0 out of range. */
+double barValue(const QCPBars* bars, int index)
 {
-    QFont font;
-    font.setPointSizeF(points);
-    return font;
+    if (!bars || index < 0 || index >= bars->data()->size())
+        return 0.0;
+    return (bars->data()->constBegin() + index)->value;
+}
+
+/** Sets bar @p index of @p bars to @p gb, in place when the bar is there, else appended at key @p index. */
+void setBarValue(QCPBars* bars, int index, double gb)
+{
+    if (index < bars->data()->size())
+        (bars->data()->begin() + index)->value = gb;
+    else
+        bars->data()->add(QCPBarsData(index, gb));
+}
+
+/** Puts @p plot's legend (placeLegendBelow()'s look and image cache, views/kit/legendlayer.h) in a row above the axis
+ *  rect, centred: the legend at its least width between two empty cells that share what is left; square icons. */
+void placeLegendAbove(QCustomPlot* plot)
+{
+    placeLegendBelow(plot, 2);
+    QCPLegend* legend = plot->legend;
+    QCPLayoutGrid* layout = plot->plotLayout();
+    layout->take(legend);
+    layout->simplify(); // the legend's row, now empty
+    auto* row = new QCPLayoutGrid;
+    layout->insertRow(0);
+    layout->addElement(0, 0, row);
+    layout->setRowStretchFactors({0.001, 1.0});
+    layout->setRowSpacing(0);
+    row->addElement(0, 0, new QCPLayoutElement(plot));
+    row->addElement(0, 1, legend);
+    row->addElement(0, 2, new QCPLayoutElement(plot));
+    row->setColumnStretchFactors({1.0, 0.001, 1.0});
+    row->setColumnSpacing(0);
+    legend->setIconSize(8, 8); // a square in the bar's colour
+    legend->setMargins(QMargins(6, 10, 6, 6)); // air between the card's title and the bar, as the Qt Charts legend left
 }
 
 } // namespace
@@ -69,61 +99,54 @@ KvSharePlot::KvSharePlot(QWidget* parent)
                    "At 50 % the cache reads as many bytes as the weights."),
                 parent)
 {
-    // Qt Charts: one horizontal stacked bar, weights then KV cache, in GB.
-    m_weightsSet = new QBarSet(tr("Weights"));
-    m_weightsSet->setColor(palette::memory());
-    m_weightsSet->setBorderColor(palette::memory());
-    m_weightsSet->append(0.0);
-    m_kvSet = new QBarSet(tr("KV cache"));
-    m_kvSet->setColor(palette::kv());
-    m_kvSet->setBorderColor(palette::kv());
-    m_kvSet->append(0.0);
-    auto* series = new QHorizontalStackedBarSeries;
-    series->setBarWidth(0.7);
-    series->append(m_weightsSet);
-    series->append(m_kvSet);
-
-    m_chart = new QChart;
-    m_chart->addSeries(series);
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->setBackgroundRoundness(0);
-    m_chart->setBackgroundBrush(QBrush(palette::card()));
-    m_chart->setMargins(QMargins(12, 0, 20, 0)); // room for the first and last tick labels, centred on the axis ends
-    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
-    m_chart->legend()->setAlignment(Qt::AlignTop);
-    m_chart->legend()->setFont(chartFont(8.0));
-    m_chart->legend()->setLabelColor(palette::axis());
-    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
-
-    auto* category = new QBarCategoryAxis;
-    category->append(tr("read"));
-    category->setLabelsFont(chartFont(8.0));
-    category->setLabelsColor(palette::axis());
-    category->setGridLineVisible(false);
-    category->setVisible(false);
-    m_chart->addAxis(category, Qt::AlignLeft);
-    series->attachAxis(category);
-    m_bytesAxis = new QCategoryAxis; // a value axis whose tick labels are texts: GB, TB or PB as the total needs
-    m_bytesAxis->setLabelsFont(chartFont(7.5));
-    m_bytesAxis->setLabelsColor(palette::axis());
-    m_bytesAxis->setGridLineColor(palette::grid());
-    m_bytesAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    // The bar: a QCustomPlot of its own above the curve's, one horizontal stacked bar, weights then KV cache, in GB
+    // (issue 16, nineteenth stop: a Qt Charts QChartView before).
+    m_barPlot = new QCustomPlot(this);
+    m_barPlot->setObjectName(QStringLiteral("kvShareChart"));
+    m_barPlot->setAccessibleName(tr("Weights and KV cache bytes per decode step"));
+    setupPlot(m_barPlot);
+    m_barPlot->setMinimumSize(0, 0);
+    m_barPlot->setFixedHeight(kBarPlotHeight);
+    m_barPlot->setMouseTracking(true); // the bars' tool tips on hover
+    m_barAxis = m_barPlot->yAxis;
+    m_bytesAxis = m_barPlot->xAxis;
+    setupAxis(m_bytesAxis, QString(), false);
+    setupAxis(m_barAxis, QString(), false);
+    m_barAxis->grid()->setVisible(false);
+    m_barAxis->setTickLength(0, 0);
+    m_barAxis->setSubTicks(false);
+    m_barAxis->setBasePen(Qt::NoPen);
+    m_barAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    m_barAxis->setVisible(false);
+    // Room for the first and last tick labels, centred on the axis ends (a QCustomPlot axis rect leaves none).
+    m_barPlot->axisRect()->setMinimumMargins(QMargins(12, 2, 20, 0));
+    m_barPlot->axisRect()->setMinimumSize(0, 12); // QCustomPlot's 50 px would squeeze the legend's row
     setBytesAxisRange(m_bytesAxis, 1.0);
-    m_chart->addAxis(m_bytesAxis, Qt::AlignBottom);
-    series->attachAxis(m_bytesAxis);
-
-    m_chartView = new QChartView(m_chart, this);
-    m_chartView->setObjectName(QStringLiteral("kvShareChart"));
-    m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setFrameShape(QFrame::NoFrame);
-    setTransparentBackground(m_chartView); // as the style sheet "background: transparent; border: none;" did
-    // The chart's background (the card's colour, square corners, no margins) covers the whole view with opaque
-    // pixels: with the view's viewport opaque, a repaint of the bar no longer repaints the card's style-sheet
-    // background (a rounded rectangle) and the tab page under the view first (issue 16, fourteenth stop).
-    m_chartView->viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
-    m_chartView->setFixedHeight(84);
-    m_chartView->setAccessibleName(tr("Weights and KV cache bytes per decode step"));
-    cardLayout()->insertWidget(1, m_chartView);
+    m_weights = new QCPBars(m_barAxis, m_bytesAxis);
+    m_kv = new QCPBars(m_barAxis, m_bytesAxis);
+    for (auto [bars, name, color] : {std::tuple{m_weights, tr("Weights"), palette::memory()}, std::tuple{m_kv, tr("KV cache"), palette::kv()}}) {
+        bars->setName(name);
+        bars->setPen(QPen(color, 1));
+        bars->setBrush(color);
+        bars->setWidth(0.7);
+        bars->setWidthType(QCPBars::wtPlotCoords);
+    }
+    m_kv->moveAbove(m_weights);
+    setBarValue(m_weights, 0, 0.0);
+    setBarValue(m_kv, 0, 0.0);
+    setBarCategories({tr("read")}, false);
+    placeLegendAbove(m_barPlot);
+    // As PlotPanel does for plot(): legend entries that measure their names once, not on every replot's layout.
+    connect(m_barPlot, &QCustomPlot::beforeReplot, this, [this] { fitLegend(m_barPlot); });
+    cardLayout()->insertWidget(1, m_barPlot);
+    // The bars: their values on hover.
+    connect(m_barPlot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        int index = -1;
+        if (const QCPBars* bars = barAt(event->position(), &index))
+            QToolTip::showText(QCursor::pos(), barToolTip(bars, index), m_barPlot);
+        else
+            QToolTip::hideText();
+    });
 
     // QCustomPlot: share across context.
     QCustomPlot* p = plot();
@@ -170,26 +193,71 @@ KvSharePlot::KvSharePlot(QWidget* parent)
                     {tr("KV read"), kvBytes, format::gigabytes(kvBytes), nullptr}};
         return r;
     });
-    // The bars: their values on hover.
-    connect(series, &QHorizontalStackedBarSeries::hovered, this, [this](bool status, int index, QBarSet* set) {
-        if (!status) {
-            QToolTip::hideText();
-            return;
-        }
-        QToolTip::showText(QCursor::pos(), barToolTip(set, index), m_chartView);
-    });
 }
 
-QString KvSharePlot::barToolTip(const QBarSet* set, int index) const
+int KvSharePlot::barCount() const
 {
-    const double weights = m_weightsSet->at(index), kv = m_kvSet->at(index);
-    const QString line = tr("%1: %2 GB").arg(set ? set->label() : QString(), format::number(set ? set->at(index) : 0.0));
+    return int(m_weights->data()->size());
+}
+
+double KvSharePlot::weightsGb(int index) const
+{
+    return barValue(m_weights, index);
+}
+
+double KvSharePlot::kvGb(int index) const
+{
+    return barValue(m_kv, index);
+}
+
+QStringList KvSharePlot::barLabels() const
+{
+    const auto ticker = m_barAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    return ticker ? QStringList(ticker->ticks().values()) : QStringList();
+}
+
+void KvSharePlot::setBarCategories(const QStringList& labels, bool visible)
+{
+    const auto ticker = m_barAxis->ticker().staticCast<QCPAxisTickerText>();
+    ticker->clear();
+    for (qsizetype i = 0; i < labels.size(); ++i)
+        ticker->addTick(double(i), labels[i]);
+    m_barAxis->setRange(-0.5, double(labels.size()) - 0.5);
+    m_barAxis->setVisible(visible);
+}
+
+QString KvSharePlot::barToolTip(const QCPBars* bars, int index) const
+{
+    const double weights = weightsGb(index), kv = kvGb(index);
+    const QString line = tr("%1: %2 GB").arg(bars ? bars->name() : QString(), format::number(barValue(bars, index)));
     return line + QLatin1Char('\n')
         + tr("weights %1 GB + KV cache %2 GB = %3 GB read per decode step (per GPU)")
               .arg(format::number(weights), format::number(kv), format::number(weights + kv));
 }
 
-void KvSharePlot::setBytesAxisRange(QCategoryAxis* axis, double maxGb)
+QCPBars* KvSharePlot::barAt(const QPointF& pos, int* index) const
+{
+    if (!m_barPlot->axisRect()->rect().contains(pos.toPoint()))
+        return nullptr;
+    const double key = m_barAxis->pixelToCoord(pos.y());
+    const int i = int(std::lround(key));
+    if (i < 0 || i >= barCount() || std::abs(key - i) > m_weights->width() / 2)
+        return nullptr;
+    const double gb = m_bytesAxis->pixelToCoord(pos.x());
+    const double weights = weightsGb(i), kv = kvGb(i);
+    QCPBars* bars = gb < 0 ? nullptr : gb <= weights ? m_weights : gb <= weights + kv ? m_kv : nullptr;
+    if (bars && index)
+        *index = i;
+    return bars;
+}
+
+QMap<double, QString> KvSharePlot::bytesAxisTicks(const QCPAxis* axis)
+{
+    const auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+    return ticker ? ticker->ticks() : QMap<double, QString>();
+}
+
+void KvSharePlot::setBytesAxisRange(QCPAxis* axis, double maxGb)
 {
     if (!(maxGb > 0) || !std::isfinite(maxGb))
         maxGb = 1.0;
@@ -199,19 +267,18 @@ void KvSharePlot::setBytesAxisRange(QCategoryAxis* axis, double maxGb)
     while (unit + 1 < int(std::size(kUnits)) && maxGb / std::pow(1e3, unit + 1) >= 1.0)
         ++unit;
     const double scale = std::pow(1e3, unit);
-    for (const QString& label : axis->categoriesLabels())
-        axis->remove(label);
-    axis->setStartValue(0.0);
+    auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker) {
+        ticker = QSharedPointer<QCPAxisTickerText>::create();
+        axis->setTicker(ticker);
+    }
+    ticker->clear();
     const double ticks[] = {0.0, maxGb / 2, maxGb};
     for (double gb : ticks) {
         // %.3g: "0", "0.5", "37.5", "750"; past YB it turns to "1e+03" (7 characters with the unit still short).
         const QString text = gb == 0 ? QStringLiteral("0") : QString::number(gb / scale, 'g', 3) + QLatin1Char(' ') + QLatin1String(kUnits[unit]);
-        axis->append(text, gb);
+        ticker->addTick(gb, text);
     }
-    // The range last: a new range lays the axis out at once, and with the labels removed but not yet appended Qt Charts
-    // deleted the axis's tick, grid and label items there and made them again in the layout that follows (0.7 M
-    // instructions of the 1.7 M a relabel cost: issue 16, thirteenth stop in docs/performance.md). Set after the new
-    // labels, the same number of items is laid out again in place.
     axis->setRange(0.0, maxGb);
 }
 
@@ -220,7 +287,6 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
     const model::DecodeResult& decode = evaluation.decode;
     const model::Sweeps& sweeps = evaluation.sweeps;
 
-    // Qt Charts, in place.
     keepForReadout(scenario); // the read-out at the cursor follows every change
     // Everything drawn below comes from these: a bandwidth or peak FLOP/s step leaves them as they were.
     const QCPRange x = plot()->xAxis->range();
@@ -232,15 +298,16 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
         return;
     const double weightsGb = decode.weightBytes / 1e9;
     const double kvGb = decode.kvBytes / 1e9;
-    m_weightsSet->replace(0, weightsGb);
-    m_kvSet->replace(0, kvGb);
+    setBarValue(m_weights, 0, weightsGb);
+    setBarValue(m_kv, 0, kvGb);
     // The legend names the parts and the axis ends on a round number that stays put while the
-    // total moves within ~20 %: neither relabels (and re-lays out the chart) on every slider step.
+    // total moves within ~20 %: the tick labels change only when it moves.
     // The figures themselves are in the title and the numbers panel.
     const double total = weightsGb + kvGb;
     const double axisMax = niceCeiling(total);
-    if (m_bytesAxis->max() != axisMax || m_bytesAxis->min() != 0.0)
+    if (m_bytesAxis->range().upper != axisMax || m_bytesAxis->range().lower != 0.0)
         setBytesAxisRange(m_bytesAxis, axisMax);
+    m_barPlot->replot(QCustomPlot::rpQueuedReplot);
 
     // Share across context.
     assignCurve(m_share, sweeps.context, sweeps.kvShare, 100.0, false);
@@ -291,18 +358,6 @@ Explanation KvSharePlot::explain(const model::Scenario& s, const model::Evaluati
     return x;
 }
 
-namespace {
-
-QBarCategoryAxis* categoryAxis(QChart* chart)
-{
-    for (QAbstractAxis* axis : chart->axes(Qt::Vertical))
-        if (auto* category = qobject_cast<QBarCategoryAxis*>(axis))
-            return category;
-    return nullptr;
-}
-
-} // namespace
-
 void KvSharePlot::drawBaseline(const document::Baseline& a, const QString& label, BaselineLayer& layer)
 {
     // The pinned scenario's share over S and its point; its bytes as one more bar (its letter) in the bar chart.
@@ -311,37 +366,33 @@ void KvSharePlot::drawBaseline(const document::Baseline& a, const QString& label
     assignCurve(layer.addCurve(label), sweeps.context, sweeps.kvShare, 100.0, false);
     assignPoint(layer.addMarker(), a.scenario().workload.contextTokens, decode.kvShare * 100.0);
     if (m_barViewHeight == 0) // the first pinned scenario: the height with the live bar alone
-        m_barViewHeight = m_chartView->minimumHeight();
-    m_weightsSet->append(decode.weightBytes / 1e9);
-    m_kvSet->append(decode.kvBytes / 1e9);
+        m_barViewHeight = m_barPlot->minimumHeight();
+    const int bar = barCount();
+    setBarValue(m_weights, bar, decode.weightBytes / 1e9);
+    setBarValue(m_kv, bar, decode.kvBytes / 1e9);
     m_barTotalGb = std::max(m_barTotalGb, (decode.weightBytes + decode.kvBytes) / 1e9);
     m_barLetters << pinnedLetter(layer.slot());
-    if (QBarCategoryAxis* axis = categoryAxis(m_chartView->chart())) {
-        // The live bar is "B" beside A alone (the A/B comparison), "live" beside several pinned scenarios.
-        const bool ab = m_barLetters == QStringList{QStringLiteral("A")};
-        axis->setCategories(QStringList{ab ? tr("B") : tr("live")} + m_barLetters);
-        axis->setVisible(true);
-    }
-    // Room for the labelled bars (Qt Charts drops category labels taller than their bar): a third more
-    // per pinned bar, at most twice the height.
+    // The live bar is "B" beside A alone (the A/B comparison), "live" beside several pinned scenarios.
+    const bool ab = m_barLetters == QStringList{QStringLiteral("A")};
+    setBarCategories(QStringList{ab ? tr("B") : tr("live")} + m_barLetters, true);
+    // Room for the labelled bars: a third more per pinned bar, at most twice the height.
     const int bars = int(m_barLetters.size());
-    m_chartView->setFixedHeight(std::min(m_barViewHeight + bars * m_barViewHeight / 3, 2 * m_barViewHeight));
+    m_barPlot->setFixedHeight(std::min(m_barViewHeight + bars * m_barViewHeight / 3, 2 * m_barViewHeight));
+    m_barPlot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void KvSharePlot::eraseBaseline()
 {
-    for (QBarSet* set : {m_weightsSet, m_kvSet})
-        if (set->count() > 1)
-            set->remove(1, set->count() - 1);
-    if (QBarCategoryAxis* axis = categoryAxis(m_chartView->chart())) {
-        axis->setCategories({tr("read")});
-        axis->setVisible(false);
-    }
+    for (QCPBars* bars : {m_weights, m_kv})
+        if (bars->data()->size() > 1)
+            bars->data()->removeAfter(0.5);
+    setBarCategories({tr("read")}, false);
     if (m_barViewHeight > 0)
-        m_chartView->setFixedHeight(m_barViewHeight);
+        m_barPlot->setFixedHeight(m_barViewHeight);
     m_barViewHeight = 0;
     m_barTotalGb = 0;
     m_barLetters.clear();
+    m_barPlot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void KvSharePlot::keepBaselineInView()
@@ -349,8 +400,10 @@ void KvSharePlot::keepBaselineInView()
     FloorPlot::keepBaselineInView();
     if (!hasBaseline())
         return;
-    if (m_barTotalGb > m_bytesAxis->max())
+    if (m_barTotalGb > m_bytesAxis->range().upper) {
         setBytesAxisRange(m_bytesAxis, niceCeiling(m_barTotalGb));
+        m_barPlot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 } // namespace ridgeline::views

@@ -164,7 +164,9 @@ QByteArray LegendLayerCache::key(double devicePixelRatio) const
         }
         auto* entry = qobject_cast<QCPPlottableLegendItem*>(child);
         const auto* graph = entry ? qobject_cast<const QCPGraph*>(entry->plottable()) : nullptr;
-        if (!graph)
+        // A bar's icon (QCPBars::drawLegendIcon) is a rect in the bars' pen and brush: the KV share's stacked bar.
+        const auto* bars = entry && !graph ? qobject_cast<const QCPBars*>(entry->plottable()) : nullptr;
+        if (!graph && !bars)
             return QByteArray(); // an entry of another kind, or an icon this key does not describe: drawn every time
         const QCPLegend* legend = entry->parentLegend();
         putRect(entry->outerRect());
@@ -180,6 +182,14 @@ QByteArray LegendLayerCache::key(double devicePixelRatio) const
         put(legend->iconTextPadding());
         putPen(legend->iconBorderPen());
         putPen(legend->selectedIconBorderPen());
+        if (bars) {
+            putText(bars->name());
+            putPen(bars->pen());
+            putBrush(bars->brush());
+            put(bars->antialiased());
+            put(bars->antialiasedFill());
+            continue;
+        }
         putText(graph->name());
         putPen(graph->pen());
         putBrush(graph->brush());

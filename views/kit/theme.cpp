@@ -127,6 +127,9 @@ public:
                 tracer->setBrush(brush(tracer->brush()));
             }
         }
+        // A plot of a fixed height (the KV share's bar) grows with the font, as a Qt Charts view below does.
+        if (plot->minimumHeight() == plot->maximumHeight() && plot->minimumHeight() > 0)
+            plot->setFixedHeight(qRound(plot->minimumHeight() * m_font));
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
 
