@@ -760,6 +760,8 @@ void TestFloorPlot::documentLabelEditsANewTextInPlace()
         {false, QStringLiteral("20 ms: B \u2264 193\n40 ms: B \u2264 208"), false}, // a new line: another block
         {false, QStringLiteral("20 ms: B \u2264 193\n40 ms: B \u2264 2,119"), true},
         {false, QStringLiteral("20 ms: B \u2264 1\n40 ms: B \u2264 2,119"), true},
+        {false, QStringLiteral("20 ms: B \u2264 17\n40 ms: B \u2264 9"), true}, // both lines: each edited
+        {false, QStringLiteral("20 ms: B \u2264 17\n\n40 ms: B \u2264 9"), false}, // an empty line
         {false, QStringLiteral("20 ms: B \u2264 1"), false},
     };
     auto configure = [](QLabel* label, bool rich) {

@@ -66,8 +66,9 @@ bool wrapsALine(const QTextDocument& document)
  * Rich text qualifies when its tags are only inline character formatting (span, b, i, u, s, sub, sup, small, big,
  * font, strong, em) and line breaks (br: one U+2028 in the document), and each run's characters map one to one onto
  * the document's: no white space but single spaces between other characters (the HTML parser collapses and trims
- * white space), no control characters, and no entities but &amp; &lt; &gt; &quot;. Plain text is one run, each line
- * break a block separator in the document.
+ * white space), no control characters, and no entities but &amp; &lt; &gt; &quot;. Plain text is a run per line (no
+ * empty line), each line break a block separator in the document: a value whose lines all change is edited line by line,
+ * and a line that does not change keeps its block's layout.
  */
 struct TextRuns {
     QString markup;          ///< the tags in order, kRunMarker where each run goes (rich text; empty for plain)
@@ -94,17 +95,25 @@ bool splitRuns(const QString& text, bool rich, TextRuns* runs)
     runs->documentText.clear();
     if (text.isEmpty())
         return false;
-    if (!rich) {
-        runs->runs.append(text);
-        runs->starts.push_back(0);
-        runs->documentText = text;
-        for (QChar& c : runs->documentText) {
-            if (c == QLatin1Char('\r') || (c.unicode() >= 0xFDD0 && c.unicode() <= 0xFDEF))
-                return false;
-            if (c == QLatin1Char('\n'))
-                c = QChar::ParagraphSeparator;
+    if (!rich) { // a run per line (a block each), the markup the line breaks between them
+        qsizetype start = 0;
+        while (true) {
+            qsizetype end = text.indexOf(QLatin1Char('\n'), start);
+            if (end < 0)
+                end = text.size();
+            const QString line = text.mid(start, end - start);
+            if (line.isEmpty() || std::any_of(line.begin(), line.end(), breaksABlock))
+                return false; // an empty line has no character whose format an edit could take
+            runs->markup += kRunMarker;
+            runs->starts.push_back(int(runs->documentText.size()));
+            runs->documentText += line;
+            runs->runs.append(line);
+            if (end == text.size())
+                return true;
+            runs->markup += QLatin1Char('\n');
+            runs->documentText += QChar::ParagraphSeparator;
+            start = end + 1;
         }
-        return true;
     }
     static const QString kInlineTags[]{QStringLiteral("span"), QStringLiteral("b"),     QStringLiteral("i"),
                                        QStringLiteral("u"),    QStringLiteral("s"),     QStringLiteral("sub"),
@@ -759,14 +768,7 @@ bool DocumentLabel::editInPlace(int width) const
         while (tail < shorter - first && was.at(was.size() - 1 - tail) == now.at(now.size() - 1 - tail))
             ++tail;
         const Edit edit{r, first, int(was.size()) - tail, int(now.size()) - tail};
-        // A line break (plain text) in what changes would add or remove a block: a fill does that.
-        for (int k = edit.first; k < edit.oldEnd; ++k)
-            if (breaksABlock(was.at(k)))
-                return false;
-        for (int k = edit.first; k < edit.newEnd; ++k)
-            if (breaksABlock(now.at(k)))
-                return false;
-        edits.push_back(edit);
+        edits.push_back(edit); // (no run holds a line break: the same blocks)
     }
     m_text = newText;
     m_hintMarginsPx = QSize(-1, -1);
