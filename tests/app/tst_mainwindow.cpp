@@ -18,6 +18,7 @@
 #include <QScreen>
 #include <QStatusBar>
 #include <QPointer>
+#include <QScreen>
 #include <QSet>
 #include <QSignalSpy>
 #include <QSlider>
@@ -126,6 +127,7 @@ private slots:
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
     void numbersRewrapRepaintsNoRowAbove();
     void sliderStepsLayOutNothing();
+    void sliderStepsParseNoText();
     void peakFlopsSweepLeavesTheControlsAsAFreshWindow();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void comparisonBuiltInPresentationLooksAsOneBuiltBefore();
@@ -775,6 +777,84 @@ void TestMainWindow::numbersRewrapRepaintsNoRowAbove()
     }
     qApp->removeEventFilter(&counter);
     QVERIFY(resizedSteps > 0); // the sweep reached a value that rewraps
+}
+
+void TestMainWindow::sliderStepsParseNoText()
+{
+    // Issue 16, nineteenth stop (h16z): on batch, context and model-size steps the five plot titles and the numbers'
+    // values take their new figures by an edit of their documents in place: no HTML parse, no refill; and each label
+    // then shows what the window shows after a repaint of the whole label, and draws what a label built fresh with its
+    // text draws.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::processEvents();
+    QList<ridgeline::views::DocumentLabel*> labels;
+    for (const char* name : {"decodeTitle", "prefillTitle", "rooflineTitle", "kvShareTitle", "sloTitle"}) {
+        auto* title = window.findChild<ridgeline::views::DocumentLabel*>(QLatin1String(name));
+        QVERIFY2(title, name);
+        labels.append(title);
+    }
+    const QStringList values{QStringLiteral("step"), QStringLiteral("perUser"), QStringLiteral("total")};
+    for (const QString& key : values) {
+        auto* value = dynamic_cast<ridgeline::views::DocumentLabel*>(window.numbersPanel()->valueLabel(key));
+        if (value)
+            labels.append(value);
+    }
+    QVERIFY(labels.size() > 5);
+    ScenarioDocument* document = window.document();
+    ridgeline::views::ControlsPanel* controls = window.controlsPanel();
+    for (QSlider* slider : {controls->findChild<QSlider*>(QStringLiteral("batchSlider")),
+                            controls->findChild<QSlider*>(QStringLiteral("contextSlider")),
+                            controls->modelSizeSlider()->slider()}) {
+        QVERIFY(slider);
+        std::vector<int> fills, edits;
+        for (ridgeline::views::DocumentLabel* label : labels) {
+            fills.push_back(label->documentFills());
+            edits.push_back(label->textEditsInPlace());
+        }
+        const int lo = slider->minimum(), hi = slider->maximum();
+        for (int step = 1; step <= 8; ++step) {
+            slider->setSliderPosition(lo + (hi - lo) * step / 8);
+            document->evaluateNow();
+            for (int pass = 0; pass < 3; ++pass)
+                QCoreApplication::processEvents();
+        }
+        int edited = 0;
+        for (int i = 0; i < labels.size(); ++i) {
+            ridgeline::views::DocumentLabel* label = labels[i];
+            const QString what = slider->objectName() + QLatin1Char(' ') + label->objectName() + QLatin1Char(' ') + label->text();
+            // The titles carry the warning where the weights stop fitting (model size): other markup, filled.
+            if (slider != controls->modelSizeSlider()->slider())
+                QVERIFY2(label->documentFills() == fills[std::size_t(i)], qPrintable(QStringLiteral("filled: ") + what));
+            edited += label->textEditsInPlace() - edits[std::size_t(i)];
+            // The window's pixels (its backing store, not painted again) before and after a repaint of the whole label.
+            auto shown = [&] {
+                const QPoint at = label->mapTo(&window, QPoint(0, 0));
+                return window.screen()->grabWindow(window.winId(), at.x(), at.y(), label->width(), label->height()).toImage();
+            };
+            const QImage shownNow = shown();
+            label->update();
+            for (int pass = 0; pass < 3; ++pass)
+                QCoreApplication::processEvents();
+            QVERIFY2(shown() == shownNow, qPrintable(QStringLiteral("repainted in part: ") + what));
+            ridgeline::views::DocumentLabel fresh;
+            fresh.setTextFormat(label->textFormat());
+            fresh.setWordWrap(label->wordWrap());
+            fresh.setAlignment(label->alignment());
+            fresh.setTextInteractionFlags(label->textInteractionFlags());
+            fresh.setFont(label->font());
+            fresh.setPalette(label->palette());
+            fresh.setText(label->text());
+            fresh.resize(label->size());
+            QVERIFY2(label->grab().toImage().convertToFormat(QImage::Format_RGB32)
+                         == fresh.grab().toImage().convertToFormat(QImage::Format_RGB32),
+                     qPrintable(QStringLiteral("not as a fresh label: ") + what));
+        }
+        QVERIFY2(edited >= 8, qPrintable(slider->objectName() + QStringLiteral(": %1 edits in place").arg(edited)));
+    }
 }
 
 void TestMainWindow::sliderStepsLayOutNothing()

@@ -136,6 +136,7 @@ private slots:
     void documentLabelKeepsItsShapedGlyphs();
     void documentLabelLaysOutEachWidthOnce();
     void documentLabelRepaintsOnlyWhatANewTextChanges();
+    void documentLabelEditsANewTextInPlace();
     void kvChartRepaintsNothingUnderIt();
     void axisTitlesFromImages();
     void gridLinesFilledAsStroked();
@@ -726,6 +727,108 @@ void TestFloorPlot::documentLabelRepaintsOnlyWhatANewTextChanges()
         QVERIFY2(shown(value) == valueShown, qPrintable(QStringLiteral("value, step %1").arg(i)));
     }
     QCOMPARE(title->partialRepaints() + value->partialRepaints() - partialBefore, int(2 * steps.size()));
+}
+
+/** Issue 16, nineteenth stop (h16z): a new text whose markup is that of the text shown (a plot title's new takeaway, a
+ *  numbers value) is edited into the label's document in place: no HTML parse, no refill, one layout pass at the label's
+ *  width; the label then measures and paints as a label built fresh with that text, and a text of other markup (a
+ *  warning added, entities, white space the HTML parser collapses, a new line in a plain value) is filled as before. */
+void TestFloorPlot::documentLabelEditsANewTextInPlace()
+{
+    const QString title = QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span><br>"
+                                         "<span style=\"font-size:9.0pt;\">Floor W_read/BW = %1 ms/token at B = %2 (%3 tok/s); "
+                                         "never compute-bound at S = 2,048.</span>");
+    const QString warned = QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span><br>"
+                                          "<span style=\"font-size:9.0pt; font-weight:600; color:#c0392b;\">Does not fit: "
+                                          "%1 GB</span><br><span style=\"font-size:9.0pt;\">Floor = %2 ms</span>");
+    const struct {
+        bool rich;
+        QString text;
+        bool inPlace; // expected: edited in place (else filled)
+    } steps[]{
+        {true, title.arg(QStringLiteral("4.48"), QStringLiteral("1"), QStringLiteral("223")), false}, // the first: filled
+        {true, title.arg(QStringLiteral("4.61"), QStringLiteral("13"), QStringLiteral("2,819")), true},
+        {true, title.arg(QStringLiteral("12.9"), QStringLiteral("1,313"), QStringLiteral("101,781")), true},
+        {true, title.arg(QStringLiteral("4.5"), QStringLiteral("2"), QStringLiteral("444")), true}, // shorter, rewraps
+        {true, warned.arg(QStringLiteral("140.1"), QStringLiteral("9.1")), false},                  // other markup
+        {true, warned.arg(QStringLiteral("16.1"), QStringLiteral("19.25")), true},
+        {true, title.arg(QStringLiteral("4.48 &amp; 5"), QStringLiteral("&lt;1"), QStringLiteral("2")), false},
+        {true, title.arg(QStringLiteral("4.48 &amp; 6"), QStringLiteral("&lt;2"), QStringLiteral("2")), true},
+        {true, title.arg(QStringLiteral("4.48  7"), QStringLiteral("1"), QStringLiteral("2")), false}, // collapsed spaces
+        {true, title.arg(QStringLiteral("4.48&nbsp;7"), QStringLiteral("1"), QStringLiteral("2")), false},
+        {true, title.arg(QStringLiteral("4.49"), QStringLiteral("1"), QStringLiteral("2")), false}, // the text shown had no runs
+        {false, QStringLiteral("4.56 ms (memory-bound)"), false},
+        {false, QStringLiteral("14.61 ms \u00b7 2 tok/s and more words to wrap"), true},
+        {false, QStringLiteral("20 ms: B \u2264 193\n40 ms: B \u2264 208"), false}, // a new line: another block
+        {false, QStringLiteral("20 ms: B \u2264 193\n40 ms: B \u2264 2,119"), true},
+        {false, QStringLiteral("20 ms: B \u2264 1\n40 ms: B \u2264 2,119"), true},
+        {false, QStringLiteral("20 ms: B \u2264 17\n40 ms: B \u2264 9"), true}, // both lines: each edited
+        {false, QStringLiteral("20 ms: B \u2264 17\n\n40 ms: B \u2264 9"), false}, // an empty line
+        {false, QStringLiteral("20 ms: B \u2264 1"), false},
+    };
+    auto configure = [](QLabel* label, bool rich) {
+        label->setTextFormat(rich ? Qt::RichText : Qt::AutoText);
+        label->setWordWrap(true);
+        label->setAlignment(rich ? Qt::AlignLeft | Qt::AlignTop : Qt::AlignLeft | Qt::AlignVCenter);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        if (!rich) {
+            QFont bold = label->font();
+            bold.setWeight(QFont::DemiBold);
+            label->setFont(bold);
+        }
+    };
+    for (const bool rich : {true, false}) {
+        QWidget window;
+        window.resize(300, 140);
+        auto* label = new views::DocumentLabel;
+        configure(label, rich);
+        auto* box = new views::LabelBox(label, false, &window);
+        box->setCardFill(true);
+        box->setGeometry(10, 10, 260, 110);
+        bool first = true;
+        for (const auto& step : steps) {
+            if (step.rich != rich)
+                continue;
+            const int fills = label->documentFills();
+            const int edits = label->textEditsInPlace();
+            const int passes = label->documentLayoutPasses();
+            if (first) {
+                label->setText(step.text);
+                window.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&window));
+                first = false;
+            } else {
+                label->setTextRepaintingChanges(step.text);
+            }
+            settle();
+            const QString what = step.text;
+            if (step.inPlace) {
+                QVERIFY2(label->documentFills() == fills, qPrintable(QStringLiteral("filled: ") + what));
+                QVERIFY2(label->textEditsInPlace() == edits + 1, qPrintable(QStringLiteral("not edited: ") + what));
+                QVERIFY2(label->documentLayoutPasses() - passes == 1,
+                         qPrintable(QStringLiteral("%1 passes: %2").arg(label->documentLayoutPasses() - passes).arg(what)));
+            } else {
+                QVERIFY2(label->documentFills() == fills + 1, qPrintable(QStringLiteral("not filled: ") + what));
+            }
+            QVERIFY2(label->keepsShapedGlyphs(), qPrintable(what));
+            // What the window shows is what a repaint of the whole label shows, and that is a fresh label's picture.
+            const QImage shownNow = shown(label);
+            label->update();
+            settle();
+            QVERIFY2(shown(label) == shownNow, qPrintable(QStringLiteral("repainted in part: ") + what));
+            views::DocumentLabel fresh;
+            configure(&fresh, rich);
+            fresh.setText(step.text);
+            fresh.resize(label->size());
+            auto picture = [](QWidget* widget) { return widget->grab().toImage().convertToFormat(QImage::Format_RGB32); };
+            QVERIFY2(picture(label) == picture(&fresh), qPrintable(QStringLiteral("pixels: ") + what));
+            QCOMPARE(label->heightForWidth(label->width()), fresh.heightForWidth(label->width()));
+            QCOMPARE(label->heightForWidth(120), fresh.heightForWidth(120));
+            QCOMPARE(label->sizeHint(), fresh.sizeHint());
+            QCOMPARE(label->minimumSizeHint(), fresh.minimumSizeHint());
+            QVERIFY2(picture(label) == picture(&fresh), qPrintable(QStringLiteral("after the hints: ") + what));
+        }
+    }
 }
 
 /** Issue 16, fourteenth stop: the KV chart covers its view with opaque pixels, so a new bar repaints the view alone:

@@ -16,6 +16,7 @@
 #include <QStringList>
 #include <QStyleOption>
 #include <QTextBlock>
+#include <QTextCursor>
 #include <QTextLayout>
 #include <QTextDocument>
 #include <QVBoxLayout>
@@ -57,6 +58,136 @@ bool wrapsALine(const QTextDocument& document)
         }
     }
     return false;
+}
+
+/**
+ * A text split into runs of characters between markup, as a QTextDocument holds them after setHtml() (rich) or
+ * setPlainText() (plain), for DocumentLabel::editInPlace() (issue 16, nineteenth stop in docs/performance.md).
+ * Rich text qualifies when its tags are only inline character formatting (span, b, i, u, s, sub, sup, small, big,
+ * font, strong, em) and line breaks (br: one U+2028 in the document), and each run's characters map one to one onto
+ * the document's: no white space but single spaces between other characters (the HTML parser collapses and trims
+ * white space), no control characters, and no entities but &amp; &lt; &gt; &quot;. Plain text is a run per line (no
+ * empty line), each line break a block separator in the document: a value whose lines all change is edited line by line,
+ * and a line that does not change keeps its block's layout.
+ */
+struct TextRuns {
+    QString markup;          ///< the tags in order, kRunMarker where each run goes (rich text; empty for plain)
+    QStringList runs;        ///< each run as the document holds it (entities resolved; plain: the whole text)
+    std::vector<int> starts; ///< where each run starts in the document (characters)
+    QString documentText;    ///< the document's text (QTextDocument::toRawText()) for these runs
+};
+
+constexpr QChar kRunMarker(0xFFFF);
+
+/** True for a character QTextCursor::insertText() turns into a block or frame boundary. */
+bool breaksABlock(QChar c)
+{
+    return c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QChar::ParagraphSeparator
+        || (c.unicode() >= 0xFDD0 && c.unicode() <= 0xFDEF);
+}
+
+/** Splits @p text (rich: HTML) into @p runs; false when it does not qualify (see TextRuns). */
+bool splitRuns(const QString& text, bool rich, TextRuns* runs)
+{
+    runs->markup.clear();
+    runs->runs.clear();
+    runs->starts.clear();
+    runs->documentText.clear();
+    if (text.isEmpty())
+        return false;
+    if (!rich) { // a run per line (a block each), the markup the line breaks between them
+        qsizetype start = 0;
+        while (true) {
+            qsizetype end = text.indexOf(QLatin1Char('\n'), start);
+            if (end < 0)
+                end = text.size();
+            const QString line = text.mid(start, end - start);
+            if (line.isEmpty() || std::any_of(line.begin(), line.end(), breaksABlock))
+                return false; // an empty line has no character whose format an edit could take
+            runs->markup += kRunMarker;
+            runs->starts.push_back(int(runs->documentText.size()));
+            runs->documentText += line;
+            runs->runs.append(line);
+            if (end == text.size())
+                return true;
+            runs->markup += QLatin1Char('\n');
+            runs->documentText += QChar::ParagraphSeparator;
+            start = end + 1;
+        }
+    }
+    static const QString kInlineTags[]{QStringLiteral("span"), QStringLiteral("b"),     QStringLiteral("i"),
+                                       QStringLiteral("u"),    QStringLiteral("s"),     QStringLiteral("sub"),
+                                       QStringLiteral("sup"),  QStringLiteral("small"), QStringLiteral("big"),
+                                       QStringLiteral("font"), QStringLiteral("strong"), QStringLiteral("em")};
+    const qsizetype size = text.size();
+    qsizetype i = 0;
+    while (i < size) {
+        if (text.at(i) == QLatin1Char('<')) {
+            const qsizetype end = text.indexOf(QLatin1Char('>'), i);
+            if (end < 0)
+                return false;
+            const QStringView tag = QStringView(text).mid(i + 1, end - i - 1);
+            const bool closing = tag.startsWith(QLatin1Char('/'));
+            const QStringView body = closing ? tag.mid(1) : tag;
+            qsizetype nameEnd = 0;
+            while (nameEnd < body.size() && body.at(nameEnd).isLetter())
+                ++nameEnd;
+            const QStringView name = body.left(nameEnd);
+            const QStringView rest = body.mid(nameEnd);
+            if (!rest.isEmpty() && !rest.at(0).isSpace() && rest != QLatin1String("/"))
+                return false;
+            if (rest.count(QLatin1Char('"')) % 2 != 0 || rest.count(QLatin1Char('\'')) % 2 != 0)
+                return false; // a '>' inside a quoted attribute
+            if (name.compare(QLatin1String("br"), Qt::CaseInsensitive) == 0) {
+                if (closing)
+                    return false;
+                runs->documentText += QChar::LineSeparator;
+            } else if (std::none_of(std::begin(kInlineTags), std::end(kInlineTags), [&](const QString& t) {
+                           return name.compare(t, Qt::CaseInsensitive) == 0;
+                       })) {
+                return false;
+            }
+            runs->markup += QStringView(text).mid(i, end - i + 1);
+            i = end + 1;
+            continue;
+        }
+        qsizetype end = text.indexOf(QLatin1Char('<'), i);
+        if (end < 0)
+            end = size;
+        QString run;
+        run.reserve(end - i);
+        for (qsizetype k = i; k < end; ++k) {
+            const QChar c = text.at(k);
+            if (c == QLatin1Char(' ')) {
+                if (k == i || k + 1 == end || text.at(k + 1) == QLatin1Char(' '))
+                    return false;
+                run += c;
+            } else if (c == QLatin1Char('&')) {
+                static const std::pair<QLatin1String, QChar> kEntities[]{{QLatin1String("&amp;"), QLatin1Char('&')},
+                                                                          {QLatin1String("&lt;"), QLatin1Char('<')},
+                                                                          {QLatin1String("&gt;"), QLatin1Char('>')},
+                                                                          {QLatin1String("&quot;"), QLatin1Char('"')}};
+                const QStringView here = QStringView(text).mid(k, end - k);
+                const auto* entity = std::find_if(std::begin(kEntities), std::end(kEntities),
+                                                  [&](const auto& e) { return here.startsWith(e.first); });
+                if (entity == std::end(kEntities))
+                    return false;
+                run += entity->second;
+                k += entity->first.size() - 1;
+            } else if (c.isSpace() || c.unicode() < 0x20 || c == QLatin1Char('>') || breaksABlock(c)
+                       || c.category() == QChar::Other_Control) {
+                return false;
+            } else {
+                run += c;
+            }
+        }
+        runs->markup += kRunMarker;
+        runs->starts.push_back(int(runs->documentText.size()));
+        runs->documentText += run;
+        runs->runs.append(run);
+        i = end;
+    }
+    return !runs->runs.isEmpty();
 }
 
 } // namespace
@@ -469,8 +600,10 @@ void DocumentLabel::measureHints() const
     // QTextDocument::adjustSize()'s first width: 80 x's of the font (and its first layout, when the text is new).
     const int widestPx = QFontMetrics(font()).horizontalAdvance(QLatin1Char('x')) * 80;
     if (m_text != text() || m_font != font() || m_alignment != alignment()) {
-        emptyAtWidth(widestPx);
-        syncDocument(); // resets m_hintMarginsPx
+        if (!editInPlace(widestPx)) { // both reset m_hintMarginsPx
+            emptyAtWidth(widestPx);
+            syncDocument();
+        }
         noteLayout();
     }
     const QMargins margins = contentsMargins();
@@ -531,6 +664,7 @@ void DocumentLabel::emptyAtWidth(int width) const
 {
     if (m_document.textWidth() == width && m_settingsApplied && m_font == font() && m_alignment == alignment())
         return; // syncDocument() replaces the old text at this width in one pass, applying no setting
+    m_runsValid = false;
     m_document.clear();
     m_document.setTextWidth(width); // a pass of the empty document
 }
@@ -573,6 +707,7 @@ void DocumentLabel::syncDocument() const
     // Each setting lays the document out again: applied only when changed (a new text of the same
     // font and alignment, a value or a takeaway, sets none). setHtml() and setPlainText() empty the
     // document first themselves, keeping the default font and text option.
+    m_runsValid = false;
     if (settingsChanged) {
         if (!m_document.isEmpty())
             m_document.clear(); // the settings below then re-lay out an empty document, not the old text
@@ -587,17 +722,104 @@ void DocumentLabel::syncDocument() const
         m_document.setHtml(m_text);
     else
         m_document.setPlainText(m_text);
+    ++m_documentFills;
+    noteRuns();
     for (QTextBlock block = m_document.begin(); block.isValid(); block = block.next())
         if (QTextLayout* layout = block.layout())
             layout->setCacheEnabled(true);
     m_document.setPageSize(pageSize); // the one layout pass of the new text
 }
 
+void DocumentLabel::noteRuns() const
+{
+    TextRuns runs;
+    m_runsRich = isRich();
+    m_runsValid = splitRuns(m_text, m_runsRich, &runs) && m_document.toRawText() == runs.documentText;
+    if (!m_runsValid)
+        return;
+    m_runsMarkup = std::move(runs.markup);
+    m_runs = std::move(runs.runs);
+    m_runStarts = std::move(runs.starts);
+}
+
+bool DocumentLabel::editInPlace(int width) const
+{
+    if (!m_runsValid || !m_settingsApplied || m_font != font() || m_alignment != alignment() || isRich() != m_runsRich)
+        return false;
+    const QString newText = text();
+    TextRuns runs;
+    if (!splitRuns(newText, m_runsRich, &runs) || runs.markup != m_runsMarkup || runs.runs.size() != m_runs.size())
+        return false;
+    // Each changed run's differing middle: [first, oldEnd) of the old run replaced by [first, newEnd) of the new.
+    struct Edit {
+        int run, first, oldEnd, newEnd;
+    };
+    std::vector<Edit> edits;
+    for (int r = 0; r < int(m_runs.size()); ++r) {
+        const QString& was = m_runs.at(r);
+        const QString& now = runs.runs.at(r);
+        if (was == now)
+            continue;
+        const int shorter = int(std::min(was.size(), now.size()));
+        int first = 0;
+        while (first < shorter && was.at(first) == now.at(first))
+            ++first;
+        int tail = 0;
+        while (tail < shorter - first && was.at(was.size() - 1 - tail) == now.at(now.size() - 1 - tail))
+            ++tail;
+        const Edit edit{r, first, int(was.size()) - tail, int(now.size()) - tail};
+        edits.push_back(edit); // (no run holds a line break: the same blocks)
+    }
+    m_text = newText;
+    m_hintMarginsPx = QSize(-1, -1);
+    m_heightsForWidths.clear();
+    m_unwrapped = false;
+    // At the document's width the edit lays out only the blocks it changed, once, at the end of the edit block (an
+    // unchanged block keeps its layout and its shaped glyphs); at another width, as syncDocument(): edited with no
+    // page size (no layout), then laid out once at the new width.
+    const bool atWidth = m_document.textWidth() == width;
+    if (!atWidth)
+        m_document.setPageSize(QSizeF(0, 0));
+    QTextCursor cursor(&m_document);
+    cursor.beginEditBlock();
+    for (auto it = edits.rbegin(); it != edits.rend(); ++it) { // last first: the earlier runs keep their places
+        const int start = m_runStarts[std::size_t(it->run)];
+        cursor.setPosition(start + 1);
+        const QTextCharFormat format = cursor.charFormat(); // the run's: that of its first character
+        cursor.setPosition(start + it->first);
+        cursor.setPosition(start + it->oldEnd, QTextCursor::KeepAnchor);
+        const QString inserted = runs.runs.at(it->run).mid(it->first, it->newEnd - it->first);
+        if (inserted.isEmpty())
+            cursor.removeSelectedText();
+        else
+            cursor.insertText(inserted, format);
+    }
+    const bool same = m_document.toRawText() == runs.documentText;
+    cursor.endEditBlock();
+    if (!atWidth) {
+        for (QTextBlock block = m_document.begin(); block.isValid(); block = block.next())
+            if (QTextLayout* layout = block.layout())
+                layout->setCacheEnabled(true);
+        m_document.setPageSize(QSizeF(width, -1)); // as setTextWidth(): the one layout pass of the new text
+    }
+    if (!same) { // not expected (the runs matched the document's text): filled instead
+        m_runsValid = false;
+        m_text = QString(); // syncDocument() fills
+        return false;
+    }
+    m_runs = std::move(runs.runs);
+    m_runStarts = std::move(runs.starts);
+    ++m_editsInPlace;
+    return true;
+}
+
 const QTextDocument& DocumentLabel::document(int width) const
 {
     if (m_text != text() || m_font != font() || m_alignment != alignment()) {
-        emptyAtWidth(width); // the text then lays out once, at this width
-        syncDocument();
+        if (!editInPlace(width)) {
+            emptyAtWidth(width); // the text then lays out once, at this width
+            syncDocument();
+        }
         noteLayout();
     } else if (!layoutHoldsAt(width)) {
         setDocumentWidth(width);

@@ -13,6 +13,7 @@
 #include <QFrame>
 #include <QLabel>
 #include <QString>
+#include <QStringList>
 #include <QTextDocument>
 #include <QTextFormat>
 
@@ -81,6 +82,12 @@ public:
     bool keepsShapedGlyphs() const;
     /** How many new texts setTextRepaintingChanges() repainted in part (the whole label not asked for): for tests. */
     int partialRepaints() const { return m_partialRepaints; }
+    /** How many times this label's document was filled with a whole text (QTextDocument::setHtml() or setPlainText():
+     *  for rich text an HTML parse) since the label was made; a new text edited into the document in place
+     *  (textEditsInPlace()) is not counted. For tests (issue 16, nineteenth stop in docs/performance.md). */
+    int documentFills() const { return m_documentFills; }
+    /** How many new texts were edited into this label's document in place, without a parse (see editInPlace()). */
+    int textEditsInPlace() const { return m_editsInPlace; }
 
 protected:
     bool event(QEvent* event) override;
@@ -102,6 +109,17 @@ private:
      *  unless it is at that width with the current font and alignment applied (syncDocument() then
      *  replaces the text in one layout pass without emptying it first). */
     void emptyAtWidth(int width) const;
+    /**
+     * Puts text() into m_document laid out @p width px wide by editing the text that differs from m_text in place,
+     * without a parse (issue 16, nineteenth stop in docs/performance.md): when the document holds m_text as filled,
+     * font and alignment are unchanged, and both texts split (TextRuns) into runs of characters between the same
+     * markup, each run's changed characters are replaced in the run's character format. At the document's width only
+     * the blocks edited are laid out again (once); at another width the whole text is laid out once there, as after
+     * a fill. Returns false, changing nothing, when the texts do not qualify.
+     */
+    bool editInPlace(int width) const;
+    /** Notes what m_document holds after a fill of m_text: its runs, when the document's text is theirs. */
+    void noteRuns() const;
     /** Sets m_unwrapped (and m_unwrappedWidthPx) from m_document's current layout. */
     void noteLayout() const;
     /** True when m_document's current layout is the one it would have at @p width (px). */
@@ -145,6 +163,16 @@ private:
     mutable bool m_unwrapped = false; ///< m_document's current layout wraps no line of m_text
     mutable qreal m_unwrappedWidthPx = 0; ///< the widest line when m_unwrapped (QTextDocument::idealWidth())
     int m_layoutPasses = 0; ///< see documentLayoutPasses()
+    mutable int m_documentFills = 0; ///< see documentFills()
+    mutable int m_editsInPlace = 0; ///< see textEditsInPlace()
+    // m_text split into runs when m_document holds it, filled or edited, and its text is the runs' (editInPlace()):
+    // the markup between the runs (a marker character where each run goes), the runs as the document holds
+    // them, and where each starts in the document. m_runsValid false: the document cannot be edited in place.
+    mutable bool m_runsValid = false;
+    mutable bool m_runsRich = false;
+    mutable QString m_runsMarkup;
+    mutable QStringList m_runs;
+    mutable std::vector<int> m_runStarts;
     mutable int m_partialRepaints = 0; ///< see partialRepaints()
     mutable bool m_repaintPending = false; ///< a new text's repaint waits for its layout (setTextRepaintingChanges())
     mutable std::vector<PaintedLine> m_shownBefore; ///< the lines shown when the pending text was set
