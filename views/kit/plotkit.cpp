@@ -82,7 +82,8 @@ bool fitTickCounts(QCustomPlot* plot)
         const QList<QCPAxis*> axes = rect->axes();
         for (QCPAxis* axis : axes) {
             const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
-            if (!ticker || !axis->visible() || !axis->tickLabels())
+            // (A text ticker puts its ticks where its owner says, whatever the count: the KV bar's axes.)
+            if (!ticker || !axis->visible() || !axis->tickLabels() || ticker.dynamicCast<QCPAxisTickerText>())
                 continue;
             const double lengthPx = axis->orientation() == Qt::Vertical ? rect->height() : rect->width();
             if (!(lengthPx > 0))
