@@ -303,8 +303,10 @@ void KvSharePlot::refresh(const model::Scenario& scenario, const model::Evaluati
     // The legend names the parts and the axis ends on a round number that stays put while the
     // total moves within ~20 %: the tick labels change only when it moves.
     // The figures themselves are in the title and the numbers panel.
+    // With scenarios pinned it reaches the largest pinned bar too (m_barTotalGb; 0 without one), set once here rather
+    // than set to the live total and widened again by keepBaselineInView() on every step.
     const double total = weightsGb + kvGb;
-    const double axisMax = niceCeiling(total);
+    const double axisMax = niceCeiling(std::max(total, m_barTotalGb));
     if (m_bytesAxis->range().upper != axisMax || m_bytesAxis->range().lower != 0.0)
         setBytesAxisRange(m_bytesAxis, axisMax);
     m_barPlot->replot(QCustomPlot::rpQueuedReplot);
