@@ -280,7 +280,10 @@ void TestExtremeUi::spinBoxesAtBothEnds()
                                              QStringLiteral(": ") + setLine(document)));
         ++tried;
     };
-    // One at a time from the default scenario, then all at their minimum, then all at their maximum.
+    // One at a time from the default scenario, then all at their minimum, then all at their maximum. The collapsed
+    // architecture and MoE fields too (built when first opened: issue 16, twentieth stop).
+    controls->ensureArchitectureFields();
+    controls->ensureMoeFields();
     const QList<QSpinBox*> spins = controls->findChildren<QSpinBox*>();
     const QList<QDoubleSpinBox*> doubleSpins = controls->findChildren<QDoubleSpinBox*>();
     for (QSpinBox* spin : spins) {

@@ -131,6 +131,10 @@ void TestPresentation::everyControlHasAnAccessibleName()
     MainWindow window(model::defaultScenario());
     window.show();
     QTRY_VERIFY(window.isStartUpFinished()); // the names are given after the first paint (issue 16, eleventh stop)
+    // The collapsed architecture and MoE fields, built after start-up when first opened, are named when built.
+    window.controlsPanel()->architectureToggle()->click();
+    window.controlsPanel()->moeToggle()->click();
+    QVERIFY(window.findChild<QWidget*>(QStringLiteral("expertsSpinBox")));
     QStringList unnamed;
     for (QWidget* widget : views::unnamedFocusableWidgets(&window))
         unnamed << QStringLiteral("%1 (%2 in %3 %4)")

@@ -36,6 +36,7 @@
 #include "app/export.h"
 #include "app/exportdialog.h"
 #include "app/mainwindow.h"
+#include "views/controls/controlspanel.h"
 #include "app/scenariofiles.h"
 #include "model/cost/costmodel.h"
 #include "model/cost/presets.h"
@@ -181,6 +182,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.controlsPanel()->ensureArchitectureFields(); // collapsed: built when first opened (issue 16, twentieth stop)
         auto* box = window.findChild<QAbstractSpinBox*>(spin);
         QVERIFY(box);
         const std::string before = model::getKey(window.document()->scenario(), key.toStdString());

@@ -30,12 +30,14 @@
 #include "model/cost/scenariokeys.h"
 #include "document/format.h"
 #include "document/presetmatch.h"
+#include "views/kit/accessibility.h"
 #include "views/kit/card.h"
 #include "views/kit/glossary.h"
 #include "views/kit/onelinelabel.h"
 #include "views/kit/palette.h"
 #include "views/kit/plainlabel.h"
 #include "views/kit/plotpanel.h"
+#include "views/kit/theme.h"
 #include "document/scenariodocument.h"
 #include "document/usercatalogue.h"
 #include "views/kit/valueslider.h"
@@ -53,6 +55,43 @@ void addPlainRow(QFormLayout* form, const QString& labelText, QWidget* field)
     label->setBuddy(field);
     form->addRow(label, field);
 }
+
+/** A widget built after start-up as it would have been built at start, in the system's theme, then taken into the theme
+ *  shown (presentation mode) as Presentation took the others: fonts scaled, colours. finish() before the widget joins
+ *  its parent (inside a scaled parent its fonts would be scaled twice). As WhatIfTabs builds a tab on first show. */
+class ThemedBuild {
+public:
+    ThemedBuild()
+        : m_shown(currentTheme())
+        , m_base(Theme::system())
+        , m_themed(m_shown.kind != m_base.kind || m_shown.fontScale != m_base.fontScale)
+    {
+        if (m_themed)
+            setCurrentTheme(m_base);
+    }
+    ThemedBuild(const ThemedBuild&) = delete;
+    ThemedBuild& operator=(const ThemedBuild&) = delete;
+    ~ThemedBuild()
+    {
+        if (m_themed && !m_finished)
+            setCurrentTheme(m_shown);
+    }
+    /** Takes @p root (built since the constructor, no parent yet) into the theme shown, which is then current again. */
+    void finish(QWidget* root) const
+    {
+        m_finished = true;
+        if (!m_themed)
+            return;
+        scaleFonts(root, m_shown.fontScale / m_base.fontScale);
+        applyTheme(root, m_shown);
+    }
+
+private:
+    Theme m_shown;
+    Theme m_base;
+    bool m_themed;
+    mutable bool m_finished = false;
+};
 
 constexpr double kBillion = 1e9;
 constexpr double kTera = 1e12;
@@ -499,7 +538,24 @@ QWidget* ControlsPanel::buildArchitectureGroup()
     m_architectureToggle->setToolTip(tr("Show or hide the architecture fields. N stays as set when you edit them;\n"
                                         "they change the KV cache and the attention terms."));
     outer->addWidget(m_architectureToggle);
+    // The fields are built when first opened (ensureArchitectureFields()): collapsed, they are no part of the first
+    // frame (issue 16, twentieth stop in docs/performance.md).
+    connect(m_architectureToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_architectureToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        if (open)
+            ensureArchitectureFields();
+        if (m_architecture)
+            m_architecture->setVisible(open);
+    });
+    return container;
+}
 
+void ControlsPanel::ensureArchitectureFields()
+{
+    if (m_architecture)
+        return;
+    const size_t firstBinding = m_bindings.size();
+    const ThemedBuild themed;
     m_architecture = new QGroupBox;
     m_architecture->setObjectName(QStringLiteral("architectureGroup"));
     auto* form = new QFormLayout(m_architecture);
@@ -519,12 +575,9 @@ QWidget* ControlsPanel::buildArchitectureGroup()
     addPlainRow(form, tr("Head dim h"), m_headDim);
     addPlainRow(form, tr("d_attn = H\u00b7h"), m_attentionWidth);
     m_architecture->setVisible(false);
-    outer->addWidget(m_architecture);
+    themed.finish(m_architecture);
+    qobject_cast<QBoxLayout*>(m_architectureToggle->parentWidget()->layout())->addWidget(m_architecture);
 
-    connect(m_architectureToggle, &QToolButton::toggled, this, [this](bool open) {
-        m_architectureToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
-        m_architecture->setVisible(open);
-    });
     auto pinningHeadDim = [this](QSpinBox* spin, const char* key) {
         bind({.control = spin,
               .key = key,
@@ -545,7 +598,7 @@ QWidget* ControlsPanel::buildArchitectureGroup()
           .key = "model.head_dim",
           .mark = KeyBinding::Mark::ModelName,
           .read = [](const model::Scenario& s) { return double(s.model.headDimOrDefault()); }});
-    return container;
+    fieldsBuilt(m_architecture, firstBinding);
 }
 
 QWidget* ControlsPanel::buildMoeGroup()
@@ -567,6 +620,23 @@ QWidget* ControlsPanel::buildMoeGroup()
                                "0 in a field switches that feature off."));
     outer->addWidget(m_moeToggle);
 
+    // The fields are built when first opened (ensureMoeFields()), as the architecture's.
+    connect(m_moeToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_moeToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        if (open)
+            ensureMoeFields();
+        if (m_moe)
+            m_moe->setVisible(open);
+    });
+    return container;
+}
+
+void ControlsPanel::ensureMoeFields()
+{
+    if (m_moe)
+        return;
+    const size_t firstBinding = m_bindings.size();
+    const ThemedBuild themed;
     m_moe = new QGroupBox;
     m_moe->setObjectName(QStringLiteral("moeGroup"));
     auto* form = new QFormLayout(m_moe);
@@ -619,12 +689,9 @@ QWidget* ControlsPanel::buildMoeGroup()
     addPlainRow(form, tr("Window"), m_slidingWindow);
     addPlainRow(form, tr("Sliding layers"), m_slidingLayers);
     m_moe->setVisible(false);
-    outer->addWidget(m_moe);
+    themed.finish(m_moe);
+    qobject_cast<QBoxLayout*>(m_moeToggle->parentWidget()->layout())->addWidget(m_moe);
 
-    connect(m_moeToggle, &QToolButton::toggled, this, [this](bool open) {
-        m_moeToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
-        m_moe->setVisible(open);
-    });
     // The MoE rule (model::setMoeExperts) keeps the shared parameters: N and N_active follow E, k and the expert size.
     const std::vector<std::string> moeKeys = {"model.params", "model.active_params", "model.experts", "model.experts_per_token",
                                               "model.expert_params"};
@@ -654,7 +721,7 @@ QWidget* ControlsPanel::buildMoeGroup()
     bind({.control = m_ropeHeadDim, .key = "model.rope_head_dim", .mark = KeyBinding::Mark::ModelName});
     bind({.control = m_slidingWindow, .key = "model.sliding_window", .mark = KeyBinding::Mark::ModelName});
     bind({.control = m_slidingLayers, .key = "model.sliding_layers", .mark = KeyBinding::Mark::ModelName});
-    return container;
+    fieldsBuilt(m_moe, firstBinding);
 }
 
 QWidget* ControlsPanel::buildWorkloadGroup()
@@ -941,6 +1008,47 @@ void ControlsPanel::applySloText()
     m_document->edit([values](model::Scenario& s) { s.workload.itlSloMs = values; });
 }
 
+void ControlsPanel::syncCollapsedFields(const model::Scenario& s)
+{
+    if (m_architecture)
+        m_attentionWidth->setText(format::integer(s.model.attentionWidth()));
+    if (m_moe) {
+        m_expertsPerToken->setEnabled(s.model.experts > 0);
+        m_expertParams->setEnabled(s.model.experts > 0);
+        m_activeParams->setText(s.model.isMoe() ? tr("%1 of %2 params")
+                                                      .arg(format::billionParams(s.model.activeParamsOrTotal()),
+                                                           format::billionParams(s.model.params))
+                                                : tr("%1 params (dense)").arg(format::billionParams(s.model.params)));
+        m_ropeHeadDim->setEnabled(s.model.kvLoraRank > 0);
+        m_slidingLayers->setEnabled(s.model.slidingWindow > 0);
+    }
+}
+
+void ControlsPanel::fieldsBuilt(QWidget* group, size_t firstBinding)
+{
+    // Drawn from the scenario at once, as syncFromScenario() draws the rest, and named for screen readers as the window
+    // names every control after its first paint (names already set are kept).
+    const model::Scenario& s = m_document->scenario();
+    for (size_t i = firstBinding; i < m_bindings.size(); ++i)
+        readKey(m_bindings[i], s);
+    syncCollapsedFields(s);
+    fillAccessibleNames(group);
+}
+
+const std::vector<KeyBinding>& ControlsPanel::keyBindings() const
+{
+    auto* self = const_cast<ControlsPanel*>(this); // logically const: the collapsed fields' controls, as if built at start
+    self->ensureArchitectureFields();
+    self->ensureMoeFields();
+    return m_bindings;
+}
+
+QSpinBox* ControlsPanel::headsSpinBox() const
+{
+    const_cast<ControlsPanel*>(this)->ensureArchitectureFields();
+    return m_heads;
+}
+
 void ControlsPanel::bind(KeyBinding binding)
 {
     Q_ASSERT(binding.keyOf || keyInfo(binding.key));
@@ -1114,16 +1222,7 @@ void ControlsPanel::syncFromScenario()
     setIndexQuietly(m_kvDtype, m_kvDtype->findData(int(s.model.kvDtype)));
     setIndexQuietly(m_attention, m_attention->findData(int(s.model.attention)));
 
-    m_attentionWidth->setText(format::integer(s.model.attentionWidth()));
-
-    m_expertsPerToken->setEnabled(s.model.experts > 0);
-    m_expertParams->setEnabled(s.model.experts > 0);
-    m_activeParams->setText(s.model.isMoe() ? tr("%1 of %2 params")
-                                                  .arg(format::billionParams(s.model.activeParamsOrTotal()),
-                                                       format::billionParams(s.model.params))
-                                            : tr("%1 params (dense)").arg(format::billionParams(s.model.params)));
-    m_ropeHeadDim->setEnabled(s.model.kvLoraRank > 0);
-    m_slidingLayers->setEnabled(s.model.slidingWindow > 0);
+    syncCollapsedFields(s);
 
     setIndexQuietly(m_hardwarePreset, hardwareMatch >= 0 ? hardwareMatch : m_hardwarePreset->count() - 1);
 

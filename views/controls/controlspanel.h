@@ -98,13 +98,25 @@ public:
     QComboBox* hardwarePresetCombo() const { return m_hardwarePreset; }
     /** "Measured..." efficiency presets (model::efficiencyPresets()); activating one sets every efficiency in one edit. */
     QComboBox* efficiencyPresetCombo() const { return m_efficiencyPreset; }
-    QSpinBox* headsSpinBox() const { return m_heads; }
+    /** The query-heads spin box of the architecture fields (built if not yet: ensureArchitectureFields()). */
+    QSpinBox* headsSpinBox() const;
     QToolButton* architectureToggle() const { return m_architectureToggle; }
     QToolButton* moeToggle() const { return m_moeToggle; }
     /** "matmuls in fp8: 1,978.9 TFLOP/s", or the bf16 fallback; from the last evaluation. */
     QLabel* computeDtypeLabel() const { return m_computeDtype; }
-    /** Every slider and spin box with the scenario key it is bound to (see KeyBinding), in layout order. */
-    const std::vector<KeyBinding>& keyBindings() const { return m_bindings; }
+    /** Every slider and spin box with the scenario key it is bound to (see KeyBinding): in layout order, the collapsed
+     *  architecture and MoE fields' last (in the order first opened). Builds those fields if not yet built. */
+    const std::vector<KeyBinding>& keyBindings() const;
+
+    /**
+     * The architecture fields (architectureGroup: L, d, H, h, d_attn) and the MoE / MLA / sliding-window fields
+     * (moeGroup) are built, bound and drawn from the scenario when their toggle first opens them, or when asked for
+     * here (keyBindings(), headsSpinBox()); until then the panel holds their toggles alone. Collapsed they are no part
+     * of the first frame: 12 spin boxes and 11 labels (issue 16, twentieth stop in docs/performance.md). Built once;
+     * nothing happens on later calls.
+     */
+    void ensureArchitectureFields();
+    void ensureMoeFields();
 
     /**
      * Lists @p catalogue's devices and models in the preset combos after the built-in ones, marked
@@ -134,6 +146,10 @@ private:
     void bind(KeyBinding binding);
     /** The generic binding: writes @p shown (the control's value) to the scenario as @p binding says. */
     void writeKey(const KeyBinding& binding, double shown);
+    /** The collapsed fields' texts and enabled states that no binding reads, from @p s (those built). */
+    void syncCollapsedFields(const model::Scenario& s);
+    /** @p group just built: its bindings from firstBinding on drawn from the scenario, its controls named. */
+    void fieldsBuilt(QWidget* group, size_t firstBinding);
     /** Shows @p scenario's value of @p binding's key in its control, signals blocked. */
     static void readKey(const KeyBinding& binding, const model::Scenario& scenario);
     /** Shows @p m's shape under the model-size slider or, when @p wantedKvHeads > 0 (the H_kv the family rule could not
