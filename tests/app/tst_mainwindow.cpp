@@ -35,6 +35,7 @@
 #include "model/analysis/operatingeconomics.h"
 #include "model/cost/costmodel.h"
 #include "model/cost/efficiencypresets.h"
+#include "model/cost/family.h"
 #include "model/cost/scenario.h"
 #include "views/controls/controlspanel.h"
 #include "views/floors/decodeplot.h"
@@ -116,6 +117,7 @@ private slots:
     void floorPlotsSkipStepsThatLeaveTheirInputs();
     void whatIfPlotsSkipStepsThatLeaveTheirInputs();
     void hiddenTabsAreBuiltOnFirstShow();
+    void collapsedFieldsAreBuiltOnFirstOpen();
     void firstFrameHasNoStyleSheet();
     void rowNamesMeasuredOnceAsQLabel();
     void everyTabLooksAsUnderThePaneStyleSheet_data();
@@ -1054,6 +1056,127 @@ void TestMainWindow::accessibleNamesFollowTheFirstPaint()
     QTRY_VERIFY(window.isStartUpFinished());
     QVERIFY(first && !first->accessibleName().isEmpty());
     QVERIFY(ridgeline::views::unnamedFocusableWidgets(&window).isEmpty());
+}
+
+void TestMainWindow::collapsedFieldsAreBuiltOnFirstOpen()
+{
+    // Issue 16, twentieth stop (h16ad): the controls' collapsed architecture and MoE / MLA / sliding-window fields are no
+    // part of the first frame; only their toggles are built at start-up. Opened, each group is built, shows the
+    // document's current scenario (changed after start-up here), follows it, edits it, and its controls are named.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    const QStringList collapsed = {QStringLiteral("architectureGroup"), QStringLiteral("layersSpinBox"),
+                                   QStringLiteral("hiddenSpinBox"), QStringLiteral("headsSpinBox"),
+                                   QStringLiteral("headDimSpinBox"), QStringLiteral("attentionWidthLabel"),
+                                   QStringLiteral("moeGroup"), QStringLiteral("expertsSpinBox"),
+                                   QStringLiteral("expertsPerTokenSpinBox"), QStringLiteral("expertParamsSpinBox"),
+                                   QStringLiteral("activeParamsLabel"), QStringLiteral("kvLoraRankSpinBox"),
+                                   QStringLiteral("ropeHeadDimSpinBox"), QStringLiteral("slidingWindowSpinBox"),
+                                   QStringLiteral("slidingLayersSpinBox")};
+    QStringList built;
+    for (const QString& name : collapsed)
+        if (window.findChild<QWidget*>(name))
+            built << name;
+    QVERIFY2(built.isEmpty(), qPrintable(QStringLiteral("built at start-up: ") + built.join(QStringLiteral(", "))));
+    ridgeline::views::ControlsPanel* controls = window.controlsPanel();
+    QVERIFY(controls->architectureToggle()->isVisible());
+    QVERIFY(controls->moeToggle()->isVisible());
+
+    // A scenario unlike the one at start-up: another shape, MoE, MLA and a sliding window.
+    ScenarioDocument* document = window.document();
+    document->edit([](model::Scenario& s) {
+        s.model.layers = 48;
+        s.model.hidden = 6144;
+        s.model.heads = 48;
+        s.model.headDim = 128;
+        s.model.kvHeads = 8;
+        model::setMoeExperts(s.model, 16, 2, 1.5e9);
+        s.model.kvLoraRank = 512;
+        s.model.ropeHeadDim = 64;
+        s.model.slidingWindow = 4096;
+        s.model.slidingLayers = 24;
+    });
+    document->evaluateNow();
+    QVERIFY2(document->errorText().isEmpty(), qPrintable(document->errorText()));
+    const model::Scenario& s = document->scenario();
+
+    controls->architectureToggle()->click();
+    auto* group = window.findChild<QWidget*>(QStringLiteral("architectureGroup"));
+    QVERIFY(group);
+    QVERIFY(group->isVisible());
+    auto spin = [&](const char* name) { return window.findChild<QSpinBox*>(QLatin1String(name)); };
+    QVERIFY(spin("layersSpinBox") && spin("hiddenSpinBox") && spin("headsSpinBox") && spin("headDimSpinBox"));
+    QCOMPARE(spin("layersSpinBox")->value(), 48);
+    QCOMPARE(spin("hiddenSpinBox")->value(), 6144);
+    QCOMPARE(spin("headsSpinBox")->value(), 48);
+    QCOMPARE(spin("headDimSpinBox")->value(), 128);
+    QCOMPARE(controls->headsSpinBox(), spin("headsSpinBox"));
+    QCOMPARE(window.findChild<QLabel*>(QStringLiteral("attentionWidthLabel"))->text(), format::integer(s.model.attentionWidth()));
+    QVERIFY(!spin("layersSpinBox")->accessibleName().isEmpty());
+    QVERIFY(ridgeline::views::unnamedFocusableWidgets(group).isEmpty());
+
+    controls->moeToggle()->click();
+    auto* moe = window.findChild<QWidget*>(QStringLiteral("moeGroup"));
+    QVERIFY(moe);
+    QVERIFY(moe->isVisible());
+    QCOMPARE(spin("expertsSpinBox")->value(), 16);
+    QCOMPARE(spin("expertsPerTokenSpinBox")->value(), 2);
+    QVERIFY(spin("expertsPerTokenSpinBox")->isEnabled());
+    QCOMPARE(window.findChild<QDoubleSpinBox*>(QStringLiteral("expertParamsSpinBox"))->value(), 1.5);
+    QCOMPARE(spin("kvLoraRankSpinBox")->value(), 512);
+    QVERIFY(spin("ropeHeadDimSpinBox")->isEnabled());
+    QCOMPARE(spin("ropeHeadDimSpinBox")->value(), 64);
+    QCOMPARE(spin("slidingWindowSpinBox")->value(), 4096);
+    QCOMPARE(spin("slidingLayersSpinBox")->value(), 24);
+    QVERIFY(window.findChild<QLabel*>(QStringLiteral("activeParamsLabel"))->text().contains(format::billionParams(s.model.params)));
+    QVERIFY(ridgeline::views::unnamedFocusableWidgets(moe).isEmpty());
+
+    // Closed and opened again: the same widgets (built once); they follow the document and edit it.
+    controls->moeToggle()->click();
+    QVERIFY(!moe->isVisible());
+    controls->moeToggle()->click();
+    QCOMPARE(window.findChild<QWidget*>(QStringLiteral("moeGroup")), moe);
+    QCOMPARE(window.findChildren<QSpinBox*>(QStringLiteral("expertsSpinBox")).size(), 1);
+    document->edit([](model::Scenario& sc) { sc.model.layers = 40; });
+    QCOMPARE(spin("layersSpinBox")->value(), 40);
+    spin("slidingWindowSpinBox")->setValue(8192);
+    QCOMPARE(document->scenario().model.slidingWindow, 8192);
+
+    // First opened in presentation mode, the fields look as fields built before presentation mode was entered: the
+    // projector theme's fonts and colours, each scaled once.
+    MainWindow early(model::defaultScenario());
+    early.resize(1600, 1000);
+    QVERIFY(early.controlsPanel()->keyBindings().size() >= 25); // every control built, the collapsed ones too
+    early.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&early));
+    early.presentation()->setActive(true);
+    early.controlsPanel()->architectureToggle()->click();
+    early.controlsPanel()->moeToggle()->click();
+    MainWindow late(model::defaultScenario());
+    late.resize(1600, 1000);
+    late.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&late));
+    late.presentation()->setActive(true);
+    late.controlsPanel()->architectureToggle()->click();
+    late.controlsPanel()->moeToggle()->click();
+    QCoreApplication::processEvents();
+    for (const char* name : {"architectureGroup", "moeGroup"}) {
+        QWidget* a = early.findChild<QWidget*>(QLatin1String(name));
+        QWidget* b = late.findChild<QWidget*>(QLatin1String(name));
+        QVERIFY(a && b);
+        QCOMPARE(b->size(), a->size());
+        for (QWidget* widget : b->findChildren<QWidget*>()) {
+            QWidget* twin = widget->objectName().isEmpty() ? nullptr : a->findChild<QWidget*>(widget->objectName());
+            if (twin)
+                QCOMPARE(widget->font().pointSizeF(), twin->font().pointSizeF());
+        }
+        QVERIFY2(b->grab().toImage() == a->grab().toImage(), name);
+    }
+    late.presentation()->setActive(false);
+    early.presentation()->setActive(false);
 }
 
 void TestMainWindow::hiddenTabsAreBuiltOnFirstShow()

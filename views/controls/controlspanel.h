@@ -112,7 +112,7 @@ public:
      * The architecture fields (architectureGroup: L, d, H, h, d_attn) and the MoE / MLA / sliding-window fields
      * (moeGroup) are built, bound and drawn from the scenario when their toggle first opens them, or when asked for
      * here (keyBindings(), headsSpinBox()); until then the panel holds their toggles alone. Collapsed they are no part
-     * of the first frame: 12 spin boxes and 11 labels (issue 16, twentieth stop in docs/performance.md). Built once;
+     * of the first frame: 11 spin boxes and 15 labels (issue 16, twentieth stop in docs/performance.md). Built once;
      * nothing happens on later calls.
      */
     void ensureArchitectureFields();
