@@ -184,6 +184,12 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     tabsScroll->setObjectName(QStringLiteral("centralScroll"));
     tabsScroll->setWidget(m_whatIfs);
     tabsScroll->setWidgetResizable(true);
+    // QScrollArea asks a widget without a layout for its height for width only when its size policy says it has one:
+    // the floors' wrapped titles then count, and a short window scrolls rather than squeezing the plots
+    // (WhatIfTabs::heightForWidth(); issue 16, twentieth stop).
+    QSizePolicy tabsPolicy = m_whatIfs->sizePolicy();
+    tabsPolicy.setHeightForWidth(true);
+    m_whatIfs->setSizePolicy(tabsPolicy);
     tabsScroll->setFrameShape(QFrame::NoFrame);
     tabsScroll->setPalette(centralPalette);
     tabsScroll->viewport()->setAutoFillBackground(false);

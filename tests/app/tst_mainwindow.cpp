@@ -16,6 +16,8 @@
 #include <QLabel>
 #include <QPaintEvent>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QPointer>
 #include <QScreen>
@@ -1353,6 +1355,9 @@ void TestMainWindow::everyTabLooksAsUnderThePaneStyleSheet()
         // Presentation mode entered for each round of grabs, after the style sheet is set, as it is entered after start-up.
         const bool presentation = look == QLatin1String("presentation");
         ridgeline::views::WhatIfTabs* tabs = window.whatIfTabs();
+        auto* centralScroll = window.findChild<QScrollArea*>(QStringLiteral("centralScroll"));
+        QVERIFY(centralScroll);
+        bool floorsScrolled = false; // in any round of grabs
         const auto grabTabs = [&] {
             if (presentation)
                 window.presentation()->setActive(true);
@@ -1363,6 +1368,8 @@ void TestMainWindow::everyTabLooksAsUnderThePaneStyleSheet()
                 QTest::qWait(50); // what a tab shown starts (the plan's search, a relayout) done
                 window.flushForScreenshot();
                 grabs.append(window.grab().toImage());
+                if (tab == ridgeline::views::WhatIfTabs::FloorsTab)
+                    floorsScrolled = floorsScrolled || centralScroll->verticalScrollBar()->maximum() > 0;
             }
             tabs->setCurrentIndex(0);
             if (presentation)
@@ -1371,6 +1378,7 @@ void TestMainWindow::everyTabLooksAsUnderThePaneStyleSheet()
         };
         grabTabs(); // every tab built and shown once: what a first show leaves to do is done
         const QList<QImage> shown = grabTabs();
+
         const QString dir = qEnvironmentVariable("RIDGELINE_TAB_GRABS");
         for (int tab = 0; !dir.isEmpty() && tab < shown.size(); ++tab)
             shown[tab].save(QStringLiteral("%1/%2-%3x%4-tab%5.png").arg(dir, look).arg(size.width()).arg(size.height()).arg(tab));
@@ -1387,6 +1395,13 @@ void TestMainWindow::everyTabLooksAsUnderThePaneStyleSheet()
             // inputs, outside any style sheet of their own, are Fusion's 23 px high (as the controls' are), not the
             // style-sheet style's 22 px, and what is below them moves down 1 px (docs/performance.md, seventeenth stop).
             if (tab == ridgeline::views::WhatIfTabs::WorkloadTab || tab == ridgeline::views::WhatIfTabs::PlanTab)
+                continue;
+            // Where the floors scroll (shorter than their minimum: 900 x 600), the view is exactly their minimum high and
+            // QGridLayout splits it between the two rows by the cards' size hints, which QCustomPlot takes from each
+            // legend's last layout; the restyle lays the legends out again at other sizes, so the split may move by a
+            // few pixels. What the floors must keep there is checked by tst_windowtrust::floorsScrollRatherThanSqueezeThePlots
+            // (issue 16, twentieth stop).
+            if (tab == ridgeline::views::WhatIfTabs::FloorsTab && floorsScrolled)
                 continue;
             const QImage& a = shown[tab];
             const QImage b = styled[tab].convertToFormat(a.format());

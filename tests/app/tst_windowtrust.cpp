@@ -411,6 +411,42 @@ private slots:
         QVERIFY(window.controlsDock()->width() < 1024 / 2);
     }
 
+    /**
+     * Issue 16, twentieth stop: in a window too short for the floors, the tab scrolls down instead of squeezing the
+     * plots under their wrapped titles. At 900 x 600 the titles wrap to six or eight lines; every floor plot keeps at
+     * least its minimum height and every title its whole text, and the view scrolls vertically. Where everything fits
+     * (1600 x 1000) the tab fills the view and does not scroll.
+     */
+    void floorsScrollRatherThanSqueezeThePlots()
+    {
+        MainWindow window(scenarioFile(QStringLiteral("llama-3.1-8b-h100.json")));
+        auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("centralScroll"));
+        QVERIFY(scroll);
+        window.resize(900, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY(window.isStartUpFinished());
+        window.flushForScreenshot();
+        QCOMPARE(window.size(), QSize(900, 600));
+        QVERIFY2(scroll->verticalScrollBar()->maximum() > 0, "the floors do not scroll vertically at 900 x 600");
+        for (views::PlotPanel* panel : window.plotPanels()) {
+            QCustomPlot* plot = panel->plot();
+            QVERIFY2(plot->height() >= plot->minimumHeight(),
+                     qPrintable(QStringLiteral("%1: %2 px high, minimum %3").arg(panel->objectName())
+                                    .arg(plot->height()).arg(plot->minimumHeight())));
+            // The title above it has the height its text needs at its width.
+            auto* title = panel->findChild<QLabel*>(panel->objectName().chopped(5) + QStringLiteral("Title"));
+            QVERIFY2(title, qPrintable(panel->objectName()));
+            QVERIFY2(title->height() >= title->heightForWidth(title->width()),
+                     qPrintable(QStringLiteral("%1: %2 px high, needs %3").arg(title->objectName())
+                                    .arg(title->height()).arg(title->heightForWidth(title->width()))));
+        }
+        window.resize(1600, 1000);
+        window.flushForScreenshot();
+        QTRY_COMPARE(scroll->verticalScrollBar()->maximum(), 0);
+        QCOMPARE(window.whatIfTabs()->height(), scroll->viewport()->height());
+    }
+
     /** TTFT, TPOT, ITL, E2E and goodput are defined in Help > Glossary and on the controls. */
     void glossaryDefinesTheTerms()
     {

@@ -355,6 +355,48 @@ void WhatIfTabs::resizeEvent(QResizeEvent* event)
     stack->setGeometry(style()->subElementRect(QStyle::SE_TabWidgetTabContents, &option, this));
 }
 
+int WhatIfTabs::heightForWidth(int /*width*/) const
+{
+    QWidget* page = currentIndex() == FloorsTab ? currentWidget() : nullptr;
+    auto* grid = page ? qobject_cast<QGridLayout*>(page->layout()) : nullptr;
+    if (!grid || page->height() <= 0 || !isVisible())
+        return -1;
+    // The grid's rows at their items' minimum heights for the widths the items have: QGridLayout's own heights for
+    // width take each card's preferred height (its plot's size hint) as the row's minimum.
+    QList<int> rowHeights(grid->rowCount(), 0);
+    for (int i = 0; i < grid->count(); ++i) {
+        QLayoutItem* item = grid->itemAt(i);
+        int row = 0, column = 0, rowSpan = 1, columnSpan = 1;
+        grid->getItemPosition(i, &row, &column, &rowSpan, &columnSpan);
+        if (!item || item->isEmpty() || rowSpan != 1)
+            continue;
+        const int itemWidth = item->geometry().width();
+        QWidget* widget = item->widget();
+        int minimum = item->minimumSize().height();
+        if (widget && widget->layout() && widget->layout()->hasHeightForWidth())
+            minimum = widget->layout()->totalMinimumHeightForWidth(itemWidth);
+        else if (item->hasHeightForWidth())
+            minimum = std::max(minimum, item->heightForWidth(itemWidth));
+        rowHeights[row] = std::max(rowHeights[row], minimum);
+    }
+    int rows = 0;
+    int needed = 0;
+    for (int h : rowHeights)
+        if (h > 0) {
+            needed += h;
+            ++rows;
+        }
+    const QMargins margins = grid->contentsMargins();
+    needed += margins.top() + margins.bottom() + std::max(0, rows - 1) * std::max(0, grid->verticalSpacing());
+    // Plus what the tab widget puts above and around its pages (the tab bar): from the style, not from the page's
+    // geometry, which lags behind while the scroll area resizes these tabs (asking again from inside that resize, a
+    // height that moved with it never settled).
+    QStyleOptionTabWidgetFrame option;
+    initStyleOption(&option);
+    const int contentsHeight = style()->subElementRect(QStyle::SE_TabWidgetTabContents, &option, this).height();
+    return needed + std::max(0, height() - contentsHeight);
+}
+
 void WhatIfTabs::sizeByCurrentPage()
 {
     // QStackedLayout's minimum and preferred sizes are the largest of every page's, unless a page's policy is Ignored

@@ -83,6 +83,18 @@ public:
      */
     void keepTabBarInView(QScrollArea* scroll);
 
+    /**
+     * The height (px) the tabs need at their current width, for the scroll area they sit in (keepTabBarInView()):
+     * with the Floors tab current, the tab bar plus the floors' grid at its cards' MINIMUM heights for their current
+     * widths (each card's wrapped title at its width over its plot's minimum height); -1 (no height for width: the
+     * scroll area uses the minimum size, as before) for the other tabs or before the first layout. @p width is not
+     * used: the scroll area asks at the viewport's width, the cards have the widths the last layout gave them, and a
+     * new width lays them out and asks again (issue 16, twentieth stop: at 900 x 600 the titles, wrapped to six or
+     * eight lines, squeezed the plots to about 40 px instead of the tab scrolling). QTabWidget's own answer counts
+     * each card's preferred height, which would scroll at 1,280 x 720 where everything fits.
+     */
+    int heightForWidth(int width) const override;
+
 public slots:
     /** Redraws the visible what-if tab from the document's evaluated pair; marks the others stale. */
     void refresh();
