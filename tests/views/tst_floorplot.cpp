@@ -46,7 +46,6 @@
 #include "views/kit/card.h"
 #include "views/kit/palette.h"
 #include "views/kit/boundtext.h"
-#include "views/kit/curvecut.h"
 #include "views/kit/curvelayer.h"
 #include "views/kit/explainpanel.h"
 #include "views/kit/gridlayer.h"
@@ -161,8 +160,6 @@ private slots:
     void shortAxesKeepTickLabelsApart();
     void axisLinesFromAStripImage();
     void kvShareCurveFromAPictureOnContextSteps();
-    void curvesCutToTheirAxisRect();
-    void floorPlotsTheSameWithCurvesCut();
 };
 
 void TestFloorPlot::listHasTheFiveInWindowOrder()
@@ -1984,122 +1981,4 @@ void TestFloorPlot::kvShareCurveFromAPictureOnContextSteps()
     }
     QCOMPARE(cache->renders(), renders + 3);
     QCOMPARE(cache->inPlaceDraws(), inPlace + 2);
-}
-
-void TestFloorPlot::curvesCutToTheirAxisRect()
-{
-    // Issue 16, twentieth stop: a curve is stroked without its parts beyond its pen's reach outside the axis rect (pen
-    // width x (miter limit + 1) + 2 px), the same pixels as the whole curve stroked. Four pens (solid, dashed, dash-dot,
-    // dotted: a dashed pattern must continue where the cut left it) over curves that leave the value range at the top
-    // and the bottom and come back, on log axes, through value ranges that cut them more and less.
-    views::CurveLayerCache::setImageUsed(true);
-    auto draw = [](bool cut, const QCPRange& values) {
-        views::plotkit::setCurvesCut(cut);
-        QCustomPlot plot;
-        plot.resize(420, 320);
-        views::plotkit::setupPlot(&plot);
-        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
-        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), true);
-        plot.xAxis->setRange(1, 4096);
-        plot.yAxis->setRange(values);
-        const std::array<std::pair<double, Qt::PenStyle>, 4> pens{
-            {{2.4, Qt::SolidLine}, {1.6, Qt::DashLine}, {1.6, Qt::DashDotLine}, {2.0, Qt::DotLine}}};
-        const int n = 241;
-        Eigen::ArrayXd keys = Eigen::ArrayXd::LinSpaced(n, 0.0, std::log10(4096.0));
-        keys = Eigen::pow(10.0, keys);
-        for (int c = 0; c < 4; ++c) {
-            QCPGraph* graph = views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis,
-                                                       views::plotkit::pen(QColor(40 * c, 90, 200 - 40 * c),
-                                                                           pens[size_t(c)].first, pens[size_t(c)].second),
-                                                       QString());
-            Eigen::ArrayXd values(n);
-            for (int i = 0; i < n; ++i) {
-                const double u = std::log10(keys[i]) / std::log10(4096.0); // 0 .. 1
-                // A bow that leaves the top and comes back, a slope from far below, a sine across both edges.
-                const double decades = c == 0 ? 4.0 * u * (1.0 - u) * 6.0 - 1.0
-                    : c == 1                  ? -4.0 + 7.0 * u
-                    : c == 2                  ? 2.0 + 3.5 * std::sin(9.0 * u)
-                                              : 5.0 - 8.0 * u * u;
-                values[i] = std::pow(10.0, decades);
-            }
-            views::plotkit::assignCurve(graph, keys, values);
-        }
-        views::plotkit::resetCurveStrokeStats();
-        plot.replot();
-        return std::make_pair(plot.grab().toImage(), views::plotkit::curveStrokeStats());
-    };
-    for (const QCPRange& values : {QCPRange(0.1, 1e4), QCPRange(1, 100), QCPRange(0.01, 1e6), QCPRange(3, 7)}) {
-        const auto [whole, wholeStats] = draw(false, values);
-        const auto [cut, cutStats] = draw(true, values);
-        const QString range = QStringLiteral("%1 to %2").arg(values.lower).arg(values.upper);
-        QVERIFY2(!whole.isNull() && whole == cut, qPrintable(range));
-        QCOMPARE(cutStats.strokes, 4LL);
-        QVERIFY2(cutStats.cut >= 3, qPrintable(range)); // every curve but, in the widest range, the sine leaves it
-        QVERIFY2(wholeStats.farthestOutsidePx > 50, qPrintable(range));
-        // The reach of the widest pen: 2.4 px x (miter limit 2 + 1) + 2 px.
-        QVERIFY2(cutStats.farthestOutsidePx <= 2.4 * 3 + 2 + 1e-9,
-                 qPrintable(QStringLiteral("%1: %2 px").arg(range).arg(cutStats.farthestOutsidePx)));
-    }
-    views::plotkit::setCurvesCut(true);
-}
-
-void TestFloorPlot::floorPlotsTheSameWithCurvesCut()
-{
-    // The five floor plots through model-size, batch, context, bandwidth and prompt steps at 1,600 x 1,000: every grab
-    // of every plot with the curves cut equals, bit for bit, the same window's with every curve stroked whole (images
-    // of the curves included: each window is built and driven with the cut on or off throughout), and no vertex
-    // stroked lies beyond the widest pen's reach outside its axis rect.
-    auto drive = [](bool cut, views::plotkit::CurveStrokeStats& stats) {
-        views::plotkit::setCurvesCut(cut);
-        QList<QImage> grabs;
-        MainWindow window(model::defaultScenario());
-        window.resize(1600, 1000);
-        window.show();
-        if (!QTest::qWaitForWindowExposed(&window))
-            return grabs;
-        views::ScenarioDocument* document = window.document();
-        auto grabAll = [&] {
-            document->evaluateNow();
-            QCoreApplication::processEvents();
-            QCoreApplication::processEvents();
-            for (views::FloorPlot* plot : window.floorPlots())
-                grabs << plot->plot()->grab().toImage();
-        };
-        views::plotkit::resetCurveStrokeStats();
-        grabAll();
-        for (double params : {1e9, 3e9, 30e9, 120e9, 400e9, 8e9}) {
-            document->edit([&](model::Scenario& s) { s.model.params = params; });
-            grabAll();
-        }
-        for (int batch : {1, 7, 64, 900}) {
-            document->edit([&](model::Scenario& s) { s.workload.batch = batch; });
-            grabAll();
-        }
-        for (int context : {300, 9000, 120000}) {
-            document->edit([&](model::Scenario& s) { s.workload.contextTokens = context; });
-            grabAll();
-        }
-        for (double scale : {0.2, 5.0}) {
-            document->edit([&](model::Scenario& s) { s.hardware.bandwidthBytesPerSecond *= scale; });
-            grabAll();
-        }
-        for (int prompt : {40, 200000}) {
-            document->edit([&](model::Scenario& s) { s.workload.promptTokens = prompt; });
-            grabAll();
-        }
-        stats = views::plotkit::curveStrokeStats();
-        return grabs;
-    };
-    views::plotkit::CurveStrokeStats wholeStats, cutStats;
-    const QList<QImage> whole = drive(false, wholeStats);
-    const QList<QImage> cut = drive(true, cutStats);
-    QCOMPARE(cut.size(), whole.size());
-    QCOMPARE(cut.size(), 5 * 18);
-    for (int i = 0; i < cut.size(); ++i)
-        QVERIFY2(cut[i] == whole[i], qPrintable(QStringLiteral("grab %1 (step %2, plot %3)").arg(i).arg(i / 5).arg(i % 5)));
-    QVERIFY(cutStats.strokes > 50);
-    QCOMPARE(cutStats.strokes, wholeStats.strokes);
-    QVERIFY2(cutStats.cut > 5, qPrintable(QString::number(cutStats.cut)));
-    QVERIFY2(wholeStats.farthestOutsidePx > 50, qPrintable(QString::number(wholeStats.farthestOutsidePx)));
-    QVERIFY2(cutStats.farthestOutsidePx <= 2.4 * 3 + 2 + 1e-9, qPrintable(QString::number(cutStats.farthestOutsidePx)));
 }

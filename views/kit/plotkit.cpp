@@ -15,7 +15,6 @@
 #include <QtMath>
 
 #include "views/kit/axistitle.h"
-#include "views/kit/curvecut.h"
 #include "views/kit/gridlayer.h"
 #include "views/kit/laidouttext.h"
 #include "views/kit/legendlayer.h"
@@ -353,94 +352,7 @@ void cacheLegendItems(QCPLegend* legend)
     }
 }
 
-bool g_curvesCut = true;
-CurveStrokeStats g_strokeStats;
-
-/** The part [t0, t1] of the segment from @p a to @p b that lies in @p r (Liang-Barsky); false when none does. A point
- *  of the segment inside @p r leaves t0 = 0 (or t1 = 1) exactly, so kept vertices are never recomputed. */
-bool clipSegment(QPointF a, QPointF b, const QRectF& r, double& t0, double& t1)
-{
-    const double dx = b.x() - a.x(), dy = b.y() - a.y();
-    t0 = 0;
-    t1 = 1;
-    auto edge = [&](double p, double q) {
-        if (p == 0)
-            return q >= 0;
-        const double t = q / p;
-        if (p < 0) {
-            if (t > t1)
-                return false;
-            t0 = std::max(t0, t);
-        } else {
-            if (t < t0)
-                return false;
-            t1 = std::min(t1, t);
-        }
-        return true;
-    };
-    return edge(-dx, a.x() - r.left()) && edge(dx, r.right() - a.x()) && edge(-dy, a.y() - r.top())
-        && edge(dy, r.bottom() - a.y());
-}
-
-/**
- * The polyline @p points (pixels; non-finite points are gaps) cut to @p keep: the parts of it inside @p keep, as runs
- * separated by a NaN point in @p out, and in @p startLengths the length of the original polyline (from its run's
- * start: each gap restarts a pen's dash pattern) where each run of @p out starts. A vertex inside @p keep is kept as
- * it is; a segment that leaves @p keep ends at its crossing of the border, one that comes back starts at its crossing.
- * Returns false (and leaves @p out and @p startLengths empty) when every finite point lies inside @p keep.
- */
-bool cutToRect(const QVector<QPointF>& points, const QRectF& keep, QVector<QPointF>& out, QVector<double>& startLengths)
-{
-    auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
-    bool inside = true;
-    for (const QPointF& p : points)
-        if (finite(p) && !keep.contains(p)) {
-            inside = false;
-            break;
-        }
-    if (inside)
-        return false;
-    const QPointF gap(qQNaN(), qQNaN());
-    const int n = int(points.size());
-    out.reserve(n + 8);
-    int i = 0;
-    while (i < n) {
-        if (!finite(points[i])) {
-            ++i;
-            continue;
-        }
-        int end = i;
-        while (end < n && finite(points[end]))
-            ++end;
-        double walked = 0; // the run's length up to points[k]
-        bool open = false;
-        for (int k = i; k + 1 < end; ++k) {
-            const QPointF a = points[k], b = points[k + 1];
-            const double length = std::hypot(b.x() - a.x(), b.y() - a.y());
-            double t0 = 0, t1 = 1;
-            if (clipSegment(a, b, keep, t0, t1) && t0 <= t1) {
-                if (!open) {
-                    if (!out.isEmpty())
-                        out.append(gap);
-                    out.append(t0 == 0 ? a : a + (b - a) * t0);
-                    startLengths.append(walked + t0 * length);
-                    open = true;
-                }
-                out.append(t1 == 1 ? b : a + (b - a) * t1);
-                if (t1 < 1)
-                    open = false;
-            } else {
-                open = false;
-            }
-            walked += length;
-        }
-        i = end;
-    }
-    return true;
-}
-
-/** A line graph that strokes its polyline simplified (see simplified()) and cut to its axis rect (curvecut.h); exact
- *  in vector exports. */
+/** A line graph that strokes its polyline simplified (see simplified()); exact in vector exports. */
 class CurveGraph final : public QCPGraph {
 public:
     using QCPGraph::QCPGraph;
@@ -451,65 +363,7 @@ protected:
         if (painter->modes().testFlag(QCPPainter::pmVectorized) || lineStyle() != lsLine)
             QCPGraph::drawLinePlot(painter, lines);
         else
-            strokeCut(painter, simplified(lines));
-    }
-
-private:
-    /** Strokes @p kept cut to the axis rect grown by the reach of the pen's joins and antialiasing (cutToRect()). A
-     *  dashed pen's pattern continues where it was (each run's dash offset is the length cut before it). */
-    void strokeCut(QCPPainter* painter, const QVector<QPointF>& kept) const
-    {
-        const QPen pen = painter->pen();
-        const QRectF clip = clipRect();
-        ++g_strokeStats.strokes;
-        if (!g_curvesCut || pen.isCosmetic() || pen.style() == Qt::NoPen || pen.style() == Qt::CustomDashLine
-            || painter->transform().type() > QTransform::TxScale) {
-            noteStroked(kept, clip);
-            QCPGraph::drawLinePlot(painter, kept);
-            return;
-        }
-        const double width = pen.widthF();
-        const double margin = width * (std::max(pen.miterLimit(), 1.0) + 1.0) + 2.0;
-        QVector<QPointF> cut;
-        QVector<double> startLengths;
-        if (!cutToRect(kept, clip.adjusted(-margin, -margin, margin, margin), cut, startLengths)) {
-            noteStroked(kept, clip);
-            QCPGraph::drawLinePlot(painter, kept);
-            return;
-        }
-        ++g_strokeStats.cut;
-        noteStroked(cut, clip);
-        if (pen.style() == Qt::SolidLine || cut.isEmpty()) {
-            QCPGraph::drawLinePlot(painter, cut);
-            return;
-        }
-        int run = 0;
-        int begin = 0;
-        const int n = int(cut.size());
-        while (begin < n) {
-            int end = begin;
-            while (end < n && std::isfinite(cut[end].x()))
-                ++end;
-            QPen shifted = pen;
-            shifted.setDashOffset(pen.dashOffset() + startLengths[run] / width);
-            painter->setPen(shifted);
-            QCPGraph::drawLinePlot(painter, cut.mid(begin, end - begin));
-            ++run;
-            begin = end + 1;
-        }
-        painter->setPen(pen);
-    }
-
-    /** Adds @p stroked (pixels) to the stroke statistics: how far outside @p clip its farthest vertex lies. */
-    static void noteStroked(const QVector<QPointF>& stroked, const QRectF& clip)
-    {
-        for (const QPointF& p : stroked) {
-            if (!std::isfinite(p.x()) || !std::isfinite(p.y()))
-                continue;
-            const double dx = std::max({clip.left() - p.x(), p.x() - clip.right(), 0.0});
-            const double dy = std::max({clip.top() - p.y(), p.y() - clip.bottom(), 0.0});
-            g_strokeStats.farthestOutsidePx = std::max(g_strokeStats.farthestOutsidePx, std::max(dx, dy));
-        }
+            QCPGraph::drawLinePlot(painter, simplified(lines));
     }
 };
 
@@ -1198,21 +1052,6 @@ void fitLegend(QCustomPlot* plot)
 bool inRange(const QCPAxis* axis, double x)
 {
     return std::isfinite(x) && x >= axis->range().lower && x <= axis->range().upper;
-}
-
-void setCurvesCut(bool on)
-{
-    g_curvesCut = on;
-}
-
-CurveStrokeStats curveStrokeStats()
-{
-    return g_strokeStats;
-}
-
-void resetCurveStrokeStats()
-{
-    g_strokeStats = CurveStrokeStats();
 }
 
 } // namespace ridgeline::views::plotkit
