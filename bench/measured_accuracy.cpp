@@ -23,7 +23,9 @@
 // (BenchmarkFitOptions::fitFrontendOnBursts); --fit-max-seqs the engine's cap on running sequences (max_num_seqs,
 // BenchmarkFitOptions::fitMaxSequences, h13an) where a fit's points hold more requests than the cap at two or more loads, the
 // fitted cap used for that fit's predictions. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
-// ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it). --random-client-starts starts each steady-state closed loop's
+// ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it), and under each fit the
+// set's lone-request TTFT line (ISL <= 2,000: intercept + slope, measured -> predicted) and each loaded closed-loop point's wait
+// for its first token in lone prefills ("prefill wait", measured -> predicted; loadedPrefillWait(), h13ao). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --ttft-single-only prices the prefill on single requests' TTFT alone in every fit whose points hold them at two or more
 // prompt lengths, leaving the in-flight TTFT under load out of its residuals (BenchmarkFitOptions::fitTtftSingleRequestsOnly;
@@ -67,6 +69,10 @@ namespace {
 bool g_ttftSingleOnly = false; // --ttft-single-only: BenchmarkFitOptions::fitTtftSingleRequestsOnly in every fit
 bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
 std::string g_only;        // --only in-sample|concurrency|prompt: that column alone (floor and planning always), the others "-"
+// With --residuals, the set being scored: its lone requests' TTFT line and their TTFT per (ISL, OSL), so that each loaded
+// point's line says how many lone prefills its clients wait, measured -> predicted (loadedPrefillWait(), h13ao).
+std::optional<TtftLine> g_loneLine;
+std::map<std::pair<double, double>, double> g_loneTtftMs;
 
 /** The measured set NAME in DIR: its points and its scenario at the floor (efficiencies cleared). "" or why not. */
 std::string loadSet(const QDir& dir, const QString& name, BenchmarkFile& file, Scenario& floor)
@@ -218,17 +224,51 @@ std::string budgetText(const BenchmarkFitResult& fit)
 std::string residualLine(const BenchmarkPoint& p, const BenchmarkPrediction& prediction)
 {
     const std::optional<ComparedLatency> itl = compareItl(p, prediction), ttft = compareTtft(p, prediction);
-    char b[320];
+    char b[400];
     int n = std::snprintf(b, sizeof b, "        ISL %6.0f OSL %5.0f N %4.0f  ITL %7.2f -> %7.2f (%+6.1f %%)  TTFT %9.1f -> %9.1f (%+6.1f %%)",
                           p.inputTokens, p.outputTokens, p.concurrency, itl ? itl->measuredMs : NAN, itl ? itl->predictedMs : NAN,
                           itl ? 100 * itl->residual : NAN, ttft ? ttft->measuredMs : NAN, ttft ? ttft->predictedMs : NAN,
                           ttft ? 100 * ttft->residual : NAN);
     if (const std::optional<ClosedLoopOccupancy> m = measuredClosedLoop(p); m && n > 0 && size_t(n) < sizeof b) {
         const ClosedLoopOccupancy q = predictedOccupancy(prediction);
-        std::snprintf(b + n, sizeof b - size_t(n), "  out tok/s %7.0f -> %7.0f  before 1st token %6.1f -> %6.1f", m->outputTokensPerSecond,
-                      q.outputTokensPerSecond, m->beforeFirstToken, q.beforeFirstToken);
+        n += std::snprintf(b + n, sizeof b - size_t(n), "  out tok/s %7.0f -> %7.0f  before 1st token %6.1f -> %6.1f", m->outputTokensPerSecond,
+                           q.outputTokensPerSecond, m->beforeFirstToken, q.beforeFirstToken);
+    }
+    const auto lone = g_loneTtftMs.find({p.inputTokens, p.outputTokens});
+    if (ttft && g_loneLine && lone != g_loneTtftMs.end() && p.load == BenchmarkLoad::Concurrency && n > 0 && size_t(n) < sizeof b) {
+        const std::optional<double> m = loadedPrefillWait(ttft->measuredMs, p.concurrency, lone->second, g_loneLine->interceptMs);
+        const std::optional<double> q = loadedPrefillWait(ttft->predictedMs, p.concurrency, lone->second, g_loneLine->interceptMs);
+        if (m && q)
+            std::snprintf(b + n, sizeof b - size_t(n), "  prefill wait %5.2f -> %5.2f", *m, *q);
     }
     return std::string(b) + "\n";
+}
+
+/**
+ * With --residuals: the lone requests' TTFT line of the set (ISL <= 2,000), measured and as @p s predicts the same
+ * points (loneRequestTtftLine(), h13ao), one line; "" without two lone prompt lengths.
+ */
+std::string loneLineText(const Scenario& s, const std::vector<BenchmarkPoint>& points, const BenchmarkOptions& o)
+{
+    std::vector<BenchmarkPoint> lone;
+    for (const BenchmarkPoint& p : points)
+        if (p.load == BenchmarkLoad::Concurrency && p.concurrency == 1 && p.inputTokens <= 2000)
+            lone.push_back(p);
+    const std::optional<TtftLine> measured = loneRequestTtftLine(lone);
+    if (!measured)
+        return "";
+    std::vector<std::pair<double, double>> xy;
+    const std::vector<PointPrediction> r = predictBenchmarks(s, lone, o);
+    for (size_t i = 0; i < lone.size(); ++i)
+        if (r[i].error.empty())
+            if (const std::optional<ComparedLatency> t = compareTtft(lone[i], r[i].prediction))
+                xy.emplace_back(lone[i].inputTokens, t->predictedMs);
+    const std::optional<TtftLine> predicted = fitTtftLine(xy);
+    char b[240];
+    std::snprintf(b, sizeof b, "        lone-request TTFT line (ISL <= 2,000, %d points): %.2f ms + %.2f us/token -> %.2f ms + %.2f us/token\n",
+                  measured->points, measured->interceptMs, 1e3 * measured->slopeMsPerToken, predicted ? predicted->interceptMs : NAN,
+                  predicted ? 1e3 * predicted->slopeMsPerToken : NAN);
+    return b;
 }
 
 /** residualLine() for every point of @p points predicted with @p s. */
@@ -267,6 +307,8 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
                 + budgetText(fit) + priorText(fit) + "\n";
         BenchmarkOptions fitted = fo.engine; // with the fitted sequence cap (--fit-max-seqs)
         fitted.maxSequences = fit.calibratedEngine.maxSequences;
+        if (g_residuals)
+            fits += loneLineText(fit.calibrated, points, fitted);
         const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fitted);
         for (size_t i = 0; i < test.size(); ++i)
             if (r[i].error.empty()) {
@@ -457,6 +499,12 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "%s: %s\n", qPrintable(name), e.c_str());
             return 1;
         }
+        g_loneLine = loneRequestTtftLine(file.points);
+        g_loneTtftMs.clear();
+        for (const BenchmarkPoint& p : file.points)
+            if (p.load == BenchmarkLoad::Concurrency && p.concurrency == 1)
+                if (const std::optional<double> t = p.latency(BenchmarkMetric::Ttft, BenchmarkStatistic::Mean))
+                    g_loneTtftMs[{p.inputTokens, p.outputTokens}] = *t;
         // The priors only for another set on the prior's device: never the prior's own points.
         BenchmarkFitOptions setFo = fo;
         if (!priors.empty() && floor.hardware.name == priorDevice && name.toStdString() != priorName)
@@ -481,7 +529,7 @@ int main(int argc, char** argv)
             fitted.maxSequences = fit.calibratedEngine.maxSequences;
             inSample = score(fit.calibrated, file.points, fitted);
             if (g_residuals) // the in-sample fit's residual per point, as the held-out columns list theirs
-                inSampleResiduals = residualLines(fit.calibrated, file.points, fitted);
+                inSampleResiduals = loneLineText(fit.calibrated, file.points, fitted) + residualLines(fit.calibrated, file.points, fitted);
         }
         std::string concFits, islFits;
         const Mape byConcurrency = !column("concurrency") ? Mape{}

@@ -171,6 +171,52 @@ std::optional<ClosedLoopOccupancy> measuredClosedLoop(const BenchmarkPoint& poin
     return o;
 }
 
+std::optional<TtftLine> fitTtftLine(const std::vector<std::pair<double, double>>& promptTokensAndTtftMs)
+{
+    const auto& xy = promptTokensAndTtftMs;
+    if (xy.size() < 2)
+        return std::nullopt;
+    double mx = 0, my = 0;
+    for (const auto& [x, y] : xy) {
+        if (!std::isfinite(x) || !std::isfinite(y))
+            return std::nullopt;
+        mx += x;
+        my += y;
+    }
+    mx /= double(xy.size());
+    my /= double(xy.size());
+    double sxx = 0, sxy = 0;
+    for (const auto& [x, y] : xy) {
+        sxx += (x - mx) * (x - mx);
+        sxy += (x - mx) * (y - my);
+    }
+    if (!(sxx > 0)) // one prompt length: no slope
+        return std::nullopt;
+    TtftLine line;
+    line.slopeMsPerToken = sxy / sxx;
+    line.interceptMs = my - line.slopeMsPerToken * mx;
+    line.points = int(xy.size());
+    return line;
+}
+
+std::optional<TtftLine> loneRequestTtftLine(const std::vector<BenchmarkPoint>& points, double maxPromptTokens)
+{
+    std::vector<std::pair<double, double>> xy;
+    for (const BenchmarkPoint& p : points)
+        if (p.load == BenchmarkLoad::Concurrency && p.concurrency == 1 && p.inputTokens <= maxPromptTokens)
+            if (const std::optional<double> t = p.latency(BenchmarkMetric::Ttft, BenchmarkStatistic::Mean))
+                xy.emplace_back(p.inputTokens, *t);
+    return fitTtftLine(xy);
+}
+
+std::optional<double> loadedPrefillWait(double ttftMs, double concurrency, double loneTtftMs, double interceptMs)
+{
+    const double prefillMs = loneTtftMs - interceptMs;
+    if (!(concurrency > 1) || !(prefillMs > 0) || !std::isfinite(ttftMs) || !std::isfinite(loneTtftMs) || !std::isfinite(concurrency))
+        return std::nullopt;
+    return (ttftMs - loneTtftMs) / ((concurrency - 1) / 2 * prefillMs);
+}
+
 ClosedLoopOccupancy predictedOccupancy(const BenchmarkPrediction& prediction)
 {
     ClosedLoopOccupancy o;

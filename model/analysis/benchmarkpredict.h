@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,44 @@ std::optional<ClosedLoopOccupancy> measuredClosedLoop(const BenchmarkPoint& poin
 /** The same figures from a prediction's own run: its request and token throughput, X x (mean E2E - mean TTFT) decoding,
  *  X x mean TTFT before the first token. */
 ClosedLoopOccupancy predictedOccupancy(const BenchmarkPrediction& prediction);
+
+/**
+ * TTFT of lone requests against the prompt as a straight line, TTFT = intercept + slope x ISL (docs/cost-model.md, "TTFT at
+ * low load, the lone requests' line and the loaded prefill queue (h13ao)"). Up to a few thousand prompt tokens the prefill's
+ * attention is a few per cent of its FLOP (Llama 3 8B at 2,000 tokens: 2 L P d_model causal against 2 N_active per token,
+ * about 3 %), so the line splits a lone request's TTFT into what every request pays once (intercept, ms: the client's
+ * HTTP round trip, tokenisation, the engine's scheduling and fixed step overhead, detokenising and streaming the first
+ * token) and the prefill's time per prompt token (slope, ms per token: the GEMMs' 2 N_active FLOP per token at their
+ * achieved rate).
+ */
+struct TtftLine {
+    double interceptMs = 0;
+    double slopeMsPerToken = 0;
+    int points = 0;            ///< (ISL, TTFT) pairs fitted
+};
+
+/**
+ * Least-squares TtftLine through (prompt tokens, TTFT ms) pairs; nullopt unless they hold two distinct prompt lengths
+ * and finite values.
+ */
+std::optional<TtftLine> fitTtftLine(const std::vector<std::pair<double, double>>& promptTokensAndTtftMs);
+
+/**
+ * fitTtftLine() over the lone requests of @p points: closed-loop points at concurrency 1 with a mean TTFT and at most
+ * @p maxPromptTokens prompt tokens (static batches of 1 are left out: their TTFT has no client front end).
+ */
+std::optional<TtftLine> loneRequestTtftLine(const std::vector<BenchmarkPoint>& points, double maxPromptTokens = 2000);
+
+/**
+ * How long a loaded closed-loop client waits for its first token, counted in lone prefills (docs/cost-model.md, h13ao):
+ * W = (TTFT(N) - TTFT(1)) / ((N - 1) / 2 x t_p), with t_p = TTFT(1) - @p interceptMs the prefill of one prompt of the same
+ * length alone (TTFT(1) the lone request of the same ISL / OSL, intercept from loneRequestTtftLine()). N prompts that
+ * arrive together and are prefilled one after another, each first token sent when its own prefill ends, wait (N - 1) / 2
+ * prefills on average: W = 1. All N in one context step, every first token at its end (N prefills' time where one request
+ * alone waits one): W = 2 at the lone prefill's speed. Clients apart, a new prompt finding no other: W near 0. nullopt when N <= 1, t_p <= 0
+ * or a value is not finite.
+ */
+std::optional<double> loadedPrefillWait(double ttftMs, double concurrency, double loneTtftMs, double interceptMs);
 
 /** One point's prediction, or the reason there is none. */
 struct PointPrediction {

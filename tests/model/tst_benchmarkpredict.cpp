@@ -1026,6 +1026,48 @@ private slots:
         QVERIFY(!measuredClosedLoop(ttftOnly).has_value());
     }
 
+    void loneRequestLineAndPrefillWaitOfTheNimSets()
+    {
+        // h13ao (docs/cost-model.md, "TTFT at low load, the lone requests' line and the loaded prefill queue"): the lone
+        // requests' TTFT up to 2,000 prompt tokens is a straight line within 0.2 ms (8B fp8) to 1.7 ms (70B): intercept
+        // (what every request pays once) and slope (the prefill per prompt token).
+        struct Expected {
+            const char* set;
+            double interceptMs, slopeUsPerToken;
+            int points;
+        };
+        for (const Expected& e : {Expected{"nim18-llama3.1-8b-h100-tp1-fp8", 8.20, 10.90, 3}, Expected{"nim18-llama3.3-70b-h100-tp2-fp8", 17.21, 64.59, 3},
+                                  Expected{"nim-llama3-8b-h100-tp1-fp16", 8.90, 21.93, 5}}) {
+            BenchmarkFile file;
+            Scenario s;
+            loadMeasuredSet(QString::fromLatin1(e.set), file, s);
+            const std::optional<TtftLine> line = loneRequestTtftLine(file.points);
+            QVERIFY2(line.has_value(), e.set);
+            QCOMPARE(line->points, e.points);
+            QVERIFY2(std::abs(line->interceptMs - e.interceptMs) < 0.01, qPrintable(QString::number(line->interceptMs)));
+            QVERIFY2(std::abs(1e3 * line->slopeMsPerToken - e.slopeUsPerToken) < 0.01, qPrintable(QString::number(1e3 * line->slopeMsPerToken)));
+            if (std::string(e.set) == "nim18-llama3.1-8b-h100-tp1-fp8") {
+                // ISL 200, N = 25: 36.34 ms against 10.26 alone, t_p = 2.06 ms: 26.1 ms is 1.06 x (N - 1) / 2 lone prefills, what
+                // prompts sent together and prefilled one after another wait; one context step of all 25 would be 2.
+                const std::optional<double> w = loadedPrefillWait(36.34, 25, 10.26, line->interceptMs);
+                QVERIFY(w.has_value());
+                QVERIFY2(std::abs(*w - 1.055) < 0.01, qPrintable(QString::number(*w)));
+            }
+        }
+        // Exact on a line; nothing from one prompt length, a lone point or no prefill.
+        const std::optional<TtftLine> exact = fitTtftLine({{100, 6}, {300, 10}, {700, 18}});
+        QVERIFY(exact.has_value());
+        QVERIFY(std::abs(exact->interceptMs - 4) < 1e-12 && std::abs(exact->slopeMsPerToken - 0.02) < 1e-12);
+        QVERIFY(!fitTtftLine({{200, 10}, {200, 11}}).has_value());
+        QVERIFY(!fitTtftLine({{200, 10}}).has_value());
+        QVERIFY(!loadedPrefillWait(20, 1, 10, 8).has_value());
+        QVERIFY(!loadedPrefillWait(20, 5, 8, 8).has_value());
+        // All N in one context step at the lone prefill's speed: every first token after N prefills instead of 1, W = 2;
+        // one after another: the i-th after i, W = 1.
+        QVERIFY(std::abs(*loadedPrefillWait(10 + 8 * 2, 9, 10, 8) - 2) < 1e-12);
+        QVERIFY(std::abs(*loadedPrefillWait(10 + 4 * 2, 9, 10, 8) - 1) < 1e-12);
+    }
+
     void nimFp8SetsNeedNoAttentionFasterThanThePeak_data()
     {
         QTest::addColumn<QString>("set");
