@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--tie-max-seqs] [--stream-steps K]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -22,7 +22,12 @@
 // --fit-frontend-bursts counts bursts of different sizes as different loads for the serial front end's fit too
 // (BenchmarkFitOptions::fitFrontendOnBursts); --fit-max-seqs the engine's cap on running sequences (max_num_seqs,
 // BenchmarkFitOptions::fitMaxSequences, h13an) where a fit's points hold more requests than the cap at two or more loads, the
-// fitted cap used for that fit's predictions. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
+// fitted cap used for that fit's predictions; with --tie-max-seqs the two halves of a held-out split share one cap, the
+// engine's one configuration (the same server ran every point): the candidate whose two training-cost profiles sum lowest,
+// a half fitted elsewhere refitted there (h13ap). --stream-steps K streams every token after a request's first in rounds
+// of K engine steps (BenchmarkOptions::streamIntervalSteps; vLLM 0.5.4's OpenAI server, about 10, h13ap) in every
+// prediction and fit. The fits start from the set's scenario with its efficiency keys (measuredSetScenarios()), the
+// floor column from the floor. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it), and under each fit the
 // set's lone-request TTFT line (ISL <= 2,000: intercept + slope, measured -> predicted) and each loaded closed-loop point's wait
 // for its first token in lone prefills ("prefill wait", measured -> predicted; loadedPrefillWait(), h13ao). --random-client-starts starts each steady-state closed loop's
@@ -47,6 +52,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -68,14 +74,19 @@ namespace {
 
 bool g_ttftSingleOnly = false; // --ttft-single-only: BenchmarkFitOptions::fitTtftSingleRequestsOnly in every fit
 bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
+bool g_tieMaxSeqs = false; // --tie-max-seqs: with --fit-max-seqs, one sequence cap for both halves of a held-out split (h13ap)
 std::string g_only;        // --only in-sample|concurrency|prompt: that column alone (floor and planning always), the others "-"
 // With --residuals, the set being scored: its lone requests' TTFT line and their TTFT per (ISL, OSL), so that each loaded
 // point's line says how many lone prefills its clients wait, measured -> predicted (loadedPrefillWait(), h13ao).
 std::optional<TtftLine> g_loneLine;
 std::map<std::pair<double, double>, double> g_loneTtftMs;
 
-/** The measured set NAME in DIR: its points and its scenario at the floor (efficiencies cleared). "" or why not. */
-std::string loadSet(const QDir& dir, const QString& name, BenchmarkFile& file, Scenario& floor)
+/**
+ * The measured set NAME in DIR: its points, its scenario at the floor (efficiencies cleared) and the scenario the fits
+ * start from (the floor with the file's own efficiency keys: what a fit keeps for a parameter the points cannot identify;
+ * measuredSetScenarios(), h13ap). "" or why not.
+ */
+std::string loadSet(const QDir& dir, const QString& name, BenchmarkFile& file, Scenario& floor, Scenario& fitStart)
 {
     // NAME.csv, or else NAME.json: a benchmark tool's own output (vLLM `bench serve --save-result` results, one per line),
     // read by content like any file readBenchmarkFile() knows.
@@ -86,11 +97,7 @@ std::string loadSet(const QDir& dir, const QString& name, BenchmarkFile& file, S
         return "cannot open the CSV (or JSON) or the scenario";
     if (std::string e = readBenchmarkFile(csv.readAll(), points.toStdString(), file); !e.empty())
         return e;
-    floor = defaultScenario();
-    if (std::string e = applyJsonText(floor, sc.readAll()); !e.empty())
-        return e;
-    floor.efficiency = Efficiency{};
-    return {};
+    return measuredSetScenarios(sc.readAll(), floor, fitStart);
 }
 
 /** "; prior from SET: key mu +- sigma, ..." for the priors a fit used, or "". */
@@ -282,22 +289,81 @@ std::string residualLines(const Scenario& s, const std::vector<BenchmarkPoint>& 
     return t;
 }
 
-/** Fits on the points where @p inA is true and predicts the others, and the other way round; pooled MAPE. */
+/**
+ * With --tie-max-seqs and --fit-max-seqs: the sequence cap both halves' fits share, the engine's one configuration (the
+ * same server binary and flags ran every point): the candidate whose training costs, each half's after its own refit at
+ * that cap (BenchmarkFitResult::maxSequencesCosts), sum lowest (ties: the engine options' value, then the smaller cap);
+ * a half whose points did not search the cap adds nothing. 0 when no half searched it.
+ */
+int tiedCap(const BenchmarkFitResult (&fits)[2], const bool (&ok)[2], int engineCap)
+{
+    std::map<int, double> sum;
+    for (int k = 0; k < 2; ++k)
+        if (ok[k])
+            for (const auto& [cap, cost] : fits[k].maxSequencesCosts)
+                sum[cap] += cost;
+    int best = 0;
+    double bestCost = std::numeric_limits<double>::infinity();
+    for (const auto& [cap, cost] : sum)
+        if (cost < bestCost || (cost == bestCost && cap == engineCap)) {
+            best = cap;
+            bestCost = cost;
+        }
+    return best;
+}
+
+/**
+ * Fits on the points where @p inA is true and predicts the others, and the other way round; pooled MAPE. With
+ * --tie-max-seqs (and --fit-max-seqs) the two halves' fits share one sequence cap (tiedCap(); a half fitted at another
+ * cap is refitted at the shared one with the cap held), h13ap.
+ */
 Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const std::vector<bool>& inA, const BenchmarkFitOptions& fo,
              std::string& fits)
 {
     Mape m;
-    for (const bool side : {true, false}) {
-        std::vector<BenchmarkPoint> train, test;
+    std::vector<BenchmarkPoint> trains[2], tests[2];
+    BenchmarkFitResult results[2];
+    bool ok[2] = {false, false};
+    for (int k = 0; k < 2; ++k) {
+        const bool side = k == 0;
         for (size_t i = 0; i < points.size(); ++i)
-            (inA[i] == side ? train : test).push_back(points[i]);
-        if (train.empty() || test.empty())
+            (inA[i] == side ? trains[k] : tests[k]).push_back(points[i]);
+        if (trains[k].empty() || tests[k].empty())
             continue;
-        BenchmarkFitResult fit;
-        if (const std::string e = calibrateBenchmark(s, train, fo, fit); !e.empty()) {
+        if (const std::string e = calibrateBenchmark(s, trains[k], fo, results[k]); !e.empty()) {
             std::fprintf(stderr, "  fit failed: %s\n", e.c_str());
             continue;
         }
+        ok[k] = true;
+    }
+    if (g_tieMaxSeqs && fo.fitMaxSequences) {
+        if (const int cap = tiedCap(results, ok, fo.engine.maxSequences); cap > 0) {
+            char b[64];
+            std::snprintf(b, sizeof b, "      sequence cap tied across the halves: %d\n", cap);
+            fits += b;
+            for (int k = 0; k < 2; ++k) {
+                if (!ok[k] || results[k].calibratedEngine.maxSequences == cap)
+                    continue;
+                BenchmarkFitOptions held = fo; // this half refitted at the shared cap, the cap held
+                held.fitMaxSequences = false;
+                held.engine.maxSequences = cap;
+                BenchmarkFitResult refit;
+                if (const std::string e = calibrateBenchmark(s, trains[k], held, refit); !e.empty()) {
+                    std::fprintf(stderr, "  fit failed: %s\n", e.c_str());
+                    ok[k] = false;
+                    continue;
+                }
+                refit.maxSequencesCosts = results[k].maxSequencesCosts;
+                refit.maxSequences = cap;
+                results[k] = refit;
+            }
+        }
+    }
+    for (int k = 0; k < 2; ++k) {
+        if (!ok[k])
+            continue;
+        const std::vector<BenchmarkPoint>& test = tests[k];
+        const BenchmarkFitResult& fit = results[k];
         fits += "      " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
                 + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
                 + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
@@ -391,6 +457,10 @@ int main(int argc, char** argv)
             g_only = argv[++arg];
         else if (std::strcmp(argv[arg], "--residuals") == 0)
             g_residuals = true;
+        else if (std::strcmp(argv[arg], "--tie-max-seqs") == 0)
+            g_tieMaxSeqs = true;
+        else if (std::strcmp(argv[arg], "--stream-steps") == 0 && argc > arg + 1)
+            engine.streamIntervalSteps = std::atoi(argv[++arg]);
         else if (std::strcmp(argv[arg], "--random-client-starts") == 0)
             engine.randomClientStarts = true;
         else
@@ -406,7 +476,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }
@@ -448,14 +518,14 @@ int main(int argc, char** argv)
             if (name.endsWith(QLatin1String(suffix)))
                 name.chop(int(std::strlen(suffix)));
         BenchmarkFile file;
-        Scenario floor;
+        Scenario floor, fitStart;
         BenchmarkFitResult fit;
         std::vector<std::string> keys;
         for (const QString& k : QString::fromStdString(priorParams).split(QLatin1Char(','), Qt::SkipEmptyParts))
             keys.push_back(k.trimmed().toStdString());
-        std::string e = loadSet(at.dir(), name, file, floor);
+        std::string e = loadSet(at.dir(), name, file, floor, fitStart);
         if (e.empty())
-            e = calibrateBenchmark(floor, file.points, fo, fit);
+            e = calibrateBenchmark(fitStart, file.points, fo, fit);
         if (e.empty())
             e = priorsFromFit(fit, keys, name.toStdString(), priorSigmaScale, priors);
         if (!e.empty()) {
@@ -494,8 +564,8 @@ int main(int argc, char** argv)
     std::string details;
     for (const QString& name : names) {
         BenchmarkFile file;
-        Scenario floor;
-        if (const std::string e = loadSet(dir, name, file, floor); !e.empty()) {
+        Scenario floor, fitStart;
+        if (const std::string e = loadSet(dir, name, file, floor, fitStart); !e.empty()) {
             std::fprintf(stderr, "%s: %s\n", qPrintable(name), e.c_str());
             return 1;
         }
@@ -522,7 +592,7 @@ int main(int argc, char** argv)
         std::string inSampleResiduals;
         if (!column("in-sample"))
             ;
-        else if (const std::string e = calibrateBenchmark(floor, file.points, setFo, fit); !e.empty())
+        else if (const std::string e = calibrateBenchmark(fitStart, file.points, setFo, fit); !e.empty())
             std::fprintf(stderr, "%s: fit failed: %s\n", qPrintable(name), e.c_str());
         else {
             BenchmarkOptions fitted = engine; // with the fitted sequence cap (--fit-max-seqs)
@@ -533,10 +603,10 @@ int main(int argc, char** argv)
         }
         std::string concFits, islFits;
         const Mape byConcurrency = !column("concurrency") ? Mape{}
-                                   : heldOut(floor, file.points, alternate(file.points, loadLevel),
+                                   : heldOut(fitStart, file.points, alternate(file.points, loadLevel),
                                              setFo, concFits);
         const Mape byPrompt = !column("prompt") ? Mape{}
-                              : heldOut(floor, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.inputTokens; }),
+                              : heldOut(fitStart, file.points, alternate(file.points, [](const BenchmarkPoint& p) { return p.inputTokens; }),
                                         setFo, islFits);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         std::printf("%-34s %6zu  %-13s  %-13s  %-13s  %-13s  %-13s\n", qPrintable(name), file.points.size(), atFloor.text().c_str(),

@@ -355,7 +355,27 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         run.efficiency.tokenGateSeconds = 0;
         run.serving.apiOutputSeconds = 0;
     }
+    const int rounds = std::max(1, options.streamIntervalSteps);
+    if (rounds > 1)
+        config.recordTokenTimes = true; // the engine's steps are the distinct token times (every step here emits a token)
     const SimulationResult result = simulate(run, config, requests);
+    // Streaming in rounds (BenchmarkOptions::streamIntervalSteps): the end of every engine step that emitted a token, in
+    // order; a request's last token reaches its client at the end of the round holding its step (h13ap).
+    std::vector<double> stepEnds;
+    if (rounds > 1) {
+        for (const double t : result.tokenTimes)
+            if (std::isfinite(t))
+                stepEnds.push_back(t);
+        std::sort(stepEnds.begin(), stepEnds.end());
+        stepEnds.erase(std::unique(stepEnds.begin(), stepEnds.end()), stepEnds.end());
+    }
+    auto delivered = [&](double engineSeconds) {
+        if (stepEnds.empty())
+            return engineSeconds;
+        const size_t step = size_t(std::lower_bound(stepEnds.begin(), stepEnds.end(), engineSeconds) - stepEnds.begin());
+        const size_t roundEnd = (step / size_t(rounds) + 1) * size_t(rounds) - 1; // steps counted from 0: rounds end at K - 1, 2K - 1, ...
+        return stepEnds[std::min(roundEnd, stepEnds.size() - 1)];
+    };
     BenchmarkPrediction p;
     std::vector<double> ttft, tpot, e2e, perToken;
     double first = std::numeric_limits<double>::infinity(), last = -first, outTokens = 0, inTokens = 0;
@@ -368,12 +388,16 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         // `ttft = 0.0` until a chunk with text arrives; docs/cost-model.md, "Length distributions"). Counted the same.
         const bool emptyText = listed && i < size_t(n) && point.outputLengths[i % point.outputLengths.size()] == 0;
         ttft.push_back(emptyText ? 0.0 : r.ttftSeconds());
-        e2e.push_back(r.endToEndSeconds());
-        perToken.push_back(r.endToEndSeconds() / double(r.outputTokens));
+        // The last token as the client sees it: at its step, or at the end of its streaming round (only after the first).
+        const double finished = r.outputTokens >= 2 ? delivered(r.finishedSeconds) : r.finishedSeconds;
+        const double endToEnd = finished - r.arrivalSeconds;
+        e2e.push_back(endToEnd);
+        perToken.push_back(endToEnd / double(r.outputTokens));
         if (!std::isnan(r.tpotSeconds))
-            tpot.push_back(r.tpotSeconds);
+            tpot.push_back(finished == r.finishedSeconds ? r.tpotSeconds
+                                                         : (finished - r.firstTokenSeconds) / double(r.outputTokens - 1));
         first = std::min(first, r.arrivalSeconds);
-        last = std::max(last, r.finishedSeconds);
+        last = std::max(last, finished);
         outTokens += r.outputTokens;
         inTokens += r.promptTokens;
     }

@@ -39,6 +39,15 @@ struct BenchmarkOptions {
      *  real clients over a benchmark's warm-up and measurement windows, which the simulated equal requests lack
      *  (docs/cost-model.md, "How the clients start"). Off (default): the clients start together (or staggerClients). */
     bool randomClientStarts = false;
+    /** The server streams every token after a request's first to its client in rounds of this many engine steps: such a
+     *  token reaches the client at the end of the first step, counted from the run's first, whose number is a multiple of
+     *  this (the last step of the run at the latest), and the client's E2E and TPOT count from there; the first token
+     *  comes at its own step. Measured on vLLM 0.5.4's OpenAI server in the Lambda sets' per-request `itls` (each
+     *  streamed chunk about ten engine steps of tokens, every running request's chunk at the same instants; the first
+     *  token at its prompt step), docs/cost-model.md, "vLLM 0.5.4 streams in rounds" (h13ap). Only the per-request TTFT,
+     *  TPOT and E2E statistics of the prediction see it (the engine's steps, slots and ITL statistics are unchanged, and a
+     *  closed-loop client sends its next request when the engine finishes). 0 or 1 (default): every token at its step. */
+    int streamIntervalSteps = 0;
 };
 
 /**

@@ -1405,4 +1405,16 @@ std::string priorsFromFit(const BenchmarkFitResult& fit, const std::vector<std::
     return {};
 }
 
+std::string measuredSetScenarios(const QByteArray& scenarioJson, Scenario& floor, Scenario& fitStart)
+{
+    Scenario start = defaultScenario();
+    start.efficiency = Efficiency{}; // the floor's efficiencies, then the file's own efficiency keys over them
+    if (std::string e = applyJsonText(start, scenarioJson); !e.empty())
+        return e;
+    floor = start;
+    floor.efficiency = Efficiency{};
+    fitStart = start;
+    return {};
+}
+
 } // namespace ridgeline::model

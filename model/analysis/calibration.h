@@ -263,4 +263,16 @@ std::vector<int> prefillLimitCandidates(int maxLimit);
 std::string calibrateBenchmark(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const BenchmarkFitOptions& options,
                                BenchmarkFitResult& out);
 
+/**
+ * The two scenarios a measured set's scenario file @p scenarioJson (NAME.scenario.json, any key applyJsonText() knows)
+ * is scored with (bench/measured_accuracy.cpp): @p floor, defaultScenario() with the file applied and every efficiency
+ * cleared (Efficiency{}: eta = MFU = 1, no overheads; the floor column), and @p fitStart, defaultScenario() with its
+ * efficiencies cleared first and then the file applied, so that an efficiency key the file sets (e.g.
+ * efficiency.per_sequence_overhead_us) is the value calibrateBenchmark() keeps for a parameter the points cannot
+ * identify ("kept at the scenario's values"). Before h13ap the fits started from the floor, which dropped those keys
+ * (docs/cost-model.md, "vLLM 0.5.4 streams in rounds"). A file without efficiency keys gives fitStart = floor. Returns ""
+ * or the file's error.
+ */
+std::string measuredSetScenarios(const QByteArray& scenarioJson, Scenario& floor, Scenario& fitStart);
+
 } // namespace ridgeline::model

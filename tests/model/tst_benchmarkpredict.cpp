@@ -1805,6 +1805,90 @@ private slots:
         QCOMPARE(low.calibrated.efficiency.tokenGateSeconds, 0.0);
     }
 
+    void streamRoundsDelayTheLastTokenToTheRoundsEnd()
+    {
+        // vLLM 0.5.4's OpenAI server streams each request's tokens after the first in rounds of about ten engine steps
+        // (docs/cost-model.md, "vLLM 0.5.4 streams in rounds", h13ap). Two prompts sent at once, decoded together: 3 and 10
+        // output tokens. Every token at its step (default): the 3-token request's TPOT is its own two steps. In rounds of
+        // 10 steps: its last token (step 2, counted from 0) reaches the client with the 10-token request's last (step 9),
+        // so its E2E is that request's and its TPOT (T9 - T0) / 2 = 4.5 x the other's (T9 - T0) / 9, exactly; the first
+        // tokens and the 10-token request are as before.
+        const Scenario s = planning();
+        BenchmarkPoint p = burst(2, 100, 6.5);
+        p.inputLengths = {100, 100};
+        p.outputLengths = {3, 10};
+        BenchmarkOptions every, rounds;
+        rounds.streamIntervalSteps = 10;
+        const BenchmarkPrediction a = predict(s, p, every), b = predict(s, p, rounds);
+        BenchmarkOptions one;
+        one.streamIntervalSteps = 1;
+        QVERIFY(samePrediction(a, predict(s, p, one)));
+        QCOMPARE(b.tpot.count, 2LL);
+        QCOMPARE(b.ttft.mean, a.ttft.mean);
+        QCOMPARE(b.ttft.max, a.ttft.max);
+        QCOMPARE(b.steps, a.steps);
+        const double shorter = 2 * b.tpot.mean - b.tpot.max; // the 10-token request's TPOT, unchanged: one of the two before
+        const double aMin = 2 * a.tpot.mean - a.tpot.max;
+        QVERIFY(std::abs(shorter - aMin) < 1e-12 || std::abs(shorter - a.tpot.max) < 1e-12);
+        QVERIFY(std::abs(b.tpot.max / shorter - 4.5) < 1e-9);
+        QVERIFY(a.tpot.max / (2 * a.tpot.mean - a.tpot.max) < 1.2);
+        QCOMPARE(b.endToEnd.max, a.endToEnd.max);
+        QVERIFY(std::abs(b.endToEnd.mean - b.endToEnd.max) < 1e-12); // both requests' last tokens at step 9
+        qInfo("mean TPOT %.3f ms every step, %.3f ms in rounds of 10", a.tpot.mean * 1e3, b.tpot.mean * 1e3);
+        // A run that ends inside a round delivers at its last step: one request of 3 tokens is as before.
+        BenchmarkPoint alone = burst(1, 100, 3);
+        QVERIFY(samePrediction(predict(s, alone, every), predict(s, alone, rounds)));
+    }
+
+    void measuredSetFitsKeepTheScenariosEfficiencyKeys()
+    {
+        // measured_accuracy scores the floor column at Efficiency{} but starts its fits from the scenario file's own
+        // efficiency keys, so that a parameter the points cannot identify keeps the file's value (h13ap: the per-sequence
+        // cost set in a scenario copy was cleared with the floor's efficiencies before).
+        QFile sc(QStringLiteral(RIDGELINE_SOURCE_DIR "/tests/data/measured/vllm054-llama3-8b-h100-tp1-bf16.scenario.json"));
+        QVERIFY(sc.open(QIODevice::ReadOnly));
+        QByteArray json = sc.readAll();
+        const qsizetype end = json.lastIndexOf('}');
+        QVERIFY(end > 0);
+        json = json.left(end) + QByteArray(", \"efficiency\": {\"per_sequence_overhead_us\": 50}}");
+        Scenario floor, start;
+        QCOMPARE(measuredSetScenarios(json, floor, start), std::string());
+        QCOMPARE(floor.efficiency.perSequenceOverheadSeconds, 0.0);
+        QCOMPARE(floor.efficiency.bandwidth, 1.0);
+        QCOMPARE(start.efficiency.perSequenceOverheadSeconds, 50e-6);
+        QCOMPARE(start.efficiency.bandwidth, 1.0);
+        QCOMPARE(start.serving.maxNumTokens, 2048);
+        QCOMPARE(floor.serving.maxNumTokens, 2048);
+        // A fit whose ITL points hold one decode context cannot identify the per-sequence cost: it keeps the file's.
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 32;
+        fo.maxIterations = 3;
+        std::vector<BenchmarkPoint> points;
+        Scenario truth = start;
+        truth.efficiency.bandwidth = 0.7;
+        truth.efficiency.mfuPrefill = 0.4;
+        for (double c : {1.0, 8.0, 32.0}) {
+            BenchmarkPoint p = closedLoop(c, 1000, 64);
+            p.latencies.clear();
+            const BenchmarkPrediction r = predict(truth, p, fo.engine);
+            p.latencies.push_back({BenchmarkMetric::Tpot, BenchmarkStatistic::Mean, r.tpot.mean * 1e3});
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Median, r.ttft.p50 * 1e3});
+            points.push_back(p);
+        }
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
+        QCOMPARE(fit.perSequenceOverheadUs.value, 50.0);
+        QCOMPARE(fit.calibrated.efficiency.perSequenceOverheadSeconds, 50e-6);
+        // A file without efficiency keys starts its fits at the floor, as before.
+        QFile plain(sc.fileName());
+        QVERIFY(plain.open(QIODevice::ReadOnly));
+        Scenario floor2, start2;
+        QCOMPARE(measuredSetScenarios(plain.readAll(), floor2, start2), std::string());
+        QCOMPARE(start2.efficiency.perSequenceOverheadSeconds, 0.0);
+        QCOMPARE(start2.efficiency.bandwidth, 1.0);
+        QCOMPARE(start2.efficiency.mfuPrefill, 1.0);
+    }
+
     void calibrationKeepsPhysicalBounds()
     {
         // Measurements faster than the hardware allows (40 % of the floor's prediction): eta_bw stops at 1,
