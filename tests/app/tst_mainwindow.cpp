@@ -132,6 +132,7 @@ private slots:
     void numbersRewrapRepaintsNoRowAbove();
     void sliderStepsLayOutNothing();
     void sliderStepsParseNoText();
+    void sliderStepsShapeNoTitleHeading();
     void peakFlopsSweepLeavesTheControlsAsAFreshWindow();
     void tabBuiltInPresentationLooksAsOneBuiltBefore();
     void comparisonBuiltInPresentationLooksAsOneBuiltBefore();
@@ -859,6 +860,51 @@ void TestMainWindow::sliderStepsParseNoText()
         }
         QVERIFY2(edited >= 8, qPrintable(slider->objectName() + QStringLiteral(": %1 edits in place").arg(edited)));
     }
+}
+
+void TestMainWindow::sliderStepsShapeNoTitleHeading()
+{
+    // Issue 16, twentieth stop (h16ab): each plot title's heading is a block of its own, so a batch or context step edits
+    // (and QTextEngine lays out and shapes again) only the blocks after it; the heading's block is never edited.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::processEvents();
+    QList<ridgeline::views::DocumentLabel*> titles;
+    for (const char* name : {"decodeTitle", "prefillTitle", "rooflineTitle", "kvShareTitle", "sloTitle"}) {
+        auto* title = window.findChild<ridgeline::views::DocumentLabel*>(QLatin1String(name));
+        QVERIFY2(title, name);
+        titles.append(title);
+    }
+    ScenarioDocument* document = window.document();
+    ridgeline::views::ControlsPanel* controls = window.controlsPanel();
+    int edited = 0;
+    for (QSlider* slider : {controls->findChild<QSlider*>(QStringLiteral("batchSlider")),
+                            controls->findChild<QSlider*>(QStringLiteral("contextSlider"))}) {
+        QVERIFY(slider);
+        const int lo = slider->minimum(), hi = slider->maximum();
+        for (int step = 1; step <= 8; ++step) {
+            std::vector<int> edits;
+            for (ridgeline::views::DocumentLabel* title : titles)
+                edits.push_back(title->textEditsInPlace());
+            slider->setSliderPosition(lo + (hi - lo) * step / 8);
+            document->evaluateNow();
+            for (int pass = 0; pass < 3; ++pass)
+                QCoreApplication::processEvents();
+            for (int i = 0; i < titles.size(); ++i) {
+                if (titles[i]->textEditsInPlace() == edits[std::size_t(i)])
+                    continue;
+                ++edited;
+                const std::vector<int>& blocks = titles[i]->blocksEditedLast();
+                QVERIFY2(!blocks.empty() && std::find(blocks.begin(), blocks.end(), 0) == blocks.end(),
+                         qPrintable(slider->objectName() + QLatin1Char(' ') + titles[i]->objectName() + QLatin1Char(' ')
+                                    + titles[i]->text()));
+            }
+        }
+    }
+    QVERIFY2(edited >= 16, qPrintable(QStringLiteral("%1 titles edited").arg(edited)));
 }
 
 void TestMainWindow::sliderStepsLayOutNothing()

@@ -23,6 +23,7 @@
 #include <QScreen>
 #include <QStandardPaths>
 #include <QTextDocument>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 #include <QTest>
 
@@ -137,6 +138,8 @@ private slots:
     void documentLabelLaysOutEachWidthOnce();
     void documentLabelRepaintsOnlyWhatANewTextChanges();
     void documentLabelEditsANewTextInPlace();
+    void documentLabelRepaintsBetweenTheChanges();
+    void titleHeadingBlockDrawsAsALineBreak();
     void kvChartRepaintsNothingUnderIt();
     void axisTitlesFromImages();
     void gridLinesFilledAsStroked();
@@ -829,6 +832,172 @@ void TestFloorPlot::documentLabelEditsANewTextInPlace()
             QVERIFY2(picture(label) == picture(&fresh), qPrintable(QStringLiteral("after the hints: ") + what));
         }
     }
+}
+
+/** Issue 16, twentieth stop (h16ab): where a new text's line keeps its width (digits of one advance), the characters after
+ *  the last change sit where they did and are not painted again; the window then shows what a repaint of the whole label
+ *  shows, and that is what a fresh label draws. */
+void TestFloorPlot::documentLabelRepaintsBetweenTheChanges()
+{
+    QWidget window;
+    window.resize(420, 130);
+    auto* title = new views::DocumentLabel;
+    title->setTextFormat(Qt::RichText);
+    title->setWordWrap(true);
+    title->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* titleBox = new views::LabelBox(title, true, &window);
+    titleBox->setCardFill(true);
+    titleBox->setGeometry(10, 10, 380, 60);
+    auto* value = new views::DocumentLabel;
+    value->setWordWrap(true);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* valueBox = new views::LabelBox(value, false, &window);
+    valueBox->setCardFill(true);
+    valueBox->setGeometry(10, 80, 300, 30);
+    const QString html = QStringLiteral("<div><span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span></div>"
+                                        "<span style=\"font-size:9.0pt;\">W/BW = %1 ms at B = %2, memory-bound</span>");
+    const QString plain = QStringLiteral("%1 ms (memory-bound), 219 tok/s");
+    title->setText(html.arg(QStringLiteral("4.48"), QStringLiteral("16")));
+    value->setText(plain.arg(QStringLiteral("4.56")));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    settle();
+    PaintRecorder titlePaints(title), valuePaints(value);
+    const struct {
+        QString title, value;
+        bool tailKept; // the same advance: the line's end not painted again
+    } steps[]{
+        {html.arg(QStringLiteral("4.61"), QStringLiteral("16")), plain.arg(QStringLiteral("4.61")), true},
+        {html.arg(QStringLiteral("4.61"), QStringLiteral("32")), plain.arg(QStringLiteral("7.29")), true},
+        {html.arg(QStringLiteral("14.61"), QStringLiteral("32")), plain.arg(QStringLiteral("14.61")), false}, // wider
+        {html.arg(QStringLiteral("14.61"), QStringLiteral("1")), plain.arg(QStringLiteral("1.1")), false},   // narrower
+        {html.arg(QStringLiteral("14.62"), QStringLiteral("1")), plain.arg(QStringLiteral("1.2")), true},
+    };
+    for (const auto& step : steps) {
+        titlePaints.region = valuePaints.region = QRegion();
+        const int titleEdits = title->textEditsInPlace();
+        title->setTextRepaintingChanges(step.title);
+        value->setTextRepaintingChanges(step.value);
+        settle();
+        const QString what = step.title + QLatin1Char(' ') + step.value;
+        QVERIFY2(title->textEditsInPlace() == titleEdits + 1, qPrintable(QStringLiteral("not edited: ") + what));
+        // The heading, a block of its own, is not edited (nor laid out and shaped again); nor painted.
+        QVERIFY2(std::find(title->blocksEditedLast().begin(), title->blocksEditedLast().end(), 0) == title->blocksEditedLast().end(),
+                 qPrintable(what));
+        QVERIFY2(!titlePaints.region.contains(QPoint(2, 4)), qPrintable(what));
+        QVERIFY2(!titlePaints.region.isEmpty() && !valuePaints.region.isEmpty(), qPrintable(what));
+        // The last characters of each line: painted again only where the line's advance changed.
+        QFont headingFont = title->font(), takeawayFont = title->font();
+        headingFont.setPointSizeF(10.5);
+        headingFont.setWeight(QFont::DemiBold);
+        takeawayFont.setPointSizeF(9.0);
+        const QString takeawayText = QTextDocumentFragment::fromHtml(step.title).toPlainText().section(QLatin1Char('\n'), 1);
+        const QPoint titleEnd(QFontMetrics(takeawayFont).horizontalAdvance(takeawayText) - 4,
+                              QFontMetrics(headingFont).height() + QFontMetrics(takeawayFont).height() / 2);
+        const QPoint valueEnd(QFontMetrics(value->font()).horizontalAdvance(step.value) - 4, value->height() / 2);
+        if (step.tailKept) {
+            QVERIFY2(!titlePaints.region.contains(titleEnd), qPrintable(QStringLiteral("title's end painted: ") + what));
+            QVERIFY2(!valuePaints.region.contains(valueEnd), qPrintable(QStringLiteral("value's end painted: ") + what));
+        }
+        const QImage titleShown = shown(title);
+        const QImage valueShown = shown(value);
+        title->update();
+        value->update();
+        settle();
+        QVERIFY2(shown(title) == titleShown, qPrintable(QStringLiteral("title repainted in part: ") + what));
+        QVERIFY2(shown(value) == valueShown, qPrintable(QStringLiteral("value repainted in part: ") + what));
+        for (views::DocumentLabel* label : {title, value}) {
+            views::DocumentLabel fresh;
+            fresh.setTextFormat(label->textFormat());
+            fresh.setWordWrap(true);
+            fresh.setAlignment(label->alignment());
+            fresh.setTextInteractionFlags(label->textInteractionFlags());
+            fresh.setText(label->text());
+            fresh.resize(label->size());
+            QVERIFY2(label->grab().toImage().convertToFormat(QImage::Format_RGB32)
+                         == fresh.grab().toImage().convertToFormat(QImage::Format_RGB32),
+                     qPrintable(QStringLiteral("not as a fresh label: ") + what));
+        }
+    }
+}
+
+/** Issue 16, twentieth stop (h16ab): a plot title's heading as a block of its own ("<div>heading</div>takeaway", as
+ *  PlotPanel::renderTitle() writes it when a line follows the heading) draws, measures and reads as the heading and a
+ *  line break did, in DocumentLabel and in QLabel (its paint while text is selected); and a new takeaway is edited
+ *  into the blocks after the heading. */
+void TestFloorPlot::titleHeadingBlockDrawsAsALineBreak()
+{
+    const QString heading = QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span>");
+    const QString warning = QStringLiteral("<span style=\"font-size:9.0pt; font-weight:600; color:#c0392b;\">Does not fit: "
+                                           "%1 GB</span>");
+    const QString takeaway = QStringLiteral("<span style=\"font-size:9.0pt;\">%1</span>");
+    const QStringList tails{
+        takeaway.arg(QStringLiteral("Floor W_read/BW = 4.48 ms/token at B = 1 (223 tok/s); never compute-bound at S = 2,048.")),
+        takeaway.arg(QStringLiteral("Short.")),
+        takeaway.arg(QStringLiteral("Floor W_read/BW = 12.9 ms/token at B = 1,313 (101,781 tok/s); never compute-bound at S = "
+                                    "2,048, and more words to wrap onto a third line of the title.")),
+        warning.arg(QStringLiteral("140.1")) + QStringLiteral("<br>") + takeaway.arg(QStringLiteral("Floor = 9.1 ms")),
+        warning.arg(QStringLiteral("140.1")) + takeaway.arg(QString()),
+    };
+    for (const double scale : {1.0, 1.3}) {
+        for (const QString& tail : tails) {
+            const QString scaled = scale == 1.0 ? tail : QString(tail).replace(QStringLiteral("9.0pt"), QStringLiteral("11.7pt"));
+            const QString withBreak = heading + QStringLiteral("<br>") + scaled;
+            const QString withBlock = QStringLiteral("<div>") + heading + QStringLiteral("</div>") + scaled;
+            for (const int width : {380, 250, 160}) {
+                auto configure = [&](QLabel* label, const QString& text) {
+                    label->setTextFormat(Qt::RichText);
+                    label->setWordWrap(true);
+                    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+                    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+                    label->setText(text);
+                    label->resize(width, label->heightForWidth(width));
+                };
+                views::DocumentLabel a, b;
+                QLabel qa, qb;
+                configure(&a, withBreak);
+                configure(&b, withBlock);
+                configure(&qa, withBreak);
+                configure(&qb, withBlock);
+                const QString what = QStringLiteral("%1 px: ").arg(width) + withBlock;
+                QCOMPARE(b.heightForWidth(width), a.heightForWidth(width));
+                QCOMPARE(b.sizeHint(), a.sizeHint());
+                QCOMPARE(b.minimumSizeHint(), a.minimumSizeHint());
+                QCOMPARE(qb.heightForWidth(width), qa.heightForWidth(width));
+                QCOMPARE(qb.sizeHint(), qa.sizeHint());
+                auto picture = [](QWidget* widget) { return widget->grab().toImage().convertToFormat(QImage::Format_RGB32); };
+                QVERIFY2(picture(&b) == picture(&a), qPrintable(QStringLiteral("DocumentLabel: ") + what));
+                QVERIFY2(picture(&qb) == picture(&qa), qPrintable(QStringLiteral("QLabel: ") + what));
+                // What a reader (or a screen reader) is given: the same plain text.
+                QTextDocument da, db;
+                da.setHtml(withBreak);
+                db.setHtml(withBlock);
+                QCOMPARE(db.toPlainText(), da.toPlainText());
+                // Selected all and copied: the same text. (The selection holds a paragraph separator, U+2029, where
+                // it held a line separator, U+2028; a copy, QTextDocumentFragment::toPlainText(), writes each as "\n".)
+                qa.setSelection(0, int(da.toPlainText().size()));
+                qb.setSelection(0, int(db.toPlainText().size()));
+                auto copied = [](QString text) {
+                    return text.replace(QChar::ParagraphSeparator, QLatin1Char('\n')).replace(QChar::LineSeparator, QLatin1Char('\n'));
+                };
+                QVERIFY(!qa.selectedText().isEmpty());
+                QCOMPARE(copied(qb.selectedText()), copied(qa.selectedText()));
+            }
+        }
+    }
+    // A new takeaway is edited in place, in the blocks after the heading.
+    views::DocumentLabel label;
+    label.setTextFormat(Qt::RichText);
+    label.setWordWrap(true);
+    label.setText(QStringLiteral("<div>") + heading + QStringLiteral("</div>") + tails[0]);
+    label.resize(300, label.heightForWidth(300));
+    QVERIFY(!label.grab().isNull());
+    const int edits = label.textEditsInPlace();
+    label.setText(QStringLiteral("<div>") + heading + QStringLiteral("</div>") + QString(tails[0]).replace(QStringLiteral("4.48"), QStringLiteral("4.61")));
+    QVERIFY(!label.grab().isNull());
+    QCOMPARE(label.textEditsInPlace(), edits + 1);
+    QCOMPARE(label.blocksEditedLast(), std::vector<int>{1});
 }
 
 /** Issue 16, fourteenth stop: the KV chart covers its view with opaque pixels, so a new bar repaints the view alone:

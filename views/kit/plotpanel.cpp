@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QAbstractTextDocumentLayout>
 #include <QCoreApplication>
@@ -64,7 +65,8 @@ bool wrapsALine(const QTextDocument& document)
  * A text split into runs of characters between markup, as a QTextDocument holds them after setHtml() (rich) or
  * setPlainText() (plain), for DocumentLabel::editInPlace() (issue 16, nineteenth stop in docs/performance.md).
  * Rich text qualifies when its tags are only inline character formatting (span, b, i, u, s, sub, sup, small, big,
- * font, strong, em) and line breaks (br: one U+2028 in the document), and each run's characters map one to one onto
+ * font, strong, em), line breaks (br: one U+2028 in the document) and a first block (a "<div>" opening the text, its
+ * "</div>" followed by more: one U+2029 in the document; a plot title's heading), and each run's characters map one to one onto
  * the document's: no white space but single spaces between other characters (the HTML parser collapses and trims
  * white space), no control characters, and no entities but &amp; &lt; &gt; &quot;. Plain text is a run per line (no
  * empty line), each line break a block separator in the document: a value whose lines all change is edited line by line,
@@ -142,6 +144,18 @@ bool splitRuns(const QString& text, bool rich, TextRuns* runs)
                 if (closing)
                     return false;
                 runs->documentText += QChar::LineSeparator;
+            } else if (name.compare(QLatin1String("div"), Qt::CaseInsensitive) == 0) {
+                // A plot title's heading as a block of its own (PlotPanel::renderTitle()): "<div>" opening the text,
+                // its "</div>" followed by more text (a paragraph separator in the document); nowhere else.
+                if (!rest.isEmpty())
+                    return false;
+                if (!closing && i != 0)
+                    return false;
+                if (closing && (!runs->markup.startsWith(QLatin1String("<div>")) || runs->markup.contains(QLatin1String("</div>"))
+                                || end + 1 >= size))
+                    return false;
+                if (closing)
+                    runs->documentText += QChar::ParagraphSeparator;
             } else if (std::none_of(std::begin(kInlineTags), std::end(kInlineTags), [&](const QString& t) {
                            return name.compare(t, Qt::CaseInsensitive) == 0;
                        })) {
@@ -402,6 +416,7 @@ std::vector<DocumentLabel::PaintedLine> DocumentLabel::paintedLines() const
             painted.rect = line.rect().translated(origin);
             painted.ascent = line.ascent();
             painted.naturalX = line.naturalTextRect().x();
+            painted.naturalWidth = line.naturalTextWidth();
             painted.text = text.mid(line.textStart(), line.textLength());
             painted.block = block.blockNumber();
             painted.line = i;
@@ -440,6 +455,36 @@ int sharedPrefix(const QString& aText, const std::vector<std::pair<int, QTextCha
         const int bEnd = r + 1 < bFormats.size() ? bFormats[r + 1].first : int(bText.size());
         if (aEnd != bEnd)
             shared = std::min(shared, std::min(aEnd, bEnd));
+    }
+    return shared;
+}
+
+/** How many characters at the end @p aText and @p bText share, each with the same format in @p aFormats and
+ *  @p bFormats (runs as (first character, format)); no more than either text less @p prefix (characters shared at the
+ *  start, sharedPrefix()), so that the two never overlap. */
+int sharedSuffix(const QString& aText, const std::vector<std::pair<int, QTextCharFormat>>& aFormats, const QString& bText,
+                 const std::vector<std::pair<int, QTextCharFormat>>& bFormats, int prefix)
+{
+    const int aSize = int(aText.size());
+    const int bSize = int(bText.size());
+    const int length = std::max(std::min(aSize, bSize) - prefix, 0);
+    int shared = 0;
+    while (shared < length && aText.at(aSize - 1 - shared) == bText.at(bSize - 1 - shared))
+        ++shared;
+    // Walk the runs back from the ends: each stretch of the suffix must lie in runs of the same format.
+    int a = int(aFormats.size()) - 1;
+    int b = int(bFormats.size()) - 1;
+    int covered = 0; // characters from the end whose formats matched
+    while (covered < shared) {
+        if (a < 0 || b < 0 || aFormats[std::size_t(a)].second != bFormats[std::size_t(b)].second)
+            return covered;
+        const int aReach = aSize - aFormats[std::size_t(a)].first; // the run's first character, counted from the end
+        const int bReach = bSize - bFormats[std::size_t(b)].first;
+        covered = std::min(aReach, bReach);
+        if (aReach == covered)
+            --a;
+        if (bReach == covered)
+            --b;
     }
     return shared;
 }
@@ -510,9 +555,10 @@ void DocumentLabel::repaintChanges() const
     QRegion region;
     // From @p fromX to the right edge, a third of the line's height more above and below for glyphs that reach
     // outside their line's box.
-    auto repaint = [&](const PaintedLine& line, qreal fromX) {
+    auto repaint = [&](const PaintedLine& line, qreal fromX, qreal toX = std::numeric_limits<qreal>::max()) {
         const qreal reach = std::ceil(line.rect.height() / 3);
-        const QRectF strip(fromX, line.rect.top() - reach, contents.right() + 1 - fromX, line.rect.height() + 2 * reach);
+        toX = std::min(toX, qreal(contents.right() + 1));
+        const QRectF strip(fromX, line.rect.top() - reach, toX - fromX, line.rect.height() + 2 * reach);
         region += strip.toAlignedRect() & contents;
     };
     const std::size_t count = std::max(before.size(), after.size());
@@ -545,7 +591,22 @@ void DocumentLabel::repaintChanges() const
             const qreal x = line.cursorToX(line.textStart() + shared - 1) + now.rect.left() - line.x();
             fromX = std::max(qreal(contents.left()), x - std::ceil(now.rect.height() / 3));
         }
-        repaint(now, fromX);
+        // The shared characters at the end sit where they did when the line's glyphs have the same advance (the glyphs'
+        // places are sums of advances in QFixed, so exactly): with left alignment the end keeps its x, and the shared
+        // tail, shaped alike, its places. The repaint stops two characters into the tail (a ligature or kerning pair
+        // across the change reaches no further), plus the reach for its right bearing.
+        qreal toX = contents.right() + 1;
+        if (was.naturalWidth == now.naturalWidth) {
+            const int suffix = sharedSuffix(was.text, was.formats, now.text, now.formats, shared);
+            const int stop = int(now.text.size()) - suffix + 2;
+            if (suffix > 2 && stop < int(now.text.size())) {
+                const QTextLayout* layout = m_document.findBlockByNumber(now.block).layout();
+                const QTextLine line = layout->lineAt(now.line);
+                const qreal x = line.cursorToX(line.textStart() + stop) + now.rect.left() - line.x();
+                toX = std::min(toX, x + std::ceil(now.rect.height() / 3));
+            }
+        }
+        repaint(now, fromX, toX);
     }
     ++m_partialRepaints;
     if (!region.isEmpty())
@@ -782,10 +843,13 @@ bool DocumentLabel::editInPlace(int width) const
         m_document.setPageSize(QSizeF(0, 0));
     QTextCursor cursor(&m_document);
     cursor.beginEditBlock();
+    m_blocksEditedLast.clear();
     for (auto it = edits.rbegin(); it != edits.rend(); ++it) { // last first: the earlier runs keep their places
         const int start = m_runStarts[std::size_t(it->run)];
         cursor.setPosition(start + 1);
         const QTextCharFormat format = cursor.charFormat(); // the run's: that of its first character
+        if (m_blocksEditedLast.empty() || m_blocksEditedLast.back() != cursor.blockNumber())
+            m_blocksEditedLast.push_back(cursor.blockNumber());
         cursor.setPosition(start + it->first);
         cursor.setPosition(start + it->oldEnd, QTextCursor::KeepAnchor);
         const QString inserted = runs.runs.at(it->run).mid(it->first, it->newEnd - it->first);
@@ -988,11 +1052,18 @@ void PlotPanel::renderTitle()
         : QStringLiteral("<span style=\"font-size:%1pt; font-weight:600; color:%2;\">%3</span>%4")
               .arg(9.0 * scale, 0, 'f', 1)
               .arg(palette::css(palette::error()), m_warning.toHtmlEscaped(), replaced ? QString() : QStringLiteral("<br>"));
-    const QString html = QStringLiteral("<span style=\"font-size:%1pt; font-weight:600;\">%3</span>"
-                                        "<br>%5<span style=\"font-size:%2pt;\">%4</span>")
+    // The heading as a block of its own when a line follows it: a new takeaway or warning is then edited into the
+    // blocks after it, and QTextEngine, which shapes a changed block whole, leaves the heading's glyphs as they were
+    // (issue 16, twentieth stop in docs/performance.md). The same lines at the same places as a line break there gave,
+    // pixel for pixel; with nothing after the heading, the line break (and its empty line) as before.
+    const bool headingBlock = !m_takeaway.isEmpty() || !m_warning.isEmpty();
+    const QString html = QStringLiteral("%6<span style=\"font-size:%1pt; font-weight:600;\">%3</span>"
+                                        "%7%5<span style=\"font-size:%2pt;\">%4</span>")
                              .arg(10.5 * scale, 0, 'f', 1)
                              .arg(9.0 * scale, 0, 'f', 1)
-                             .arg(m_heading.toHtmlEscaped(), replaced ? QString() : m_takeaway.toHtmlEscaped(), warning);
+                             .arg(m_heading.toHtmlEscaped(), replaced ? QString() : m_takeaway.toHtmlEscaped(), warning,
+                                  headingBlock ? QStringLiteral("<div>") : QString(),
+                                  headingBlock ? QStringLiteral("</div>") : QStringLiteral("<br>"));
     if (m_title->text() != html)
         m_title->setTextRepaintingChanges(html);
     const QString toolTip = replaced && !m_takeaway.isEmpty()

@@ -88,6 +88,10 @@ public:
     int documentFills() const { return m_documentFills; }
     /** How many new texts were edited into this label's document in place, without a parse (see editInPlace()). */
     int textEditsInPlace() const { return m_editsInPlace; }
+    /** The blocks (their numbers in the label's document) the last in-place edit changed, and so laid out and shaped
+     *  again: a title's heading, a block of its own, is not among them when only the takeaway changed. For tests (issue
+     *  16, twentieth stop in docs/performance.md). */
+    const std::vector<int>& blocksEditedLast() const { return m_blocksEditedLast; }
 
 protected:
     bool event(QEvent* event) override;
@@ -131,6 +135,7 @@ private:
         QRectF rect;
         qreal ascent = 0;
         qreal naturalX = 0; ///< where the glyphs start in the line (its alignment)
+        qreal naturalWidth = 0; ///< the glyphs' advance, from naturalX (QTextLine::naturalTextWidth())
         QString text;
         int block = 0; ///< the block's number in m_document
         int line = 0;  ///< the line's number in its block
@@ -165,6 +170,7 @@ private:
     int m_layoutPasses = 0; ///< see documentLayoutPasses()
     mutable int m_documentFills = 0; ///< see documentFills()
     mutable int m_editsInPlace = 0; ///< see textEditsInPlace()
+    mutable std::vector<int> m_blocksEditedLast; ///< see blocksEditedLast()
     // m_text split into runs when m_document holds it, filled or edited, and its text is the runs' (editInPlace()):
     // the markup between the runs (a marker character where each run goes), the runs as the document holds
     // them, and where each starts in the document. m_runsValid false: the document cannot be edited in place.
