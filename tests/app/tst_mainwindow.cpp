@@ -784,6 +784,20 @@ void TestMainWindow::numbersRewrapRepaintsNoRowAbove()
     QVERIFY(resizedSteps > 0); // the sweep reached a value that rewraps
 }
 
+namespace {
+
+/** The five floor plots' titles in @p window (decode, prefill, roofline, KV share, SLO), or fewer if one is missing. */
+QList<ridgeline::views::DocumentLabel*> floorTitles(const MainWindow& window)
+{
+    QList<ridgeline::views::DocumentLabel*> titles;
+    for (const char* name : {"decodeTitle", "prefillTitle", "rooflineTitle", "kvShareTitle", "sloTitle"})
+        if (auto* title = window.findChild<ridgeline::views::DocumentLabel*>(QLatin1String(name)))
+            titles.append(title);
+    return titles;
+}
+
+} // namespace
+
 void TestMainWindow::sliderStepsParseNoText()
 {
     // Issue 16, nineteenth stop (h16z): on batch, context and model-size steps the five plot titles and the numbers'
@@ -796,12 +810,8 @@ void TestMainWindow::sliderStepsParseNoText()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     for (int pass = 0; pass < 3; ++pass)
         QCoreApplication::processEvents();
-    QList<ridgeline::views::DocumentLabel*> labels;
-    for (const char* name : {"decodeTitle", "prefillTitle", "rooflineTitle", "kvShareTitle", "sloTitle"}) {
-        auto* title = window.findChild<ridgeline::views::DocumentLabel*>(QLatin1String(name));
-        QVERIFY2(title, name);
-        labels.append(title);
-    }
+    QList<ridgeline::views::DocumentLabel*> labels = floorTitles(window);
+    QCOMPARE(labels.size(), 5);
     const QStringList values{QStringLiteral("step"), QStringLiteral("perUser"), QStringLiteral("total")};
     for (const QString& key : values) {
         auto* value = dynamic_cast<ridgeline::views::DocumentLabel*>(window.numbersPanel()->valueLabel(key));
@@ -872,12 +882,8 @@ void TestMainWindow::sliderStepsShapeNoTitleHeading()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     for (int pass = 0; pass < 3; ++pass)
         QCoreApplication::processEvents();
-    QList<ridgeline::views::DocumentLabel*> titles;
-    for (const char* name : {"decodeTitle", "prefillTitle", "rooflineTitle", "kvShareTitle", "sloTitle"}) {
-        auto* title = window.findChild<ridgeline::views::DocumentLabel*>(QLatin1String(name));
-        QVERIFY2(title, name);
-        titles.append(title);
-    }
+    QList<ridgeline::views::DocumentLabel*> titles = floorTitles(window);
+    QCOMPARE(titles.size(), 5);
     ScenarioDocument* document = window.document();
     ridgeline::views::ControlsPanel* controls = window.controlsPanel();
     int edited = 0;
