@@ -792,6 +792,7 @@ void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect
     if (auto* floor = qobject_cast<views::FloorPlot*>(panel); floor && floor->barPlot()) {
         QCustomPlot* bar = floor->barPlot();
         const int height = bar->height();
+        views::plotkit::fitLegend(bar, inner.width()); // its legend's rows at the export width
         painter.save();
         painter.translate(inner.left(), y);
         bar->toPainter(&painter, inner.width(), height);
@@ -811,12 +812,17 @@ void renderPanel(QCPPainter& painter, views::PlotPanel* panel, const QRect& rect
     const int available = std::max(40, inner.bottom() - y);
     const int belowHeight = below ? available / 3 : 0;
     const int plotHeight = available - belowHeight;
+    // The legend fitted to the export's width, and its entries handed to the legend's image cache: a plot hidden since
+    // its entries changed (the Plan tab's, exported while another tab shows) has not replotted, and until then its new
+    // entries drew nowhere (the exported Pareto plot showed an empty band where its legend belongs).
+    views::plotkit::fitLegend(plot, inner.width());
     painter.save();
     painter.translate(inner.left(), y);
     plot->toPainter(&painter, inner.width(), plotHeight);
     painter.restore();
     plot->replot(QCustomPlot::rpQueuedReplot); // lay out for the screen again
     if (below) {
+        views::plotkit::fitLegend(below, inner.width());
         painter.save();
         painter.translate(inner.left(), y + plotHeight);
         below->toPainter(&painter, inner.width(), belowHeight);

@@ -93,6 +93,7 @@ private slots:
     void badOptionsAreRefused();
     void windowExportListsAndWrites();
     void everyTabIsExported();
+    void hiddenPlanPlotExportsItsLegend();
     void headlessExportRunsSimulationAndCalibration();
     void dialogKeepsTheOptions();
 
@@ -459,6 +460,42 @@ void TestExport::everyTabIsExported()
     QVERIFY(md.contains(tabs->capacityPlot()->takeaway()));
     QVERIFY(md.contains(simulation->capSweepPlot()->takeaway()));
     QVERIFY(!md.contains(QStringLiteral("## Not exported")));
+}
+
+/** Twenty-first stop of issue 16: `ridgeline --plan FILE --export DIR` drew an empty band where the Pareto plot's legend
+ *  belongs: the legend's entries, made when the plan was computed, reach the legend's image cache only in a replot, and
+ *  the export drew the plot (its tab hidden) before any. Every device drawn (each series of plan_pareto.csv with a point
+ *  on its frontier: at most 8 are drawn, this plan file has 7) and the "misses SLO" key are texts of the exported SVG. */
+void TestExport::hiddenPlanPlotExportsItsLegend()
+{
+    const QString out = m_dir.filePath(QStringLiteral("plan-legend"));
+    const Result r = runRidgeline({QStringLiteral("--plan"), QStringLiteral(RIDGELINE_SOURCE_DIR "/resources/plans/llama-3.1-70b-chat.json"),
+                                   QStringLiteral("--export"), out}); // --format is the plans' printout's here
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QString svg = QString::fromUtf8(readFile(QDir(out).filePath(QStringLiteral("plan_pareto.svg"))));
+    QVERIFY(svg.contains(QStringLiteral("<svg")));
+    QList<QByteArray> lines = readFile(QDir(out).filePath(QStringLiteral("plan_pareto.csv"))).split('\n');
+    const QList<QByteArray> header = lines.takeFirst().split(',');
+    const qsizetype onFrontier = header.indexOf("on_frontier"), meetsSlo = header.indexOf("meets_slo");
+    QVERIFY(onFrontier > 0 && meetsSlo > 0);
+    QStringList devices;
+    bool anyMissed = false;
+    for (const QByteArray& line : lines) {
+        const QList<QByteArray> cells = line.split(','); // device names hold no comma
+        if (cells.size() != header.size() || cells[onFrontier] != "true")
+            continue;
+        const QString device = QString::fromUtf8(cells.first());
+        if (!devices.contains(device))
+            devices << device;
+        anyMissed = anyMissed || cells[meetsSlo] == "false";
+    }
+    QVERIFY2(devices.size() >= 3 && devices.size() <= 8, qPrintable(devices.join(QStringLiteral(", "))));
+    QStringList entries = devices;
+    if (anyMissed)
+        entries << QStringLiteral("misses SLO");
+    for (const QString& name : entries)
+        QVERIFY2(svg.contains(QLatin1Char('>') + name.toHtmlEscaped() + QStringLiteral("</text>")),
+                 qPrintable(QStringLiteral("the legend entry \"%1\" is not in plan_pareto.svg").arg(name)));
 }
 
 void TestExport::headlessExportRunsSimulationAndCalibration()

@@ -24,6 +24,7 @@
 #include <QToolButton>
 #include <QFile>
 #include <QFileDialog>
+#include <QPicture>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -135,6 +136,7 @@ private slots:
     void logAxesKeepPositiveRangesAndTickLabels();
     void labelsDoNotOverlap();
     void labelsAvoidTheCurves();
+    void labelsStayWholeAtExportSizes();
     void devicesNotDrawnAreSaid();
     void scenarioPriceSeedsItsDevice();
     void pricesAreInTheScenariosCurrency();
@@ -1089,6 +1091,44 @@ void TestPlanTab::labelsAvoidTheCurves()
             }
         }
     }
+}
+
+/** Twenty-first stop of issue 16: drawn at an export's size (toPainter(), as `--export` and the Export dialog draw it), the
+ *  marked plans' labels sit wholly inside the axis rect, which clips them: at 720 x 480 the most power-efficient plan's
+ *  label was placed half left of the axis ("ost power-efficient"), a box outside the rect costing less than one over a
+ *  curve. */
+void TestPlanTab::labelsStayWholeAtExportSizes()
+{
+    PlanTab* t = tab();
+    QCustomPlot* p = t->plot()->plot();
+    for (const QString& planFile : {QString(), kLlamaPlan}) {
+        if (!planFile.isEmpty())
+            QCOMPARE(t->loadPlanFile(planFile), QString());
+        QTRY_VERIFY(t->result().has_value());
+        for (const QSize& size : {QSize(720, 480), QSize(600, 400), QSize(960, 540)}) {
+            QPicture picture;
+            QCPPainter painter(&picture);
+            p->toPainter(&painter, size.width(), size.height()); // lays the plot out at this size: separateLabels() runs
+            painter.end();
+            const QString where = QStringLiteral("%1 at %2 x %3").arg(planFile.isEmpty() ? QStringLiteral("the live plan") : planFile)
+                                      .arg(size.width()).arg(size.height());
+            const QRectF area = p->axisRect()->rect();
+            QVERIFY2(area.width() > 100 && area.width() < size.width(), qPrintable(where));
+            int shown = 0;
+            for (QCPItemText* label : {t->plot()->cheapestLabel(), t->plot()->efficientLabel()}) {
+                if (!label->visible())
+                    continue;
+                ++shown;
+                const QRectF box = labelRect(label).adjusted(1, 1, -1, -1);
+                QVERIFY2(area.contains(box),
+                         qPrintable(QStringLiteral("%1: \"%2\" at (%3, %4, %5 x %6), the axis rect (%7, %8, %9 x %10)")
+                                        .arg(where, label->text()).arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())
+                                        .arg(area.x()).arg(area.y()).arg(area.width()).arg(area.height())));
+            }
+            QVERIFY2(shown > 0, qPrintable(where));
+        }
+    }
+    p->replot(QCustomPlot::rpImmediateRefresh); // the screen's layout again
 }
 
 /** h14f: a bad plan file shows the command line's message ("PATH: field = value: ...") and keeps the plan on screen. */

@@ -1007,7 +1007,7 @@ void fitLabels(QCustomPlot* plot)
     }
 }
 
-void fitLegend(QCustomPlot* plot)
+void fitLegend(QCustomPlot* plot, int widthPixels)
 {
     QCPLegend* legend = plot->legend;
     if (!legend->visible() || legend->layout() == plot->axisRect()->insetLayout())
@@ -1028,7 +1028,7 @@ void fitLegend(QCustomPlot* plot)
     const int count = int(widths.size());
     if (count == 0)
         return;
-    const int available = plot->width() - legend->margins().left() - legend->margins().right() - 8;
+    const int available = (widthPixels > 0 ? widthPixels : plot->width()) - legend->margins().left() - legend->margins().right() - 8;
     int columns = 1;
     for (int c = count; c >= 1; --c) {
         int width = (c - 1) * legend->columnSpacing();

@@ -195,10 +195,12 @@ void setTextWithShortForm(QCPItemText* label, const QString& text, const QString
  *  it sees the final pixel geometry. */
 void fitLabels(QCustomPlot* plot);
 
-/** Chooses how many legend entries share a row so the legend below the plot fits its width.
+/** Chooses how many legend entries share a row so the legend below the plot fits its width: the plot's width on
+ *  screen, or @p widthPixels (> 0) when the plot is about to be drawn at another width (an export's toPainter()).
  *  Connected to QCustomPlot::beforeReplot by PlotPanel. Also swaps QCustomPlot's legend entries
- *  for ones that measure their text once per name instead of several times per replot. */
-void fitLegend(QCustomPlot* plot);
+ *  for ones that measure their text once per name instead of several times per replot, and hands entries added
+ *  since the last replot to the legend's image cache (LegendLayerCache::adopt()), which alone draws them. */
+void fitLegend(QCustomPlot* plot, int widthPixels = -1);
 
 /** True when @p x lies inside the axis's current range. */
 bool inRange(const QCPAxis* axis, double x);
