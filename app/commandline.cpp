@@ -18,6 +18,7 @@
 #include <QScreen>
 #include <QTabWidget>
 
+#include "app/appstyle.h"
 #include "app/export.h"
 #include "app/exportsource.h"
 #include "app/mainwindow.h"
@@ -977,6 +978,7 @@ int run(int argc, char** argv)
         // Lets Wayland and the menu match the window to io.github.ridgeline.Ridgeline.desktop.
         QGuiApplication::setDesktopFileName(QStringLiteral("io.github.ridgeline.Ridgeline"));
         QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.github.ridgeline.Ridgeline.svg")));
+        installDeferredIconStyle(); // the menu bar's hidden extension icon read on first need (app/appstyle.h)
     }
 
     Options o;
