@@ -50,13 +50,16 @@ public:
     {
         m_icon->get().paint(painter, rect, Qt::AlignCenter, mode, state);
     }
+    // As the made icon's engine answers: QIcon::pixmap() at a device pixel ratio of 1 asks its engine for @p size
+    // and nothing more (the caller's QIcon applies its own ratio to what this returns).
     QPixmap pixmap(const QSize& size, QIcon::Mode mode, QIcon::State state) override
     {
-        return m_icon->get().pixmap(size, mode, state);
+        return m_icon->get().pixmap(size, 1.0, mode, state);
     }
     QPixmap scaledPixmap(const QSize& size, QIcon::Mode mode, QIcon::State state, qreal scale) override
     {
-        return m_icon->get().pixmap(size, scale, mode, state);
+        Q_UNUSED(scale); // as QIconEngine's and QPixmapIconEngine's (Qt 6.4): the pixmap for the size
+        return m_icon->get().pixmap(size, 1.0, mode, state);
     }
     QSize actualSize(const QSize& size, QIcon::Mode mode, QIcon::State state) override
     {
