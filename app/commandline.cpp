@@ -18,7 +18,6 @@
 #include <QScreen>
 #include <QTabWidget>
 
-#include "app/appstyle.h"
 #include "app/export.h"
 #include "app/exportsource.h"
 #include "app/mainwindow.h"
@@ -978,7 +977,6 @@ int run(int argc, char** argv)
         // Lets Wayland and the menu match the window to io.github.ridgeline.Ridgeline.desktop.
         QGuiApplication::setDesktopFileName(QStringLiteral("io.github.ridgeline.Ridgeline"));
         QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/io.github.ridgeline.Ridgeline.svg")));
-        installDeferredIconStyle(); // the menu bar's hidden extension icon read on first need (app/appstyle.h)
     }
 
     Options o;

@@ -61,7 +61,6 @@
 #define RL_UNDER_VALGRIND() false
 #endif
 
-#include "app/appstyle.h"
 #include "app/mainwindow.h"
 #include "model/cost/costmodel.h"
 #include "views/controls/controlspanel.h"
@@ -484,7 +483,6 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    app::installDeferredIconStyle(); // as the app does (app/commandline.cpp)
     // RL_DEBUG_STARTUP=1: where start-up's wall time goes (ms from process start at each checkpoint, on stderr;
     // oneplot_startup prints the same checkpoints).
     const bool debugStartup = qEnvironmentVariableIsSet("RL_DEBUG_STARTUP");
