@@ -103,6 +103,8 @@ KvSharePlot::KvSharePlot(QWidget* parent)
     // (issue 16, nineteenth stop: a Qt Charts QChartView before).
     m_barPlot = new QCustomPlot(this);
     m_barPlot->setObjectName(QStringLiteral("kvShareChart"));
+    // Its resize replot drops the replot refresh() queued before, as the card's plot's does (PlotPanel::eventFilter()).
+    m_barPlot->installEventFilter(this);
     m_barPlot->setAccessibleName(tr("Weights and KV cache bytes per decode step"));
     setupPlot(m_barPlot);
     m_barPlot->setMinimumSize(0, 0);

@@ -1007,9 +1007,11 @@ bool PlotPanel::eventFilter(QObject* watched, QEvent* event)
 {
     // QCustomPlot::resizeEvent() replots at once (rpQueuedRefresh: a full replot, which also clears QCustomPlot's
     // "replot queued" flag); a replot queued before (refresh()'s rpQueuedReplot, the plot's only queued calls, as
-    // replotNow() assumes) would then redraw the same. Dropped here, before that replot.
-    if (watched == m_plot && event->type() == QEvent::Resize)
-        QCoreApplication::removePostedEvents(m_plot, QEvent::MetaCall);
+    // replotNow() assumes) would then redraw the same. Dropped here, before that replot. The same for any other
+    // QCustomPlot of the card that filters its events here (the KV bar, KvSharePlot: its first queued replot ran
+    // after its first resize replot, a second replot before the first paint; issue 16, twenty-first stop).
+    if (event->type() == QEvent::Resize && (watched == m_plot || qobject_cast<QCustomPlot*>(watched)))
+        QCoreApplication::removePostedEvents(watched, QEvent::MetaCall);
     return QFrame::eventFilter(watched, event);
 }
 
