@@ -75,7 +75,7 @@ QString describe(const std::vector<KeyChange>& changes)
  * Whole-scenario snapshot: the scenario before and after one step (what undo and redo put back,
  * exactly), and the keys the step changed (what its text names and what tells a drag back to
  * where it started). It keeps the changed keys' values only, not every key's: a step is about
- * 1.6 KB, not 7 KB (docs/performance.md, "Issue 16, twenty-first stop ... (h16af)").
+ * 1.7 KB, not 7 KB (docs/performance.md, "Issue 16, twenty-first stop ... (h16af)").
  */
 class SnapshotCommand final : public QUndoCommand {
 public:

@@ -32,14 +32,14 @@ class ScenarioDocument;
  *
  * The history is bounded: it keeps the last kUndoLimitSteps steps (QUndoStack::setUndoLimit), so
  * the window's memory stays flat however long it runs (issue 16). A step keeps the scenario before
- * and after (two model::Scenario) and the changed keys' values, about 1.6 KB for a one-key step.
+ * and after (two model::Scenario) and the changed keys' values, about 1.7 KB for a one-key step.
  * When the saved step falls off the bottom, the stack is never clean again until the next save.
  */
 class ScenarioHistory final : public QObject {
     Q_OBJECT
 
 public:
-    /** Steps kept for undo: the oldest goes when one more is pushed (about 1.6 MB at most for one-key steps). */
+    /** Steps kept for undo: the oldest goes when one more is pushed (about 1.7 MB at most for one-key steps). */
     static constexpr int kUndoLimitSteps = 1000;
 
     explicit ScenarioHistory(ScenarioDocument* document, QObject* parent = nullptr);
