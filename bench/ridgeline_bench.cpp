@@ -5,6 +5,8 @@
 // --pinned N pins N scenarios first (N-way comparison, issue 14: each a different bandwidth and batch), so that
 // every step also keeps them in view and refreshes the comparison table in place of the numbers panel.
 // --startup-only prints the start-up line and exits (for `perf stat` of start-up alone, as oneplot_startup's whole run).
+// --rounds N sweeps N times over (a long run: the window's memory in run length, issue 16); --sweep-only then prints the
+// peak resident memory and the undo steps kept.
 // --plan-tab shows the Plan tab instead and times each step to its new Pareto frontier painted (issue 14: "the frontier
 // updates within one frame"), with the search and the showing of its result apart; no bursts.
 // Prints per-slider and overall p50 / p95 / p99 / max in ms, CPU per step, the benchmark's own CPU
@@ -46,6 +48,7 @@
 #include <QSlider>
 #include <QThread>
 #include <QTimer>
+#include <QUndoStack>
 #include <QWidget>
 
 #include <qcustomplot.h>
@@ -68,6 +71,7 @@
 #include "views/kit/gridlayer.h"
 #include "views/kit/plotpanel.h"
 #include "document/scenariodocument.h"
+#include "document/scenariohistory.h"
 #include "views/kit/valueslider.h"
 #include "views/plan/plantab.h"
 #include "views/whatifs/whatifstabs.h"
@@ -499,6 +503,9 @@ int main(int argc, char** argv)
     // one per slider, to find the steps that cost more than their slider's median; each dump holds the wait before the
     // step (next to no instructions), the step and its settle. A step that showed nothing is dumped too ("... unchanged").
     bool dumpSteps = false;
+    // --rounds N (issue 16, h16af): the whole sweep N times over (default 1), for a long run whose memory can be watched;
+    // the per-slider lines are printed once a round, the JSON's per-slider figures are the last round's.
+    int rounds = 1;
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
@@ -521,9 +528,11 @@ int main(int argc, char** argv)
             startupOnly = true;
         else if (args[i] == QLatin1String("--dump-steps"))
             dumpSteps = true;
+        else if (args[i] == QLatin1String("--rounds") && i + 1 < args.size())
+            rounds = std::max(1, args[++i].toInt());
         else {
             std::fprintf(stderr, "usage: ridgeline_bench [--steps N] [--spacing MS] [--slider NAME]... [--load N] [--pinned N] "
-                                 "[--plan-tab] [--sweep-only] [--startup-only] [--dump-steps] [--json FILE]\n");
+                                 "[--plan-tab] [--sweep-only] [--startup-only] [--dump-steps] [--rounds N] [--json FILE]\n");
             return 2;
         }
     }
@@ -638,6 +647,7 @@ int main(int argc, char** argv)
         app.installEventFilter(&layoutWatch);
         layoutWatch.imageAllocations(&window);
     }
+    for (int round = 0; round < rounds; ++round)
     for (const auto& [name, control] : sliders) {
         if (!only.isEmpty() && !only.contains(name))
             continue;
@@ -776,6 +786,10 @@ int main(int argc, char** argv)
     if (sweepOnly) {
         printStats("overall", all);
         std::printf("CPU per step: %.2f ms (process, change to settled, %d steps, less 2 ms of waiting each)\n", cpuPerStepMs, sweepSteps);
+        rusage sweepUsage{};
+        getrusage(RUSAGE_SELF, &sweepUsage);
+        std::printf("peak resident memory: %.1f MB; undo steps kept: %d\n", double(sweepUsage.ru_maxrss) / 1024.0,
+                    window.history()->stack()->count());
         return 0;
     }
     QSlider* batch = controls->batchSlider()->slider();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "document/scenariohistory.h"
 
+#include <algorithm>
+
 #include <QRegularExpression>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -13,6 +15,13 @@ namespace ridgeline::views {
 namespace {
 
 constexpr int kSnapshotCommandId = 0x5ce1;
+
+/** One key a step changed: its index in model::scenarioKeys() and its value as text (model::getKey) before and after. */
+struct KeyChange {
+    size_t key = 0;
+    std::string before;
+    std::string after;
+};
 
 /**
  * A key's value as an undo entry shows it: numbers to 10 significant digits, so that the binary
@@ -40,45 +49,45 @@ QString shownValue(const model::KeyInfo& info, const std::string& value)
     return parts.join(QStringLiteral(", "));
 }
 
-QString describe(const std::vector<std::string>& before, const std::vector<std::string>& after)
+QString describe(const std::vector<KeyChange>& changes)
 {
     const std::vector<model::KeyInfo>& keys = model::scenarioKeys();
-    std::vector<size_t> changed;
-    for (size_t i = 0; i < keys.size() && i < before.size() && i < after.size(); ++i)
-        if (before[i] != after[i])
-            changed.push_back(i);
     auto name = [&keys](size_t i) { return QString::fromUtf8(keys[i].key.data(), qsizetype(keys[i].key.size())); };
-    if (changed.empty())
+    if (changes.empty())
         return ScenarioHistory::tr("no change");
-    if (changed.size() == 1) {
-        QString value = shownValue(keys[changed.front()], after[changed.front()]);
+    if (changes.size() == 1) {
+        QString value = shownValue(keys[changes.front().key], changes.front().after);
         if (value.size() > 24)
             value = value.left(23) + QChar(0x2026);
-        return ScenarioHistory::tr("%1 = %2").arg(name(changed.front()), value);
+        return ScenarioHistory::tr("%1 = %2").arg(name(changes.front().key), value);
     }
     QStringList names;
-    for (size_t i = 0; i < changed.size() && i < 3; ++i)
-        names << name(changed[i]);
-    if (changed.size() > 3)
+    for (size_t i = 0; i < changes.size() && i < 3; ++i)
+        names << name(changes[i].key);
+    if (changes.size() > 3)
         names << QString(QChar(0x2026));
-    return ScenarioHistory::tr("%1 inputs (%2)").arg(changed.size()).arg(names.join(QStringLiteral(", ")));
+    return ScenarioHistory::tr("%1 inputs (%2)").arg(changes.size()).arg(names.join(QStringLiteral(", ")));
 }
 
 } // namespace
 
-/** Whole-scenario snapshot: before and after one step. */
+/**
+ * Whole-scenario snapshot: the scenario before and after one step (what undo and redo put back,
+ * exactly), and the keys the step changed (what its text names and what tells a drag back to
+ * where it started). It keeps the changed keys' values only, not every key's: a step is about
+ * 1.7 KB, not 7 KB (docs/performance.md, "Issue 16, twenty-first stop ... (h16af)").
+ */
 class SnapshotCommand final : public QUndoCommand {
 public:
-    SnapshotCommand(ScenarioHistory* history, model::Scenario before, std::vector<std::string> beforeValues,
-                    model::Scenario after, std::vector<std::string> afterValues, int token)
+    SnapshotCommand(ScenarioHistory* history, model::Scenario before, model::Scenario after, std::vector<KeyChange> changes,
+                    int token)
         : m_history(history)
         , m_before(std::move(before))
         , m_after(std::move(after))
-        , m_beforeValues(std::move(beforeValues))
-        , m_afterValues(std::move(afterValues))
+        , m_changes(std::move(changes))
         , m_token(token)
     {
-        setText(describe(m_beforeValues, m_afterValues));
+        setText(describe(m_changes));
     }
 
     int id() const override { return kSnapshotCommandId; }
@@ -91,13 +100,23 @@ public:
         if (next->m_token != m_token)
             return false;
         m_after = next->m_after;
-        m_afterValues = next->m_afterValues;
-        setObsolete(m_beforeValues == m_afterValues); // a drag back to where it started
-        setText(describe(m_beforeValues, m_afterValues));
+        // The next step starts where this one ends: a key it changes keeps this step's value before
+        // (or, if this step left it alone, the next step's before, the same value) and takes the next's after.
+        for (const KeyChange& change : next->m_changes) {
+            auto at = std::lower_bound(m_changes.begin(), m_changes.end(), change.key,
+                                       [](const KeyChange& c, size_t key) { return c.key < key; });
+            if (at != m_changes.end() && at->key == change.key)
+                at->after = change.after;
+            else
+                m_changes.insert(at, change);
+        }
+        std::erase_if(m_changes, [](const KeyChange& c) { return c.before == c.after; });
+        setObsolete(m_changes.empty()); // a drag back to where it started
+        setText(describe(m_changes));
         return true;
     }
 
-    void undo() override { m_history->apply(m_before, m_beforeValues); }
+    void undo() override { m_history->apply(m_before); }
 
     void redo() override
     {
@@ -105,15 +124,14 @@ public:
             m_first = false;
             return;
         }
-        m_history->apply(m_after, m_afterValues);
+        m_history->apply(m_after);
     }
 
 private:
     ScenarioHistory* m_history;
     model::Scenario m_before;
     model::Scenario m_after;
-    std::vector<std::string> m_beforeValues;
-    std::vector<std::string> m_afterValues;
+    std::vector<KeyChange> m_changes; ///< in scenarioKeys() order, each with before != after
     int m_token;
     bool m_first = true;
 };
@@ -126,6 +144,7 @@ ScenarioHistory::ScenarioHistory(ScenarioDocument* document, QObject* parent)
     , m_lastValues(keyValues(m_last))
 {
     m_stack->setObjectName(QStringLiteral("undoStack"));
+    m_stack->setUndoLimit(kUndoLimitSteps); // the oldest step goes when one more is pushed
     m_passTimer.setSingleShot(true);
     m_passTimer.setInterval(0);
     connect(m_document, &ScenarioDocument::scenarioChanged, this, &ScenarioHistory::onScenarioChanged);
@@ -174,13 +193,13 @@ void ScenarioHistory::setClean()
     m_stack->setClean();
 }
 
-void ScenarioHistory::apply(const model::Scenario& scenario, const std::vector<std::string>& values)
+void ScenarioHistory::apply(const model::Scenario& scenario)
 {
     m_applying = true;
     m_document->setScenario(scenario);
     m_applying = false;
     m_last = scenario;
-    m_lastValues = values;
+    m_lastValues = keyValues(scenario); // undo and redo only: a pass over the keys, as an edit takes
 }
 
 void ScenarioHistory::onScenarioChanged()
@@ -198,11 +217,14 @@ void ScenarioHistory::onScenarioChanged()
         token = m_passToken;
     }
     m_passTimer.start(); // changes until the event loop turns belong to this step
+    std::vector<KeyChange> changes;
+    for (size_t i = 0; i < values.size() && i < m_lastValues.size(); ++i)
+        if (values[i] != m_lastValues[i])
+            changes.push_back(KeyChange{i, std::move(m_lastValues[i]), values[i]});
     model::Scenario before = std::move(m_last);
-    std::vector<std::string> beforeValues = std::move(m_lastValues);
     m_last = now;
-    m_lastValues = values;
-    m_stack->push(new SnapshotCommand(this, std::move(before), std::move(beforeValues), now, std::move(values), token));
+    m_lastValues = std::move(values);
+    m_stack->push(new SnapshotCommand(this, std::move(before), now, std::move(changes), token));
 }
 
 } // namespace ridgeline::views

@@ -29,11 +29,19 @@ class ScenarioDocument;
  * A change that leaves every key as it was pushes nothing.
  *
  * The stack's clean state is the saved file: setClean() after saving, reset() after opening.
+ *
+ * The history is bounded: it keeps the last kUndoLimitSteps steps (QUndoStack::setUndoLimit), so
+ * the window's memory stays flat however long it runs (issue 16). A step keeps the scenario before
+ * and after (two model::Scenario) and the changed keys' values, about 1.7 KB for a one-key step.
+ * When the saved step falls off the bottom, the stack is never clean again until the next save.
  */
 class ScenarioHistory final : public QObject {
     Q_OBJECT
 
 public:
+    /** Steps kept for undo: the oldest goes when one more is pushed (about 1.7 MB at most for one-key steps). */
+    static constexpr int kUndoLimitSteps = 1000;
+
     explicit ScenarioHistory(ScenarioDocument* document, QObject* parent = nullptr);
 
     /** The stack (its undo / redo actions go in the Edit menu). Owned by this object. */
@@ -59,7 +67,7 @@ public:
 private:
     friend class SnapshotCommand;
     void onScenarioChanged();
-    void apply(const model::Scenario& scenario, const std::vector<std::string>& values);
+    void apply(const model::Scenario& scenario);
 
     ScenarioDocument* m_document = nullptr;
     QUndoStack* m_stack = nullptr;

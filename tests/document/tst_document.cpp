@@ -6,11 +6,13 @@
 #include <cmath>
 
 #include <QtTest>
+#include <QUndoStack>
 
 #include "document/baseline.h"
 #include "document/presetmatch.h"
 #include "document/readouts.h"
 #include "document/scenariodocument.h"
+#include "document/scenariohistory.h"
 #include "document/triagerun.h"
 #include "model/analysis/triage.h"
 #include "model/cost/costmodel.h"
@@ -160,6 +162,64 @@ private slots:
         QCOMPARE(names.hardware, std::string("custom hardware"));
     }
 
+    /** The undo history is bounded (issue 16, h16af): more one-key steps than ScenarioHistory::kUndoLimitSteps,
+     *  each in its own pass of the event loop, keep kUndoLimitSteps of them (the window's memory flat in run
+     *  length); undoing every kept step reaches the oldest kept step's scenario before, redo the last. */
+    void undoHistoryIsBounded()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ScenarioHistory history(&document);
+        QUndoStack* stack = history.stack();
+        const int limit = views::ScenarioHistory::kUndoLimitSteps;
+        const int steps = limit + 200;
+        QCOMPARE(document.scenario().workload.batch, 1);
+        for (int i = 1; i <= steps; ++i) {
+            document.edit([i](model::Scenario& s) { s.workload.batch = 1 + i; });
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents(); // the pass ends: the next change is its own step
+            QCOMPARE(stack->count(), std::min(i, limit));
+        }
+        QCOMPARE(stack->undoText(), QStringLiteral("workload.batch = %1").arg(1 + steps));
+        stack->setIndex(0);
+        QCOMPARE(document.scenario().workload.batch, 1 + steps - limit);
+        stack->setIndex(stack->count());
+        QCOMPARE(document.scenario().workload.batch, 1 + steps);
+    }
+
+    /** A step keeps the keys it changed (issue 16, h16af): a gesture that changes two keys and puts one back is
+     *  one step named by the other; undo puts both back, redo the one; a gesture that puts everything back is
+     *  no step. */
+    void mergedStepNamesTheKeysItChanged()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ScenarioHistory history(&document);
+        QUndoStack* stack = history.stack();
+        const int context = document.scenario().workload.contextTokens;
+        history.beginGesture();
+        document.edit([](model::Scenario& s) { s.workload.batch = 8; });
+        document.edit([](model::Scenario& s) { s.workload.contextTokens = 4096; });
+        document.edit([](model::Scenario& s) { s.workload.batch = 16; });
+        QCOMPARE(stack->count(), 1);
+        QCOMPARE(stack->undoText(), QStringLiteral("2 inputs (workload.batch, workload.context_tokens)"));
+        document.edit([](model::Scenario& s) { s.workload.batch = 1; });
+        history.endGesture();
+        QCOMPARE(stack->count(), 1);
+        QCOMPARE(stack->undoText(), QStringLiteral("workload.context_tokens = 4096"));
+        stack->undo();
+        QCOMPARE(document.scenario().workload.contextTokens, context);
+        QCOMPARE(document.scenario().workload.batch, 1);
+        stack->redo();
+        QCOMPARE(document.scenario().workload.contextTokens, 4096);
+        QCOMPARE(document.scenario().workload.batch, 1);
+
+        QCoreApplication::processEvents();
+        history.beginGesture();
+        document.edit([](model::Scenario& s) { s.workload.batch = 32; });
+        document.edit([](model::Scenario& s) { s.workload.batch = 1; });
+        history.endGesture();
+        QCOMPARE(stack->count(), 1); // the drag back to where it started left no step
+        QCOMPARE(stack->index(), 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDocument)
