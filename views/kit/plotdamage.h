@@ -20,9 +20,7 @@ namespace ridgeline::views {
  * and SLO plots change in a marker, a line and a label. install() holds that update back
  * (Qt::WA_UpdatesDisabled around the replot, as QWidget::setUpdatesEnabled() sets it) and compares the new
  * buffer with a copy of the last one, row by row: the plot is then repainted in the bounding rect of the
- * pixels that differ (nothing when none does). The copy takes the changed span of each changed row. Where that rect
- * covers three quarters of the plot or more, the next three replots repaint the whole plot without comparing (and drop
- * the copy): a plot that changes whole on every step pays one comparison in five replots.
+ * pixels that differ (nothing when none does). The copy takes the changed span of each changed row.
  *
  * The same pixels: a pixel outside that rect has the value it had at the last replot, and the window's
  * backing store holds, for every pixel of the plot, what the paintEvent() of some replot drew there from the
@@ -69,8 +67,6 @@ private:
     qint64 m_backgroundPixmapKey = 0;
     QRect m_viewport;
     QRect m_lastDamage;
-    static constexpr int kSkippedAfterWhole = 3;
-    int m_skip = 0; // replots left to repaint whole without comparing
     int m_partial = 0;
     int m_whole = 0;
 };
