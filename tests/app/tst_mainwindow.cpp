@@ -128,7 +128,6 @@ private slots:
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
     void accessibleNamesFollowTheFirstPaint();
     void batchStepRepaintsTheSummaryAlone();
-    void sliderStepsRepaintWhatThePlotsChanged();
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
     void numbersRewrapRepaintsNoRowAbove();
     void sliderStepsLayOutNothing();
@@ -1736,83 +1735,6 @@ void TestMainWindow::batchStepRepaintsTheSummaryAlone()
         QVERIFY2(shown() == afterStep, qPrintable(QStringLiteral("step %1").arg(step)));
     }
     QVERIFY(summary->text() != before);
-}
-
-void TestMainWindow::sliderStepsRepaintWhatThePlotsChanged()
-{
-    // Issue 16, twenty-first stop: a replot repaints the bounding rect of the pixels its buffer changed, not the whole
-    // plot (views/kit/plotdamage.h). On a batch step the decode, KV share and SLO plots move a marker, a line and a
-    // label: each is painted in a strip. After every step of three sliders, each plot's pixels in the window's backing
-    // store equal, bit for bit, a repaint of the whole plot (which draws the buffer whole, as before).
-    MainWindow window(model::defaultScenario());
-    window.resize(1600, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    for (int pass = 0; pass < 3; ++pass)
-        QCoreApplication::processEvents();
-    QList<QCustomPlot*> plots = window.plots();
-    plots << window.kvSharePanel()->barPlot();
-    struct PaintRegions final : QObject {
-        QHash<QObject*, QRegion> painted;
-        bool eventFilter(QObject* watched, QEvent* event) override
-        {
-            if (event->type() == QEvent::Paint)
-                painted[watched] += static_cast<QPaintEvent*>(event)->region();
-            return QObject::eventFilter(watched, event);
-        }
-    } regions;
-    for (QCustomPlot* plot : plots)
-        plot->installEventFilter(&regions);
-    auto shown = [&](QCustomPlot* plot) {
-        const QRect r(plot->mapTo(&window, QPoint(0, 0)), plot->size());
-        return window.screen()->grabWindow(window.winId(), r.x(), r.y(), r.width(), r.height()).toImage();
-    };
-    auto area = [](const QRegion& region) {
-        qint64 sum = 0;
-        for (const QRect& r : region)
-            sum += qint64(r.width()) * r.height();
-        return sum;
-    };
-    ridgeline::views::ControlsPanel* controls = window.controlsPanel();
-    const std::vector<std::pair<QSlider*, int>> sliders = {
-        {controls->batchSlider()->slider(), 5}, {controls->contextSlider()->slider(), 3}, {controls->modelSizeSlider()->slider(), 3}};
-    int stripsOnBatch = 0; // decode, KV share or SLO plot painted in less than half its area on a batch step
-    for (const auto& [slider, steps] : sliders) {
-        for (int step = 1; step <= steps; ++step) {
-            regions.painted.clear();
-            slider->setSliderPosition(slider->minimum() + step * (slider->maximum() - slider->minimum()) / (steps + 2));
-            window.document()->evaluateNow();
-            for (int pass = 0; pass < 3; ++pass)
-                QCoreApplication::processEvents();
-            const QString where = QStringLiteral("%1 step %2").arg(slider->objectName()).arg(step);
-            if (slider == controls->batchSlider()->slider()) {
-                for (QCustomPlot* plot : {window.decodePanel()->plot(), window.kvSharePanel()->plot(), window.sloPanel()->plot()}) {
-                    const qint64 painted = area(regions.painted.value(plot));
-                    if (painted > 0 && painted * 2 < qint64(plot->width()) * plot->height())
-                        ++stripsOnBatch;
-                }
-            }
-            for (QCustomPlot* plot : plots) {
-                const QImage afterStep = shown(plot);
-                plot->repaint();
-                QVERIFY2(shown(plot) == afterStep, qPrintable(where + QLatin1Char(' ') + plot->objectName()));
-            }
-        }
-    }
-    QVERIFY2(stripsOnBatch >= 10, qPrintable(QStringLiteral("plots painted in a strip on batch steps: %1 of 15").arg(stripsOnBatch)));
-    // What paintEvent() draws besides the buffer: a new background brush (the buffer's pixels unchanged where it is
-    // transparent) and a new size repaint the whole plot.
-    QCustomPlot* decode = window.decodePanel()->plot();
-    for (const QColor& colour : {QColor(Qt::red), QColor(Qt::white)}) {
-        decode->setBackground(QBrush(colour));
-        decode->replot();
-        for (int pass = 0; pass < 3; ++pass)
-            QCoreApplication::processEvents();
-        const QImage afterBrush = shown(decode);
-        decode->repaint();
-        QVERIFY2(shown(decode) == afterBrush, qPrintable(colour.name()));
-        QCOMPARE(afterBrush.pixelColor(afterBrush.width() - 2, afterBrush.height() - 2), colour);
-    }
 }
 
 QTEST_MAIN(TestMainWindow)

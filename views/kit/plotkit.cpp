@@ -16,7 +16,6 @@
 
 #include "views/kit/axistitle.h"
 #include "views/kit/gridlayer.h"
-#include "views/kit/plotdamage.h"
 #include "views/kit/laidouttext.h"
 #include "views/kit/legendlayer.h"
 #include "views/kit/palette.h"
@@ -572,8 +571,6 @@ void setupPlot(QCustomPlot* plot)
     plot->setFocusPolicy(Qt::NoFocus);
     // The grid and sub-grid lines from a picture, stroked again only when they move (issue 16, tenth stop).
     GridLayerCache::install(plot);
-    // A replot repaints the pixels it changed, not the whole plot (issue 16, twenty-first stop).
-    PlotDamage::install(plot);
     // Tick labels kept apart on short axes: when a count changes, the layout is run again (its three phases, as
     // QCustomPlot::updateLayout() does) so that ticks and margins follow before anything is drawn. Connected before
     // any other afterLayout slot (PlotPanel's fitLabels()), which then places its labels on the final layout.
