@@ -118,6 +118,10 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
     if (s.efficiency.ttftOverheadSeconds > 0)
         t << QStringLiteral("TTFT = %1 ms per request before the engine (HTTP, tokenization; efficiency.ttft_overhead_ms) + queue + prefill step")
                  .arg(s.efficiency.ttftOverheadSeconds * 1e3);
+    if (s.efficiency.firstTokenReturnSeconds > 0)
+        t << QStringLiteral("first token returned %1 ms after the engine's step that emitted it (detokenising, starting the stream; "
+                            "efficiency.first_token_return_ms): TTFT grows by it at any load, later tokens follow in order")
+                 .arg(s.efficiency.firstTokenReturnSeconds * 1e3);
     if (s.efficiency.frontendSerialSeconds > 0)
         t << QStringLiteral("serial front end %1 ms per request, one request at a time (efficiency.frontend_serial_ms): requests sent "
                             "together reach the engine this far apart")

@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--tie-max-seqs] [--stream-steps K]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--tie-max-seqs] [--stream-steps K]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -19,6 +19,9 @@
 // where a fit's TTFT points are under in-flight load; --fit-api-output the API server's output path
 // (serving.api_output_us_per_token, us per streamed token, BenchmarkFitOptions::fitApiOutput, h13al) where a fit's points
 // are under in-flight load at two or more loads (bursts of different sizes counting as different loads);
+// --fit-first-token-return the first token's return path (efficiency.first_token_return_ms, ms after the engine's step,
+// BenchmarkFitOptions::fitFirstTokenReturn, h13aq) beside the per-request TTFT overhead where a fit's TTFT points are under
+// in-flight load;
 // --fit-frontend-bursts counts bursts of different sizes as different loads for the serial front end's fit too
 // (BenchmarkFitOptions::fitFrontendOnBursts); --fit-max-seqs the engine's cap on running sequences (max_num_seqs,
 // BenchmarkFitOptions::fitMaxSequences, h13an) where a fit's points hold more requests than the cap at two or more loads, the
@@ -165,6 +168,8 @@ std::string coefficient(const char* name, const Coefficient& c, const char* unit
 std::string budgetText(const BenchmarkFitResult& fit)
 {
     std::string t;
+    if (fit.firstTokenReturnMs.fitted || fit.firstTokenReturnMs.value > 0) // --fit-first-token-return (h13aq)
+        t += ", " + coefficient("first-token return", fit.firstTokenReturnMs, " ms");
     if (fit.tokenBudget > 0) {
         t = ", max_num_tokens " + std::to_string(fit.tokenBudget) + " (training cost:";
         for (const auto& [budget, cost] : fit.tokenBudgetCosts) {
@@ -445,6 +450,8 @@ int main(int argc, char** argv)
             fo.fitMaxSequences = true;
         else if (std::strcmp(argv[arg], "--fit-api-output") == 0)
             fo.fitApiOutput = true;
+        else if (std::strcmp(argv[arg], "--fit-first-token-return") == 0)
+            fo.fitFirstTokenReturn = true;
         else if (std::strcmp(argv[arg], "--fit-frontend-bursts") == 0)
             fo.fitFrontendOnBursts = true;
         else if (std::strcmp(argv[arg], "--fit-prefill-limit") == 0)
@@ -476,7 +483,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }

@@ -354,6 +354,7 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         run.efficiency.frontendSerialSeconds = 0;
         run.efficiency.tokenGateSeconds = 0;
         run.serving.apiOutputSeconds = 0;
+        run.efficiency.firstTokenReturnSeconds = 0; // no stream to start: the benchmark reads the engine's output
     }
     const int rounds = std::max(1, options.streamIntervalSteps);
     if (rounds > 1)

@@ -506,11 +506,11 @@ struct FitParameter {
     bool free = true;
 };
 
-constexpr int kParameters = 13;
+constexpr int kParameters = 14;
 
 /** Applies parameter vector @p x (eta_bw, MFU prefill, MFU decode, step ms, chunk ms, eta_kv, per-sequence us,
  *  TTFT overhead ms, eta_kv1, prefill attention MFU, serial front end ms, admission gate us per token, API server output
- *  path us per token) to @p s. */
+ *  path us per token, first token's return path ms) to @p s. */
 Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
 {
     s.efficiency.bandwidth = x(0);
@@ -527,6 +527,7 @@ Scenario withParameters(Scenario s, const Eigen::VectorXd& x)
     s.efficiency.frontendSerialSeconds = x(10) / 1e3;
     s.efficiency.tokenGateSeconds = x(11) / 1e6;
     s.serving.apiOutputSeconds = x(12) / 1e6;
+    s.efficiency.firstTokenReturnSeconds = x(13) / 1e3;
     return s;
 }
 
@@ -737,7 +738,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
                                                      {"efficiency.mfu_prefill_attention", 0.01, 1.0, 0.40, 0.01},
                                                      {"efficiency.frontend_serial_ms", 0.0, 100.0, 0.0, 0.05},
                                                      {"efficiency.token_gate_us", 0.0, 1000.0, 0.0, 2.0},
-                                                     {"serving.api_output_us_per_token", 0.0, 2000.0, 0.0, 2.0}}};
+                                                     {"serving.api_output_us_per_token", 0.0, 2000.0, 0.0, 2.0},
+                                                     {"efficiency.first_token_return_ms", 0.0, 1000.0, 0.0, 0.05}}};
     {
         // The ITL slope against the batch is (per-sequence cost) + S x (KV bytes per token) / (BW eta_kv): the two
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
@@ -836,6 +838,16 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     if (options.fitApiOutput && !searchApiOutput)
         r.notes.push_back("no latency under in-flight load at two or more loads: the API server's output path is not fitted (kept "
                           "at the scenario's value)");
+    // The first token's return path (efficiency.first_token_return_ms, h13aq): only with fitFirstTokenReturn, and only where
+    // TTFT is measured under in-flight load (loadedPrefills()). A single request or a static batch pays it once, exactly as
+    // the per-request overhead t_req, so there the two cannot be told apart; under load it moves every first token by
+    // itself while the engine's step grid absorbs most of t_req (a request that reaches a busy engine a little later waits
+    // less for the running step to end), which tells them apart (docs/cost-model.md, h13ao and h13aq). Decided from the
+    // points alone; otherwise kept at the scenario's value (0: none).
+    params[13].free = options.fitFirstTokenReturn && loadedPrefills(points, ttftRows);
+    if (options.fitFirstTokenReturn && !params[13].free)
+        r.notes.push_back("no in-flight TTFT under load: the first token's return path cannot be told from the per-request TTFT "
+                          "overhead; not fitted (kept at the scenario's value)");
     if (ttftRows.empty()) {
         params[1].free = false;
         params[4].free = false;
@@ -935,6 +947,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         x(10) = scenario.efficiency.frontendSerialSeconds * 1e3;
     x(11) = scenario.efficiency.tokenGateSeconds * 1e6;
     x(12) = scenario.serving.apiOutputSeconds * 1e6;
+    if (!params[13].free)
+        x(13) = scenario.efficiency.firstTokenReturnSeconds * 1e3;
     auto clampTo = [&](Eigen::VectorXd& v) {
         for (int j = 0; j < kParameters; ++j)
             if (params[size_t(j)].free)
@@ -1341,7 +1355,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     Coefficient* outs[kParameters] = {&r.bandwidthEfficiency, &r.mfuPrefill, &r.mfuDecode, &r.stepOverheadMs, &r.chunkOverheadMs,
                                       &r.kvBandwidthEfficiency, &r.perSequenceOverheadUs, &r.ttftOverheadMs,
                                       &r.kvOneSequenceBandwidthEfficiency, &r.mfuPrefillAttention, &r.frontendSerialMs,
-                                      &r.tokenGateUs, &r.apiOutputUs};
+                                      &r.tokenGateUs, &r.apiOutputUs, &r.firstTokenReturnMs};
     for (int j = 0; j < kParameters; ++j) {
         *outs[j] = Coefficient{x(j), se[size_t(j)], determined[size_t(j)]};
         if (!params[size_t(j)].free)
@@ -1385,7 +1399,8 @@ std::string priorsFromFit(const BenchmarkFitResult& fit, const std::vector<std::
         {"efficiency.mfu_prefill_attention", &fit.mfuPrefillAttention},
         {"efficiency.frontend_serial_ms", &fit.frontendSerialMs},
         {"efficiency.token_gate_us", &fit.tokenGateUs},
-        {"serving.api_output_us_per_token", &fit.apiOutputUs}};
+        {"serving.api_output_us_per_token", &fit.apiOutputUs},
+        {"efficiency.first_token_return_ms", &fit.firstTokenReturnMs}};
     if (!(sigmaScale > 0))
         return "the prior's sigma scale must be above 0";
     std::vector<ParameterPrior> priors;

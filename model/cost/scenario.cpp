@@ -214,6 +214,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.atMost("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6, 1e6, "1e6 us");
     c.atMost("efficiency.ttft_overhead_ms", s.efficiency.ttftOverheadSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("efficiency.frontend_serial_ms", s.efficiency.frontendSerialSeconds * 1e3, 1e6, "1e6 ms");
+    c.atMost("efficiency.first_token_return_ms", s.efficiency.firstTokenReturnSeconds * 1e3, 1e6, "1e6 ms");
     c.atMost("serving.max_num_tokens", s.serving.maxNumTokens, 1e7, "10,000,000");
     c.atMost("serving.max_prefills_per_step", s.serving.maxPrefillsPerStep, 1e6, "1,000,000");
     c.atMost("serving.api_output_us_per_token", s.serving.apiOutputSeconds * 1e6, 1e6, "1e6 us");
@@ -274,6 +275,7 @@ std::vector<ScenarioError> validate(const Scenario& s)
     c.nonNegative("efficiency.per_sequence_overhead_us", s.efficiency.perSequenceOverheadSeconds * 1e6);
     c.nonNegative("efficiency.ttft_overhead_ms", s.efficiency.ttftOverheadSeconds * 1e3);
     c.nonNegative("efficiency.frontend_serial_ms", s.efficiency.frontendSerialSeconds * 1e3);
+    c.nonNegative("efficiency.first_token_return_ms", s.efficiency.firstTokenReturnSeconds * 1e3);
     // Economics (issue 14): 0 is "no price given" (the example price, or unknown); PUE is facility / IT power.
     c.nonNegative("economics.price_per_gpu_hour", s.economics.pricePerGpuHour);
     c.atMost("economics.price_per_gpu_hour", s.economics.pricePerGpuHour, 1e6, "1e6 per GPU-hour");

@@ -211,6 +211,13 @@ struct Efficiency {
     /// streaming the first token): the serving prediction's engine sees a request this long after it was sent
     /// (simulator; docs/cost-model.md); 0 at the floor
     double ttftOverheadSeconds = 0;
+    /// the first token's way back to the client (efficiency.first_token_return_ms; h13aq): detokenising the first token
+    /// and starting its stream, after the engine's step that emitted it. The client sees the first token this long after
+    /// the engine emits it, whatever the load; later tokens come in order behind it (each at the later of its own
+    /// delivery and the token before it), so they are not delayed by it once the stream has caught up, and a closed-loop
+    /// client's next send (after its last token) moves only for a one-token request (simulator; docs/cost-model.md,
+    /// "Serving-step costs"); 0 at the floor
+    double firstTokenReturnSeconds = 0;
     /// time each request holds the server's front end by itself before the engine sees it: the part of the request's
     /// handling (HTTP parsing, tokenization, queueing into the engine) done one request at a time, e.g. on a single
     /// CPU thread or event loop ("TTFT is queue wait plus the CPU front end plus prefill", source document 002; "tokenizer

@@ -487,6 +487,10 @@ const std::vector<Entry>& entries()
                                  "time each request holds the server's front end by itself (one at a time: HTTP, tokenization) before "
                                  "the engine sees it; requests sent together queue for it (serving prediction, calibration; 0: none)",
                                  &Efficiency::frontendSerialSeconds));
+        t.push_back(milliseconds("efficiency.first_token_return_ms",
+                                 "time from the engine emitting a request's first token to the client seeing it (detokenising and "
+                                 "streaming it back; later tokens follow in order; serving prediction, calibration; 0: none)",
+                                 &Efficiency::firstTokenReturnSeconds));
         t.push_back(number("efficiency.kv_bandwidth", "fraction", "eta_kv, achieved / peak bandwidth of the KV-cache read (0: eta_bw)",
                            [](Scenario& s) -> double& { return s.efficiency.kvBandwidth; }));
         t.push_back(number("efficiency.kv_bandwidth_one_sequence", "fraction",

@@ -536,6 +536,8 @@ public:
         // The API server's output path (serving.api_output_us_per_token): each emitted token's turn at the FIFO server
         // that also accepts the requests (docs/cost-model.md, "The API server's output path").
         m_apiOutput = std::max(0.0, scenario.serving.apiOutputSeconds);
+        // The first token's way back to the client (efficiency.first_token_return_ms): after the step that emitted it.
+        m_firstTokenReturn = std::max(0.0, scenario.efficiency.firstTokenReturnSeconds);
         m_total = source ? source->expected() : 0;
         m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
         m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
@@ -1435,8 +1437,12 @@ private:
         if (m_tokenGate > 0) // the token joins the front end's backlog, one at a time
             m_gateFree = std::max(m_gateFree, engineNow) + m_tokenGate;
         if (p.generated == 1) {
+            // The first token's return path (efficiency.first_token_return_ms) delays its delivery, after the engine's step.
+            now += m_firstTokenReturn;
             r.firstTokenSeconds = now;
         } else {
+            // A stream delivers in order: a later token comes no earlier than the one before it (the first's return path).
+            now = std::max(now, p.lastToken);
             const double itl = now - p.lastToken;
             p.itlSum += itl;
             ++p.itlCount;
@@ -1546,6 +1552,7 @@ private:
     double m_tokenGate = 0;        // efficiency.tokenGateSeconds: the front end's work per delivered token, seconds
     double m_gateFree = -kInf;     // when the front end has delivered every token emitted so far
     double m_apiOutput = 0;        // serving.api_output_us_per_token: the API server's work per delivered token, seconds
+    double m_firstTokenReturn = 0; // efficiency.first_token_return_ms: from the engine emitting a first token to its client, seconds
     double m_apiFree = -kInf;      // when the API server has delivered every token emitted so far
     std::vector<std::pair<double, double>> m_accepted; // (sent, accepted) per request, in sending order (m_apiOutput > 0)
     double m_lastSent = -kInf;     // the latest send pulled so far
@@ -2424,7 +2431,11 @@ SimulationResult runDisaggregated(const Scenario& scenario, const SimulationConf
         q.outputTokens = 1;
     VectorSource prefillSource(prefills);
     RunRecorder prefillRecorder(poolConfig, static_cast<long long>(n));
-    SimulationResult prefill = runFleet(scenario, poolConfig, prefillSource, prefillRecorder, progress);
+    // The first token's return path (efficiency.first_token_return_ms) is added at the join below, after the KV's arrival,
+    // so that it delays neither the KV transfer nor the decode pool.
+    Scenario prefillScenario = scenario;
+    prefillScenario.efficiency.firstTokenReturnSeconds = 0;
+    SimulationResult prefill = runFleet(prefillScenario, poolConfig, prefillSource, prefillRecorder, progress);
     if (prefill.cancelled) {
         out.cancelled = true;
         return out;
@@ -2446,6 +2457,7 @@ SimulationResult runDisaggregated(const Scenario& scenario, const SimulationConf
     }
     Scenario decodeScenario = scenario;
     decodeScenario.efficiency.ttftOverheadSeconds = 0; // the request is in the engine already
+    decodeScenario.efficiency.firstTokenReturnSeconds = 0; // its first token is the prefill pool's
     decodeScenario.efficiency.frontendSerialSeconds = 0;
     decodeScenario.efficiency.tokenGateSeconds = 0; // admission into the decode pool is not gated (the prefill pool's is)
     poolConfig.replicas = std::max(1, config.replicas);
@@ -2467,7 +2479,8 @@ SimulationResult runDisaggregated(const Scenario& scenario, const SimulationConf
         r.metSlo = false;
         recorder.started(r, records[i], -1);
         if (!p.rejected && !std::isnan(p.firstTokenSeconds)) {
-            r.firstTokenSeconds = p.firstTokenSeconds + cost.kvTransferSeconds(requests[i].promptTokens);
+            r.firstTokenSeconds = p.firstTokenSeconds + cost.kvTransferSeconds(requests[i].promptTokens)
+                                  + std::max(0.0, scenario.efficiency.firstTokenReturnSeconds);
             // Token times (the Simulation tab's ITL timeline): the first token at the KV's arrival, the rest the decode pool's.
             recorder.tokenTime(records[i], 0, r.firstTokenSeconds);
             if (config.recordTokenTimes && decodeOf[i] >= 0 && size_t(decodeOf[i]) + 1 < decode.tokenOffsets.size()) {
@@ -2486,7 +2499,7 @@ SimulationResult runDisaggregated(const Scenario& scenario, const SimulationConf
                     r.firstTokenSeconds = r.finishedSeconds = kNaN;
                 } else {
                     const double first = d.firstTokenSeconds - d.arrivalSeconds; // the KV's arrival to the first decoded token
-                    r.finishedSeconds = d.finishedSeconds;
+                    r.finishedSeconds = std::max(d.finishedSeconds, r.firstTokenSeconds); // the stream in order
                     r.maxItlSeconds = std::max(first, d.maxItlSeconds);
                     r.tpotSeconds = (r.finishedSeconds - r.firstTokenSeconds) / double(r.outputTokens - 1);
                     recorder.itl(recorder.classSlot(r.classIndex)).add(first, 1);

@@ -420,6 +420,118 @@ private slots:
         QCOMPARE(errors.front().key, std::string("efficiency.ttft_overhead_ms"));
     }
 
+    void firstTokenReturnAddsToEveryFirstTokenAfterTheEngine()
+    {
+        // efficiency.first_token_return_ms = 5 (h13aq): the client sees a request's first token 5 ms after the engine's
+        // step emitted it, later tokens in order behind it. Eight closed-loop clients of 500-token prompts behind a serial
+        // front end of 1 ms (so that they reach the engine apart, while it is busy): every first token comes exactly 5 ms
+        // later, while the last token (and with it the client's next send, and so the whole schedule) is where it was.
+        Scenario s = planning();
+        s.efficiency.stepOverheadSeconds = s.efficiency.prefillOverheadSeconds = 2e-3;
+        s.efficiency.frontendSerialSeconds = 1e-3;
+        BenchmarkOptions o;
+        o.measuredRequests = 24;
+        const BenchmarkPoint loaded = closedLoop(8, 500, 64);
+        const BenchmarkPrediction base = predict(s, loaded, o);
+        Scenario ret = s;
+        QCOMPARE(setKey(ret, "efficiency.first_token_return_ms", "5"), std::string());
+        QCOMPARE(ret.efficiency.firstTokenReturnSeconds, 5e-3);
+        const BenchmarkPrediction p = predict(ret, loaded, o);
+        QVERIFY2(std::abs(p.ttft.mean - base.ttft.mean - 5e-3) < 1e-12,
+                 qPrintable(QStringLiteral("TTFT %1 against %2 + 5 ms").arg(p.ttft.mean).arg(base.ttft.mean)));
+        QVERIFY(std::abs(p.ttft.p50 - base.ttft.p50 - 5e-3) < 1e-12);
+        QVERIFY(std::abs(p.ttft.max - base.ttft.max - 5e-3) < 1e-12);
+        QVERIFY(std::abs(p.endToEnd.mean - base.endToEnd.mean) < 1e-12);
+        // TPOT = (E2E - TTFT) / (n - 1): the stream catches up, so each request's TPOT is 5 ms / 63 shorter.
+        QVERIFY2(std::abs(base.tpot.mean - p.tpot.mean - 5e-3 / 63) < 1e-12,
+                 qPrintable(QStringLiteral("TPOT %1 against %2").arg(p.tpot.mean).arg(base.tpot.mean)));
+        // The per-request overhead t_req of the same 5 ms is paid before the engine, where the busy engine's step grid
+        // absorbs most of it: the loaded TTFT moves by far less than 5 ms (h13ao). That is why a fit without single
+        // requests cannot price t_req and can price the return path.
+        Scenario req = s;
+        req.efficiency.ttftOverheadSeconds = 5e-3;
+        const BenchmarkPrediction q = predict(req, loaded, o);
+        QVERIFY2(std::abs(q.ttft.mean - base.ttft.mean) < 0.5e-3,
+                 qPrintable(QStringLiteral("t_req moved the loaded TTFT by %1 s").arg(q.ttft.mean - base.ttft.mean)));
+        // One request at a time: both are paid once, TTFT = 5 ms + one prefill either way.
+        BenchmarkPoint slow = closedLoop(0, 1000, 50);
+        slow.load = BenchmarkLoad::RequestRate;
+        slow.requestRatePerSecond = 0.05;
+        slow.requests = 5;
+        slow.steadyState = false;
+        QVERIFY(std::abs(predict(ret, slow).ttft.p50 - predict(req, slow).ttft.p50) < 1e-12);
+        // A static batch streams nothing back through a server: no change.
+        BenchmarkPoint batch = closedLoop(8, 500, 64);
+        batch.load = BenchmarkLoad::StaticBatch;
+        batch.steadyState = false;
+        QVERIFY(std::abs(predict(ret, batch, o).ttft.mean - predict(s, batch, o).ttft.mean) < 1e-12);
+        // The key reads and writes through the scenario's JSON, and a negative value is refused, naming it.
+        Scenario back = defaultScenario();
+        QCOMPARE(applyJson(back, toJson(ret)), std::string());
+        QCOMPARE(back.efficiency.firstTokenReturnSeconds, 5e-3);
+        QCOMPARE(getKey(ret, "efficiency.first_token_return_ms"), std::string("5"));
+        Scenario bad = s;
+        QCOMPARE(setKey(bad, "efficiency.first_token_return_ms", "-1"), std::string());
+        const std::vector<ScenarioError> errors = validate(bad);
+        QVERIFY(!errors.empty());
+        QCOMPARE(errors.front().key, std::string("efficiency.first_token_return_ms"));
+    }
+
+    void calibrationFitsTheFirstTokenReturnWithoutSingleRequests()
+    {
+        // Closed loops of 4 and 16 clients at two prompt lengths, no single request, made with a 6 ms first-token return
+        // path and a 1 ms serial front end (h13aq). With
+        // BenchmarkFitOptions::fitFirstTokenReturn the fit finds it (every loaded first token moves with it); without, it
+        // stays at 0 and the TTFT fits worse. The per-request overhead t_req, free in both, cannot stand in for it under load.
+        Scenario truth = planning();
+        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
+        truth.efficiency.firstTokenReturnSeconds = 6e-3;
+        truth.efficiency.frontendSerialSeconds = 1e-3; // the clients reach the busy engine apart (above)
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 16;
+        fo.maxIterations = 12;
+        std::vector<BenchmarkPoint> points;
+        for (double c : {4.0, 16.0})
+            for (double isl : {500.0, 2000.0}) {
+                BenchmarkPoint p = closedLoop(c, isl, 60);
+                p.latencies.clear();
+                const BenchmarkPrediction r = predict(truth, p, fo.engine);
+                p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
+                p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+                points.push_back(p);
+            }
+        const Scenario start = defaultScenario();
+        BenchmarkFitResult without;
+        QCOMPARE(calibrateBenchmark(start, points, fo, without), std::string());
+        QVERIFY(!without.firstTokenReturnMs.fitted);
+        QCOMPARE(without.calibrated.efficiency.firstTokenReturnSeconds, 0.0);
+        fo.fitFirstTokenReturn = true;
+        BenchmarkFitResult with;
+        QCOMPARE(calibrateBenchmark(start, points, fo, with), std::string());
+        QVERIFY2(with.firstTokenReturnMs.fitted && std::abs(with.firstTokenReturnMs.value - 6) < 1,
+                 qPrintable(QString::number(with.firstTokenReturnMs.value)));
+        QCOMPARE(with.calibrated.efficiency.firstTokenReturnSeconds, with.firstTokenReturnMs.value / 1e3);
+        QVERIFY2(with.ttftMapeAfter < 0.5 * without.ttftMapeAfter,
+                 qPrintable(QStringLiteral("TTFT MAPE %1 with, %2 without").arg(with.ttftMapeAfter).arg(without.ttftMapeAfter)));
+        // Single requests alone pay it once, as t_req: not fitted, said in a note.
+        std::vector<BenchmarkPoint> alone;
+        for (double isl : {500.0, 2000.0}) {
+            BenchmarkPoint p = closedLoop(1, isl, 60);
+            p.latencies.clear();
+            const BenchmarkPrediction r = predict(truth, p, fo.engine);
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            alone.push_back(p);
+        }
+        fo.maxIterations = 3;
+        BenchmarkFitResult single;
+        QCOMPARE(calibrateBenchmark(start, alone, fo, single), std::string());
+        QVERIFY(!single.firstTokenReturnMs.fitted);
+        bool said = false;
+        for (const std::string& n : single.notes)
+            said = said || n.find("first token's return path cannot be told") != std::string::npos;
+        QVERIFY(said);
+    }
+
     void frontendSerialSpreadsRequestsSentTogether()
     {
         // efficiency.frontend_serial_ms = 20: each request holds the front end alone for 20 ms before the engine sees it.
