@@ -356,10 +356,33 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         run.serving.apiOutputSeconds = 0;
         run.efficiency.firstTokenReturnSeconds = 0; // no stream to start: the benchmark reads the engine's output
     }
+    // A burst accepted before the engine's first step (BenchmarkOptions::burstAcceptanceSeconds, h13ar): every request
+    // of a point sent all at once reaches the engine when the whole burst has been accepted.
+    const bool burst = point.load == BenchmarkLoad::RequestRate && !std::isfinite(point.requestRatePerSecond) && clients == 0;
+    if (burst && options.burstAcceptanceSeconds > 0)
+        run.efficiency.ttftOverheadSeconds += double(n) * options.burstAcceptanceSeconds;
     const int rounds = std::max(1, options.streamIntervalSteps);
     if (rounds > 1)
         config.recordTokenTimes = true; // the engine's steps are the distinct token times (every step here emits a token)
+    const int lag = std::max(0, options.outputLagSteps);
+    if (lag > 0)
+        config.recordStepTimes = true;
     const SimulationResult result = simulate(run, config, requests);
+    // The output lag (BenchmarkOptions::outputLagSteps): a token emitted at the end of a step reaches the client at the
+    // end of the step lag steps later, each of them started right as the one before ended; where the engine went idle
+    // instead, at the end of the last step before the idle time.
+    const std::vector<double>& stepStarts = result.stepStarts;
+    const std::vector<double>& engineStepEnds = result.stepEnds;
+    auto lagged = [&](double seconds) {
+        if (lag == 0 || engineStepEnds.empty())
+            return seconds;
+        size_t step = size_t(std::lower_bound(engineStepEnds.begin(), engineStepEnds.end(), seconds) - engineStepEnds.begin());
+        if (step >= engineStepEnds.size() || engineStepEnds[step] != seconds)
+            return seconds; // not a step's end (the API server's output path moved it): as it is
+        for (int k = 0; k < lag && step + 1 < engineStepEnds.size() && stepStarts[step + 1] <= engineStepEnds[step]; ++k)
+            ++step;
+        return engineStepEnds[step];
+    };
     // Streaming in rounds (BenchmarkOptions::streamIntervalSteps): the end of every engine step that emitted a token, in
     // order; a request's last token reaches its client at the end of the round holding its step (h13ap).
     std::vector<double> stepEnds;
@@ -388,15 +411,18 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         // empty (output_lens 0) never sets it and enters the TTFT statistics as 0 (benchmark_serving.py, vLLM 0.5.x:
         // `ttft = 0.0` until a chunk with text arrives; docs/cost-model.md, "Length distributions"). Counted the same.
         const bool emptyText = listed && i < size_t(n) && point.outputLengths[i % point.outputLengths.size()] == 0;
-        ttft.push_back(emptyText ? 0.0 : r.ttftSeconds());
-        // The last token as the client sees it: at its step, or at the end of its streaming round (only after the first).
-        const double finished = r.outputTokens >= 2 ? delivered(r.finishedSeconds) : r.finishedSeconds;
+        // The first and the last token as the client sees them: at their steps, the last at the end of its streaming
+        // round (only after the first), both the output lag later.
+        const double firstSeen = lagged(r.firstTokenSeconds);
+        ttft.push_back(emptyText ? 0.0 : (lag > 0 ? firstSeen - r.arrivalSeconds : r.ttftSeconds()));
+        const double finished = lagged(r.outputTokens >= 2 ? delivered(r.finishedSeconds) : r.finishedSeconds);
         const double endToEnd = finished - r.arrivalSeconds;
         e2e.push_back(endToEnd);
         perToken.push_back(endToEnd / double(r.outputTokens));
         if (!std::isnan(r.tpotSeconds))
-            tpot.push_back(finished == r.finishedSeconds ? r.tpotSeconds
-                                                         : (finished - r.firstTokenSeconds) / double(r.outputTokens - 1));
+            tpot.push_back(finished == r.finishedSeconds && firstSeen == r.firstTokenSeconds
+                               ? r.tpotSeconds
+                               : (finished - firstSeen) / double(r.outputTokens - 1));
         first = std::min(first, r.arrivalSeconds);
         last = std::max(last, finished);
         outTokens += r.outputTokens;

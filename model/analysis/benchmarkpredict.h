@@ -48,6 +48,27 @@ struct BenchmarkOptions {
      *  TPOT and E2E statistics of the prediction see it (the engine's steps, slots and ITL statistics are unchanged, and a
      *  closed-loop client sends its next request when the engine finishes). 0 or 1 (default): every token at its step. */
     int streamIntervalSteps = 0;
+    /**
+     * The server hands every token to its client this many engine steps after the step that emitted it: at the end of
+     * the step that follows (for 1), when the engine runs it right after; when the engine goes idle instead, at once
+     * (at the end of its own step). Applied after streamIntervalSteps' rounds. Measured in the Lambda vLLM sets'
+     * per-request `ttfts` (docs/cost-model.md, "The first token waits for the next engine step (h13ar)"): at N = 20 the
+     * requests of both prompt steps get their first token together, at the end of the second; at N = 40 the five prompt
+     * steps' first tokens come one prompt step late each, the last one step of decodes after the fourth's. vLLM's V0 engine
+     * overlaps the output processing of step n with step n + 1 (async output processing, vLLM 0.6.0). Only the
+     * per-request TTFT, TPOT and E2E statistics see it (the engine's steps and ITL statistics are unchanged, and a
+     * closed-loop client sends its next request when the engine finishes). 0 (default): every token at its own step.
+     */
+    int outputLagSteps = 0;
+    /**
+     * Seconds per request of a burst the server accepts before the engine's first step: for a whole-run point whose
+     * requests are all sent at once (request rate infinite, no concurrency cap), every request reaches the engine
+     * n x this after it was sent (n the requests of the burst), on top of efficiency.ttft_overhead_ms. The Lambda vLLM
+     * sets' first tokens (docs/cost-model.md, h13ar): the engine's first prompt step holds a full token budget of
+     * requests from all over the burst, and starts about 2-2.5 ms per request sent after the sending (request 0's first
+     * token at 3.26 s at N = 1,280). 0 (default): none.
+     */
+    double burstAcceptanceSeconds = 0;
 };
 
 /**

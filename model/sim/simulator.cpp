@@ -1362,6 +1362,10 @@ private:
     void account(double start, double dt)
     {
         ++m_out.steps;
+        if (m_config.recordStepTimes) {
+            m_out.stepStarts.push_back(start);
+            m_out.stepEnds.push_back(start + dt); // the same sum as the step's token times (advance(): now = start + dt)
+        }
         m_out.busySeconds += dt;
         long long padding = 0;
         for (const Sequence& s : m_running)

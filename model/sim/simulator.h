@@ -180,6 +180,9 @@ struct SimulationConfig {
     std::vector<int> sweepMaxSequences;  ///< sweep_max_sequences: caps to sweep (empty: no sweep)
     int kvSeriesPoints = 200;            ///< kv_series_points: most points of the KV-in-use series (at least this many / 2)
     bool recordTokenTimes = false;       ///< keep every token's time (SimulationResult::tokenTimes); memory ~ 8 B per token
+    /// keep every engine step's start and end (SimulationResult::stepStarts, stepEnds), seconds; one replica only (a fleet's
+    /// and a disaggregated run's results leave them empty); memory 16 B per step
+    bool recordStepTimes = false;
     SchedulerVersion scheduler = SchedulerVersion::V0; ///< KV reservation of admitted prompts (Paged only)
     /**
      * Closed loop (benchmark clients): 0 for none; else at most this many requests are in the system at once.
@@ -547,6 +550,8 @@ struct SimulationResult {
     std::vector<KvSample> kvSeries;          ///< KV blocks in use over time
     std::vector<double> tokenTimes;          ///< recordTokenTimes: emission time of every token, request by request
     std::vector<long long> tokenOffsets;     ///< recordTokenTimes: request i's tokens start at tokenOffsets[i] (size n + 1)
+    /// recordStepTimes: every engine step's start and end, seconds, in the order the steps ran (one replica)
+    std::vector<double> stepStarts, stepEnds;
     bool cancelled = false;                  ///< the progress callback stopped the run: the rest is partial, not to be shown
     /**
      * A fleet (SimulationConfig::replicas > 1): one entry per replica, and the fields above are the fleet's: requests,

@@ -1952,6 +1952,53 @@ private slots:
         QVERIFY(samePrediction(predict(s, alone, every), predict(s, alone, rounds)));
     }
 
+    void outputLagHandsTheFirstTokensOverAtTheNextStepsEnd()
+    {
+        // The Lambda vLLM sets' first tokens come one engine step after their prompt step (docs/cost-model.md, "The first
+        // token waits for the next engine step", h13ar): at N = 20 both prompt steps' requests get theirs together. V0
+        // prompt first, a budget of 2,000 tokens: two prompts of 1,500 sent at once run as two prompt steps (P1, P2), then
+        // decodes together. Every token at its step (default): TTFT P1 and P2. With a lag of one step: the first request's
+        // first token comes at the end of P2, exactly the second's before, and the second's at the end of the first decode
+        // step; the last tokens, at the run's last step (the engine then idles), are as before, and so are the steps.
+        Scenario s = planning();
+        s.serving.scheduler = SchedulerVersion::V0PromptFirst;
+        s.serving.maxNumTokens = 2000;
+        BenchmarkPoint p = burst(2, 1500, 5);
+        p.inputLengths = {1500, 1500};
+        p.outputLengths = {5, 5};
+        BenchmarkOptions every, lagged;
+        lagged.outputLagSteps = 1;
+        const BenchmarkPrediction a = predict(s, p, every), b = predict(s, p, lagged);
+        QCOMPARE(b.steps, a.steps);
+        QCOMPARE(a.mixedSteps, 0LL);
+        const double aFirst = 2 * a.ttft.mean - a.ttft.max, bFirst = 2 * b.ttft.mean - b.ttft.max; // the earlier TTFT
+        QVERIFY(a.ttft.max > 1.5 * aFirst);           // two prompt steps apart before
+        QVERIFY(std::abs(bFirst - a.ttft.max) < 1e-12); // the first request's first token now at the end of P2
+        QVERIFY(b.ttft.max > a.ttft.max);             // the second's at the end of the first decode step
+        QVERIFY(b.ttft.max - a.ttft.max < 0.5 * (a.ttft.max - aFirst)); // a decode step, far shorter than a prompt step
+        QCOMPARE(b.endToEnd.max, a.endToEnd.max);
+        QVERIFY(b.tpot.mean < a.tpot.mean); // the same last tokens, later first ones
+        qInfo("TTFT %.3f / %.3f ms every step, %.3f / %.3f ms one step late", aFirst * 1e3, a.ttft.max * 1e3, bFirst * 1e3,
+              b.ttft.max * 1e3);
+        BenchmarkOptions zero;
+        zero.outputLagSteps = 0;
+        QVERIFY(samePrediction(a, predict(s, p, zero)));
+        // A lone request of one token: no step follows its prompt step (the engine idles), so it is handed over at once.
+        BenchmarkPoint alone = burst(1, 100, 1);
+        QVERIFY(samePrediction(predict(s, alone, every), predict(s, alone, lagged)));
+        // A burst accepted before the engine's first step: 2 ms per request sent at once adds 2 x 2 ms to every TTFT and
+        // E2E of this burst of two, the engine's steps unchanged; a closed loop is no burst and is unchanged.
+        BenchmarkOptions accept;
+        accept.burstAcceptanceSeconds = 2e-3;
+        const BenchmarkPrediction c = predict(s, p, accept);
+        QVERIFY(std::abs(c.ttft.mean - a.ttft.mean - 4e-3) < 1e-9);
+        QVERIFY(std::abs(c.ttft.max - a.ttft.max - 4e-3) < 1e-9);
+        QVERIFY(std::abs(c.endToEnd.max - a.endToEnd.max - 4e-3) < 1e-9);
+        QCOMPARE(c.steps, a.steps);
+        const BenchmarkPoint loop = closedLoop(4, 500, 20);
+        QVERIFY(samePrediction(predict(s, loop, every), predict(s, loop, accept)));
+    }
+
     void measuredSetFitsKeepTheScenariosEfficiencyKeys()
     {
         // measured_accuracy scores the floor column at Efficiency{} but starts its fits from the scenario file's own
