@@ -425,7 +425,7 @@ void ScenarioFiles::enableSession(bool restoreScenario)
     rememberDiskState();
     if (settings.value(kModifiedKey).toBool()) {
         // Unsaved when the window closed: still unsaved now (the clean state is one step back).
-        m_history->stack()->resetClean();
+        m_history->resetClean();
     }
     updateTitle();
 }
@@ -436,13 +436,17 @@ void ScenarioFiles::saveSession()
         return;
     // The window closes only after maybeSave(): changes still unsaved here were discarded by the
     // person (Discard), so the session keeps the scenario as last saved (or as it started), not them.
+    // When the saved step has left the bounded stack (ScenarioHistory::kUndoLimitSteps steps since), the history's copy
+    // of the saved scenario stands for it; only a session restored as unsaved has neither, and keeps the unsaved one.
     QUndoStack* stack = m_history->stack();
     if (!stack->isClean() && stack->cleanIndex() >= 0)
         stack->setIndex(stack->cleanIndex());
+    const bool gone = !stack->isClean() && m_history->cleanScenario().has_value();
+    const model::Scenario& kept = gone ? *m_history->cleanScenario() : m_window->document()->scenario();
     QSettings settings;
-    settings.setValue(kScenarioKey, QJsonDocument(model::toJson(m_window->document()->scenario())).toJson(QJsonDocument::Compact));
+    settings.setValue(kScenarioKey, QJsonDocument(model::toJson(kept)).toJson(QJsonDocument::Compact));
     settings.setValue(kFileKey, m_path.startsWith(QLatin1Char(':')) ? QString() : m_path);
-    settings.setValue(kModifiedKey, !m_history->stack()->isClean());
+    settings.setValue(kModifiedKey, !stack->isClean() && !gone);
     QJsonArray pinned;
     for (const document::PinnedScenario& p : m_window->baseline()->pinned().items())
         pinned.append(model::toJson(p.baseline.scenario()));

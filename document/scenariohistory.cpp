@@ -142,8 +142,15 @@ ScenarioHistory::ScenarioHistory(ScenarioDocument* document, QObject* parent)
     , m_stack(new QUndoStack(this))
     , m_last(document->scenario())
     , m_lastValues(keyValues(m_last))
+    , m_cleanScenario(m_last)
 {
     m_stack->setObjectName(QStringLiteral("undoStack"));
+    // Undo or redo back to the saved step: the document holds that step's scenario by now (QUndoStack::setIndex()
+    // undoes or redoes the commands, which apply() their scenarios, before it signals).
+    connect(m_stack, &QUndoStack::cleanChanged, this, [this](bool clean) {
+        if (clean)
+            m_cleanScenario = m_document->scenario();
+    });
     m_stack->setUndoLimit(kUndoLimitSteps); // the oldest step goes when one more is pushed
     m_passTimer.setSingleShot(true);
     m_passTimer.setInterval(0);
@@ -186,11 +193,19 @@ void ScenarioHistory::reset()
     m_last = m_document->scenario();
     m_lastValues = keyValues(m_last);
     m_stack->setClean();
+    m_cleanScenario = m_last;
 }
 
 void ScenarioHistory::setClean()
 {
     m_stack->setClean();
+    m_cleanScenario = m_document->scenario();
+}
+
+void ScenarioHistory::resetClean()
+{
+    m_stack->resetClean();
+    m_cleanScenario.reset();
 }
 
 void ScenarioHistory::apply(const model::Scenario& scenario)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,15 @@ public:
     /** Marks the current step as saved (QUndoStack::setClean). */
     void setClean();
 
+    /** Marks the history unsaved with no saved step to go back to (QUndoStack::resetClean): a session restored as
+     *  unsaved. cleanScenario() is then none. */
+    void resetClean();
+
+    /** The scenario of the saved state (as last saved, loaded or started; taken whenever the stack turns clean), or none
+     *  after resetClean(). Kept apart from the steps: once kUndoLimitSteps steps have been pushed after a save, the saved
+     *  step has left the stack (its clean index is -1) and only this tells what Discard goes back to. */
+    const std::optional<model::Scenario>& cleanScenario() const { return m_cleanScenario; }
+
     /** The dotted keys (model::scenarioKeys()) whose values differ between @p a and @p b. */
     static std::vector<std::string> changedKeys(const model::Scenario& a, const model::Scenario& b);
 
@@ -73,6 +83,7 @@ private:
     QUndoStack* m_stack = nullptr;
     model::Scenario m_last;     ///< the scenario as of the last recorded step
     std::vector<std::string> m_lastValues; ///< keyValues(m_last)
+    std::optional<model::Scenario> m_cleanScenario; ///< see cleanScenario()
     bool m_applying = false;    ///< undo / redo is setting the scenario: do not record
     int m_gestureDepth = 0;
     int m_gestureToken = 0;     ///< merge token of the running gesture

@@ -134,6 +134,7 @@ private slots:
     void sliderDragIsOneUndoStep();
     void typedCommitsAreOneStepEach();
     void sessionOnlyWhenEnabled();
+    void discardGoesBackPastTheUndoLimit();
     void sessionKeepsPinnedScenarios();
     void devicesAndPipesAreRefused();
 
@@ -584,6 +585,44 @@ void TestScenarioFiles::sessionOnlyWhenEnabled()
         QCOMPARE(window.document()->scenario().workload.batch, 3);
         QCOMPARE(window.files()->currentPath(), QFileInfo(path).absoluteFilePath());
         QVERIFY(!window.isWindowModified());
+    }
+    QSettings().clear();
+}
+
+/** Issue 16, twenty-first stop: the undo stack keeps ScenarioHistory::kUndoLimitSteps steps. Saved, then edited one step
+ *  more than that and discarded at close, the next start still has the saved version (the saved step has left the
+ *  stack; the history's copy of the saved scenario stands for it), not the discarded edits, and is not marked unsaved. */
+void TestScenarioFiles::discardGoesBackPastTheUndoLimit()
+{
+    QSettings().clear();
+    const QString path = m_dir.filePath(QStringLiteral("bounded.json"));
+    {
+        MainWindow window(model::defaultScenario());
+        window.startInteractiveSession(QString(), true);
+        window.document()->edit([](model::Scenario& s) { s.workload.batch = 40; });
+        QVERIFY(window.files()->saveAs(path));
+        const int steps = ridgeline::views::ScenarioHistory::kUndoLimitSteps + 1;
+        for (int i = 1; i <= steps; ++i) {
+            window.document()->edit([i](model::Scenario& s) { s.workload.contextTokens = 1024 + i; });
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents(); // the pass ends: the next change is its own step
+        }
+        QUndoStack* stack = window.findChild<QUndoStack*>(QStringLiteral("undoStack"));
+        QVERIFY(stack);
+        QCOMPARE(stack->count(), ridgeline::views::ScenarioHistory::kUndoLimitSteps);
+        QCOMPARE(stack->cleanIndex(), -1); // the saved step is gone from the stack
+        QVERIFY(window.isWindowModified());
+        window.files()->setSaveQuestion([] { return QMessageBox::Discard; });
+        window.show();
+        window.close();
+    }
+    {
+        MainWindow window(model::defaultScenario());
+        window.startInteractiveSession(QString(), true);
+        QCOMPARE(window.document()->scenario().workload.batch, 40);
+        QCOMPARE(window.document()->scenario().workload.contextTokens, model::defaultScenario().workload.contextTokens);
+        QVERIFY(!window.isWindowModified());
+        QCOMPARE(window.files()->currentPath(), QFileInfo(path).absoluteFilePath());
     }
     QSettings().clear();
 }
