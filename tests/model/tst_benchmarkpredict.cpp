@@ -24,6 +24,7 @@ using namespace ridgeline::model;
 
 namespace {
 
+
 /** True when @p key set to -1 on a copy of @p s is taken by setKey() (a number) and refused by validate(), whose first
  *  error names @p key: a physical bound of the term, not a parse error. */
 bool negativeIsRefusedNamingIt(Scenario s, const std::string& key)
@@ -54,6 +55,15 @@ BenchmarkPrediction predict(const Scenario& s, const BenchmarkPoint& p, const Be
     if (!e.empty())
         qFatal("%s", e.c_str());
     return out;
+}
+
+/** Replaces @p p's latencies by the mean ITL and TTFT (ms) that @p truth predicts for it under @p engine: a measured
+ *  point made from a known scenario, for the fits to recover. */
+void measureAsPredicted(BenchmarkPoint& p, const Scenario& truth, const BenchmarkOptions& engine)
+{
+    const BenchmarkPrediction r = predict(truth, p, engine);
+    p.latencies = {{BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3},
+                   {BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3}};
 }
 
 /** The measured set NAME of tests/data/measured: its points (NAME.csv, else NAME.json) and its scenario. */
@@ -496,10 +506,7 @@ private slots:
         for (double c : {4.0, 16.0})
             for (double isl : {500.0, 2000.0}) {
                 BenchmarkPoint p = closedLoop(c, isl, 60);
-                p.latencies.clear();
-                const BenchmarkPrediction r = predict(truth, p, fo.engine);
-                p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
-                p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+                measureAsPredicted(p, truth, fo.engine);
                 points.push_back(p);
             }
         const Scenario start = defaultScenario();
@@ -1536,10 +1543,7 @@ private slots:
         std::vector<BenchmarkPoint> points;
         for (double c : {1.0, 4.0, 16.0}) {
             BenchmarkPoint p = closedLoop(c, 2000, 60);
-            p.latencies.clear();
-            const BenchmarkPrediction r = predict(truth, p, fo.engine);
-            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
-            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            measureAsPredicted(p, truth, fo.engine);
             points.push_back(p);
         }
         const Scenario start = defaultScenario();
@@ -1552,10 +1556,7 @@ private slots:
         std::vector<BenchmarkPoint> alone;
         for (double osl : {30.0, 60.0, 120.0}) {
             BenchmarkPoint p = closedLoop(1, 2000, osl);
-            p.latencies.clear();
-            const BenchmarkPrediction r = predict(truth, p, fo.engine);
-            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
-            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            measureAsPredicted(p, truth, fo.engine);
             alone.push_back(p);
         }
         BenchmarkFitResult single;
@@ -1636,10 +1637,7 @@ private slots:
         std::vector<BenchmarkPoint> points;
         for (double osl : {16.0, 48.0}) {
             BenchmarkPoint p = closedLoop(1, 1000, osl);
-            p.latencies.clear();
-            const BenchmarkPrediction r = predict(truth, p, fo.engine);
-            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
-            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            measureAsPredicted(p, truth, fo.engine);
             points.push_back(p);
         }
         const Scenario start = planning();
@@ -1698,10 +1696,7 @@ private slots:
         for (double c : {1.0, 4.0, 10.0, 20.0})
             for (double isl : {300.0, 3000.0}) {
                 BenchmarkPoint p = closedLoop(c, isl, 40);
-                p.latencies.clear();
-                const BenchmarkPrediction r = predict(truth, p, truthEngine);
-                p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
-                p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+                measureAsPredicted(p, truth, truthEngine);
                 points.push_back(p);
             }
         // By hand: 20 lockstep clients of 3,000 tokens hold 60,000 prompt tokens: two context steps of 10 prompts at
@@ -1754,10 +1749,7 @@ private slots:
         for (double c : {1.0, 2.0})
             for (double isl : {300.0, 800.0}) {
                 BenchmarkPoint p = closedLoop(c, isl, 30);
-                p.latencies.clear();
-                const BenchmarkPrediction r = predict(truth, p, fo.engine);
-                p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
-                p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+                measureAsPredicted(p, truth, fo.engine);
                 points.push_back(p);
             }
         const Scenario start = defaultScenario();
@@ -1804,10 +1796,7 @@ private slots:
         std::vector<BenchmarkPoint> points;
         for (double c : {1.0, 4.0, 8.0, 12.0, 16.0, 24.0}) {
             BenchmarkPoint p = closedLoop(c, 2000, 200);
-            p.latencies.clear();
-            const BenchmarkPrediction r = predict(truth, p, fo.engine);
-            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
-            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            measureAsPredicted(p, truth, fo.engine);
             points.push_back(p);
         }
         QVERIFY(predict(truth, points.back(), fo.engine).kvCapacitySequences < 12); // the premise: N = 12 on queue
@@ -1883,10 +1872,7 @@ private slots:
         std::vector<BenchmarkPoint> points;
         for (double c : {1.0, 2.0, 4.0, 8.0, 16.0, 32.0}) {
             BenchmarkPoint p = closedLoop(c, 200, 64);
-            p.latencies.clear();
-            const BenchmarkPrediction r = predict(truth, p, fo.engine);
-            p.latencies.push_back({BenchmarkMetric::Itl, BenchmarkStatistic::Mean, r.itl.mean * 1e3});
-            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3});
+            measureAsPredicted(p, truth, fo.engine);
             points.push_back(p);
         }
         Scenario start = defaultScenario();
