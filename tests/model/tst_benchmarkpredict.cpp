@@ -15,6 +15,7 @@
 #include "model/files/benchmarkfile.h"
 #include "model/analysis/benchmarkpredict.h"
 #include "model/analysis/calibration.h"
+#include "model/analysis/fittext.h"
 #include "model/cost/costmodel.h"
 #include "model/cost/efficiencypresets.h"
 #include "model/cost/scenariokeys.h"
@@ -539,6 +540,52 @@ private slots:
         for (const std::string& n : single.notes)
             said = said || n.find("first token's return path cannot be told") != std::string::npos;
         QVERIFY(said);
+    }
+
+    void fitTextShowsTheFirstTokenReturnBesideTheTokenBudget()
+    {
+        // measured_accuracy prints each fit's return path and engine searches with model::fitSearchesText() (h13at). Before,
+        // the token budget's text was assigned over the return path's, so a fit that searched a budget never showed its
+        // t_ret, and h13aq read "not fitted" into four halves that had fitted it (docs/cost-model.md, h13at). The points of
+        // calibrationFitsTheFirstTokenReturnWithoutSingleRequests, fitted with both searches on: the text holds both phrases,
+        // made from the fit's own values, the return path's first.
+        Scenario truth = planning();
+        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
+        truth.efficiency.firstTokenReturnSeconds = 6e-3;
+        truth.efficiency.frontendSerialSeconds = 1e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 16;
+        fo.maxIterations = 6;
+        fo.fitFirstTokenReturn = true;
+        fo.fitTokenBudget = true;
+        std::vector<BenchmarkPoint> points;
+        for (double c : {4.0, 16.0})
+            for (double isl : {500.0, 2000.0}) {
+                BenchmarkPoint p = closedLoop(c, isl, 60);
+                measureAsPredicted(p, truth, fo.engine);
+                points.push_back(p);
+            }
+        BenchmarkFitResult fit;
+        QCOMPARE(calibrateBenchmark(defaultScenario(), points, fo, fit), std::string());
+        QVERIFY(fit.firstTokenReturnMs.fitted);
+        QVERIFY(fit.tokenBudget > 0);
+        const std::string text = fitSearchesText(fit);
+        const size_t ret = text.find(", " + fitCoefficientText("first-token return", fit.firstTokenReturnMs, " ms"));
+        const size_t budget = text.find(", max_num_tokens " + std::to_string(fit.tokenBudget) + " (training cost:");
+        QVERIFY2(ret != std::string::npos, text.c_str());
+        QVERIFY2(budget != std::string::npos, text.c_str());
+        QVERIFY(ret < budget);
+        // Every candidate's training cost is listed after the budget.
+        QCOMPARE(fit.tokenBudgetCosts.empty(), false);
+        for (const auto& [candidate, cost] : fit.tokenBudgetCosts)
+            QVERIFY2(text.find(" " + std::to_string(candidate) + ": ", budget) != std::string::npos, text.c_str());
+        // Kept at 0 (not fitted): no phrase; a coefficient's three forms.
+        BenchmarkFitResult none = fit;
+        none.firstTokenReturnMs = Coefficient{};
+        QVERIFY(fitSearchesText(none).find("first-token return") == std::string::npos);
+        QCOMPARE(fitCoefficientText("t", Coefficient{2.5, 0.25, true}, " ms"), std::string("t 2.5 +- 0.25 ms"));
+        QCOMPARE(fitCoefficientText("t", Coefficient{0, std::nullopt, true}, " ms"), std::string("t 0 ms (at a bound)"));
+        QCOMPARE(fitCoefficientText("t", Coefficient{1, std::nullopt, false}, " ms"), std::string("t 1 ms (not fitted)"));
     }
 
     void frontendSerialSpreadsRequestsSentTogether()
