@@ -1038,9 +1038,7 @@ QString exportPlanPlot(ExportSource& window, const ExportOptions& options, QStri
 QString predictInWindow(ExportSource& window, const QString& path, const model::BenchmarkOptions& options)
 {
     views::BenchmarkPredictView* predict = window.whatIfTabs()->calibrationTab()->predictView();
-    predict->schedulerCombo()->setCurrentIndex(predict->schedulerCombo()->findData(int(options.scheduler)));
-    predict->tokenBudgetSpin()->setValue(options.tokenBudget);
-    predict->maxSequencesSpin()->setValue(options.maxSequences);
+    predict->setOptions(options);
     QEventLoop loop;
     QObject::connect(predict, &views::BenchmarkPredictView::predictionFinished, &loop, &QEventLoop::quit);
     window.document()->evaluateNow();

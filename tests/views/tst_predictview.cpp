@@ -113,6 +113,7 @@ private slots:
     void tableSortsByResidual();
     void trtllmSchedulerIsSelectable();
     void scenarioEngineKeysShowAsTheEngineRun();
+    void burstsArePlacedAtTheirRequestCount();
     void windowRendersThePage();
 };
 
@@ -432,29 +433,41 @@ void TestPredictView::trtllmSchedulerIsSelectable()
 void TestPredictView::scenarioEngineKeysShowAsTheEngineRun()
 {
     // serving.scheduler and serving.max_num_tokens replace the page's inputs in model::predictBenchmarks: the status says
-    // the budget that ran, and the inputs they replace are disabled with the user's values kept.
-    model::Scenario scenario = scenarioOf("nim-llama3-8b-h100-tp1-fp16");
-    scenario.serving.maxNumTokens = 4096;
-    scenario.serving.scheduler = model::SchedulerVersion::TrtllmInflight;
-    ScenarioDocument document(scenario);
+    // the budget that ran, and the inputs they replace show the scenario's values, disabled; the user's own values come
+    // back when the keys are cleared.
+    ScenarioDocument document(scenarioOf("nim-llama3-8b-h100-tp1-fp16"));
     BenchmarkPredictView view(&document);
     view.resize(1300, 800);
     view.show();
+    QVERIFY(view.tokenBudgetSpin()->isEnabled());
+    QVERIFY(view.schedulerCombo()->isEnabled());
     view.tokenBudgetSpin()->setValue(2048);
-    QVERIFY(!view.tokenBudgetSpin()->isEnabled());
-    QVERIFY(!view.schedulerCombo()->isEnabled());
-    QVERIFY2(view.tokenBudgetSpin()->toolTip().contains(QStringLiteral("serving.max_num_tokens: 4,096")),
-             qPrintable(view.tokenBudgetSpin()->toolTip()));
+    view.schedulerCombo()->setCurrentIndex(view.schedulerCombo()->findData(int(model::SchedulerVersion::V0)));
     QSignalSpy finished(&view, &BenchmarkPredictView::predictionFinished);
     QCOMPARE(view.loadBenchmark(measured("nim-llama3-8b-h100-tp1-fp16.csv")), QString());
     QVERIFY(settle(&view));
     QCOMPARE(finished.count(), 1);
+    QVERIFY2(view.statusLabel()->text().contains(QStringLiteral("vLLM V0 scheduler, token budget 2,048,")),
+             qPrintable(view.statusLabel()->text()));
+
+    document.edit([](model::Scenario& s) {
+        s.serving.maxNumTokens = 4096;
+        s.serving.scheduler = model::SchedulerVersion::TrtllmInflight;
+    });
+    document.evaluateNow();
+    QVERIFY(!view.tokenBudgetSpin()->isEnabled());
+    QVERIFY(!view.schedulerCombo()->isEnabled());
+    QCOMPARE(view.tokenBudgetSpin()->value(), 4096);
+    QCOMPARE(view.schedulerCombo()->currentText(), QStringLiteral("TensorRT-LLM in-flight"));
+    QVERIFY2(view.tokenBudgetSpin()->toolTip().contains(QStringLiteral("serving.max_num_tokens: 4,096")),
+             qPrintable(view.tokenBudgetSpin()->toolTip()));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 2 && !view.isPredicting(), kTimeoutMs);
     const QString status = view.statusLabel()->text();
     QVERIFY2(status.contains(QStringLiteral("TensorRT-LLM in-flight scheduler, token budget 4,096 (the scenario's serving.max_num_tokens)")),
              qPrintable(status));
-    QCOMPARE(view.tokenBudgetSpin()->value(), 2048);
 
-    // The keys cleared: the inputs are the engine again, and the status names the page's budget.
+    // The keys cleared: the inputs are the engine again, with the user's values, and the status names them.
+    const int predictions = int(finished.count());
     document.edit([](model::Scenario& s) {
         s.serving.maxNumTokens = 0;
         s.serving.scheduler.reset();
@@ -462,9 +475,62 @@ void TestPredictView::scenarioEngineKeysShowAsTheEngineRun()
     document.evaluateNow();
     QVERIFY(view.tokenBudgetSpin()->isEnabled());
     QVERIFY(view.schedulerCombo()->isEnabled());
+    QCOMPARE(view.tokenBudgetSpin()->value(), 2048);
+    QCOMPARE(view.schedulerCombo()->currentText(), QStringLiteral("vLLM V0"));
     QVERIFY(!view.tokenBudgetSpin()->toolTip().contains(QStringLiteral("replaces")));
-    QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 2 && !view.isPredicting(), kTimeoutMs);
-    QVERIFY2(view.statusLabel()->text().contains(QStringLiteral("token budget 2,048")), qPrintable(view.statusLabel()->text()));
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() > predictions && !view.isPredicting(), kTimeoutMs);
+    QVERIFY2(view.statusLabel()->text().contains(QStringLiteral("vLLM V0 scheduler, token budget 2,048,")),
+             qPrintable(view.statusLabel()->text()));
+}
+
+void TestPredictView::burstsArePlacedAtTheirRequestCount()
+{
+    // vLLM bench serve at its default request rate (inf) without --max-concurrency sends all N requests at once: each
+    // point sits at N on the load axis (it had no place there and the plots were empty), and the points, whose requests
+    // sample ShareGPT (per-request lengths that vary), are one series, not one group per sample mean.
+    const char* stem = "vllm054-llama3-8b-h100-tp1-bf16";
+    const QString path = measured(stem) + QStringLiteral(".json");
+    QByteArray bytes;
+    QVERIFY(model::readInputFile(path, bytes).empty());
+    model::BenchmarkFile file;
+    QVERIFY(model::readBenchmarkFile(bytes, path.toStdString(), file).empty());
+    QCOMPARE(file.points.size(), size_t(8));
+    std::vector<double> requests;
+    for (const model::BenchmarkPoint& p : file.points) {
+        QVERIFY(p.load == model::BenchmarkLoad::RequestRate && std::isinf(p.requestRatePerSecond) && p.concurrency == 0);
+        requests.push_back(double(p.requests));
+    }
+    std::sort(requests.begin(), requests.end());
+
+    ScenarioDocument document(scenarioOf(stem));
+    BenchmarkPredictView view(&document);
+    view.resize(1300, 800);
+    view.show();
+    QCOMPARE(view.loadBenchmark(path), QString());
+    QVERIFY(settle(&view));
+    QVERIFY(view.hasPrediction());
+    for (BenchmarkPredictPlot* plot : {view.decodePlot(), view.ttftPlot()}) {
+        QCOMPARE(plot->groupCount(), 1);
+        QVERIFY2(plot->measuredGraph(0)->name().startsWith(QStringLiteral("measured, sampled lengths, mean ISL/OSL ")),
+                 qPrintable(plot->measuredGraph(0)->name()));
+        const auto m = plot->measuredGraph(0)->data();
+        const auto p = plot->predictedGraph(0)->data();
+        QCOMPARE(m->size(), 8);
+        QCOMPARE(p->size(), 8);
+        QCOMPARE(plot->residualGraph(0)->data()->size(), 8);
+        for (int i = 0; i < 8; ++i)
+            QCOMPARE(m->at(i)->key, requests[size_t(i)]);
+        QCOMPARE(plot->plot()->xAxis->label(), QStringLiteral("requests sent at once N"));
+        QVERIFY(plot->plot()->xAxis->range().contains(requests.front()) && plot->plot()->xAxis->range().contains(requests.back()));
+    }
+    const QTableWidget* table = view.table();
+    QStringList loads;
+    for (int row = 0; row < table->rowCount(); ++row)
+        loads << table->item(row, BenchmarkPredictView::LoadColumn)->text();
+    QVERIFY2(loads.contains(QStringLiteral("N = 1,280")), qPrintable(loads.join(QStringLiteral("; "))));
+    for (int row = 0; row < table->rowCount(); ++row)
+        QVERIFY(table->item(row, BenchmarkPredictView::LoadColumn)->toolTip().contains(QStringLiteral("sent at once")));
+    QVERIFY(plotsFinite(view.plots()));
 }
 
 void TestPredictView::windowRendersThePage()

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/calibration/benchmarkpredictview.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <utility>
@@ -20,6 +22,7 @@
 #include <QMetaObject>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -76,6 +79,14 @@ public:
     }
 };
 
+/** True when point @p p sent all its requests at once with no cap on those in flight (vLLM `bench serve` at its default
+ *  request rate, inf, without --max-concurrency) and says how many: a burst of p.requests, placed on the load axis at
+ *  that N (at the start every request is in flight, as C clients would be). */
+bool isBurst(const model::BenchmarkPoint& p)
+{
+    return p.load == model::BenchmarkLoad::RequestRate && std::isinf(p.requestRatePerSecond) && !(p.concurrency > 0) && p.requests > 0;
+}
+
 /** A load figure: whole clients or sequences as integers, rates to 3 significant digits. */
 QString loadNumber(double v)
 {
@@ -88,6 +99,8 @@ QString loadText(const model::BenchmarkPoint& p)
     case model::BenchmarkLoad::Concurrency: return QCoreApplication::translate("BenchmarkPredictView", "C = %1").arg(loadNumber(p.concurrency));
     case model::BenchmarkLoad::StaticBatch: return QCoreApplication::translate("BenchmarkPredictView", "B = %1").arg(loadNumber(p.concurrency));
     case model::BenchmarkLoad::RequestRate: {
+        if (isBurst(p))
+            return QCoreApplication::translate("BenchmarkPredictView", "N = %1").arg(loadNumber(double(p.requests)));
         QString r = std::isinf(p.requestRatePerSecond)
                         ? QCoreApplication::translate("BenchmarkPredictView", "\u221e req/s")
                         : QCoreApplication::translate("BenchmarkPredictView", "%1 req/s").arg(format::number(p.requestRatePerSecond, 3));
@@ -110,12 +123,23 @@ bool rateAxis(const std::vector<model::BenchmarkPoint>& points)
     return true;
 }
 
-/** Where point @p p sits on the load axis (NaN: nowhere, e.g. all requests at once without a cap). */
+/** Where point @p p sits on the load axis: its rate on a rate axis, else its clients, batch or in-flight cap, or a burst's
+ *  requests (isBurst()); NaN: nowhere (all requests at once without a cap or a count of them). */
 double loadValue(const model::BenchmarkPoint& p, bool rate)
 {
     if (rate)
         return p.requestRatePerSecond;
+    if (isBurst(p))
+        return double(p.requests);
     return p.concurrency > 0 ? p.concurrency : std::nan("");
+}
+
+/** True when @p p's per-request lengths vary from request to request: the point samples a dataset (ShareGPT, say), so its
+ *  mean ISL / OSL is the sample's, not a setting of the run. */
+bool sampledLengths(const model::BenchmarkPoint& p)
+{
+    auto varies = [](const std::vector<int>& v) { return !v.empty() && std::adjacent_find(v.begin(), v.end(), std::not_equal_to<>()) != v.end(); };
+    return varies(p.inputLengths) || varies(p.outputLengths);
 }
 
 QString statisticName(const model::ComparedLatency& c)
@@ -340,23 +364,62 @@ model::BenchmarkOptions BenchmarkPredictView::options() const
 void BenchmarkPredictView::showScenarioEngine()
 {
     // serving.scheduler and serving.max_num_tokens, when the scenario sets them, are what model::predictBenchmarks runs
-    // (model/analysis/benchmarkpredict.cpp): the inputs they replace are shown disabled, keeping the user's values.
-    // Called on every evaluation (each slider step): nothing to do unless one of the two keys changed.
+    // (model/analysis/benchmarkpredict.cpp): the inputs they replace show the scenario's values, disabled, so that what
+    // a person reads on the page is what ran; the user's own values are held and put back when the keys are cleared.
+    // Called on every evaluation (each slider step): nothing to do unless one of the two keys changed. Signals are held
+    // while the inputs change: the scenario edit that changed the keys predicts again by itself.
     const model::Serving& serving = m_document->evaluatedScenario().serving;
     const std::pair<int, int> shown{serving.scheduler ? int(*serving.scheduler) : -1, serving.maxNumTokens};
     if (shown == m_shownEngine)
         return;
     m_shownEngine = shown;
+    {
+        const QSignalBlocker blockScheduler(m_scheduler);
+        if (serving.scheduler) {
+            if (m_userScheduler < 0)
+                m_userScheduler = m_scheduler->currentData().toInt();
+            m_scheduler->setCurrentIndex(m_scheduler->findData(int(*serving.scheduler)));
+        } else if (m_userScheduler >= 0) {
+            m_scheduler->setCurrentIndex(m_scheduler->findData(m_userScheduler));
+            m_userScheduler = -1;
+        }
+    }
     m_scheduler->setEnabled(!serving.scheduler);
     m_scheduler->setToolTip(serving.scheduler ? m_schedulerTip + QLatin1Char('\n') +
                                                     tr("The scenario sets serving.scheduler: %1 replaces this choice.")
                                                         .arg(m_scheduler->itemText(m_scheduler->findData(int(*serving.scheduler))))
                                               : m_schedulerTip);
+    {
+        const QSignalBlocker blockBudget(m_tokenBudget);
+        if (serving.maxNumTokens > 0) {
+            if (m_userTokenBudget < 0)
+                m_userTokenBudget = m_tokenBudget->value();
+            m_tokenBudget->setValue(serving.maxNumTokens);
+        } else if (m_userTokenBudget >= 0) {
+            m_tokenBudget->setValue(m_userTokenBudget);
+            m_userTokenBudget = -1;
+        }
+    }
     m_tokenBudget->setEnabled(serving.maxNumTokens <= 0);
     m_tokenBudget->setToolTip(serving.maxNumTokens > 0 ? m_tokenBudgetTip + QLatin1Char('\n') +
                                                              tr("The scenario sets serving.max_num_tokens: %1 replaces this value.")
                                                                  .arg(format::integer(serving.maxNumTokens))
                                                        : m_tokenBudgetTip);
+}
+
+void BenchmarkPredictView::setOptions(const model::BenchmarkOptions& options)
+{
+    // An input the scenario's serving keys replace shows the scenario's value (showScenarioEngine()): the user's value is
+    // held for when the key is cleared.
+    if (m_userScheduler >= 0)
+        m_userScheduler = int(options.scheduler);
+    else
+        m_scheduler->setCurrentIndex(m_scheduler->findData(int(options.scheduler)));
+    if (m_userTokenBudget >= 0)
+        m_userTokenBudget = options.tokenBudget;
+    else
+        m_tokenBudget->setValue(options.tokenBudget);
+    m_maxSequences->setValue(options.maxSequences);
 }
 
 void BenchmarkPredictView::showEvent(QShowEvent* event)
@@ -535,14 +598,33 @@ void BenchmarkPredictView::showPoints()
     const bool predicted = !m_results.empty();
     const bool rate = rateAxis(points);
 
-    // Groups by (ISL, OSL), in order of ISL then OSL.
+    // Groups by (ISL, OSL), in order of ISL then OSL; points whose requests sample their lengths from a dataset (their
+    // means differ from point to point by the sample alone) make one group, first, named by the range of their means.
+    const std::pair<long long, long long> sampledKey{-1, -1};
+    auto groupKey = [&](const model::BenchmarkPoint& p) {
+        return sampledLengths(p) ? sampledKey : std::pair(std::llround(p.inputTokens), std::llround(p.outputTokens));
+    };
     std::map<std::pair<long long, long long>, int> groupIndex;
-    for (const model::BenchmarkPoint& p : points)
-        groupIndex.emplace(std::pair(std::llround(p.inputTokens), std::llround(p.outputTokens)), 0);
+    double sampledIsl[2] = {HUGE_VAL, -HUGE_VAL}, sampledOsl[2] = {HUGE_VAL, -HUGE_VAL};
+    for (const model::BenchmarkPoint& p : points) {
+        groupIndex.emplace(groupKey(p), 0);
+        if (sampledLengths(p)) {
+            sampledIsl[0] = std::min(sampledIsl[0], p.inputTokens);
+            sampledIsl[1] = std::max(sampledIsl[1], p.inputTokens);
+            sampledOsl[0] = std::min(sampledOsl[0], p.outputTokens);
+            sampledOsl[1] = std::max(sampledOsl[1], p.outputTokens);
+        }
+    }
+    auto range = [](const double (&r)[2]) {
+        const QString low = format::integer(r[0]), high = format::integer(r[1]);
+        return low == high ? low : low + QStringLiteral("\u2013") + high;
+    };
     QStringList groups;
     for (auto& [lengths, index] : groupIndex) {
         index = int(groups.size());
-        groups << tr("ISL/OSL %1/%2").arg(format::integer(double(lengths.first)), format::integer(double(lengths.second)));
+        groups << (lengths == sampledKey
+                       ? tr("sampled lengths, mean ISL/OSL %1/%2").arg(range(sampledIsl), range(sampledOsl))
+                       : tr("ISL/OSL %1/%2").arg(format::integer(double(lengths.first)), format::integer(double(lengths.second))));
     }
 
     std::vector<BenchmarkPredictPlot::Point> decodePoints, ttftPoints;
@@ -562,7 +644,7 @@ void BenchmarkPredictView::showPoints()
             decode = model::compareItl(p, unknownPrediction());
         if (!ttft)
             ttft = model::compareTtft(p, unknownPrediction());
-        const int group = groupIndex.at({std::llround(p.inputTokens), std::llround(p.outputTokens)});
+        const int group = groupIndex.at(groupKey(p));
         const double x = loadValue(p, rate);
 
         auto* label = new NumberItem(str(p.label), double(i));
@@ -570,7 +652,10 @@ void BenchmarkPredictView::showPoints()
         if (!p.set.empty())
             label->setToolTip(str(p.set));
         m_table->setItem(row, LabelColumn, label);
-        m_table->setItem(row, LoadColumn, new NumberItem(loadText(p), std::isfinite(x) ? std::optional(x) : std::nullopt));
+        auto* load = new NumberItem(loadText(p), std::isfinite(x) ? std::optional(x) : std::nullopt);
+        if (isBurst(p))
+            load->setToolTip(tr("%1 requests sent at once (request rate inf, no concurrency cap)").arg(loadNumber(double(p.requests))));
+        m_table->setItem(row, LoadColumn, load);
         m_table->setItem(row, InputColumn, new NumberItem(format::integer(p.inputTokens), p.inputTokens));
         m_table->setItem(row, OutputColumn, new NumberItem(format::integer(p.outputTokens), p.outputTokens));
 
@@ -624,13 +709,17 @@ void BenchmarkPredictView::showPoints()
     // Load axis.
     QString xLabel = tr("request rate (requests/s)");
     if (!rate) {
-        bool allStatic = !points.empty(), allClosed = !points.empty();
+        bool allStatic = !points.empty(), allClosed = !points.empty(), allBursts = !points.empty(), anyBurst = false;
         for (const model::BenchmarkPoint& p : points) {
             allStatic = allStatic && p.load == model::BenchmarkLoad::StaticBatch;
             allClosed = allClosed && p.load == model::BenchmarkLoad::Concurrency;
+            allBursts = allBursts && isBurst(p);
+            anyBurst = anyBurst || isBurst(p);
         }
-        xLabel = allStatic ? tr("static batch B (sequences)")
+        xLabel = allStatic   ? tr("static batch B (sequences)")
                  : allClosed ? tr("concurrency C (clients)")
+                 : allBursts ? tr("requests sent at once N")
+                 : anyBurst  ? tr("concurrency C, batch B or requests sent at once N")
                              : tr("concurrency C or batch B (sequences)");
     }
 

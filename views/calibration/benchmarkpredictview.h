@@ -87,8 +87,14 @@ public:
     /** Starts a prediction of the loaded points against the document's evaluated scenario now (none loaded: no-op). */
     void predict();
 
-    /** The engine the prediction assumes (from the three controls). */
+    /** The engine the prediction assumes (from the three controls; where the scenario's serving.scheduler or
+     *  serving.max_num_tokens replaces an input, the input shows, and this returns, the scenario's value). */
     model::BenchmarkOptions options() const;
+
+    /** Sets the three inputs to @p options, as the user would (`--scheduler`, `--token-budget`, `--max-sequences`): an
+     *  input the scenario's serving keys replace keeps showing the scenario's value and takes the user's when the key is
+     *  cleared. Predicts again when a shown input changed. */
+    void setOptions(const model::BenchmarkOptions& options);
 
     /** True from a request until its result is on screen. */
     bool isPredicting() const { return m_worker != nullptr || m_requested; }
@@ -157,6 +163,10 @@ private:
     QString m_schedulerTip;   ///< the scheduler input's own tool tip
     QString m_tokenBudgetTip; ///< the token-budget input's own tool tip
     std::pair<int, int> m_shownEngine{-2, -2}; ///< (serving.scheduler or -1, serving.max_num_tokens) showScenarioEngine() showed
+    /// The user's own scheduler (item data) and token budget while the scenario's keys replace them in the inputs (which
+    /// then show the scenario's values, disabled); put back when the keys are cleared. -1: none held.
+    int m_userScheduler = -1;
+    int m_userTokenBudget = -1;
     QLabel* m_status = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_notes = nullptr;
