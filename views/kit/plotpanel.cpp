@@ -531,7 +531,52 @@ bool DocumentLabel::event(QEvent* event)
             repaintChanges(); // no layout at the label's width came first
         return true;
     }
+    if (m_selectableOnFirstUse) {
+        switch (event->type()) {
+        case QEvent::FocusIn: // before the press that gave it (Qt::ClickFocus), or from code
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonDblClick:
+        case QEvent::ContextMenu:
+            // QLabel makes its text control here (and sets Qt::ClickFocus, as it is), then handles the event with it;
+            // unless its flags were set through QLabel since.
+            m_selectableOnFirstUse = false;
+            if (QLabel::textInteractionFlags() == Qt::LinksAccessibleByMouse)
+                QLabel::setTextInteractionFlags(Qt::TextSelectableByMouse);
+            break;
+        default:
+            break;
+        }
+    }
     return QLabel::event(event);
+}
+
+void DocumentLabel::setTextSelectableByMouseOnFirstUse()
+{
+    if (QLabel::textInteractionFlags() == Qt::TextSelectableByMouse || hasFocus()) {
+        QLabel::setTextInteractionFlags(Qt::TextSelectableByMouse);
+        return;
+    }
+    // QLabel's default flags (links by mouse: a plain text needs no control); the focus policy QLabel gives a label
+    // selectable by mouse.
+    QLabel::setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+    setFocusPolicy(Qt::ClickFocus);
+    m_selectableOnFirstUse = true;
+}
+
+Qt::TextInteractionFlags DocumentLabel::textInteractionFlags() const
+{
+    // QLabel's flags stay Qt::LinksAccessibleByMouse while waiting, unless set since through QLabel.
+    if (m_selectableOnFirstUse && QLabel::textInteractionFlags() == Qt::LinksAccessibleByMouse)
+        return Qt::TextSelectableByMouse;
+    return QLabel::textInteractionFlags();
+}
+
+bool DocumentLabel::hasTextControl() const
+{
+    for (const QObject* child : children())
+        if (child->inherits("QWidgetTextControl"))
+            return true;
+    return false;
 }
 
 void DocumentLabel::repaintChanges() const
