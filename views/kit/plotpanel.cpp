@@ -533,15 +533,20 @@ bool DocumentLabel::event(QEvent* event)
     }
     if (m_selectableOnFirstUse) {
         switch (event->type()) {
-        case QEvent::FocusIn: // before the press that gave it (Qt::ClickFocus), or from code
+        case QEvent::FocusIn: // from code
         case QEvent::MouseButtonPress:
         case QEvent::MouseButtonDblClick:
         case QEvent::ContextMenu:
-            // QLabel makes its text control here (and sets Qt::ClickFocus, as it is), then handles the event with it;
-            // unless its flags were set through QLabel since.
+            // QLabel makes its text control here and sets Qt::ClickFocus, then handles the event with it; unless its
+            // flags were set through QLabel since.
             m_selectableOnFirstUse = false;
-            if (QLabel::textInteractionFlags() == Qt::LinksAccessibleByMouse)
+            if (QLabel::textInteractionFlags() == Qt::LinksAccessibleByMouse) {
                 QLabel::setTextInteractionFlags(Qt::TextSelectableByMouse);
+                // The focus a click gives a Qt::ClickFocus widget (QApplication gives it before the press arrives,
+                // by the policy the label had then: none).
+                if (event->type() != QEvent::FocusIn && event->type() != QEvent::ContextMenu && isEnabled())
+                    setFocus(Qt::MouseFocusReason);
+            }
             break;
         default:
             break;
@@ -556,10 +561,10 @@ void DocumentLabel::setTextSelectableByMouseOnFirstUse()
         QLabel::setTextInteractionFlags(Qt::TextSelectableByMouse);
         return;
     }
-    // QLabel's default flags (links by mouse: a plain text needs no control); the focus policy QLabel gives a label
-    // selectable by mouse.
+    // QLabel's default flags (links by mouse) and no focus policy: Qt 6.4's QLabel makes its control for a plain text that
+    // is selectable or can take focus (Qt::ClickFocus, which QLabel sets with the flags, comes with them on first use).
     QLabel::setTextInteractionFlags(Qt::LinksAccessibleByMouse);
-    setFocusPolicy(Qt::ClickFocus);
+    setFocusPolicy(Qt::NoFocus);
     m_selectableOnFirstUse = true;
 }
 

@@ -66,11 +66,12 @@ public:
      * Plain text selectable by mouse, as QLabel::setTextInteractionFlags(Qt::TextSelectableByMouse) makes it, with QLabel's
      * text control (a QWidgetTextControl and a second document, which this class neither measures nor paints with:
      * about 0.11 M instructions a label, 36 numbers before the first frame) made when first needed: on the label's
-     * first focus (a click gives it, Qt::ClickFocus as QLabel sets), mouse press or double click, or context menu
-     * (issue 16, twenty-second stop in docs/performance.md). Until then QLabel holds its default flags, under which a
-     * plain text needs no control; this label measures, paints and takes focus as a selectable one, and
-     * textInteractionFlags() says TextSelectableByMouse. A rich text has QLabel's control from its first setText()
-     * whatever the flags. QLabel::setTextInteractionFlags() called later gives QLabel those flags at once.
+     * first mouse press or double click (which then also gives it the focus a click gives a Qt::ClickFocus label),
+     * context menu or focus given by code (issue 16, twenty-second stop in docs/performance.md). Until then QLabel holds
+     * its default flags and the label no focus policy (Qt 6.4's QLabel makes its control for a plain text that is
+     * selectable or can take focus); this label measures and paints as a selectable one, and textInteractionFlags()
+     * says TextSelectableByMouse. A rich text has QLabel's control from its first setText() whatever the flags.
+     * QLabel::setTextInteractionFlags() called later gives QLabel those flags at once.
      */
     void setTextSelectableByMouseOnFirstUse();
     /** QLabel::textInteractionFlags(), or Qt::TextSelectableByMouse while setTextSelectableByMouseOnFirstUse() waits
