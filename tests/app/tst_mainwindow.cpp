@@ -122,6 +122,7 @@ private slots:
     void collapsedFieldsAreBuiltOnFirstOpen();
     void firstFrameHasNoStyleSheet();
     void rowNamesMeasuredOnceAsQLabel();
+    void numbersMakeTheirTextControlOnFirstUse();
     void everyTabLooksAsUnderThePaneStyleSheet_data();
     void everyTabLooksAsUnderThePaneStyleSheet();
     void startUpReplotsEachFloorPlotOnce();
@@ -1315,6 +1316,73 @@ void TestMainWindow::firstFrameHasNoStyleSheet()
     QVERIFY(ridgeline::views::isPaintedCard(window.numbersPanel()));
     for (ridgeline::views::PlotPanel* panel : window.plotPanels())
         QVERIFY2(ridgeline::views::isPaintedCard(panel), qPrintable(panel->objectName()));
+}
+
+void TestMainWindow::numbersMakeTheirTextControlOnFirstUse()
+{
+    // Issue 16, twenty-second stop (h16aj): a numbers value is selectable by mouse, and QLabel made its text control (a
+    // QWidgetTextControl and a second document, which DocumentLabel neither measures nor paints with) at its first
+    // setText(): 36 of them before the first paint, about 4 M instructions. Now made on first use: none up to the first
+    // paint; a value then selects as a QLabel selectable by mouse does, and looks as one until it is used.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    QList<ridgeline::views::DocumentLabel*> values;
+    for (auto* label : window.numbersPanel()->findChildren<ridgeline::views::DocumentLabel*>())
+        if (label->objectName().endsWith(QLatin1String("Number")) && label->isVisible() && !label->text().isEmpty())
+            values.append(label);
+    QVERIFY(values.size() >= 20);
+    QStringList withControl;
+    for (ridgeline::views::DocumentLabel* value : values) {
+        if (value->hasTextControl())
+            withControl.append(value->objectName());
+        QCOMPARE(value->textInteractionFlags(), Qt::TextInteractionFlags(Qt::TextSelectableByMouse));
+        QCOMPARE(value->focusPolicy(), Qt::NoFocus); // Qt::ClickFocus would make QLabel's control
+        // As a label given QLabel's flags at once: the same hints and pixels.
+        ridgeline::views::DocumentLabel fresh;
+        fresh.setWordWrap(value->wordWrap());
+        fresh.setAlignment(value->alignment());
+        fresh.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        fresh.setFont(value->font());
+        fresh.setPalette(value->palette());
+        fresh.setText(value->text());
+        fresh.resize(value->size());
+        QVERIFY(fresh.hasTextControl());
+        QCOMPARE(value->sizeHint(), fresh.sizeHint());
+        QCOMPARE(value->minimumSizeHint(), fresh.minimumSizeHint());
+        QCOMPARE(value->heightForWidth(value->width()), fresh.heightForWidth(value->width()));
+        QVERIFY2(value->grab().toImage().convertToFormat(QImage::Format_RGB32)
+                     == fresh.grab().toImage().convertToFormat(QImage::Format_RGB32),
+                 qPrintable(value->objectName()));
+    }
+    QVERIFY2(withControl.isEmpty(), qPrintable(QStringLiteral("text control before use: ") + withControl.join(QLatin1String(", "))));
+
+    // Used: a double click on a value's first word selects that word, as in a QLabel selectable by mouse.
+    ridgeline::views::DocumentLabel* value = values.first();
+    QLabel reference;
+    reference.setWordWrap(value->wordWrap());
+    reference.setAlignment(value->alignment());
+    reference.setTextInteractionFlags(Qt::TextSelectableByMouse);
+    reference.setFont(value->font());
+    reference.setText(value->text());
+    reference.resize(value->size());
+    reference.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&reference));
+    const QPoint firstWord(3, value->height() / 2);
+    QTest::mouseDClick(&reference, Qt::LeftButton, Qt::NoModifier, firstWord);
+    QVERIFY(reference.hasSelectedText());
+    QTest::mouseDClick(value, Qt::LeftButton, Qt::NoModifier, firstWord);
+    QVERIFY(value->hasTextControl());
+    QCOMPARE(value->selectedText(), reference.selectedText());
+    QCOMPARE(value->textInteractionFlags(), Qt::TextInteractionFlags(Qt::TextSelectableByMouse));
+    QCOMPARE(value->focusPolicy(), Qt::ClickFocus);
+    QCOMPARE(window.focusWidget(), static_cast<QWidget*>(value)); // as the click gives a label selectable by mouse
+    // The others still have none.
+    for (ridgeline::views::DocumentLabel* other : values)
+        if (other != value)
+            QVERIFY2(!other->hasTextControl(), qPrintable(other->objectName()));
 }
 
 void TestMainWindow::rowNamesMeasuredOnceAsQLabel()

@@ -194,7 +194,7 @@ void NumbersPanel::addRow(const QString& key, const QString& label, const QStrin
     value->setObjectName(key + QStringLiteral("Number"));
     value->setToolTip(formula);
     value->setWordWrap(true);
-    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setTextSelectableByMouseOnFirstUse(); // QLabel's text control made on first use (issue 16, twenty-second stop)
     setTextColor(value, palette::text());
     value->setAccessibleName(label);
     value->setAccessibleDescription(formula);

@@ -531,7 +531,57 @@ bool DocumentLabel::event(QEvent* event)
             repaintChanges(); // no layout at the label's width came first
         return true;
     }
+    if (m_selectableOnFirstUse) {
+        switch (event->type()) {
+        case QEvent::FocusIn: // from code
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonDblClick:
+        case QEvent::ContextMenu:
+            // QLabel makes its text control here and sets Qt::ClickFocus, then handles the event with it; unless its
+            // flags were set through QLabel since.
+            m_selectableOnFirstUse = false;
+            if (QLabel::textInteractionFlags() == Qt::LinksAccessibleByMouse) {
+                QLabel::setTextInteractionFlags(Qt::TextSelectableByMouse);
+                // The focus a click gives a Qt::ClickFocus widget (QApplication gives it before the press arrives,
+                // by the policy the label had then: none).
+                if (event->type() != QEvent::FocusIn && event->type() != QEvent::ContextMenu && isEnabled())
+                    setFocus(Qt::MouseFocusReason);
+            }
+            break;
+        default:
+            break;
+        }
+    }
     return QLabel::event(event);
+}
+
+void DocumentLabel::setTextSelectableByMouseOnFirstUse()
+{
+    if (QLabel::textInteractionFlags() == Qt::TextSelectableByMouse || hasFocus()) {
+        QLabel::setTextInteractionFlags(Qt::TextSelectableByMouse);
+        return;
+    }
+    // QLabel's default flags (links by mouse) and no focus policy: Qt 6.4's QLabel makes its control for a plain text that
+    // is selectable or can take focus (Qt::ClickFocus, which QLabel sets with the flags, comes with them on first use).
+    QLabel::setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+    setFocusPolicy(Qt::NoFocus);
+    m_selectableOnFirstUse = true;
+}
+
+Qt::TextInteractionFlags DocumentLabel::textInteractionFlags() const
+{
+    // QLabel's flags stay Qt::LinksAccessibleByMouse while waiting, unless set since through QLabel.
+    if (m_selectableOnFirstUse && QLabel::textInteractionFlags() == Qt::LinksAccessibleByMouse)
+        return Qt::TextSelectableByMouse;
+    return QLabel::textInteractionFlags();
+}
+
+bool DocumentLabel::hasTextControl() const
+{
+    for (const QObject* child : children())
+        if (child->inherits("QWidgetTextControl"))
+            return true;
+    return false;
 }
 
 void DocumentLabel::repaintChanges() const

@@ -62,6 +62,24 @@ public:
      */
     void setTextRepaintingChanges(const QString& text);
 
+    /**
+     * Plain text selectable by mouse, as QLabel::setTextInteractionFlags(Qt::TextSelectableByMouse) makes it, with QLabel's
+     * text control (a QWidgetTextControl and a second document, which this class neither measures nor paints with:
+     * about 0.11 M instructions a label, 36 numbers before the first frame) made when first needed: on the label's
+     * first mouse press or double click (which then also gives it the focus a click gives a Qt::ClickFocus label),
+     * context menu or focus given by code (issue 16, twenty-second stop in docs/performance.md). Until then QLabel holds
+     * its default flags and the label no focus policy (Qt 6.4's QLabel makes its control for a plain text that is
+     * selectable or can take focus); this label measures and paints as a selectable one, and textInteractionFlags()
+     * says TextSelectableByMouse. A rich text has QLabel's control from its first setText() whatever the flags.
+     * QLabel::setTextInteractionFlags() called later gives QLabel those flags at once.
+     */
+    void setTextSelectableByMouseOnFirstUse();
+    /** QLabel::textInteractionFlags(), or Qt::TextSelectableByMouse while setTextSelectableByMouseOnFirstUse() waits
+     *  for the first use. (Hides QLabel's; through a QLabel pointer QLabel's own flags are read.) */
+    Qt::TextInteractionFlags textInteractionFlags() const;
+    /** True once QLabel's text control exists (QLabel made it for a rich or selectable text): for tests. */
+    bool hasTextControl() const;
+
     int heightForWidth(int width) const override;
     /** As QLabel's (QTextDocument::adjustSize() of the text, the golden-ratio shape), measured on
      *  this label's document once per text, font or alignment: QLabel measures through a second
@@ -188,6 +206,8 @@ private:
     mutable QFont m_linesFont;
     mutable Qt::Alignment m_linesAlignment;
     mutable QRect m_linesContents;
+    /** setTextSelectableByMouseOnFirstUse() waits: QLabel gets Qt::TextSelectableByMouse on the first use. */
+    bool m_selectableOnFirstUse = false;
 };
 
 /**
