@@ -67,6 +67,21 @@ void measureAsPredicted(BenchmarkPoint& p, const Scenario& truth, const Benchmar
                    {BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, r.ttft.mean * 1e3}};
 }
 
+/** Closed loops of every client count in @p clients at every prompt length in @p isls (tokens) and @p osl output tokens,
+ *  each measured as @p truth predicts it under @p engine (measureAsPredicted()), clients outer. */
+std::vector<BenchmarkPoint> measuredClosedLoops(std::initializer_list<double> clients, std::initializer_list<double> isls, double osl,
+                                                const Scenario& truth, const BenchmarkOptions& engine)
+{
+    std::vector<BenchmarkPoint> points;
+    for (double c : clients)
+        for (double isl : isls) {
+            BenchmarkPoint p = closedLoop(c, isl, osl);
+            measureAsPredicted(p, truth, engine);
+            points.push_back(p);
+        }
+    return points;
+}
+
 /** The measured set NAME of tests/data/measured: its points (NAME.csv, else NAME.json) and its scenario. */
 void loadMeasuredSet(const QString& name, BenchmarkFile& file, Scenario& s)
 {
@@ -503,13 +518,7 @@ private slots:
         BenchmarkFitOptions fo;
         fo.engine.measuredRequests = fo.measuredRequests = 16;
         fo.maxIterations = 12;
-        std::vector<BenchmarkPoint> points;
-        for (double c : {4.0, 16.0})
-            for (double isl : {500.0, 2000.0}) {
-                BenchmarkPoint p = closedLoop(c, isl, 60);
-                measureAsPredicted(p, truth, fo.engine);
-                points.push_back(p);
-            }
+        std::vector<BenchmarkPoint> points = measuredClosedLoops({4.0, 16.0}, {500.0, 2000.0}, 60, truth, fo.engine);
         const Scenario start = defaultScenario();
         BenchmarkFitResult without;
         QCOMPARE(calibrateBenchmark(start, points, fo, without), std::string());
@@ -558,13 +567,7 @@ private slots:
         fo.maxIterations = 6;
         fo.fitFirstTokenReturn = true;
         fo.fitTokenBudget = true;
-        std::vector<BenchmarkPoint> points;
-        for (double c : {4.0, 16.0})
-            for (double isl : {500.0, 2000.0}) {
-                BenchmarkPoint p = closedLoop(c, isl, 60);
-                measureAsPredicted(p, truth, fo.engine);
-                points.push_back(p);
-            }
+        std::vector<BenchmarkPoint> points = measuredClosedLoops({4.0, 16.0}, {500.0, 2000.0}, 60, truth, fo.engine);
         BenchmarkFitResult fit;
         QCOMPARE(calibrateBenchmark(defaultScenario(), points, fo, fit), std::string());
         QVERIFY(fit.firstTokenReturnMs.fitted);
@@ -1587,12 +1590,7 @@ private slots:
         BenchmarkFitOptions fo;
         fo.engine.measuredRequests = fo.measuredRequests = 16;
         fo.maxIterations = 15;
-        std::vector<BenchmarkPoint> points;
-        for (double c : {1.0, 4.0, 16.0}) {
-            BenchmarkPoint p = closedLoop(c, 2000, 60);
-            measureAsPredicted(p, truth, fo.engine);
-            points.push_back(p);
-        }
+        std::vector<BenchmarkPoint> points = measuredClosedLoops({1.0, 4.0, 16.0}, {2000.0}, 60, truth, fo.engine);
         const Scenario start = defaultScenario();
         BenchmarkFitResult fit;
         QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
@@ -1739,13 +1737,7 @@ private slots:
         fo.maxIterations = 12;
         BenchmarkOptions truthEngine = fo.engine;
         truthEngine.tokenBudget = 32768;
-        std::vector<BenchmarkPoint> points;
-        for (double c : {1.0, 4.0, 10.0, 20.0})
-            for (double isl : {300.0, 3000.0}) {
-                BenchmarkPoint p = closedLoop(c, isl, 40);
-                measureAsPredicted(p, truth, truthEngine);
-                points.push_back(p);
-            }
+        std::vector<BenchmarkPoint> points = measuredClosedLoops({1.0, 4.0, 10.0, 20.0}, {300.0, 3000.0}, 40, truth, truthEngine);
         // By hand: 20 lockstep clients of 3,000 tokens hold 60,000 prompt tokens: two context steps of 10 prompts at
         // 32,768, a mean TTFT of 15 prefills (10 first tokens after one step, 10 after two); ten steps of two prompts
         // at 8,192 (a third would need 9,000), a mean of 11 prefills (5.5 steps). At N = 4 both hold the 4 in one step:
@@ -1792,13 +1784,7 @@ private slots:
         fo.engine.measuredRequests = fo.measuredRequests = 8;
         fo.maxIterations = 6;
         fo.fitTokenBudget = true;
-        std::vector<BenchmarkPoint> points;
-        for (double c : {1.0, 2.0})
-            for (double isl : {300.0, 800.0}) {
-                BenchmarkPoint p = closedLoop(c, isl, 30);
-                measureAsPredicted(p, truth, fo.engine);
-                points.push_back(p);
-            }
+        std::vector<BenchmarkPoint> points = measuredClosedLoops({1.0, 2.0}, {300.0, 800.0}, 30, truth, fo.engine);
         const Scenario start = defaultScenario();
         BenchmarkFitResult fit;
         QCOMPARE(calibrateBenchmark(start, points, fo, fit), std::string());
@@ -1840,12 +1826,7 @@ private slots:
         fo.engine.scheduler = SchedulerVersion::TrtllmInflight;
         fo.engine.measuredRequests = fo.measuredRequests = 16;
         fo.maxIterations = 8;
-        std::vector<BenchmarkPoint> points;
-        for (double c : {1.0, 4.0, 8.0, 12.0, 16.0, 24.0}) {
-            BenchmarkPoint p = closedLoop(c, 2000, 200);
-            measureAsPredicted(p, truth, fo.engine);
-            points.push_back(p);
-        }
+        std::vector<BenchmarkPoint> points = measuredClosedLoops({1.0, 4.0, 8.0, 12.0, 16.0, 24.0}, {2000.0}, 200, truth, fo.engine);
         QVERIFY(predict(truth, points.back(), fo.engine).kvCapacitySequences < 12); // the premise: N = 12 on queue
         Scenario start = defaultScenario();
         start.hardware.memoryBytes = truth.hardware.memoryBytes; // the device is known; its runtime's reserve is not
@@ -1916,12 +1897,7 @@ private slots:
         truth.efficiency.tokenGateSeconds = cTok;
         fo.maxTokenGateUs = 2.5 * cTok * 1e6;
         fo.tokenGateStepUs = fo.maxTokenGateUs / 20;
-        std::vector<BenchmarkPoint> points;
-        for (double c : {1.0, 2.0, 4.0, 8.0, 16.0, 32.0}) {
-            BenchmarkPoint p = closedLoop(c, 200, 64);
-            measureAsPredicted(p, truth, fo.engine);
-            points.push_back(p);
-        }
+        std::vector<BenchmarkPoint> points = measuredClosedLoops({1.0, 2.0, 4.0, 8.0, 16.0, 32.0}, {200.0}, 64, truth, fo.engine);
         Scenario start = defaultScenario();
         start.efficiency.stepOverheadSeconds = start.efficiency.prefillOverheadSeconds = 2e-3;
         fo.fitTokenGate = true;
