@@ -5,6 +5,23 @@
 
 namespace ridgeline::model {
 
+namespace {
+
+/** " K: cost" for each (K, training cost) a search tried, K printed with @p format (its %d or %g, then %.3g), and ")". */
+template <typename Costs>
+std::string costsText(const Costs& costs, const char* format)
+{
+    std::string t;
+    for (const auto& [k, cost] : costs) {
+        char b[48];
+        std::snprintf(b, sizeof b, format, k, cost);
+        t += b;
+    }
+    return t + ")";
+}
+
+} // namespace
+
 std::string fitCoefficientText(const char* name, const Coefficient& c, const char* unit)
 {
     char b[160];
@@ -23,58 +40,28 @@ std::string fitSearchesText(const BenchmarkFitResult& fit)
     if (fit.tokenBudget > 0) {
         // Appended, not assigned: the assignment here before h13at dropped the return path printed above.
         t += ", max_num_tokens " + std::to_string(fit.tokenBudget) + " (training cost:";
-        for (const auto& [budget, cost] : fit.tokenBudgetCosts) {
-            char b[48];
-            std::snprintf(b, sizeof b, " %d: %.3g", budget, cost);
-            t += b;
-        }
-        t += ")";
+        t += costsText(fit.tokenBudgetCosts, " %d: %.3g");
     }
     if (fit.prefillLimit >= 0) {
         t += ", max_prefills_per_step " + (fit.prefillLimit > 0 ? std::to_string(fit.prefillLimit) : std::string("0 (no limit)"))
              + " (training cost:";
-        for (const auto& [limit, cost] : fit.prefillLimitCosts) {
-            char b[48];
-            std::snprintf(b, sizeof b, " %d: %.3g", limit, cost);
-            t += b;
-        }
-        t += ")";
+        t += costsText(fit.prefillLimitCosts, " %d: %.3g");
     }
     if (fit.kvReserveGb.fitted || !fit.kvReserveCosts.empty()) {
         t += ", " + fitCoefficientText("runtime reserve", fit.kvReserveGb, " GB per GPU") + " (training cost:";
-        for (const auto& [gb, cost] : fit.kvReserveCosts) {
-            char b[48];
-            std::snprintf(b, sizeof b, " %g: %.3g", gb, cost);
-            t += b;
-        }
-        t += ")";
+        t += costsText(fit.kvReserveCosts, " %g: %.3g");
     }
     if (fit.apiOutputUs.fitted || !fit.apiOutputCosts.empty()) {
         t += ", " + fitCoefficientText("API server output path", fit.apiOutputUs, " us per token") + " (search's training cost:";
-        for (const auto& [us, cost] : fit.apiOutputCosts) {
-            char b[48];
-            std::snprintf(b, sizeof b, " %g: %.3g", us, cost);
-            t += b;
-        }
-        t += ")";
+        t += costsText(fit.apiOutputCosts, " %g: %.3g");
     }
     if (fit.maxSequences > 0) {
         t += ", max_num_seqs " + std::to_string(fit.maxSequences) + " (profile's training cost:";
-        for (const auto& [cap, cost] : fit.maxSequencesCosts) {
-            char b[48];
-            std::snprintf(b, sizeof b, " %d: %.3g", cap, cost);
-            t += b;
-        }
-        t += ")";
+        t += costsText(fit.maxSequencesCosts, " %d: %.3g");
     }
     if (fit.tokenGateUs.fitted || !fit.tokenGateCosts.empty()) {
         t += ", " + fitCoefficientText("token gate", fit.tokenGateUs, " us per token") + " (search's training cost:";
-        for (const auto& [us, cost] : fit.tokenGateCosts) {
-            char b[48];
-            std::snprintf(b, sizeof b, " %g: %.3g", us, cost);
-            t += b;
-        }
-        t += ")";
+        t += costsText(fit.tokenGateCosts, " %g: %.3g");
     }
     return t;
 }
