@@ -114,6 +114,18 @@ QByteArray readFile(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+/** A new interactive window's session after a save of batch 40 at @p path and edits discarded at close: the saved scenario
+ *  (batch 40, the default context), not marked unsaved, on @p path. Failures are the test's (QTest::currentTestFailed()). */
+void nextStartHasTheSavedScenario(const QString& path)
+{
+    MainWindow window(model::defaultScenario());
+    window.startInteractiveSession(QString(), true);
+    QCOMPARE(window.document()->scenario().workload.batch, 40);
+    QCOMPARE(window.document()->scenario().workload.contextTokens, model::defaultScenario().workload.contextTokens);
+    QVERIFY(!window.isWindowModified());
+    QCOMPARE(window.files()->currentPath(), QFileInfo(path).absoluteFilePath());
+}
+
 } // namespace
 
 class TestScenarioFiles final : public QObject {
@@ -567,13 +579,9 @@ void TestScenarioFiles::sessionOnlyWhenEnabled()
         window.show();
         window.close();
     }
-    {
-        MainWindow window(model::defaultScenario());
-        window.startInteractiveSession(QString(), true);
-        QCOMPARE(window.document()->scenario().workload.batch, 40);
-        QVERIFY(!window.isWindowModified());
-        QCOMPARE(window.files()->currentPath(), QFileInfo(m_dir.filePath(QStringLiteral("session.json"))).absoluteFilePath());
-    }
+    nextStartHasTheSavedScenario(m_dir.filePath(QStringLiteral("session.json")));
+    if (QTest::currentTestFailed())
+        return;
     {
         // A scenario from the command line wins over the restored one.
         const QString path = m_dir.filePath(QStringLiteral("cli.json"));
@@ -616,14 +624,7 @@ void TestScenarioFiles::discardGoesBackPastTheUndoLimit()
         window.show();
         window.close();
     }
-    {
-        MainWindow window(model::defaultScenario());
-        window.startInteractiveSession(QString(), true);
-        QCOMPARE(window.document()->scenario().workload.batch, 40);
-        QCOMPARE(window.document()->scenario().workload.contextTokens, model::defaultScenario().workload.contextTokens);
-        QVERIFY(!window.isWindowModified());
-        QCOMPARE(window.files()->currentPath(), QFileInfo(path).absoluteFilePath());
-    }
+    nextStartHasTheSavedScenario(path);
     QSettings().clear();
 }
 

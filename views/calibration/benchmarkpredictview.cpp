@@ -607,8 +607,9 @@ void BenchmarkPredictView::showPoints()
     std::map<std::pair<long long, long long>, int> groupIndex;
     double sampledIsl[2] = {HUGE_VAL, -HUGE_VAL}, sampledOsl[2] = {HUGE_VAL, -HUGE_VAL};
     for (const model::BenchmarkPoint& p : points) {
-        groupIndex.emplace(groupKey(p), 0);
-        if (sampledLengths(p)) {
+        const auto key = groupKey(p);
+        groupIndex.emplace(key, 0);
+        if (key == sampledKey) {
             sampledIsl[0] = std::min(sampledIsl[0], p.inputTokens);
             sampledIsl[1] = std::max(sampledIsl[1], p.inputTokens);
             sampledOsl[0] = std::min(sampledOsl[0], p.outputTokens);
