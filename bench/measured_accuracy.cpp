@@ -158,17 +158,6 @@ Mape score(const Scenario& s, const std::vector<BenchmarkPoint>& points, const B
     return m;
 }
 
-std::string coefficient(const char* name, const Coefficient& c, const char* unit)
-{
-    return fitCoefficientText(name, c, unit);
-}
-
-/** The first token's return path and the engine searches of a fit, model::fitSearchesText(). */
-std::string budgetText(const BenchmarkFitResult& fit)
-{
-    return fitSearchesText(fit);
-}
-
 /**
  * One point's measured and predicted ITL and TTFT with their relative residuals, one line; for a closed loop also the
  * output tokens per second and the clients before their first token, measured (Little's law from the point's own
@@ -310,13 +299,7 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
             continue;
         const std::vector<BenchmarkPoint>& test = tests[k];
         const BenchmarkFitResult& fit = results[k];
-        fits += "      " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
-                + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
-                + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
-                + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
-                + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
-                + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + ", " + coefficient("frontend", fit.frontendSerialMs, " ms")
-                + budgetText(fit) + priorText(fit) + "\n";
+        fits += "      " + fitCoefficientsText(fit) + fitSearchesText(fit) + priorText(fit) + "\n";
         BenchmarkOptions fitted = fo.engine; // with the fitted sequence cap (--fit-max-seqs)
         fitted.maxSequences = fit.calibratedEngine.maxSequences;
         if (g_residuals)
@@ -490,12 +473,7 @@ int main(int argc, char** argv)
                     priorName.c_str(), priorDevice.c_str(), priorSigmaScale);
         for (const ParameterPrior& p : priors)
             std::printf(" %s %.4g +- %.2g;", p.key.c_str(), p.mean, p.sigma);
-        std::printf("\n  its fit: %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s\n\n", coefficient("eta_bw", fit.bandwidthEfficiency, "").c_str(),
-                    coefficient("MFU_pre", fit.mfuPrefill, "").c_str(), coefficient("MFU_dec", fit.mfuDecode, "").c_str(),
-                    coefficient("step", fit.stepOverheadMs, " ms").c_str(), coefficient("chunk", fit.chunkOverheadMs, " ms").c_str(),
-                    coefficient("eta_kv", fit.kvBandwidthEfficiency, "").c_str(), coefficient("per-seq", fit.perSequenceOverheadUs, " us").c_str(),
-                    coefficient("ttft", fit.ttftOverheadMs, " ms").c_str(), coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "").c_str(),
-                    coefficient("MFU_attn", fit.mfuPrefillAttention, "").c_str(), coefficient("frontend", fit.frontendSerialMs, " ms").c_str());
+        std::printf("\n  its fit: %s\n\n", fitCoefficientsText(fit).c_str());
     }
 
     const char* schedulerText = engine.scheduler == SchedulerVersion::V1   ? "vLLM V1 scheduler"
@@ -569,13 +547,7 @@ int main(int argc, char** argv)
                                                     + " from its scenario's serving.scheduler, before --scheduler"
                                               : std::string())
                    + ")\n";
-        details += "  in-sample: " + coefficient("eta_bw", fit.bandwidthEfficiency, "") + ", " + coefficient("MFU_pre", fit.mfuPrefill, "") + ", "
-                   + coefficient("MFU_dec", fit.mfuDecode, "") + ", " + coefficient("step", fit.stepOverheadMs, " ms") + ", "
-                   + coefficient("chunk", fit.chunkOverheadMs, " ms") + ", " + coefficient("eta_kv", fit.kvBandwidthEfficiency, "") + ", "
-                   + coefficient("per-seq", fit.perSequenceOverheadUs, " us") + ", " + coefficient("ttft", fit.ttftOverheadMs, " ms") + ", "
-                + coefficient("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
-                   + coefficient("MFU_attn", fit.mfuPrefillAttention, "") + ", " + coefficient("frontend", fit.frontendSerialMs, " ms")
-                   + budgetText(fit) + priorText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
+        details += "  in-sample: " + fitCoefficientsText(fit) + fitSearchesText(fit) + priorText(fit) + "; " + std::to_string(fit.iterations) + " iterations, "
                    + std::to_string(fit.evaluations) + " evaluations\n";
         for (const std::string& n : fit.notes)
             details += "    note: " + n + "\n";

@@ -32,6 +32,17 @@ std::string fitCoefficientText(const char* name, const Coefficient& c, const cha
     return b;
 }
 
+std::string fitCoefficientsText(const BenchmarkFitResult& fit)
+{
+    return fitCoefficientText("eta_bw", fit.bandwidthEfficiency, "") + ", " + fitCoefficientText("MFU_pre", fit.mfuPrefill, "") + ", "
+           + fitCoefficientText("MFU_dec", fit.mfuDecode, "") + ", " + fitCoefficientText("step", fit.stepOverheadMs, " ms") + ", "
+           + fitCoefficientText("chunk", fit.chunkOverheadMs, " ms") + ", " + fitCoefficientText("eta_kv", fit.kvBandwidthEfficiency, "")
+           + ", " + fitCoefficientText("per-seq", fit.perSequenceOverheadUs, " us") + ", "
+           + fitCoefficientText("ttft", fit.ttftOverheadMs, " ms") + ", "
+           + fitCoefficientText("eta_kv1", fit.kvOneSequenceBandwidthEfficiency, "") + ", "
+           + fitCoefficientText("MFU_attn", fit.mfuPrefillAttention, "") + ", " + fitCoefficientText("frontend", fit.frontendSerialMs, " ms");
+}
+
 std::string fitSearchesText(const BenchmarkFitResult& fit)
 {
     std::string t;

@@ -17,6 +17,12 @@ namespace ridgeline::model {
 std::string fitCoefficientText(const char* name, const Coefficient& c, const char* unit);
 
 /**
+ * The eleven continuous efficiencies and overheads of a benchmark fit, each as fitCoefficientText() writes it, joined by
+ * ", ": eta_bw, MFU_pre, MFU_dec, step (ms), chunk (ms), eta_kv, per-seq (us), ttft (ms), eta_kv1, MFU_attn, frontend (ms).
+ */
+std::string fitCoefficientsText(const BenchmarkFitResult& fit);
+
+/**
  * What a benchmark fit found besides its eleven continuous efficiencies and overheads, as one text that starts with ", "
  * ("" when there is nothing): the first token's return path (efficiency.first_token_return_ms) when it was fitted or is not
  * zero; the token budget, the prompt limit per step, the runtime reserve, the API server's output path, the sequence cap and
