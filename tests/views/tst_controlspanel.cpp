@@ -344,6 +344,34 @@ private slots:
         QTest::keyClick(gpus, Qt::Key_Return);
         QCOMPARE(document.scenario().hardware.gpus, 4);
     }
+    /** A device without an fp8 or int8 peak (the A100: 0 in its preset, matmuls then at the bf16 peak) shows "none" in
+     *  those boxes, not "0.0 TFLOP/s"; a device with them shows the figures; typing 0 sets the key to 0 and says "none". */
+    void missingPeaksSayNone()
+    {
+        model::Scenario a100 = model::defaultScenario();
+        QVERIFY(model::applyHardwarePreset(a100, "A100 80GB SXM").empty());
+        QCOMPARE(a100.hardware.peakFlopsFp8, 0.0);
+        views::ScenarioDocument document(a100);
+        views::ControlsPanel panel(&document);
+        auto* fp8 = panel.findChild<QDoubleSpinBox*>(QStringLiteral("peakFp8SpinBox"));
+        auto* int8 = panel.findChild<QDoubleSpinBox*>(QStringLiteral("peakInt8SpinBox"));
+        QVERIFY(fp8 && int8);
+        QCOMPARE(fp8->text(), QStringLiteral("none"));
+        QVERIFY2(int8->text() != QStringLiteral("none"), qPrintable(int8->text())); // the A100 has an int8 peak
+
+        views::ScenarioDocument h100Document(model::defaultScenario());
+        views::ControlsPanel h100(&h100Document);
+        auto* h100Fp8 = h100.findChild<QDoubleSpinBox*>(QStringLiteral("peakFp8SpinBox"));
+        QVERIFY(h100Fp8);
+        QVERIFY(h100Document.scenario().hardware.peakFlopsFp8 > 0);
+        QVERIFY2(h100Fp8->text().endsWith(QStringLiteral("TFLOP/s")), qPrintable(h100Fp8->text()));
+        h100Fp8->setFocus();
+        h100Fp8->selectAll();
+        QTest::keyClicks(h100Fp8, QStringLiteral("0"));
+        QTest::keyClick(h100Fp8, Qt::Key_Return);
+        QCOMPARE(h100Document.scenario().hardware.peakFlopsFp8, 0.0);
+        QCOMPARE(h100Fp8->text(), QStringLiteral("none"));
+    }
 };
 
 QTEST_MAIN(TestControlsPanel)

@@ -825,6 +825,9 @@ QWidget* ControlsPanel::buildHardwareGroup()
     m_computeDtype->setToolTip(tr("The dtype the matmuls run in follows the weights: fp8 \u2192 fp8 peak, int8 \u2192 int8\n"
                                   "peak, anything else \u2192 bf16 peak. A device without that peak falls back to bf16."));
     setLabelColor(m_computeDtype, palette::axis());
+    // 0 is "no such peak published" (model::matmulPeakKey falls back to bf16): the box says so rather than "0.0".
+    m_peakFp8->setSpecialValueText(tr("none"));
+    m_peakInt8->setSpecialValueText(tr("none"));
     m_linkBandwidth->setMinimum(1.0); // validate() requires > 0; the box shows whole GB/s
     addPlainRow(form, tr("fp8 peak"), m_peakFp8);
     addPlainRow(form, tr("int8 peak"), m_peakInt8);

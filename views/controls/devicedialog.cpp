@@ -57,6 +57,10 @@ DeviceDialog::DeviceDialog(QWidget* parent)
                        tr("Dense fp4 peak per GPU (NVFP4 / MXFP4); 0 when the device has none (fp4 matmuls then fall back)."));
     m_power = figureSpin(QStringLiteral("devicePowerSpinBox"), tr(" W"), 0, 1e5,
                          tr("Board power (TDP) per device; 0 when unknown. Informational."));
+    // 0 means "none published" for the optional peaks and "unknown" for power (the tool tips): said in the box.
+    for (QDoubleSpinBox* spin : {m_fp8, m_int8, m_fp4})
+        spin->setSpecialValueText(tr("none"));
+    m_power->setSpecialValueText(tr("unknown"));
     m_link = figureSpin(QStringLiteral("deviceLinkSpinBox"), tr(" GB/s"), 0, 1e5,
                         tr("GPU-to-GPU link bandwidth per GPU, one direction (NVLink 4: 450 GB/s);\n"
                            "tensor-parallel all-reduces cross it."));
