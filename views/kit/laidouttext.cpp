@@ -8,11 +8,17 @@
 #include <QTextLayout>
 #include <QTransform>
 
+// QtGui's resolution of a QFont made without a paint device (QFontMetrics(mainFont())); exported by QtGui (qfont.cpp)
+// and declared in its private header only.
+Q_GUI_EXPORT int qt_defaultDpiX();
+Q_GUI_EXPORT int qt_defaultDpiY();
+
 namespace ridgeline::views {
 
 namespace {
 
 bool g_enabled = true;
+bool g_boundsFromLayout = true;
 
 /** The flags QCPItemText measures and draws its text with. */
 int flagsOf(const QCPItemText* item)
@@ -64,6 +70,11 @@ void LaidOutText::setEnabled(bool on)
     g_enabled = on;
 }
 
+void LaidOutText::setBoundsFromLayout(bool on)
+{
+    g_boundsFromLayout = on;
+}
+
 const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
 {
     const QFont& font = painter->font(); // resolved for the painter's device
@@ -84,7 +95,6 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
     l.dpiX = device->logicalDpiX();
     l.dpiY = device->logicalDpiY();
     l.direction = painter->layoutDirection();
-    l.bounds = painter->fontMetrics().boundingRect(0, 0, 0, 0, flags, l.text);
     // As QPainter::drawText() with a rect lays out a line it does not wrap: left aligned (the rect aligns it), an
     // unbounded width, the first line at the origin; the glyphs kept for every draw.
     l.layout = std::make_unique<QTextLayout>(l.text, font, const_cast<QPaintDevice*>(device));
@@ -105,7 +115,21 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
         m_layout = nullptr;
         return nullptr;
     }
-    l.advance = l.layout->lineAt(0).horizontalAdvance();
+    const QTextLine laid = l.layout->lineAt(0);
+    l.advance = laid.horizontalAdvance();
+    // QFontMetrics::boundingRect(0, 0, 0, 0, flags, text) of the painter's font, which lays the text out and shapes it
+    // again (issue 16, twenty-second stop in docs/performance.md), read from this layout of the same text in the same
+    // font: QPainter's text layout (qt_format_text()) makes the box of a line it does not wrap its natural width by its
+    // ascent plus descent (the leading added above the first line is taken off again), centred on x = 0 for
+    // AlignHCenter, top at y = 0, rounded out to whole pixels. It counts trailing spaces in the width (it sets
+    // QTextOption::IncludeTrailingSpaces) and this layout does not: a text ending in white space is measured there.
+    if (g_boundsFromLayout && !l.text.back().isSpace()) {
+        const qreal width = laid.naturalTextWidth();
+        l.bounds = QRectF(-width / 2, 0, width, laid.ascent() + laid.descent()).toAlignedRect();
+    } else {
+        l.bounds = painter->fontMetrics().boundingRect(0, 0, 0, 0, flags, l.text);
+        ++m_measurements;
+    }
     return m_layout;
 }
 
@@ -162,7 +186,15 @@ QRect LaidOutText::measured() const
         m_measuredText = text();
         m_measuredFont = font;
         m_measuredFlags = flags;
-        m_measured = QFontMetrics(font).boundingRect(0, 0, 0, 0, flags, m_measuredText);
+        // The drawn layout's box when it is of this text, font and flags at the resolution QFontMetrics(font) measures
+        // at (QFont::operator==() does not compare resolutions): the same rect without shaping the text again.
+        if (g_boundsFromLayout && m_layout && m_layout->text == m_measuredText && m_layout->flags == flags
+            && m_layout->font == font && m_layout->dpiX == qt_defaultDpiX() && m_layout->dpiY == qt_defaultDpiY())
+            m_measured = m_layout->bounds;
+        else {
+            m_measured = QFontMetrics(font).boundingRect(0, 0, 0, 0, flags, m_measuredText);
+            ++m_measurements;
+        }
     }
     return m_measured;
 }
