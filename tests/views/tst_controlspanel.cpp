@@ -163,9 +163,6 @@ private slots:
         QCOMPARE(models->currentIndex(), 0);
         QCOMPARE(models->currentText(), QString::fromStdString(model::modelPresets().front().shape.name));
     }
-    /** A batch edit repaints no double spin box whose value it leaves as shown (issue 16, tenth stop: the link latency,
-     *  2 us read back as 2e-6 s / 1e-6 = 2.0000000000000004, was set again and repainted, its group box behind it too,
-     *  on every slider step). */
     // The model-size note's line (OneLineLabel) is shaped once per text, width and font and drawn from that layout:
     // the picture of QFontMetrics::elidedText() and QStyle::drawItemText(), byte for byte, at widths around the text's
     // own (elided or not), alignments, heights that clip it, the warning's bold font; and a repaint of the same text
@@ -242,6 +239,9 @@ private slots:
         QCOMPARE(label->layouts(), layouts + 2);
     }
 
+    /** A batch edit repaints no double spin box whose value it leaves as shown (issue 16, tenth stop: the link latency,
+     *  2 us read back as 2e-6 s / 1e-6 = 2.0000000000000004, was set again and repainted, its group box behind it too,
+     *  on every slider step). */
     void batchStepRepaintsNoUnchangedSpinBox()
     {
         views::ScenarioDocument document(model::defaultScenario());

@@ -8,11 +8,6 @@
 #include <QTextLayout>
 #include <QTransform>
 
-// QtGui's resolution of a QFont made without a paint device (QFontMetrics(mainFont())); exported by QtGui (qfont.cpp)
-// and declared in its private header only.
-Q_GUI_EXPORT int qt_defaultDpiX();
-Q_GUI_EXPORT int qt_defaultDpiY();
-
 namespace ridgeline::views {
 
 namespace {
@@ -49,6 +44,7 @@ struct LaidOutText::Layout {
     int flags = 0;
     int dpiX = 0;
     int dpiY = 0;
+    qreal fontDpi = 0; ///< the resolution the painter's font is shaped at (QFontMetricsF::fontDpi())
     Qt::LayoutDirection direction = Qt::LeftToRight;
     QRect bounds;    ///< the painter's QFontMetrics::boundingRect(0, 0, 0, 0, flags, text)
     qreal advance = 0; ///< the line's horizontal advance
@@ -94,6 +90,7 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
     l.flags = flags;
     l.dpiX = device->logicalDpiX();
     l.dpiY = device->logicalDpiY();
+    l.fontDpi = QFontMetricsF(font).fontDpi();
     l.direction = painter->layoutDirection();
     // As QPainter::drawText() with a rect lays out a line it does not wrap: left aligned (the rect aligns it), an
     // unbounded width, the first line at the origin; the glyphs kept for every draw.
@@ -186,10 +183,11 @@ QRect LaidOutText::measured() const
         m_measuredText = text();
         m_measuredFont = font;
         m_measuredFlags = flags;
-        // The drawn layout's box when it is of this text, font and flags at the resolution QFontMetrics(font) measures
-        // at (QFont::operator==() does not compare resolutions): the same rect without shaping the text again.
+        // The drawn layout's box when it is of this text, font and flags, its font shaped at the resolution
+        // QFontMetrics(font) measures at (QFont::operator==() does not compare resolutions; QFontMetricsF::fontDpi()
+        // is the resolution a font's glyphs are made at): the same rect without shaping the text again.
         if (g_boundsFromLayout && m_layout && m_layout->text == m_measuredText && m_layout->flags == flags
-            && m_layout->font == font && m_layout->dpiX == qt_defaultDpiX() && m_layout->dpiY == qt_defaultDpiY())
+            && m_layout->font == font && m_layout->fontDpi == QFontMetricsF(font).fontDpi())
             m_measured = m_layout->bounds;
         else {
             m_measured = QFontMetrics(font).boundingRect(0, 0, 0, 0, flags, m_measuredText);

@@ -16,9 +16,10 @@ namespace ridgeline::views {
  * remembered, and draw() places that layout where QPainter::drawText() would put the text: the same glyphs at
  * the same positions, so the same pixels (tst_floorplot::laidOutLabelsDrawAsQCustomPlot).
  *
- * The text's box (QCPItemText's QFontMetrics::boundingRect()) is read from that same layout, for draw() and, at the
- * default resolution, for anchorPixelPosition(): the text is shaped once per text and font (issue 16, twenty-second
- * stop in docs/performance.md).
+ * The text's box (QCPItemText's QFontMetrics::boundingRect()) is read from that same layout, for draw() and, when the
+ * layout's font is shaped at the resolution QFontMetrics(mainFont()) measures at (QFontMetricsF::fontDpi()), for
+ * anchorPixelPosition(): the text is shaped once per text and font (issue 16, twenty-second stop in
+ * docs/performance.md).
  *
  * Only a single line with QCustomPlot's default text alignment (top, centred) and no tab, carriage return or
  * length-variant separator is laid out here; any other text, a painter for an export (QCPPainter::pmVectorized) and

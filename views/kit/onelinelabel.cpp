@@ -8,11 +8,6 @@
 #include <QStyle>
 #include <QTextLayout>
 
-// QtGui's resolution of a QFont made without a paint device (QFontMetrics(font()), as QWidget::fontMetrics() gives);
-// exported by QtGui (qfont.cpp) and declared in its private header only.
-Q_GUI_EXPORT int qt_defaultDpiX();
-Q_GUI_EXPORT int qt_defaultDpiY();
-
 namespace ridgeline::views {
 
 namespace {
@@ -105,11 +100,12 @@ const OneLineLabel::Line* OneLineLabel::lineFor(const QPainter& painter)
     QPaintDevice* device = painter.device();
     const QFont& font = painter.font(); // resolved for the painter's device
     // QFusionStyle::drawItemText() draws an enabled label's text in the pen made of the palette's brush, nothing more;
-    // at the default resolution the painter's font measures as fontMetrics() does.
+    // the painter's font must be shaped at the resolution fontMetrics() measures at (QFontMetricsF::fontDpi(), the
+    // resolution a font's glyphs are made at), for elidedText()'s widths to be the layout's.
     if (!g_enabled || !device || !isEnabled() || layoutDirection() != Qt::LeftToRight
         || painter.layoutDirection() != Qt::LeftToRight || testAttribute(Qt::WA_StyleSheet)
         || qstrcmp(style()->metaObject()->className(), "QFusionStyle") != 0
-        || device->logicalDpiX() != qt_defaultDpiX() || device->logicalDpiY() != qt_defaultDpiY() || !plainLine(text(), font))
+        || QFontMetricsF(font).fontDpi() != fontMetrics().fontDpi() || !plainLine(text(), font))
         return nullptr;
     const int widthPx = std::max(0, contentsRect().width());
     if (m_line && m_line->widthPx == widthPx && m_line->dpiX == device->logicalDpiX() && m_line->dpiY == device->logicalDpiY()

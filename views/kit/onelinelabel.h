@@ -24,8 +24,9 @@ namespace ridgeline::views {
  * again, on every paint. Here one QTextLayout of the text, kept, both measures it (a line that fits is not elided) and
  * draws it where QPainter::drawText() puts it: the same glyphs at the same places, so the same pixels
  * (tst_controlspanel::oneLineLabelDrawsAsDrawItemText). Only where that is shown to hold: an enabled label in the
- * Fusion style, left-to-right, at the default resolution, a text of one line without control characters, trailing
- * space or decorated font; anything else paints as before (elidedText() and drawItemText()).
+ * Fusion style, left-to-right, the painter's font at the resolution fontMetrics() measures at (QFontMetricsF::fontDpi()),
+ * a text of one line without control characters, trailing space or decorated font; anything else paints as before
+ * (elidedText() and drawItemText()).
  */
 class OneLineLabel final : public QLabel {
 public:
