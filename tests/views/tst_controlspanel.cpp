@@ -26,6 +26,7 @@
 #include "model/cost/scenario.h"
 #include "model/cost/scenariokeys.h"
 #include "views/controls/controlspanel.h"
+#include "views/kit/onelinelabel.h"
 #include "views/kit/valueslider.h"
 
 using namespace ridgeline;
@@ -162,6 +163,82 @@ private slots:
         QCOMPARE(models->currentIndex(), 0);
         QCOMPARE(models->currentText(), QString::fromStdString(model::modelPresets().front().shape.name));
     }
+    // The model-size note's line (OneLineLabel) is shaped once per text, width and font and drawn from that layout:
+    // the picture of QFontMetrics::elidedText() and QStyle::drawItemText(), byte for byte, at widths around the text's
+    // own (elided or not), alignments, heights that clip it, the warning's bold font; and a repaint of the same text
+    // lays nothing out (issue 16, twenty-second stop in docs/performance.md).
+    void oneLineLabelDrawsAsDrawItemText()
+    {
+        QWidget window;
+        auto* label = new views::OneLineLabel(0, &window);
+        auto picture = [label](bool own) {
+            views::OneLineLabel::setEnabled(own);
+            const QImage image = label->grab().toImage();
+            views::OneLineLabel::setEnabled(true);
+            return image;
+        };
+        const QStringList texts{QStringLiteral("L 80 \u00b7 d 8,192 \u00b7 H 64 \u00b7 h 128"),
+                                QStringLiteral("H_kv 8 does not divide H = 28: 7 KV heads here"),
+                                QStringLiteral("AVAWAY Tj fi ffl \u00e9"), QStringLiteral("x")};
+        const std::vector<Qt::Alignment> alignments{Qt::AlignLeft | Qt::AlignVCenter, Qt::AlignRight | Qt::AlignVCenter,
+                                                    Qt::AlignHCenter | Qt::AlignTop, Qt::AlignLeft | Qt::AlignBottom};
+        int drawn = 0;
+        int elided = 0;
+        for (const bool bold : {false, true}) {
+            QFont font = label->font();
+            font.setBold(bold);
+            label->setFont(font);
+            const QFontMetrics metrics(label->font());
+            for (const QString& text : texts) {
+                label->setText(text);
+                const int advancePx = metrics.horizontalAdvance(text);
+                std::vector<int> widthsPx{1, 12, advancePx + 40};
+                for (int d = -3; d <= 3; ++d)
+                    widthsPx.push_back(std::max(1, advancePx + d));
+                for (const Qt::Alignment alignment : alignments) {
+                    label->setAlignment(alignment);
+                    for (const int heightPx : {metrics.height(), metrics.height() + 7, std::max(1, metrics.height() - 5)}) {
+                        for (const int widthPx : widthsPx) {
+                            label->resize(widthPx, heightPx);
+                            const long long draws = label->layoutDraws();
+                            const QImage own = picture(true);
+                            const QImage reference = picture(false);
+                            const QString where = QStringLiteral("%1 at %2 x %3, alignment %4, bold %5")
+                                                      .arg(text)
+                                                      .arg(widthPx)
+                                                      .arg(heightPx)
+                                                      .arg(int(alignment))
+                                                      .arg(bold);
+                            QVERIFY2(label->layoutDraws() > draws || label->shownText().isEmpty(), qPrintable(where));
+                            QVERIFY2(own == reference, qPrintable(where));
+                            drawn += label->layoutDraws() > draws ? 1 : 0;
+                            elided += label->shownText() != text ? 1 : 0;
+                        }
+                    }
+                }
+            }
+        }
+        QVERIFY(drawn > 700);
+        QVERIFY(elided > 100);
+
+        // A repaint of the same text at the same width lays nothing out; a new text or width lays it out once.
+        label->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        label->resize(400, QFontMetrics(label->font()).height());
+        label->setText(texts.at(0));
+        (void)picture(true);
+        const long long layouts = label->layouts();
+        (void)picture(true);
+        (void)picture(true);
+        QCOMPARE(label->layouts(), layouts);
+        label->setText(texts.at(1));
+        (void)picture(true);
+        (void)picture(true);
+        QCOMPARE(label->layouts(), layouts + 1);
+        label->resize(401, label->height());
+        (void)picture(true);
+        QCOMPARE(label->layouts(), layouts + 2);
+    }
+
     /** A batch edit repaints no double spin box whose value it leaves as shown (issue 16, tenth stop: the link latency,
      *  2 us read back as 2e-6 s / 1e-6 = 2.0000000000000004, was set again and repainted, its group box behind it too,
      *  on every slider step). */

@@ -156,6 +156,7 @@ private slots:
     void steadyCurvesFromAPicture();
     void axisTitlesFitTheirAxesAt1280x720();
     void laidOutLabelsDrawAsQCustomPlot();
+    void laidOutLabelsMeasureFromTheirLayout();
     void gridKeepsItsFirstGridsPicture();
     void layerImagesKeepTheirMemory();
     void logTickerRepeatsUnchangedTicks();
@@ -1713,6 +1714,72 @@ void TestFloorPlot::laidOutLabelsDrawAsQCustomPlot()
         }
         QCOMPARE(laid.counts.back().second, 0LL); // two lines: QCPItemText::draw()
     }
+}
+
+void TestFloorPlot::laidOutLabelsMeasureFromTheirLayout()
+{
+    // Issue 16, twenty-second stop: a label's box is read from the layout it draws (one shaping per text and font),
+    // not measured again with QFontMetrics::boundingRect(): the same box, so the same picture and the same anchors,
+    // for texts of several fonts, sizes, kerning pairs, ligatures, accents and another script; a text ending in white
+    // space is measured.
+    struct Run {
+        QImage picture;
+        std::vector<QPointF> anchors;
+        long long measurements = 0;
+        long long layoutDraws = 0;
+    };
+    const QStringList texts{QStringLiteral("B = 64"), QStringLiteral("AVAWAY Tj fi ffl"), QStringLiteral("ms/token \u00e9\u0301"),
+                            QStringLiteral("\u03bb = 0.7 \u00b7 \u0394t"), QStringLiteral("1.2k"), QStringLiteral("gjpq \u2265 20 ms"),
+                            QStringLiteral("trailing\u00a0")};
+    auto draw = [&texts](bool fromLayout) {
+        views::LaidOutText::setBoundsFromLayout(fromLayout);
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        plot.xAxis->setRange(0, 100);
+        plot.yAxis->setRange(0, 100);
+        std::vector<views::LaidOutText*> labels;
+        for (int i = 0; i < texts.size() * 3; ++i) {
+            QCPItemText* item = views::plotkit::addLabel(&plot, plot.xAxis, plot.yAxis, QColor(20 * (i % 7), 80, 160));
+            auto* label = dynamic_cast<views::LaidOutText*>(item);
+            if (!label)
+                return Run{}; // (addLabel makes a LaidOutText; the counts below then fail)
+            label->setText(texts[i % texts.size()]);
+            QFont font = label->font();
+            font.setPointSizeF(7.5 + 1.5 * (i / texts.size()));
+            font.setBold(i % 2 == 1);
+            font.setItalic(i % 3 == 2);
+            label->setFont(font);
+            label->setPositionAlignment(i % 2 ? Qt::AlignLeft | Qt::AlignBottom : Qt::AlignCenter);
+            views::plotkit::placeLabelAt(label, 4 + 4.3 * i, 8 + 4.1 * i);
+            labels.push_back(label);
+        }
+        plot.resize(420, 320);
+        plot.show();
+        plot.replot();
+        Run run;
+        for (views::LaidOutText* label : labels) {
+            run.anchors.push_back(label->topLeft->pixelPosition());
+            run.anchors.push_back(label->bottomRight->pixelPosition());
+        }
+        plot.replot();
+        run.picture = plot.grab().toImage();
+        for (views::LaidOutText* label : labels) {
+            run.measurements += label->measurements();
+            run.layoutDraws += label->layoutDraws();
+        }
+        views::LaidOutText::setBoundsFromLayout(true);
+        return run;
+    };
+    const Run laid = draw(true);
+    const Run measured = draw(false);
+    QVERIFY(laid.picture == measured.picture);
+    QCOMPARE(laid.anchors.size(), measured.anchors.size());
+    for (size_t i = 0; i < laid.anchors.size(); ++i)
+        QCOMPARE(laid.anchors[i], measured.anchors[i]);
+    QVERIFY(laid.layoutDraws >= 2 * 3 * (texts.size() - 1));
+    // Measured only for the text ending in white space (its three labels, once each for the draw and the anchors at most).
+    QVERIFY2(laid.measurements >= 3 && laid.measurements <= 3 * 2, qPrintable(QString::number(laid.measurements)));
+    QVERIFY(measured.measurements >= 2 * 3 * texts.size());
 }
 
 void TestFloorPlot::gridKeepsItsFirstGridsPicture()

@@ -13,6 +13,7 @@ namespace ridgeline::views {
 namespace {
 
 bool g_enabled = true;
+bool g_boundsFromLayout = true;
 
 /** The flags QCPItemText measures and draws its text with. */
 int flagsOf(const QCPItemText* item)
@@ -43,6 +44,7 @@ struct LaidOutText::Layout {
     int flags = 0;
     int dpiX = 0;
     int dpiY = 0;
+    qreal fontDpi = 0; ///< the resolution the painter's font is shaped at (QFontMetricsF::fontDpi())
     Qt::LayoutDirection direction = Qt::LeftToRight;
     QRect bounds;    ///< the painter's QFontMetrics::boundingRect(0, 0, 0, 0, flags, text)
     qreal advance = 0; ///< the line's horizontal advance
@@ -64,6 +66,11 @@ void LaidOutText::setEnabled(bool on)
     g_enabled = on;
 }
 
+void LaidOutText::setBoundsFromLayout(bool on)
+{
+    g_boundsFromLayout = on;
+}
+
 const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
 {
     const QFont& font = painter->font(); // resolved for the painter's device
@@ -83,8 +90,8 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
     l.flags = flags;
     l.dpiX = device->logicalDpiX();
     l.dpiY = device->logicalDpiY();
+    l.fontDpi = QFontMetricsF(font).fontDpi();
     l.direction = painter->layoutDirection();
-    l.bounds = painter->fontMetrics().boundingRect(0, 0, 0, 0, flags, l.text);
     // As QPainter::drawText() with a rect lays out a line it does not wrap: left aligned (the rect aligns it), an
     // unbounded width, the first line at the origin; the glyphs kept for every draw.
     l.layout = std::make_unique<QTextLayout>(l.text, font, const_cast<QPaintDevice*>(device));
@@ -105,7 +112,21 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
         m_layout = nullptr;
         return nullptr;
     }
-    l.advance = l.layout->lineAt(0).horizontalAdvance();
+    const QTextLine laid = l.layout->lineAt(0);
+    l.advance = laid.horizontalAdvance();
+    // QFontMetrics::boundingRect(0, 0, 0, 0, flags, text) of the painter's font, which lays the text out and shapes it
+    // again (issue 16, twenty-second stop in docs/performance.md), read from this layout of the same text in the same
+    // font: QPainter's text layout (qt_format_text()) makes the box of a line it does not wrap its natural width by its
+    // ascent plus descent (the leading added above the first line is taken off again), centred on x = 0 for
+    // AlignHCenter, top at y = 0, rounded out to whole pixels. It counts trailing spaces in the width (it sets
+    // QTextOption::IncludeTrailingSpaces) and this layout does not: a text ending in white space is measured there.
+    if (g_boundsFromLayout && !l.text.back().isSpace()) {
+        const qreal width = laid.naturalTextWidth();
+        l.bounds = QRectF(-width / 2, 0, width, laid.ascent() + laid.descent()).toAlignedRect();
+    } else {
+        l.bounds = painter->fontMetrics().boundingRect(0, 0, 0, 0, flags, l.text);
+        ++m_measurements;
+    }
     return m_layout;
 }
 
@@ -162,7 +183,16 @@ QRect LaidOutText::measured() const
         m_measuredText = text();
         m_measuredFont = font;
         m_measuredFlags = flags;
-        m_measured = QFontMetrics(font).boundingRect(0, 0, 0, 0, flags, m_measuredText);
+        // The drawn layout's box when it is of this text, font and flags, its font shaped at the resolution
+        // QFontMetrics(font) measures at (QFont::operator==() does not compare resolutions; QFontMetricsF::fontDpi()
+        // is the resolution a font's glyphs are made at): the same rect without shaping the text again.
+        if (g_boundsFromLayout && m_layout && m_layout->text == m_measuredText && m_layout->flags == flags
+            && m_layout->font == font && m_layout->fontDpi == QFontMetricsF(font).fontDpi())
+            m_measured = m_layout->bounds;
+        else {
+            m_measured = QFontMetrics(font).boundingRect(0, 0, 0, 0, flags, m_measuredText);
+            ++m_measurements;
+        }
     }
     return m_measured;
 }

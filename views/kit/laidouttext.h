@@ -16,6 +16,11 @@ namespace ridgeline::views {
  * remembered, and draw() places that layout where QPainter::drawText() would put the text: the same glyphs at
  * the same positions, so the same pixels (tst_floorplot::laidOutLabelsDrawAsQCustomPlot).
  *
+ * The text's box (QCPItemText's QFontMetrics::boundingRect()) is read from that same layout, for draw() and, when the
+ * layout's font is shaped at the resolution QFontMetrics(mainFont()) measures at (QFontMetricsF::fontDpi()), for
+ * anchorPixelPosition(): the text is shaped once per text and font (issue 16, twenty-second stop in
+ * docs/performance.md).
+ *
  * Only a single line with QCustomPlot's default text alignment (top, centred) and no tab, carriage return or
  * length-variant separator is laid out here; any other text, a painter for an export (QCPPainter::pmVectorized) and
  * setEnabled(false) take QCPItemText::draw().
@@ -29,10 +34,17 @@ public:
     /** With @p on false every LaidOutText draws as QCPItemText does: for a test's reference picture. On by default. */
     static void setEnabled(bool on);
 
+    /** With @p on false the text's box is measured with QFontMetrics::boundingRect() (a second layout and shaping of
+     *  the text) rather than read from the layout drawn: for a test's reference. On by default. */
+    static void setBoundsFromLayout(bool on);
+
     /** Times the text was laid out (a new text, font, alignment or paint device resolution) since construction. */
     long long layouts() const { return m_layouts; }
     /** Times draw() drew the remembered layout (rather than QCPItemText::draw()). */
     long long layoutDraws() const { return m_layoutDraws; }
+    /** Times the text's box was measured with QFontMetrics::boundingRect() (laid out and shaped once more) rather than
+     *  read from the layout drawn. For tests. */
+    long long measurements() const { return m_measurements; }
 
 protected:
     void draw(QCPPainter* painter) override;
@@ -52,6 +64,7 @@ private:
     mutable QRect m_measured;
     long long m_layouts = 0;
     long long m_layoutDraws = 0;
+    mutable long long m_measurements = 0;
 };
 
 } // namespace ridgeline::views

@@ -3,10 +3,65 @@
 
 #include <algorithm>
 
+#include <QPaintDevice>
 #include <QPainter>
 #include <QStyle>
+#include <QTextLayout>
 
 namespace ridgeline::views {
+
+namespace {
+
+bool g_enabled = true;
+
+/** True when QPainter::drawText() lays @p text out as one line from the left with nothing it would rewrite first
+ *  (line breaks, tabs, other control characters, length variants) and QTextLine::naturalTextWidth() is the width
+ *  QFontMetrics::elidedText() measures (no trailing white space, which the line leaves out of it). */
+bool plainLine(const QString& text, const QFont& font)
+{
+    if (text.isEmpty() || text.back().isSpace() || text.isRightToLeft() || font.underline() || font.overline()
+        || font.strikeOut())
+        return false;
+    for (const QChar c : text)
+        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f) || c == QChar::LineSeparator
+            || c == QChar::ParagraphSeparator || c == QChar::SoftHyphen || c == QChar::ObjectReplacementCharacter)
+            return false;
+    return true;
+}
+
+/** @p text laid out as QPainter::drawText() with a rect lays out a line it does not wrap: left aligned (the rect
+ *  aligns it), an unbounded width, at the origin; its glyphs kept for every draw. Null when it is not one line. */
+std::unique_ptr<QTextLayout> layOut(const QString& text, const QFont& font, QPaintDevice* device, Qt::LayoutDirection direction)
+{
+    auto layout = std::make_unique<QTextLayout>(text, font, device);
+    QTextOption option = layout->textOption();
+    option.setTextDirection(direction);
+    option.setAlignment(Qt::AlignLeft);
+    layout->setTextOption(option);
+    layout->setCacheEnabled(true);
+    layout->beginLayout();
+    QTextLine line = layout->createLine();
+    line.setLineWidth(0x01000000);
+    line.setPosition(QPointF(0, 0));
+    const bool single = !layout->createLine().isValid();
+    layout->endLayout();
+    if (!single || layout->lineCount() != 1)
+        return nullptr;
+    return layout;
+}
+
+} // namespace
+
+/** The line as painted for one text, font, width and paint device. */
+struct OneLineLabel::Line {
+    QString text;     ///< text()
+    QFont font;       ///< the painter's font (resolved for its device)
+    int widthPx = -1; ///< the contents rect's width
+    int dpiX = 0;
+    int dpiY = 0;
+    QString shown;    ///< text() elided to widthPx, as QFontMetrics::elidedText() gives it
+    std::unique_ptr<QTextLayout> layout; ///< shown, laid out (null: nothing to draw)
+};
 
 OneLineLabel::OneLineLabel(int hintWidthPx, QWidget* parent)
     : QLabel(parent)
@@ -15,6 +70,13 @@ OneLineLabel::OneLineLabel(int hintWidthPx, QWidget* parent)
     setTextFormat(Qt::PlainText);
     setWordWrap(false);
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+}
+
+OneLineLabel::~OneLineLabel() = default;
+
+void OneLineLabel::setEnabled(bool on)
+{
+    g_enabled = on;
 }
 
 QSize OneLineLabel::sizeHint() const
@@ -33,11 +95,93 @@ QString OneLineLabel::shownText() const
     return fontMetrics().elidedText(text(), Qt::ElideRight, std::max(0, contentsRect().width()));
 }
 
+const OneLineLabel::Line* OneLineLabel::lineFor(const QPainter& painter)
+{
+    QPaintDevice* device = painter.device();
+    const QFont& font = painter.font(); // resolved for the painter's device
+    // QFusionStyle::drawItemText() draws an enabled label's text in the pen made of the palette's brush, nothing more;
+    // the painter's font must be shaped at the resolution fontMetrics() measures at (QFontMetricsF::fontDpi(), the
+    // resolution a font's glyphs are made at), for elidedText()'s widths to be the layout's.
+    if (!g_enabled || !device || !isEnabled() || layoutDirection() != Qt::LeftToRight
+        || painter.layoutDirection() != Qt::LeftToRight || testAttribute(Qt::WA_StyleSheet)
+        || qstrcmp(style()->metaObject()->className(), "QFusionStyle") != 0
+        || QFontMetricsF(font).fontDpi() != fontMetrics().fontDpi() || !plainLine(text(), font))
+        return nullptr;
+    const int widthPx = std::max(0, contentsRect().width());
+    if (m_line && m_line->widthPx == widthPx && m_line->dpiX == device->logicalDpiX() && m_line->dpiY == device->logicalDpiY()
+        && m_line->text == text() && m_line->font == font)
+        return m_line.get();
+    auto line = std::make_unique<Line>();
+    line->text = text();
+    line->font = font;
+    line->widthPx = widthPx;
+    line->dpiX = device->logicalDpiX();
+    line->dpiY = device->logicalDpiY();
+    // The whole text shaped once: QFontMetrics::elidedText() returns the text as it is when the sum of its glyphs'
+    // advances (QTextEngine::width(), in QFixed) is no more than the width, and that sum is the line's natural width.
+    // Only a text that does not fit is elided there, and its shown part laid out on its own.
+    line->layout = layOut(line->text, font, device, Qt::LeftToRight);
+    ++m_layouts;
+    if (!line->layout)
+        return nullptr;
+    if (line->layout->lineAt(0).naturalTextWidth() <= qreal(widthPx)) {
+        line->shown = line->text;
+    } else {
+        line->shown = fontMetrics().elidedText(line->text, Qt::ElideRight, widthPx);
+        line->layout.reset();
+        if (!line->shown.isEmpty()) {
+            if (!plainLine(line->shown, font))
+                return nullptr;
+            line->layout = layOut(line->shown, font, device, Qt::LeftToRight);
+            ++m_layouts;
+            if (!line->layout)
+                return nullptr;
+        }
+    }
+    m_line = std::move(line);
+    return m_line.get();
+}
+
 void OneLineLabel::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    style()->drawItemText(&painter, contentsRect(), int(QStyle::visualAlignment(layoutDirection(), alignment())), palette(),
-                          isEnabled(), shownText(), foregroundRole());
+    const Qt::Alignment alignment = QStyle::visualAlignment(layoutDirection(), this->alignment());
+    const Line* line = lineFor(painter);
+    if (!line) {
+        style()->drawItemText(&painter, contentsRect(), int(alignment), palette(), isEnabled(), shownText(), foregroundRole());
+        return;
+    }
+    if (!line->layout)
+        return; // (drawItemText() draws no empty text)
+    // QPainter::drawText(contentsRect(), alignment, shown) of one line: the line box (its natural width, ascent plus
+    // descent high) aligned in the rect, clipped to the rect when it does not fit in it, the line drawn at the box's
+    // top, moved by the line's advance for right or centred alignment; in QFusionStyle::drawItemText()'s pen.
+    const QRectF r(contentsRect());
+    const QTextLine text = line->layout->lineAt(0);
+    const qreal width = text.naturalTextWidth();
+    const qreal height = text.ascent() + text.descent();
+    qreal xoff = 0;
+    qreal yoff = 0;
+    if (alignment & Qt::AlignBottom)
+        yoff = r.height() - height;
+    else if (alignment & Qt::AlignVCenter)
+        yoff = (r.height() - height) / 2;
+    if (alignment & Qt::AlignRight)
+        xoff = r.width() - width;
+    else if (alignment & Qt::AlignHCenter)
+        xoff = (r.width() - width) / 2;
+    const QRectF bounds(r.x() + xoff, r.y() + yoff, width, height);
+    painter.setPen(QPen(palette().brush(foregroundRole()), painter.pen().widthF()));
+    if (!r.contains(bounds))
+        painter.setClipRect(r, Qt::IntersectClip);
+    const qreal advance = text.horizontalAdvance();
+    xoff = 0;
+    if (alignment & Qt::AlignRight)
+        xoff = r.width() - advance;
+    else if (alignment & Qt::AlignHCenter)
+        xoff = (r.width() - advance) / 2;
+    text.draw(&painter, QPointF(r.x() + xoff, r.y() + yoff));
+    ++m_layoutDraws;
 }
 
 } // namespace ridgeline::views
