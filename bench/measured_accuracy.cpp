@@ -21,7 +21,7 @@
 // are under in-flight load at two or more loads (bursts of different sizes counting as different loads);
 // --fit-first-token-return the first token's return path (efficiency.first_token_return_ms, ms after the engine's step,
 // BenchmarkFitOptions::fitFirstTokenReturn, h13aq) beside the per-request TTFT overhead where a fit's TTFT points are under
-// in-flight load;
+// in-flight load at two or more prompt lengths (h13av);
 // --fit-frontend-bursts counts bursts of different sizes as different loads for the serial front end's fit too
 // (BenchmarkFitOptions::fitFrontendOnBursts); --fit-max-seqs the engine's cap on running sequences (max_num_seqs,
 // BenchmarkFitOptions::fitMaxSequences, h13an) where a fit's points hold more requests than the cap at two or more loads, the

@@ -844,10 +844,25 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     // itself while the engine's step grid absorbs most of t_req (a request that reaches a busy engine a little later waits
     // less for the running step to end), which tells them apart (docs/cost-model.md, h13ao and h13aq). Decided from the
     // points alone; otherwise kept at the scenario's value (0: none).
-    params[13].free = options.fitFirstTokenReturn && loadedPrefills(points, ttftRows);
-    if (options.fitFirstTokenReturn && !params[13].free)
+    // And only where the TTFT under load (more than one request in flight) holds two or more prompt lengths (10 % apart,
+    // h13av): at one length the return path, the per-request overhead and the prefill's MFU all add a fixed time to that
+    // length's first tokens, so the points barely tell it apart (the NIM 8B fp16 set's half of ISL 2,000 alone fitted
+    // 17.4 +- 330 ms and moved the other lengths' lone requests by +88 to +108 %, docs/cost-model.md, h13at); across
+    // lengths the prefill scales with the prompt and the return path does not.
+    std::set<long long> underLoadLengths;
+    for (const int i : ttftRows) {
+        const BenchmarkPoint& p = points[size_t(i)];
+        if (p.load == BenchmarkLoad::RequestRate || (p.load != BenchmarkLoad::StaticBatch && p.concurrency > 1))
+            underLoadLengths.insert(std::llround(std::log(std::max(1.0, p.inputTokens)) / std::log(1.1)));
+    }
+    const bool returnPathLoaded = loadedPrefills(points, ttftRows);
+    params[13].free = options.fitFirstTokenReturn && returnPathLoaded && underLoadLengths.size() >= 2;
+    if (options.fitFirstTokenReturn && !returnPathLoaded)
         r.notes.push_back("no in-flight TTFT under load: the first token's return path cannot be told from the per-request TTFT "
                           "overhead; not fitted (kept at the scenario's value)");
+    else if (options.fitFirstTokenReturn && !params[13].free)
+        r.notes.push_back("TTFT under load at one prompt length: the first token's return path cannot be told from the per-request "
+                          "TTFT overhead and the prefill's MFU; not fitted (kept at the scenario's value)");
     if (ttftRows.empty()) {
         params[1].free = false;
         params[4].free = false;

@@ -150,7 +150,9 @@ struct BenchmarkFitOptions {
     /** Also fit the first token's return path (efficiency.first_token_return_ms, h13aq): the time from the engine's step
      *  that emits a request's first token to the client seeing it, which every TTFT pays whatever the load. Only where
      *  TTFT is measured under in-flight load at two or more loads (loadedPrefills: a single request or a static batch
-     *  pays it exactly as the per-request overhead efficiency.ttft_overhead_ms); a continuous parameter beside t_req,
+     *  pays it exactly as the per-request overhead efficiency.ttft_overhead_ms) and the TTFT with more than one request in
+     *  flight holds two or more prompt lengths, 10 % apart (at one length it trades with t_req and the prefill's MFU, and a
+     *  fit of one length under load put it at 17.4 +- 330 ms; docs/cost-model.md, h13at and h13av); a continuous parameter beside t_req,
      *  started at 0, bounded to [0, 1000] ms, standard error from the Jacobian. Off: the scenario's value (0: none), so
      *  every fit is as before (measured_accuracy --fit-first-token-return; docs/cost-model.md, h13aq). */
     bool fitFirstTokenReturn = false;
@@ -183,8 +185,8 @@ struct BenchmarkFitResult {
     Coefficient perSequenceOverheadUs; ///< per decoding sequence per step (efficiency.per_sequence_overhead_us), >= 0
     Coefficient ttftOverheadMs;      ///< per request, before the engine sees it (efficiency.ttft_overhead_ms), >= 0
     /// the first token's way back to the client after the engine's step (efficiency.first_token_return_ms), >= 0 (at most
-    /// 1 s); fitted only with BenchmarkFitOptions::fitFirstTokenReturn where TTFT is under in-flight load, else the
-    /// scenario's value (0: none)
+    /// 1 s); fitted only with BenchmarkFitOptions::fitFirstTokenReturn where TTFT is under in-flight load at two or more
+    /// prompt lengths, else the scenario's value (0: none)
     Coefficient firstTokenReturnMs;
     /// eta_kv1, one decoding sequence's KV read by itself (efficiency.kv_bandwidth_one_sequence), in [0.01, 1]; 0 when
     /// unfitted and unset (no such limit)
@@ -252,7 +254,7 @@ std::vector<int> prefillLimitCandidates(int maxLimit);
  * bandwidth efficiency eta_kv, the per-sequence step cost, the per-request TTFT overhead (held at the scenario's value
  * when every TTFT point has one prompt length in one chunk and no point is under load: then it cannot be told from the
  * prefill), with BenchmarkFitOptions::fitFirstTokenReturn the first token's return path (only where TTFT is under
- * in-flight load), the lone-sequence KV read eta_kv1 (fitted only when ITL points at concurrency or batch 1 hold two or more
+ * in-flight load at two or more prompt lengths), the lone-sequence KV read eta_kv1 (fitted only when ITL points at concurrency or batch 1 hold two or more
  * decode contexts; otherwise the scenario's value, and started from the batch-1 ITL slope against the context), the
  * prefill attention MFU (fitted only when the TTFT points hold two or more prompt lengths, 10 % apart: the attention share
  * of the prefill FLOP grows with the prompt, so only several lengths tell it from the GEMMs' MFU; otherwise the scenario's
