@@ -54,15 +54,18 @@ private:
     struct Layout;
     /** The layout of the current text and font for @p painter's device (nullptr: draw as QCPItemText does). */
     const Layout* layoutFor(const QPainter* painter);
+    /** The text laid out anew in @p font (resolved for @p device, or nullptr: the default resolution) and kept as the
+     *  layout (nullptr: not one line). */
+    const Layout* layOut(const QFont& font, const QPaintDevice* device, Qt::LayoutDirection direction) const;
     /** QFontMetrics(mainFont()).boundingRect() of the text as QCPItemText measures it, remembered. */
     QRect measured() const;
 
-    Layout* m_layout = nullptr;
+    mutable Layout* m_layout = nullptr;
     mutable QString m_measuredText;
     mutable QFont m_measuredFont;
     mutable int m_measuredFlags = -1;
     mutable QRect m_measured;
-    long long m_layouts = 0;
+    mutable long long m_layouts = 0;
     long long m_layoutDraws = 0;
     mutable long long m_measurements = 0;
 };
