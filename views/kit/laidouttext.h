@@ -19,7 +19,8 @@ namespace ridgeline::views {
  * The text's box (QCPItemText's QFontMetrics::boundingRect()) is read from that same layout, for draw() and, when the
  * layout's font is shaped at the resolution QFontMetrics(mainFont()) measures at (QFontMetricsF::fontDpi()), for
  * anchorPixelPosition(): the text is shaped once per text and font (issue 16, twenty-second stop in
- * docs/performance.md).
+ * docs/performance.md). A new text whose anchors are read before it is drawn is laid out there (at the default
+ * resolution) and draw() takes that layout when the painter's font has the same resolution (twenty-third stop).
  *
  * Only a single line with QCustomPlot's default text alignment (top, centred) and no tab, carriage return or
  * length-variant separator is laid out here; any other text, a painter for an export (QCPPainter::pmVectorized) and
