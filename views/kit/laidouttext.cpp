@@ -37,14 +37,12 @@ bool oneLine(const QString& text, const QFont& font, Qt::Alignment alignment)
 
 } // namespace
 
-/** The text laid out for one paint device, as QPainter::drawText() lays it out (one line, at the origin). */
+/** The text laid out for one font resolution, as QPainter::drawText() lays it out (one line, at the origin). */
 struct LaidOutText::Layout {
     QString text;
     QFont font;
     int flags = 0;
-    int dpiX = 0;
-    int dpiY = 0;
-    qreal fontDpi = 0; ///< the resolution the painter's font is shaped at (QFontMetricsF::fontDpi())
+    qreal fontDpi = 0; ///< the resolution the font is shaped at (QFontMetricsF::fontDpi())
     Qt::LayoutDirection direction = Qt::LeftToRight;
     QRect bounds;    ///< the painter's QFontMetrics::boundingRect(0, 0, 0, 0, flags, text)
     qreal advance = 0; ///< the line's horizontal advance
@@ -77,21 +75,24 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
     const QPaintDevice* device = painter->device();
     if (!device || !oneLine(text(), font, textAlignment()))
         return nullptr;
-    const int flags = flagsOf(this);
-    if (m_layout && m_layout->flags == flags && m_layout->dpiX == device->logicalDpiX()
-        && m_layout->dpiY == device->logicalDpiY() && m_layout->direction == painter->layoutDirection()
-        && m_layout->text == text() && m_layout->font == font)
+    // The kept layout, whether made here or by measured() (without a device), when its font is shaped at the
+    // painter's font's resolution: a QTextLayout's glyphs depend on the device only through that resolution.
+    if (m_layout && m_layout->flags == flagsOf(this) && m_layout->direction == painter->layoutDirection()
+        && m_layout->text == text() && m_layout->font == font && m_layout->fontDpi == QFontMetricsF(font).fontDpi())
         return m_layout;
+    return layOut(font, device, painter->layoutDirection());
+}
+
+const LaidOutText::Layout* LaidOutText::layOut(const QFont& font, const QPaintDevice* device, Qt::LayoutDirection direction) const
+{
     if (!m_layout)
         m_layout = new Layout;
     Layout& l = *m_layout;
     l.text = text();
     l.font = font;
-    l.flags = flags;
-    l.dpiX = device->logicalDpiX();
-    l.dpiY = device->logicalDpiY();
+    l.flags = flagsOf(this);
     l.fontDpi = QFontMetricsF(font).fontDpi();
-    l.direction = painter->layoutDirection();
+    l.direction = direction;
     // As QPainter::drawText() with a rect lays out a line it does not wrap: left aligned (the rect aligns it), an
     // unbounded width, the first line at the origin; the glyphs kept for every draw.
     l.layout = std::make_unique<QTextLayout>(l.text, font, const_cast<QPaintDevice*>(device));
@@ -114,7 +115,7 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
     }
     const QTextLine laid = l.layout->lineAt(0);
     l.advance = laid.horizontalAdvance();
-    // QFontMetrics::boundingRect(0, 0, 0, 0, flags, text) of the painter's font, which lays the text out and shapes it
+    // QFontMetrics::boundingRect(0, 0, 0, 0, flags, text) of the font, which lays the text out and shapes it
     // again (issue 16, twenty-second stop in docs/performance.md), read from this layout of the same text in the same
     // font: QPainter's text layout (qt_format_text()) makes the box of a line it does not wrap its natural width by its
     // ascent plus descent (the leading added above the first line is taken off again), centred on x = 0 for
@@ -124,7 +125,7 @@ const LaidOutText::Layout* LaidOutText::layoutFor(const QPainter* painter)
         const qreal width = laid.naturalTextWidth();
         l.bounds = QRectF(-width / 2, 0, width, laid.ascent() + laid.descent()).toAlignedRect();
     } else {
-        l.bounds = painter->fontMetrics().boundingRect(0, 0, 0, 0, flags, l.text);
+        l.bounds = QFontMetrics(font).boundingRect(0, 0, 0, 0, l.flags, l.text); // (the font resolved for the device)
         ++m_measurements;
     }
     return m_layout;
@@ -183,12 +184,22 @@ QRect LaidOutText::measured() const
         m_measuredText = text();
         m_measuredFont = font;
         m_measuredFlags = flags;
-        // The drawn layout's box when it is of this text, font and flags, its font shaped at the resolution
+        // The kept layout's box when it is of this text, font and flags, its font shaped at the resolution
         // QFontMetrics(font) measures at (QFont::operator==() does not compare resolutions; QFontMetricsF::fontDpi()
-        // is the resolution a font's glyphs are made at): the same rect without shaping the text again.
-        if (g_boundsFromLayout && m_layout && m_layout->text == m_measuredText && m_layout->flags == flags
-            && m_layout->font == font && m_layout->fontDpi == QFontMetricsF(font).fontDpi())
-            m_measured = m_layout->bounds;
+        // is the resolution a font's glyphs are made at): the same rect without shaping the text again. A new text
+        // (its anchors are read before the replot draws it: the SLO plot's label separation) is laid out here,
+        // without a device, and draw() takes that layout when the painter's font has the same resolution
+        // (issue 16, twenty-third stop in docs/performance.md).
+        const Layout* layout = nullptr;
+        if (g_boundsFromLayout && oneLine(m_measuredText, font, textAlignment())) {
+            if (m_layout && m_layout->text == m_measuredText && m_layout->flags == flags && m_layout->font == font
+                && m_layout->fontDpi == QFontMetricsF(font).fontDpi())
+                layout = m_layout;
+            else // (in the direction of the painter that drew the last text: no painter here)
+                layout = layOut(font, nullptr, m_layout ? m_layout->direction : Qt::LeftToRight);
+        }
+        if (layout)
+            m_measured = layout->bounds;
         else {
             m_measured = QFontMetrics(font).boundingRect(0, 0, 0, 0, flags, m_measuredText);
             ++m_measurements;

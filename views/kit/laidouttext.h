@@ -19,7 +19,8 @@ namespace ridgeline::views {
  * The text's box (QCPItemText's QFontMetrics::boundingRect()) is read from that same layout, for draw() and, when the
  * layout's font is shaped at the resolution QFontMetrics(mainFont()) measures at (QFontMetricsF::fontDpi()), for
  * anchorPixelPosition(): the text is shaped once per text and font (issue 16, twenty-second stop in
- * docs/performance.md).
+ * docs/performance.md). A new text whose anchors are read before it is drawn is laid out there (at the default
+ * resolution) and draw() takes that layout when the painter's font has the same resolution (twenty-third stop).
  *
  * Only a single line with QCustomPlot's default text alignment (top, centred) and no tab, carriage return or
  * length-variant separator is laid out here; any other text, a painter for an export (QCPPainter::pmVectorized) and
@@ -54,15 +55,18 @@ private:
     struct Layout;
     /** The layout of the current text and font for @p painter's device (nullptr: draw as QCPItemText does). */
     const Layout* layoutFor(const QPainter* painter);
+    /** The text laid out anew in @p font (resolved for @p device, or nullptr: the default resolution) and kept as the
+     *  layout (nullptr: not one line). */
+    const Layout* layOut(const QFont& font, const QPaintDevice* device, Qt::LayoutDirection direction) const;
     /** QFontMetrics(mainFont()).boundingRect() of the text as QCPItemText measures it, remembered. */
     QRect measured() const;
 
-    Layout* m_layout = nullptr;
+    mutable Layout* m_layout = nullptr;
     mutable QString m_measuredText;
     mutable QFont m_measuredFont;
     mutable int m_measuredFlags = -1;
     mutable QRect m_measured;
-    long long m_layouts = 0;
+    mutable long long m_layouts = 0;
     long long m_layoutDraws = 0;
     mutable long long m_measurements = 0;
 };
