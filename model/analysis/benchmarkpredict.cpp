@@ -510,12 +510,14 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     if (window && !waveTtft.empty()) {
         // GenAI-Perf's window (BenchmarkOptions::measurementWindowSeconds): the first wave's requests that finish within
         // it, once each, and the steady state's, weighted to the number the window holds after each client's first
-        // request: throughput x (window - that request's finish), summed over the clients, / N.
+        // request: (window - that request's finish) / the steady mean E2E, summed over the clients (Little's law for N
+        // clients without think time: throughput N / E2E; requestsPerSecond counts a span of whole sending waves and
+        // overstates it in lockstep when the measured requests are no multiple of N).
         const double start = requests.front().arrivalSeconds, windowSeconds = options.measurementWindowSeconds;
         double clientSeconds = 0;
         for (const double f : waveFinished)
             clientSeconds += std::max(0.0, windowSeconds - (f - start));
-        const double steady = p.requestsPerSecond * clientSeconds / double(clients);
+        const double steady = p.endToEnd.mean > 0 ? clientSeconds / p.endToEnd.mean : 0;
         const bool anyWave = std::any_of(waveFinished.begin(), waveFinished.end(), [&](double f) { return f - start <= windowSeconds; });
         // A window that no request finishes in: perf_analyzer measures on until some do; the first wave stands for them.
         const bool allWave = !anyWave && !(steady > 0);

@@ -80,8 +80,8 @@ struct BenchmarkOptions {
      * GenAI-Perf records give stability 999 and spans of 210-216 s: docs/cost-model.md, "GenAI-Perf measures from the
      * first request (h13au)"). The prediction simulates the first wave and a warm-up-free steady state as before and
      * weighs them as the window would: the first wave's requests that finish within the window, once each, and the
-     * steady state's requests by the number the window holds after each client's first request, request throughput x
-     * the sum over clients of (window - its first finish) / N. Only the per-request TTFT, TPOT and E2E statistics see
+     * steady state's requests by the number the window holds after each client's first request, the sum over clients
+     * of (window - its first finish) / the steady state's mean E2E (Little's law). Only the per-request TTFT, TPOT and E2E statistics see
      * it (the ITL, the throughput and the engine's figures stay the steady state's). Clients that start spread out
      * (staggerClients, randomClientStarts) have their first requests as the first wave. 0 (default): measured after
      * the warm-up, as before.
@@ -109,7 +109,7 @@ struct BenchmarkPrediction {
     long long simulatedRequests = 0, measuredRequests = 0;
     /** With BenchmarkOptions::measurementWindowSeconds: the TTFT and the E2E of the first wave's requests (the first N
      *  of a closed loop of N clients, sent when the run starts), whatever the window, and the steady-state requests the
-     *  window holds besides the first wave's (request throughput x the sum over clients of (window - first finish) / N,
+     *  window holds besides the first wave's (the sum over clients of (window - first finish) / the steady mean E2E,
      *  fractional). Empty and 0 otherwise. Seconds. */
     Percentiles firstWaveTtft, firstWaveEndToEnd;
     double windowSteadyRequests = 0;

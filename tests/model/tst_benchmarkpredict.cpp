@@ -763,7 +763,7 @@ private slots:
         // 2,000-token prompts, one prefill a step: by hand (as prefillLimitHoldsPromptsToLaterSteps) the first wave's
         // TTFTs are A's prompt alone and then alone + B's prompt with A's first decode; the steady state is what the
         // prediction without a window gives. The window's mean TTFT = (first wave + k x steady mean) / (2 + k), k the
-        // steady requests the window holds: throughput x the sum over the clients of (window - first finish) / 2.
+        // steady requests the window holds: the sum over the clients of (window - first finish) / the steady mean E2E.
         Scenario s = planning();
         QCOMPARE(setKey(s, "serving.max_prefills_per_step", "1"), std::string());
         const StepCost cost(s);
@@ -784,7 +784,7 @@ private slots:
         QCOMPARE(measured.firstWaveTtft.count, 2LL);
         QVERIFY2(std::abs(measured.firstWaveTtft.mean - waveMean) < 1e-12,
                  qPrintable(QStringLiteral("first wave %1, by hand %2").arg(measured.firstWaveTtft.mean).arg(waveMean)));
-        const double k = steady.requestsPerSecond * (window - measured.firstWaveEndToEnd.mean); // both sent at 0: sum / 2
+        const double k = 2 * (window - measured.firstWaveEndToEnd.mean) / steady.endToEnd.mean; // both sent at 0
         QVERIFY(std::abs(measured.windowSteadyRequests - k) < 1e-9 * k);
         const double expected = (2 * waveMean + k * steady.ttft.mean) / (2 + k);
         qInfo("TTFT: first wave %.2f ms, steady %.2f ms, window of %.2f s (%.1f steady requests) %.3f ms", waveMean * 1e3,
