@@ -45,6 +45,46 @@ Percentiles stats(std::vector<double>& v)
     return p;
 }
 
+/**
+ * The statistics of values with weights, each value counted as its weight's worth of requests: the mean weighted, the
+ * percentiles interpolated between ranks as stats() does, a value of weight w holding w consecutive ranks (so that
+ * weights of 1 give stats()'s figures). count = the weights' sum, rounded. Sorts @p v ((value, weight) pairs, weights > 0).
+ */
+Percentiles weightedStats(std::vector<std::pair<double, double>>& v)
+{
+    Percentiles p;
+    if (v.empty())
+        return p;
+    std::sort(v.begin(), v.end());
+    double total = 0, sum = 0;
+    for (const auto& [x, w] : v) {
+        total += w;
+        sum += x * w;
+    }
+    p.count = std::llround(total);
+    p.mean = sum / total;
+    auto at = [&](double q) {
+        const double rank = q * std::max(0.0, total - 1);
+        double before = 0; // the weight of the values before value i: its first rank
+        for (size_t i = 0; i < v.size(); ++i) {
+            const double end = before + v[i].second; // value i holds the ranks before to end - 1
+            if (rank <= end - 1 || i + 1 == v.size()) {
+                if (rank >= before || i == 0)
+                    return v[i].first;
+                return v[i - 1].first + (v[i].first - v[i - 1].first) * (rank - (before - 1)); // between two values' ranks
+            }
+            before = end;
+        }
+        return v.back().first;
+    };
+    p.p50 = at(0.50);
+    p.p90 = at(0.90);
+    p.p95 = at(0.95);
+    p.p99 = at(0.99);
+    p.max = v.back().first;
+    return p;
+}
+
 std::optional<double> pick(const Percentiles& p, BenchmarkStatistic s)
 {
     if (p.count == 0)
@@ -402,10 +442,16 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     };
     BenchmarkPrediction p;
     std::vector<double> ttft, tpot, e2e, perToken;
+    // GenAI-Perf's window from the run's start (BenchmarkOptions::measurementWindowSeconds): the first wave's requests
+    // (the first N, sent as the run starts) as well, each with its finish as the client sees it.
+    const bool window = options.measurementWindowSeconds > 0 && point.load == BenchmarkLoad::Concurrency && point.steadyState
+                        && warm > 0;
+    std::vector<double> waveTtft, waveTpot, waveE2e, wavePerToken, waveFinished;
     double first = std::numeric_limits<double>::infinity(), last = -first, outTokens = 0, inTokens = 0;
     for (size_t i = 0; i < result.requests.size(); ++i) {
         const RequestResult& r = result.requests[i];
-        if (r.classIndex != 1 || r.rejected || std::isnan(r.finishedSeconds))
+        const bool wave = window && i < size_t(warm);
+        if ((r.classIndex != 1 && !wave) || r.rejected || std::isnan(r.finishedSeconds))
             continue;
         // vLLM's benchmark client times the first token at the first streamed chunk with text; a request whose text is
         // empty (output_lens 0) never sets it and enters the TTFT statistics as 0 (benchmark_serving.py, vLLM 0.5.x:
@@ -414,15 +460,27 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         // The first and the last token as the client sees them: at their steps, the last at the end of its streaming
         // round (only after the first), both the output lag later.
         const double firstSeen = lagged(r.firstTokenSeconds);
-        ttft.push_back(emptyText ? 0.0 : (lag > 0 ? firstSeen - r.arrivalSeconds : r.ttftSeconds()));
         const double finished = lagged(r.outputTokens >= 2 ? delivered(r.finishedSeconds) : r.finishedSeconds);
         const double endToEnd = finished - r.arrivalSeconds;
+        const double requestTtft = emptyText ? 0.0 : (lag > 0 ? firstSeen - r.arrivalSeconds : r.ttftSeconds());
+        const double requestTpot = std::isnan(r.tpotSeconds) ? r.tpotSeconds
+                                   : finished == r.finishedSeconds && firstSeen == r.firstTokenSeconds
+                                       ? r.tpotSeconds
+                                       : (finished - firstSeen) / double(r.outputTokens - 1);
+        if (wave) {
+            waveTtft.push_back(requestTtft);
+            waveE2e.push_back(endToEnd);
+            wavePerToken.push_back(endToEnd / double(r.outputTokens));
+            waveTpot.push_back(requestTpot);
+            waveFinished.push_back(finished);
+            if (r.classIndex != 1)
+                continue;
+        }
+        ttft.push_back(requestTtft);
         e2e.push_back(endToEnd);
         perToken.push_back(endToEnd / double(r.outputTokens));
-        if (!std::isnan(r.tpotSeconds))
-            tpot.push_back(finished == r.finishedSeconds && firstSeen == r.firstTokenSeconds
-                               ? r.tpotSeconds
-                               : (finished - firstSeen) / double(r.outputTokens - 1));
+        if (!std::isnan(requestTpot))
+            tpot.push_back(requestTpot);
         first = std::min(first, r.arrivalSeconds);
         last = std::max(last, finished);
         outTokens += r.outputTokens;
@@ -449,6 +507,49 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         p.totalTokensPerSecond = (outTokens + inTokens) / span;
     }
     p.meanInFlight = p.requestsPerSecond * p.endToEnd.mean;
+    if (window && !waveTtft.empty()) {
+        // GenAI-Perf's window (BenchmarkOptions::measurementWindowSeconds): the first wave's requests that finish within
+        // it, once each, and the steady state's, weighted to the number the window holds after each client's first
+        // request: (window - that request's finish) / the steady mean E2E, summed over the clients (Little's law for N
+        // clients without think time: throughput N / E2E; requestsPerSecond counts a span of whole sending waves and
+        // overstates it in lockstep when the measured requests are no multiple of N).
+        const double start = requests.front().arrivalSeconds, windowSeconds = options.measurementWindowSeconds;
+        double clientSeconds = 0;
+        for (const double f : waveFinished)
+            clientSeconds += std::max(0.0, windowSeconds - (f - start));
+        const double steady = p.endToEnd.mean > 0 ? clientSeconds / p.endToEnd.mean : 0;
+        const bool anyWave = std::any_of(waveFinished.begin(), waveFinished.end(), [&](double f) { return f - start <= windowSeconds; });
+        // A window that no request finishes in: perf_analyzer measures on until some do; the first wave stands for them.
+        const bool allWave = !anyWave && !(steady > 0);
+        std::vector<std::pair<double, double>> wTtft, wTpot, wE2e, wPerToken;
+        for (size_t k = 0; k < waveTtft.size(); ++k) {
+            if (!allWave && waveFinished[k] - start > windowSeconds)
+                continue;
+            wTtft.emplace_back(waveTtft[k], 1.0);
+            wE2e.emplace_back(waveE2e[k], 1.0);
+            wPerToken.emplace_back(wavePerToken[k], 1.0);
+            if (!std::isnan(waveTpot[k]))
+                wTpot.emplace_back(waveTpot[k], 1.0);
+        }
+        if (steady > 0) {
+            const double each = steady / double(ttft.size());
+            for (size_t k = 0; k < ttft.size(); ++k) {
+                wTtft.emplace_back(ttft[k], each);
+                wE2e.emplace_back(e2e[k], each);
+                wPerToken.emplace_back(perToken[k], each);
+            }
+            for (const double x : tpot)
+                wTpot.emplace_back(x, steady / double(tpot.size()));
+        }
+        p.firstWaveTtft = stats(waveTtft);
+        p.firstWaveEndToEnd = stats(waveE2e);
+        p.windowSteadyRequests = steady;
+        p.ttft = weightedStats(wTtft);
+        p.tpot = weightedStats(wTpot);
+        p.endToEnd = weightedStats(wE2e);
+        p.endToEndPerOutputToken = weightedStats(wPerToken);
+        p.measuredRequests = p.ttft.count;
+    }
     p.meanBatch = result.meanSequences;
     p.peakSequences = result.peakSequences;
     p.preemptions = result.preemptions;

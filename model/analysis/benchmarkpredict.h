@@ -69,6 +69,24 @@ struct BenchmarkOptions {
      * token at 3.26 s at N = 1,280). 0 (default): none.
      */
     double burstAcceptanceSeconds = 0;
+    /**
+     * GenAI-Perf's measurement of a closed loop (perf_analyzer's time windows), seconds from the run's start: a
+     * steady-state concurrency point measures every request that finishes within this time of the first sending, the
+     * first wave included (the N requests every client sends at once when the run starts), instead of the requests
+     * after a warm-up of N. perf_analyzer starts its first window as its load manager starts sending, runs each window
+     * for 1.2 x --measurement-interval, and counts a request in the window in which its last response arrives
+     * (src/inference_profiler.cc, Measure() and ValidLatencyMeasurement()); with GenAI-Perf's --stability-percentage
+     * 999 it stops after three windows, so this is 3.6 x the interval (216 s for the NIM Llama 3 8B fp16 set, whose
+     * GenAI-Perf records give stability 999 and spans of 210-216 s: docs/cost-model.md, "GenAI-Perf measures from the
+     * first request (h13au)"). The prediction simulates the first wave and a warm-up-free steady state as before and
+     * weighs them as the window would: the first wave's requests that finish within the window, once each, and the
+     * steady state's requests by the number the window holds after each client's first request, the sum over clients
+     * of (window - its first finish) / the steady state's mean E2E (Little's law). Only the per-request TTFT, TPOT and E2E statistics see
+     * it (the ITL, the throughput and the engine's figures stay the steady state's). Clients that start spread out
+     * (staggerClients, randomClientStarts) have their first requests as the first wave. 0 (default): measured after
+     * the warm-up, as before.
+     */
+    double measurementWindowSeconds = 0;
 };
 
 /**
@@ -89,6 +107,12 @@ struct BenchmarkPrediction {
     int peakSequences = 0;
     long long preemptions = 0;        ///< KV ran out: sequences dropped and recomputed
     long long simulatedRequests = 0, measuredRequests = 0;
+    /** With BenchmarkOptions::measurementWindowSeconds: the TTFT and the E2E of the first wave's requests (the first N
+     *  of a closed loop of N clients, sent when the run starts), whatever the window, and the steady-state requests the
+     *  window holds besides the first wave's (the sum over clients of (window - first finish) / the steady mean E2E,
+     *  fractional). Empty and 0 otherwise. Seconds. */
+    Percentiles firstWaveTtft, firstWaveEndToEnd;
+    double windowSteadyRequests = 0;
     long long steps = 0, mixedSteps = 0; ///< engine steps; those holding decodes and prefill chunks together
     double busySeconds = 0;
     double overheadSeconds = 0;       ///< of busySeconds: fixed step / prefill overheads

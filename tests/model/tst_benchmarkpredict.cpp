@@ -796,6 +796,52 @@ private slots:
         QVERIFY2(negativeIsRefusedNamingIt(s, "serving.max_prefills_per_step"), "serving.max_prefills_per_step = -1");
     }
 
+    void measurementWindowWeighsInTheFirstWave()
+    {
+        // GenAI-Perf measures a closed loop from its start (BenchmarkOptions::measurementWindowSeconds, perf_analyzer's
+        // time windows, h13au): the first wave of N requests sent together counts beside the steady state. Two clients,
+        // 2,000-token prompts, one prefill a step: by hand (as prefillLimitHoldsPromptsToLaterSteps) the first wave's
+        // TTFTs are A's prompt alone and then alone + B's prompt with A's first decode; the steady state is what the
+        // prediction without a window gives. The window's mean TTFT = (first wave + k x steady mean) / (2 + k), k the
+        // steady requests the window holds: the sum over the clients of (window - first finish) / the steady mean E2E.
+        Scenario s = planning();
+        QCOMPARE(setKey(s, "serving.max_prefills_per_step", "1"), std::string());
+        const StepCost cost(s);
+        StepTotals alone, withDecode;
+        cost.addPrefill(alone, 0, 2000);
+        cost.addPrefill(withDecode, 0, 2000);
+        cost.addDecode(withDecode, 2001);
+        const double waveMean = (cost.seconds(alone) + cost.seconds(alone) + cost.seconds(withDecode)) / 2;
+        const BenchmarkPoint p = closedLoop(2, 2000, 16);
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::TrtllmInflight;
+        const BenchmarkPrediction steady = predict(s, p, o);
+        QVERIFY2(std::abs(steady.ttft.mean - waveMean) > 0.05 * waveMean, "the test needs a first wave unlike the steady state");
+        QCOMPARE(steady.firstWaveTtft.count, 0LL); // off (the default): measured after the warm-up, no first wave
+        const double window = 20 * steady.endToEnd.mean; // about ten requests a client
+        o.measurementWindowSeconds = window;
+        const BenchmarkPrediction measured = predict(s, p, o);
+        QCOMPARE(measured.firstWaveTtft.count, 2LL);
+        QVERIFY2(std::abs(measured.firstWaveTtft.mean - waveMean) < 1e-12,
+                 qPrintable(QStringLiteral("first wave %1, by hand %2").arg(measured.firstWaveTtft.mean).arg(waveMean)));
+        const double k = 2 * (window - measured.firstWaveEndToEnd.mean) / steady.endToEnd.mean; // both sent at 0
+        QVERIFY(std::abs(measured.windowSteadyRequests - k) < 1e-9 * k);
+        const double expected = (2 * waveMean + k * steady.ttft.mean) / (2 + k);
+        qInfo("TTFT: first wave %.2f ms, steady %.2f ms, window of %.2f s (%.1f steady requests) %.3f ms", waveMean * 1e3,
+              steady.ttft.mean * 1e3, window, k, measured.ttft.mean * 1e3);
+        QVERIFY2(std::abs(measured.ttft.mean - expected) < 1e-12 * expected,
+                 qPrintable(QStringLiteral("%1 against %2").arg(measured.ttft.mean).arg(expected)));
+        QCOMPARE(measured.ttft.count, std::llround(2 + k));
+        QCOMPARE(measured.itl.mean, steady.itl.mean); // the ITL and the throughput stay the steady state's
+        QCOMPARE(measured.requestsPerSecond, steady.requestsPerSecond);
+        // A window that ends before any request finishes: the first wave alone (perf_analyzer measures on until some do).
+        o.measurementWindowSeconds = 1e-6;
+        QVERIFY(std::abs(predict(s, p, o).ttft.mean - waveMean) < 1e-12);
+        // A window a thousand times longer: the steady state's mean within a fraction of a percent.
+        o.measurementWindowSeconds = 1000 * window;
+        QVERIFY(std::abs(predict(s, p, o).ttft.mean - steady.ttft.mean) < 1e-3 * steady.ttft.mean);
+    }
+
     void calibrationFitsThePrefillLimitAtTwoPromptLengths()
     {
         // Benchmarks made by TensorRT-LLM's scheduler with a 65,536-token budget and at most 4 prompts per step: 20
