@@ -2318,8 +2318,9 @@ void TestFloorPlot::layerImagesRedrawnForEveryInput()
         {"a legend entry's colour", [](P& p) { p.plot.legend->item(0)->setTextColor(Qt::darkBlue); }, kLegend},
         {"the legend's icon size", [](P& p) { p.plot.legend->setIconSize(24, 8); }, kLegend},
         {"the legend's icon padding", [](P& p) { p.plot.legend->setIconTextPadding(7); }, kLegend},
+        // The plot's antialiasing flags are in every cache's key (LayerImageCache::describePlot()): all redraw.
         {"antialiased elements", [](P& p) { p.plot.setNotAntialiasedElements(QCP::aePlottables | QCP::aeItems | QCP::aeLegendItems); },
-         kCurves | kLegend | kPinned},
+         kAllCaches},
         {"antialiased elements back", [](P& p) { p.plot.setNotAntialiasedElements(QCP::aeNone); p.plot.setAntialiasedElements(QCP::aeGrid); },
          kAllCaches},
         {"a plotting hint", [](P& p) { p.plot.setPlottingHint(QCP::phFastPolylines, !p.plot.plottingHints().testFlag(QCP::phFastPolylines)); },

@@ -128,7 +128,10 @@ void LayerKey::putPen(const QPen& pen)
         qint32 fill;
         qint32 cosmetic;
     } raw{}; // zero-initialised, padding included: the bytes compare as the fields do
-    raw.color = fill == Qt::NoBrush ? 0 : pen.color().rgba64();
+    // Both arms quint64: `cond ? 0 : rgba64()` is an int (QRgba64 converts to int through its quint64), which kept red
+    // and green only; a change of blue or alpha alone left the key as it was and the old picture on screen (issue 16,
+    // twenty-third stop, h16ak).
+    raw.color = fill == Qt::NoBrush ? quint64(0) : quint64(pen.color().rgba64());
     raw.width = pen.widthF();
     raw.miterLimit = pen.miterLimit();
     raw.dashOffset = pen.dashOffset();
