@@ -18,7 +18,7 @@ namespace ridgeline::views {
  * drawn under them stays under the image and what was drawn over them (markers, labels, the current line) stays over
  * it. On every replot the image is blended, stroked again first when the key of what the curves draw from changed:
  * the plot's viewport, pixel ratio, antialiasing and plotting hints, and for each curve LayerImageCache::describe() (visibility, clip
- * rect, axis ranges, scales and rect, pen, brush, line and scatter style, a hash of its data).
+ * rect, axis ranges, scales and rect, pen, brush, line and scatter style, its data).
  *
  * Exports (QCPPainter::pmVectorized or pmNoCaching: PDF, SVG, PNG through QCustomPlot) stroke the curves directly.
  */
