@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QSet>
 #include <QStandardPaths>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
@@ -52,6 +53,7 @@
 #include "views/kit/gridlayer.h"
 #include "views/kit/laidouttext.h"
 #include "views/kit/legendlayer.h"
+#include "views/kit/pinnedlayer.h"
 #include "views/kit/plotkit.h"
 #include "views/kit/plotpanel.h"
 #include "views/kit/textimage.h"
@@ -158,6 +160,7 @@ private slots:
     void laidOutLabelsDrawAsQCustomPlot();
     void laidOutLabelsMeasureFromTheirLayout();
     void gridKeepsItsFirstGridsPicture();
+    void layerImagesRedrawnForEveryInput();
     void layerImagesKeepTheirMemory();
     void logTickerRepeatsUnchangedTicks();
     void tickLabelKeyFromAMemo();
@@ -2170,8 +2173,6 @@ void TestFloorPlot::cardPaintsAsItsStyleSheetDid()
     }
 }
 
-QTEST_MAIN(TestFloorPlot)
-#include "tst_floorplot.moc"
 
 // The KV share curve is drawn at the current B across the context axis: a context step leaves it as it was, and it is
 // blended from its image instead of stroked (issue 16, sixteenth stop, h16r). One curve in the image: the pixels are
@@ -2235,3 +2236,215 @@ void TestFloorPlot::kvShareCurveFromAPictureOnContextSteps()
     QCOMPARE(cache->renders(), renders + 3);
     QCOMPARE(cache->inPlaceDraws(), inPlace + 2);
 }
+
+namespace {
+
+/** The caches of a CachedPlot, as bits: which of them an input is drawn by. */
+enum CacheBit { kCurves = 1, kGrid = 2, kLegend = 4, kPinned = 8, kAllCaches = 15 };
+
+/**
+ * One plot with the four layer-image caches (views/kit/layerimagecache.h): two curves, an SLO-like straight line and its
+ * label in a curve cache, the grid's cache, the legend's and a pinned curve's, shown at 420 x 320 and replotted.
+ */
+struct CachedPlot {
+    QCustomPlot plot;
+    QCPGraph* step = nullptr;
+    QCPGraph* memory = nullptr;
+    QCPGraph* pinned = nullptr;
+    QCPItemStraightLine* line = nullptr;
+    QCPItemText* label = nullptr;
+    /** The curve, grid, legend and pinned caches, in CacheBit order. */
+    std::array<const views::LayerImageCache*, 4> caches{};
+
+    CachedPlot()
+    {
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), false);
+        plot.xAxis->setRange(1, 512);
+        plot.yAxis->setRange(0, 100);
+        step = views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis, views::plotkit::pen(Qt::blue, 2.4), QStringLiteral("t_step"));
+        step->setData({1, 8, 64, 512}, {3, 10, 40, 80});
+        memory = views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis, views::plotkit::pen(Qt::red, 1.6, Qt::DashLine),
+                                          QStringLiteral("t_mem"));
+        memory->setData({1, 8, 64, 512}, {2, 6, 20, 40});
+        line = views::plotkit::addStraightLine(&plot, plot.xAxis, plot.yAxis, views::plotkit::pen(Qt::darkGreen, 1.3));
+        views::plotkit::placeHorizontal(line, 50);
+        label = views::plotkit::addLabel(&plot, plot.xAxis, plot.yAxis, Qt::darkGreen);
+        label->setText(QStringLiteral("SLO 50 ms"));
+        views::plotkit::placeLabelAtKey(label, 16, 0.3);
+        caches[0] = views::CurveLayerCache::install(&plot, {step, memory, line, label});
+        pinned = views::plotkit::addCurve(&plot, plot.xAxis, plot.yAxis, views::plotkit::pen(Qt::gray, 1.6, Qt::DotLine),
+                                          QStringLiteral("A: t_step"));
+        pinned->setData({1, 8, 64, 512}, {4, 12, 44, 90});
+        pinned->removeFromLegend();
+        pinned->setLayer(views::PinnedLayerCache::pinnedLayer(&plot));
+        views::plotkit::placeLegendBelow(&plot, 2);
+        caches[1] = views::GridLayerCache::find(&plot);
+        caches[2] = views::LegendLayerCache::find(&plot);
+        caches[3] = views::PinnedLayerCache::find(&plot);
+        plot.resize(420, 320);
+        plot.show();
+        plot.replot();
+        plot.replot();
+    }
+    /** Each cache's renders(). */
+    std::array<long long, 4> renders() const
+    {
+        std::array<long long, 4> out{};
+        for (size_t i = 0; i < caches.size(); ++i)
+            out[i] = caches[i]->renders();
+        return out;
+    }
+    /** The plot as the window shows it. */
+    QImage picture() { return plot.grab().toImage().convertToFormat(QImage::Format_ARGB32); }
+};
+
+/** Pixels that differ between @p a and @p b (all of them when their sizes differ). */
+qsizetype pixelsDiffering(const QImage& a, const QImage& b)
+{
+    if (a.size() != b.size())
+        return qsizetype(std::max(a.width() * a.height(), b.width() * b.height()));
+    qsizetype n = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x)
+            n += a.pixel(x, y) != b.pixel(x, y);
+    return n;
+}
+
+} // namespace
+
+void TestFloorPlot::layerImagesRedrawnForEveryInput()
+{
+    // Issue 16, twenty-second and twenty-third stops: the layer images' keys (LayerImageCache::writeKey()) are compared
+    // field by field. Each input below is changed alone on one plot, then replotted: the caches drawn from it must have
+    // drawn their image again, the others not (an image drawn with nothing of its own changed is a cost), and the plot
+    // must show, pixel for pixel, what a plot made afresh with the same inputs shows (its images drawn for the first
+    // time, so of what their layers now draw: a key that misses an input leaves the old picture on screen, as
+    // h16ah's pen colour read into an int did for a blue change). A replot with nothing changed redraws no image and
+    // shows the same picture.
+    CachedPlot cached;
+    for (const views::LayerImageCache* cache : cached.caches)
+        QVERIFY(cache);
+    std::array<long long, 4> before = cached.renders();
+    cached.plot.replot();
+    cached.plot.replot();
+    QCOMPARE(cached.renders(), before);
+
+    struct Input {
+        const char* what;
+        std::function<void(CachedPlot&)> change;
+        int redrawn; ///< CacheBit of the caches drawn from it
+    };
+    using P = CachedPlot;
+    auto firstPoint = [](QCPGraph* graph) { return graph->data()->begin(); };
+    auto gradientPen = [](const QPen& pen, const QColor& to) {
+        QLinearGradient g(0, 0, 100, 0);
+        g.setColorAt(0, Qt::red);
+        g.setColorAt(1, to);
+        QPen p = pen;
+        p.setBrush(g);
+        return p;
+    };
+    const std::vector<Input> inputs = {
+        {"a curve's pen colour", [](P& p) { p.step->setPen(views::plotkit::pen(Qt::magenta, 2.4)); }, kCurves | kLegend},
+        {"a curve's pen, blue only", [](P& p) { p.step->setPen(views::plotkit::pen(QColor(255, 0, 200), 2.4)); }, kCurves | kLegend},
+        {"a curve's pen, alpha only", [](P& p) { p.step->setPen(views::plotkit::pen(QColor(255, 0, 200, 160), 2.4)); }, kCurves | kLegend},
+        {"a curve's pen width", [](P& p) { p.step->setPen(views::plotkit::pen(Qt::magenta, 3.0)); }, kCurves | kLegend},
+        {"a curve's pen style", [](P& p) { p.step->setPen(views::plotkit::pen(Qt::magenta, 3.0, Qt::DashDotLine)); }, kCurves | kLegend},
+        {"a curve's pen cap", [](P& p) { QPen q = p.step->pen(); q.setCapStyle(Qt::RoundCap); p.step->setPen(q); }, kCurves | kLegend},
+        {"a curve's custom dashes", [](P& p) { QPen q = p.memory->pen(); q.setDashPattern({3, 2}); p.memory->setPen(q); }, kCurves | kLegend},
+        {"the custom dashes' lengths", [](P& p) { QPen q = p.memory->pen(); q.setDashPattern({5, 2}); p.memory->setPen(q); }, kCurves | kLegend},
+        {"a curve's gradient pen", [=](P& p) { p.memory->setPen(gradientPen(p.memory->pen(), Qt::blue)); }, kCurves | kLegend},
+        {"its gradient's colours", [=](P& p) { p.memory->setPen(gradientPen(p.memory->pen(), Qt::green)); }, kCurves | kLegend},
+        {"a curve's fill", [](P& p) { p.step->setBrush(QColor(0, 0, 255, 40)); }, kCurves | kLegend},
+        {"its fill, blue only", [](P& p) { p.step->setBrush(QColor(0, 0, 120, 40)); }, kCurves | kLegend},
+        {"a curve's line style", [](P& p) { p.step->setLineStyle(QCPGraph::lsStepLeft); }, kCurves | kLegend},
+        {"a curve's scatter shape", [](P& p) { p.step->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5)); }, kCurves | kLegend},
+        {"its scatter size", [](P& p) { p.step->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 8)); }, kCurves | kLegend},
+        {"its scatter skip", [](P& p) { p.step->setScatterSkip(1); }, kCurves},
+        {"a curve's antialiasing", [](P& p) { p.memory->setAntialiased(!p.memory->antialiased()); }, kCurves | kLegend},
+        {"a curve's adaptive sampling", [](P& p) { p.memory->setAdaptiveSampling(!p.memory->adaptiveSampling()); }, kCurves},
+        {"a point of a curve, in place", [=](P& p) { firstPoint(p.memory)->value *= 1.5; }, kCurves},
+        {"a point's key, in place", [=](P& p) { firstPoint(p.memory)->key = 1.5; }, kCurves},
+        {"a channel fill", [](P& p) { p.memory->setBrush(QColor(255, 0, 0, 40)); p.memory->setChannelFillGraph(p.pinned); }, kCurves | kLegend},
+        {"the data of the curve filled to", [=](P& p) { firstPoint(p.pinned)->value *= 1.5; }, kCurves | kPinned},
+        {"a curve hidden", [](P& p) { p.step->setVisible(false); }, kCurves},
+        {"a pinned curve's pen", [](P& p) { p.pinned->setPen(views::plotkit::pen(Qt::darkGray, 2.0, Qt::DotLine)); }, kPinned},
+        {"a pinned curve's data", [=](P& p) { firstPoint(p.pinned)->value *= 2; }, kCurves | kPinned}, // the fill's too
+        {"the key axis' range", [](P& p) { p.plot.xAxis->setRange(1, 1024); }, kCurves | kGrid | kPinned},
+        {"the value axis' range", [](P& p) { p.plot.yAxis->setRange(1, 120); }, kCurves | kGrid | kPinned},
+        {"the value axis reversed", [](P& p) { p.plot.yAxis->setRangeReversed(true); }, kCurves | kGrid | kPinned},
+        {"the value axis' scale", [](P& p) { p.plot.yAxis->setScaleType(QCPAxis::stLogarithmic); }, kCurves | kGrid | kPinned},
+        {"the value axis' tick count", [](P& p) { p.plot.yAxis->ticker()->setTickCount(p.plot.yAxis->ticker()->tickCount() + 3); }, kGrid},
+        {"a grid's pen", [](P& p) { p.plot.yAxis->grid()->setPen(views::plotkit::pen(QColor(200, 100, 100), 1)); }, kGrid},
+        {"a grid's pen, blue only", [](P& p) { p.plot.yAxis->grid()->setPen(views::plotkit::pen(QColor(200, 100, 160), 1)); }, kGrid},
+        {"a sub-grid's pen", [](P& p) { p.plot.xAxis->grid()->setSubGridPen(views::plotkit::pen(QColor(100, 100, 200, 90), 1)); }, kGrid},
+        {"a sub-grid's pen, alpha only", [](P& p) { p.plot.xAxis->grid()->setSubGridPen(views::plotkit::pen(QColor(100, 100, 200, 200), 1)); }, kGrid},
+        {"a sub-grid hidden", [](P& p) { p.plot.xAxis->grid()->setSubGridVisible(false); }, kGrid},
+        {"a zero line's pen", [](P& p) { p.plot.yAxis->grid()->setZeroLinePen(views::plotkit::pen(Qt::black, 1)); }, kGrid},
+        {"a grid's antialiasing", [](P& p) { p.plot.yAxis->grid()->setAntialiased(!p.plot.yAxis->grid()->antialiased()); }, kGrid},
+        {"a grid hidden", [](P& p) { p.plot.yAxis->grid()->setVisible(false); }, kGrid},
+        {"a straight line's pen", [](P& p) { p.line->setPen(views::plotkit::pen(Qt::darkCyan, 1.3)); }, kCurves},
+        {"a straight line moved", [](P& p) { views::plotkit::placeHorizontal(p.line, 30); }, kCurves},
+        {"a label's text", [](P& p) { p.label->setText(QStringLiteral("SLO 30 ms")); }, kCurves},
+        {"a label's font", [](P& p) { QFont f = p.label->font(); f.setPointSizeF(9.5); p.label->setFont(f); }, kCurves},
+        {"a label's font weight", [](P& p) { QFont f = p.label->font(); f.setBold(true); p.label->setFont(f); }, kCurves},
+        {"a label's colour", [](P& p) { p.label->setColor(Qt::darkRed); }, kCurves},
+        {"a label's colour, blue only", [](P& p) { p.label->setColor(QColor(128, 0, 90)); }, kCurves},
+        {"a label's background", [](P& p) { p.label->setBrush(QColor(255, 255, 200)); }, kCurves},
+        {"a label's padding", [](P& p) { p.label->setPadding(QMargins(4, 1, 4, 1)); }, kCurves},
+        {"a label's alignment", [](P& p) { p.label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom); }, kCurves},
+        {"a label's rotation", [](P& p) { p.label->setRotation(90); }, kCurves},
+        {"a label moved", [](P& p) { views::plotkit::placeLabelAtKey(p.label, 32, 0.5); }, kCurves},
+        {"a curve renamed", [](P& p) { p.memory->setName(QStringLiteral("t_memory")); }, kLegend},
+        {"a legend entry's font", [](P& p) { QFont f = p.plot.legend->item(0)->font(); f.setItalic(true); p.plot.legend->item(0)->setFont(f); }, kLegend},
+        {"a legend entry's colour", [](P& p) { p.plot.legend->item(0)->setTextColor(Qt::darkBlue); }, kLegend},
+        {"the legend's icon size", [](P& p) { p.plot.legend->setIconSize(24, 8); }, kLegend},
+        {"the legend's icon padding", [](P& p) { p.plot.legend->setIconTextPadding(7); }, kLegend},
+        // The plot's antialiasing flags are in every cache's key (LayerImageCache::describePlot()): all redraw.
+        {"antialiased elements", [](P& p) { p.plot.setNotAntialiasedElements(QCP::aePlottables | QCP::aeItems | QCP::aeLegendItems); },
+         kAllCaches},
+        {"antialiased elements back", [](P& p) { p.plot.setNotAntialiasedElements(QCP::aeNone); p.plot.setAntialiasedElements(QCP::aeGrid); },
+         kAllCaches},
+        {"a plotting hint", [](P& p) { p.plot.setPlottingHint(QCP::phFastPolylines, !p.plot.plottingHints().testFlag(QCP::phFastPolylines)); },
+         kAllCaches},
+        {"the plot's size", [](P& p) { p.plot.resize(460, 340); }, kAllCaches},
+        {"the device pixel ratio", [](P& p) { p.plot.setBufferDevicePixelRatio(2.0); }, kAllCaches},
+    };
+    const std::array<const char*, 4> names = {"curves", "grid", "legend", "pinned"};
+    QSet<QString> seen;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const QString what = QString::fromUtf8(inputs[i].what);
+        QVERIFY2(!seen.contains(what), qPrintable(what));
+        seen.insert(what);
+        before = cached.renders();
+        inputs[i].change(cached);
+        cached.plot.replot();
+        const std::array<long long, 4> after = cached.renders();
+        for (size_t c = 0; c < names.size(); ++c) {
+            const bool expected = inputs[i].redrawn & (1 << c);
+            QVERIFY2((after[c] > before[c]) == expected,
+                     qPrintable(what + (expected ? QStringLiteral(": the %1 image not redrawn") : QStringLiteral(": the %1 image redrawn"))
+                                           .arg(QLatin1String(names[c]))));
+        }
+        // What a plot made afresh with the same inputs shows.
+        CachedPlot fresh;
+        for (size_t j = 0; j <= i; ++j)
+            inputs[j].change(fresh);
+        fresh.plot.replot();
+        const QImage shown = cached.picture();
+        const QImage expectedPicture = fresh.picture();
+        QVERIFY2(shown == expectedPicture, qPrintable(what + QStringLiteral(": %1 pixels differ from a fresh plot's")
+                                                                 .arg(pixelsDiffering(shown, expectedPicture))));
+        // The next replot, nothing changed: the images are those of this one.
+        before = cached.renders();
+        cached.plot.replot();
+        QVERIFY2(cached.renders() == before, qPrintable(what + QStringLiteral(": an image redrawn with nothing changed")));
+        QVERIFY2(cached.picture() == shown, qPrintable(what + QStringLiteral(": the picture changed with nothing changed")));
+    }
+}
+
+
+QTEST_MAIN(TestFloorPlot)
+#include "tst_floorplot.moc"

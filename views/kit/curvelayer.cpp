@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/curvelayer.h"
 
-#include <QDataStream>
-#include <QIODevice>
-
 #include <cmath>
 
 namespace ridgeline::views {
@@ -67,12 +64,10 @@ void CurveLayerCache::setImageUsed(bool on)
     g_imageUsed = on;
 }
 
-bool CurveLayerCache::drawsInPlace(const QByteArray& key)
+bool CurveLayerCache::drawsInPlace(bool keyChanged)
 {
-    const bool changed = key.isEmpty() || key != m_lastKey;
-    const bool followsTheDrag = changed && m_lastChanged;
-    m_lastKey = key;
-    m_lastChanged = changed;
+    const bool followsTheDrag = keyChanged && m_lastChanged;
+    m_lastChanged = keyChanged;
     if (!g_imageUsed)
         return true;
     if (!followsTheDrag || !holdsOneSingleFillCurve(mParentPlot->bufferDevicePixelRatio()))
@@ -107,16 +102,13 @@ bool CurveLayerCache::holdsOneSingleFillCurve(double devicePixelRatio) const
     return true;
 }
 
-QByteArray CurveLayerCache::key(double devicePixelRatio) const
+bool CurveLayerCache::writeKey(LayerKey& key, double devicePixelRatio) const
 {
-    QByteArray key;
-    QDataStream out(&key, QIODevice::WriteOnly);
-    out << mParentPlot->viewport() << devicePixelRatio << int(mParentPlot->antialiasedElements())
-        << int(mParentPlot->notAntialiasedElements());
+    describePlot(key, devicePixelRatio);
     for (QCPLayerable* child : hiddenLayer()->children())
-        if (!describe(out, child))
-            return QByteArray(); // something the key cannot describe: redraw the image every time
-    return key;
+        if (!describe(key, child))
+            return false; // something the key cannot describe: redraw the image every time
+    return true;
 }
 
 } // namespace ridgeline::views

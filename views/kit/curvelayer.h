@@ -17,8 +17,8 @@ namespace ridgeline::views {
  * item between them) to a hidden layer "curves" and puts this cache where they were in their layer, so that what was
  * drawn under them stays under the image and what was drawn over them (markers, labels, the current line) stays over
  * it. On every replot the image is blended, stroked again first when the key of what the curves draw from changed:
- * the plot's viewport, pixel ratio and antialiasing, and for each curve LayerImageCache::describe() (visibility, clip
- * rect, axis ranges, scales and rect, pen, brush, line and scatter style, a hash of its data).
+ * the plot's viewport, pixel ratio, antialiasing and plotting hints, and for each curve LayerImageCache::describe() (visibility, clip
+ * rect, axis ranges, scales and rect, pen, brush, line and scatter style, its data).
  *
  * Exports (QCPPainter::pmVectorized or pmNoCaching: PDF, SVG, PNG through QCustomPlot) stroke the curves directly.
  */
@@ -40,17 +40,17 @@ public:
     long long inPlaceDraws() const { return m_inPlaceDraws; }
 
 protected:
-    /** What the curves draw from: viewport, pixel ratio and antialiasing; describe() of each. Empty when one of them is
-     *  of a kind describe() does not know. */
-    QByteArray key(double devicePixelRatio) const override;
+    /** What the curves draw from: viewport, pixel ratio, antialiasing and plotting hints (describePlot()); describe() of
+     *  each. False when one of them is of a kind describe() does not know. */
+    bool writeKey(LayerKey& key, double devicePixelRatio) const override;
     /**
-     * True while setImageUsed(false), and when @p key differs from the last replot's as that one's differed from the
-     * one before, and the image holds one curve that holdsOneSingleFillCurve(): a curve that follows the slider being dragged
+     * True while setImageUsed(false), and when the key differs from the last replot's (@p keyChanged) as that one's
+     * differed from the one before, and the image holds one curve that holdsOneSingleFillCurve(): a curve that follows the slider being dragged
      * (the KV share curve on a batch step) is stroked in place, without clearing and blending the image on top. For one
      * such curve the two give the same pixels (see holdsOneSingleFillCurve()); the image stays that of the last key it was
      * drawn for, and is blended again when the key comes back to it.
      */
-    bool drawsInPlace(const QByteArray& key) override;
+    bool drawsInPlace(bool keyChanged) override;
 
 private:
     CurveLayerCache(QCustomPlot* plot, QCPLayer* host, QCPLayer* curves);
@@ -67,7 +67,6 @@ private:
      */
     bool holdsOneSingleFillCurve(double devicePixelRatio) const;
 
-    QByteArray m_lastKey;        ///< the key of the last replot
     bool m_lastChanged = false;  ///< whether that key differed from the one before
     long long m_inPlaceDraws = 0;
 };

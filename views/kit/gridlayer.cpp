@@ -5,8 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include <QDataStream>
-#include <QIODevice>
+#include <QTransform>
 
 namespace ridgeline::views {
 
@@ -86,13 +85,20 @@ void GridLayerCache::drawPicture(QCPPainter* picture, QImage& image) const
     }
     // The first grid's picture depends on the image (size, ratio, where it lies in the plot), on how its lines are
     // drawn (filled or stroked, the painter's state) and on what the grid draws from.
-    QByteArray key;
-    {
-        QDataStream out(&key, QIODevice::WriteOnly);
-        out << quintptr(grid) << image.size() << image.devicePixelRatio() << picture->worldTransform() << fillable(grid, picture)
-            << picture->modes().toInt() << int(mParentPlot->antialiasedElements()) << int(mParentPlot->notAntialiasedElements());
-        describeGrid(out, grid);
-    }
+    LayerKey& key = m_pictureKey; // (its memory kept from redraw to redraw)
+    key.clear();
+    key.put(grid);
+    key.put(image.size());
+    key.put(image.devicePixelRatio());
+    const QTransform& t = picture->worldTransform();
+    for (double m : {t.m11(), t.m12(), t.m13(), t.m21(), t.m22(), t.m23(), t.m31(), t.m32(), t.m33()})
+        key.put(m);
+    key.put(fillable(grid, picture));
+    key.put(picture->modes().toInt());
+    key.put(int(mParentPlot->antialiasedElements()));
+    key.put(int(mParentPlot->notAntialiasedElements()));
+    key.put(int(mParentPlot->plottingHints()));
+    describeGrid(key, grid);
     if (!m_first.isNull() && key == m_firstKey) {
         ++m_firstGridReuses;
         picture->save();
@@ -115,7 +121,7 @@ void GridLayerCache::drawPicture(QCPPainter* picture, QImage& image) const
             m_first = image.copy();
             ++m_firstAllocations;
         }
-        m_firstKey = key;
+        m_firstKey = key; // (copied into its own memory)
     }
     for (auto it = first + 1; it != children.cend(); ++it)
         if (drawn(*it))
@@ -215,39 +221,47 @@ bool GridLayerCache::shown(const QCPLayerable* grid)
     return grid->visible() && (!parent || parent->realVisibility());
 }
 
-QByteArray GridLayerCache::key(double devicePixelRatio) const
+bool GridLayerCache::writeKey(LayerKey& key, double devicePixelRatio) const
 {
-    QByteArray key;
-    QDataStream out(&key, QIODevice::WriteOnly);
-    out << mParentPlot->viewport() << devicePixelRatio << int(mParentPlot->antialiasedElements())
-        << int(mParentPlot->notAntialiasedElements());
+    describePlot(key, devicePixelRatio);
     for (QCPLayerable* child : hiddenLayer()->children()) {
         auto* grid = qobject_cast<QCPGrid*>(child);
         if (!grid)
-            return QByteArray(); // something the key cannot describe: redraw every time
-        out << quintptr(grid) << shown(grid);
-        if (!shown(grid))
+            return false; // something the key cannot describe: redraw every time
+        key.put(grid);
+        const bool isShown = shown(grid);
+        key.put(isShown);
+        if (!isShown)
             continue;
         if (!qobject_cast<const QCPAxis*>(grid->parentLayerable()))
-            return QByteArray();
-        describeGrid(out, grid);
+            return false;
+        describeGrid(key, grid);
     }
-    return key;
+    return true;
 }
 
-void GridLayerCache::describeGrid(QDataStream& out, const QCPGrid* grid)
+void GridLayerCache::describeGrid(LayerKey& key, const QCPGrid* grid)
 {
     const auto* axis = qobject_cast<const QCPAxis*>(grid->parentLayerable());
-    writePen(out, grid->pen());
-    writePen(out, grid->subGridPen());
-    writePen(out, grid->zeroLinePen());
-    out << grid->subGridVisible() << grid->antialiased()
-        << grid->antialiasedSubGrid() << grid->antialiasedZeroLine() << drawClipOf(grid);
+    key.putPen(grid->pen());
+    key.putPen(grid->subGridPen());
+    key.putPen(grid->zeroLinePen());
+    key.put(grid->subGridVisible());
+    key.put(grid->antialiased());
+    key.put(grid->antialiasedSubGrid());
+    key.put(grid->antialiasedZeroLine());
+    key.put(drawClipOf(grid));
     if (!axis)
         return;
-    out << int(axis->axisType()) << axis->range().lower << axis->range().upper << int(axis->scaleType())
-        << axis->rangeReversed() << axis->axisRect()->rect() << axis->subTicks() << axis->tickVector()
-        << AxisAccess::subTicks(axis);
+    key.put(int(axis->axisType()));
+    key.put(axis->range().lower);
+    key.put(axis->range().upper);
+    key.put(int(axis->scaleType()));
+    key.put(axis->rangeReversed());
+    key.put(axis->axisRect()->rect());
+    key.put(axis->subTicks());
+    key.putDoubles(axis->tickVector());
+    key.putDoubles(AxisAccess::subTicks(axis));
 }
 
 bool GridLayerCache::mayCopy() const

@@ -47,9 +47,9 @@ public:
     static void setFirstGridKept(bool on);
 
 protected:
-    /** What the grid lines draw from: viewport and pixel ratio; each grid's visibility, pens, antialiasing and its
-     *  axis' range, scale, direction, axis rect, ticks and sub-ticks. */
-    QByteArray key(double devicePixelRatio) const override;
+    /** What the grid lines draw from: viewport, pixel ratio, antialiasing and plotting hints; each grid's visibility,
+     *  pens, antialiasing, clip and its axis' type, range, scale, direction, axis rect, ticks and sub-ticks. */
+    bool writeKey(LayerKey& key, double devicePixelRatio) const override;
     /** True when @p grid would be drawn by QCPLayer::draw() were its layer the visible "grid". */
     bool drawn(const QCPLayerable* grid) const override { return shown(grid); }
     /** True when nothing is drawn into the paint buffer before this cache (the same pixels over the transparent
@@ -81,10 +81,11 @@ private:
     static bool fillable(const QCPGrid* grid, const QCPPainter* painter);
 
     /** What @p grid draws from (its part of key()). */
-    static void describeGrid(QDataStream& out, const QCPGrid* grid);
+    static void describeGrid(LayerKey& key, const QCPGrid* grid);
 
     mutable long long m_filledGrids = 0;
-    mutable QByteArray m_firstKey; ///< what m_first shows: the image's geometry and the first grid's description
+    mutable LayerKey m_firstKey;   ///< what m_first shows: the image's geometry and the first grid's description
+    mutable LayerKey m_pictureKey; ///< the key of the first grid of the image being drawn (drawPicture())
     mutable QImage m_first;        ///< the image after its first grid was drawn
     mutable long long m_firstGridReuses = 0;
     mutable long long m_firstAllocations = 0;

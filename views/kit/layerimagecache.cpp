@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/layerimagecache.h"
 
-#include <QHashFunctions>
+#include <QIODevice>
+
+#include <utility>
 
 namespace ridgeline::views {
 
@@ -25,14 +27,30 @@ struct LayerableAccess : QCPLayerable {
     }
 };
 
-void writeAxis(QDataStream& out, const QCPAxis* axis)
+/** What @p axis gives the pixel positions of what is drawn on it: its type (orientation, side), range, scale, direction
+ *  and axis rect. */
+void writeAxis(LayerKey& key, const QCPAxis* axis)
 {
     if (!axis) {
-        out << false;
+        key.put(false);
         return;
     }
-    out << true << axis->range().lower << axis->range().upper << int(axis->scaleType()) << axis->rangeReversed()
-        << axis->axisRect()->rect();
+    key.put(true);
+    key.put(int(axis->axisType()));
+    key.put(axis->range().lower);
+    key.put(axis->range().upper);
+    key.put(int(axis->scaleType()));
+    key.put(axis->rangeReversed());
+    key.put(axis->axisRect()->rect());
+}
+
+/** @p data's points: their count and bytes (QCPGraphData is two doubles, no padding). */
+void writeData(LayerKey& key, const QCPGraphDataContainer& data)
+{
+    static_assert(sizeof(QCPGraphData) == 2 * sizeof(double));
+    key.put(qint64(data.size()));
+    if (!data.isEmpty())
+        key.putBytes(&*data.constBegin(), size_t(data.size()) * sizeof(QCPGraphData));
 }
 
 /** The bounding box of the pixels of @p image within @p part that are not transparent; empty when none. */
@@ -75,11 +93,28 @@ QList<QRect> disjoint(QList<QRect> rects)
 
 } // namespace
 
-void LayerImageCache::writePen(QDataStream& out, const QPen& pen)
+void LayerKey::putText(const QString& text)
+{
+    put(qint64(text.size()));
+    putBytes(text.constData(), size_t(text.size()) * sizeof(QChar));
+}
+
+void LayerKey::putDoubles(const QList<double>& values)
+{
+    put(qint64(values.size()));
+    putBytes(values.constData(), size_t(values.size()) * sizeof(double));
+}
+
+void LayerKey::putPen(const QPen& pen)
 {
     const Qt::BrushStyle fill = pen.brush().style();
-    if (fill != Qt::SolidPattern && fill != Qt::NoBrush) {
-        out << pen; // a gradient or texture: QDataStream's full description
+    if ((fill != Qt::SolidPattern && fill != Qt::NoBrush) || !pen.brush().transform().isIdentity()) {
+        // A gradient or texture: QDataStream's full description (written only for such pens).
+        QByteArray bytes;
+        QDataStream out(&bytes, QIODevice::WriteOnly);
+        out << pen;
+        put(char('G'));
+        putBytes(bytes.constData(), size_t(bytes.size()));
         return;
     }
     struct Raw {
@@ -93,7 +128,10 @@ void LayerImageCache::writePen(QDataStream& out, const QPen& pen)
         qint32 fill;
         qint32 cosmetic;
     } raw{}; // zero-initialised, padding included: the bytes compare as the fields do
-    raw.color = pen.color().rgba64();
+    // Both arms quint64: `cond ? 0 : rgba64()` is an int (QRgba64 converts to int through its quint64), which kept red
+    // and green only; a change of blue or alpha alone left the key as it was and the old picture on screen (issue 16,
+    // twenty-third stop, h16ak).
+    raw.color = fill == Qt::NoBrush ? quint64(0) : quint64(pen.color().rgba64());
     raw.width = pen.widthF();
     raw.miterLimit = pen.miterLimit();
     raw.dashOffset = pen.dashOffset();
@@ -102,19 +140,25 @@ void LayerImageCache::writePen(QDataStream& out, const QPen& pen)
     raw.join = pen.joinStyle();
     raw.fill = fill;
     raw.cosmetic = pen.isCosmetic();
-    out.writeRawData(reinterpret_cast<const char*>(&raw), int(sizeof raw));
+    put(char('P'));
+    putBytes(&raw, sizeof raw);
     if (pen.style() == Qt::CustomDashLine)
-        out << pen.dashPattern();
+        putDoubles(pen.dashPattern());
 }
 
-void LayerImageCache::writeBrush(QDataStream& out, const QBrush& brush)
+void LayerKey::putBrush(const QBrush& brush)
 {
-    if (brush.style() != Qt::SolidPattern && brush.style() != Qt::NoBrush) {
+    if ((brush.style() != Qt::SolidPattern && brush.style() != Qt::NoBrush) || !brush.transform().isIdentity()) {
+        QByteArray bytes;
+        QDataStream out(&bytes, QIODevice::WriteOnly);
         out << brush;
+        put(char('G'));
+        putBytes(bytes.constData(), size_t(bytes.size()));
         return;
     }
     const quint64 raw[2] = {quint64(brush.style()), brush.style() == Qt::NoBrush ? 0 : quint64(brush.color().rgba64())};
-    out.writeRawData(reinterpret_cast<const char*>(raw), int(sizeof raw));
+    put(char('B'));
+    putBytes(raw, sizeof raw);
 }
 
 bool LayerImageCache::describedHere(const QCPItemAnchor* anchor) const
@@ -126,7 +170,7 @@ bool LayerImageCache::describedHere(const QCPItemAnchor* anchor) const
     return false;
 }
 
-void LayerImageCache::writePosition(QDataStream& out, const QCPItemPosition* position) const
+void LayerImageCache::writePosition(LayerKey& key, const QCPItemPosition* position) const
 {
     // A label hung under the pinned label before it (BaselineLayer: ptAbsolute from that label's bottom left) is where
     // its own coordinates put it from that anchor, whose item the key describes (text, font, padding, alignment and
@@ -136,42 +180,83 @@ void LayerImageCache::writePosition(QDataStream& out, const QCPItemPosition* pos
     const QCPItemAnchor* anchorX = position->parentAnchorX();
     const QCPItemAnchor* anchorY = position->parentAnchorY();
     if (anchorX && anchorY && describedHere(anchorX) && describedHere(anchorY)) {
-        out << true << quintptr(anchorX) << quintptr(anchorY) << int(position->typeX()) << int(position->typeY())
-            << position->coords();
+        key.put(true);
+        key.put(anchorX);
+        key.put(anchorY);
+        key.put(int(position->typeX()));
+        key.put(int(position->typeY()));
+        key.put(position->coords());
         return;
     }
-    out << false << position->pixelPosition();
+    key.put(false);
+    key.put(position->pixelPosition());
 }
 
-bool LayerImageCache::describe(QDataStream& out, const QCPLayerable* child) const
+void LayerImageCache::describePlot(LayerKey& key, double devicePixelRatio) const
 {
-    out << quintptr(child) << child->visible() << clipOf(child);
+    key.put(mParentPlot->viewport());
+    key.put(devicePixelRatio);
+    key.put(int(mParentPlot->antialiasedElements()));
+    key.put(int(mParentPlot->notAntialiasedElements()));
+    key.put(int(mParentPlot->plottingHints()));
+}
+
+bool LayerImageCache::describe(LayerKey& key, const QCPLayerable* child) const
+{
+    key.put(child);
+    key.put(child->visible());
+    key.put(clipOf(child));
     if (auto* graph = qobject_cast<const QCPGraph*>(child)) {
-        writeAxis(out, graph->keyAxis());
-        writeAxis(out, graph->valueAxis());
+        if (graph->selected())
+            return false; // drawn with its selection decorator: not described here
+        writeAxis(key, graph->keyAxis());
+        writeAxis(key, graph->valueAxis());
         const QCPScatterStyle scatter = graph->scatterStyle();
-        writePen(out, graph->pen());
-        writeBrush(out, graph->brush());
-        out << int(graph->lineStyle()) << int(scatter.shape()) << scatter.size();
-        writePen(out, scatter.pen());
-        writeBrush(out, scatter.brush());
-        out << graph->antialiased() << graph->antialiasedScatters()
-            << graph->antialiasedFill() << quintptr(graph->channelFillGraph());
-        const QSharedPointer<QCPGraphDataContainer> data = graph->data();
-        out << qint64(data->size());
-        if (!data->isEmpty())
-            out << quint64(qHashBits(&*data->constBegin(), size_t(data->size()) * sizeof(QCPGraphData)));
+        if (scatter.shape() == QCPScatterStyle::ssPixmap || scatter.shape() == QCPScatterStyle::ssCustom)
+            return false;
+        key.putPen(graph->pen());
+        key.putBrush(graph->brush());
+        key.put(int(graph->lineStyle()));
+        key.put(int(scatter.shape()));
+        key.put(scatter.size());
+        key.putPen(scatter.pen());
+        key.putBrush(scatter.brush());
+        key.put(graph->scatterSkip());
+        key.put(graph->adaptiveSampling());
+        key.put(graph->antialiased());
+        key.put(graph->antialiasedScatters());
+        key.put(graph->antialiasedFill());
+        writeData(key, *graph->data());
+        // A channel fill is drawn between this curve and the other one: its data and value axis too.
+        const QCPGraph* channel = graph->channelFillGraph();
+        key.put(channel);
+        if (channel) {
+            writeAxis(key, channel->valueAxis());
+            writeData(key, *channel->data());
+        }
     } else if (auto* line = qobject_cast<const QCPItemStraightLine*>(child)) {
-        writePen(out, line->pen());
-        out << line->antialiased() << line->clipToAxisRect();
+        key.put(line->selected());
+        key.putPen(line->selected() ? line->selectedPen() : line->pen());
+        key.put(line->antialiased());
+        key.put(line->clipToAxisRect());
         for (const QCPItemPosition* position : line->positions())
-            out << position->pixelPosition();
+            key.put(position->pixelPosition());
     } else if (auto* text = qobject_cast<const QCPItemText*>(child)) {
-        out << text->text() << text->font() << text->color() << text->pen() << text->brush() << text->padding()
-            << int(text->positionAlignment()) << int(text->textAlignment()) << text->rotation() << text->antialiased()
-            << text->clipToAxisRect();
+        const bool selected = text->selected();
+        key.put(selected);
+        key.putText(text->text());
+        key.putFont(selected ? text->selectedFont() : text->font());
+        key.put((selected ? text->selectedColor() : text->color()).rgba64());
+        key.putPen(selected ? text->selectedPen() : text->pen());
+        key.putBrush(selected ? text->selectedBrush() : text->brush());
+        key.put(text->padding());
+        key.put(int(text->positionAlignment()));
+        key.put(int(text->textAlignment()));
+        key.put(text->rotation());
+        key.put(text->antialiased());
+        key.put(text->clipToAxisRect());
         for (const QCPItemPosition* position : text->positions())
-            writePosition(out, position);
+            writePosition(key, position);
     } else {
         return false;
     }
@@ -241,14 +326,20 @@ void LayerImageCache::draw(QCPPainter* painter)
         return;
     }
     const double ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
-    const QByteArray now = key(ratio);
-    if (drawsInPlace(now)) {
-        drawChildren(painter); // the image stays that of m_key
+    // The key of this replot is written into the memory of the one before last, then kept as the last one.
+    m_nextKey.clear();
+    const bool describable = writeKey(m_nextKey, ratio);
+    const bool changed = !describable || !m_lastKeyValid || m_nextKey != m_lastKey;
+    std::swap(m_nextKey, m_lastKey);
+    m_lastKeyValid = describable;
+    if (drawsInPlace(changed)) {
+        drawChildren(painter); // the image stays that of m_imageKey
         return;
     }
-    if (now.isEmpty() || now != m_key) {
+    if (!describable || !m_imageKeyValid || m_lastKey != m_imageKey) {
         ++m_renders;
-        m_key = now;
+        m_imageKey = m_lastKey; // (copied into its own memory: no allocation once it has grown)
+        m_imageKeyValid = describable;
         // The image covers what the children may draw in: their clip rects as QCPLayer::draw() sets them
         // (clipRect() one pixel up: the axis rect's top edge and the row above it).
         QRect area;

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstring>
 #include <memory>
+#include <type_traits>
+#include <vector>
 
 #include <QByteArray>
 #include <QDataStream>
+#include <QFont>
 #include <QImage>
 #include <QPoint>
 #include <QRect>
@@ -14,17 +18,78 @@
 namespace ridgeline::views {
 
 /**
+ * What a LayerImageCache's layer draws from, written field by field on every replot (LayerImageCache::writeKey()) and
+ * compared with the key of the image held: equal only when every field is, no hash (issue 16, twenty-second stop in
+ * docs/performance.md; a QDataStream into a new QByteArray each replot cost 0.65 M instructions a model-size step).
+ *
+ * Plain values go in as their bytes (put()), texts as their UTF-16 code units, vectors of numbers as their elements'
+ * bytes, fonts as QFont values compared with QFont::operator== (the request: families, size, weight, style, spacing,
+ * features), solid and empty pens and brushes as their fields, others (gradients, textures) as QDataStream writes them.
+ * clear() keeps the memory: a key written on every replot allocates nothing once it has grown.
+ */
+class LayerKey {
+public:
+    /** Empties the key, keeping its memory. */
+    void clear()
+    {
+        m_bytes.clear();
+        m_fonts.clear();
+    }
+    /** Appends the bytes of @p value (a plain value: numbers, enums, QRect, QPointF, QSize, pointers as identities). */
+    template <typename T>
+    void put(const T& value)
+    {
+        static_assert(std::is_trivially_copyable_v<T>, "a plain value: its bytes say all it holds");
+        putBytes(&value, sizeof value);
+    }
+    /** Appends @p size bytes at @p data. */
+    void putBytes(const void* data, size_t size)
+    {
+        const size_t at = m_bytes.size();
+        m_bytes.resize(at + size);
+        if (size)
+            std::memcpy(m_bytes.data() + at, data, size);
+    }
+    /** Appends @p text: its length and its UTF-16 code units. */
+    void putText(const QString& text);
+    /** Appends @p values: their count and their bytes. */
+    void putDoubles(const QList<double>& values);
+    /** Appends @p font (compared with QFont::operator==, which compares every field of the font's request). */
+    void putFont(const QFont& font) { m_fonts.push_back(font); }
+    /** Appends what @p pen draws with: colour, width, style, caps, joins, miter limit, dash offset and pattern, cosmetic
+     *  flag for a solid or empty brush; QDataStream's description of the pen otherwise. */
+    void putPen(const QPen& pen);
+    /** Appends what @p brush fills with: style and colour for a solid or empty brush; QDataStream's description
+     *  otherwise (gradients, textures, transforms). */
+    void putBrush(const QBrush& brush);
+
+    /** The bytes written so far (for tests and diagnostics). */
+    size_t size() const { return m_bytes.size(); }
+    friend bool operator==(const LayerKey& a, const LayerKey& b)
+    {
+        return a.m_bytes.size() == b.m_bytes.size()
+            && (a.m_bytes.empty() || std::memcmp(a.m_bytes.data(), b.m_bytes.data(), a.m_bytes.size()) == 0)
+            && a.m_fonts == b.m_fonts;
+    }
+    friend bool operator!=(const LayerKey& a, const LayerKey& b) { return !(a == b); }
+
+private:
+    std::vector<char> m_bytes;
+    std::vector<QFont> m_fonts;
+};
+
+/**
  * A hidden QCustomPlot layer drawn from an image of it, redrawn only when a key of what it shows changes
  * (issue 16, docs/performance.md: the pinned scenarios' curves and the grid lines).
  *
  * The layerables to cache go on a hidden, logical layer (hiddenLayer()), which QCustomPlot's replot never
  * draws; this cache sits on a visible host layer where they were drawn before, and on every replot draws
- * the image of the hidden layer's children, stroked again first when key() differs from the image's (or is
- * empty: something the key cannot describe). The image is at the paint device's pixel ratio and covers
+ * the image of the hidden layer's children, stroked again first when writeKey() differs from the image's (or
+ * cannot be written: something the key cannot describe). The image is at the paint device's pixel ratio and covers
  * the children's clip rects (as QCPLayer::draw() sets them, one pixel up), over a transparent background.
  *
  * Exports (QCPPainter::pmVectorized or pmNoCaching: PDF, SVG, PNG through QCustomPlot) draw the children
- * themselves, every vertex at the export's scale. A subclass says what its layer draws from (key()), which
+ * themselves, every vertex at the export's scale. A subclass says what its layer draws from (writeKey()), which
  * children are drawn (drawn()) and whether the image may replace what is under it (mayCopy()).
  */
 class LayerImageCache : public QCPLayerable {
@@ -43,8 +108,10 @@ protected:
 
     /** The layer whose children are cached. */
     QCPLayer* hiddenLayer() const { return m_hidden; }
-    /** What the hidden layer draws from at @p devicePixelRatio; empty: redraw the image on every replot. */
-    virtual QByteArray key(double devicePixelRatio) const = 0;
+    /** Writes to @p key (empty) what the hidden layer draws from at @p devicePixelRatio; false when it holds something
+     *  the key cannot describe: the image is then redrawn on every replot. Anything that changes the pixels the children
+     *  draw must change the key, or the image of other inputs is shown. */
+    virtual bool writeKey(LayerKey& key, double devicePixelRatio) const = 0;
     /** True when @p child is drawn (the layer itself is hidden: by default the child's own visibility). */
     virtual bool drawn(const QCPLayerable* child) const { return child->visible(); }
     /** True when the image may be copied over what is under it (QPainter::CompositionMode_Source), which gives
@@ -54,11 +121,12 @@ protected:
      *  clip, found when it is redrawn: the same pixels (blending a transparent pixel changes nothing), less to blend
      *  where the children draw little in large clips (a legend's entries). False (default): the whole image. */
     virtual bool trimsToInk() const { return false; }
-    /** Asked on every replot with the key of what the children now draw from: true when they are to be drawn in the
-     *  cache's place directly, as into an export, leaving the image as it is (default: false). */
-    virtual bool drawsInPlace(const QByteArray& key)
+    /** Asked on every replot, @p keyChanged true when the key of what the children now draw from differs from the last
+     *  replot's (or either could not be written): true when they are to be drawn in the cache's place directly, as into
+     *  an export, leaving the image as it is (default: false). */
+    virtual bool drawsInPlace(bool keyChanged)
     {
-        Q_UNUSED(key);
+        Q_UNUSED(keyChanged);
         return false;
     }
 
@@ -68,21 +136,19 @@ protected:
     static QRect drawClipOf(const QCPLayerable* child) { return clipOf(child).translated(0, -1); }
 
     /**
-     * Writes to @p out what @p child of the hidden layer draws from; false when it is of a kind this cannot describe
-     * (the key should then be empty). A QCPGraph: visibility, clip rect, its axes' ranges, scales, directions and axis
-     * rect, pen, brush, line and scatter style, antialiasing and a hash of its data; a QCPItemStraightLine: its pen and
-     * pixel positions; a QCPItemText: text, font, colours, padding, alignment, rotation and position (see
-     * writePosition()).
+     * Writes to @p key what @p child of the hidden layer draws from; false when it is of a kind this cannot describe
+     * (writeKey() should then return false). A QCPGraph: visibility, clip rect, its axes' types, ranges, scales,
+     * directions and axis rect, pen, brush, line and scatter style, antialiasing, selection, channel fill, adaptive
+     * sampling, scatter skip and its data; a QCPItemStraightLine: its pen, selection and pixel positions; a QCPItemText:
+     * text, font, colours, pens, brushes, padding, alignment, rotation, selection and position (see writePosition()).
      */
-    bool describe(QDataStream& out, const QCPLayerable* child) const;
-    /** Writes what @p pen draws with to @p out, as raw bytes for a solid or empty brush (QDataStream's QPen operator
-     *  costs about 5 k instructions a pen, a fifth of a key). */
-    static void writePen(QDataStream& out, const QPen& pen);
-    /** Writes what @p brush fills with to @p out, as raw bytes for a solid or empty brush. */
-    static void writeBrush(QDataStream& out, const QBrush& brush);
+    bool describe(LayerKey& key, const QCPLayerable* child) const;
+    /** Writes what the plot itself gives every child: its viewport, @p devicePixelRatio, antialiased and not antialiased
+     *  elements and plotting hints. */
+    void describePlot(LayerKey& key, double devicePixelRatio) const;
     /** Writes where @p position puts its item: its pixel position, or, hung from an anchor of an item on the hidden
      *  layer (which the key describes), that anchor and its own coordinates (no pixelPosition(): see the .cpp). */
-    void writePosition(QDataStream& out, const QCPItemPosition* position) const;
+    void writePosition(LayerKey& key, const QCPItemPosition* position) const;
     /** True when @p anchor belongs to an item on the hidden layer. */
     bool describedHere(const QCPItemAnchor* anchor) const;
 
@@ -105,7 +171,11 @@ protected:
 private:
 
     QCPLayer* m_hidden;
-    QByteArray m_key; ///< key() of the image held
+    LayerKey m_imageKey;          ///< writeKey() of the image held
+    bool m_imageKeyValid = false; ///< whether m_imageKey describes the image (false: none, or not describable)
+    LayerKey m_lastKey;           ///< writeKey() of the last replot
+    bool m_lastKeyValid = false;  ///< whether it could be written
+    LayerKey m_nextKey;           ///< the key being written (its memory kept from replot to replot)
     /** Makes m_image @p pixels (device pixels) at @p ratio, ARGB32 premultiplied, its rows in m_pixels (grown when too
      *  small, never shrunk); its pixels are left as they were. */
     void shapeImage(const QSize& pixels, double ratio);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include <QHashFunctions>
 
 namespace ridgeline::views {
 
@@ -102,64 +101,25 @@ bool LegendLayerCache::drawn(const QCPLayerable* child) const
     return true;
 }
 
-QByteArray LegendLayerCache::key(double devicePixelRatio) const
+bool LegendLayerCache::writeKey(LayerKey& key, double devicePixelRatio) const
 {
-    // Raw bytes and hashes, not QDataStream: streaming the entries' fonts and pens cost 0.16 M instructions a replot, as
-    // much as drawing the legend.
-    QByteArray key;
-    key.reserve(1024);
-    auto put = [&key](const auto& value) { key.append(reinterpret_cast<const char*>(&value), sizeof value); };
-    auto putRect = [&put](const QRect& r) {
-        put(r.x());
-        put(r.y());
-        put(r.width());
-        put(r.height());
-    };
-    bool describable = true;
-    auto putPen = [&](const QPen& pen) {
-        const QBrush brush = pen.brush();
-        describable = describable && (brush.style() == Qt::SolidPattern || brush.style() == Qt::NoBrush)
-            && brush.transform().isIdentity() && (pen.style() != Qt::CustomDashLine);
-        put(int(pen.style()));
-        put(pen.widthF());
-        put(int(pen.capStyle()));
-        put(int(pen.joinStyle()));
-        put(pen.miterLimit());
-        put(pen.dashOffset());
-        put(pen.isCosmetic());
-        put(brush.color().rgba64());
-        put(int(brush.style()));
-    };
-    auto putBrush = [&](const QBrush& brush) {
-        describable = describable && (brush.style() == Qt::SolidPattern || brush.style() == Qt::NoBrush)
-            && brush.transform().isIdentity();
-        put(int(brush.style()));
-        put(brush.color().rgba64());
-    };
-    auto putFont = [&put](const QFont& font) { put(size_t(qHash(font))); };
-    auto putText = [&put](const QString& text) {
-        put(text.size());
-        put(size_t(qHash(text)));
-    };
-    putRect(mParentPlot->viewport());
-    put(devicePixelRatio);
-    put(int(mParentPlot->antialiasedElements()));
-    put(int(mParentPlot->notAntialiasedElements()));
+    // Pens and brushes other than solid or empty ones are described too (LayerKey::putPen()); a custom scatter is not.
+    describePlot(key, devicePixelRatio);
     for (QCPLayerable* child : hiddenLayer()->children()) {
-        put(quintptr(child));
+        key.put(child);
         const bool shown = drawn(child);
-        put(shown);
+        key.put(shown);
         if (!shown)
             continue;
-        putRect(clipOf(child));
+        key.put(clipOf(child));
         if (auto* legend = qobject_cast<const QCPLegend*>(child)) {
-            putRect(legend->outerRect());
-            putPen(legend->borderPen());
-            putBrush(legend->brush());
-            putPen(legend->selectedBorderPen());
-            putBrush(legend->selectedBrush());
-            put(int(legend->selectedParts()));
-            put(legend->antialiased());
+            key.put(legend->outerRect());
+            key.putPen(legend->borderPen());
+            key.putBrush(legend->brush());
+            key.putPen(legend->selectedBorderPen());
+            key.putBrush(legend->selectedBrush());
+            key.put(int(legend->selectedParts()));
+            key.put(legend->antialiased());
             continue;
         }
         auto* entry = qobject_cast<QCPPlottableLegendItem*>(child);
@@ -167,45 +127,44 @@ QByteArray LegendLayerCache::key(double devicePixelRatio) const
         // A bar's icon (QCPBars::drawLegendIcon) is a rect in the bars' pen and brush: the KV share's stacked bar.
         const auto* bars = entry && !graph ? qobject_cast<const QCPBars*>(entry->plottable()) : nullptr;
         if (!graph && !bars)
-            return QByteArray(); // an entry of another kind, or an icon this key does not describe: drawn every time
+            return false; // an entry of another kind, or an icon this key does not describe: drawn every time
         const QCPLegend* legend = entry->parentLegend();
-        putRect(entry->outerRect());
-        putRect(entry->rect());
-        putFont(entry->font());
-        put(entry->textColor().rgba64());
-        putFont(entry->selectedFont());
-        put(entry->selectedTextColor().rgba64());
-        put(entry->selected());
-        put(entry->antialiased());
-        put(legend->iconSize().width());
-        put(legend->iconSize().height());
-        put(legend->iconTextPadding());
-        putPen(legend->iconBorderPen());
-        putPen(legend->selectedIconBorderPen());
+        key.put(entry->outerRect());
+        key.put(entry->rect());
+        key.putFont(entry->font());
+        key.put(entry->textColor().rgba64());
+        key.putFont(entry->selectedFont());
+        key.put(entry->selectedTextColor().rgba64());
+        key.put(entry->selected());
+        key.put(entry->antialiased());
+        key.put(legend->iconSize());
+        key.put(legend->iconTextPadding());
+        key.putPen(legend->iconBorderPen());
+        key.putPen(legend->selectedIconBorderPen());
         if (bars) {
-            putText(bars->name());
-            putPen(bars->pen());
-            putBrush(bars->brush());
-            put(bars->antialiased());
-            put(bars->antialiasedFill());
+            key.putText(bars->name());
+            key.putPen(bars->pen());
+            key.putBrush(bars->brush());
+            key.put(bars->antialiased());
+            key.put(bars->antialiasedFill());
             continue;
         }
-        putText(graph->name());
-        putPen(graph->pen());
-        putBrush(graph->brush());
-        put(graph->antialiased());
-        put(graph->antialiasedFill());
-        put(graph->antialiasedScatters());
-        put(int(graph->lineStyle()));
+        key.putText(graph->name());
+        key.putPen(graph->pen());
+        key.putBrush(graph->brush());
+        key.put(graph->antialiased());
+        key.put(graph->antialiasedFill());
+        key.put(graph->antialiasedScatters());
+        key.put(int(graph->lineStyle()));
         const QCPScatterStyle scatter = graph->scatterStyle();
         if (scatter.shape() == QCPScatterStyle::ssPixmap || scatter.shape() == QCPScatterStyle::ssCustom)
-            return QByteArray();
-        put(int(scatter.shape()));
-        put(scatter.size());
-        putPen(scatter.pen());
-        putBrush(scatter.brush());
+            return false;
+        key.put(int(scatter.shape()));
+        key.put(scatter.size());
+        key.putPen(scatter.pen());
+        key.putBrush(scatter.brush());
     }
-    return describable ? key : QByteArray();
+    return true;
 }
 
 } // namespace ridgeline::views

@@ -13,7 +13,7 @@ namespace ridgeline::views {
  * shaped and drawn as text, and its icon stroked (about 0.25 M instructions a floor plot a step). install() moves the
  * plot's QCPLegend and its entries to a hidden layer "legendEntries" and puts this cache in the legend's place on its
  * layer; on every replot the cache blends the image of the entries, drawn again first when the key changed: viewport,
- * pixel ratio and antialiasing; the legend's rect, font, colours, icon size and padding, pens and brush; and per entry
+ * pixel ratio, antialiasing and plotting hints; the legend's rect, font, colours, icon size and padding, pens and brush; and per entry
  * its rects, font, colour, selection and its plottable's name, pen, brush, line and scatter style (the icon).
  * adopt() moves entries added since (QCustomPlot puts them on "legend") to the hidden layer.
  *
@@ -34,8 +34,9 @@ public:
     static void adopt(QCustomPlot* plot);
 
 protected:
-    /** What the legend draws from (see the class comment); empty when an entry is not a plottable's. */
-    QByteArray key(double devicePixelRatio) const override;
+    /** What the legend draws from (see the class comment); false when an entry is not a graph's or a bar's, or its icon
+     *  is a custom scatter. */
+    bool writeKey(LayerKey& key, double devicePixelRatio) const override;
     /** Entries drawn where QCPLayer::draw() would draw them were the hidden layer visible; the QCPLegend itself only
      *  when it draws a frame or a background (else its clip, the viewport, would size the image). */
     bool drawn(const QCPLayerable* child) const override;

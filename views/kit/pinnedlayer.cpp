@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/pinnedlayer.h"
 
-#include <QDataStream>
-#include <QIODevice>
-
 namespace ridgeline::views {
 
 namespace {
@@ -51,15 +48,13 @@ PinnedLayerCache::PinnedLayerCache(QCustomPlot* plot, QCPLayer* pinned, const QS
     setObjectName(pinned->name() == kPinnedLayer ? kCacheName : kLabelCacheName);
 }
 
-QByteArray PinnedLayerCache::key(double devicePixelRatio) const
+bool PinnedLayerCache::writeKey(LayerKey& key, double devicePixelRatio) const
 {
-    QByteArray key;
-    QDataStream out(&key, QIODevice::WriteOnly);
-    out << mParentPlot->viewport() << devicePixelRatio;
+    describePlot(key, devicePixelRatio);
     for (QCPLayerable* child : hiddenLayer()->children())
-        if (!describe(out, child))
-            return QByteArray(); // something the key cannot describe: redraw the picture every time
-    return key;
+        if (!describe(key, child))
+            return false; // something the key cannot describe: redraw the picture every time
+    return true;
 }
 
 } // namespace ridgeline::views

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include <QDataStream>
-
 #include "views/kit/layerimagecache.h"
 
 namespace ridgeline::views {
@@ -38,8 +36,9 @@ public:
     static PinnedLayerCache* find(const QCustomPlot* plot, bool labels = false);
 
 protected:
-    /** What the pinned layer draws from; empty when it holds something the key cannot describe. */
-    QByteArray key(double devicePixelRatio) const override;
+    /** What the pinned layer draws from (describePlot(), describe() of each child); false when it holds something the
+     *  key cannot describe. */
+    bool writeKey(LayerKey& key, double devicePixelRatio) const override;
 
 private:
     PinnedLayerCache(QCustomPlot* plot, QCPLayer* pinned, const QString& host);
