@@ -251,14 +251,9 @@ void GridLayerCache::describeGrid(LayerKey& key, const QCPGrid* grid)
     key.put(grid->antialiasedSubGrid());
     key.put(grid->antialiasedZeroLine());
     key.put(drawClipOf(grid));
+    key.putAxis(axis);
     if (!axis)
         return;
-    key.put(int(axis->axisType()));
-    key.put(axis->range().lower);
-    key.put(axis->range().upper);
-    key.put(int(axis->scaleType()));
-    key.put(axis->rangeReversed());
-    key.put(axis->axisRect()->rect());
     key.put(axis->subTicks());
     key.putDoubles(axis->tickVector());
     key.putDoubles(AxisAccess::subTicks(axis));

@@ -27,23 +27,6 @@ struct LayerableAccess : QCPLayerable {
     }
 };
 
-/** What @p axis gives the pixel positions of what is drawn on it: its type (orientation, side), range, scale, direction
- *  and axis rect. */
-void writeAxis(LayerKey& key, const QCPAxis* axis)
-{
-    if (!axis) {
-        key.put(false);
-        return;
-    }
-    key.put(true);
-    key.put(int(axis->axisType()));
-    key.put(axis->range().lower);
-    key.put(axis->range().upper);
-    key.put(int(axis->scaleType()));
-    key.put(axis->rangeReversed());
-    key.put(axis->axisRect()->rect());
-}
-
 /** @p data's points: their count and bytes (QCPGraphData is two doubles, no padding). */
 void writeData(LayerKey& key, const QCPGraphDataContainer& data)
 {
@@ -103,6 +86,19 @@ void LayerKey::putDoubles(const QList<double>& values)
 {
     put(qint64(values.size()));
     putBytes(values.constData(), size_t(values.size()) * sizeof(double));
+}
+
+void LayerKey::putAxis(const QCPAxis* axis)
+{
+    put(axis != nullptr);
+    if (!axis)
+        return;
+    put(int(axis->axisType()));
+    put(axis->range().lower);
+    put(axis->range().upper);
+    put(int(axis->scaleType()));
+    put(axis->rangeReversed());
+    put(axis->axisRect()->rect());
 }
 
 void LayerKey::putPen(const QPen& pen)
@@ -209,8 +205,8 @@ bool LayerImageCache::describe(LayerKey& key, const QCPLayerable* child) const
     if (auto* graph = qobject_cast<const QCPGraph*>(child)) {
         if (graph->selected())
             return false; // drawn with its selection decorator: not described here
-        writeAxis(key, graph->keyAxis());
-        writeAxis(key, graph->valueAxis());
+        key.putAxis(graph->keyAxis());
+        key.putAxis(graph->valueAxis());
         const QCPScatterStyle scatter = graph->scatterStyle();
         if (scatter.shape() == QCPScatterStyle::ssPixmap || scatter.shape() == QCPScatterStyle::ssCustom)
             return false;
@@ -231,7 +227,7 @@ bool LayerImageCache::describe(LayerKey& key, const QCPLayerable* child) const
         const QCPGraph* channel = graph->channelFillGraph();
         key.put(channel);
         if (channel) {
-            writeAxis(key, channel->valueAxis());
+            key.putAxis(channel->valueAxis());
             writeData(key, *channel->data());
         }
     } else if (auto* line = qobject_cast<const QCPItemStraightLine*>(child)) {

@@ -54,6 +54,9 @@ public:
     void putText(const QString& text);
     /** Appends @p values: their count and their bytes. */
     void putDoubles(const QList<double>& values);
+    /** Appends what @p axis (or its absence) gives the pixel positions of what is drawn on it: its type (orientation,
+     *  side), range, scale, direction and axis rect. */
+    void putAxis(const QCPAxis* axis);
     /** Appends @p font (compared with QFont::operator==, which compares every field of the font's request). */
     void putFont(const QFont& font) { m_fonts.push_back(font); }
     /** Appends what @p pen draws with: colour, width, style, caps, joins, miter limit, dash offset and pattern, cosmetic
