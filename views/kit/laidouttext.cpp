@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/laidouttext.h"
+#include "views/kit/onelinelayout.h"
 
 #include <memory>
 
@@ -93,22 +94,9 @@ const LaidOutText::Layout* LaidOutText::layOut(const QFont& font, const QPaintDe
     l.flags = flagsOf(this);
     l.fontDpi = QFontMetricsF(font).fontDpi();
     l.direction = direction;
-    // As QPainter::drawText() with a rect lays out a line it does not wrap: left aligned (the rect aligns it), an
-    // unbounded width, the first line at the origin; the glyphs kept for every draw.
-    l.layout = std::make_unique<QTextLayout>(l.text, font, const_cast<QPaintDevice*>(device));
-    QTextOption option = l.layout->textOption();
-    option.setTextDirection(l.direction);
-    option.setAlignment(Qt::AlignLeft);
-    l.layout->setTextOption(option);
-    l.layout->setCacheEnabled(true);
-    l.layout->beginLayout();
-    QTextLine line = l.layout->createLine();
-    line.setLineWidth(0x01000000);
-    line.setPosition(QPointF(0, 0));
-    const bool single = !l.layout->createLine().isValid();
-    l.layout->endLayout();
+    l.layout = layOutOneLine(l.text, font, device, l.direction);
     ++m_layouts;
-    if (!single || l.layout->lineCount() != 1) {
+    if (!l.layout) {
         delete m_layout;
         m_layout = nullptr;
         return nullptr;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/onelinelabel.h"
+#include "views/kit/onelinelayout.h"
 
 #include <algorithm>
 
@@ -27,27 +28,6 @@ bool plainLine(const QString& text, const QFont& font)
             || c == QChar::ParagraphSeparator || c == QChar::SoftHyphen || c == QChar::ObjectReplacementCharacter)
             return false;
     return true;
-}
-
-/** @p text laid out as QPainter::drawText() with a rect lays out a line it does not wrap: left aligned (the rect
- *  aligns it), an unbounded width, at the origin; its glyphs kept for every draw. Null when it is not one line. */
-std::unique_ptr<QTextLayout> layOut(const QString& text, const QFont& font, QPaintDevice* device, Qt::LayoutDirection direction)
-{
-    auto layout = std::make_unique<QTextLayout>(text, font, device);
-    QTextOption option = layout->textOption();
-    option.setTextDirection(direction);
-    option.setAlignment(Qt::AlignLeft);
-    layout->setTextOption(option);
-    layout->setCacheEnabled(true);
-    layout->beginLayout();
-    QTextLine line = layout->createLine();
-    line.setLineWidth(0x01000000);
-    line.setPosition(QPointF(0, 0));
-    const bool single = !layout->createLine().isValid();
-    layout->endLayout();
-    if (!single || layout->lineCount() != 1)
-        return nullptr;
-    return layout;
 }
 
 } // namespace
@@ -120,7 +100,7 @@ const OneLineLabel::Line* OneLineLabel::lineFor(const QPainter& painter)
     // The whole text shaped once: QFontMetrics::elidedText() returns the text as it is when the sum of its glyphs'
     // advances (QTextEngine::width(), in QFixed) is no more than the width, and that sum is the line's natural width.
     // Only a text that does not fit is elided there, and its shown part laid out on its own.
-    line->layout = layOut(line->text, font, device, Qt::LeftToRight);
+    line->layout = layOutOneLine(line->text, font, device, Qt::LeftToRight);
     ++m_layouts;
     if (!line->layout)
         return nullptr;
@@ -132,7 +112,7 @@ const OneLineLabel::Line* OneLineLabel::lineFor(const QPainter& painter)
         if (!line->shown.isEmpty()) {
             if (!plainLine(line->shown, font))
                 return nullptr;
-            line->layout = layOut(line->shown, font, device, Qt::LeftToRight);
+            line->layout = layOutOneLine(line->shown, font, device, Qt::LeftToRight);
             ++m_layouts;
             if (!line->layout)
                 return nullptr;
