@@ -902,6 +902,7 @@ void TestFloorPlot::documentLabelEditsANewTextInPlace()
             QVERIFY2(shown(label) == shownNow, qPrintable(QStringLiteral("repainted in part: ") + what));
             views::DocumentLabel fresh;
             configure(&fresh, rich);
+            fresh.setCardFill(label->fillsCard()); // as the box gives the label (h16an): the same background
             fresh.setText(step.text);
             fresh.resize(label->size());
             auto picture = [](QWidget* widget) { return widget->grab().toImage().convertToFormat(QImage::Format_RGB32); };
@@ -994,6 +995,7 @@ void TestFloorPlot::documentLabelRepaintsBetweenTheChanges()
             fresh.setWordWrap(true);
             fresh.setAlignment(label->alignment());
             fresh.setTextInteractionFlags(label->textInteractionFlags());
+            fresh.setCardFill(label->fillsCard()); // as the box gives the label (h16an): the same background
             fresh.setText(label->text());
             fresh.resize(label->size());
             QVERIFY2(label->grab().toImage().convertToFormat(QImage::Format_RGB32)
