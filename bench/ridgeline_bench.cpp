@@ -37,6 +37,10 @@
 #include <QEvent>
 #include <QEventLoop>
 #include <QPaintEvent>
+#include <QImage>
+#include <QPixmap>
+#include <QRegion>
+#include <QScreen>
 #include <QFile>
 #include <QHash>
 #include <QJsonArray>
@@ -105,6 +109,10 @@ public:
             }
             if (object == m_frameWidget)
                 ++frames;
+            if (recordDamage && object->isWidgetType()) {
+                auto* widget = static_cast<QWidget*>(object);
+                painted.push_back({widget, static_cast<QPaintEvent*>(event)->region().translated(widget->mapTo(widget->window(), QPoint(0, 0)))});
+            }
             lastPaintNs = m_clock.nsecsElapsed(); // start of the paint; settle() takes the end
         }
         return QObject::eventFilter(object, event);
@@ -113,11 +121,54 @@ public:
     long long frames = 0;
     qint64 lastPaintNs = 0;
     qint64 firstPaintNs = -1; ///< debug: first Paint since reset
+    /** RL_DEBUG_DAMAGE: each Paint event's widget and region (window coordinates) since cleared. */
+    struct Painted {
+        QWidget* widget;
+        QRegion region;
+    };
+    bool recordDamage = false;
+    std::vector<Painted> painted;
 
 private:
     QElapsedTimer& m_clock;
     QObject* m_frameWidget = nullptr;
 };
+
+/**
+ * RL_DEBUG_DAMAGE (issue 16, twenty-fourth stop): for each Paint event of a step, the widget, the region painted
+ * (window coordinates, its bounding rect and pixel count) and how many of those pixels the step changed in the window's
+ * backing store (QScreen::grabWindow() before and after the step): a paint that changed none repainted the same pixels.
+ */
+void reportDamage(const QImage& before, const QImage& after, const std::vector<PaintWatch::Painted>& painted)
+{
+    long long paintedPx = 0, changedPx = 0;
+    for (const PaintWatch::Painted& p : painted) {
+        long long area = 0, changed = 0;
+        QRect changedBox;
+        for (const QRect& r : p.region) {
+            const QRect in = r & before.rect() & after.rect();
+            area += qint64(in.width()) * in.height();
+            for (int y = in.top(); y <= in.bottom(); ++y) {
+                const auto* a = reinterpret_cast<const QRgb*>(before.constScanLine(y));
+                const auto* b = reinterpret_cast<const QRgb*>(after.constScanLine(y));
+                for (int x = in.left(); x <= in.right(); ++x)
+                    if (a[x] != b[x]) {
+                        ++changed;
+                        changedBox |= QRect(x, y, 1, 1);
+                    }
+            }
+        }
+        paintedPx += area;
+        changedPx += changed;
+        const QRect box = p.region.boundingRect();
+        std::fprintf(stderr, "  damage %s %s painted %dx%d+%d+%d (%lld px in %lld rects) changed %lld px in %dx%d+%d+%d\n",
+                     p.widget->metaObject()->className(), qPrintable(p.widget->objectName()), box.width(), box.height(), box.x(),
+                     box.y(), area, qint64(p.region.rectCount()), changed, changedBox.width(), changedBox.height(),
+                     changedBox.x(), changedBox.y());
+    }
+    std::fprintf(stderr, "  damage total: %zu paints, %lld px painted, %lld px changed (counted per paint)\n", painted.size(),
+                 paintedPx, changedPx);
+}
 
 /**
  * RL_DEBUG_STEPS (issue 16, tenth stop): per step, the replots of each QCustomPlot in the window (afterReplot), the
@@ -641,6 +692,11 @@ int main(int argc, char** argv)
     QObject::connect(window.document(), &views::ScenarioDocument::evaluated, &app, [&] { refreshedNs = clock.nsecsElapsed(); });
     qint64 previousStepNs = clock.nsecsElapsed();
     const bool debugSteps = qEnvironmentVariableIsSet("RL_DEBUG_STEPS");
+    const bool debugDamage = qEnvironmentVariableIsSet("RL_DEBUG_DAMAGE");
+    if (debugDamage) {
+        watch.recordDamage = true;
+        watch.watch(&window); // every widget of the window
+    }
     LayoutWatch layoutWatch;
     if (debugSteps) {
         layoutWatch.watchPlots(&window);
@@ -682,6 +738,11 @@ int main(int argc, char** argv)
             timespec monotonicStart{}; // RL_DEBUG_STEPS: the step's start on CLOCK_MONOTONIC (perf record -k CLOCK_MONOTONIC)
             if (debugSteps)
                 clock_gettime(CLOCK_MONOTONIC, &monotonicStart);
+            QImage damageBefore;
+            if (debugDamage) {
+                damageBefore = window.screen()->grabWindow(window.winId()).toImage().convertToFormat(QImage::Format_RGB32);
+                watch.painted.clear();
+            }
             slider->setSliderPosition(position); // tracking: emits valueChanged as a drag does
             const long long paintsBefore = watch.paints;
             layoutWatch.reset();
@@ -696,6 +757,12 @@ int main(int argc, char** argv)
                 faultsBefore = usage.ru_minflt;
             }
             std::optional<double> painted = settle(window.document(), watch, clock, start, planBusy);
+            if (debugDamage) {
+                std::fprintf(stderr, "damage of step %s %d\n", qPrintable(name), position);
+                reportDamage(damageBefore,
+                             window.screen()->grabWindow(window.winId()).toImage().convertToFormat(QImage::Format_RGB32),
+                             watch.painted);
+            }
             // --plan-tab: a step whose value left the scenario as it was searched nothing (no resultShown); whatever
             // painted in it (a deferred table, say) is not a frontier: counted with the unchanged positions, not timed.
             if (planTab && planFramesAtResult < 0)

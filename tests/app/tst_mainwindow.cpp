@@ -879,6 +879,7 @@ void TestMainWindow::sliderStepsParseNoText()
             fresh.setTextInteractionFlags(label->textInteractionFlags());
             fresh.setFont(label->font());
             fresh.setPalette(label->palette());
+            fresh.setCardFill(label->fillsCard()); // as its box gives the label (h16an): the same background
             fresh.setText(label->text());
             fresh.resize(label->size());
             QVERIFY2(label->grab().toImage().convertToFormat(QImage::Format_RGB32)
@@ -1348,6 +1349,7 @@ void TestMainWindow::numbersMakeTheirTextControlOnFirstUse()
         fresh.setTextInteractionFlags(Qt::TextSelectableByMouse);
         fresh.setFont(value->font());
         fresh.setPalette(value->palette());
+        fresh.setCardFill(value->fillsCard()); // as its box gives the label (h16an): the same background
         fresh.setText(value->text());
         fresh.resize(value->size());
         QVERIFY(fresh.hasTextControl());

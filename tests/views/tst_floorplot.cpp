@@ -139,6 +139,7 @@ private slots:
     void documentLabelKeepsItsShapedGlyphs();
     void documentLabelLaysOutEachWidthOnce();
     void documentLabelRepaintsOnlyWhatANewTextChanges();
+    void cardFilledLabelRepaintsWithoutItsBox();
     void documentLabelEditsANewTextInPlace();
     void documentLabelRepaintsBetweenTheChanges();
     void titleHeadingBlockDrawsAsALineBreak();
@@ -737,6 +738,82 @@ void TestFloorPlot::documentLabelRepaintsOnlyWhatANewTextChanges()
     QCOMPARE(title->partialRepaints() + value->partialRepaints() - partialBefore, int(2 * steps.size()));
 }
 
+/** Issue 16, twenty-fourth stop (h16an): a DocumentLabel in a card-filled LabelBox fills under its own text and is
+ *  opaque, so a new text repaints the label and not the box under it (one widget painted instead of two, on every
+ *  title and value a slider step changes); the window shows, pixel for pixel, what the box filled under the label
+ *  showed (the same label with DocumentLabel::setCardFill(false): the box paints first, as before). */
+void TestFloorPlot::cardFilledLabelRepaintsWithoutItsBox()
+{
+    struct Shown {
+        QWidget window;
+        views::DocumentLabel* title = nullptr;
+        views::DocumentLabel* value = nullptr;
+        views::LabelBox* titleBox = nullptr;
+        views::LabelBox* valueBox = nullptr;
+    };
+    auto make = [](Shown& s, bool labelFills) {
+        s.window.resize(420, 170);
+        s.title = new views::DocumentLabel;
+        s.title->setTextFormat(Qt::RichText);
+        s.title->setWordWrap(true);
+        s.title->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        s.title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        s.titleBox = new views::LabelBox(s.title, true, &s.window);
+        s.titleBox->setCardFill(true);
+        s.titleBox->setGeometry(10, 10, 380, 90);
+        s.value = new views::DocumentLabel;
+        s.value->setWordWrap(true);
+        s.value->setTextSelectableByMouseOnFirstUse();
+        s.valueBox = new views::LabelBox(s.value, true, &s.window);
+        s.valueBox->setCardFill(true);
+        s.valueBox->setGeometry(10, 110, 220, 40);
+        if (!labelFills) { // the box fills under a label that is not opaque
+            s.title->setCardFill(false);
+            s.value->setCardFill(false);
+        }
+    };
+    Shown now, before;
+    make(now, true);
+    make(before, false);
+    QVERIFY(now.title->fillsCard() && now.value->fillsCard() && !before.title->fillsCard());
+    const QString html = QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span><br>"
+                                        "<span style=\"font-size:9.0pt;\">Floor W_read/BW = %1 ms/token at B = %2; never "
+                                        "compute-bound at S = 2,048. At B = %2: t_step %1 ms (memory-bound).</span>");
+    for (Shown* s : {&now, &before}) {
+        s->title->setText(html.arg(QStringLiteral("4.48"), QStringLiteral("1")));
+        s->value->setText(QStringLiteral("4.56 ms (memory-bound)"));
+        s->window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&s->window));
+    }
+    settle();
+    PaintRecorder titleBoxPaints(now.titleBox), valueBoxPaints(now.valueBox), beforeBoxPaints(before.titleBox);
+    PaintRecorder titlePaints(now.title), valuePaints(now.value);
+    const std::vector<std::pair<QString, QString>> steps{
+        {html.arg(QStringLiteral("4.61"), QStringLiteral("13")), QStringLiteral("4.61 ms (memory-bound)")},
+        {html.arg(QStringLiteral("12.9"), QStringLiteral("1,313")), QStringLiteral("14.61 ms \u00b7 2 tok/s and words to wrap")},
+        {html.arg(QStringLiteral("4.5"), QStringLiteral("2")), QStringLiteral("4.5 ms")},
+    };
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        for (Shown* s : {&now, &before}) {
+            s->title->setTextRepaintingChanges(steps[i].first);
+            s->value->setTextRepaintingChanges(steps[i].second);
+        }
+        settle();
+        const QString step = QStringLiteral("step %1").arg(i);
+        QVERIFY2(shown(now.titleBox) == shown(before.titleBox), qPrintable(QStringLiteral("title, ") + step));
+        QVERIFY2(shown(now.valueBox) == shown(before.valueBox), qPrintable(QStringLiteral("value, ") + step));
+    }
+    QVERIFY(titlePaints.paints > 0 && valuePaints.paints > 0);
+    QVERIFY(beforeBoxPaints.paints > 0); // the reference does paint its box (else the comparison proves nothing)
+    QCOMPARE(titleBoxPaints.paints, 0);
+    QCOMPARE(valueBoxPaints.paints, 0);
+    // A whole repaint of the window shows the same pixels too.
+    now.window.update();
+    settle();
+    QVERIFY(shown(now.titleBox) == shown(before.titleBox));
+    QVERIFY(shown(now.valueBox) == shown(before.valueBox));
+}
+
 /** Issue 16, nineteenth stop (h16z): a new text whose markup is that of the text shown (a plot title's new takeaway, a
  *  numbers value) is edited into the label's document in place: no HTML parse, no refill, one layout pass at the label's
  *  width; the label then measures and paints as a label built fresh with that text, and a text of other markup (a
@@ -826,6 +903,7 @@ void TestFloorPlot::documentLabelEditsANewTextInPlace()
             QVERIFY2(shown(label) == shownNow, qPrintable(QStringLiteral("repainted in part: ") + what));
             views::DocumentLabel fresh;
             configure(&fresh, rich);
+            fresh.setCardFill(label->fillsCard()); // as the box gives the label (h16an): the same background
             fresh.setText(step.text);
             fresh.resize(label->size());
             auto picture = [](QWidget* widget) { return widget->grab().toImage().convertToFormat(QImage::Format_RGB32); };
@@ -918,6 +996,7 @@ void TestFloorPlot::documentLabelRepaintsBetweenTheChanges()
             fresh.setWordWrap(true);
             fresh.setAlignment(label->alignment());
             fresh.setTextInteractionFlags(label->textInteractionFlags());
+            fresh.setCardFill(label->fillsCard()); // as the box gives the label (h16an): the same background
             fresh.setText(label->text());
             fresh.resize(label->size());
             QVERIFY2(label->grab().toImage().convertToFormat(QImage::Format_RGB32)

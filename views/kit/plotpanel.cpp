@@ -253,6 +253,10 @@ void LabelBox::setCardFill(bool on)
 {
     m_cardFill = on;
     setAttribute(Qt::WA_OpaquePaintEvent, on);
+    // The label lies over the whole box (resizeEvent()): filled the same way, it is opaque too, and its repaints (a
+    // new text on every slider step) no longer paint the box under it first (issue 16, twenty-fourth stop).
+    if (auto* document = dynamic_cast<DocumentLabel*>(m_label))
+        document->setCardFill(on);
     update();
 }
 
@@ -345,9 +349,20 @@ int DocumentLabel::heightForWidth(int width) const
     return std::max(qCeil(heightPx) + margins.top() + margins.bottom(), minimumHeight());
 }
 
+void DocumentLabel::setCardFill(bool on)
+{
+    m_cardFill = on;
+    setAttribute(Qt::WA_OpaquePaintEvent, on);
+    update();
+}
+
 void DocumentLabel::paintEvent(QPaintEvent* event)
 {
     if (!ownsLayout() || hasSelectedText() || hasFocus()) {
+        if (m_cardFill) {
+            QPainter painter(this);
+            painter.fillRect(event->rect(), palette::card());
+        }
         QLabel::paintEvent(event);
         return;
     }
@@ -367,6 +382,8 @@ void DocumentLabel::paintEvent(QPaintEvent* event)
     if (foregroundRole() != QPalette::Text && isEnabled())
         context.palette.setColor(QPalette::Text, context.palette.color(foregroundRole()));
     QPainter painter(this);
+    if (m_cardFill) // as LabelBox::paintEvent() fills under the label (setCardFill())
+        painter.fillRect(event->rect(), palette::card());
     painter.translate(area.topLeft());
     painter.setClipRect(QRect(QPoint(0, 0), area.size()));
     doc.documentLayout()->draw(&painter, context);

@@ -74,6 +74,17 @@ public:
      * QLabel::setTextInteractionFlags() called later gives QLabel those flags at once.
      */
     void setTextSelectableByMouseOnFirstUse();
+
+    /**
+     * With @p on the label fills what it repaints with palette::card() before its text and is opaque
+     * (Qt::WA_OpaquePaintEvent), so that a repaint of the label paints nothing under it (issue 16, twenty-fourth stop in
+     * docs/performance.md). For a label covering a LabelBox filled with the card's colour (LabelBox::setCardFill(), which
+     * calls it): the same solid colour under the same text, so the same pixels, one widget painted instead of two. Off
+     * by default.
+     */
+    void setCardFill(bool on);
+    /** True while setCardFill(true) holds. */
+    bool fillsCard() const { return m_cardFill; }
     /** QLabel::textInteractionFlags(), or Qt::TextSelectableByMouse while setTextSelectableByMouseOnFirstUse() waits
      *  for the first use. (Hides QLabel's; through a QLabel pointer QLabel's own flags are read.) */
     Qt::TextInteractionFlags textInteractionFlags() const;
@@ -208,6 +219,7 @@ private:
     mutable QRect m_linesContents;
     /** setTextSelectableByMouseOnFirstUse() waits: QLabel gets Qt::TextSelectableByMouse on the first use. */
     bool m_selectableOnFirstUse = false;
+    bool m_cardFill = false; ///< see setCardFill()
 };
 
 /**
@@ -246,7 +258,9 @@ public:
 
     /** With @p on the box paints its rect in palette::card(), the colour of the cards it sits on,
      *  and is opaque (Qt::WA_OpaquePaintEvent): a new text then repaints the box and the label but
-     *  not the card's style-sheet background (a rounded rectangle) behind them. Off by default. */
+     *  not the card's style-sheet background (a rounded rectangle) behind them. A DocumentLabel held is
+     *  given the same fill (DocumentLabel::setCardFill()): it then covers the box with opaque pixels, and a
+     *  new text repaints the label alone. Off by default. */
     void setCardFill(bool on);
 
     QSize sizeHint() const override;
