@@ -498,15 +498,18 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     p.endToEnd = stats(e2e);
     p.endToEndPerOutputToken = stats(perToken);
     p.itl = result.classes.at(1).latency.itl;
-    // Whole run: the benchmark's duration (first sent to last finished). Steady state: the window between the
-    // sending of the first measured request and of the first one after them, in which the closed loop sends (each send
-    // answering a completion, N in flight throughout) every request sent at or after the window's start and before its
-    // end: the measured ones when the sendings are distinct, whole waves when clients in lockstep send together (the
-    // measured number no multiple of N: 64 at N = 25 span two waves of 25, h13aw). The requests and tokens are counted
-    // over that window's sendings, whichever class they are.
+    // Whole run: the benchmark's duration (first sent to last finished). Steady state: whole waves of N sendings, from
+    // the sending of the first measured request to that of the request k N later (k = the measured requests / N, rounded
+    // up: the draining requests are sent in the steady state too), and the requests sent at or after the first and
+    // before the last of these instants, whichever class they are, with their tokens. Each of those sends answers a
+    // completion, N in flight throughout; a closed loop whose sendings repeat with every client sending once a period
+    // spans whole periods, so that the throughput is exact whether the clients send apart, in lockstep (all N at one
+    // instant) or in groups (the measured number, max(64, N), counted over the span of its sendings overstated it when
+    // no multiple of N: 64 at N = 25 over two waves of 25, +28 %; h13au, h13aw).
     double span = last - first, spanRequests = double(p.measuredRequests);
-    if (point.load == BenchmarkLoad::Concurrency && point.steadyState && size_t(warm + measured) < result.requests.size()) {
-        const double from = result.requests[size_t(warm)].arrivalSeconds, to = result.requests[size_t(warm + measured)].arrivalSeconds;
+    const long long waves = clients > 0 ? (measured + clients - 1) / clients : 0;
+    if (point.load == BenchmarkLoad::Concurrency && point.steadyState && waves > 0 && size_t(warm + waves * clients) < result.requests.size()) {
+        const double from = result.requests[size_t(warm)].arrivalSeconds, to = result.requests[size_t(warm + waves * clients)].arrivalSeconds;
         span = to - from;
         spanRequests = outTokens = inTokens = 0;
         for (const RequestResult& r : result.requests)
