@@ -107,8 +107,8 @@ struct BenchmarkOptions {
 struct BenchmarkPrediction {
     Percentiles ttft, tpot, itl, endToEnd, endToEndPerOutputToken; ///< mean, p50 (interpolated median), p90, p95, p99
     double requestsPerSecond = 0;     ///< measured requests / their span (first sent to last finished); steady state: the
-                                      ///< requests sent from the sending of the first measured request to that of the first
-                                      ///< after them (whole waves of N in lockstep), / that span
+                                      ///< requests sent in whole waves of N sendings from that of the first measured request
+                                      ///< (the measured number / N, rounded up), / that span
     double outputTokensPerSecond = 0;
     double totalTokensPerSecond = 0;  ///< (input + output) tokens / span
     double meanInFlight = 0;          ///< Little's law: requestsPerSecond x mean E2E (equals the clients in a steady closed loop)
