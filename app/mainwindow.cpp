@@ -48,6 +48,7 @@
 #include "views/floors/kvshareplot.h"
 #include "views/floors/numberspanel.h"
 #include "views/kit/palette.h"
+#include "views/kit/plainlabel.h"
 #include "views/floors/prefillplot.h"
 #include "views/floors/rooflineplot.h"
 #include "document/scenariodocument.h"
@@ -244,7 +245,8 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     scroll->setMinimumWidth(std::clamp(controlsWidth, 280, 340));
     addDockWidget(Qt::LeftDockWidgetArea, m_controlsDock);
 
-    m_summary = new QLabel;
+    // A PlainLabel: its new text on each step is laid out once and drawn from that layout (issue 16, twenty-fourth stop).
+    m_summary = new views::PlainLabel;
     m_summary->setObjectName(QStringLiteral("statusSummary"));
     m_summary->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     // Opaque (issue 16, nineteenth stop): it fills its rect with the window colour, which is all the window and the

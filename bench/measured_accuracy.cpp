@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -42,7 +42,10 @@
 // floor column from the floor. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it), and under each fit the
 // set's lone-request TTFT line (ISL <= 2,000: intercept + slope, measured -> predicted) and each loaded closed-loop point's wait
-// for its first token in lone prefills ("prefill wait", measured -> predicted; loadedPrefillWait(), h13ao). --random-client-starts starts each steady-state closed loop's
+// for its first token in lone prefills ("prefill wait", measured -> predicted; loadedPrefillWait(), h13ao); with --ttft-parts
+// also each held-out closed-loop point's predicted mean TTFT split into its parts under the half that predicted it (front end,
+// t_req, the step under way, whole steps waited, its own prefill step and its prompt alone, t_ret; BenchmarkOptions::ttftParts,
+// h13ax). --random-client-starts starts each steady-state closed loop's
 // clients at seeded random times over one request time (BenchmarkOptions::randomClientStarts) in every prediction and fit.
 // --ttft-single-only prices the prefill on single requests' TTFT alone in every fit whose points hold them at two or more
 // prompt lengths, leaving the in-flight TTFT under load out of its residuals (BenchmarkFitOptions::fitTtftSingleRequestsOnly;
@@ -87,6 +90,7 @@ namespace {
 
 bool g_ttftSingleOnly = false; // --ttft-single-only: BenchmarkFitOptions::fitTtftSingleRequestsOnly in every fit
 bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
+bool g_ttftParts = false; // --ttft-parts: with --residuals, each held-out point's predicted TTFT split into its parts (h13ax)
 bool g_tieMaxSeqs = false; // --tie-max-seqs: with --fit-max-seqs, one sequence cap for both halves of a held-out split (h13ap)
 std::string g_only;        // --only in-sample|concurrency|prompt: that column alone (floor and planning always), the others "-"
 // With --residuals, the set being scored: its lone requests' TTFT line and their TTFT per (ISL, OSL), so that each loaded
@@ -189,7 +193,15 @@ std::string residualLine(const BenchmarkPoint& p, const BenchmarkPrediction& pre
         if (m && q)
             std::snprintf(b + n, sizeof b - size_t(n), "  prefill wait %5.2f -> %5.2f", *m, *q);
     }
-    return std::string(b) + "\n";
+    std::string t = std::string(b) + "\n";
+    if (const TtftParts& q = prediction.ttftParts; q.requests > 0) {
+        std::snprintf(b, sizeof b, "          parts, ms: front end %.2f + t_req %.2f + step under way %.2f + %.2f steps waited %.2f (%.0f prompt tok, %.1f decodes a step) + own step %.2f (alone %.2f; %.0f prompt tok, %.1f decodes) + t_ret %.2f + other %.2f\n",
+                      1e3 * q.frontEnd, 1e3 * q.requestDelay, 1e3 * q.stepInProgress, q.stepsWaitedCount, 1e3 * q.stepsWaited,
+                      q.waitedPrefillTokens, q.waitedDecodes, 1e3 * q.prefillStep, 1e3 * q.prefillAlone, q.ownStepPrefillTokens,
+                      q.ownStepDecodes, 1e3 * q.firstTokenReturn, 1e3 * q.other);
+        t += b;
+    }
+    return t;
 }
 
 /**
@@ -308,6 +320,7 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
         fits += "      " + fitCoefficientsText(fit) + fitSearchesText(fit) + priorText(fit) + "\n";
         BenchmarkOptions fitted = fo.engine; // with the fitted sequence cap (--fit-max-seqs)
         fitted.maxSequences = fit.calibratedEngine.maxSequences;
+        fitted.ttftParts = g_ttftParts;
         if (g_residuals)
             fits += loneLineText(fit.calibrated, points, fitted);
         const std::vector<PointPrediction> r = predictBenchmarks(fit.calibrated, test, fitted);
@@ -394,6 +407,8 @@ int main(int argc, char** argv)
             g_only = argv[++arg];
         else if (std::strcmp(argv[arg], "--residuals") == 0)
             g_residuals = true;
+        else if (std::strcmp(argv[arg], "--ttft-parts") == 0)
+            g_ttftParts = true;
         else if (std::strcmp(argv[arg], "--tie-max-seqs") == 0)
             g_tieMaxSeqs = true;
         else if (std::strcmp(argv[arg], "--stream-steps") == 0 && argc > arg + 1)
@@ -421,7 +436,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }

@@ -405,7 +405,7 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     if (rounds > 1)
         config.recordTokenTimes = true; // the engine's steps are the distinct token times (every step here emits a token)
     const int lag = std::max(0, options.outputLagSteps);
-    if (lag > 0)
+    if (lag > 0 || options.ttftParts)
         config.recordStepTimes = true;
     const SimulationResult result = simulate(run, config, requests);
     // The output lag (BenchmarkOptions::outputLagSteps): a token emitted at the end of a step reaches the client at the
@@ -567,6 +567,58 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         p.endToEnd = weightedStats(wE2e);
         p.endToEndPerOutputToken = weightedStats(wPerToken);
         p.measuredRequests = p.ttft.count;
+    }
+    if (options.ttftParts && point.load == BenchmarkLoad::Concurrency && !result.stepStarts.empty()) {
+        // The parts of each measured request's TTFT (TtftParts): its hand-over by the serial front end (requests sent in
+        // index order, as the closed loop sends them), the per-request delay, then the engine's steps by their starts.
+        TtftParts& q = p.ttftParts;
+        const double serial = std::max(0.0, run.efficiency.frontendSerialSeconds), delay = std::max(0.0, run.efficiency.ttftOverheadSeconds);
+        const double ret = std::max(0.0, run.efficiency.firstTokenReturnSeconds);
+        const std::vector<double>& starts = result.stepStarts;
+        double frontFree = -std::numeric_limits<double>::infinity();
+        double stepsWithWaits = 0;
+        for (size_t i = 0; i < result.requests.size(); ++i) {
+            const RequestResult& r = result.requests[i];
+            const double handed = serial > 0 ? std::max(r.arrivalSeconds, frontFree) + serial : r.arrivalSeconds;
+            frontFree = handed;
+            if (r.classIndex != 1 || r.rejected || std::isnan(r.firstTokenSeconds) || std::isnan(r.admittedSeconds))
+                continue;
+            const double engineArrival = handed + delay;
+            const size_t s0 = size_t(std::lower_bound(starts.begin(), starts.end(), engineArrival - 1e-12) - starts.begin());
+            const size_t own = size_t(std::lower_bound(starts.begin(), starts.end(), r.admittedSeconds - 1e-12) - starts.begin());
+            if (own >= starts.size())
+                continue;
+            const double nextStart = s0 < starts.size() ? std::min(starts[s0], r.admittedSeconds) : r.admittedSeconds;
+            ++q.requests;
+            q.frontEnd += handed - r.arrivalSeconds;
+            q.requestDelay += delay;
+            q.stepInProgress += std::max(0.0, nextStart - engineArrival);
+            q.stepsWaited += r.admittedSeconds - nextStart;
+            q.stepsWaitedCount += double(own > s0 ? own - s0 : 0);
+            for (size_t k = s0; k < own; ++k) {
+                q.waitedPrefillTokens += result.stepPrefillTokens[k];
+                q.waitedDecodes += result.stepDecodes[k];
+                stepsWithWaits += 1;
+            }
+            q.prefillStep += result.stepEnds[own] - r.admittedSeconds;
+            StepTotals alone;
+            cost.addPrefill(alone, 0, r.promptTokens);
+            q.prefillAlone += cost.seconds(alone);
+            q.ownStepPrefillTokens += result.stepPrefillTokens[own];
+            q.ownStepDecodes += result.stepDecodes[own];
+            q.firstTokenReturn += ret;
+            q.other += r.firstTokenSeconds - result.stepEnds[own] - ret;
+        }
+        if (q.requests > 0) {
+            const double n = double(q.requests);
+            for (double* x : {&q.frontEnd, &q.requestDelay, &q.stepInProgress, &q.stepsWaited, &q.prefillStep, &q.prefillAlone,
+                              &q.firstTokenReturn, &q.other, &q.stepsWaitedCount, &q.ownStepPrefillTokens, &q.ownStepDecodes})
+                *x /= n;
+            if (stepsWithWaits > 0) {
+                q.waitedPrefillTokens /= stepsWithWaits;
+                q.waitedDecodes /= stepsWithWaits;
+            }
+        }
     }
     p.meanBatch = result.meanSequences;
     p.peakSequences = result.peakSequences;

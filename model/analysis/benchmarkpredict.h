@@ -95,6 +95,29 @@ struct BenchmarkOptions {
      * in a row held finished requests (docs/cost-model.md, h13aw). false (default): the points' windows are not used.
      */
     bool pointMeasurementWindows = false;
+    /** Steady-state and whole-run closed loops: split each measured request's TTFT into its parts
+     *  (BenchmarkPrediction::ttftParts). Off (default): the parts stay empty. A diagnostic (h13ax). */
+    bool ttftParts = false;
+};
+
+/**
+ * A closed-loop point's mean TTFT split into where its measured requests spent it, seconds, each the mean over them
+ * (BenchmarkOptions::ttftParts; docs/cost-model.md, h13ax). The parts sum to the mean TTFT but for `other` (the API
+ * server's output path, an output lag): front end (its serial turn, efficiency.frontend_serial_ms, and the wait for
+ * it) + per-request delay (efficiency.ttft_overhead_ms) + the engine's step under way when the request arrives + the
+ * whole steps it waits through before it is scheduled (prompts ahead of it within the token budget or the prompt
+ * limit, KV, slots) + its own prefill step (its prompt alone, as StepCost prices it, and what the step's other prompts
+ * and decodes add) + the first token's return path (efficiency.first_token_return_ms).
+ */
+struct TtftParts {
+    long long requests = 0;
+    double frontEnd = 0, requestDelay = 0, stepInProgress = 0, stepsWaited = 0, prefillStep = 0, prefillAlone = 0,
+           firstTokenReturn = 0, other = 0;
+    double stepsWaitedCount = 0;       ///< whole steps waited, mean
+    double waitedPrefillTokens = 0;    ///< of those steps, prompt tokens prefilled per step (mean over the steps)
+    double waitedDecodes = 0;          ///< of those steps, decoding sequences per step
+    double ownStepPrefillTokens = 0;   ///< its own prefill step's prompt tokens (its own included)
+    double ownStepDecodes = 0;         ///< its own prefill step's decoding sequences
 };
 
 /**
@@ -122,6 +145,7 @@ struct BenchmarkPrediction {
      *  fractional). Empty and 0 otherwise. Seconds. */
     Percentiles firstWaveTtft, firstWaveEndToEnd;
     double windowSteadyRequests = 0;
+    TtftParts ttftParts; ///< BenchmarkOptions::ttftParts: the mean TTFT's parts (measured requests, steady state); else empty
     long long steps = 0, mixedSteps = 0; ///< engine steps; those holding decodes and prefill chunks together
     double busySeconds = 0;
     double overheadSeconds = 0;       ///< of busySeconds: fixed step / prefill overheads

@@ -672,6 +672,10 @@ public:
             now = start + dt;
             m_lastStepSeconds = dt;
             account(start, dt);
+            if (m_config.recordStepTimes) {
+                m_out.stepPrefillTokens.push_back(totals.prefillTokens);
+                m_out.stepDecodes.push_back(totals.decodeTokens);
+            }
             apply(start, now);
             // Progress and cancellation every kCheckWork sequence-steps: well under a millisecond of work.
             m_workSinceCheck += static_cast<long long>(m_running.size()) + 1;

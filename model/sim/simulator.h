@@ -181,7 +181,7 @@ struct SimulationConfig {
     int kvSeriesPoints = 200;            ///< kv_series_points: most points of the KV-in-use series (at least this many / 2)
     bool recordTokenTimes = false;       ///< keep every token's time (SimulationResult::tokenTimes); memory ~ 8 B per token
     /// keep every engine step's start and end (SimulationResult::stepStarts, stepEnds), seconds; one replica only (a fleet's
-    /// and a disaggregated run's results leave them empty); memory 16 B per step
+    /// and a disaggregated run's results leave them empty); memory 32 B per step (with each step's prompt tokens and decodes, SimulationResult::stepPrefillTokens, stepDecodes)
     bool recordStepTimes = false;
     SchedulerVersion scheduler = SchedulerVersion::V0; ///< KV reservation of admitted prompts (Paged only)
     /**
@@ -552,6 +552,8 @@ struct SimulationResult {
     std::vector<long long> tokenOffsets;     ///< recordTokenTimes: request i's tokens start at tokenOffsets[i] (size n + 1)
     /// recordStepTimes: every engine step's start and end, seconds, in the order the steps ran (one replica)
     std::vector<double> stepStarts, stepEnds;
+    /// recordStepTimes: each of those steps' prompt tokens prefilled (all chunks) and decoding sequences, in the same order
+    std::vector<double> stepPrefillTokens, stepDecodes;
     bool cancelled = false;                  ///< the progress callback stopped the run: the rest is partial, not to be shown
     /**
      * A fleet (SimulationConfig::replicas > 1): one entry per replica, and the fields above are the fleet's: requests,

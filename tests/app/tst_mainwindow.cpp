@@ -122,6 +122,7 @@ private slots:
     void collapsedFieldsAreBuiltOnFirstOpen();
     void firstFrameHasNoStyleSheet();
     void rowNamesMeasuredOnceAsQLabel();
+    void plainLabelDrawsAsQLabel();
     void numbersMakeTheirTextControlOnFirstUse();
     void everyTabLooksAsUnderThePaneStyleSheet_data();
     void everyTabLooksAsUnderThePaneStyleSheet();
@@ -1447,6 +1448,84 @@ void TestMainWindow::rowNamesMeasuredOnceAsQLabel()
     label.sizeHint();
     label.minimumSizeHint();
     QCOMPARE(label.measurements(), measured); // remembered
+}
+
+void TestMainWindow::plainLabelDrawsAsQLabel()
+{
+    // Issue 16, twenty-fourth stop: a PlainLabel reads its hint from one kept text layout and paints from the same layout
+    // where QLabel::paintEvent() laid the text out and shaped it again on every paint. Five texts (kerning pairs,
+    // ligatures, accents, Greek and symbols, one letter), three fonts, five alignments, two indents, five sizes (the hint,
+    // wider and taller, and narrower or lower than the text, which clips it): the hint is QLabel's, and grab() equals,
+    // byte for byte, the picture QLabel::paintEvent() paints (PlainLabel::setDrawsItself(false)), drawn from the kept
+    // layout; the text is laid out once per text and font, however often it is measured or painted.
+    QWidget window;
+    auto* label = new ridgeline::views::PlainLabel(QString(), &window);
+    auto picture = [label](bool own) {
+        ridgeline::views::PlainLabel::setDrawsItself(own);
+        const QImage image = label->grab().toImage();
+        ridgeline::views::PlainLabel::setDrawsItself(true);
+        return image;
+    };
+    const QStringList texts{
+        QStringLiteral("Dense 8.0 B (Llama 3 family rule) on NVIDIA H100 SXM \u00b7 B = 8 \u00b7 S = 4,096 \u00b7 P = 1,024"),
+        QStringLiteral("of 32: GQA"), QStringLiteral("AVAWAY Tj fi ffl \u00e9"),
+        QStringLiteral("\u03b7_bw (bandwidth) \u2264 \u00b7 \u2192"), QStringLiteral("x")};
+    const std::vector<Qt::Alignment> alignments{Qt::AlignLeft | Qt::AlignVCenter, Qt::AlignRight | Qt::AlignVCenter,
+                                                Qt::AlignHCenter | Qt::AlignTop, Qt::AlignLeft | Qt::AlignBottom,
+                                                Qt::AlignRight | Qt::AlignBottom};
+    QFont bold = label->font();
+    bold.setBold(true);
+    QFont larger = label->font();
+    larger.setPointSizeF(larger.pointSizeF() * 1.7);
+    const std::vector<QFont> fonts{label->font(), bold, larger};
+    long long draws = 0;
+    int compared = 0;
+    for (const QFont& font : fonts) {
+        label->setFont(font);
+        for (const QString& text : texts) {
+            label->setText(text);
+            for (const Qt::Alignment alignment : alignments) {
+                label->setAlignment(alignment);
+                for (const int indentPx : {0, 4}) {
+                    label->setIndent(indentPx);
+                    const QSize hint = label->sizeHint();
+                    QCOMPARE(hint, label->QLabel::sizeHint());
+                    QCOMPARE(label->minimumSizeHint(), label->QLabel::minimumSizeHint());
+                    const std::vector<QSize> sizes{hint, hint + QSize(30, 9), QSize(std::max(1, hint.width() - 7), hint.height()),
+                                                   QSize(hint.width(), std::max(1, hint.height() - 4)),
+                                                   hint + QSize(13, 1)};
+                    for (const QSize size : sizes) {
+                        label->resize(size);
+                        const QImage own = picture(true);
+                        QVERIFY2(label->layoutDraws() > draws,
+                                 qPrintable(QStringLiteral("not drawn from its layout: %1").arg(text)));
+                        draws = label->layoutDraws();
+                        const QImage reference = picture(false);
+                        QVERIFY2(own == reference, qPrintable(QStringLiteral("%1, alignment %2, indent %3, %4 x %5 px")
+                                                                  .arg(text)
+                                                                  .arg(int(alignment))
+                                                                  .arg(indentPx)
+                                                                  .arg(size.width())
+                                                                  .arg(size.height())));
+                        ++compared;
+                    }
+                }
+            }
+        }
+    }
+    QCOMPARE(compared, 750);
+    // One layout per text and font: the hint's, which every paint drew.
+    QCOMPARE(label->layouts(), (long long)(texts.size() * fonts.size()));
+    // The same text painted again lays nothing out.
+    const long long layouts = label->layouts();
+    label->grab();
+    label->grab();
+    QCOMPARE(label->layouts(), layouts);
+    // The window's status summary is one.
+    MainWindow main(model::defaultScenario());
+    auto* summary = dynamic_cast<ridgeline::views::PlainLabel*>(main.findChild<QLabel*>(QStringLiteral("statusSummary")));
+    QVERIFY(summary);
+    QVERIFY(summary->measuresOnce());
 }
 
 void TestMainWindow::everyTabLooksAsUnderThePaneStyleSheet_data()

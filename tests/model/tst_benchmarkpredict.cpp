@@ -928,6 +928,59 @@ private slots:
                  qPrintable(QStringLiteral("in flight %1 for %2 clients").arg(r.meanInFlight).arg(clients)));
     }
 
+    void ttftPartsSplitTheMeanTtft()
+    {
+        // BenchmarkOptions::ttftParts (h13ax): each measured request's TTFT split into the front end, t_req, the step
+        // under way, the whole steps waited, its own prefill step and t_ret; the means sum to the mean TTFT. Four clients
+        // of 2,000-token prompts in TensorRT-LLM's scheduler with a budget that holds all four: the own step holds the four
+        // prompts (lockstep); with one prompt per step it holds one (the clients drift apart: each waits for the step under
+        // way, not for the others' prompts); with a serial front end each request waits its turn there (0.5 ms and up to three turns ahead).
+        Scenario s = planning();
+        QCOMPARE(setKey(s, "efficiency.ttft_overhead_ms", "2"), std::string());
+        QCOMPARE(setKey(s, "efficiency.first_token_return_ms", "3"), std::string());
+        const StepCost cost(s);
+        StepTotals alone;
+        cost.addPrefill(alone, 0, 2000);
+        const BenchmarkPoint p = closedLoop(4, 2000, 16);
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::TrtllmInflight;
+        o.tokenBudget = 65536;
+        QCOMPARE(predict(s, p, o).ttftParts.requests, 0LL); // off by default
+        for (const auto& [limit, frontEnd] : {std::pair{"0", "0"}, std::pair{"1", "0"}, std::pair{"0", "0.5"}}) {
+            Scenario run = s;
+            QCOMPARE(setKey(run, "serving.max_prefills_per_step", limit), std::string());
+            QCOMPARE(setKey(run, "efficiency.frontend_serial_ms", frontEnd), std::string());
+            o.ttftParts = false;
+            const BenchmarkPrediction plain = predict(run, p, o);
+            o.ttftParts = true;
+            const BenchmarkPrediction r = predict(run, p, o);
+            const TtftParts& q = r.ttftParts;
+            QCOMPARE(r.ttft.mean, plain.ttft.mean); // the parts move no prediction
+            QCOMPARE(q.requests, r.ttft.count);
+            const double sum = q.frontEnd + q.requestDelay + q.stepInProgress + q.stepsWaited + q.prefillStep + q.firstTokenReturn + q.other;
+            qInfo("limit %s, front end %s ms: TTFT %.3f ms = front end %.3f + t_req %.3f + under way %.3f + %.2f steps %.3f + own %.3f "
+                  "(%.0f tokens) + t_ret %.3f", limit, frontEnd, r.ttft.mean * 1e3, q.frontEnd * 1e3, q.requestDelay * 1e3,
+                  q.stepInProgress * 1e3, q.stepsWaitedCount, q.stepsWaited * 1e3, q.prefillStep * 1e3, q.ownStepPrefillTokens,
+                  q.firstTokenReturn * 1e3);
+            QVERIFY2(std::abs(sum - r.ttft.mean) < 1e-12, qPrintable(QStringLiteral("%1 against %2").arg(sum).arg(r.ttft.mean)));
+            QVERIFY(std::abs(q.other) < 1e-12);
+            QVERIFY(std::abs(q.requestDelay - 2e-3) < 1e-15);
+            QVERIFY(std::abs(q.firstTokenReturn - 3e-3) < 1e-15);
+            QVERIFY(std::abs(q.prefillAlone - cost.seconds(alone)) < 1e-15);
+            if (std::string(frontEnd) == "0.5") {
+                QVERIFY(q.frontEnd >= 0.5e-3 - 1e-15 && q.frontEnd <= 4 * 0.5e-3 + 1e-15);
+            } else if (std::string(limit) == "0") {
+                QCOMPARE(q.frontEnd, 0.0);
+                QCOMPARE(q.ownStepPrefillTokens, 8000.0); // all four prompts in one context step
+                QCOMPARE(q.stepsWaitedCount, 0.0);
+                QVERIFY(q.prefillStep > 3.5 * cost.seconds(alone));
+            } else {
+                QCOMPARE(q.ownStepPrefillTokens, 2000.0);
+                QVERIFY(q.prefillStep < 1.1 * cost.seconds(alone) + 1e-3); // its own prompt and a few decodes
+            }
+        }
+    }
+
     void calibrationFitsThePrefillLimitAtTwoPromptLengths()
     {
         // Benchmarks made by TensorRT-LLM's scheduler with a 65,536-token budget and at most 4 prompts per step: 20

@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFontMetrics>
 #include <QHash>
 #include <QPaintEvent>
 #include <QScreen>
@@ -420,6 +421,52 @@ private slots:
         QTest::keyClicks(gpus, QStringLiteral("4"));
         QTest::keyClick(gpus, Qt::Key_Return);
         QCOMPARE(document.scenario().hardware.gpus, 4);
+    }
+    /** Issue 16, twenty-fourth stop: the price's currency suffix is elided (QFontMetrics::elidedText()) once per currency
+     *  and font, not on every scenario change (each slider step asked it again): steps of other keys elide nothing and
+     *  leave the suffix; a new currency and a new font of the box each elide once, and the suffix is what the box's font
+     *  elides the currency to. (The key's resolution, which QFont::operator== does not compare, cannot be changed here:
+     *  QWidget::setFont() resolves a font for the widget's own screen.) */
+    void priceSuffixElidedOncePerCurrencyAndFont()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ControlsPanel panel(&document);
+        auto* price = panel.findChild<QDoubleSpinBox*>(QStringLiteral("priceSpinBox"));
+        QVERIFY(price);
+        auto expected = [&document, price] {
+            const QFontMetrics metrics(price->font());
+            return QLatin1Char(' ')
+                + metrics.elidedText(QString::fromStdString(document.scenario().economics.currency), Qt::ElideRight,
+                                     metrics.horizontalAdvance(QStringLiteral("MMMMM")));
+        };
+        QCOMPARE(price->suffix(), expected());
+        const long long first = panel.currencyElisions();
+        QCOMPARE(first, 1LL);
+        for (int step = 1; step <= 6; ++step) {
+            document.edit([step](model::Scenario& s) { s.workload.batch = 8 * step; });
+            document.edit([step](model::Scenario& s) { s.model.params = 8e9 + 1e9 * step; });
+        }
+        QCOMPARE(panel.currencyElisions(), first); // no new currency or font: nothing elided again
+        QCOMPARE(price->suffix(), expected());
+
+        document.edit([](model::Scenario& s) { s.economics.currency = "WWWWWWWW"; });
+        QCOMPARE(panel.currencyElisions(), first + 1);
+        QCOMPARE(price->suffix(), expected());
+        QVERIFY2(price->suffix().endsWith(QChar(0x2026)), qPrintable(price->suffix())); // elided
+        document.edit([](model::Scenario& s) { s.workload.batch = 3; });
+        QCOMPARE(panel.currencyElisions(), first + 1);
+
+        QFont larger = price->font();
+        larger.setPointSizeF(larger.pointSizeF() * 2);
+        price->setFont(larger);
+        document.edit([](model::Scenario& s) { s.workload.batch = 5; });
+        QCOMPARE(panel.currencyElisions(), first + 2);
+        QCOMPARE(price->suffix(), expected());
+
+        document.edit([](model::Scenario& s) { s.economics.currency = "EUR"; });
+        QCOMPARE(panel.currencyElisions(), first + 3);
+        QCOMPARE(price->suffix(), expected());
+        QCOMPARE(price->suffix(), QStringLiteral(" EUR"));
     }
     /** A device without an fp8 or int8 peak (the A100: 0 in its preset, matmuls then at the bf16 peak) shows "none" in
      *  those boxes, not "0.0 TFLOP/s"; a device with them shows the figures; typing 0 sets the key to 0 and says "none". */

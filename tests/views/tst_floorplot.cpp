@@ -164,6 +164,7 @@ private slots:
     void layerImagesKeepTheirMemory();
     void logTickerRepeatsUnchangedTicks();
     void tickLabelKeyFromAMemo();
+    void axisTitleSizeMeasuredOncePerTextFontAndResolution();
     void shortAxesKeepTickLabelsApart();
     void axisLinesFromAStripImage();
     void kvShareCurveFromAPictureOnContextSteps();
@@ -2069,6 +2070,75 @@ void TestFloorPlot::tickLabelKeyFromAMemo()
     for (qsizetype i = 0; i < kept.size(); ++i)
         QVERIFY2(kept[i] == built[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
     QVERIFY(kept[2] != kept[3]); // the new font is drawn
+}
+
+void TestFloorPlot::axisTitleSizeMeasuredOncePerTextFontAndResolution()
+{
+    // Issue 16, twenty-fourth stop: QCustomPlot measures an axis title (QFontMetrics::boundingRect(), a text layout) for
+    // the axis' margin in every layout pass whose axis moved; the axis painter keeps its height per title text, font and
+    // the font's resolution. Replots that move both ranges, then a title of two lines, a larger title font, the first font
+    // again, the first font at twice the resolution (equal to it by QFont::operator==, which does not compare resolutions,
+    // so set through another font), and the first title and font again: every replot's axis rect and grab equal, bit for
+    // bit, the same replots with the title measured each time (views::setAxisTitleSizeKept(false)), so each change is
+    // measured anew; and the titles are measured once per different text, font and resolution, not once per replot.
+    QImage twiceTheDpi(8, 8, QImage::Format_ARGB32_Premultiplied);
+    twiceTheDpi.setDotsPerMeterX(2 * twiceTheDpi.dotsPerMeterX());
+    twiceTheDpi.setDotsPerMeterY(2 * twiceTheDpi.dotsPerMeterY());
+    auto draw = [&twiceTheDpi](bool kept) {
+        views::setAxisTitleSizeKept(kept);
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), false);
+        plot.resize(420, 320);
+        plot.show();
+        const QFont first = plot.yAxis->labelFont();
+        QFont larger = first;
+        larger.setPointSizeF(first.pointSizeF() * 1.6);
+        QList<QImage> pictures;
+        QList<QRect> rects;
+        for (int step = 0; step < 12; ++step) {
+            plot.xAxis->setRange(1, 64 << step);
+            plot.yAxis->setRange(0, 10 + 7 * step);
+            if (step == 3)
+                plot.yAxis->setLabel(QStringLiteral("ms\nper step"));
+            if (step == 5)
+                plot.yAxis->setLabelFont(larger);
+            if (step == 7)
+                plot.yAxis->setLabelFont(first);
+            if (step == 9) {
+                plot.yAxis->setLabelFont(larger); // (QCPAxis::setLabelFont() ignores a font equal to its own)
+                plot.yAxis->setLabelFont(QFont(first, &twiceTheDpi));
+            }
+            if (step == 10) {
+                plot.yAxis->setLabelFont(larger);
+                plot.yAxis->setLabelFont(first);
+                plot.yAxis->setLabel(QStringLiteral("ms"));
+            }
+            plot.replot();
+            pictures.append(plot.grab().toImage());
+            rects.append(plot.axisRect()->rect());
+        }
+        views::setAxisTitleSizeKept(true);
+        return std::make_tuple(pictures, rects,
+                               views::axisTitleSizeMeasurements(plot.xAxis) + views::axisTitleSizeMeasurements(plot.yAxis));
+    };
+    const auto [kept, keptRects, keptMeasurements] = draw(true);
+    const auto [measured, measuredRects, measuredMeasurements] = draw(false);
+    QCOMPARE(measuredMeasurements, 0LL);
+    QCOMPARE(kept.size(), measured.size());
+    for (qsizetype i = 0; i < kept.size(); ++i) {
+        QVERIFY2(keptRects[i] == measuredRects[i], qPrintable(QStringLiteral("replot %1: axis rect differs").arg(i)));
+        QVERIFY2(kept[i] == measured[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+    }
+    // x: "batch B" once; y: "ms", two lines, larger, first again, twice the resolution, "ms" in the first font again.
+    QCOMPARE(keptMeasurements, 7LL);
+    // Each change moved the axis rect (so a height kept too long would show).
+    QVERIFY(keptRects[2] != keptRects[3]);
+    QVERIFY(keptRects[4] != keptRects[5]);
+    QVERIFY(keptRects[6] != keptRects[7]);
+    QVERIFY(keptRects[8] != keptRects[9]);
+    QVERIFY(keptRects[9] != keptRects[10]);
 }
 
 void TestFloorPlot::axisLinesFromAStripImage()

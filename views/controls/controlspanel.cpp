@@ -869,11 +869,23 @@ QWidget* ControlsPanel::buildHardwareGroup()
     bind({.control = price, .key = "economics.price_per_gpu_hour"});
     bind({.control = pue, .key = "economics.pue"});
     // The currency as the suffix, elided to the width of "MMMMM" so that a long economics.currency cannot widen
-    // the spin box and with it the Controls dock; the whole label is in the tool tip.
+    // the spin box and with it the Controls dock; the whole label is in the tool tip. Elided again only when the
+    // currency or the spin box's font changed: every scenario change (each slider step) asks, and elidedText() and
+    // horizontalAdvance() shape their texts each time (13 k instructions a model-size step, issue 16, twenty-fourth
+    // stop in docs/performance.md).
     const QString priceTip = price->toolTip();
     auto showCurrency = [this, price, priceTip] {
         const QString currency = QString::fromStdString(m_document->scenario().economics.currency);
-        const QFontMetrics metrics(price->font());
+        const QFont font = price->font();
+        const qreal dpi = QFontMetricsF(font).fontDpi();
+        if (m_currencyShown && currency == m_currencyElided && font == m_currencyFont && dpi == m_currencyFontDpi)
+            return;
+        m_currencyShown = true;
+        m_currencyElided = currency;
+        m_currencyFont = font;
+        m_currencyFontDpi = dpi;
+        ++m_currencyElisions;
+        const QFontMetrics metrics(font);
         const QString suffix = QLatin1Char(' ') + metrics.elidedText(currency, Qt::ElideRight, metrics.horizontalAdvance(QStringLiteral("MMMMM")));
         if (price->suffix() != suffix) {
             price->setSuffix(suffix);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <QFont>
+#include <QString>
 #include <QWidget>
 
 #include "model/cost/presets.h"
@@ -135,6 +137,11 @@ public:
      *  (T and the link latency kept). Out of range: nothing happens. */
     void selectUserDevice(int index);
 
+    /** Times the price's currency suffix was elided (QFontMetrics::elidedText(), a shaping of the text) since the panel
+     *  was made: once per currency and font, not once per scenario change (issue 16, twenty-fourth stop in
+     *  docs/performance.md). For tests. */
+    long long currencyElisions() const { return m_currencyElisions; }
+
 public slots:
     /** Re-reads every control from the document's scenario, signals blocked. */
     void syncFromScenario();
@@ -169,6 +176,12 @@ private:
     void applySloText();
 
     ScenarioDocument* m_document = nullptr;
+
+    QString m_currencyElided;   ///< the economics.currency the price's suffix was last elided from, in m_currencyFont
+    QFont m_currencyFont;
+    qreal m_currencyFontDpi = 0; ///< m_currencyFont's resolution (QFontMetricsF::fontDpi(): QFont::operator== ignores it)
+    bool m_currencyShown = false;
+    long long m_currencyElisions = 0;
 
     QComboBox* m_modelPreset = nullptr;
     ValueSlider* m_modelSize = nullptr;

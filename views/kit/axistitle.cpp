@@ -17,6 +17,7 @@ namespace {
 
 bool g_labelKeyKept = true;
 bool g_linesKept = true;
+bool g_titleSizeKept = true;
 
 /** True when @p pen draws nothing, or one-pixel solid lines of an opaque colour: such a line gives each pixel it covers
  *  the pen's colour, whatever was under it, so its pixels from an image over transparent, blended, are the same. */
@@ -203,7 +204,39 @@ public:
         return m_labelKey;
     }
 
+    /**
+     * QCPAxisPainterPrivate::size() (the axis' margin, QCustomPlot 2.1) with the title's part from a memo: the base adds
+     * the bounding height of the title, QFontMetrics(labelFont).boundingRect(0, 0, 0, 0, Qt::TextDontClip |
+     * Qt::AlignCenter, label), plus labelPadding, and measured it (a text layout and its shaping) on every call, in every
+     * layout pass whose axis range moved (about 0.24 M instructions a model-size step, issue 16, twenty-fourth stop in
+     * docs/performance.md). That height depends on the text, the font and the resolution the font is at (a
+     * QFontMetrics without a device measures at the font's own, QFontMetricsF::fontDpi(); QFont::operator== does not
+     * compare it), not on the plot's pixel ratio; it is measured again when one of the three changed. The rest of the
+     * size (ticks, tick labels) is the base's, asked with the title taken out.
+     */
+    int size() override
+    {
+        if (!g_titleSizeKept || label.isEmpty())
+            return QCPAxisPainterPrivate::size();
+        QString text;
+        text.swap(label);
+        const int withoutTitle = QCPAxisPainterPrivate::size();
+        label.swap(text);
+        const qreal dpi = QFontMetricsF(labelFont).fontDpi();
+        if (m_sizeHeight < 0 || m_sizeText != label || m_sizeDpi != dpi || m_sizeFont != labelFont) {
+            m_sizeText = label;
+            m_sizeFont = labelFont;
+            m_sizeDpi = dpi;
+            m_sizeHeight = QFontMetrics(labelFont)
+                               .boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter | Qt::AlignVCenter, label)
+                               .height();
+            ++titleSizeMeasurements;
+        }
+        return withoutTitle + m_sizeHeight + labelPadding;
+    }
+
     TextImage title;
+    long long titleSizeMeasurements = 0; ///< times size() measured the title (its memo renewed)
     mutable long long labelKeyReuses = 0;
     long long lineImageRenders = 0; ///< times the strip image of the base line and ticks was drawn again
     long long lineImageDraws = 0;   ///< times the axis drew its lines from that image, drawn again or not
@@ -408,6 +441,11 @@ private:
         return m_height;
     }
 
+    QString m_sizeText; ///< the title size() measured last, in m_sizeFont at m_sizeDpi: m_sizeHeight px high
+    QFont m_sizeFont;
+    qreal m_sizeDpi = 0;
+    int m_sizeHeight = -1;
+
     QString m_heightText;
     QFont m_heightFont;
     int m_heightDpi = 0;
@@ -452,6 +490,17 @@ std::pair<long long, long long> axisLineImageUse(const QCPAxis* axis)
 void setAxisLinesKept(bool on)
 {
     g_linesKept = on;
+}
+
+long long axisTitleSizeMeasurements(const QCPAxis* axis)
+{
+    auto* painter = dynamic_cast<const TitleAxisPainter*>(AxisAccess::painterOf(axis));
+    return painter ? painter->titleSizeMeasurements : -1;
+}
+
+void setAxisTitleSizeKept(bool on)
+{
+    g_titleSizeKept = on;
 }
 
 } // namespace ridgeline::views

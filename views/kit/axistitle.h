@@ -50,4 +50,17 @@ std::pair<long long, long long> axisLineImageUse(const QCPAxis* axis);
 /** With @p on false every axis draws its lines itself, as QCustomPlot does (for a test's reference); true by default. */
 void setAxisLinesKept(bool on);
 
+/**
+ * How many times the painter of @p axis (cacheAxisTitle()) measured its title for the axis' margin
+ * (QCPAxisPainterPrivate::size()) since it was made; -1 when cacheAxisTitle() was not called for @p axis. QCustomPlot
+ * measures the title (QFontMetrics::boundingRect(), a text layout) in every layout pass whose axis moved; the painter
+ * keeps its height per title text, font and the font's resolution (QFontMetricsF::fontDpi()), so this counts the
+ * different ones it was asked with (issue 16, twenty-fourth stop in docs/performance.md). For tests.
+ */
+long long axisTitleSizeMeasurements(const QCPAxis* axis);
+
+/** With @p on false the title's height is measured on every size() as QCustomPlot does (for a test's reference); true by
+ *  default. */
+void setAxisTitleSizeKept(bool on);
+
 } // namespace ridgeline::views

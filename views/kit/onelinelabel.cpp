@@ -15,21 +15,6 @@ namespace {
 
 bool g_enabled = true;
 
-/** True when QPainter::drawText() lays @p text out as one line from the left with nothing it would rewrite first
- *  (line breaks, tabs, other control characters, length variants) and QTextLine::naturalTextWidth() is the width
- *  QFontMetrics::elidedText() measures (no trailing white space, which the line leaves out of it). */
-bool plainLine(const QString& text, const QFont& font)
-{
-    if (text.isEmpty() || text.back().isSpace() || text.isRightToLeft() || font.underline() || font.overline()
-        || font.strikeOut())
-        return false;
-    for (const QChar c : text)
-        if (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f) || c == QChar::LineSeparator
-            || c == QChar::ParagraphSeparator || c == QChar::SoftHyphen || c == QChar::ObjectReplacementCharacter)
-            return false;
-    return true;
-}
-
 } // namespace
 
 /** The line as painted for one text, font, width and paint device. */
@@ -85,7 +70,7 @@ const OneLineLabel::Line* OneLineLabel::lineFor(const QPainter& painter)
     if (!g_enabled || !device || !isEnabled() || layoutDirection() != Qt::LeftToRight
         || painter.layoutDirection() != Qt::LeftToRight || testAttribute(Qt::WA_StyleSheet)
         || qstrcmp(style()->metaObject()->className(), "QFusionStyle") != 0
-        || QFontMetricsF(font).fontDpi() != fontMetrics().fontDpi() || !plainLine(text(), font))
+        || QFontMetricsF(font).fontDpi() != fontMetrics().fontDpi() || !plainOneLine(text(), font))
         return nullptr;
     const int widthPx = std::max(0, contentsRect().width());
     if (m_line && m_line->widthPx == widthPx && m_line->dpiX == device->logicalDpiX() && m_line->dpiY == device->logicalDpiY()
@@ -110,7 +95,7 @@ const OneLineLabel::Line* OneLineLabel::lineFor(const QPainter& painter)
         line->shown = fontMetrics().elidedText(line->text, Qt::ElideRight, widthPx);
         line->layout.reset();
         if (!line->shown.isEmpty()) {
-            if (!plainLine(line->shown, font))
+            if (!plainOneLine(line->shown, font))
                 return nullptr;
             line->layout = layOutOneLine(line->shown, font, device, Qt::LeftToRight);
             ++m_layouts;
@@ -133,34 +118,9 @@ void OneLineLabel::paintEvent(QPaintEvent*)
     }
     if (!line->layout)
         return; // (drawItemText() draws no empty text)
-    // QPainter::drawText(contentsRect(), alignment, shown) of one line: the line box (its natural width, ascent plus
-    // descent high) aligned in the rect, clipped to the rect when it does not fit in it, the line drawn at the box's
-    // top, moved by the line's advance for right or centred alignment; in QFusionStyle::drawItemText()'s pen.
-    const QRectF r(contentsRect());
-    const QTextLine text = line->layout->lineAt(0);
-    const qreal width = text.naturalTextWidth();
-    const qreal height = text.ascent() + text.descent();
-    qreal xoff = 0;
-    qreal yoff = 0;
-    if (alignment & Qt::AlignBottom)
-        yoff = r.height() - height;
-    else if (alignment & Qt::AlignVCenter)
-        yoff = (r.height() - height) / 2;
-    if (alignment & Qt::AlignRight)
-        xoff = r.width() - width;
-    else if (alignment & Qt::AlignHCenter)
-        xoff = (r.width() - width) / 2;
-    const QRectF bounds(r.x() + xoff, r.y() + yoff, width, height);
+    // QPainter::drawText(contentsRect(), alignment, shown) of one line, in QFusionStyle::drawItemText()'s pen.
     painter.setPen(QPen(palette().brush(foregroundRole()), painter.pen().widthF()));
-    if (!r.contains(bounds))
-        painter.setClipRect(r, Qt::IntersectClip);
-    const qreal advance = text.horizontalAdvance();
-    xoff = 0;
-    if (alignment & Qt::AlignRight)
-        xoff = r.width() - advance;
-    else if (alignment & Qt::AlignHCenter)
-        xoff = (r.width() - advance) / 2;
-    text.draw(&painter, QPointF(r.x() + xoff, r.y() + yoff));
+    drawOneLine(painter, *line->layout, QRectF(contentsRect()), alignment);
     ++m_layoutDraws;
 }
 
