@@ -444,8 +444,11 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     std::vector<double> ttft, tpot, e2e, perToken;
     // GenAI-Perf's window from the run's start (BenchmarkOptions::measurementWindowSeconds): the first wave's requests
     // (the first N, sent as the run starts) as well, each with its finish as the client sees it.
-    const bool window = options.measurementWindowSeconds > 0 && point.load == BenchmarkLoad::Concurrency && point.steadyState
-                        && warm > 0;
+    // The run's own window where the options give none and ask for the points' (BenchmarkOptions::pointMeasurementWindows).
+    const double windowSeconds = options.measurementWindowSeconds > 0 ? options.measurementWindowSeconds
+                                 : options.pointMeasurementWindows   ? point.measurementWindowSeconds
+                                                                     : 0.0;
+    const bool window = windowSeconds > 0 && point.load == BenchmarkLoad::Concurrency && point.steadyState && warm > 0;
     std::vector<double> waveTtft, waveTpot, waveE2e, wavePerToken, waveFinished;
     double first = std::numeric_limits<double>::infinity(), last = -first, outTokens = 0, inTokens = 0;
     for (size_t i = 0; i < result.requests.size(); ++i) {
@@ -495,14 +498,29 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     p.endToEnd = stats(e2e);
     p.endToEndPerOutputToken = stats(perToken);
     p.itl = result.classes.at(1).latency.itl;
-    // Whole run: the benchmark's duration (first sent to last finished). Steady state: the window between the
-    // sending of the first measured request and of the first one after them, in which the closed loop completes
-    // exactly the measured number (each of those sends answers a completion) with N in flight throughout.
-    double span = last - first;
-    if (point.load == BenchmarkLoad::Concurrency && point.steadyState && size_t(warm + measured) < result.requests.size())
-        span = result.requests[size_t(warm + measured)].arrivalSeconds - result.requests[size_t(warm)].arrivalSeconds;
+    // Whole run: the benchmark's duration (first sent to last finished). Steady state: whole waves of N sendings, from
+    // the sending of the first measured request to that of the request k N later (k = the measured requests / N, rounded
+    // up: the draining requests are sent in the steady state too), and the requests sent at or after the first and
+    // before the last of these instants, whichever class they are, with their tokens. Each of those sends answers a
+    // completion, N in flight throughout; a closed loop whose sendings repeat with every client sending once a period
+    // spans whole periods, so that the throughput is exact whether the clients send apart, in lockstep (all N at one
+    // instant) or in groups (the measured number, max(64, N), counted over the span of its sendings overstated it when
+    // no multiple of N: 64 at N = 25 over two waves of 25, +28 %; h13au, h13aw).
+    double span = last - first, spanRequests = double(p.measuredRequests);
+    const long long waves = clients > 0 ? (measured + clients - 1) / clients : 0;
+    if (point.load == BenchmarkLoad::Concurrency && point.steadyState && waves > 0 && size_t(warm + waves * clients) < result.requests.size()) {
+        const double from = result.requests[size_t(warm)].arrivalSeconds, to = result.requests[size_t(warm + waves * clients)].arrivalSeconds;
+        span = to - from;
+        spanRequests = outTokens = inTokens = 0;
+        for (const RequestResult& r : result.requests)
+            if (r.arrivalSeconds >= from && r.arrivalSeconds < to) {
+                ++spanRequests;
+                outTokens += r.outputTokens;
+                inTokens += r.promptTokens;
+            }
+    }
     if (span > 0) {
-        p.requestsPerSecond = double(p.measuredRequests) / span;
+        p.requestsPerSecond = spanRequests / span;
         p.outputTokensPerSecond = outTokens / span;
         p.totalTokensPerSecond = (outTokens + inTokens) / span;
     }
@@ -513,7 +531,7 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         // request: (window - that request's finish) / the steady mean E2E, summed over the clients (Little's law for N
         // clients without think time: throughput N / E2E; requestsPerSecond counts a span of whole sending waves and
         // overstates it in lockstep when the measured requests are no multiple of N).
-        const double start = requests.front().arrivalSeconds, windowSeconds = options.measurementWindowSeconds;
+        const double start = requests.front().arrivalSeconds;
         double clientSeconds = 0;
         for (const double f : waveFinished)
             clientSeconds += std::max(0.0, windowSeconds - (f - start));

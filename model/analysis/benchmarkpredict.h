@@ -87,6 +87,14 @@ struct BenchmarkOptions {
      * the warm-up, as before.
      */
     double measurementWindowSeconds = 0;
+    /**
+     * With measurementWindowSeconds 0: each steady-state closed loop whose point records its own measurement window
+     * (BenchmarkPoint::measurementWindowSeconds, a measurement CSV's `measurement_window_s`) is measured as
+     * measurementWindowSeconds describes, with that window; points without one as before. The NIM Llama 3 8B fp16 set's
+     * GenAI-Perf runs: 216 s on most points, four to nine 72 s windows where perf_analyzer measured on until three windows
+     * in a row held finished requests (docs/cost-model.md, h13aw). false (default): the points' windows are not used.
+     */
+    bool pointMeasurementWindows = false;
     /** Steady-state and whole-run closed loops: split each measured request's TTFT into its parts
      *  (BenchmarkPrediction::ttftParts). Off (default): the parts stay empty. A diagnostic (h13ax). */
     bool ttftParts = false;
@@ -121,8 +129,9 @@ struct TtftParts {
  */
 struct BenchmarkPrediction {
     Percentiles ttft, tpot, itl, endToEnd, endToEndPerOutputToken; ///< mean, p50 (interpolated median), p90, p95, p99
-    double requestsPerSecond = 0;     ///< measured requests / their span (first sent to last finished; steady state: the sending
-                                      ///< of the first measured request to that of the first after them)
+    double requestsPerSecond = 0;     ///< measured requests / their span (first sent to last finished); steady state: the
+                                      ///< requests sent in whole waves of N sendings from that of the first measured request
+                                      ///< (the measured number / N, rounded up), / that span
     double outputTokensPerSecond = 0;
     double totalTokensPerSecond = 0;  ///< (input + output) tokens / span
     double meanInFlight = 0;          ///< Little's law: requestsPerSecond x mean E2E (equals the clients in a steady closed loop)

@@ -613,8 +613,11 @@ std::string readGenaiPerfCsv(const QList<QByteArray>& lines, const std::string& 
 }
 
 /** A column of a measurement CSV: what it gives. */
+/** A measurement window longer than a year is a unit slip (ms or ns for s), not a benchmark. */
+constexpr double kMaxMeasurementWindowSeconds = 365.0 * 86400.0;
+
 struct Column {
-    enum Kind { Ignored, Set, Concurrency, Batch, RequestRate, Input, Output, Latency } kind = Ignored;
+    enum Kind { Ignored, Set, Concurrency, Batch, RequestRate, Input, Output, Latency, MeasurementWindow } kind = Ignored;
     BenchmarkMetric metric = BenchmarkMetric::Ttft;
     BenchmarkStatistic statistic = BenchmarkStatistic::Mean;
     double toMs = 1;
@@ -703,6 +706,8 @@ std::string readMeasurementCsv(const QList<QByteArray>& lines, BenchmarkFile& f)
                     c.kind = Column::Input;
                 else if (h == "osl" || h == "output_tokens" || h == "output_len")
                     c.kind = Column::Output;
+                else if (h == "measurement_window_s")
+                    c.kind = Column::MeasurementWindow;
                 else if (const auto l = latencyColumn(h, f))
                     c = *l;
                 else
@@ -766,6 +771,14 @@ std::string readMeasurementCsv(const QList<QByteArray>& lines, BenchmarkFile& f)
             case Column::RequestRate: rate = v; break;
             case Column::Input: p.inputTokens = *v; break;
             case Column::Output: p.outputTokens = *v; break;
+            case Column::MeasurementWindow:
+                // GenAI-Perf's measurement from the run's start (BenchmarkPoint::measurementWindowSeconds): a time, > 0.
+                if (!(*v > 0) || *v > kMaxMeasurementWindowSeconds)
+                    return p.label + ", column " + names[i] + " = " + printableText(cells[i])
+                           + ": expected the measurement window in seconds, more than 0 and at most " + messageNumber(kMaxMeasurementWindowSeconds)
+                           + " (empty: not recorded)";
+                p.measurementWindowSeconds = *v;
+                break;
             case Column::Latency:
                 if (std::string e = checkLatency(p.label + ", column " + names[i], *v * c.toMs); !e.empty())
                     return e;

@@ -63,6 +63,11 @@ struct BenchmarkPoint {
     /// (the engine's first token was the end of the sequence). Prediction simulates each request with its own lengths
     /// (predictBenchmark()); inputTokens / outputTokens stay the file's means.
     std::vector<int> inputLengths, outputLengths;
+    /// The measurement window of a steady-state closed loop measured in GenAI-Perf's time windows, seconds from the run's
+    /// start (perf_analyzer's windows of 1.2 x --measurement-interval, three or more: docs/cost-model.md, h13au and h13aw),
+    /// where the file records it (a measurement CSV's `measurement_window_s` column); 0: not recorded. Used by a prediction
+    /// only with BenchmarkOptions::pointMeasurementWindows.
+    double measurementWindowSeconds = 0;
 
     /** The measured value of @p metric / @p statistic in ms, if the file gave it. */
     std::optional<double> latency(BenchmarkMetric metric, BenchmarkStatistic statistic) const;
@@ -97,7 +102,8 @@ const char* benchmarkStatisticKey(BenchmarkStatistic statistic);
  * - llmperf `*_summary.json` (seconds; `num_concurrent_requests`; its inter_token_latency_s is E2E / output tokens);
  * - CSV with a header: concurrency | batch (static) | request_rate, isl | input_tokens | prompt_tokens,
  *   osl | output_tokens, and latency columns "[stat_]metric_unit" (itl_ms, median_ttft_ms, tpot_p99_s, ...;
- *   no statistic: the mean, said in a note); other columns (model, gpu, engine, ...) are ignored with a note.
+ *   no statistic: the mean, said in a note); optionally measurement_window_s (seconds > 0, empty: not recorded;
+ *   BenchmarkPoint::measurementWindowSeconds); other columns (model, gpu, engine, ...) are ignored with a note.
  * Returns "" and fills @p out, or one message naming the line or result, the key and the value. At most
  * kMaxMeasurements points.
  */

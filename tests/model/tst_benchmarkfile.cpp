@@ -203,6 +203,51 @@ private slots:
         QCOMPARE(read(QStringLiteral("measured/trt09-llama2-13b-a100-tp1-fp16.csv")).points.size(), size_t(30));
     }
 
+    void measurementWindowColumn()
+    {
+        // A measurement CSV may give each point the window GenAI-Perf measured it in (measurement_window_s, seconds;
+        // BenchmarkPoint::measurementWindowSeconds, h13aw): read where given, 0 where the cell is empty or the column absent.
+        BenchmarkFile f;
+        QCOMPARE(readBenchmarkFile("concurrency,isl,osl,itl_ms,measurement_window_s\n4,100,50,9,216\n8,100,50,9,\n16,100,50,9,648\n", "x.csv", f),
+                 std::string());
+        QCOMPARE(f.points.size(), size_t(3));
+        QCOMPARE(f.points[0].measurementWindowSeconds, 216.0);
+        QCOMPARE(f.points[1].measurementWindowSeconds, 0.0);
+        QCOMPARE(f.points[2].measurementWindowSeconds, 648.0);
+        QVERIFY(!hasNote(f, "columns ignored")); // a column of the format, not an extra one
+        BenchmarkFile without;
+        QCOMPARE(readBenchmarkFile("concurrency,isl,osl,itl_ms\n4,100,50,9\n", "x.csv", without), std::string());
+        QCOMPARE(without.points.at(0).measurementWindowSeconds, 0.0);
+        // The NIM Llama 3 8B fp16 set carries its windows, recovered from its GenAI-Perf records (scripts/nim-measurement-windows.py):
+        // three windows of 72 s or more on every point, more on the KV-bound ones.
+        const BenchmarkFile nim = read(QStringLiteral("measured/nim-llama3-8b-h100-tp1-fp16.csv"));
+        for (const BenchmarkPoint& p : nim.points) {
+            QVERIFY2(p.measurementWindowSeconds >= 216 && std::fmod(p.measurementWindowSeconds, 72) == 0, p.label.c_str());
+        }
+        QCOMPARE(nim.points.front().measurementWindowSeconds, 216.0);
+        QVERIFY(nim.points.back().measurementWindowSeconds > 216);
+    }
+
+    void measurementWindowRefusedWhenBad_data()
+    {
+        QTest::addColumn<QByteArray>("cell");
+        QTest::newRow("zero") << QByteArray("0");
+        QTest::newRow("negative") << QByteArray("-216");
+        QTest::newRow("text") << QByteArray("long");
+        QTest::newRow("nan") << QByteArray("nan");
+        QTest::newRow("ns for s") << QByteArray("216000000000");
+    }
+    void measurementWindowRefusedWhenBad()
+    {
+        QFETCH(QByteArray, cell);
+        BenchmarkFile f;
+        const std::string e = readBenchmarkFile("concurrency,isl,osl,itl_ms,measurement_window_s\n4,100,50,9,216\n4,100,50,9," + cell + "\n", "x.csv", f);
+        // The row and the field named, and the value.
+        QVERIFY2(e.find("line 3") != std::string::npos && e.find("measurement_window_s") != std::string::npos
+                     && e.find(cell.toStdString()) != std::string::npos,
+                 e.c_str());
+    }
+
     void measuredVllmJsonSet()
     {
         // vLLM 0.5.4 benchmark_serving.py --save-result results as vLLM wrote them, one per line (the set's source.md
