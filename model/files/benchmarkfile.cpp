@@ -612,10 +612,10 @@ std::string readGenaiPerfCsv(const QList<QByteArray>& lines, const std::string& 
     return {};
 }
 
-/** A column of a measurement CSV: what it gives. */
 /** A measurement window longer than a year is a unit slip (ms or ns for s), not a benchmark. */
 constexpr double kMaxMeasurementWindowSeconds = 365.0 * 86400.0;
 
+/** A column of a measurement CSV: what it gives. */
 struct Column {
     enum Kind { Ignored, Set, Concurrency, Batch, RequestRate, Input, Output, Latency, MeasurementWindow } kind = Ignored;
     BenchmarkMetric metric = BenchmarkMetric::Ttft;
