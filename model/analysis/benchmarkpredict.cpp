@@ -569,21 +569,19 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         p.measuredRequests = p.ttft.count;
     }
     if (options.ttftParts && point.load == BenchmarkLoad::Concurrency && !result.stepStarts.empty()) {
-        // The parts of each measured request's TTFT (TtftParts): its hand-over by the serial front end (requests sent in
-        // index order, as the closed loop sends them), the per-request delay, then the engine's steps by their starts.
+        // The parts of each measured request's TTFT (TtftParts): its hand-over by the serial front end and the per-request
+        // delay, both read from when the simulator says the engine saw it (RequestResult::engineArrivalSeconds), then the
+        // engine's steps by their starts.
         TtftParts& q = p.ttftParts;
-        const double serial = std::max(0.0, run.efficiency.frontendSerialSeconds), delay = std::max(0.0, run.efficiency.ttftOverheadSeconds);
+        const double delay = std::max(0.0, run.efficiency.ttftOverheadSeconds);
         const double ret = std::max(0.0, run.efficiency.firstTokenReturnSeconds);
         const std::vector<double>& starts = result.stepStarts;
-        double frontFree = -std::numeric_limits<double>::infinity();
         double stepsWithWaits = 0;
-        for (size_t i = 0; i < result.requests.size(); ++i) {
-            const RequestResult& r = result.requests[i];
-            const double handed = serial > 0 ? std::max(r.arrivalSeconds, frontFree) + serial : r.arrivalSeconds;
-            frontFree = handed;
+        for (const RequestResult& r : result.requests) {
             if (r.classIndex != 1 || r.rejected || std::isnan(r.firstTokenSeconds) || std::isnan(r.admittedSeconds))
                 continue;
-            const double engineArrival = handed + delay;
+            const double engineArrival = r.engineArrivalSeconds;
+            const double handed = engineArrival - delay;
             const size_t s0 = size_t(std::lower_bound(starts.begin(), starts.end(), engineArrival - 1e-12) - starts.begin());
             const size_t own = size_t(std::lower_bound(starts.begin(), starts.end(), r.admittedSeconds - 1e-12) - starts.begin());
             if (own >= starts.size())

@@ -726,6 +726,7 @@ private:
         }
         m_lastSent = std::max(m_lastSent, sentSeconds);
         l.engineArrival = handedOver + m_requestDelay;
+        r.engineArrivalSeconds = l.engineArrival;
         ++m_added;
         ++m_stats.requests;
         m_recorder.started(r, record, m_replica);

@@ -387,6 +387,9 @@ int sampleLength(const LengthDistribution& dist, std::mt19937_64& engine);
 /** What happened to one request. Times are seconds since the start; NaN where it never happened. */
 struct RequestResult {
     double arrivalSeconds = 0;
+    /// when the engine sees it: handed over by the serial front end (efficiency.frontend_serial_ms, FIFO), then
+    /// efficiency.ttft_overhead_ms later; equals arrivalSeconds when both are 0
+    double engineArrivalSeconds = 0;
     double admittedSeconds = 0;   ///< start of the first step it was scheduled in
     double firstTokenSeconds = 0; ///< end of the step that completed its prefill
     double finishedSeconds = 0;   ///< end of the step that produced its last token

@@ -248,6 +248,31 @@ private slots:
         QCOMPARE(r.steps, 64LL);
     }
 
+    void engineArrivalRecordsTheFrontEndAndTheDelay()
+    {
+        // RequestResult::engineArrivalSeconds: when the engine saw a request. Three requests sent at 0, 0 and 10 ms
+        // through a serial front end of 4 ms (FIFO) and a per-request delay of 2 ms: handed over at 4, 8 and 14 ms
+        // (the third waits for no one), seen at 6, 10 and 16 ms; without either the engine sees each as it is sent.
+        Scenario s = planning();
+        SimulationConfig c;
+        c.classes.push_back(poisson("one", 0, fixedTokens(200), fixedTokens(8)));
+        const std::vector<Request> trace{Request{0.0, 200, 8, 0}, Request{0.0, 200, 8, 0}, Request{10e-3, 200, 8, 0}};
+        const SimulationResult plain = simulate(s, c, trace);
+        QCOMPARE(plain.requests.size(), trace.size());
+        for (size_t i = 0; i < trace.size(); ++i)
+            QCOMPARE(plain.requests[i].engineArrivalSeconds, trace[i].arrivalSeconds);
+        s.efficiency.frontendSerialSeconds = 4e-3;
+        s.efficiency.ttftOverheadSeconds = 2e-3;
+        const SimulationResult r = simulate(s, c, trace);
+        const double seen[] = {6e-3, 10e-3, 16e-3};
+        for (size_t i = 0; i < trace.size(); ++i) {
+            const RequestResult& q = r.requests[i];
+            QVERIFY2(std::abs(q.engineArrivalSeconds - seen[i]) < 1e-15, qPrintable(QStringLiteral("request %1: %2 s").arg(i).arg(q.engineArrivalSeconds)));
+            QCOMPARE(q.arrivalSeconds, trace[i].arrivalSeconds);
+            QVERIFY(q.admittedSeconds >= q.engineArrivalSeconds); // no step takes a request before the engine has it
+        }
+    }
+
     // -- seed 001, 3.2(a): static against continuous batching ----------------------------------------
 
     void continuousBeatsStaticBatching()
