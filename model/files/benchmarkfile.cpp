@@ -726,6 +726,9 @@ std::string readMeasurementCsv(const QList<QByteArray>& lines, BenchmarkFile& f)
                 return "the header needs the prompt and output lengths (isl and osl, or input_tokens and output_tokens)";
             if (!has(Column::Latency))
                 return "the header needs a latency column (itl_ms, tpot_ms, ttft_ms, median_ttft_ms, ...)";
+            if (has(Column::MeasurementWindow))
+                addNote(f, "measurement_window_s read and checked; predicted as without it (measured from the first steady request): "
+                           "only bench/measured_accuracy --point-windows measures each point in its own window");
             if (!ignored.empty()) {
                 std::string list;
                 for (const std::string& i : ignored)

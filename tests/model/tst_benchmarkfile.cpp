@@ -215,9 +215,11 @@ private slots:
         QCOMPARE(f.points[1].measurementWindowSeconds, 0.0);
         QCOMPARE(f.points[2].measurementWindowSeconds, 648.0);
         QVERIFY(!hasNote(f, "columns ignored")); // a column of the format, not an extra one
+        QVERIFY(hasNote(f, "--point-windows")); // and the reader says where it is used (not in a plain prediction)
         BenchmarkFile without;
         QCOMPARE(readBenchmarkFile("concurrency,isl,osl,itl_ms\n4,100,50,9\n", "x.csv", without), std::string());
         QCOMPARE(without.points.at(0).measurementWindowSeconds, 0.0);
+        QVERIFY(!hasNote(without, "measurement_window_s"));
         // The NIM Llama 3 8B fp16 set carries its windows, recovered from its GenAI-Perf records (scripts/nim-measurement-windows.py):
         // three windows of 72 s or more on every point, more on the KV-bound ones.
         const BenchmarkFile nim = read(QStringLiteral("measured/nim-llama3-8b-h100-tp1-fp16.csv"));
