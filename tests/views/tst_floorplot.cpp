@@ -2108,6 +2108,18 @@ void TestFloorPlot::shortAxesKeepTickLabelsApart()
     QCOMPARE(int(visibleTicks(plot.yAxis2).size()), tallLinearLabels);
 }
 
+namespace {
+/** The 420 x 320 plot, set up as Ridgeline's, with a batch axis and a ms axis, that the axis painter's tests replot. */
+void showAxisTestPlot(QCustomPlot& plot)
+{
+    views::plotkit::setupPlot(&plot);
+    views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+    views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), false);
+    plot.resize(420, 320);
+    plot.show();
+}
+} // namespace
+
 void TestFloorPlot::tickLabelKeyFromAMemo()
 {
     // Issue 16, fifteenth stop: QCustomPlot builds its tick labels' parameter key (the font as a string) on every draw
@@ -2117,11 +2129,7 @@ void TestFloorPlot::tickLabelKeyFromAMemo()
     auto draw = [](bool kept) {
         views::setAxisLabelKeyKept(kept);
         QCustomPlot plot;
-        views::plotkit::setupPlot(&plot);
-        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
-        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), false);
-        plot.resize(420, 320);
-        plot.show();
+        showAxisTestPlot(plot);
         QList<QImage> pictures;
         for (int step = 0; step < 7; ++step) {
             plot.xAxis->setRange(1, 64 << step);
@@ -2166,11 +2174,7 @@ void TestFloorPlot::axisTitleSizeMeasuredOncePerTextFontAndResolution()
     auto draw = [&twiceTheDpi](bool kept) {
         views::setAxisTitleSizeKept(kept);
         QCustomPlot plot;
-        views::plotkit::setupPlot(&plot);
-        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
-        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), false);
-        plot.resize(420, 320);
-        plot.show();
+        showAxisTestPlot(plot);
         const QFont first = plot.yAxis->labelFont();
         QFont larger = first;
         larger.setPointSizeF(first.pointSizeF() * 1.6);
