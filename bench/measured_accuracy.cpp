@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -38,7 +38,10 @@
 // prediction and fit. --point-windows measures each steady-state closed loop whose row records its own window (the set's
 // CSV column measurement_window_s) with that window, as --measurement-window-s does with one window for all, where
 // --measurement-window-s is not given (BenchmarkOptions::pointMeasurementWindows; the NIM Llama 3 8B fp16 set's windows
-// recovered from its GenAI-Perf records, 216 s to 648 s: h13aw); points without one as before. The fits start from the set's scenario with its efficiency keys (measuredSetScenarios()), the
+// recovered from its GenAI-Perf records, 216 s to 648 s: h13aw); points without one as before. --decode-context-ratio R fits
+// MFU decode and the per-sequence cost only where the ITL slopes against the batch span decode contexts a factor R apart
+// (BenchmarkFitOptions::decodeContextRatio, h13az; 0, the default: off), else keeps them at the set's scenario's values or
+// lets a --prior-from / --prior-values prior on them pull them (eta_kv is fitted at them). The fits start from the set's scenario with its efficiency keys (measuredSetScenarios()), the
 // floor column from the floor. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it), and under each fit the
 // set's lone-request TTFT line (ISL <= 2,000: intercept + slope, measured -> predicted) and each loaded closed-loop point's wait
@@ -421,6 +424,8 @@ int main(int argc, char** argv)
             engine.measurementWindowSeconds = std::atof(argv[++arg]);
         else if (std::strcmp(argv[arg], "--point-windows") == 0)
             engine.pointMeasurementWindows = true;
+        else if (std::strcmp(argv[arg], "--decode-context-ratio") == 0 && argc > arg + 1)
+            fo.decodeContextRatio = std::atof(argv[++arg]);
         else if (std::strcmp(argv[arg], "--random-client-starts") == 0)
             engine.randomClientStarts = true;
         else
@@ -436,7 +441,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }

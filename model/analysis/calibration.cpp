@@ -745,23 +745,49 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         // are told apart only by slopes at different contexts S. Decided from the points alone (so it holds for
         // held-out fits too): both are fitted when the ITL points have at least two batch sizes at each of at least
         // two decode contexts (input + output / 2, distinct by more than 10 %); otherwise eta_kv = eta_bw and the
-        // per-sequence cost stays at the scenario's values.
+        // per-sequence cost stay at the scenario's values.
         std::map<long long, std::set<long long>> batchesAtContext;
+        std::map<long long, std::pair<double, double>> contextRange; // each bucket's shortest and longest context, tokens
         for (const int i : itlRows) {
             const BenchmarkPoint& p = points[size_t(i)];
             const double context = p.inputTokens + p.outputTokens / 2.0;
             const long long bucket = std::llround(std::log(std::max(1.0, context)) / std::log(1.1));
             batchesAtContext[bucket].insert(std::llround(p.concurrency));
+            auto& range = contextRange.try_emplace(bucket, context, context).first->second;
+            range = {std::min(range.first, context), std::max(range.second, context)};
         }
         int contexts = 0;
+        double shortest = 0, longest = 0; // the shortest and longest context with a slope, tokens
         for (const auto& [bucket, batches] : batchesAtContext)
-            contexts += batches.size() >= 2 ? 1 : 0;
+            if (batches.size() >= 2) {
+                shortest = contexts == 0 ? contextRange[bucket].first : std::min(shortest, contextRange[bucket].first);
+                longest = std::max(longest, contextRange[bucket].second);
+                ++contexts;
+            }
+        // With BenchmarkFitOptions::decodeContextRatio R > 0, only where those contexts span a factor of R or more, and
+        // MFU decode with them (h13az): the per-sequence cost is the slopes' intercept at context 0, extrapolated from the
+        // contexts the slopes were taken at, so its error is the slopes' times about sqrt(r^2 + 1) / (r - 1) for two
+        // contexts a factor r apart (2.2 at r = 2, 4.1 at r = 1.43); and a compute-bound decode step costs a fixed time per
+        // sequence too (2 N_active / (F_peak MFU_decode) whatever the context), so at close contexts MFU decode trades with
+        // them. The NIM 8B fp16 set's half of ISL 2,000 (contexts 2,100 and 3,000 from one prompt length and two output
+        // lengths) put per-sequence 4.7 +- 130 us and MFU decode about 0.1 and extrapolated ISL 200's ITL at N >= 100 by
+        // +26 to +99 % (docs/cost-model.md, h13aw and h13az). Decided from the points alone, as the rule above; the three
+        // then stay at the scenario's values, and a prior from other data (options.priors) may pull them.
+        const bool spanned = contexts >= 2 && longest >= options.decodeContextRatio * shortest;
         if (contexts < 2) {
             params[5].free = false;
             params[6].free = false;
             unidentified[5] = unidentified[6] = true;
             r.notes.push_back("ITL slopes against the batch at fewer than two contexts: the KV-read bandwidth efficiency and the "
                               "per-sequence cost are not fitted (kept at the scenario's values)");
+        } else if (!spanned) {
+            // eta_kv stays free: with the per-sequence cost held, the slope at any one context gives it.
+            params[2].free = false;
+            params[6].free = false;
+            unidentified[2] = unidentified[6] = true;
+            r.notes.push_back("ITL slopes against the batch at contexts less than a factor of " + messageNumber(options.decodeContextRatio)
+                              + " apart: MFU decode and the per-sequence cost are not fitted (kept at the scenario's values; the "
+                                "KV-read bandwidth efficiency is fitted at them)");
         }
     }
     {
@@ -944,6 +970,8 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     Eigen::VectorXd x(kParameters);
     for (int j = 0; j < kParameters; ++j)
         x(j) = params[size_t(j)].start;
+    if (!params[2].free)
+        x(2) = scenario.efficiency.mfuDecode;
     if (!params[5].free)
         x(5) = scenario.efficiency.kvBandwidth;
     if (!params[6].free)

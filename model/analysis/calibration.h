@@ -168,10 +168,19 @@ struct BenchmarkFitOptions {
     /** Gaussian priors from other data (ParameterPrior), each applied only while the points cannot identify its parameter:
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
-     *  the per-sequence cost with ITL slopes at fewer than two contexts; eta_kv1 without single requests at two contexts.
+     *  the per-sequence cost with ITL slopes at fewer than two contexts; MFU decode and the per-sequence cost with slopes at
+     *  contexts closer than decodeContextRatio; eta_kv1 without single requests at two contexts.
      *  An applied prior frees its parameter (started at mu when it was not free, else at its usual start); one on an
      *  identified parameter is left out, with a note. */
     std::vector<ParameterPrior> priors;
+    /** MFU decode and the per-sequence cost fitted only where the ITL slopes against the batch (two or more concurrencies
+     *  at one decode context, input + output / 2) are taken at contexts whose longest is at least this factor times the
+     *  shortest; otherwise both stay at the scenario's values (a prior may pull them) and eta_kv is fitted at them. The
+     *  per-sequence cost is the slopes' intercept at context 0 and a compute-bound step's cost per sequence does not
+     *  depend on the context, so slopes at close contexts (one prompt length with two output lengths: 2,100 and 3,000
+     *  tokens on the NIM 8B fp16 set's half of ISL 2,000) leave them in a flat valley (docs/cost-model.md, h13az). 0: off,
+     *  the rule of two contexts 10 % apart alone, as before (measured_accuracy --decode-context-ratio R). */
+    double decodeContextRatio = 0;
 };
 
 /** What calibrateBenchmark() found. MAPE as fractions over the points each latency was compared on. */
@@ -265,7 +274,9 @@ std::vector<int> prefillLimitCandidates(int maxLimit);
  * Levenberg-Marquardt (projected steps, forward-difference Jacobian, Eigen) on the relative residuals
  * predicted / measured - 1 of each point's compared ITL and TTFT (compareItl(), compareTtft()): their mean absolute
  * value is the MAPE the fit is judged by (docs/cost-model.md). eta_kv and the per-sequence cost are fitted only when
- * the ITL points have two or more concurrencies at each of two or more contexts (otherwise eta_kv = eta_bw). Bounds: efficiencies in [0.01, 1] (physical: no faster than the peak), overheads >= 0
+ * the ITL points have two or more concurrencies at each of two or more contexts (otherwise eta_kv = eta_bw), and with
+ * BenchmarkFitOptions::decodeContextRatio the per-sequence cost and MFU decode only where those contexts span that factor
+ * (else both stay, and eta_kv is fitted at them). Bounds: efficiencies in [0.01, 1] (physical: no faster than the peak), overheads >= 0
  * (at most 1 s). Starts from eta_bw 0.75, MFU 0.4 / 0.5, 0.5 ms and 0 ms, eta_kv1 from the batch-1 slope (0.3 without one),
  * prefill attention MFU 0.4. A parameter no residual depends on
  * (e.g. prefill MFU without TTFT points) stays at its scenario value, unfitted; so does the per-chunk cost when

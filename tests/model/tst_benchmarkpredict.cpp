@@ -591,6 +591,62 @@ private slots:
             QVERIFY2(n.find("first token's return path") == std::string::npos, n.c_str());
     }
 
+    void calibrationFitsTheDecodeSlopesOnlyAcrossContextsAFactorApart()
+    {
+        // With decodeContextRatio (h13az), MFU decode and the per-sequence cost are fitted only where the ITL slopes against
+        // the batch are taken at decode contexts that span that factor: the per-sequence cost is the slopes' intercept at
+        // context 0, and a compute-bound step costs a fixed time per sequence whatever the context, so slopes at close
+        // contexts leave both (and eta_kv beside them) in a flat valley (the NIM 8B fp16 set's half of ISL 2,000, contexts 2,100 and 3,000
+        // from one prompt length: per-sequence 4.7 +- 130 us, ISL 200's ITL at N >= 100 extrapolated +26 to +99 %,
+        // docs/cost-model.md, h13aw). Closed loops of 1, 8 and 32 clients at one prompt length of 1,000 tokens and two output
+        // lengths (contexts 1,050 and 1,450: two contexts 10 % apart, a factor 1.38), made with eta_kv 0.4 and 40 us a
+        // sequence: without the option the per-sequence cost is fitted, as before; with a factor of 2 neither it nor MFU
+        // decode is, both stay the scenario's (eta_kv is fitted at them), the note says why, and a prior from other data on the per-sequence cost now applies; with loops at 100
+        // tokens too (context 150, a factor 9.7 below 1,450) they are fitted again and the prior is left out.
+        Scenario truth = planning();
+        truth.efficiency.stepOverheadSeconds = truth.efficiency.prefillOverheadSeconds = 2e-3;
+        truth.efficiency.kvBandwidth = 0.4;
+        truth.efficiency.perSequenceOverheadSeconds = 40e-6;
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 16;
+        fo.maxIterations = 6;
+        std::vector<BenchmarkPoint> points = measuredClosedLoops({1.0, 8.0, 32.0}, {1000.0}, 100, truth, fo.engine);
+        for (const BenchmarkPoint& p : measuredClosedLoops({1.0, 8.0, 32.0}, {1000.0}, 900, truth, fo.engine))
+            points.push_back(p);
+        Scenario start = defaultScenario();
+        start.efficiency.perSequenceOverheadSeconds = 7e-6; // the scenario's own values, kept where the points cannot tell them
+        start.efficiency.mfuDecode = 0.6;
+        BenchmarkFitResult before;
+        QCOMPARE(calibrateBenchmark(start, points, fo, before), std::string());
+        QVERIFY(before.perSequenceOverheadUs.fitted && before.kvBandwidthEfficiency.fitted);
+        fo.decodeContextRatio = 2;
+        BenchmarkFitResult close;
+        QCOMPARE(calibrateBenchmark(start, points, fo, close), std::string());
+        QVERIFY2(!close.perSequenceOverheadUs.fitted, qPrintable(QString::number(close.perSequenceOverheadUs.value)));
+        QVERIFY(!close.mfuDecode.fitted);
+        QVERIFY(close.kvBandwidthEfficiency.fitted); // the slope at one context gives it once the per-sequence cost is held
+        QCOMPARE(close.calibrated.efficiency.perSequenceOverheadSeconds, start.efficiency.perSequenceOverheadSeconds);
+        QCOMPARE(close.calibrated.efficiency.mfuDecode, start.efficiency.mfuDecode);
+        bool said = false;
+        for (const std::string& n : close.notes)
+            said = said || n.find("contexts less than a factor of 2 apart: MFU decode and the per-sequence cost are not fitted")
+                               != std::string::npos;
+        QVERIFY(said);
+        fo.priors = {{"efficiency.per_sequence_overhead_us", 30, 5, "another set"}};
+        BenchmarkFitResult pulled;
+        QCOMPARE(calibrateBenchmark(start, points, fo, pulled), std::string());
+        QCOMPARE(pulled.priorsApplied.size(), size_t(1));
+        QVERIFY(pulled.perSequenceOverheadUs.fitted);
+        for (const BenchmarkPoint& p : measuredClosedLoops({1.0, 8.0, 32.0}, {100.0}, 100, truth, fo.engine))
+            points.push_back(p);
+        BenchmarkFitResult wide;
+        QCOMPARE(calibrateBenchmark(start, points, fo, wide), std::string());
+        QVERIFY(wide.perSequenceOverheadUs.fitted && wide.kvBandwidthEfficiency.fitted);
+        QVERIFY(wide.priorsApplied.empty());
+        for (const std::string& n : wide.notes)
+            QVERIFY2(n.find("per-sequence cost are not fitted") == std::string::npos, n.c_str());
+    }
+
     void fitTextShowsTheFirstTokenReturnBesideTheTokenBudget()
     {
         // measured_accuracy prints each fit's return path and engine searches with model::fitSearchesText() (h13at). Before,
