@@ -301,7 +301,8 @@ void MainWindow::refreshViews()
     const model::Scenario& scenario = m_document->evaluatedScenario();
     // A name a preset carries is marked "(edited)" once the model or device no longer matches it (a `--set`, a file).
     const document::ShownNames names = document::shownNames(scenario, m_catalogue);
-    m_summary->setText(tr("%1 on %2 \u00b7 B = %3 \u00b7 S = %4 \u00b7 P = %5")
+    // Only the glyphs the new figures change are repainted (issue 16, twenty-fifth stop in docs/performance.md).
+    m_summary->setTextRepaintingChanges(tr("%1 on %2 \u00b7 B = %3 \u00b7 S = %4 \u00b7 P = %5")
                            .arg(QString::fromStdString(names.model), QString::fromStdString(names.hardware),
                                 format::integer(scenario.workload.batch), format::integer(scenario.workload.contextTokens),
                                 format::integer(scenario.workload.promptTokens)));

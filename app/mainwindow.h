@@ -25,6 +25,7 @@ class ExplainPanel;
 class FloorPlot;
 class KvSharePlot;
 class NumbersPanel;
+class PlainLabel;
 class PlotPanel;
 class PrefillPlot;
 class RooflinePlot;
@@ -237,7 +238,7 @@ private:
     QList<views::FloorPlot*> m_floorPlots; ///< the five above, in views::floorPlotIds() order
     views::NumbersPanel* m_numbers = nullptr;
     QLabel* m_banner = nullptr;
-    QLabel* m_summary = nullptr;
+    views::PlainLabel* m_summary = nullptr;
     QFrame* m_notice = nullptr;
     QLabel* m_noticeText = nullptr;
     views::UserCatalogue* m_catalogue = nullptr;

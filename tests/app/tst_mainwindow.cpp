@@ -14,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QLabel>
+#include <QLocale>
 #include <QPaintEvent>
 #include <QScreen>
 #include <QScrollArea>
@@ -130,6 +131,7 @@ private slots:
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
     void accessibleNamesFollowTheFirstPaint();
     void batchStepRepaintsTheSummaryAlone();
+    void plainLabelRepaintsOnlyItsChangedGlyphs();
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
     void numbersRewrapRepaintsNoRowAbove();
     void sliderStepsLayOutNothing();
@@ -1889,6 +1891,10 @@ void TestMainWindow::batchStepRepaintsTheSummaryAlone()
         for (int pass = 0; pass < 3; ++pass)
             QCoreApplication::processEvents();
         QVERIFY2(!regions.painted.value(summary).isEmpty(), qPrintable(QStringLiteral("step %1: the summary not painted").arg(step)));
+        // Twenty-fifth stop: the new B repaints the glyphs it changes (and, right-aligned, those it moves), not the
+        // whole summary (PlainLabel::setTextRepaintingChanges()).
+        QVERIFY2(regions.painted.value(summary).boundingRect().width() < summary->width(),
+                 qPrintable(QStringLiteral("step %1: the whole summary repainted").arg(step)));
         QVERIFY2(!regions.painted.value(&window).intersects(inWindow),
                  qPrintable(QStringLiteral("step %1: the window painted under the summary").arg(step)));
         QVERIFY2(regions.painted.value(bar).isEmpty(), qPrintable(QStringLiteral("step %1: the status bar painted").arg(step)));
@@ -1899,6 +1905,94 @@ void TestMainWindow::batchStepRepaintsTheSummaryAlone()
         QVERIFY2(shown() == afterStep, qPrintable(QStringLiteral("step %1").arg(step)));
     }
     QVERIFY(summary->text() != before);
+}
+
+void TestMainWindow::plainLabelRepaintsOnlyItsChangedGlyphs()
+{
+    // Issue 16, twenty-fifth stop: PlainLabel::setTextRepaintingChanges() repaints only the glyphs a new text changes
+    // (the status summary's figure on a slider step) instead of the whole label. Many summaries (figures growing and
+    // shrinking, so the line's width changes and, right-aligned, everything before the change moves; names changing;
+    // kerning pairs next to the change), in three alignments and two fonts, in a window's label filling its background:
+    // after each new text the window's backing store over the label equals, bit for bit, what a whole repaint of the
+    // label then paints; most new texts repaint a part of the label only.
+    QWidget window;
+    window.resize(720, 60);
+    auto* label = new ridgeline::views::PlainLabel(QString(), &window);
+    label->setGeometry(7, 9, 640, 22);
+    label->setAutoFillBackground(true);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    struct PaintRegions final : QObject {
+        QRegion painted;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::Paint)
+                painted += static_cast<QPaintEvent*>(event)->region();
+            return QObject::eventFilter(watched, event);
+        }
+    } regions;
+    label->installEventFilter(&regions);
+    auto shown = [&] {
+        const QPoint at = label->mapTo(&window, QPoint(0, 0));
+        return window.screen()->grabWindow(window.winId(), at.x(), at.y(), label->width(), label->height()).toImage();
+    };
+    auto settle = [] {
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+    };
+    const QStringList models{QStringLiteral("Llama 3.1 8B"), QStringLiteral("Llama 3.1 70B"),
+                             QStringLiteral("Dense 88.8 B (Llama 3 family rule)"), QStringLiteral("AVA Tj fi WAY")};
+    QFont bold = label->font();
+    bold.setBold(true);
+    int steps = 0;
+    int partial = 0;
+    int small = 0;
+    for (const QFont& font : {label->font(), bold}) {
+        label->setFont(font);
+        for (const Qt::Alignment alignment : {Qt::AlignRight | Qt::AlignVCenter, Qt::AlignLeft | Qt::AlignVCenter,
+                                              Qt::AlignHCenter | Qt::AlignVCenter}) {
+            label->setAlignment(alignment);
+            label->setText(QStringLiteral("start"));
+            settle();
+            unsigned batch = 1;
+            for (int i = 0; i < 40; ++i) {
+                // Figures as the sliders move them: B doubling then falling back, S and P by odd steps, now and then
+                // another model name.
+                batch = (i % 13 == 12) ? 1 : batch * 2 + unsigned(i % 3);
+                const QString text = QStringLiteral("%1 on NVIDIA H100 SXM \u00b7 B = %2 \u00b7 S = %3 \u00b7 P = %4")
+                                         .arg(models[(i / 7) % models.size()], QLocale(QLocale::English).toString(batch),
+                                              QLocale(QLocale::English).toString(4096 + 977 * (i % 5)),
+                                              QLocale(QLocale::English).toString(1024 + 7 * (i % 2)));
+                const int before = label->partialRepaints();
+                regions.painted = QRegion();
+                label->setTextRepaintingChanges(text);
+                settle();
+                QCOMPARE(label->text(), text);
+                ++steps;
+                if (label->partialRepaints() > before)
+                    ++partial;
+                const QRect whole = label->rect();
+                if (!regions.painted.isEmpty() && regions.painted.boundingRect().width() * 3 < whole.width())
+                    ++small;
+                const QImage afterStep = shown();
+                label->repaint();
+                QVERIFY2(shown() == afterStep,
+                         qPrintable(QStringLiteral("font %1, alignment %2, step %3: \"%4\" differs from a whole repaint")
+                                        .arg(font.bold() ? 1 : 0)
+                                        .arg(int(alignment))
+                                        .arg(i)
+                                        .arg(text)));
+            }
+        }
+    }
+    QCOMPARE(partial, steps); // every new text was compared (it is shown from the kept layout)
+    QVERIFY2(small * 2 > steps, qPrintable(QStringLiteral("%1 of %2 repaints a third of the label or less").arg(small).arg(steps)));
+    // Hidden, the label sets its text as QLabel does.
+    label->hide();
+    const int before = label->partialRepaints();
+    label->setTextRepaintingChanges(QStringLiteral("hidden"));
+    QCOMPARE(label->partialRepaints(), before);
+    QCOMPARE(label->text(), QStringLiteral("hidden"));
 }
 
 QTEST_MAIN(TestMainWindow)

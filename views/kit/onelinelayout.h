@@ -54,15 +54,17 @@ inline std::unique_ptr<QTextLayout> layOutOneLine(const QString& text, const QFo
     return layout;
 }
 
-/**
- * Draws the one line of @p layout (layOutOneLine()) where QPainter::drawText(@p rect, @p alignment, text) puts that text
- * laid out as one line from the left in the painter's pen: the line box (its natural width, ascent plus descent high)
- * aligned in the rect, the painter clipped to the rect when the box does not fit in it, the line drawn at the box's top,
- * moved by the line's advance for right or centred alignment (qt_format_text(), Qt 6.4, for a left-to-right line).
- * @p alignment is visual (QStyle::visualAlignment()). Shared by OneLineLabel and PlainLabel: issue 16,
- * docs/performance.md.
- */
-inline void drawOneLine(QPainter& painter, const QTextLayout& layout, const QRectF& rect, Qt::Alignment alignment)
+/** Where drawOneLine() draws the line of @p layout in @p rect with @p alignment: the point given to QTextLine::draw(),
+ *  and whether the painter is clipped to the rect (the line box does not fit in it). */
+struct OneLinePlacement {
+    QPointF origin;
+    bool clipped = false;
+};
+
+/** The placement drawOneLine() draws @p layout's line at (see there); glyph positions of QTextLayout::glyphRuns() plus
+ *  origin are where the glyphs are drawn. Issue 16, docs/performance.md (twenty-fifth stop: the status summary repaints
+ *  its changed glyphs). */
+inline OneLinePlacement placeOneLine(const QTextLayout& layout, const QRectF& rect, Qt::Alignment alignment)
 {
     const QTextLine text = layout.lineAt(0);
     const qreal width = text.naturalTextWidth();
@@ -78,15 +80,32 @@ inline void drawOneLine(QPainter& painter, const QTextLayout& layout, const QRec
     else if (alignment & Qt::AlignHCenter)
         xoff = (rect.width() - width) / 2;
     const QRectF bounds(rect.x() + xoff, rect.y() + yoff, width, height);
-    if (!rect.contains(bounds))
-        painter.setClipRect(rect, Qt::IntersectClip);
+    OneLinePlacement placement;
+    placement.clipped = !rect.contains(bounds);
     const qreal advance = text.horizontalAdvance();
     xoff = 0;
     if (alignment & Qt::AlignRight)
         xoff = rect.width() - advance;
     else if (alignment & Qt::AlignHCenter)
         xoff = (rect.width() - advance) / 2;
-    text.draw(&painter, QPointF(rect.x() + xoff, rect.y() + yoff));
+    placement.origin = QPointF(rect.x() + xoff, rect.y() + yoff);
+    return placement;
+}
+
+/**
+ * Draws the one line of @p layout (layOutOneLine()) where QPainter::drawText(@p rect, @p alignment, text) puts that text
+ * laid out as one line from the left in the painter's pen: the line box (its natural width, ascent plus descent high)
+ * aligned in the rect, the painter clipped to the rect when the box does not fit in it, the line drawn at the box's top,
+ * moved by the line's advance for right or centred alignment (qt_format_text(), Qt 6.4, for a left-to-right line).
+ * @p alignment is visual (QStyle::visualAlignment()). Shared by OneLineLabel and PlainLabel: issue 16,
+ * docs/performance.md.
+ */
+inline void drawOneLine(QPainter& painter, const QTextLayout& layout, const QRectF& rect, Qt::Alignment alignment)
+{
+    const OneLinePlacement placement = placeOneLine(layout, rect, alignment);
+    if (placement.clipped)
+        painter.setClipRect(rect, Qt::IntersectClip);
+    layout.lineAt(0).draw(&painter, placement.origin);
 }
 
 } // namespace ridgeline::views

@@ -2,8 +2,16 @@
 #include "views/kit/plainlabel.h"
 #include "views/kit/onelinelayout.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
 #include <QFontMetrics>
+#include <QGlyphRun>
 #include <QPainter>
+#include <QRawFont>
 #include <QRect>
 #include <QStyle>
 #include <QTextDocument>
@@ -15,6 +23,55 @@ namespace {
 
 bool g_drawsItself = true;
 
+/** The glyphs of a one-line layout in drawing order, each with its font (an index into fonts) and its position in the
+ *  layout (QGlyphRun::positions(); drawn at that plus the line's origin, placeOneLine()). */
+struct PlacedGlyphs {
+    std::vector<QRawFont> fonts;
+    struct Glyph {
+        int font = 0;
+        quint32 index = 0;
+        QPointF position;
+    };
+    std::vector<Glyph> glyphs;
+};
+
+PlacedGlyphs placedGlyphs(const QTextLayout& layout)
+{
+    PlacedGlyphs placed;
+    const QList<QGlyphRun> runs = layout.glyphRuns();
+    for (const QGlyphRun& run : runs) {
+        placed.fonts.push_back(run.rawFont());
+        const int font = int(placed.fonts.size()) - 1;
+        const QList<quint32> indexes = run.glyphIndexes();
+        const QList<QPointF> positions = run.positions();
+        for (qsizetype i = 0; i < indexes.size() && i < positions.size(); ++i)
+            placed.glyphs.push_back({font, indexes[i], positions[i]});
+    }
+    return placed;
+}
+
+/** True when glyph @p i of @p a drawn at origin @p shiftA is glyph @p j of @p b drawn at @p shiftB: the same glyph of
+ *  the same font at the same place (positions in QFixed's 1/64 px, so the sums are exact). */
+bool sameGlyph(const PlacedGlyphs& a, std::size_t i, QPointF shiftA, const PlacedGlyphs& b, std::size_t j, QPointF shiftB)
+{
+    const PlacedGlyphs::Glyph& x = a.glyphs[i];
+    const PlacedGlyphs::Glyph& y = b.glyphs[j];
+    // (QPointF's operator== is fuzzy: compared exactly)
+    return x.index == y.index && x.position.x() + shiftA.x() == y.position.x() + shiftB.x()
+        && x.position.y() + shiftA.y() == y.position.y() + shiftB.y() && a.fonts[std::size_t(x.font)] == b.fonts[std::size_t(y.font)];
+}
+
+/** Widens [@p left, @p right] (px) to the ink of @p placed's glyphs [from, to) drawn at the origin's x @p shiftX. */
+void addInk(const PlacedGlyphs& placed, std::size_t from, std::size_t to, qreal shiftX, qreal& left, qreal& right)
+{
+    for (std::size_t i = from; i < to; ++i) {
+        const PlacedGlyphs::Glyph& glyph = placed.glyphs[i];
+        const QRectF ink = placed.fonts[std::size_t(glyph.font)].boundingRect(glyph.index);
+        left = std::min(left, glyph.position.x() + shiftX + ink.left());
+        right = std::max(right, glyph.position.x() + shiftX + ink.right());
+    }
+}
+
 } // namespace
 
 /** text() laid out as one line in one font at one resolution (onelinelayout.h). */
@@ -23,6 +80,9 @@ struct PlainLabel::Line {
     QFont font;
     qreal dpi = 0; ///< QFontMetricsF(font).fontDpi(): QFont::operator== does not compare resolutions
     std::unique_ptr<QTextLayout> layout;
+    /** The layout's glyphs where the layout puts them (placedGlyphs() at the origin), once compared: kept for the
+     *  next new text's comparison (setTextRepaintingChanges()). */
+    std::optional<PlacedGlyphs> glyphs;
 };
 
 PlainLabel::PlainLabel(const QString& text, QWidget* parent)
@@ -124,24 +184,14 @@ QSize PlainLabel::measured() const
     return m_hintPx;
 }
 
-void PlainLabel::paintEvent(QPaintEvent* event)
+bool PlainLabel::drawsItself() const
 {
-    // QLabel::paintEvent() (Qt 6.4) of a plain text label without frame, margin, pixmap or mnemonic: the text drawn by
-    // QStyle::drawItemText() in the contents rect less the indent on its aligned sides, with the label's alignment
-    // made visual for the text's direction and Qt::TextForceLeftToRight, in QFusionStyle::drawItemText()'s pen.
-    if (!g_drawsItself || !measuresOnce() || !isEnabled() || testAttribute(Qt::WA_StyleSheet)
-        || qstrcmp(style()->metaObject()->className(), "QFusionStyle") != 0) {
-        QLabel::paintEvent(event);
-        return;
-    }
-    QPainter painter(this);
-    const QTextLayout* layout = layoutFor(painter.font(), painter.device()); // the painter's font: resolved for its device
-    if (!layout) {
-        painter.end();
-        QLabel::paintEvent(event);
-        return;
-    }
-    const Qt::Alignment align = QStyle::visualAlignment(Qt::LeftToRight, alignment());
+    return g_drawsItself && measuresOnce() && isEnabled() && !testAttribute(Qt::WA_StyleSheet)
+        && qstrcmp(style()->metaObject()->className(), "QFusionStyle") == 0;
+}
+
+QRect PlainLabel::textRect(Qt::Alignment align) const
+{
     QRect rect = contentsRect();
     if (const int indentPx = indent(); indentPx > 0) {
         if (align & Qt::AlignLeft)
@@ -153,8 +203,93 @@ void PlainLabel::paintEvent(QPaintEvent* event)
         if (align & Qt::AlignBottom)
             rect.setBottom(rect.bottom() - indentPx);
     }
+    return rect;
+}
+
+void PlainLabel::setTextRepaintingChanges(const QString& text)
+{
+    if (text == this->text())
+        return;
+    // The font a paint's painter has: the label's, resolved for the widget (QPainter::begin()).
+    const QFont paintFont(font(), this);
+    const qreal dpi = QFontMetricsF(paintFont).fontDpi();
+    const bool shownFromLayout = isVisible() && updatesEnabled() && drawsItself() && m_line && m_line->layout
+        && m_line->text == this->text() && m_line->font == paintFont && m_line->dpi == dpi;
+    if (!shownFromLayout) {
+        setText(text);
+        return;
+    }
+    std::unique_ptr<Line> before = std::move(m_line);
+    // QLabel::setText() repaints the whole contents rect: held back here as DocumentLabel::setTextRepaintingChanges()
+    // holds it back (setUpdatesEnabled(true) would post a whole-widget update()).
+    setAttribute(Qt::WA_UpdatesDisabled, true);
+    setText(text);
+    setAttribute(Qt::WA_UpdatesDisabled, false);
+    const QRect contents = contentsRect();
+    // The new text laid out as the next paint asks (layoutFor() with the painter's font and device), so that the paint
+    // draws this layout.
+    const QTextLayout* after = drawsItself() ? layoutFor(paintFont, this) : nullptr;
+    if (!after) {
+        update(contents);
+        return;
+    }
+    const Qt::Alignment align = QStyle::visualAlignment(Qt::LeftToRight, alignment());
+    const QRectF rect(textRect(align));
+    const OneLinePlacement was = placeOneLine(*before->layout, rect, align);
+    const OneLinePlacement now = placeOneLine(*after, rect, align);
+    if (was.clipped != now.clipped) {
+        update(contents);
+        return;
+    }
+    // Each layout's glyphs are read once (QTextLayout::glyphRuns()): the new text's are kept for the next comparison.
+    if (!before->glyphs)
+        before->glyphs = placedGlyphs(*before->layout);
+    m_line->glyphs = placedGlyphs(*after);
+    const PlacedGlyphs& a = *before->glyphs;
+    const PlacedGlyphs& b = *m_line->glyphs;
+    const QPointF shiftA = was.origin;
+    const QPointF shiftB = now.origin;
+    const std::size_t shorter = std::min(a.glyphs.size(), b.glyphs.size());
+    std::size_t prefix = 0;
+    while (prefix < shorter && sameGlyph(a, prefix, shiftA, b, prefix, shiftB))
+        ++prefix;
+    std::size_t suffix = 0;
+    while (prefix + suffix < shorter
+           && sameGlyph(a, a.glyphs.size() - 1 - suffix, shiftA, b, b.glyphs.size() - 1 - suffix, shiftB))
+        ++suffix;
+    ++m_partialRepaints;
+    qreal left = std::numeric_limits<qreal>::max();
+    qreal right = std::numeric_limits<qreal>::lowest();
+    addInk(a, prefix, a.glyphs.size() - suffix, shiftA.x(), left, right);
+    addInk(b, prefix, b.glyphs.size() - suffix, shiftB.x(), left, right);
+    if (left > right)
+        return; // the same glyphs at the same places
+    const int fromX = int(std::floor(left)) - kInkPaddingPx;
+    const int toX = int(std::ceil(right)) + kInkPaddingPx;
+    const QRect changed = QRect(QPoint(fromX, contents.top()), QPoint(toX, contents.bottom())) & contents;
+    if (!changed.isEmpty())
+        update(changed);
+}
+
+void PlainLabel::paintEvent(QPaintEvent* event)
+{
+    // QLabel::paintEvent() (Qt 6.4) of a plain text label without frame, margin, pixmap or mnemonic: the text drawn by
+    // QStyle::drawItemText() in the contents rect less the indent on its aligned sides, with the label's alignment
+    // made visual for the text's direction and Qt::TextForceLeftToRight, in QFusionStyle::drawItemText()'s pen.
+    if (!drawsItself()) {
+        QLabel::paintEvent(event);
+        return;
+    }
+    QPainter painter(this);
+    const QTextLayout* layout = layoutFor(painter.font(), painter.device()); // the painter's font: resolved for its device
+    if (!layout) {
+        painter.end();
+        QLabel::paintEvent(event);
+        return;
+    }
+    const Qt::Alignment align = QStyle::visualAlignment(Qt::LeftToRight, alignment());
     painter.setPen(QPen(palette().brush(foregroundRole()), painter.pen().widthF()));
-    drawOneLine(painter, *layout, QRectF(rect), align);
+    drawOneLine(painter, *layout, QRectF(textRect(align)), align);
     ++m_layoutDraws;
 }
 

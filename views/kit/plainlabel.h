@@ -46,6 +46,25 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
+    /**
+     * QLabel::setText(@p text), repainting only the glyphs the new text changes (issue 16, twenty-fifth stop in
+     * docs/performance.md), as DocumentLabel::setTextRepaintingChanges() does for its documents: QLabel repaints its
+     * whole contents rect for any new text, where a slider step changes one figure of the status summary. When the label
+     * draws its text itself (see the class comment) and the text shown was drawn from the kept layout, the new text is
+     * laid out here (once: the paint draws this layout) and the two lines' glyphs compared where they are drawn (the
+     * glyph runs' positions plus placeOneLine()'s origin, views/kit/onelinelayout.h): the glyphs alike from the start
+     * and from the end (the same font, glyph and position) are drawn alike in both, so only the rest repaints: the
+     * contents rect's height over the differing glyphs' ink (old and new; QRawFont::boundingRect()) padded by
+     * kInkPaddingPx for antialiasing and rounding. With the right alignment a new width moves every glyph before the
+     * change, which then repaints up to it. Anything else (hidden, updates off, drawn through QLabel, a change of the
+     * clip) repaints the contents rect, as setText().
+     */
+    void setTextRepaintingChanges(const QString& text);
+    /** How many new texts setTextRepaintingChanges() repainted in part (or not at all: the same glyphs). For tests. */
+    int partialRepaints() const { return m_partialRepaints; }
+    /** Pixels added around the differing glyphs' ink (see setTextRepaintingChanges()). */
+    static constexpr int kInkPaddingPx = 2;
+
     /** True when the hints are this class's own measurement (the settings above), false when QLabel's. */
     bool measuresOnce() const;
     /** How many times this label has measured its text (QFontMetrics::boundingRect() or its kept layout) for its hints
@@ -70,6 +89,10 @@ private:
     /** The kept layout of text() in @p font (its resolution included), laid out for @p device when it is not that of
      *  the kept one; nullptr when the text is not one plain line (see the class comment). */
     const QTextLayout* layoutFor(const QFont& font, const QPaintDevice* device) const;
+    /** True when paintEvent() draws the text itself rather than through QLabel::paintEvent() (the class comment). */
+    bool drawsItself() const;
+    /** The rect paintEvent() draws the text in (the contents rect less the indent on the aligned sides). */
+    QRect textRect(Qt::Alignment visualAlignment) const;
 
     mutable QString m_text;
     mutable QFont m_font;
@@ -82,6 +105,7 @@ private:
     mutable std::unique_ptr<Line> m_line;
     mutable long long m_layouts = 0;
     long long m_layoutDraws = 0;
+    int m_partialRepaints = 0;
 };
 
 } // namespace ridgeline::views
