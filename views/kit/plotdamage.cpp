@@ -156,9 +156,28 @@ void PlotDamage::afterReplot()
         m_lastValid = false;
         return;
     }
+    // A layer image that drew other pixels (the curves on a model-size step): the whole plot, no key written.
+    for (SeenCache& seen : m_caches) {
+        const long long now = seen.alive ? seen.cache->keyChanges() : -1;
+        if (now == seen.keyChanges)
+            continue;
+        for (SeenCache& each : m_caches)
+            each.keyChanges = each.alive ? each.cache->keyChanges() : -1;
+        m_lastValid = false;
+        if (debugging())
+            qInfo("plotdamage %s: whole (a layer image changed)", qPrintable(m_plot->objectName()));
+        if (held) {
+            ++m_whole;
+            m_lastDamage = QRegion(m_plot->rect());
+            m_plot->update();
+        }
+        return;
+    }
     QRegion moving;
     m_nextKey.clear();
+    m_nextCaches.clear();
     const bool described = writeKey(&moving);
+    std::swap(m_caches, m_nextCaches); // (a key not written to its end: the layer images met before it stopped)
     const bool partial = described && m_lastValid && m_nextKey == m_lastKey;
     if (debugging())
         qInfo("plotdamage %s: %s (described %d, last valid %d, key %zu bytes%s)", qPrintable(m_plot->objectName()),
@@ -260,6 +279,7 @@ bool PlotDamage::writeKey(QRegion* moving)
             if (auto* cache = dynamic_cast<const LayerImageCache*>(child)) {
                 key.put(child);
                 key.put(cache->keyChanges());
+                m_nextCaches.push_back({const_cast<QCPLayerable*>(child), cache, cache->keyChanges()});
                 continue;
             }
             const bool visible = child->realVisibility();

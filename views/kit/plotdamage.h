@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <vector>
+
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -32,6 +34,9 @@ namespace ridgeline::views {
  *   sub-tick positions, tick labels, title); an axis rect by its rect and background; the legend by its rect, pen and
  *   brush; a graph, straight line or text by LayerImageCache::describeAlone(); a layout grid or inset (which draws
  *   nothing) by its identity.
+ * A layer image whose count moved since the last replot makes the replot whole at once, the key not written (a
+ * model-size, KV-heads or context step moves the curves: 0.1 M instructions a step for the two plots' keys, spared);
+ * the next replot writes it again, and the one after may be partial.
  * When that key equals the last replot's (and the moving items are the same), every pixel outside the moving items'
  * old and new bounding rects is the one the last replot's buffer held there, so the plot is repainted in those rects
  * only (padded by marginPx() for antialiasing and glyph overhang); otherwise, or when a layerable is of a kind the key
@@ -79,8 +84,17 @@ private:
     /** The pixels @p item may have drawn in at this replot, padded by marginPx(); empty when it is not drawn. */
     QRect footprint(const QCPLayerable* item) const;
 
+    /** A layer image of the plot and its keyChanges() when last seen. */
+    struct SeenCache {
+        QPointer<QCPLayerable> alive;
+        const LayerImageCache* cache;
+        long long keyChanges;
+    };
+
     QCustomPlot* m_plot;
     QList<QPointer<QCPLayerable>> m_moving;
+    std::vector<SeenCache> m_caches;     ///< the layer images the last key write met, and their counts since
+    std::vector<SeenCache> m_nextCaches; ///< those of the key being written
     bool m_held = false;
     LayerKey m_lastKey;
     LayerKey m_nextKey;
