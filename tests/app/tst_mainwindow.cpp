@@ -50,6 +50,7 @@
 #include "views/kit/accessibility.h"
 #include "views/kit/card.h"
 #include "views/kit/plainlabel.h"
+#include "views/kit/plotdamage.h"
 #include "views/kit/plotpanel.h"
 #include "views/kit/theme.h"
 #include "views/kit/valueslider.h"
@@ -132,6 +133,7 @@ private slots:
     void accessibleNamesFollowTheFirstPaint();
     void batchStepRepaintsTheSummaryAlone();
     void plainLabelRepaintsOnlyItsChangedGlyphs();
+    void sliderStepsRepaintWhatTheirItemsMoved();
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
     void numbersRewrapRepaintsNoRowAbove();
     void sliderStepsLayOutNothing();
@@ -1993,6 +1995,95 @@ void TestMainWindow::plainLabelRepaintsOnlyItsChangedGlyphs()
     label->setTextRepaintingChanges(QStringLiteral("hidden"));
     QCOMPARE(label->partialRepaints(), before);
     QCOMPARE(label->text(), QStringLiteral("hidden"));
+}
+
+void TestMainWindow::sliderStepsRepaintWhatTheirItemsMoved()
+{
+    // Issue 16, twenty-fifth stop (views/kit/plotdamage.h): a replot that moved only the decode floor's or the SLO
+    // plot's current-B line, marker and label repaints their old and new rects, not the whole plot. After every step of
+    // four sliders (batch steps between the others, so that the rule is left and taken again), each plot's pixels in the
+    // window's backing store must equal, bit for bit, a repaint of the whole plot; and the same check must fail when the
+    // rects are made too small (the margin for antialiasing taken away), so that it can see a rect that misses pixels.
+    using ridgeline::views::PlotDamage;
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::processEvents();
+    QList<QCustomPlot*> plots = window.plots();
+    plots << window.kvSharePanel()->barPlot();
+    QCustomPlot* decode = window.decodePanel()->plot();
+    QCustomPlot* slo = window.sloPanel()->plot();
+    PlotDamage* decodeDamage = PlotDamage::of(decode);
+    PlotDamage* sloDamage = PlotDamage::of(slo);
+    QVERIFY(decodeDamage && sloDamage);
+    auto shown = [&](QCustomPlot* plot) {
+        const QRect r(plot->mapTo(&window, QPoint(0, 0)), plot->size());
+        return window.screen()->grabWindow(window.winId(), r.x(), r.y(), r.width(), r.height()).toImage();
+    };
+    ridgeline::views::ControlsPanel* controls = window.controlsPanel();
+    QSlider* batch = controls->batchSlider()->slider();
+    const std::vector<std::pair<QSlider*, int>> runs = {{batch, 10},
+                                                        {controls->contextSlider()->slider(), 3},
+                                                        {batch, 6},
+                                                        {controls->modelSizeSlider()->slider(), 3},
+                                                        {batch, 6},
+                                                        {controls->kvHeadsSlider()->slider(), 2},
+                                                        {batch, 6}};
+    // Steps whose backing store differs from a whole repaint in some plot; partial repaints of the two plots.
+    auto sweep = [&](const std::vector<std::pair<QSlider*, int>>& sliders, QStringList* differing) {
+        long long partial = 0;
+        for (const auto& [slider, steps] : sliders) {
+            const int from = slider->sliderPosition();
+            for (int step = 1; step <= steps; ++step) {
+                const long long before = decodeDamage->partialUpdates() + sloDamage->partialUpdates();
+                const int span = slider->maximum() - slider->minimum();
+                // Up and down the range in uneven steps: each position new, the line moving both ways.
+                const int position = slider->minimum() + (from - slider->minimum() + step * (span / 7 + 1) * (step % 2 ? 1 : -1)
+                                                           + 3 * span) % (span + 1);
+                slider->setSliderPosition(position);
+                window.document()->evaluateNow();
+                for (int pass = 0; pass < 3; ++pass)
+                    QCoreApplication::processEvents();
+                partial += decodeDamage->partialUpdates() + sloDamage->partialUpdates() - before;
+                for (QCustomPlot* plot : plots) {
+                    const QImage afterStep = shown(plot);
+                    plot->repaint();
+                    if (shown(plot) != afterStep)
+                        differing->append(QStringLiteral("%1 step %2 (position %3) %4")
+                                              .arg(slider->objectName()).arg(step).arg(position).arg(plot->objectName()));
+                }
+            }
+        }
+        return partial;
+    };
+    QStringList differing;
+    const long long partial = sweep(runs, &differing);
+    QVERIFY2(differing.isEmpty(), qPrintable(differing.join(QStringLiteral("; "))));
+    // 28 batch steps, each replotting both plots; the first replots after another slider's step repaint whole.
+    QVERIFY2(partial >= 40, qPrintable(QStringLiteral("partial repaints of the decode and SLO plots: %1").arg(partial)));
+
+    // The check sees a rect that is too small: without the margin around each moving item's box (and one pixel less),
+    // some batch step leaves pixels of the old line, marker or label on screen.
+    const int margin = PlotDamage::marginPx();
+    PlotDamage::setMarginPx(-1);
+    QStringList missed;
+    sweep({{batch, 8}}, &missed);
+    PlotDamage::setMarginPx(margin);
+    QVERIFY2(!missed.isEmpty(), "rects one pixel inside the moving items' boxes: no step differed");
+
+    // What paintEvent() draws besides the buffer: a new background brush repaints the whole plot.
+    for (const QColor& colour : {QColor(Qt::red), QColor(Qt::white)}) {
+        decode->setBackground(QBrush(colour));
+        decode->replot();
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+        const QImage afterBrush = shown(decode);
+        decode->repaint();
+        QVERIFY2(shown(decode) == afterBrush, qPrintable(colour.name()));
+        QCOMPARE(afterBrush.pixelColor(afterBrush.width() - 2, afterBrush.height() - 2), colour);
+    }
 }
 
 QTEST_MAIN(TestMainWindow)

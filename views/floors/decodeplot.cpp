@@ -12,6 +12,7 @@
 #include "views/kit/boundtext.h"
 #include "views/kit/curvelayer.h"
 #include "views/kit/palette.h"
+#include "views/kit/plotdamage.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
 
@@ -74,6 +75,8 @@ DecodePlot::DecodePlot(QWidget* parent)
     watchCurrentPoint(m_current, [](double batch, double) { return tr("B = %1").arg(format::integer(batch)); });
 
     placeLegendBelow(p, 4);
+    // A batch step moves these alone: the plot is repainted in their old and new rects (issue 16, twenty-fifth stop).
+    PlotDamage::install(p)->setMoving({m_currentLine, m_current, m_currentThroughput, m_currentLabel});
 
     interaction()->setFormulaNumbers([this] {
         const model::Scenario* s = readoutScenario();

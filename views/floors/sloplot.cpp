@@ -12,6 +12,7 @@
 #include "document/format.h"
 #include "views/kit/curvelayer.h"
 #include "views/kit/palette.h"
+#include "views/kit/plotdamage.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
 
@@ -74,6 +75,8 @@ SloPlot::SloPlot(QWidget* parent)
     m_current->addToLegend();
     watchCurrentPoint(m_current, [](double batch, double) { return tr("B = %1").arg(format::integer(batch)); });
     placeLegendBelow(p, 4);
+    // A batch step moves these alone: the plot is repainted in their old and new rects (issue 16, twenty-fifth stop).
+    PlotDamage::install(p)->setMoving({m_currentLine, m_current});
     // After PlotPanel's plotkit::fitLabels (connected first), before drawing: SLO lines close on a long log axis
     // (B = 1e9: t_step spans ten decades) would write their labels over each other.
     connect(p, &QCustomPlot::afterLayout, this, &SloPlot::separateSloLabels);

@@ -168,6 +168,11 @@ bool LayerImageCache::describedHere(const QCPItemAnchor* anchor) const
 
 void LayerImageCache::writePosition(LayerKey& key, const QCPItemPosition* position) const
 {
+    writePositionIn(key, position, this);
+}
+
+void LayerImageCache::writePositionIn(LayerKey& key, const QCPItemPosition* position, const LayerImageCache* cache)
+{
     // A label hung under the pinned label before it (BaselineLayer: ptAbsolute from that label's bottom left) is where
     // its own coordinates put it from that anchor, whose item the key describes (text, font, padding, alignment and
     // its own position): written as such. Its pixelPosition() would place every label above it again, each through
@@ -175,7 +180,7 @@ void LayerImageCache::writePosition(LayerKey& key, const QCPItemPosition* positi
     // batch step with five pinned, of 66 M).
     const QCPItemAnchor* anchorX = position->parentAnchorX();
     const QCPItemAnchor* anchorY = position->parentAnchorY();
-    if (anchorX && anchorY && describedHere(anchorX) && describedHere(anchorY)) {
+    if (cache && anchorX && anchorY && cache->describedHere(anchorX) && cache->describedHere(anchorY)) {
         key.put(true);
         key.put(anchorX);
         key.put(anchorY);
@@ -198,6 +203,16 @@ void LayerImageCache::describePlot(LayerKey& key, double devicePixelRatio) const
 }
 
 bool LayerImageCache::describe(LayerKey& key, const QCPLayerable* child) const
+{
+    return describeIn(key, child, this);
+}
+
+bool LayerImageCache::describeAlone(LayerKey& key, const QCPLayerable* child)
+{
+    return describeIn(key, child, nullptr);
+}
+
+bool LayerImageCache::describeIn(LayerKey& key, const QCPLayerable* child, const LayerImageCache* cache)
 {
     key.put(child);
     key.put(child->visible());
@@ -252,7 +267,7 @@ bool LayerImageCache::describe(LayerKey& key, const QCPLayerable* child) const
         key.put(text->antialiased());
         key.put(text->clipToAxisRect());
         for (const QCPItemPosition* position : text->positions())
-            writePosition(key, position);
+            writePositionIn(key, position, cache);
     } else {
         return false;
     }
@@ -314,8 +329,15 @@ void LayerImageCache::shapeImage(const QSize& pixels, double ratio)
 
 void LayerImageCache::draw(QCPPainter* painter)
 {
-    if (m_hidden->children().isEmpty())
+    if (m_hidden->children().isEmpty()) {
+        // Nothing drawn: a change from what the last replot drew, once; children coming back are a change again.
+        if (m_lastKeyValid || !m_empty)
+            ++m_keyChanges;
+        m_lastKeyValid = false;
+        m_empty = true;
         return;
+    }
+    m_empty = false;
     ++m_draws;
     if (painter->modes().testFlag(QCPPainter::pmVectorized) || painter->modes().testFlag(QCPPainter::pmNoCaching)) {
         drawChildren(painter); // an export: every vertex, at the export's scale
@@ -326,6 +348,8 @@ void LayerImageCache::draw(QCPPainter* painter)
     m_nextKey.clear();
     const bool describable = writeKey(m_nextKey, ratio);
     const bool changed = !describable || !m_lastKeyValid || m_nextKey != m_lastKey;
+    if (changed)
+        ++m_keyChanges;
     std::swap(m_nextKey, m_lastKey);
     m_lastKeyValid = describable;
     if (drawsInPlace(changed)) {

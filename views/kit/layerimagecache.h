@@ -104,6 +104,18 @@ public:
     /** Times the pixel buffer under the image was allocated (a redraw needed more pixels than it held); a redraw at a
      *  size or pixel ratio that fits in it clears and reuses its memory (see draw()). */
     long long allocations() const { return m_allocations; }
+    /**
+     * Replots on screen (not exports) whose layer drew other pixels than the replot's before, as far as the key says:
+     * the key changed or could not be written, or the layer went from drawing something to nothing or back. Equal
+     * counts after two replots: the layer drew the same pixels both times (PlotDamage, views/kit/plotdamage.h).
+     */
+    long long keyChanges() const { return m_keyChanges; }
+
+    /**
+     * Writes to @p key what @p child, a layerable on a visible layer (no cache's), draws from, as describe() does, every
+     * position as its pixel position; false when it is of a kind describe() does not know (PlotDamage).
+     */
+    static bool describeAlone(LayerKey& key, const QCPLayerable* child);
 
 protected:
     /** A cache on layer @p host of @p plot for the children of @p hidden (a hidden, logical layer). */
@@ -152,6 +164,9 @@ protected:
     /** Writes where @p position puts its item: its pixel position, or, hung from an anchor of an item on the hidden
      *  layer (which the key describes), that anchor and its own coordinates (no pixelPosition(): see the .cpp). */
     void writePosition(LayerKey& key, const QCPItemPosition* position) const;
+    /** describe() and writePosition() for @p cache (nullptr: no anchor is on a hidden layer the key describes). */
+    static bool describeIn(LayerKey& key, const QCPLayerable* child, const LayerImageCache* cache);
+    static void writePositionIn(LayerKey& key, const QCPItemPosition* position, const LayerImageCache* cache);
     /** True when @p anchor belongs to an item on the hidden layer. */
     bool describedHere(const QCPItemAnchor* anchor) const;
 
@@ -191,6 +206,8 @@ private:
     long long m_renders = 0;
     long long m_draws = 0;
     long long m_allocations = 0;
+    long long m_keyChanges = 0;
+    bool m_empty = true; ///< the last draw() had no children to draw
 };
 
 } // namespace ridgeline::views
