@@ -23,9 +23,13 @@ echo
 # on its single requests, the prompt limit per step and the runtime reserve searched beside the token budget (both held-out
 # splits better than the table above: ITL / TTFT 5.8 / 32.5 -> 3.8 / 27.0 by concurrency, 11.2 / 41.7 -> 1.9 / 21.0 by
 # prompt length). The two 8B NIM sets held out worse in that mode (TTFT higher on all four splits) and stay in the
-# table above only.
+# table above only. Since h13ay also with the benchmark client's 0.1 ms from a response to the next request, one thread a
+# client (perf_analyzer 2.49 on; --client-threads 1000000 is at least one a client): a closed loop's next request then misses
+# the engine step that starts as its predecessor ends (3.8 / 27.1 -> 3.7 / 20.7 by concurrency, 1.9 / 21.0 -> 1.8 / 20.5 by
+# prompt length; docs/cost-model.md, h13ay).
 echo
-"$build/bench/measured_accuracy" --ttft-single-only --fit-token-budget --fit-prefill-limit --fit-kv-reserve --scheduler trtllm \
+"$build/bench/measured_accuracy" --ttft-single-only --fit-token-budget --fit-prefill-limit --fit-kv-reserve \
+    --client-threads 1000000 --client-turnaround-ms 0.1 --scheduler trtllm \
     "$here/tests/data/measured" nim18-llama3.3-70b-h100-tp2-fp8
 # The NIM 8B fp16 set in the TensorRT-LLM table's mode with the first token's return path fitted too, where a fit's TTFT under
 # load holds two or more prompt lengths (docs/cost-model.md, h13at and h13av): both held-out splits better than the table

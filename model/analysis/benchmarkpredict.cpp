@@ -303,6 +303,9 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
         break;
     case BenchmarkLoad::Concurrency:
         config.closedLoopClients = int(clients);
+        // The client's worker threads (BenchmarkOptions::clientThreads, h13ay): GenAI-Perf's concurrency mode only.
+        config.clientThreads = std::max(0, options.clientThreads);
+        config.clientTurnaroundSeconds = std::max(0.0, options.clientTurnaroundSeconds);
         if (point.steadyState) {
             // Warm-up (the first N), the window, then the last N draining the loop: the window sees N in flight.
             warm = clients;

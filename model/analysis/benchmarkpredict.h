@@ -98,6 +98,17 @@ struct BenchmarkOptions {
     /** Steady-state and whole-run closed loops: split each measured request's TTFT into its parts
      *  (BenchmarkPrediction::ttftParts). Off (default): the parts stay empty. A diagnostic (h13ax). */
     bool ttftParts = false;
+    /**
+     * Concurrency points: the benchmark client's worker threads (SimulationConfig::clientThreads): the N clients go
+     * floor(N / T) to a thread (the first N mod T one more), and a thread sends its clients' requests one at a time, each
+     * clientTurnaroundSeconds after the later of the response it follows and its own previous send. perf_analyzer (under
+     * GenAI-Perf) ran 16 threads in its concurrency mode up to 2.48 (Triton 24.07), one a client from 2.49 on; its
+     * per-request exports show 0.03-0.65 ms, median about 0.1 ms, from a client's last response to its next request
+     * (docs/cost-model.md, "what perf_analyzer's clients do between a response and the next request (h13ay)").
+     * 0 (default): no threads, each request sent as the one before it leaves.
+     */
+    int clientThreads = 0;
+    double clientTurnaroundSeconds = 0; ///< with clientThreads: each send's time on its thread, seconds (0.0001: the measured median)
 };
 
 /**

@@ -506,6 +506,7 @@ struct LiveRequest {
     double engineArrival = 0; // when the engine sees it: sent + efficiency.ttft_overhead_ms (inf: not sent yet)
     long long record = -1;    // RunRecorder record slot, -1: none
     bool prefixLooked = false; // its prefix has been looked up in the cache (counted once)
+    int client = -1;          // closed loop with client threads (SimulationConfig::clientThreads): its client, else -1
 };
 
 /** The replica layout of @p config on @p scenario's device: tp = hardware.gpus (SimulationConfig::pipelineStages ...). */
@@ -539,6 +540,18 @@ public:
         // The first token's way back to the client (efficiency.first_token_return_ms): after the step that emitted it.
         m_firstTokenReturn = std::max(0.0, scenario.efficiency.firstTokenReturnSeconds);
         m_total = source ? source->expected() : 0;
+        // The benchmark client's worker threads (SimulationConfig::clientThreads): consecutive clients to a thread,
+        // floor(N / T) each and the first N mod T one more, as perf_analyzer's ConcurrencyManager::ReconfigThreads.
+        if (config.clientThreads > 0 && config.closedLoopClients > 0 && source) {
+            const int clients = config.closedLoopClients;
+            const int threads = std::min(config.clientThreads, clients);
+            m_clientThreadOf.reserve(size_t(clients));
+            for (int t = 0; t < threads; ++t)
+                for (int k = 0; k < clients / threads + (t < clients % threads ? 1 : 0); ++k)
+                    m_clientThreadOf.push_back(t);
+            m_clientThreadFree.assign(size_t(threads), -kInf);
+            m_clientTurnaround = std::max(0.0, config.clientTurnaroundSeconds);
+        }
         m_totalBlocks = m_cost.totalLayerBlocks(config.blockTokens);
         m_watermarkBlocks = config.kvAdmission == KvAdmission::Paged
             ? static_cast<long long>(std::ceil(config.kvWatermark * double(m_totalBlocks))) : 0;
@@ -559,7 +572,7 @@ public:
     SimulationResult run()
     {
         if (m_config.closedLoopClients > 0) // only the first N are sent at their own time; each later one when one leaves
-            for (int k = 0; k < m_config.closedLoopClients && pull(-kInf); ++k) {
+            for (int k = 0; k < m_config.closedLoopClients && pull(-kInf, k); ++k) {
             }
         double first = 0;
         m_now = peekArrival(first) ? std::min(0.0, first) : 0.0;
@@ -693,7 +706,7 @@ private:
     static constexpr int kInteractive = 0, kBatch = 1;
 
     /** Takes @p request into the system, sent at @p sentSeconds: a live slot, pending its arrival at the engine. */
-    void admitToSystem(const Request& request, long long record, double sentSeconds)
+    void admitToSystem(const Request& request, long long record, double sentSeconds, int client = -1)
     {
         int slot = 0;
         if (!m_free.empty()) {
@@ -707,6 +720,7 @@ private:
         l = LiveRequest{};
         l.request = request;
         l.record = record;
+        l.client = client;
         RequestResult& r = l.result;
         r.arrivalSeconds = sentSeconds;
         r.admittedSeconds = r.firstTokenSeconds = r.finishedSeconds = kNaN;
@@ -730,17 +744,42 @@ private:
         ++m_added;
         ++m_stats.requests;
         m_recorder.started(r, record, m_replica);
-        m_pending.push_back(slot);
+        if (m_clientThreadOf.empty()) {
+            m_pending.push_back(slot);
+        } else {
+            // Client threads send out of leave order (one thread's backlog against another's): keep the arrival order.
+            auto at = m_pending.end();
+            while (at != m_pending.begin() && m_live[size_t(*(at - 1))].engineArrival > l.engineArrival)
+                --at;
+            m_pending.insert(at, slot);
+        }
     }
 
-    /** Pulls the next request from the source, sent at the later of its own time and @p notBefore; false: none left. */
-    bool pull(double notBefore)
+    /**
+     * When @p client (-1: none) sends a request it may send from @p seconds on: through its worker thread
+     * (SimulationConfig::clientThreads), one send at a time, each clientTurnaroundSeconds; without threads, then.
+     */
+    double clientSend(int client, double seconds)
+    {
+        if (client < 0 || size_t(client) >= m_clientThreadOf.size())
+            return seconds;
+        double& free = m_clientThreadFree[size_t(m_clientThreadOf[size_t(client)])];
+        free = std::max(seconds, free) + m_clientTurnaround;
+        return free;
+    }
+
+    /**
+     * Pulls the next request from the source, sent at the later of its own time and @p notBefore (by @p client's worker
+     * thread when the closed loop has client threads: clientSend()); false: none left.
+     */
+    bool pull(double notBefore, int client = -1)
     {
         Request q;
         long long index = 0;
         if (!m_source || !m_source->next(q, index))
             return false;
-        admitToSystem(q, m_recorder.recordIndex(index, m_rank++), std::max(q.arrivalSeconds, notBefore));
+        const double sent = clientSend(client, std::max(q.arrivalSeconds, notBefore));
+        admitToSystem(q, m_recorder.recordIndex(index, m_rank++), sent, m_clientThreadOf.empty() ? -1 : client);
         return true;
     }
 
@@ -812,17 +851,21 @@ private:
     {
         m_live[size_t(request)].result.rejected = true;
         const double sent = m_live[size_t(request)].result.arrivalSeconds;
+        const int client = m_live[size_t(request)].client;
         leave(request, m_now);
-        release(sent);
+        release(sent, client);
     }
 
-    /** Closed loop: a request left the system at @p seconds; the next client request is sent then (or at its own time). */
-    void release(double seconds)
+    /**
+     * Closed loop: a request of @p client (-1: none recorded) left the system at @p seconds; the next client request is
+     * sent then (or at its own time; through the client's worker thread when there are client threads).
+     */
+    void release(double seconds, int client = -1)
     {
         if (m_config.closedLoopClients <= 0)
             return;
         if (m_source)
-            pull(seconds);
+            pull(seconds, client);
         else if (m_leaveSink) {
             m_leaveSink->push_back(seconds);
             ++m_released;
@@ -1470,8 +1513,9 @@ private:
             r.finishedSeconds = now;
             if (p.itlCount > 0)
                 r.tpotSeconds = (now - r.firstTokenSeconds) / double(s.output - 1);
+            const int client = l.client;
             leave(s.request, engineNow);
-            release(now);
+            release(now, client);
         }
     }
 
@@ -1565,6 +1609,9 @@ private:
     double m_apiFree = -kInf;      // when the API server has delivered every token emitted so far
     std::vector<std::pair<double, double>> m_accepted; // (sent, accepted) per request, in sending order (m_apiOutput > 0)
     double m_lastSent = -kInf;     // the latest send pulled so far
+    std::vector<int> m_clientThreadOf;      // client threads (SimulationConfig::clientThreads): each client's thread; empty: none
+    std::vector<double> m_clientThreadFree; // when each client thread's last send ended
+    double m_clientTurnaround = 0;          // SimulationConfig::clientTurnaroundSeconds
     bool m_sourceDone = false;     // the source has no more requests (deliveryStart()'s eager pull)
     double m_lastStepSeconds = 0;  // the last step's duration: the backlog the gate lets through (gateClosed())
     long long m_total = 0;         // requests expected in all (progress)
@@ -1814,6 +1861,13 @@ std::string checkSimulationConfig(const SimulationConfig& c)
         return s + "router = " + std::to_string(int(c.router)) + ": expected round_robin, least_loaded or prefix_aware";
     if (std::string e = range("closed_loop_clients", c.closedLoopClients, 0, kMaxSimulationSequences); !e.empty())
         return e;
+    if (std::string e = range("client_threads", c.clientThreads, 0, kMaxSimulationSequences); !e.empty())
+        return e;
+    if (!(std::isfinite(c.clientTurnaroundSeconds) && c.clientTurnaroundSeconds >= 0))
+        return s + "client_turnaround_ms = " + messageNumber(c.clientTurnaroundSeconds * 1e3) + ": must be a finite number of milliseconds >= 0";
+    if (c.clientThreads > 0 && c.replicas > 1)
+        return s + "client_threads = " + std::to_string(c.clientThreads) + ": the client's threads are simulated with one replica only, not "
+               + std::to_string(c.replicas);
     if (std::string e = range("pipeline_stages", c.pipelineStages, 1, kMaxSimulationLayoutCount); !e.empty())
         return e;
     if (std::string e = range("expert_parallel", c.expertParallel, 1, kMaxSimulationLayoutCount); !e.empty())

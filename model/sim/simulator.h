@@ -195,6 +195,21 @@ struct SimulationConfig {
      */
     int closedLoopClients = 0;
     /**
+     * The benchmark client's worker threads that send a closed loop's requests (not a simulation-file key;
+     * BenchmarkOptions::clientThreads). perf_analyzer's concurrency mode (ConcurrencyManager::ReconfigThreads) gives
+     * min(T, N) threads floor(N / T) clients each, the first N mod T one more, consecutive clients to a thread, and a
+     * thread sends its clients' requests one at a time. 0 (the default): none, each request is sent when the request
+     * before it leaves, as above. T >= 1 (with closedLoopClients): a request is sent clientTurnaroundSeconds after the
+     * later of that time and its thread's previous send; a client's next request goes through the same thread, and the
+     * first N through their threads in turn at the start. perf_analyzer up to 2.48 (Triton 24.07) ran 16 threads whatever
+     * the concurrency, 2.49 on max(16, N), one a client (docs/cost-model.md, "what perf_analyzer's clients do between a
+     * response and the next request (h13ay)"). One replica only: validate() refuses it with replicas > 1.
+     */
+    int clientThreads = 0;
+    /// With clientThreads: each send's time on its thread (wake-up, request record, hand-over to the HTTP client),
+    /// seconds; the sending time, from which TTFT counts, is its end. 0: the threads only order the sends.
+    double clientTurnaroundSeconds = 0;
+    /**
      * replicas: identical replicas (each this scenario's GPUs and scheduler) behind one router; 1: the single replica
      * above. With more, simulate() routes each request at its arrival (router) and runs every replica's engine in
      * step up to that time, so that the router sees the load in flight. With closedLoopClients, requests are routed

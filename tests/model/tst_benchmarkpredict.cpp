@@ -1037,6 +1037,107 @@ private slots:
         }
     }
 
+    void clientThreadsSendInTurn()
+    {
+        // SimulationConfig::clientThreads / BenchmarkOptions::clientThreads (h13ay): perf_analyzer's worker threads send
+        // their clients' requests one at a time, each clientTurnaroundSeconds on the thread. Four closed-loop clients of
+        // equal 2,000-token prompts (TensorRT-LLM's scheduler, a budget that holds all four prompts: lockstep without threads).
+        const Scenario s = planning();
+        const double turn = 0.4e-3;
+        SimulationConfig c;
+        c.policy = BatchingPolicy::Chunked;
+        c.scheduler = SchedulerVersion::TrtllmInflight;
+        c.tokenBudget = 65536;
+        c.maxSequences = 16;
+        c.closedLoopClients = 4;
+        c.kvSeriesPoints = 2;
+        c.classes.resize(1);
+        c.classes[0].name = "chat";
+        std::vector<Request> requests(24);
+        for (Request& q : requests) {
+            q.promptTokens = 2000;
+            q.outputTokens = 16;
+        }
+        auto sends = [&](const SimulationConfig& config) {
+            if (const std::string e = checkSimulationConfig(config); !e.empty())
+                qFatal("%s", e.c_str());
+            const SimulationResult r = simulate(s, config, requests);
+            std::vector<double> out;
+            for (const RequestResult& q : r.requests)
+                out.push_back(q.arrivalSeconds);
+            return std::pair{r, out};
+        };
+        const auto [plain, plainSends] = sends(c);
+        // Two threads of two clients: the first wave goes out in turn, two at 1 turn, two at 2 turns (all at 0 without).
+        SimulationConfig two = c;
+        two.clientThreads = 2;
+        two.clientTurnaroundSeconds = turn;
+        const auto [threaded, threadedSends] = sends(two);
+        std::vector<double> first(threadedSends.begin(), threadedSends.begin() + 4);
+        std::sort(first.begin(), first.end());
+        for (size_t i = 0; i < 4; ++i)
+            QVERIFY2(std::abs(first[i] - double(i / 2 + 1) * turn) < 1e-12, qPrintable(QStringLiteral("first wave %1: %2 s").arg(i).arg(first[i])));
+        // Every later request leaves its thread one or two turns after the latest finish before it (its own client's
+        // response, or the thread's other client's just ahead of it).
+        std::vector<double> finishes;
+        for (const RequestResult& q : threaded.requests)
+            finishes.push_back(q.finishedSeconds);
+        std::sort(finishes.begin(), finishes.end());
+        for (size_t i = 4; i < threadedSends.size(); ++i) {
+            const double sent = threadedSends[i];
+            const auto after = std::upper_bound(finishes.begin(), finishes.end(), sent);
+            QVERIFY(after != finishes.begin());
+            const double gap = sent - *(after - 1);
+            QVERIFY2(gap > turn - 1e-12 && gap < 2 * turn + 1e-12, qPrintable(QStringLiteral("request %1: %2 s after a finish").arg(i).arg(gap)));
+        }
+        // One thread: no two sends closer than a turn.
+        SimulationConfig one = two;
+        one.clientThreads = 1;
+        std::vector<double> serial = sends(one).second;
+        std::sort(serial.begin(), serial.end());
+        for (size_t i = 1; i < serial.size(); ++i)
+            QVERIFY2(serial[i] - serial[i - 1] > turn - 1e-12, qPrintable(QStringLiteral("sends %1 s apart").arg(serial[i] - serial[i - 1])));
+        // A thread a client with no turnaround is no client stage at all: request by request as without threads.
+        SimulationConfig each = c;
+        each.clientThreads = 4;
+        const auto [free, freeSends] = sends(each);
+        QCOMPARE(freeSends, plainSends);
+        for (size_t i = 0; i < requests.size(); ++i) {
+            QCOMPARE(free.requests[i].firstTokenSeconds, plain.requests[i].firstTokenSeconds);
+            QCOMPARE(free.requests[i].finishedSeconds, plain.requests[i].finishedSeconds);
+        }
+        // Refused: a fleet, a negative turnaround.
+        SimulationConfig fleet = two;
+        fleet.replicas = 2;
+        QVERIFY(checkSimulationConfig(fleet).find("client_threads") != std::string::npos);
+        SimulationConfig negative = two;
+        negative.clientTurnaroundSeconds = -1e-3;
+        QVERIFY(checkSimulationConfig(negative).find("client_turnaround_ms") != std::string::npos);
+
+        // Through the prediction: 16 threads at the measured 0.1 ms a send (perf_analyzer 2.48 under GenAI-Perf) keep the
+        // four prompts in one context step, as without threads; one thread whose turn is longer than that step spreads them.
+        const StepCost cost(s);
+        StepTotals alone;
+        cost.addPrefill(alone, 0, 2000);
+        BenchmarkOptions o;
+        o.scheduler = SchedulerVersion::TrtllmInflight;
+        o.tokenBudget = 65536;
+        o.ttftParts = true;
+        const BenchmarkPoint p = closedLoop(4, 2000, 16);
+        const BenchmarkPrediction lockstep = predict(s, p, o);
+        QCOMPARE(lockstep.ttftParts.ownStepPrefillTokens, 8000.0);
+        o.clientThreads = 16;
+        o.clientTurnaroundSeconds = 0.1e-3;
+        const BenchmarkPrediction measured = predict(s, p, o);
+        QCOMPARE(measured.ttftParts.ownStepPrefillTokens, 8000.0);
+        QVERIFY(std::abs(measured.ttft.mean - lockstep.ttft.mean) < 1e-3 * lockstep.ttft.mean);
+        o.clientThreads = 1;
+        o.clientTurnaroundSeconds = 2 * cost.seconds(alone);
+        const BenchmarkPrediction spread = predict(s, p, o);
+        QVERIFY2(spread.ttftParts.ownStepPrefillTokens < 8000.0, qPrintable(QString::number(spread.ttftParts.ownStepPrefillTokens)));
+        QVERIFY(spread.ttft.mean < lockstep.ttft.mean);
+    }
+
     void calibrationFitsThePrefillLimitAtTwoPromptLengths()
     {
         // Benchmarks made by TensorRT-LLM's scheduler with a 65,536-token budget and at most 4 prompts per step: 20
