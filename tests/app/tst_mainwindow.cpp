@@ -70,6 +70,19 @@ namespace format = ridgeline::views::format;
 
 namespace {
 
+/** Resizes @p window to @p size, shows it, waits until it is exposed and lets three passes of events settle its
+ *  first paint (the set-up most tests here start from). False: the window was never exposed. */
+bool showSettled(QWidget& window, QSize size)
+{
+    window.resize(size);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::processEvents();
+    return true;
+}
+
 /** Every (key, value) of every graph of every plot, for before/after comparisons. */
 QList<QList<QPair<double, double>>> plotData(const MainWindow& window)
 {
@@ -826,11 +839,7 @@ void TestMainWindow::sliderStepsParseNoText()
     // then shows what the window shows after a repaint of the whole label, and draws what a label built fresh with its
     // text draws.
     MainWindow window(model::defaultScenario());
-    window.resize(1600, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    for (int pass = 0; pass < 3; ++pass)
-        QCoreApplication::processEvents();
+    QVERIFY(showSettled(window, QSize(1600, 1000)));
     QList<ridgeline::views::DocumentLabel*> labels = floorTitles(window);
     QCOMPARE(labels.size(), 5);
     const QStringList values{QStringLiteral("step"), QStringLiteral("perUser"), QStringLiteral("total")};
@@ -899,11 +908,7 @@ void TestMainWindow::sliderStepsShapeNoTitleHeading()
     // Issue 16, twentieth stop (h16ab): each plot title's heading is a block of its own, so a batch or context step edits
     // (and QTextEngine lays out and shapes again) only the blocks after it; the heading's block is never edited.
     MainWindow window(model::defaultScenario());
-    window.resize(1600, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    for (int pass = 0; pass < 3; ++pass)
-        QCoreApplication::processEvents();
+    QVERIFY(showSettled(window, QSize(1600, 1000)));
     QList<ridgeline::views::DocumentLabel*> titles = floorTitles(window);
     QCOMPARE(titles.size(), 5);
     ScenarioDocument* document = window.document();
@@ -1054,11 +1059,7 @@ void TestMainWindow::peakFlopsSweepLeavesTheControlsAsAFreshWindow()
             QCoreApplication::processEvents();
     }
     MainWindow fresh(swept.document()->scenario());
-    fresh.resize(1600, 1000);
-    fresh.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&fresh));
-    for (int pass = 0; pass < 3; ++pass)
-        QCoreApplication::processEvents();
+    QVERIFY(showSettled(fresh, QSize(1600, 1000)));
     const QString text = swept.findChild<QLabel*>(QStringLiteral("computeDtypeLabel"))->text();
     QCOMPARE(fresh.findChild<QLabel*>(QStringLiteral("computeDtypeLabel"))->text(), text);
     QVERIFY(!text.contains(QStringLiteral("989"))); // the sweep moved the peak away from the start
@@ -1860,11 +1861,7 @@ void TestMainWindow::batchStepRepaintsTheSummaryAlone()
     // under it), so the step repaints the label alone: no Paint event reaches the window, the status bar or the label's
     // holder there. The window's backing store after the steps equals, bit for bit, a repaint of the whole status bar.
     MainWindow window(model::defaultScenario());
-    window.resize(1600, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    for (int pass = 0; pass < 3; ++pass)
-        QCoreApplication::processEvents();
+    QVERIFY(showSettled(window, QSize(1600, 1000)));
     auto* summary = window.findChild<QLabel*>(QStringLiteral("statusSummary"));
     QVERIFY(summary && summary->parentWidget());
     QStatusBar* bar = window.statusBar();
@@ -2006,11 +2003,7 @@ void TestMainWindow::sliderStepsRepaintWhatTheirItemsMoved()
     // rects are made too small (the margin for antialiasing taken away), so that it can see a rect that misses pixels.
     using ridgeline::views::PlotDamage;
     MainWindow window(model::defaultScenario());
-    window.resize(1600, 1000);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    for (int pass = 0; pass < 3; ++pass)
-        QCoreApplication::processEvents();
+    QVERIFY(showSettled(window, QSize(1600, 1000)));
     QList<QCustomPlot*> plots = window.plots();
     plots << window.kvSharePanel()->barPlot();
     QCustomPlot* decode = window.decodePanel()->plot();
