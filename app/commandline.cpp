@@ -45,7 +45,6 @@ namespace ridgeline::app {
 
 namespace {
 
-constexpr int kExitBadInput = 2;
 constexpr int kExitFailure = 1;
 
 

@@ -10,6 +10,10 @@
 
 namespace ridgeline::app {
 
+/** Exit status of a run given bad input (an option, a file or a value that fails its check): `ridgeline --help`
+ *  and tests/app/tst_commandline.cpp (1 is any other failure). */
+inline constexpr int kExitBadInput = 2;
+
 /**
  * Builds the scenario the command line asks for: the default (Llama 3.1 8B on H100 SXM at the
  * floor), then the scenario file if @p scenarioFile is not empty, then each "KEY=VALUE" of

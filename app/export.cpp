@@ -201,7 +201,7 @@ QList<QPair<QString, QString>> takeawaysOf(const ExportSource& window)
     return out;
 }
 
-QByteArray csvCell(const QString& text)
+QByteArray csvCellUtf8(const QString& text)
 {
     QByteArray bytes = text.toUtf8();
     if (bytes.contains(',') || bytes.contains('"') || bytes.contains('\n'))
@@ -592,10 +592,10 @@ QByteArray curvesCsv(const QList<QCustomPlot*>& plots)
     }
     QByteArray out = "series";
     for (const QString& column : columns)
-        out += ',' + csvCell(column);
+        out += ',' + csvCellUtf8(column);
     out += '\n';
     for (const Point& point : points) {
-        out += csvCell(point.series);
+        out += csvCellUtf8(point.series);
         for (qsizetype c = 0; c < columns.size(); ++c) {
             out += ',';
             if (c == point.keyColumn)

@@ -469,7 +469,7 @@ bool isScenarioJson(const QByteArray& bytes)
 }
 
 /** @p text ending in a full stop. */
-QString sentence(QString text)
+QString asSentence(QString text)
 {
     text = text.trimmed();
     if (!text.isEmpty() && !text.endsWith(QLatin1Char('.')))
@@ -497,7 +497,7 @@ bool MainWindow::importModelConfig(const QString& path, QString* message)
     const QString shown = QDir::toNativeSeparators(QDir::cleanPath(QFileInfo(path).absoluteFilePath()));
     const QString current = QString::fromStdString(m_document->scenario().model.name);
     auto fail = [&](const QString& why) {
-        const QString text = tr("Could not import %1: %2 The model stays %3.").arg(shown, sentence(why), current);
+        const QString text = tr("Could not import %1: %2 The model stays %3.").arg(shown, asSentence(why), current);
         showNotice(text, true, tr("Import failed: see the message above the plots."));
         if (message)
             *message = text;
@@ -557,7 +557,7 @@ bool MainWindow::openJsonFile(const QString& path, QString* message)
     QString text;
     bool ok = false;
     if (const std::string error = model::applyJsonText(scenario, bytes); !error.empty()) {
-        text = tr("Could not open the scenario %1: %2 Nothing was changed.").arg(shown, sentence(QString::fromStdString(error)));
+        text = tr("Could not open the scenario %1: %2 Nothing was changed.").arg(shown, asSentence(QString::fromStdString(error)));
     } else {
         m_document->setScenario(scenario);
         text = tr("Opened the scenario %1 over the current one (inputs it does not set keep their values).").arg(shown);

@@ -23,11 +23,10 @@ namespace ridgeline::app {
 
 namespace {
 
-constexpr int kExitBadInput = 2;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-QString num(double v, int decimals) { return QString::number(v, 'f', decimals); }
+QString fixedText(double v, int decimals) { return QString::number(v, 'f', decimals); }
 
 /// A price or energy figure to @p decimals, or significant digits where that would read "0.000" (h14k); "-" when unknown.
 QString opt(const std::optional<double>& v, int decimals) { return v ? fixedOrSignificant(*v, decimals) : QStringLiteral("-"); }
@@ -35,9 +34,9 @@ QString opt(const std::optional<double>& v, int decimals) { return v ? fixedOrSi
 /// What the text prints where a figure does not exist (ITL and tokens/s per user at one output token), as the window does.
 const QString kNone = QStringLiteral("\u2013");
 
-QJsonValue optJson(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
+QJsonValue jsonOrNull(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); }
 
-QString csvCell(QString s)
+QString planCsvCell(QString s)
 {
     if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n')))
         s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
@@ -129,13 +128,13 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
                     groupedNumber(req.load.outputTokens, 0), fixedOrSignificant(req.load.requestsPerSecond * req.load.outputTokens, 0));
     out << sloLine(f);
     out << QStringLiteral("Efficiency: eta_bw %1, MFU prefill %2, MFU decode %3%4")
-               .arg(num(eff.bandwidth, 2), num(eff.mfuPrefill, 2), num(eff.mfuDecode, 2),
+               .arg(fixedText(eff.bandwidth, 2), fixedText(eff.mfuPrefill, 2), fixedText(eff.mfuDecode, 2),
                     eff.bandwidth == 1.0 && eff.mfuPrefill == 1.0 && eff.mfuDecode == 1.0
                         ? QStringLiteral(" (the floor: every time is a lower bound; set efficiency.* in \"set\")")
                         : QString());
     const double pue = req.candidates.devices.empty() ? model::kDefaultPue : req.candidates.devices.front().economics.pue;
     out << QStringLiteral("Economics: %1 per device-hour (GPU- or TPU-hour), board power at TDP (catalogue, datasheet), PUE %2")
-               .arg(q(f.currency), num(pue, 2));
+               .arg(q(f.currency), fixedText(pue, 2));
     out << QStringLiteral("Searched: %1 device(s), %2 operating points; %3 plan(s) meet both SLOs")
                .arg(req.candidates.devices.size())
                .arg(r.evaluated)
@@ -199,14 +198,14 @@ QString planText(const model::PlanFile& f, const model::PlanResult& r)
             else
                 out << QStringLiteral("  #%1: TTFT mean %2 ms, P90 %3 ms, P99 %4 ms; TPOT mean %5 ms, P90 %6 ms; goodput %7 %; %8%9")
                            .arg(rank + 1)
-                           .arg(num(c.ttftMeanMs, 0), num(c.ttftP90Ms, 0), num(c.ttftP99Ms, 0), c.tpotDefined ? num(c.tpotMeanMs, 1) : kNone, c.tpotDefined ? num(c.tpotP90Ms, 1) : kNone,
-                                num(c.goodputFraction * 100, 1),
+                           .arg(fixedText(c.ttftMeanMs, 0), fixedText(c.ttftP90Ms, 0), fixedText(c.ttftP99Ms, 0), c.tpotDefined ? fixedText(c.tpotMeanMs, 1) : kNone, c.tpotDefined ? fixedText(c.tpotP90Ms, 1) : kNone,
+                                fixedText(c.goodputFraction * 100, 1),
                                 c.meetsSloAtP90 ? QStringLiteral("meets both SLOs at P90") : QStringLiteral("MISSES an SLO at P90"),
                                 c.prefillReplicas > 0
                                     ? QStringLiteral(" (%1 prefill + %2 decode replicas, busy %3 % and %4 %; KV transfer %5 ms)")
                                           .arg(c.prefillReplicas)
                                           .arg(c.decodeReplicas)
-                                          .arg(num(c.prefillBusyFraction * 100, 0), num(c.decodeBusyFraction * 100, 0), num(c.kvTransferMs, 2))
+                                          .arg(fixedText(c.prefillBusyFraction * 100, 0), fixedText(c.decodeBusyFraction * 100, 0), fixedText(c.kvTransferMs, 2))
                                     : QString());
             if (c.simulated && !c.caveat.empty())
                 out << QStringLiteral("      note: %1").arg(q(c.caveat));
@@ -361,8 +360,8 @@ QJsonObject planJson(const model::PlanFile& f, const model::PlanResult& r)
             {QStringLiteral("device"), q(dev.hardware.name)},
             {QStringLiteral("verdict"), reasonKey(d.reason)},
             {QStringLiteral("detail"), q(d.detail)},
-            {QStringLiteral("price_per_gpu_hour"), optJson(dev.economics.pricePerGpuHour)},
-            {QStringLiteral("board_power_watts"), optJson(dev.economics.boardPowerWatts)},
+            {QStringLiteral("price_per_gpu_hour"), jsonOrNull(dev.economics.pricePerGpuHour)},
+            {QStringLiteral("board_power_watts"), jsonOrNull(dev.economics.boardPowerWatts)},
             {QStringLiteral("best_plan"), d.bestPlan ? pointJson(f, r.points[size_t(*d.bestPlan)]) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("frontier"), frontier},
         });
@@ -428,12 +427,12 @@ QString planCsv(const model::PlanFile& f, const model::PlanResult& r)
         QStringList row{QString::number(i + 1)};
         for (const char* k : keys) {
             const QJsonValue v = o.value(QString::fromLatin1(k));
-            row << (v.isString() ? csvCell(v.toString())
+            row << (v.isString() ? planCsvCell(v.toString())
                     : v.isBool() ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
                     : v.isDouble() ? QString::number(v.toDouble(), 'g', 10)
                                    : QString());
         }
-        row << csvCell(q(f.currency)); // the money columns' currency (issue 14 trial: a CSV read alone did not say)
+        row << planCsvCell(q(f.currency)); // the money columns' currency (issue 14 trial: a CSV read alone did not say)
         if (const std::optional<model::SimulatedCheck>& c = simulated[i]; c && c->simulated) {
             const auto latency = [&c](double ms) { return c->completed > 0 ? QString::number(ms, 'g', 10) : QString(); };
             row << latency(c->ttftP90Ms) << (c->tpotDefined ? latency(c->tpotP90Ms) : QString()) << QString::number(c->goodputFraction, 'g', 10)

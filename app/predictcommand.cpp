@@ -18,7 +18,6 @@ namespace ridgeline::app {
 
 namespace {
 
-constexpr int kExitBadInput = 2;
 using model::BenchmarkMetric;
 using model::BenchmarkStatistic;
 using model::ComparedLatency;
@@ -197,7 +196,7 @@ QJsonObject comparedJson(const std::optional<ComparedLatency>& c)
                        {QStringLiteral("residual"), c->residual}};
 }
 
-QString csvCell(QString s)
+QString predictCsvCell(QString s)
 {
     if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')))
         s = QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
@@ -301,7 +300,7 @@ int runPredict(const QString& file, const model::Scenario& scenario, const model
         for (size_t i = 0; i < results.size(); ++i) {
             const model::BenchmarkPoint& p = bench.points[i];
             const model::BenchmarkPrediction& r = results[i].prediction;
-            QStringList c{csvCell(QString::fromStdString(p.label)), csvCell(QString::fromStdString(p.set)), loadKey(p.load),
+            QStringList c{predictCsvCell(QString::fromStdString(p.label)), predictCsvCell(QString::fromStdString(p.set)), loadKey(p.load),
                           QString::number(p.concurrency),
                           p.load == model::BenchmarkLoad::RequestRate ? (std::isinf(p.requestRatePerSecond) ? QStringLiteral("inf")
                                                                                                              : QString::number(p.requestRatePerSecond))
@@ -317,7 +316,7 @@ int runPredict(const QString& file, const model::Scenario& scenario, const model
             const bool ok = results[i].error.empty();
             c << (ok ? QString::number(r.requestsPerSecond) : QString()) << (ok ? QString::number(r.outputTokensPerSecond) : QString())
               << (ok ? QString::number(r.meanInFlight) : QString()) << (ok ? QString::number(r.preemptions) : QString())
-              << csvCell(QString::fromStdString(results[i].error));
+              << predictCsvCell(QString::fromStdString(results[i].error));
             lines << c.join(QLatin1Char(','));
         }
         printLine(stdout, lines.join(QLatin1Char('\n')));

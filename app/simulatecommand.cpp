@@ -16,7 +16,6 @@ namespace ridgeline::app {
 
 namespace {
 
-constexpr int kExitBadInput = 2;
 
 QString str(const std::string& s)
 {
@@ -62,11 +61,11 @@ QString priorityName(model::Priority p)
 QJsonObject percentilesJson(const model::Percentiles& p)
 {
     // No sample (every request rejected, say): the statistics do not exist, so null, not 0 (a trial, stop 30).
-    const auto ms = [&p](double seconds) { return p.count > 0 ? QJsonValue(seconds * 1e3) : QJsonValue(QJsonValue::Null); };
-    return QJsonObject{{QStringLiteral("count"), double(p.count)}, {QStringLiteral("mean"), ms(p.mean)},
-                       {QStringLiteral("p50"), ms(p.p50)},         {QStringLiteral("p95"), ms(p.p95)},
-                       {QStringLiteral("p99"), ms(p.p99)},         {QStringLiteral("max"), ms(p.max)},
-                       {QStringLiteral("p90"), ms(p.p90)}};
+    const auto secondsAsMs = [&p](double seconds) { return p.count > 0 ? QJsonValue(seconds * 1e3) : QJsonValue(QJsonValue::Null); };
+    return QJsonObject{{QStringLiteral("count"), double(p.count)}, {QStringLiteral("mean"), secondsAsMs(p.mean)},
+                       {QStringLiteral("p50"), secondsAsMs(p.p50)},         {QStringLiteral("p95"), secondsAsMs(p.p95)},
+                       {QStringLiteral("p99"), secondsAsMs(p.p99)},         {QStringLiteral("max"), secondsAsMs(p.max)},
+                       {QStringLiteral("p90"), secondsAsMs(p.p90)}};
 }
 
 QJsonObject latencyJson(const model::LatencySummary& l)
@@ -91,16 +90,16 @@ void addTraffic(QJsonObject& o, const model::TrafficSummary& t)
     o.insert(QStringLiteral("latency_ms"), latencyJson(t.latency));
 }
 
-QString ms(double seconds)
+QString secondsAsMs(double seconds)
 {
     return QString::number(seconds * 1e3, 'f', 1);
 }
 
 QString latencyLine(const QString& name, const model::Percentiles& p)
 {
-    return QStringLiteral("  %1 %2 %3 %4 %5 %6").arg(name.leftJustified(12), ms(p.mean).rightJustified(10), ms(p.p50).rightJustified(10),
-                                                      ms(p.p95).rightJustified(10), ms(p.p99).rightJustified(10),
-                                                      ms(p.max).rightJustified(10));
+    return QStringLiteral("  %1 %2 %3 %4 %5 %6").arg(name.leftJustified(12), secondsAsMs(p.mean).rightJustified(10), secondsAsMs(p.p50).rightJustified(10),
+                                                      secondsAsMs(p.p95).rightJustified(10), secondsAsMs(p.p99).rightJustified(10),
+                                                      secondsAsMs(p.max).rightJustified(10));
 }
 
 void appendTraffic(QStringList& lines, const model::TrafficSummary& t)
@@ -352,7 +351,7 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                               groupedNumber(l.throughputTokensPerSecond, 1).rightJustified(10),
                               QString::number(l.busyFraction * 100.0, 'f', 1).rightJustified(7),
                               QString::number(l.goodputFraction * 100.0, 'f', 1).rightJustified(7),
-                              ms(l.p99TtftSeconds).rightJustified(12), QString::number(l.meanSequences, 'f', 1).rightJustified(10),
+                              secondsAsMs(l.p99TtftSeconds).rightJustified(12), QString::number(l.meanSequences, 'f', 1).rightJustified(10),
                               QString::number(l.preemptions).rightJustified(8));
         }
         if (idle > 0)
@@ -384,8 +383,8 @@ QString simulationText(const model::SimulationFile& file, const model::Simulatio
                               QString::number(p.throughputTokensPerSecond, 'f', 1).rightJustified(10),
                               QString::number(p.goodputRequestsPerSecond, 'f', 2).rightJustified(11),
                               QString::number(p.goodputFraction * 100.0, 'f', 1).rightJustified(8),
-                              ms(p.p95TtftSeconds).rightJustified(12), ms(p.p95TpotSeconds).rightJustified(12),
-                              ms(p.p99ItlSeconds).rightJustified(11));
+                              secondsAsMs(p.p95TtftSeconds).rightJustified(12), secondsAsMs(p.p95TpotSeconds).rightJustified(12),
+                              secondsAsMs(p.p99ItlSeconds).rightJustified(11));
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -476,8 +475,8 @@ QString rateSweepText(const model::RateSweep& sweep, const model::RateSweepResul
                          .arg(rateCell(p.ratePerSecond).rightJustified(9), QString::number(p.requests).rightJustified(9),
                               attainmentPercent(p.attainment).rightJustified(9),
                               QString::number(p.goodputRequestsPerSecond, 'f', 3).rightJustified(11),
-                              QString::number(p.throughputTokensPerSecond, 'f', 1).rightJustified(10), ms(p.p99TtftSeconds).rightJustified(12),
-                              ms(p.p99ItlSeconds).rightJustified(11))
+                              QString::number(p.throughputTokensPerSecond, 'f', 1).rightJustified(10), secondsAsMs(p.p99TtftSeconds).rightJustified(12),
+                              secondsAsMs(p.p99ItlSeconds).rightJustified(11))
                      + (p.bisection ? QStringLiteral("  (bisection)") : QString());
     lines << QStringLiteral("  ") + maxRateSentence(sweep, result);
     return lines.join(QLatin1Char('\n'));

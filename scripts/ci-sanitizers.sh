@@ -18,7 +18,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 flags="-O1 -gline-tables-only -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-CC=clang CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=None -DRIDGELINE_FUZZ=ON -DRIDGELINE_BENCH=OFF \
+CC=clang CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=None -DRIDGELINE_FUZZ=ON -DRIDGELINE_BENCH=OFF -DRIDGELINE_UNITY_BUILD=ON \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 cmake --build "$dir" --parallel "$(nproc)"
 cmake --build "$dir" --target fuzzers --parallel "$(nproc)"

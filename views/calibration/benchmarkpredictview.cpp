@@ -51,15 +51,10 @@ namespace {
 constexpr double kDecodeTarget = 0.10;
 constexpr double kTtftTarget = 0.15;
 
-QString str(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 /** A table cell that sorts by the number in Qt::UserRole; cells without one sort last. */
-class NumberItem final : public QTableWidgetItem {
+class PredictedNumberItem final : public QTableWidgetItem {
 public:
-    NumberItem(const QString& text, std::optional<double> value)
+    PredictedNumberItem(const QString& text, std::optional<double> value)
         : QTableWidgetItem(text)
     {
         if (value)
@@ -456,8 +451,8 @@ QString BenchmarkPredictView::loadBenchmark(const QString& path)
     if (error.empty() && file.points.empty())
         error = "no benchmark points in the file";
     if (!error.empty()) {
-        const QString message = m_file.points.empty() ? tr("%1: %2.").arg(name, str(error))
-                                                      : tr("%1: %2. The previous points are kept.").arg(name, str(error));
+        const QString message = m_file.points.empty() ? tr("%1: %2.").arg(name, QString::fromStdString(error))
+                                                      : tr("%1: %2. The previous points are kept.").arg(name, QString::fromStdString(error));
         showError(message);
         return message;
     }
@@ -486,10 +481,10 @@ QString BenchmarkPredictView::loadBenchmark(const QString& path)
         loads = parts.join(QStringLiteral(", "));
     }
     setText(m_source, tr("%1 (%2): %3 (%4).")
-                          .arg(name, str(m_file.format), counted(double(m_file.points.size()), tr("1 point"), tr("%1 points")), loads));
+                          .arg(name, QString::fromStdString(m_file.format), counted(double(m_file.points.size()), tr("1 point"), tr("%1 points")), loads));
     QStringList notes;
     for (const std::string& note : m_file.notes)
-        notes << QStringLiteral("\u2022 ") + str(note);
+        notes << QStringLiteral("\u2022 ") + QString::fromStdString(note);
     setText(m_notes, notes.join(QLatin1Char('\n')));
     m_notes->setVisible(!notes.isEmpty());
     showPoints();
@@ -516,7 +511,7 @@ void BenchmarkPredictView::predict()
         startWorker();
     setText(m_status, tr("Predicting %1 against %2 on %3\u2026")
                           .arg(counted(double(m_file.points.size()), tr("1 point"), tr("%1 points")),
-                               str(m_document->evaluatedScenario().model.name), str(m_document->evaluatedScenario().hardware.name)));
+                               QString::fromStdString(m_document->evaluatedScenario().model.name), QString::fromStdString(m_document->evaluatedScenario().hardware.name)));
     m_status->setVisible(true);
 }
 
@@ -562,7 +557,7 @@ void BenchmarkPredictView::deliver(quint64 generation, const std::vector<model::
     const model::BenchmarkOptions o = options();
     QString status = tr("Predicted %1 in %2 s against %3 on %4 (%5 scheduler, token budget %6, max sequences %7).")
                          .arg(counted(double(m_results.size()), tr("1 point"), tr("%1 points")), format::number(seconds, 2),
-                              str(m_predictedScenario.model.name), str(m_predictedScenario.hardware.name),
+                              QString::fromStdString(m_predictedScenario.model.name), QString::fromStdString(m_predictedScenario.hardware.name),
                               // the scenario's serving.scheduler, when set, is what model::predictBenchmarks ran
                               m_scheduler->itemText(m_scheduler->findData(int(m_predictedScenario.serving.scheduler.value_or(o.scheduler)))),
                               // serving.max_num_tokens, when set, replaces the option (model/analysis/benchmarkpredict.cpp)
@@ -648,31 +643,31 @@ void BenchmarkPredictView::showPoints()
         const int group = groupIndex.at(groupKey(p));
         const double x = loadValue(p, rate);
 
-        auto* label = new NumberItem(str(p.label), double(i));
+        auto* label = new PredictedNumberItem(QString::fromStdString(p.label), double(i));
         label->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         if (!p.set.empty())
-            label->setToolTip(str(p.set));
+            label->setToolTip(QString::fromStdString(p.set));
         m_table->setItem(row, LabelColumn, label);
-        auto* load = new NumberItem(loadText(p), std::isfinite(x) ? std::optional(x) : std::nullopt);
+        auto* load = new PredictedNumberItem(loadText(p), std::isfinite(x) ? std::optional(x) : std::nullopt);
         if (isBurst(p))
             load->setToolTip(tr("%1 requests sent at once (request rate inf, no concurrency cap)").arg(loadNumber(double(p.requests))));
         m_table->setItem(row, LoadColumn, load);
-        m_table->setItem(row, InputColumn, new NumberItem(format::integer(p.inputTokens), p.inputTokens));
-        m_table->setItem(row, OutputColumn, new NumberItem(format::integer(p.outputTokens), p.outputTokens));
+        m_table->setItem(row, InputColumn, new PredictedNumberItem(format::integer(p.inputTokens), p.inputTokens));
+        m_table->setItem(row, OutputColumn, new PredictedNumberItem(format::integer(p.outputTokens), p.outputTokens));
 
         auto fill = [&](const std::optional<model::ComparedLatency>& c, int measuredColumn, double target) {
             const bool hasPrediction = c && std::isfinite(c->predictedMs);
-            auto* m = new NumberItem(c ? format::number(c->measuredMs, 3) : dash, c ? std::optional(c->measuredMs) : std::nullopt);
-            auto* pr = new NumberItem(hasPrediction ? format::number(c->predictedMs, 3) : (failed ? tr("not predicted") : dash),
+            auto* m = new PredictedNumberItem(c ? format::number(c->measuredMs, 3) : dash, c ? std::optional(c->measuredMs) : std::nullopt);
+            auto* pr = new PredictedNumberItem(hasPrediction ? format::number(c->predictedMs, 3) : (failed ? tr("not predicted") : dash),
                                       hasPrediction ? std::optional(c->predictedMs) : std::nullopt);
-            auto* res = new NumberItem(hasPrediction ? signedPercent(c->residual) : dash,
+            auto* res = new PredictedNumberItem(hasPrediction ? signedPercent(c->residual) : dash,
                                        hasPrediction ? std::optional(c->residual) : std::nullopt);
             if (c) {
                 m->setToolTip(statisticName(*c));
                 pr->setToolTip(statisticName(*c));
             }
             if (failed)
-                pr->setToolTip(str(r->error));
+                pr->setToolTip(QString::fromStdString(r->error));
             if (hasPrediction && std::abs(c->residual) > target)
                 res->setForeground(palette::error());
             m_table->setItem(row, measuredColumn, m);
@@ -683,7 +678,7 @@ void BenchmarkPredictView::showPoints()
         fill(ttft, MeasuredTtftColumn, kTtftTarget);
         const bool hasPreemptions = r && !failed;
         m_table->setItem(row, PreemptionsColumn,
-                         new NumberItem(hasPreemptions ? format::integer(double(r->prediction.preemptions)) : dash,
+                         new PredictedNumberItem(hasPreemptions ? format::integer(double(r->prediction.preemptions)) : dash,
                                         hasPreemptions ? std::optional(double(r->prediction.preemptions)) : std::nullopt));
 
         if (decode) {
@@ -793,7 +788,7 @@ void BenchmarkPredictView::showSummary()
     if (worstIndex >= 0) {
         const model::BenchmarkPoint& p = m_file.points[size_t(worstIndex)];
         lines << tr("Worst: %1 (%2, ISL/OSL %3/%4): %5.")
-                     .arg(str(p.label), loadText(p), format::integer(p.inputTokens), format::integer(p.outputTokens), worstWhat);
+                     .arg(QString::fromStdString(p.label), loadText(p), format::integer(p.inputTokens), format::integer(p.outputTokens), worstWhat);
     }
     long long preemptions = 0;
     for (const model::PointPrediction& r : m_results)

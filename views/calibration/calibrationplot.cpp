@@ -36,12 +36,6 @@ QColor groupColor(CalibrationPlot::Kind kind, int group)
     }
 }
 
-QColor withAlpha(QColor color, int alpha)
-{
-    color.setAlpha(alpha);
-    return color;
-}
-
 /** The scenario with the fitted coefficients of @p r applied over @p scenario's efficiencies. */
 model::Scenario calibratedOver(const model::Scenario& scenario, const model::CalibrationResult& r)
 {
@@ -87,7 +81,7 @@ CalibrationPlot::CalibrationPlot(Kind kind, QWidget* parent)
     // Legend keys for the three layers, in neutral grey (the colours name the contexts).
     const QColor key = palette::reference();
     QCPGraph* floorKey = addCurve(p, p->xAxis, p->yAxis, pen(key, 1.6, Qt::DashLine), tr("floor (efficiencies 1)"));
-    QCPGraph* bandKey = addCurve(p, p->xAxis, p->yAxis, QPen(withAlpha(key, 70), 8), tr("\u00b1 1 s.e."));
+    QCPGraph* bandKey = addCurve(p, p->xAxis, p->yAxis, QPen(palette::withAlpha(key, 70), 8), tr("\u00b1 1 s.e."));
     QCPGraph* pointKey = addMarker(p, p->xAxis, p->yAxis, QCPScatterStyle(QCPScatterStyle::ssCircle, pen(palette::card(), 1.2), key, 9));
     pointKey->setName(tr("measured"));
     pointKey->addToLegend();
@@ -165,7 +159,7 @@ void CalibrationPlot::ensureGroups(int count)
         Group g;
         g.lower = addCurve(p, p->xAxis, p->yAxis, Qt::NoPen, QString());
         g.upper = addCurve(p, p->xAxis, p->yAxis, Qt::NoPen, QString());
-        g.upper->setBrush(QBrush(withAlpha(color, 45)));
+        g.upper->setBrush(QBrush(palette::withAlpha(color, 45)));
         g.upper->setChannelFillGraph(g.lower);
         g.floor = addCurve(p, p->xAxis, p->yAxis, pen(color, 1.6, Qt::DashLine), QString());
         g.calibrated = addCurve(p, p->xAxis, p->yAxis, pen(color, 2.2), m_kind == Kind::Itl ? QStringLiteral("S") : tr("calibrated"));

@@ -36,11 +36,6 @@ using namespace whatifkit;
 
 namespace {
 
-QString str(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 QString dash()
 {
     return QStringLiteral("\u2013");
@@ -252,7 +247,7 @@ QString CalibrationTab::loadMeasurements(const QString& path)
     const QString name = QFileInfo(path).fileName();
     QByteArray text;
     if (const std::string e = model::readInputFile(path, text); !e.empty()) {
-        const QString message = tr("%1: %2.").arg(name, str(e));
+        const QString message = tr("%1: %2.").arg(name, QString::fromStdString(e));
         showError(message + QLatin1Char(' ') + tr("The previous points are kept."));
         return message; // the command line prints it too: no word of the window's state
     }
@@ -267,7 +262,7 @@ QString CalibrationTab::setMeasurementsText(const QByteArray& text, bool json, c
     std::vector<model::Measurement> points;
     const std::string error = json ? model::parseVllmBenchmarkJson(text, points) : model::parseMeasurementsCsv(text, points);
     if (!error.empty()) {
-        const QString message = tr("%1: %2.").arg(source, str(error));
+        const QString message = tr("%1: %2.").arg(source, QString::fromStdString(error));
         showError(message + QLatin1Char(' ') + tr("The previous points are kept."));
         return message; // the command line prints it too: no word of the window's state
     }
@@ -296,7 +291,7 @@ QString CalibrationTab::loadExample()
     std::string error = file.open(QIODevice::ReadOnly) ? model::applyJsonText(scenario, file.readAll())
                                                        : file.errorString().toStdString();
     if (!error.empty()) {
-        const QString message = tr("The example's scenario could not be read: %1.").arg(str(error));
+        const QString message = tr("The example's scenario could not be read: %1.").arg(QString::fromStdString(error));
         showError(message);
         return message;
     }
@@ -320,7 +315,7 @@ QString CalibrationTab::fit()
     model::CalibrationResult result;
     const std::string error = model::calibrate(m_document->evaluatedScenario(), m_points, result);
     if (!error.empty()) {
-        const QString message = tr("No fit: %1.").arg(str(error));
+        const QString message = tr("No fit: %1.").arg(QString::fromStdString(error));
         showError(message);
         return message;
     }
@@ -416,7 +411,7 @@ void CalibrationTab::showResult()
     QStringList notes;
     if (r) {
         for (const std::string& note : r->notes)
-            notes << QStringLiteral("\u2022 ") + str(note);
+            notes << QStringLiteral("\u2022 ") + QString::fromStdString(note);
     }
     setText(m_notes, notes.join(QLatin1Char('\n')));
     m_notes->setVisible(!notes.isEmpty());

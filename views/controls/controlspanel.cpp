@@ -41,6 +41,7 @@
 #include "document/scenariodocument.h"
 #include "document/usercatalogue.h"
 #include "views/kit/valueslider.h"
+#include "views/kit/units.h"
 #include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
@@ -94,7 +95,6 @@ private:
 };
 
 constexpr double kBillion = 1e9;
-constexpr double kTera = 1e12;
 
 QDoubleSpinBox* figureSpin(const QString& objectName, const QString& suffix, int decimals, double maximum,
                            const QString& toolTip)
@@ -781,7 +781,7 @@ QWidget* ControlsPanel::buildHardwareGroup()
                                        + model::formula(model::Quantity::MemoryTime) + QLatin1Char('.'),
                                    ValueSlider::Scale::Log, 0.1, 20, 0, 0, 3, false},
                                   box);
-    bind({.control = m_bandwidth, .key = "hardware.bandwidth", .scale = kTera, .mark = KeyBinding::Mark::HardwareName});
+    bind({.control = m_bandwidth, .key = "hardware.bandwidth", .scale = units::kTera, .mark = KeyBinding::Mark::HardwareName});
     layout->addWidget(m_bandwidth);
 
     m_peakFlops = new ValueSlider({QStringLiteral("peakFlops"), tr("Peak bf16"), tr("TFLOP/s"),
@@ -795,7 +795,7 @@ QWidget* ControlsPanel::buildHardwareGroup()
     // The peak the matmuls run at: its key follows the weights' dtype (model::matmulPeakKey).
     bind({.control = m_peakFlops,
           .keyOf = [](const model::Scenario& s) { return std::string(model::matmulPeakKey(s.hardware, s.model.weightDtype)); },
-          .scale = kTera,
+          .scale = units::kTera,
           .mark = KeyBinding::Mark::HardwareName});
     layout->addWidget(m_peakFlops);
 
@@ -842,8 +842,8 @@ QWidget* ControlsPanel::buildHardwareGroup()
     computeDtypeBox->setObjectName(QStringLiteral("computeDtypeBox"));
     form->addRow(computeDtypeBox);
     layout->addLayout(form);
-    bind({.control = m_peakFp8, .key = "hardware.peak_flops_fp8", .scale = kTera, .mark = KeyBinding::Mark::HardwareName});
-    bind({.control = m_peakInt8, .key = "hardware.peak_ops_int8", .scale = kTera, .mark = KeyBinding::Mark::HardwareName});
+    bind({.control = m_peakFp8, .key = "hardware.peak_flops_fp8", .scale = units::kTera, .mark = KeyBinding::Mark::HardwareName});
+    bind({.control = m_peakInt8, .key = "hardware.peak_ops_int8", .scale = units::kTera, .mark = KeyBinding::Mark::HardwareName});
     bind({.control = m_gpus, .key = "hardware.gpus"});
     bind({.control = m_linkBandwidth, .key = "hardware.link_bandwidth", .scale = 1e9, .mark = KeyBinding::Mark::HardwareName});
     bind({.control = m_linkLatency, .key = "hardware.link_latency_s", .scale = 1e-6}); // a deployment choice: no "(edited)"
@@ -1142,7 +1142,7 @@ void ControlsPanel::syncFromEvaluation()
     const std::string_view dtype = model::dtypeName(roof.computeDtype);
     const QString name = QString::fromUtf8(dtype.data(), qsizetype(dtype.size()));
     const QString unit = roof.computeDtype == model::DType::INT8 ? tr("TOP/s") : tr("TFLOP/s");
-    const QString peak = oneDecimal(roof.peakFlopsPerSecond / kTera);
+    const QString peak = oneDecimal(roof.peakFlopsPerSecond / units::kTera);
     QString text;
     if (roof.computePeakFallback)
         text = tr("no %1 peak on this device: bf16 %2 TFLOP/s used").arg(name, peak);

@@ -15,7 +15,7 @@ namespace ridgeline::views {
 
 namespace {
 
-QDoubleSpinBox* figureSpin(const QString& objectName, const QString& suffix, int decimals, double maximum,
+QDoubleSpinBox* deviceFigureSpin(const QString& objectName, const QString& suffix, int decimals, double maximum,
                            const QString& toolTip)
 {
     auto* spin = new QDoubleSpinBox;
@@ -43,25 +43,25 @@ DeviceDialog::DeviceDialog(QWidget* parent)
     m_name = new QLineEdit;
     m_name->setObjectName(QStringLiteral("deviceNameEdit"));
     m_name->setPlaceholderText(tr("e.g. MI300X (our cluster)"));
-    m_memory = figureSpin(QStringLiteral("deviceMemorySpinBox"), tr(" GB"), 1, 1e5,
+    m_memory = deviceFigureSpin(QStringLiteral("deviceMemorySpinBox"), tr(" GB"), 1, 1e5,
                           tr("HBM capacity per GPU, decimal GB (1 GB = 10\u2079 B)."));
-    m_bandwidth = figureSpin(QStringLiteral("deviceBandwidthSpinBox"), tr(" TB/s"), 3, 1e3,
+    m_bandwidth = deviceFigureSpin(QStringLiteral("deviceBandwidthSpinBox"), tr(" TB/s"), 3, 1e3,
                              tr("Peak HBM bandwidth per GPU (1 TB/s = 10\u00b9\u00b2 B/s)."));
-    m_bf16 = figureSpin(QStringLiteral("deviceBf16SpinBox"), tr(" TFLOP/s"), 1, 1e6,
+    m_bf16 = deviceFigureSpin(QStringLiteral("deviceBf16SpinBox"), tr(" TFLOP/s"), 1, 1e6,
                         tr("Dense (not 2:4 sparse) bf16 peak per GPU."));
-    m_fp8 = figureSpin(QStringLiteral("deviceFp8SpinBox"), tr(" TFLOP/s"), 1, 1e6,
+    m_fp8 = deviceFigureSpin(QStringLiteral("deviceFp8SpinBox"), tr(" TFLOP/s"), 1, 1e6,
                        tr("Dense fp8 peak per GPU; 0 when none is published (fp8 matmuls then use the bf16 peak)."));
-    m_int8 = figureSpin(QStringLiteral("deviceInt8SpinBox"), tr(" TOP/s"), 1, 1e6,
+    m_int8 = deviceFigureSpin(QStringLiteral("deviceInt8SpinBox"), tr(" TOP/s"), 1, 1e6,
                         tr("Dense int8 peak per GPU; 0 when none is published (int8 matmuls then use the bf16 peak)."));
-    m_fp4 = figureSpin(QStringLiteral("deviceFp4SpinBox"), tr(" TFLOP/s"), 1, 1e6,
+    m_fp4 = deviceFigureSpin(QStringLiteral("deviceFp4SpinBox"), tr(" TFLOP/s"), 1, 1e6,
                        tr("Dense fp4 peak per GPU (NVFP4 / MXFP4); 0 when the device has none (fp4 matmuls then fall back)."));
-    m_power = figureSpin(QStringLiteral("devicePowerSpinBox"), tr(" W"), 0, 1e5,
+    m_power = deviceFigureSpin(QStringLiteral("devicePowerSpinBox"), tr(" W"), 0, 1e5,
                          tr("Board power (TDP) per device; 0 when unknown. Informational."));
     // 0 means "none published" for the optional peaks and "unknown" for power (the tool tips): said in the box.
     for (QDoubleSpinBox* spin : {m_fp8, m_int8, m_fp4})
         spin->setSpecialValueText(tr("none"));
     m_power->setSpecialValueText(tr("unknown"));
-    m_link = figureSpin(QStringLiteral("deviceLinkSpinBox"), tr(" GB/s"), 0, 1e5,
+    m_link = deviceFigureSpin(QStringLiteral("deviceLinkSpinBox"), tr(" GB/s"), 0, 1e5,
                         tr("GPU-to-GPU link bandwidth per GPU, one direction (NVLink 4: 450 GB/s);\n"
                            "tensor-parallel all-reduces cross it."));
     m_source = new QLineEdit;

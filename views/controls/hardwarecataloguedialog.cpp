@@ -21,9 +21,9 @@ QString tr(const char* text)
 }
 
 /** A numeric cell: shows its text, sorts by the value in Qt::UserRole. */
-class NumberItem : public QTableWidgetItem {
+class CatalogueNumberItem : public QTableWidgetItem {
 public:
-    NumberItem(const QString& text, double value) : QTableWidgetItem(text)
+    CatalogueNumberItem(const QString& text, double value) : QTableWidgetItem(text)
     {
         setData(Qt::UserRole, value);
         setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -67,7 +67,7 @@ QDialog* createHardwareCatalogueDialog(QWidget* parent)
                                                   ? QString::number(x, 'f', 0)
                                                   : QString::number(x, 'g', 6))
                                            : QStringLiteral("-");
-                item = new NumberItem(text, x > 0 ? x : 0.0);
+                item = new CatalogueNumberItem(text, x > 0 ? x : 0.0);
             } else {
                 item = new QTableWidgetItem(v.toString());
                 item->setToolTip(v.toString());

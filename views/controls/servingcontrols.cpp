@@ -14,6 +14,7 @@
 #include "views/kit/palette.h"
 #include "document/scenariodocument.h"
 #include "views/kit/valueslider.h"
+#include "views/kit/units.h"
 #include "views/whatifs/whatifkit.h"
 
 namespace ridgeline::views {
@@ -22,9 +23,8 @@ using namespace whatifkit;
 
 namespace {
 
-constexpr double kGB = 1e9;
 
-const QString& heading()
+const QString& capacityHeading()
 {
     static const QString text = QObject::tr("Memory and capacity (per GPU)");
     return text;
@@ -41,7 +41,7 @@ CapacityControls::CapacityControls(ScenarioDocument* document, QWidget* parent)
                       .arg(palette::css(palette::card()), palette::css(palette::cardBorder())));
 
     const QString budgetFormula = tr("KV budget = HBM \u00b7 utilisation \u2212 N\u00b7b_w / T \u2212 activation reserve (per GPU).");
-    m_title = titleLabel(QStringLiteral("capacityControlsTitle"), heading(), budgetFormula);
+    m_title = titleLabel(QStringLiteral("capacityControlsTitle"), capacityHeading(), budgetFormula);
 
     m_hbm = doubleSpin(QStringLiteral("hbmSpinBox"), 0, 100000, 1, 8, tr(" GB"),
                        tr("HBM capacity of one GPU in GB (10\u2079 B): hardware.memory_bytes.\n%1").arg(budgetFormula));
@@ -61,14 +61,14 @@ CapacityControls::CapacityControls(ScenarioDocument* document, QWidget* parent)
 
     connect(m_hbm, &QDoubleSpinBox::valueChanged, this, [this](double gb) {
         m_document->edit([gb](model::Scenario& s) {
-            s.hardware.memoryBytes = gb * kGB;
+            s.hardware.memoryBytes = gb * units::kGB;
             s.hardware.name = editedName(s.hardware.name);
         });
     });
     connect(m_utilization, &QDoubleSpinBox::valueChanged, this,
             [this](double value) { m_document->edit([value](model::Scenario& s) { s.serving.memoryUtilization = value; }); });
     connect(m_reserve, &QDoubleSpinBox::valueChanged, this, [this](double gb) {
-        m_document->edit([gb](model::Scenario& s) { s.serving.activationReserveBytes = gb * kGB; });
+        m_document->edit([gb](model::Scenario& s) { s.serving.activationReserveBytes = gb * units::kGB; });
     });
     connect(m_maxContext, &ValueSlider::valueChanged, this, [this](double tokens) {
         m_document->edit([tokens](model::Scenario& s) { s.serving.maxContextTokens = int(std::llround(std::min(tokens, 2e9))); });
@@ -122,9 +122,9 @@ CapacityControls::CapacityControls(ScenarioDocument* document, QWidget* parent)
 void CapacityControls::syncFromScenario()
 {
     const model::Scenario& s = m_document->scenario();
-    setQuietly(m_hbm, s.hardware.memoryBytes / kGB);
+    setQuietly(m_hbm, s.hardware.memoryBytes / units::kGB);
     setQuietly(m_utilization, s.serving.memoryUtilization);
-    setQuietly(m_reserve, s.serving.activationReserveBytes / kGB);
+    setQuietly(m_reserve, s.serving.activationReserveBytes / units::kGB);
     if (m_maxContext->value() != s.serving.maxContextTokens)
         m_maxContext->setValue(s.serving.maxContextTokens);
     setQuietly(m_block, s.serving.blockTokens);
@@ -135,7 +135,7 @@ void CapacityControls::refresh(const model::Scenario& scenario, const model::Eva
     const model::CapacityResult& c = evaluation.capacity;
     const model::DecodeResult& d = evaluation.decode;
     const double weightsPerGpu = d.residentWeightBytes / std::max(1, scenario.hardware.gpus);
-    setTitle(m_title, heading(),
+    setTitle(m_title, capacityHeading(),
              tr("KV budget %1 = %2 \u00d7 %3 \u2212 %4 weights \u2212 %5 reserve.")
                  .arg(format::gigabytes(c.kvBudgetBytes), format::gigabytes(scenario.hardware.memoryBytes),
                       format::plain(c.utilization), format::gigabytes(weightsPerGpu),

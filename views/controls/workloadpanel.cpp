@@ -40,7 +40,7 @@ struct LengthPair {
 /** Seed 002, "Workload shape decides everything". */
 constexpr std::array<LengthPair, 3> kShapes{{{2000, 300}, {1000, 20}, {8000, 200}}};
 
-const QString& heading()
+const QString& workloadHeading()
 {
     static const QString text = QObject::tr("Workload shape: GPU time per request");
     return text;
@@ -93,7 +93,7 @@ WorkloadPanel::WorkloadPanel(ScenarioDocument* document, QWidget* parent)
     setObjectName(QStringLiteral("workloadPanel"));
     setStyleSheet(QStringLiteral("QFrame#workloadPanel { background: %1; border: 1px solid %2; border-radius: 6px; }")
                       .arg(palette::css(palette::card()), palette::css(palette::cardBorder())));
-    m_title = titleLabel(QStringLiteral("workloadTitle"), heading(), formula());
+    m_title = titleLabel(QStringLiteral("workloadTitle"), workloadHeading(), formula());
 
     m_preset = new QComboBox;
     m_preset->setObjectName(QStringLiteral("workloadPresetCombo"));
@@ -252,7 +252,7 @@ void WorkloadPanel::refresh(const model::Scenario& scenario, const model::Evalua
                           format::duration((decodeOwns ? decodeMs : prefillMs) / 1e3), format::duration(total / 1e3));
     if (!(total > 0))
         m_takeaway = tr("An empty request (P = 0, O = 0) costs no GPU time.");
-    setTitle(m_title, heading(), m_takeaway);
+    setTitle(m_title, workloadHeading(), m_takeaway);
     QString detail = output > 0 ? tr("%1 of GPU time per output token; decode runs at a mean context of %2.")
                                       .arg(format::duration(w.gpuSecondsPerOutputToken), format::tokens(w.decodeContextTokens))
                                 : tr("No output tokens: the request is all prefill.");

@@ -17,6 +17,7 @@
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
 #include "views/kit/references.h"
+#include "views/kit/units.h"
 
 namespace ridgeline::views {
 
@@ -24,7 +25,6 @@ using namespace plotkit;
 
 namespace {
 
-constexpr double kTera = 1e12;
 
 /** A label reading upwards along a vertical line at @p x, hanging from @p yRatio of the axis rect. */
 void placeRotated(QCPItemText* label, double x, double yRatio)
@@ -111,8 +111,8 @@ PrefillPlot::PrefillPlot(QWidget* parent)
             return interaction()->interpolatedReadout(key);
         const double prompt = std::clamp(std::round(key), model::Sweeps::kPromptMin, model::Sweeps::kPromptMax);
         const document::PrefillFlopAt at = document::prefillFlopAt(*s, prompt);
-        const double linear = at.linearFlop / kTera;
-        const double attention = at.attentionFlop / kTera;
+        const double linear = at.linearFlop / units::kTera;
+        const double attention = at.attentionFlop / units::kTera;
         const double total = linear + attention;
         Readout r;
         r.key = prompt;
@@ -175,21 +175,21 @@ void PrefillPlot::refresh(const model::Scenario& scenario, const model::Evaluati
                             .arg(format::integer(scenario.model.windowLayers()), format::integer(scenario.model.layers));
     if (m_attention->name() != attentionName)
         m_attention->setName(attentionName);
-    assignCurve(m_linear, sweeps.prompt, sweeps.prefillLinearFlop, 1.0 / kTera);
-    assignCurve(m_attention, sweeps.prompt, sweeps.prefillAttentionFlop, 1.0 / kTera);
-    assignCurve(m_total, sweeps.prompt, sweeps.prefillFlop, 1.0 / kTera);
+    assignCurve(m_linear, sweeps.prompt, sweeps.prefillLinearFlop, 1.0 / units::kTera);
+    assignCurve(m_attention, sweeps.prompt, sweeps.prefillAttentionFlop, 1.0 / units::kTera);
+    assignCurve(m_total, sweeps.prompt, sweeps.prefillFlop, 1.0 / units::kTera);
     const double prompt = scenario.workload.promptTokens;
-    assignPoint(m_current, prompt, prefill.flop / kTera);
+    assignPoint(m_current, prompt, prefill.flop / units::kTera);
     m_current->setVisible(prompt >= model::Sweeps::kPromptMin);
     placeVertical(m_currentLine, prompt);
 
     Extent work;
-    work.include(sweeps.prefillFlop, 1.0 / kTera);
+    work.include(sweeps.prefillFlop, 1.0 / units::kTera);
     // The quadratic term starts many decades down: show at most two decades below the total.
     if (work.valid()) {
         const double low = work.low / 100.0;
         Extent attention;
-        attention.include(sweeps.prefillAttentionFlop, 1.0 / kTera);
+        attention.include(sweeps.prefillAttentionFlop, 1.0 / units::kTera);
         if (attention.valid())
             work.include(std::max(attention.low, low));
     }
@@ -283,12 +283,12 @@ void PrefillPlot::drawBaseline(const document::Baseline& a, const QString& label
 {
     // A's total work and A's P*.
     const model::Sweeps& sweeps = a.evaluation().sweeps;
-    assignCurve(layer.addCurve(label), sweeps.prompt, sweeps.prefillFlop, 1.0 / kTera);
+    assignCurve(layer.addCurve(label), sweeps.prompt, sweeps.prefillFlop, 1.0 / units::kTera);
     const model::PrefillResult& prefill = a.evaluation().prefill;
     if (prefill.crossoverExists && prefill.crossoverTokens > 0)
         layer.addVerticalLine(prefill.crossoverTokens);
     Extent extent;
-    extent.include(sweeps.prefillFlop, 1.0 / kTera);
+    extent.include(sweeps.prefillFlop, 1.0 / units::kTera);
     layer.setExtent(extent.low, extent.high, 1.5, 1.5);
 }
 

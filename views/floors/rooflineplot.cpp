@@ -13,6 +13,7 @@
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
+#include "views/kit/units.h"
 
 namespace ridgeline::views {
 
@@ -20,7 +21,6 @@ using namespace plotkit;
 
 namespace {
 
-constexpr double kTera = 1e12;
 
 /** Places @p label at a point: to its @p horizontal side (Qt::AlignLeft puts the text on the right),
  *  above or below it; fitLabels() mirrors it when it would leave the plot. */
@@ -73,8 +73,8 @@ RooflinePlot::RooflinePlot(QWidget* parent)
         if (!s)
             return interaction()->interpolatedReadout(key);
         const document::RoofAt at = document::roofAt(*s, key);
-        const double roof = at.roofFlopsPerSecond / kTera;
-        const double derated = at.deratedFlopsPerSecond / kTera;
+        const double roof = at.roofFlopsPerSecond / units::kTera;
+        const double derated = at.deratedFlopsPerSecond / units::kTera;
         Readout r;
         r.key = key;
         r.keyText = tr("I = %1").arg(format::flopPerByte(key));
@@ -91,8 +91,8 @@ void RooflinePlot::refresh(const model::Scenario& scenario, const model::Evaluat
     QCustomPlot* p = plot();
     keepForReadout(scenario);
 
-    assignCurve(m_roof, sweeps.intensity, sweeps.attainableFlopsPerSecond, 1.0 / kTera);
-    assignCurve(m_derated, sweeps.intensity, sweeps.attainableDeratedFlopsPerSecond, 1.0 / kTera);
+    assignCurve(m_roof, sweeps.intensity, sweeps.attainableFlopsPerSecond, 1.0 / units::kTera);
+    assignCurve(m_derated, sweeps.intensity, sweeps.attainableDeratedFlopsPerSecond, 1.0 / units::kTera);
     const model::Efficiency& eff = scenario.efficiency;
     const bool derated = eff.bandwidth < 1.0 || eff.mfuDecode < 1.0;
     m_derated->setVisible(derated);
@@ -101,18 +101,18 @@ void RooflinePlot::refresh(const model::Scenario& scenario, const model::Evaluat
     else
         m_derated->removeFromLegend();
 
-    const double peakTera = roof.peakFlopsPerSecond / kTera;
+    const double peakTera = roof.peakFlopsPerSecond / units::kTera;
     assignPoint(m_ridge, roof.ridgeFlopPerByte, peakTera);
     placeVertical(m_ridgeLine, roof.ridgeFlopPerByte);
-    const double decodeTera = roof.decodeAchievedFlopsPerSecond / kTera;
-    const double prefillTera = roof.prefillAchievedFlopsPerSecond / kTera;
+    const double decodeTera = roof.decodeAchievedFlopsPerSecond / units::kTera;
+    const double prefillTera = roof.prefillAchievedFlopsPerSecond / units::kTera;
     assignPoint(m_decode, roof.decodeIntensityFlopPerByte, decodeTera);
     assignPoint(m_prefill, roof.prefillIntensityFlopPerByte, prefillTera);
 
     Extent flops;
-    flops.include(sweeps.attainableFlopsPerSecond, 1.0 / kTera);
+    flops.include(sweeps.attainableFlopsPerSecond, 1.0 / units::kTera);
     if (derated)
-        flops.include(sweeps.attainableDeratedFlopsPerSecond, 1.0 / kTera);
+        flops.include(sweeps.attainableDeratedFlopsPerSecond, 1.0 / units::kTera);
     flops.include(decodeTera);
     flops.include(prefillTera);
     // The roof at I = 0.1 can sit far below anything interesting: start one decade under the
@@ -199,13 +199,13 @@ void RooflinePlot::drawBaseline(const document::Baseline& a, const QString& labe
     // A's roof and A's decode and prefill points.
     const model::Sweeps& sweeps = a.evaluation().sweeps;
     const model::RooflineResult& roof = a.evaluation().roofline;
-    assignCurve(layer.addCurve(label), sweeps.intensity, sweeps.attainableFlopsPerSecond, 1.0 / kTera);
-    const double decodeTera = roof.decodeAchievedFlopsPerSecond / kTera;
-    const double prefillTera = roof.prefillAchievedFlopsPerSecond / kTera;
+    assignCurve(layer.addCurve(label), sweeps.intensity, sweeps.attainableFlopsPerSecond, 1.0 / units::kTera);
+    const double decodeTera = roof.decodeAchievedFlopsPerSecond / units::kTera;
+    const double prefillTera = roof.prefillAchievedFlopsPerSecond / units::kTera;
     assignPoint(layer.addMarker(), roof.decodeIntensityFlopPerByte, decodeTera);
     assignPoint(layer.addMarker(), roof.prefillIntensityFlopPerByte, prefillTera);
     // As the plot: one decade under the lowest operating point, and headroom for the labels.
-    layer.setExtent(std::min(decodeTera, prefillTera), roof.peakFlopsPerSecond / kTera, 10.0, 4.0);
+    layer.setExtent(std::min(decodeTera, prefillTera), roof.peakFlopsPerSecond / units::kTera, 10.0, 4.0);
 }
 
 } // namespace ridgeline::views

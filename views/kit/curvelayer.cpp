@@ -10,7 +10,7 @@ namespace {
 bool g_imageUsed = true;
 
 const QString kCurvesLayer = QStringLiteral("curves");
-const QString kCacheName = QStringLiteral("curveLayerCache");
+const QString kCurveCacheName = QStringLiteral("curveLayerCache");
 
 /** A layer's drawing order (QCPLayer::mChildren, protected; its children() is a copy): the cache is put in the place
  *  of the run it draws, which QCPLayerable::setLayer() (appends) and moveToLayer() (appends or prepends) cannot. */
@@ -47,7 +47,7 @@ CurveLayerCache* CurveLayerCache::install(QCustomPlot* plot, const QList<QCPLaye
 
 CurveLayerCache* CurveLayerCache::find(const QCustomPlot* plot)
 {
-    for (QCPLayerable* child : plot->findChildren<QCPLayerable*>(kCacheName, Qt::FindDirectChildrenOnly))
+    for (QCPLayerable* child : plot->findChildren<QCPLayerable*>(kCurveCacheName, Qt::FindDirectChildrenOnly))
         if (auto* cache = dynamic_cast<CurveLayerCache*>(child))
             return cache;
     return nullptr;
@@ -56,7 +56,7 @@ CurveLayerCache* CurveLayerCache::find(const QCustomPlot* plot)
 CurveLayerCache::CurveLayerCache(QCustomPlot* plot, QCPLayer* host, QCPLayer* curves)
     : LayerImageCache(plot, host->name(), curves)
 {
-    setObjectName(kCacheName);
+    setObjectName(kCurveCacheName);
 }
 
 void CurveLayerCache::setImageUsed(bool on)

@@ -12,11 +12,11 @@ namespace ridgeline::views {
 namespace {
 
 const QString kGridLinesLayer = QStringLiteral("gridLines");
-const QString kCacheName = QStringLiteral("gridLayerCache");
+const QString kGridCacheName = QStringLiteral("gridLayerCache");
 
 /** The sub-tick positions QCPGrid::drawSubGridLines() reads (protected in QCPAxis, no getter). */
-struct AxisAccess : QCPAxis {
-    static const QVector<double>& subTicks(const QCPAxis* axis) { return axis->*(&AxisAccess::mSubTickVector); }
+struct GridAxisAccess : QCPAxis {
+    static const QVector<double>& subTicks(const QCPAxis* axis) { return axis->*(&GridAxisAccess::mSubTickVector); }
 };
 
 bool g_filledLines = true;
@@ -175,7 +175,7 @@ void GridLayerCache::drawChild(QCPLayerable* child, QCPPainter* painter) const
     painter->setAntialiasing(false);
     if (axis->subTicks() && grid->subGridVisible()) {
         painter->setPen(grid->subGridPen()); // drawLine() of a line of no length strokes with it
-        fill(AxisAccess::subTicks(axis), grid->subGridPen().color());
+        fill(GridAxisAccess::subTicks(axis), grid->subGridPen().color());
     }
     painter->setPen(grid->pen());
     fill(axis->tickVector(), grid->pen().color());
@@ -202,7 +202,7 @@ void GridLayerCache::install(QCustomPlot* plot)
 
 GridLayerCache* GridLayerCache::find(const QCustomPlot* plot)
 {
-    for (QCPLayerable* child : plot->findChildren<QCPLayerable*>(kCacheName, Qt::FindDirectChildrenOnly))
+    for (QCPLayerable* child : plot->findChildren<QCPLayerable*>(kGridCacheName, Qt::FindDirectChildrenOnly))
         if (auto* cache = dynamic_cast<GridLayerCache*>(child))
             return cache;
     return nullptr;
@@ -211,7 +211,7 @@ GridLayerCache* GridLayerCache::find(const QCustomPlot* plot)
 GridLayerCache::GridLayerCache(QCustomPlot* plot, QCPLayer* lines)
     : LayerImageCache(plot, QStringLiteral("grid"), lines)
 {
-    setObjectName(kCacheName);
+    setObjectName(kGridCacheName);
 }
 
 bool GridLayerCache::shown(const QCPLayerable* grid)
@@ -256,7 +256,7 @@ void GridLayerCache::describeGrid(LayerKey& key, const QCPGrid* grid)
         return;
     key.put(axis->subTicks());
     key.putDoubles(axis->tickVector());
-    key.putDoubles(AxisAccess::subTicks(axis));
+    key.putDoubles(GridAxisAccess::subTicks(axis));
 }
 
 bool GridLayerCache::mayCopy() const

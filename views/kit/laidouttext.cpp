@@ -13,7 +13,7 @@ namespace ridgeline::views {
 
 namespace {
 
-bool g_enabled = true;
+bool g_laidOutTextEnabled = true;
 bool g_boundsFromLayout = true;
 
 /** The flags QCPItemText measures and draws its text with. */
@@ -62,7 +62,7 @@ LaidOutText::~LaidOutText()
 
 void LaidOutText::setEnabled(bool on)
 {
-    g_enabled = on;
+    g_laidOutTextEnabled = on;
 }
 
 void LaidOutText::setBoundsFromLayout(bool on)
@@ -122,7 +122,7 @@ const LaidOutText::Layout* LaidOutText::layOut(const QFont& font, const QPaintDe
 void LaidOutText::draw(QCPPainter* painter)
 {
     const double degrees = rotation();
-    if (!g_enabled || painter->modes().testFlag(QCPPainter::pmVectorized)) {
+    if (!g_laidOutTextEnabled || painter->modes().testFlag(QCPPainter::pmVectorized)) {
         QCPItemText::draw(painter);
         return;
     }
@@ -198,7 +198,7 @@ QRect LaidOutText::measured() const
 
 QPointF LaidOutText::anchorPixelPosition(int anchorId) const
 {
-    if (!g_enabled)
+    if (!g_laidOutTextEnabled)
         return QCPItemText::anchorPixelPosition(anchorId);
     // QCPItemText::anchorPixelPosition() with the text measured once: the box's corners and edge centres, turned.
     const QPointF pos = position->pixelPosition();

@@ -9,12 +9,12 @@ namespace ridgeline::views {
 namespace {
 
 const QString kEntriesLayer = QStringLiteral("legendEntries");
-const QString kCacheName = QStringLiteral("legendLayerCache");
+const QString kLegendCacheName = QStringLiteral("legendLayerCache");
 
 /** A layer's drawing order (QCPLayer::mChildren, protected; children() is a copy): the cache goes in the legend's
  *  place, which QCPLayerable::setLayer() (appends) cannot. */
-struct LayerAccess : QCPLayer {
-    static QList<QCPLayerable*>& order(QCPLayer* layer) { return layer->*(&LayerAccess::mChildren); }
+struct LegendLayerAccess : QCPLayer {
+    static QList<QCPLayerable*>& order(QCPLayer* layer) { return layer->*(&LegendLayerAccess::mChildren); }
 };
 
 /** True for the legend of @p plot and the entries in it. */
@@ -61,7 +61,7 @@ LegendLayerCache* LegendLayerCache::install(QCustomPlot* plot)
         if (ofLegend(plot, child))
             child->setLayer(entries);
     // The cache was appended to the host layer: into the legend's place.
-    QList<QCPLayerable*>& drawn = LayerAccess::order(host);
+    QList<QCPLayerable*>& drawn = LegendLayerAccess::order(host);
     drawn.removeOne(cache);
     drawn.insert(std::clamp<qsizetype>(at, 0, drawn.size()), cache);
     return cache;
@@ -69,7 +69,7 @@ LegendLayerCache* LegendLayerCache::install(QCustomPlot* plot)
 
 LegendLayerCache* LegendLayerCache::find(const QCustomPlot* plot)
 {
-    for (QCPLayerable* child : plot->findChildren<QCPLayerable*>(kCacheName, Qt::FindDirectChildrenOnly))
+    for (QCPLayerable* child : plot->findChildren<QCPLayerable*>(kLegendCacheName, Qt::FindDirectChildrenOnly))
         if (auto* cache = dynamic_cast<LegendLayerCache*>(child))
             return cache;
     return nullptr;
@@ -88,7 +88,7 @@ void LegendLayerCache::adopt(QCustomPlot* plot)
 LegendLayerCache::LegendLayerCache(QCustomPlot* plot, QCPLayer* host, QCPLayer* entries)
     : LayerImageCache(plot, host->name(), entries)
 {
-    setObjectName(kCacheName);
+    setObjectName(kLegendCacheName);
 }
 
 bool LegendLayerCache::drawn(const QCPLayerable* child) const

@@ -13,7 +13,7 @@ namespace ridgeline::views {
 
 namespace {
 
-bool g_enabled = true;
+bool g_oneLineLabelEnabled = true;
 
 } // namespace
 
@@ -41,7 +41,7 @@ OneLineLabel::~OneLineLabel() = default;
 
 void OneLineLabel::setEnabled(bool on)
 {
-    g_enabled = on;
+    g_oneLineLabelEnabled = on;
 }
 
 QSize OneLineLabel::sizeHint() const
@@ -67,7 +67,7 @@ const OneLineLabel::Line* OneLineLabel::lineFor(const QPainter& painter)
     // QFusionStyle::drawItemText() draws an enabled label's text in the pen made of the palette's brush, nothing more;
     // the painter's font must be shaped at the resolution fontMetrics() measures at (QFontMetricsF::fontDpi(), the
     // resolution a font's glyphs are made at), for elidedText()'s widths to be the layout's.
-    if (!g_enabled || !device || !isEnabled() || layoutDirection() != Qt::LeftToRight
+    if (!g_oneLineLabelEnabled || !device || !isEnabled() || layoutDirection() != Qt::LeftToRight
         || painter.layoutDirection() != Qt::LeftToRight || testAttribute(Qt::WA_StyleSheet)
         || qstrcmp(style()->metaObject()->className(), "QFusionStyle") != 0
         || QFontMetricsF(font).fontDpi() != fontMetrics().fontDpi() || !plainOneLine(text(), font))

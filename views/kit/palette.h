@@ -35,6 +35,13 @@ inline QColor error() { return currentTheme().color(Theme::Error); }           /
 inline QColor errorBackground() { return currentTheme().color(Theme::ErrorBackground); } ///< banner background (#fdecea)
 inline QColor noticeBackground() { return currentTheme().color(Theme::NoticeBackground); } ///< notice bar (#e8f1fb)
 
+/** @p color with its alpha set to @p alpha (0 transparent to 255 opaque): bands, markers and veils over a plot. */
+inline QColor withAlpha(QColor color, int alpha)
+{
+    color.setAlpha(alpha);
+    return color;
+}
+
 /** How many scenarios an N-way comparison pins at most (A to F): one colour, dash and marker each. */
 inline constexpr int kMaxPinned = 6;
 

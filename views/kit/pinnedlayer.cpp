@@ -7,7 +7,7 @@ namespace {
 
 const QString kPinnedLayer = QStringLiteral("pinned");
 const QString kPinnedLabelLayer = QStringLiteral("pinnedLabels");
-const QString kCacheName = QStringLiteral("pinnedLayerCache");
+const QString kPinnedCacheName = QStringLiteral("pinnedLayerCache");
 const QString kLabelCacheName = QStringLiteral("pinnedLabelCache");
 
 } // namespace
@@ -36,7 +36,7 @@ QCPLayer* PinnedLayerCache::pinnedLabelLayer(QCustomPlot* plot)
 
 PinnedLayerCache* PinnedLayerCache::find(const QCustomPlot* plot, bool labels)
 {
-    for (QCPLayerable* child : plot->findChildren<QCPLayerable*>(labels ? kLabelCacheName : kCacheName, Qt::FindDirectChildrenOnly))
+    for (QCPLayerable* child : plot->findChildren<QCPLayerable*>(labels ? kLabelCacheName : kPinnedCacheName, Qt::FindDirectChildrenOnly))
         if (auto* cache = dynamic_cast<PinnedLayerCache*>(child))
             return cache;
     return nullptr;
@@ -45,7 +45,7 @@ PinnedLayerCache* PinnedLayerCache::find(const QCustomPlot* plot, bool labels)
 PinnedLayerCache::PinnedLayerCache(QCustomPlot* plot, QCPLayer* pinned, const QString& host)
     : LayerImageCache(plot, host, pinned)
 {
-    setObjectName(pinned->name() == kPinnedLayer ? kCacheName : kLabelCacheName);
+    setObjectName(pinned->name() == kPinnedLayer ? kPinnedCacheName : kLabelCacheName);
 }
 
 bool PinnedLayerCache::writeKey(LayerKey& key, double devicePixelRatio) const

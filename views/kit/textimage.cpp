@@ -13,7 +13,7 @@ namespace ridgeline::views {
 
 namespace {
 
-bool g_enabled = true;
+bool g_textImageEnabled = true;
 
 /** True when a pixel on the edge of @p image is not transparent (the text may reach past it). */
 bool touchesEdge(const QImage& image)
@@ -45,18 +45,18 @@ bool wholePixelTranslation(const QPainter* painter)
 
 void TextImage::setEnabled(bool on)
 {
-    g_enabled = on;
+    g_textImageEnabled = on;
 }
 
 bool TextImage::enabled()
 {
-    return g_enabled;
+    return g_textImageEnabled;
 }
 
 void TextImage::draw(QCPPainter* painter, QPoint at, int degrees, QSize box, int flags, const QString& text)
 {
     const QPen pen = painter->pen();
-    const bool cacheable = g_enabled && !painter->modes().testFlag(QCPPainter::pmVectorized)
+    const bool cacheable = g_textImageEnabled && !painter->modes().testFlag(QCPPainter::pmVectorized)
         && !painter->modes().testFlag(QCPPainter::pmNoCaching) && (degrees == 0 || degrees == 90 || degrees == -90)
         && painter->device() && wholePixelTranslation(painter) && painter->opacity() == 1.0
         && painter->compositionMode() == QPainter::CompositionMode_SourceOver && pen.style() != Qt::NoPen

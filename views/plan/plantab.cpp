@@ -64,12 +64,6 @@ QColor deviceColor(int i)
     }
 }
 
-QColor withAlpha(QColor color, int alpha)
-{
-    color.setAlpha(alpha);
-    return color;
-}
-
 QString deviceName(const model::PlanRequest& request, int device)
 {
     return QString::fromStdString(request.candidates.devices.at(size_t(device)).hardware.name);
@@ -331,7 +325,7 @@ PlanPlot::PlanPlot(QWidget* parent)
     m_noPlanLabel->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
     m_noPlanLabel->setTextAlignment(Qt::AlignLeft);
     m_noPlanLabel->setColor(palette::error());
-    m_noPlanLabel->setBrush(QBrush(withAlpha(palette::card(), 230)));
+    m_noPlanLabel->setBrush(QBrush(palette::withAlpha(palette::card(), 230)));
     m_noPlanLabel->setPadding(QMargins(6, 4, 6, 4));
     m_noPlanLabel->setVisible(false);
     m_cheapestMarker = addMarker(p, p->xAxis, p->yAxis,

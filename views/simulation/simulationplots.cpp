@@ -22,12 +22,6 @@ namespace {
 /** Most prefill markers drawn; beyond it they are thinned, keeping every long prompt. */
 constexpr int kMaxPrefillMarkers = 6000;
 
-QColor withAlpha(QColor color, int alpha)
-{
-    color.setAlpha(alpha);
-    return color;
-}
-
 /** Includes every drawable value of a vector. */
 void includeAll(Extent& extent, const std::vector<double>& values)
 {
@@ -80,12 +74,12 @@ ItlTimelinePlot::ItlTimelinePlot(QWidget* parent)
     // Prefills first, so the intervals draw over them. Alphas of 210 keep dense clouds readable while
     // each dot and outline stays at 3:1 or more against the card (WCAG 1.4.11; tst_tabplots).
     m_prefills = addMarker(p, p->xAxis, p->yAxis2,
-                           QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(withAlpha(palette::compute(), 210), 1.0),
-                                           withAlpha(palette::compute(), 50), 6.0));
+                           QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(palette::withAlpha(palette::compute(), 210), 1.0),
+                                           palette::withAlpha(palette::compute(), 50), 6.0));
     m_prefills->setName(tr("prefill end (right)"));
     m_prefills->addToLegend();
     m_intervals = addMarker(p, p->xAxis, p->yAxis,
-                            QCPScatterStyle(QCPScatterStyle::ssDisc, withAlpha(palette::memory(), 210), 3.0));
+                            QCPScatterStyle(QCPScatterStyle::ssDisc, palette::withAlpha(palette::memory(), 210), 3.0));
     m_intervals->setName(tr("ITL"));
     m_intervals->addToLegend();
     m_slo = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::slo(), 1.3, Qt::DashLine));
@@ -388,8 +382,8 @@ KvUsagePlot::KvUsagePlot(QWidget* parent)
     p->yAxis2->grid()->setVisible(false);
     m_blocks = addCurve(p, p->xAxis, p->yAxis, pen(palette::kv(), 1.8), tr("blocks in use"));
     m_blocks->setLineStyle(QCPGraph::lsStepLeft);
-    m_blocks->setBrush(QBrush(withAlpha(palette::kv(), 40)));
-    m_sequences = addCurve(p, p->xAxis, p->yAxis2, QPen(withAlpha(palette::reference(), 210), 1.0), tr("sequences (right)"));
+    m_blocks->setBrush(QBrush(palette::withAlpha(palette::kv(), 40)));
+    m_sequences = addCurve(p, p->xAxis, p->yAxis2, QPen(palette::withAlpha(palette::reference(), 210), 1.0), tr("sequences (right)"));
     m_sequences->setLineStyle(QCPGraph::lsStepLeft);
     m_total = addStraightLine(p, p->xAxis, p->yAxis, pen(palette::kv(), 1.2, Qt::DashLine));
     m_totalLabel = addLabel(p, p->xAxis, p->yAxis, palette::kv());

@@ -48,11 +48,6 @@ namespace {
 constexpr int kMaxSweepCaps = 16;
 const QString kDefaultSweep = QStringLiteral("8, 16, 32, 64, 128, 256");
 
-QString str(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
 /** Index of the class the chat inputs stand for: the first interactive class with a rate (else the first interactive). */
 int chatClassIndex(const model::SimulationConfig& c)
 {
@@ -680,7 +675,7 @@ QString SimulationTab::loadExample(const QString& path)
     const std::string error = model::loadSimulationFile(path, file);
     const QString name = QFileInfo(path).fileName();
     if (!error.empty()) {
-        const QString message = tr("%1: %2").arg(name, str(error));
+        const QString message = tr("%1: %2").arg(name, QString::fromStdString(error));
         showError(message);
         setQuietly(m_exampleCombo, m_exampleIndex);
         return message;
@@ -709,7 +704,7 @@ QString SimulationTab::loadExample(const QString& path)
     }
     m_exampleIndex = index;
     setQuietly(m_exampleCombo, index);
-    m_exampleCombo->setToolTip(str(m_example->title));
+    m_exampleCombo->setToolTip(QString::fromStdString(m_example->title));
     setQuietly(m_useExampleScenario, true);
     setQuietly(m_sloFromScenario, true);
     syncFromScenario();
@@ -781,7 +776,7 @@ void SimulationTab::syncFromScenario()
     const model::Scenario s = scenario();
     const QString source = exampleScenario ? tr("the example's") : tr("the window's");
     setText(m_scenarioLabel, tr("Scenario: %1 \u2014 %2 on %3%4, \u03b7_bw %5, prefill MFU %6.")
-                                 .arg(source, str(s.model.name), str(s.hardware.name), layoutLabel(s, config()),
+                                 .arg(source, QString::fromStdString(s.model.name), QString::fromStdString(s.hardware.name), layoutLabel(s, config()),
                                       format::number(s.efficiency.bandwidth, 2), format::number(s.efficiency.mfuPrefill, 2)));
     // Without a file, the window scenario's serving.max_prefills_per_step seeds "Prefills / step" as a file's scenario
     // seeds its simulation (model::parseSimulationJson); the user's value stays until the scenario's changes.
@@ -830,7 +825,7 @@ void SimulationTab::updateMaxPrefills()
     probe.policy = model::BatchingPolicy(std::clamp(m_policy->currentIndex(), 0, 2));
     probe.maxPrefillsPerStep = m_maxPrefills->value();
     m_maxPrefills->setEnabled(model::maxPrefillsPerStepApplies(probe));
-    const QString tip = maxPrefillsTip() + QStringLiteral("\n") + str(model::maxPrefillsPerStepText(probe)) + QLatin1Char('.');
+    const QString tip = maxPrefillsTip() + QStringLiteral("\n") + QString::fromStdString(model::maxPrefillsPerStepText(probe)) + QLatin1Char('.');
     m_maxPrefills->setToolTip(tip);
     m_maxPrefills->setAccessibleDescription(tip);
     m_maxPrefillsCaption->setToolTip(tip);
@@ -929,22 +924,22 @@ QString SimulationTab::inputError() const
         return tr("Give a duration or a request count: the chat class's arrivals would never end.");
     const std::string problem = model::checkSimulationConfig(c);
     if (!problem.empty())
-        return str(problem);
+        return QString::fromStdString(problem);
     if (m_rateSweepCheck->isChecked()) {
         if (const std::string sweep = model::checkRateSweep(c, rateSweep(), "Rate sweep"); !sweep.empty())
-            return str(sweep);
+            return QString::fromStdString(sweep);
     }
     const model::Scenario s = scenario();
     const std::vector<model::ScenarioError> errors = model::validate(s);
     if (!errors.empty())
-        return tr("The scenario is not valid: %1").arg(str(errors.front().message));
+        return tr("The scenario is not valid: %1").arg(QString::fromStdString(errors.front().message));
     if (c.pipelineStages > 1 || c.expertParallel > 1) { // a loaded file's layout, against the model run now
         const model::ParallelLayout layout{std::max(1, s.hardware.gpus), c.pipelineStages, c.expertParallel, c.microbatches};
         if (const std::string why = model::layoutRefusal(s.model, layout); !why.empty())
             return tr("The file's layout (pipeline_stages %1, expert_parallel %2) cannot run this model: %3")
                 .arg(c.pipelineStages)
                 .arg(c.expertParallel)
-                .arg(str(why));
+                .arg(QString::fromStdString(why));
     }
     return QString();
 }
@@ -1075,7 +1070,7 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
         m_classCombo->clear();
         m_classCombo->addItem(o.config.classes.size() > 1 ? tr("All %1 classes together").arg(o.config.classes.size()) : tr("All classes"));
         for (const model::RequestClass& k : o.config.classes)
-            m_classCombo->addItem(tr("%1 (%2)").arg(str(k.name), k.priority == model::Priority::Batch ? tr("batch") : tr("interactive")));
+            m_classCombo->addItem(tr("%1 (%2)").arg(QString::fromStdString(k.name), k.priority == model::Priority::Batch ? tr("batch") : tr("interactive")));
         m_classCombo->setCurrentIndex(0);
         m_classCombo->setEnabled(o.config.classes.size() > 1);
     }
@@ -1106,7 +1101,7 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
             if (r.classes[c].requests == 0)
                 continue;
             perClass << tr("%1: p99 TTFT %2, p99 ITL %3, goodput %4")
-                            .arg(str(o.config.classes[c].name), k.ttft.count > 0 ? format::duration(k.ttft.p99) : tr("none"),
+                            .arg(QString::fromStdString(o.config.classes[c].name), k.ttft.count > 0 ? format::duration(k.ttft.p99) : tr("none"),
                                  k.itl.count > 0 ? format::duration(k.itl.p99) : tr("none"), format::percent(r.classes[c].goodputFraction));
         }
         takeaway += QLatin1Char('\n') + perClass.join(QStringLiteral("; ")) + QLatin1Char('.');
@@ -1114,7 +1109,7 @@ void SimulationTab::showOutcome(std::shared_ptr<const SimulationOutcome> outcome
     // A run that fell behind its load (a 1-replica decode pool under a 3-replica prefill pool): its percentiles are of
     // a queue that never settles, and a disaggregated run's TTFT (the prefill pool's) does not show the decode wait.
     if (const std::string backlog = model::backlogText(r); !backlog.empty()) {
-        QString line = str(backlog);
+        QString line = QString::fromStdString(backlog);
         line[0] = line[0].toUpper();
         if (r.prefillReplicas > 0 && size_t(r.prefillReplicas) < r.replicas.size()) {
             // The pool behind is the one its requests wait for: a prefill slot (queue wait, in the TTFT) or a decode

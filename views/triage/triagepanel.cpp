@@ -27,6 +27,7 @@
 #include "document/format.h"
 #include "views/kit/glossary.h"
 #include "views/kit/palette.h"
+#include "views/kit/units.h"
 #include "document/scenariodocument.h"
 #include "views/whatifs/whatifkit.h"
 
@@ -36,7 +37,6 @@ using namespace whatifkit;
 
 namespace {
 
-constexpr double kGB = 1e9;
 const char* const kDrillScenarioId = "incident-drill-13b-a100";
 
 struct Ticket {
@@ -297,7 +297,7 @@ void TriagePanel::showInput(const model::TriageInput& in)
     setQuietly(m_queue, in.queueWaitMs.value_or(0));
     setQuietly(m_concurrency, int(std::min(in.concurrency.value_or(0), 1e7)));
     setQuietly(m_prompt, int(std::min(in.promptTokens.value_or(0), 1e8)));
-    setQuietly(m_kv, in.kvMemoryBytes.value_or(0) / kGB);
+    setQuietly(m_kv, in.kvMemoryBytes.value_or(0) / units::kGB);
     setQuietly(m_gpu, in.gpuUtilization.value_or(0) * 100.0);
     setQuietly(m_oom, in.outOfMemory);
     setQuietly(m_batchJob, in.batchJobRunning);
@@ -312,7 +312,7 @@ void TriagePanel::readInputs()
     in.queueWaitMs = measured(m_queue->value());
     in.concurrency = measured(m_concurrency->value());
     in.promptTokens = measured(m_prompt->value());
-    in.kvMemoryBytes = measured(m_kv->value() * kGB);
+    in.kvMemoryBytes = measured(m_kv->value() * units::kGB);
     in.gpuUtilization = measured(m_gpu->value() / 100.0);
     in.outOfMemory = m_oom->isChecked();
     in.batchJobRunning = m_batchJob->isChecked();

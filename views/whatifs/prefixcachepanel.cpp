@@ -19,7 +19,7 @@ using namespace whatifkit;
 
 namespace {
 
-const QString& heading()
+const QString& prefixCacheHeading()
 {
     static const QString text = QObject::tr("Prefix caching");
     return text;
@@ -31,7 +31,7 @@ QString seedExample()
                        "at 47 \u00b5s/token that is 1,800 \u00d7 47 \u00b5s = 84.6 ms of GPU time per request thrown away.");
 }
 
-QString formula()
+QString prefixCacheFormula()
 {
     return QObject::tr("Shared tokens = min(prefix, P). A hit skips computing and writing the cached prefix;\n"
                        "the suffix still attends to all P tokens.\n"
@@ -49,7 +49,7 @@ PrefixCachePanel::PrefixCachePanel(ScenarioDocument* document, QWidget* parent)
     setObjectName(QStringLiteral("prefixCachePanel"));
     setStyleSheet(QStringLiteral("QFrame#prefixCachePanel { background: %1; border: 1px solid %2; border-radius: 6px; }")
                       .arg(palette::css(palette::card()), palette::css(palette::cardBorder())));
-    m_title = titleLabel(QStringLiteral("prefixCacheTitle"), heading(), formula());
+    m_title = titleLabel(QStringLiteral("prefixCacheTitle"), prefixCacheHeading(), prefixCacheFormula());
 
     m_tokens = integerSpin(QStringLiteral("prefixTokensSpinBox"), 0, 100000000, tr(" tokens"),
                            tr("Shared prompt prefix (system prompt) in tokens: serving.prefix_tokens.\n%1").arg(seedExample()));
@@ -65,7 +65,7 @@ PrefixCachePanel::PrefixCachePanel(ScenarioDocument* document, QWidget* parent)
     m_perToken = valueLabel(QStringLiteral("prefixPerTokenValue"), tr("Prefill time per token = t_pre(P) / P at the current prompt.\n%1").arg(seedExample()));
     m_work = valueLabel(QStringLiteral("prefixWorkValue"),
                         tr("Work saved = hit rate \u00b7 (F_pre(P) \u2212 F of the suffix attending to all P tokens)."));
-    m_ttft = valueLabel(QStringLiteral("prefixTtftValue"), formula());
+    m_ttft = valueLabel(QStringLiteral("prefixTtftValue"), prefixCacheFormula());
     m_cost = valueLabel(QStringLiteral("prefixCostValue"),
                         tr("Relative change of GPU seconds per output token: \u2212TTFT saved / (prefill + decode per request)."));
 
@@ -130,7 +130,7 @@ void PrefixCachePanel::refresh(const model::Scenario& scenario, const model::Eva
         takeaway = tr("A %1-token prefix at %2 hits saves %3 of TTFT per request and cuts GPU cost per output token by %4.")
                        .arg(format::integer(pc.sharedTokens), format::percent(scenario.serving.prefixHitRate),
                             format::duration(pc.savedSecondsPerRequest), format::percent(-pc.costPerOutputTokenChange));
-    setTitle(m_title, heading(), takeaway);
+    setTitle(m_title, prefixCacheHeading(), takeaway);
 }
 
 } // namespace ridgeline::views

@@ -19,7 +19,7 @@ using namespace whatifkit;
 
 namespace {
 
-const QString& heading()
+const QString& sloHeadroomHeading()
 {
     static const QString text = QObject::tr("SLO headroom");
     return text;
@@ -61,7 +61,7 @@ SloHeadroomPanel::SloHeadroomPanel(ScenarioDocument* document, QWidget* parent)
     setObjectName(QStringLiteral("sloHeadroomPanel"));
     setStyleSheet(QStringLiteral("QFrame#sloHeadroomPanel { background: %1; border: 1px solid %2; border-radius: 6px; }")
                       .arg(palette::css(palette::card()), palette::css(palette::cardBorder())));
-    m_title = titleLabel(QStringLiteral("sloHeadroomTitle"), heading(), itlFormula() + QStringLiteral("\n\n") + ttftFormula());
+    m_title = titleLabel(QStringLiteral("sloHeadroomTitle"), sloHeadroomHeading(), itlFormula() + QStringLiteral("\n\n") + ttftFormula());
 
     m_queueWait = doubleSpin(QStringLiteral("queueWaitSpinBox"), 0, 1e7, 0, 50, tr(" ms"),
                              tr("Queue wait before prefill starts, in ms (workload.queue_wait_ms).\n%1").arg(ttftFormula()));
@@ -160,7 +160,7 @@ void SloHeadroomPanel::refresh(const model::Scenario& scenario, const model::Eva
     } else {
         takeaway = tr("No ITL SLO lines set; TTFT %1 of %2.").arg(ttft, sloText);
     }
-    setTitle(m_title, heading(), takeaway);
+    setTitle(m_title, sloHeadroomHeading(), takeaway);
 }
 
 } // namespace ridgeline::views

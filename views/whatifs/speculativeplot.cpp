@@ -29,7 +29,7 @@ using namespace plotkit;
 
 namespace {
 
-QString formula()
+QString speculativeFormula()
 {
     return QObject::tr("Speculative decoding: a draft proposes k tokens, the target verifies them in one step.\n"
                        "Expected tokens per step E = (1 \u2212 \u03b1^(k+1)) / (1 \u2212 \u03b1)\n"
@@ -45,7 +45,7 @@ QString formula()
 } // namespace
 
 SpeculativePlot::SpeculativePlot(ScenarioDocument* document, QWidget* parent)
-    : PlotPanel(tr("Speculative decoding: speedup against verification cost"), QStringLiteral("speculative"), formula(), parent)
+    : PlotPanel(tr("Speculative decoding: speedup against verification cost"), QStringLiteral("speculative"), speculativeFormula(), parent)
     , m_document(document)
 {
     m_acceptance = new ValueSlider({QStringLiteral("acceptance"), tr("Acceptance \u03b1"), QString(),
