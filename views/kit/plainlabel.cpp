@@ -19,10 +19,6 @@
 
 namespace ridgeline::views {
 
-namespace {
-
-bool g_drawsItself = true;
-
 /** The glyphs of a one-line layout in drawing order, each with its font (an index into fonts) and its position in the
  *  layout (QGlyphRun::positions(); drawn at that plus the line's origin, placeOneLine()). */
 struct PlacedGlyphs {
@@ -34,6 +30,12 @@ struct PlacedGlyphs {
     };
     std::vector<Glyph> glyphs;
 };
+// (Outside the anonymous namespace: PlainLabel::Line holds one, and g++ warns of a member whose type has internal
+// linkage when the file is part of a unity batch, CMakeLists.txt.)
+
+namespace {
+
+bool g_drawsItself = true;
 
 PlacedGlyphs placedGlyphs(const QTextLayout& layout)
 {
