@@ -195,12 +195,16 @@ QVector<QPointF> simplified(const QVector<QPointF>& points)
                     last = k;
                     continue;
                 }
+                const double direction = std::atan2(v.y(), v.x());
                 if (!haveReference) {
-                    reference = std::atan2(v.y(), v.x());
+                    reference = direction;
                     haveReference = true;
                 }
-                double angle = std::atan2(v.y(), v.x()) - reference;
-                angle = std::remainder(angle, 2 * M_PI);
+                double angle = direction - reference;
+                // remainder(angle, 2 pi) is angle itself for |angle| <= pi (the quotient rounds to 0, and IEEE
+                // remainder is exact): called only when it changes something (issue 16, twenty-sixth stop).
+                if (!(std::abs(angle) <= M_PI))
+                    angle = std::remainder(angle, 2 * M_PI);
                 if (angle < low || angle > high || r < farthest - kSimplifyTolerancePx)
                     break;
                 last = k;
