@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -54,6 +55,7 @@
 #include "views/kit/laidouttext.h"
 #include "views/kit/legendlayer.h"
 #include "views/kit/pinnedlayer.h"
+#include "views/kit/curvepixels.h"
 #include "views/kit/plotkit.h"
 #include "views/kit/plotpanel.h"
 #include "views/kit/textimage.h"
@@ -1632,6 +1634,16 @@ void TestFloorPlot::currentPointOffScaleIsSaid()
  * redrawn, and what is shown equals the curves stroked by QCustomPlot in the same place of the drawing order; a context
  * step moves them and redraws it.
  */
+/** QCPGraph::getLines() (protected) of any graph, as QCPGraph::draw() asks it for unselected data. */
+struct GraphLines : QCPGraph {
+    static QVector<QPointF> of(const QCPGraph* graph)
+    {
+        QVector<QPointF> lines;
+        (graph->*(&GraphLines::getLines))(&lines, QCPDataRange(0, graph->dataCount()).adjusted(-1, 1));
+        return lines;
+    }
+};
+
 void TestFloorPlot::steadyCurvesFromAPicture()
 {
     model::Scenario s = model::defaultScenario();
@@ -1697,6 +1709,38 @@ void TestFloorPlot::steadyCurvesFromAPicture()
     QVERIFY2(moved.first <= 2, qPrintable(QStringLiteral("%1 levels in %2 pixels").arg(moved.first).arg(moved.second)));
     qInfo("curves from the image against stroked: %d and %d pixels differ, by at most %d and %d levels", steady.second,
           moved.second, steady.first, moved.first);
+
+    // The curves' pixel positions from plotkit's own mapping of the log axes (the logarithm of the range taken once):
+    // the doubles QCPGraph::getLines() gives, bit for bit, and the picture QCPGraph::draw() strokes, byte for byte.
+    QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    int compared = 0;
+    for (QCPLayerable* child : curves->children()) {
+        const auto* graph = qobject_cast<const QCPGraph*>(child);
+        const QVector<QPointF> mapped = views::plotkit::curvePixelLines(graph);
+        if (!graph || mapped.isEmpty())
+            continue;
+        const QVector<QPointF> reference = GraphLines::of(graph);
+        QCOMPARE(mapped.size(), reference.size());
+        QVERIFY2(std::memcmp(mapped.constData(), reference.constData(), size_t(mapped.size()) * sizeof(QPointF)) == 0,
+                 qPrintable(graph->name()));
+        ++compared;
+    }
+    QVERIFY2(compared >= 4, qPrintable(QString::number(compared)));
+    views::CurveLayerCache::setImageUsed(false); // the curves stroked on every replot
+    const long long maps = views::plotkit::curvePixelMaps();
+    plot->replot();
+    QVERIFY(views::plotkit::curvePixelMaps() >= maps + compared);
+    const QImage mapped = plot->grab().toImage();
+    views::plotkit::setCurvePixelsMapped(false); // QCPGraph::draw(): QCPAxis::coordToPixel() for every coordinate
+    const long long mapsBefore = views::plotkit::curvePixelMaps();
+    plot->replot();
+    QCOMPARE(views::plotkit::curvePixelMaps(), mapsBefore);
+    const QImage drawn = plot->grab().toImage();
+    views::plotkit::setCurvePixelsMapped(true);
+    views::CurveLayerCache::setImageUsed(true);
+    plot->replot();
+    QVERIFY(mapped == drawn);
 }
 
 // A projector's 1,280 x 720: each floor plot's axis titles fit along their axis (QPainter picks the longest of the

@@ -15,6 +15,7 @@
 #include <QtMath>
 
 #include "views/kit/axistitle.h"
+#include "views/kit/curvepixels.h"
 #include "views/kit/gridlayer.h"
 #include "views/kit/laidouttext.h"
 #include "views/kit/legendlayer.h"
@@ -194,12 +195,16 @@ QVector<QPointF> simplified(const QVector<QPointF>& points)
                     last = k;
                     continue;
                 }
+                const double direction = std::atan2(v.y(), v.x());
                 if (!haveReference) {
-                    reference = std::atan2(v.y(), v.x());
+                    reference = direction;
                     haveReference = true;
                 }
-                double angle = std::atan2(v.y(), v.x()) - reference;
-                angle = std::remainder(angle, 2 * M_PI);
+                double angle = direction - reference;
+                // remainder(angle, 2 pi) is angle itself for |angle| <= pi (the quotient rounds to 0, and IEEE
+                // remainder is exact): called only when it changes something (issue 16, twenty-sixth stop).
+                if (!(std::abs(angle) <= M_PI))
+                    angle = std::remainder(angle, 2 * M_PI);
                 if (angle < low || angle > high || r < farthest - kSimplifyTolerancePx)
                     break;
                 last = k;
@@ -352,12 +357,118 @@ void cacheLegendItems(QCPLegend* legend)
     }
 }
 
-/** A line graph that strokes its polyline simplified (see simplified()); exact in vector exports. */
+bool g_curvePixelsMapped = true;
+long long g_curvePixelMaps = 0;
+
+/**
+ * QCPAxis::coordToPixel() of one axis with its logarithm of the range computed once: on a log axis (not reversed,
+ * positive range) coordToPixel() takes qLn(value / lower) / qLn(upper / lower) * length from the axis rect's edge, two
+ * logarithms a coordinate, one of them the same for every coordinate (QCustomPlot 2.1's QCPAxis::coordToPixel()).
+ * Here that one is taken once and the same operations are done in the same order on the same doubles, so every
+ * position is the double coordToPixel() returns; any other case (linear or reversed axes, a value that is not positive
+ * or NaN) is coordToPixel() itself. Issue 16, twenty-sixth stop in docs/performance.md.
+ */
+class AxisPixels {
+public:
+    explicit AxisPixels(const QCPAxis* axis)
+        : m_axis(axis)
+        , m_horizontal(axis->orientation() == Qt::Horizontal)
+    {
+        const QCPRange range = axis->range();
+        m_fast = axis->scaleType() == QCPAxis::stLogarithmic && !axis->rangeReversed() && range.lower > 0
+            && range.upper > 0;
+        if (m_fast) {
+            const QCPAxisRect* rect = axis->axisRect();
+            m_lower = range.lower;
+            m_logSpan = qLn(range.upper / range.lower);
+            m_length = m_horizontal ? rect->width() : rect->height();
+            m_origin = m_horizontal ? rect->left() : rect->bottom();
+        }
+    }
+    double operator()(double value) const
+    {
+        if (!m_fast || !(value > 0))
+            return m_axis->coordToPixel(value);
+        return m_horizontal ? qLn(value / m_lower) / m_logSpan * m_length + m_origin
+                            : m_origin - qLn(value / m_lower) / m_logSpan * m_length;
+    }
+
+private:
+    const QCPAxis* m_axis;
+    bool m_horizontal;
+    bool m_fast = false;
+    double m_lower = 0;
+    double m_logSpan = 0;
+    int m_length = 0;
+    int m_origin = 0;
+};
+
+/**
+ * A line graph that strokes its polyline simplified (see simplified()); exact in vector exports. On screen a plain line
+ * (no scatters, fill or selection) is drawn as QCPGraph::draw() draws it (QCustomPlot 2.1), its pixel positions from
+ * AxisPixels: the same doubles with half the logarithms on log axes.
+ */
 class CurveGraph final : public QCPGraph {
 public:
     using QCPGraph::QCPGraph;
 
+    /**
+     * What QCPGraph::getLines() gives for one unselected segment of a line (the data range widened by one point each
+     * way, as QCPGraph::draw() asks), each position from AxisPixels: the same doubles. Empty without both axes.
+     */
+    QVector<QPointF> pixelLines() const
+    {
+        const QCPAxis* keys = keyAxis();
+        const QCPAxis* values = valueAxis();
+        QVector<QPointF> lines;
+        if (!keys || !values)
+            return lines;
+        QCPGraphDataContainer::const_iterator begin;
+        QCPGraphDataContainer::const_iterator end;
+        getVisibleDataBounds(begin, end, QCPDataRange(0, dataCount()).adjusted(-1, 1));
+        if (begin == end)
+            return lines;
+        QVector<QCPGraphData> lineData;
+        getOptimizedLineData(&lineData, begin, end);
+        if (keys->rangeReversed() != (keys->orientation() == Qt::Vertical))
+            std::reverse(lineData.begin(), lineData.end());
+        const AxisPixels keyPixels(keys);
+        const AxisPixels valuePixels(values);
+        const bool vertical = keys->orientation() == Qt::Vertical;
+        lines.resize(lineData.size());
+        for (qsizetype i = 0; i < lineData.size(); ++i) {
+            const double key = keyPixels(lineData[i].key);
+            const double value = valuePixels(lineData[i].value);
+            lines[i] = vertical ? QPointF(value, key) : QPointF(key, value);
+        }
+        return lines;
+    }
+
 protected:
+    void draw(QCPPainter* painter) override
+    {
+        QCPAxis* keys = keyAxis();
+        QCPAxis* values = valueAxis();
+        if (!g_curvePixelsMapped || !keys || !values || painter->modes().testFlag(QCPPainter::pmVectorized)
+            || lineStyle() != lsLine || !scatterStyle().isNone() || brush().style() != Qt::NoBrush
+            || !selection().isEmpty()) {
+            QCPGraph::draw(painter);
+            return;
+        }
+        if (keys->range().size() <= 0 || data()->isEmpty())
+            return;
+        ++g_curvePixelMaps;
+        QVector<QPointF> lines = pixelLines();
+        painter->setBrush(brush());
+        painter->setPen(Qt::NoPen);
+        drawFill(painter, &lines);
+        painter->setPen(pen());
+        painter->setBrush(Qt::NoBrush);
+        drawLinePlot(painter, lines);
+        if (mSelectionDecorator)
+            mSelectionDecorator->drawDecoration(painter, selection());
+    }
+
     void drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const override
     {
         if (painter->modes().testFlag(QCPPainter::pmVectorized) || lineStyle() != lsLine)
@@ -657,6 +768,22 @@ void placeLegendBelow(QCustomPlot* plot, int columns)
     legend->setMinimumMargins(QMargins(0, 0, 0, 0));
     legend->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
     LegendLayerCache::install(plot); // the entries from an image while they stay as they are
+}
+
+void setCurvePixelsMapped(bool on)
+{
+    g_curvePixelsMapped = on;
+}
+
+long long curvePixelMaps()
+{
+    return g_curvePixelMaps;
+}
+
+QVector<QPointF> curvePixelLines(const QCPGraph* graph)
+{
+    const auto* curve = dynamic_cast<const CurveGraph*>(graph);
+    return curve ? curve->pixelLines() : QVector<QPointF>();
 }
 
 QCPGraph* addCurve(QCustomPlot* plot, QCPAxis* keyAxis, QCPAxis* valueAxis, const QPen& pen, const QString& name)
