@@ -116,6 +116,10 @@ public:
      * position as its pixel position; false when it is of a kind describe() does not know (PlotDamage).
      */
     static bool describeAlone(LayerKey& key, const QCPLayerable* child);
+    /** @p child's clipRect() (protected in QCPLayerable); also PlotDamage's footprints. */
+    static QRect clipOf(const QCPLayerable* child);
+    /** The clip QCPLayer::draw() gives @p child: its clipRect() moved one pixel up. */
+    static QRect drawClipOf(const QCPLayerable* child) { return clipOf(child).translated(0, -1); }
 
 protected:
     /** A cache on layer @p host of @p plot for the children of @p hidden (a hidden, logical layer). */
@@ -145,10 +149,6 @@ protected:
         return false;
     }
 
-    /** @p child's clipRect() (protected in QCPLayerable). */
-    static QRect clipOf(const QCPLayerable* child);
-    /** The clip QCPLayer::draw() gives @p child: its clipRect() moved one pixel up. */
-    static QRect drawClipOf(const QCPLayerable* child) { return clipOf(child).translated(0, -1); }
 
     /**
      * Writes to @p key what @p child of the hidden layer draws from; false when it is of a kind this cannot describe

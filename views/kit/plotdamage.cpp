@@ -32,9 +32,6 @@ struct PlotMembers : QCustomPlot {
 struct AxisMembers : QCPAxis {
     static auto painter() { return &AxisMembers::mAxisPainter; }
 };
-struct LayerableMembers : QCPLayerable {
-    static QRect clipOf(const QCPLayerable* child) { return (child->*(&LayerableMembers::clipRect))(); }
-};
 
 /** What QCPAxisPainterPrivate::draw() drew @p axis from at the last replot (QCPAxis::draw() sets every field first). */
 void writeAxis(LayerKey& key, const QCPAxis* axis)
@@ -204,7 +201,7 @@ QRect PlotDamage::footprint(const QCPLayerable* item) const
 {
     if (!item->realVisibility())
         return {};
-    const QRect clip = LayerableMembers::clipOf(item).translated(0, -1); // as QCPLayer::draw() clips it
+    const QRect clip = LayerImageCache::drawClipOf(item); // as QCPLayer::draw() clips it
     const double margin = s_marginPx;
     if (auto* line = qobject_cast<const QCPItemStraightLine*>(item)) {
         const QPointF a = line->point1->pixelPosition();
