@@ -1018,7 +1018,7 @@ int run(int argc, char** argv)
     if (o.exportMode)
         return runExportMode(scenario, o);
     if (!o.predictFile.isEmpty() && o.screenshotFile.isEmpty())
-        return runPredict(o.predictFile, scenario, o.benchmarkOptions, o.format);
+        return runPredict(o.predictFile, scenario, o.scenarioFile, o.benchmarkOptions, o.format);
     if (!o.calibrateFile.isEmpty())
         return runCalibrate(scenario, o);
     if (!o.triageFile.isEmpty()) { // goes on to --report and --screenshot when given with them

@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -867,6 +869,18 @@ std::string readBenchmarkFile(const QByteArray& bytes, const std::string& fileNa
         return e;
     out = std::move(f);
     return {};
+}
+
+QString companionScenarioPath(const QString& benchmarkPath)
+{
+    if (benchmarkPath.isEmpty())
+        return QString();
+    const QFileInfo file(benchmarkPath);
+    const QString stem = file.suffix().isEmpty() ? file.fileName() : file.completeBaseName();
+    if (stem.isEmpty()) // ".csv": no name to put the suffix on
+        return QString();
+    const QFileInfo companion(file.dir(), stem + QStringLiteral(".scenario.json"));
+    return companion.isFile() ? companion.absoluteFilePath() : QString();
 }
 
 } // namespace ridgeline::model

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <QByteArray>
+#include <QString>
 
 namespace ridgeline::model {
 
@@ -108,5 +109,15 @@ const char* benchmarkStatisticKey(BenchmarkStatistic statistic);
  * kMaxMeasurements points.
  */
 std::string readBenchmarkFile(const QByteArray& bytes, const std::string& fileName, BenchmarkFile& out);
+
+/**
+ * The scenario file kept beside a measured benchmark file, as tests/data/measured keeps its sets: the same folder and
+ * the file's name with its last suffix replaced by ".scenario.json" ("runs/set.v2.csv" -> "runs/set.v2.scenario.json";
+ * a name without a suffix gets it appended). Returns the absolute path when that file exists (a regular file; it is not
+ * read here), else an empty string; an empty @p benchmarkPath gives an empty string. The prediction of a file is made
+ * against the scenario the caller gives (`ridgeline --predict FILE --scenario S`, the window's), never this one
+ * silently: the caller says that it exists (README.md, "`--predict FILE`").
+ */
+QString companionScenarioPath(const QString& benchmarkPath);
 
 } // namespace ridgeline::model

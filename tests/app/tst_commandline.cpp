@@ -948,9 +948,16 @@ private slots:
         QCOMPARE(v2.exitCode, 2);
         QVERIFY2(v2.err.contains("--scheduler v2: expected v1, v0, v0-prompt-first or trtllm"), v2.err.constData());
         // vLLM V0 without chunked prefill, from the option or from the scenario key (which replaces the option).
-        const Result promptFirst = runRidgeline(base + QStringList{QStringLiteral("--scheduler"), QStringLiteral("v0-prompt-first")});
+        // (Without --scenario: the defaults, and a note that the set's scenario lies beside the file unused.)
+        const Result promptFirst = runRidgeline({QStringLiteral("--predict"), source("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.csv"),
+                                                 QStringLiteral("--scheduler"), QStringLiteral("v0-prompt-first")});
         QCOMPARE(promptFirst.exitCode, 0);
         QVERIFY2(promptFirst.out.contains("scheduler: vLLM V0 without chunked prefill"), promptFirst.out.constData());
+        QVERIFY2(promptFirst.out.contains("trt09-llama2-7b-h100-tp1-fp16.scenario.json lies beside the file and is not used: predicted "
+                                          "against the default scenario; add --scenario ")
+                     && promptFirst.out.contains("tests/data/measured/trt09-llama2-7b-h100-tp1-fp16.scenario.json to predict with it"),
+                 promptFirst.out.constData());
+        QVERIFY(!text.out.contains("lies beside the file")); // --scenario is that file
         const Result keyed = runRidgeline(base + QStringList{QStringLiteral("--set"), QStringLiteral("serving.scheduler=v0-prompt-first")});
         QCOMPARE(keyed.exitCode, 0);
         QVERIFY2(keyed.out.contains("scheduler: vLLM V0 without chunked prefill (whole prompts first: a step that admits prompts holds no "

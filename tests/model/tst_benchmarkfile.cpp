@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Readers of the serving-benchmark tools' outputs (model/files/benchmarkfile.h), each on a real output
 // (tests/data/bench/README.md names the sources), checked against the file's own numbers.
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
@@ -201,6 +204,29 @@ private slots:
         QCOMPARE(trt.points[3].concurrency, 8.0);
         QCOMPARE(value(trt.points[3], BenchmarkMetric::Itl, BenchmarkStatistic::Mean), 6.8202);
         QCOMPARE(read(QStringLiteral("measured/trt09-llama2-13b-a100-tp1-fp16.csv")).points.size(), size_t(30));
+    }
+
+    /** The scenario kept beside a set: the name with its last suffix replaced, only when that file is there. */
+    void companionScenarioBesideTheFile()
+    {
+        const QString set = QStringLiteral(RIDGELINE_TEST_DATA "/measured/nim18-llama3.1-8b-h100-tp1-fp8");
+        QCOMPARE(companionScenarioPath(set + QStringLiteral(".csv")),
+                 QFileInfo(set + QStringLiteral(".scenario.json")).absoluteFilePath()); // dots in the name kept
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto touch = [&dir](const QString& name) {
+            QFile f(dir.filePath(name));
+            return f.open(QIODevice::WriteOnly);
+        };
+        QVERIFY(touch(QStringLiteral("run.json")));
+        QCOMPARE(companionScenarioPath(dir.filePath(QStringLiteral("run.json"))), QString()); // none beside it
+        QVERIFY(touch(QStringLiteral("run.scenario.json")));
+        QCOMPARE(companionScenarioPath(dir.filePath(QStringLiteral("run.json"))), QFileInfo(dir.filePath(QStringLiteral("run.scenario.json"))).absoluteFilePath());
+        QCOMPARE(companionScenarioPath(dir.filePath(QStringLiteral("run"))), QFileInfo(dir.filePath(QStringLiteral("run.scenario.json"))).absoluteFilePath());
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("other.scenario.json"))); // a folder is not a scenario file
+        QCOMPARE(companionScenarioPath(dir.filePath(QStringLiteral("other.csv"))), QString());
+        QCOMPARE(companionScenarioPath(QString()), QString());
+        QCOMPARE(companionScenarioPath(dir.filePath(QStringLiteral(".csv"))), QString());
     }
 
     void measurementWindowColumn()

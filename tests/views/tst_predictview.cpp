@@ -9,8 +9,11 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QHeaderView>
+#include <QJsonObject>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -245,6 +248,13 @@ void TestPredictView::malformedFileKeepsThePreviousPoints()
     const std::vector<model::PointPrediction> before = view.results();
     const double firstPredicted = cell(view.table(), 0, BenchmarkPredictView::PredictedDecodeColumn);
     const QString summary = view.summaryLabel()->text();
+    // The set's scenario lies beside it (the prediction never uses it silently): said, and its button hidden while the
+    // document's scenario is that one, as here.
+    QCOMPARE(view.companionPath(), QFileInfo(measured("trt09-llama2-7b-h100-tp1-fp16.scenario.json")).absoluteFilePath());
+    QVERIFY(view.sourceLabel()->text().contains(QStringLiteral("Its scenario lies beside it")));
+    QVERIFY2(view.companionButton()->toolTip().contains(QStringLiteral("trt09-llama2-7b-h100-tp1-fp16.scenario.json")),
+             qPrintable(view.companionButton()->toolTip()));
+    QVERIFY(view.companionButton()->isHidden());
 
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -278,6 +288,52 @@ void TestPredictView::malformedFileKeepsThePreviousPoints()
     // A good file clears the message.
     QCOMPARE(view.loadBenchmark(measured("trt09-llama2-7b-h100-tp1-fp16.csv")), QString());
     QVERIFY(view.errorLabel()->isHidden());
+    QVERIFY(settle(&view));
+
+    // The button makes the scenario beside the file the document's, in one change (one step of the window's history),
+    // read over the defaults as File > Open reads it; the points are then predicted against it again, as at the start.
+    const QJsonObject setScenario = model::toJson(scenarioOf("trt09-llama2-7b-h100-tp1-fp16"));
+    document.setScenario(model::defaultScenario());
+    const int finishedBefore = int(finished.count());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() > finishedBefore && !view.isPredicting(), kTimeoutMs); // predicted against the defaults
+    QVERIFY(cell(view.table(), 0, BenchmarkPredictView::PredictedDecodeColumn) != firstPredicted);
+    QVERIFY(!view.companionButton()->isHidden()); // offered now
+    // The card keeps the page's width: nothing on it (the button's text) widens it past its scroll area's view.
+    const auto* side = view.findChild<QScrollArea*>(QStringLiteral("predictScroll"));
+    QVERIFY(side);
+    QCoreApplication::processEvents();
+    QVERIFY2(side->widget()->minimumSizeHint().width() <= side->viewport()->width(),
+             qPrintable(QStringLiteral("%1 > %2").arg(side->widget()->minimumSizeHint().width()).arg(side->viewport()->width())));
+    QSignalSpy changed(&document, &ScenarioDocument::scenarioChanged);
+    const int finishedDefaults = int(finished.count());
+    QTest::mouseClick(view.companionButton(), Qt::LeftButton);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(model::toJson(document.scenario()) == setScenario);
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() > finishedDefaults && !view.isPredicting(), kTimeoutMs);
+    QCOMPARE(cell(view.table(), 0, BenchmarkPredictView::PredictedDecodeColumn), firstPredicted);
+    QVERIFY(view.errorLabel()->isHidden());
+    QVERIFY(view.companionButton()->isHidden()); // in use
+
+    // A scenario beside the file that does not read: named, and the document's scenario and the points stay.
+    QFile csv(measured("trt09-llama2-7b-h100-tp1-fp16.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QByteArray setBytes = csv.readAll();
+    writeFile(dir, QStringLiteral("set.v2.scenario.json"), "{\"model\": {\"params\": \"many\"}}");
+    QCOMPARE(view.loadBenchmark(writeFile(dir, QStringLiteral("set.v2.csv"), setBytes)), QString());
+    QVERIFY(!view.companionButton()->isHidden());
+    const QString refused = view.useCompanionScenario();
+    QVERIFY2(refused.contains(QStringLiteral("set.v2.scenario.json")) && refused.contains(QStringLiteral("params"))
+                 && refused.contains(QStringLiteral("unchanged")),
+             qPrintable(refused));
+    QCOMPARE(view.errorLabel()->text(), refused);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(model::toJson(document.scenario()) == setScenario);
+    QCOMPARE(view.table()->rowCount(), 31);
+    // A file with none beside it: no button, and asking says so.
+    QCOMPARE(view.loadBenchmark(writeFile(dir, QStringLiteral("alone.csv"), setBytes)), QString());
+    QVERIFY(view.companionButton()->isHidden());
+    QVERIFY(!view.useCompanionScenario().isEmpty());
+    QCOMPARE(changed.count(), 1);
     QVERIFY(settle(&view));
 }
 

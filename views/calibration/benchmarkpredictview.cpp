@@ -33,6 +33,7 @@
 
 #include "model/files/inputfile.h"
 #include "model/cost/scenariokeys.h"
+#include "model/cost/scenariomigration.h"
 
 #include "views/calibration/benchmarkpredictplot.h"
 #include "document/format.h"
@@ -186,6 +187,10 @@ BenchmarkPredictView::BenchmarkPredictView(ScenarioDocument* document, QWidget* 
                           "summary JSON, or a CSV with concurrency / batch / request_rate, isl, osl and latency columns\n"
                           "such as itl_ms or median_ttft_ms. Every point is then predicted against the window's scenario."));
     m_source = valueLabel(QStringLiteral("predictSourceLabel"), tr("The benchmark file and what was read from it."));
+    m_companion = new QPushButton;
+    m_companion->setObjectName(QStringLiteral("predictCompanionButton"));
+    m_companion->setVisible(false);
+    connect(m_companion, &QPushButton::clicked, this, [this] { useCompanionScenario(); });
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("predictErrorLabel"));
     m_error->setWordWrap(true);
@@ -240,6 +245,7 @@ BenchmarkPredictView::BenchmarkPredictView(ScenarioDocument* document, QWidget* 
                                         "compare with what it measured (as ridgeline --predict FILE).")));
     cardLayout->addWidget(m_open);
     cardLayout->addWidget(m_source);
+    cardLayout->addWidget(m_companion);
     cardLayout->addWidget(m_error);
     cardLayout->addLayout(form);
     cardLayout->addWidget(m_status);
@@ -322,6 +328,8 @@ BenchmarkPredictView::BenchmarkPredictView(ScenarioDocument* document, QWidget* 
     showScenarioEngine();
     connect(m_document, &ScenarioDocument::evaluated, this, [this] {
         showScenarioEngine();
+        if (!m_companionPath.isEmpty())
+            showCompanion();
         if (m_file.points.empty())
             return;
         if (isVisible())
@@ -480,8 +488,29 @@ QString BenchmarkPredictView::loadBenchmark(const QString& path)
             parts << tr("%1 static batch").arg(batch);
         loads = parts.join(QStringLiteral(", "));
     }
+    m_companionPath = path.startsWith(QLatin1Char(':')) ? QString() : model::companionScenarioPath(path);
     setText(m_source, tr("%1 (%2): %3 (%4).")
-                          .arg(name, QString::fromStdString(m_file.format), counted(double(m_file.points.size()), tr("1 point"), tr("%1 points")), loads));
+                              .arg(name, QString::fromStdString(m_file.format), counted(double(m_file.points.size()), tr("1 point"), tr("%1 points")), loads)
+                          + (m_companionPath.isEmpty() ? QString() : tr(" Its scenario lies beside it (.scenario.json).")));
+    if (!m_companionPath.isEmpty()) {
+        // The file's name on the tool tip: on the button it would widen the card past the page (a name has no break).
+        const QString companion = QFileInfo(m_companionPath).fileName();
+        m_companion->setText(tr("Use its scenario"));
+        m_companion->setToolTip(tr("%1 lies beside the file: the model, hardware and engine the run was measured on.\n"
+                                   "The points are predicted against the window's scenario; this makes %1 the window's\n"
+                                   "scenario (as File > Open; Edit > Undo goes back), as --scenario %1 does for --predict.")
+                                    .arg(companion));
+    }
+    m_companionScenario.reset();
+    if (!m_companionPath.isEmpty()) { // what it reads as, to hide the button while it is the document's scenario
+        QByteArray bytes;
+        model::Scenario companion;
+        model::ScenarioLoadReport report;
+        if (model::readInputFile(m_companionPath, bytes).empty()
+            && model::loadScenarioJson(bytes, model::defaultScenario(), companion, report).empty())
+            m_companionScenario = model::toJson(companion);
+    }
+    showCompanion();
     QStringList notes;
     for (const std::string& note : m_file.notes)
         notes << QStringLiteral("\u2022 ") + QString::fromStdString(note);
@@ -490,6 +519,38 @@ QString BenchmarkPredictView::loadBenchmark(const QString& path)
     showPoints();
     showSummary();
     predict();
+    return QString();
+}
+
+void BenchmarkPredictView::showCompanion()
+{
+    // Hidden while the document's scenario is the file's (a scenario beside it that does not read stays offered: its
+    // button then says why).
+    m_companion->setVisible(!m_companionPath.isEmpty()
+                            && !(m_companionScenario && model::toJson(m_document->scenario()) == *m_companionScenario));
+}
+
+QString BenchmarkPredictView::useCompanionScenario()
+{
+    if (m_companionPath.isEmpty()) {
+        const QString message = tr("No scenario file lies beside the benchmark file.");
+        showError(message);
+        return message;
+    }
+    const QString name = QFileInfo(m_companionPath).fileName();
+    QByteArray bytes;
+    std::string error = model::readInputFile(m_companionPath, bytes);
+    model::Scenario scenario;
+    model::ScenarioLoadReport report;
+    if (error.empty())
+        error = model::loadScenarioJson(bytes, model::defaultScenario(), scenario, report);
+    if (!error.empty()) {
+        const QString message = tr("%1: %2. The window's scenario is unchanged.").arg(name, QString::fromStdString(error));
+        showError(message);
+        return message;
+    }
+    showError(QString());
+    m_document->setScenario(scenario);
     return QString();
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include <QJsonObject>
 #include <QList>
 #include <QPointer>
 #include <QString>
@@ -47,7 +48,15 @@ class ScenarioDocument;
  * label cell its point's index in the file); a summary with the MAPE of both and the worst point.
  *
  * A file the reader refuses is reported in the error label with the reader's message, naming the file, and the
- * points and predictions shown stay. Object names: benchmarkPredictView, predictOpenButton, predictSourceLabel,
+ * points and predictions shown stay.
+ *
+ * A file with a scenario kept beside it (model::companionScenarioPath(): "set.csv" and "set.scenario.json", as
+ * tests/data/measured keeps its sets) shows a button (companionButton(); hidden while the document's scenario is that
+ * one) that makes that scenario the window's, as
+ * `--scenario` makes it the command line's: useCompanionScenario(). The prediction is never made against it silently:
+ * a set predicted against another model or machine reads as a bad prediction.
+ *
+ * Object names: benchmarkPredictView, predictOpenButton, predictCompanionButton, predictSourceLabel,
  * predictErrorLabel, predictSchedulerCombo, predictTokenBudgetSpin, predictMaxSequencesSpin, predictStatusLabel,
  * predictSummaryLabel, predictNotesLabel, predictTable; the plots' stems predictItl and predictTtft.
  */
@@ -96,6 +105,17 @@ public:
      *  cleared. Predicts again when a shown input changed. */
     void setOptions(const model::BenchmarkOptions& options);
 
+    /**
+     * Makes the scenario kept beside the loaded file (companionPath()) the document's scenario: read as File > Open
+     * reads a scenario (model::loadScenarioJson over the defaults), then ScenarioDocument::setScenario(), one step the
+     * window's history can undo; the view predicts again as on any scenario change. Returns "" on success, else the
+     * message (also shown in the error label: the file's name and the field) and nothing changes. No file beside it:
+     * a message, nothing changes.
+     */
+    QString useCompanionScenario();
+    /** The scenario file beside the loaded benchmark file (absolute), empty when there is none. */
+    QString companionPath() const { return m_companionPath; }
+
     /** True from a request until its result is on screen. */
     bool isPredicting() const { return m_worker != nullptr || m_requested; }
     /** True once a prediction of the loaded points is on screen. */
@@ -110,6 +130,9 @@ public:
     std::optional<model::ComparedLatency> ttftComparison(int index) const;
 
     QPushButton* openButton() const { return m_open; }
+    /** "Use its scenario" (its file's name on the tool tip): shown while the loaded file has a scenario beside it and the
+     *  document's scenario is not that one (as model::toJson() writes both). */
+    QPushButton* companionButton() const { return m_companion; }
     QComboBox* schedulerCombo() const { return m_scheduler; }
     QSpinBox* tokenBudgetSpin() const { return m_tokenBudget; }
     QSpinBox* maxSequencesSpin() const { return m_maxSequences; }
@@ -132,6 +155,8 @@ protected:
 
 private:
     void openFromDialog();
+    /** The companion button shown while a scenario lies beside the file and is not the document's. */
+    void showCompanion();
     void showError(const QString& message);
     void startWorker();
     void deliver(quint64 generation, const std::vector<model::PointPrediction>& results, double seconds);
@@ -155,6 +180,9 @@ private:
     QTimer m_debounce;
 
     QPushButton* m_open = nullptr;
+    QPushButton* m_companion = nullptr;
+    QString m_companionPath;
+    std::optional<QJsonObject> m_companionScenario; ///< the companion as model::toJson() gives it (nullopt: unreadable)
     QLabel* m_source = nullptr;
     QLabel* m_error = nullptr;
     QComboBox* m_scheduler = nullptr;
