@@ -502,14 +502,8 @@ QString BenchmarkPredictView::loadBenchmark(const QString& path)
                                     .arg(companion));
     }
     m_companionScenario.reset();
-    if (!m_companionPath.isEmpty()) { // what it reads as, to hide the button while it is the document's scenario
-        QByteArray bytes;
-        model::Scenario companion;
-        model::ScenarioLoadReport report;
-        if (model::readInputFile(m_companionPath, bytes).empty()
-            && model::loadScenarioJson(bytes, model::defaultScenario(), companion, report).empty())
-            m_companionScenario = model::toJson(companion);
-    }
+    if (model::Scenario companion; !m_companionPath.isEmpty() && readCompanion(companion).empty())
+        m_companionScenario = model::toJson(companion); // to hide the button while it is the document's scenario
     showCompanion();
     QStringList notes;
     for (const std::string& note : m_file.notes)
@@ -520,6 +514,16 @@ QString BenchmarkPredictView::loadBenchmark(const QString& path)
     showSummary();
     predict();
     return QString();
+}
+
+std::string BenchmarkPredictView::readCompanion(model::Scenario& out) const
+{
+    QByteArray bytes;
+    std::string error = model::readInputFile(m_companionPath, bytes);
+    model::ScenarioLoadReport report;
+    if (error.empty())
+        error = model::loadScenarioJson(bytes, model::defaultScenario(), out, report);
+    return error;
 }
 
 void BenchmarkPredictView::showCompanion()
@@ -537,15 +541,10 @@ QString BenchmarkPredictView::useCompanionScenario()
         showError(message);
         return message;
     }
-    const QString name = QFileInfo(m_companionPath).fileName();
-    QByteArray bytes;
-    std::string error = model::readInputFile(m_companionPath, bytes);
     model::Scenario scenario;
-    model::ScenarioLoadReport report;
-    if (error.empty())
-        error = model::loadScenarioJson(bytes, model::defaultScenario(), scenario, report);
-    if (!error.empty()) {
-        const QString message = tr("%1: %2. The window's scenario is unchanged.").arg(name, QString::fromStdString(error));
+    if (const std::string error = readCompanion(scenario); !error.empty()) {
+        const QString message =
+            tr("%1: %2. The window's scenario is unchanged.").arg(QFileInfo(m_companionPath).fileName(), QString::fromStdString(error));
         showError(message);
         return message;
     }

@@ -157,6 +157,8 @@ private:
     void openFromDialog();
     /** The companion button shown while a scenario lies beside the file and is not the document's. */
     void showCompanion();
+    /** Reads companionPath() as File > Open reads a scenario (over the defaults): "" or the reader's message. */
+    std::string readCompanion(model::Scenario& out) const;
     void showError(const QString& message);
     void startWorker();
     void deliver(quint64 generation, const std::vector<model::PointPrediction>& results, double seconds);
