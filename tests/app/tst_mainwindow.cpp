@@ -901,6 +901,74 @@ void TestMainWindow::sliderStepsParseNoText()
         }
         QVERIFY2(edited >= 8, qPrintable(slider->objectName() + QStringLiteral(": %1 edits in place").arg(edited)));
     }
+
+    // Issue 16, twenty-seventh stop (h16as): a numbers value scrolled out of view takes its new text whole, its lines
+    // neither noted nor compared with the new text's (no paint event can reach it), yet is edited in place and laid out
+    // at its width; scrolled into view it shows what a whole repaint and a fresh label show, at a fresh label's height.
+    auto* scroll = window.numbersPanel()->findChild<QScrollArea*>(QStringLiteral("numbersScroll"));
+    QVERIFY(scroll);
+    scroll->verticalScrollBar()->setValue(0);
+    for (int pass = 0; pass < 3; ++pass)
+        QCoreApplication::processEvents();
+    QList<ridgeline::views::DocumentLabel*> outOfView;
+    const QRect viewport(scroll->viewport()->mapTo(&window, QPoint(0, 0)), scroll->viewport()->size());
+    for (auto* value : window.numbersPanel()->findChildren<ridgeline::views::DocumentLabel*>()) {
+        if (value->isVisible() && !QRect(value->mapTo(&window, QPoint(0, 0)), value->size()).intersects(viewport))
+            outOfView.append(value);
+    }
+    QVERIFY2(outOfView.size() >= 4, qPrintable(QStringLiteral("%1 values out of view").arg(outOfView.size())));
+    std::vector<int> partial, edits;
+    QStringList textsBefore;
+    for (ridgeline::views::DocumentLabel* value : outOfView) {
+        partial.push_back(value->partialRepaints());
+        edits.push_back(value->textEditsInPlace());
+        textsBefore.append(value->text());
+    }
+    QSlider* modelSize = controls->modelSizeSlider()->slider();
+    for (int step = 1; step <= 8; ++step) {
+        modelSize->setSliderPosition(modelSize->maximum() - (modelSize->maximum() - modelSize->minimum()) * step / 8);
+        document->evaluateNow();
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+    }
+    int changed = 0;
+    for (int i = 0; i < outOfView.size(); ++i) {
+        ridgeline::views::DocumentLabel* value = outOfView[i];
+        const QString what = value->objectName() + QLatin1Char(' ') + value->text();
+        if (value->text() == textsBefore[i])
+            continue;
+        ++changed;
+        QVERIFY2(value->textEditsInPlace() > edits[std::size_t(i)], qPrintable(QStringLiteral("not edited: ") + what));
+        QVERIFY2(value->partialRepaints() == partial[std::size_t(i)],
+                 qPrintable(QStringLiteral("compared out of view: ") + what));
+        scroll->ensureWidgetVisible(value);
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+        const QPoint at = value->mapTo(&window, QPoint(0, 0));
+        auto shown = [&] {
+            return window.screen()->grabWindow(window.winId(), at.x(), at.y(), value->width(), value->height()).toImage();
+        };
+        const QImage shownNow = shown();
+        value->update();
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+        QVERIFY2(shown() == shownNow, qPrintable(QStringLiteral("scrolled into view, not as a whole repaint: ") + what));
+        ridgeline::views::DocumentLabel fresh;
+        fresh.setWordWrap(value->wordWrap());
+        fresh.setAlignment(value->alignment());
+        fresh.setTextInteractionFlags(value->textInteractionFlags());
+        fresh.setFont(value->font());
+        fresh.setPalette(value->palette());
+        fresh.setCardFill(value->fillsCard());
+        fresh.setText(value->text());
+        fresh.resize(value->size());
+        QVERIFY2(value->heightForWidth(value->width()) == fresh.heightForWidth(value->width()),
+                 qPrintable(QStringLiteral("height not a fresh label's: ") + what));
+        QVERIFY2(value->grab().toImage().convertToFormat(QImage::Format_RGB32)
+                     == fresh.grab().toImage().convertToFormat(QImage::Format_RGB32),
+                 qPrintable(QStringLiteral("scrolled into view, not as a fresh label: ") + what));
+    }
+    QVERIFY2(changed >= 4, qPrintable(QStringLiteral("%1 values out of view changed").arg(changed)));
 }
 
 void TestMainWindow::sliderStepsShapeNoTitleHeading()

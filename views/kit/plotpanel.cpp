@@ -506,6 +506,20 @@ int sharedSuffix(const QString& aText, const std::vector<std::pair<int, QTextCha
     return shared;
 }
 
+/** True when @p widget's rect cut by each ancestor's is empty (a numbers value scrolled out of view): no paint event
+ *  can reach it. As QWidget::visibleRegion() is empty when its clip rect is, without the region and the siblings it
+ *  subtracts. */
+bool clippedOutByAncestors(const QWidget* widget)
+{
+    QRect rect = widget->rect();
+    for (; !widget->isWindow() && widget->parentWidget(); widget = widget->parentWidget()) {
+        rect = rect.translated(widget->pos()) & widget->parentWidget()->rect();
+        if (rect.isEmpty())
+            return true;
+    }
+    return rect.isEmpty();
+}
+
 /** The event a DocumentLabel posts itself to repaint a new text's changes if no layout did first. */
 const QEvent::Type kRepaintChangesEvent = QEvent::Type(QEvent::registerEventType());
 
@@ -525,7 +539,11 @@ void DocumentLabel::setTextRepaintingChanges(const QString& text)
     if (text == this->text())
         return;
     if (!m_repaintPending) {
-        if (isVisible() && updatesEnabled() && ownsLayout() && !hasSelectedText() && !hasFocus())
+        // A label clipped out by its ancestors (a numbers value scrolled out of view) gets no paint event: its new text
+        // is set whole, without noting its lines and comparing them with the new text's (issue 16, twenty-seventh stop
+        // in docs/performance.md). QLabel's update() of the whole label paints nothing there either; scrolled into view,
+        // the label paints from its document as laid out by its box's fit().
+        if (isVisible() && updatesEnabled() && ownsLayout() && !hasSelectedText() && !hasFocus() && !clippedOutByAncestors(this))
             m_shownBefore = shownLines();
         if (m_shownBefore.empty()) {
             setText(text);
