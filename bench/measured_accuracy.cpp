@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--client-threads T [--client-turnaround-ms MS]]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -27,7 +27,10 @@
 // BenchmarkFitOptions::fitMaxSequences, h13an) where a fit's points hold more requests than the cap at two or more loads, the
 // fitted cap used for that fit's predictions; with --tie-max-seqs the two halves of a held-out split share one cap, the
 // engine's one configuration (the same server ran every point): the candidate whose two training-cost profiles sum lowest,
-// a half fitted elsewhere refitted there (h13ap). --stream-steps K streams every token after a request's first in rounds
+// a half fitted elsewhere refitted there (h13ap). --max-seqs N sets the engine's cap itself (BenchmarkOptions::maxSequences,
+// default 256) in every column: the fits start from it and --fit-max-seqs searches only where a point exceeds it (h13bb:
+// TensorRT-LLM's max_batch_size, NIM's undocumented, below the NIM sets' top load of 250), and --max-seqs-candidates N,... the caps the search scores (default 128, 192,
+// 256, 384, 512, 768, 1024). --stream-steps K streams every token after a request's first in rounds
 // of K engine steps (BenchmarkOptions::streamIntervalSteps; vLLM 0.5.4's OpenAI server, about 10, h13ap) in every
 // prediction and fit. --output-lag-steps K hands every token to its client K engine steps after its own
 // (BenchmarkOptions::outputLagSteps; the Lambda vLLM sets' first tokens, 1, h13ar) and --burst-accept-ms MS has the server
@@ -41,7 +44,9 @@
 // recovered from its GenAI-Perf records, 216 s to 648 s: h13aw); points without one as before. --decode-context-ratio R fits
 // MFU decode and the per-sequence cost only where the ITL slopes against the batch span decode contexts a factor R apart
 // (BenchmarkFitOptions::decodeContextRatio, h13az; 0, the default: off), else keeps them at the set's scenario's values or
-// lets a --prior-from / --prior-values prior on them pull them (eta_kv is fitted at them). The fits start from the set's scenario with its efficiency keys (measuredSetScenarios()), the
+// lets a --prior-from / --prior-values prior on them pull them (eta_kv is fitted at them). --prefill-attention-mfu M holds
+// the prefill attention MFU at M in every fit instead of fitting it (BenchmarkFitOptions::prefillAttentionMfu, h13bb; 0, the
+// default: fitted where the TTFT points hold two prompt lengths). The fits start from the set's scenario with its efficiency keys (measuredSetScenarios()), the
 // floor column from the floor. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it), and under each fit the
 // set's lone-request TTFT line (ISL <= 2,000: intercept + slope, measured -> predicted) and each loaded closed-loop point's wait
@@ -429,6 +434,15 @@ int main(int argc, char** argv)
             engine.pointMeasurementWindows = true;
         else if (std::strcmp(argv[arg], "--decode-context-ratio") == 0 && argc > arg + 1)
             fo.decodeContextRatio = std::atof(argv[++arg]);
+        else if (std::strcmp(argv[arg], "--max-seqs") == 0 && argc > arg + 1)
+            engine.maxSequences = std::max(1, std::atoi(argv[++arg]));
+        else if (std::strcmp(argv[arg], "--max-seqs-candidates") == 0 && argc > arg + 1) {
+            fo.maxSequencesCandidates.clear();
+            for (const QString& c : QString::fromLocal8Bit(argv[++arg]).split(QLatin1Char(','), Qt::SkipEmptyParts))
+                if (c.toInt() > 0)
+                    fo.maxSequencesCandidates.push_back(c.toInt());
+        } else if (std::strcmp(argv[arg], "--prefill-attention-mfu") == 0 && argc > arg + 1)
+            fo.prefillAttentionMfu = std::max(0.0, std::atof(argv[++arg]));
         else if (std::strcmp(argv[arg], "--random-client-starts") == 0)
             engine.randomClientStarts = true;
         else if (std::strcmp(argv[arg], "--client-threads") == 0 && argc > arg + 1)
@@ -448,7 +462,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--client-threads T [--client-turnaround-ms MS]] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }

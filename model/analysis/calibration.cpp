@@ -817,7 +817,12 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
         std::set<long long> promptLengths;
         for (const int i : ttftRows)
             promptLengths.insert(std::llround(std::log(std::max(1.0, points[size_t(i)].inputTokens)) / std::log(1.1)));
-        if (promptLengths.size() < 2) {
+        if (options.prefillAttentionMfu > 0) {
+            // Held at a given value (a kernel benchmark's, BenchmarkFitOptions::prefillAttentionMfu; docs/cost-model.md, h13bb).
+            params[9].free = false;
+            r.notes.push_back("the prefill attention MFU is held at " + messageNumber(options.prefillAttentionMfu)
+                              + " (given), not fitted");
+        } else if (promptLengths.size() < 2) {
             params[9].free = false;
             unidentified[9] = true;
             r.notes.push_back("TTFT at fewer than two prompt lengths: the prefill attention MFU is not fitted (kept at the scenario's "
@@ -940,6 +945,10 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
             return "a prior on " + prior.key + ": sigma must be above 0 and mu finite";
         const std::string text = prior.key + " " + messageNumber(prior.mean) + " +- " + messageNumber(prior.sigma) + " (prior from "
                                  + prior.source + ")";
+        if (j == 9 && options.prefillAttentionMfu > 0) {
+            r.notes.push_back("prior not applied: " + text + "; the prefill attention MFU is held at a given value");
+            continue;
+        }
         if (!unidentified[size_t(j)]) {
             r.notes.push_back("prior not applied: " + text + "; the points identify it");
             continue;
@@ -985,7 +994,7 @@ std::string calibrateBenchmark(const Scenario& scenario, const std::vector<Bench
     if (!params[8].free)
         x(8) = scenario.efficiency.kvBandwidthOneSequence;
     if (!params[9].free)
-        x(9) = scenario.efficiency.mfuPrefillAttention;
+        x(9) = options.prefillAttentionMfu > 0 ? std::min(1.0, options.prefillAttentionMfu) : scenario.efficiency.mfuPrefillAttention;
     if (!params[10].free)
         x(10) = scenario.efficiency.frontendSerialSeconds * 1e3;
     x(11) = scenario.efficiency.tokenGateSeconds * 1e6;

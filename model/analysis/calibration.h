@@ -181,6 +181,14 @@ struct BenchmarkFitOptions {
      *  tokens on the NIM 8B fp16 set's half of ISL 2,000) leave them in a flat valley (docs/cost-model.md, h13az). 0: off,
      *  the rule of two contexts 10 % apart alone, as before (measured_accuracy --decode-context-ratio R). */
     double decodeContextRatio = 0;
+    /** When above 0, the prefill attention MFU (efficiency.mfu_prefill_attention, of the attention dtype's peak under the
+     *  scenario's attention FLOP count) is held at this fraction in every fit instead of fitted, and no prior frees it. For a
+     *  value from a kernel benchmark rather than from the points: the attention share of a prefill is small below a few
+     *  thousand tokens (P / (P + P*)), so TTFT at prompts of 5,000 and less price the quadratic term loosely and a fit
+     *  extrapolates it to longer prompts with their errors times (P_long / P_short)^2 (the NIM 1.8 8B fp8 set's lone
+     *  20,000-token request +42 to +57 % from fits on prompts of 5,000 and less; docs/cost-model.md, h13bb). In (0, 1];
+     *  0: off, fitted by the rule of two prompt lengths as before (measured_accuracy --prefill-attention-mfu M). */
+    double prefillAttentionMfu = 0;
 };
 
 /** What calibrateBenchmark() found. MAPE as fractions over the points each latency was compared on. */

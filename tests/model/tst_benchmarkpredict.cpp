@@ -1861,6 +1861,51 @@ private slots:
         QVERIFY(said);
     }
 
+    void calibrationHoldsThePrefillAttentionMfuAtAGivenValue()
+    {
+        // BenchmarkFitOptions::prefillAttentionMfu (h13bb): single requests at 200, 1,000 and 2,000 tokens made with GEMMs
+        // at 86 %, attention at 41 % and 8.8 ms a request, the longest measured 3 % high (a rounding's worth); the attention
+        // share of those prompts is small, so the free fit puts the quadratic term where the 3 % says and extrapolates a
+        // lone 16,000-token prefill by far more than 3 %; held at the kernel's 0.41 the fit (t_req and MFU prefill free)
+        // predicts it within 3 %, says so in a note, and a prior on the attention MFU does not free it.
+        Scenario truth = planning();
+        truth.efficiency.mfuPrefill = 0.86;
+        truth.efficiency.mfuPrefillAttention = 0.41;
+        truth.efficiency.ttftOverheadSeconds = 8.8e-3;
+        BenchmarkFitOptions fo;
+        fo.engine.measuredRequests = fo.measuredRequests = 4;
+        fo.maxIterations = 20;
+        fo.fitItl = false;
+        std::vector<BenchmarkPoint> points;
+        for (double isl : {200.0, 1000.0, 2000.0}) {
+            BenchmarkPoint p = closedLoop(1, isl, 8);
+            p.latencies.clear();
+            const double noise = isl == 2000.0 ? 1.02 : 1.0;
+            p.latencies.push_back({BenchmarkMetric::Ttft, BenchmarkStatistic::Mean, predict(truth, p, fo.engine).ttft.mean * 1e3 * noise});
+            points.push_back(p);
+        }
+        const BenchmarkPoint longPrompt = closedLoop(1, 32000, 8);
+        const double measuredLong = predict(truth, longPrompt, fo.engine).ttft.mean;
+        BenchmarkFitResult unheld;
+        QCOMPARE(calibrateBenchmark(planning(), points, fo, unheld), std::string());
+        QVERIFY(unheld.mfuPrefillAttention.fitted);
+        const double freeError = predict(unheld.calibrated, longPrompt, fo.engine).ttft.mean / measuredLong - 1;
+        fo.prefillAttentionMfu = truth.efficiency.mfuPrefillAttention;
+        fo.priors = {{"efficiency.mfu_prefill_attention", 0.2, 0.01, "another set"}};
+        BenchmarkFitResult held;
+        QCOMPARE(calibrateBenchmark(planning(), points, fo, held), std::string());
+        QVERIFY(!held.mfuPrefillAttention.fitted);
+        QCOMPARE(held.calibrated.efficiency.mfuPrefillAttention, truth.efficiency.mfuPrefillAttention);
+        QVERIFY(held.priorsApplied.empty());
+        const double heldError = predict(held.calibrated, longPrompt, fo.engine).ttft.mean / measuredLong - 1;
+        QVERIFY2(std::abs(heldError) < 0.05 && std::abs(freeError) > 2 * std::abs(heldError),
+                 qPrintable(QStringLiteral("held %1, free %2").arg(heldError).arg(freeError)));
+        bool said = false;
+        for (const std::string& n : held.notes)
+            said = said || n.find("prefill attention MFU is held at 0.41") != std::string::npos;
+        QVERIFY(said);
+    }
+
     void loneSequenceFitStartsFromTheBatchOneSlope()
     {
         // eta_kv1's fit starts from the single-request ITL slope against the context, kv bytes per layer-token / (BW x
