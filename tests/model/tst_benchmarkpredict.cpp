@@ -1864,10 +1864,10 @@ private slots:
     void calibrationHoldsThePrefillAttentionMfuAtAGivenValue()
     {
         // BenchmarkFitOptions::prefillAttentionMfu (h13bb): single requests at 200, 1,000 and 2,000 tokens made with GEMMs
-        // at 86 %, attention at 41 % and 8.8 ms a request, the longest measured 3 % high (a rounding's worth); the attention
-        // share of those prompts is small, so the free fit puts the quadratic term where the 3 % says and extrapolates a
-        // lone 16,000-token prefill by far more than 3 %; held at the kernel's 0.41 the fit (t_req and MFU prefill free)
-        // predicts it within 3 %, says so in a note, and a prior on the attention MFU does not free it.
+        // at 86 %, attention at 41 % and 8.8 ms a request, the longest measured 2 % high (a rounding's worth); the attention
+        // share of those prompts is small, so the free fit puts the quadratic term where the 2 % says and extrapolates a
+        // lone 32,000-token prefill by far more than 2 %; held at the kernel's 0.41 the fit (t_req and MFU prefill free)
+        // predicts it within 5 %, says so in a note, and a prior on the attention MFU does not free it.
         Scenario truth = planning();
         truth.efficiency.mfuPrefill = 0.86;
         truth.efficiency.mfuPrefillAttention = 0.41;
