@@ -169,7 +169,8 @@ struct BenchmarkFitOptions {
      *  the prefill MFU, the per-request TTFT overhead, the prefill attention MFU and the per-chunk cost when every TTFT point
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
      *  the per-sequence cost with ITL slopes at fewer than two contexts; MFU decode and the per-sequence cost with slopes at
-     *  contexts closer than decodeContextRatio; eta_kv1 without single requests at two contexts.
+     *  contexts closer than decodeContextRatio; eta_kv1 without single requests at two contexts; the serial front end
+     *  (efficiency.frontend_serial_ms) without in-flight TTFT under load at two or more prompt lengths (h13bc).
      *  An applied prior frees its parameter (started at mu when it was not free, else at its usual start); one on an
      *  identified parameter is left out, with a note. */
     std::vector<ParameterPrior> priors;
