@@ -912,8 +912,10 @@ void TestMainWindow::sliderStepsParseNoText()
         QCoreApplication::processEvents();
     QList<ridgeline::views::DocumentLabel*> outOfView;
     const QRect viewport(scroll->viewport()->mapTo(&window, QPoint(0, 0)), scroll->viewport()->size());
-    for (auto* value : window.numbersPanel()->findChildren<ridgeline::views::DocumentLabel*>()) {
-        if (value->isVisible() && !QRect(value->mapTo(&window, QPoint(0, 0)), value->size()).intersects(viewport))
+    // (DocumentLabel has no Q_OBJECT of its own: findChildren<DocumentLabel*> would return every QLabel.)
+    for (QLabel* label : window.numbersPanel()->findChildren<QLabel*>()) {
+        auto* value = dynamic_cast<ridgeline::views::DocumentLabel*>(label);
+        if (value && value->isVisible() && !QRect(value->mapTo(&window, QPoint(0, 0)), value->size()).intersects(viewport))
             outOfView.append(value);
     }
     QVERIFY2(outOfView.size() >= 4, qPrintable(QStringLiteral("%1 values out of view").arg(outOfView.size())));
@@ -1405,8 +1407,9 @@ void TestMainWindow::numbersMakeTheirTextControlOnFirstUse()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY(window.isStartUpFinished());
     QList<ridgeline::views::DocumentLabel*> values;
-    for (auto* label : window.numbersPanel()->findChildren<ridgeline::views::DocumentLabel*>())
-        if (label->objectName().endsWith(QLatin1String("Number")) && label->isVisible() && !label->text().isEmpty())
+    for (QLabel* widget : window.numbersPanel()->findChildren<QLabel*>()) // (no Q_OBJECT in DocumentLabel: cast, not findChildren)
+        if (auto* label = dynamic_cast<ridgeline::views::DocumentLabel*>(widget);
+            label && label->objectName().endsWith(QLatin1String("Number")) && label->isVisible() && !label->text().isEmpty())
             values.append(label);
     QVERIFY(values.size() >= 20);
     QStringList withControl;
