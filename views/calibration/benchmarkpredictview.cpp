@@ -328,7 +328,7 @@ BenchmarkPredictView::BenchmarkPredictView(ScenarioDocument* document, QWidget* 
     showScenarioEngine();
     connect(m_document, &ScenarioDocument::evaluated, this, [this] {
         showScenarioEngine();
-        if (!m_companionPath.isEmpty())
+        if (!m_companionPath.isEmpty() && isVisible()) // hidden: on the next show (no scenario JSON written a slider step)
             showCompanion();
         if (m_file.points.empty())
             return;
@@ -428,6 +428,8 @@ void BenchmarkPredictView::setOptions(const model::BenchmarkOptions& options)
 void BenchmarkPredictView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
+    if (!m_companionPath.isEmpty())
+        showCompanion();
     if (m_stale) {
         m_stale = false;
         predict();
