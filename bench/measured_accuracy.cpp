@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -30,7 +30,9 @@
 // a half fitted elsewhere refitted there (h13ap). --max-seqs N sets the engine's cap itself (BenchmarkOptions::maxSequences,
 // default 256) in every column: the fits start from it and --fit-max-seqs searches only where a point exceeds it (h13bb:
 // TensorRT-LLM's max_batch_size, NIM's undocumented, below the NIM sets' top load of 250), and --max-seqs-candidates N,... the caps the search scores (default 128, 192,
-// 256, 384, 512, 768, 1024). --stream-steps K streams every token after a request's first in rounds
+// 256, 384, 512, 768, 1024). --token-budget N sets the engine's token budget (BenchmarkOptions::tokenBudget, default 8,192,
+// TensorRT-LLM's max_num_tokens) in every column where the set's scenario sets none; without --fit-token-budget every fit
+// then holds it (h13bd: the NIM 1.8 8B fp8 set's budget held at 16,384 or 32,768). --stream-steps K streams every token after a request's first in rounds
 // of K engine steps (BenchmarkOptions::streamIntervalSteps; vLLM 0.5.4's OpenAI server, about 10, h13ap) in every
 // prediction and fit. --output-lag-steps K hands every token to its client K engine steps after its own
 // (BenchmarkOptions::outputLagSteps; the Lambda vLLM sets' first tokens, 1, h13ar) and --burst-accept-ms MS has the server
@@ -436,6 +438,8 @@ int main(int argc, char** argv)
             fo.decodeContextRatio = std::atof(argv[++arg]);
         else if (std::strcmp(argv[arg], "--max-seqs") == 0 && argc > arg + 1)
             engine.maxSequences = std::max(1, std::atoi(argv[++arg]));
+        else if (std::strcmp(argv[arg], "--token-budget") == 0 && argc > arg + 1)
+            engine.tokenBudget = std::max(1, std::atoi(argv[++arg]));
         else if (std::strcmp(argv[arg], "--max-seqs-candidates") == 0 && argc > arg + 1) {
             fo.maxSequencesCandidates.clear();
             for (const QString& c : QString::fromLocal8Bit(argv[++arg]).split(QLatin1Char(','), Qt::SkipEmptyParts))
@@ -462,7 +466,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }
