@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--tie-token-budget] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -32,7 +32,11 @@
 // TensorRT-LLM's max_batch_size, NIM's undocumented, below the NIM sets' top load of 250), and --max-seqs-candidates N,... the caps the search scores (default 128, 192,
 // 256, 384, 512, 768, 1024). --token-budget N sets the engine's token budget (BenchmarkOptions::tokenBudget, default 8,192,
 // TensorRT-LLM's max_num_tokens) in every column where the set's scenario sets none; without --fit-token-budget every fit
-// then holds it (h13bd: the NIM 1.8 8B fp8 set's budget held at 16,384 or 32,768). --stream-steps K streams every token after a request's first in rounds
+// then holds it (h13bd: the NIM 1.8 8B fp8 set's budget held at 16,384 or 32,768). With --tie-token-budget (and
+// --fit-token-budget) the two halves of a held-out split share one token budget, the engine's one configuration as with
+// --tie-max-seqs: the candidate whose two training-cost profiles (each half's budget search) sum lowest, ties to the
+// search's own preference (sharedTokenBudget()); a half fitted at another budget is refitted there with the budget (and
+// its sequence cap) held (h13bd). --stream-steps K streams every token after a request's first in rounds
 // of K engine steps (BenchmarkOptions::streamIntervalSteps; vLLM 0.5.4's OpenAI server, about 10, h13ap) in every
 // prediction and fit. --output-lag-steps K hands every token to its client K engine steps after its own
 // (BenchmarkOptions::outputLagSteps; the Lambda vLLM sets' first tokens, 1, h13ar) and --burst-accept-ms MS has the server
@@ -104,6 +108,7 @@ namespace {
 bool g_ttftSingleOnly = false; // --ttft-single-only: BenchmarkFitOptions::fitTtftSingleRequestsOnly in every fit
 bool g_residuals = false; // --residuals: every held-out point's measured and predicted ITL and TTFT
 bool g_ttftParts = false; // --ttft-parts: with --residuals, each held-out point's predicted TTFT split into its parts (h13ax)
+bool g_tieTokenBudget = false; // --tie-token-budget: with --fit-token-budget, one token budget for both halves of a held-out split (h13bd)
 bool g_tieMaxSeqs = false; // --tie-max-seqs: with --fit-max-seqs, one sequence cap for both halves of a held-out split (h13ap)
 std::string g_only;        // --only in-sample|concurrency|prompt: that column alone (floor and planning always), the others "-"
 // With --residuals, the set being scored: its lone requests' TTFT line and their TTFT per (ISL, OSL), so that each loaded
@@ -325,6 +330,38 @@ Mape heldOut(const Scenario& s, const std::vector<BenchmarkPoint>& points, const
             }
         }
     }
+    if (g_tieTokenBudget && fo.fitTokenBudget) {
+        std::vector<std::vector<std::pair<int, double>>> costs;
+        for (int k = 0; k < 2; ++k)
+            if (ok[k])
+                costs.push_back(results[k].tokenBudgetCosts);
+        if (const int budget = sharedTokenBudget(costs, fo.tokenBudgetTiePreferred, fo.tokenBudgetTieTolerance); budget > 0) {
+            char b[64];
+            std::snprintf(b, sizeof b, "      token budget tied across the halves: %d\n", budget);
+            fits += b;
+            for (int k = 0; k < 2; ++k) {
+                if (!ok[k] || results[k].tokenBudget == budget)
+                    continue;
+                BenchmarkFitOptions held = fo; // this half refitted at the shared budget (and its own cap), both held
+                held.fitTokenBudget = false;
+                held.fitMaxSequences = false;
+                held.engine.maxSequences = results[k].calibratedEngine.maxSequences;
+                Scenario at = s;
+                at.serving.maxNumTokens = budget;
+                BenchmarkFitResult refit;
+                if (const std::string e = calibrateBenchmark(at, trains[k], held, refit); !e.empty()) {
+                    std::fprintf(stderr, "  fit failed: %s\n", e.c_str());
+                    ok[k] = false;
+                    continue;
+                }
+                refit.tokenBudgetCosts = results[k].tokenBudgetCosts;
+                refit.tokenBudget = budget;
+                refit.maxSequencesCosts = results[k].maxSequencesCosts;
+                refit.maxSequences = results[k].maxSequences;
+                results[k] = refit;
+            }
+        }
+    }
     for (int k = 0; k < 2; ++k) {
         if (!ok[k])
             continue;
@@ -422,6 +459,8 @@ int main(int argc, char** argv)
             g_residuals = true;
         else if (std::strcmp(argv[arg], "--ttft-parts") == 0)
             g_ttftParts = true;
+        else if (std::strcmp(argv[arg], "--tie-token-budget") == 0)
+            g_tieTokenBudget = true;
         else if (std::strcmp(argv[arg], "--tie-max-seqs") == 0)
             g_tieMaxSeqs = true;
         else if (std::strcmp(argv[arg], "--stream-steps") == 0 && argc > arg + 1)
@@ -466,7 +505,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--tie-token-budget] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }

@@ -620,6 +620,39 @@ std::vector<int> prefillLimitCandidates(int maxLimit)
     return limits;
 }
 
+int sharedTokenBudget(const std::vector<std::vector<std::pair<int, double>>>& costs, int preferred, double tolerance)
+{
+    std::map<int, std::pair<double, int>> sum; // candidate -> (summed cost, fits that scored it)
+    int fits = 0;
+    for (const std::vector<std::pair<int, double>>& fit : costs) {
+        if (fit.empty())
+            continue;
+        ++fits;
+        for (const auto& [budget, cost] : fit) {
+            auto& [total, count] = sum[budget];
+            total += cost;
+            ++count;
+        }
+    }
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const auto& [budget, s] : sum)
+        if (s.second == fits && std::isfinite(s.first))
+            lowest = std::min(lowest, s.first);
+    if (fits == 0 || !std::isfinite(lowest))
+        return 0;
+    const double within = lowest + std::max(0.0, tolerance) * lowest;
+    int chosen = 0;
+    for (const auto& [budget, s] : sum) { // ascending: the smaller of two equally near comes first
+        if (s.second != fits || !(s.first <= within))
+            continue;
+        if (chosen == 0)
+            chosen = budget;
+        else if (preferred > 0 && std::llabs(static_cast<long long>(budget) - preferred) < std::llabs(static_cast<long long>(chosen) - preferred))
+            chosen = budget;
+    }
+    return chosen;
+}
+
 std::string calibrateBenchmark(const Scenario& scenario, const std::vector<BenchmarkPoint>& points, const BenchmarkFitOptions& options,
                                BenchmarkFitResult& out)
 {

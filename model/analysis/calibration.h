@@ -268,6 +268,18 @@ std::string priorsFromFit(const BenchmarkFitResult& fit, const std::vector<std::
 std::vector<int> prefillLimitCandidates(int maxLimit);
 
 /**
+ * The token budget (serving.max_num_tokens, tokens) that several fits of one engine share, as the halves of a held-out split
+ * do (the same server ran every point; measured_accuracy --tie-token-budget, docs/cost-model.md, h13bd): from each fit's
+ * budget search @p costs (BenchmarkFitResult::tokenBudgetCosts: each candidate with that fit's training cost on its own
+ * points; fits with an empty search add nothing), the candidate whose costs sum lowest over the fits, among the candidates
+ * every such fit scored. Of the candidates within @p tolerance (relative, >= 0) of the lowest sum, the one nearest
+ * @p preferred (tokens; the smaller of two equally near; <= 0: the smallest), the search's own tie rule
+ * (BenchmarkFitOptions::tokenBudgetTiePreferred). 0 when no fit searched the budget or no candidate was scored by all of them
+ * with a finite cost.
+ */
+int sharedTokenBudget(const std::vector<std::vector<std::pair<int, double>>>& costs, int preferred, double tolerance);
+
+/**
  * Fits eta_bw, prefill and decode MFU, the fixed step overhead, the per-chunk prefill cost, the KV-read
  * bandwidth efficiency eta_kv, the per-sequence step cost, the per-request TTFT overhead (held at the scenario's value
  * when every TTFT point has one prompt length in one chunk and no point is under load: then it cannot be told from the

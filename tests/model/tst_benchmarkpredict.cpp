@@ -1282,6 +1282,39 @@ private slots:
         QCOMPARE(none.calibratedEngine.maxSequences, 16);
     }
 
+    void sharedTokenBudgetSumsTheHalvesProfiles()
+    {
+        // docs/cost-model.md (h13bd): the two halves of the NIM 1.8 8B fp8 set's prompt split (cap 224, attention held), each
+        // budget search's training costs on its own points; alone they take 16,384 and 4,096, one engine takes the lowest sum.
+        using Profile = std::vector<std::pair<int, double>>;
+        const Profile a{{4096, 3.57}, {8192, 2.86}, {16384, 1.70}, {32768, 1.72}, {65536, 3.49}};
+        const Profile b{{4096, 3.98}, {8192, 4.29}, {16384, 4.91}, {32768, 9.37}, {65536, 20.6}};
+        auto ownBest = [](const Profile& p) {
+            return std::min_element(p.begin(), p.end(), [](const auto& x, const auto& y) { return x.second < y.second; })->first;
+        };
+        int lowest = 0;
+        double lowestSum = std::numeric_limits<double>::infinity();
+        for (size_t i = 0; i < a.size(); ++i)
+            if (a[i].second + b[i].second < lowestSum) {
+                lowestSum = a[i].second + b[i].second;
+                lowest = a[i].first;
+            }
+        const int shared = sharedTokenBudget({a, b}, 8192, 1e-6);
+        QCOMPARE(shared, lowest);
+        QVERIFY(shared != ownBest(b)); // not either half's own choice: the halves' sum decides
+        // A fit without a search adds nothing; a candidate one fit did not score is not taken, however low.
+        QCOMPARE(sharedTokenBudget({a, Profile{}}, 8192, 1e-6), ownBest(a));
+        QCOMPARE(sharedTokenBudget({a, Profile{{4096, 0.1}, {8192, 4.0}, {16384, 4.0}, {32768, 4.0}, {65536, 4.0}, {131072, 0.01}}}, 8192, 1e-6), 4096);
+        // Sums within the tolerance: the one nearest the preferred budget (the smaller of two equally near); none searched: 0.
+        const Profile flat{{4096, 1.0}, {8192, 1.0}, {16384, 1.0}};
+        QCOMPARE(sharedTokenBudget({flat, flat}, 8192, 1e-6), 8192);
+        QCOMPARE(sharedTokenBudget({flat, flat}, 12288, 1e-6), 8192);
+        QCOMPARE(sharedTokenBudget({flat, flat}, 0, 1e-6), 4096);
+        QCOMPARE(sharedTokenBudget({a, b}, 2048, 0.2), 4096);   // sums 7.55, 7.15, 6.61 within 20 % of the lowest: nearest 2,048
+        QCOMPARE(sharedTokenBudget({a, b}, 2048, 0.05), lowest); // within 5 %: the lowest alone
+        QCOMPARE(sharedTokenBudget({Profile{}, Profile{}}, 8192, 1e-6), 0);
+    }
+
     void prefillLimitCandidatesHoldThreeAndSix()
     {
         // docs/cost-model.md (h13aj): the NIM 1.8 70B set is predicted best at 3 prompts per context step, which the
