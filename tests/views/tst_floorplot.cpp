@@ -142,7 +142,6 @@ private slots:
     void documentLabelLaysOutEachWidthOnce();
     void documentLabelRepaintsOnlyWhatANewTextChanges();
     void cardFilledLabelRepaintsWithoutItsBox();
-    void documentLabelDrawsOnlyTheGlyphsItsRegionMeets();
     void documentLabelEditsANewTextInPlace();
     void documentLabelRepaintsBetweenTheChanges();
     void titleHeadingBlockDrawsAsALineBreak();
@@ -739,100 +738,6 @@ void TestFloorPlot::documentLabelRepaintsOnlyWhatANewTextChanges()
         QVERIFY2(shown(value) == valueShown, qPrintable(QStringLiteral("value, step %1").arg(i)));
     }
     QCOMPARE(title->partialRepaints() + value->partialRepaints() - partialBefore, int(2 * steps.size()));
-}
-
-/** Issue 16, twenty-eighth stop (h16au): a DocumentLabel's paint draws only the glyphs whose boxes meet the repainted
- *  region (DocumentLabel::drawGlyphsMeeting()); what it draws, for regions of one strip (as a changed line's repaint:
- *  from a character to the right edge, or between two characters), of several strips and of the whole label, is byte
- *  for byte what drawing every line near the region whole draws (setDrawsWholeLines(true), the paint before), for each
- *  kind of label the app has (a plot's title with its heading block, a coloured warning and the takeaway; a numbers
- *  value of one line, of two lines, wrapped; right-aligned ones) and for those drawn the old way (a superscript, a
- *  link's underline, right-to-left text). Rendered without a window (QWidget::render() with the region as its clip). */
-void TestFloorPlot::documentLabelDrawsOnlyTheGlyphsItsRegionMeets()
-{
-    const QString heading = QStringLiteral("<div><span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span></div>");
-    const QString takeaway = QStringLiteral("<span style=\"font-size:9.0pt;\">Floor W_read/BW = 4.48 ms/token at B = 1 (223 "
-                                            "tok/s); never compute-bound at S = 2,048. At B = 13: t_step 4.61 ms.</span>");
-    const QString warning = QStringLiteral("<span style=\"font-size:9.0pt; font-weight:600; color:#c0392b;\">Does not fit: "
-                                           "140.1 GB</span><br>");
-    struct Kind {
-        QString text;
-        bool rich;
-        Qt::Alignment alignment;
-        int width;
-    };
-    const Kind kinds[]{
-        {heading + takeaway, true, Qt::AlignLeft | Qt::AlignTop, 250},
-        {heading + warning + takeaway, true, Qt::AlignLeft | Qt::AlignTop, 380},
-        {heading + takeaway, true, Qt::AlignRight | Qt::AlignTop, 210},
-        {QStringLiteral("4.56 ms (memory-bound)"), false, Qt::AlignLeft | Qt::AlignVCenter, 220},
-        {QStringLiteral("20 ms: B \u2264 193\n40 ms: B \u2264 208"), false, Qt::AlignLeft | Qt::AlignVCenter, 220},
-        {QStringLiteral("14.61 ms \u00b7 2 tok/s and more words to wrap"), false, Qt::AlignLeft | Qt::AlignVCenter, 120},
-        {QStringLiteral("12.9 ms \u00b7 8,143 tok/s"), false, Qt::AlignRight | Qt::AlignVCenter, 220},
-        // Drawn the old way (more than glyphs, or characters not in one run under an x range): the same pictures.
-        {QStringLiteral("<span style=\"font-size:9.0pt;\">140 GB/m<sup>2</sup> and <a href=\"x\">a link</a></span>"), true,
-         Qt::AlignLeft | Qt::AlignTop, 220},
-        {QStringLiteral("20 ms \u05d0\u05d1\u05d2 B \u2264 193"), false, Qt::AlignLeft | Qt::AlignVCenter, 220},
-    };
-    int compared = 0;
-    for (const Kind& kind : kinds) {
-        views::DocumentLabel label;
-        label.setTextFormat(kind.rich ? Qt::RichText : Qt::PlainText);
-        label.setWordWrap(true);
-        label.setAlignment(kind.alignment);
-        label.setTextInteractionFlags(Qt::TextSelectableByMouse);
-        QFont bold = label.font();
-        bold.setWeight(QFont::DemiBold);
-        if (!kind.rich)
-            label.setFont(bold);
-        label.setText(kind.text);
-        label.setCardFill(true);
-        label.resize(kind.width, label.heightForWidth(kind.width) + (kind.rich ? 0 : 8));
-        const QRect rect = label.rect();
-        auto paint = [&label](bool wholeLines, const QRegion& region) {
-            label.setDrawsWholeLines(wholeLines);
-            QImage image(label.size(), QImage::Format_ARGB32_Premultiplied);
-            image.fill(Qt::magenta);
-            label.render(&image, QPoint(), region);
-            return image;
-        };
-        // Strips as a changed line's repaint: a line height and a third of it above and below, from a character to the
-        // right edge or a fifth of the width long, at every few pixels down the label.
-        const int lineHeight = QFontMetrics(label.font()).height();
-        const int reach = (lineHeight + 2) / 3;
-        std::vector<QRegion> regions{QRegion(rect)};
-        for (int y = -reach; y < rect.height(); y += std::max(2, lineHeight / 3)) {
-            for (const int x : {0, rect.width() / 4, rect.width() / 2, rect.width() * 3 / 4}) {
-                regions.emplace_back(QRect(x, y, rect.width() - x, lineHeight + 2 * reach) & rect);
-                regions.emplace_back(QRect(x, y, rect.width() / 5, lineHeight + 2 * reach) & rect);
-            }
-        }
-        const std::size_t strips = regions.size();
-        for (std::size_t i = 1; i + 4 < strips; i += 3) // several strips: three a few lines apart
-            regions.push_back(regions[i] + regions[i + 2].translated(0, lineHeight) + regions[i + 4].translated(0, 2 * lineHeight));
-        for (const QRegion& region : regions) {
-            if (region.isEmpty())
-                continue;
-            const QImage glyphs = paint(false, region);
-            const QImage lines = paint(true, region);
-            const QString what = QStringLiteral("%1 at %2 px, region %3 rects, bounds (%4,%5 %6x%7)")
-                                     .arg(kind.text)
-                                     .arg(kind.width)
-                                     .arg(region.rectCount())
-                                     .arg(region.boundingRect().x())
-                                     .arg(region.boundingRect().y())
-                                     .arg(region.boundingRect().width())
-                                     .arg(region.boundingRect().height());
-            QVERIFY2(glyphs == lines, qPrintable(what));
-            ++compared;
-        }
-        // The whole label's picture has its text: not the card's colour alone.
-        const QImage whole = paint(false, QRegion(rect));
-        QImage card(whole.size(), whole.format());
-        card.fill(views::palette::card());
-        QVERIFY2(whole != card, qPrintable(kind.text));
-    }
-    QVERIFY(compared > 500);
 }
 
 /** Issue 16, twenty-fourth stop (h16an): a DocumentLabel in a card-filled LabelBox fills under its own text and is

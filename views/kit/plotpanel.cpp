@@ -9,7 +9,6 @@
 #include <QCoreApplication>
 #include <QEvent>
 #include <QFontMetrics>
-#include <QGlyphRun>
 #include <QLabel>
 #include <QPaintEvent>
 #include <QPainter>
@@ -19,7 +18,6 @@
 #include <QStyleOption>
 #include <QTextBlock>
 #include <QTextCursor>
-#include <QTextFrame>
 #include <QTextLayout>
 #include <QTextDocument>
 #include <QVBoxLayout>
@@ -388,143 +386,7 @@ void DocumentLabel::paintEvent(QPaintEvent* event)
         painter.fillRect(event->rect(), palette::card());
     painter.translate(area.topLeft());
     painter.setClipRect(QRect(QPoint(0, 0), area.size()));
-    // Only the glyphs whose boxes meet the region (issue 16, twenty-eighth stop in docs/performance.md): the same reach
-    // around each of its rects as above, across the lines and along them (a glyph's ink past its advance).
-    if (!m_drawsWholeLines
-        && drawGlyphsMeeting(&painter, doc, event->region().translated(-area.topLeft()), context.palette.color(QPalette::Text),
-                             reachPx))
-        return;
     doc.documentLayout()->draw(&painter, context);
-}
-
-namespace {
-
-/** True when a fragment in @p format draws its glyphs and nothing else, at the glyphs' places along the baseline:
- *  no underline, overline or strike-out (drawn along the whole item), background, outline or vertical alignment
- *  (a sub- or superscript's baseline is moved by QTextLine::draw(), not by QTextLine::glyphRuns()), and no image. */
-bool drawsGlyphsAlone(const QTextCharFormat& format)
-{
-    return !format.isImageFormat() && !format.fontUnderline() && format.underlineStyle() == QTextCharFormat::NoUnderline
-        && !format.fontOverline() && !format.fontStrikeOut() && format.background().style() == Qt::NoBrush
-        && format.textOutline().style() == Qt::NoPen && format.verticalAlignment() == QTextCharFormat::AlignNormal;
-}
-
-/** True when @p text holds a character of right-to-left or mixed direction: its line's characters under an x range
- *  need not be one run of characters. */
-bool holdsRightToLeft(QStringView text)
-{
-    for (const QChar c : text) {
-        if (c.unicode() < 0x0590)
-            continue;
-        switch (c.direction()) {
-        case QChar::DirR:
-        case QChar::DirAL:
-        case QChar::DirAN:
-        case QChar::DirRLE:
-        case QChar::DirRLO:
-        case QChar::DirRLI:
-        case QChar::DirFSI:
-            return true;
-        default:
-            break;
-        }
-    }
-    return false;
-}
-
-} // namespace
-
-bool DocumentLabel::drawGlyphsMeeting(QPainter* painter, const QTextDocument& doc, const QRegion& region, const QColor& textColor,
-                                      int reachPx)
-{
-    // What QTextDocumentLayout draws besides each line's glyphs, and what QTextLine::draw() draws besides them.
-    const QTextFrame* root = doc.rootFrame();
-    const QTextFrameFormat rootFormat = root->frameFormat();
-    if (!root->childFrames().isEmpty() || rootFormat.background().style() != Qt::NoBrush || rootFormat.border() != 0)
-        return false;
-    const QFont defaultFont = doc.defaultFont();
-    if (defaultFont.underline() || defaultFont.overline() || defaultFont.strikeOut())
-        return false;
-    constexpr auto kDrawsMore = QTextOption::ShowTabsAndSpaces | QTextOption::ShowLineAndParagraphSeparators
-                                | QTextOption::ShowDocumentTerminator | QTextOption::SuppressColors;
-    if (doc.defaultTextOption().flags() & kDrawsMore)
-        return false;
-    struct Fragment {
-        int start; // in the block
-        int end;
-        QTextCharFormat format;
-    };
-    std::vector<std::vector<Fragment>> fragments; // per block
-    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
-        const QTextBlockFormat blockFormat = block.blockFormat();
-        const QTextLayout* layout = block.layout();
-        if (!layout || block.textList() || !block.isVisible() || blockFormat.background().style() != Qt::NoBrush
-            || blockFormat.hasProperty(QTextFormat::BlockTrailingHorizontalRulerWidth) || !layout->formats().isEmpty()
-            || (layout->textOption().flags() & kDrawsMore))
-            return false;
-        std::vector<Fragment>& blockFragments = fragments.emplace_back();
-        for (QTextBlock::iterator it = block.begin(); !it.atEnd(); ++it) {
-            const QTextFragment fragment = it.fragment();
-            if (!fragment.isValid())
-                continue;
-            const QTextCharFormat format = fragment.charFormat();
-            if (!drawsGlyphsAlone(format))
-                return false;
-            const int start = fragment.position() - block.position();
-            blockFragments.push_back({start, start + fragment.length(), format});
-        }
-    }
-    const QPen pen(textColor); // as QTextDocumentLayout sets it before each block's lines
-    std::size_t blockIndex = 0;
-    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next(), ++blockIndex) {
-        const QTextLayout* layout = block.layout();
-        const QPointF origin = layout->position();
-        const QString text = block.text();
-        for (int i = 0; i < layout->lineCount(); ++i) {
-            const QTextLine line = layout->lineAt(i);
-            const QRectF box = line.rect().translated(origin);
-            // The characters under the rects the line meets, a reach wider on each side.
-            int from = std::numeric_limits<int>::max();
-            int to = -1;
-            for (const QRect& rect : region) {
-                if (box.bottom() + reachPx < rect.top() || box.top() - reachPx > rect.bottom() + 1)
-                    continue;
-                const qreal left = rect.left() - reachPx - origin.x();
-                const qreal right = rect.right() + 1 + reachPx - origin.x();
-                if (right < line.x() || left > line.x() + line.width())
-                    continue;
-                from = std::min(from, line.xToCursor(left, QTextLine::CursorOnCharacter));
-                to = std::max(to, line.xToCursor(right, QTextLine::CursorOnCharacter) + 1);
-            }
-            if (to < 0)
-                continue;
-            const int lineStart = line.textStart();
-            const int lineEnd = lineStart + line.textLength();
-            if (holdsRightToLeft(QStringView(text).mid(lineStart, lineEnd - lineStart))) {
-                painter->setPen(pen);
-                line.draw(painter, origin); // the whole line, as QTextLayout::draw() draws it
-                continue;
-            }
-            from = std::max(from, lineStart);
-            to = std::min(to, lineEnd);
-            // QTextLine::draw() leaves out a line's separator (a <br>), which glyphRuns() would give.
-            while (to > from && text.at(to - 1) == QChar::LineSeparator)
-                --to;
-            for (const Fragment& fragment : fragments[blockIndex]) {
-                const int start = std::max(from, fragment.start);
-                const int end = std::min(to, fragment.end);
-                if (start >= end)
-                    continue;
-                // As QTextLine::draw() sets the pen for each item: the format's colour, else the block's.
-                const QBrush foreground = fragment.format.foreground();
-                painter->setPen(foreground.style() == Qt::NoBrush ? pen : QPen(foreground, 0));
-                const QList<QGlyphRun> runs = line.glyphRuns(start, end - start);
-                for (const QGlyphRun& run : runs)
-                    painter->drawGlyphRun(origin, run);
-            }
-        }
-    }
-    return true;
 }
 
 qreal DocumentLabel::verticalOffset(const QRect& contents) const

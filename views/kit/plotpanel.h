@@ -12,7 +12,6 @@
 #include <QFont>
 #include <QFrame>
 #include <QLabel>
-#include <QRegion>
 #include <QString>
 #include <QStringList>
 #include <QTextDocument>
@@ -24,7 +23,6 @@
 class QCPGraph;
 class QCPItemText;
 class QCustomPlot;
-class QPainter;
 class QVBoxLayout;
 
 namespace ridgeline::views {
@@ -87,13 +85,6 @@ public:
     void setCardFill(bool on);
     /** True while setCardFill(true) holds. */
     bool fillsCard() const { return m_cardFill; }
-    /**
-     * With @p on paintEvent() draws every line near the repainted region whole, as QTextDocument's layout draws them,
-     * the glyphs outside the region clipped pixel by pixel (the paint before issue 16, twenty-eighth stop in
-     * docs/performance.md). Off by default: only the glyphs whose boxes meet the region are drawn (drawGlyphsMeeting()).
-     * For tests that compare the two paints.
-     */
-    void setDrawsWholeLines(bool on) { m_drawsWholeLines = on; }
     /** QLabel::textInteractionFlags(), or Qt::TextSelectableByMouse while setTextSelectableByMouseOnFirstUse() waits
      *  for the first use. (Hides QLabel's; through a QLabel pointer QLabel's own flags are read.) */
     Qt::TextInteractionFlags textInteractionFlags() const;
@@ -188,18 +179,6 @@ private:
     std::vector<PaintedLine> shownLines() const;
     /** Repaints what the text set since m_shownBefore changed (setTextRepaintingChanges()); ends the pending state. */
     void repaintChanges() const;
-    /**
-     * Draws, with @p painter at the document's origin, only the glyphs of @p doc whose boxes, widened by @p reachPx on
-     * each side, meet @p region (in the document's coordinates), in @p textColor where their format gives no colour
-     * (issue 16, twenty-eighth stop in docs/performance.md): a repaint region of a few strips then draws a few dozen
-     * glyphs, not every glyph of every line near it. Each line's characters under the region's rects
-     * (QTextLine::xToCursor()) are drawn fragment by fragment with QTextLine::glyphRuns() and QPainter::drawGlyphRun(),
-     * at the places QTextLine::draw() gives them. Returns false, drawing nothing, when the document draws more than
-     * plain glyphs (frames, backgrounds, lists, images, rules, underlines, sub- and superscripts, shown separators):
-     * the caller then draws it as before.
-     */
-    static bool drawGlyphsMeeting(QPainter* painter, const QTextDocument& doc, const QRegion& region, const QColor& textColor,
-                                  int reachPx);
 
     mutable QTextDocument m_document;
     mutable QString m_text;           ///< text() m_document holds
@@ -241,7 +220,6 @@ private:
     /** setTextSelectableByMouseOnFirstUse() waits: QLabel gets Qt::TextSelectableByMouse on the first use. */
     bool m_selectableOnFirstUse = false;
     bool m_cardFill = false; ///< see setCardFill()
-    bool m_drawsWholeLines = false; ///< see setDrawsWholeLines()
 };
 
 /**
