@@ -28,6 +28,9 @@ long long curvePixelMaps();
  */
 void setCurvesStrokedAsLinePieces(bool on);
 
+/** Whether they are (setCurvesStrokedAsLinePieces()); part of CurveLayerCache's key (views/kit/curvelayer.h). */
+bool curvesStrokedAsLinePieces();
+
 /** Strokes of addCurve() curves, in this process, drawn as line pieces. */
 long long curveLinePieceStrokes();
 

@@ -964,6 +964,11 @@ void setCurvesStrokedAsLinePieces(bool on)
     g_strokedAsLinePieces = on;
 }
 
+bool curvesStrokedAsLinePieces()
+{
+    return g_strokedAsLinePieces;
+}
+
 long long curveLinePieceStrokes()
 {
     return g_lineStrokes;
