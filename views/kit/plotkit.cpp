@@ -454,8 +454,8 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
     auto segmentLength = [&](int k) {
         return k + 1 < count ? std::hypot(points[k + 1].x() - points[k].x(), points[k + 1].y() - points[k].y()) : 0.0;
     };
-    bool pieceOpen = false; // a dash was on at the end of the last segment
-    double lastPiece = 0;   // the length of that dash's piece on the last segment
+    bool pieceOpen = false; // the last segment's last piece reached its end vertex with its dash going on
+    double lastPiece = 0;   // the length of that piece
     for (int k = 0; k + 1 < count; ++k) {
         const QPointF a = points[k];
         const QPointF b = points[k + 1];
@@ -464,6 +464,7 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
             continue;
         const QPointF unit = (b - a) / length;
         double position = 0;
+        bool endsOpen = false;
         while (position < length) {
             const bool on = solid || index % 2 == 0;
             const double step = solid ? length - position : std::min(remaining, length - position);
@@ -477,6 +478,7 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
                 pieces.append(QLineF(a + unit * (position - before), a + unit * (position + step + after)));
                 lastPiece = step;
             }
+            endsOpen = on && step > 0 && reachesVertex;
             position += step;
             if (solid)
                 break;
@@ -487,7 +489,7 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
                 remaining = std::max(qreal(0), pattern[index]) * width;
             }
         }
-        pieceOpen = solid || (index % 2 == 0 && remaining > 0);
+        pieceOpen = endsOpen;
     }
 }
 
@@ -645,7 +647,8 @@ protected:
             return;
         }
         // QCPGraph::drawLinePlot() (QCustomPlot 2.1) with the polyline simplified and, where the raster engine can,
-        // stroked as line pieces. The fast-polyline hint (a drag style, views/kit/dragdrawing.h) keeps QCustomPlot's.
+        // stroked as line pieces. QCustomPlot's fast-polyline hint (solid polylines drawn segment by segment) keeps
+        // QCustomPlot's drawing.
         const QPen pen = painter->pen();
         if (pen.style() == Qt::NoPen || pen.color().alpha() == 0)
             return;
