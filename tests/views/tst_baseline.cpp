@@ -592,11 +592,12 @@ void TestBaseline::pinnedCurvesDrawnFromAPictureRedrawnOnChange()
         plot->replot();
         QCOMPARE(shown.size(), direct.size());
         const QPair<int, int> difference = imageDifference(shown, direct);
-        // At most 2 levels of 255 in any channel: the picture is antialiased over a transparent
+        // At most 3 levels of 255 in any channel: the picture is antialiased over a transparent
         // background and then blended, so an edge pixel may round differently (1 to 2 levels in a few
-        // hundred pixels). A row left out of the picture (the prefill plot's pinned P* lines above the
+        // hundred pixels; 3 where a curve's line pieces overlap at a vertex and blend twice, issue 16,
+        // twenty-eighth stop). A row left out of the picture (the prefill plot's pinned P* lines above the
         // axis rect, up to 149 levels) or a curve moved by a pixel is far above that.
-        QVERIFY2(difference.first <= 2, qPrintable(QStringLiteral("%1: %2 levels in %3 pixels")
+        QVERIFY2(difference.first <= 3, qPrintable(QStringLiteral("%1: %2 levels in %3 pixels")
                                                        .arg(plot->objectName()).arg(difference.first).arg(difference.second)));
     };
     for (QCustomPlot* plot : window.plots())

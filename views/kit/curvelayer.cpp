@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "views/kit/curvepixels.h"
+
 namespace ridgeline::views {
 
 namespace {
@@ -105,6 +107,7 @@ bool CurveLayerCache::holdsOneSingleFillCurve(double devicePixelRatio) const
 bool CurveLayerCache::writeKey(LayerKey& key, double devicePixelRatio) const
 {
     describePlot(key, devicePixelRatio);
+    key.put(plotkit::curvesStrokedAsLinePieces()); // line pieces or outlines draw other pixels
     for (QCPLayerable* child : hiddenLayer()->children())
         if (!describe(key, child))
             return false; // something the key cannot describe: redraw the image every time

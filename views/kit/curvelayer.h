@@ -41,7 +41,8 @@ public:
 
 protected:
     /** What the curves draw from: viewport, pixel ratio, antialiasing and plotting hints (describePlot()); describe() of
-     *  each. False when one of them is of a kind describe() does not know. */
+     *  each; whether the curves are stroked as line pieces (plotkit::curvesStrokedAsLinePieces()). False when one of
+     *  them is of a kind describe() does not know. */
     bool writeKey(LayerKey& key, double devicePixelRatio) const override;
     /**
      * True while setImageUsed(false), and when the key differs from the last replot's (@p keyChanged) as that one's
@@ -64,6 +65,10 @@ private:
      * polylines) and a solid, non-cosmetic pen wider than one device pixel (thinner pens take the cosmetic stroker,
      * which may blend a pixel twice). Several curves in one image are not: a later curve is blended over the earlier
      * ones in the image, then the whole over the plot, which rounds differently (the eleventh stop's 1-level pixels).
+     * A curve stroked as line pieces at rest (plotkit::setCurvesStrokedAsLinePieces(), views/kit/curvepixels.h) blends
+     * the pixels where its pieces overlap at a vertex twice, so there the two differ by rounding (at most 2 levels in
+     * the test); its in-place draw is kept all the same, the difference being below what a user can see (issue 16,
+     * twenty-eighth stop in docs/performance.md).
      */
     bool holdsOneSingleFillCurve(double devicePixelRatio) const;
 

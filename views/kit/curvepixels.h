@@ -19,6 +19,21 @@ void setCurvePixelsMapped(bool on);
 /** Draws of addCurve() curves, in this process, that took their pixel positions from that mapping. */
 long long curvePixelMaps();
 
+/**
+ * Whether addCurve() curves drawn on a raster paint device at rest (antialiased, a flat-capped miter-joined pen wider
+ * than a pixel, not an export) are stroked as separate line pieces through QPainter::drawLines() (true, the default:
+ * the raster engine's own line rasteriser, the dashes cut by Ridgeline with their phase carried along the curve) or
+ * as QCustomPlot's polyline (false: QStroker / QDashStroker and the gray rasteriser; for tests and measurements).
+ * Issue 16, twenty-eighth stop in docs/performance.md.
+ */
+void setCurvesStrokedAsLinePieces(bool on);
+
+/** Whether they are (setCurvesStrokedAsLinePieces()); part of CurveLayerCache's key (views/kit/curvelayer.h). */
+bool curvesStrokedAsLinePieces();
+
+/** Strokes of addCurve() curves, in this process, drawn as line pieces. */
+long long curveLinePieceStrokes();
+
 /** The polyline (pixels) an addCurve() curve strokes from that mapping before it is simplified: what QCPGraph's
  *  getLines() gives for its unselected data, double for double. Empty for other graphs. */
 QVector<QPointF> curvePixelLines(const QCPGraph* graph);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/pinnedlayer.h"
 
+#include "views/kit/curvepixels.h"
+
 namespace ridgeline::views {
 
 namespace {
@@ -51,6 +53,7 @@ PinnedLayerCache::PinnedLayerCache(QCustomPlot* plot, QCPLayer* pinned, const QS
 bool PinnedLayerCache::writeKey(LayerKey& key, double devicePixelRatio) const
 {
     describePlot(key, devicePixelRatio);
+    key.put(plotkit::curvesStrokedAsLinePieces()); // line pieces or outlines draw other pixels
     for (QCPLayerable* child : hiddenLayer()->children())
         if (!describe(key, child))
             return false; // something the key cannot describe: redraw the picture every time

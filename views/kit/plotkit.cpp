@@ -10,6 +10,8 @@
 #include <QFont>
 #include <QFontMetrics>
 #include <QHash>
+#include <QLineF>
+#include <QPaintEngine>
 #include <QString>
 #include <QVector>
 #include <QtMath>
@@ -360,6 +362,175 @@ void cacheLegendItems(QCPLegend* legend)
 bool g_curvePixelsMapped = true;
 long long g_curvePixelMaps = 0;
 
+/** Whether curves at rest are stroked as separate line pieces (strokeAsLinePieces()); false for tests and
+ *  measurements that compare with QPainter's stroke of the polyline. */
+bool g_strokedAsLinePieces = true;
+long long g_lineStrokes = 0;
+
+/** How a piece that ends at an interior vertex of its dash is lengthened past it (RL_LINE_JOINS=flat|square|miter,
+ *  for measurements; miter is the default). */
+enum class PieceJoin { Flat, Square, Miter };
+
+PieceJoin pieceJoin()
+{
+    static const PieceJoin join = [] {
+        const QByteArray value = qgetenv("RL_LINE_JOINS");
+        if (value == "flat")
+            return PieceJoin::Flat;
+        if (value == "square")
+            return PieceJoin::Square;
+        return PieceJoin::Miter;
+    }();
+    return join;
+}
+
+/**
+ * Whether @p painter strokes QPainter::drawLines() with @p pen through the raster engine's own line rasteriser
+ * (QRasterPaintEngine::stroke() of a QVectorPath::LinesHint path, Qt 6.4): a raster engine, antialiased, a
+ * non-cosmetic solid-brush pen wider than a pixel with flat caps and a miter join, a transform no more than a uniform
+ * scale, and no export (pmVectorized). Anything else goes through QCustomPlot's polyline (QStroker and the gray
+ * rasteriser, or the cosmetic stroker for thin pens).
+ */
+bool strokesAsLinePieces(const QCPPainter* painter, const QPen& pen)
+{
+    if (!g_strokedAsLinePieces || painter->modes().testFlag(QCPPainter::pmVectorized) || !painter->antialiasing()
+        || !painter->paintEngine() || painter->paintEngine()->type() != QPaintEngine::Raster)
+        return false;
+    if (pen.isCosmetic() || !(pen.widthF() > 1.0) || pen.capStyle() != Qt::FlatCap || pen.joinStyle() != Qt::MiterJoin
+        || pen.brush().style() != Qt::SolidPattern || pen.style() == Qt::NoPen || pen.style() > Qt::CustomDashLine)
+        return false;
+    const QTransform& t = painter->transform();
+    return t.type() <= QTransform::TxScale && t.m11() > 0 && t.m11() == t.m22();
+}
+
+/**
+ * Appends to @p pieces (pixels) the solid pieces of a run of finite points @p points (at least two) stroked with a
+ * flat-capped pen @p width px wide and dash pattern @p pattern (in pen widths; empty: solid) from @p offsetWidths
+ * (pen widths into the pattern), the dash phase carried across the vertices as QDashStroker carries it along a
+ * polyline. A piece that reaches an interior vertex while its dash goes on past it is lengthened past the vertex by
+ * pieceJoin(): miter, as far as the outer edges of a miter join meet ((width / 2) tan(turn / 2), at least half a pixel
+ * so that no seam of coverage is left across the stroke, at most width / 2); square, width / 2; flat, not at all.
+ */
+void appendLinePieces(const QPointF* points, int count, double width, const QVector<qreal>& pattern,
+                      double offsetWidths, QVector<QLineF>& pieces)
+{
+    const PieceJoin join = pieceJoin();
+    // The lengthening at vertex k (1 .. count - 2), 0 at the ends.
+    auto extension = [&](int k) {
+        if (k <= 0 || k >= count - 1 || join == PieceJoin::Flat)
+            return 0.0;
+        if (join == PieceJoin::Square)
+            return width / 2;
+        const QPointF a = points[k] - points[k - 1];
+        const QPointF b = points[k + 1] - points[k];
+        const double la = std::hypot(a.x(), a.y());
+        const double lb = std::hypot(b.x(), b.y());
+        if (!(la > 0) || !(lb > 0))
+            return width / 2;
+        const double cross = std::abs(a.x() * b.y() - a.y() * b.x()) / (la * lb);
+        const double dot = (a.x() * b.x() + a.y() * b.y()) / (la * lb);
+        const double tanHalf = dot > -1 ? cross / (1 + dot) : 1e9;
+        return std::clamp(width / 2 * tanHalf, std::min(0.5, width / 2), width / 2);
+    };
+    const bool solid = pattern.isEmpty();
+    double patternLength = 0;
+    for (qreal dash : pattern)
+        patternLength += std::max(qreal(0), dash) * width;
+    if (!solid && !(patternLength > 0))
+        return;
+    int index = 0;
+    double remaining = solid ? 0 : std::max(qreal(0), pattern[0]) * width;
+    if (!solid) {
+        double offset = std::fmod(offsetWidths * width, patternLength);
+        if (offset < 0)
+            offset += patternLength;
+        while (offset > 0 && offset >= remaining) {
+            offset -= remaining;
+            index = (index + 1) % int(pattern.size());
+            remaining = std::max(qreal(0), pattern[index]) * width;
+        }
+        remaining -= offset;
+    }
+    auto segmentLength = [&](int k) {
+        return k + 1 < count ? std::hypot(points[k + 1].x() - points[k].x(), points[k + 1].y() - points[k].y()) : 0.0;
+    };
+    bool pieceOpen = false; // the last segment's last piece reached its end vertex with its dash going on
+    double lastPiece = 0;   // the length of that piece
+    for (int k = 0; k + 1 < count; ++k) {
+        const QPointF a = points[k];
+        const QPointF b = points[k + 1];
+        const double length = segmentLength(k);
+        if (!(length > 0))
+            continue;
+        const QPointF unit = (b - a) / length;
+        double position = 0;
+        bool endsOpen = false;
+        while (position < length) {
+            const bool on = solid || index % 2 == 0;
+            const double step = solid ? length - position : std::min(remaining, length - position);
+            const bool reachesVertex = solid || remaining > length - position;
+            if (on && step > 0) {
+                // Never past the dash's piece on the other side of the vertex: a short dash (a dot) keeps its length.
+                const double before = position == 0 && pieceOpen ? std::min(extension(k), lastPiece) : 0;
+                const double after = reachesVertex
+                    ? std::min({extension(k + 1), segmentLength(k + 1), solid ? length : remaining - step})
+                    : 0;
+                pieces.append(QLineF(a + unit * (position - before), a + unit * (position + step + after)));
+                lastPiece = step;
+            }
+            endsOpen = on && step > 0 && reachesVertex;
+            position += step;
+            if (solid)
+                break;
+            if (reachesVertex) {
+                remaining -= step;
+            } else {
+                index = (index + 1) % int(pattern.size());
+                remaining = std::max(qreal(0), pattern[index]) * width;
+            }
+        }
+        pieceOpen = endsOpen;
+    }
+}
+
+/**
+ * Strokes the polyline @p points (pixels; NaN or infinite points are gaps, as QCustomPlot's drawPolyline() makes them)
+ * with @p painter's pen as separate solid line pieces through QPainter::drawLines() (strokesAsLinePieces() must
+ * hold): the raster engine rasterises each piece as an antialiased line (QRasterizer::rasterizeLine()) and builds no
+ * stroke outline. The dashes are cut here (appendLinePieces()), because the engine restarts the dash pattern at each
+ * line of a LinesHint path (Qt 6.4). Issue 16, twenty-eighth stop in docs/performance.md.
+ */
+void strokeAsLinePieces(QCPPainter* painter, const QVector<QPointF>& points)
+{
+    const QPen pen = painter->pen();
+    const QVector<qreal> pattern = pen.style() == Qt::SolidLine ? QVector<qreal>() : pen.dashPattern();
+    QVector<QLineF> pieces;
+    pieces.reserve(points.size() * (pattern.isEmpty() ? 1 : 4));
+    auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
+    const int n = int(points.size());
+    int i = 0;
+    while (i < n) {
+        if (!finite(points[i])) {
+            ++i;
+            continue;
+        }
+        int end = i;
+        while (end < n && finite(points[end]))
+            ++end;
+        if (end - i >= 2)
+            appendLinePieces(points.constData() + i, end - i, pen.widthF(), pattern, pen.dashOffset(), pieces);
+        i = end;
+    }
+    if (pieces.isEmpty())
+        return;
+    QPen solid = pen;
+    solid.setStyle(Qt::SolidLine);
+    painter->setPen(solid);
+    painter->drawLines(pieces.constData(), int(pieces.size()));
+    painter->setPen(pen);
+    ++g_lineStrokes;
+}
+
 /**
  * QCPAxis::coordToPixel() of one axis with its logarithm of the range computed once: on a log axis (not reversed,
  * positive range) coordToPixel() takes qLn(value / lower) / qLn(upper / lower) * length from the axis rect's edge, two
@@ -471,10 +642,21 @@ protected:
 
     void drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const override
     {
-        if (painter->modes().testFlag(QCPPainter::pmVectorized) || lineStyle() != lsLine)
+        if (painter->modes().testFlag(QCPPainter::pmVectorized) || lineStyle() != lsLine) {
             QCPGraph::drawLinePlot(painter, lines);
+            return;
+        }
+        // QCPGraph::drawLinePlot() (QCustomPlot 2.1) with the polyline simplified and, where the raster engine can,
+        // stroked as line pieces. QCustomPlot's fast-polyline hint (solid polylines drawn segment by segment) keeps
+        // QCustomPlot's drawing.
+        const QPen pen = painter->pen();
+        if (pen.style() == Qt::NoPen || pen.color().alpha() == 0)
+            return;
+        applyDefaultAntialiasingHint(painter);
+        if (mParentPlot->plottingHints().testFlag(QCP::phFastPolylines) || !strokesAsLinePieces(painter, pen))
+            drawPolyline(painter, simplified(lines));
         else
-            QCPGraph::drawLinePlot(painter, simplified(lines));
+            strokeAsLinePieces(painter, simplified(lines));
     }
 };
 
@@ -778,6 +960,21 @@ void setCurvePixelsMapped(bool on)
 long long curvePixelMaps()
 {
     return g_curvePixelMaps;
+}
+
+void setCurvesStrokedAsLinePieces(bool on)
+{
+    g_strokedAsLinePieces = on;
+}
+
+bool curvesStrokedAsLinePieces()
+{
+    return g_strokedAsLinePieces;
+}
+
+long long curveLinePieceStrokes()
+{
+    return g_lineStrokes;
 }
 
 QVector<QPointF> curvePixelLines(const QCPGraph* graph)
