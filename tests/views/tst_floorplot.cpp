@@ -1783,6 +1783,29 @@ void TestFloorPlot::steadyCurvesFromAPicture()
     QVERIFY2(largest < 128, qPrintable(QString::number(largest)));
     QVERIFY2(farOff * 50 <= differing, qPrintable(QString::number(farOff)));
     QVERIFY2(std::abs(inkPieces / inkOutlined - 1.0) < 0.015, qPrintable(QString::number(inkPieces / inkOutlined)));
+
+    // A dashed curve through a point far off its plot (a value nine orders of magnitude past the axis range) would be cut
+    // into millions of dashes along its unseen length: it goes to QCustomPlot's polyline (whose dash stroker clips to the
+    // device) and draws what that draws; on the range, the same curve is stroked as pieces.
+    QCustomPlot far;
+    far.resize(300, 200);
+    far.setAntialiasedElements(QCP::aeAll);
+    QCPGraph* dashed = views::plotkit::addCurve(&far, far.xAxis, far.yAxis, views::plotkit::pen(Qt::darkGreen, 1.6, Qt::DashLine), QString());
+    far.xAxis->setRange(0, 1);
+    far.yAxis->setRange(0, 1);
+    dashed->setData({0.0, 0.5, 1.0}, {0.2, 1e9, 0.2});
+    const long long farBefore = views::plotkit::curveLinePieceStrokes();
+    far.replot();
+    QCOMPARE(views::plotkit::curveLinePieceStrokes(), farBefore);
+    const QImage farPieces = far.grab().toImage();
+    views::plotkit::setCurvesStrokedAsLinePieces(false);
+    far.replot();
+    const QImage farOutlined = far.grab().toImage();
+    views::plotkit::setCurvesStrokedAsLinePieces(true);
+    QVERIFY(farPieces == farOutlined);
+    dashed->setData({0.0, 0.5, 1.0}, {0.2, 0.8, 0.2});
+    far.replot();
+    QCOMPARE(views::plotkit::curveLinePieceStrokes(), farBefore + 1);
 }
 
 // A projector's 1,280 x 720: each floor plot's axis titles fit along their axis (QPainter picks the longest of the

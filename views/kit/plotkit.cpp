@@ -498,16 +498,33 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
  * with @p painter's pen as separate solid line pieces through QPainter::drawLines() (strokesAsLinePieces() must
  * hold): the raster engine rasterises each piece as an antialiased line (QRasterizer::rasterizeLine()) and builds no
  * stroke outline. The dashes are cut here (appendLinePieces()), because the engine restarts the dash pattern at each
- * line of a LinesHint path (Qt 6.4). Issue 16, twenty-eighth stop in docs/performance.md.
+ * line of a LinesHint path (Qt 6.4). Returns false, drawing nothing, for a dashed curve longer than 20,000 repeats of
+ * its pattern (a point far off the plot): the caller then draws QCustomPlot's polyline. Issue 16, twenty-eighth stop
+ * in docs/performance.md.
  */
-void strokeAsLinePieces(QCPPainter* painter, const QVector<QPointF>& points)
+bool strokeAsLinePieces(QCPPainter* painter, const QVector<QPointF>& points)
 {
     const QPen pen = painter->pen();
     const QVector<qreal> pattern = pen.style() == Qt::SolidLine ? QVector<qreal>() : pen.dashPattern();
-    QVector<QLineF> pieces;
-    pieces.reserve(points.size() * (pattern.isEmpty() ? 1 : 4));
     auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
     const int n = int(points.size());
+    if (!pattern.isEmpty()) {
+        // The dashes are cut along the whole length, on screen or not: a curve with a point far outside the plot (a
+        // value off the axis range by orders of magnitude) would make millions of pieces. Past kMaxDashes the curve
+        // goes to QCustomPlot's polyline, whose dash stroker clips to the device first.
+        constexpr double kMaxDashes = 20000;
+        double patternLength = 0;
+        for (qreal dash : pattern)
+            patternLength += std::max(qreal(0), dash) * pen.widthF();
+        double length = 0;
+        for (int k = 0; k + 1 < n; ++k)
+            if (finite(points[k]) && finite(points[k + 1]))
+                length += std::hypot(points[k + 1].x() - points[k].x(), points[k + 1].y() - points[k].y());
+        if (!(patternLength > 0) || !std::isfinite(length) || length / patternLength > kMaxDashes)
+            return false;
+    }
+    QVector<QLineF> pieces;
+    pieces.reserve(points.size() * (pattern.isEmpty() ? 1 : 4));
     int i = 0;
     while (i < n) {
         if (!finite(points[i])) {
@@ -522,13 +539,14 @@ void strokeAsLinePieces(QCPPainter* painter, const QVector<QPointF>& points)
         i = end;
     }
     if (pieces.isEmpty())
-        return;
+        return true;
     QPen solid = pen;
     solid.setStyle(Qt::SolidLine);
     painter->setPen(solid);
     painter->drawLines(pieces.constData(), int(pieces.size()));
     painter->setPen(pen);
     ++g_lineStrokes;
+    return true;
 }
 
 /**
@@ -653,10 +671,10 @@ protected:
         if (pen.style() == Qt::NoPen || pen.color().alpha() == 0)
             return;
         applyDefaultAntialiasingHint(painter);
-        if (mParentPlot->plottingHints().testFlag(QCP::phFastPolylines) || !strokesAsLinePieces(painter, pen))
-            drawPolyline(painter, simplified(lines));
-        else
-            strokeAsLinePieces(painter, simplified(lines));
+        const QVector<QPointF> points = simplified(lines);
+        if (mParentPlot->plottingHints().testFlag(QCP::phFastPolylines) || !strokesAsLinePieces(painter, pen)
+            || !strokeAsLinePieces(painter, points))
+            drawPolyline(painter, points);
     }
 };
 
