@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <random>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -1644,6 +1645,77 @@ struct GraphLines : QCPGraph {
     }
 };
 
+// Point for point the same, a gap (NaN) matching a gap.
+static bool samePolyline(const QVector<QPointF>& a, const QVector<QPointF>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        const bool gapA = !std::isfinite(a[i].x()) || !std::isfinite(a[i].y());
+        const bool gapB = !std::isfinite(b[i].x()) || !std::isfinite(b[i].y());
+        if (gapA != gapB || (!gapA && a[i] != b[i]))
+            return false;
+    }
+    return true;
+}
+
+// The sleeve fitting as plotkit drew it until the twenty-eighth stop (issue 16): the wedge of directions kept as angles
+// (atan2 a vertex, asin a kept vertex). plotkit::simplifiedCurve() keeps it as unit vectors tested by cross products and
+// must keep the same vertices.
+static QVector<QPointF> sleeveByAngles(const QVector<QPointF>& points)
+{
+    const double tolerance = 0.02;
+    auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
+    const int n = int(points.size());
+    QVector<QPointF> out;
+    int i = 0;
+    while (i < n) {
+        if (!finite(points[i])) {
+            out.append(points[i++]);
+            continue;
+        }
+        int end = i;
+        while (end < n && finite(points[end]))
+            ++end;
+        out.append(points[i]);
+        int anchor = i, k = i + 1;
+        while (k < end) {
+            const QPointF a = points[anchor];
+            double reference = 0, low = -M_PI, high = M_PI, farthest = 0;
+            bool haveReference = false;
+            int last = anchor;
+            for (; k < end; ++k) {
+                const QPointF v = points[k] - a;
+                const double r = std::hypot(v.x(), v.y());
+                if (r <= tolerance) {
+                    last = k;
+                    continue;
+                }
+                const double direction = std::atan2(v.y(), v.x());
+                if (!haveReference) {
+                    reference = direction;
+                    haveReference = true;
+                }
+                const double angle = std::remainder(direction - reference, 2 * M_PI);
+                if (angle < low || angle > high || r < farthest - tolerance)
+                    break;
+                last = k;
+                farthest = std::max(farthest, r);
+                const double spread = std::asin(std::min(1.0, tolerance / r));
+                low = std::max(low, angle - spread);
+                high = std::min(high, angle + spread);
+            }
+            if (last == anchor)
+                last = anchor + 1;
+            out.append(points[last]);
+            anchor = last;
+            k = last + 1;
+        }
+        i = end;
+    }
+    return out;
+}
+
 void TestFloorPlot::steadyCurvesFromAPicture()
 {
     model::Scenario s = model::defaultScenario();
@@ -1727,6 +1799,27 @@ void TestFloorPlot::steadyCurvesFromAPicture()
         ++compared;
     }
     QVERIFY2(compared >= 4, qPrintable(QString::number(compared)));
+    // The simplification keeps the vertices the angles kept: on this plot's curves, on curves with gaps, and on random
+    // walks of steps near the tolerance (turns of every size, vertices at the wedge's edges).
+    int kept = 0;
+    for (QCPLayerable* child : curves->children()) {
+        QVector<QPointF> line = views::plotkit::curvePixelLines(qobject_cast<const QCPGraph*>(child));
+        for (int pass = 0; pass < 2 && !line.isEmpty(); ++pass) {
+            const QVector<QPointF> simplifiedLine = views::plotkit::simplifiedCurve(line);
+            QVERIFY(samePolyline(simplifiedLine, sleeveByAngles(line)));
+            kept += pass == 0 ? int(simplifiedLine.size()) : 0;
+            line[line.size() / 2] = QPointF(std::numeric_limits<double>::quiet_NaN(), 0); // a gap
+        }
+    }
+    QVERIFY2(kept >= 8, qPrintable(QString::number(kept)));
+    std::mt19937 walk(16);
+    std::uniform_real_distribution<double> stepPx(-0.05, 0.05);
+    for (int trial = 0; trial < 200; ++trial) {
+        QVector<QPointF> line{QPointF(0, 0)};
+        for (int i = 1; i < 300; ++i)
+            line.append(line.back() + QPointF(stepPx(walk) + (trial % 2 ? 0.03 : 0.0), stepPx(walk)));
+        QVERIFY2(samePolyline(views::plotkit::simplifiedCurve(line), sleeveByAngles(line)), qPrintable(QString::number(trial)));
+    }
     views::CurveLayerCache::setImageUsed(false); // the curves stroked on every replot
     const long long maps = views::plotkit::curvePixelMaps();
     plot->replot();

@@ -34,6 +34,10 @@ bool curvesStrokedAsLinePieces();
 /** Strokes of addCurve() curves, in this process, drawn as line pieces. */
 long long curveLinePieceStrokes();
 
+/** The polyline @p points (pixels; non-finite points are gaps, kept) as an addCurve() curve strokes it: without the
+ *  vertices within 0.02 px of the line through their kept neighbours (the sleeve fitting of Zhao and Saalfeld 1997). */
+QVector<QPointF> simplifiedCurve(const QVector<QPointF>& points);
+
 /** The polyline (pixels) an addCurve() curve strokes from that mapping before it is simplified: what QCPGraph's
  *  getLines() gives for its unselected data, double for double. Empty for other graphs. */
 QVector<QPointF> curvePixelLines(const QCPGraph* graph);

@@ -179,41 +179,48 @@ QVector<QPointF> simplified(const QVector<QPointF>& points)
         while (end < n && finite(points[end]))
             ++end;
         out.append(points[i]);
-        // Sleeve fitting (Zhao and Saalfeld 1997), O(1) per vertex: from the anchor, keep the range
-        // of directions [low, high] (radians, relative to the first far vertex) whose ray passes
-        // within the tolerance of every vertex since the anchor. Vertex k can end the segment when
-        // its own direction is in that range and no skipped vertex lies farther out than it.
+        // Sleeve fitting (Zhao and Saalfeld 1997), O(1) per vertex: from the anchor, keep the wedge of
+        // directions [low, high] whose ray passes within the tolerance of every vertex since the anchor.
+        // Vertex k can end the segment when its own direction is in that wedge and no skipped vertex lies
+        // farther out than it. The wedge's edges are unit vectors and a direction is tested against them by
+        // cross products (issue 16, twenty-eighth stop): each vertex's wedge is its direction turned by
+        // +-asin(tolerance / r), less than pi / 2 either way, so every wedge is narrower than pi and "v lies
+        // counter-clockwise of low and clockwise of high" is "v is in [low, high]"; no atan2 or asin a vertex.
         int anchor = i;
         int k = i + 1;
         while (k < end) {
             const QPointF a = points[anchor];
-            double reference = 0, low = -M_PI, high = M_PI, farthest = 0;
-            bool haveReference = false;
+            double lowX = 0, lowY = 0, highX = 0, highY = 0, farthest = 0;
+            bool haveWedge = false;
             int last = anchor; // the last vertex that may end the segment
             for (; k < end; ++k) {
-                const QPointF v = points[k] - a;
-                const double r = std::hypot(v.x(), v.y());
+                const double vx = points[k].x() - a.x();
+                const double vy = points[k].y() - a.y();
+                const double r = std::sqrt(vx * vx + vy * vy);
                 if (r <= kSimplifyTolerancePx) {
                     last = k;
                     continue;
                 }
-                const double direction = std::atan2(v.y(), v.x());
-                if (!haveReference) {
-                    reference = direction;
-                    haveReference = true;
-                }
-                double angle = direction - reference;
-                // remainder(angle, 2 pi) is angle itself for |angle| <= pi (the quotient rounds to 0, and IEEE
-                // remainder is exact): called only when it changes something (issue 16, twenty-sixth stop).
-                if (!(std::abs(angle) <= M_PI))
-                    angle = std::remainder(angle, 2 * M_PI);
-                if (angle < low || angle > high || r < farthest - kSimplifyTolerancePx)
+                if (haveWedge
+                    && (lowX * vy - lowY * vx < 0 || vx * highY - vy * highX < 0 || r < farthest - kSimplifyTolerancePx))
                     break;
                 last = k;
                 farthest = std::max(farthest, r);
-                const double spread = std::asin(std::min(1.0, kSimplifyTolerancePx / r));
-                low = std::max(low, angle - spread);
-                high = std::min(high, angle + spread);
+                // The direction of v turned clockwise (low) and counter-clockwise (high) by asin(tolerance / r).
+                const double sine = std::min(1.0, kSimplifyTolerancePx / r);
+                const double cosine = std::sqrt(1.0 - sine * sine);
+                const double ux = vx / r, uy = vy / r;
+                const double newLowX = ux * cosine + uy * sine, newLowY = uy * cosine - ux * sine;
+                const double newHighX = ux * cosine - uy * sine, newHighY = uy * cosine + ux * sine;
+                if (!haveWedge) {
+                    lowX = newLowX, lowY = newLowY, highX = newHighX, highY = newHighY;
+                    haveWedge = true;
+                    continue;
+                }
+                if (lowX * newLowY - lowY * newLowX > 0) // the new low edge is counter-clockwise of the old: narrower
+                    lowX = newLowX, lowY = newLowY;
+                if (highX * newHighY - highY * newHighX < 0)
+                    highX = newHighX, highY = newHighY;
             }
             if (last == anchor) // cannot happen (the vertex after the anchor always fits); be safe
                 last = anchor + 1;
@@ -993,6 +1000,11 @@ bool curvesStrokedAsLinePieces()
 long long curveLinePieceStrokes()
 {
     return g_lineStrokes;
+}
+
+QVector<QPointF> simplifiedCurve(const QVector<QPointF>& points)
+{
+    return simplified(points);
 }
 
 QVector<QPointF> curvePixelLines(const QCPGraph* graph)
