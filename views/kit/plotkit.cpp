@@ -13,6 +13,7 @@
 #include <QLineF>
 #include <QPaintEngine>
 #include <QString>
+#include <QVarLengthArray>
 #include <QVector>
 #include <QtMath>
 
@@ -417,11 +418,16 @@ bool strokesAsLinePieces(const QCPPainter* painter, const QPen& pen)
  * polyline. A piece that reaches an interior vertex while its dash goes on past it is lengthened past the vertex by
  * pieceJoin(): miter, as far as the outer edges of a miter join meet ((width / 2) tan(turn / 2), at least half a pixel
  * so that no seam of coverage is left across the stroke, at most width / 2); square, width / 2; flat, not at all.
+ * Returns false, leaving @p pieces partly filled, when they would pass @p maxPieces or the pattern has no length.
  */
-void appendLinePieces(const QPointF* points, int count, double width, const QVector<qreal>& pattern,
-                      double offsetWidths, QVector<QLineF>& pieces)
+bool appendLinePieces(const QPointF* points, int count, double width, const QVector<qreal>& pattern,
+                      double offsetWidths, qsizetype maxPieces, QVector<QLineF>& pieces)
 {
     const PieceJoin join = pieceJoin();
+    // Each segment's length once (the cutting, the vertices' lengthening and their bound all read them).
+    QVarLengthArray<double, 64> lengths(count - 1);
+    for (int k = 0; k + 1 < count; ++k)
+        lengths[k] = std::hypot(points[k + 1].x() - points[k].x(), points[k + 1].y() - points[k].y());
     // The lengthening at vertex k (1 .. count - 2), 0 at the ends.
     auto extension = [&](int k) {
         if (k <= 0 || k >= count - 1 || join == PieceJoin::Flat)
@@ -430,8 +436,8 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
             return width / 2;
         const QPointF a = points[k] - points[k - 1];
         const QPointF b = points[k + 1] - points[k];
-        const double la = std::hypot(a.x(), a.y());
-        const double lb = std::hypot(b.x(), b.y());
+        const double la = lengths[k - 1];
+        const double lb = lengths[k];
         if (!(la > 0) || !(lb > 0))
             return width / 2;
         const double cross = std::abs(a.x() * b.y() - a.y() * b.x()) / (la * lb);
@@ -444,7 +450,7 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
     for (qreal dash : pattern)
         patternLength += std::max(qreal(0), dash) * width;
     if (!solid && !(patternLength > 0))
-        return;
+        return false;
     int index = 0;
     double remaining = solid ? 0 : std::max(qreal(0), pattern[0]) * width;
     if (!solid) {
@@ -458,9 +464,7 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
         }
         remaining -= offset;
     }
-    auto segmentLength = [&](int k) {
-        return k + 1 < count ? std::hypot(points[k + 1].x() - points[k].x(), points[k + 1].y() - points[k].y()) : 0.0;
-    };
+    auto segmentLength = [&](int k) { return k + 1 < count ? lengths[k] : 0.0; };
     bool pieceOpen = false; // the last segment's last piece reached its end vertex with its dash going on
     double lastPiece = 0;   // the length of that piece
     for (int k = 0; k + 1 < count; ++k) {
@@ -482,6 +486,8 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
                 const double after = reachesVertex
                     ? std::min({extension(k + 1), segmentLength(k + 1), solid ? length : remaining - step})
                     : 0;
+                if (pieces.size() >= maxPieces)
+                    return false;
                 pieces.append(QLineF(a + unit * (position - before), a + unit * (position + step + after)));
                 lastPiece = step;
             }
@@ -498,6 +504,7 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
         }
         pieceOpen = endsOpen;
     }
+    return true;
 }
 
 /**
@@ -505,8 +512,8 @@ void appendLinePieces(const QPointF* points, int count, double width, const QVec
  * with @p painter's pen as separate solid line pieces through QPainter::drawLines() (strokesAsLinePieces() must
  * hold): the raster engine rasterises each piece as an antialiased line (QRasterizer::rasterizeLine()) and builds no
  * stroke outline. The dashes are cut here (appendLinePieces()), because the engine restarts the dash pattern at each
- * line of a LinesHint path (Qt 6.4). Returns false, drawing nothing, for a dashed curve longer than 20,000 repeats of
- * its pattern (a point far off the plot): the caller then draws QCustomPlot's polyline. Issue 16, twenty-eighth stop
+ * line of a LinesHint path (Qt 6.4). Returns false, drawing nothing, for a curve that would take more than 40,000
+ * pieces (a dashed curve through a point far off the plot): the caller then draws QCustomPlot's polyline. Issue 16, twenty-eighth stop
  * in docs/performance.md.
  */
 bool strokeAsLinePieces(QCPPainter* painter, const QVector<QPointF>& points)
@@ -515,21 +522,10 @@ bool strokeAsLinePieces(QCPPainter* painter, const QVector<QPointF>& points)
     const QVector<qreal> pattern = pen.style() == Qt::SolidLine ? QVector<qreal>() : pen.dashPattern();
     auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
     const int n = int(points.size());
-    if (!pattern.isEmpty()) {
-        // The dashes are cut along the whole length, on screen or not: a curve with a point far outside the plot (a
-        // value off the axis range by orders of magnitude) would make millions of pieces. Past kMaxDashes the curve
-        // goes to QCustomPlot's polyline, whose dash stroker clips to the device first.
-        constexpr double kMaxDashes = 20000;
-        double patternLength = 0;
-        for (qreal dash : pattern)
-            patternLength += std::max(qreal(0), dash) * pen.widthF();
-        double length = 0;
-        for (int k = 0; k + 1 < n; ++k)
-            if (finite(points[k]) && finite(points[k + 1]))
-                length += std::hypot(points[k + 1].x() - points[k].x(), points[k + 1].y() - points[k].y());
-        if (!(patternLength > 0) || !std::isfinite(length) || length / patternLength > kMaxDashes)
-            return false;
-    }
+    // The dashes are cut along the whole length, on screen or not: a curve with a point far outside the plot (a value
+    // off the axis range by orders of magnitude) would make millions of pieces. Past kMaxPieces the curve goes to
+    // QCustomPlot's polyline, whose dash stroker clips to the device first.
+    constexpr qsizetype kMaxPieces = 40000;
     QVector<QLineF> pieces;
     pieces.reserve(points.size() * (pattern.isEmpty() ? 1 : 4));
     int i = 0;
@@ -541,8 +537,8 @@ bool strokeAsLinePieces(QCPPainter* painter, const QVector<QPointF>& points)
         int end = i;
         while (end < n && finite(points[end]))
             ++end;
-        if (end - i >= 2)
-            appendLinePieces(points.constData() + i, end - i, pen.widthF(), pattern, pen.dashOffset(), pieces);
+        if (end - i >= 2 && !appendLinePieces(points.constData() + i, end - i, pen.widthF(), pattern, pen.dashOffset(), kMaxPieces, pieces))
+            return false;
         i = end;
     }
     if (pieces.isEmpty())
