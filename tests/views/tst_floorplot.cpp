@@ -2089,8 +2089,9 @@ void TestFloorPlot::gridKeepsItsFirstGridsPicture()
     // Issue 16, thirteenth stop: when only the value axes' grid lines move (a model-size step), the grid picture is
     // redrawn from a kept picture of its first grid (the key axis' translucent vertical sub-grid), then the moved
     // lines over it: the same pixels, bit for bit, as drawing every grid again; a moved key axis draws it again.
-    auto draw = [](bool kept) {
+    auto draw = [](bool kept, bool inPlace) {
         views::GridLayerCache::setFirstGridKept(kept);
+        views::GridLayerCache::setDrawnInPlace(inPlace);
         QCustomPlot plot;
         views::plotkit::setupPlot(&plot);
         views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
@@ -2103,27 +2104,46 @@ void TestFloorPlot::gridKeepsItsFirstGridsPicture()
         plot.resize(420, 320);
         plot.show();
         QList<QImage> pictures;
-        for (int step = 0; step < 5; ++step) {
+        for (int step = 0; step < 6; ++step) {
             if (step == 3)
                 plot.xAxis->setRange(1, 512); // the key axis moves: its grid is drawn again
-            plot.yAxis->setRange(0.7 + 0.3 * step, 90 + 400 * step);
+            if (step < 5) // the sixth replot moves nothing (the drag stopped)
+                plot.yAxis->setRange(0.7 + 0.3 * step, 90 + 400 * step);
             plot.replot();
             pictures.append(plot.grab().toImage());
         }
         views::GridLayerCache::setFirstGridKept(true);
+        views::GridLayerCache::setDrawnInPlace(true);
         const views::GridLayerCache* cache = views::GridLayerCache::find(&plot);
-        return std::make_pair(pictures, std::make_pair(cache->renders(), cache->firstGridReuses()));
+        return std::make_tuple(pictures, std::make_pair(cache->renders(), cache->firstGridReuses()), cache->clears(),
+                               cache->inPlaceDraws());
     };
-    const auto [kept, keptCounts] = draw(true);
-    const auto [drawn, drawnCounts] = draw(false);
+    const auto [kept, keptCounts, keptClears, keptInPlace] = draw(true, false);
+    const auto [drawn, drawnCounts, drawnClears, drawnInPlace] = draw(false, true);
+    const auto [placed, placedCounts, placedClears, placedInPlace] = draw(true, true);
+    QCOMPARE(keptInPlace, 0LL);
+    QCOMPARE(drawnInPlace, 0LL); // no kept picture: never in place
     // The first draw (on show) and five replots each moved a grid; all but the first draw and the replot that moved the
     // key axis kept its picture.
     QCOMPARE(keptCounts.first, 6LL);
     QCOMPARE(keptCounts.second, 4LL);
     QCOMPARE(drawnCounts.second, 0LL);
+    // Issue 16, twenty-ninth stop: a redraw from the kept picture writes every pixel of the image with it, so the image
+    // is not cleared first; a redraw that draws the first grid again clears it (the pixels compared below).
+    QCOMPARE(keptClears, keptCounts.first - keptCounts.second);
+    QCOMPARE(drawnClears, drawnCounts.first);
     QCOMPARE(kept.size(), drawn.size());
     for (qsizetype i = 0; i < kept.size(); ++i)
         QVERIFY2(kept[i] == drawn[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+    // Issue 16, twenty-ninth stop: a replot that moves a value axis after one that moved the grid too (a drag) copies
+    // the kept picture and fills the later grids straight into the paint buffer, no image: replots 1-3 and 5 (the first
+    // follows the draw on show; the fourth moved the key axis, whose grid is drawn into the image again). The sixth
+    // (nothing moved) redraws the image, which the in-place replots left as it was. Every replot the same pixels.
+    QCOMPARE(placedInPlace, 4LL);
+    QCOMPARE(placedCounts.first, 3LL);
+    QCOMPARE(placed.size(), drawn.size());
+    for (qsizetype i = 0; i < placed.size(); ++i)
+        QVERIFY2(placed[i] == drawn[i], qPrintable(QStringLiteral("replot %1 drawn in place differs").arg(i)));
 }
 
 void TestFloorPlot::layerImagesKeepTheirMemory()

@@ -66,7 +66,7 @@ void CurveLayerCache::setImageUsed(bool on)
     g_imageUsed = on;
 }
 
-bool CurveLayerCache::drawsInPlace(bool keyChanged)
+bool CurveLayerCache::drawsInPlace(bool keyChanged, const QCPPainter* /*painter*/)
 {
     const bool followsTheDrag = keyChanged && m_lastChanged;
     m_lastChanged = keyChanged;

@@ -51,7 +51,7 @@ protected:
      * such curve the two give the same pixels (see holdsOneSingleFillCurve()); the image stays that of the last key it was
      * drawn for, and is blended again when the key comes back to it.
      */
-    bool drawsInPlace(bool keyChanged) override;
+    bool drawsInPlace(bool keyChanged, const QCPPainter* painter) override;
 
 private:
     CurveLayerCache(QCustomPlot* plot, QCPLayer* host, QCPLayer* curves);

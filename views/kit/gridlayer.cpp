@@ -21,6 +21,7 @@ struct GridAxisAccess : QCPAxis {
 
 bool g_filledLines = true;
 bool g_firstGridKept = true;
+bool g_drawnInPlace = true;
 
 /** A pen the raster engine strokes with its cosmetic stroker, one pixel wide, as a run of whole pixels from the
  *  line's first point up to (not including) its last: aliased, width 0 or 1, solid, flat cap. */
@@ -74,32 +75,100 @@ void GridLayerCache::setFirstGridKept(bool on)
     g_firstGridKept = on;
 }
 
+void GridLayerCache::setDrawnInPlace(bool on)
+{
+    g_drawnInPlace = on;
+}
+
+void GridLayerCache::writeFirstKey(LayerKey& key, const QCPGrid* grid, const QSize& pixels, double ratio,
+                                   const QTransform& t, bool filled, int modes) const
+{
+    key.clear();
+    key.put(grid);
+    key.put(pixels);
+    key.put(ratio);
+    for (double m : {t.m11(), t.m12(), t.m13(), t.m21(), t.m22(), t.m23(), t.m31(), t.m32(), t.m33()})
+        key.put(m);
+    key.put(filled);
+    key.put(modes);
+    key.put(int(mParentPlot->antialiasedElements()));
+    key.put(int(mParentPlot->notAntialiasedElements()));
+    key.put(int(mParentPlot->plottingHints()));
+    describeGrid(key, grid);
+}
+
+bool GridLayerCache::drawsInPlace(bool keyChanged, const QCPPainter* painter)
+{
+    const bool followsTheDrag = keyChanged && m_lastChanged;
+    m_lastChanged = keyChanged;
+    if (!followsTheDrag || !g_drawnInPlace || !g_firstGridKept || m_first.isNull() || !painter->device()
+        || painter->device()->devicePixelRatioF() != 1.0 || !painter->worldTransform().isIdentity() || !fillsOn(painter)
+        || !mayCopy())
+        return false;
+    // Where the image would lie (LayerImageCache::draw()), within the clip QCPLayer::draw() gave this cache (the image
+    // is copied under that clip; the grids, filled in place, set their own).
+    const QRect clip = drawClipOf(this);
+    const QCPGrid* first = nullptr;
+    QRect area;
+    for (QCPLayerable* child : hiddenLayer()->children()) {
+        if (!drawn(child))
+            continue;
+        auto* grid = qobject_cast<QCPGrid*>(child);
+        if (!grid || !fillableGrid(grid) || !clip.contains(drawClipOf(grid)))
+            return false;
+        if (!first)
+            first = grid;
+        area |= drawClipOf(grid);
+    }
+    area &= mParentPlot->viewport();
+    if (!first || area.isEmpty())
+        return false;
+    // The kept picture is the image's after its first grid, drawn through a fresh painter translated to the image's
+    // origin (modes pmDefault, the lines filled): its key as drawPicture() would write it now.
+    writeFirstKey(m_pictureKey, first, area.size(), 1.0, QTransform::fromTranslate(-area.left(), -area.top()), true,
+                  QCPPainter::PainterModes(QCPPainter::pmDefault).toInt());
+    if (m_pictureKey != m_firstKey)
+        return false;
+    m_inPlaceOrigin = area.topLeft();
+    return true;
+}
+
+void GridLayerCache::drawInPlace(QCPPainter* painter)
+{
+    ++m_inPlaceDraws;
+    painter->save();
+    painter->setCompositionMode(QPainter::CompositionMode_Source); // the buffer is transparent there (mayCopy())
+    painter->drawImage(m_inPlaceOrigin, m_first);
+    painter->restore();
+    bool first = true;
+    for (QCPLayerable* child : hiddenLayer()->children()) {
+        if (!drawn(child))
+            continue;
+        if (!first)
+            drawChild(child, painter);
+        first = false;
+    }
+}
+
 void GridLayerCache::drawPicture(QCPPainter* picture, QImage& image) const
 {
     const QList<QCPLayerable*> children = hiddenLayer()->children();
     const auto first = std::find_if(children.cbegin(), children.cend(), [this](const QCPLayerable* c) { return drawn(c); });
     auto* grid = first == children.cend() ? nullptr : qobject_cast<QCPGrid*>(*first);
     if (!grid || !g_firstGridKept) {
+        clearImage(image);
         drawChildren(picture);
         return;
     }
     // The first grid's picture depends on the image (size, ratio, where it lies in the plot), on how its lines are
     // drawn (filled or stroked, the painter's state) and on what the grid draws from.
     LayerKey& key = m_pictureKey; // (its memory kept from redraw to redraw)
-    key.clear();
-    key.put(grid);
-    key.put(image.size());
-    key.put(image.devicePixelRatio());
-    const QTransform& t = picture->worldTransform();
-    for (double m : {t.m11(), t.m12(), t.m13(), t.m21(), t.m22(), t.m23(), t.m31(), t.m32(), t.m33()})
-        key.put(m);
-    key.put(fillable(grid, picture));
-    key.put(picture->modes().toInt());
-    key.put(int(mParentPlot->antialiasedElements()));
-    key.put(int(mParentPlot->notAntialiasedElements()));
-    key.put(int(mParentPlot->plottingHints()));
-    describeGrid(key, grid);
+    writeFirstKey(key, grid, image.size(), image.devicePixelRatio(), picture->worldTransform(), fillable(grid, picture),
+                  picture->modes().toInt());
     if (!m_first.isNull() && key == m_firstKey) {
+        // The picture has the image's size and pixel ratio (in the key) and is copied over it whole: every pixel of the
+        // image is written, so it is not cleared first (issue 16, twenty-ninth stop: 0.22 M instructions a megapixel,
+        // on every model-size step that moves a value axis and not the key axis).
         ++m_firstGridReuses;
         picture->save();
         picture->resetTransform();
@@ -107,6 +176,7 @@ void GridLayerCache::drawPicture(QCPPainter* picture, QImage& image) const
         picture->drawImage(QPointF(0, 0), m_first);
         picture->restore();
     } else {
+        clearImage(image);
         drawChild(grid, picture);
         // The image holds the first grid alone. Copied into the picture kept from before when that has the same
         // geometry and format (the rows are contiguous, QImage's alignment the same), not into a new image: a copy
@@ -130,12 +200,22 @@ void GridLayerCache::drawPicture(QCPPainter* picture, QImage& image) const
 
 bool GridLayerCache::fillable(const QCPGrid* grid, const QCPPainter* painter)
 {
+    return fillsOn(painter) && fillableGrid(grid);
+}
+
+bool GridLayerCache::fillsOn(const QCPPainter* painter)
+{
     if (!g_filledLines || painter->modes().testFlag(QCPPainter::pmVectorized)
         || painter->modes().testFlag(QCPPainter::pmNoCaching) || painter->opacity() != 1.0
         || painter->compositionMode() != QPainter::CompositionMode_SourceOver)
         return false;
     const QTransform& t = painter->worldTransform();
-    if (t.type() > QTransform::TxTranslate || t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy()))
+    return t.type() <= QTransform::TxTranslate && t.dx() == std::floor(t.dx()) && t.dy() == std::floor(t.dy());
+}
+
+bool GridLayerCache::fillableGrid(const QCPGrid* grid)
+{
+    if (!g_filledLines)
         return false;
     const auto* axis = qobject_cast<const QCPAxis*>(grid->parentLayerable());
     const QCustomPlot* plot = grid->parentPlot();

@@ -302,9 +302,18 @@ void LayerImageCache::drawChildren(QCPPainter* painter) const
             drawChild(child, painter);
 }
 
-void LayerImageCache::drawPicture(QCPPainter* picture, QImage& /*image*/) const
+void LayerImageCache::drawPicture(QCPPainter* picture, QImage& image) const
 {
+    clearImage(image);
     drawChildren(picture);
+}
+
+void LayerImageCache::clearImage(QImage& image) const
+{
+    // The painter drawing into the image writes into the same memory as it draws: the pixels filled now are those it
+    // then draws over (QRasterPaintEngine keeps no copy of the image's pixels).
+    image.fill(Qt::transparent);
+    ++m_clears;
 }
 
 void LayerImageCache::shapeImage(const QSize& pixels, double ratio)
@@ -352,8 +361,8 @@ void LayerImageCache::draw(QCPPainter* painter)
         ++m_keyChanges;
     std::swap(m_nextKey, m_lastKey);
     m_lastKeyValid = describable;
-    if (drawsInPlace(changed)) {
-        drawChildren(painter); // the image stays that of m_imageKey
+    if (drawsInPlace(changed, painter)) {
+        drawInPlace(painter); // the image stays that of m_imageKey
         return;
     }
     if (!describable || !m_imageKeyValid || m_lastKey != m_imageKey) {
@@ -376,7 +385,7 @@ void LayerImageCache::draw(QCPPainter* painter)
             // another size is laid over the same memory when it fits (shapeImage()).
             if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio)
                 shapeImage(area.size() * ratio, ratio);
-            m_image.fill(Qt::transparent);
+            // Not cleared here: drawPicture() writes every pixel (clearImage(), or a picture copied in whole).
             QCPPainter picture(&m_image);
             picture.translate(-m_origin);
             drawPicture(&picture, m_image);

@@ -104,6 +104,9 @@ public:
     /** Times the pixel buffer under the image was allocated (a redraw needed more pixels than it held); a redraw at a
      *  size or pixel ratio that fits in it clears and reuses its memory (see draw()). */
     long long allocations() const { return m_allocations; }
+    /** Times the image was cleared to transparent before a redraw (clearImage()); a redraw that writes every pixel of
+     *  the image itself (GridLayerCache: its first grid's picture copied in whole) does not clear it. */
+    long long clears() const { return m_clears; }
     /**
      * Replots on screen (not exports) whose layer drew other pixels than the replot's before, as far as the key says:
      * the key changed or could not be written, or the layer went from drawing something to nothing or back. Equal
@@ -141,13 +144,17 @@ protected:
      *  where the children draw little in large clips (a legend's entries). False (default): the whole image. */
     virtual bool trimsToInk() const { return false; }
     /** Asked on every replot, @p keyChanged true when the key of what the children now draw from differs from the last
-     *  replot's (or either could not be written): true when they are to be drawn in the cache's place directly, as into
-     *  an export, leaving the image as it is (default: false). */
-    virtual bool drawsInPlace(bool keyChanged)
+     *  replot's (or either could not be written), @p painter the one drawing into the paint buffer: true when they are to
+     *  be drawn in the cache's place directly (drawInPlace()), leaving the image as it is (default: false). */
+    virtual bool drawsInPlace(bool keyChanged, const QCPPainter* painter)
     {
         Q_UNUSED(keyChanged);
+        Q_UNUSED(painter);
         return false;
     }
+    /** Draws the children in the cache's place with @p painter when drawsInPlace() said so: by default drawChildren(),
+     *  as into an export. */
+    virtual void drawInPlace(QCPPainter* painter) { drawChildren(painter); }
 
 
     /**
@@ -180,11 +187,14 @@ protected:
     /** Draws every drawn() child of the hidden layer with @p painter (drawChild()), in the layer's order. */
     void drawChildren(QCPPainter* painter) const;
     /**
-     * Draws the hidden layer into the image @p image (transparent, the plot's pixels from its top left) through
-     * @p picture (translated to the image's origin): by default drawChildren(). A subclass may reuse part of an
-     * earlier image, where that gives the same pixels.
+     * Draws the hidden layer into the image @p image (the plot's pixels from its top left) through @p picture
+     * (translated to the image's origin). @p image holds what an earlier redraw left in its memory: this writes every
+     * pixel of it, by default clearImage() and then drawChildren(). A subclass may reuse part of an earlier image,
+     * where that gives the same pixels, and need not clear what it then overwrites whole.
      */
     virtual void drawPicture(QCPPainter* picture, QImage& image) const;
+    /** Fills @p image (the image drawPicture() is given) with transparent pixels (counted by clears()). */
+    void clearImage(QImage& image) const;
 
 private:
 
@@ -206,6 +216,7 @@ private:
     long long m_renders = 0;
     long long m_draws = 0;
     long long m_allocations = 0;
+    mutable long long m_clears = 0;
     long long m_keyChanges = 0;
     bool m_empty = true; ///< the last draw() had no children to draw
 };
