@@ -38,6 +38,7 @@
 #include "views/kit/valueslider.h"
 #include "views/kit/baselinelayer.h"
 #include "views/kit/palette.h"
+#include "views/kit/curvelayer.h"
 #include "views/kit/gridlayer.h"
 #include "views/kit/pinnedlayer.h"
 #include "views/floors/floorplot.h"
@@ -653,14 +654,28 @@ void TestBaseline::gridFromAPictureSameAsStrokedAndHungLabelsFollow()
 
     // Every floor plot: what a user sees is, bit for bit, the grids stroked by QCustomPlot on each replot (the
     // "gridLines" layer shown, the picture hidden), after steps that moved the axes too (the model size).
+    // Two model-size steps, a drag: the second draws the grids that moved again straight into the paint buffers
+    // (GridLayerCache::drawsInPlace(), issue 16, twenty-ninth stop), what a user sees then is checked too.
+    // The KV share curve is stroked in place on a drag and blended from its image at rest, which may differ by a level
+    // (CurveLayerCache::holdsOneSingleFillCurve()): stroked in place throughout here, so that the grids are compared.
+    views::CurveLayerCache::setImageUsed(false);
     QSlider* size = window.controlsPanel()->modelSizeSlider()->slider();
-    size->setSliderPosition(size->value() + 5);
-    window.document()->evaluateNow();
-    window.flushForScreenshot();
+    long long inPlace = 0;
+    for (views::PlotPanel* panel : window.plotPanels())
+        inPlace -= views::GridLayerCache::find(panel->plot())->inPlaceDraws();
+    for (int step = 1; step <= 2; ++step) {
+        size->setSliderPosition(size->value() + 5);
+        window.document()->evaluateNow();
+        QCoreApplication::sendPostedEvents(); // the queued replots, one a plot (flushForScreenshot() replots again)
+    }
+    for (views::PlotPanel* panel : window.plotPanels())
+        inPlace += views::GridLayerCache::find(panel->plot())->inPlaceDraws();
+    QVERIFY2(inPlace > 0, qPrintable(QString::number(inPlace)));
     for (views::PlotPanel* panel : window.plotPanels()) {
         QCustomPlot* plot = panel->plot();
         views::GridLayerCache* cache = views::GridLayerCache::find(plot);
         QVERIFY(cache);
+        const QImage dragged = plot->grab().toImage(); // the buffer of the second step's replot
         plot->replot();
         const QImage shown = plot->grab().toImage();
         cache->setVisible(false);
@@ -674,7 +689,11 @@ void TestBaseline::gridFromAPictureSameAsStrokedAndHungLabelsFollow()
         const QPair<int, int> difference = imageDifference(shown, direct);
         QVERIFY2(difference.second == 0,
                  qPrintable(QStringLiteral("%1: %2 pixels differ, by up to %3").arg(plot->objectName()).arg(difference.second).arg(difference.first)));
+        const QPair<int, int> draggedDifference = imageDifference(dragged, direct);
+        QVERIFY2(draggedDifference.second == 0,
+                 qPrintable(QStringLiteral("%1 after the drag: %2 pixels differ, by up to %3").arg(plot->objectName()).arg(draggedDifference.second).arg(draggedDifference.first)));
     }
+    views::CurveLayerCache::setImageUsed(true);
 
     // The second name hangs under the first: a first name on two lines moves it, and the names' picture is redrawn.
     views::PinnedLayerCache* labels = views::PinnedLayerCache::find(decode, true);
