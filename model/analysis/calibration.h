@@ -170,7 +170,9 @@ struct BenchmarkFitOptions {
      *  has one prompt length in one chunk (then the fit cannot tell the per-request overhead from the prefill); eta_kv and
      *  the per-sequence cost with ITL slopes at fewer than two contexts; MFU decode and the per-sequence cost with slopes at
      *  contexts closer than decodeContextRatio; eta_kv1 without single requests at two contexts; the serial front end
-     *  (efficiency.frontend_serial_ms) without in-flight TTFT under load at two or more prompt lengths (h13bc).
+     *  (efficiency.frontend_serial_ms) without in-flight TTFT under load at two or more prompt lengths (h13bc); the first
+     *  token's return path (efficiency.first_token_return_ms) where fitFirstTokenReturn holds it because the TTFT under load
+     *  has one prompt length (h13be).
      *  An applied prior frees its parameter (started at mu when it was not free, else at its usual start); one on an
      *  identified parameter is left out, with a note. */
     std::vector<ParameterPrior> priors;
