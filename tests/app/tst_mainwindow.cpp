@@ -12,6 +12,9 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFontInfo>
+#include <QGlyphRun>
+#include <QTextLayout>
 #include <QHash>
 #include <QLabel>
 #include <QLocale>
@@ -1932,6 +1935,50 @@ void TestMainWindow::longCurrencyKeepsTheDockWidth()
              qPrintable(QStringLiteral("price box %1 px wide, was %2").arg(box->sizeHint().width()).arg(boxBefore)));
     QVERIFY2(box->suffix().startsWith(QStringLiteral(" WW")) && box->suffix().endsWith(QChar(0x2026)), qPrintable(box->suffix()));
     QVERIFY2(box->toolTip().contains(currency), qPrintable(box->toolTip()));
+
+    // Issue 16, twenty-ninth stop: the numbers' values are set without OpenType shaping (QFont::PreferNoShaping) while
+    // their texts need none (Latin, Greek, common characters); a value whose text needs shaping, here a currency in Arabic
+    // script, gets a shaped font before its text: under that strategy Qt 6.4 would draw lam and alef as two isolated
+    // letters, shaped they join into one ligature glyph.
+    auto* numbers = window.findChild<ridgeline::views::NumbersPanel*>();
+    QVERIFY(numbers);
+    const auto unshaped = [](const QFont& font) { return (font.styleStrategy() & QFont::PreferNoShaping) != 0; };
+    QList<QLabel*> values;
+    for (QLabel* label : numbers->findChildren<QLabel*>())
+        if (label->objectName().endsWith(QLatin1String("Number")))
+            values.push_back(label);
+    QVERIFY(values.size() >= 20);
+    for (QLabel* value : values)
+        QVERIFY2(unshaped(value->font()), qPrintable(value->objectName() + QLatin1Char(' ') + value->text()));
+    const QString arabic = QStringLiteral(u"\u0644\u0627"); // lam, alef
+    document->edit([&](model::Scenario& s) {
+        s.economics.currency = arabic.toStdString();
+        s.economics.pricePerGpuHour = 2.5; // a price of its own: the example prices are in USD
+    });
+    document->evaluateNow();
+    const auto showsArabic = [&values, &arabic] {
+        return std::any_of(values.begin(), values.end(), [&arabic](const QLabel* v) { return v->text().contains(arabic); });
+    };
+    QTRY_VERIFY2(showsArabic(), qPrintable(values.front()->text()));
+    int inArabic = 0;
+    for (QLabel* value : values) {
+        if (!value->text().contains(arabic)) {
+            QVERIFY2(unshaped(value->font()), qPrintable(value->objectName() + QLatin1Char(' ') + value->text()));
+            continue;
+        }
+        ++inArabic;
+        QVERIFY2(!unshaped(value->font()), qPrintable(value->objectName() + QLatin1Char(' ') + value->text()));
+        QTextLayout layout(arabic, value->font());
+        layout.beginLayout();
+        layout.createLine();
+        layout.endLayout();
+        int glyphs = 0;
+        for (const QGlyphRun& run : layout.glyphRuns())
+            glyphs += int(run.glyphIndexes().size());
+        if (QFontInfo(value->font()).family() == QLatin1String("DejaVu Sans")) // it has the ligature
+            QCOMPARE(glyphs, 1);
+    }
+    QVERIFY2(inArabic >= 1, "no value shows the currency");
 }
 
 void TestMainWindow::batchStepRepaintsTheSummaryAlone()

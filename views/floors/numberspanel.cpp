@@ -30,6 +30,23 @@ namespace ridgeline::views {
 
 namespace {
 
+/**
+ * True when @p text holds a character of a script that needs OpenType shaping to be drawn right (Arabic, the Indic
+ * scripts, a combining mark, ...): any character outside the Latin, Greek and common (digits, punctuation, symbols)
+ * scripts. A value's label lays its text out without shaping (QFont::PreferNoShaping) unless its text needs it: Qt 6.4
+ * shapes no script under that strategy (docs/performance.md, "Issue 16, twenty-ninth stop: text set without OpenType
+ * shaping").
+ */
+bool textNeedsShaping(const QString& text)
+{
+    for (const char32_t c : text.toUcs4()) {
+        const QChar::Script script = QChar::script(c);
+        if (script != QChar::Script_Common && script != QChar::Script_Latin && script != QChar::Script_Greek)
+            return true;
+    }
+    return false;
+}
+
 /** @p label's text in @p color, as the style sheet "QLabel { color: ... }" set it (every colour group). */
 void setTextColor(QLabel* label, const QColor& color)
 {
@@ -200,6 +217,10 @@ void NumbersPanel::addRow(const QString& key, const QString& label, const QStrin
     value->setAccessibleDescription(formula);
     QFont font = value->font();
     font.setWeight(QFont::DemiBold);
+    // Set glyph by glyph from the font's character map, without HarfBuzz (about 0.36 M instructions of a model-size
+    // step): a value is digits, units and Ridgeline's words, whose glyphs need no shaping; setValue() gives a text that
+    // needs it a shaped font (docs/performance.md, "Issue 16, twenty-ninth stop: text set without OpenType shaping").
+    font.setStyleStrategy(QFont::StyleStrategy(font.styleStrategy() | QFont::PreferNoShaping));
     value->setFont(font);
     m_grid->addWidget(name, m_row, 0, Qt::AlignTop);
     // In a box: a new value of the same height repaints the label without re-laying out the grid.
@@ -253,8 +274,15 @@ QLabel* NumbersPanel::valueLabel(const QString& key) const
 
 void NumbersPanel::setValue(const QString& key, const QString& text)
 {
-    if (DocumentLabel* label = m_values.value(key, nullptr); label && label->text() != text)
-        label->setTextRepaintingChanges(text);
+    DocumentLabel* label = m_values.value(key, nullptr);
+    if (label == nullptr || label->text() == text)
+        return;
+    if ((label->font().styleStrategy() & QFont::PreferNoShaping) != 0 && textNeedsShaping(text)) {
+        QFont shaped = label->font(); // from now on: a value whose text needed shaping once may well again
+        shaped.setStyleStrategy(QFont::StyleStrategy(shaped.styleStrategy() & ~QFont::PreferNoShaping));
+        label->setFont(shaped);
+    }
+    label->setTextRepaintingChanges(text);
 }
 
 QString NumbersPanel::headingHtml()
