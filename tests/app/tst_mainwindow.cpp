@@ -1937,9 +1937,9 @@ void TestMainWindow::longCurrencyKeepsTheDockWidth()
     QVERIFY2(box->toolTip().contains(currency), qPrintable(box->toolTip()));
 
     // Issue 16, twenty-ninth stop: the numbers' values are set without OpenType shaping (QFont::PreferNoShaping) while
-    // their texts need none (Latin, Greek, common characters); a value whose text needs shaping, here a currency in Arabic
-    // script, gets a shaped font before its text: under that strategy Qt 6.4 would draw lam and alef as two isolated
-    // letters, shaped they join into one ligature glyph.
+    // their texts need none (Latin, Greek, common characters); a value whose text needs shaping, here a currency in
+    // Arabic script, gets a shaped font before its text: under that strategy Qt 6.4 would draw lam and alef as two
+    // isolated letters, shaped they join into one ligature glyph.
     auto* numbers = window.findChild<ridgeline::views::NumbersPanel*>();
     QVERIFY(numbers);
     const auto unshaped = [](const QFont& font) { return (font.styleStrategy() & QFont::PreferNoShaping) != 0; };
@@ -1957,7 +1957,8 @@ void TestMainWindow::longCurrencyKeepsTheDockWidth()
     });
     document->evaluateNow();
     const auto showsArabic = [&values, &arabic] {
-        return std::any_of(values.begin(), values.end(), [&arabic](const QLabel* v) { return v->text().contains(arabic); });
+        return std::any_of(values.begin(), values.end(),
+                           [&arabic](const QLabel* v) { return v->text().contains(arabic); });
     };
     QTRY_VERIFY2(showsArabic(), qPrintable(values.front()->text()));
     int inArabic = 0;
