@@ -87,6 +87,7 @@ void GridLayerCache::writeFirstKey(LayerKey& key, const QCPGrid* grid, const QSi
     key.put(grid);
     key.put(pixels);
     key.put(ratio);
+    key.put(ground().rgba()); // the picture starts from it (clearImage())
     for (double m : {t.m11(), t.m12(), t.m13(), t.m21(), t.m22(), t.m23(), t.m31(), t.m32(), t.m33()})
         key.put(m);
     key.put(filled);
@@ -137,7 +138,7 @@ void GridLayerCache::drawInPlace(QCPPainter* painter)
 {
     ++m_inPlaceDraws;
     painter->save();
-    painter->setCompositionMode(QPainter::CompositionMode_Source); // the buffer is transparent there (mayCopy())
+    painter->setCompositionMode(QPainter::CompositionMode_Source); // the buffer holds ground() there (mayCopy())
     painter->drawImage(m_inPlaceOrigin, m_first);
     painter->restore();
     bool first = true;
@@ -341,9 +342,10 @@ void GridLayerCache::describeGrid(LayerKey& key, const QCPGrid* grid)
 
 bool GridLayerCache::mayCopy() const
 {
-    // QCustomPlot clears the paint buffer to transparent before each replot, then draws the layers in order: the
-    // image may replace what is under it when nothing before "grid" draws, i.e. the layers below hold axis rects
-    // without a background (the default) and nothing else, and "grid" starts with this cache.
+    // QCustomPlot clears the paint buffer before each replot (to transparent, or to the card colour: CardBuffer), then
+    // draws the layers in order: the image, started from that colour (ground()), may replace what is under it when
+    // nothing before "grid" draws, i.e. the layers below hold axis rects without a background (the default) and
+    // nothing else, and "grid" starts with this cache.
     QCPLayer* grid = layer();
     if (!grid || grid->children().isEmpty() || grid->children().constFirst() != this)
         return false;

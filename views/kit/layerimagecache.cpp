@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/layerimagecache.h"
 
+#include "views/kit/cardbuffer.h"
+
 #include <QIODevice>
 
 #include <utility>
@@ -197,6 +199,7 @@ void LayerImageCache::describePlot(LayerKey& key, double devicePixelRatio) const
 {
     key.put(mParentPlot->viewport());
     key.put(devicePixelRatio);
+    key.put(m_ground.rgba());
     key.put(int(mParentPlot->antialiasedElements()));
     key.put(int(mParentPlot->notAntialiasedElements()));
     key.put(int(mParentPlot->plottingHints()));
@@ -312,7 +315,7 @@ void LayerImageCache::clearImage(QImage& image) const
 {
     // The painter drawing into the image writes into the same memory as it draws: the pixels filled now are those it
     // then draws over (QRasterPaintEngine keeps no copy of the image's pixels).
-    image.fill(Qt::transparent);
+    image.fill(m_ground);
     ++m_clears;
 }
 
@@ -353,6 +356,9 @@ void LayerImageCache::draw(QCPPainter* painter)
         return;
     }
     const double ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
+    // An image that may be copied starts from what is under it: the colour the plot's paint buffer was cleared to (an
+    // opaque card colour, CardBuffer), so that the copy is opaque too (issue 16, thirtieth stop).
+    m_ground = mayCopy() ? CardBuffer::groundUnder(painter, mParentPlot) : QColor(Qt::transparent);
     // The key of this replot is written into the memory of the one before last, then kept as the last one.
     m_nextKey.clear();
     const bool describable = writeKey(m_nextKey, ratio);

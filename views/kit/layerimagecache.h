@@ -193,12 +193,16 @@ protected:
      * where that gives the same pixels, and need not clear what it then overwrites whole.
      */
     virtual void drawPicture(QCPPainter* picture, QImage& image) const;
-    /** Fills @p image (the image drawPicture() is given) with transparent pixels (counted by clears()). */
+    /** Fills @p image (the image drawPicture() is given) with ground() (counted by clears()). */
     void clearImage(QImage& image) const;
+    /** What the image starts from on this replot: transparent, or, when it may be copied (mayCopy()) into a paint
+     *  buffer cleared opaque (CardBuffer), that buffer's colour. Part of describePlot()'s key. */
+    const QColor& ground() const { return m_ground; }
 
 private:
 
     QCPLayer* m_hidden;
+    QColor m_ground = Qt::transparent; ///< ground() of this replot (set by draw() before the key is written)
     LayerKey m_imageKey;          ///< writeKey() of the image held
     bool m_imageKeyValid = false; ///< whether m_imageKey describes the image (false: none, or not describable)
     LayerKey m_lastKey;           ///< writeKey() of the last replot

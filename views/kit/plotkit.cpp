@@ -18,6 +18,7 @@
 #include <QtMath>
 
 #include "views/kit/axistitle.h"
+#include "views/kit/cardbuffer.h"
 #include "views/kit/curvepixels.h"
 #include "views/kit/gridlayer.h"
 #include "views/kit/laidouttext.h"
@@ -879,6 +880,9 @@ void setupPlot(QCustomPlot* plot)
     // QCustomPlot fills its whole rect with its (opaque) background brush: the card behind it needs
     // no painting.
     plot->setAttribute(Qt::WA_OpaquePaintEvent);
+    // The paint buffer cleared in that colour and copied onto the window, not blended over a fill of it (issue 16,
+    // thirtieth stop).
+    CardBuffer::install(plot);
     plot->legend->setVisible(false);
     plot->axisRect()->setMinimumMargins(QMargins(4, 4, 4, 4));
     plot->setMinimumSize(200, 150);
