@@ -319,7 +319,7 @@ void LayerImageCache::clearImage(QImage& image) const
     ++m_clears;
 }
 
-void LayerImageCache::shapeImage(const QSize& pixels, double ratio)
+void LayerImageCache::shapeImage(const QSize& pixels, double ratio, QImage::Format format)
 {
     // The image's pixels live in a buffer of this cache that only grows: an image whose size changes with what is
     // drawn (a curve cache's area is the union of its children's clip rects, which changes when a label outside the
@@ -335,7 +335,7 @@ void LayerImageCache::shapeImage(const QSize& pixels, double ratio)
         m_pixelBytes = bytes;
         ++m_allocations;
     }
-    m_image = QImage(m_pixels.get(), pixels.width(), pixels.height(), bytesPerLine, QImage::Format_ARGB32_Premultiplied);
+    m_image = QImage(m_pixels.get(), pixels.width(), pixels.height(), bytesPerLine, format);
     m_image.setDevicePixelRatio(ratio);
 }
 
@@ -389,8 +389,12 @@ void LayerImageCache::draw(QCPPainter* painter)
             // The image of the same size is cleared and drawn again, not allocated again (a model-size step redraws
             // the decode plot's curves on every step: a megabyte freed and mapped again each time); an image of
             // another size is laid over the same memory when it fits (shapeImage()).
-            if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio)
-                shapeImage(area.size() * ratio, ratio);
+            // On an opaque ground the image is opaque and RGB32, as the paint buffer then is (QPixmap's format on the
+            // raster platforms, which an opaque clear keeps): the raster engine copies it row by row (memcpy), where
+            // an ARGB32 image copied into an RGB32 buffer goes through its generic span path (issue 16, thirtieth stop).
+            const QImage::Format format = m_ground.alpha() == 255 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied;
+            if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio || m_image.format() != format)
+                shapeImage(area.size() * ratio, ratio, format);
             // Not cleared here: drawPicture() writes every pixel (clearImage(), or a picture copied in whole).
             QCPPainter picture(&m_image);
             picture.translate(-m_origin);

@@ -208,13 +208,13 @@ private:
     LayerKey m_lastKey;           ///< writeKey() of the last replot
     bool m_lastKeyValid = false;  ///< whether it could be written
     LayerKey m_nextKey;           ///< the key being written (its memory kept from replot to replot)
-    /** Makes m_image @p pixels (device pixels) at @p ratio, ARGB32 premultiplied, its rows in m_pixels (grown when too
-     *  small, never shrunk); its pixels are left as they were. */
-    void shapeImage(const QSize& pixels, double ratio);
+    /** Makes m_image @p pixels (device pixels) at @p ratio in @p format (ARGB32 premultiplied, or RGB32 on an opaque
+     *  ground()), its rows in m_pixels (grown when too small, never shrunk); its pixels are left as they were. */
+    void shapeImage(const QSize& pixels, double ratio, QImage::Format format);
 
     std::unique_ptr<uchar[]> m_pixels; ///< the memory m_image's pixels live in (grow-only)
     qsizetype m_pixelBytes = 0;        ///< the size of m_pixels in bytes
-    QImage m_image;   ///< the hidden layer over a transparent background, m_origin at its top left (rows in m_pixels)
+    QImage m_image;   ///< the hidden layer over ground(), m_origin at its top left (rows in m_pixels)
     QPoint m_origin;
     QList<QRect> m_ink; ///< trimsToInk(): disjoint parts of m_image (its pixels) that hold all of its ink
     long long m_renders = 0;
