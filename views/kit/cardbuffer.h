@@ -20,18 +20,18 @@ namespace ridgeline::views {
  * pixel of the plot is written once. Buffers above the first (a layer with a buffer of its own) are blended as before.
  * Otherwise the plot is cleared and painted as QCustomPlot does.
  *
- * The pixels differ from QCustomPlot's where antialiased or translucent ink overlaps other ink or the clear colour
- * changes a rounding: each is blended onto the card colour in turn, rather than all onto transparent and the result onto
- * the card (1 or 2 levels, measured in docs/performance.md). Exports (toPixmap(), toPainter(), PDF, SVG) draw through
+ * The pixels differ from QCustomPlot's where partly transparent inks overlap: each is blended onto the card colour in
+ * turn, rather than all onto transparent and the result onto the card (1 or 2 levels, measured in
+ * docs/performance.md). Exports (toPixmap(), toPainter(), PDF, SVG) draw through
  * their own painters and are unchanged.
  */
 class CardBuffer {
 public:
-    /** Gives @p plot a paint buffer cleared in its background colour and its paint by copy (an event filter owned by the
-     *  plot). Call once, before the plot's first replot. */
+    /** Gives @p plot a paint buffer cleared in its background colour and its paint by copy (an event filter owned by
+     *  the plot). Call once, before the plot's first replot. */
     static void install(QCustomPlot* plot);
-    /** The colour the device @p painter draws into was cleared to when it is @p plot's CardBuffer, cleared opaque on its
-     *  last replot; otherwise transparent (any other device, an export). */
+    /** The colour the device @p painter draws into was cleared to when it is @p plot's CardBuffer, cleared opaque on
+     *  its last replot; otherwise transparent (any other device, an export). */
     static QColor groundUnder(const QCPPainter* painter, const QCustomPlot* plot);
 
     /** Test hook: false clears every CardBuffer to transparent and paints as QCustomPlot does (default true). */

@@ -390,10 +390,12 @@ void LayerImageCache::draw(QCPPainter* painter)
             // the decode plot's curves on every step: a megabyte freed and mapped again each time); an image of
             // another size is laid over the same memory when it fits (shapeImage()).
             // On an opaque ground the image is opaque and RGB32, as the paint buffer then is (QPixmap's format on the
-            // raster platforms, which an opaque clear keeps): the raster engine copies it row by row (memcpy), where
-            // an ARGB32 image copied into an RGB32 buffer goes through its generic span path (issue 16, thirtieth stop).
-            const QImage::Format format = m_ground.alpha() == 255 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied;
-            if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio || m_image.format() != format)
+            // raster platforms, which an opaque clear keeps): the raster engine copies it row by row (memcpy), where an
+            // ARGB32 image copied into an RGB32 buffer goes through its span path (issue 16, thirtieth stop).
+            const QImage::Format format =
+                m_ground.alpha() == 255 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied;
+            if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio
+                || m_image.format() != format)
                 shapeImage(area.size() * ratio, ratio, format);
             // Not cleared here: drawPicture() writes every pixel (clearImage(), or a picture copied in whole).
             QCPPainter picture(&m_image);
