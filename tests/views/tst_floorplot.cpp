@@ -1122,7 +1122,7 @@ void TestFloorPlot::axisTitlesFromImages()
     // per text, and a replot gives the pixels QCustomPlot's own text drawing gives.
     // On QCustomPlot's transparent buffer (CardBuffer off): on the card buffer a title's image is blended onto pixels
     // already on the card, the text drawn in place as well, and the two round differently where the text's edges
-    // overlap a curve's (2 pixels by 1 level here; issue 16, thirtieth stop).
+    // overlap a curve's (2 pixels by 1 level here; issue 16, twenty-ninth stop).
     auto draw = [](bool images, const std::function<void(QCustomPlot&)>& change) {
         views::TextImage::setEnabled(images);
         views::CardBuffer::setEnabled(false);
@@ -2154,7 +2154,7 @@ void TestFloorPlot::gridKeepsItsFirstGridsPicture()
     QCOMPARE(placed.size(), drawn.size());
     for (qsizetype i = 0; i < placed.size(); ++i)
         QVERIFY2(placed[i] == drawn[i], qPrintable(QStringLiteral("replot %1 drawn in place differs").arg(i)));
-    // Issue 16, thirtieth stop: the paint buffer is cleared in the card colour and copied onto the window (CardBuffer),
+    // Issue 16, twenty-ninth stop: the paint buffer is cleared in the card colour and copied onto the window (CardBuffer),
     // the grid image starts from that colour and is copied into the buffer (or the kept picture, in place): every grab
     // is a copy, and within 2 levels of QCustomPlot's own clear and paint (the buffer transparent, blended over the
     // card), which differ only where translucent lines cross (each blended onto the card in turn here).

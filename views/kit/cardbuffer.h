@@ -9,7 +9,7 @@ class QCPPainter;
 namespace ridgeline::views {
 
 /**
- * A plot's paint buffer cleared in the plot's background colour, and copied onto the window (issue 16, thirtieth stop
+ * A plot's paint buffer cleared in the plot's background colour, and copied onto the window (issue 16, twenty-ninth stop
  * in docs/performance.md).
  *
  * QCustomPlot clears its paint buffer to transparent before each replot (setupPaintBuffers()) and, on each paint, fills

@@ -357,7 +357,7 @@ void LayerImageCache::draw(QCPPainter* painter)
     }
     const double ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
     // An image that may be copied starts from what is under it: the colour the plot's paint buffer was cleared to (an
-    // opaque card colour, CardBuffer), so that the copy is opaque too (issue 16, thirtieth stop).
+    // opaque card colour, CardBuffer), so that the copy is opaque too (issue 16, twenty-ninth stop).
     m_ground = mayCopy() ? CardBuffer::groundUnder(painter, mParentPlot) : QColor(Qt::transparent);
     // The key of this replot is written into the memory of the one before last, then kept as the last one.
     m_nextKey.clear();
@@ -391,7 +391,7 @@ void LayerImageCache::draw(QCPPainter* painter)
             // another size is laid over the same memory when it fits (shapeImage()).
             // On an opaque ground the image is opaque and RGB32, as the paint buffer then is (QPixmap's format on the
             // raster platforms, which an opaque clear keeps): the raster engine copies it row by row (memcpy), where an
-            // ARGB32 image copied into an RGB32 buffer goes through its span path (issue 16, thirtieth stop).
+            // ARGB32 image copied into an RGB32 buffer goes through its span path (issue 16, twenty-ninth stop).
             const QImage::Format format =
                 m_ground.alpha() == 255 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied;
             if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio

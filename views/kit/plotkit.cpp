@@ -881,7 +881,7 @@ void setupPlot(QCustomPlot* plot)
     // no painting.
     plot->setAttribute(Qt::WA_OpaquePaintEvent);
     // The paint buffer cleared in that colour and copied onto the window, not blended over a fill of it (issue 16,
-    // thirtieth stop).
+    // twenty-ninth stop).
     CardBuffer::install(plot);
     plot->legend->setVisible(false);
     plot->axisRect()->setMinimumMargins(QMargins(4, 4, 4, 4));
