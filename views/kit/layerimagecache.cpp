@@ -358,7 +358,8 @@ void LayerImageCache::draw(QCPPainter* painter)
     const double ratio = painter->device() ? painter->device()->devicePixelRatioF() : 1.0;
     // An image that may be copied starts from what is under it: the colour the plot's paint buffer was cleared to (an
     // opaque card colour, CardBuffer), so that the copy is opaque too (issue 16, twenty-ninth stop).
-    m_ground = mayCopy() ? CardBuffer::groundUnder(painter, mParentPlot) : QColor(Qt::transparent);
+    const bool copies = mayCopy(); // asked once a replot: it walks the layers below
+    m_ground = copies ? CardBuffer::groundUnder(painter, mParentPlot) : QColor(Qt::transparent);
     // The key of this replot is written into the memory of the one before last, then kept as the last one.
     m_nextKey.clear();
     const bool describable = writeKey(m_nextKey, ratio);
@@ -416,7 +417,7 @@ void LayerImageCache::draw(QCPPainter* painter)
     }
     if (m_image.isNull())
         return;
-    if (mayCopy()) {
+    if (copies) {
         // Nothing under it: a copy of the image is what blending it would give, at a tenth of the cost.
         painter->save();
         painter->setCompositionMode(QPainter::CompositionMode_Source);
