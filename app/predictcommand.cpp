@@ -100,6 +100,10 @@ QStringList terms(const model::Scenario& s, const model::BenchmarkOptions& o)
     else
         t << QStringLiteral("one token budget of %1 per step shared by decodes and prefill chunks (mixed steps); chunks attend to their cached prefix")
                  .arg(o.tokenBudget);
+    if (s.serving.dynamicBatchTuning && scheduler == model::SchedulerVersion::TrtllmInflight)
+        t << QStringLiteral("TensorRT-LLM's dynamic batch tuner (serving.dynamic_batch_tuning): each step's token "
+                            "budget and batch size from the moving mean prompt and output lengths of the last 128 "
+                            "requests held, the budget at most the one above");
     if (s.serving.maxPrefillsPerStep > 0) // 0: no limit, not shown
         t << QStringLiteral("at most %1 prompts prefilled per step (serving.max_prefills_per_step); the rest wait for a later step")
                  .arg(s.serving.maxPrefillsPerStep);

@@ -8,7 +8,7 @@
 // concurrency (or batch, or for an uncapped all-at-once open loop the number of requests sent) levels, and
 // separately over the sorted prompt lengths; each half is fitted and the other predicted, so every point is
 // predicted once by a fit that never saw it (pooled MAPE). The fit never sees the held-out half.
-// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--tie-token-budget] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]]
+// Usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--tie-token-budget] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]] [--dynamic-batch-tuning]
 //   [--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]   (default: vLLM V1; every
 // *.scenario.json in DIR). --fit-token-budget also fits the engine's token budget (serving.max_num_tokens) in every fit,
 // on that fit's own points only (BenchmarkFitOptions::fitTokenBudget); --fit-prefill-limit the engine's limit on prompts
@@ -52,7 +52,10 @@
 // (BenchmarkFitOptions::decodeContextRatio, h13az; 0, the default: off), else keeps them at the set's scenario's values or
 // lets a --prior-from / --prior-values prior on them pull them (eta_kv is fitted at them). --prefill-attention-mfu M holds
 // the prefill attention MFU at M in every fit instead of fitting it (BenchmarkFitOptions::prefillAttentionMfu, h13bb; 0, the
-// default: fitted where the TTFT points hold two prompt lengths). The fits start from the set's scenario with its efficiency keys (measuredSetScenarios()), the
+// default: fitted where the TTFT points hold two prompt lengths). --dynamic-batch-tuning runs TensorRT-LLM's
+// dynamic batch tuner under --scheduler trtllm in every prediction and fit (BenchmarkOptions::dynamicBatchTuning,
+// h13bf): each step's token budget the tuner's from the moving mean ISL / OSL, at most --token-budget (the engine's
+// static max_num_tokens). The fits start from the set's scenario with its efficiency keys (measuredSetScenarios()), the
 // floor column from the floor. --only runs one of the calibrated columns (the others print as nan). --residuals lists every point's measured and predicted
 // ITL and TTFT under its fit (in-sample, and each held-out point under the half that did not see it), and under each fit the
 // set's lone-request TTFT line (ISL <= 2,000: intercept + slope, measured -> predicted) and each loaded closed-loop point's wait
@@ -486,6 +489,8 @@ int main(int argc, char** argv)
                     fo.maxSequencesCandidates.push_back(c.toInt());
         } else if (std::strcmp(argv[arg], "--prefill-attention-mfu") == 0 && argc > arg + 1)
             fo.prefillAttentionMfu = std::max(0.0, std::atof(argv[++arg]));
+        else if (std::strcmp(argv[arg], "--dynamic-batch-tuning") == 0)
+            engine.dynamicBatchTuning = true;
         else if (std::strcmp(argv[arg], "--random-client-starts") == 0)
             engine.randomClientStarts = true;
         else if (std::strcmp(argv[arg], "--client-threads") == 0 && argc > arg + 1)
@@ -505,7 +510,7 @@ int main(int argc, char** argv)
         arg += 2;
     }
     if (argc <= arg) {
-        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--tie-token-budget] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]] "
+        std::fprintf(stderr, "usage: measured_accuracy [--fit-token-budget] [--fit-kv-reserve] [--fit-token-gate] [--fit-api-output] [--fit-first-token-return] [--fit-frontend-bursts] [--fit-max-seqs] [--max-seqs N] [--max-seqs-candidates N,...] [--token-budget N] [--tie-token-budget] [--fit-prefill-limit] [--ttft-single-only] [--no-frontend] [--only in-sample|concurrency|prompt] [--residuals [--ttft-parts]] [--random-client-starts] [--tie-max-seqs] [--stream-steps K] [--output-lag-steps K] [--burst-accept-ms MS] [--measurement-window-s S] [--point-windows] [--decode-context-ratio R] [--prefill-attention-mfu M] [--client-threads T [--client-turnaround-ms MS]] [--dynamic-batch-tuning] "
                              "[--prior-from DIR/NAME [--prior-params KEY,...] [--prior-sigma-scale K]] [--prior-values KEY=MU:SIGMA,...] [--scheduler v1|v0|v0-prompt-first|trtllm] DIR [NAME...]\n");
         return 2;
     }
@@ -576,12 +581,13 @@ int main(int argc, char** argv)
                                     ? "vLLM V0 scheduler without chunked prefill (prompt steps first)"
                                     : "TensorRT-LLM in-flight batching (no chunked context, GUARANTEED_NO_EVICT)";
     std::printf("ITL / TTFT MAPE, %% (benchmark prediction: simulator in closed loop / static batch, %s, "
-                "token budget %s, max sequences %d)\n\n",
+                "token budget %s%s, max sequences %d)\n\n",
                 schedulerText,
                 fo.fitTokenBudget ? ("fitted on each fit's own points (" + std::to_string(fo.minTokenBudget) + " to "
                                      + std::to_string(fo.maxTokenBudget) + "; the floor and planning columns at "
                                      + std::to_string(engine.tokenBudget) + ")").c_str()
                                   : std::to_string(engine.tokenBudget).c_str(),
+                engine.dynamicBatchTuning ? " at most, each step's the dynamic batch tuner's" : "",
                 engine.maxSequences);
     std::printf("%-34s %6s  %-13s  %-13s  %-13s  %-13s  %-13s\n", "set", "points", "floor", "planning", "calibrated",
                 "held-out conc", "held-out ISL");

@@ -286,6 +286,7 @@ std::string predictBenchmark(const Scenario& scenario, const BenchmarkPoint& poi
     config.maxSequences = std::max(1, options.maxSequences);
     config.maxPrefillsPerStep = std::max(0, scenario.serving.maxPrefillsPerStep > 0 ? scenario.serving.maxPrefillsPerStep
                                                                                   : options.maxPrefillsPerStep);
+    config.dynamicBatchTuning = scenario.serving.dynamicBatchTuning || options.dynamicBatchTuning;
     config.blockTokens = std::max(1, scenario.serving.blockTokens);
     config.kvSeriesPoints = 2;
     config.classes.resize(2);

@@ -26,6 +26,10 @@ struct BenchmarkOptions {
     /// prompts one step may prefill besides the token budget (SimulationConfig::maxPrefillsPerStep); 0 (the default): no
     /// limit; the scenario's serving.max_prefills_per_step replaces it when set (> 0)
     int maxPrefillsPerStep = 0;
+    /// TensorRT-LLM's dynamic batch tuner under the trtllm scheduler (SimulationConfig::dynamicBatchTuning): false (the
+    /// default) off; on when this or the scenario's serving.dynamic_batch_tuning is true. tokenBudget (or
+    /// serving.max_num_tokens) is then the engine's static max_num_tokens, which the tuner's budget never exceeds
+    bool dynamicBatchTuning = false;
     long long measuredRequests = 64; ///< steady-state points: at least this many requests measured after the warm-up
     long long maxRequests = 4000; ///< whole-run points: at most this many of the file's requests are simulated
     std::uint64_t seed = 1;       ///< Poisson arrivals of request-rate points

@@ -165,6 +165,12 @@ struct Serving {
     /// BenchmarkOptions::maxPrefillsPerStep). Calibrated by the benchmark fit when its prompts have two or more lengths
     /// (docs/cost-model.md, "Prefills per step")
     int maxPrefillsPerStep = 0;
+    /// TensorRT-LLM's dynamic batch tuner for the serving prediction under the trtllm scheduler
+    /// (serving.dynamic_batch_tuning, false by default): each step's token budget and batch size from the moving means
+    /// of the prompt and output lengths the engine holds, the budget at most maxNumTokens (or the option's); on when
+    /// this or BenchmarkOptions::dynamicBatchTuning says so (SimulationConfig::dynamicBatchTuning; docs/cost-model.md,
+    /// "TensorRT-LLM's dynamic batch tuner (h13bf)")
+    bool dynamicBatchTuning = false;
     /// the engine's scheduler for the serving prediction (serving.scheduler: v1, v0, v0-prompt-first or trtllm, as
     /// --scheduler spells them); not set (the default, "" in files): the engine option's (--scheduler, default V1). Set,
     /// it replaces the option, as maxNumTokens does (docs/cost-model.md, "Serving-step costs")

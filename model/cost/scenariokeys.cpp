@@ -410,6 +410,25 @@ const std::vector<Entry>& entries()
         t.push_back(integer("serving.max_prefills_per_step", "prompts",
                             "prompts one engine step may prefill in the serving prediction (0: no limit)",
                             [](Scenario& s) -> int& { return s.serving.maxPrefillsPerStep; }));
+        t.push_back(Entry{{"serving.dynamic_batch_tuning", KeyKind::Choice, "",
+                           "true: TensorRT-LLM's dynamic batch tuner sets each step's token budget and batch size "
+                           "from the moving mean prompt and output lengths (serving prediction, trtllm scheduler; "
+                           "default false)"},
+                          [](const Scenario& s) {
+                              return std::string(s.serving.dynamicBatchTuning ? "true" : "false");
+                          },
+                          [](Scenario& s, std::string_view v) -> std::string {
+                              std::string t = trim(v);
+                              std::transform(t.begin(), t.end(), t.begin(),
+                                             [](unsigned char c) { return char(std::tolower(c)); });
+                              if (t == "true")
+                                  s.serving.dynamicBatchTuning = true;
+                              else if (t == "false")
+                                  s.serving.dynamicBatchTuning = false;
+                              else
+                                  return "serving.dynamic_batch_tuning = " + quoted(t) + ": expected true or false";
+                              return {};
+                          }});
         t.push_back(Entry{{"serving.api_output_us_per_token", KeyKind::Number, "us",
                            "the API server's work per streamed token, one FIFO shared with request acceptance, before the client sees "
                            "it (serving prediction; 0: none)"},

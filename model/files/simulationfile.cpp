@@ -597,6 +597,7 @@ std::string parseSimulationJson(const QByteArray& json, const QString& baseDir, 
     // The scenario's serving.max_prefills_per_step, as --predict takes it; simulation.max_prefills_per_step, when given,
     // replaces it (issue 14 trial: the scenario's was dropped without a word).
     c.maxPrefillsPerStep = out.scenario.serving.maxPrefillsPerStep;
+    c.dynamicBatchTuning = out.scenario.serving.dynamicBatchTuning; // as --predict takes it (trtllm scheduler only)
     c.ttftSloMs = out.scenario.workload.ttftSloMs;
     if (!out.scenario.workload.itlSloMs.empty())
         c.itlSloMs = out.scenario.workload.itlSloMs.front();

@@ -1120,8 +1120,9 @@ private:
         long long decodes = 0;
         for (const Sequence& s : m_running)
             decodes += s.decoding ? 1 : 0;
+        const long long stepTokens = dynamicBatchTuning() ? tuneStep() : m_config.tokenBudget;
         m_budget = m_config.policy == BatchingPolicy::Chunked || wholePromptContexts()
-                       ? std::max<long long>(0, m_config.tokenBudget - decodes)
+                       ? std::max<long long>(0, stepTokens - decodes)
                        : std::numeric_limits<long long>::max();
         m_contextsThisStep = 0;
         m_batchCap = m_config.admissionRule == AdmissionRule::PrefillTokenCap ? m_config.batchPrefillTokenCap
@@ -1246,6 +1247,54 @@ private:
         return m_config.scheduler == SchedulerVersion::TrtllmInflight && m_config.policy != BatchingPolicy::Static;
     }
 
+    /** TensorRT-LLM's dynamic batch tuner (SimulationConfig::dynamicBatchTuning) under its in-flight batching. */
+    bool dynamicBatchTuning() const { return m_config.dynamicBatchTuning && wholePromptContexts(); }
+
+    /**
+     * The dynamic batch tuner before a step (TensorRT-LLM's Executor::Impl::executionLoop(), then forwardAsync()):
+     * every request the engine holds, running then queued, adds its prompt and output tokens to the window of the last
+     * kTunerWindow entries; the window's means give the runtime batch size (m_runtimeBatch, which caps admission) and
+     * the step's token budget, returned: min(the static max_num_tokens, the tuner's).
+     */
+    long long tuneStep()
+    {
+        auto add = [this](const Request& q) {
+            if (m_tunerWindow.size() >= kTunerWindow) {
+                m_tunerInputSum -= m_tunerWindow.front().first;
+                m_tunerOutputSum -= m_tunerWindow.front().second;
+                m_tunerWindow.pop_front();
+            }
+            m_tunerWindow.emplace_back(q.promptTokens, q.outputTokens);
+            m_tunerInputSum += q.promptTokens;
+            m_tunerOutputSum += q.outputTokens;
+        };
+        for (const Sequence& s : m_running)
+            if (!s.finished)
+                add(m_live[size_t(s.request)].request);
+        for (const std::deque<int>& queue : m_queue)
+            for (int r : queue)
+                add(m_live[size_t(r)].request);
+        if (m_tunerWindow.empty()) {
+            m_runtimeBatch = 0; // nothing seen yet: the static values
+            return m_config.tokenBudget;
+        }
+        const double n = double(m_tunerWindow.size());
+        const double meanInput = double(m_tunerInputSum) / n, meanOutput = double(m_tunerOutputSum) / n;
+        // The KV capacity in sequences at the window's mean lengths, each truncated to whole tokens as the engine does.
+        const long long meanTokens = static_cast<long long>(meanInput) + static_cast<long long>(meanOutput);
+        const long long perSequence = std::max<long long>(1, m_cost.layerBlocks(meanTokens, m_config.blockTokens));
+        const long long capacity = std::min<long long>(m_totalBlocks / perSequence, std::numeric_limits<int>::max());
+        m_runtimeBatch = std::max(1, std::min(m_config.maxSequences, dynamicBatchRuntimeBatchSize(int(capacity))));
+        const int tuned = dynamicBatchRuntimeMaxNumTokens(meanInput, std::max(1.0, meanOutput), m_runtimeBatch);
+        return std::min<long long>(m_config.tokenBudget, tuned);
+    }
+
+    /** Sequences that may hold a slot this step: maxSequences, or the tuner's runtime batch size when it runs. */
+    int slotLimit() const
+    {
+        return m_runtimeBatch > 0 ? std::min(m_config.maxSequences, m_runtimeBatch) : m_config.maxSequences;
+    }
+
     /** vLLM V0 without chunked prefill (SchedulerVersion::V0PromptFirst): prompt steps first, whole prompts. */
     bool promptFirst() const
     {
@@ -1349,7 +1398,7 @@ private:
                      ? m_cost.layerBlocks(static_cast<long long>(rq.promptTokens) + rq.outputTokens, m_config.blockTokens)
                      : admissionBlocks(target))
                 - s.shared;
-            const bool slot = int(m_running.size()) < m_config.maxSequences;
+            const bool slot = int(m_running.size()) < slotLimit();
             if (slot)
                 makeRoom(need + reserve);
             const bool fits = need + reserve <= freeBlocks();
@@ -1638,6 +1687,12 @@ private:
     std::set<std::pair<double, int>> m_evictable;  // (last use, group) of cached groups no running sequence reads
     long long m_budget = 0;    // prefill tokens left in the current step
     int m_contextsThisStep = 0; // TrtllmInflight: whole prompts scheduled in the current step
+    // The dynamic batch tuner (dynamicBatchTuning()): its window of (prompt, output) tokens, their sums, and the
+    // runtime batch size it set for the current step (0: not running).
+    static constexpr size_t kTunerWindow = 128; // DynamicBatchConfig::kDefaultDynamicBatchMovingAverageWindow
+    std::deque<std::pair<int, int>> m_tunerWindow;
+    long long m_tunerInputSum = 0, m_tunerOutputSum = 0;
+    int m_runtimeBatch = 0;
     long long m_batchCap = 0;  // batch-class prefill tokens left in the current step
     bool m_anyPreempted = false;
     double m_slotSeconds = 0, m_finishedSlotSeconds = 0;
@@ -1797,6 +1852,29 @@ int sampleLength(const LengthDistribution& d, std::mt19937_64& g)
 std::string simulationRangeMessage(const std::string& field, double value, long long min, long long max)
 {
     return field + " = " + messageNumber(value) + ": must be " + (min == max ? grouped(min) : "from " + grouped(min) + " to " + grouped(max));
+}
+
+int dynamicBatchRuntimeBatchSize(int capacitySequences)
+{
+    // DynamicBatchConfig::kDefaultBatchSizeTable: (capacity under this, runtime batch size).
+    static constexpr std::array<std::pair<int, int>, 6> kTable{
+        {{144, 128}, {336, 256}, {672, 512}, {832, 768}, {1280, 1024}, {1664, 1536}}};
+    for (const auto& [limit, size] : kTable)
+        if (capacitySequences < limit)
+            return size;
+    const int threshold = capacitySequences / 512 * 512; // kBatchSizeFallbackGranularity
+    return capacitySequences < threshold + 128 ? threshold : capacitySequences; // kBatchSizeFallbackThreshold
+}
+
+int dynamicBatchRuntimeMaxNumTokens(double meanInputTokens, double meanOutputTokens, int runtimeBatchSize)
+{
+    const double ratio = meanInputTokens / meanOutputTokens;
+    // The tokens of B contexts at the mean ratio beside B decodes, truncated to whole tokens as the engine's int does.
+    const double batch = runtimeBatchSize;
+    const double adjusted = std::max(1.0, std::floor(batch * meanInputTokens / meanOutputTokens + batch));
+    const int threshold = ratio > 2.0 ? 8192 : ratio > 0.5 ? 4096 : 2048; // context heavy, balanced, generation heavy
+    const int exponent = std::min(30, int(std::ceil(std::log2(adjusted))));
+    return std::max(1 << exponent, threshold);
 }
 
 bool maxPrefillsPerStepApplies(const SimulationConfig& c)

@@ -163,6 +163,16 @@ struct SimulationConfig {
     /// Engines may cap a step's prompts apart from its tokens (vLLM V0 max_num_partial_prefills; for TensorRT-LLM a
     /// fitted, unsourced value: docs/cost-model.md, "Prefills per step"). Not under BatchingPolicy::Static.
     int maxPrefillsPerStep = 0;
+    /**
+     * dynamic_batch_tuning (SchedulerVersion::TrtllmInflight only; false, the default: off): TensorRT-LLM's dynamic
+     * batch tuner with both its tunings on (the executor's DynamicBatchConfig(true, true, 128)). Before each step every
+     * request the engine holds (running or queued) adds its prompt and output tokens to a moving window of the last
+     * 128 such entries; from the window's means the step's runtime batch size is dynamicBatchRuntimeBatchSize() of the
+     * sequences of mean length the KV budget holds (at most maxSequences; it caps admission) and its token budget is
+     * min(tokenBudget, dynamicBatchRuntimeMaxNumTokens()): tokenBudget is the engine's static max_num_tokens, the
+     * tuner's value only lowers it (docs/cost-model.md, "TensorRT-LLM's dynamic batch tuner (h13bf)").
+     */
+    bool dynamicBatchTuning = false;
     KvAdmission kvAdmission = KvAdmission::Paged;
     int blockTokens = 16;                ///< block_tokens: paged-KV block size
     double kvWatermark = 0.01;           ///< kv_watermark: fraction of blocks admission keeps free for growth
@@ -347,6 +357,24 @@ std::string checkSimulationConfig(const SimulationConfig& config);
  * tab's "Prefills / step" box follow.
  */
 bool maxPrefillsPerStepApplies(const SimulationConfig& config);
+
+/**
+ * TensorRT-LLM's dynamic batch tuner's runtime batch size (DynamicBatchTuner::getRuntimeBatchSize, executor
+ * DynamicBatchConfig::kDefaultBatchSizeTable; docs/cost-model.md, "TensorRT-LLM's dynamic batch tuner (h13bf)"): from
+ * @p capacitySequences, the sequences of the window's mean prompt + output length the KV cache holds, the first table
+ * entry whose limit it is under (under 144: 128, 336: 256, 672: 512, 832: 768, 1,280: 1,024, 1,664: 1,536); above
+ * the table, the multiple of 512 below it when it is less than 128 above that multiple, else itself. Sequences.
+ */
+int dynamicBatchRuntimeBatchSize(int capacitySequences);
+
+/**
+ * TensorRT-LLM's dynamic batch tuner's runtime max_num_tokens (DynamicBatchTuner::getRuntimeMaxNumTokens;
+ * docs/cost-model.md, "TensorRT-LLM's dynamic batch tuner (h13bf)"), tokens: with r = @p meanInputTokens /
+ * @p meanOutputTokens (the window's means), the larger of a threshold (8,192 for r > 2, context heavy; 4,096 for
+ * 0.5 < r <= 2; 2,048 below) and the power of two at or above floor(B r + B), B = @p runtimeBatchSize. The engine
+ * takes the smaller of this and its static max_num_tokens. @p meanOutputTokens must be > 0.
+ */
+int dynamicBatchRuntimeMaxNumTokens(double meanInputTokens, double meanOutputTokens, int runtimeBatchSize);
 
 /**
  * The one sentence saying what @p config's max_prefills_per_step does: "At most N prompts prefilled per step

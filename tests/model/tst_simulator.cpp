@@ -217,6 +217,48 @@ private slots:
         QCOMPARE(generateRequests(only).size(), size_t(50));
     }
 
+    // -- TensorRT-LLM's dynamic batch tuner (h13bf) --------------------------------------------------
+
+    void dynamicBatchTunerFollowsTensorRtLlmsRule()
+    {
+        // The values of TensorRT-LLM's own unit test of DynamicBatchTuner (window 1: the last request's lengths).
+        QCOMPARE(dynamicBatchRuntimeMaxNumTokens(100, 2, 1), 8192);     // context heavy
+        QCOMPARE(dynamicBatchRuntimeMaxNumTokens(100, 2, 256), 16384);  // context heavy, B (r + 1) above the threshold
+        QCOMPARE(dynamicBatchRuntimeMaxNumTokens(100, 100, 1), 4096);   // balanced
+        QCOMPARE(dynamicBatchRuntimeMaxNumTokens(100, 100, 4000), 8192);
+        QCOMPARE(dynamicBatchRuntimeMaxNumTokens(2, 256, 1), 2048);     // generation heavy
+        QCOMPARE(dynamicBatchRuntimeMaxNumTokens(2, 256, 4000), 4096);
+        QCOMPARE(dynamicBatchRuntimeBatchSize(831), 768);
+        QCOMPARE(dynamicBatchRuntimeBatchSize(1279), 1024);
+        QCOMPARE(dynamicBatchRuntimeBatchSize(1663), 1536);
+        QCOMPARE(dynamicBatchRuntimeBatchSize(2049), 2048); // above the table: a multiple of 512 less than 128 below
+        QCOMPARE(dynamicBatchRuntimeBatchSize(1665), 1665);
+        QCOMPARE(dynamicBatchRuntimeBatchSize(100), 128);
+    }
+
+    void dynamicBatchTunerSetsTheStepBudgetByWorkload()
+    {
+        // 40 requests at once under TensorRT-LLM's in-flight batching with a static max_num_tokens of 65,536 that
+        // binds no step here: the most prompt tokens one step takes, without and with the tuner, at ISL / OSL
+        // 200 / 200 (ratio 1: 4,096 tokens, 20 prompts) and 2,000 / 200 (ratio 10, context heavy: 8,192, 4 prompts).
+        auto mostPromptTokens = [](int prompt, bool tuning) {
+            SimulationConfig c;
+            c.policy = BatchingPolicy::Chunked;
+            c.scheduler = SchedulerVersion::TrtllmInflight;
+            c.tokenBudget = 65536;
+            c.dynamicBatchTuning = tuning;
+            c.recordStepTimes = true;
+            c.classes.push_back(poisson("burst", 0, fixedTokens(prompt), fixedTokens(200)));
+            const std::vector<Request> trace(40, Request{0.0, prompt, 200, 0});
+            const SimulationResult r = simulate(planning(), c, trace);
+            return *std::max_element(r.stepPrefillTokens.begin(), r.stepPrefillTokens.end());
+        };
+        QCOMPARE(mostPromptTokens(200, false), 8000.0);   // every prompt in the first step
+        QCOMPARE(mostPromptTokens(2000, false), 64000.0); // 32 prompts within 65,536
+        QCOMPARE(mostPromptTokens(200, true), 4000.0);    // 20 prompts within 4,096
+        QCOMPARE(mostPromptTokens(2000, true), 8000.0);   // 4 prompts within 8,192
+    }
+
     // -- against the analytical model --------------------------------------------------------------
 
     void oneRequestMatchesAnalyticalModel()
