@@ -142,6 +142,7 @@ private slots:
     void rowNamesMeasuredOnceAsQLabel();
     void plainLabelDrawsAsQLabel();
     void numbersMakeTheirTextControlOnFirstUse();
+    void startUpClearsNoNewDocumentAndMeasuresEachFontOnce();
     void everyTabLooksAsUnderThePaneStyleSheet_data();
     void everyTabLooksAsUnderThePaneStyleSheet();
     void startUpReplotsEachFloorPlotOnce();
@@ -1465,6 +1466,70 @@ void TestMainWindow::numbersMakeTheirTextControlOnFirstUse()
     for (ridgeline::views::DocumentLabel* other : values)
         if (other != value)
             QVERIFY2(!other->hasTextControl(), qPrintable(other->objectName()));
+}
+
+void TestMainWindow::startUpClearsNoNewDocumentAndMeasuresEachFontOnce()
+{
+    // Issue 16, thirtieth stop (h16ay): each DocumentLabel shown at start-up (the five titles, the numbers' values)
+    // emptied its new, still empty document with QTextDocument::clear() before its first text (1.4 M instructions
+    // over 41 labels), and measured QTextDocument::adjustSize()'s first width (80 x's of its font) on every hint asked,
+    // sizeHint() and minimumSizeHint() alike. Up to the first paint now: no clear, and one measurement a label.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    QList<ridgeline::views::DocumentLabel*> labels;
+    for (QLabel* widget : window.findChildren<QLabel*>()) // (no Q_OBJECT in DocumentLabel: cast, not findChildren)
+        if (auto* label = dynamic_cast<ridgeline::views::DocumentLabel*>(widget);
+            label && label->isVisible() && !label->text().isEmpty() && label->documentFills() > 0)
+            labels.append(label);
+    QVERIFY2(labels.size() >= 40, qPrintable(QString::number(labels.size())));
+    QStringList cleared;
+    QStringList remeasured;
+    for (ridgeline::views::DocumentLabel* label : labels) {
+        if (label->documentClears() > 0)
+            cleared.append(QStringLiteral("%1 (%2)").arg(label->objectName()).arg(label->documentClears()));
+        if (label->adjustWidthMeasurements() != 1)
+            remeasured.append(QStringLiteral("%1 (%2)").arg(label->objectName()).arg(label->adjustWidthMeasurements()));
+    }
+    QVERIFY2(cleared.isEmpty(), qPrintable(QStringLiteral("cleared: ") + cleared.join(QLatin1String(", "))));
+    QVERIFY2(remeasured.isEmpty(), qPrintable(QStringLiteral("first width measured: ") + remeasured.join(QLatin1String(", "))));
+
+    // The hints are still QLabel's for the label's font: a value given a larger font and then its own again measures
+    // the width for each font once, and has the hints of a fresh label given that font and text.
+    auto* value = dynamic_cast<ridgeline::views::DocumentLabel*>(window.numbersPanel()->valueLabel(QStringLiteral("step")));
+    QVERIFY(value);
+    const QFont own = value->font();
+    const int clearsBefore = value->documentClears();
+    QFont larger = own;
+    larger.setPointSizeF(own.pointSizeF() * 1.5);
+    for (const QFont& font : {larger, own}) {
+        value->setFont(font);
+        ridgeline::views::DocumentLabel fresh;
+        fresh.setWordWrap(value->wordWrap());
+        fresh.setAlignment(value->alignment());
+        fresh.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        fresh.setFont(font);
+        fresh.setText(value->text());
+        QCOMPARE(value->sizeHint(), fresh.sizeHint());
+        QCOMPARE(value->minimumSizeHint(), fresh.minimumSizeHint());
+        QCOMPARE(value->heightForWidth(value->width()), fresh.heightForWidth(value->width()));
+    }
+    QCOMPARE(value->adjustWidthMeasurements(), 3);
+    QVERIFY(value->documentClears() > clearsBefore); // a document holding text is emptied before a new font, as before
+    // A new text in the same font: the width is not measured again.
+    value->setText(QStringLiteral("1.23 ms (a new text)"));
+    QCOMPARE(value->sizeHint(), [&] {
+        ridgeline::views::DocumentLabel fresh;
+        fresh.setWordWrap(value->wordWrap());
+        fresh.setAlignment(value->alignment());
+        fresh.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        fresh.setFont(own);
+        fresh.setText(value->text());
+        return fresh.sizeHint();
+    }());
+    QCOMPARE(value->adjustWidthMeasurements(), 3);
 }
 
 void TestMainWindow::rowNamesMeasuredOnceAsQLabel()
