@@ -8,6 +8,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -143,6 +144,7 @@ private slots:
     void plainLabelDrawsAsQLabel();
     void numbersMakeTheirTextControlOnFirstUse();
     void startUpClearsNoNewDocumentAndMeasuresEachFontOnce();
+    void presetCombosBuildTheirPopupOnFirstUse();
     void everyTabLooksAsUnderThePaneStyleSheet_data();
     void everyTabLooksAsUnderThePaneStyleSheet();
     void startUpReplotsEachFloorPlotOnce();
@@ -1530,6 +1532,46 @@ void TestMainWindow::startUpClearsNoNewDocumentAndMeasuresEachFontOnce()
         return fresh.sizeHint();
     }());
     QCOMPARE(value->adjustWidthMeasurements(), 3);
+}
+
+void TestMainWindow::presetCombosBuildTheirPopupOnFirstUse()
+{
+    // Issue 16, thirtieth stop (h16ay): QComboBox::setSizeAdjustPolicy(AdjustToMinimumContentsLengthWithIcon) builds the
+    // combo's popup (container, list view, delegate) at once in Qt 6.4; the model and hardware preset combos did so
+    // before the first frame. They now keep the default policy and give that policy's size hints themselves: no popup up
+    // to the first paint, the hints of a QComboBox given the policy (in two fonts), and a popup listing every item when
+    // opened.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    for (QComboBox* combo : {window.controlsPanel()->modelPresetCombo(), window.controlsPanel()->hardwarePresetCombo()}) {
+        QVERIFY(combo && combo->isVisible());
+        QVERIFY2(combo->findChildren<QAbstractItemView*>().isEmpty(), qPrintable(combo->objectName()));
+        QComboBox reference;
+        reference.setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        reference.setMinimumContentsLength(combo->minimumContentsLength());
+        for (int i = 0; i < combo->count(); ++i)
+            reference.addItem(combo->itemIcon(i), combo->itemText(i));
+        const QFont own = combo->font();
+        QFont larger = own;
+        larger.setPointSizeF(own.pointSizeF() * 1.6);
+        // In the font it was first measured in and in a larger one (QComboBox keeps its minimum hint across font
+        // changes, until a style change).
+        for (const QFont& font : {own, larger}) {
+            combo->setFont(font);
+            reference.setFont(font);
+            QCOMPARE(combo->sizeHint(), reference.sizeHint());
+            QCOMPARE(combo->minimumSizeHint(), reference.minimumSizeHint());
+        }
+        combo->setFont(own); // (a font change builds QComboBox's popup: QComboBox::changeEvent())
+        combo->showPopup();
+        QAbstractItemView* view = combo->view();
+        QVERIFY(view && view->isVisible());
+        QCOMPARE(view->model()->rowCount(view->rootIndex()), combo->count());
+        combo->hidePopup();
+    }
 }
 
 void TestMainWindow::rowNamesMeasuredOnceAsQLabel()
