@@ -1496,11 +1496,13 @@ void TestMainWindow::startUpClearsNoNewDocumentAndMeasuresEachFontOnce()
             remeasured.append(QStringLiteral("%1 (%2)").arg(label->objectName()).arg(label->adjustWidthMeasurements()));
     }
     QVERIFY2(cleared.isEmpty(), qPrintable(QStringLiteral("cleared: ") + cleared.join(QLatin1String(", "))));
-    QVERIFY2(remeasured.isEmpty(), qPrintable(QStringLiteral("first width measured: ") + remeasured.join(QLatin1String(", "))));
+    QVERIFY2(remeasured.isEmpty(),
+             qPrintable(QStringLiteral("first width measured: ") + remeasured.join(QLatin1String(", "))));
 
     // The hints are still QLabel's for the label's font: a value given a larger font and then its own again measures
     // the width for each font once, and has the hints of a fresh label given that font and text.
-    auto* value = dynamic_cast<ridgeline::views::DocumentLabel*>(window.numbersPanel()->valueLabel(QStringLiteral("step")));
+    auto* value =
+        dynamic_cast<ridgeline::views::DocumentLabel*>(window.numbersPanel()->valueLabel(QStringLiteral("step")));
     QVERIFY(value);
     const QFont own = value->font();
     const int clearsBefore = value->documentClears();
@@ -1536,17 +1538,18 @@ void TestMainWindow::startUpClearsNoNewDocumentAndMeasuresEachFontOnce()
 
 void TestMainWindow::presetCombosBuildTheirPopupOnFirstUse()
 {
-    // Issue 16, thirtieth stop (h16ay): QComboBox::setSizeAdjustPolicy(AdjustToMinimumContentsLengthWithIcon) builds the
-    // combo's popup (container, list view, delegate) at once in Qt 6.4; the model and hardware preset combos did so
-    // before the first frame. They now keep the default policy and give that policy's size hints themselves: no popup up
-    // to the first paint, the hints of a QComboBox given the policy (in two fonts), and a popup listing every item when
-    // opened.
+    // Issue 16, thirtieth stop (h16ay): QComboBox::setSizeAdjustPolicy(AdjustToMinimumContentsLengthWithIcon) builds
+    // the combo's popup (container, list view, delegate) at once in Qt 6.4; the model and hardware preset combos did so
+    // before the first frame. They now keep the default policy and give that policy's size hints themselves: no popup
+    // up to the first paint, the hints of a QComboBox given the policy (in two fonts), and a popup listing every item
+    // when opened.
     MainWindow window(model::defaultScenario());
     window.resize(1600, 1000);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QTRY_VERIFY(window.isStartUpFinished());
-    for (QComboBox* combo : {window.controlsPanel()->modelPresetCombo(), window.controlsPanel()->hardwarePresetCombo()}) {
+    ridgeline::views::ControlsPanel* controls = window.controlsPanel();
+    for (QComboBox* combo : {controls->modelPresetCombo(), controls->hardwarePresetCombo()}) {
         QVERIFY(combo && combo->isVisible());
         QVERIFY2(combo->findChildren<QAbstractItemView*>().isEmpty(), qPrintable(combo->objectName()));
         QComboBox reference;

@@ -56,8 +56,9 @@ namespace {
  * A QComboBox sized as QComboBox::AdjustToMinimumContentsLengthWithIcon sizes one (its minimumContentsLength() 'X's of
  * its font and an icon's width, whatever its items: Qt 6.4's QComboBoxPrivate::recomputeSizeHint() for that policy),
  * with the default policy left in place: in Qt 6.4 setSizeAdjustPolicy() builds the combo's popup (its container, list
- * view and delegate: QComboBoxPrivate::adjustComboBoxSize()) at once, 0.67 M instructions a combo before the first frame,
- * for a list nobody has opened (issue 16, thirtieth stop in docs/performance.md). The popup is built when first shown.
+ * view and delegate: QComboBoxPrivate::adjustComboBoxSize()) at once, 0.67 M instructions a combo before the first
+ * frame, for a list nobody has opened (issue 16, thirtieth stop in docs/performance.md). The popup is built when first
+ * shown (or at a font change, as QComboBox::changeEvent() builds it).
  */
 class MinimumLengthPresetCombo final : public QComboBox {
 public:
