@@ -145,6 +145,7 @@ private slots:
     void numbersMakeTheirTextControlOnFirstUse();
     void startUpClearsNoNewDocumentAndMeasuresEachFontOnce();
     void presetCombosBuildTheirPopupOnFirstUse();
+    void startUpPaintsTheWindowInOnePass();
     void everyTabLooksAsUnderThePaneStyleSheet_data();
     void everyTabLooksAsUnderThePaneStyleSheet();
     void startUpReplotsEachFloorPlotOnce();
@@ -1575,6 +1576,52 @@ void TestMainWindow::presetCombosBuildTheirPopupOnFirstUse()
         QCOMPARE(view->model()->rowCount(view->rootIndex()), combo->count());
         combo->hidePopup();
     }
+}
+
+void TestMainWindow::startUpPaintsTheWindowInOnePass()
+{
+    // Issue 16, thirtieth stop (h16ay): right after the window's first frame a second paint pass repainted the numbers
+    // card's heading and the card under it (QLabel laid its text control's document out in its first paint after a
+    // resize, and that layout's update request marked it dirty again), the dock's separator, the numbers scroll bar and
+    // the tab bar (layout requests left posted by show() and delivered after the first expose): 2.8 M instructions.
+    // Now each widget is painted once up to the end of start-up.
+    struct PaintCounter final : QObject {
+        QHash<QObject*, int> paints;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::Paint)
+                ++paints[watched];
+            return QObject::eventFilter(watched, event);
+        }
+    } counter;
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    qApp->installEventFilter(&counter);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    QTest::qWait(200); // any later pass of the start-up has been painted by now
+    qApp->removeEventFilter(&counter);
+    QStringList repainted;
+    for (auto it = counter.paints.cbegin(); it != counter.paints.cend(); ++it)
+        if (it.value() > 1)
+            repainted.append(QStringLiteral("%1 %2 (%3)")
+                                 .arg(QString::fromLatin1(it.key()->metaObject()->className()), it.key()->objectName())
+                                 .arg(it.value()));
+    repainted.sort();
+    QVERIFY(counter.paints.value(&window) == 1);
+    QVERIFY2(repainted.isEmpty(),
+             qPrintable(QStringLiteral("painted more than once: ") + repainted.join(QLatin1String(", "))));
+    // The heading shows its text as a QLabel laid out at paint time would.
+    auto* heading = window.findChild<QLabel*>(QStringLiteral("numbersTitle"));
+    QVERIFY(heading && heading->isVisible());
+    QLabel reference(heading->text());
+    reference.setFont(heading->font());
+    reference.setPalette(heading->palette());
+    reference.setAlignment(heading->alignment());
+    reference.resize(heading->size());
+    QCOMPARE(heading->grab().toImage().convertToFormat(QImage::Format_RGB32),
+             reference.grab().toImage().convertToFormat(QImage::Format_RGB32));
 }
 
 void TestMainWindow::rowNamesMeasuredOnceAsQLabel()
