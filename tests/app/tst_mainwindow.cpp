@@ -8,6 +8,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -142,6 +143,9 @@ private slots:
     void rowNamesMeasuredOnceAsQLabel();
     void plainLabelDrawsAsQLabel();
     void numbersMakeTheirTextControlOnFirstUse();
+    void startUpClearsNoNewDocumentAndMeasuresEachFontOnce();
+    void presetCombosBuildTheirPopupOnFirstUse();
+    void startUpPaintsTheWindowInOnePass();
     void everyTabLooksAsUnderThePaneStyleSheet_data();
     void everyTabLooksAsUnderThePaneStyleSheet();
     void startUpReplotsEachFloorPlotOnce();
@@ -1465,6 +1469,159 @@ void TestMainWindow::numbersMakeTheirTextControlOnFirstUse()
     for (ridgeline::views::DocumentLabel* other : values)
         if (other != value)
             QVERIFY2(!other->hasTextControl(), qPrintable(other->objectName()));
+}
+
+void TestMainWindow::startUpClearsNoNewDocumentAndMeasuresEachFontOnce()
+{
+    // Issue 16, thirtieth stop (h16ay): each DocumentLabel shown at start-up (the five titles, the numbers' values)
+    // emptied its new, still empty document with QTextDocument::clear() before its first text (1.4 M instructions
+    // over 41 labels), and measured QTextDocument::adjustSize()'s first width (80 x's of its font) on every hint asked,
+    // sizeHint() and minimumSizeHint() alike. Up to the first paint now: no clear, and one measurement a label.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    QList<ridgeline::views::DocumentLabel*> labels;
+    for (QLabel* widget : window.findChildren<QLabel*>()) // (no Q_OBJECT in DocumentLabel: cast, not findChildren)
+        if (auto* label = dynamic_cast<ridgeline::views::DocumentLabel*>(widget);
+            label && label->isVisible() && !label->text().isEmpty() && label->documentFills() > 0)
+            labels.append(label);
+    QVERIFY2(labels.size() >= 40, qPrintable(QString::number(labels.size())));
+    QStringList cleared;
+    QStringList remeasured;
+    for (ridgeline::views::DocumentLabel* label : labels) {
+        if (label->documentClears() > 0)
+            cleared.append(QStringLiteral("%1 (%2)").arg(label->objectName()).arg(label->documentClears()));
+        if (label->adjustWidthMeasurements() != 1)
+            remeasured.append(QStringLiteral("%1 (%2)").arg(label->objectName()).arg(label->adjustWidthMeasurements()));
+    }
+    QVERIFY2(cleared.isEmpty(), qPrintable(QStringLiteral("cleared: ") + cleared.join(QLatin1String(", "))));
+    QVERIFY2(remeasured.isEmpty(),
+             qPrintable(QStringLiteral("first width measured: ") + remeasured.join(QLatin1String(", "))));
+
+    // The hints are still QLabel's for the label's font: a value given a larger font and then its own again measures
+    // the width for each font once, and has the hints of a fresh label given that font and text.
+    auto* value =
+        dynamic_cast<ridgeline::views::DocumentLabel*>(window.numbersPanel()->valueLabel(QStringLiteral("step")));
+    QVERIFY(value);
+    const QFont own = value->font();
+    const int clearsBefore = value->documentClears();
+    QFont larger = own;
+    larger.setPointSizeF(own.pointSizeF() * 1.5);
+    for (const QFont& font : {larger, own}) {
+        value->setFont(font);
+        ridgeline::views::DocumentLabel fresh;
+        fresh.setWordWrap(value->wordWrap());
+        fresh.setAlignment(value->alignment());
+        fresh.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        fresh.setFont(font);
+        fresh.setText(value->text());
+        QCOMPARE(value->sizeHint(), fresh.sizeHint());
+        QCOMPARE(value->minimumSizeHint(), fresh.minimumSizeHint());
+        QCOMPARE(value->heightForWidth(value->width()), fresh.heightForWidth(value->width()));
+    }
+    QCOMPARE(value->adjustWidthMeasurements(), 3);
+    QVERIFY(value->documentClears() > clearsBefore); // a document holding text is emptied before a new font, as before
+    // A new text in the same font: the width is not measured again.
+    value->setText(QStringLiteral("1.23 ms (a new text)"));
+    QCOMPARE(value->sizeHint(), [&] {
+        ridgeline::views::DocumentLabel fresh;
+        fresh.setWordWrap(value->wordWrap());
+        fresh.setAlignment(value->alignment());
+        fresh.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        fresh.setFont(own);
+        fresh.setText(value->text());
+        return fresh.sizeHint();
+    }());
+    QCOMPARE(value->adjustWidthMeasurements(), 3);
+}
+
+void TestMainWindow::presetCombosBuildTheirPopupOnFirstUse()
+{
+    // Issue 16, thirtieth stop (h16ay): QComboBox::setSizeAdjustPolicy(AdjustToMinimumContentsLengthWithIcon) builds
+    // the combo's popup (container, list view, delegate) at once in Qt 6.4; the model and hardware preset combos did so
+    // before the first frame. They now keep the default policy and give that policy's size hints themselves: no popup
+    // up to the first paint, the hints of a QComboBox given the policy (in two fonts), and a popup listing every item
+    // when opened.
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    ridgeline::views::ControlsPanel* controls = window.controlsPanel();
+    for (QComboBox* combo : {controls->modelPresetCombo(), controls->hardwarePresetCombo()}) {
+        QVERIFY(combo && combo->isVisible());
+        QVERIFY2(combo->findChildren<QAbstractItemView*>().isEmpty(), qPrintable(combo->objectName()));
+        QComboBox reference;
+        reference.setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        reference.setMinimumContentsLength(combo->minimumContentsLength());
+        for (int i = 0; i < combo->count(); ++i)
+            reference.addItem(combo->itemIcon(i), combo->itemText(i));
+        const QFont own = combo->font();
+        QFont larger = own;
+        larger.setPointSizeF(own.pointSizeF() * 1.6);
+        // In the font it was first measured in and in a larger one (QComboBox keeps its minimum hint across font
+        // changes, until a style change).
+        for (const QFont& font : {own, larger}) {
+            combo->setFont(font);
+            reference.setFont(font);
+            QCOMPARE(combo->sizeHint(), reference.sizeHint());
+            QCOMPARE(combo->minimumSizeHint(), reference.minimumSizeHint());
+        }
+        combo->setFont(own); // (a font change builds QComboBox's popup: QComboBox::changeEvent())
+        combo->showPopup();
+        QAbstractItemView* view = combo->view();
+        QVERIFY(view && view->isVisible());
+        QCOMPARE(view->model()->rowCount(view->rootIndex()), combo->count());
+        combo->hidePopup();
+    }
+}
+
+void TestMainWindow::startUpPaintsTheWindowInOnePass()
+{
+    // Issue 16, thirtieth stop (h16ay): right after the window's first frame a second paint pass repainted the numbers
+    // card's heading and the card under it (QLabel laid its text control's document out in its first paint after a
+    // resize, and that layout's update request marked it dirty again), the dock's separator, the numbers scroll bar and
+    // the tab bar (layout requests left posted by show() and delivered after the first expose): 2.8 M instructions.
+    // Now each widget is painted once up to the end of start-up.
+    struct PaintCounter final : QObject {
+        QHash<QObject*, int> paints;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            if (event->type() == QEvent::Paint)
+                ++paints[watched];
+            return QObject::eventFilter(watched, event);
+        }
+    } counter;
+    MainWindow window(model::defaultScenario());
+    window.resize(1600, 1000);
+    qApp->installEventFilter(&counter);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.isStartUpFinished());
+    QTest::qWait(200); // any later pass of the start-up has been painted by now
+    qApp->removeEventFilter(&counter);
+    QStringList repainted;
+    for (auto it = counter.paints.cbegin(); it != counter.paints.cend(); ++it)
+        if (it.value() > 1)
+            repainted.append(QStringLiteral("%1 %2 (%3)")
+                                 .arg(QString::fromLatin1(it.key()->metaObject()->className()), it.key()->objectName())
+                                 .arg(it.value()));
+    repainted.sort();
+    QVERIFY(counter.paints.value(&window) == 1);
+    QVERIFY2(repainted.isEmpty(),
+             qPrintable(QStringLiteral("painted more than once: ") + repainted.join(QLatin1String(", "))));
+    // The heading shows its text as a QLabel laid out at paint time would.
+    auto* heading = window.findChild<QLabel*>(QStringLiteral("numbersTitle"));
+    QVERIFY(heading && heading->isVisible());
+    QLabel reference(heading->text());
+    reference.setFont(heading->font());
+    reference.setPalette(heading->palette());
+    reference.setAlignment(heading->alignment());
+    reference.resize(heading->size());
+    QCOMPARE(heading->grab().toImage().convertToFormat(QImage::Format_RGB32),
+             reference.grab().toImage().convertToFormat(QImage::Format_RGB32));
 }
 
 void TestMainWindow::rowNamesMeasuredOnceAsQLabel()

@@ -7,6 +7,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFontMetrics>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -19,6 +20,9 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStyle>
+#include <QStyleOptionComboBox>
+#include <QtMath>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -47,6 +51,58 @@
 namespace ridgeline::views {
 
 namespace {
+
+/**
+ * A QComboBox sized as QComboBox::AdjustToMinimumContentsLengthWithIcon sizes one (its minimumContentsLength() 'X's of
+ * its font and an icon's width, whatever its items: Qt 6.4's QComboBoxPrivate::recomputeSizeHint() for that policy),
+ * with the default policy left in place: in Qt 6.4 setSizeAdjustPolicy() builds the combo's popup (its container, list
+ * view and delegate: QComboBoxPrivate::adjustComboBoxSize()) at once, 0.67 M instructions a combo before the first
+ * frame, for a list nobody has opened (issue 16, thirtieth stop in docs/performance.md). The popup is built when first
+ * shown (or at a font change, as QComboBox::changeEvent() builds it).
+ */
+class MinimumLengthPresetCombo final : public QComboBox {
+public:
+    explicit MinimumLengthPresetCombo(int minimumContentsLength)
+    {
+        // Under QComboBox::AdjustToContentsOnFirstShow this stores the length and builds nothing.
+        setMinimumContentsLength(minimumContentsLength);
+    }
+
+    /** As QComboBox's for the policy, measured on each call (QComboBox's cache of it is reset by every change that
+     *  alters it: font, style, icon size, minimum length). */
+    QSize sizeHint() const override { return minimumLengthHint(); }
+    /** As QComboBox's: measured once, and again only after a style change (Qt 6.4 keeps it across font changes). */
+    QSize minimumSizeHint() const override
+    {
+        if (!m_minimumHint.isValid())
+            m_minimumHint = minimumLengthHint();
+        return m_minimumHint;
+    }
+
+protected:
+    void changeEvent(QEvent* event) override
+    {
+        if (event->type() == QEvent::StyleChange)
+            m_minimumHint = QSize();
+        QComboBox::changeEvent(event);
+    }
+
+private:
+    QSize minimumLengthHint() const
+    {
+        const QFontMetrics metrics = fontMetrics();
+        const QSize icon = iconSize();
+        QSize hint(minimumContentsLength() * metrics.horizontalAdvance(QLatin1Char('X')) + icon.width() + 4, 0);
+        if (!placeholderText().isEmpty())
+            hint.setWidth(std::max(hint.width(), metrics.boundingRect(placeholderText()).width()));
+        hint.setHeight(std::max(std::max(qCeil(QFontMetricsF(metrics).height()), 14) + 2, icon.height() + 2));
+        QStyleOptionComboBox option;
+        initStyleOption(&option);
+        return style()->sizeFromContents(QStyle::CT_ComboBox, &option, hint, this);
+    }
+
+    mutable QSize m_minimumHint; ///< minimumSizeHint(), invalid until measured
+};
 
 /** QFormLayout::addRow(@p labelText, @p field) with the label a PlainLabel (its hints measured once, not three times:
  *  views/kit/plainlabel.h): the same label QFormLayout makes (no parent, @p field its buddy). */
@@ -419,10 +475,8 @@ QWidget* ControlsPanel::buildModelGroup()
     auto* layout = new QVBoxLayout(box);
     layout->setSpacing(4);
 
-    m_modelPreset = new QComboBox;
+    m_modelPreset = new MinimumLengthPresetCombo(14);
     m_modelPreset->setObjectName(QStringLiteral("modelPresetCombo"));
-    m_modelPreset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_modelPreset->setMinimumContentsLength(14);
     m_modelPreset->setToolTip(tr("Model preset: replaces the model's shape (N, L, d, H, H_kv, h, vocabulary, MoE,\n"
                                  "MLA and sliding-window fields). The weight and KV precisions and the attention\n"
                                  "FLOP convention keep their settings. Your saved models follow the built-in ones,\n"
@@ -761,10 +815,8 @@ QWidget* ControlsPanel::buildHardwareGroup()
     QGroupBox* box = group(tr("Hardware"));
     auto* layout = new QVBoxLayout(box);
     layout->setSpacing(4);
-    m_hardwarePreset = new QComboBox;
+    m_hardwarePreset = new MinimumLengthPresetCombo(14);
     m_hardwarePreset->setObjectName(QStringLiteral("hardwarePresetCombo"));
-    m_hardwarePreset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_hardwarePreset->setMinimumContentsLength(14);
     m_hardwarePreset->setToolTip(tr("Accelerator preset: dense (not sparse) peak figures from datasheets.\n"
                                     "Replaces HBM bandwidth, bf16 / fp8 / int8 peaks, memory capacity and link\n"
                                     "bandwidth; keeps the GPU count T and the link latency (deployment choices).\n"

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QEvent>
 #include <QFontMetrics>
 #include <QGridLayout>
 #include <QLocale>
@@ -47,6 +48,29 @@ bool textNeedsShaping(const QString& text)
     return false;
 }
 
+/**
+ * The numbers card's heading: a rich-text QLabel, drawn through QLabel's own text control, that lays that control's
+ * document out as soon as it is resized. Left to its first paint after a resize, QLabel laid it out there, and the
+ * document's update request marked the heading (and the card under it) dirty while it was painted: a second paint pass
+ * right after the window's first (issue 16, thirtieth stop in docs/performance.md). The same layout, done earlier.
+ */
+class NumbersHeadingLabel final : public QLabel {
+public:
+    NumbersHeadingLabel(const QString& text, QWidget* parent)
+        : QLabel(text, parent)
+    {
+    }
+
+protected:
+    bool event(QEvent* event) override
+    {
+        const bool handled = QLabel::event(event);
+        if (event->type() == QEvent::Resize && !text().isEmpty())
+            (void)heightForWidth(width()); // lays the control's document out (QLabel's size for a width)
+        return handled;
+    }
+};
+
 /** @p label's text in @p color, as the style sheet "QLabel { color: ... }" set it (every colour group). */
 void setTextColor(QLabel* label, const QColor& color)
 {
@@ -67,7 +91,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     // issue 16, seventeenth stop (h16s)), each as the style sheet it replaces drew it.
     makeCard(this);
 
-    auto* heading = new QLabel(headingHtml(), this);
+    auto* heading = new NumbersHeadingLabel(headingHtml(), this);
     m_heading = heading;
     heading->setObjectName(QStringLiteral("numbersTitle"));
     setTextColor(heading, palette::text());

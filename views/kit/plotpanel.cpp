@@ -741,19 +741,37 @@ QSize DocumentLabel::minimumSizeHint() const
     return QSize(minimum.width(), std::min(minimum.height(), m_hintPx.expandedTo(minimumSize()).height()));
 }
 
+int DocumentLabel::adjustSizeFirstWidthPx() const
+{
+    // Asked by both hints of every new text; the advance depends on the font and the resolution it is measured at
+    // (as PlainLabel::layoutFor() keys its layout), not on the text.
+    const QFont labelFont = font();
+    const qreal dpi = QFontMetricsF(labelFont).fontDpi();
+    if (m_adjustWidthPx < 0 || m_adjustWidthDpi != dpi || m_adjustWidthFont != labelFont) {
+        m_adjustWidthPx = QFontMetrics(labelFont).horizontalAdvance(QLatin1Char('x')) * 80;
+        m_adjustWidthFont = labelFont;
+        m_adjustWidthDpi = dpi;
+        ++m_adjustWidthMeasurements;
+    }
+    return m_adjustWidthPx;
+}
+
 void DocumentLabel::measureHints() const
 {
+    const bool newText = m_text != text() || m_font != font() || m_alignment != alignment();
+    const QMargins margins = contentsMargins();
+    const QSize marginsPx(margins.left() + margins.right(), margins.top() + margins.bottom());
+    if (!newText && marginsPx == m_hintMarginsPx)
+        return; // measured for this text, font, alignment and margins (minimumSizeHint() after sizeHint())
     // QTextDocument::adjustSize()'s first width: 80 x's of the font (and its first layout, when the text is new).
-    const int widestPx = QFontMetrics(font()).horizontalAdvance(QLatin1Char('x')) * 80;
-    if (m_text != text() || m_font != font() || m_alignment != alignment()) {
+    const int widestPx = adjustSizeFirstWidthPx();
+    if (newText) {
         if (!editInPlace(widestPx)) { // both reset m_hintMarginsPx
             emptyAtWidth(widestPx);
             syncDocument();
         }
         noteLayout();
     }
-    const QMargins margins = contentsMargins();
-    const QSize marginsPx(margins.left() + margins.right(), margins.top() + margins.bottom());
     if (marginsPx == m_hintMarginsPx)
         return;
     // QLabelPrivate::sizeForWidth() for a word-wrapped text label without margin, indent or frame:
@@ -811,7 +829,13 @@ void DocumentLabel::emptyAtWidth(int width) const
     if (m_document.textWidth() == width && m_settingsApplied && m_font == font() && m_alignment == alignment())
         return; // syncDocument() replaces the old text at this width in one pass, applying no setting
     m_runsValid = false;
-    m_document.clear();
+    // A document that holds no text yet (a new label's first text) is left as it is: QTextDocument::clear() rebuilt its
+    // root frame and formats and laid it out for nothing, 34 K instructions a label, 1.4 M before the first frame
+    // (issue 16, thirtieth stop in docs/performance.md).
+    if (!m_document.isEmpty()) {
+        m_document.clear();
+        ++m_documentClears;
+    }
     m_document.setTextWidth(width); // a pass of the empty document
 }
 
@@ -855,8 +879,10 @@ void DocumentLabel::syncDocument() const
     // document first themselves, keeping the default font and text option.
     m_runsValid = false;
     if (settingsChanged) {
-        if (!m_document.isEmpty())
+        if (!m_document.isEmpty()) {
             m_document.clear(); // the settings below then re-lay out an empty document, not the old text
+            ++m_documentClears;
+        }
         QTextOption option = m_document.defaultTextOption();
         option.setAlignment(m_alignment);
         option.setWrapMode(QTextOption::WordWrap);

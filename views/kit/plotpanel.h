@@ -115,6 +115,14 @@ public:
      *  for rich text an HTML parse) since the label was made; a new text edited into the document in place
      *  (textEditsInPlace()) is not counted. For tests (issue 16, nineteenth stop in docs/performance.md). */
     int documentFills() const { return m_documentFills; }
+    /** How many times this label emptied its document with QTextDocument::clear() (a document holding text, before
+     *  a new one or new settings); a document still empty is not cleared (issue 16, thirtieth stop in
+     *  docs/performance.md). For tests. */
+    int documentClears() const { return m_documentClears; }
+    /** How many times this label measured the first width of QTextDocument::adjustSize() (80 x's of its font) for its
+     *  size hints: once per font and screen resolution, not once per hint asked (issue 16, thirtieth stop). For
+     *  tests. */
+    int adjustWidthMeasurements() const { return m_adjustWidthMeasurements; }
     /** How many new texts were edited into this label's document in place, without a parse (see editInPlace()). */
     int textEditsInPlace() const { return m_editsInPlace; }
     /** The blocks (their numbers in the label's document) the last in-place edit changed, and so laid out and shaped
@@ -142,6 +150,8 @@ private:
      *  unless it is at that width with the current font and alignment applied (syncDocument() then
      *  replaces the text in one layout pass without emptying it first). */
     void emptyAtWidth(int width) const;
+    /** QTextDocument::adjustSize()'s first width for font(): 80 x's (px), measured once per font and resolution. */
+    int adjustSizeFirstWidthPx() const;
     /**
      * Puts text() into m_document laid out @p width px wide by editing the text that differs from m_text in place,
      * without a parse (issue 16, nineteenth stop in docs/performance.md): when the document holds m_text as filled,
@@ -197,6 +207,12 @@ private:
     mutable bool m_unwrapped = false; ///< m_document's current layout wraps no line of m_text
     mutable qreal m_unwrappedWidthPx = 0; ///< the widest line when m_unwrapped (QTextDocument::idealWidth())
     int m_layoutPasses = 0; ///< see documentLayoutPasses()
+    mutable int m_documentClears = 0; ///< see documentClears()
+    mutable int m_adjustWidthMeasurements = 0; ///< see adjustWidthMeasurements()
+    // adjustSizeFirstWidthPx() for m_adjustWidthFont at m_adjustWidthDpi; m_adjustWidthPx negative: not measured.
+    mutable QFont m_adjustWidthFont;
+    mutable qreal m_adjustWidthDpi = 0;
+    mutable int m_adjustWidthPx = -1;
     mutable int m_documentFills = 0; ///< see documentFills()
     mutable int m_editsInPlace = 0; ///< see textEditsInPlace()
     mutable std::vector<int> m_blocksEditedLast; ///< see blocksEditedLast()
