@@ -1035,12 +1035,14 @@ void TestFloorPlot::wordLayoutSetsTextAsQTextLayout()
                 texts << panel->takeaway();
     }
     QVERIFY2(texts.size() >= 5, qPrintable(QString::number(texts.size())));
-    texts << QStringLiteral("Official finite fields: To AV Ty F. WA Yo ffi fl efficiency offline affine (fi) \"quoted\" "
-                            "x*y_z 1,000,000 tokens at 8.03 ms/token (125 tok/s); memory-bound up to B = 157.")
+    texts << QStringLiteral("Official finite fields: To AV Ty F. WA Yo ffi fl efficiency offline affine (fi) "
+                            "\"quoted\" x*y_z 1,000,000 tokens at 8.03 ms/token (125 tok/s); memory-bound up to "
+                            "B = 157.")
           << QStringLiteral("Floor W/(T\u00b7BW) = 2.01 ms/token at B = 1 (497 tok/s; weights split over T = 4 GPUs); "
                             "compute-bound from B = 312. At B = 64: t_step 14.7 ms (memory-bound), 4,353 tok/s total.")
-          << QStringLiteral("Ridge I* = 295 FLOP/byte. Decode (B = 16, S = 4,096) at 15.2 FLOP/byte reaches 102 TFLOP/s "
-                            "(10.3% of peak), memory-bound; prefill (P = 2,048) at 1,903 FLOP/byte is compute-bound.");
+          << QStringLiteral("Ridge I* = 295 FLOP/byte. Decode (B = 16, S = 4,096) at 15.2 FLOP/byte reaches 102 "
+                            "TFLOP/s (10.3% of peak), memory-bound; prefill (P = 2,048) at 1,903 FLOP/byte is "
+                            "compute-bound.");
     for (const QString& text : texts)
         QVERIFY2(views::WordLayout::qualifies(text), qPrintable(text));
     QVERIFY(!views::WordLayout::qualifies(QStringLiteral("tab\there")));
@@ -1080,9 +1082,10 @@ void TestFloorPlot::wordLayoutSetsTextAsQTextLayout()
                 QCOMPARE(int(lines.size()), qt.lineCount());
                 for (int i = 0; i < qt.lineCount(); ++i) {
                     const QTextLine line = qt.lineAt(i);
-                    QVERIFY2(lines[std::size_t(i)].start == line.textStart() && lines[std::size_t(i)].length == line.textLength(),
+                    const views::WordLayout::Line& ours = lines[std::size_t(i)];
+                    QVERIFY2(ours.start == line.textStart() && ours.length == line.textLength(),
                              qPrintable(QStringLiteral("line %1 of %2").arg(i).arg(where)));
-                    QVERIFY2(fx(lines[std::size_t(i)].naturalWidthPx) == fx(line.naturalTextWidth()),
+                    QVERIFY2(fx(ours.naturalWidthPx) == fx(line.naturalTextWidth()),
                              qPrintable(QStringLiteral("width of line %1 of %2").arg(i).arg(where)));
                 }
                 ++cases;

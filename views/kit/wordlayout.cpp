@@ -50,7 +50,8 @@ WordLayout::FontFacts& WordLayout::factsFor(const QFont& font)
     // By the font's description and its resolution (a device-less QFontMetricsF measures at the default one): fonts
     // equal in both have the same engines, glyphs and advances. Kept for the process (a few fonts: the titles' sizes).
     static std::unordered_map<QString, std::unique_ptr<FontFacts>> facts;
-    std::unique_ptr<FontFacts>& entry = facts[font.key() + QLatin1Char('@') + QString::number(QFontMetricsF(font).fontDpi())];
+    const QString key = font.key() + QLatin1Char('@') + QString::number(QFontMetricsF(font).fontDpi());
+    std::unique_ptr<FontFacts>& entry = facts[key];
     if (!entry)
         entry = std::make_unique<FontFacts>();
     return *entry;
@@ -99,7 +100,8 @@ int WordLayout::fontIndex(const QRawFont& font)
 
 int WordLayout::negativeRightBearingFx(QChar c) const
 {
-    // QTextEngine's right bearing: QFontEngine::getGlyphBearings() of the glyph, as QFontMetricsF::rightBearing() reads it.
+    // QTextEngine's right bearing: QFontEngine::getGlyphBearings() of the glyph, which QFontMetricsF::rightBearing()
+    // reads too.
     const qreal bearing = m_metrics.rightBearing(c);
     return bearing < 0 ? toFixed64(-bearing) : 0;
 }

@@ -26,8 +26,8 @@ namespace ridgeline::views {
  * (QTextLayout, so HarfBuzz with the font's kerning and ligatures) the first time it is seen, several new units in one
  * layout with a space between each, and kept: glyph indexes, their places in 1/64 px (QFixed, as QTextEngine keeps
  * them) and the advance at each line-break opportunity inside it. A unit made only of figures (digits and ". , % ( ) +
- * - / : ; *") whose neighbouring characters were each checked once to shape as the two characters alone (no kerning pair,
- * no ligature) is composed from its characters without a layout. The lines are then broken greedily at the text's
+ * - / : ; *") whose neighbouring characters were each checked once to shape as the two characters alone (no kerning
+ * pair, no ligature) is composed from its characters without a layout. The lines are then broken greedily at the text's
  * line-break opportunities (QTextBoundaryFinder::Line, and after each run of spaces) with the rules of Qt 6.4's
  * QTextLine::layout_helper(): a word goes to the next line when the line's width, the spaces before it, its own width
  * and, near the edge (within the font's minRightBearing()), its last glyph's negative right bearing exceed the line
@@ -62,8 +62,8 @@ public:
      *  pen, as QTextLine::draw() does for a line at that place (a QGlyphRun per font, left to right). */
     void drawLine(QPainter* painter, int index, QPointF baseline) const;
 
-    /** The glyphs of line @p index of the last layout() with their x (1/64 px from the line's start), left to right, spaces
-     *  left out (a space draws no pixel): for tests against QTextLayout. */
+    /** The glyphs of line @p index of the last layout() with their x (1/64 px from the line's start), left to right,
+     *  spaces left out (a space draws no pixel): for tests against QTextLayout. */
     std::vector<std::pair<quint32, int>> glyphPlaces(int index) const;
 
     /** The font's ascent (px), the distance from a line's top to its baseline in a QTextLayout of this font. */
