@@ -152,6 +152,7 @@ private slots:
     void documentLabelRepaintsBetweenTheChanges();
     void titleHeadingBlockDrawsAsALineBreak();
     void wordLayoutSetsTextAsQTextLayout();
+    void titleTakeawayComposedAsTheDocumentDrawsIt();
     void kvChartRepaintsNothingUnderIt();
     void axisTitlesFromImages();
     void gridLinesFilledAsStroked();
@@ -1133,6 +1134,70 @@ void TestFloorPlot::wordLayoutSetsTextAsQTextLayout()
     }
     QCOMPARE(cases, int(fonts.size() * texts.size()) * 681);
     QCOMPARE(pictures, int(fonts.size() * texts.size()) * 75);
+}
+
+// Issue 16, thirtieth stop (h16ax): a title whose takeaway block is composed from words shaped once
+// (DocumentLabel::setComposesLastBlock()) measures and shows, after each new takeaway's partial repaint, exactly what
+// the same title laid out by its document shows: at eight widths, through takeaways with ligatures, kerned pairs and
+// figures that change width, a warning above the takeaway (not composed) and a warning in its place (composed, in red).
+void TestFloorPlot::titleTakeawayComposedAsTheDocumentDrawsIt()
+{
+    QWidget window;
+    window.resize(1300, 260);
+    views::DocumentLabel* titles[2];
+    views::LabelBox* boxes[2];
+    for (int i = 0; i < 2; ++i) {
+        titles[i] = new views::DocumentLabel;
+        titles[i]->setTextFormat(Qt::RichText);
+        titles[i]->setWordWrap(true);
+        titles[i]->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        titles[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        boxes[i] = new views::LabelBox(titles[i], true, &window);
+        boxes[i]->setCardFill(true);
+    }
+    titles[1]->setComposesLastBlock(true);
+    const QString heading =
+        QStringLiteral("<div><span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span></div>");
+    const QString takeaway = QStringLiteral("<span style=\"font-size:9.0pt;\">%1</span>");
+    const QString warning = QStringLiteral("<span style=\"font-size:9.0pt; font-weight:600; color:#c0392b;\">Does not "
+                                           "fit: %1 GB of weights per GPU &gt; 72.0 GB usable.</span><br>");
+    const QStringList texts{
+        QStringLiteral("Floor W/BW = 8.03 ms/token at B = 1 (125 tok/s); memory-bound up to B = 157. At B = 16: t_step "
+                       "9.12 ms (memory-bound), 1,754 tok/s total."),
+        QStringLiteral("Floor W/BW = 8.11 ms/token at B = 1 (123 tok/s); memory-bound up to B = 157. At B = 16: t_step "
+                       "9.20 ms (memory-bound), 1,739 tok/s total."),
+        QStringLiteral("Floor W/BW = 18.11 ms/token at B = 1 (55.2 tok/s); memory-bound up to B = 1,157. At B = 16: "
+                       "t_step 19.20 ms (memory-bound), 833 tok/s total. To AV Ty F. offline affine efficiency."),
+        QStringLiteral("Floor W/BW = 1.11 ms/token at B = 1 (901 tok/s); compute-bound from B = 7. At B = 16: t_step "
+                       "1.20 ms (compute-bound), 13,333 tok/s total."),
+    };
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    int composedBefore = 0;
+    for (const int width : {170, 233, 301, 377, 410, 467, 520, 610}) {
+        for (int i = 0; i < 2; ++i)
+            boxes[i]->setGeometry(10 + i * (width + 20), 10, width, 200);
+        for (qsizetype t = 0; t <= texts.size() + 1; ++t) {
+            // The warning above the takeaway (two formats and a line break: the document lays that out), then the
+            // warning in the takeaway's place (PlotPanel::setWarningReplacesTakeaway(): composed, in its colour).
+            QString html = heading + takeaway.arg(texts.at(std::min(t, texts.size() - 1)));
+            if (t == texts.size())
+                html = heading + warning.arg(width) + takeaway.arg(texts.front());
+            else if (t == texts.size() + 1)
+                html = heading + warning.arg(width + 1).chopped(4);
+            for (views::DocumentLabel* title : titles)
+                title->setTextRepaintingChanges(html);
+            settle();
+            const QString what = QStringLiteral("%1 px: %2").arg(width).arg(html);
+            QCOMPARE(titles[1]->heightForWidth(width), titles[0]->heightForWidth(width));
+            QCOMPARE(titles[1]->height(), titles[0]->height());
+            QVERIFY2(shown(titles[1]) == shown(titles[0]), qPrintable(QStringLiteral("shown differs at ") + what));
+            QVERIFY2(titles[1]->grab().toImage() == titles[0]->grab().toImage(), qPrintable(what));
+        }
+        QVERIFY2(titles[1]->composedLayouts() > composedBefore, qPrintable(QString::number(width)));
+        composedBefore = titles[1]->composedLayouts();
+    }
+    QCOMPARE(titles[0]->composedLayouts(), 0);
 }
 
 void TestFloorPlot::titleHeadingBlockDrawsAsALineBreak()

@@ -62,6 +62,7 @@ WordLayout::WordLayout(const QFont& font)
     , m_metrics(font)
     , m_minimumRightBearingFx(std::abs(toFixed64(std::min(qreal(0), m_metrics.minRightBearing()))))
     , m_facts(factsFor(font))
+    , m_units(m_facts.units)
     , m_chars(m_facts.chars)
     , m_pairsApart(m_facts.pairsApart)
     , m_rawFonts(m_facts.rawFonts)
@@ -311,6 +312,8 @@ const std::vector<WordLayout::Line>& WordLayout::layout(const QString& text, qre
     // Greedy breaking as QTextLine::layout_helper() (Qt 6.4) for WordWrap: see the class comment.
     m_lines.clear();
     m_lineGlyphs.clear();
+    m_lineWords.clear();
+    std::vector<std::pair<int, int>> words;
     const int widthFx = toFixed64(widthPx);
     constexpr int kNotCalculated = 1; // QTextEngine's sentinel: any positive bearing
     auto negative = [](int bearing) { return bearing == kNotCalculated ? 0 : -bearing; };
@@ -338,6 +341,8 @@ const std::vector<WordLayout::Line>& WordLayout::layout(const QString& text, qre
                 m_lines.push_back(line);
                 m_lineGlyphs.push_back(std::move(glyphs));
                 glyphs.clear();
+                m_lineWords.push_back(std::move(words));
+                words.clear();
                 line = Line();
                 empty = true;
                 lineFx = 0;
@@ -349,6 +354,7 @@ const std::vector<WordLayout::Line>& WordLayout::layout(const QString& text, qre
             if (empty)
                 line.start = units[u].first + piece.start;
             const int xFx = widthWithFx - piece.widthFx;
+            words.emplace_back(units[u].first + piece.start, xFx);
             for (std::size_t g = 0; g < piece.glyphs.size(); ++g)
                 glyphs.push_back({piece.glyphFont[g], piece.glyphs[g], xFx + piece.glyphXFx[g], piece.glyphYFx[g]});
             empty = false;
@@ -366,8 +372,28 @@ const std::vector<WordLayout::Line>& WordLayout::layout(const QString& text, qre
         line.naturalWidthPx = (lineFx + negative(bearing)) / 64.0;
         m_lines.push_back(line);
         m_lineGlyphs.push_back(std::move(glyphs));
+        m_lineWords.push_back(std::move(words));
     }
     return m_lines;
+}
+
+qreal WordLayout::wordStartBefore(int index, int position) const
+{
+    int xFx = 0;
+    for (const auto& [start, x] : m_lineWords.at(std::size_t(index))) {
+        if (start > position)
+            break;
+        xFx = x;
+    }
+    return xFx / 64.0;
+}
+
+qreal WordLayout::wordStartAfter(int index, int position) const
+{
+    for (const auto& [start, x] : m_lineWords.at(std::size_t(index)))
+        if (start >= position)
+            return x / 64.0;
+    return m_lines.at(std::size_t(index)).naturalWidthPx;
 }
 
 std::vector<std::pair<quint32, int>> WordLayout::glyphPlaces(int index) const

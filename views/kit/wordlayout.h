@@ -52,6 +52,9 @@ public:
     /** A layout of texts in @p font (at the default resolution, as a QTextLayout without a paint device). */
     explicit WordLayout(const QFont& font);
 
+    /** The font given at construction. */
+    const QFont& font() const { return m_font; }
+
     /** True when @p text is set by this class as by QTextLayout (see the class comment). */
     static bool qualifies(const QString& text);
 
@@ -66,10 +69,19 @@ public:
      *  spaces left out (a space draws no pixel): for tests against QTextLayout. */
     std::vector<std::pair<quint32, int>> glyphPlaces(int index) const;
 
+    /** Where in line @p index of the last layout() the word holding text position @p position starts (px from the
+     *  line's start; the line's start for a position before it): no glyph of that word or after it is left of it. */
+    qreal wordStartBefore(int index, int position) const;
+    /** Where in line @p index the first word starting at or after text position @p position starts (px), or the line's
+     *  natural width when none does: no glyph of the characters before @p position reaches right of it but by its right
+     *  bearing. */
+    qreal wordStartAfter(int index, int position) const;
+
     /** The font's ascent (px), the distance from a line's top to its baseline in a QTextLayout of this font. */
     qreal ascentPx() const { return m_metrics.ascent(); }
 
-    /** Units shaped with a layout since this object was made (each once): for tests. */
+    /** Units shaped with a layout by this object (each once in its font: the units are shared by the layouts of a
+     *  font): for tests. */
     int unitsShaped() const { return m_unitsShaped; }
     /** Units of figures composed from their characters without a layout: for tests. */
     int unitsComposed() const { return m_unitsComposed; }
@@ -116,9 +128,10 @@ private:
     int fontIndex(const QRawFont& font);
     int negativeRightBearingFx(QChar c) const;
 
-    /** What is known of single characters and pairs in one font, shared by the layouts of that font (a check is a
-     *  QTextLayout each: done once per font, not once per title). */
+    /** What is known of units, single characters and pairs in one font, shared by the layouts of that font (a unit is
+     *  shaped and a check made once per font, not once per title). */
     struct FontFacts {
+        std::unordered_map<QString, Unit> units; ///< by text, then U+0001 and the inner break offsets (+1) if any
         std::unordered_map<ushort, CharShape> chars;
         std::unordered_map<quint32, bool> pairsApart;
         std::vector<QRawFont> rawFonts;
@@ -128,13 +141,15 @@ private:
     QFont m_font;
     QFontMetricsF m_metrics;
     int m_minimumRightBearingFx = 0; ///< |QFontMetricsF::minRightBearing()| (1/64 px)
-    std::unordered_map<QString, Unit> m_units; ///< by text, then U+0001 and the inner break offsets (+1) if any
     FontFacts& m_facts;
+    std::unordered_map<QString, Unit>& m_units;
     std::unordered_map<ushort, CharShape>& m_chars;
     std::unordered_map<quint32, bool>& m_pairsApart;
     std::vector<QRawFont>& m_rawFonts;
     std::vector<Line> m_lines;
     std::vector<std::vector<PlacedGlyph>> m_lineGlyphs;
+    /** Per line: (first character in the text, x in 1/64 px) of each word. */
+    std::vector<std::vector<std::pair<int, int>>> m_lineWords;
     int m_unitsShaped = 0;
     int m_unitsComposed = 0;
     int m_shapingLayouts = 0;
