@@ -417,7 +417,8 @@ const DocumentLabel::Composed* DocumentLabel::composedAt(int width) const
         html.replace(html.indexOf(kRunMarker), 1, QStringLiteral("x"));
     }
     for (auto it = c.frames.begin(); !frame && it != c.frames.end(); ++it) {
-        if ((*it)->html == html && (*it)->font == font() && (*it)->alignment == alignment() && (*it)->widthPx == width) {
+        if ((*it)->html == html && (*it)->font == font() && (*it)->alignment == alignment()
+            && (*it)->widthPx == width) {
             std::rotate(it, it + 1, c.frames.end()); // most recently used last
             frame = c.frames.back().get();
             break;

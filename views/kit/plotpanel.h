@@ -99,9 +99,11 @@ public:
      * then its takeaway) has its second block laid out and drawn by a views::WordLayout from words shaped once, instead
      * of by the document (issue 16, thirtieth stop in docs/performance.md, h16ax): a new takeaway then shapes only its
      * new words. The first block, the second block's top, line pitch and baseline come from a small document of the
-     * heading and two lines of the takeaway's format, laid out once per width; the same lines, glyphs and pixels as the
-     * document's. Texts that do not qualify (WordLayout::qualifies(), other markup, a warning above the takeaway) are
-     * laid out by the document as before. Off by default.
+     * heading and two lines of the takeaway's format, laid out once per width (the last eight kept); the same lines,
+     * glyphs and pixels as the document's. It starts with the first new text set by setTextRepaintingChanges() on a
+     * shown label: the texts before (start-up) are laid out by the document, as are texts that do not qualify
+     * (WordLayout::qualifies(), other markup, a warning above the takeaway). A partial repaint's strips are bounded by
+     * the words around a change (WordLayout::wordStartBefore()), not its characters. Off by default.
      */
     void setComposesLastBlock(bool on);
     /** How many texts the composed path laid out (see setComposesLastBlock()): for tests. */

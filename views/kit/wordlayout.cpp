@@ -129,50 +129,27 @@ const WordLayout::CharShape& WordLayout::charShape(QChar c)
     return m_chars.emplace(c.unicode(), shape).first->second;
 }
 
-bool WordLayout::shapesApart(QChar a, QChar b)
+int WordLayout::pairState(QChar a, QChar b) const
 {
-    const quint32 key = (quint32(a.unicode()) << 16) | b.unicode();
-    const auto found = m_pairsApart.find(key);
-    if (found != m_pairsApart.end())
-        return found->second;
-    const CharShape first = charShape(a);
-    const CharShape second = charShape(b);
-    bool apart = first.ok && second.ok;
-    if (apart) {
-        QTextLayout layout(QString(a) + b, m_font);
-        layOutUnwrapped(layout);
-        const QTextLine line = layout.lineAt(0);
-        std::vector<std::pair<quint32, int>> glyphs;
-        for (const QGlyphRun& run : line.glyphRuns())
-            for (qsizetype i = 0; i < run.glyphIndexes().size(); ++i)
-                glyphs.emplace_back(run.glyphIndexes()[i], toFixed64(run.positions()[i].x()));
-        apart = glyphs.size() == 2 && glyphs[0].first == first.glyph && glyphs[1].first == second.glyph
-            && glyphs[0].second == first.xFx && glyphs[1].second == first.advanceFx + second.xFx
-            && toFixed64(line.cursorToX(1)) == first.advanceFx
-            && toFixed64(line.cursorToX(2)) == first.advanceFx + second.advanceFx;
-    }
-    return m_pairsApart.emplace(key, apart).first->second;
+    const auto found = m_pairsApart.find((quint32(a.unicode()) << 16) | b.unicode());
+    return found == m_pairsApart.end() ? -1 : found->second ? 1 : 0;
 }
 
-bool WordLayout::composeFigures(const QString& key)
+bool WordLayout::figuresUnit(const QString& key, Unit* unit)
 {
     const QString text = key.section(kKeyMark, 0, 0);
     const QString inner = key.section(kKeyMark, 1);
     int wordEnd = int(text.size());
     while (wordEnd > 0 && text.at(wordEnd - 1) == QLatin1Char(' '))
         --wordEnd;
-    if (wordEnd == 0)
+    if (wordEnd == 0 || (wordEnd < text.size() && !charShape(QLatin1Char(' ')).ok))
         return false;
-    for (int i = 0; i < wordEnd; ++i) {
-        if (!isFigure(text.at(i)) || !charShape(text.at(i)).ok || (i > 0 && !shapesApart(text.at(i - 1), text.at(i))))
+    for (int i = 0; i < wordEnd; ++i)
+        if (!isFigure(text.at(i)) || !charShape(text.at(i)).ok)
             return false;
-    }
-    if (wordEnd < text.size() && !shapesApart(text.at(wordEnd - 1), QLatin1Char(' ')))
-        return false;
     std::vector<int> x(std::size_t(text.size()) + 1, 0);
     for (int i = 0; i < text.size(); ++i)
         x[std::size_t(i) + 1] = x[std::size_t(i)] + charShape(text.at(i)).advanceFx;
-    Unit unit;
     int start = 0;
     for (int p = 1; p <= text.size(); ++p) {
         const bool boundary = p == text.size()
@@ -195,20 +172,55 @@ bool WordLayout::composeFigures(const QString& key)
             piece.glyphXFx.push_back(x[std::size_t(i)] - x[std::size_t(start)] + c.xFx);
             piece.glyphYFx.push_back(c.yFx);
         }
-        unit.pieces.push_back(std::move(piece));
+        unit->pieces.push_back(std::move(piece));
         start = p;
     }
+    return true;
+}
+
+/** The neighbouring pairs of a unit's text (and its last character with a space after it, when it has one). */
+static std::vector<quint32> figurePairs(const QString& text)
+{
+    std::vector<quint32> pairs;
+    for (qsizetype i = 1; i < text.size(); ++i)
+        if (text.at(i - 1) != QLatin1Char(' '))
+            pairs.push_back((quint32(text.at(i - 1).unicode()) << 16) | text.at(i).unicode());
+    return pairs;
+}
+
+WordLayout::FigureResult WordLayout::composeFigures(const QString& key)
+{
+    // Every neighbouring pair known to shape apart: composed. A pair known not to: shaped. Otherwise shaped, and its
+    // pairs learnt from that shaping (shapeUnits()).
+    const QString text = key.section(kKeyMark, 0, 0);
+    bool unknown = false;
+    for (const quint32 pair : figurePairs(text)) {
+        const int state = pairState(QChar(ushort(pair >> 16)), QChar(ushort(pair & 0xffff)));
+        if (state == 0)
+            return FigureResult::Shape;
+        unknown = unknown || state < 0;
+    }
+    Unit unit;
+    if (!figuresUnit(key, &unit))
+        return FigureResult::Shape;
+    if (unknown)
+        return FigureResult::ShapeAndLearn;
     ++m_unitsComposed;
     m_units.emplace(key, std::move(unit));
-    return true;
+    return FigureResult::Composed;
 }
 
 void WordLayout::shapeUnits(const QStringList& keys)
 {
     QStringList shaped;
-    for (const QString& key : keys)
-        if (!composeFigures(key))
+    QStringList learn; // units of figures with a pair not yet known: shaped, and compared with their composition
+    for (const QString& key : keys) {
+        const FigureResult result = composeFigures(key);
+        if (result != FigureResult::Composed)
             shaped << key;
+        if (result == FigureResult::ShapeAndLearn)
+            learn << key;
+    }
     if (shaped.isEmpty())
         return;
     // The new units in one layout, a space after each that has none: shaping does not cross a space (class comment),
@@ -268,6 +280,22 @@ void WordLayout::shapeUnits(const QStringList& keys)
             start = p;
         }
         ++m_unitsShaped;
+        if (learn.contains(key)) {
+            // Shaped as composed from its characters: each neighbouring pair sets its glyphs apart (no kerning pair or
+            // ligature across it); else nothing is learnt and the unit is shaped whenever it is new.
+            Unit composed;
+            bool same = figuresUnit(key, &composed) && composed.pieces.size() == unit.pieces.size();
+            for (std::size_t k = 0; same && k < unit.pieces.size(); ++k) {
+                const Piece& a = unit.pieces[k];
+                const Piece& b = composed.pieces[k];
+                same = a.start == b.start && a.end == b.end && a.widthFx == b.widthFx && a.spacesFx == b.spacesFx
+                    && a.glyphs == b.glyphs && a.glyphFont == b.glyphFont && a.glyphXFx == b.glyphXFx
+                    && a.glyphYFx == b.glyphYFx;
+            }
+            if (same)
+                for (const quint32 pair : figurePairs(text))
+                    m_pairsApart.emplace(pair, true);
+        }
         m_units.emplace(key, std::move(unit));
     }
 }

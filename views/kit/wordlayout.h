@@ -26,8 +26,9 @@ namespace ridgeline::views {
  * (QTextLayout, so HarfBuzz with the font's kerning and ligatures) the first time it is seen, several new units in one
  * layout with a space between each, and kept: glyph indexes, their places in 1/64 px (QFixed, as QTextEngine keeps
  * them) and the advance at each line-break opportunity inside it. A unit made only of figures (digits and ". , % ( ) +
- * - / : ; *") whose neighbouring characters were each checked once to shape as the two characters alone (no kerning
- * pair, no ligature) is composed from its characters without a layout. The lines are then broken greedily at the text's
+ * - / : ; *") is composed from its characters without a layout when each pair of neighbouring characters in it was
+ * seen to set its glyphs apart (no kerning pair, no ligature): learnt from a unit that, shaped, came out exactly as its
+ * characters composed (until then such units are shaped, with the others). The lines are then broken greedily at the text's
  * line-break opportunities (QTextBoundaryFinder::Line, and after each run of spaces) with the rules of Qt 6.4's
  * QTextLine::layout_helper(): a word goes to the next line when the line's width, the spaces before it, its own width
  * and, near the edge (within the font's minRightBearing()), its last glyph's negative right bearing exceed the line
@@ -122,9 +123,12 @@ private:
     };
 
     void shapeUnits(const QStringList& keys);
-    bool composeFigures(const QString& key);
+    enum class FigureResult { Composed, Shape, ShapeAndLearn };
+    FigureResult composeFigures(const QString& key);
+    bool figuresUnit(const QString& key, Unit* unit);
+    /** 1 when characters @p a then @p b were seen to shape apart, 0 when not, -1 when not known yet. */
+    int pairState(QChar a, QChar b) const;
     const CharShape& charShape(QChar c);
-    bool shapesApart(QChar a, QChar b);
     int fontIndex(const QRawFont& font);
     int negativeRightBearingFx(QChar c) const;
 
