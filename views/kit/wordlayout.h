@@ -28,8 +28,8 @@ namespace ridgeline::views {
  * them) and the advance at each line-break opportunity inside it. A unit made only of figures (digits and ". , % ( ) +
  * - / : ; *") is composed from its characters without a layout when each pair of neighbouring characters in it was
  * seen to set its glyphs apart (no kerning pair, no ligature): learnt from a unit that, shaped, came out exactly as its
- * characters composed (until then such units are shaped, with the others). The lines are then broken greedily at the text's
- * line-break opportunities (QTextBoundaryFinder::Line, and after each run of spaces) with the rules of Qt 6.4's
+ * characters composed (until then such units are shaped, with the others). The lines are then broken greedily at the
+ * text's line-break opportunities (QTextBoundaryFinder::Line, and after each run of spaces) with the rules of Qt 6.4's
  * QTextLine::layout_helper(): a word goes to the next line when the line's width, the spaces before it, its own width
  * and, near the edge (within the font's minRightBearing()), its last glyph's negative right bearing exceed the line
  * width; trailing spaces are not counted; a line's natural width adds its last glyph's negative right bearing (none
@@ -38,8 +38,9 @@ namespace ridgeline::views {
  *
  * This relies on shaping being local to a unit: no kerning pair or ligature crosses a space. That holds for the fonts
  * the titles use (DejaVu Sans, book and bold, 9 to 13.5 pt) and is checked by tst_floorplot against QTextLayout over
- * the titles' texts; a font where it does not hold would place glyphs differently, so qualifies() admits only text a
- * left-to-right QTextLayout sets without bidi, tabs, soft hyphens, no-break spaces or separators.
+ * the titles' texts; with a font that kerns across a space the lines would be set a little differently from
+ * QTextLayout. qualifies() rules out what QTextEngine treats apart: bidi, tabs, soft hyphens, no-break spaces,
+ * separators and control characters.
  */
 class WordLayout {
 public:
