@@ -27,6 +27,9 @@
 #include <QStandardPaths>
 #include <QTextDocument>
 #include <QTextDocumentFragment>
+#include <QTextLayout>
+#include <QGlyphRun>
+#include <QRawFont>
 #include <QVBoxLayout>
 #include <QTest>
 
@@ -61,6 +64,7 @@
 #include "views/kit/plotkit.h"
 #include "views/kit/plotpanel.h"
 #include "views/kit/textimage.h"
+#include "views/kit/wordlayout.h"
 #include "views/whatifs/baseline.h"
 
 using ridgeline::app::MainWindow;
@@ -147,6 +151,8 @@ private slots:
     void documentLabelEditsANewTextInPlace();
     void documentLabelRepaintsBetweenTheChanges();
     void titleHeadingBlockDrawsAsALineBreak();
+    void wordLayoutSetsTextAsQTextLayout();
+    void titleTakeawayComposedAsTheDocumentDrawsIt();
     void kvChartRepaintsNothingUnderIt();
     void axisTitlesFromImages();
     void gridLinesFilledAsStroked();
@@ -1014,6 +1020,210 @@ void TestFloorPlot::documentLabelRepaintsBetweenTheChanges()
  *  PlotPanel::renderTitle() writes it when a line follows the heading) draws, measures and reads as the heading and a
  *  line break did, in DocumentLabel and in QLabel (its paint while text is selected); and a new takeaway is edited
  *  into the blocks after the heading. */
+// Issue 16, thirtieth stop (h16ax): views::WordLayout breaks lines and places glyphs as QTextLayout does, from words
+// shaped once: the five titles' takeaways, texts with ligatures ("fi", "ffi", "fl") and kerned pairs ("To", "AV", "Ty",
+// "F."), in the titles' fonts, at every width from 20 to 700 px: the same lines, natural widths, glyphs and places
+// (1/64 px), and for every ninth width the same pixels. New figures compose without shaping; a repeated text shapes
+// nothing.
+void TestFloorPlot::wordLayoutSetsTextAsQTextLayout()
+{
+    QStringList texts;
+    {
+        MainWindow window(model::defaultScenario());
+        window.resize(1600, 1000);
+        for (views::PlotPanel* panel : window.findChildren<views::PlotPanel*>())
+            if (!panel->takeaway().isEmpty())
+                texts << panel->takeaway();
+    }
+    QVERIFY2(texts.size() >= 5, qPrintable(QString::number(texts.size())));
+    texts << QStringLiteral("Official finite fields: To AV Ty F. WA Yo ffi fl efficiency offline affine (fi) "
+                            "\"quoted\" x*y_z 1,000,000 tokens at 8.03 ms/token (125 tok/s); memory-bound up to "
+                            "B = 157.")
+          << QStringLiteral("Floor W/(T\u00b7BW) = 2.01 ms/token at B = 1 (497 tok/s; weights split over T = 4 GPUs); "
+                            "compute-bound from B = 312. At B = 64: t_step 14.7 ms (memory-bound), 4,353 tok/s total.")
+          << QStringLiteral("Ridge I* = 295 FLOP/byte. Decode (B = 16, S = 4,096) at 15.2 FLOP/byte reaches 102 "
+                            "TFLOP/s (10.3% of peak), memory-bound; prefill (P = 2,048) at 1,903 FLOP/byte is "
+                            "compute-bound.");
+    for (const QString& text : texts)
+        QVERIFY2(views::WordLayout::qualifies(text), qPrintable(text));
+    QVERIFY(!views::WordLayout::qualifies(QStringLiteral("tab\there")));
+    QVERIFY(!views::WordLayout::qualifies(QStringLiteral("no\u00a0break")));
+    QVERIFY(!views::WordLayout::qualifies(QStringLiteral("\u0627\u0644")));
+
+    auto fx = [](qreal px) { return int(px * 64); };
+    std::vector<QFont> fonts;
+    for (const auto& [points, weight] : {std::pair{9.0, QFont::Normal}, std::pair{9.0, QFont::DemiBold},
+                                         std::pair{10.5, QFont::DemiBold}, std::pair{13.5, QFont::Normal}}) {
+        QFont font = QApplication::font();
+        font.setPointSizeF(points);
+        font.setWeight(weight);
+        fonts.push_back(font);
+    }
+    int cases = 0;
+    int pictures = 0;
+    for (const QFont& font : fonts) {
+        views::WordLayout words(font);
+        const quint32 space = QRawFont::fromFont(font).glyphIndexesForString(QStringLiteral(" ")).value(0);
+        for (const QString& text : texts) {
+            for (int width = 20; width <= 700; width += 1) {
+                QTextLayout qt(text, font);
+                QTextOption option;
+                option.setWrapMode(QTextOption::WordWrap);
+                qt.setTextOption(option);
+                qt.beginLayout();
+                qreal y = 0;
+                for (QTextLine line = qt.createLine(); line.isValid(); line = qt.createLine()) {
+                    line.setLineWidth(width);
+                    line.setPosition(QPointF(0, y));
+                    y += line.height();
+                }
+                qt.endLayout();
+                const std::vector<views::WordLayout::Line>& lines = words.layout(text, width);
+                const QString where = QStringLiteral("%1 at %2 px in %3").arg(text).arg(width).arg(font.toString());
+                QCOMPARE(int(lines.size()), qt.lineCount());
+                for (int i = 0; i < qt.lineCount(); ++i) {
+                    const QTextLine line = qt.lineAt(i);
+                    const views::WordLayout::Line& ours = lines[std::size_t(i)];
+                    QVERIFY2(ours.start == line.textStart() && ours.length == line.textLength(),
+                             qPrintable(QStringLiteral("line %1 of %2").arg(i).arg(where)));
+                    QVERIFY2(fx(ours.naturalWidthPx) == fx(line.naturalTextWidth()),
+                             qPrintable(QStringLiteral("width of line %1 of %2").arg(i).arg(where)));
+                }
+                ++cases;
+                if (width % 9 != 0)
+                    continue;
+                // The glyphs (spaces aside) and their places, and the pixels, line by line.
+                QImage expected(width + 40, int(y) + 20, QImage::Format_ARGB32_Premultiplied);
+                expected.fill(Qt::white);
+                QImage composed = expected;
+                QPainter qtPainter(&expected);
+                QPainter wordPainter(&composed);
+                qtPainter.setPen(QColor(30, 30, 40));
+                wordPainter.setPen(QColor(30, 30, 40));
+                for (int i = 0; i < qt.lineCount(); ++i) {
+                    const QTextLine line = qt.lineAt(i);
+                    line.draw(&qtPainter, QPointF(5, 5));
+                    words.drawLine(&wordPainter, i, QPointF(5 + line.x(), 5 + line.y() + line.ascent()));
+                    std::vector<std::pair<quint32, int>> glyphs;
+                    for (const QGlyphRun& run : line.glyphRuns())
+                        for (qsizetype g = 0; g < run.glyphIndexes().size(); ++g)
+                            if (run.glyphIndexes()[g] != space)
+                                glyphs.emplace_back(run.glyphIndexes()[g], fx(run.positions()[g].x()));
+                    QVERIFY2(!glyphs.empty() && glyphs == words.glyphPlaces(i),
+                             qPrintable(QStringLiteral("glyphs of line %1 of %2").arg(i).arg(where)));
+                }
+                qtPainter.end();
+                wordPainter.end();
+                QVERIFY2(expected == composed, qPrintable(QStringLiteral("pixels of ") + where));
+                ++pictures;
+            }
+        }
+        // A repeated text shapes nothing. New figures are composed from their characters without a layout once their
+        // neighbouring pairs were seen to shape apart: the first takeaway with its digits shifted nine times, each laid
+        // out as QTextLayout does; by the last shift its figures are composed.
+        const int shaped = words.unitsShaped();
+        const int composedBefore = words.unitsComposed();
+        words.layout(texts.front(), 400);
+        QCOMPARE(words.unitsShaped(), shaped);
+        int composedInLastShift = 0;
+        for (int shift = 1; shift <= 9; ++shift) {
+            const int composedNow = words.unitsComposed();
+            QString figures = texts.front();
+            for (QChar& c : figures)
+                if (c.isDigit())
+                    c = QChar(u'0' + (c.digitValue() + shift) % 10);
+            const std::vector<views::WordLayout::Line>& lines = words.layout(figures, 400);
+            composedInLastShift = words.unitsComposed() - composedNow;
+            QTextLayout qt(figures, font);
+            QTextOption option;
+            option.setWrapMode(QTextOption::WordWrap);
+            qt.setTextOption(option);
+            qt.beginLayout();
+            for (QTextLine line = qt.createLine(); line.isValid(); line = qt.createLine())
+                line.setLineWidth(400);
+            qt.endLayout();
+            QCOMPARE(int(lines.size()), qt.lineCount());
+            for (int i = 0; i < qt.lineCount(); ++i) {
+                std::vector<std::pair<quint32, int>> glyphs;
+                for (const QGlyphRun& run : qt.lineAt(i).glyphRuns())
+                    for (qsizetype g = 0; g < run.glyphIndexes().size(); ++g)
+                        if (run.glyphIndexes()[g] != space)
+                            glyphs.emplace_back(run.glyphIndexes()[g], fx(run.positions()[g].x()));
+                QVERIFY2(lines[std::size_t(i)].start == qt.lineAt(i).textStart() && glyphs == words.glyphPlaces(i),
+                         qPrintable(figures));
+            }
+        }
+        QVERIFY2(words.unitsComposed() > composedBefore, qPrintable(QString::number(words.unitsComposed())));
+        QVERIFY2(composedInLastShift > 0, qPrintable(QString::number(composedInLastShift)));
+    }
+    QCOMPARE(cases, int(fonts.size() * texts.size()) * 681);
+    QCOMPARE(pictures, int(fonts.size() * texts.size()) * 75);
+}
+
+// Issue 16, thirtieth stop (h16ax): a title whose takeaway block is composed from words shaped once
+// (DocumentLabel::setComposesLastBlock()) measures and shows, after each new takeaway's partial repaint, exactly what
+// the same title laid out by its document shows: at eight widths, through takeaways with ligatures, kerned pairs and
+// figures that change width, a warning above the takeaway (not composed) and a warning in its place (composed, in red).
+void TestFloorPlot::titleTakeawayComposedAsTheDocumentDrawsIt()
+{
+    QWidget window;
+    window.resize(1300, 260);
+    views::DocumentLabel* titles[2];
+    views::LabelBox* boxes[2];
+    for (int i = 0; i < 2; ++i) {
+        titles[i] = new views::DocumentLabel;
+        titles[i]->setTextFormat(Qt::RichText);
+        titles[i]->setWordWrap(true);
+        titles[i]->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        titles[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        boxes[i] = new views::LabelBox(titles[i], true, &window);
+        boxes[i]->setCardFill(true);
+    }
+    titles[1]->setComposesLastBlock(true);
+    const QString heading =
+        QStringLiteral("<div><span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span></div>");
+    const QString takeaway = QStringLiteral("<span style=\"font-size:9.0pt;\">%1</span>");
+    const QString warning = QStringLiteral("<span style=\"font-size:9.0pt; font-weight:600; color:#c0392b;\">Does not "
+                                           "fit: %1 GB of weights per GPU &gt; 72.0 GB usable.</span><br>");
+    const QStringList texts{
+        QStringLiteral("Floor W/BW = 8.03 ms/token at B = 1 (125 tok/s); memory-bound up to B = 157. At B = 16: t_step "
+                       "9.12 ms (memory-bound), 1,754 tok/s total."),
+        QStringLiteral("Floor W/BW = 8.11 ms/token at B = 1 (123 tok/s); memory-bound up to B = 157. At B = 16: t_step "
+                       "9.20 ms (memory-bound), 1,739 tok/s total."),
+        QStringLiteral("Floor W/BW = 18.11 ms/token at B = 1 (55.2 tok/s); memory-bound up to B = 1,157. At B = 16: "
+                       "t_step 19.20 ms (memory-bound), 833 tok/s total. To AV Ty F. offline affine efficiency."),
+        QStringLiteral("Floor W/BW = 1.11 ms/token at B = 1 (901 tok/s); compute-bound from B = 7. At B = 16: t_step "
+                       "1.20 ms (compute-bound), 13,333 tok/s total."),
+    };
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    int composedBefore = 0;
+    for (const int width : {170, 233, 301, 377, 410, 467, 520, 610}) {
+        for (int i = 0; i < 2; ++i)
+            boxes[i]->setGeometry(10 + i * (width + 20), 10, width, 200);
+        for (qsizetype t = 0; t <= texts.size() + 1; ++t) {
+            // The warning above the takeaway (two formats and a line break: the document lays that out), then the
+            // warning in the takeaway's place (PlotPanel::setWarningReplacesTakeaway(): composed, in its colour).
+            QString html = heading + takeaway.arg(texts.at(std::min(t, texts.size() - 1)));
+            if (t == texts.size())
+                html = heading + warning.arg(width) + takeaway.arg(texts.front());
+            else if (t == texts.size() + 1)
+                html = heading + warning.arg(width + 1).chopped(4);
+            for (views::DocumentLabel* title : titles)
+                title->setTextRepaintingChanges(html);
+            settle();
+            const QString what = QStringLiteral("%1 px: %2").arg(width).arg(html);
+            QCOMPARE(titles[1]->heightForWidth(width), titles[0]->heightForWidth(width));
+            QCOMPARE(titles[1]->height(), titles[0]->height());
+            QVERIFY2(shown(titles[1]) == shown(titles[0]), qPrintable(QStringLiteral("shown differs at ") + what));
+            QVERIFY2(titles[1]->grab().toImage() == titles[0]->grab().toImage(), qPrintable(what));
+        }
+        QVERIFY2(titles[1]->composedLayouts() > composedBefore, qPrintable(QString::number(width)));
+        composedBefore = titles[1]->composedLayouts();
+    }
+    QCOMPARE(titles[0]->composedLayouts(), 0);
+}
+
 void TestFloorPlot::titleHeadingBlockDrawsAsALineBreak()
 {
     const QString heading = QStringLiteral("<span style=\"font-size:10.5pt; font-weight:600;\">Decode floor</span>");

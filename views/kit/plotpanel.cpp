@@ -30,6 +30,7 @@
 #include "views/kit/palette.h"
 #include "views/kit/plotinteraction.h"
 #include "views/kit/plotkit.h"
+#include "views/kit/wordlayout.h"
 
 namespace ridgeline::views {
 
@@ -311,6 +312,193 @@ void LabelBox::fit()
         updateGeometry();
 }
 
+/** The composed layout of a title's takeaway block (setComposesLastBlock()). */
+struct DocumentLabel::Composed {
+    /** A small document: the heading and two lines of the takeaway's format, for the first block and the second
+     *  block's geometry at one width; kept for the last few widths asked (a layout pass asks several). */
+    struct Frame {
+        QTextDocument document;
+        QString html;
+        QFont font;
+        Qt::Alignment alignment;
+        int widthPx = -1;
+        qreal topPx = 0;        ///< the second block's first line's top (document coordinates)
+        qreal pitchPx = 0;      ///< from one line's top to the next
+        qreal baselinePx = 0;   ///< from a line's top to its baseline
+        qreal lineXPx = 0;      ///< the lines' left (document coordinates)
+        qreal lineWidthPx = 0;  ///< the line rect's width (QTextLine::rect())
+        qreal lineHeightPx = 0; ///< the line rect's height
+        qreal otherPx = 0;      ///< the document's height less its second block's two lines
+        QTextCharFormat takeawayFormat;
+        QFont takeawayFont;
+    };
+    static constexpr std::size_t kFramesKept = 8;
+
+    bool on = false;
+    /** Set by the first new text after the label's first (setTextRepaintingChanges()): the texts before, laid out at
+     *  start-up, are laid out by the document as before (composing them would shape every word and make a frame per
+     *  width asked, for one layout each). */
+    bool armed = false;
+    int layoutCount = 0; ///< composedLayouts()
+    // The frame last used, for the markup, heading, font, alignment and width it was found for.
+    Frame* lastFrame = nullptr;
+    QString lastMarkup;
+    QString lastHeading;
+    // The text and width the layout below is of; valid false when text() did not qualify.
+    QString text;
+    int widthPx = -1;
+    QFont textFont;
+    Qt::Alignment textAlignment;
+    bool valid = false;
+    std::vector<std::unique_ptr<Frame>> frames; ///< most recently used last
+    const QTextDocument* frame = nullptr; ///< the current frame's document
+    qreal topPx = 0;
+    qreal pitchPx = 0;
+    qreal baselinePx = 0;
+    qreal lineXPx = 0;
+    qreal lineWidthPx = 0;
+    qreal lineHeightPx = 0;
+    QTextCharFormat takeawayFormat;
+    WordLayout* words = nullptr; ///< of the takeaway's font, one of layouts
+    std::vector<std::unique_ptr<WordLayout>> layouts; ///< one per font met (the takeaway's, a warning's)
+    QString takeaway;
+    std::vector<WordLayout::Line> lines;
+    qreal heightPx = 0; ///< the document's height (QTextDocument::size().height())
+};
+
+DocumentLabel::~DocumentLabel() = default;
+
+void DocumentLabel::setComposesLastBlock(bool on)
+{
+    if (on && !m_composed)
+        m_composed = std::make_unique<Composed>();
+    if (m_composed)
+        m_composed->on = on;
+    update();
+}
+
+int DocumentLabel::composedLayouts() const
+{
+    return m_composed ? m_composed->layoutCount : 0;
+}
+
+const DocumentLabel::Composed* DocumentLabel::composedAt(int width) const
+{
+    if (!m_composed || !m_composed->on || !m_composed->armed || !ownsLayout() || !isRich())
+        return nullptr;
+    Composed& c = *m_composed;
+    const QString current = text();
+    if (c.text == current && c.widthPx == width && c.textFont == font() && c.textAlignment == alignment())
+        return c.valid ? &c : nullptr;
+    c.text = current;
+    c.widthPx = width;
+    c.textFont = font();
+    c.textAlignment = alignment();
+    c.valid = false;
+    // A heading block, then one run of one format: "<div>...heading run...</div>" then markup around one run.
+    TextRuns runs;
+    if (!splitRuns(current, true, &runs) || runs.runs.size() != 2 || !runs.markup.startsWith(QLatin1String("<div>")))
+        return nullptr;
+    const qsizetype divEnd = runs.markup.indexOf(QLatin1String("</div>"));
+    if (divEnd < 0 || runs.markup.indexOf(kRunMarker) > divEnd || runs.markup.indexOf(kRunMarker, divEnd) < 0
+        || runs.markup.mid(divEnd).contains(QLatin1String("<br"), Qt::CaseInsensitive)
+        || (alignment() & Qt::AlignHorizontal_Mask) != Qt::AlignLeft || layoutDirection() != Qt::LeftToRight
+        || !WordLayout::qualifies(runs.runs.at(1)) || width <= 0)
+        return nullptr;
+    // The frame document: the same markup with the takeaway replaced by "x", a line separator and "x".
+    Composed::Frame* frame = nullptr;
+    if (c.lastFrame && c.lastMarkup == runs.markup && c.lastHeading == runs.runs.at(0) && c.lastFrame->widthPx == width
+        && c.lastFrame->font == font() && c.lastFrame->alignment == alignment())
+        frame = c.lastFrame; // (a new takeaway at the same width: the frame of the last)
+    QString html;
+    if (!frame) {
+        html = runs.markup;
+        html.replace(html.indexOf(kRunMarker), 1, runs.runs.at(0).toHtmlEscaped());
+        html.replace(html.indexOf(kRunMarker), 1, QStringLiteral("x"));
+    }
+    for (auto it = c.frames.begin(); !frame && it != c.frames.end(); ++it) {
+        if ((*it)->html == html && (*it)->font == font() && (*it)->alignment == alignment()
+            && (*it)->widthPx == width) {
+            std::rotate(it, it + 1, c.frames.end()); // most recently used last
+            frame = c.frames.back().get();
+            break;
+        }
+    }
+    if (!frame) {
+        auto made = std::make_unique<Composed::Frame>();
+        Composed::Frame& f = *made;
+        f.html = html;
+        f.font = font();
+        f.alignment = alignment();
+        f.widthPx = width;
+        f.document.setUndoRedoEnabled(false);
+        f.document.setDocumentMargin(0);
+        QTextOption option = f.document.defaultTextOption();
+        option.setAlignment(alignment());
+        option.setWrapMode(QTextOption::WordWrap);
+        f.document.setDefaultTextOption(option);
+        f.document.setDefaultFont(font());
+        f.document.setHtml(html);
+        {
+            // A second line in the takeaway's format (a line separator: "<br>" after the div makes a block).
+            QTextCursor cursor(f.document.lastBlock());
+            cursor.movePosition(QTextCursor::EndOfBlock);
+            cursor.insertText(QString(QChar::LineSeparator) + QLatin1Char('x'), cursor.charFormat());
+        }
+        f.document.setTextWidth(width);
+        f.document.documentLayout()->documentSize(); // (a new document lays out when first asked)
+        const QTextBlock heading = f.document.begin();
+        const QTextBlock takeaway = heading.next();
+        if (!takeaway.isValid() || takeaway.next().isValid() || !takeaway.layout()
+            || takeaway.layout()->lineCount() != 2 || !f.document.rootFrame()->childFrames().isEmpty())
+            return nullptr;
+        const QTextLayout* layout = takeaway.layout();
+        const QTextLine first = layout->lineAt(0);
+        const QTextLine second = layout->lineAt(1);
+        f.topPx = layout->position().y() + first.y();
+        f.lineXPx = layout->position().x() + first.x();
+        f.pitchPx = second.y() - first.y();
+        f.baselinePx = first.ascent();
+        f.lineWidthPx = first.rect().width();
+        f.lineHeightPx = first.rect().height();
+        f.otherPx = f.document.size().height() - 2 * f.pitchPx;
+        f.takeawayFormat = takeaway.begin().fragment().charFormat();
+        f.takeawayFont = f.takeawayFormat.font().resolve(f.document.defaultFont());
+        if (c.frames.size() >= Composed::kFramesKept) {
+            if (c.lastFrame == c.frames.front().get())
+                c.lastFrame = nullptr;
+            c.frames.erase(c.frames.begin());
+        }
+        c.frames.push_back(std::move(made));
+        frame = c.frames.back().get();
+    }
+    c.lastFrame = frame;
+    c.lastMarkup = runs.markup;
+    c.lastHeading = runs.runs.at(0);
+    c.frame = &frame->document;
+    c.topPx = frame->topPx;
+    c.pitchPx = frame->pitchPx;
+    c.baselinePx = frame->baselinePx;
+    c.lineXPx = frame->lineXPx;
+    c.lineWidthPx = frame->lineWidthPx;
+    c.lineHeightPx = frame->lineHeightPx;
+    c.takeawayFormat = frame->takeawayFormat;
+    c.words = nullptr;
+    for (const std::unique_ptr<WordLayout>& layout : c.layouts)
+        if (layout->font() == frame->takeawayFont)
+            c.words = layout.get();
+    if (!c.words) {
+        c.layouts.push_back(std::make_unique<WordLayout>(frame->takeawayFont));
+        c.words = c.layouts.back().get();
+    }
+    c.takeaway = runs.runs.at(1);
+    c.lines = c.words->layout(c.takeaway, width);
+    c.heightPx = frame->otherPx + qreal(c.lines.size()) * c.pitchPx;
+    ++c.layoutCount;
+    c.valid = true;
+    return &c;
+}
+
 DocumentLabel::DocumentLabel(QWidget* parent)
     : QLabel(parent)
 {
@@ -331,6 +519,11 @@ int DocumentLabel::heightForWidth(int width) const
     // As QLabel::sizeForWidth() without margin, indent or frame: the document's size, rounded up.
     const QMargins margins = contentsMargins();
     const int documentWidthPx = std::max(width - margins.left() - margins.right(), 0);
+    if (const Composed* composed = composedAt(documentWidthPx)) {
+        if (m_repaintPending && documentWidthPx == contentsRect().width())
+            repaintChanges();
+        return std::max(qCeil(composed->heightPx) + margins.top() + margins.bottom(), minimumHeight());
+    }
     // A width asked before for this text, font and alignment: the height its layout had, without laying the text
     // out (and shaping it) again. The layouts above ask each label at a few widths, some of them more than once, in
     // one pass (the window's first show asks a floor card's title at 467, 403, 377, 467, 377, 410 and 377 px); each
@@ -369,7 +562,8 @@ void DocumentLabel::paintEvent(QPaintEvent* event)
     // As QLabel::paintEvent() for a text label: the document at the contents rect, moved down by
     // the vertical alignment, clipped to it, text in the label's foreground colour.
     const QRect contents = contentsRect();
-    const QTextDocument& doc = document(contents.width());
+    const Composed* composed = composedAt(contents.width());
+    const QTextDocument& doc = composed ? *composed->frame : document(contents.width());
     const QRect area = QRectF(contents.x(), contents.y() + verticalOffset(contents), contents.width(), contents.height()).toAlignedRect();
     QAbstractTextDocumentLayout::PaintContext context;
     // Lines outside the repainted rect are not drawn (QTextLayout::draw() skips a line whose box misses the clip);
@@ -386,12 +580,33 @@ void DocumentLabel::paintEvent(QPaintEvent* event)
         painter.fillRect(event->rect(), palette::card());
     painter.translate(area.topLeft());
     painter.setClipRect(QRect(QPoint(0, 0), area.size()));
-    doc.documentLayout()->draw(&painter, context);
+    if (!composed) {
+        doc.documentLayout()->draw(&painter, context);
+        return;
+    }
+    // The heading block as QTextDocumentLayout draws it (its QTextLayout, in the palette's text colour), then the
+    // takeaway's lines from the word layout at the places the document gives its lines (setComposesLastBlock()).
+    painter.setPen(context.palette.color(QPalette::Text));
+    const QTextLayout* heading = doc.begin().layout();
+    const QRectF headingBox = heading->boundingRect().translated(heading->position());
+    if (headingBox.bottom() >= context.clip.top() && headingBox.top() <= context.clip.bottom())
+        heading->draw(&painter, QPointF(0, 0), {}, context.clip);
+    // The takeaway's own colour where its format has one (a warning in its place), as QTextLine::draw() sets it.
+    const QBrush foreground = composed->takeawayFormat.foreground();
+    if (foreground.style() != Qt::NoBrush)
+        painter.setPen(QPen(foreground, 0));
+    for (int i = 0; i < int(composed->lines.size()); ++i) {
+        const qreal top = composed->topPx + i * composed->pitchPx;
+        if (top > context.clip.bottom() || top + composed->lineHeightPx < context.clip.top())
+            continue;
+        composed->words->drawLine(&painter, i, QPointF(composed->lineXPx, top + composed->baselinePx));
+    }
 }
 
 qreal DocumentLabel::verticalOffset(const QRect& contents) const
 {
-    const qreal height = m_document.documentLayout()->documentSize().height();
+    const Composed* composed = composedAt(contents.width());
+    const qreal height = composed ? composed->heightPx : m_document.documentLayout()->documentSize().height();
     if (alignment() & Qt::AlignVCenter)
         return std::max((contents.height() - height) / 2, qreal(0));
     if (alignment() & Qt::AlignBottom)
@@ -402,7 +617,8 @@ qreal DocumentLabel::verticalOffset(const QRect& contents) const
 std::vector<DocumentLabel::PaintedLine> DocumentLabel::paintedLines() const
 {
     const QRect contents = contentsRect();
-    const QTextDocument& doc = document(contents.width());
+    const Composed* composed = composedAt(contents.width());
+    const QTextDocument& doc = composed ? *composed->frame : document(contents.width());
     const QTextFrame* root = doc.rootFrame();
     if (!root->childFrames().isEmpty() || root->frameFormat().background().style() != Qt::NoBrush)
         return {};
@@ -410,7 +626,7 @@ std::vector<DocumentLabel::PaintedLine> DocumentLabel::paintedLines() const
                         .toAlignedRect()
                         .top();
     std::vector<PaintedLine> lines;
-    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+    for (QTextBlock block = doc.begin(); block.isValid(); block = composed ? QTextBlock() : block.next()) {
         const QTextBlockFormat blockFormat = block.blockFormat();
         const QTextLayout* layout = block.layout();
         if (!layout || block.textList() || !block.isVisible() || blockFormat.background().style() != Qt::NoBrush
@@ -444,6 +660,23 @@ std::vector<DocumentLabel::PaintedLine> DocumentLabel::paintedLines() const
                 if (runs[r].first < end && runEnd > start)
                     painted.formats.emplace_back(std::max(runs[r].first, start) - start, runs[r].second);
             }
+            lines.push_back(std::move(painted));
+        }
+    }
+    if (composed) { // the takeaway's lines (setComposesLastBlock()), as the document would have them
+        for (int i = 0; i < int(composed->lines.size()); ++i) {
+            const WordLayout::Line& line = composed->lines[std::size_t(i)];
+            PaintedLine painted;
+            painted.rect = QRectF(composed->lineXPx, composed->topPx + i * composed->pitchPx, composed->lineWidthPx,
+                                  composed->lineHeightPx)
+                               .translated(contents.x(), top);
+            painted.ascent = composed->baselinePx;
+            painted.naturalX = composed->lineXPx;
+            painted.naturalWidth = line.naturalWidthPx;
+            painted.text = composed->takeaway.mid(line.start, line.length);
+            painted.block = 1;
+            painted.line = i;
+            painted.formats.emplace_back(0, composed->takeawayFormat);
             lines.push_back(std::move(painted));
         }
     }
@@ -552,6 +785,8 @@ void DocumentLabel::setTextRepaintingChanges(const QString& text)
         m_repaintPending = true;
         QCoreApplication::postEvent(this, new QEvent(kRepaintChangesEvent));
     }
+    if (m_composed)
+        m_composed->armed = true; // a new text after the first: composed from here on (setComposesLastBlock())
     // QLabel::setText() repaints the whole contents rect: held back here (as setUpdatesEnabled(false) holds updates
     // back, without the whole-widget update() that setUpdatesEnabled(true) then posts); repaintChanges() repaints.
     setAttribute(Qt::WA_UpdatesDisabled, true);
@@ -669,11 +904,24 @@ void DocumentLabel::repaintChanges() const
         const int shared = sharedPrefix(was.text, was.formats, now.text, now.formats);
         // The shared characters are shaped and placed alike in both texts, but the last of them may be kerned
         // against the first differing one: the repaint starts at that last one, less the reach for its left bearing.
+        // Where character @p at of the line starts (px in the label): from its layout, or for a composed takeaway line
+        // the start of its word (@p before) or of the next word (not @p before), which bound it.
+        const Composed* composed = composedAt(contents.width());
+        auto xOf = [&](int at, bool before) {
+            if (composed && now.block == 1) {
+                const int position = composed->lines[std::size_t(now.line)].start + at;
+                const qreal x = before ? composed->words->wordStartBefore(now.line, position)
+                                       : composed->words->wordStartAfter(now.line, position);
+                return x + now.rect.left();
+            }
+            const QTextDocument& doc = composed ? *composed->frame : m_document;
+            const QTextLayout* layout = doc.findBlockByNumber(now.block).layout();
+            const QTextLine line = layout->lineAt(now.line);
+            return line.cursorToX(line.textStart() + at) + now.rect.left() - line.x();
+        };
         qreal fromX = contents.left();
         if (shared > 1) {
-            const QTextLayout* layout = m_document.findBlockByNumber(now.block).layout();
-            const QTextLine line = layout->lineAt(now.line);
-            const qreal x = line.cursorToX(line.textStart() + shared - 1) + now.rect.left() - line.x();
+            const qreal x = xOf(shared - 1, true);
             fromX = std::max(qreal(contents.left()), x - std::ceil(now.rect.height() / 3));
         }
         // The shared characters at the end sit where they did when the line's glyphs have the same advance (the glyphs'
@@ -685,9 +933,7 @@ void DocumentLabel::repaintChanges() const
             const int suffix = sharedSuffix(was.text, was.formats, now.text, now.formats, shared);
             const int stop = int(now.text.size()) - suffix + 2;
             if (suffix > 2 && stop < int(now.text.size())) {
-                const QTextLayout* layout = m_document.findBlockByNumber(now.block).layout();
-                const QTextLine line = layout->lineAt(now.line);
-                const qreal x = line.cursorToX(line.textStart() + stop) + now.rect.left() - line.x();
+                const qreal x = xOf(stop, false);
                 toX = std::min(toX, x + std::ceil(now.rect.height() / 3));
             }
         }
@@ -1027,6 +1273,7 @@ PlotPanel::PlotPanel(const QString& heading, const QString& stem, const QString&
     titlePalette.setColor(QPalette::Text, palette::text());
     m_title->setPalette(titlePalette);
     m_title->setAccessibleName(heading);
+    m_title->setComposesLastBlock(true); // the takeaway from words shaped once (issue 16, h16ax)
     m_titleBox = new LabelBox(m_title, true, this);
     m_titleBox->setCardFill(true);
     m_titleBox->setObjectName(stem + QStringLiteral("TitleBox"));

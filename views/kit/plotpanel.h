@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -28,6 +29,7 @@ class QVBoxLayout;
 namespace ridgeline::views {
 
 class PlotInteraction;
+class WordLayout;
 
 /**
  * A QLabel in every respect (text(), font(), tool tips, selection by mouse) that measures and
@@ -45,6 +47,7 @@ class PlotInteraction;
 class DocumentLabel final : public QLabel {
 public:
     explicit DocumentLabel(QWidget* parent = nullptr);
+    ~DocumentLabel() override;
 
     /**
      * QLabel::setText(@p text), repainting only what the new text changes (issue 16, fourteenth stop in
@@ -90,6 +93,21 @@ public:
     Qt::TextInteractionFlags textInteractionFlags() const;
     /** True once QLabel's text control exists (QLabel made it for a rich or selectable text): for tests. */
     bool hasTextControl() const;
+
+    /**
+     * With @p on, a rich text of a first block and a second block of one character format (a plot title: its heading,
+     * then its takeaway) has its second block laid out and drawn by a views::WordLayout from words shaped once, instead
+     * of by the document (issue 16, thirtieth stop in docs/performance.md, h16ax): a new takeaway then shapes only its
+     * new words. The first block, the second block's top, line pitch and baseline come from a small document of the
+     * heading and two lines of the takeaway's format, laid out once per width (the last eight kept); the same lines,
+     * glyphs and pixels as the document's. It starts with the first new text set by setTextRepaintingChanges() on a
+     * shown label: the texts before (start-up) are laid out by the document, as are texts that do not qualify
+     * (WordLayout::qualifies(), other markup, a warning above the takeaway). A partial repaint's strips are bounded by
+     * the words around a change (WordLayout::wordStartBefore()), not its characters. Off by default.
+     */
+    void setComposesLastBlock(bool on);
+    /** How many texts the composed path laid out (see setComposesLastBlock()): for tests. */
+    int composedLayouts() const;
 
     int heightForWidth(int width) const override;
     /** As QLabel's (QTextDocument::adjustSize() of the text, the golden-ratio shape), measured on
@@ -138,6 +156,11 @@ private:
     bool isRich() const;
     /** True for the settings this class reproduces (see the class comment). */
     bool ownsLayout() const;
+    struct Composed;
+    /** The composed layout of text() at @p width (px, the contents' width), or null when it does not apply
+     *  (setComposesLastBlock()). */
+    const Composed* composedAt(int width) const;
+
     /** m_document holding text() in font(), laid out @p width px wide; rebuilt only on a change. */
     const QTextDocument& document(int width) const;
     /** Refills m_document when text(), font() or alignment() changed since it was filled. */
@@ -236,6 +259,7 @@ private:
     /** setTextSelectableByMouseOnFirstUse() waits: QLabel gets Qt::TextSelectableByMouse on the first use. */
     bool m_selectableOnFirstUse = false;
     bool m_cardFill = false; ///< see setCardFill()
+    std::unique_ptr<Composed> m_composed; ///< see setComposesLastBlock(); null while off
 };
 
 /**
