@@ -105,6 +105,25 @@ Entry integer(std::string_view key, std::string_view unit, std::string_view help
                  }};
 }
 
+/** A true / false key (KeyKind::Choice), read case-insensitively; anything else is an error naming key and value. */
+Entry boolean(std::string_view key, std::string_view help, std::function<bool&(Scenario&)> field)
+{
+    return Entry{{key, KeyKind::Choice, "", help},
+                 [field](const Scenario& s) { return std::string(field(const_cast<Scenario&>(s)) ? "true" : "false"); },
+                 [field, key](Scenario& s, std::string_view text) -> std::string {
+                     std::string t = trim(text);
+                     std::transform(t.begin(), t.end(), t.begin(),
+                                    [](unsigned char c) { return char(std::tolower(c)); });
+                     if (t == "true")
+                         field(s) = true;
+                     else if (t == "false")
+                         field(s) = false;
+                     else
+                         return std::string(key) + " = " + quoted(t) + ": expected true or false";
+                     return {};
+                 }};
+}
+
 Entry dtype(std::string_view key, std::string_view help, std::function<DType&(Scenario&)> field)
 {
     return Entry{{key, KeyKind::DType, "", help},
@@ -215,19 +234,8 @@ const std::vector<Entry>& entries()
                                   return "model.attention = " + quoted(t) + ": expected full or causal";
                               return {};
                           }});
-        t.push_back(Entry{{"model.tied_embeddings", KeyKind::Choice, "", "true when the input embedding table is also the LM head"},
-                          [](const Scenario& s) { return std::string(s.model.tiedEmbeddings ? "true" : "false"); },
-                          [](Scenario& s, std::string_view v) -> std::string {
-                              std::string t = trim(v);
-                              std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-                              if (t == "true")
-                                  s.model.tiedEmbeddings = true;
-                              else if (t == "false")
-                                  s.model.tiedEmbeddings = false;
-                              else
-                                  return "model.tied_embeddings = " + quoted(t) + ": expected true or false";
-                              return {};
-                          }});
+        t.push_back(boolean("model.tied_embeddings", "true when the input embedding table is also the LM head",
+                            [](Scenario& s) -> bool& { return s.model.tiedEmbeddings; }));
         t.push_back(Entry{{"model.embedding_read", KeyKind::Choice, "",
                            "decode reads the input embedding table's rows for its B tokens (rows, default) or the whole table "
                            "(table: the N * b_w convention)"},
@@ -410,25 +418,11 @@ const std::vector<Entry>& entries()
         t.push_back(integer("serving.max_prefills_per_step", "prompts",
                             "prompts one engine step may prefill in the serving prediction (0: no limit)",
                             [](Scenario& s) -> int& { return s.serving.maxPrefillsPerStep; }));
-        t.push_back(Entry{{"serving.dynamic_batch_tuning", KeyKind::Choice, "",
-                           "true: TensorRT-LLM's dynamic batch tuner sets each step's token budget and batch size "
-                           "from the moving mean prompt and output lengths (serving prediction, trtllm scheduler; "
-                           "default false)"},
-                          [](const Scenario& s) {
-                              return std::string(s.serving.dynamicBatchTuning ? "true" : "false");
-                          },
-                          [](Scenario& s, std::string_view v) -> std::string {
-                              std::string t = trim(v);
-                              std::transform(t.begin(), t.end(), t.begin(),
-                                             [](unsigned char c) { return char(std::tolower(c)); });
-                              if (t == "true")
-                                  s.serving.dynamicBatchTuning = true;
-                              else if (t == "false")
-                                  s.serving.dynamicBatchTuning = false;
-                              else
-                                  return "serving.dynamic_batch_tuning = " + quoted(t) + ": expected true or false";
-                              return {};
-                          }});
+        t.push_back(boolean("serving.dynamic_batch_tuning",
+                            "true: TensorRT-LLM's dynamic batch tuner sets each step's token budget and batch size "
+                            "from the moving mean prompt and output lengths (serving prediction, trtllm scheduler; "
+                            "default false)",
+                            [](Scenario& s) -> bool& { return s.serving.dynamicBatchTuning; }));
         t.push_back(Entry{{"serving.api_output_us_per_token", KeyKind::Number, "us",
                            "the API server's work per streamed token, one FIFO shared with request acceptance, before the client sees "
                            "it (serving prediction; 0: none)"},

@@ -264,6 +264,27 @@ private slots:
     }
 
     /** fp4 weights run at hardware.peak_flops_fp4; with none (0) they fall back to the bf16 peak, said in the roofline. */
+    // The true / false keys share one reader (scenariokeys.cpp, boolean()): case-insensitive, and anything else is
+    // refused with the key and the value named, the scenario unchanged.
+    void booleanKeys()
+    {
+        for (const char* key : {"model.tied_embeddings", "serving.dynamic_batch_tuning"}) {
+            Scenario s = defaultScenario();
+            QCOMPARE(getKey(s, key), std::string("false"));
+            QVERIFY(setKey(s, key, " TRUE ").empty());
+            QCOMPARE(getKey(s, key), std::string("true"));
+            const std::string err = setKey(s, key, "yes");
+            QCOMPARE(err, std::string(key) + " = \"yes\": expected true or false");
+            QCOMPARE(getKey(s, key), std::string("true"));
+            QVERIFY(setKey(s, key, "False").empty());
+            QCOMPARE(getKey(s, key), std::string("false"));
+        }
+        Scenario s = defaultScenario();
+        QVERIFY(setKey(s, "serving.dynamic_batch_tuning", "true").empty());
+        QVERIFY(s.serving.dynamicBatchTuning);
+        QVERIFY(!s.model.tiedEmbeddings);
+    }
+
     void fp4Peak()
     {
         Scenario s = defaultScenario();
