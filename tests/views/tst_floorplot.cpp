@@ -1194,7 +1194,22 @@ void TestFloorPlot::titleTakeawayComposedAsTheDocumentDrawsIt()
                        "t_step 19.20 ms (memory-bound), 833 tok/s total. To AV Ty F. offline affine efficiency."),
         QStringLiteral("Floor W/BW = 1.11 ms/token at B = 1 (901 tok/s); compute-bound from B = 7. At B = 16: t_step "
                        "1.20 ms (compute-bound), 13,333 tok/s total."),
+        // A user's model name in the takeaway (the prefill plot's "as NAME"): other scripts, an emoji, a combining
+        // mark, a no-break space, a word wider than the narrowest width, hyphens and slashes, a ligature character,
+        // escaped markup. What WordLayout::qualifies() refuses (right to left, the no-break space) goes through the
+        // document; the rest is composed; both must draw as the document does.
+        QStringLiteral("P* = 30,633 tokens (as \u901A\u4E49\u5343\u95EE Qwen2.5-72B-Instruct/v2 \U0001F680 "
+                       "cafe\u0301 \uFB01t). Supercalifragilisticexpialidociousmodelnamewithoutanybreak = 1.2 ms; "
+                       "&lt;b&gt; a &amp; b."),
+        QStringLiteral("P* = 30,633 tokens (as \u901A\u4E49\u5343\u95EE\u6A21\u578B Qwen2.5-72B-Instruct/v2 "
+                       "\uFB01t). Supercalifragilisticexpialidociousmodelnamewithoutanybreak = 1.2 ms; &lt;b&gt;."),
+        QStringLiteral("P* = 31,002 tokens (as Llama\u00A03.1 8B); compute-bound from P \u2248 274."),
+        QStringLiteral("P* = 31,002 tokens (as \u0644\u0627\u0645\u0627 8B); compute-bound from P \u2248 274."),
     };
+    QVERIFY(!views::WordLayout::qualifies(texts.at(4))); // an emoji and a combining mark: the document's
+    QVERIFY(views::WordLayout::qualifies(texts.at(5)));  // Chinese, a long word, hyphens, a ligature: composed
+    QVERIFY(!views::WordLayout::qualifies(texts.at(6))); // a no-break space
+    QVERIFY(!views::WordLayout::qualifies(texts.at(7))); // Arabic
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     int composedBefore = 0;
