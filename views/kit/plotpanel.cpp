@@ -340,8 +340,9 @@ struct DocumentLabel::Composed {
      *  width asked, for one layout each). */
     bool armed = false;
     int layoutCount = 0; ///< composedLayouts()
-    // The frame last used, for the markup, heading, font, alignment and width it was found for.
-    Frame* lastFrame = nullptr;
+    // The frame last used (the current layout's: its document, heading and line geometry), for the markup, heading,
+    // font, alignment and width it was found for.
+    Frame* frame = nullptr;
     QString lastMarkup;
     QString lastHeading;
     // The text and width the layout below is of; valid false when text() did not qualify.
@@ -351,14 +352,6 @@ struct DocumentLabel::Composed {
     Qt::Alignment textAlignment;
     bool valid = false;
     std::vector<std::unique_ptr<Frame>> frames; ///< most recently used last
-    const QTextDocument* frame = nullptr; ///< the current frame's document
-    qreal topPx = 0;
-    qreal pitchPx = 0;
-    qreal baselinePx = 0;
-    qreal lineXPx = 0;
-    qreal lineWidthPx = 0;
-    qreal lineHeightPx = 0;
-    QTextCharFormat takeawayFormat;
     WordLayout* words = nullptr; ///< of the takeaway's font, one of layouts
     std::vector<std::unique_ptr<WordLayout>> layouts; ///< one per font met (the takeaway's, a warning's)
     QString takeaway;
@@ -407,9 +400,9 @@ const DocumentLabel::Composed* DocumentLabel::composedAt(int width) const
         return nullptr;
     // The frame document: the same markup with the takeaway replaced by "x", a line separator and "x".
     Composed::Frame* frame = nullptr;
-    if (c.lastFrame && c.lastMarkup == runs.markup && c.lastHeading == runs.runs.at(0) && c.lastFrame->widthPx == width
-        && c.lastFrame->font == font() && c.lastFrame->alignment == alignment())
-        frame = c.lastFrame; // (a new takeaway at the same width: the frame of the last)
+    if (c.frame && c.lastMarkup == runs.markup && c.lastHeading == runs.runs.at(0) && c.frame->widthPx == width
+        && c.frame->font == font() && c.frame->alignment == alignment())
+        frame = c.frame; // (a new takeaway at the same width: the frame of the last)
     QString html;
     if (!frame) {
         html = runs.markup;
@@ -465,24 +458,16 @@ const DocumentLabel::Composed* DocumentLabel::composedAt(int width) const
         f.takeawayFormat = takeaway.begin().fragment().charFormat();
         f.takeawayFont = f.takeawayFormat.font().resolve(f.document.defaultFont());
         if (c.frames.size() >= Composed::kFramesKept) {
-            if (c.lastFrame == c.frames.front().get())
-                c.lastFrame = nullptr;
+            if (c.frame == c.frames.front().get())
+                c.frame = nullptr;
             c.frames.erase(c.frames.begin());
         }
         c.frames.push_back(std::move(made));
         frame = c.frames.back().get();
     }
-    c.lastFrame = frame;
+    c.frame = frame;
     c.lastMarkup = runs.markup;
     c.lastHeading = runs.runs.at(0);
-    c.frame = &frame->document;
-    c.topPx = frame->topPx;
-    c.pitchPx = frame->pitchPx;
-    c.baselinePx = frame->baselinePx;
-    c.lineXPx = frame->lineXPx;
-    c.lineWidthPx = frame->lineWidthPx;
-    c.lineHeightPx = frame->lineHeightPx;
-    c.takeawayFormat = frame->takeawayFormat;
     c.words = nullptr;
     for (const std::unique_ptr<WordLayout>& layout : c.layouts)
         if (layout->font() == frame->takeawayFont)
@@ -493,7 +478,7 @@ const DocumentLabel::Composed* DocumentLabel::composedAt(int width) const
     }
     c.takeaway = runs.runs.at(1);
     c.lines = c.words->layout(c.takeaway, width);
-    c.heightPx = frame->otherPx + qreal(c.lines.size()) * c.pitchPx;
+    c.heightPx = frame->otherPx + qreal(c.lines.size()) * frame->pitchPx;
     ++c.layoutCount;
     c.valid = true;
     return &c;
@@ -563,7 +548,7 @@ void DocumentLabel::paintEvent(QPaintEvent* event)
     // the vertical alignment, clipped to it, text in the label's foreground colour.
     const QRect contents = contentsRect();
     const Composed* composed = composedAt(contents.width());
-    const QTextDocument& doc = composed ? *composed->frame : document(contents.width());
+    const QTextDocument& doc = composed ? composed->frame->document : document(contents.width());
     const QRect area = QRectF(contents.x(), contents.y() + verticalOffset(contents), contents.width(), contents.height()).toAlignedRect();
     QAbstractTextDocumentLayout::PaintContext context;
     // Lines outside the repainted rect are not drawn (QTextLayout::draw() skips a line whose box misses the clip);
@@ -592,14 +577,15 @@ void DocumentLabel::paintEvent(QPaintEvent* event)
     if (headingBox.bottom() >= context.clip.top() && headingBox.top() <= context.clip.bottom())
         heading->draw(&painter, QPointF(0, 0), {}, context.clip);
     // The takeaway's own colour where its format has one (a warning in its place), as QTextLine::draw() sets it.
-    const QBrush foreground = composed->takeawayFormat.foreground();
+    const Composed::Frame& frame = *composed->frame;
+    const QBrush foreground = frame.takeawayFormat.foreground();
     if (foreground.style() != Qt::NoBrush)
         painter.setPen(QPen(foreground, 0));
     for (int i = 0; i < int(composed->lines.size()); ++i) {
-        const qreal top = composed->topPx + i * composed->pitchPx;
-        if (top > context.clip.bottom() || top + composed->lineHeightPx < context.clip.top())
+        const qreal top = frame.topPx + i * frame.pitchPx;
+        if (top > context.clip.bottom() || top + frame.lineHeightPx < context.clip.top())
             continue;
-        composed->words->drawLine(&painter, i, QPointF(composed->lineXPx, top + composed->baselinePx));
+        composed->words->drawLine(&painter, i, QPointF(frame.lineXPx, top + frame.baselinePx));
     }
 }
 
@@ -618,7 +604,7 @@ std::vector<DocumentLabel::PaintedLine> DocumentLabel::paintedLines() const
 {
     const QRect contents = contentsRect();
     const Composed* composed = composedAt(contents.width());
-    const QTextDocument& doc = composed ? *composed->frame : document(contents.width());
+    const QTextDocument& doc = composed ? composed->frame->document : document(contents.width());
     const QTextFrame* root = doc.rootFrame();
     if (!root->childFrames().isEmpty() || root->frameFormat().background().style() != Qt::NoBrush)
         return {};
@@ -664,19 +650,19 @@ std::vector<DocumentLabel::PaintedLine> DocumentLabel::paintedLines() const
         }
     }
     if (composed) { // the takeaway's lines (setComposesLastBlock()), as the document would have them
+        const Composed::Frame& frame = *composed->frame;
         for (int i = 0; i < int(composed->lines.size()); ++i) {
             const WordLayout::Line& line = composed->lines[std::size_t(i)];
             PaintedLine painted;
-            painted.rect = QRectF(composed->lineXPx, composed->topPx + i * composed->pitchPx, composed->lineWidthPx,
-                                  composed->lineHeightPx)
+            painted.rect = QRectF(frame.lineXPx, frame.topPx + i * frame.pitchPx, frame.lineWidthPx, frame.lineHeightPx)
                                .translated(contents.x(), top);
-            painted.ascent = composed->baselinePx;
-            painted.naturalX = composed->lineXPx;
+            painted.ascent = frame.baselinePx;
+            painted.naturalX = frame.lineXPx;
             painted.naturalWidth = line.naturalWidthPx;
             painted.text = composed->takeaway.mid(line.start, line.length);
             painted.block = 1;
             painted.line = i;
-            painted.formats.emplace_back(0, composed->takeawayFormat);
+            painted.formats.emplace_back(0, frame.takeawayFormat);
             lines.push_back(std::move(painted));
         }
     }
@@ -914,7 +900,7 @@ void DocumentLabel::repaintChanges() const
                                        : composed->words->wordStartAfter(now.line, position);
                 return x + now.rect.left();
             }
-            const QTextDocument& doc = composed ? *composed->frame : m_document;
+            const QTextDocument& doc = composed ? composed->frame->document : m_document;
             const QTextLayout* layout = doc.findBlockByNumber(now.block).layout();
             const QTextLine line = layout->lineAt(now.line);
             return line.cursorToX(line.textStart() + at) + now.rect.left() - line.x();
