@@ -43,6 +43,28 @@ bool isFigure(QChar c)
     return (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || QStringView(u".,%()+-/:;*").contains(c);
 }
 
+/**
+ * Calls @p piece(start, wordEnd, end) for each piece of a unit (WordLayout's Piece: a word between two line-break
+ * opportunities and the spaces after it) of @p text, whose inner line-break opportunities are @p inner (offset + 1 per
+ * character, the part of the unit's key after kKeyMark): characters [start, wordEnd) are the word, [wordEnd, end) its
+ * spaces. Offsets in @p text.
+ */
+template <typename PieceFunction>
+void forEachPiece(QStringView text, QStringView inner, PieceFunction piece)
+{
+    const int size = int(text.size());
+    int start = 0;
+    for (int p = 1; p <= size; ++p) {
+        if (p < size && (text.at(p - 1) == QLatin1Char(' ') || !inner.contains(QChar(ushort(p + 1)))))
+            continue;
+        int wordEnd = p;
+        while (wordEnd > start && text.at(wordEnd - 1) == QLatin1Char(' '))
+            --wordEnd;
+        piece(start, wordEnd, p);
+        start = p;
+    }
+}
+
 } // namespace
 
 WordLayout::FontFacts& WordLayout::factsFor(const QFont& font)
@@ -150,15 +172,7 @@ bool WordLayout::figuresUnit(const QString& key, Unit* unit)
     std::vector<int> x(std::size_t(text.size()) + 1, 0);
     for (int i = 0; i < text.size(); ++i)
         x[std::size_t(i) + 1] = x[std::size_t(i)] + charShape(text.at(i)).advanceFx;
-    int start = 0;
-    for (int p = 1; p <= text.size(); ++p) {
-        const bool boundary = p == text.size()
-            || (text.at(p - 1) != QLatin1Char(' ') && inner.contains(QChar(ushort(p + 1))));
-        if (!boundary)
-            continue;
-        int end = p;
-        while (end > start && text.at(end - 1) == QLatin1Char(' '))
-            --end;
+    forEachPiece(text, inner, [&](int start, int end, int p) {
         Piece piece;
         piece.start = start;
         piece.end = p;
@@ -173,8 +187,7 @@ bool WordLayout::figuresUnit(const QString& key, Unit* unit)
             piece.glyphYFx.push_back(c.yFx);
         }
         unit->pieces.push_back(std::move(piece));
-        start = p;
-    }
+    });
     return true;
 }
 
@@ -244,20 +257,13 @@ void WordLayout::shapeUnits(const QStringList& keys)
         const QString text = key.section(kKeyMark, 0, 0);
         const QString inner = key.section(kKeyMark, 1);
         const int unitStart = starts[std::size_t(u)];
-        const int unitEnd = unitStart + int(text.size());
         Unit unit;
-        int start = unitStart;
-        for (int p = unitStart + 1; p <= unitEnd; ++p) {
-            const bool boundary = p == unitEnd
-                || (all.at(p - 1) != QLatin1Char(' ') && inner.contains(QChar(ushort(p - unitStart + 1))));
-            if (!boundary)
-                continue;
-            int end = p;
-            while (end > start && all.at(end - 1) == QLatin1Char(' '))
-                --end;
+        forEachPiece(text, inner, [&](int pieceStart, int pieceEnd, int piecePast) {
+            // In the layout of all the new units (this unit's characters start at unitStart).
+            const int start = unitStart + pieceStart, end = unitStart + pieceEnd, p = unitStart + piecePast;
             Piece piece;
-            piece.start = start - unitStart;
-            piece.end = p - unitStart;
+            piece.start = pieceStart;
+            piece.end = piecePast;
             const int startX = toFixed64(line.cursorToX(start));
             const int endX = toFixed64(line.cursorToX(end));
             piece.widthFx = endX - startX;
@@ -277,8 +283,7 @@ void WordLayout::shapeUnits(const QStringList& keys)
                 }
             }
             unit.pieces.push_back(std::move(piece));
-            start = p;
-        }
+        });
         ++m_unitsShaped;
         if (learn.contains(key)) {
             // Shaped as composed from its characters: each neighbouring pair sets its glyphs apart (no kerning pair or
