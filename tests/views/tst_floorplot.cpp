@@ -57,6 +57,7 @@
 #include "views/kit/curvelayer.h"
 #include "views/kit/explainpanel.h"
 #include "views/kit/gridlayer.h"
+#include "views/kit/inlineblend.h"
 #include "views/kit/laidouttext.h"
 #include "views/kit/legendlayer.h"
 #include "views/kit/pinnedlayer.h"
@@ -169,6 +170,7 @@ private slots:
     void steadyCurvesFromAPicture();
     void axisTitlesFitTheirAxesAt1280x720();
     void laidOutLabelsDrawAsQCustomPlot();
+    void uprightLabelBoxesBlendInStrips();
     void laidOutLabelsMeasureFromTheirLayout();
     void gridKeepsItsFirstGridsPicture();
     void layerImagesRedrawnForEveryInput();
@@ -2313,6 +2315,71 @@ void TestFloorPlot::laidOutLabelsMeasureFromTheirLayout()
     // Each label laid out once per text: the first at the first draw, the second when its anchors were read.
     QVERIFY2(laid.layouts == 2 * 3 * texts.size(), qPrintable(QString::number(laid.layouts)));
     QVERIFY(measured.measurements >= 2 * 3 * texts.size());
+}
+
+void TestFloorPlot::uprightLabelBoxesBlendInStrips()
+{
+    // Issue 16, thirty-first stop: a label turned upright (the prefill and decode plots' labels at -90 degrees) has a
+    // translucent box as tall as its text is long; filled in one draw, the raster engine blends its 100-odd rows at
+    // once and hands that blend to its thread pool (96 spans or more). Drawn in strips of at most InlineBlend::kStripRows
+    // device rows, clipped, each blend stays on the painting thread, and the pixels are the same, bit for bit, at
+    // fractional positions, with and without antialiasing, turned and not.
+    auto draw = [](bool strips, bool antialiased, long long* stripsDrawn, int* tallest) {
+        views::InlineBlend::setEnabled(strips);
+        views::InlineBlend::resetTallest();
+        const long long before = views::InlineBlend::strips();
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        plot.xAxis->setRange(0, 100);
+        plot.yAxis->setRange(0, 100);
+        const QStringList texts{QStringLiteral("compute-bound above B = 1.2k: 3.2 ms a step"),
+                                QStringLiteral("memory-bound: weights and KV read once a step"),
+                                QStringLiteral("B = 64"), QStringLiteral("a short upright one")};
+        std::vector<QCPItemText*> labels;
+        for (int i = 0; i < texts.size(); ++i) {
+            QCPItemText* label = views::plotkit::addLabel(&plot, plot.xAxis, plot.yAxis, QColor(40 * i, 90, 150));
+            label->setText(texts[i]);
+            label->setAntialiased(antialiased);
+            label->setPositionAlignment(i % 2 ? Qt::AlignLeft | Qt::AlignBottom : Qt::AlignCenter);
+            if (i != 2)
+                label->setRotation(-90);
+            labels.push_back(label);
+        }
+        labels[1]->setPen(QPen(QColor(200, 30, 30, 140), 1.5)); // an outline too: clipped with the fill
+        plot.resize(420, 360);
+        plot.show();
+        QList<QImage> pictures;
+        for (int step = 0; step < 3; ++step) {
+            for (size_t i = 0; i < labels.size(); ++i)
+                views::plotkit::placeLabelAt(labels[i], 11.37 + 23.3 * double(i) + 0.61 * step, 47.7 - 0.43 * step);
+            plot.replot();
+            pictures.append(plot.grab().toImage());
+        }
+        views::InlineBlend::setEnabled(true);
+        *stripsDrawn = views::InlineBlend::strips() - before;
+        *tallest = views::InlineBlend::tallestStripRows();
+        // The long labels' boxes are taller than the engine's inline blends (the test's premise).
+        const QTransform turned = QTransform().rotate(-90);
+        const QFontMetrics metrics(labels[0]->font());
+        if (turned.mapRect(QRectF(metrics.boundingRect(texts[0]))).height() < 96)
+            pictures.clear();
+        return pictures;
+    };
+    for (bool antialiased : {true, false}) {
+        long long stripsDrawn = 0, plainStrips = 0;
+        int tallest = 0, plainTallest = 0;
+        const QList<QImage> inStrips = draw(true, antialiased, &stripsDrawn, &tallest);
+        const QList<QImage> whole = draw(false, antialiased, &plainStrips, &plainTallest);
+        QVERIFY2(!inStrips.isEmpty(), "the long labels' boxes should be at least 96 rows tall");
+        QCOMPARE(inStrips.size(), whole.size());
+        for (qsizetype i = 0; i < inStrips.size(); ++i)
+            QVERIFY2(inStrips[i] == whole[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+        // Three upright labels (two long, one short but over 31 rows) drawn in strips on each of the three replots and
+        // the draw on show, none taller than kStripRows; the unrotated one in one draw.
+        QVERIFY2(stripsDrawn >= 3 * 3 * 4, qPrintable(QString::number(stripsDrawn)));
+        QVERIFY(tallest > 0 && tallest <= views::InlineBlend::kStripRows);
+        QCOMPARE(plainStrips, 0LL);
+    }
 }
 
 void TestFloorPlot::gridKeepsItsFirstGridsPicture()
