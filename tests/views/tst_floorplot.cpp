@@ -171,6 +171,7 @@ private slots:
     void axisTitlesFitTheirAxesAt1280x720();
     void laidOutLabelsDrawAsQCustomPlot();
     void uprightLabelBoxesBlendInStrips();
+    void cardBufferCopiesARegionRectByRect();
     void laidOutLabelsMeasureFromTheirLayout();
     void gridKeepsItsFirstGridsPicture();
     void layerImagesRedrawnForEveryInput();
@@ -2380,6 +2381,50 @@ void TestFloorPlot::uprightLabelBoxesBlendInStrips()
         QVERIFY(tallest > 0 && tallest <= views::InlineBlend::kStripRows);
         QCOMPARE(plainStrips, 0LL);
     }
+}
+
+void TestFloorPlot::cardBufferCopiesARegionRectByRect()
+{
+    // Issue 16, thirty-first stop: a paint whose region has several rects (a replot that damaged two places) copies the
+    // card buffer rect by rect, each copy clipped to a rect (the raster engine's plain copy), not once clipped to the
+    // region (its span blend, which hands a copy of 96 rows or more to its thread pool): the same pixels.
+    QCustomPlot plot;
+    views::plotkit::setupPlot(&plot);
+    views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+    views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), false);
+    plot.xAxis->setRange(1, 4096);
+    plot.yAxis->setRange(0, 90);
+    QCPGraph* graph = plot.addGraph();
+    graph->setPen(QPen(QColor(30, 90, 200), 1.7));
+    QVector<double> keys, values;
+    for (int i = 0; i <= 64; ++i) {
+        keys.push_back(std::pow(2.0, 12.0 * i / 64.0));
+        values.push_back(80.0 * (1.0 - std::exp(-0.07 * i)));
+    }
+    graph->setData(keys, values);
+    plot.resize(420, 320);
+    plot.show();
+    plot.replot();
+    QRegion region(QRect(10, 10, 150, 120)); // two rects, each over 96 rows
+    region += QRect(220, 150, 120, 140);
+    QCOMPARE(region.rectCount(), 2);
+    auto render = [&](bool byRect) {
+        views::CardBuffer::setCopyByRect(byRect);
+        QImage image(plot.size(), QImage::Format_RGB32);
+        image.fill(Qt::magenta);
+        plot.render(&image, QPoint(), region, QWidget::RenderFlags());
+        views::CardBuffer::setCopyByRect(true);
+        return image;
+    };
+    const long long copiesBefore = views::CardBuffer::copies();
+    const long long rectsBefore = views::CardBuffer::rectCopies();
+    const QImage byRect = render(true);
+    const long long rects = views::CardBuffer::rectCopies() - rectsBefore;
+    const QImage byRegion = render(false);
+    QCOMPARE(views::CardBuffer::copies() - copiesBefore, 2LL); // both paints copied the card buffer
+    QCOMPARE(rects, 2LL);
+    QVERIFY(byRect == byRegion);
+    QVERIFY(byRect.pixel(100, 100) != QColor(Qt::magenta).rgb());
 }
 
 void TestFloorPlot::gridKeepsItsFirstGridsPicture()
