@@ -2322,9 +2322,9 @@ void TestFloorPlot::uprightLabelBoxesBlendInStrips()
 {
     // Issue 16, thirty-first stop: a label turned upright (the prefill and decode plots' labels at -90 degrees) has a
     // translucent box as tall as its text is long; filled in one draw, the raster engine blends its 100-odd rows at
-    // once and hands that blend to its thread pool (96 spans or more). Drawn in strips of at most InlineBlend::kStripRows
-    // device rows, clipped, each blend stays on the painting thread, and the pixels are the same, bit for bit, at
-    // fractional positions, with and without antialiasing, turned and not.
+    // once and hands that blend to its thread pool (96 spans or more). Drawn in strips of at most
+    // InlineBlend::kStripRows device rows, clipped, each blend stays on the painting thread, and the pixels are the
+    // same, bit for bit, at fractional positions, with and without antialiasing, turned and not.
     auto draw = [](bool strips, bool antialiased, long long* stripsDrawn, int* tallest) {
         views::InlineBlend::setEnabled(strips);
         views::InlineBlend::resetTallest();

@@ -6,6 +6,7 @@
 #include <QRectF>
 
 class QPainter;
+class QStyle;
 
 namespace ridgeline::views {
 
@@ -24,17 +25,30 @@ namespace ridgeline::views {
  */
 class InlineBlend {
 public:
-    /** The most device rows a strip holds: a rasterised fill row has at most three spans (a partly covered pixel at
-     *  each end and the run between them), and 31 rows x 3 = 93 spans stay under the engine's 96. */
-    static constexpr int kStripRows = 31;
+    /** The most spans a blend holds and still runs on the painting thread: the engine splits a blend of `count` spans
+     *  into (count + 32) / 64 pieces and hands them to the pool when that is two or more. */
+    static constexpr int kInlineSpans = 95;
+    /** The most device rows a strip of a shape with three spans a row holds (a rasterised fill row: a partly covered
+     *  pixel at each end and the run between them): 31 rows x 3 = 93 spans. */
+    static constexpr int kStripRows = kInlineSpans / 3;
 
     /**
      * Calls @p draw, which paints with @p painter's current state within @p bounds (logical coordinates of its current
-     * transform, pen width included), once if @p bounds covers at most kStripRows device rows, else once per strip of
-     * at most kStripRows device rows, each with the painter's clip intersected with the strip. A painter with a
-     * window / viewport transform, or with setEnabled(false), draws once.
+     * transform, pen width included), once if @p bounds covers at most kInlineSpans / @p spansPerRow device rows, else
+     * once per strip of at most that many device rows of the rows the paint can reach (the painter's clip and the
+     * paint engine's system clip: a widget's repainted region), each with the painter's clip intersected with the
+     * strip. @p spansPerRow: the most spans a row of the shape's blends has (3 for a rasterised fill, 1 for a pixmap
+     * or an unrotated rect drawn without antialiasing). A painter with a window / viewport transform, or with
+     * setEnabled(false), draws once.
      */
-    static void draw(QPainter* painter, const QRectF& bounds, const std::function<void()>& draw);
+    static void draw(QPainter* painter, const QRectF& bounds, const std::function<void()>& draw, int spansPerRow = 3);
+
+    /**
+     * The application's style with a group box's frame (Fusion's PE_FrameGroupBox: a small pixmap stretched over the
+     * box, a blend as tall as the part of the box repainted) drawn in strips by draw(), for a QGroupBox's setStyle()
+     * (a widget's style does not reach its children). One instance, a child of the application, made on first use.
+     */
+    static QStyle* groupBoxStyle();
 
     /** With @p on false draw() draws once, as before the strips: for a test's reference. On by default. */
     static void setEnabled(bool on);
