@@ -62,7 +62,8 @@ void InlineBlend::draw(QPainter* painter, const QRectF& bounds, const std::funct
         return;
     }
     // Only the rows the paint can reach: the painter's clip and the paint's region (a widget's repainted part, the
-    // engine's system clip, in device pixels), so a tall shape of which a few rows are repainted is drawn once or twice.
+    // engine's system clip, in device pixels), so a tall shape of which a few rows are repainted is drawn once or
+    // twice.
     const QTransform world = painter->worldTransform();
     QRect reach = logical;
     if (painter->hasClipping())
