@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QGroupBox>
 #include <QFontMetrics>
 #include <QHash>
 #include <QPaintEvent>
@@ -27,6 +28,7 @@
 #include "model/cost/scenario.h"
 #include "model/cost/scenariokeys.h"
 #include "views/controls/controlspanel.h"
+#include "views/kit/inlineblend.h"
 #include "views/kit/onelinelabel.h"
 #include "views/kit/valueslider.h"
 
@@ -278,6 +280,56 @@ private slots:
         document.edit([](model::Scenario& s) { s.hardware.linkLatencySeconds = 7e-6; });
         document.evaluateNow();
         QCOMPARE(latency->value(), 7.0);
+    }
+    /** Issue 16, thirty-first stop: the panel's group boxes draw their frame (Fusion's stretched pixmap, a blend as
+     *  tall as the part of the box repainted, 96 rows or more under a model-size step's changed labels) in strips of
+     *  rows (views/kit/inlineblend.h), so each blend runs on the GUI thread, not on the raster engine's thread pool:
+     *  the same pixels as one draw. */
+    void groupBoxFramesBlendInStrips()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ControlsPanel panel(&document);
+        panel.resize(360, 1400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        int titled = 0;
+        for (QGroupBox* box : panel.findChildren<QGroupBox*>())
+            if (!box->title().isEmpty()) {
+                QVERIFY2(box->style() == views::InlineBlend::groupBoxStyle(), qPrintable(box->title()));
+                ++titled;
+            }
+        QVERIFY(titled >= 4);
+        const long long before = views::InlineBlend::strips();
+        views::InlineBlend::resetTallest();
+        const QImage inStrips = panel.grab().toImage();
+        const long long strips = views::InlineBlend::strips() - before;
+        views::InlineBlend::setEnabled(false);
+        const QImage whole = panel.grab().toImage();
+        views::InlineBlend::setEnabled(true);
+        QVERIFY2(strips >= titled, qPrintable(QString::number(strips)));
+        QVERIFY(views::InlineBlend::tallestStripRows() <= views::InlineBlend::kInlineSpans); // one span a row
+        QVERIFY(inStrips == whole);
+        // A repaint of part of a box inside the window (a changed child's rows: the strips cover only the rows the
+        // window repaints, found from the paint's region in the window's pixels), read from the window.
+        QGroupBox* model = nullptr;
+        for (QGroupBox* box : panel.findChildren<QGroupBox*>())
+            if (box->title() == QLatin1String("Model"))
+                model = box;
+        QVERIFY(model && model->height() > 160 && model->mapTo(&panel, QPoint(0, 0)).y() > 0);
+        auto repainted = [&](bool on) {
+            views::InlineBlend::setEnabled(on);
+            panel.repaint(); // the whole window first, the same either way
+            model->repaint(QRegion(QRect(0, 23, model->width(), 131)) + QRect(5, 157, 40, 3));
+            views::InlineBlend::setEnabled(true);
+            return panel.screen()->grabWindow(panel.winId()).toImage(); // (offscreen: the backing store's pixels)
+        };
+        const long long stripsBefore = views::InlineBlend::strips();
+        const QImage part = repainted(true);
+        const long long partStrips = views::InlineBlend::strips() - stripsBefore;
+        const QImage partWhole = repainted(false);
+        QVERIFY(!part.isNull());
+        QVERIFY(part == partWhole);
+        QVERIFY2(partStrips >= 2, qPrintable(QString::number(partStrips)));
     }
     /** A slider step repaints the span its handle moved across, not the whole slider and the group box under it
      *  (issue 16, fourteenth stop), and the window then shows what a repaint of the whole slider shows. */

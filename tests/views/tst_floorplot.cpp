@@ -57,6 +57,7 @@
 #include "views/kit/curvelayer.h"
 #include "views/kit/explainpanel.h"
 #include "views/kit/gridlayer.h"
+#include "views/kit/inlineblend.h"
 #include "views/kit/laidouttext.h"
 #include "views/kit/legendlayer.h"
 #include "views/kit/pinnedlayer.h"
@@ -169,6 +170,8 @@ private slots:
     void steadyCurvesFromAPicture();
     void axisTitlesFitTheirAxesAt1280x720();
     void laidOutLabelsDrawAsQCustomPlot();
+    void uprightLabelBoxesBlendInStrips();
+    void cardBufferCopiesARegionRectByRect();
     void laidOutLabelsMeasureFromTheirLayout();
     void gridKeepsItsFirstGridsPicture();
     void layerImagesRedrawnForEveryInput();
@@ -2313,6 +2316,115 @@ void TestFloorPlot::laidOutLabelsMeasureFromTheirLayout()
     // Each label laid out once per text: the first at the first draw, the second when its anchors were read.
     QVERIFY2(laid.layouts == 2 * 3 * texts.size(), qPrintable(QString::number(laid.layouts)));
     QVERIFY(measured.measurements >= 2 * 3 * texts.size());
+}
+
+void TestFloorPlot::uprightLabelBoxesBlendInStrips()
+{
+    // Issue 16, thirty-first stop: a label turned upright (the prefill and decode plots' labels at -90 degrees) has a
+    // translucent box as tall as its text is long; filled in one draw, the raster engine blends its 100-odd rows at
+    // once and hands that blend to its thread pool (96 spans or more). Drawn in strips of at most
+    // InlineBlend::kStripRows device rows, clipped, each blend stays on the painting thread, and the pixels are the
+    // same, bit for bit, at fractional positions, with and without antialiasing, turned and not.
+    auto draw = [](bool strips, bool antialiased, long long* stripsDrawn, int* tallest) {
+        views::InlineBlend::setEnabled(strips);
+        views::InlineBlend::resetTallest();
+        const long long before = views::InlineBlend::strips();
+        QCustomPlot plot;
+        views::plotkit::setupPlot(&plot);
+        plot.xAxis->setRange(0, 100);
+        plot.yAxis->setRange(0, 100);
+        const QStringList texts{QStringLiteral("compute-bound above B = 1.2k: 3.2 ms a step"),
+                                QStringLiteral("memory-bound: weights and KV read once a step"),
+                                QStringLiteral("B = 64"), QStringLiteral("a short upright one")};
+        std::vector<QCPItemText*> labels;
+        for (int i = 0; i < texts.size(); ++i) {
+            QCPItemText* label = views::plotkit::addLabel(&plot, plot.xAxis, plot.yAxis, QColor(40 * i, 90, 150));
+            label->setText(texts[i]);
+            label->setAntialiased(antialiased);
+            label->setPositionAlignment(i % 2 ? Qt::AlignLeft | Qt::AlignBottom : Qt::AlignCenter);
+            if (i != 2)
+                label->setRotation(-90);
+            labels.push_back(label);
+        }
+        labels[1]->setPen(QPen(QColor(200, 30, 30, 140), 1.5)); // an outline too: clipped with the fill
+        plot.resize(420, 360);
+        plot.show();
+        QList<QImage> pictures;
+        for (int step = 0; step < 3; ++step) {
+            for (size_t i = 0; i < labels.size(); ++i)
+                views::plotkit::placeLabelAt(labels[i], 11.37 + 23.3 * double(i) + 0.61 * step, 47.7 - 0.43 * step);
+            plot.replot();
+            pictures.append(plot.grab().toImage());
+        }
+        views::InlineBlend::setEnabled(true);
+        *stripsDrawn = views::InlineBlend::strips() - before;
+        *tallest = views::InlineBlend::tallestStripRows();
+        // The long labels' boxes are taller than the engine's inline blends (the test's premise).
+        const QTransform turned = QTransform().rotate(-90);
+        const QFontMetrics metrics(labels[0]->font());
+        if (turned.mapRect(QRectF(metrics.boundingRect(texts[0]))).height() < 96)
+            pictures.clear();
+        return pictures;
+    };
+    for (bool antialiased : {true, false}) {
+        long long stripsDrawn = 0, plainStrips = 0;
+        int tallest = 0, plainTallest = 0;
+        const QList<QImage> inStrips = draw(true, antialiased, &stripsDrawn, &tallest);
+        const QList<QImage> whole = draw(false, antialiased, &plainStrips, &plainTallest);
+        QVERIFY2(!inStrips.isEmpty(), "the long labels' boxes should be at least 96 rows tall");
+        QCOMPARE(inStrips.size(), whole.size());
+        for (qsizetype i = 0; i < inStrips.size(); ++i)
+            QVERIFY2(inStrips[i] == whole[i], qPrintable(QStringLiteral("replot %1 differs").arg(i)));
+        // Three upright labels (two long, one short but over 31 rows) drawn in strips on each of the three replots and
+        // the draw on show, none taller than kStripRows; the unrotated one in one draw.
+        QVERIFY2(stripsDrawn >= 3 * 3 * 4, qPrintable(QString::number(stripsDrawn)));
+        QVERIFY(tallest > 0 && tallest <= views::InlineBlend::kStripRows);
+        QCOMPARE(plainStrips, 0LL);
+    }
+}
+
+void TestFloorPlot::cardBufferCopiesARegionRectByRect()
+{
+    // Issue 16, thirty-first stop: a paint whose region has several rects (a replot that damaged two places) copies the
+    // card buffer rect by rect, each copy clipped to a rect (the raster engine's plain copy), not once clipped to the
+    // region (its span blend, which hands a copy of 96 rows or more to its thread pool): the same pixels.
+    QCustomPlot plot;
+    views::plotkit::setupPlot(&plot);
+    views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+    views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), false);
+    plot.xAxis->setRange(1, 4096);
+    plot.yAxis->setRange(0, 90);
+    QCPGraph* graph = plot.addGraph();
+    graph->setPen(QPen(QColor(30, 90, 200), 1.7));
+    QVector<double> keys, values;
+    for (int i = 0; i <= 64; ++i) {
+        keys.push_back(std::pow(2.0, 12.0 * i / 64.0));
+        values.push_back(80.0 * (1.0 - std::exp(-0.07 * i)));
+    }
+    graph->setData(keys, values);
+    plot.resize(420, 320);
+    plot.show();
+    plot.replot();
+    QRegion region(QRect(10, 10, 150, 120)); // two rects, each over 96 rows
+    region += QRect(220, 150, 120, 140);
+    QCOMPARE(region.rectCount(), 2);
+    auto render = [&](bool byRect) {
+        views::CardBuffer::setCopyByRect(byRect);
+        QImage image(plot.size(), QImage::Format_RGB32);
+        image.fill(Qt::magenta);
+        plot.render(&image, QPoint(), region, QWidget::RenderFlags());
+        views::CardBuffer::setCopyByRect(true);
+        return image;
+    };
+    const long long copiesBefore = views::CardBuffer::copies();
+    const long long rectsBefore = views::CardBuffer::rectCopies();
+    const QImage byRect = render(true);
+    const long long rects = views::CardBuffer::rectCopies() - rectsBefore;
+    const QImage byRegion = render(false);
+    QCOMPARE(views::CardBuffer::copies() - copiesBefore, 2LL); // both paints copied the card buffer
+    QCOMPARE(rects, 2LL);
+    QVERIFY(byRect == byRegion);
+    QVERIFY(byRect.pixel(100, 100) != QColor(Qt::magenta).rgb());
 }
 
 void TestFloorPlot::gridKeepsItsFirstGridsPicture()

@@ -37,6 +37,7 @@
 #include "views/kit/accessibility.h"
 #include "views/kit/card.h"
 #include "views/kit/glossary.h"
+#include "views/kit/inlineblend.h"
 #include "views/kit/onelinelabel.h"
 #include "views/kit/palette.h"
 #include "views/kit/plainlabel.h"
@@ -295,6 +296,9 @@ QGroupBox* group(const QString& title)
 {
     auto* box = new QGroupBox(title);
     box->setFlat(false);
+    // Its frame repainted under a changed child (a model-size step) in strips: blends on this thread, not on the
+    // raster engine's pool (views/kit/inlineblend.h).
+    box->setStyle(InlineBlend::groupBoxStyle());
     return box;
 }
 

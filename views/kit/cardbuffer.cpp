@@ -3,6 +3,8 @@
 
 #include <QEvent>
 #include <QObject>
+#include <QPaintEvent>
+#include <QRegion>
 
 #include <qcustomplot.h>
 
@@ -12,6 +14,8 @@ namespace {
 
 bool g_cardBufferOn = true;
 long long g_cardBufferCopies = 0;
+bool g_cardBufferByRect = true;
+long long g_cardBufferRectCopies = 0;
 
 // QCustomPlot keeps these protected, with no reader (as PlotDamage reads them, views/kit/plotdamage.cpp).
 struct CardBufferPlotMembers : QCustomPlot {
@@ -85,12 +89,26 @@ public:
         QCPPainter painter(m_plot);
         if (!painter.isActive())
             return true;
-        painter.setCompositionMode(QPainter::CompositionMode_Source);
         const auto& buffers = m_plot->*CardBufferPlotMembers::buffers();
-        buffers.constFirst()->draw(&painter);
-        painter.setCompositionMode(QPainter::CompositionMode_SourceOver);
-        for (qsizetype i = 1; i < buffers.size(); ++i)
-            buffers.at(i)->draw(&painter);
+        // A region of several rects (a replot that damaged more than one place, views/kit/plotdamage.h) clips the
+        // painter to a region, and the raster engine then copies the buffer through its span blend, which hands a
+        // copy of 96 rows or more to its thread pool (views/kit/inlineblend.h). Copied rect by rect, each copy is
+        // clipped to a rect and goes through the engine's plain image copy (a copy of the same pixels).
+        const QRegion region = static_cast<const QPaintEvent*>(event)->region();
+        const bool byRect = g_cardBufferByRect && region.rectCount() > 1;
+        for (const QRect& rect : region) {
+            if (byRect)
+                painter.setClipRect(rect);
+            painter.setCompositionMode(QPainter::CompositionMode_Source);
+            buffers.constFirst()->draw(&painter);
+            painter.setCompositionMode(QPainter::CompositionMode_SourceOver);
+            for (qsizetype i = 1; i < buffers.size(); ++i)
+                buffers.at(i)->draw(&painter);
+            if (byRect)
+                ++g_cardBufferRectCopies;
+            else
+                break;
+        }
         ++g_cardBufferCopies;
         return true;
     }
@@ -135,6 +153,16 @@ bool CardBuffer::isEnabled()
 long long CardBuffer::copies()
 {
     return g_cardBufferCopies;
+}
+
+void CardBuffer::setCopyByRect(bool on)
+{
+    g_cardBufferByRect = on;
+}
+
+long long CardBuffer::rectCopies()
+{
+    return g_cardBufferRectCopies;
 }
 
 } // namespace ridgeline::views

@@ -39,6 +39,13 @@ public:
     static bool isEnabled();
     /** Paints that copied a plot's opaque buffer onto the window, since the program started. */
     static long long copies();
+
+    /** With @p on false a paint whose region has several rects copies the buffers once, clipped to the region (the
+     *  raster engine's span blend, which hands tall copies to its thread pool), rather than rect by rect: for a
+     *  test's reference. On by default. */
+    static void setCopyByRect(bool on);
+    /** Rects copied one by one, clipped to the rect, since start-up (a paint of one rect counts none). For tests. */
+    static long long rectCopies();
 };
 
 } // namespace ridgeline::views

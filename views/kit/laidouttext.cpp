@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/laidouttext.h"
+#include "views/kit/inlineblend.h"
 #include "views/kit/onelinelayout.h"
 
+#include <algorithm>
 #include <memory>
 
 #include <QPaintDevice>
@@ -154,7 +156,11 @@ void LaidOutText::draw(QCPPainter* painter)
     if ((brush.style() != Qt::NoBrush && brush.color().alpha() != 0) || (pen.style() != Qt::NoPen && pen.color().alpha() != 0)) {
         painter->setPen(pen);
         painter->setBrush(brush);
-        painter->drawRect(boxRect);
+        // A box turned upright (the prefill and decode plots' labels at -90 degrees) is as tall as its text is long:
+        // drawn in strips of rows, its blends run on this thread, not on the raster engine's pool (InlineBlend).
+        const double penPad = pen.style() == Qt::NoPen ? 0.0 : std::max(1.0, pen.widthF());
+        InlineBlend::draw(painter, QRectF(boxRect).adjusted(-penPad, -penPad, penPad, penPad),
+                          [&] { painter->drawRect(boxRect); });
     }
     painter->setBrush(Qt::NoBrush);
     painter->setPen(QPen(mainColor()));
