@@ -327,9 +327,21 @@ void printStats(const char* name, const std::vector<double>& ms, int unchanged =
     std::printf(")\n");
 }
 
-/** Seconds since this process started, from /proc (Linux). */
+/**
+ * Seconds since this process started. With RL_LAUNCH_REALTIME (seconds since the epoch, as bash's $EPOCHREALTIME,
+ * taken by the launcher just before it exec()s this program: scripts/startup-ratio.sh), the time since then, to the
+ * microsecond; else from /proc (Linux), whose start time and uptime are in clock ticks of 10 ms, so a run's figure
+ * carries up to 10 ms of rounding (issue 16, thirty-first stop in docs/performance.md).
+ */
 double processAgeSeconds()
 {
+    if (const char* launched = std::getenv("RL_LAUNCH_REALTIME"); launched && *launched) {
+        char* end = nullptr;
+        const double launchedS = std::strtod(launched, &end); // read before QApplication sets the locale
+        timespec now{};
+        if (end != launched && *end == '\0' && clock_gettime(CLOCK_REALTIME, &now) == 0)
+            return double(now.tv_sec) + double(now.tv_nsec) * 1e-9 - launchedS;
+    }
     std::ifstream stat("/proc/self/stat");
     std::string field;
     unsigned long long start = 0;
