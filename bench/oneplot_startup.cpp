@@ -24,34 +24,9 @@
 
 #include <qcustomplot.h>
 
-namespace {
+#include "processage.h" // bench/processage.h
 
-/**
- * Seconds since this process started. With RL_LAUNCH_REALTIME (seconds since the epoch, as bash's $EPOCHREALTIME,
- * taken by the launcher just before it exec()s this program: scripts/startup-ratio.sh), the time since then, to the
- * microsecond; else from /proc (Linux), whose start time and uptime are in clock ticks of 10 ms, so a run's figure
- * carries up to 10 ms of rounding (issue 16, thirty-first stop in docs/performance.md).
- */
-double processAgeSeconds()
-{
-    if (const char* launched = std::getenv("RL_LAUNCH_REALTIME"); launched && *launched) {
-        char* end = nullptr;
-        const double launchedS = std::strtod(launched, &end); // read before QApplication sets the locale
-        timespec now{};
-        if (end != launched && *end == '\0' && clock_gettime(CLOCK_REALTIME, &now) == 0)
-            return double(now.tv_sec) + double(now.tv_nsec) * 1e-9 - launchedS;
-    }
-    std::ifstream stat("/proc/self/stat");
-    std::string field;
-    unsigned long long start = 0;
-    for (int i = 1; i <= 22 && stat >> field; ++i)
-        if (i == 22)
-            start = std::stoull(field);
-    std::ifstream uptimeFile("/proc/uptime");
-    double uptime = 0;
-    uptimeFile >> uptime;
-    return uptime - double(start) / double(sysconf(_SC_CLK_TCK));
-}
+namespace {
 
 /** Counts Paint events of the watched widget and its children. */
 class PaintCounter final : public QObject {
@@ -71,7 +46,7 @@ int main(int argc, char** argv)
 {
     QElapsedTimer clock;
     clock.start();
-    const double ageAtMain = processAgeSeconds();
+    const double ageAtMain = ridgeline::bench::processAgeSeconds();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

@@ -69,6 +69,7 @@
 #endif
 
 #include "app/mainwindow.h"
+#include "processage.h" // bench/processage.h
 #include "model/cost/costmodel.h"
 #include "views/controls/controlspanel.h"
 #include "views/floors/numberspanel.h"
@@ -328,33 +329,6 @@ void printStats(const char* name, const std::vector<double>& ms, int unchanged =
 }
 
 /**
- * Seconds since this process started. With RL_LAUNCH_REALTIME (seconds since the epoch, as bash's $EPOCHREALTIME,
- * taken by the launcher just before it exec()s this program: scripts/startup-ratio.sh), the time since then, to the
- * microsecond; else from /proc (Linux), whose start time and uptime are in clock ticks of 10 ms, so a run's figure
- * carries up to 10 ms of rounding (issue 16, thirty-first stop in docs/performance.md).
- */
-double processAgeSeconds()
-{
-    if (const char* launched = std::getenv("RL_LAUNCH_REALTIME"); launched && *launched) {
-        char* end = nullptr;
-        const double launchedS = std::strtod(launched, &end); // read before QApplication sets the locale
-        timespec now{};
-        if (end != launched && *end == '\0' && clock_gettime(CLOCK_REALTIME, &now) == 0)
-            return double(now.tv_sec) + double(now.tv_nsec) * 1e-9 - launchedS;
-    }
-    std::ifstream stat("/proc/self/stat");
-    std::string field;
-    unsigned long long start = 0;
-    for (int i = 1; i <= 22 && stat >> field; ++i)
-        if (i == 22)
-            start = std::stoull(field);
-    std::ifstream uptimeFile("/proc/uptime");
-    double uptime = 0;
-    uptimeFile >> uptime;
-    return uptime - double(start) / double(sysconf(_SC_CLK_TCK));
-}
-
-/**
  * Runs the event loop until the window has repainted after a change and gone idle: no evaluation
  * pending and no Paint event for 2 ms. Returns the ms from @p startNs to the end of the last event
  * loop pass that painted, or nothing when nothing painted within 2 s.
@@ -539,7 +513,7 @@ int main(int argc, char** argv)
 {
     QElapsedTimer clock;
     clock.start();
-    const double ageAtMain = processAgeSeconds();
+    const double ageAtMain = ridgeline::bench::processAgeSeconds();
     // The competing load starts before Qt (fork() of a process without threads), so start-up too is
     // measured under it.
     int loadProcesses = 0;
