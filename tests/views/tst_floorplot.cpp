@@ -2432,9 +2432,10 @@ void TestFloorPlot::gridKeepsItsFirstGridsPicture()
     // Issue 16, thirteenth stop: when only the value axes' grid lines move (a model-size step), the grid picture is
     // redrawn from a kept picture of its first grid (the key axis' translucent vertical sub-grid), then the moved
     // lines over it: the same pixels, bit for bit, as drawing every grid again; a moved key axis draws it again.
-    auto draw = [](bool kept, bool inPlace, bool card = true) {
+    auto draw = [](bool kept, bool inPlace, bool card = true, bool firstRedrawnInPlace = true) {
         views::GridLayerCache::setFirstGridKept(kept);
         views::GridLayerCache::setDrawnInPlace(inPlace);
+        views::GridLayerCache::setFirstGridRedrawnInPlace(firstRedrawnInPlace);
         views::CardBuffer::setEnabled(card);
         const long long copiesBefore = views::CardBuffer::copies();
         QCustomPlot plot;
@@ -2459,15 +2460,22 @@ void TestFloorPlot::gridKeepsItsFirstGridsPicture()
         }
         views::GridLayerCache::setFirstGridKept(true);
         views::GridLayerCache::setDrawnInPlace(true);
+        views::GridLayerCache::setFirstGridRedrawnInPlace(true);
         views::CardBuffer::setEnabled(true);
         const views::GridLayerCache* cache = views::GridLayerCache::find(&plot);
         return std::make_tuple(pictures, std::make_pair(cache->renders(), cache->firstGridReuses()), cache->clears(),
-                               cache->inPlaceDraws(), views::CardBuffer::copies() - copiesBefore);
+                               cache->inPlaceDraws(), views::CardBuffer::copies() - copiesBefore,
+                               cache->firstGridRedrawsInPlace());
     };
-    const auto [kept, keptCounts, keptClears, keptInPlace, keptCopies] = draw(true, false);
-    const auto [drawn, drawnCounts, drawnClears, drawnInPlace, drawnCopies] = draw(false, true);
-    const auto [placed, placedCounts, placedClears, placedInPlace, placedCopies] = draw(true, true);
-    const auto [blended, blendedCounts, blendedClears, blendedInPlace, blendedCopies] = draw(true, true, false);
+    const auto [kept, keptCounts, keptClears, keptInPlace, keptCopies, keptRedrawn] = draw(true, false);
+    const auto [drawn, drawnCounts, drawnClears, drawnInPlace, drawnCopies, drawnRedrawn] = draw(false, true);
+    const auto [placed, placedCounts, placedClears, placedInPlace, placedCopies, placedRedrawn] = draw(true, true);
+    const auto [blended, blendedCounts, blendedClears, blendedInPlace, blendedCopies, blendedRedrawn] =
+        draw(true, true, false);
+    const auto [placedBefore, placedBeforeCounts, placedBeforeClears, placedBeforeInPlace, placedBeforeCopies,
+                placedBeforeRedrawn] = draw(true, true, true, false);
+    QCOMPARE(keptRedrawn, 0LL);
+    QCOMPARE(drawnRedrawn, 0LL);
     QCOMPARE(keptInPlace, 0LL);
     QCOMPARE(drawnInPlace, 0LL); // no kept picture: never in place
     // The first draw (on show) and five replots each moved a grid; all but the first draw and the replot that moved the
@@ -2486,11 +2494,21 @@ void TestFloorPlot::gridKeepsItsFirstGridsPicture()
     // the kept picture and fills the later grids straight into the paint buffer, no image: replots 1-3 and 5 (the first
     // follows the draw on show; the fourth moved the key axis, whose grid is drawn into the image again). The sixth
     // (nothing moved) redraws the image, which the in-place replots left as it was. Every replot the same pixels.
-    QCOMPARE(placedInPlace, 4LL);
-    QCOMPARE(placedCounts.first, 3LL);
+    QCOMPARE(placedBeforeInPlace, 4LL);
+    QCOMPARE(placedBeforeCounts.first, 3LL);
+    QCOMPARE(placedBeforeRedrawn, 0LL);
+    // Issue 16, thirty-first stop (h16bc): the fourth replot, which moved the key axis within the drag, is in place
+    // too: the kept picture of the first grid drawn again, then copied in; no image drawn and copied into the picture
+    // and the buffer. Five in place, two images drawn (on show, and the sixth replot), one picture redrawn in place.
+    QCOMPARE(placedInPlace, 5LL);
+    QCOMPARE(placedCounts.first, 2LL);
+    QCOMPARE(placedRedrawn, 1LL);
     QCOMPARE(placed.size(), drawn.size());
-    for (qsizetype i = 0; i < placed.size(); ++i)
+    QCOMPARE(placedBefore.size(), drawn.size());
+    for (qsizetype i = 0; i < placed.size(); ++i) {
         QVERIFY2(placed[i] == drawn[i], qPrintable(QStringLiteral("replot %1 drawn in place differs").arg(i)));
+        QVERIFY2(placedBefore[i] == drawn[i], qPrintable(QStringLiteral("replot %1 (picture kept) differs").arg(i)));
+    }
     // Issue 16, twenty-ninth stop: the paint buffer is cleared in the card colour and copied onto the window (CardBuffer),
     // the grid image starts from that colour and is copied into the buffer (or the kept picture, in place): every grab
     // is a copy, and within 2 levels of QCustomPlot's own clear and paint (the buffer transparent, blended over the
@@ -2536,7 +2554,8 @@ void TestFloorPlot::layerImagesKeepTheirMemory()
             plot.xAxis->setRange(1, 256 << step);
             plot.replot();
         }
-        QVERIFY(cache->renders() >= 5);
+        // (A drag: from the second replot on, the picture is drawn again in place, into the same memory.)
+        QVERIFY(cache->renders() + cache->firstGridRedrawsInPlace() >= 5);
         QCOMPARE(cache->firstGridAllocations(), 1LL);
     }
     // A curve image whose area changes with a label drawn outside the axis rect (its clip the whole viewport): grown once

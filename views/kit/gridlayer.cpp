@@ -22,6 +22,7 @@ struct GridAxisAccess : QCPAxis {
 bool g_filledLines = true;
 bool g_firstGridKept = true;
 bool g_drawnInPlace = true;
+bool g_firstGridRedrawnInPlace = true;
 
 /** A pen the raster engine strokes with its cosmetic stroker, one pixel wide, as a run of whole pixels from the
  *  line's first point up to (not including) its last: aliased, width 0 or 1, solid, flat cap. */
@@ -80,6 +81,11 @@ void GridLayerCache::setDrawnInPlace(bool on)
     g_drawnInPlace = on;
 }
 
+void GridLayerCache::setFirstGridRedrawnInPlace(bool on)
+{
+    g_firstGridRedrawnInPlace = on;
+}
+
 void GridLayerCache::writeFirstKey(LayerKey& key, const QCPGrid* grid, const QSize& pixels, double ratio,
                                    const QTransform& t, bool filled, int modes) const
 {
@@ -128,15 +134,50 @@ bool GridLayerCache::drawsInPlace(bool keyChanged, const QCPPainter* painter)
     // origin (modes pmDefault, the lines filled): its key as drawPicture() would write it now.
     writeFirstKey(m_pictureKey, first, area.size(), 1.0, QTransform::fromTranslate(-area.left(), -area.top()), true,
                   QCPPainter::PainterModes(QCPPainter::pmDefault).toInt());
-    if (m_pictureKey != m_firstKey)
+    // A first grid that moved too (the key axis' range changed on this step) is drawn again into the kept picture, as
+    // drawPicture() would draw it, and the picture copied in place: no image drawn and copied (issue 16, thirty-first
+    // stop, h16bc: one of the dearest tenth of the model-size steps).
+    m_redrawsFirst = m_pictureKey != m_firstKey;
+    if (m_redrawsFirst && !g_firstGridRedrawnInPlace)
         return false;
     m_inPlaceOrigin = area.topLeft();
+    m_inPlaceSize = area.size();
     return true;
+}
+
+void GridLayerCache::redrawFirstInPlace(const QCPGrid* grid)
+{
+    // The picture as drawPicture() leaves it in m_first: an image of the area's size (pixel ratio 1) in the format
+    // LayerImageCache::draw() gives the image for this ground, cleared, the first grid drawn through a painter
+    // translated to the area's origin, pmDefault (the key written by drawsInPlace()). Held memory is reused, as
+    // drawPicture() does.
+    const QImage::Format format =
+        ground().alpha() == 255 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied;
+    if (m_first.isNull() || m_first.size() != m_inPlaceSize || m_first.format() != format || !m_first.isDetached()) {
+        m_first = QImage(m_inPlaceSize, format);
+        ++m_firstAllocations;
+    }
+    m_first.setDevicePixelRatio(1.0);
+    clearImage(m_first);
+    {
+        QCPPainter picture(&m_first);
+        picture.translate(-m_inPlaceOrigin);
+        drawChild(const_cast<QCPGrid*>(grid), &picture);
+    }
+    m_firstKey = m_pictureKey; // (copied into its own memory)
+    ++m_firstRedrawsInPlace;
 }
 
 void GridLayerCache::drawInPlace(QCPPainter* painter)
 {
     ++m_inPlaceDraws;
+    if (m_redrawsFirst) {
+        for (QCPLayerable* child : hiddenLayer()->children())
+            if (drawn(child)) {
+                redrawFirstInPlace(qobject_cast<QCPGrid*>(child)); // (a grid: drawsInPlace() checked)
+                break;
+            }
+    }
     painter->save();
     painter->setCompositionMode(QPainter::CompositionMode_Source); // the buffer holds ground() there (mayCopy())
     painter->drawImage(m_inPlaceOrigin, m_first);

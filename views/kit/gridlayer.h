@@ -50,6 +50,11 @@ public:
     static void setDrawnInPlace(bool on);
     /** Replots that drew the grids into the paint buffer in the cache's place (drawsInPlace()). */
     long long inPlaceDraws() const { return m_inPlaceDraws; }
+    /** With @p on false a replot in place needs the kept picture's first grid unchanged; a step that moves the key
+     *  axis draws the image (drawPicture()), as before the thirty-first stop: for a test's reference. On by default. */
+    static void setFirstGridRedrawnInPlace(bool on);
+    /** In-place replots whose first grid had moved, drawn again into the kept picture (drawsInPlace()). */
+    long long firstGridRedrawsInPlace() const { return m_firstRedrawsInPlace; }
 
 protected:
     /** What the grid lines draw from: viewport, pixel ratio, antialiasing and plotting hints; each grid's visibility,
@@ -82,15 +87,18 @@ protected:
      * True when the key differs from the last replot's (@p keyChanged) as that one's differed from the one before (a
      * slider dragged that moves a value axis: every model-size step), the image may be copied (mayCopy(): the paint
      * buffer is transparent under it), @p painter draws 1:1 (pixel ratio 1, no transform, opacity 1, source-over),
-     * every drawn grid is filled (drawChild()) within the cache's own clip, and the kept picture of the first grid is
-     * that of an image drawn now. Then drawInPlace() writes, into the paint buffer, the pixels the image would hold and
-     * then be copied as: the picture copied where the image would lie, the later grids filled over it with the same
-     * clips and colours over the same pixels. That spares the image's copy into the buffer (0.42 M instructions a
-     * megapixel; issue 16, twenty-ninth stop). The image stays that of the last key it was drawn for, and is redrawn
-     * when a replot's key equals the one before (the drag stopped).
+     * every drawn grid is filled (drawChild()) within the cache's own clip, and a picture of the first grid was kept.
+     * When the kept picture is not that of an image drawn now (the key axis moved too, as on some model-size steps),
+     * drawInPlace() draws it again first, as drawPicture() would (issue 16, thirty-first stop: the image's copy into
+     * the kept picture spared as well). Then drawInPlace() writes, into the paint buffer, the pixels the image would
+     * hold and then be copied as: the picture copied where the image would lie, the later grids filled over it with
+     * the same clips and colours over the same pixels. That spares the image's copy into the buffer (0.42 M
+     * instructions a megapixel; issue 16, twenty-ninth stop). The image stays that of the last key it was drawn for,
+     * and is redrawn when a replot's key equals the one before (the drag stopped).
      */
     bool drawsInPlace(bool keyChanged, const QCPPainter* painter) override;
-    /** The first grid's picture copied into the paint buffer where the image would lie, the later grids filled. */
+    /** The first grid's picture copied into the paint buffer where the image would lie, the later grids filled; the
+     *  picture drawn again first when the first grid moved (redrawFirstInPlace()). */
     void drawInPlace(QCPPainter* painter) override;
 
 private:
@@ -107,6 +115,8 @@ private:
     void writeFirstKey(LayerKey& key, const QCPGrid* grid, const QSize& pixels, double ratio, const QTransform& transform,
                        bool filled, int modes) const;
 
+    /** Draws @p grid, the first drawn, into m_first as drawPicture() would for an image of the in-place area. */
+    void redrawFirstInPlace(const QCPGrid* grid);
     /** What @p grid draws from (its part of key()). */
     static void describeGrid(LayerKey& key, const QCPGrid* grid);
 
@@ -118,6 +128,9 @@ private:
     mutable long long m_firstAllocations = 0;
     bool m_lastChanged = false;   ///< whether the last replot's key differed from the one before
     QPoint m_inPlaceOrigin;       ///< where the image would lie, for drawInPlace()
+    QSize m_inPlaceSize;          ///< the size the image would have (pixel ratio 1), for drawInPlace()
+    bool m_redrawsFirst = false;  ///< drawInPlace() draws the first grid's picture again (it moved)
+    long long m_firstRedrawsInPlace = 0;
     long long m_inPlaceDraws = 0;
 };
 
