@@ -174,6 +174,7 @@ private slots:
     void cardBufferCopiesARegionRectByRect();
     void laidOutLabelsMeasureFromTheirLayout();
     void gridKeepsItsFirstGridsPicture();
+    void firstGridFilledAsOneRowCopied();
     void layerImagesRedrawnForEveryInput();
     void layerImagesKeepTheirMemory();
     void logTickerRepeatsUnchangedTicks();
@@ -2531,6 +2532,50 @@ void TestFloorPlot::gridKeepsItsFirstGridsPicture()
             }
         QVERIFY2(largest <= 2, qPrintable(QStringLiteral("replot %1 differs by %2 levels").arg(i).arg(largest)));
     }
+}
+
+void TestFloorPlot::firstGridFilledAsOneRowCopied()
+{
+    // Issue 16, thirty-first stop (h16bc): the key axis' grid, drawn first into the grid image or the kept picture, is
+    // one row filled and its line pixels copied down the others: the same pixels, bit for bit, as filling every row,
+    // on a drag that moves the key axis on every replot (the picture redrawn in place) and at rest.
+    auto makePlot = [](QCustomPlot& plot) {
+        views::plotkit::setupPlot(&plot);
+        views::plotkit::setupAxis(plot.xAxis, QStringLiteral("batch B"), true);
+        views::plotkit::setupAxis(plot.yAxis, QStringLiteral("ms"), true);
+        plot.xAxis->grid()->setSubGridPen(views::plotkit::pen(QColor(20, 40, 160, 90), 0));
+        plot.axisRect()->setAutoMargins(QCP::msNone);
+        plot.axisRect()->setMargins(QMargins(60, 20, 20, 50));
+        plot.resize(420, 320);
+        plot.show();
+    };
+    QCustomPlot copied, filled;
+    makePlot(copied);
+    makePlot(filled);
+    const views::GridLayerCache* copiedCache = views::GridLayerCache::find(&copied);
+    const views::GridLayerCache* filledCache = views::GridLayerCache::find(&filled);
+    QVERIFY(copiedCache && filledCache);
+    auto replot = [](QCustomPlot& plot, int step, bool rowCopied) {
+        views::GridLayerCache::setFirstGridRowCopied(rowCopied);
+        if (step < 5) // the sixth replot moves nothing (the drag stopped)
+            plot.xAxis->setRange(1 + step, 300 << step);
+        plot.yAxis->setRange(0.7, 90 + 400 * std::min(step, 4));
+        plot.replot();
+        QImage picture = plot.grab().toImage();
+        views::GridLayerCache::setFirstGridRowCopied(true);
+        return picture;
+    };
+    const long long copies = copiedCache->firstGridRowCopies(), redrawn = copiedCache->firstGridRedrawsInPlace();
+    const long long filledCopies = filledCache->firstGridRowCopies();
+    for (int step = 0; step < 6; ++step) {
+        const QImage a = replot(copied, step, true);
+        const QImage b = replot(filled, step, false);
+        QVERIFY2(a == b, qPrintable(QStringLiteral("replot %1 differs").arg(step)));
+    }
+    QCOMPARE(filledCache->firstGridRowCopies(), filledCopies);
+    QVERIFY2(copiedCache->firstGridRowCopies() >= copies + 5,
+             qPrintable(QString::number(copiedCache->firstGridRowCopies() - copies)));
+    QVERIFY(copiedCache->firstGridRedrawsInPlace() > redrawn);
 }
 
 void TestFloorPlot::layerImagesKeepTheirMemory()

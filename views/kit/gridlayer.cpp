@@ -23,6 +23,7 @@ bool g_filledLines = true;
 bool g_firstGridKept = true;
 bool g_drawnInPlace = true;
 bool g_firstGridRedrawnInPlace = true;
+bool g_firstGridRowCopied = true;
 
 /** A pen the raster engine strokes with its cosmetic stroker, one pixel wide, as a run of whole pixels from the
  *  line's first point up to (not including) its last: aliased, width 0 or 1, solid, flat cap. */
@@ -84,6 +85,11 @@ void GridLayerCache::setDrawnInPlace(bool on)
 void GridLayerCache::setFirstGridRedrawnInPlace(bool on)
 {
     g_firstGridRedrawnInPlace = on;
+}
+
+void GridLayerCache::setFirstGridRowCopied(bool on)
+{
+    g_firstGridRowCopied = on;
 }
 
 void GridLayerCache::writeFirstKey(LayerKey& key, const QCPGrid* grid, const QSize& pixels, double ratio,
@@ -162,7 +168,7 @@ void GridLayerCache::redrawFirstInPlace(const QCPGrid* grid)
     {
         QCPPainter picture(&m_first);
         picture.translate(-m_inPlaceOrigin);
-        drawChild(const_cast<QCPGrid*>(grid), &picture);
+        drawFirstGrid(const_cast<QCPGrid*>(grid), &picture, m_first);
     }
     m_firstKey = m_pictureKey; // (copied into its own memory)
     ++m_firstRedrawsInPlace;
@@ -219,7 +225,7 @@ void GridLayerCache::drawPicture(QCPPainter* picture, QImage& image) const
         picture->restore();
     } else {
         clearImage(image);
-        drawChild(grid, picture);
+        drawFirstGrid(grid, picture, image);
         // The image holds the first grid alone. Copied into the picture kept from before when that has the same
         // geometry and format (the rows are contiguous, QImage's alignment the same), not into a new image: a copy
         // allocated on every redraw of a new first grid freed the old one, and the allocator handed back memory the
@@ -279,6 +285,11 @@ void GridLayerCache::drawChild(QCPLayerable* child, QCPPainter* painter) const
         LayerImageCache::drawChild(child, painter);
         return;
     }
+    fillGrid(grid, painter, drawClipOf(grid));
+}
+
+void GridLayerCache::fillGrid(const QCPGrid* grid, QCPPainter* painter, const QRect& clip) const
+{
     ++m_filledGrids;
     auto* axis = qobject_cast<QCPAxis*>(grid->parentLayerable());
     const QRect rect = axis->axisRect()->rect();
@@ -293,7 +304,7 @@ void GridLayerCache::drawChild(QCPLayerable* child, QCPPainter* painter) const
         }
     };
     painter->save();
-    painter->setClipRect(drawClipOf(grid));
+    painter->setClipRect(clip);
     painter->setAntialiasing(false);
     if (axis->subTicks() && grid->subGridVisible()) {
         painter->setPen(grid->subGridPen()); // drawLine() of a line of no length strokes with it
@@ -302,6 +313,45 @@ void GridLayerCache::drawChild(QCPLayerable* child, QCPPainter* painter) const
     painter->setPen(grid->pen());
     fill(axis->tickVector(), grid->pen().color());
     painter->restore();
+}
+
+void GridLayerCache::drawFirstGrid(QCPGrid* grid, QCPPainter* picture, QImage& image) const
+{
+    const auto* axis = qobject_cast<const QCPAxis*>(grid->parentLayerable());
+    const QTransform& t = picture->worldTransform();
+    if (!g_firstGridRowCopied || !axis || !axis->axisRect() || axis->orientation() != Qt::Horizontal
+        || !fillable(grid, picture) || image.devicePixelRatio() != 1.0 || image.depth() != 32 || image.isNull()) {
+        drawChild(grid, picture);
+        return;
+    }
+    // The key axis' lines are vertical: each a column from the axis rect's top row to the row above its bottom
+    // (fillLine()), every one of those rows the same, a row of the cleared image with the same spans blended over the
+    // same ground pixels. One row is filled; its pixels that changed are copied down the others.
+    const QPoint origin(-int(t.dx()), -int(t.dy())); // (fillable(): a whole-pixel translation)
+    const QRect rect = axis->axisRect()->rect();
+    const QRect within = drawClipOf(grid) & QRect(origin, image.size());
+    const int top = std::max(within.top(), rect.top());
+    const int bottom = std::min(within.bottom() + 1, rect.bottom()); // excluded
+    if (within.isEmpty() || rect.bottom() - rect.top() < 2 || bottom - top < 2) {
+        drawChild(grid, picture);
+        return;
+    }
+    const int left = within.left() - origin.x(), width = within.width();
+    const int firstRow = top - origin.y();
+    const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(firstRow));
+    m_groundRow.assign(row + left, row + left + width);
+    fillGrid(grid, picture, within & QRect(within.left(), top, width, 1));
+    row = reinterpret_cast<const QRgb*>(image.constScanLine(firstRow));
+    m_lineColumns.clear();
+    for (int x = 0; x < width; ++x)
+        if (row[left + x] != m_groundRow[size_t(x)])
+            m_lineColumns.push_back(left + x);
+    for (int y = firstRow + 1; y < bottom - origin.y(); ++y) {
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+        for (int x : m_lineColumns)
+            line[x] = row[x];
+    }
+    ++m_firstGridRowCopies;
 }
 
 void GridLayerCache::install(QCustomPlot* plot)

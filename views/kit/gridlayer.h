@@ -3,6 +3,8 @@
 
 #include "views/kit/layerimagecache.h"
 
+#include <vector>
+
 namespace ridgeline::views {
 
 /**
@@ -55,6 +57,11 @@ public:
     static void setFirstGridRedrawnInPlace(bool on);
     /** In-place replots whose first grid had moved, drawn again into the kept picture (drawsInPlace()). */
     long long firstGridRedrawsInPlace() const { return m_firstRedrawsInPlace; }
+    /** With @p on false the first grid is filled line by line over all its rows (drawFirstGrid()): for a test's
+     *  reference. On by default. */
+    static void setFirstGridRowCopied(bool on);
+    /** First grids drawn as one row filled and its line pixels copied down the others (drawFirstGrid()). */
+    long long firstGridRowCopies() const { return m_firstGridRowCopies; }
 
 protected:
     /** What the grid lines draw from: viewport, pixel ratio, antialiasing and plotting hints; each grid's visibility,
@@ -115,6 +122,15 @@ private:
     void writeFirstKey(LayerKey& key, const QCPGrid* grid, const QSize& pixels, double ratio, const QTransform& transform,
                        bool filled, int modes) const;
 
+    /** drawChild() of a fillable @p grid: its lines filled within @p clip (the grid's clip rect, or a part of it). */
+    void fillGrid(const QCPGrid* grid, QCPPainter* painter, const QRect& clip) const;
+    /**
+     * Draws @p grid, the first drawn, through @p picture into @p image, which holds the ground alone: as drawChild(),
+     * but for a fillable grid of a horizontal axis (vertical lines, every row between the axis rect's top and bottom
+     * the same) at pixel ratio 1, one row filled and its changed pixels copied into the other rows (issue 16,
+     * thirty-first stop: the lines are translucent columns, filled a row at a time).
+     */
+    void drawFirstGrid(QCPGrid* grid, QCPPainter* picture, QImage& image) const;
     /** Draws @p grid, the first drawn, into m_first as drawPicture() would for an image of the in-place area. */
     void redrawFirstInPlace(const QCPGrid* grid);
     /** What @p grid draws from (its part of key()). */
@@ -131,6 +147,9 @@ private:
     QSize m_inPlaceSize;          ///< the size the image would have (pixel ratio 1), for drawInPlace()
     bool m_redrawsFirst = false;  ///< drawInPlace() draws the first grid's picture again (it moved)
     long long m_firstRedrawsInPlace = 0;
+    mutable long long m_firstGridRowCopies = 0;
+    mutable std::vector<QRgb> m_groundRow;  ///< drawFirstGrid(): the filled row before it was filled
+    mutable std::vector<int> m_lineColumns; ///< drawFirstGrid(): the columns its lines changed
     long long m_inPlaceDraws = 0;
 };
 
