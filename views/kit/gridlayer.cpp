@@ -114,6 +114,7 @@ bool GridLayerCache::drawsInPlace(bool keyChanged, const QCPPainter* painter)
 {
     const bool followsTheDrag = keyChanged && m_lastChanged;
     m_lastChanged = keyChanged;
+    m_firstToRedraw = nullptr;
     if (!followsTheDrag || !g_drawnInPlace || !g_firstGridKept || m_first.isNull() || !painter->device()
         || painter->device()->devicePixelRatioF() != 1.0 || !painter->worldTransform().isIdentity() || !fillsOn(painter)
         || !mayCopy())
@@ -143,9 +144,10 @@ bool GridLayerCache::drawsInPlace(bool keyChanged, const QCPPainter* painter)
     // A first grid that moved too (the key axis' range changed on this step) is drawn again into the kept picture, as
     // drawPicture() would draw it, and the picture copied in place: no image drawn and copied (issue 16, thirty-first
     // stop, h16bc: one of the dearest tenth of the model-size steps).
-    m_redrawsFirst = m_pictureKey != m_firstKey;
-    if (m_redrawsFirst && !g_firstGridRedrawnInPlace)
+    const bool moved = m_pictureKey != m_firstKey;
+    if (moved && !g_firstGridRedrawnInPlace)
         return false;
+    m_firstToRedraw = moved ? first : nullptr;
     m_inPlaceOrigin = area.topLeft();
     m_inPlaceSize = area.size();
     return true;
@@ -177,12 +179,9 @@ void GridLayerCache::redrawFirstInPlace(const QCPGrid* grid)
 void GridLayerCache::drawInPlace(QCPPainter* painter)
 {
     ++m_inPlaceDraws;
-    if (m_redrawsFirst) {
-        for (QCPLayerable* child : hiddenLayer()->children())
-            if (drawn(child)) {
-                redrawFirstInPlace(qobject_cast<QCPGrid*>(child)); // (a grid: drawsInPlace() checked)
-                break;
-            }
+    if (m_firstToRedraw) {
+        redrawFirstInPlace(m_firstToRedraw);
+        m_firstToRedraw = nullptr;
     }
     painter->save();
     painter->setCompositionMode(QPainter::CompositionMode_Source); // the buffer holds ground() there (mayCopy())

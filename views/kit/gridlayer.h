@@ -145,7 +145,9 @@ private:
     bool m_lastChanged = false;   ///< whether the last replot's key differed from the one before
     QPoint m_inPlaceOrigin;       ///< where the image would lie, for drawInPlace()
     QSize m_inPlaceSize;          ///< the size the image would have (pixel ratio 1), for drawInPlace()
-    bool m_redrawsFirst = false;  ///< drawInPlace() draws the first grid's picture again (it moved)
+    /// the first drawn grid, when drawInPlace() draws its picture again (it moved); null otherwise. Set by
+    /// drawsInPlace() of the same replot, which found it among the hidden layer's children.
+    const QCPGrid* m_firstToRedraw = nullptr;
     long long m_firstRedrawsInPlace = 0;
     mutable long long m_firstGridRowCopies = 0;
     mutable std::vector<QRgb> m_groundRow;  ///< drawFirstGrid(): the filled row before it was filled
