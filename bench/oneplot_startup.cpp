@@ -8,11 +8,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
-#include <fstream>
-#include <string>
-#include <unistd.h>
 
 #include <QAbstractEventDispatcher>
 #include <QApplication>

@@ -94,20 +94,22 @@ public:
         // painter to a region, and the raster engine then copies the buffer through its span blend, which hands a
         // copy of 96 rows or more to its thread pool (views/kit/inlineblend.h). Copied rect by rect, each copy is
         // clipped to a rect and goes through the engine's plain image copy (a copy of the same pixels).
-        const QRegion region = static_cast<const QPaintEvent*>(event)->region();
-        const bool byRect = g_cardBufferByRect && region.rectCount() > 1;
-        for (const QRect& rect : region) {
-            if (byRect)
-                painter.setClipRect(rect);
+        auto copyBuffers = [&] {
             painter.setCompositionMode(QPainter::CompositionMode_Source);
             buffers.constFirst()->draw(&painter);
             painter.setCompositionMode(QPainter::CompositionMode_SourceOver);
             for (qsizetype i = 1; i < buffers.size(); ++i)
                 buffers.at(i)->draw(&painter);
-            if (byRect)
+        };
+        const QRegion region = static_cast<const QPaintEvent*>(event)->region();
+        if (g_cardBufferByRect && region.rectCount() > 1) {
+            for (const QRect& rect : region) {
+                painter.setClipRect(rect);
+                copyBuffers();
                 ++g_cardBufferRectCopies;
-            else
-                break;
+            }
+        } else {
+            copyBuffers();
         }
         ++g_cardBufferCopies;
         return true;
