@@ -57,19 +57,9 @@
 
 #include <qcustomplot.h>
 
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h> // per-slider instruction counts under callgrind (docs/performance.md)
-#define RL_CALLGRIND_ZERO() CALLGRIND_ZERO_STATS
-#define RL_CALLGRIND_DUMP(name) CALLGRIND_DUMP_STATS_AT(name)
-#define RL_UNDER_VALGRIND() (RUNNING_ON_VALGRIND != 0)
-#else
-#define RL_CALLGRIND_ZERO() ((void)0)
-#define RL_CALLGRIND_DUMP(name) ((void)(name))
-#define RL_UNDER_VALGRIND() false
-#endif
-
 #include "app/mainwindow.h"
 #include "processage.h" // bench/processage.h
+#include "stepclock.h"  // bench/stepclock.h: settle, percentiles, CPU, --load (shared with dashboard_bench)
 #include "model/cost/costmodel.h"
 #include "views/controls/controlspanel.h"
 #include "views/floors/numberspanel.h"
@@ -82,6 +72,12 @@
 #include "views/whatifs/whatifstabs.h"
 
 using namespace ridgeline;
+using bench::CompetingLoad;
+using bench::idleUntil;
+using bench::maximum;
+using bench::percentile;
+using bench::printStats;
+using bench::processCpuSeconds;
 
 namespace {
 
@@ -294,22 +290,6 @@ private:
     QStringList m_activated;
 };
 
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const double rank = p * double(v.size() - 1);
-    const size_t lo = size_t(rank);
-    const size_t hi = std::min(v.size() - 1, lo + 1);
-    return v[lo] + (v[hi] - v[lo]) * (rank - double(lo));
-}
-
-double maximum(const std::vector<double>& v)
-{
-    return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
-}
-
 QJsonObject stats(const std::vector<double>& ms)
 {
     return QJsonObject{{QStringLiteral("p50_ms"), percentile(ms, 0.50)},
@@ -319,127 +299,19 @@ QJsonObject stats(const std::vector<double>& ms)
                        {QStringLiteral("steps"), int(ms.size())}};
 }
 
-void printStats(const char* name, const std::vector<double>& ms, int unchanged = 0)
-{
-    std::printf("%-11s p50 %6.2f  p95 %6.2f  p99 %6.2f  max %6.2f ms  (%zu steps", name, percentile(ms, 0.5),
-                percentile(ms, 0.95), percentile(ms, 0.99), maximum(ms), ms.size());
-    if (unchanged > 0)
-        std::printf("; %d more positions showed the same value", unchanged);
-    std::printf(")\n");
-}
-
 /**
  * Runs the event loop until the window has repainted after a change and gone idle: no evaluation
  * pending and no Paint event for 2 ms. Returns the ms from @p startNs to the end of the last event
- * loop pass that painted, or nothing when nothing painted within 2 s.
- *
- * Event-driven (issue 16): the loop sleeps in QEventLoop::exec() between events. The end of a pass
- * is the event dispatcher's aboutToBlock() (every posted event, timer and paint of the pass
- * delivered); a 2 ms precise timer, restarted by every pass that painted, ends the wait. The
- * benchmark's own work is then a few timer wake-ups per step instead of a polling loop that kept
- * one core busy (91 % of a core, 87 % of the profile) and competed with the app it measured.
+ * loop pass that painted, or nothing when nothing painted within 2 s (bench::settlePaints in bench/stepclock.h, which
+ * bench/dashboard_bench.cpp shares).
  */
 std::optional<double> settle(views::ScenarioDocument* document, PaintWatch& watch, QElapsedTimer& clock, qint64 startNs,
                              const std::function<bool()>& busy = {})
 {
     // Also waited for: @p busy (--plan-tab: the Plan tab's search queued or under way, or its result not yet painted).
-    auto pending = [&] { return document->isEvaluationPending() || (busy && busy()); };
-    const long long before = watch.paints;
-    long long seen = before; // paints already credited to a pass
-    QEventLoop loop;
-    QTimer quiet;
-    quiet.setSingleShot(true);
-    quiet.setTimerType(Qt::PreciseTimer);
-    quiet.setInterval(2);
-    QTimer giveUp;
-    giveUp.setSingleShot(true);
-    // Under valgrind a step runs 50 to 100 times slower: 2 s gave up on --plan-tab steps before their first paint, so
-    // every step counted as "showed the same value" and spilled its work into the next.
-    giveUp.setInterval(RL_UNDER_VALGRIND() ? 120'000 : 2000);
-    const QMetaObject::Connection passEnd = QObject::connect(
-        QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &loop, [&] {
-            if (watch.paints != seen) {
-                seen = watch.paints;
-                watch.lastPaintNs = clock.nsecsElapsed(); // end of the pass, which includes the paint
-                quiet.start();
-            } else if (seen != before && !quiet.isActive() && !pending()) {
-                quiet.start(); // a held-back edit was evaluated without painting: wait out the quiet time
-            }
-        });
-    QObject::connect(&quiet, &QTimer::timeout, &loop, [&] {
-        if (watch.paints == seen && !pending())
-            loop.quit();
-        else if (watch.paints == seen)
-            quiet.start(); // still busy (a search under way): look again
-    });
-    QObject::connect(&giveUp, &QTimer::timeout, &loop, [&] {
-        if (seen == before)
-            loop.quit();
-    });
-    giveUp.start();
-    loop.exec();
-    QObject::disconnect(passEnd);
-    if (seen == before)
-        return std::nullopt;
-    return double(watch.lastPaintNs - startNs) / 1e6;
+    return bench::settlePaints(watch.paints, watch.lastPaintNs, clock, startNs,
+                               [&] { return document->isEvaluationPending() || (busy && busy()); });
 }
-
-/** Runs the event loop, asleep between events, until @p ns of the clock have passed since @p sinceNs. */
-void idleUntil(QElapsedTimer& clock, qint64 sinceNs, qint64 ns)
-{
-    const qint64 remainingNs = ns - (clock.nsecsElapsed() - sinceNs);
-    if (remainingNs <= 0) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents);
-        return;
-    }
-    QEventLoop loop;
-    QTimer::singleShot(int((remainingNs + 999'999) / 1'000'000), Qt::PreciseTimer, &loop, &QEventLoop::quit);
-    loop.exec();
-}
-
-/** CPU seconds (user + system) this process used so far; forked load processes are not counted. */
-double processCpuSeconds()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-/**
- * A competing load (--load N): N child processes at normal priority, each spinning on arithmetic,
- * forked before Qt starts (the children never touch Qt) and killed at the end, or with the benchmark
- * (PR_SET_PDEATHSIG). With N = the number of cores every step competes for a core, as on a busy machine.
- */
-class CompetingLoad {
-public:
-    explicit CompetingLoad(int processes)
-    {
-        for (int i = 0; i < processes; ++i) {
-            const pid_t pid = fork();
-            if (pid == 0) {
-                prctl(PR_SET_PDEATHSIG, SIGKILL);
-                volatile unsigned long long x = 0;
-                for (;;)
-                    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-            }
-            if (pid > 0)
-                m_children.push_back(pid);
-        }
-    }
-    ~CompetingLoad() { stop(); }
-    void stop()
-    {
-        for (pid_t pid : m_children) {
-            kill(pid, SIGKILL);
-            waitpid(pid, nullptr, 0);
-        }
-        m_children.clear();
-    }
-    int processes() const { return int(m_children.size()); }
-
-private:
-    std::vector<pid_t> m_children;
-};
 
 /** What a timed burst did. */
 struct TimedBurst {
