@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Step reference for ridgeline_bench (issue 16: "CPU per step is 6.7 ms against 2.0 ms for a bare five-plot
+// QCustomPlot dashboard"): a bare five-plot QCustomPlot dashboard, stepped and timed as ridgeline_bench steps and times
+// the real window (bench/stepclock.h holds the protocol both use). A 1600 x 1000 QMainWindow holds a slider (181
+// positions over 0.5 to 2,000 B on a log scale, as Ridgeline's model-size slider, starting at 8.03 B) and five
+// QCustomPlot widgets of 377 x 357 px in a 3 x 2 grid, where Ridgeline's floors sit. "Bare": each plot is one QCPGraph
+// of 200 points (y = a x + b over log-spaced x, a and b functions of the slider's value, so every step changes every
+// curve), QCustomPlot's default antialiasing, a 2 px pen, two labelled log axes with QCPAxisTickerLog and a legend, as
+// bench/oneplot_startup.cpp; nothing else: no titles or texts outside the plots, no other controls, no numbers panel,
+// no caches. A step moves the slider one position or more (setSliderPosition, tracking: valueChanged as a drag emits
+// it); the slot recomputes the five curves, rescales the axes and calls replot(rpQueuedReplot) on each plot, as
+// Ridgeline's floors do (QCustomPlot's default, rpRefreshHint, would draw inside the slot, before the step's CPU is
+// read: see docs/performance.md, h16bd). --content gives each plot the curves, markers, straight lines, text items and
+// second axis its Ridgeline floor creates (views/floors/), and puts the legend below the axes, as Ridgeline does.
+// Built with the project, never run by CTest. Usage:
+//   QT_QPA_PLATFORM=offscreen build/bench/dashboard_bench [--steps 500] [--spacing 17] [--load N] [--content] [--pen 2]
+// --pen W sets the curves' pen width in px (0: a cosmetic 1 px pen, QCustomPlot's default; Qt's raster engine strokes
+// it with its own line rasteriser, a 2 px antialiased pen through QStroker and a polygon fill).
+// Prints p50 / p95 / p99 / max in ms and CPU per step in ridgeline_bench's format. Under callgrind the second dump
+// (OUT.2, "slider dashboard N steps") holds the sweep's steps alone, as ridgeline_bench's per-slider dumps.
+// RL_DEBUG_STEPS=1 prints each step's time, CPU and page faults on stderr.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMainWindow>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <QWidget>
+
+#include <qcustomplot.h>
+
+#include "processage.h" // bench/processage.h
+#include "stepclock.h"  // bench/stepclock.h
+
+using namespace ridgeline::bench;
+
+namespace {
+
+/** Counts Paint events of the watched widgets (each plot and its children). */
+class PaintCounter final : public QObject {
+public:
+    bool eventFilter(QObject* object, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++paints;
+        return QObject::eventFilter(object, event);
+    }
+    long long paints = 0;
+    qint64 lastPaintNs = 0; ///< end of the last pass that painted (written by settlePaints)
+};
+
+/** What one of Ridgeline's floors creates in its plot (the files in views/floors/ at f93422d), for --content. */
+struct FloorContent {
+    const char* title;
+    const char* xLabel;
+    const char* yLabel;
+    double xMin, xMax;   ///< the key range, log scale
+    int curves;          ///< kit::addCurve: 200-point curves (the first is the bare plot's curve)
+    int markers;         ///< kit::addMarker: one-point graphs with a scatter style
+    int straightLines;   ///< kit::addStraightLine (and the prefill floor's addVerticalLine)
+    int labels;          ///< kit::addLabel: text items
+    bool rightAxis;      ///< a second value axis on the right (tok/s)
+};
+
+// Counted with grep in views/floors/{decode,roofline,kvshare,prefill,slo}plot.cpp; some are hidden at the default
+// scenario (baseline and MoE items), so --content draws somewhat more than Ridgeline shows. The KV-share floor's bar
+// plot (a second QCustomPlot) is left out.
+constexpr std::array<FloorContent, 5> kFloors{{
+    {"decode step", "batch B (sequences)", "time per decode step (ms)", 1, 4096, 7, 3, 3, 4, true},
+    {"peak roof", "arithmetic intensity (FLOP/byte)", "attainable TFLOP/s", 0.1, 1e5, 3, 5, 1, 3, false},
+    {"KV share", "context S (tokens per sequence)", "KV share (%)", 128, 1e6, 2, 2, 2, 1, false},
+    {"total", "prompt length P (tokens)", "prefill work (TFLOP)", 16, 1e6, 4, 1, 5, 3, false},
+    {"t_step", "batch B (sequences)", "t_step = ITL (ms)", 1, 4096, 3, 3, 3, 2, true},
+}};
+
+constexpr int kPoints = 200;
+constexpr int kPositionsPerDecade = 50;     // as views/kit/valueslider.h
+constexpr double kMinimumBillions = 0.5;    // Ridgeline's model-size slider: 0.5 to 2,000 B
+constexpr double kMaximumBillions = 2000.0;
+constexpr double kStartBillions = 8.03;     // the default scenario's Llama 3.1 8B
+
+QSharedPointer<QCPAxisTickerLog> logTicker()
+{
+    return QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog);
+}
+
+void setLog(QCPAxis* axis, const QString& label)
+{
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    axis->setTicker(logTicker());
+    axis->setLabel(label);
+}
+
+/** One plot of the dashboard and what a step updates in it. */
+struct DashboardPlot {
+    QCustomPlot* plot = nullptr;
+    int index = 0;
+    std::vector<QCPGraph*> curves;
+    std::vector<QCPGraph*> markers;
+    std::vector<QCPItemStraightLine*> lines;
+    std::vector<QCPItemText*> labels;
+    QVector<double> keys;
+    QVector<double> values;
+
+    /** Recomputes every curve and item for @p billions (model size, B params), rescales the axes, queues a replot. */
+    void update(double billions)
+    {
+        const FloorContent& floor = kFloors[size_t(index)];
+        for (size_t c = 0; c < curves.size(); ++c) {
+            // A decode-time-like line: weights read once (b) plus a per-sequence cost (a), different for each curve.
+            const double a = 1e-3 * std::pow(billions, 0.5 + 0.1 * double(c)) * (1.0 + 0.3 * double(index));
+            const double b = 0.25 * billions / (1.0 + double(c));
+            for (int i = 0; i < kPoints; ++i)
+                values[i] = a * keys[i] + b;
+            curves[c]->setData(keys, values, true);
+        }
+        const double mid = std::sqrt(floor.xMin * floor.xMax) * std::pow(billions / 100.0, 0.1);
+        for (size_t m = 0; m < markers.size(); ++m) {
+            const double key = mid * std::pow(2.0, double(m));
+            const QCPGraphDataContainer::const_iterator it = curves[0]->data()->findBegin(key);
+            const double value = it != curves[0]->data()->constEnd() ? it->value : 1.0;
+            markers[m]->setData(QVector<double>{key}, QVector<double>{value}, true);
+        }
+        plot->rescaleAxes();
+        const double yMid = std::sqrt(plot->yAxis->range().lower * plot->yAxis->range().upper);
+        for (size_t l = 0; l < lines.size(); ++l) {
+            const double shift = std::pow(1.5, double(l));
+            if (l % 2 == 0) { // vertical
+                lines[l]->point1->setCoords(mid * shift, 1);
+                lines[l]->point2->setCoords(mid * shift, 2);
+            } else { // horizontal
+                lines[l]->point1->setCoords(1, yMid * shift);
+                lines[l]->point2->setCoords(2, yMid * shift);
+            }
+        }
+        for (size_t t = 0; t < labels.size(); ++t) {
+            labels[t]->position->setCoords(mid * std::pow(1.5, double(t)), yMid * std::pow(1.3, double(t)));
+            labels[t]->setText(QStringLiteral("N = %1 B, item %2").arg(billions, 0, 'f', 2).arg(t + 1));
+        }
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+};
+
+DashboardPlot makePlot(QWidget* parent, int index, bool content, double penWidth)
+{
+    const FloorContent& floor = kFloors[size_t(index)];
+    DashboardPlot d;
+    d.index = index;
+    d.plot = new QCustomPlot(parent);
+    d.plot->setFixedSize(377, 357);
+    d.keys.resize(kPoints);
+    d.values.resize(kPoints);
+    for (int i = 0; i < kPoints; ++i)
+        d.keys[i] = floor.xMin * std::pow(floor.xMax / floor.xMin, double(i) / (kPoints - 1));
+    setLog(d.plot->xAxis, QString::fromLatin1(floor.xLabel));
+    setLog(d.plot->yAxis, QString::fromLatin1(floor.yLabel));
+    static const QColor colors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
+                                    QColor(214, 39, 40),
+                                    QColor(148, 103, 189), QColor(140, 86, 75), QColor(127, 127, 127)};
+    const int curves = content ? floor.curves : 1;
+    for (int c = 0; c < curves; ++c) {
+        QCPAxis* valueAxis = content && floor.rightAxis && c == 1 ? d.plot->yAxis2 : d.plot->yAxis;
+        QCPGraph* graph = d.plot->addGraph(d.plot->xAxis, valueAxis);
+        graph->setName(c == 0 ? QString::fromLatin1(floor.title) : QStringLiteral("curve %1").arg(c + 1));
+        graph->setPen(QPen(colors[c % 7], penWidth, c == 0 ? Qt::SolidLine : Qt::DashLine));
+        d.curves.push_back(graph);
+    }
+    d.plot->legend->setVisible(true);
+    if (content) {
+        if (floor.rightAxis) {
+            d.plot->yAxis2->setVisible(true);
+            setLog(d.plot->yAxis2, QStringLiteral("aggregate tokens/s"));
+        }
+        for (int m = 0; m < floor.markers; ++m) {
+            QCPGraph* marker = d.plot->addGraph();
+            marker->setLineStyle(QCPGraph::lsNone);
+            marker->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(40, 40, 50), 8));
+            marker->removeFromLegend();
+            d.markers.push_back(marker);
+        }
+        for (int l = 0; l < floor.straightLines; ++l) {
+            auto* line = new QCPItemStraightLine(d.plot);
+            line->setPen(QPen(QColor(120, 120, 120), 1, Qt::DotLine));
+            d.lines.push_back(line);
+        }
+        for (int t = 0; t < floor.labels; ++t) {
+            auto* label = new QCPItemText(d.plot);
+            label->setColor(QColor(180, 30, 30));
+            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+            d.labels.push_back(label);
+        }
+        // The legend below the axes, in columns, as views/kit/plotkit.h placeLegendBelow.
+        auto* below = new QCPLayoutGrid;
+        d.plot->plotLayout()->addElement(1, 0, below);
+        d.plot->plotLayout()->setRowStretchFactor(1, 0.001);
+        below->setMargins(QMargins(5, 0, 5, 5));
+        below->addElement(0, 0, d.plot->legend);
+        d.plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        d.plot->legend->setWrap(3);
+    }
+    return d;
+}
+
+int positionOf(double billions)
+{
+    return int(std::lround(std::log10(billions / kMinimumBillions) * kPositionsPerDecade));
+}
+
+double billionsAt(int position)
+{
+    return kMinimumBillions * std::pow(10.0, double(position) / kPositionsPerDecade);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const double ageAtMain = processAgeSeconds();
+    int loadProcesses = 0; // forked before Qt starts, as ridgeline_bench
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--load")
+            loadProcesses = std::clamp(std::atoi(argv[i + 1]), 0, 64);
+    CompetingLoad load(loadProcesses);
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    int steps = 500;   // ridgeline_bench's default
+    int spacingMs = 17; // ridgeline_bench's default: the document's 16 ms throttle and a bit
+    bool content = false;
+    double penWidth = 2; // --pen W: the curves' pen width in px; 0 is a cosmetic 1 px pen, QCustomPlot's default
+    const QStringList args = QCoreApplication::arguments();
+    for (int i = 1; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--steps") && i + 1 < args.size())
+            steps = std::max(2, args[++i].toInt());
+        else if (args[i] == QLatin1String("--spacing") && i + 1 < args.size())
+            spacingMs = std::max(0, args[++i].toInt());
+        else if (args[i] == QLatin1String("--load") && i + 1 < args.size())
+            ++i; // read above, before Qt started
+        else if (args[i] == QLatin1String("--pen") && i + 1 < args.size())
+            penWidth = std::max(0.0, args[++i].toDouble());
+        else if (args[i] == QLatin1String("--content"))
+            content = true;
+        else if (args[i] == QLatin1String("--sweep-only"))
+            ; // accepted for ridgeline_bench's command lines: this program only sweeps
+        else {
+            std::fprintf(stderr, "usage: dashboard_bench [--steps N] [--spacing MS] [--load N] [--content] [--pen W] "
+                                 "[--sweep-only]\n");
+            return 2;
+        }
+    }
+
+    // The window: a slider in a left column (where Ridgeline's controls dock is), five plots in a 3 x 2 grid.
+    QMainWindow window;
+    auto* central = new QWidget(&window);
+    auto* columns = new QHBoxLayout(central);
+    auto* left = new QWidget(central);
+    left->setFixedWidth(340);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addWidget(new QLabel(QStringLiteral("Model size N (B params)"), left));
+    auto* slider = new QSlider(Qt::Horizontal, left);
+    slider->setRange(0, int(std::ceil(std::log10(kMaximumBillions / kMinimumBillions) * kPositionsPerDecade - 1e-9)));
+    slider->setValue(positionOf(kStartBillions));
+    leftLayout->addWidget(slider);
+    leftLayout->addStretch(1);
+    columns->addWidget(left);
+    auto* grid = new QGridLayout;
+    columns->addLayout(grid, 1);
+    std::vector<DashboardPlot> plots;
+    PaintCounter counter;
+    for (int i = 0; i < 5; ++i) {
+        plots.push_back(makePlot(central, i, content, penWidth));
+        grid->addWidget(plots.back().plot, i / 3, i % 3);
+        plots.back().plot->installEventFilter(&counter);
+        plots.back().update(billionsAt(slider->value()));
+    }
+    window.setCentralWidget(central);
+    window.resize(1600, 1000);
+    QObject::connect(slider, &QSlider::valueChanged, &window, [&](int position) {
+        for (DashboardPlot& d : plots)
+            d.update(billionsAt(position));
+    });
+    const auto nothingPending = [] { return false; };
+    window.show();
+    settlePaints(counter.paints, counter.lastPaintNs, clock, 0, nothingPending);
+    const double startupMs = ageAtMain * 1e3 + double(counter.lastPaintNs) / 1e6;
+    RL_CALLGRIND_DUMP("start-up"); // OUT.1, as ridgeline_bench's
+
+    // The sweep, as ridgeline_bench's per slider: up then back down over the slider's range in --steps positions, a
+    // step at least --spacing ms after the previous one, timed to the end of its paint; CPU from the change to settled.
+    const bool debugSteps = qEnvironmentVariableIsSet("RL_DEBUG_STEPS");
+    idleUntil(clock, clock.nsecsElapsed(), 100'000'000);
+    qint64 previousStepNs = clock.nsecsElapsed();
+    std::vector<double> ms;
+    double sweepCpuSeconds = 0;
+    int unchanged = 0;
+    RL_CALLGRIND_ZERO();
+    const int lo = slider->minimum(), hi = slider->maximum();
+    for (int step = 0; step < steps; ++step) {
+        const double t = double(step) / double(steps - 1);
+        const int position = lo + int(std::lround((hi - lo) * (t <= 0.5 ? 2 * t : 2 - 2 * t)));
+        if (position == slider->value())
+            continue;
+        idleUntil(clock, previousStepNs, qint64(spacingMs) * 1'000'000);
+        const qint64 start = clock.nsecsElapsed();
+        previousStepNs = start;
+        slider->setSliderPosition(position); // tracking: emits valueChanged as a drag does
+        const double cpuBefore = processCpuSeconds();
+        rusage usageBefore{};
+        getrusage(RUSAGE_SELF, &usageBefore);
+        const std::optional<double> painted =
+            settlePaints(counter.paints, counter.lastPaintNs, clock, start, nothingPending);
+        if (painted) {
+            const double cpuSeconds = processCpuSeconds() - cpuBefore;
+            sweepCpuSeconds += cpuSeconds;
+            ms.push_back(*painted);
+            if (debugSteps) {
+                rusage usage{};
+                getrusage(RUSAGE_SELF, &usage);
+                std::fprintf(stderr, "dashboard %d %.2f ms; cpu %.2f ms, %ld page faults\n", position, *painted,
+                             cpuSeconds * 1e3, usage.ru_minflt - usageBefore.ru_minflt);
+            }
+        } else {
+            ++unchanged;
+        }
+    }
+    const QByteArray dumpName = QStringLiteral("slider dashboard %1 steps").arg(ms.size() + size_t(unchanged)).toUtf8();
+    RL_CALLGRIND_DUMP(dumpName.constData());
+    load.stop();
+
+    printStats("dashboard", ms, unchanged);
+    printStats("overall", ms);
+    const double cpuPerStepMs = ms.empty() ? 0.0 : sweepCpuSeconds / double(ms.size()) * 1e3;
+    std::printf("CPU per step: %.2f ms (process, change to settled, %zu steps, less 2 ms of waiting each)\n",
+                cpuPerStepMs, ms.size());
+    std::printf("steps spaced %d ms apart; competing load: %d spinning process(es); plots: %s, %g px pens; "
+                "replot queued\n",
+                spacingMs, loadProcesses, content ? "with Ridgeline's floor content (--content)" : "bare", penWidth);
+    std::printf("start-up to first painted window: %.0f ms (%.0f ms before main)\n", startupMs, ageAtMain * 1e3);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    std::printf("peak resident memory: %.1f MB\n", double(usage.ru_maxrss) / 1024.0);
+    return ms.empty() ? 1 : 0;
+}
