@@ -18,7 +18,7 @@
 // it with its own line rasteriser, a 2 px antialiased pen through QStroker and a polygon fill).
 // Prints p50 / p95 / p99 / max in ms and CPU per step in ridgeline_bench's format. Under callgrind the second dump
 // (OUT.2, "slider dashboard N steps") holds the sweep's steps alone, as ridgeline_bench's per-slider dumps.
-// RL_DEBUG_STEPS=1 prints each step's time, CPU and page faults on stderr.
+// RL_DEBUG_STEPS=1 prints each step's time, CPU and page faults on stderr; RL_DEBUG_GRAB=FILE.png saves the window.
 
 #include <algorithm>
 #include <array>
@@ -207,8 +207,8 @@ DashboardPlot makePlot(QWidget* parent, int index, bool content, double penWidth
         d.plot->plotLayout()->setRowStretchFactor(1, 0.001);
         below->setMargins(QMargins(5, 0, 5, 5));
         below->addElement(0, 0, d.plot->legend);
-        d.plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
         d.plot->legend->setWrap(3);
+        d.plot->legend->setFillOrder(QCPLegend::foColumnsFirst); // rearranges the entries: three to a row
     }
     return d;
 }
@@ -340,6 +340,9 @@ int main(int argc, char** argv)
     const QByteArray dumpName = QStringLiteral("slider dashboard %1 steps").arg(ms.size() + size_t(unchanged)).toUtf8();
     RL_CALLGRIND_DUMP(dumpName.constData());
     load.stop();
+    // RL_DEBUG_GRAB=FILE.png: the window as the sweep left it, to see what was drawn.
+    if (const QString grabPath = qEnvironmentVariable("RL_DEBUG_GRAB"); !grabPath.isEmpty())
+        window.grab().save(grabPath);
 
     printStats("dashboard", ms, unchanged);
     printStats("overall", ms);
