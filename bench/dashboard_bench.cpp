@@ -13,9 +13,11 @@
 // read: see docs/performance.md, h16bd). --content gives each plot the curves, markers, straight lines, text items and
 // second axis its Ridgeline floor creates (views/floors/), and puts the legend below the axes, as Ridgeline does.
 // Built with the project, never run by CTest. Usage:
-//   QT_QPA_PLATFORM=offscreen build/bench/dashboard_bench [--steps 500] [--spacing 17] [--load N] [--content] [--pen 2]
+//   QT_QPA_PLATFORM=offscreen build/bench/dashboard_bench [--steps 500] [--spacing 17] [--load N] [--content]
+//       [--pen 2] [--no-antialias]
 // --pen W sets the curves' pen width in px (0: a cosmetic 1 px pen, QCustomPlot's default; Qt's raster engine strokes
-// it with its own line rasteriser, a 2 px antialiased pen through QStroker and a polygon fill).
+// it with its own line rasteriser, a 2 px antialiased pen through QStroker and a polygon fill); --no-antialias turns
+// antialiasing off for everything in the plots.
 // Prints p50 / p95 / p99 / max in ms and CPU per step in ridgeline_bench's format. Under callgrind the second dump
 // (OUT.2, "slider dashboard N steps") holds the sweep's steps alone, as ridgeline_bench's per-slider dumps.
 // RL_DEBUG_STEPS=1 prints each step's time, CPU and page faults on stderr; RL_DEBUG_GRAB=FILE.png saves the window.
@@ -153,13 +155,15 @@ struct DashboardPlot {
     }
 };
 
-DashboardPlot makePlot(QWidget* parent, int index, bool content, double penWidth)
+DashboardPlot makePlot(QWidget* parent, int index, bool content, double penWidth, bool antialiased)
 {
     const FloorContent& floor = kFloors[size_t(index)];
     DashboardPlot d;
     d.index = index;
     d.plot = new QCustomPlot(parent);
     d.plot->setFixedSize(377, 357);
+    if (!antialiased)
+        d.plot->setNotAntialiasedElements(QCP::aeAll);
     d.keys.resize(kPoints);
     d.values.resize(kPoints);
     for (int i = 0; i < kPoints; ++i)
@@ -241,6 +245,7 @@ int main(int argc, char** argv)
     int steps = 500;   // ridgeline_bench's default
     int spacingMs = 17; // ridgeline_bench's default: the document's 16 ms throttle and a bit
     bool content = false;
+    bool antialiased = true; // --no-antialias: nothing antialiased (QCP::aeAll not antialiased)
     double penWidth = 2; // --pen W: the curves' pen width in px; 0 is a cosmetic 1 px pen, QCustomPlot's default
     const QStringList args = QCoreApplication::arguments();
     for (int i = 1; i < args.size(); ++i) {
@@ -252,13 +257,15 @@ int main(int argc, char** argv)
             ++i; // read above, before Qt started
         else if (args[i] == QLatin1String("--pen") && i + 1 < args.size())
             penWidth = std::max(0.0, args[++i].toDouble());
+        else if (args[i] == QLatin1String("--no-antialias"))
+            antialiased = false;
         else if (args[i] == QLatin1String("--content"))
             content = true;
         else if (args[i] == QLatin1String("--sweep-only"))
             ; // accepted for ridgeline_bench's command lines: this program only sweeps
         else {
             std::fprintf(stderr, "usage: dashboard_bench [--steps N] [--spacing MS] [--load N] [--content] [--pen W] "
-                                 "[--sweep-only]\n");
+                                 "[--no-antialias] [--sweep-only]\n");
             return 2;
         }
     }
@@ -282,7 +289,7 @@ int main(int argc, char** argv)
     std::vector<DashboardPlot> plots;
     PaintCounter counter;
     for (int i = 0; i < 5; ++i) {
-        plots.push_back(makePlot(central, i, content, penWidth));
+        plots.push_back(makePlot(central, i, content, penWidth, antialiased));
         grid->addWidget(plots.back().plot, i / 3, i % 3);
         plots.back().plot->installEventFilter(&counter);
         plots.back().update(billionsAt(slider->value()));
@@ -349,9 +356,10 @@ int main(int argc, char** argv)
     const double cpuPerStepMs = ms.empty() ? 0.0 : sweepCpuSeconds / double(ms.size()) * 1e3;
     std::printf("CPU per step: %.2f ms (process, change to settled, %zu steps, less 2 ms of waiting each)\n",
                 cpuPerStepMs, ms.size());
-    std::printf("steps spaced %d ms apart; competing load: %d spinning process(es); plots: %s, %g px pens; "
+    std::printf("steps spaced %d ms apart; competing load: %d spinning process(es); plots: %s, %g px pens%s; "
                 "replot queued\n",
-                spacingMs, loadProcesses, content ? "with Ridgeline's floor content (--content)" : "bare", penWidth);
+                spacingMs, loadProcesses, content ? "with Ridgeline's floor content (--content)" : "bare", penWidth,
+                antialiased ? "" : ", not antialiased");
     std::printf("start-up to first painted window: %.0f ms (%.0f ms before main)\n", startupMs, ageAtMain * 1e3);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
