@@ -37,6 +37,7 @@
 #include "views/kit/accessibility.h"
 #include "views/kit/card.h"
 #include "views/kit/glossary.h"
+#include "views/kit/groundfill.h"
 #include "views/kit/inlineblend.h"
 #include "views/kit/onelinelabel.h"
 #include "views/kit/palette.h"
@@ -299,6 +300,9 @@ QGroupBox* group(const QString& title)
     // Its frame repainted under a changed child (a model-size step) in strips: blends on this thread, not on the
     // raster engine's pool (views/kit/inlineblend.h).
     box->setStyle(InlineBlend::groupBoxStyle());
+    // Its children fill their repaints with the box's inside, one colour: a changed child no longer repaints the box
+    // and the panel under it (views/kit/groundfill.h).
+    GroundFill::install(box);
     return box;
 }
 

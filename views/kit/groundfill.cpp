@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/kit/groundfill.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QChildEvent>
+#include <QEvent>
+#include <QImage>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QRegion>
+#include <QWidget>
+
+namespace ridgeline::views {
+
+namespace {
+
+bool groundFillEnabled = true;
+long long groundFillPaints = 0;
+std::vector<GroundFill*> groundFills; ///< every live GroundFill, for setEnabled()
+
+/** True when every pixel of @p rect (device pixels of @p image) is @p colour. */
+bool groundIsUniform(const QImage& image, const QRect& rect, QRgb colour)
+{
+    for (int y = rect.top(); y <= rect.bottom(); ++y) {
+        const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        if (!std::all_of(row + rect.left(), row + rect.right() + 1, [colour](QRgb pixel) { return pixel == colour; }))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+GroundFill::GroundFill(QWidget* ground)
+    : QObject(ground)
+    , m_ground(ground)
+{
+    groundFills.push_back(this);
+}
+
+GroundFill::~GroundFill()
+{
+    std::erase(groundFills, this);
+}
+
+GroundFill* GroundFill::install(QWidget* ground)
+{
+    auto* fill = new GroundFill(ground);
+    ground->installEventFilter(fill);
+    for (QWidget* child : ground->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        fill->adopt(child);
+    fill->schedule();
+    return fill;
+}
+
+void GroundFill::adopt(QWidget* widget)
+{
+    if (widget->isWindow() || find(widget))
+        return;
+    m_children.push_back({widget, 0, false});
+    widget->installEventFilter(this);
+}
+
+GroundFill::Child* GroundFill::find(const QObject* widget)
+{
+    const auto it = std::find_if(m_children.begin(), m_children.end(),
+                                 [widget](const Child& child) { return child.widget == widget; });
+    return it == m_children.end() ? nullptr : &*it;
+}
+
+const GroundFill::Child* GroundFill::find(const QObject* widget) const
+{
+    return const_cast<GroundFill*>(this)->find(widget);
+}
+
+bool GroundFill::fills(const QWidget* child, QRgb* colour) const
+{
+    const Child* found = find(child);
+    if (!found || !found->filled)
+        return false;
+    if (colour)
+        *colour = found->colour;
+    return true;
+}
+
+void GroundFill::unfill(Child& child)
+{
+    if (child.filled && child.widget)
+        child.widget->setAttribute(Qt::WA_OpaquePaintEvent, false);
+    child.filled = false;
+}
+
+void GroundFill::schedule()
+{
+    if (m_scheduled)
+        return;
+    m_scheduled = true;
+    QMetaObject::invokeMethod(this, &GroundFill::measure, Qt::QueuedConnection);
+}
+
+void GroundFill::setEnabled(bool on)
+{
+    groundFillEnabled = on;
+    for (GroundFill* fill : groundFills) {
+        for (Child& child : fill->m_children)
+            fill->unfill(child);
+        if (on)
+            fill->schedule();
+    }
+}
+
+long long GroundFill::fills()
+{
+    return groundFillPaints;
+}
+
+void GroundFill::measure()
+{
+    m_scheduled = false;
+    for (QWidget* widget : m_ground->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        adopt(widget);
+    std::erase_if(m_children, [](const Child& child) { return child.widget.isNull(); });
+    const qreal ratio = m_ground->devicePixelRatioF();
+    const bool wholeRatio = ratio >= 1 && std::floor(ratio) == ratio;
+    const QRect groundRect = m_ground->rect();
+    QRegion under;
+    for (Child& child : m_children) {
+        QWidget* widget = child.widget;
+        // Another's opacity (an auto-filled or opaque child) is left alone; so are hidden children and any not wholly
+        // inside the ground.
+        const bool othersOpaque = !child.filled && (widget->testAttribute(Qt::WA_OpaquePaintEvent)
+                                                    || widget->autoFillBackground()
+                                                    || widget->testAttribute(Qt::WA_PaintOnScreen));
+        if (!groundFillEnabled || !wholeRatio || othersOpaque || widget->isHidden() || widget->isWindow()
+            || !groundRect.contains(widget->geometry()) || widget->geometry().isEmpty()) {
+            unfill(child);
+            continue;
+        }
+        under += widget->geometry();
+    }
+    if (under.isEmpty() || !m_ground->isVisible())
+        return;
+    const QRect bounds = under.boundingRect();
+    const int scale = int(ratio);
+    QImage image(bounds.size() * scale, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(ratio);
+    image.fill(Qt::transparent);
+    m_ground->render(&image, QPoint(), under, QWidget::DrawWindowBackground);
+    for (Child& child : m_children) {
+        QWidget* widget = child.widget;
+        if (!under.contains(widget->geometry()) || widget->isHidden())
+            continue;
+        const QRect logical = widget->geometry().translated(-bounds.topLeft());
+        const QRect device(logical.topLeft() * scale, logical.size() * scale);
+        const QRgb colour = reinterpret_cast<const QRgb*>(image.constScanLine(device.top()))[device.left()];
+        // An opaque child is not repainted when its parents are (Qt leaves its pixels to it): one filled with another
+        // colour than now repaints itself.
+        const bool stale = child.filled && child.colour != colour;
+        if (qAlpha(colour) == 255 && groundIsUniform(image, device, colour)) {
+            child.colour = colour;
+            child.filled = true;
+            widget->setAttribute(Qt::WA_OpaquePaintEvent, true);
+        } else {
+            unfill(child);
+        }
+        if (stale)
+            widget->update();
+    }
+}
+
+bool GroundFill::eventFilter(QObject* watched, QEvent* event)
+{
+    const QEvent::Type type = event->type();
+    if (watched == m_ground) {
+        switch (type) {
+        case QEvent::ChildAdded: // (adopted when measured: the child may still be under construction here)
+            schedule();
+            break;
+        case QEvent::ChildRemoved: {
+            QObject* removed = static_cast<QChildEvent*>(event)->child();
+            for (Child& child : m_children)
+                if (child.widget == removed) {
+                    unfill(child);
+                    removed->removeEventFilter(this);
+                }
+            std::erase_if(m_children, [removed](const Child& child) {
+                return child.widget.isNull() || child.widget == removed;
+            });
+            break;
+        }
+        case QEvent::Resize:
+        case QEvent::Show:
+        case QEvent::PaletteChange:
+        case QEvent::StyleChange:
+        case QEvent::FontChange:
+        case QEvent::LayoutDirectionChange:
+        case QEvent::ActivationChange:
+            // The frame's edges, colours or title may have moved: no child is filled until measured again.
+            for (Child& child : m_children)
+                unfill(child);
+            schedule();
+            break;
+        default:
+            break;
+        }
+        return false;
+    }
+    Child* child = find(watched);
+    if (!child)
+        return false;
+    switch (type) {
+    case QEvent::Paint:
+        if (child->filled && groundFillEnabled) {
+            // The paint's rects, not their bounding rect: the engine's system clip is not relied on, and the children
+            // outside the region are not painted again over a wider fill.
+            QPainter painter(child->widget);
+            const QColor colour = QColor::fromRgba(child->colour);
+            for (const QRect& rect : static_cast<QPaintEvent*>(event)->region())
+                painter.fillRect(rect, colour);
+            ++groundFillPaints;
+        }
+        break;
+    case QEvent::Move:
+    case QEvent::Resize:
+    case QEvent::Show:
+    case QEvent::Hide:
+        unfill(*child);
+        schedule();
+        break;
+    default:
+        break;
+    }
+    return false;
+}
+
+} // namespace ridgeline::views

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <vector>
+
+#include <QObject>
+#include <QPointer>
+#include <QRgb>
+
+class QWidget;
+
+namespace ridgeline::views {
+
+/**
+ * Makes the children of a widget that paints a uniform ground under them (a QGroupBox: Fusion fills its inside from a
+ * translucent nine-patch) opaque, each filling what it repaints with the exact pixel its parents paint there, so that a
+ * child's repaint (a slider step's new value, unit or note) no longer repaints the box and every widget under it
+ * (issue 16, thirty-second stop in docs/performance.md).
+ *
+ * Qt paints every non-opaque ancestor of a changed widget inside the widget's dirty region. Fusion's combo boxes, spin
+ * boxes and sliders, and plain labels, leave pixels of their rect unpainted (rounded corners, the groove's
+ * surroundings), so the group box, and the panel under it, were painted on every step of a slider inside the box
+ * (QGroupBox::paintEvent: the frame's nine-patch, the title's metrics and text; about 0.6 M instructions a model-size
+ * step).
+ *
+ * The ground is read, not assumed: the ground widget alone (no children) is rendered over its palette's window colour
+ * (QWidget::render() with DrawWindowBackground) into an image, over the union of its visible direct children's rects.
+ * A child is filled only when every device pixel under its rect is one opaque colour; it is then given
+ * Qt::WA_OpaquePaintEvent and, in an event filter before its own paintEvent(), fills its paint's rect (clipped to the
+ * paint's region) with that colour. Any other child is left as Qt paints it. Precondition (checked by the tests
+ * against the window's backing store): what lies under the ground widget is its palette's window colour, opaque.
+ *
+ * The measurement is posted (one render a ground) after the ground's or a child's geometry, visibility, palette, style
+ * or font changes, or a child is added or removed; until it has run, a child whose geometry changed is not filled
+ * (its old colour may not hold at its new place). A child that is already opaque (Qt::WA_OpaquePaintEvent, an
+ * auto-filled background) or paints on screen is left alone.
+ */
+class GroundFill final : public QObject {
+    Q_OBJECT
+public:
+    /** Fills the direct children of @p ground (now and added later) where its ground is uniform; a child of @p ground. */
+    static GroundFill* install(QWidget* ground);
+    ~GroundFill() override;
+
+    /** Whether @p child is filled now, and with which colour (premultiplied ARGB, opaque) through @p colour. */
+    bool fills(const QWidget* child, QRgb* colour = nullptr) const;
+
+    /** Measures the ground now (otherwise posted after a change). */
+    void measure();
+
+    /** With @p on false no child of any ground is filled (all as Qt paints them), for a test's reference; on again,
+     *  each ground is measured again (posted). On by default. */
+    static void setEnabled(bool on);
+
+    /** Paints of filled children since start-up (each a fill before the child's own paint). For tests. */
+    static long long fills();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    explicit GroundFill(QWidget* ground);
+    struct Child {
+        QPointer<QWidget> widget;
+        QRgb colour = 0;
+        bool filled = false;
+    };
+    Child* find(const QObject* widget);
+    const Child* find(const QObject* widget) const;
+    void unfill(Child& child);
+    void schedule();
+    void adopt(QWidget* widget);
+
+    QWidget* m_ground;
+    std::vector<Child> m_children;
+    bool m_scheduled = false;
+};
+
+} // namespace ridgeline::views
