@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <QChildEvent>
 #include <QEvent>
 #include <QImage>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QPen>
 #include <QRegion>
 #include <QWidget>
 
@@ -33,9 +35,10 @@ bool groundIsUniform(const QImage& image, const QRect& rect, QRgb colour)
 
 } // namespace
 
-GroundFill::GroundFill(QWidget* ground)
+GroundFill::GroundFill(QWidget* ground, PaintGround paintGround)
     : QObject(ground)
     , m_ground(ground)
+    , m_paintGround(std::move(paintGround))
 {
     groundFills.push_back(this);
 }
@@ -45,13 +48,12 @@ GroundFill::~GroundFill()
     std::erase(groundFills, this);
 }
 
-GroundFill* GroundFill::install(QWidget* ground)
+GroundFill* GroundFill::install(QWidget* ground, PaintGround paintGround)
 {
-    auto* fill = new GroundFill(ground);
+    auto* fill = new GroundFill(ground, std::move(paintGround));
     ground->installEventFilter(fill);
     for (QWidget* child : ground->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
         fill->adopt(child);
-    fill->schedule();
     return fill;
 }
 
@@ -106,14 +108,26 @@ void GroundFill::setEnabled(bool on)
     for (GroundFill* fill : groundFills) {
         for (Child& child : fill->m_children)
             fill->unfill(child);
-        if (on)
-            fill->schedule();
     }
 }
 
 long long GroundFill::fills()
 {
     return groundFillPaints;
+}
+
+bool GroundFill::eligible(const Child& child) const
+{
+    const QWidget* widget = child.widget;
+    if (!widget)
+        return false;
+    // Another's opacity (an auto-filled or opaque child) is left alone; so are hidden children and any not wholly inside
+    // the ground.
+    const bool othersOpaque = !child.filled && (widget->testAttribute(Qt::WA_OpaquePaintEvent)
+                                                || widget->autoFillBackground()
+                                                || widget->testAttribute(Qt::WA_PaintOnScreen));
+    return groundFillEnabled && !othersOpaque && !widget->isHidden() && !widget->isWindow()
+           && !widget->geometry().isEmpty() && m_ground->rect().contains(widget->geometry());
 }
 
 void GroundFill::measure()
@@ -124,21 +138,13 @@ void GroundFill::measure()
     std::erase_if(m_children, [](const Child& child) { return child.widget.isNull(); });
     const qreal ratio = m_ground->devicePixelRatioF();
     const bool wholeRatio = ratio >= 1 && std::floor(ratio) == ratio;
-    const QRect groundRect = m_ground->rect();
     QRegion under;
     for (Child& child : m_children) {
-        QWidget* widget = child.widget;
-        // Another's opacity (an auto-filled or opaque child) is left alone; so are hidden children and any not wholly
-        // inside the ground.
-        const bool othersOpaque = !child.filled && (widget->testAttribute(Qt::WA_OpaquePaintEvent)
-                                                    || widget->autoFillBackground()
-                                                    || widget->testAttribute(Qt::WA_PaintOnScreen));
-        if (!groundFillEnabled || !wholeRatio || othersOpaque || widget->isHidden() || widget->isWindow()
-            || !groundRect.contains(widget->geometry()) || widget->geometry().isEmpty()) {
+        if (!wholeRatio || !eligible(child)) {
             unfill(child);
             continue;
         }
-        under += widget->geometry();
+        under += child.widget->geometry();
     }
     if (under.isEmpty() || !m_ground->isVisible())
         return;
@@ -146,8 +152,19 @@ void GroundFill::measure()
     const int scale = int(ratio);
     QImage image(bounds.size() * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(ratio);
-    image.fill(Qt::transparent);
-    m_ground->render(&image, QPoint(), under, QWidget::DrawWindowBackground);
+    // What Qt paints there: the window's colour (the panel under the ground), then the ground's own paint. Not
+    // QWidget::render(): it first sends every pending move and resize event to the ground's descendants, hidden ones
+    // included (14 M instructions on a model-size step, laying out the collapsed controls' texts).
+    image.fill(m_ground->palette().color(m_ground->backgroundRole()));
+    {
+        QPainter painter(&image);
+        painter.translate(-bounds.topLeft());
+        painter.setClipRegion(under);
+        painter.setFont(m_ground->font());
+        painter.setPen(QPen(m_ground->palette().brush(m_ground->foregroundRole()), 1));
+        painter.setLayoutDirection(m_ground->layoutDirection());
+        m_paintGround(painter);
+    }
     for (Child& child : m_children) {
         QWidget* widget = child.widget;
         if (!under.contains(widget->geometry()) || widget->isHidden())
@@ -175,8 +192,22 @@ bool GroundFill::eventFilter(QObject* watched, QEvent* event)
     const QEvent::Type type = event->type();
     if (watched == m_ground) {
         switch (type) {
-        case QEvent::ChildAdded: // (adopted when measured: the child may still be under construction here)
-            schedule();
+        case QEvent::ChildPolished: // (constructed by now, unlike at ChildAdded)
+            if (auto* widget = qobject_cast<QWidget*>(static_cast<QChildEvent*>(event)->child()))
+                adopt(widget);
+            break;
+        case QEvent::Paint:
+            // Painted only under children not filled (their own repaints, e.g. the first slider step after start-up or
+            // after a change): measure, so that the next ones leave the ground alone. A whole paint (start-up, a
+            // resize) asks for nothing.
+            if (!m_measuring && !m_scheduled && groundFillEnabled) {
+                QRegion unfilled;
+                for (const Child& child : m_children)
+                    if (!child.filled && eligible(child))
+                        unfilled += child.widget->geometry();
+                if (!unfilled.isEmpty() && (static_cast<QPaintEvent*>(event)->region() - unfilled).isEmpty())
+                    schedule();
+            }
             break;
         case QEvent::ChildRemoved: {
             QObject* removed = static_cast<QChildEvent*>(event)->child();
@@ -200,7 +231,6 @@ bool GroundFill::eventFilter(QObject* watched, QEvent* event)
             // The frame's edges, colours or title may have moved: no child is filled until measured again.
             for (Child& child : m_children)
                 unfill(child);
-            schedule();
             break;
         default:
             break;
@@ -227,7 +257,6 @@ bool GroundFill::eventFilter(QObject* watched, QEvent* event)
     case QEvent::Show:
     case QEvent::Hide:
         unfill(*child);
-        schedule();
         break;
     default:
         break;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include <QObject>
 #include <QPointer>
 #include <QRgb>
 
+class QPainter;
 class QWidget;
 
 namespace ridgeline::views {
@@ -23,33 +25,41 @@ namespace ridgeline::views {
  * (QGroupBox::paintEvent: the frame's nine-patch, the title's metrics and text; about 0.6 M instructions a model-size
  * step).
  *
- * The ground is read, not assumed: the ground widget alone (no children) is rendered over its palette's window colour
- * (QWidget::render() with DrawWindowBackground) into an image, over the union of its visible direct children's rects.
+ * The ground is read, not assumed: the ground's own paint (the caller's function, e.g. QGroupBox's complex control
+ * drawn by its style, as its paintEvent() does) is drawn over its palette's background colour into an image, clipped to
+ * the union of its visible direct children's rects.
  * A child is filled only when every device pixel under its rect is one opaque colour; it is then given
  * Qt::WA_OpaquePaintEvent and, in an event filter before its own paintEvent(), fills its paint's rect (clipped to the
  * paint's region) with that colour. Any other child is left as Qt paints it. Precondition (checked by the tests
  * against the window's backing store): what lies under the ground widget is its palette's window colour, opaque.
  *
- * The measurement is posted (one render a ground) after the ground's or a child's geometry, visibility, palette, style
- * or font changes, or a child is added or removed; until it has run, a child whose geometry changed is not filled
- * (its old colour may not hold at its new place). A child that is already opaque (Qt::WA_OpaquePaintEvent, an
- * auto-filled background) or paints on screen is left alone.
+ * The measurement (one render of the ground) is posted when the ground is painted only under children that are not
+ * filled, that is for their own repaints: the first slider step after start-up, or after a change. Start-up, which
+ * paints the ground whole, measures nothing. A change of the ground's or a child's geometry or visibility, of the
+ * ground's palette, style, font, direction or activation, unfills the children concerned (their old colour may not
+ * hold) until the next such paint. Children are adopted when measured (any direct child widget then). A child that is
+ * already opaque (Qt::WA_OpaquePaintEvent, an auto-filled background) or paints on screen is left alone.
  */
 class GroundFill final : public QObject {
     Q_OBJECT
 public:
-    /** Fills the direct children of @p ground (now and added later) where its ground is uniform; a child of @p ground. */
-    static GroundFill* install(QWidget* ground);
+    /** Paints @p ground's own look (what its paintEvent() paints, no background) with the painter given, in the
+     *  ground's logical coordinates. */
+    using PaintGround = std::function<void(QPainter& painter)>;
+
+    /** Fills the direct children of @p ground (now and added later) where its ground, painted by @p paintGround, is
+     *  uniform; the GroundFill is a child of @p ground. */
+    static GroundFill* install(QWidget* ground, PaintGround paintGround);
     ~GroundFill() override;
 
     /** Whether @p child is filled now, and with which colour (premultiplied ARGB, opaque) through @p colour. */
     bool fills(const QWidget* child, QRgb* colour = nullptr) const;
 
-    /** Measures the ground now (otherwise posted after a change). */
+    /** Measures the ground now (otherwise posted after a paint of the ground under unfilled children alone). */
     void measure();
 
     /** With @p on false no child of any ground is filled (all as Qt paints them), for a test's reference; on again,
-     *  each ground is measured again (posted). On by default. */
+     *  each ground is measured when next painted under its unfilled children alone, or by measure(). On by default. */
     static void setEnabled(bool on);
 
     /** Paints of filled children since start-up (each a fill before the child's own paint). For tests. */
@@ -59,7 +69,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    explicit GroundFill(QWidget* ground);
+    GroundFill(QWidget* ground, PaintGround paintGround);
     struct Child {
         QPointer<QWidget> widget;
         QRgb colour = 0;
@@ -68,12 +78,16 @@ private:
     Child* find(const QObject* widget);
     const Child* find(const QObject* widget) const;
     void unfill(Child& child);
+    /** Whether @p child may be filled: visible, wholly inside the ground, not made opaque by another. */
+    bool eligible(const Child& child) const;
     void schedule();
     void adopt(QWidget* widget);
 
     QWidget* m_ground;
+    PaintGround m_paintGround;
     std::vector<Child> m_children;
     bool m_scheduled = false;
+    bool m_measuring = false; ///< in measure()'s render of the ground
 };
 
 } // namespace ridgeline::views
