@@ -243,12 +243,10 @@ bool GroundFill::eventFilter(QObject* watched, QEvent* event)
     switch (type) {
     case QEvent::Paint:
         if (child->filled && groundFillEnabled) {
-            // The paint's rects, not their bounding rect: the engine's system clip is not relied on, and the children
-            // outside the region are not painted again over a wider fill.
+            // Clipped by the paint engine to the paint's region (the system clip): the children outside it keep their
+            // pixels.
             QPainter painter(child->widget);
-            const QColor colour = QColor::fromRgba(child->colour);
-            for (const QRect& rect : static_cast<QPaintEvent*>(event)->region())
-                painter.fillRect(rect, colour);
+            painter.fillRect(static_cast<QPaintEvent*>(event)->rect(), QColor::fromRgba(child->colour));
             ++groundFillPaints;
         }
         break;
