@@ -200,7 +200,7 @@ bool GroundFill::eventFilter(QObject* watched, QEvent* event)
             // Painted only under children not filled (their own repaints, e.g. the first slider step after start-up or
             // after a change): measure, so that the next ones leave the ground alone. A whole paint (start-up, a
             // resize) asks for nothing.
-            if (!m_measuring && !m_scheduled && groundFillEnabled) {
+            if (!m_scheduled && groundFillEnabled) {
                 QRegion unfilled;
                 for (const Child& child : m_children)
                     if (!child.filled && eligible(child))

@@ -27,15 +27,17 @@ namespace ridgeline::views {
  *
  * The ground is read, not assumed: the ground's own paint (the caller's function, e.g. QGroupBox's complex control
  * drawn by its style, as its paintEvent() does) is drawn over its palette's background colour into an image, clipped to
- * the union of its visible direct children's rects.
- * A child is filled only when every device pixel under its rect is one opaque colour; it is then given
- * Qt::WA_OpaquePaintEvent and, in an event filter before its own paintEvent(), fills its paint's rect (clipped to the
- * paint's region) with that colour. Any other child is left as Qt paints it. Precondition (checked by the tests
- * against the window's backing store): what lies under the ground widget is its palette's window colour, opaque.
+ * the union of its visible direct children's rects (not through QWidget::render(), which first sends every pending
+ * move and resize event to the ground's descendants, hidden ones included). A child is filled only when every device
+ * pixel under its rect is one opaque colour; it is then given Qt::WA_OpaquePaintEvent and, in an event filter before
+ * its own paintEvent(), fills its paint's rect (the engine clips it to the paint's region) with that colour. Any other
+ * child is left as Qt paints it. Precondition (checked by the tests against the window's backing store): what lies
+ * under the ground widget is its palette's window colour, opaque. Qt does not repaint an opaque child with its
+ * parents, so a filled child whose colour a new measurement changes repaints itself; its grab() shows its fill.
  *
- * The measurement (one render of the ground) is posted when the ground is painted only under children that are not
- * filled, that is for their own repaints: the first slider step after start-up, or after a change. Start-up, which
- * paints the ground whole, measures nothing. A change of the ground's or a child's geometry or visibility, of the
+ * The measurement (one paint of the ground into an image) is posted when the ground is painted only under children
+ * that are not filled, that is for their own repaints: the first slider step after start-up, or after a change.
+ * Start-up, which paints the ground whole, measures nothing. A change of the ground's or a child's geometry or visibility, of the
  * ground's palette, style, font, direction or activation, unfills the children concerned (their old colour may not
  * hold) until the next such paint. Children are adopted when measured (any direct child widget then). A child that is
  * already opaque (Qt::WA_OpaquePaintEvent, an auto-filled background) or paints on screen is left alone.
@@ -87,7 +89,6 @@ private:
     PaintGround m_paintGround;
     std::vector<Child> m_children;
     bool m_scheduled = false;
-    bool m_measuring = false; ///< in measure()'s render of the ground
 };
 
 } // namespace ridgeline::views
