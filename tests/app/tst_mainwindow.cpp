@@ -1176,7 +1176,7 @@ void TestMainWindow::peakFlopsSweepLeavesTheControlsAsAFreshWindow()
     // The sweep's steps filled the line's box with the Hardware box's inside (views/kit/groundfill.h: an opaque widget,
     // whose grab() shows its fill): both windows' boxes measured, so that both are filled alike.
     for (MainWindow* window : {&swept, &fresh})
-        for (ridgeline::views::GroundFill* fill : window->controlsPanel()->findChildren<ridgeline::views::GroundFill*>())
+        for (auto* fill : window->controlsPanel()->findChildren<ridgeline::views::GroundFill*>())
             fill->measure();
     QVERIFY(sweptLine->testAttribute(Qt::WA_OpaquePaintEvent) && freshLine->testAttribute(Qt::WA_OpaquePaintEvent));
     QCOMPARE(sweptLine->grab().toImage(), freshLine->grab().toImage());
@@ -2218,8 +2218,9 @@ void TestMainWindow::batchStepRepaintsTheSummaryAlone()
 
 void TestMainWindow::sliderStepsFillTheControlsGroundExactly()
 {
-    // Issue 16, thirty-second stop: the controls panel's group boxes' children fill their repaints with the box's inside
-    // (views/kit/groundfill.h), so a model-size or batch step no longer paints the Model or Workload box under them.
+    // Issue 16, thirty-second stop: the controls panel's group boxes' children fill their repaints with the box's
+    // inside (views/kit/groundfill.h), so a model-size or batch step no longer paints the Model or Workload box under
+    // them.
     // In the window (the panel in its scroll area, not a window of its own), after each step the panel's pixels in the
     // backing store equal, bit for bit, a whole repaint of the panel without the fills.
     MainWindow window(model::defaultScenario());
@@ -2241,7 +2242,9 @@ void TestMainWindow::sliderStepsFillTheControlsGroundExactly()
     };
     const QRect inWindow(controls->mapTo(&window, QPoint(0, 0)), controls->size());
     auto shown = [&] {
-        return window.screen()->grabWindow(window.winId(), inWindow.x(), inWindow.y(), inWindow.width(), inWindow.height()).toImage();
+        return window.screen()
+            ->grabWindow(window.winId(), inWindow.x(), inWindow.y(), inWindow.width(), inWindow.height())
+            .toImage();
     };
     auto settle = [&] {
         window.document()->evaluateNow();

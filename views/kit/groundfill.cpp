@@ -121,8 +121,8 @@ bool GroundFill::eligible(const Child& child) const
     const QWidget* widget = child.widget;
     if (!widget)
         return false;
-    // Another's opacity (an auto-filled or opaque child) is left alone; so are hidden children and any not wholly inside
-    // the ground.
+    // Another's opacity (an auto-filled or opaque child) is left alone; so are hidden children and any not wholly
+    // inside the ground.
     const bool othersOpaque = !child.filled && (widget->testAttribute(Qt::WA_OpaquePaintEvent)
                                                 || widget->autoFillBackground()
                                                 || widget->testAttribute(Qt::WA_PaintOnScreen));

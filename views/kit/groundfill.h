@@ -35,12 +35,12 @@ namespace ridgeline::views {
  * under the ground widget is its palette's window colour, opaque. Qt does not repaint an opaque child with its
  * parents, so a filled child whose colour a new measurement changes repaints itself; its grab() shows its fill.
  *
- * The measurement (one paint of the ground into an image) is posted when the ground is painted only under children
- * that are not filled, that is for their own repaints: the first slider step after start-up, or after a change.
- * Start-up, which paints the ground whole, measures nothing. A change of the ground's or a child's geometry or visibility, of the
+ * The measurement (one paint of the ground into an image) is posted when the ground is painted only under children that
+ * are not filled, that is for their own repaints: the first slider step after start-up, or after a change. Start-up,
+ * which paints the ground whole, measures nothing. A change of the ground's or a child's geometry or visibility, of the
  * ground's palette, style, font, direction or activation, unfills the children concerned (their old colour may not
- * hold) until the next such paint. Children are adopted when measured (any direct child widget then). A child that is
- * already opaque (Qt::WA_OpaquePaintEvent, an auto-filled background) or paints on screen is left alone.
+ * hold) until the next such paint. Children are adopted when polished or measured. A child that is already opaque
+ * (Qt::WA_OpaquePaintEvent, an auto-filled background) or paints on screen is left alone.
  */
 class GroundFill final : public QObject {
     Q_OBJECT
