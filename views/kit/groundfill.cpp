@@ -139,12 +139,14 @@ void GroundFill::measure()
     const qreal ratio = m_ground->devicePixelRatioF();
     const bool wholeRatio = ratio >= 1 && std::floor(ratio) == ratio;
     QRegion under;
+    std::vector<Child*> measured; // the eligible children, whose rects the image covers
     for (Child& child : m_children) {
         if (!wholeRatio || !eligible(child)) {
             unfill(child);
             continue;
         }
         under += child.widget->geometry();
+        measured.push_back(&child);
     }
     if (under.isEmpty() || !m_ground->isVisible())
         return;
@@ -165,10 +167,9 @@ void GroundFill::measure()
         painter.setLayoutDirection(m_ground->layoutDirection());
         m_paintGround(painter);
     }
-    for (Child& child : m_children) {
+    for (Child* measuredChild : measured) {
+        Child& child = *measuredChild;
         QWidget* widget = child.widget;
-        if (!under.contains(widget->geometry()) || widget->isHidden())
-            continue;
         const QRect logical = widget->geometry().translated(-bounds.topLeft());
         const QRect device(logical.topLeft() * scale, logical.size() * scale);
         const QRgb colour = reinterpret_cast<const QRgb*>(image.constScanLine(device.top()))[device.left()];
