@@ -29,6 +29,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QGroupBox>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
@@ -53,6 +54,7 @@
 #include "views/floors/numberspanel.h"
 #include "views/kit/accessibility.h"
 #include "views/kit/card.h"
+#include "views/kit/groundfill.h"
 #include "views/kit/plainlabel.h"
 #include "views/kit/plotdamage.h"
 #include "views/kit/plotpanel.h"
@@ -152,6 +154,7 @@ private slots:
     void hiddenWindowSendsNoLayoutRequestAndBuildsNoComparison();
     void accessibleNamesFollowTheFirstPaint();
     void batchStepRepaintsTheSummaryAlone();
+    void sliderStepsFillTheControlsGroundExactly();
     void plainLabelRepaintsOnlyItsChangedGlyphs();
     void sliderStepsRepaintWhatTheirItemsMoved();
     void modelSizeStepReplotsOnceAndLaysOutNoControls();
@@ -1170,6 +1173,12 @@ void TestMainWindow::peakFlopsSweepLeavesTheControlsAsAFreshWindow()
     auto* sweptLine = swept.findChild<QWidget*>(QStringLiteral("computeDtypeBox"));
     auto* freshLine = fresh.findChild<QWidget*>(QStringLiteral("computeDtypeBox"));
     QVERIFY(sweptLine && freshLine);
+    // The sweep's steps filled the line's box with the Hardware box's inside (views/kit/groundfill.h: an opaque widget,
+    // whose grab() shows its fill): both windows' boxes measured, so that both are filled alike.
+    for (MainWindow* window : {&swept, &fresh})
+        for (auto* fill : window->controlsPanel()->findChildren<ridgeline::views::GroundFill*>())
+            fill->measure();
+    QVERIFY(sweptLine->testAttribute(Qt::WA_OpaquePaintEvent) && freshLine->testAttribute(Qt::WA_OpaquePaintEvent));
     QCOMPARE(sweptLine->grab().toImage(), freshLine->grab().toImage());
 }
 
@@ -2205,6 +2214,73 @@ void TestMainWindow::batchStepRepaintsTheSummaryAlone()
         QVERIFY2(shown() == afterStep, qPrintable(QStringLiteral("step %1").arg(step)));
     }
     QVERIFY(summary->text() != before);
+}
+
+void TestMainWindow::sliderStepsFillTheControlsGroundExactly()
+{
+    // Issue 16, thirty-second stop: the controls panel's group boxes' children fill their repaints with the box's
+    // inside (views/kit/groundfill.h), so a model-size or batch step no longer paints the Model or Workload box under
+    // them.
+    // In the window (the panel in its scroll area, not a window of its own), after each step the panel's pixels in the
+    // backing store equal, bit for bit, a whole repaint of the panel without the fills.
+    MainWindow window(model::defaultScenario());
+    QVERIFY(showSettled(window, QSize(1600, 1000)));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    ridgeline::views::ControlsPanel* controls = window.controlsPanel();
+    QHash<QString, QGroupBox*> boxes;
+    for (QGroupBox* box : controls->findChildren<QGroupBox*>())
+        boxes.insert(box->title(), box);
+    QVERIFY(boxes.value(QStringLiteral("Model")) && boxes.value(QStringLiteral("Workload")));
+    struct PaintCount final : QObject {
+        int paints = 0;
+        bool eventFilter(QObject*, QEvent* event) override
+        {
+            paints += event->type() == QEvent::Paint;
+            return false;
+        }
+    };
+    const QRect inWindow(controls->mapTo(&window, QPoint(0, 0)), controls->size());
+    auto shown = [&] {
+        return window.screen()
+            ->grabWindow(window.winId(), inWindow.x(), inWindow.y(), inWindow.width(), inWindow.height())
+            .toImage();
+    };
+    auto settle = [&] {
+        window.document()->evaluateNow();
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::processEvents();
+    };
+    const std::pair<QSlider*, QString> sliders[] = {{controls->modelSizeSlider()->slider(), QStringLiteral("Model")},
+                                                    {controls->batchSlider()->slider(), QStringLiteral("Workload")}};
+    // The sliders' tick marks change colour with the window's state; a step repaints the span its handle moved across
+    // (fourteenth stop): the panel repainted whole in the settled state first.
+    settle();
+    controls->repaint();
+    for (const auto& [slider, title] : sliders) {
+        QGroupBox* box = boxes.value(title);
+        PaintCount boxPaints;
+        box->installEventFilter(&boxPaints);
+        for (int step = 1; step <= 5; ++step) {
+            boxPaints.paints = 0;
+            slider->setSliderPosition(slider->minimum() + step * (slider->maximum() - slider->minimum()) / 7);
+            settle();
+            // The first step paints the box under its changed children and measures it; the next ones leave it.
+            if (step > 1)
+                QVERIFY2(boxPaints.paints == 0, qPrintable(QStringLiteral("%1 step %2").arg(title).arg(step)));
+            const QImage afterStep = shown();
+            ridgeline::views::GroundFill::setEnabled(false);
+            // The panel and everything under and on it (not window.repaint(): Qt leaves out the window's opaque
+            // descendants, the central widget among them).
+            controls->repaint();
+            const QImage whole = shown();
+            ridgeline::views::GroundFill::setEnabled(true);
+            for (ridgeline::views::GroundFill* fill : controls->findChildren<ridgeline::views::GroundFill*>())
+                fill->measure();
+            QVERIFY2(afterStep == whole, qPrintable(QStringLiteral("%1 step %2").arg(title).arg(step)));
+        }
+        box->removeEventFilter(&boxPaints);
+    }
 }
 
 void TestMainWindow::plainLabelRepaintsOnlyItsChangedGlyphs()

@@ -28,6 +28,7 @@
 #include "model/cost/scenario.h"
 #include "model/cost/scenariokeys.h"
 #include "views/controls/controlspanel.h"
+#include "views/kit/groundfill.h"
 #include "views/kit/inlineblend.h"
 #include "views/kit/onelinelabel.h"
 #include "views/kit/valueslider.h"
@@ -330,6 +331,114 @@ private slots:
         QVERIFY(!part.isNull());
         QVERIFY(part == partWhole);
         QVERIFY2(partStrips >= 2, qPrintable(QString::number(partStrips)));
+    }
+    /** A model-size step repaints the Model box's changed children, each filling its rect with the box's inside, and
+     *  not the box or the panel under them (issue 16, thirty-second stop): the first step after start-up paints the
+     *  box (and measures it), the next ones do not. The window then shows what a whole repaint without the fills
+     *  shows, and each fill is the colour the box and panel paint under its child, read back from the window. */
+    void modelSizeStepLeavesTheGroupBoxUnpainted()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ControlsPanel panel(&document);
+        panel.resize(360, 1400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        // Active (the sliders' ticks take the active palette's colours), then settled.
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        auto settle = [] {
+            for (int pass = 0; pass < 3; ++pass)
+                QCoreApplication::processEvents();
+        };
+        settle();
+        QGroupBox* box = nullptr;
+        for (QGroupBox* candidate : panel.findChildren<QGroupBox*>())
+            if (candidate->title() == QLatin1String("Model"))
+                box = candidate;
+        QVERIFY(box);
+        auto* fill = box->findChild<views::GroundFill*>(QString(), Qt::FindDirectChildrenOnly);
+        QVERIFY(fill);
+        struct PaintCount final : QObject {
+            int paints = 0;
+            bool eventFilter(QObject*, QEvent* event) override
+            {
+                paints += event->type() == QEvent::Paint;
+                return false;
+            }
+        } boxPaints, panelPaints;
+        box->installEventFilter(&boxPaints);
+        panel.installEventFilter(&panelPaints);
+        auto* slider = panel.findChild<QSlider*>(QStringLiteral("modelSizeSlider"));
+        QVERIFY(slider);
+        const int step = std::max(1, (slider->maximum() - slider->minimum()) / 24);
+        // The first step: the box is painted under its changed children, which are then measured and filled.
+        slider->setSliderPosition(slider->minimum() + 3 * step);
+        settle();
+        QVERIFY(boxPaints.paints > 0);
+        // The children a model-size step changes: the preset combo (the custom entry's name), the size control, the
+        // note under it, the KV-heads control (its range and unit follow H).
+        const QStringList changed{QStringLiteral("modelPresetCombo"), QStringLiteral("modelSizeControl"),
+                                  QStringLiteral("modelSizeNoteBox"), QStringLiteral("kvHeadsControl")};
+        std::vector<QWidget*> children;
+        for (const QString& name : changed) {
+            auto* child = box->findChild<QWidget*>(name, Qt::FindDirectChildrenOnly);
+            QVERIFY2(child, qPrintable(name));
+            QVERIFY2(fill->fills(child), qPrintable(name));
+            QVERIFY(child->testAttribute(Qt::WA_OpaquePaintEvent));
+            children.push_back(child);
+        }
+        auto windowPixels = [&] { return panel.screen()->grabWindow(panel.winId()).toImage(); };
+        // Each fill is the pixel the box and the panel paint under its child: the window repainted whole without the
+        // fills and without the child (its paints and its descendants' eaten), read back from the backing store.
+        struct EatPaints final : QObject {
+            bool eventFilter(QObject*, QEvent* event) override { return event->type() == QEvent::Paint; }
+        } eat;
+        for (QWidget* child : children) {
+            QRgb colour = 0;
+            QVERIFY(fill->fills(child, &colour));
+            views::GroundFill::setEnabled(false);
+            QVERIFY(!child->testAttribute(Qt::WA_OpaquePaintEvent));
+            const QList<QWidget*> inner = child->findChildren<QWidget*>();
+            child->installEventFilter(&eat);
+            for (QWidget* widget : inner)
+                widget->installEventFilter(&eat);
+            panel.repaint();
+            const QPoint at = child->mapTo(&panel, QPoint(0, 0));
+            const QImage under = windowPixels().copy(QRect(at, child->size())).convertToFormat(
+                QImage::Format_ARGB32_Premultiplied);
+            child->removeEventFilter(&eat);
+            for (QWidget* widget : inner)
+                widget->removeEventFilter(&eat);
+            panel.repaint(); // the child's own pixels back (an opaque child is not repainted with its parents)
+            views::GroundFill::setEnabled(true);
+            fill->measure();
+            QImage expected(under.size(), QImage::Format_ARGB32_Premultiplied);
+            expected.fill(QColor::fromRgba(colour));
+            QVERIFY2(under == expected, qPrintable(child->objectName()));
+        }
+        settle();
+        boxPaints.paints = 0;
+        panelPaints.paints = 0;
+        const long long fillsBefore = views::GroundFill::fills();
+        for (int i = 2; i <= 7; ++i) {
+            slider->setSliderPosition(slider->minimum() + i * 3 * step);
+            settle();
+            const QImage afterStep = windowPixels();
+            QCOMPARE(boxPaints.paints, 0);
+            QCOMPARE(panelPaints.paints, 0);
+            views::GroundFill::setEnabled(false);
+            panel.repaint();
+            const QImage whole = windowPixels();
+            views::GroundFill::setEnabled(true);
+            fill->measure();
+            settle();
+            QVERIFY2(afterStep == whole, qPrintable(QStringLiteral("step %1").arg(i)));
+            boxPaints.paints = 0;
+            panelPaints.paints = 0;
+        }
+        QVERIFY(views::GroundFill::fills() - fillsBefore >= 6 * 3);
+        box->removeEventFilter(&boxPaints);
+        panel.removeEventFilter(&panelPaints);
     }
     /** A slider step repaints the span its handle moved across, not the whole slider and the group box under it
      *  (issue 16, fourteenth stop), and the window then shows what a repaint of the whole slider shows. */

@@ -22,6 +22,8 @@
 #include <QStandardItemModel>
 #include <QStyle>
 #include <QStyleOptionComboBox>
+#include <QStyleOptionGroupBox>
+#include <QPainter>
 #include <QtMath>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -37,6 +39,7 @@
 #include "views/kit/accessibility.h"
 #include "views/kit/card.h"
 #include "views/kit/glossary.h"
+#include "views/kit/groundfill.h"
 #include "views/kit/inlineblend.h"
 #include "views/kit/onelinelabel.h"
 #include "views/kit/palette.h"
@@ -292,13 +295,28 @@ QDoubleSpinBox* efficiencySpin(const QString& objectName, const QString& toolTip
     return spin;
 }
 
+/** A QGroupBox that can paint its own look (frame and title) with a painter given, as its paintEvent() does. */
+class GroundGroupBox final : public QGroupBox {
+public:
+    using QGroupBox::QGroupBox;
+    void paintGround(QPainter& painter) const
+    {
+        QStyleOptionGroupBox option;
+        initStyleOption(&option);
+        style()->drawComplexControl(QStyle::CC_GroupBox, &option, &painter, this);
+    }
+};
+
 QGroupBox* group(const QString& title)
 {
-    auto* box = new QGroupBox(title);
+    auto* box = new GroundGroupBox(title);
     box->setFlat(false);
     // Its frame repainted under a changed child (a model-size step) in strips: blends on this thread, not on the
     // raster engine's pool (views/kit/inlineblend.h).
     box->setStyle(InlineBlend::groupBoxStyle());
+    // Its children fill their repaints with the box's inside, one colour: a changed child no longer repaints the box
+    // and the panel under it (views/kit/groundfill.h).
+    GroundFill::install(box, [box](QPainter& painter) { box->paintGround(painter); });
     return box;
 }
 
