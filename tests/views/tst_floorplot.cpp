@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QScopeGuard>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTextDocument>
@@ -168,6 +169,7 @@ private slots:
     void decodeDrawsCommWithTensorParallelism();
     void currentPointOffScaleIsSaid();
     void steadyCurvesFromAPicture();
+    void curveKeyPixelsFromTheLastReplot();
     void axisTitlesFitTheirAxesAt1280x720();
     void laidOutLabelsDrawAsQCustomPlot();
     void uprightLabelBoxesBlendInStrips();
@@ -2134,6 +2136,89 @@ void TestFloorPlot::steadyCurvesFromAPicture()
     dashed->setData({0.0, 0.5, 1.0}, {0.2, 0.8, 0.2});
     far.replot();
     QCOMPARE(views::plotkit::curveLinePieceStrokes(), farBefore + 1);
+}
+
+/**
+ * Issue 16, thirty-second stop: a curve keeps the key pixels of its last replot and uses them again while its keys and
+ * its key axis' mapping are the same. On model-size steps (the decode plot's curves over the fixed batch grid) they are
+ * used again, every curve's pixels are still QCPGraph::getLines()' doubles bit for bit, and the picture is the one
+ * drawn with every key mapped anew, byte for byte; new keys or a wider axis rect are mapped anew.
+ */
+void TestFloorPlot::curveKeyPixelsFromTheLastReplot()
+{
+    model::Scenario s = model::defaultScenario();
+    views::DecodePlot panel;
+    panel.resize(600, 450);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCustomPlot* plot = panel.plot();
+    views::CurveLayerCache::setImageUsed(false); // the curves stroked on every replot
+    const auto restore = qScopeGuard([] {
+        views::CurveLayerCache::setImageUsed(true);
+        views::plotkit::setCurveKeyPixelsReused(true);
+    });
+    QCPLayer* curves = plot->layer(QStringLiteral("curves"));
+    QVERIFY(curves);
+    auto graphs = [&] {
+        QList<QCPGraph*> list;
+        for (QCPLayerable* child : curves->children())
+            if (auto* graph = qobject_cast<QCPGraph*>(child); graph && !views::plotkit::curvePixelLines(graph).isEmpty())
+                list.append(graph);
+        return list;
+    };
+    auto sameAsGetLines = [&] {
+        int compared = 0;
+        for (const QCPGraph* graph : graphs()) {
+            const QVector<QPointF> mapped = views::plotkit::curvePixelLines(graph);
+            const QVector<QPointF> reference = GraphLines::of(graph);
+            if (mapped.size() != reference.size()
+                || std::memcmp(mapped.constData(), reference.constData(), size_t(mapped.size()) * sizeof(QPointF)) != 0)
+                return -1;
+            ++compared;
+        }
+        return compared;
+    };
+    panel.refresh(s, model::evaluate(s));
+    plot->replot();
+    const int count = int(graphs().size());
+    QVERIFY(count >= 4);
+    // The batch grid and the batch axis' range stay; the axis rect moves when the value axis' labels change width
+    // (1.5 B: every key mapped anew).
+    int stepsReused = 0;
+    for (double params : {13e9, 70.6e9, 405e9, 1.5e9, 3e9}) {
+        s.model.params = params;
+        panel.refresh(s, model::evaluate(s));
+        const long long reuses = views::plotkit::curveKeyPixelReuses();
+        const QRect rect = plot->xAxis->axisRect()->rect();
+        plot->replot();
+        const long long reused = views::plotkit::curveKeyPixelReuses() - reuses;
+        const bool sameRect = plot->xAxis->axisRect()->rect() == rect;
+        QVERIFY2(reused == (sameRect ? count : 0), qPrintable(QStringLiteral("%1: %2").arg(params).arg(reused)));
+        stepsReused += sameRect ? 1 : 0;
+        QCOMPARE(sameAsGetLines(), count);
+        const QImage fromReuse = plot->grab().toImage();
+        views::plotkit::setCurveKeyPixelsReused(false);
+        plot->replot();
+        const QImage mapped = plot->grab().toImage();
+        views::plotkit::setCurveKeyPixelsReused(true);
+        QVERIFY2(fromReuse == mapped, qPrintable(QString::number(params)));
+    }
+    QVERIFY(stepsReused >= 3);
+    // New keys (each 1 % larger) and then a wider axis rect: mapped anew, still getLines()' doubles.
+    for (QCPGraph* graph : graphs()) {
+        QVector<QCPGraphData> data(graph->data()->constBegin(), graph->data()->constEnd());
+        for (QCPGraphData& point : data)
+            point.key *= 1.01;
+        graph->data()->set(data, true);
+    }
+    plot->replot();
+    QCOMPARE(sameAsGetLines(), count);
+    const int width = plot->xAxis->axisRect()->width();
+    panel.resize(700, 450);
+    QTest::qWait(20);
+    plot->replot();
+    QVERIFY(plot->xAxis->axisRect()->width() > width);
+    QCOMPARE(sameAsGetLines(), count);
 }
 
 // A projector's 1,280 x 720: each floor plot's axis titles fit along their axis (QPainter picks the longest of the

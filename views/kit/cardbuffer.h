@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QColor>
+#include <QRect>
+#include <QRegion>
 
 class QCustomPlot;
 class QCPPainter;
@@ -46,6 +48,32 @@ public:
     static void setCopyByRect(bool on);
     /** Rects copied one by one, clipped to the rect, since start-up (a paint of one rect counts none). For tests. */
     static long long rectCopies();
+
+    /**
+     * Issue 16, thirty-second stop (docs/performance.md): the next opaque clear of @p plot's CardBuffer may leave
+     * @p rect (buffer pixels, at pixel ratio 1) as it is, because the first thing drawn into the buffer on the next
+     * replot copies an opaque picture over it whole (GridLayerCache, views/kit/gridlayer.h). @p painter must be the
+     * one drawing into that buffer; otherwise, or with a pixel ratio other than 1, nothing is spared. The clear then
+     * fills the rest of the buffer, and the rect stays unwritten until takeUncleared() hands it to the layerable that
+     * writes it; a layer that would draw into the buffer before it gets it filled first (CardPaintBuffer's
+     * startPainting()). Once a replot: a replot that does not ask again is cleared whole.
+     */
+    static void spareNextClear(const QCPPainter* painter, const QCustomPlot* plot, const QRect& rect);
+    /** The rect the last clear of @p plot's CardBuffer left unwritten (spareNextClear()), handed once to the caller,
+     *  who must write every pixel of it (a copy, or fillUncleared()); empty when none or @p painter draws elsewhere. */
+    static QRect takeUncleared(const QCPPainter* painter, const QCustomPlot* plot);
+    /** Fills @p region (buffer pixels) of the buffer @p painter draws into with the colour the buffer was cleared to,
+     *  as the clear would have, whatever the painter's clip and composition mode (restored after). */
+    static void fillUncleared(QCPPainter* painter, const QCustomPlot* plot, const QRegion& region);
+    /** Test hook: false clears every buffer whole (default true). */
+    static void setClearSpared(bool on);
+    /** Test hook: a valid @p colour fills each rect a clear leaves (instead of leaving what the buffer held), so that
+     *  a pixel the copy failed to write shows (default invalid: nothing filled). */
+    static void setSparedPoison(const QColor& colour);
+    /** Pixels that clears left for a copy to write (spareNextClear()), and pixels of such rects filled after all
+     *  (a layer drew first, or the copy covered less), since start-up. For tests. */
+    static long long sparedPixels();
+    static long long unsparedPixels();
 };
 
 } // namespace ridgeline::views

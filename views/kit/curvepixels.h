@@ -20,6 +20,17 @@ void setCurvePixelsMapped(bool on);
 long long curvePixelMaps();
 
 /**
+ * Whether an addCurve() curve keeps the key pixels of its last mapping and uses them again when its keys (compared as
+ * doubles, element by element) and its key axis' mapping (log scale, range, axis rect edge and length) are the same
+ * (true, the default: the same doubles without their logarithms) or maps every key on every draw (false: for tests
+ * and measurements). Issue 16, thirty-second stop in docs/performance.md.
+ */
+void setCurveKeyPixelsReused(bool on);
+
+/** Mappings of addCurve() curves, in this process, that used their last key pixels again. */
+long long curveKeyPixelReuses();
+
+/**
  * Whether addCurve() curves drawn on a raster paint device at rest (antialiased, a flat-capped miter-joined pen wider
  * than a pixel, not an export) are stroked as separate line pieces through QPainter::drawLines() (true, the default:
  * the raster engine's own line rasteriser, the dashes cut by Ridgeline with their phase carried along the curve) or

@@ -183,6 +183,10 @@ void GridLayerCache::drawInPlace(QCPPainter* painter)
         redrawFirstInPlace(m_firstToRedraw);
         m_firstToRedraw = nullptr;
     }
+    // The copy writes every pixel of the picture's rect within the clip QCPLayer::draw() set (the buffer's next clear
+    // may leave them: writeUncleared()).
+    const QRect copied = QRect(m_inPlaceOrigin, m_first.size()) & drawClipOf(this);
+    writeUncleared(painter, copied, copied);
     painter->save();
     painter->setCompositionMode(QPainter::CompositionMode_Source); // the buffer holds ground() there (mayCopy())
     painter->drawImage(m_inPlaceOrigin, m_first);

@@ -339,9 +339,21 @@ void LayerImageCache::shapeImage(const QSize& pixels, double ratio, QImage::Form
     m_image.setDevicePixelRatio(ratio);
 }
 
+void LayerImageCache::writeUncleared(QCPPainter* painter, const QRect& copied, const QRect& spare)
+{
+    if (!m_uncleared.isEmpty())
+        CardBuffer::fillUncleared(painter, mParentPlot, QRegion(std::exchange(m_uncleared, QRect())) - copied);
+    if (!spare.isEmpty())
+        CardBuffer::spareNextClear(painter, mParentPlot, spare);
+}
+
 void LayerImageCache::draw(QCPPainter* painter)
 {
+    // What the buffer's clear left for this cache's copy (it is the first thing drawn into the buffer): written by
+    // the copy below, or filled before anything else is drawn (writeUncleared()).
+    m_uncleared = CardBuffer::takeUncleared(painter, mParentPlot);
     if (m_hidden->children().isEmpty()) {
+        writeUncleared(painter, QRect(), QRect());
         // Nothing drawn: a change from what the last replot drew, once; children coming back are a change again.
         if (m_lastKeyValid || !m_empty)
             ++m_keyChanges;
@@ -352,6 +364,7 @@ void LayerImageCache::draw(QCPPainter* painter)
     m_empty = false;
     ++m_draws;
     if (painter->modes().testFlag(QCPPainter::pmVectorized) || painter->modes().testFlag(QCPPainter::pmNoCaching)) {
+        writeUncleared(painter, QRect(), QRect());
         drawChildren(painter); // an export: every vertex, at the export's scale
         return;
     }
@@ -415,10 +428,19 @@ void LayerImageCache::draw(QCPPainter* painter)
                 m_image = QImage(); // nothing drawn
         }
     }
-    if (m_image.isNull())
-        return;
+    const bool copiesWhole = copies && ratio == 1.0 && painter->worldTransform().isIdentity();
+    if (m_image.isNull() || !copiesWhole) {
+        writeUncleared(painter, QRect(), QRect());
+        if (m_image.isNull())
+            return;
+    }
     if (copies) {
-        // Nothing under it: a copy of the image is what blending it would give, at a tenth of the cost.
+        // Nothing under it: a copy of the image is what blending it would give, at a tenth of the cost. The copy writes
+        // every pixel of the image's rect within the clip QCPLayer::draw() set: the buffer's next clear may leave them.
+        if (copiesWhole) {
+            const QRect copied = QRect(m_origin, m_image.size()) & drawClipOf(this);
+            writeUncleared(painter, copied, copied);
+        }
         painter->save();
         painter->setCompositionMode(QPainter::CompositionMode_Source);
         painter->drawImage(m_origin, m_image);

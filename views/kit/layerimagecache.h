@@ -195,6 +195,14 @@ protected:
     virtual void drawPicture(QCPPainter* picture, QImage& image) const;
     /** Fills @p image (the image drawPicture() is given) with ground() (counted by clears()). */
     void clearImage(QImage& image) const;
+    /**
+     * Issue 16, thirty-second stop (docs/performance.md): before the image (or a picture in its place) is copied over
+     * the buffer pixels @p copied of @p painter's device, or before anything else is drawn there (@p copied empty),
+     * fills what the buffer's clear left unwritten for this cache (CardBuffer::takeUncleared(), taken by draw())
+     * outside @p copied; and asks the next clear to leave @p spare (the rect this replot copies over whole; empty:
+     * nothing).
+     */
+    void writeUncleared(QCPPainter* painter, const QRect& copied, const QRect& spare);
     /** What the image starts from on this replot: transparent, or, when it may be copied (mayCopy()) into a paint
      *  buffer cleared opaque (CardBuffer), that buffer's colour. Part of describePlot()'s key. */
     const QColor& ground() const { return m_ground; }
@@ -203,6 +211,7 @@ private:
 
     QCPLayer* m_hidden;
     QColor m_ground = Qt::transparent; ///< ground() of this replot (set by draw() before the key is written)
+    QRect m_uncleared; ///< what the paint buffer's clear left for this replot's copy (writeUncleared())
     LayerKey m_imageKey;          ///< writeKey() of the image held
     bool m_imageKeyValid = false; ///< whether m_imageKey describes the image (false: none, or not describable)
     LayerKey m_lastKey;           ///< writeKey() of the last replot

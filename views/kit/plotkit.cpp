@@ -370,6 +370,8 @@ void cacheLegendItems(QCPLegend* legend)
 
 bool g_curvePixelsMapped = true;
 long long g_curvePixelMaps = 0;
+bool g_curveKeyPixelsReused = true;
+long long g_curveKeyPixelReuses = 0;
 
 /** Whether curves at rest are stroked as separate line pieces (strokeAsLinePieces()); false for tests and
  *  measurements that compare with QPainter's stroke of the polyline. */
@@ -573,6 +575,7 @@ public:
         if (m_fast) {
             const QCPAxisRect* rect = axis->axisRect();
             m_lower = range.lower;
+            m_upper = range.upper;
             m_logSpan = qLn(range.upper / range.lower);
             m_length = m_horizontal ? rect->width() : rect->height();
             m_origin = m_horizontal ? rect->left() : rect->bottom();
@@ -586,11 +589,24 @@ public:
                             : m_origin - qLn(value / m_lower) / m_logSpan * m_length;
     }
 
+    /**
+     * Whether every coordinate maps here as it maps with @p other: both on the fast path with the same orientation,
+     * the same range (lower and upper, compared as doubles) and the same axis rect edge and length. What
+     * coordToPixel() reads for the values that are not positive (the range and the rect's edges) is among them.
+     */
+    bool mapsAs(const AxisPixels& other) const
+    {
+        return m_fast && other.m_fast && m_horizontal == other.m_horizontal && m_lower == other.m_lower
+            && m_upper == other.m_upper && m_logSpan == other.m_logSpan && m_length == other.m_length
+            && m_origin == other.m_origin;
+    }
+
 private:
     const QCPAxis* m_axis;
     bool m_horizontal;
     bool m_fast = false;
     double m_lower = 0;
+    double m_upper = 0;
     double m_logSpan = 0;
     int m_length = 0;
     int m_origin = 0;
@@ -628,9 +644,28 @@ public:
         const AxisPixels keyPixels(keys);
         const AxisPixels valuePixels(values);
         const bool vertical = keys->orientation() == Qt::Vertical;
-        lines.resize(lineData.size());
-        for (qsizetype i = 0; i < lineData.size(); ++i) {
-            const double key = keyPixels(lineData[i].key);
+        const qsizetype n = lineData.size();
+        // The key pixels of the last call, when the keys (double for double) and the key axis' mapping are the same:
+        // a model-size step moves the values of curves over fixed grids (model/cost/costmodel.h Sweeps) and leaves
+        // their keys and key axis as they were. Issue 16, thirty-second stop in docs/performance.md.
+        bool reuse = g_curveKeyPixelsReused && m_lastKeyAxis && keyPixels.mapsAs(*m_lastKeyAxis)
+            && m_lastKeys.size() == n;
+        for (qsizetype i = 0; reuse && i < n; ++i)
+            reuse = m_lastKeys[i] == lineData[i].key;
+        if (reuse) {
+            ++g_curveKeyPixelReuses;
+        } else {
+            m_lastKeys.resize(n);
+            m_lastKeyPixels.resize(n);
+            for (qsizetype i = 0; i < n; ++i) {
+                m_lastKeys[i] = lineData[i].key;
+                m_lastKeyPixels[i] = keyPixels(lineData[i].key);
+            }
+            m_lastKeyAxis = keyPixels;
+        }
+        lines.resize(n);
+        for (qsizetype i = 0; i < n; ++i) {
+            const double key = m_lastKeyPixels[i];
             const double value = valuePixels(lineData[i].value);
             lines[i] = vertical ? QPointF(value, key) : QPointF(key, value);
         }
@@ -680,6 +715,12 @@ protected:
             || !strokeAsLinePieces(painter, points))
             drawPolyline(painter, points);
     }
+
+private:
+    // pixelLines()' keys, their pixels and the key axis' mapping of its last call (mapped anew, not reused).
+    mutable QVector<double> m_lastKeys;
+    mutable QVector<double> m_lastKeyPixels;
+    mutable std::optional<AxisPixels> m_lastKeyAxis;
 };
 
 } // namespace
@@ -985,6 +1026,16 @@ void setCurvePixelsMapped(bool on)
 long long curvePixelMaps()
 {
     return g_curvePixelMaps;
+}
+
+void setCurveKeyPixelsReused(bool on)
+{
+    g_curveKeyPixelsReused = on;
+}
+
+long long curveKeyPixelReuses()
+{
+    return g_curveKeyPixelReuses;
 }
 
 void setCurvesStrokedAsLinePieces(bool on)
