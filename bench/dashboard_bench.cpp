@@ -50,19 +50,6 @@ using namespace ridgeline::bench;
 
 namespace {
 
-/** Counts Paint events of the watched widgets (each plot and its children). */
-class PaintCounter final : public QObject {
-public:
-    bool eventFilter(QObject* object, QEvent* event) override
-    {
-        if (event->type() == QEvent::Paint)
-            ++paints;
-        return QObject::eventFilter(object, event);
-    }
-    long long paints = 0;
-    qint64 lastPaintNs = 0; ///< end of the last pass that painted (written by settlePaints)
-};
-
 /** What one of Ridgeline's floors creates in its plot (the files in views/floors/ at f93422d), for --content. */
 struct FloorContent {
     const char* title;
@@ -317,8 +304,7 @@ int main(int argc, char** argv)
     RL_CALLGRIND_ZERO();
     const int lo = slider->minimum(), hi = slider->maximum();
     for (int step = 0; step < steps; ++step) {
-        const double t = double(step) / double(steps - 1);
-        const int position = lo + int(std::lround((hi - lo) * (t <= 0.5 ? 2 * t : 2 - 2 * t)));
+        const int position = sweepPosition(step, steps, lo, hi);
         if (position == slider->value())
             continue;
         idleUntil(clock, previousStepNs, qint64(spacingMs) * 1'000'000);

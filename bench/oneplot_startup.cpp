@@ -20,22 +20,9 @@
 #include <qcustomplot.h>
 
 #include "processage.h" // bench/processage.h
+#include "stepclock.h"  // bench/stepclock.h: PaintCounter
 
-namespace {
-
-/** Counts Paint events of the watched widget and its children. */
-class PaintCounter final : public QObject {
-public:
-    bool eventFilter(QObject* object, QEvent* event) override
-    {
-        if (event->type() == QEvent::Paint)
-            ++paints;
-        return QObject::eventFilter(object, event);
-    }
-    long long paints = 0;
-};
-
-} // namespace
+using ridgeline::bench::PaintCounter;
 
 int main(int argc, char** argv)
 {

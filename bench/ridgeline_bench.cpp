@@ -586,8 +586,7 @@ int main(int argc, char** argv)
         const int lo = slider->minimum(), hi = slider->maximum();
         for (int step = 0; step < steps; ++step) {
             // Sweep up then back down, so every step changes the position.
-            const double t = double(step) / double(steps - 1);
-            const int position = lo + int(std::lround((hi - lo) * (t <= 0.5 ? 2 * t : 2 - 2 * t)));
+            const int position = bench::sweepPosition(step, steps, lo, hi);
             if (position == slider->value())
                 continue;
             idleUntil(clock, previousStepNs, qint64(spacingMs) * 1'000'000);

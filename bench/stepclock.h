@@ -8,6 +8,7 @@
 // the same way for their ratio to mean anything, so the code is one.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <csignal>
 #include <functional>
@@ -21,6 +22,7 @@
 #include <QAbstractEventDispatcher>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QEventLoop>
 #include <QTimer>
 
@@ -181,5 +183,28 @@ public:
 private:
     std::vector<pid_t> m_children;
 };
+
+/** Counts Paint events of the widgets it is installed on as an event filter (a window and its children). */
+class PaintCounter final : public QObject {
+public:
+    bool eventFilter(QObject* object, QEvent* event) override
+    {
+        if (event->type() == QEvent::Paint)
+            ++paints;
+        return QObject::eventFilter(object, event);
+    }
+    long long paints = 0;
+    qint64 lastPaintNs = 0; ///< end of the last pass that painted (written by settlePaints(), when used)
+};
+
+/**
+ * The slider position of step @p step of @p steps in a sweep from @p lo up to @p hi and back down, so that every step
+ * changes the position (callers skip a position equal to the slider's value).
+ */
+inline int sweepPosition(int step, int steps, int lo, int hi)
+{
+    const double t = double(step) / double(steps - 1);
+    return lo + int(std::lround((hi - lo) * (t <= 0.5 ? 2 * t : 2 - 2 * t)));
+}
 
 } // namespace ridgeline::bench
