@@ -221,10 +221,7 @@ int main(int argc, char** argv)
     QElapsedTimer clock;
     clock.start();
     const double ageAtMain = processAgeSeconds();
-    int loadProcesses = 0; // forked before Qt starts, as ridgeline_bench
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::string(argv[i]) == "--load")
-            loadProcesses = std::clamp(std::atoi(argv[i + 1]), 0, 64);
+    const int loadProcesses = loadArgument(argc, argv); // forked before Qt starts, as ridgeline_bench
     CompetingLoad load(loadProcesses);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

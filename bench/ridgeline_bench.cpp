@@ -388,10 +388,7 @@ int main(int argc, char** argv)
     const double ageAtMain = ridgeline::bench::processAgeSeconds();
     // The competing load starts before Qt (fork() of a process without threads), so start-up too is
     // measured under it.
-    int loadProcesses = 0;
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::string(argv[i]) == "--load")
-            loadProcesses = std::clamp(std::atoi(argv[i + 1]), 0, 64);
+    const int loadProcesses = bench::loadArgument(argc, argv);
     CompetingLoad load(loadProcesses);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");

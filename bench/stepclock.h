@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <cstdlib>
 #include <csignal>
 #include <functional>
 #include <optional>
@@ -205,6 +207,19 @@ inline int sweepPosition(int step, int steps, int lo, int hi)
 {
     const double t = double(step) / double(steps - 1);
     return lo + int(std::lround((hi - lo) * (t <= 0.5 ? 2 * t : 2 - 2 * t)));
+}
+
+/**
+ * The N of "--load N" in @p argv (0 without it, clamped to 0..64), read before QApplication exists so that the
+ * competing load can be forked by a process without threads.
+ */
+inline int loadArgument(int argc, char** argv)
+{
+    int processes = 0;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "--load")
+            processes = std::clamp(std::atoi(argv[i + 1]), 0, 64);
+    return processes;
 }
 
 } // namespace ridgeline::bench
