@@ -11,7 +11,6 @@
 #include <QLabel>
 #include <QPalette>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QStringList>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -24,7 +23,6 @@
 #include "views/floors/headlinefigures.h"
 #include "views/kit/boundtext.h"
 #include "views/kit/card.h"
-#include "views/kit/inlineblend.h"
 #include "views/kit/palette.h"
 #include "views/kit/plainlabel.h"
 #include "views/kit/plotpanel.h"
@@ -103,7 +101,6 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->verticalScrollBar()->setStyle(InlineBlend::scrollBarStyle()); // drawn in strips, no pool hand-offs
     setTransparentBackground(scroll);
     auto* content = new QWidget;
     content->setObjectName(QStringLiteral("numbersContent"));

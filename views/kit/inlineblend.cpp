@@ -21,8 +21,7 @@ bool g_inlineBlendOn = true;
 long long g_inlineBlendStrips = 0;
 int g_inlineBlendTallest = 0;
 
-/** The application's style, a group box's frame and a scroll bar drawn in strips (InlineBlend::groupBoxStyle(),
- *  InlineBlend::scrollBarStyle()). */
+/** The application's style, a group box's frame drawn in strips (InlineBlend::groupBoxStyle()). */
 class InlineBlendFrameStyle final : public QProxyStyle {
 public:
     InlineBlendFrameStyle()
@@ -40,20 +39,6 @@ public:
         // A pixmap's nine pieces, unrotated: one span a row in each piece's blend.
         InlineBlend::draw(
             painter, QRectF(option->rect), [&] { QProxyStyle::drawPrimitive(element, option, painter, widget); }, 1);
-    }
-
-    void drawComplexControl(ComplexControl control, const QStyleOptionComplex* option, QPainter* painter,
-                            const QWidget* widget) const override
-    {
-        if (control != CC_ScrollBar || !option) {
-            QProxyStyle::drawComplexControl(control, option, painter, widget);
-            return;
-        }
-        // Fusion's scroll bar: its groove's gradient (one span a row), its outlines (drawRects: two a row) and its
-        // lines, each a blend as tall as the bar; three spans a row leaves room for the handle's rounded ends.
-        InlineBlend::draw(
-            painter, QRectF(option->rect),
-            [&] { QProxyStyle::drawComplexControl(control, option, painter, widget); }, 3);
     }
 };
 
@@ -121,11 +106,6 @@ QStyle* InlineBlend::groupBoxStyle()
         g_inlineBlendFrameStyle->setParent(qApp);
     }
     return g_inlineBlendFrameStyle;
-}
-
-QStyle* InlineBlend::scrollBarStyle()
-{
-    return groupBoxStyle();
 }
 
 void InlineBlend::setEnabled(bool on)

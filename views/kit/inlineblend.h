@@ -50,14 +50,6 @@ public:
      */
     static QStyle* groupBoxStyle();
 
-    /**
-     * The same style as groupBoxStyle(), for a QScrollBar's setStyle(): Fusion's scroll bar (CC_ScrollBar: the groove's
-     * gradient, its outline and lines, each a blend as tall as the bar) drawn in strips of kStripRows device rows, so
-     * that the first paint does not hand each of its blends to the raster engine's thread pool (112 hand-offs at
-     * start-up before; issue 16, thirty-second stop, docs/performance.md).
-     */
-    static QStyle* scrollBarStyle();
-
     /** With @p on false draw() draws once, as before the strips: for a test's reference. On by default. */
     static void setEnabled(bool on);
 
