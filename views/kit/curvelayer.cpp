@@ -130,34 +130,21 @@ void CurveLayerCache::addInk(const QCPLayerable* child, InkBands& bands) const
         return;
     }
     const auto* graph = qobject_cast<const QCPGraph*>(child);
-    if (!graph || graph->lineStyle() != QCPGraph::lsLine || !graph->scatterStyle().isNone()
-        || graph->brush().style() != Qt::NoBrush || graph->channelFillGraph() || graph->selected()
-        || !graph->keyAxis() || !graph->valueAxis()) {
+    const QVector<QPointF>* stroked = graph ? plotkit::lastStrokedCurve(graph) : nullptr;
+    if (!stroked) {
         bands.add(whole);
         return;
     }
-    if (graph->pen().style() == Qt::NoPen)
-        return;
-    const bool logKey = graph->keyAxis()->scaleType() == QCPAxis::stLogarithmic;
-    const bool logValue = graph->valueAxis()->scaleType() == QCPAxis::stLogarithmic;
     const double pad = curveInkPad(graph->pen());
-    // Pixel positions far outside the clip are held just outside it (the clip bounds what is drawn), in int range.
+    // Pixel positions far outside the clip are held just outside it (the clip bounds what is drawn), in int range:
+    // the box of a piece so held is the piece's box within `hold`.
     const QRectF hold = QRectF(whole).adjusted(-2 * pad, -2 * pad, 2 * pad, 2 * pad);
     bool open = false; // a point before this one, in `last`
     QPointF last;
-    for (const QCPGraphData& point : *graph->data()) {
-        if (!std::isfinite(point.key) || !std::isfinite(point.value)) {
+    for (const QPointF& at : *stroked) {
+        if (!std::isfinite(at.x()) || !std::isfinite(at.y())) {
             open = false; // a gap
             continue;
-        }
-        if ((logKey && point.key <= 0) || (logValue && point.value <= 0)) {
-            bands.add(whole); // a logarithmic axis maps such a point nowhere useful
-            return;
-        }
-        const QPointF at = graph->coordsToPixels(point.key, point.value);
-        if (!std::isfinite(at.x()) || !std::isfinite(at.y())) {
-            bands.add(whole);
-            return;
         }
         const QPointF held(std::clamp(at.x(), hold.left(), hold.right()), std::clamp(at.y(), hold.top(), hold.bottom()));
         const QPointF from = open ? last : held;

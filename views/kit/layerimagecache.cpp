@@ -516,19 +516,19 @@ void LayerImageCache::draw(QCPPainter* painter)
                     m_clearParts.append(QRect()); // nothing to clear (an empty part: fills nothing)
             }
             m_origin = area.topLeft();
-            if (bounded) {
+            // Not cleared here: drawPicture() writes every pixel (clearImage(), or a picture copied in whole).
+            {
+                QCPPainter picture(&m_image);
+                picture.translate(-m_origin);
+                drawPicture(&picture, m_image);
+            }
+            if (bounded) { // after the draw: a curve's bounds are those of the line it stroked
                 m_bands.reset(area);
                 for (QCPLayerable* child : m_hidden->children())
                     if (drawn(child)) {
                         m_bands.setClip(drawClipOf(child));
                         addInk(child, m_bands);
                     }
-            }
-            // Not cleared here: drawPicture() writes every pixel (clearImage(), or a picture copied in whole).
-            {
-                QCPPainter picture(&m_image);
-                picture.translate(-m_origin);
-                drawPicture(&picture, m_image);
             }
             m_clearParts.clear();
             m_inkBounded = bounded;
