@@ -158,7 +158,6 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void pinnedCurvesAreAsEvaluatedWhileBMoves();
     void clearsLeaveWhatTheGridCopyWrites();
-    void curveImagesClearedAndBlendedWhereTheirInkIs();
     void numbersShowAAndB();
     void kvPrecisionAndGqaComparisons();
     void clearRemovesEverything();
@@ -773,70 +772,6 @@ void TestBaseline::clearsLeaveWhatTheGridCopyWrites()
     QVERIFY2(left > wholePixels / 2, qPrintable(QStringLiteral("%1 of %2 pixels").arg(left).arg(wholePixels)));
     qInfo("clears left %lld pixels of %lld (%lld filled after all)", left, wholePixels,
           views::CardBuffer::unsparedPixels() - unspared);
-}
-
-/**
- * Issue 16, thirty-second stop, second round: a curve cache's image is cleared only within the bounds of its last
- * curves and blended only within those of its present ones (CurveLayerCache::inkBounds()). On drags of the model size,
- * the batch and the context, no curve pixel falls outside its bounds (the images counted after every redraw), and each
- * step's picture of every plot is, byte for byte, that of a second window whose curve images are cleared and blended
- * whole on the same steps; and the clears write less than whole clears (85 % of it when written).
- */
-void TestBaseline::curveImagesClearedAndBlendedWhereTheirInkIs()
-{
-    MainWindow bounded(model::defaultScenario());
-    MainWindow whole(model::defaultScenario());
-    for (MainWindow* window : {&bounded, &whole}) {
-        window->resize(1600, 1000);
-        window->show();
-        window->document()->evaluateNow();
-        window->flushForScreenshot();
-    }
-    const auto restore = qScopeGuard([] {
-        views::LayerImageCache::setInkBoundsUsed(true);
-        views::LayerImageCache::setInkBoundsChecked(false);
-    });
-    views::LayerImageCache::setInkBoundsChecked(true);
-    const long long stray = views::LayerImageCache::strayInkPixels();
-    auto cleared = [](MainWindow& window) {
-        long long pixels = 0;
-        for (views::PlotPanel* panel : window.plotPanels())
-            if (const views::CurveLayerCache* cache = views::CurveLayerCache::find(panel->plot()))
-                pixels += cache->clearedPixels();
-        return pixels;
-    };
-    const long long boundedBefore = cleared(bounded), wholeBefore = cleared(whole);
-    using Slider = views::ValueSlider* (views::ControlsPanel::*)() const;
-    const QList<QPair<Slider, QList<int>>> drags = {
-        {&views::ControlsPanel::modelSizeSlider, {60, 61, 63, 66, 70, 43, 49, 120, 181, 0, 200}},
-        {&views::ControlsPanel::batchSlider, {3, 9, 15, 30, 60, 1}},
-        {&views::ControlsPanel::contextSlider, {10, 20, 40, 80, 5}},
-    };
-    int compared = 0;
-    for (const auto& [slider, positions] : drags) {
-        for (int position : positions) {
-            for (MainWindow* window : {&bounded, &whole}) {
-                views::LayerImageCache::setInkBoundsUsed(window == &bounded);
-                (window->controlsPanel()->*slider)()->slider()->setSliderPosition(position);
-                window->document()->evaluateNow();
-                QCoreApplication::sendPostedEvents(); // the queued replots, one a plot
-            }
-            views::LayerImageCache::setInkBoundsUsed(true);
-            const QList<views::PlotPanel*> a = bounded.plotPanels(), b = whole.plotPanels();
-            QCOMPARE(a.size(), b.size());
-            for (qsizetype i = 0; i < a.size(); ++i) {
-                const QImage shown = a[i]->plot()->grab().toImage(), reference = b[i]->plot()->grab().toImage();
-                QVERIFY2(shown == reference,
-                         qPrintable(QStringLiteral("%1 at %2").arg(a[i]->plot()->objectName()).arg(position)));
-                ++compared;
-            }
-        }
-    }
-    QCOMPARE(views::LayerImageCache::strayInkPixels(), stray);
-    const long long boundedPixels = cleared(bounded) - boundedBefore, wholePixels = cleared(whole) - wholeBefore;
-    QVERIFY2(boundedPixels < wholePixels, qPrintable(QStringLiteral("%1 of %2").arg(boundedPixels).arg(wholePixels)));
-    qInfo("%d pictures compared; curve images' clears wrote %lld pixels, %lld whole", compared, boundedPixels,
-          wholePixels);
 }
 
 void TestBaseline::nWayLiveColumnNeverClips()

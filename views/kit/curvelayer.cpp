@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/kit/curvelayer.h"
 
-#include <algorithm>
 #include <cmath>
 
 #include "views/kit/curvepixels.h"
@@ -103,60 +102,6 @@ bool CurveLayerCache::holdsOneSingleFillCurve(double devicePixelRatio) const
         if (!std::isfinite(point.key) || !std::isfinite(point.value))
             return false;
     return true;
-}
-
-int CurveLayerCache::curveInkPad(const QPen& pen)
-{
-    const double width = std::max(pen.widthF(), 1.0); // a cosmetic or zero-width pen: one pixel
-    const double reach = width * std::max({pen.miterLimit(), 1.0}); // miter joins; caps reach less (sqrt(2)/2 widths)
-    return int(std::ceil(reach)) + 2; // antialiasing: the pixel the outline's edge falls in, and one more for rounding
-}
-
-void CurveLayerCache::addInk(const QCPLayerable* child, InkBands& bands) const
-{
-    const QRect whole = drawClipOf(child);
-    if (const auto* line = qobject_cast<const QCPItemStraightLine*>(child)) {
-        // A level or upright line through two points: the strip along it (QCPItemStraightLine extends it across).
-        const QPointF a = line->point1->pixelPosition(), b = line->point2->pixelPosition();
-        const double pad = curveInkPad(line->selected() ? line->selectedPen() : line->pen());
-        if (a.y() == b.y() && a.x() != b.x() && std::isfinite(a.y()))
-            bands.add(QRectF(whole.left(), std::clamp(a.y(), whole.top() - 2 * pad, whole.bottom() + 2 * pad) - pad,
-                             whole.width(), 2 * pad).toAlignedRect());
-        else if (a.x() == b.x() && a.y() != b.y() && std::isfinite(a.x()))
-            bands.add(QRectF(std::clamp(a.x(), whole.left() - 2 * pad, whole.right() + 2 * pad) - pad, whole.top(),
-                             2 * pad, whole.height()).toAlignedRect());
-        else
-            bands.add(whole);
-        return;
-    }
-    const auto* graph = qobject_cast<const QCPGraph*>(child);
-    const QVector<QPointF>* stroked = graph ? plotkit::lastStrokedCurve(graph) : nullptr;
-    if (!stroked) {
-        bands.add(whole);
-        return;
-    }
-    const double pad = curveInkPad(graph->pen());
-    // Pixel positions far outside the clip are held just outside it (the clip bounds what is drawn), in int range:
-    // the box of a piece so held is the piece's box within `hold`.
-    const QRectF hold = QRectF(whole).adjusted(-2 * pad, -2 * pad, 2 * pad, 2 * pad);
-    bool open = false; // a point before this one, in `last`
-    bool lastInside = false; // `last` is that point as stroked, not held
-    QPointF last;
-    for (const QPointF& at : *stroked) {
-        if (!std::isfinite(at.x()) || !std::isfinite(at.y())) {
-            open = false; // a gap
-            continue;
-        }
-        const QPointF held(std::clamp(at.x(), hold.left(), hold.right()), std::clamp(at.y(), hold.top(), hold.bottom()));
-        const QPointF from = open ? last : held;
-        if (held == at && (!open || lastInside)) // both ends as stroked: the piece band by band
-            bands.addPiece(from, held, pad);
-        else // an end held: its box within the clip
-            bands.add(QRectF(from, held).normalized().adjusted(-pad, -pad, pad, pad).toAlignedRect());
-        lastInside = held == at;
-        last = held;
-        open = true;
-    }
 }
 
 bool CurveLayerCache::writeKey(LayerKey& key, double devicePixelRatio) const

@@ -24,11 +24,6 @@ namespace ridgeline::views {
  */
 class CurveLayerCache final : public LayerImageCache {
 public:
-    /** The pixels a stroke of @p pen (any width, cap and join; cosmetic or not) may touch on each side of the points it
-     *  joins, antialiasing included: a miter join reaches miterLimit() pen widths from its point, a square cap half a
-     *  width (times the square root of 2 on a diagonal), and antialiasing one pixel beyond the outline. */
-    static int curveInkPad(const QPen& pen);
-
     /**
      * Moves @p layerables of @p plot (graphs, straight lines, texts; on one layer, next to each other in its drawing
      * order, given in that order) to the hidden layer "curves" and puts a cache in their place. Returns the cache;
@@ -57,17 +52,6 @@ protected:
      * drawn for, and is blended again when the key comes back to it.
      */
     bool drawsInPlace(bool keyChanged, const QCPPainter* painter) override;
-    /** True: the image is cleared and blended only within the curves' bounds (inkBounds()). */
-    bool boundsInk() const override { return true; }
-    /**
-     * Adds the pixels @p child may touch: for a QCPGraph drawn as a line (no fill, channel fill, scatters or
-     * selection) on linear axes, or logarithmic ones with positive data, each line piece between two finite points as
-     * its bounding box (the pieces of its adaptive sampling, of an addCurve() curve's simplified line or dashes all lie
-     * within those), padded by its pen and antialiasing (curveInkPad()); for anything else its whole clip
-     * (drawClipOf()); a level or upright QCPItemStraightLine as the strip along it. Issue 16, thirty-second stop,
-     * second round.
-     */
-    void addInk(const QCPLayerable* child, InkBands& bands) const override;
 
 private:
     CurveLayerCache(QCustomPlot* plot, QCPLayer* host, QCPLayer* curves);

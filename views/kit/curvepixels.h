@@ -53,10 +53,4 @@ QVector<QPointF> simplifiedCurve(const QVector<QPointF>& points);
  *  getLines() gives for its unselected data, double for double. Empty for other graphs. */
 QVector<QPointF> curvePixelLines(const QCPGraph* graph);
 
-/** The polyline (pixels; non-finite points are gaps) an addCurve() curve stroked on its last draw, whose pen's pixels
- *  all lie within that of its line pieces; nullptr when it was drawn otherwise (QCPGraph::draw(): a selection, fill,
- *  scatters, an export) or @p graph is not such a curve. Issue 16, thirty-second stop, second round
- *  (CurveLayerCache::addInk()). */
-const QVector<QPointF>* lastStrokedCurve(const QCPGraph* graph);
-
 } // namespace ridgeline::views::plotkit

@@ -5,9 +5,6 @@
 
 #include <QIODevice>
 
-#include <algorithm>
-#include <climits>
-#include <cmath>
 #include <utility>
 
 namespace ridgeline::views {
@@ -79,121 +76,7 @@ QList<QRect> disjoint(QList<QRect> rects)
     return rects;
 }
 
-bool g_inkBoundsUsed = true;
-bool g_inkBoundsChecked = false;
-long long g_strayInkPixels = 0;
-
-/** The pixels of @p image outside @p parts that are not transparent. */
-long long inkOutside(const QImage& image, const QList<QRect>& parts)
-{
-    long long stray = 0;
-    for (int y = 0; y < image.height(); ++y) {
-        const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
-        for (int x = 0; x < image.width(); ++x) {
-            if (!qAlpha(row[x]))
-                continue;
-            bool inside = false;
-            for (const QRect& part : parts)
-                inside = inside || part.contains(x, y);
-            stray += inside ? 0 : 1;
-        }
-    }
-    return stray;
-}
-
 } // namespace
-
-void InkBands::reset(const QRect& area)
-{
-    m_area = area;
-    m_clip = area;
-    m_spans.assign(size_t(area.isEmpty() ? 0 : (area.height() + kBandPixels - 1) / kBandPixels), {INT_MAX, INT_MIN});
-}
-
-void InkBands::setClip(const QRect& clip)
-{
-    m_clip = clip & m_area;
-}
-
-void InkBands::add(const QRect& pixels)
-{
-    const QRect r = pixels & m_clip;
-    if (r.isEmpty())
-        return;
-    const int first = (r.top() - m_area.top()) / kBandPixels;
-    const int last = (r.bottom() - m_area.top()) / kBandPixels;
-    for (int band = first; band <= last; ++band) {
-        m_spans[size_t(band)].first = std::min(m_spans[size_t(band)].first, r.left());
-        m_spans[size_t(band)].second = std::max(m_spans[size_t(band)].second, r.right());
-    }
-}
-
-void InkBands::addPiece(const QPointF& from, const QPointF& to, double pad)
-{
-    const QPointF& low = from.y() <= to.y() ? from : to; // the end nearer the top
-    const QPointF& high = from.y() <= to.y() ? to : from;
-    const double rise = high.y() - low.y();
-    const QRect r = QRectF(low, high).normalized().adjusted(-pad, -pad, pad, pad).toAlignedRect() & m_clip;
-    if (r.isEmpty())
-        return;
-    const int first = (r.top() - m_area.top()) / kBandPixels;
-    const int last = (r.bottom() - m_area.top()) / kBandPixels;
-    for (int band = first; band <= last; ++band) {
-        // The piece's points within pad of the band's rows, [top - pad, bottom + 1 + pad): x is linear in y on it.
-        const double top = m_area.top() + band * kBandPixels - pad;
-        const double bottom = m_area.top() + (band + 1) * kBandPixels + pad;
-        double left = std::min(low.x(), high.x());
-        double right = std::max(low.x(), high.x());
-        if (rise > 0) {
-            const double y0 = std::clamp(top, low.y(), high.y());
-            const double y1 = std::clamp(bottom, low.y(), high.y());
-            const double x0 = low.x() + (high.x() - low.x()) * ((y0 - low.y()) / rise);
-            const double x1 = low.x() + (high.x() - low.x()) * ((y1 - low.y()) / rise);
-            left = std::min(x0, x1);
-            right = std::max(x0, x1);
-        }
-        const int l = std::max(r.left(), int(std::floor(left - pad)));
-        const int rr = std::min(r.right(), int(std::ceil(right + pad)));
-        if (l > rr)
-            continue;
-        m_spans[size_t(band)].first = std::min(m_spans[size_t(band)].first, l);
-        m_spans[size_t(band)].second = std::max(m_spans[size_t(band)].second, rr);
-    }
-}
-
-QList<QRect> InkBands::parts() const
-{
-    QList<QRect> parts;
-    std::pair<int, int> open{INT_MAX, INT_MIN};
-    int openTop = 0;
-    for (size_t band = 0; band <= m_spans.size(); ++band) {
-        const std::pair<int, int> span = band < m_spans.size() ? m_spans[band] : std::pair{INT_MAX, INT_MIN};
-        if (band < m_spans.size() && span == open)
-            continue;
-        const int top = int(band) * kBandPixels;
-        if (open.first <= open.second)
-            parts.append(QRect(open.first - m_area.left(), openTop, open.second - open.first + 1,
-                               std::min(top, m_area.height()) - openTop));
-        open = span;
-        openTop = top;
-    }
-    return parts;
-}
-
-void LayerImageCache::setInkBoundsUsed(bool on)
-{
-    g_inkBoundsUsed = on;
-}
-
-void LayerImageCache::setInkBoundsChecked(bool on)
-{
-    g_inkBoundsChecked = on;
-}
-
-long long LayerImageCache::strayInkPixels()
-{
-    return g_strayInkPixels;
-}
 
 void LayerKey::putText(const QString& text)
 {
@@ -432,19 +315,8 @@ void LayerImageCache::clearImage(QImage& image) const
 {
     // The painter drawing into the image writes into the same memory as it draws: the pixels filled now are those it
     // then draws over (QRasterPaintEngine keeps no copy of the image's pixels).
+    image.fill(m_ground);
     ++m_clears;
-    if (m_clearParts.isEmpty() || image.depth() != 32 || m_ground.alpha() != 0) {
-        image.fill(m_ground);
-        m_clearedPixels += qint64(image.width()) * image.height();
-        return;
-    }
-    // Only where the last redraw's ink bounds were (boundsInk()): every other pixel is transparent already.
-    for (const QRect& part : m_clearParts) {
-        const QRect r = part & image.rect();
-        for (int y = r.top(); y <= r.bottom(); ++y)
-            std::memset(image.scanLine(y) + qsizetype(r.left()) * 4, 0, size_t(r.width()) * 4);
-        m_clearedPixels += qint64(r.width()) * r.height();
-    }
 }
 
 void LayerImageCache::shapeImage(const QSize& pixels, double ratio, QImage::Format format)
@@ -524,8 +396,8 @@ void LayerImageCache::draw(QCPPainter* painter)
             if (drawn(child))
                 area |= drawClipOf(child);
         area &= mParentPlot->viewport();
+        m_origin = area.topLeft();
         if (area.isEmpty()) {
-            m_origin = area.topLeft();
             m_image = QImage();
         } else {
             // The image of the same size is cleared and drawn again, not allocated again (a model-size step redraws
@@ -536,45 +408,15 @@ void LayerImageCache::draw(QCPPainter* painter)
             // ARGB32 image copied into an RGB32 buffer goes through its span path (issue 16, twenty-ninth stop).
             const QImage::Format format =
                 m_ground.alpha() == 255 ? QImage::Format_RGB32 : QImage::Format_ARGB32_Premultiplied;
-            const bool reshaped = m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio
-                || m_image.format() != format;
-            if (reshaped)
+            if (m_image.size() != area.size() * ratio || m_image.devicePixelRatio() != ratio
+                || m_image.format() != format)
                 shapeImage(area.size() * ratio, ratio, format);
-            // Issue 16, thirty-second stop, second round: a curve cache's image is transparent outside the bounds of
-            // its last ink (boundsInk()); of the same shape and place, it is cleared only within them, and blended
-            // only within the bounds of what is drawn now.
-            const bool bounded = g_inkBoundsUsed && boundsInk() && ratio == 1.0 && m_ground.alpha() == 0;
-            m_clearParts.clear();
-            if (bounded && m_inkBounded && !reshaped && m_origin == area.topLeft()) {
-                m_clearParts = m_ink;
-                if (m_clearParts.isEmpty())
-                    m_clearParts.append(QRect()); // nothing to clear (an empty part: fills nothing)
-            }
-            m_origin = area.topLeft();
             // Not cleared here: drawPicture() writes every pixel (clearImage(), or a picture copied in whole).
-            {
-                QCPPainter picture(&m_image);
-                picture.translate(-m_origin);
-                drawPicture(&picture, m_image);
-            }
-            if (bounded) { // after the draw: a curve's bounds are those of the line it stroked
-                m_bands.reset(area);
-                for (QCPLayerable* child : m_hidden->children())
-                    if (drawn(child)) {
-                        m_bands.setClip(drawClipOf(child));
-                        addInk(child, m_bands);
-                    }
-            }
-            m_clearParts.clear();
-            m_inkBounded = bounded;
-            m_ink = bounded ? m_bands.parts() : QList<QRect>();
-            if (bounded && g_inkBoundsChecked)
-                g_strayInkPixels += inkOutside(m_image, m_ink);
+            QCPPainter picture(&m_image);
+            picture.translate(-m_origin);
+            drawPicture(&picture, m_image);
         }
-        if (!m_inkBounded || m_image.isNull())
-            m_ink.clear();
-        if (m_image.isNull())
-            m_inkBounded = false;
+        m_ink.clear();
         if (trimsToInk() && ratio == 1.0 && !m_image.isNull()) {
             QList<QRect> parts;
             for (QCPLayerable* child : m_hidden->children())
@@ -603,7 +445,7 @@ void LayerImageCache::draw(QCPPainter* painter)
         painter->setCompositionMode(QPainter::CompositionMode_Source);
         painter->drawImage(m_origin, m_image);
         painter->restore();
-    } else if (!m_ink.isEmpty() || m_inkBounded) {
+    } else if (!m_ink.isEmpty()) {
         for (const QRect& part : m_ink) // the ink only: the other pixels are transparent
             painter->drawImage(m_origin + part.topLeft(), m_image, part);
     } else {

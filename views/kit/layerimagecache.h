@@ -4,7 +4,6 @@
 #include <cstring>
 #include <memory>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include <QByteArray>
@@ -83,33 +82,6 @@ private:
 };
 
 /**
- * Where a LayerImageCache's children may draw, as rows of pixels of the plot cut into bands kBandPixels high, each band
- * the span from the leftmost to the rightmost pixel added in it (issue 16, thirty-second stop, second round in
- * docs/performance.md): a curve's line pieces added one by one give a staircase along it, not its whole bounding box.
- */
-class InkBands {
-public:
-    static constexpr int kBandPixels = 32; ///< rows of pixels in a band (fewer: tighter bounds, more blends)
-    /** Bands over @p area (plot pixels), none inked. */
-    void reset(const QRect& area);
-    /** Marks the pixels within @p pad of the line piece from @p from to @p to (plot pixels, finite), band by band:
-     *  in each band, the piece's span over the band's rows widened by @p pad each way. */
-    void addPiece(const QPointF& from, const QPointF& to, double pad);
-    /** Clips what add() marks to @p clip (and the area) from now on. */
-    void setClip(const QRect& clip);
-    /** Marks @p pixels (plot pixels, clipped to the area) as inked. */
-    void add(const QRect& pixels);
-    /** The inked parts: for each band (consecutive bands of equal spans merged) the rect of its span, in the area's
-     *  pixels (its top left at 0, 0); disjoint. */
-    QList<QRect> parts() const;
-
-private:
-    QRect m_area;
-    QRect m_clip;
-    std::vector<std::pair<int, int>> m_spans; ///< per band: leftmost and rightmost pixel (left > right: none)
-};
-
-/**
  * A hidden QCustomPlot layer drawn from an image of it, redrawn only when a key of what it shows changes
  * (issue 16, docs/performance.md: the pinned scenarios' curves and the grid lines).
  *
@@ -135,17 +107,6 @@ public:
     /** Times the image was cleared to transparent before a redraw (clearImage()); a redraw that writes every pixel of
      *  the image itself (GridLayerCache: its first grid's picture copied in whole) does not clear it. */
     long long clears() const { return m_clears; }
-    /** Pixels the image's clears wrote, whole or within the last ink bounds (boundsInk()), since the cache was made. */
-    long long clearedPixels() const { return m_clearedPixels; }
-
-    /** With @p on false, caches that boundsInk() clear and blend their image whole, as before the thirty-second
-     *  stop's second round (for tests' reference pictures and measurements). On by default. */
-    static void setInkBoundsUsed(bool on);
-    /** With @p on true, every redraw of a cache that boundsInk() counts the image's pixels outside its ink bounds that
-     *  are not transparent (strayInkPixels()): none, or the bounds miss what the children drew (for tests). */
-    static void setInkBoundsChecked(bool on);
-    /** Pixels found outside the ink bounds by setInkBoundsChecked(true), in this process. */
-    static long long strayInkPixels();
     /**
      * Replots on screen (not exports) whose layer drew other pixels than the replot's before, as far as the key says:
      * the key changed or could not be written, or the layer went from drawing something to nothing or back. Equal
@@ -182,16 +143,6 @@ protected:
      *  clip, found when it is redrawn: the same pixels (blending a transparent pixel changes nothing), less to blend
      *  where the children draw little in large clips (a legend's entries). False (default): the whole image. */
     virtual bool trimsToInk() const { return false; }
-    /**
-     * True when inkBounds() bounds what each child draws (issue 16, thirty-second stop, second round, in
-     * docs/performance.md): the image (at pixel ratio 1, over a transparent ground) is then cleared only where the last
-     * redraw's bounds were, and blended only within this redraw's, no scan of its pixels. False (default): cleared and
-     * blended whole (or as trimsToInk() says).
-     */
-    virtual bool boundsInk() const { return false; }
-    /** Adds to @p bands the plot's pixels @p child (drawn) may touch when it is drawn, when boundsInk(): a superset of
-     *  every pixel its drawChild() writes; clipped by this cache to drawClipOf(@p child). By default drawClipOf(@p child). */
-    virtual void addInk(const QCPLayerable* child, InkBands& bands) const { bands.add(drawClipOf(child)); }
     /** Asked on every replot, @p keyChanged true when the key of what the children now draw from differs from the last
      *  replot's (or either could not be written), @p painter the one drawing into the paint buffer: true when they are to
      *  be drawn in the cache's place directly (drawInPlace()), leaving the image as it is (default: false). */
@@ -274,11 +225,7 @@ private:
     qsizetype m_pixelBytes = 0;        ///< the size of m_pixels in bytes
     QImage m_image;   ///< the hidden layer over ground(), m_origin at its top left (rows in m_pixels)
     QPoint m_origin;
-    QList<QRect> m_ink; ///< trimsToInk(), boundsInk(): disjoint parts of m_image (its pixels) that hold all of its ink
-    bool m_inkBounded = false; ///< m_ink are boundsInk()'s bounds of m_image's ink (empty: none), all else transparent
-    InkBands m_bands; ///< this redraw's ink (its memory kept)
-    QList<QRect> m_clearParts; ///< parts of m_image the next clearImage() fills (empty: the whole image)
-    mutable long long m_clearedPixels = 0;
+    QList<QRect> m_ink; ///< trimsToInk(): disjoint parts of m_image (its pixels) that hold all of its ink
     long long m_renders = 0;
     long long m_draws = 0;
     long long m_allocations = 0;

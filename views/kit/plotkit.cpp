@@ -677,7 +677,6 @@ protected:
     {
         QCPAxis* keys = keyAxis();
         QCPAxis* values = valueAxis();
-        m_strokedLast = false;
         if (!g_curvePixelsMapped || !keys || !values || painter->modes().testFlag(QCPPainter::pmVectorized)
             || lineStyle() != lsLine || !scatterStyle().isNone() || brush().style() != Qt::NoBrush
             || !selection().isEmpty()) {
@@ -693,9 +692,7 @@ protected:
         drawFill(painter, &lines);
         painter->setPen(pen());
         painter->setBrush(Qt::NoBrush);
-        m_recordsStroke = true;
         drawLinePlot(painter, lines);
-        m_recordsStroke = false;
         if (mSelectionDecorator)
             mSelectionDecorator->drawDecoration(painter, selection());
     }
@@ -710,33 +707,16 @@ protected:
         // stroked as line pieces. QCustomPlot's fast-polyline hint (solid polylines drawn segment by segment) keeps
         // QCustomPlot's drawing.
         const QPen pen = painter->pen();
-        if (pen.style() == Qt::NoPen || pen.color().alpha() == 0) {
-            if (m_recordsStroke) {
-                m_stroked.clear();
-                m_strokedLast = true; // nothing stroked
-            }
+        if (pen.style() == Qt::NoPen || pen.color().alpha() == 0)
             return;
-        }
         applyDefaultAntialiasingHint(painter);
         const QVector<QPointF> points = simplified(lines);
-        if (m_recordsStroke) {
-            m_stroked = points; // (shared, not copied)
-            m_strokedLast = true;
-        }
         if (mParentPlot->plottingHints().testFlag(QCP::phFastPolylines) || !strokesAsLinePieces(painter, pen)
             || !strokeAsLinePieces(painter, points))
             drawPolyline(painter, points);
     }
 
-public:
-    /** The polyline the last draw() stroked (pixels), or nullptr when it drew otherwise (QCPGraph's own draw). */
-    const QVector<QPointF>* lastStroked() const { return m_strokedLast ? &m_stroked : nullptr; }
-
 private:
-    // The polyline the last draw() stroked (lastStroked()), when it went through drawLinePlot() from draw() alone.
-    mutable QVector<QPointF> m_stroked;
-    mutable bool m_strokedLast = false;
-    bool m_recordsStroke = false;
     // pixelLines()' keys, their pixels and the key axis' mapping of its last call (mapped anew, not reused).
     mutable QVector<double> m_lastKeys;
     mutable QVector<double> m_lastKeyPixels;
@@ -744,12 +724,6 @@ private:
 };
 
 } // namespace
-
-const QVector<QPointF>* lastStrokedCurve(const QCPGraph* graph)
-{
-    const auto* curve = dynamic_cast<const CurveGraph*>(graph);
-    return curve ? curve->lastStroked() : nullptr;
-}
 
 CompactLogTicker::CompactLogTicker()
 {
