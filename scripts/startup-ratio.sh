@@ -6,6 +6,9 @@
 # end of the event-loop pass that painted the window), their medians, the ratio of the medians, and the
 # machine's load average before and after. Offscreen by default; --xvfb runs both under xvfb-run (the xcb
 # platform) when xvfb-run exists. Wall time on a shared machine is noisy: compare runs made at the same load.
+# When BUILD_DIR has bench/window_startup (the plain-widgets window with Ridgeline's content, issue 16, thirty-third
+# stop), it is run in turn with the other two, and two more lines at the end give its times, its median and the ratios
+# one-plot -> plain window -> Ridgeline (the lines above them are unchanged: other scripts read them).
 # Usage: scripts/startup-ratio.sh [--xvfb] [BUILD_DIR [N]]      (BUILD_DIR default build, N default 15)
 set -euo pipefail
 
@@ -22,6 +25,8 @@ for program in "$build/bench/oneplot_startup" "$build/bench/ridgeline_bench"; do
     exit 2
   fi
 done
+plain="$build/bench/window_startup"
+[ -x "$plain" ] || plain=""
 if [ "$xvfb" = 1 ] && ! command -v xvfb-run >/dev/null; then
   echo "startup-ratio.sh: --xvfb given but xvfb-run is not installed" >&2
   exit 2
@@ -49,11 +54,15 @@ median() { # numbers on one line -> their median (mean of the middle two for an 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 one=""
 rl=""
+pw=""
 for _ in $(seq "$runs"); do
   one="$one $(run_once "$build/bench/oneplot_startup")"
   # --startup-only: the process ends at its first painted window, as the one-plot app's does (it ran a sweep and
   # the bursts after start-up, a minute a run on a loaded machine; issue 16, fifteenth stop).
   rl="$rl $(run_once "$build/bench/ridgeline_bench" --startup-only)"
+  if [ -n "$plain" ]; then
+    pw="$pw $(run_once "$plain")"
+  fi
 done
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 one_median=$(median <<<"$one")
@@ -61,3 +70,10 @@ rl_median=$(median <<<"$rl")
 echo "one-plot app (ms):$one"
 echo "ridgeline (ms):   $rl"
 echo "medians: one-plot $one_median ms, ridgeline $rl_median ms, ratio $(awk -v a="$rl_median" -v b="$one_median" 'BEGIN {printf "%.2f", a / b}')x"
+if [ -n "$plain" ]; then
+  pw_median=$(median <<<"$pw")
+  echo "plain-widgets window (ms):$pw"
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+  echo "plain-widgets window median $pw_median ms: $(ratio "$pw_median" "$one_median")x the one-plot app;" \
+    "ridgeline / plain-widgets window $(ratio "$rl_median" "$pw_median")x"
+fi
