@@ -407,60 +407,77 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     const double appMs = double(clock.nsecsElapsed()) / 1e6;
 
+    // --without PART (repeatable; controls, plots, numbers, menus): the window without that part, to see what each
+    // part costs (not for scripts/startup-ratio.sh, which runs the whole window).
+    QStringList without;
+    const QStringList args = QCoreApplication::arguments();
+    for (int i = 1; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--without") && i + 1 < args.size()) {
+            without.append(args[++i]);
+        } else {
+            std::fprintf(stderr, "usage: window_startup [--without controls|plots|numbers|menus]...\n");
+            return 2;
+        }
+    }
+
     QMainWindow window;
     window.setWindowTitle(QStringLiteral("Ridgeline \u2014 LLM serving cost explorer"));
-
-    // Menus: as many actions as Ridgeline's, in the same menus.
-    QMenu* file = window.menuBar()->addMenu(QStringLiteral("&File"));
-    file->addAction(QStringLiteral("&New"))->setShortcut(QKeySequence::New);
-    file->addAction(QStringLiteral("&Open\u2026"))->setShortcut(QKeySequence::Open);
-    file->addMenu(QStringLiteral("Open &Recent"))->addAction(QStringLiteral("(none)"))->setEnabled(false);
-    QMenu* examples = file->addMenu(QStringLiteral("Open &Example"));
-    for (const char* example : {"Llama 3.1 8B on H100", "Incident drill: 13B on A100",
-                                "Crossover reference: 70B on H100", "Crossover reference: 405B on H100"})
-        examples->addAction(QString::fromUtf8(example));
-    file->addAction(QStringLiteral("&Save"))->setShortcut(QKeySequence::Save);
-    file->addAction(QStringLiteral("Save &As\u2026"))->setShortcut(QKeySequence::SaveAs);
-    file->addSeparator();
-    file->addAction(QStringLiteral("&Export plots, data and summary\u2026"));
-    file->addAction(QStringLiteral("&Import model config\u2026"))->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    file->addAction(QStringLiteral("&Save model to my catalogue\u2026"));
-    file->addSeparator();
-    file->addAction(QStringLiteral("&Quit"), &window, &QWidget::close)->setShortcut(QKeySequence::Quit);
-    QMenu* edit = window.menuBar()->addMenu(QStringLiteral("&Edit"));
-    edit->addAction(QStringLiteral("&Undo"))->setShortcut(QKeySequence::Undo);
-    edit->addAction(QStringLiteral("&Redo"))->setShortcut(QKeySequence::Redo);
-    edit->addSeparator();
-    edit->addAction(QStringLiteral("Copy &summary (Markdown)"));
-    edit->addSeparator();
-    edit->addAction(QStringLiteral("&Pin as baseline A"));
-    edit->addAction(QStringLiteral("Pin as &next scenario (B, C, \u2026)"));
-    edit->addMenu(QStringLiteral("&Unpin"))->setEnabled(false);
-    edit->addAction(QStringLiteral("C&lear baseline"));
-    QMenu* view = window.menuBar()->addMenu(QStringLiteral("&View"));
-    QAction* controlsAction = view->addAction(QStringLiteral("&Controls"));
-    QAction* numbersAction = view->addAction(QStringLiteral("&Numbers panel"));
-    numbersAction->setCheckable(true);
-    numbersAction->setChecked(true);
-    QMenu* whatIfs = view->addMenu(QStringLiteral("&What-ifs"));
     const QStringList tabNames{QStringLiteral("Floors"), QStringLiteral("Capacity && SLOs"),
                                QStringLiteral("Workload, prefix cache, speculative"), QStringLiteral("Incident triage"),
                                QStringLiteral("Simulation"), QStringLiteral("Calibration"), QStringLiteral("Plan")};
-    for (const QString& name : tabNames)
-        whatIfs->addAction(name);
-    view->addSeparator();
-    view->addAction(QStringLiteral("&Presentation mode"))->setCheckable(true);
-    view->addAction(QStringLiteral("&Explain the plots"))->setCheckable(true);
-    view->addAction(QStringLiteral("Numbers as &A / B"))->setCheckable(true);
-    QMenu* hardwareMenu = window.menuBar()->addMenu(QStringLiteral("&Hardware"));
-    hardwareMenu->addAction(QStringLiteral("&Add device\u2026"));
-    hardwareMenu->addAction(QStringLiteral("&Edit device\u2026"));
-    hardwareMenu->addAction(QStringLiteral("&Remove device"));
-    QMenu* help = window.menuBar()->addMenu(QStringLiteral("&Help"));
-    help->addAction(QStringLiteral("&Glossary: TTFT, TPOT, ITL, E2E, goodput"));
-    help->addAction(QStringLiteral("&Hardware catalogue"));
-    help->addAction(QStringLiteral("&About Ridgeline"));
-    help->addAction(QStringLiteral("About &Qt"), &app, &QApplication::aboutQt);
+
+    // Menus: as many actions as Ridgeline's, in the same menus.
+    QAction* controlsAction = nullptr;
+    QAction* numbersAction = nullptr;
+    if (!without.contains(QLatin1String("menus"))) {
+        QMenu* file = window.menuBar()->addMenu(QStringLiteral("&File"));
+        file->addAction(QStringLiteral("&New"))->setShortcut(QKeySequence::New);
+        file->addAction(QStringLiteral("&Open\u2026"))->setShortcut(QKeySequence::Open);
+        file->addMenu(QStringLiteral("Open &Recent"))->addAction(QStringLiteral("(none)"))->setEnabled(false);
+        QMenu* examples = file->addMenu(QStringLiteral("Open &Example"));
+        for (const char* example : {"Llama 3.1 8B on H100", "Incident drill: 13B on A100",
+                                    "Crossover reference: 70B on H100", "Crossover reference: 405B on H100"})
+            examples->addAction(QString::fromUtf8(example));
+        file->addAction(QStringLiteral("&Save"))->setShortcut(QKeySequence::Save);
+        file->addAction(QStringLiteral("Save &As\u2026"))->setShortcut(QKeySequence::SaveAs);
+        file->addSeparator();
+        file->addAction(QStringLiteral("&Export plots, data and summary\u2026"));
+        file->addAction(QStringLiteral("&Import model config\u2026"))->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+        file->addAction(QStringLiteral("&Save model to my catalogue\u2026"));
+        file->addSeparator();
+        file->addAction(QStringLiteral("&Quit"), &window, &QWidget::close)->setShortcut(QKeySequence::Quit);
+        QMenu* edit = window.menuBar()->addMenu(QStringLiteral("&Edit"));
+        edit->addAction(QStringLiteral("&Undo"))->setShortcut(QKeySequence::Undo);
+        edit->addAction(QStringLiteral("&Redo"))->setShortcut(QKeySequence::Redo);
+        edit->addSeparator();
+        edit->addAction(QStringLiteral("Copy &summary (Markdown)"));
+        edit->addSeparator();
+        edit->addAction(QStringLiteral("&Pin as baseline A"));
+        edit->addAction(QStringLiteral("Pin as &next scenario (B, C, \u2026)"));
+        edit->addMenu(QStringLiteral("&Unpin"))->setEnabled(false);
+        edit->addAction(QStringLiteral("C&lear baseline"));
+        QMenu* view = window.menuBar()->addMenu(QStringLiteral("&View"));
+        controlsAction = view->addAction(QStringLiteral("&Controls"));
+        numbersAction = view->addAction(QStringLiteral("&Numbers panel"));
+        numbersAction->setCheckable(true);
+        numbersAction->setChecked(true);
+        QMenu* whatIfs = view->addMenu(QStringLiteral("&What-ifs"));
+        for (const QString& name : tabNames)
+            whatIfs->addAction(name);
+        view->addSeparator();
+        view->addAction(QStringLiteral("&Presentation mode"))->setCheckable(true);
+        view->addAction(QStringLiteral("&Explain the plots"))->setCheckable(true);
+        view->addAction(QStringLiteral("Numbers as &A / B"))->setCheckable(true);
+        QMenu* hardwareMenu = window.menuBar()->addMenu(QStringLiteral("&Hardware"));
+        hardwareMenu->addAction(QStringLiteral("&Add device\u2026"));
+        hardwareMenu->addAction(QStringLiteral("&Edit device\u2026"));
+        hardwareMenu->addAction(QStringLiteral("&Remove device"));
+        QMenu* help = window.menuBar()->addMenu(QStringLiteral("&Help"));
+        help->addAction(QStringLiteral("&Glossary: TTFT, TPOT, ITL, E2E, goodput"));
+        help->addAction(QStringLiteral("&Hardware catalogue"));
+        help->addAction(QStringLiteral("&About Ridgeline"));
+        help->addAction(QStringLiteral("About &Qt"), &app, &QApplication::aboutQt);
+    }
 
     // Centre: the seven tabs, the first a 3 x 2 grid of five plot cards and the numbers.
     auto* central = new QWidget(&window);
@@ -495,6 +512,11 @@ int main(int argc, char** argv)
     for (int i = 0; i < 5; ++i) {
         QVBoxLayout* contents = nullptr;
         QFrame* frame = card(titles[i], texts[i], floors, &contents);
+        if (without.contains(QLatin1String("plots"))) {
+            contents->addStretch(1);
+            grid->addWidget(frame, i / 3, i % 3);
+            continue;
+        }
         if (i == 2) { // the KV-share card's bar: weights and KV cache, GB
             auto* bars = new QCustomPlot(frame);
             bars->setFixedHeight(90);
@@ -527,30 +549,36 @@ int main(int argc, char** argv)
         plot.plot->installEventFilter(&counter);
         grid->addWidget(frame, i / 3, i % 3);
     }
-    QVBoxLayout* numbersContents = nullptr;
-    QFrame* numbers = card(QStringLiteral("Numbers"), QStringLiteral("Hover a figure for its formula."), floors,
-                           &numbersContents);
-    numbersContents->addWidget(buildNumbers(numbers), 1);
-    grid->addWidget(numbers, 1, 2);
+    if (!without.contains(QLatin1String("numbers"))) {
+        QVBoxLayout* numbersContents = nullptr;
+        QFrame* numbers = card(QStringLiteral("Numbers"), QStringLiteral("Hover a figure for its formula."), floors,
+                               &numbersContents);
+        numbersContents->addWidget(buildNumbers(numbers), 1);
+        grid->addWidget(numbers, 1, 2);
+        if (numbersAction)
+            QObject::connect(numbersAction, &QAction::toggled, numbers, &QWidget::setVisible);
+    }
     for (int column = 0; column < 3; ++column)
         grid->setColumnStretch(column, 1);
     grid->setRowStretch(0, 1);
     grid->setRowStretch(1, 1);
     window.setCentralWidget(central);
-    QObject::connect(numbersAction, &QAction::toggled, numbers, &QWidget::setVisible);
 
     // Left dock: the controls in a scroll area.
-    QWidget* controls = buildControls();
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(controls);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(controls->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 4);
-    auto* dock = new QDockWidget(QStringLiteral("Controls"), &window);
-    dock->setWidget(scroll);
-    window.addDockWidget(Qt::LeftDockWidgetArea, dock);
-    QObject::connect(controlsAction, &QAction::triggered, dock, &QWidget::show);
+    if (!without.contains(QLatin1String("controls"))) {
+        QWidget* controls = buildControls();
+        auto* scroll = new QScrollArea;
+        scroll->setWidget(controls);
+        scroll->setWidgetResizable(true);
+        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setMinimumWidth(controls->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 4);
+        auto* dock = new QDockWidget(QStringLiteral("Controls"), &window);
+        dock->setWidget(scroll);
+        window.addDockWidget(Qt::LeftDockWidgetArea, dock);
+        if (controlsAction)
+            QObject::connect(controlsAction, &QAction::triggered, dock, &QWidget::show);
+    }
 
     auto* summary =
         new QLabel(QStringLiteral("Llama 3.1 8B on H100 SXM \u00b7 B = 1 \u00b7 S = 2,048 \u00b7 P = 2,048"));
