@@ -50,11 +50,25 @@ public:
      */
     static QStyle* groupBoxStyle();
 
+    /**
+     * The same style as groupBoxStyle(), for a QScrollBar's setStyle(): Fusion's scroll bar (CC_ScrollBar: the groove's
+     * gradient, its outline and lines, the slider, each a blend as tall as the bar) drawn in strips of at most
+     * kStripRows device rows, each painted into an image of its own and copied, so that no blend is handed to the
+     * raster engine's thread pool (112 hand-offs in start-up's first paint before; issue 16, thirty-third stop,
+     * docs/performance.md). The pixels are one draw's: the bar's groove covers it with an opaque gradient before
+     * anything else, so a strip image drawn from nothing holds the same pixels. Where that cannot be shown (a transient
+     * bar, a painter with an opacity, a transform other than whole-pixel translations, a device pixel ratio other than
+     * 1, a repaint of part of a row) the bar is drawn once, as Fusion draws it.
+     */
+    static QStyle* scrollBarStyle();
+
     /** With @p on false draw() draws once, as before the strips: for a test's reference. On by default. */
     static void setEnabled(bool on);
 
     /** Strips drawn since start-up (a shape drawn once counts none). For tests. */
     static long long strips();
+    /** Of them, the scroll bars' strip images (scrollBarStyle()). For tests. */
+    static long long scrollBarStrips();
     /** The tallest strip drawn since start-up or resetTallest(), in device rows. For tests. */
     static int tallestStripRows();
     static void resetTallest();
