@@ -2459,8 +2459,8 @@ void TestMainWindow::sliderStepsRepaintWhatTheirItemsMoved()
 }
 
 /** The window's scroll bars (the controls' dock, the what-ifs' area, the numbers panel) draw through
- *  InlineBlend::scrollBarStyle(), in strip images of at most kStripRows rows: start-up's first paint hands none of
- *  their blends to the raster engine's thread pool (112 hand-offs before; issue 16, thirty-third stop,
+ *  InlineBlend::scrollBarStyle(), in strip images of at most kScrollBarStripRows rows: start-up's first paint hands
+ *  none of their blends to the raster engine's thread pool (112 hand-offs before; issue 16, thirty-third stop,
  *  docs/performance.md). Each visible bar taller than a strip is drawn in strips when the window is painted. */
 void TestMainWindow::scrollBarsAreDrawnInStrips()
 {
@@ -2472,10 +2472,10 @@ void TestMainWindow::scrollBarsAreDrawnInStrips()
     long long expected = 0;
     int tall = 0;
     for (QScrollBar* bar : window.findChildren<QScrollBar*>()) {
-        if (!bar->isVisible() || bar->height() <= InlineBlend::kStripRows)
+        if (!bar->isVisible() || bar->height() <= InlineBlend::kScrollBarStripRows)
             continue;
         QVERIFY2(bar->style() == InlineBlend::scrollBarStyle(), qPrintable(bar->parentWidget()->objectName()));
-        expected += (bar->height() + InlineBlend::kStripRows - 1) / InlineBlend::kStripRows;
+        expected += (bar->height() + InlineBlend::kScrollBarStripRows - 1) / InlineBlend::kScrollBarStripRows;
         ++tall;
     }
     QVERIFY(tall >= 1); // the controls' dock scrolls at 1280 x 720

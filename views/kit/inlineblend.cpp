@@ -27,18 +27,20 @@ int g_inlineBlendTallest = 0;
 
 /**
  * Draws @p draw, a painting of @p rect (logical coordinates) that covers each of its pixels with an opaque colour
- * before anything else (Fusion's scroll bar: its groove's gradient first), in strips of at most kStripRows device rows,
- * each painted into a strip image of its own and copied to @p painter (InlineBlend::scrollBarStyle()). A clip would
- * not do: Fusion replaces the painter's clip inside the groove (setClipRect() before its edge rect), so a strip's clip
- * is lost there. In an image the strip's height bounds every blend, whatever the clip. Returns false, having drawn
- * nothing, where the strip images could not give the same pixels as one draw: not the raster engine, a transform
- * other than a translation by whole pixels, a device pixel ratio other than 1, an opacity or composition mode of the
- * painter's own, a destination other than 32-bit RGB, or a repainted region that does not cover whole rows of
- * @p rect (a gradient's first pixel in a row is then another one).
+ * before anything else (Fusion's scroll bar: its groove's gradient first), in strips of at most kScrollBarStripRows
+ * device rows, each painted into a strip image of its own and copied to @p painter (InlineBlend::scrollBarStyle());
+ * @p draw gets the strip's painter and the strip's part of @p rect. A clip would not do: Fusion replaces the
+ * painter's clip inside the groove (setClipRect() before its edge rect), so a strip's clip is lost there. In an image
+ * the strip's height bounds every blend, whatever the clip. Returns false, having drawn nothing, where the strip
+ * images could not give the same pixels as one draw: not the raster engine, a transform other than a translation by
+ * whole pixels, a device pixel ratio other than 1, an opacity or composition mode of the painter's own, a destination
+ * other than 32-bit RGB, or a repainted region that does not cover whole rows of @p rect (a gradient's first pixel in
+ * a row is then another one).
  */
-bool drawOpaqueInStrips(QPainter* painter, const QRect& rect, const std::function<void(QPainter*)>& draw)
+bool drawOpaqueInStrips(QPainter* painter, const QRect& rect,
+                        const std::function<void(QPainter*, const QRect&)>& draw)
 {
-    if (!g_inlineBlendOn || rect.height() <= InlineBlend::kStripRows || rect.width() <= 0)
+    if (!g_inlineBlendOn || rect.height() <= InlineBlend::kScrollBarStripRows || rect.width() <= 0)
         return false;
     const QPaintEngine* engine = painter->paintEngine();
     if (!engine || engine->type() != QPaintEngine::Raster || painter->opacity() != 1.0
@@ -77,7 +79,7 @@ bool drawOpaqueInStrips(QPainter* painter, const QRect& rect, const std::functio
     }
     if (format != QImage::Format_RGB32 && format != QImage::Format_ARGB32_Premultiplied)
         return false;
-    QImage strip(deviceRect.width(), std::min(InlineBlend::kStripRows, reach.height()), format);
+    QImage strip(deviceRect.width(), std::min(InlineBlend::kScrollBarStripRows, reach.height()), format);
     strip.fill(0);
     for (int top = reach.top(); top <= reach.bottom(); top += strip.height()) {
         const int rows = std::min(strip.height(), reach.bottom() + 1 - top);
@@ -92,7 +94,7 @@ bool drawOpaqueInStrips(QPainter* painter, const QRect& rect, const std::functio
             stripPainter.setLayoutDirection(painter->layoutDirection());
             // Logical -> the destination's pixels -> the strip's: whole pixels, so each pixel's centre is where it was.
             stripPainter.setWorldTransform(QTransform::fromTranslate(offset.x() - deviceRect.left(), offset.y() - top));
-            draw(&stripPainter);
+            draw(&stripPainter, QRect(rect.left(), top - offset.y(), rect.width(), rows));
         }
         // Opaque pixels, copied (the painter's transform is a translation: top - offset.y() is the strip's row).
         painter->drawImage(QPoint(rect.left(), top - offset.y()), strip, QRect(0, 0, strip.width(), rows));
@@ -133,10 +135,25 @@ public:
             && baseStyle()->name().compare(QLatin1String("fusion"), Qt::CaseInsensitive) == 0
             && (option->subControls & SC_ScrollBarGroove) && option->palette.button().color().alpha() == 255
             && !proxy()->styleHint(SH_ScrollBar_Transient, option, widget);
-        if (!opaqueFusionBar
-            || !drawOpaqueInStrips(
-                painter, option->rect,
-                [&](QPainter* target) { QProxyStyle::drawComplexControl(control, option, target, widget); }))
+        const auto* bar = qstyleoption_cast<const QStyleOptionSlider*>(option);
+        if (!opaqueFusionBar || !bar) {
+            QProxyStyle::drawComplexControl(control, option, painter, widget);
+            return;
+        }
+        // A strip draws the groove (its opaque base) and only the parts near its rows: the buttons (their arrows'
+        // pixmaps looked up and blended) and the slider are drawn by the strips they reach. Fusion draws each part
+        // within its rect but for the slider's outline, a row beyond: two rows of margin.
+        const SubControl parts[] = {SC_ScrollBarSubLine, SC_ScrollBarAddLine, SC_ScrollBarSlider};
+        QRect partRects[3];
+        for (int i = 0; i < 3; ++i)
+            partRects[i] = proxy()->subControlRect(CC_ScrollBar, bar, parts[i], widget);
+        if (!drawOpaqueInStrips(painter, bar->rect, [&](QPainter* target, const QRect& strip) {
+                QStyleOptionSlider part = *bar;
+                for (int i = 0; i < 3; ++i)
+                    if (!partRects[i].intersects(strip.adjusted(-2, -2, 2, 2)))
+                        part.subControls &= ~parts[i];
+                QProxyStyle::drawComplexControl(control, &part, target, widget);
+            }))
             QProxyStyle::drawComplexControl(control, option, painter, widget);
     }
 };
