@@ -44,6 +44,7 @@
 #include "document/format.h"
 #include "document/presetmatch.h"
 #include "views/kit/glossary.h"
+#include "views/kit/inlineblend.h"
 #include "views/controls/hardwarecataloguedialog.h"
 #include "views/floors/kvshareplot.h"
 #include "views/floors/numberspanel.h"
@@ -185,6 +186,9 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     tabsScroll->setObjectName(QStringLiteral("centralScroll"));
     tabsScroll->setWidget(m_whatIfs);
     tabsScroll->setWidgetResizable(true);
+    // Scroll bars drawn in strips: no raster thread-pool hand-offs in the first paint (InlineBlend::scrollBarStyle()).
+    tabsScroll->verticalScrollBar()->setStyle(InlineBlend::scrollBarStyle());
+    tabsScroll->horizontalScrollBar()->setStyle(InlineBlend::scrollBarStyle());
     // QScrollArea asks a widget without a layout for its height for width only when its size policy says it has one:
     // the floors' wrapped titles then count, and a short window scrolls rather than squeezing the plots
     // (WhatIfTabs::heightForWidth(); issue 16, twentieth stop).
@@ -236,6 +240,7 @@ MainWindow::MainWindow(const model::Scenario& initial, QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->verticalScrollBar()->setStyle(InlineBlend::scrollBarStyle());
     m_controlsDock = new QDockWidget(tr("Controls"), this);
     m_controlsDock->setObjectName(QStringLiteral("controlsDock"));
     m_controlsDock->setWidget(scroll);

@@ -55,6 +55,7 @@
 #include "views/kit/accessibility.h"
 #include "views/kit/card.h"
 #include "views/kit/groundfill.h"
+#include "views/kit/inlineblend.h"
 #include "views/kit/plainlabel.h"
 #include "views/kit/plotdamage.h"
 #include "views/kit/plotpanel.h"
@@ -129,6 +130,7 @@ class TestMainWindow final : public QObject {
 
 private slots:
     void initTestCase();
+    void scrollBarsAreDrawnInStrips();
     void batchKeysMoveEveryView();
     void invalidArchitectureShowsBanner();
     void burstOfEditsEvaluatesOnce();
@@ -2454,6 +2456,34 @@ void TestMainWindow::sliderStepsRepaintWhatTheirItemsMoved()
         QVERIFY2(shown(decode) == afterBrush, qPrintable(colour.name()));
         QCOMPARE(afterBrush.pixelColor(afterBrush.width() - 2, afterBrush.height() - 2), colour);
     }
+}
+
+/** The window's scroll bars (the controls' dock, the what-ifs' area, the numbers panel) draw through
+ *  InlineBlend::scrollBarStyle(), in strip images of at most kScrollBarStripRows rows: start-up's first paint hands
+ *  none of their blends to the raster engine's thread pool (112 hand-offs before; issue 16, thirty-third stop,
+ *  docs/performance.md). Each visible bar taller than a strip is drawn in strips when the window is painted. */
+void TestMainWindow::scrollBarsAreDrawnInStrips()
+{
+    using ridgeline::views::InlineBlend;
+    MainWindow window(model::defaultScenario());
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    long long expected = 0;
+    int tall = 0;
+    for (QScrollBar* bar : window.findChildren<QScrollBar*>()) {
+        if (!bar->isVisible() || bar->height() <= InlineBlend::kScrollBarStripRows)
+            continue;
+        QVERIFY2(bar->style() == InlineBlend::scrollBarStyle(), qPrintable(bar->parentWidget()->objectName()));
+        expected += (bar->height() + InlineBlend::kScrollBarStripRows - 1) / InlineBlend::kScrollBarStripRows;
+        ++tall;
+    }
+    QVERIFY(tall >= 1); // the controls' dock scrolls at 1280 x 720
+    const long long before = InlineBlend::scrollBarStrips();
+    QVERIFY(!window.grab().isNull());
+    const long long strips = InlineBlend::scrollBarStrips() - before;
+    QVERIFY2(strips >= expected, qPrintable(QStringLiteral("%1 strips, %2 expected").arg(strips).arg(expected)));
+    // (Each strip's height: tst_controlspanel's scrollBarsInStripsAreFusionsPixels.)
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -16,6 +16,7 @@
 #include <QHash>
 #include <QPaintEvent>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -331,6 +332,64 @@ private slots:
         QVERIFY(!part.isNull());
         QVERIFY(part == partWhole);
         QVERIFY2(partStrips >= 2, qPrintable(QString::number(partStrips)));
+    }
+    /** Fusion's scroll bars drawn through InlineBlend::scrollBarStyle() in strip images (issue 16, thirty-third stop,
+     *  docs/performance.md): a tall bar is drawn in strips of at most kScrollBarStripRows rows, so no blend is handed
+     *  to the raster engine's thread pool, and its pixels are a plain QScrollBar's drawn by Fusion without the proxy,
+     *  in a grab (a pixmap) and in the window (the backing store): short and tall bars, the slider at either end and
+     *  in the middle, enabled and disabled, vertical and horizontal. */
+    void scrollBarsInStripsAreFusionsPixels()
+    {
+        QWidget window;
+        window.resize(1400, 720);
+        auto* plain = new QScrollBar(&window);
+        auto* inStrips = new QScrollBar(&window);
+        inStrips->setStyle(views::InlineBlend::scrollBarStyle());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        int cases = 0;
+        for (const Qt::Orientation orientation : {Qt::Vertical, Qt::Horizontal})
+            for (const int length : {20, 47, 48, 96, 301, 677})
+                for (const int value : {0, 37, 100})
+                    for (const bool enabled : {true, false}) {
+                        const QSize size = orientation == Qt::Vertical ? QSize(16, length) : QSize(length, 16);
+                        for (QScrollBar* bar : {plain, inStrips}) {
+                            bar->setOrientation(orientation);
+                            bar->setGeometry(QRect(QPoint(bar == plain ? 5 : 700, 10 + value % 7), size));
+                            bar->setRange(0, 100);
+                            bar->setPageStep(30);
+                            bar->setValue(value);
+                            bar->setEnabled(enabled);
+                            bar->setAttribute(Qt::WA_UnderMouse, false); // no part hovered (a bar keeps the last one)
+                            QHoverEvent leave(QEvent::HoverLeave, QPointF(-1, -1), QPointF(-1, -1), QPointF(-1, -1));
+                            QCoreApplication::sendEvent(bar, &leave);
+                        }
+                        const long long before = views::InlineBlend::scrollBarStrips();
+                        views::InlineBlend::resetTallest();
+                        const QImage grabbed = inStrips->grab().toImage();
+                        const long long strips = views::InlineBlend::scrollBarStrips() - before;
+                        const QString what = QStringLiteral("%1 x %2, value %3, %4")
+                                                 .arg(size.width())
+                                                 .arg(size.height())
+                                                 .arg(value)
+                                                 .arg(QLatin1String(enabled ? "enabled" : "disabled"));
+                        QVERIFY2(grabbed == plain->grab().toImage(), qPrintable(what));
+                        if (size.height() > views::InlineBlend::kScrollBarStripRows)
+                            QVERIFY2(strips >= (size.height() + views::InlineBlend::kScrollBarStripRows - 1)
+                                                  / views::InlineBlend::kScrollBarStripRows,
+                                     qPrintable(what + QStringLiteral(": %1 strips").arg(strips)));
+                        else
+                            QCOMPARE(strips, 0);
+                        QVERIFY(views::InlineBlend::tallestStripRows() <= views::InlineBlend::kScrollBarStripRows);
+                        // In the window: the backing store's pixels (offscreen), each bar painted whole.
+                        plain->repaint();
+                        inStrips->repaint();
+                        const QImage shown = window.screen()->grabWindow(window.winId()).toImage();
+                        QVERIFY2(!shown.isNull() && shown.copy(inStrips->geometry()) == shown.copy(plain->geometry()),
+                                 qPrintable(what));
+                        ++cases;
+                    }
+        QCOMPARE(cases, 72);
     }
     /** A model-size step repaints the Model box's changed children, each filling its rect with the box's inside, and
      *  not the box or the panel under them (issue 16, thirty-second stop): the first step after start-up paints the

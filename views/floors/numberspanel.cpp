@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QPalette>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStringList>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -23,6 +24,7 @@
 #include "views/floors/headlinefigures.h"
 #include "views/kit/boundtext.h"
 #include "views/kit/card.h"
+#include "views/kit/inlineblend.h"
 #include "views/kit/palette.h"
 #include "views/kit/plainlabel.h"
 #include "views/kit/plotpanel.h"
@@ -101,6 +103,7 @@ NumbersPanel::NumbersPanel(QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->verticalScrollBar()->setStyle(InlineBlend::scrollBarStyle()); // drawn in strips, no pool hand-offs
     setTransparentBackground(scroll);
     auto* content = new QWidget;
     content->setObjectName(QStringLiteral("numbersContent"));

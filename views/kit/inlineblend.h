@@ -31,6 +31,10 @@ public:
     /** The most device rows a strip of a shape with three spans a row holds (a rasterised fill row: a partly covered
      *  pixel at each end and the run between them): 31 rows x 3 = 93 spans. */
     static constexpr int kStripRows = kInlineSpans / 3;
+    /** The most device rows a scroll bar's strip image holds (scrollBarStyle()): Fusion's bar blends one span a row
+     *  (its fills and gradients, its outlines' edges, each a one-pixel column, and a row's few more at a rect's top
+     *  and bottom edge), so two a row leave a margin: 47 rows x 2 = 94 spans. */
+    static constexpr int kScrollBarStripRows = kInlineSpans / 2;
 
     /**
      * Calls @p draw, which paints with @p painter's current state within @p bounds (logical coordinates of its current
@@ -50,11 +54,25 @@ public:
      */
     static QStyle* groupBoxStyle();
 
+    /**
+     * The same style as groupBoxStyle(), for a QScrollBar's setStyle(): Fusion's scroll bar (CC_ScrollBar: the groove's
+     * gradient, its outline and lines, the slider, each a blend as tall as the bar) drawn in strips of at most
+     * kScrollBarStripRows device rows, each painted into an image of its own and copied, so that no blend is handed to
+     * the raster engine's thread pool (112 hand-offs in start-up's first paint before; issue 16, thirty-third stop,
+     * docs/performance.md). The pixels are one draw's: the bar's groove covers it with an opaque gradient before
+     * anything else, so a strip image drawn from nothing holds the same pixels. Where that cannot be shown (a transient
+     * bar, a painter with an opacity, a transform other than whole-pixel translations, a device pixel ratio other than
+     * 1, a repaint of part of a row) the bar is drawn once, as Fusion draws it.
+     */
+    static QStyle* scrollBarStyle();
+
     /** With @p on false draw() draws once, as before the strips: for a test's reference. On by default. */
     static void setEnabled(bool on);
 
     /** Strips drawn since start-up (a shape drawn once counts none). For tests. */
     static long long strips();
+    /** Of them, the scroll bars' strip images (scrollBarStyle()). For tests. */
+    static long long scrollBarStrips();
     /** The tallest strip drawn since start-up or resetTallest(), in device rows. For tests. */
     static int tallestStripRows();
     static void resetTallest();
