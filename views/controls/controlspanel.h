@@ -250,8 +250,8 @@ private:
 
     QLineEdit* m_itlSlo = nullptr;
     QLabel* m_itlSloError = nullptr;
-    /** The ITL SLO text syncFromScenario() parsed last, whether it parsed, and its numbers (ms): the same text parses to
-     *  the same numbers, so a step that left the field alone does not parse it again. */
+    /** The ITL SLO text syncFromScenario() parsed last, whether it parsed, and its numbers (ms): the same text parses
+     *  to the same numbers, so a step that left the field alone does not parse it again. */
     QString m_itlSloParsedText;
     bool m_itlSloParsed = false; ///< m_itlSloParsedText is set
     bool m_itlSloParsedOk = false;
