@@ -14,6 +14,7 @@
 #include <QGroupBox>
 #include <QFontMetrics>
 #include <QHash>
+#include <QLineEdit>
 #include <QPaintEvent>
 #include <QScreen>
 #include <QScrollBar>
@@ -642,6 +643,45 @@ private slots:
         QTest::keyClick(gpus, Qt::Key_Return);
         QCOMPARE(document.scenario().hardware.gpus, 4);
     }
+    /** Issue 16, thirty-third stop: a scenario change parses the ITL SLO field's text (a regular expression split)
+     *  only when the text is not the one it parsed last: slider steps parse nothing; the field still follows the
+     *  scenario's SLOs, and a text typed into it that is not the scenario's (or empty, or not numbers) is replaced by
+     *  the scenario's on the next change, as before. */
+    void sloTextParsedOnlyWhenChanged()
+    {
+        views::ScenarioDocument document(model::defaultScenario());
+        views::ControlsPanel panel(&document);
+        auto* slo = panel.findChild<QLineEdit*>(QStringLiteral("itlSloEdit"));
+        QVERIFY(slo);
+        const QString shown = slo->text();
+        QVERIFY(!shown.isEmpty());
+        const long long first = panel.sloTextParses();
+        for (int step = 1; step <= 6; ++step) {
+            document.edit([step](model::Scenario& s) { s.workload.batch = 8 * step; });
+            document.edit([step](model::Scenario& s) { s.model.params = 8e9 + 1e9 * step; });
+        }
+        QCOMPARE(panel.sloTextParses(), first); // the same text: not parsed again
+        QCOMPARE(slo->text(), shown);
+
+        document.edit([](model::Scenario& s) { s.workload.itlSloMs = {15, 30}; });
+        QCOMPARE(slo->text(), QStringLiteral("15, 30")); // the old text's numbers (known) differ: rewritten
+        const long long afterNew = panel.sloTextParses();
+        document.edit([](model::Scenario& s) { s.workload.batch = 3; });
+        QCOMPARE(panel.sloTextParses(), afterNew + 1); // the new text parsed once
+        document.edit([](model::Scenario& s) { s.workload.batch = 4; });
+        QCOMPARE(panel.sloTextParses(), afterNew + 1);
+        QCOMPARE(slo->text(), QStringLiteral("15, 30"));
+
+        for (const QString& typed : {QStringLiteral("abc"), QString(), QStringLiteral("15;30 45")}) {
+            slo->setText(typed);
+            document.edit([](model::Scenario& s) { s.workload.batch += 1; });
+            QCOMPARE(slo->text(), QStringLiteral("15, 30"));
+        }
+        slo->setText(QStringLiteral("15 ;30"));
+        document.edit([](model::Scenario& s) { s.workload.batch += 1; });
+        QCOMPARE(slo->text(), QStringLiteral("15 ;30")); // the same numbers: left as typed
+    }
+
     /** Issue 16, twenty-fourth stop: the price's currency suffix is elided (QFontMetrics::elidedText()) once per currency
      *  and font, not on every scenario change (each slider step asked it again): steps of other keys elide nothing and
      *  leave the suffix; a new currency and a new font of the box each elide once, and the suffix is what the box's font

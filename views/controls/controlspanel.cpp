@@ -332,7 +332,8 @@ QString sloText(const std::vector<double>& values)
 bool parseSlo(const QString& text, std::vector<double>& values, QString& error)
 {
     values.clear();
-    const QStringList parts = text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+")); // compiled once, not once a call
+    const QStringList parts = text.split(separators, Qt::SkipEmptyParts);
     for (const QString& part : parts) {
         bool ok = false;
         const double value = part.toDouble(&ok);
@@ -1072,6 +1073,7 @@ QWidget* ControlsPanel::buildSloGroup()
         std::vector<double> values;
         QString error;
         const bool ok = parseSlo(text, values, error);
+        ++m_sloTextParses;
         m_itlSlo->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { border: 1px solid %1; }")
                                                      .arg(palette::css(palette::error())));
         m_itlSloError->setText(error);
@@ -1085,6 +1087,7 @@ void ControlsPanel::applySloText()
 {
     std::vector<double> values;
     QString error;
+    ++m_sloTextParses;
     if (!parseSlo(m_itlSlo->text(), values, error)) {
         m_itlSloError->setText(error + tr(": the SLO lines were not changed."));
         m_itlSloError->setVisible(true);
@@ -1316,9 +1319,15 @@ void ControlsPanel::syncFromScenario()
     setIndexQuietly(m_hardwarePreset, hardwareMatch >= 0 ? hardwareMatch : m_hardwarePreset->count() - 1);
 
     if (!m_itlSlo->hasFocus()) {
-        std::vector<double> shown;
-        QString error;
-        if (!parseSlo(m_itlSlo->text(), shown, error) || shown != s.workload.itlSloMs || m_itlSlo->text().isEmpty()) {
+        const QString text = m_itlSlo->text();
+        if (!m_itlSloParsed || text != m_itlSloParsedText) {
+            QString error;
+            m_itlSloParsedOk = parseSlo(text, m_itlSloParsedMs, error);
+            m_itlSloParsedText = text;
+            m_itlSloParsed = true;
+            ++m_sloTextParses;
+        }
+        if (!m_itlSloParsedOk || m_itlSloParsedMs != s.workload.itlSloMs || text.isEmpty()) {
             const QSignalBlocker blocker(m_itlSlo);
             m_itlSlo->setText(sloText(s.workload.itlSloMs));
         }

@@ -141,6 +141,11 @@ public:
      *  was made: once per currency and font, not once per scenario change (issue 16, twenty-fourth stop in
      *  docs/performance.md). For tests. */
     long long currencyElisions() const { return m_currencyElisions; }
+    /** Times the ITL SLO field's text was parsed into numbers since the panel was made: on the user's edits, and on a
+     *  scenario change only when the field's text is not the one parsed last (issue 16, thirty-third stop in
+     *  docs/performance.md: a slider step parsed the unchanged text, building a regular expression, every time).
+     *  For tests. */
+    long long sloTextParses() const { return m_sloTextParses; }
 
 public slots:
     /** Re-reads every control from the document's scenario, signals blocked. */
@@ -245,6 +250,13 @@ private:
 
     QLineEdit* m_itlSlo = nullptr;
     QLabel* m_itlSloError = nullptr;
+    /** The ITL SLO text syncFromScenario() parsed last, whether it parsed, and its numbers (ms): the same text parses
+     *  to the same numbers, so a step that left the field alone does not parse it again. */
+    QString m_itlSloParsedText;
+    bool m_itlSloParsed = false; ///< m_itlSloParsedText is set
+    bool m_itlSloParsedOk = false;
+    std::vector<double> m_itlSloParsedMs;
+    long long m_sloTextParses = 0; ///< sloTextParses()
     QDoubleSpinBox* m_ttft = nullptr;
 
     std::vector<KeyBinding> m_bindings; ///< every slider and spin box, by key
