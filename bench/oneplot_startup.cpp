@@ -7,20 +7,17 @@
 // Prints "start-up to first painted window: N ms".
 
 #include <cmath>
-#include <cstdio>
 
-#include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEvent>
-#include <QEventLoop>
 #include <QMainWindow>
-#include <QTimer>
 
 #include <qcustomplot.h>
 
-#include "processage.h" // bench/processage.h
-#include "stepclock.h"  // bench/stepclock.h: PaintCounter
+#include "processage.h"   // bench/processage.h
+#include "startupclock.h" // bench/startupclock.h: showAndTimeFirstPaint
+#include "stepclock.h"    // bench/stepclock.h: PaintCounter
 
 using ridgeline::bench::PaintCounter;
 
@@ -60,39 +57,6 @@ int main(int argc, char** argv)
     window.installEventFilter(&counter);
     plot->installEventFilter(&counter);
 
-    // Event-driven settle, as ridgeline_bench: the end of each pass that painted is taken when the
-    // event loop is about to sleep; 2 ms without a paint ends the wait.
-    QEventLoop loop;
-    QTimer quiet;
-    quiet.setSingleShot(true);
-    quiet.setTimerType(Qt::PreciseTimer);
-    quiet.setInterval(2);
-    long long seen = 0;
-    qint64 lastPaintNs = 0;
-    QObject::connect(QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &loop, [&] {
-        if (counter.paints != seen) {
-            seen = counter.paints;
-            lastPaintNs = clock.nsecsElapsed();
-            quiet.start();
-        }
-    });
-    QObject::connect(&quiet, &QTimer::timeout, &loop, [&] {
-        if (counter.paints == seen)
-            loop.quit();
-    });
-    QTimer::singleShot(5000, &loop, &QEventLoop::quit);
-    const double builtMs = double(clock.nsecsElapsed()) / 1e6;
-    window.show();
-    const double shownMs = double(clock.nsecsElapsed()) / 1e6;
-    loop.exec();
-    // RL_DEBUG_STARTUP=1: the checkpoints ridgeline_bench prints with it (ms from process start, on stderr).
-    if (qEnvironmentVariableIsSet("RL_DEBUG_STARTUP"))
-        std::fprintf(stderr,
-                     "start-up checkpoints (ms from process start): main %.1f, QApplication %.1f, window built %.1f, "
-                     "shown %.1f, first paint done %.1f\n",
-                     ageAtMain * 1e3, ageAtMain * 1e3 + appMs, ageAtMain * 1e3 + builtMs, ageAtMain * 1e3 + shownMs,
-                     ageAtMain * 1e3 + double(lastPaintNs) / 1e6);
-    std::printf("start-up to first painted window: %.0f ms (%.0f ms before main)\n",
-                ageAtMain * 1e3 + double(lastPaintNs) / 1e6, ageAtMain * 1e3);
-    return counter.paints > 0 ? 0 : 1;
+    // Shown and timed as window_startup and ridgeline_bench time theirs (bench/startupclock.h).
+    return ridgeline::bench::showAndTimeFirstPaint(window, counter, clock, ageAtMain, appMs) ? 0 : 1;
 }

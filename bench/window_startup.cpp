@@ -19,14 +19,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include <QAbstractEventDispatcher>
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QEvent>
-#include <QEventLoop>
 #include <QFormLayout>
 #include <QFrame>
 #include <QGridLayout>
@@ -44,15 +42,15 @@
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
 #include "floorplots.h" // bench/floorplots.h: the five floors' plots
-#include "processage.h" // bench/processage.h
-#include "stepclock.h"  // bench/stepclock.h: PaintCounter
+#include "processage.h"   // bench/processage.h
+#include "startupclock.h" // bench/startupclock.h: showAndTimeFirstPaint
+#include "stepclock.h"    // bench/stepclock.h: PaintCounter
 
 using namespace ridgeline::bench;
 
@@ -586,45 +584,13 @@ int main(int argc, char** argv)
     window.resize(1600, 1000);
     window.installEventFilter(&counter);
 
-    // Event-driven settle, as bench/oneplot_startup.cpp: the end of each pass that painted is taken when the event
-    // loop is about to sleep; 2 ms without a paint ends the wait.
-    QEventLoop loop;
-    QTimer quiet;
-    quiet.setSingleShot(true);
-    quiet.setTimerType(Qt::PreciseTimer);
-    quiet.setInterval(2);
-    long long seen = 0;
-    qint64 lastPaintNs = 0;
-    QObject::connect(QAbstractEventDispatcher::instance(), &QAbstractEventDispatcher::aboutToBlock, &loop, [&] {
-        if (counter.paints != seen) {
-            seen = counter.paints;
-            lastPaintNs = clock.nsecsElapsed();
-            quiet.start();
-        }
-    });
-    QObject::connect(&quiet, &QTimer::timeout, &loop, [&] {
-        if (counter.paints == seen)
-            loop.quit();
-    });
-    QTimer::singleShot(5000, &loop, &QEventLoop::quit);
-    const double builtMs = double(clock.nsecsElapsed()) / 1e6;
-    window.show();
-    const double shownMs = double(clock.nsecsElapsed()) / 1e6;
-    loop.exec();
-    // RL_DEBUG_STARTUP=1: the checkpoints ridgeline_bench and oneplot_startup print with it (ms from process start).
-    if (qEnvironmentVariableIsSet("RL_DEBUG_STARTUP"))
-        std::fprintf(stderr,
-                     "start-up checkpoints (ms from process start): main %.1f, QApplication %.1f, window built %.1f, "
-                     "shown %.1f, first paint done %.1f\n",
-                     ageAtMain * 1e3, ageAtMain * 1e3 + appMs, ageAtMain * 1e3 + builtMs, ageAtMain * 1e3 + shownMs,
-                     ageAtMain * 1e3 + double(lastPaintNs) / 1e6);
-    std::printf("start-up to first painted window: %.0f ms (%.0f ms before main)\n",
-                ageAtMain * 1e3 + double(lastPaintNs) / 1e6, ageAtMain * 1e3);
+    // Shown and timed exactly as bench/oneplot_startup.cpp (bench/startupclock.h).
+    const bool painted = ridgeline::bench::showAndTimeFirstPaint(window, counter, clock, ageAtMain, appMs);
     // RL_DEBUG_GRAB=FILE.png: the window as first painted, to compare with Ridgeline's (after the timing).
     if (const QString grabPath = qEnvironmentVariable("RL_DEBUG_GRAB"); !grabPath.isEmpty())
         window.grab().save(grabPath);
     std::fflush(stdout);
     // Without the window's teardown, as `ridgeline_bench --startup-only` (the one-plot app's is small): CPU time and
     // instructions of the whole process are then start-up's.
-    std::_Exit(counter.paints > 0 ? 0 : 1);
+    std::_Exit(painted ? 0 : 1);
 }
