@@ -18,9 +18,9 @@ namespace ridgeline::bench {
  * bench/window_startup.cpp, which must time alike (scripts/startup-ratio.sh compares them with ridgeline_bench; issue
  * 16, docs/performance.md). @p clock started at main(); @p ageAtMainSeconds is processAgeSeconds() read there;
  * @p applicationMs the clock's ms once QApplication was made; @p counter counts the Paint events of the window and its
- * plots. Event-driven settle, as ridgeline_bench: the end of each event-loop pass that painted is taken when the loop is
- * about to sleep, and 2 ms without a paint ends the wait (5 s at most). Prints "start-up to first painted window: N ms
- * (M ms before main)" on stdout, and with RL_DEBUG_STARTUP=1 the checkpoints (ms from process start) on stderr, as
+ * plots. Event-driven settle, as ridgeline_bench: the end of each event-loop pass that painted is taken when the loop
+ * is about to sleep, and 2 ms without a paint ends the wait (5 s at most). Prints "start-up to first painted window: N
+ * ms (M ms before main)" on stdout, and with RL_DEBUG_STARTUP=1 the checkpoints (ms from process start) on stderr, as
  * ridgeline_bench does. Returns whether anything painted.
  */
 inline bool showAndTimeFirstPaint(QWidget& window, const PaintCounter& counter, QElapsedTimer& clock,
